@@ -1,0 +1,55 @@
+# docintel: `make run` and `make test` on a fresh Debian machine do all set-up themselves.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+BUN_VERSION := 1.4.4
+TOOLS := $(CURDIR)/.tools
+# Bun on PATH wins; otherwise the copy installed from the npm registry into .tools
+BUN := $(shell command -v bun 2>/dev/null || echo $(TOOLS)/node_modules/.bin/bun)
+APT_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng ffmpeg poppler-utils libreoffice-core \
+	libreoffice-writer libreoffice-calc libreoffice-impress libvips-tools libheif-examples python3-uno \
+	fonts-dejavu-core zip unzip ca-certificates
+export PUPPETEER_SKIP_DOWNLOAD := 1
+export PATH := $(TOOLS)/node_modules/.bin:$(PATH)
+
+PORT ?= 8080
+DATA ?= ./data
+
+.PHONY: help setup setup-apt setup-bun setup-deps run test build bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+setup: setup-apt setup-bun setup-deps ## install Debian packages, Bun and node modules (idempotent)
+
+setup-apt:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+setup-bun:
+	@if ! command -v bun >/dev/null 2>&1 && [ ! -x $(TOOLS)/node_modules/.bin/bun ]; then \
+	  echo "installing Bun $(BUN_VERSION) from the npm registry into .tools"; \
+	  mkdir -p $(TOOLS) && npm install --prefix $(TOOLS) --no-save --no-audit --no-fund bun@$(BUN_VERSION) >/dev/null; \
+	fi
+
+setup-deps: setup-bun
+	@$(BUN) install --frozen-lockfile >/dev/null
+
+run: setup ## set up, then start the service on PORT (8080) with DATA (./data)
+	$(BUN) bin/docintel serve --port $(PORT) --data $(DATA)
+
+test: setup ## set up, then run the test suite against real servers and tools
+	$(BUN) test
+
+build: setup-bun setup-deps ## compile the single binary dist/docintel
+	$(BUN) scripts/build.ts --outfile dist/docintel
+
+bench: setup ## run the benchmarks (ratios against baselines run in the same script)
+	$(BUN) bench/run.ts
+
+clean: ## remove build output and local data
+	rm -rf dist data

@@ -1,0 +1,42 @@
+/**
+ * RequestContext is the per-request state shared by the server wrapper, the Elysia hooks and the
+ * handlers. It is keyed by the Request object, which Elysia passes through unchanged.
+ */
+import type { ApiKeyInfo } from "../security/apiKeys";
+import type { RateDecision } from "../credits/rateLimit";
+
+export interface RequestContext {
+  id: string;
+  startedAt: number;
+  /** the matched route pattern, e.g. /api/v1/extract; unknown until routing */
+  route?: string;
+  key?: ApiKeyInfo;
+  rate?: RateDecision;
+  /** set when the body stream passed the request's byte limit */
+  bodyOverflow?: { limit: number };
+}
+
+const contexts = new WeakMap<Request, RequestContext>();
+
+export function attachContext(request: Request, ctx: RequestContext): void {
+  contexts.set(request, ctx);
+}
+
+export function contextOf(request: Request): RequestContext {
+  let ctx = contexts.get(request);
+  if (!ctx) {
+    ctx = { id: crypto.randomUUID(), startedAt: performance.now() };
+    contexts.set(request, ctx);
+  }
+  return ctx;
+}
+
+/** rateLimitHeaders renders the RateLimit-* headers (IETF draft) of the request's decision. */
+export function rateLimitHeaders(ctx: RequestContext): Record<string, string> {
+  if (!ctx.rate) return {};
+  return {
+    "RateLimit-Limit": String(ctx.rate.limit),
+    "RateLimit-Remaining": String(ctx.rate.remaining),
+    "RateLimit-Reset": String(ctx.rate.resetSeconds),
+  };
+}

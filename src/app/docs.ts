@@ -1,0 +1,81 @@
+/**
+ * The explorer at /docs (Scalar, via @elysiajs/swagger) and the OpenAPI 3 document at /docs/json.
+ * The explorer's script is embedded in the binary and served from /docs/assets, so /docs works on a
+ * machine without internet.
+ */
+import { swagger } from "@elysiajs/swagger";
+import { Elysia } from "elysia";
+// The package's exports map hides its browser bundle, hence the path into node_modules; the
+// bundler embeds the file in the compiled binary.
+// @ts-ignore: a file import yields its path
+import scalarBundlePath from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
+import { CREDIT_COST_TABLE } from "../credits/costs";
+import { ERROR_STATUS } from "../errors";
+import { INTERFACE_VERSION, VERSION } from "../version";
+import { openApiOperation, type Operation } from "./operation";
+import { ErrorBodySchema, ValidationErrorSchema } from "./common";
+
+export const DOCS_PATH = "/docs";
+export const DOCS_ASSET_PATH = "/docs/assets/scalar.js";
+
+const description = `Self-hosted document intelligence: screenshots, markdown, thumbnails, typed extraction, analysis,
+cross-document analysis, decisions and diffs, with async tasks and signed webhooks. Implements interface ${INTERFACE_VERSION}.
+
+**Authentication**: send your key in the \`X-API-Key\` header on every operation except /healthz, /metrics and /docs.
+Missing, invalid or revoked keys get 401.
+
+**Rate limits** per key and minute: Free 30, Pro 120, Enterprise 600. Every authenticated response carries
+\`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; over the limit: 429 \`rate_limited\` with \`Retry-After\`.
+
+**Credits** are charged only when an operation succeeds; every metered response carries \`credits_used\`.
+Free keys get 100 credits per calendar month (UTC), no carry-over; Pro and Enterprise are metered without a cap.
+Not enough credits: 402 \`insufficient_credits\`.
+
+| Operation | Credits |
+|---|---|
+${CREDIT_COST_TABLE.map(([op, cost]) => `| ${op} | ${cost} |`).join("\n")}
+
+**Errors**: operational errors are \`{"success": false, "error": "<code>", "detail": "..."}\`; request validation errors are 422
+\`{"detail": [{"loc", "msg", "type", "input", "ctx"}]}\`. Uploads over 50 MB get 413 while they stream in.
+
+| error | status |
+|---|---|
+${Object.entries(ERROR_STATUS).map(([code, status]) => `| ${code} | ${status} |`).join("\n")}
+`;
+
+/** wildcardPaths documents operations whose Elysia path is a wildcard (the plugin skips those). */
+function wildcardPaths(operations: Operation[]): Record<string, Record<string, unknown>> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations.filter((o) => o.docPath)) {
+    paths[op.docPath!] = { ...(paths[op.docPath!] ?? {}), [op.method.toLowerCase()]: openApiOperation(op) };
+  }
+  return paths;
+}
+
+export function docsPlugin(operations: Operation[]) {
+  const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
+  return new Elysia({ name: "docintel-docs" })
+    .get(DOCS_ASSET_PATH, () => new Response(Bun.file(scalarBundlePath), { headers: { "content-type": "application/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
+      detail: { hide: true },
+    })
+    .use(
+      swagger({
+        path: DOCS_PATH,
+        specPath: `${DOCS_PATH}/json`,
+        provider: "scalar",
+        scalarCDN: DOCS_ASSET_PATH,
+        scalarConfig: { hideDownloadButton: false, defaultOpenAllTags: false } as Record<string, unknown>,
+        exclude: [DOCS_ASSET_PATH],
+        documentation: {
+          info: { title: "docintel", version: VERSION, description },
+          tags,
+          security: [{ ApiKey: [] }],
+          components: {
+            securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
+            schemas: { OperationalError: ErrorBodySchema, ValidationError: ValidationErrorSchema } as Record<string, any>,
+          },
+          paths: wildcardPaths(operations) as any,
+        },
+      }),
+    );
+}

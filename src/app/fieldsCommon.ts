@@ -1,0 +1,18 @@
+/** Request fields shared by several operations, so each is described once. */
+import { Type } from "@sinclair/typebox";
+import { FileField, JsonText, StringEnum } from "./fields";
+
+export const commonFields = {
+  schema: () =>
+    JsonText({
+      description: 'JSON typed schema: each key is an output field, each value {type, description, required, enum, items, properties}. Example: {"total": {"type": "number", "description": "invoice total", "required": true}}',
+    }),
+  file: () => FileField({ description: "The document (max 50 MB). Send either file or url." }),
+  url: () => Type.String({ maxLength: 8192, description: "URL of the document or web page. Send either file or url. Private and loopback addresses are refused unless the server allows them." }),
+  urlHeaders: () => JsonText({ description: 'JSON object of headers for fetching an authenticated URL, e.g. {"Authorization": "Bearer ..."}. Not forwarded across origins on redirect.' }),
+  sync: () => Type.Boolean({ default: true, description: "false: answer 202 with a task_id at once and run in the background (poll /api/v1/jobs/{task_id})" }),
+  webhookUrl: () => Type.String({ maxLength: 2048, description: "Async only: receives the signed task record (X-SVC-Signature, X-SVC-Delivery-ID) when the task ends." }),
+  includeSteps: () => Type.Boolean({ default: false, description: "Include the agent's tool-call trace" }),
+  model: () => StringEnum(["fast", "accurate", "auto"] as const, { default: "auto", description: "fast, accurate, or auto (fast first, accurate when required fields are missing or confidence is low)" }),
+  urls: (max: number) => JsonText({ description: `JSON array of up to ${max} URLs, e.g. ["https://a.example/x.pdf"]` }),
+};

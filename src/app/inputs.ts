@@ -1,0 +1,54 @@
+/**
+ * Semantic checks shared by the document operations, run after the 422 validation: the typed
+ * schema parses, exactly one of file or url is given, a URL is one the server may fetch.
+ */
+import { AppError } from "../errors";
+import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
+import type { Services } from "./services";
+
+export interface DocumentInput {
+  file?: File;
+  url?: string;
+  urlHeaders: Record<string, string>;
+}
+
+/** requireOneDocument checks the file/url pair of a request (`suffix` for diff's file_a/url_a). */
+export async function requireOneDocument(body: Record<string, unknown>, services: Services, suffix = ""): Promise<DocumentInput> {
+  const fileField = `file${suffix}`;
+  const urlField = `url${suffix}`;
+  const file = body[fileField] as File | undefined;
+  const url = typeof body[urlField] === "string" ? (body[urlField] as string).trim() : undefined;
+  if (!file && !url) throw new AppError("missing_input", `Send the document as the '${fileField}' form field (a file upload) or as '${urlField}'.`);
+  if (file && url) throw new AppError("bad_request", `Send either '${fileField}' or '${urlField}', not both.`);
+  const urlHeaders = parseUrlHeaders(body.url_headers as string | undefined);
+  if (url) await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: urlField });
+  return { file, url, urlHeaders };
+}
+
+/** checkWebhookUrl applies the SSRF guard to webhook_url, which is only valid with sync=false. */
+export async function checkWebhookUrl(body: Record<string, unknown>, services: Services): Promise<void> {
+  const webhook = body.webhook_url as string | undefined;
+  if (!webhook) return;
+  if (body.sync !== false && "sync" in body) throw new AppError("bad_request", "webhook_url is used only with sync=false (asynchronous processing).");
+  await assertFetchableUrl(webhook, { allowPrivate: services.config.allowPrivateUrls, field: "webhook_url" });
+}
+
+/** parseJsonField parses a JSON-text form field, or throws a 400 naming it. */
+export function parseJsonField(body: Record<string, unknown>, name: string, example: string): unknown {
+  const text = body[name];
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(String(text));
+  } catch (error) {
+    throw new AppError("bad_request", `${name}: not valid JSON (${(error as Error).message}); expected e.g. ${example}`);
+  }
+}
+
+/** parseUrlList reads a JSON array of URL strings from a form field. */
+export function parseUrlList(body: Record<string, unknown>, name = "urls"): string[] {
+  const value = parseJsonField(body, name, '["https://example.com/a.pdf"]');
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((u) => typeof u === "string" && u.trim() !== ""))
+    throw new AppError("bad_request", `${name}: must be a JSON array of URL strings, e.g. ["https://example.com/a.pdf"]`);
+  return value.map((u: string) => u.trim());
+}

@@ -1,0 +1,34 @@
+/**
+ * Log writes one JSON line per request to stdout (request id, key id, route, status, ms) and
+ * unexpected causes to stderr. It never receives keys or document content.
+ */
+export interface RequestLogLine {
+  request_id: string;
+  key_id?: string;
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+}
+
+export interface Logger {
+  request(line: RequestLogLine): void;
+  error(requestId: string, what: string, cause: unknown): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+}
+
+export function createLogger(level: "info" | "error", write: (line: string) => void = (l) => process.stdout.write(l + "\n")): Logger {
+  return {
+    request(line) {
+      if (level === "error" && line.status < 500) return;
+      write(JSON.stringify({ ts: new Date().toISOString(), level: line.status >= 500 ? "error" : "info", msg: "request", ...line }));
+    },
+    error(requestId, what, cause) {
+      const err = cause instanceof Error ? { name: cause.name, message: cause.message, stack: cause.stack, cause: cause.cause ? String(cause.cause) : undefined } : { message: String(cause) };
+      process.stderr.write(JSON.stringify({ ts: new Date().toISOString(), level: "error", msg: what, request_id: requestId, error: err }) + "\n");
+    },
+    info(message, fields = {}) {
+      write(JSON.stringify({ ts: new Date().toISOString(), level: "info", msg: message, ...fields }));
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * An Operation declares one HTTP operation: its route, request contract (TypeBox), documented
+ * responses and body limit. `mountOperation` registers it on Elysia with validation in front of the
+ * handler and the OpenAPI `detail` built from the same schemas, so docs and checks cannot drift.
+ */
+import type { Elysia } from "elysia";
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { ErrorBodySchema, ValidationErrorSchema } from "./common";
+import { validateFields } from "./validate";
+import { contextOf, type RequestContext } from "./context";
+import type { Services } from "./services";
+
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+export interface ResponseDoc {
+  description: string;
+  /** JSON schema of the body; omitted for error statuses (the shared error bodies are used) */
+  schema?: TSchema;
+  /** content type when not JSON, e.g. image/jpeg */
+  contentType?: string;
+}
+
+export interface Operation {
+  method: HttpMethod;
+  /** Elysia path, e.g. /api/v1/jobs/:task_id or /md/* */
+  path: string;
+  /** OpenAPI path when it differs, e.g. /md/{url} */
+  docPath?: string;
+  summary: string;
+  description: string;
+  tag: string;
+  body?: TObject;
+  bodyType?: "multipart" | "json";
+  query?: TObject;
+  params?: TObject;
+  responses: Record<number, ResponseDoc | string>;
+  /** true for /healthz-like operations that need no key */
+  public?: boolean;
+  /** maxRequestBytes: whole request body limit; 0 = the default (max upload + 1 MB of form fields) */
+  maxRequestBytes?: number;
+}
+
+export interface HandlerInput {
+  body: Record<string, unknown>;
+  query: Record<string, unknown>;
+  params: Record<string, unknown>;
+  request: Request;
+  ctx: RequestContext;
+  services: Services;
+  set: { headers: Record<string, string | number>; status?: number | string };
+}
+
+export type Handler = (input: HandlerInput) => unknown | Promise<unknown>;
+
+const STANDARD_ERRORS: Record<number, string> = {
+  401: "Missing, invalid or revoked API key.",
+  422: "Request validation error: a field is missing, of the wrong type or out of range.",
+  429: "Rate limit of the key's plan exceeded; see Retry-After.",
+  500: "Unexpected error; the detail carries a request id to quote.",
+};
+
+function responseEntry(status: number, doc: ResponseDoc | string) {
+  const d = typeof doc === "string" ? { description: doc } : doc;
+  const schema = d.schema ?? (status === 422 ? ValidationErrorSchema : status >= 400 ? ErrorBodySchema : undefined);
+  const contentType = d.contentType ?? "application/json";
+  const content = schema
+    ? { [contentType]: { schema } }
+    : contentType !== "application/json"
+      ? { [contentType]: { schema: { type: "string", format: "binary" } } }
+      : undefined;
+  return { description: d.description, ...(content ? { content } : {}) };
+}
+
+function parametersOf(schema: TObject | undefined, where: "query" | "path") {
+  if (!schema) return [];
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties).map(([name, s]) => {
+    const { description, ...rest } = s as TSchema;
+    return { name, in: where, required: where === "path" || required.has(name), description, schema: rest };
+  });
+}
+
+/** openApiOperation renders the OpenAPI operation object of an Operation. */
+export function openApiOperation(op: Operation): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  const all: Record<number, ResponseDoc | string> = { ...op.responses };
+  if (!op.public) for (const status of [401, 429]) all[status] ??= STANDARD_ERRORS[status]!;
+  if (op.body || op.query || op.params) all[422] ??= STANDARD_ERRORS[422]!;
+  all[500] ??= STANDARD_ERRORS[500]!;
+  for (const [status, doc] of Object.entries(all).sort(([a], [b]) => Number(a) - Number(b))) responses[status] = responseEntry(Number(status), doc);
+  const detail: Record<string, unknown> = {
+    summary: op.summary,
+    description: op.description,
+    tags: [op.tag],
+    operationId: `${op.method.toLowerCase()}${(op.docPath ?? op.path).replace(/[{}:*]/g, "").replace(/[^a-zA-Z0-9]+(.)?/g, (_, c) => (c ? c.toUpperCase() : ""))}`,
+    parameters: [...parametersOf(op.params, "path"), ...parametersOf(op.query, "query")],
+    responses,
+  };
+  if (op.public) detail.security = [];
+  if (op.body) {
+    const contentType = op.bodyType === "json" ? "application/json" : "multipart/form-data";
+    detail.requestBody = { required: true, content: { [contentType]: { schema: op.body } } };
+  }
+  return detail;
+}
+
+/** mountOperation registers the operation on the app: validate path, query and body, then run the handler. */
+export function mountOperation(app: Elysia<any, any, any, any, any, any, any>, services: Services, op: Operation, handler: Handler): void {
+  const detail = openApiOperation(op);
+  const run = async function handleOperation({ body, query, params, request, set }: any) {
+    const ctx = contextOf(request);
+    const input: HandlerInput = {
+      params: op.params ? validateFields(op.params, op.path.endsWith("*") ? { url: params?.["*"] || undefined } : params, "path") : {},
+      query: op.query ? validateFields(op.query, query, "query") : {},
+      body: op.body ? validateFields(op.body, body, "body") : {},
+      request,
+      ctx,
+      services,
+      set,
+    };
+    return handler(input);
+  };
+  const hook = { detail: op.docPath ? { ...detail, hide: true } : detail };
+  switch (op.method) {
+    case "GET":
+      app.get(op.path, run, hook);
+      break;
+    case "POST":
+      app.post(op.path, run, hook);
+      break;
+    case "DELETE":
+      app.delete(op.path, run, hook);
+      break;
+  }
+}

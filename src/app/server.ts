@@ -1,0 +1,108 @@
+/**
+ * startServer runs the app on Bun.serve. The wrapper around `app.handle` owns what must see every
+ * request and its final response: the body limit while the body streams in (413 before Elysia reads
+ * anything when Content-Length says too much; a counting stream otherwise), the request log line,
+ * the metrics, and graceful shutdown.
+ */
+import type { Server } from "bun";
+import { AppError, errorResponse } from "../errors";
+import { createApp, requestBodyLimit } from "./app";
+import { attachContext, contextOf, type RequestContext } from "./context";
+import { closeServices, type Services } from "./services";
+
+/** BODY_SIZE_BACKSTOP: Bun's own cap, above every route's limit; ours answer first with a clear 413. */
+const BODY_SIZE_BACKSTOP = 256 * 1024 * 1024;
+
+function tooLarge(limit: number): AppError {
+  return new AppError("payload_too_large", `The request body is larger than ${Math.round(limit / 1_000_000)} MB, the limit for this operation; files may be at most 50 MB each.`);
+}
+
+/** limitBody returns the request with a body stream that errors once more than `limit` bytes arrive. */
+function limitBody(request: Request, ctx: RequestContext, limit: number): Request {
+  if (!request.body) return request;
+  let seen = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > limit) {
+        ctx.bodyOverflow = { limit };
+        controller.error(tooLarge(limit));
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  const limited = new Request(request.url, { method: request.method, headers: request.headers, body: request.body.pipeThrough(counter), signal: request.signal, duplex: "half" } as RequestInit);
+  attachContext(limited, ctx);
+  return limited;
+}
+
+export interface RunningServer {
+  server: Server<unknown>;
+  url: string;
+  /** stop: stop accepting, let requests in flight finish (up to graceMs), then close services */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function startServer(services: Services): RunningServer {
+  const app = createApp(services);
+  const { metrics, logger, config } = services;
+
+  async function handle(request: Request): Promise<Response> {
+    const ctx = contextOf(request);
+    const { pathname } = new URL(request.url);
+    let response: Response;
+    try {
+      if (request.body && request.method !== "GET") {
+        const limit = requestBodyLimit(pathname, config.maxUploadBytes);
+        const declared = Number(request.headers.get("content-length") ?? NaN);
+        if (declared > limit) throw tooLarge(limit);
+        if (!Number.isFinite(declared)) request = limitBody(request, ctx, limit);
+      }
+      response = await app.handle(request);
+    } catch (error) {
+      const rendered = errorResponse(error, ctx.id, { "x-request-id": ctx.id });
+      if (rendered.logCause) logger.error(ctx.id, `${request.method} ${pathname} failed`, rendered.logCause);
+      response = rendered.response;
+      if (rendered.status === 413) response.headers.set("connection", "close");
+    }
+    const ms = performance.now() - ctx.startedAt;
+    const route = ctx.route ?? (response.status === 404 ? "(unmatched)" : pathname);
+    metrics.observe(request.method, route, response.status, ms / 1000);
+    logger.request({ request_id: ctx.id, key_id: ctx.key?.id, method: request.method, route, status: response.status, ms: Math.round(ms * 10) / 10 });
+    return response;
+  }
+
+  const server = Bun.serve({
+    hostname: config.host,
+    port: config.port,
+    maxRequestBodySize: BODY_SIZE_BACKSTOP,
+    idleTimeout: 255,
+    fetch: handle,
+    error(error) {
+      logger.error("-", "unhandled server error", error);
+      return errorResponse(error, "-").response;
+    },
+  });
+
+  const housekeeping = setInterval(() => {
+    try {
+      services.ledger.housekeeping();
+      services.rateLimiter.housekeeping();
+    } catch (error) {
+      logger.error("-", "housekeeping failed", error);
+    }
+  }, 60_000);
+  housekeeping.unref();
+
+  return {
+    server,
+    url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${server.port}`,
+    async stop(graceMs = 10_000) {
+      services.draining = true;
+      clearInterval(housekeeping);
+      await Promise.race([server.stop(false), Bun.sleep(graceMs).then(() => server.stop(true))]);
+      await closeServices(services);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Services is everything a request handler may use, built once at start from the Config. Tests
+ * and the CLI build the same object, so sync routes, tasks and the CLI share one code path.
+ */
+import type { Config } from "../config";
+import { openStore, type Store } from "../store";
+import { Ledger } from "../credits/ledger";
+import { RateLimiter } from "../credits/rateLimit";
+import { WorkerPool } from "../pool";
+import { Metrics } from "./metrics";
+import { createLogger, type Logger } from "./log";
+import { resolveWebhookSecret } from "../webhooks/secret";
+
+export interface Services {
+  config: Config;
+  store: Store;
+  ledger: Ledger;
+  rateLimiter: RateLimiter;
+  pool: WorkerPool;
+  metrics: Metrics;
+  logger: Logger;
+  webhookSecret: string;
+  startedAt: Date;
+  /** true once shutdown has begun: new work is refused with 503 */
+  draining: boolean;
+}
+
+export function createServices(config: Config, overrides: Partial<Pick<Services, "logger">> = {}): Services {
+  const store = openStore(config.dataDir);
+  return {
+    config,
+    store,
+    ledger: new Ledger(store),
+    rateLimiter: new RateLimiter(store),
+    pool: new WorkerPool({ threads: config.workers, maxQueue: config.queueSize }),
+    metrics: new Metrics(),
+    logger: overrides.logger ?? createLogger(config.logLevel),
+    webhookSecret: resolveWebhookSecret(config.dataDir, config.webhookSecret).secret,
+    startedAt: new Date(),
+    draining: false,
+  };
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await services.pool.close();
+  services.store.close();
+}

@@ -1,0 +1,308 @@
+/**
+ * The docintel command line. `bin/docintel` (a Bun script) and the compiled binary both call
+ * `main`, so they have exactly the same commands. Every flag is also an environment variable
+ * DOCINTEL_<FLAG>; flags win.
+ */
+import { ConfigError, SERVE_OPTIONS, dataDirFrom, loadConfig, resolveOptions, type OptionSpec } from "../config";
+import { openStore } from "../store";
+import { countApiKeys, createApiKey, getApiKey, isPlan, listApiKeys, revokeApiKey } from "../security/apiKeys";
+import { Ledger } from "../credits/ledger";
+import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
+import { createServices } from "../app/services";
+import { startServer } from "../app/server";
+import { WorkerPool } from "../pool";
+import { detectPrograms } from "../tools/programs";
+import { resolveWebhookSecret } from "../webhooks/secret";
+import { serviceUnit } from "./serviceUnit";
+import { optionHelp, parseArgv } from "./args";
+import { VERSION, INTERFACE_VERSION } from "../version";
+
+const env = process.env as Record<string, string | undefined>;
+const out = (s = "") => process.stdout.write(s + "\n");
+const err = (s: string) => process.stderr.write(s + "\n");
+
+const DATA_OPTION = SERVE_OPTIONS.find((o) => o.flag === "data")!;
+const PLAN_OPTION: OptionSpec = { flag: "plan", env: "DOCINTEL_PLAN", kind: "string", describe: "free, pro or enterprise" };
+const NAME_OPTION: OptionSpec = { flag: "name", env: "DOCINTEL_NAME", kind: "string", default: "", describe: "a label for the key" };
+const UNIT_OPTIONS: OptionSpec[] = [
+  { flag: "exec", env: "DOCINTEL_EXEC", kind: "string", default: "/usr/local/bin/docintel", describe: "path of the installed binary" },
+  { flag: "user", env: "DOCINTEL_USER", kind: "string", default: "docintel", describe: "system user to run as" },
+  { ...DATA_OPTION, default: "/var/lib/docintel" },
+  { flag: "env-file", env: "DOCINTEL_ENV_FILE", kind: "string", default: "/etc/docintel/docintel.env", describe: "optional EnvironmentFile with DOCINTEL_* settings" },
+];
+
+interface Command {
+  usage: string;
+  summary: string;
+  options: OptionSpec[];
+  run(positionals: string[], flags: Record<string, string | boolean | undefined>): Promise<number>;
+}
+
+function openStoreFor(flags: Record<string, string | boolean | undefined>) {
+  return openStore(dataDirFrom(env, flags));
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    usage: "docintel serve [--host 0.0.0.0] [--port 8080] [--data ./data] [--allow-private-urls] [--webhook-secret S] ...",
+    summary: "start the HTTP service (explorer at /docs)",
+    options: SERVE_OPTIONS,
+    async run(_, flags) {
+      const config = loadConfig(env, flags);
+      const services = createServices(config);
+      if (config.bootstrapKey && countApiKeys(services.store) === 0) {
+        const { key, info } = createApiKey(services.store, "pro", "bootstrap");
+        out("No API keys existed, so one was created. It is shown only this once; keep it:");
+        out(`  id ${info.id}, plan ${info.plan} (metered, ${RATE_LIMIT_PER_MINUTE.pro} requests/min)`);
+        out(`  API key: ${key}`);
+      }
+      const running = startServer(services);
+      services.logger.info("listening", { url: `http://${config.host}:${running.server.port}`, docs: `${running.url}/docs`, data: config.dataDir, version: VERSION });
+      await new Promise<void>((resolve) => {
+        let stopping = false;
+        const stop = async (signal: string) => {
+          if (stopping) return;
+          stopping = true;
+          services.logger.info("shutting down", { signal });
+          await running.stop();
+          resolve();
+        };
+        process.on("SIGTERM", () => void stop("SIGTERM"));
+        process.on("SIGINT", () => void stop("SIGINT"));
+      });
+      return 0;
+    },
+  },
+  "keys create": {
+    usage: "docintel keys create --plan free|pro|enterprise [--name N] [--data DIR]",
+    summary: "create an API key; the key is printed once, as the last line",
+    options: [PLAN_OPTION, NAME_OPTION, DATA_OPTION],
+    async run(_, flags) {
+      const o = resolveOptions([PLAN_OPTION, NAME_OPTION], env, flags);
+      const plan = String(o.plan ?? "");
+      if (!isPlan(plan)) throw new ConfigError(`--plan must be free, pro or enterprise${plan ? `, got '${plan}'` : ""}`);
+      const store = openStoreFor(flags);
+      const { key, info } = createApiKey(store, plan, String(o.name ?? ""));
+      store.close();
+      err(`created ${info.id} (plan ${info.plan}${info.name ? `, name ${info.name}` : ""}); the key below is shown only once`);
+      out(key);
+      return 0;
+    },
+  },
+  "keys list": {
+    usage: "docintel keys list [--data DIR]",
+    summary: "list keys (id, plan, name, prefix, dates); never prints a full key",
+    options: [DATA_OPTION],
+    async run(_, flags) {
+      const store = openStoreFor(flags);
+      const keys = listApiKeys(store);
+      store.close();
+      out(["ID", "PLAN", "STATUS", "PREFIX", "CREATED", "LAST USED", "NAME"].join("\t"));
+      for (const k of keys) out([k.id, k.plan, k.revokedAt ? "revoked" : "active", `${k.prefix}...`, k.createdAt, k.lastUsedAt ?? "-", k.name || "-"].join("\t"));
+      return 0;
+    },
+  },
+  "keys revoke": {
+    usage: "docintel keys revoke KEY_ID [--data DIR]",
+    summary: "revoke a key; it gets 401 from then on",
+    options: [DATA_OPTION],
+    async run([id], flags) {
+      if (!id) throw new ConfigError("name the key to revoke: docintel keys revoke KEY_ID");
+      const store = openStoreFor(flags);
+      const found = revokeApiKey(store, id);
+      store.close();
+      if (!found) {
+        err(`no key ${id}; see docintel keys list`);
+        return 1;
+      }
+      out(`revoked ${id}`);
+      return 0;
+    },
+  },
+  "credits grant": {
+    usage: "docintel credits grant KEY_ID N [--data DIR]",
+    summary: "add N credits to a key for the current month",
+    options: [DATA_OPTION],
+    async run([id, n], flags) {
+      if (!id || !n || !/^\d+$/.test(n) || Number(n) <= 0) throw new ConfigError("usage: docintel credits grant KEY_ID N (N a positive whole number)");
+      const store = openStoreFor(flags);
+      try {
+        const key = getApiKey(store, id);
+        if (!key) {
+          err(`no key ${id}; see docintel keys list`);
+          return 1;
+        }
+        const ledger = new Ledger(store);
+        await ledger.grant(id, Number(n), "granted with the CLI");
+        const b = ledger.balance(key);
+        out(`granted ${n} credits to ${id}; remaining this month (${b.period}): ${b.remaining ?? "metered, no cap"}`);
+        return 0;
+      } finally {
+        store.close();
+      }
+    },
+  },
+  "credits show": {
+    usage: "docintel credits show KEY_ID [--data DIR]",
+    summary: "show a key's plan, allowance, grants, use and balance this month",
+    options: [DATA_OPTION],
+    async run([id], flags) {
+      if (!id) throw new ConfigError("usage: docintel credits show KEY_ID");
+      const store = openStoreFor(flags);
+      try {
+        const key = getApiKey(store, id);
+        if (!key) {
+          err(`no key ${id}; see docintel keys list`);
+          return 1;
+        }
+        const b = new Ledger(store).balance(key);
+        out(`key        ${key.id}${key.revokedAt ? " (revoked)" : ""}`);
+        out(`plan       ${b.plan} (${RATE_LIMIT_PER_MINUTE[b.plan]} requests/min)`);
+        out(`period     ${b.period}`);
+        out(`allowance  ${b.allowance ?? "metered, no cap"}`);
+        out(`granted    ${b.granted}`);
+        out(`used       ${b.used}`);
+        out(`held       ${b.held}`);
+        out(`remaining  ${b.remaining ?? "no cap"}`);
+        return 0;
+      } finally {
+        store.close();
+      }
+    },
+  },
+  "webhook-secret": {
+    usage: "docintel webhook-secret [--data DIR] [--webhook-secret S]",
+    summary: "print the webhook signing secret (generated and stored in the data dir when not set)",
+    options: [DATA_OPTION, SERVE_OPTIONS.find((o) => o.flag === "webhook-secret")!],
+    async run(_, flags) {
+      const dataDir = dataDirFrom(env, flags);
+      openStore(dataDir).close();
+      const o = resolveOptions(SERVE_OPTIONS.filter((s) => s.flag === "webhook-secret"), env, flags);
+      const { secret, source } = resolveWebhookSecret(dataDir, o["webhook-secret"] as string | undefined);
+      err(`source: ${source === "flag" ? "--webhook-secret / DOCINTEL_WEBHOOK_SECRET" : `${dataDir}/webhook-secret`}`);
+      out(secret);
+      return 0;
+    },
+  },
+  doctor: {
+    usage: "docintel doctor",
+    summary: "report the external programs found, what they enable, and check the worker pool (sharp)",
+    options: [],
+    async run() {
+      out(`docintel ${VERSION} (interface ${INTERFACE_VERSION}), Bun ${Bun.version}`);
+      out("");
+      out("programs:");
+      let missing = 0;
+      for (const p of await detectPrograms()) {
+        if (p.path) out(`  ok       ${p.name.padEnd(13)} ${p.path} (${p.version ?? "version unknown"})\n           enables: ${p.enables.join(", ")}`);
+        else {
+          missing++;
+          out(`  missing  ${p.name.padEnd(13)} apt-get install ${p.debianPackage}\n           without it: no ${p.enables.join(", no ")}`);
+        }
+      }
+      out("");
+      out("worker pool:");
+      let poolOk = false;
+      const pool = new WorkerPool({ threads: 1, maxQueue: 1 });
+      try {
+        const t0 = performance.now();
+        const r = await pool.run("selfTest", {});
+        poolOk = r.format === "jpeg" && r.bytes > 0;
+        out(`  ${poolOk ? "ok" : "FAILED"}       sharp (libvips ${r.vips}) encoded a ${r.width}x${r.height} JPEG in a worker thread in ${Math.round(performance.now() - t0)} ms`);
+      } catch (e) {
+        out(`  FAILED   sharp in a worker thread: ${(e as Error).message}`);
+      } finally {
+        await pool.close();
+      }
+      out("");
+      out("AI provider:");
+      out(env.GROQ_API_KEY ? `  ok       GROQ_API_KEY is set${env.GROQ_BASE_URL ? ` (GROQ_BASE_URL ${env.GROQ_BASE_URL})` : ""}` : "  missing  GROQ_API_KEY is not set: extract uses the local engine; analyze, cross-analyze, decide and annotated diffs answer 503 ai_unavailable");
+      out("");
+      out(missing ? `${missing} program(s) missing: the capabilities named above are unavailable until they are installed (make setup installs them all).` : "all programs found.");
+      return poolOk ? 0 : 1;
+    },
+  },
+  "service-unit": {
+    usage: "docintel service-unit [--exec /usr/local/bin/docintel] [--user docintel] [--data /var/lib/docintel] [--env-file /etc/docintel/docintel.env]",
+    summary: "print a hardened systemd unit file",
+    options: UNIT_OPTIONS,
+    async run(_, flags) {
+      const o = resolveOptions(UNIT_OPTIONS, env, flags);
+      out(serviceUnit({ exec: String(o.exec), user: String(o.user), dataDir: String(o.data), envFile: String(o["env-file"]) }));
+      return 0;
+    },
+  },
+  version: {
+    usage: "docintel version",
+    summary: "print the version",
+    options: [],
+    async run() {
+      out(`docintel ${VERSION} (interface ${INTERFACE_VERSION})`);
+      return 0;
+    },
+  },
+};
+
+function globalHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length)) + 2;
+  return [
+    `docintel ${VERSION}: self-hosted document intelligence (interface ${INTERFACE_VERSION})`,
+    "",
+    "usage: docintel <command> [options]",
+    "",
+    "commands:",
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)} ${c.summary}`),
+    "",
+    "Every --flag can also be set as DOCINTEL_<FLAG> (e.g. DOCINTEL_PORT=9000). 'docintel <command> --help' for a command's options.",
+  ].join("\n");
+}
+
+function commandHelp(name: string, c: Command): string {
+  return [`usage: ${c.usage}`, "", c.summary, ...(c.options.length ? ["", "options:", optionHelp(c.options)] : [])].join("\n");
+}
+
+/** main runs one command and returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [first, second] = argv;
+  if (!first || first === "help" || first === "--help" || first === "-h") {
+    out(globalHelp());
+    return 0;
+  }
+  if (first === "--version" || first === "-v") return COMMANDS.version!.run([], {});
+  const twoWord = second && COMMANDS[`${first} ${second}`] ? `${first} ${second}` : null;
+  const name = twoWord ?? first;
+  const command = COMMANDS[name];
+  if (!command) {
+    const group = Object.keys(COMMANDS).filter((c) => c.startsWith(`${first} `));
+    if (group.length) {
+      out(`usage:\n${group.map((g) => `  ${COMMANDS[g]!.usage}`).join("\n")}`);
+      return second && second !== "--help" ? 2 : 0;
+    }
+    err(`unknown command '${first}'\n\n${globalHelp()}`);
+    return 2;
+  }
+  try {
+    const parsed = parseArgv(argv.slice(twoWord ? 2 : 1), command.options);
+    if (parsed.help) {
+      out(commandHelp(name, command));
+      return 0;
+    }
+    return await command.run(parsed.positionals, parsed.flags);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      err(`docintel ${name}: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      err(`docintel: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,64 @@
+/** serviceUnit renders a systemd unit for the service, hardened, with its state and cache dirs. */
+export interface UnitOptions {
+  exec: string;
+  user: string;
+  dataDir: string;
+  envFile: string;
+}
+
+export function serviceUnit(o: UnitOptions): string {
+  return `# docintel.service: install with
+#   sudo useradd --system --home ${o.dataDir} --shell /usr/sbin/nologin ${o.user}
+#   sudo install -m 0755 dist/docintel ${o.exec}
+#   docintel service-unit | sudo tee /etc/systemd/system/docintel.service
+#   sudo systemctl daemon-reload && sudo systemctl enable --now docintel
+#   journalctl -u docintel | grep -A1 'API key'   # the first key, printed once
+[Unit]
+Description=docintel document intelligence service
+Documentation=https://localhost/docs
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+User=${o.user}
+Group=${o.user}
+# Settings as DOCINTEL_* variables (DOCINTEL_PORT=8080, GROQ_API_KEY=...); the file is optional.
+EnvironmentFile=-${o.envFile}
+Environment=DOCINTEL_DATA=${o.dataDir}
+Environment=DOCINTEL_CACHE_DIR=/var/cache/docintel
+ExecStart=${o.exec} serve
+Restart=on-failure
+RestartSec=2
+KillSignal=SIGTERM
+TimeoutStopSec=30
+StateDirectory=docintel
+StateDirectoryMode=0700
+CacheDirectory=docintel
+LimitNOFILE=65536
+
+# Hardening. The native cache (sharp's libvips) is unpacked under /var/cache/docintel and loaded
+# from there, so that directory must allow execution (no noexec).
+NoNewPrivileges=true
+ProtectSystem=strict
+ProtectHome=true
+PrivateTmp=true
+PrivateDevices=true
+ProtectKernelTunables=true
+ProtectKernelModules=true
+ProtectKernelLogs=true
+ProtectControlGroups=true
+ProtectClock=true
+ProtectHostname=true
+RestrictSUIDSGID=true
+RestrictRealtime=true
+LockPersonality=true
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
+ReadWritePaths=${o.dataDir} /var/cache/docintel
+CapabilityBoundingSet=
+AmbientCapabilities=
+
+[Install]
+WantedBy=multi-user.target
+`;
+}

@@ -1,0 +1,125 @@
+/**
+ * Configuration is parsed once at boot. Each option is a flag `--name` and an environment variable
+ * `DOCINTEL_<NAME>`; flags win over the environment, the environment over defaults. `process.env`
+ * is read here and nowhere else: modules receive their slice of `Config`.
+ */
+import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { cpus } from "node:os";
+import { resolve } from "node:path";
+
+/** ServeOptionSpec describes one option for parsing, `--help` and the README. */
+export interface OptionSpec {
+  flag: string;
+  env: string;
+  kind: "string" | "integer" | "number" | "boolean";
+  describe: string;
+  default?: string | number | boolean;
+}
+
+const cpuCount = Math.max(1, cpus().length);
+
+/** SERVE_OPTIONS lists every option of `docintel serve`, in help order. */
+export const SERVE_OPTIONS: OptionSpec[] = [
+  { flag: "host", env: "DOCINTEL_HOST", kind: "string", default: "0.0.0.0", describe: "address to listen on" },
+  { flag: "port", env: "DOCINTEL_PORT", kind: "integer", default: 8080, describe: "TCP port to listen on" },
+  { flag: "data", env: "DOCINTEL_DATA", kind: "string", default: "./data", describe: "data directory (SQLite store, webhook secret, job files)" },
+  { flag: "allow-private-urls", env: "DOCINTEL_ALLOW_PRIVATE_URLS", kind: "boolean", default: false, describe: "allow fetching loopback, private, link-local and metadata addresses (off: refused with 400 url_refused)" },
+  { flag: "webhook-secret", env: "DOCINTEL_WEBHOOK_SECRET", kind: "string", describe: "HMAC-SHA256 key for webhook signatures (unset: generated at first start and kept in the data dir)" },
+  { flag: "workers", env: "DOCINTEL_WORKERS", kind: "integer", default: cpuCount, describe: "worker threads for CPU-heavy work (default: CPU count)" },
+  { flag: "queue-size", env: "DOCINTEL_QUEUE_SIZE", kind: "integer", default: cpuCount * 16, describe: "jobs that may wait for a worker before requests get 503 overloaded" },
+  { flag: "max-upload-mb", env: "DOCINTEL_MAX_UPLOAD_MB", kind: "integer", default: 50, describe: "largest accepted file in MB (10^6 bytes); larger uploads get 413 while they stream in" },
+  { flag: "fetch-timeout-ms", env: "DOCINTEL_FETCH_TIMEOUT_MS", kind: "integer", default: 30000, describe: "deadline for fetching one URL, redirects included" },
+  { flag: "log-level", env: "DOCINTEL_LOG_LEVEL", kind: "string", default: "info", describe: "info or error (error: only failed requests are logged)" },
+  { flag: "no-bootstrap-key", env: "DOCINTEL_NO_BOOTSTRAP_KEY", kind: "boolean", default: false, describe: "do not create and print a key on first start with an empty store" },
+];
+
+export const ConfigSchema = Type.Object({
+  host: Type.String({ minLength: 1 }),
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  dataDir: Type.String({ minLength: 1 }),
+  allowPrivateUrls: Type.Boolean(),
+  webhookSecret: Type.Optional(Type.String({ minLength: 16 })),
+  workers: Type.Integer({ minimum: 1, maximum: 256 }),
+  queueSize: Type.Integer({ minimum: 1 }),
+  maxUploadBytes: Type.Integer({ minimum: 1 }),
+  fetchTimeoutMs: Type.Integer({ minimum: 100 }),
+  logLevel: Type.Union([Type.Literal("info"), Type.Literal("error")]),
+  bootstrapKey: Type.Boolean(),
+  groq: Type.Object({
+    apiKey: Type.Optional(Type.String()),
+    baseUrl: Type.Optional(Type.String()),
+  }),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+export type RawOptions = Record<string, string | boolean | undefined>;
+
+/** ConfigError is raised for a bad flag or variable; the CLI prints it and exits 2. */
+export class ConfigError extends Error {}
+
+function parseValue(spec: OptionSpec, raw: string | boolean, source: string): string | number | boolean {
+  if (spec.kind === "boolean") {
+    if (typeof raw === "boolean") return raw;
+    const v = raw.trim().toLowerCase();
+    if (["1", "true", "yes", "on"].includes(v)) return true;
+    if (["0", "false", "no", "off", ""].includes(v)) return false;
+    throw new ConfigError(`${source} must be true or false, got '${raw}'`);
+  }
+  if (typeof raw === "boolean") throw new ConfigError(`${source} needs a value`);
+  if (spec.kind === "integer") {
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${source} must be a whole number, got '${raw}'`);
+    return Number.parseInt(raw, 10);
+  }
+  if (spec.kind === "number") {
+    const n = Number(raw);
+    if (!Number.isFinite(n)) throw new ConfigError(`${source} must be a number, got '${raw}'`);
+    return n;
+  }
+  return raw;
+}
+
+/** resolveOptions merges flags over env over defaults for the given option specs. */
+export function resolveOptions(specs: OptionSpec[], env: Record<string, string | undefined>, flags: RawOptions): Record<string, string | number | boolean | undefined> {
+  const out: Record<string, string | number | boolean | undefined> = {};
+  for (const spec of specs) {
+    const flagValue = flags[spec.flag];
+    const envValue = env[spec.env];
+    if (flagValue !== undefined) out[spec.flag] = parseValue(spec, flagValue, `--${spec.flag}`);
+    else if (envValue !== undefined && envValue !== "") out[spec.flag] = parseValue(spec, envValue, spec.env);
+    else out[spec.flag] = spec.default;
+  }
+  return out;
+}
+
+/** loadConfig validates the serve options once; throws ConfigError naming the option at fault. */
+export function loadConfig(env: Record<string, string | undefined>, flags: RawOptions = {}): Config {
+  const o = resolveOptions(SERVE_OPTIONS, env, flags);
+  const config: Config = {
+    host: String(o.host),
+    port: Number(o.port),
+    dataDir: resolve(String(o.data)),
+    allowPrivateUrls: Boolean(o["allow-private-urls"]),
+    webhookSecret: o["webhook-secret"] === undefined ? undefined : String(o["webhook-secret"]),
+    workers: Number(o.workers),
+    queueSize: Number(o["queue-size"]),
+    maxUploadBytes: Number(o["max-upload-mb"]) * 1_000_000,
+    fetchTimeoutMs: Number(o["fetch-timeout-ms"]),
+    logLevel: o["log-level"] as Config["logLevel"],
+    bootstrapKey: !o["no-bootstrap-key"],
+    groq: { apiKey: env.GROQ_API_KEY || undefined, baseUrl: env.GROQ_BASE_URL || undefined },
+  };
+  const firstError = Value.Errors(ConfigSchema, config).First();
+  if (firstError) {
+    const name = firstError.path.replace(/^\//, "") || "config";
+    throw new ConfigError(`invalid configuration '${name}': ${firstError.message} (got ${JSON.stringify(firstError.value)})`);
+  }
+  return config;
+}
+
+/** dataDirFrom resolves only the data dir, for CLI commands that need nothing else. */
+export function dataDirFrom(env: Record<string, string | undefined>, flags: RawOptions): string {
+  const o = resolveOptions(SERVE_OPTIONS.filter((s) => s.flag === "data"), env, flags);
+  return resolve(String(o.data));
+}

@@ -1,0 +1,180 @@
+/**
+ * Ledger: credits per key as a list of grants and charges per calendar month (UTC).
+ *
+ * Work is metered in two steps so that concurrent requests can never take a balance below zero
+ * and nothing is charged for failed work:
+ *   hold(minimum cost) -> the operation runs -> settle(actual cost) on success | release() on failure.
+ * A hold and a settle each run in one immediate transaction (one writer at a time, across
+ * processes too). Holds carry an expiry so that a process that dies mid-operation does not keep
+ * credits away for ever.
+ */
+import { randomBytes } from "node:crypto";
+import { AppError } from "../errors";
+import type { Store } from "../store";
+import type { Plan } from "../store/states";
+import { creditQueries } from "./queries";
+import { FREE_MONTHLY_CREDITS, isCapped } from "./plans";
+
+export interface Account {
+  id: string;
+  plan: Plan;
+}
+
+export interface Balance {
+  plan: Plan;
+  /** calendar month in UTC, YYYY-MM */
+  period: string;
+  /** the plan's monthly allowance; null for metered plans */
+  allowance: number | null;
+  granted: number;
+  used: number;
+  held: number;
+  /** credits that can still be spent this month; null for metered plans (no cap) */
+  remaining: number | null;
+}
+
+export interface Hold {
+  id: string;
+  account: Account;
+  amount: number;
+}
+
+export interface ChargeMeta {
+  operation: string;
+  requestId?: string;
+  note?: string;
+}
+
+/** DEFAULT_HOLD_TTL_MS bounds how long credits of an operation in flight stay set aside. */
+export const DEFAULT_HOLD_TTL_MS = 60 * 60 * 1000;
+
+export function periodOf(date: Date): string {
+  return date.toISOString().slice(0, 7);
+}
+
+export class Ledger {
+  private readonly q: ReturnType<typeof creditQueries>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.q = creditQueries(store);
+  }
+
+  balance(account: Account): Balance {
+    const now = this.now();
+    const period = periodOf(now);
+    let granted = 0;
+    let used = 0;
+    for (const row of this.q.sumByKind(account.id, period)) {
+      if (row.kind === "grant") granted = row.total;
+      else used = row.total;
+    }
+    const held = this.q.heldAmount(account.id, now.getTime());
+    const capped = isCapped(account.plan);
+    return {
+      plan: account.plan,
+      period,
+      allowance: capped ? FREE_MONTHLY_CREDITS : null,
+      granted,
+      used,
+      held,
+      remaining: capped ? FREE_MONTHLY_CREDITS + granted - used - held : null,
+    };
+  }
+
+  /** hold sets `amount` aside for an operation, or throws 402 insufficient_credits. */
+  async hold(account: Account, amount: number, ttlMs = DEFAULT_HOLD_TTL_MS): Promise<Hold> {
+    const id = "hold_" + randomBytes(8).toString("hex");
+    this.store.immediate(() => {
+      this.assertCovers(account, amount);
+      const now = this.now();
+      this.q.insertHold({
+        id,
+        key_id: account.id,
+        amount,
+        period: periodOf(now),
+        created_at: now.toISOString(),
+        expires_at: now.getTime() + ttlMs,
+      });
+    });
+    return { id, account, amount };
+  }
+
+  /**
+   * settle turns a hold into a charge of `actual` credits (which may differ from the hold). When the
+   * actual cost is higher than the hold and the balance cannot cover the difference, nothing is
+   * charged and 402 is thrown.
+   */
+  async settle(hold: Hold, actual: number, meta: ChargeMeta): Promise<void> {
+    this.store.immediate(() => {
+      const removed = this.q.deleteHold(hold.id);
+      if (actual > 0) {
+        // an expired hold no longer reserves anything: check the whole amount again
+        const reserved = removed ? hold.amount : 0;
+        if (actual > reserved) this.assertCovers(hold.account, actual - reserved, actual);
+        this.insertCharge(hold.account.id, actual, meta);
+      }
+    });
+  }
+
+  async release(hold: Hold): Promise<void> {
+    this.q.deleteHold(hold.id);
+  }
+
+  /** charge takes `amount` at once (hold and settle in one step), or throws 402. */
+  async charge(account: Account, amount: number, meta: ChargeMeta): Promise<void> {
+    this.store.immediate(() => {
+      this.assertCovers(account, amount);
+      this.insertCharge(account.id, amount, meta);
+    });
+  }
+
+  /** grant adds credits to the current month (for free keys they lapse with the month, like the allowance). */
+  async grant(accountId: string, amount: number, note?: string): Promise<void> {
+    if (!Number.isInteger(amount) || amount <= 0) throw new AppError("bad_request", "a grant must be a positive whole number of credits");
+    const now = this.now();
+    this.q.insertEntry({
+      key_id: accountId,
+      kind: "grant",
+      amount,
+      period: periodOf(now),
+      operation: null,
+      request_id: null,
+      note: note ?? null,
+      created_at: now.toISOString(),
+    });
+  }
+
+  /** housekeeping removes expired holds; safe to run from any instance at any time. */
+  housekeeping(): number {
+    return this.q.deleteExpiredHolds(this.now().getTime());
+  }
+
+  private insertCharge(keyId: string, amount: number, meta: ChargeMeta): void {
+    const now = this.now();
+    this.q.insertEntry({
+      key_id: keyId,
+      kind: "charge",
+      amount,
+      period: periodOf(now),
+      operation: meta.operation,
+      request_id: meta.requestId ?? null,
+      note: meta.note ?? null,
+      created_at: now.toISOString(),
+    });
+  }
+
+  private assertCovers(account: Account, amount: number, total = amount): void {
+    if (!isCapped(account.plan)) return;
+    const { remaining, period } = this.balance(account);
+    if (remaining! < amount) {
+      throw new AppError(
+        "insufficient_credits",
+        `This operation needs ${total} credits and ${Math.max(0, remaining!)} remain for ${period} on the ${account.plan} plan. ` +
+          `Free keys get ${FREE_MONTHLY_CREDITS} credits each calendar month; an operator can add more with 'docintel credits grant ${account.id} N'.`,
+      );
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import type { Route } from "../app/route";
+import { notBuiltYet } from "../app/route";
+import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
+import { AsyncAcceptedSchema } from "../app/common";
+import { parseTypedSchema } from "../schema/typed";
+import { AppError } from "../errors";
+import { DECIDE_LIMITS, DecideBody, DecisionResult } from "./schema";
+
+export interface ContextBlock {
+  label: string;
+  content: string;
+}
+
+/** parseContext reads the context field: a JSON array of {label, content}, or a JSON string (one block). */
+export function parseContext(text: string | undefined): ContextBlock[] {
+  if (text === undefined) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = text; // plain text is one unlabelled block
+  }
+  const blocks: ContextBlock[] =
+    typeof value === "string"
+      ? [{ label: "context", content: value }]
+      : Array.isArray(value)
+        ? value.map((b, i) => {
+            if (!b || typeof b !== "object" || typeof b.content !== "string" || (b.label !== undefined && typeof b.label !== "string"))
+              throw new AppError("bad_request", `context[${i}]: each block must be {"label": string, "content": string}`);
+            return { label: b.label ?? `context ${i + 1}`, content: b.content };
+          })
+        : (() => {
+            throw new AppError("bad_request", 'context: must be a JSON array of {"label", "content"} blocks, or a JSON string');
+          })();
+  if (blocks.length > DECIDE_LIMITS.contextBlocks) throw new AppError("bad_request", `context: at most ${DECIDE_LIMITS.contextBlocks} blocks, got ${blocks.length}`);
+  const chars = blocks.reduce((n, b) => n + b.content.length, 0);
+  if (chars > DECIDE_LIMITS.contextChars) throw new AppError("bad_request", `context: at most ${DECIDE_LIMITS.contextChars} characters in all, got ${chars}`);
+  return blocks;
+}
+
+export const decideRoutes: Route[] = [
+  {
+    op: {
+      method: "POST",
+      path: "/api/v1/decide",
+      tag: "Decide",
+      summary: "One coherent decision about a document and/or context",
+      description:
+        "`instructions` and a typed `schema` (at most 10 fields), plus at least one of `file`, `url` or `context`. Credits: 2 per page (minimum 5) for documents; 10 for a website; 5 for context only.",
+      body: DecideBody,
+      responses: {
+        200: { description: "Decision result", schema: DecisionResult },
+        202: { description: "Accepted (sync=false)", schema: AsyncAcceptedSchema },
+        400: "Invalid schema or context, or no file, url or context",
+        402: "Not enough credits",
+        413: "File over 50 MB",
+        501: "Not available in this version yet",
+        502: "The AI provider failed in a non-retryable way",
+        503: "AI provider not configured, overloaded or rate-limited (Retry-After)",
+      },
+    },
+    handler: async ({ body, services }) => {
+      parseTypedSchema(body.schema, { maxTopLevelFields: DECIDE_LIMITS.fields });
+      const context = parseContext(body.context as string | undefined);
+      if (body.file || body.url) await requireOneDocument(body, services);
+      else if (context.length === 0) throw new AppError("missing_input", "Send at least one of 'file', 'url' or 'context'.");
+      await checkWebhookUrl(body, services);
+      notBuiltYet("POST /api/v1/decide");
+    },
+  },
+];

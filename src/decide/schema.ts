@@ -1,0 +1,34 @@
+import { Type } from "@sinclair/typebox";
+import { commonFields } from "../app/fieldsCommon";
+import { JsonText, Fields } from "../app/fields";
+
+export const DECIDE_LIMITS = { instructionsChars: 20_000, fields: 10, contextBlocks: 50, contextChars: 200_000 } as const;
+
+export const DecideBody = Fields(
+  {
+    instructions: Type.String({ minLength: 1, maxLength: DECIDE_LIMITS.instructionsChars, description: "the task and what makes a decision correct" }),
+    schema: JsonText({ description: `JSON typed schema of the decision, at most ${DECIDE_LIMITS.fields} fields` }),
+    context: JsonText({ description: `JSON array of {label, content} blocks (or a JSON string); up to ${DECIDE_LIMITS.contextBlocks} blocks and ${DECIDE_LIMITS.contextChars} characters in all` }),
+    file: commonFields.file(),
+    url: commonFields.url(),
+    url_headers: commonFields.urlHeaders(),
+    include_steps: commonFields.includeSteps(),
+    sync: commonFields.sync(),
+    webhook_url: commonFields.webhookUrl(),
+  },
+  { required: ["instructions", "schema"] },
+);
+
+export const DecisionResult = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Record(Type.String(), Type.Any()),
+    confidence: Type.Record(Type.String(), Type.Number({ minimum: 0, maximum: 1 })),
+    reasoning: Type.String(),
+    sources: Type.Array(Type.String()),
+    steps: Type.Optional(Type.Array(Type.Object({ tool: Type.String() }, { additionalProperties: true }))),
+    credits_used: Type.Integer(),
+    schema_format: Type.Literal("typed"),
+  },
+  { title: "DecisionResult" },
+);

@@ -1,0 +1,477 @@
+/**
+ * sniffType decides what a document is. Pure: bytes and names in, a MIME type out.
+ *
+ *   magic bytes (binary signatures, zip and OLE2 containers, text formats with a clear start)
+ *     -> filename extension -> declared Content-Type (when specific) -> UTF-8 text check -> octet-stream
+ *
+ * Bytes win over names: a PNG called report.pdf is a PNG. Names only refine a container that the
+ * bytes cannot tell apart (an OLE2 file is .doc, .xls or .msg; an MP4 may be audio only).
+ */
+
+export interface SniffResult {
+  /** mime: the detected type without parameters, e.g. "application/pdf" */
+  mime: string;
+  /** ext: the matching extension, lower case without the dot, e.g. "pdf"; "" when unknown */
+  ext: string;
+}
+
+/** EXTENSION_MIME maps a lower-case extension (no dot) to its MIME type; it is the list of names we know. */
+export const EXTENSION_MIME: Record<string, string> = {
+  // documents
+  pdf: "application/pdf",
+  doc: "application/msword",
+  dot: "application/msword",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  docm: "application/vnd.ms-word.document.macroenabled.12",
+  dotx: "application/vnd.openxmlformats-officedocument.wordprocessingml.template",
+  odt: "application/vnd.oasis.opendocument.text",
+  ott: "application/vnd.oasis.opendocument.text-template",
+  rtf: "application/rtf",
+  pages: "application/vnd.apple.pages",
+  wpd: "application/vnd.wordperfect",
+  epub: "application/epub+zip",
+  mobi: "application/x-mobipocket-ebook",
+  djvu: "image/vnd.djvu",
+  xps: "application/oxps",
+  ps: "application/postscript",
+  eps: "application/postscript",
+  // spreadsheets
+  xls: "application/vnd.ms-excel",
+  xlt: "application/vnd.ms-excel",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  xlsm: "application/vnd.ms-excel.sheet.macroenabled.12",
+  xlsb: "application/vnd.ms-excel.sheet.binary.macroenabled.12",
+  ods: "application/vnd.oasis.opendocument.spreadsheet",
+  numbers: "application/vnd.apple.numbers",
+  csv: "text/csv",
+  tsv: "text/tab-separated-values",
+  // presentations and drawings
+  ppt: "application/vnd.ms-powerpoint",
+  pps: "application/vnd.ms-powerpoint",
+  pot: "application/vnd.ms-powerpoint",
+  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  pptm: "application/vnd.ms-powerpoint.presentation.macroenabled.12",
+  ppsx: "application/vnd.openxmlformats-officedocument.presentationml.slideshow",
+  odp: "application/vnd.oasis.opendocument.presentation",
+  odg: "application/vnd.oasis.opendocument.graphics",
+  key: "application/vnd.apple.keynote",
+  vsd: "application/vnd.visio",
+  vsdx: "application/vnd.ms-visio.drawing",
+  pub: "application/x-mspublisher",
+  // mail and notebooks
+  eml: "message/rfc822",
+  msg: "application/vnd.ms-outlook",
+  mbox: "application/mbox",
+  ics: "text/calendar",
+  vcf: "text/vcard",
+  ipynb: "application/x-ipynb+json",
+  // images
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  jpe: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  tif: "image/tiff",
+  tiff: "image/tiff",
+  bmp: "image/bmp",
+  heic: "image/heic",
+  heif: "image/heif",
+  avif: "image/avif",
+  svg: "image/svg+xml",
+  ico: "image/vnd.microsoft.icon",
+  psd: "image/vnd.adobe.photoshop",
+  jp2: "image/jp2",
+  jxl: "image/jxl",
+  // audio
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  m4a: "audio/mp4",
+  aac: "audio/aac",
+  ogg: "audio/ogg",
+  oga: "audio/ogg",
+  opus: "audio/ogg",
+  flac: "audio/flac",
+  aiff: "audio/aiff",
+  aif: "audio/aiff",
+  wma: "audio/x-ms-wma",
+  mid: "audio/midi",
+  midi: "audio/midi",
+  amr: "audio/amr",
+  // video
+  mp4: "video/mp4",
+  m4v: "video/x-m4v",
+  mov: "video/quicktime",
+  webm: "video/webm",
+  mkv: "video/x-matroska",
+  avi: "video/x-msvideo",
+  wmv: "video/x-ms-wmv",
+  mpeg: "video/mpeg",
+  mpg: "video/mpeg",
+  ogv: "video/ogg",
+  "3gp": "video/3gpp",
+  flv: "video/x-flv",
+  // web and markup
+  html: "text/html",
+  htm: "text/html",
+  xhtml: "application/xhtml+xml",
+  xml: "application/xml",
+  rss: "application/rss+xml",
+  atom: "application/atom+xml",
+  json: "application/json",
+  jsonl: "application/jsonl",
+  ndjson: "application/x-ndjson",
+  yaml: "application/yaml",
+  yml: "application/yaml",
+  toml: "application/toml",
+  ini: "text/plain",
+  cfg: "text/plain",
+  conf: "text/plain",
+  env: "text/plain",
+  log: "text/plain",
+  txt: "text/plain",
+  text: "text/plain",
+  md: "text/markdown",
+  markdown: "text/markdown",
+  rst: "text/x-rst",
+  adoc: "text/asciidoc",
+  org: "text/x-org",
+  tex: "application/x-tex",
+  bib: "application/x-bibtex",
+  srt: "application/x-subrip",
+  vtt: "text/vtt",
+  css: "text/css",
+  scss: "text/x-scss",
+  sass: "text/x-sass",
+  less: "text/x-less",
+  // code (.ts is TypeScript here: a code upload is far likelier than an MPEG transport stream)
+  js: "text/javascript",
+  mjs: "text/javascript",
+  cjs: "text/javascript",
+  jsx: "text/jsx",
+  ts: "text/x-typescript",
+  tsx: "text/x-typescript",
+  py: "text/x-python",
+  pyi: "text/x-python",
+  go: "text/x-go",
+  rs: "text/x-rust",
+  java: "text/x-java",
+  kt: "text/x-kotlin",
+  kts: "text/x-kotlin",
+  scala: "text/x-scala",
+  swift: "text/x-swift",
+  c: "text/x-c",
+  h: "text/x-c",
+  cpp: "text/x-c++",
+  cc: "text/x-c++",
+  cxx: "text/x-c++",
+  hpp: "text/x-c++",
+  cs: "text/x-csharp",
+  m: "text/x-objc",
+  rb: "text/x-ruby",
+  php: "application/x-httpd-php",
+  pl: "text/x-perl",
+  lua: "text/x-lua",
+  r: "text/x-r",
+  dart: "text/x-dart",
+  ex: "text/x-elixir",
+  exs: "text/x-elixir",
+  erl: "text/x-erlang",
+  hs: "text/x-haskell",
+  clj: "text/x-clojure",
+  sh: "application/x-sh",
+  bash: "application/x-sh",
+  zsh: "application/x-sh",
+  ps1: "text/x-powershell",
+  bat: "application/x-bat",
+  sql: "application/sql",
+  graphql: "application/graphql",
+  proto: "text/x-protobuf",
+  vue: "text/x-vue",
+  svelte: "text/x-svelte",
+  dockerfile: "text/x-dockerfile",
+  makefile: "text/x-makefile",
+  // archives
+  zip: "application/zip",
+  gz: "application/gzip",
+  tgz: "application/gzip",
+  tar: "application/x-tar",
+  bz2: "application/x-bzip2",
+  xz: "application/x-xz",
+  "7z": "application/x-7z-compressed",
+  rar: "application/vnd.rar",
+  jar: "application/java-archive",
+};
+
+/** MIME_EXTENSION is the reverse table: the first extension listed for each MIME type. */
+const MIME_EXTENSION: Record<string, string> = {};
+for (const [ext, mime] of Object.entries(EXTENSION_MIME)) MIME_EXTENSION[mime] ??= ext;
+Object.assign(MIME_EXTENSION, {
+  "application/x-ole-storage": "",
+  "application/octet-stream": "",
+  "text/plain": "txt",
+  "application/vnd.oasis.opendocument.formula": "odf",
+});
+
+const GENERIC_TYPES = new Set(["application/octet-stream", "text/plain", "binary/octet-stream", "application/x-download", "application/unknown"]);
+
+/** sniffType detects the type of a document from its bytes, then its filename, then the declared type. */
+export function sniffType(bytes: Uint8Array, filename?: string, declared?: string): SniffResult {
+  const nameExt = extensionOf(filename);
+  const byBytes = sniffMagic(bytes, nameExt);
+  if (byBytes) return result(byBytes, nameExt);
+
+  const byName = EXTENSION_MIME[nameExt];
+  if (byName && !GENERIC_TYPES.has(byName)) return result(byName, nameExt);
+
+  const declaredMime = (declared ?? "").split(";")[0].trim().toLowerCase();
+  if (/^[a-z]+\/[a-z0-9.+-]+$/.test(declaredMime) && !GENERIC_TYPES.has(declaredMime)) return result(declaredMime, nameExt);
+
+  if (byName) return result(byName, nameExt);
+  if (looksLikeText(bytes)) return result("text/plain", nameExt);
+  return result("application/octet-stream", nameExt);
+}
+
+/** extensionOf returns the lower-case extension of a filename without the dot, or "" (bare Dockerfile/Makefile count). */
+export function extensionOf(filename?: string): string {
+  if (!filename) return "";
+  const base = filename.split(/[\\/]/).pop()!.toLowerCase();
+  if (base === "dockerfile" || base === "makefile") return base;
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(dot + 1) : "";
+}
+
+function result(mime: string, nameExt: string): SniffResult {
+  // Keep the caller's spelling when it names the same type (.jpeg stays .jpeg, .yml stays .yml).
+  if (nameExt && EXTENSION_MIME[nameExt] === mime) return { mime, ext: nameExt };
+  return { mime, ext: MIME_EXTENSION[mime] ?? "" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Magic bytes
+
+const latin1 = new TextDecoder("latin1");
+
+function ascii(bytes: Uint8Array, start: number, length: number): string {
+  return latin1.decode(bytes.subarray(start, start + length));
+}
+
+function startsWith(bytes: Uint8Array, signature: number[], at = 0): boolean {
+  if (bytes.length < at + signature.length) return false;
+  return signature.every((b, i) => bytes[at + i] === b);
+}
+
+function u16(bytes: Uint8Array, at: number): number {
+  return bytes[at] | (bytes[at + 1] << 8);
+}
+
+function u32(bytes: Uint8Array, at: number): number {
+  return (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
+}
+
+function sniffMagic(bytes: Uint8Array, nameExt: string): string | null {
+  const head = ascii(bytes, 0, 16);
+  if (isPdf(bytes)) return "application/pdf";
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (head.startsWith("GIF87a") || head.startsWith("GIF89a")) return "image/gif";
+  if (head.startsWith("RIFF")) {
+    const form = ascii(bytes, 8, 4);
+    if (form === "WEBP") return "image/webp";
+    if (form === "WAVE") return "audio/wav";
+    if (form === "AVI ") return "video/x-msvideo";
+  }
+  if (head.startsWith("FORM") && /^AIF[FC]$/.test(ascii(bytes, 8, 4))) return "audio/aiff";
+  if (head.startsWith("II*\0") || head.startsWith("MM\0*")) return "image/tiff";
+  if (head.startsWith("BM") && [12, 40, 52, 56, 64, 108, 124].includes(u32(bytes, 14))) return "image/bmp";
+  if (head.startsWith("8BPS")) return "image/vnd.adobe.photoshop";
+  if (ascii(bytes, 4, 4) === "ftyp") return sniffIsoMedia(bytes, nameExt);
+  if (startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return ascii(bytes, 0, 64).includes("webm") ? "video/webm" : "video/x-matroska";
+  if (head.startsWith("OggS")) return ascii(bytes, 0, 64).includes("theora") ? "video/ogg" : "audio/ogg";
+  if (head.startsWith("fLaC")) return "audio/flac";
+  if (head.startsWith("MThd")) return "audio/midi";
+  if (head.startsWith("ID3") || isMpegAudioFrame(bytes)) return "audio/mpeg";
+  if (head.startsWith("PK\x03\x04") || head.startsWith("PK\x05\x06")) return sniffZip(bytes, nameExt);
+  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return sniffOle(bytes, nameExt);
+  if (startsWith(bytes, [0x1f, 0x8b])) return "application/gzip";
+  if (head.startsWith("7z\xbc\xaf\x27\x1c")) return "application/x-7z-compressed";
+  if (head.startsWith("Rar!\x1a\x07")) return "application/vnd.rar";
+  if (startsWith(bytes, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])) return "application/x-xz";
+  if (head.startsWith("BZh")) return "application/x-bzip2";
+  if (ascii(bytes, 257, 5) === "ustar") return "application/x-tar";
+  return sniffTextFormat(bytes, nameExt);
+}
+
+/** isPdf accepts "%PDF-" at the start, or within the first 1 KB (as readers do) when the file also ends with %%EOF. */
+function isPdf(bytes: Uint8Array): boolean {
+  if (ascii(bytes, 0, 5) === "%PDF-") return true;
+  return ascii(bytes, 0, 1024).includes("%PDF-") && ascii(bytes, Math.max(0, bytes.length - 1024), 1024).includes("%%EOF");
+}
+
+/** isMpegAudioFrame checks an MPEG audio frame header: 11 sync bits, a valid version, layer, bitrate and rate. */
+function isMpegAudioFrame(bytes: Uint8Array): boolean {
+  if (bytes.length < 4 || bytes[0] !== 0xff || (bytes[1] & 0xe0) !== 0xe0) return false;
+  const version = (bytes[1] >> 3) & 0b11;
+  const layer = (bytes[1] >> 1) & 0b11;
+  const bitrate = bytes[2] >> 4;
+  const rate = (bytes[2] >> 2) & 0b11;
+  return version !== 0b01 && layer !== 0b00 && bitrate !== 0b1111 && rate !== 0b11;
+}
+
+/** sniffIsoMedia reads the ftyp brands of an ISO base media file (MP4, MOV, HEIC, AVIF, M4A). */
+function sniffIsoMedia(bytes: Uint8Array, nameExt: string): string {
+  const boxSize = Math.min(u32(bytes, 0), 256, bytes.length);
+  const brands: string[] = [ascii(bytes, 8, 4)];
+  for (let at = 16; at + 4 <= boxSize; at += 4) brands.push(ascii(bytes, at, 4));
+  const has = (...names: string[]) => brands.some((b) => names.includes(b));
+
+  if (has("avif", "avis")) return "image/avif";
+  if (has("heic", "heix", "hevc", "hevx", "heim", "heis")) return "image/heic";
+  if (has("mif1", "msf1", "heif")) return "image/heif";
+  if (brands[0] === "qt  ") return "video/quicktime";
+  if (has("M4A ", "M4B ", "M4P ")) return "audio/mp4";
+  if (brands[0].startsWith("3g2")) return "video/3gpp2";
+  if (brands[0].startsWith("3gp")) return "video/3gpp";
+  if (brands[0] === "M4V ") return "video/x-m4v";
+  // Generic mp41/mp42/isom: the brands do not say whether there is a picture.
+  if (nameExt === "m4a" || nameExt === "m4b") return "audio/mp4";
+  if (nameExt === "m4v") return "video/x-m4v";
+  if (nameExt === "mov") return "video/quicktime";
+  const text = latin1.decode(bytes);
+  if (!/hdlr[\s\S]{8}vide/.test(text) && /hdlr[\s\S]{8}soun/.test(text)) return "audio/mp4";
+  return "video/mp4";
+}
+
+// ---------------------------------------------------------------------------------------------
+// ZIP containers
+
+const ZIP_BASED_EXTENSIONS = new Set(["jar", "docm", "dotx", "xlsm", "xlsb", "pptm", "ppsx", "vsdx", "pages", "numbers", "key", "xps", "ott"]);
+
+/** zipEntries lists entry names from local headers in the first 64 KB and from the central directory. */
+export function zipEntries(bytes: Uint8Array): { names: Set<string>; mimetype: string | null } {
+  const names = new Set<string>();
+  let mimetype: string | null = null;
+
+  const scanEnd = Math.min(bytes.length - 30, 64 * 1024);
+  for (let at = 0; at < scanEnd; at++) {
+    if (bytes[at] !== 0x50 || bytes[at + 1] !== 0x4b || bytes[at + 2] !== 3 || bytes[at + 3] !== 4) continue;
+    const method = u16(bytes, at + 8);
+    const size = u32(bytes, at + 18);
+    const nameLength = u16(bytes, at + 26);
+    const name = ascii(bytes, at + 30, nameLength);
+    names.add(name);
+    // ODF and EPUB store "mimetype" first and uncompressed, so its content is readable in place.
+    if (name === "mimetype" && method === 0 && size > 0 && size < 256) {
+      mimetype = ascii(bytes, at + 30 + nameLength + u16(bytes, at + 28), size).trim();
+    }
+  }
+
+  const endRecord = findEndOfCentralDirectory(bytes);
+  if (endRecord >= 0) {
+    const count = u16(bytes, endRecord + 10);
+    let at = u32(bytes, endRecord + 16);
+    for (let i = 0; i < count && at + 46 <= bytes.length && u32(bytes, at) === 0x02014b50; i++) {
+      const nameLength = u16(bytes, at + 28);
+      names.add(ascii(bytes, at + 46, nameLength));
+      at += 46 + nameLength + u16(bytes, at + 30) + u16(bytes, at + 32);
+    }
+  }
+  return { names, mimetype };
+}
+
+function findEndOfCentralDirectory(bytes: Uint8Array): number {
+  const lowest = Math.max(0, bytes.length - 22 - 0xffff);
+  for (let at = bytes.length - 22; at >= lowest; at--) {
+    if (u32(bytes, at) === 0x06054b50) return at;
+  }
+  return -1;
+}
+
+function sniffZip(bytes: Uint8Array, nameExt: string): string {
+  const { names, mimetype } = zipEntries(bytes);
+  if (mimetype === "application/epub+zip" || mimetype?.startsWith("application/vnd.oasis.opendocument.")) return mimetype;
+
+  const list = [...names];
+  const anyStartsWith = (prefix: string) => list.some((n) => n.startsWith(prefix));
+  const refine = (family: string) => (EXTENSION_MIME[nameExt]?.includes(family) && ZIP_BASED_EXTENSIONS.has(nameExt) ? EXTENSION_MIME[nameExt] : null);
+  if (anyStartsWith("word/")) return refine("word") ?? EXTENSION_MIME.docx;
+  if (anyStartsWith("xl/")) return refine("excel") ?? EXTENSION_MIME.xlsx;
+  if (anyStartsWith("ppt/")) return refine("presentation") ?? refine("powerpoint") ?? EXTENSION_MIME.pptx;
+  if (anyStartsWith("visio/")) return EXTENSION_MIME.vsdx;
+
+  if (names.has("Index/Document.iwa")) {
+    if (nameExt === "pages" || nameExt === "numbers" || nameExt === "key") return EXTENSION_MIME[nameExt];
+    if (names.has("Index/CalculationEngine.iwa")) return EXTENSION_MIME.numbers;
+    if (anyStartsWith("Index/Slide")) return EXTENSION_MIME.key;
+    return EXTENSION_MIME.pages;
+  }
+  if (ZIP_BASED_EXTENSIONS.has(nameExt)) return EXTENSION_MIME[nameExt];
+  if (names.has("META-INF/MANIFEST.MF")) return EXTENSION_MIME.jar;
+  return "application/zip";
+}
+
+// ---------------------------------------------------------------------------------------------
+// OLE2 compound files
+
+const OLE_EXTENSIONS = new Set(["doc", "dot", "xls", "xlt", "ppt", "pps", "pot", "msg", "vsd", "pub"]);
+
+/** sniffOle names an OLE2 file by its extension, else by the stream names stored in UTF-16 in its directory. */
+function sniffOle(bytes: Uint8Array, nameExt: string): string {
+  if (OLE_EXTENSIONS.has(nameExt)) return EXTENSION_MIME[nameExt];
+  const text = latin1.decode(bytes);
+  const hasStream = (name: string) => text.includes(name.replace(/./g, "$&\0"));
+  if (hasStream("__substg1.0_")) return EXTENSION_MIME.msg;
+  if (hasStream("WordDocument")) return EXTENSION_MIME.doc;
+  if (hasStream("Workbook") || hasStream("Book\0")) return EXTENSION_MIME.xls;
+  if (hasStream("PowerPoint Document")) return EXTENSION_MIME.ppt;
+  return "application/x-ole-storage";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text formats
+
+/** sniffTextFormat recognises text formats with a clear start: RTF, SVG, HTML, XML, JSON, PostScript. */
+function sniffTextFormat(bytes: Uint8Array, nameExt: string): string | null {
+  let start = startsWith(bytes, [0xef, 0xbb, 0xbf]) ? 3 : 0;
+  while (start < bytes.length && (bytes[start] === 0x20 || (bytes[start] >= 0x09 && bytes[start] <= 0x0d))) start++;
+  const lead = ascii(bytes, start, 4096);
+  const lower = lead.toLowerCase();
+
+  if (lead.startsWith("{\\rtf")) return "application/rtf";
+  if (lead.startsWith("%!PS")) return "application/postscript";
+  // Skip an XML declaration, comments and a doctype to find the first element.
+  const firstElement = lower.replace(/^(?:<\?xml[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!doctype\s+(?!html)[^>]*>\s*)*/, "");
+  if (firstElement.startsWith("<svg")) return "image/svg+xml";
+  if (/^<!doctype\s+html|^<html[\s>]|^<head[\s>]|^<body[\s>]/.test(firstElement)) {
+    return nameExt === "xhtml" ? EXTENSION_MIME.xhtml : "text/html";
+  }
+  if (lower.startsWith("<?xml")) {
+    const byName = EXTENSION_MIME[nameExt];
+    if (byName && (byName.endsWith("+xml") || byName.endsWith("/xml"))) return byName;
+    if (firstElement.startsWith("<rss")) return EXTENSION_MIME.rss;
+    if (firstElement.startsWith("<feed")) return EXTENSION_MIME.atom;
+    return "application/xml";
+  }
+  if (lead.startsWith("{") || lead.startsWith("[")) {
+    try {
+      JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(start)));
+      const byName = EXTENSION_MIME[nameExt];
+      return byName && byName.includes("json") ? byName : "application/json";
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/** looksLikeText is true for valid UTF-8 (or UTF-16 with a byte-order mark) without NUL bytes. */
+function looksLikeText(bytes: Uint8Array): boolean {
+  if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) return true;
+  if (bytes.includes(0)) return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}

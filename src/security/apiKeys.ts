@@ -1,0 +1,96 @@
+/**
+ * API keys: `dk_` followed by 32 random base62 characters (about 190 bits). Only the SHA-256 of a
+ * key is stored; a key is shown once, when it is created. A fast hash is right here because the
+ * keys are random, not chosen by people: there is nothing to guess from the hash.
+ */
+import { randomBytes, createHash, randomInt } from "node:crypto";
+import { AppError } from "../errors";
+import type { Store } from "../store";
+import { PLANS, type Plan } from "../store/states";
+import { keyQueries, type ApiKeyRow } from "./queries";
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const KEY_PREFIX = "dk_";
+
+function randomBase62(length: number): string {
+  let out = "";
+  for (let i = 0; i < length; i++) out += ALPHABET[randomInt(ALPHABET.length)];
+  return out;
+}
+
+export function hashKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+/** ApiKeyInfo is a key as shown to operators: never the key itself. */
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  plan: Plan;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+function toInfo(row: ApiKeyRow): ApiKeyInfo {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+export function isPlan(value: string): value is Plan {
+  return (PLANS as readonly string[]).includes(value);
+}
+
+export function createApiKey(store: Store, plan: Plan, name = ""): { key: string; info: ApiKeyInfo } {
+  const key = KEY_PREFIX + randomBase62(32);
+  const row = {
+    id: "key_" + randomBytes(6).toString("hex"),
+    name,
+    plan,
+    prefix: key.slice(0, KEY_PREFIX.length + 6),
+    key_hash: hashKey(key),
+    created_at: new Date().toISOString(),
+  };
+  keyQueries(store).insert(row);
+  return { key, info: toInfo({ ...row, revoked_at: null, last_used_at: null }) };
+}
+
+export function listApiKeys(store: Store): ApiKeyInfo[] {
+  return keyQueries(store).list().map(toInfo);
+}
+
+export function getApiKey(store: Store, id: string): ApiKeyInfo | null {
+  const row = keyQueries(store).byId(id);
+  return row ? toInfo(row) : null;
+}
+
+export function countApiKeys(store: Store): number {
+  return keyQueries(store).count();
+}
+
+/** revokeApiKey returns false when the key does not exist; revoking twice is harmless. */
+export function revokeApiKey(store: Store, id: string): boolean {
+  const q = keyQueries(store);
+  if (!q.byId(id)) return false;
+  q.revoke(id, new Date().toISOString());
+  return true;
+}
+
+/** authenticate resolves the X-API-Key header to an active key, or throws 401. */
+export function authenticate(store: Store, presented: string | null): ApiKeyInfo {
+  if (!presented) {
+    throw new AppError("unauthorized", "Missing API key: send it in the X-API-Key header.");
+  }
+  const row = keyQueries(store).byHash(hashKey(presented.trim()));
+  if (!row) throw new AppError("unauthorized", "Invalid API key.");
+  if (row.revoked_at) throw new AppError("unauthorized", "This API key has been revoked.");
+  return toInfo(row);
+}

@@ -1,0 +1,146 @@
+/**
+ * MIGRATIONS are applied in order at start, each once, each in its own transaction. Never edit a
+ * migration that has shipped: add the next number.
+ */
+import {
+  BATCH_STATES,
+  DELIVERY_STATES,
+  LEDGER_KINDS,
+  PLANS,
+  TASK_STATES,
+  THUMBNAIL_JOB_STATES,
+  sqlCheck,
+} from "./states";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: "keys, credits and rate limits",
+    sql: `
+      CREATE TABLE api_keys (
+        id           TEXT PRIMARY KEY,
+        name         TEXT NOT NULL DEFAULT '',
+        plan         TEXT NOT NULL ${sqlCheck("plan", PLANS)},
+        prefix       TEXT NOT NULL,
+        key_hash     TEXT NOT NULL UNIQUE,
+        created_at   TEXT NOT NULL,
+        revoked_at   TEXT,
+        last_used_at TEXT
+      );
+
+      -- One row per grant or charge; amounts are positive, the kind gives the sign.
+      CREATE TABLE credit_ledger (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        key_id     TEXT NOT NULL REFERENCES api_keys(id),
+        kind       TEXT NOT NULL ${sqlCheck("kind", LEDGER_KINDS)},
+        amount     INTEGER NOT NULL CHECK (amount > 0),
+        period     TEXT NOT NULL,            -- calendar month in UTC, YYYY-MM
+        operation  TEXT,
+        request_id TEXT,
+        note       TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX credit_ledger_by_key_period ON credit_ledger (key_id, period);
+
+      -- Credits set aside for work in flight; settled into a charge or released. Expired holds
+      -- (their process died) no longer count.
+      CREATE TABLE credit_holds (
+        id         TEXT PRIMARY KEY,
+        key_id     TEXT NOT NULL REFERENCES api_keys(id),
+        amount     INTEGER NOT NULL CHECK (amount > 0),
+        period     TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at INTEGER NOT NULL          -- unix ms
+      );
+      CREATE INDEX credit_holds_by_key ON credit_holds (key_id, expires_at);
+
+      -- Fixed one-minute windows: window_start is the unix minute.
+      CREATE TABLE rate_limit_windows (
+        key_id       TEXT NOT NULL,
+        window_start INTEGER NOT NULL,
+        count        INTEGER NOT NULL,
+        PRIMARY KEY (key_id, window_start)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 2,
+    name: "tasks, batches, webhook deliveries and thumbnail jobs",
+    sql: `
+      CREATE TABLE batches (
+        id           TEXT PRIMARY KEY,        -- batch_<id>
+        key_id       TEXT NOT NULL REFERENCES api_keys(id),
+        operation    TEXT NOT NULL,
+        status       TEXT NOT NULL ${sqlCheck("status", BATCH_STATES)},
+        webhook_url  TEXT,
+        item_count   INTEGER NOT NULL,
+        credits_used INTEGER NOT NULL DEFAULT 0,
+        created_at   TEXT NOT NULL,
+        completed_at TEXT
+      );
+
+      CREATE TABLE tasks (
+        id               TEXT PRIMARY KEY,    -- task_<id>
+        key_id           TEXT NOT NULL REFERENCES api_keys(id),
+        operation        TEXT NOT NULL,
+        status           TEXT NOT NULL ${sqlCheck("status", TASK_STATES)},
+        input            TEXT NOT NULL,       -- JSON of the validated request; files live under data/inputs
+        result           TEXT,                -- JSON of the same object the sync call returns
+        error            TEXT,                -- JSON {error, detail}
+        webhook_url      TEXT,
+        batch_id         TEXT REFERENCES batches(id),
+        batch_index      INTEGER,
+        credits_used     INTEGER NOT NULL DEFAULT 0,
+        progress_done    INTEGER,
+        progress_total   INTEGER,
+        attempts         INTEGER NOT NULL DEFAULT 0,
+        lease_owner      TEXT,
+        lease_expires_at INTEGER,             -- unix ms; a processing task past it is picked up again
+        created_at       TEXT NOT NULL,
+        started_at       TEXT,
+        completed_at     TEXT
+      );
+      CREATE INDEX tasks_by_status ON tasks (status, created_at);
+      CREATE INDEX tasks_by_batch ON tasks (batch_id, batch_index);
+      CREATE INDEX tasks_by_key ON tasks (key_id, created_at);
+
+      CREATE TABLE webhook_deliveries (
+        id              TEXT PRIMARY KEY,     -- whd_<id>, the same on every retry
+        task_id         TEXT,                 -- task_, batch_ or thumbnail job id
+        url             TEXT NOT NULL,
+        payload         TEXT NOT NULL,        -- the exact body that is signed and sent
+        status          TEXT NOT NULL ${sqlCheck("status", DELIVERY_STATES)},
+        status_code     INTEGER,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER,              -- unix ms; null when nothing is scheduled
+        last_error      TEXT,
+        created_at      TEXT NOT NULL,
+        delivered_at    TEXT
+      );
+      CREATE INDEX webhook_deliveries_by_task ON webhook_deliveries (task_id);
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+
+      CREATE TABLE thumbnail_jobs (
+        id           TEXT PRIMARY KEY,
+        key_id       TEXT NOT NULL REFERENCES api_keys(id),
+        status       TEXT NOT NULL ${sqlCheck("status", THUMBNAIL_JOB_STATES)},
+        input        TEXT NOT NULL,           -- JSON options and the stored input path
+        image_path   TEXT,
+        width        INTEGER,
+        height       INTEGER,
+        handler      TEXT,
+        error        TEXT,
+        webhook_url  TEXT,
+        credits_used INTEGER NOT NULL DEFAULT 0,
+        created_at   TEXT NOT NULL,
+        completed_at TEXT
+      );
+    `,
+  },
+];

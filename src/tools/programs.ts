@@ -1,0 +1,61 @@
+/**
+ * External programs the service drives, how to find them, and what each enables. Only tools/
+ * spawns processes; `detectPrograms` is what `docintel doctor` reports.
+ */
+
+export interface ProgramSpec {
+  name: string;
+  /** executables to look for on PATH, first found wins */
+  candidates: string[];
+  versionArgs: string[];
+  enables: string[];
+  debianPackage: string;
+}
+
+export const PROGRAMS: ProgramSpec[] = [
+  { name: "chromium", candidates: ["chromium", "chromium-browser", "google-chrome"], versionArgs: ["--version"], enables: ["screenshots", "web page markdown", "web page thumbnails"], debianPackage: "chromium" },
+  { name: "soffice", candidates: ["soffice", "libreoffice"], versionArgs: ["--version"], enables: ["DOC/PPT/XLS/ODF/iWork conversion", "office thumbnails"], debianPackage: "libreoffice-core libreoffice-writer libreoffice-calc libreoffice-impress" },
+  { name: "tesseract", candidates: ["tesseract"], versionArgs: ["--version"], enables: ["OCR of images and scanned PDFs"], debianPackage: "tesseract-ocr tesseract-ocr-eng" },
+  { name: "ffmpeg", candidates: ["ffmpeg"], versionArgs: ["-version"], enables: ["audio/video metadata and transcription input", "video thumbnails", "GIF/MP4 screenshots"], debianPackage: "ffmpeg" },
+  { name: "ffprobe", candidates: ["ffprobe"], versionArgs: ["-version"], enables: ["media duration and codecs"], debianPackage: "ffmpeg" },
+  { name: "pdftoppm", candidates: ["pdftoppm"], versionArgs: ["-v"], enables: ["PDF page images (OCR, thumbnails, vision)"], debianPackage: "poppler-utils" },
+  { name: "pdftotext", candidates: ["pdftotext"], versionArgs: ["-v"], enables: ["PDF benchmark baseline"], debianPackage: "poppler-utils" },
+  { name: "heif-convert", candidates: ["heif-convert"], versionArgs: ["--version"], enables: ["HEIC images"], debianPackage: "libheif-examples" },
+];
+
+export interface ProgramStatus {
+  name: string;
+  path: string | null;
+  version: string | null;
+  enables: string[];
+  debianPackage: string;
+}
+
+/** firstLine of a version banner, trimmed to something readable */
+function firstLine(text: string): string | null {
+  const line = text.split("\n").map((l) => l.trim()).find((l) => l.length > 0);
+  return line ? line.slice(0, 120) : null;
+}
+
+async function versionOf(path: string, args: string[], timeoutMs: number): Promise<string | null> {
+  try {
+    const proc = Bun.spawn([path, ...args], { stdout: "pipe", stderr: "pipe", stdin: "ignore", env: { ...process.env, HOME: process.env.HOME ?? "/tmp" } });
+    const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
+    const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    await proc.exited;
+    clearTimeout(timer);
+    return firstLine(out) ?? firstLine(err);
+  } catch {
+    return null;
+  }
+}
+
+export async function detectPrograms(timeoutMs = 15_000): Promise<ProgramStatus[]> {
+  return Promise.all(
+    PROGRAMS.map(async (spec) => {
+      const path = spec.candidates.map((c) => Bun.which(c)).find((p): p is string => !!p) ?? null;
+      const version = path ? await versionOf(path, spec.versionArgs, timeoutMs) : null;
+      return { name: spec.name, path, version, enables: spec.enables, debianPackage: spec.debianPackage };
+    }),
+  );
+}
