@@ -8,7 +8,7 @@ TOOLS := $(CURDIR)/.tools
 BUN := $(shell command -v bun 2>/dev/null || echo $(TOOLS)/node_modules/.bin/bun)
 APT_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng ffmpeg poppler-utils libreoffice-core \
 	libreoffice-writer libreoffice-calc libreoffice-impress libvips-tools libheif-examples python3-uno \
-	fonts-dejavu-core zip unzip ca-certificates
+	fonts-dejavu-core zip unzip curl ca-certificates
 export PUPPETEER_SKIP_DOWNLOAD := 1
 export PATH := $(TOOLS)/node_modules/.bin:$(PATH)
 

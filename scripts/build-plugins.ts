@@ -8,7 +8,7 @@
  *   `with { type: "file" }` (so both are embedded), unpacks them into a cache dir laid out like
  *   node_modules (`@img/<pkg>/lib/...`, so the addon's RPATH finds libvips) and `process.dlopen`s the
  *   addon; see src/runtime/embedded.ts. `sharp.cjs` is pointed at the same module.
- * - sharp-versions: `sharp/dist/utility.mjs` reads the libvips `versions.json` through `createRequire`;
+ * - sharp-versions: `sharp/dist/utility.{mjs,cjs}` reads the libvips `versions.json` through `createRequire`;
  *   it is imported statically instead, so `sharp.versions` is complete in the binary.
  * - piscina-worker-path: `piscina/dist/index.js` starts every thread on
  *   `path.resolve(__dirname, 'worker.js')`; Bun fixes `__dirname` at build time, so the binary only
@@ -118,7 +118,7 @@ export function compilePlugins(plan: CompilePlan): { plugins: BunPlugin[]; appli
         // One loader module for both module formats, so the native files are embedded once.
         return { contents: `module.exports = require("./sharp.mjs").default;\n`, loader: "js" };
       });
-      build.onLoad({ filter: /[\\/]sharp[\\/]dist[\\/]utility\.mjs$/ }, ({ path }) => {
+      build.onLoad({ filter: /[\\/]sharp[\\/]dist[\\/]utility\.(mjs|cjs)$/ }, ({ path }) => {
         const source = readFileSync(path, "utf8");
         const call = "require(`@img/sharp-libvips-${runtimePlatform}/versions`)";
         if (!plan.libvipsVersionsJson || !source.includes(call)) {
@@ -126,9 +126,10 @@ export function compilePlugins(plan: CompilePlan): { plugins: BunPlugin[]; appli
           return { contents: source, loader: "js" };
         }
         applied.add("sharp-versions");
-        const contents =
-          `import __docintelLibvipsVersions from ${JSON.stringify(plan.libvipsVersionsJson)} with { type: "json" };\n` +
-          source.replace(call, "({ ...__docintelLibvipsVersions })");
+        const json = JSON.stringify(plan.libvipsVersionsJson);
+        const contents = path.endsWith(".cjs")
+          ? source.replace(call, () => `({ ...require(${json}) })`)
+          : `import __docintelLibvipsVersions from ${json} with { type: "json" };\n` + source.replace(call, "({ ...__docintelLibvipsVersions })");
         return { contents, loader: "js" };
       });
       build.onLoad({ filter: /[\\/]piscina[\\/]dist[\\/]index\.js$/ }, ({ path }) => {
@@ -184,7 +185,7 @@ export default sharp;
 /** assertSharpLoader fails the build when sharp's loader no longer looks like the one replaced. */
 function assertSharpLoader(path: string, plan: CompilePlan): void {
   const source = readFileSync(path, "utf8");
-  const expected = [`createRequire`, `@img/sharp-${plan.platform}/sharp.node`];
+  const expected = ["require(", `@img/sharp-${plan.platform}/sharp.node`];
   const missing = expected.filter((text) => !source.includes(text));
   if (missing.length > 0) {
     throw new Error(
@@ -219,7 +220,7 @@ function findAddon(pkgDir: string): string {
 function findLibvips(pkgDir: string): string {
   const binary = (readJson(join(pkgDir, "package.json")).exports as Record<string, string> | undefined)?.["./binary"];
   if (binary && existsSync(join(pkgDir, binary))) return binary.replace(/^\.\//, "");
-  const libs = readdirSync(join(pkgDir, "lib")).filter((name) => /^libvips-cpp\.(so\.|dylib|.*\.dylib$)/.test(name));
+  const libs = readdirSync(join(pkgDir, "lib")).filter((name) => /^libvips-cpp\.(so\.\d|.*dylib$)/.test(name));
   if (libs.length !== 1) throw new Error(`expected one libvips-cpp library in ${join(pkgDir, "lib")}, found ${libs.join(", ") || "none"}`);
   return `lib/${libs[0]}`;
 }

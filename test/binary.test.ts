@@ -1,7 +1,10 @@
 /**
  * The single binary: builds it with scripts/build.ts, copies only the binary into an empty temp dir
  * (no node_modules there or above, so nothing can load from the build tree), and runs it with a
- * minimal environment: no Bun on PATH, HOME and DOCINTEL_CACHE_DIR inside the temp dir.
+ * minimal environment: no Bun on PATH, HOME and DOCINTEL_CACHE_DIR inside the temp dir. Where
+ * `unshare -m` is allowed (root), each run also gets a private mount namespace with an empty tmpfs
+ * over the project dir: a binary that still used a path fixed at build time (piscina's `__dirname`)
+ * would otherwise find it there and pass on the build machine only.
  * Covers --help, `doctor` (sharp in a worker thread), and `serve` with a deep /healthz and SIGTERM.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -14,6 +17,14 @@ const BUILD_TIMEOUT_MS = 240_000;
 let tmp: string;
 let binary: string;
 let env: Record<string, string>;
+/** unshare: path of unshare(1) when it may create a mount namespace here, else undefined */
+let unshare: string | undefined;
+
+/** command runs the binary, inside a mount namespace that hides the project dir when possible. */
+function command(args: string[]): string[] {
+  if (!unshare) return [binary, ...args];
+  return [unshare, "-m", "--propagation", "private", "/bin/sh", "-c", 'mount -t tmpfs tmpfs "$0" && exec "$@"', ROOT, binary, ...args];
+}
 
 /** freePort asks the kernel for a port that is free right now. */
 function freePort(): number {
@@ -24,7 +35,7 @@ function freePort(): number {
 }
 
 async function run(args: string[], timeoutMs = 60_000): Promise<{ code: number; out: string }> {
-  const proc = Bun.spawn([binary, ...args], { cwd: dirname(binary), env, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(command(args), { cwd: dirname(binary), env, stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
@@ -46,6 +57,11 @@ beforeAll(async () => {
     if (existsSync(join(dir, "node_modules"))) throw new Error(`${dir}/node_modules exists: the binary could load packages from it`);
   }
   env = { PATH: "/usr/bin:/bin", HOME: tmp, DOCINTEL_CACHE_DIR: join(tmp, "cache") };
+
+  const found = Bun.which("unshare") ?? undefined;
+  const hides = found && Bun.spawnSync([found, "-m", "--propagation", "private", "/bin/sh", "-c", 'mount -t tmpfs tmpfs "$0" && test ! -e "$0/package.json"', ROOT], { env, stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+  unshare = hides ? found : undefined;
+  if (!unshare) console.warn(`binary.test: cannot hide ${ROOT} (unshare -m not allowed); runs only prove the binary works next to no node_modules`);
 }, BUILD_TIMEOUT_MS);
 
 afterAll(() => {
@@ -77,7 +93,7 @@ describe("compiled binary, alone in an empty dir", () => {
   test("serve answers a deep /healthz via a sharp job on a worker and exits 0 on SIGTERM", async () => {
     const port = freePort();
     const data = join(tmp, "data");
-    const proc = Bun.spawn([binary, "serve", "--host", "127.0.0.1", "--port", String(port), "--data", data, "--workers", "2"], {
+    const proc = Bun.spawn(command(["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data, "--workers", "2"]), {
       cwd: dirname(binary),
       env,
       stdout: "pipe",

@@ -45,10 +45,6 @@ export function isPublicPath(pathname: string): boolean {
 
 /** mapFrameworkError turns Elysia's own errors (routing, body parsing) into ours. */
 function mapFrameworkError(code: unknown, error: unknown, request: Request): unknown {
-  const ctx = contextOf(request);
-  if (ctx.bodyOverflow) {
-    return new AppError("payload_too_large", `The request body is larger than ${Math.round(ctx.bodyOverflow.limit / 1_000_000)} MB; files may be at most 50 MB each.`);
-  }
   if (error instanceof AppError || error instanceof RequestValidationError) return error;
   if (code === "NOT_FOUND") {
     const url = new URL(request.url);

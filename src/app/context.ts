@@ -12,8 +12,6 @@ export interface RequestContext {
   route?: string;
   key?: ApiKeyInfo;
   rate?: RateDecision;
-  /** set when the body stream passed the request's byte limit */
-  bodyOverflow?: { limit: number };
 }
 
 const contexts = new WeakMap<Request, RequestContext>();

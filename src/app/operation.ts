@@ -5,6 +5,7 @@
  */
 import type { Elysia } from "elysia";
 import type { TObject, TSchema } from "@sinclair/typebox";
+import { AppError, RequestValidationError } from "../errors";
 import { ErrorBodySchema, ValidationErrorSchema } from "./common";
 import { validateFields } from "./validate";
 import { contextOf, type RequestContext } from "./context";
@@ -104,15 +105,57 @@ export function openApiOperation(op: Operation): Record<string, unknown> {
   return detail;
 }
 
+/** collect turns repeated names into arrays, keeping single values as they are. */
+function collect(entries: Iterable<[string, unknown]>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of entries) {
+    const prev = out[name];
+    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+/**
+ * readBody reads the request body as sent: form fields stay text (Elysia's own parser would
+ * JSON-decode values that look like JSON, which breaks JSON-text fields such as `urls`).
+ */
+async function readBody(request: Request, op: Operation): Promise<unknown> {
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  if (!request.body) return {};
+  if (type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded")) {
+    let data: FormData;
+    try {
+      data = await request.formData();
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError("bad_request", "Could not read the multipart/form-data body; send fields with curl -F name=value and files with -F file=@path.", { cause: error });
+    }
+    return collect(data.entries());
+  }
+  if (type.includes("json")) {
+    const text = await request.text();
+    if (text.trim() === "") return {};
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new RequestValidationError([{ loc: ["body"], msg: "JSON decode error: the body is not valid JSON", type: "json_invalid", input: null, ctx: {} }]);
+    }
+  }
+  const expected = op.bodyType === "json" ? "application/json" : "multipart/form-data";
+  throw new AppError("bad_request", `Send the request body as ${expected}${type ? `, not ${type.split(";")[0]}` : ""}.`);
+}
+
 /** mountOperation registers the operation on the app: validate path, query and body, then run the handler. */
 export function mountOperation(app: Elysia<any, any, any, any, any, any, any>, services: Services, op: Operation, handler: Handler): void {
   const detail = openApiOperation(op);
-  const run = async function handleOperation({ body, query, params, request, set }: any) {
+  const run = async function handleOperation({ params, request, set }: any) {
     const ctx = contextOf(request);
+    const rawQuery = op.query ? collect(new URL(request.url).searchParams.entries()) : {};
+    const rawBody = op.body ? await readBody(request, op) : {};
     const input: HandlerInput = {
       params: op.params ? validateFields(op.params, op.path.endsWith("*") ? { url: params?.["*"] || undefined } : params, "path") : {},
-      query: op.query ? validateFields(op.query, query, "query") : {},
-      body: op.body ? validateFields(op.body, body, "body") : {},
+      query: op.query ? validateFields(op.query, rawQuery, "query") : {},
+      body: op.body ? validateFields(op.body, rawBody, "body") : {},
       request,
       ctx,
       services,
@@ -120,7 +163,7 @@ export function mountOperation(app: Elysia<any, any, any, any, any, any, any>, s
     };
     return handler(input);
   };
-  const hook = { detail: op.docPath ? { ...detail, hide: true } : detail };
+  const hook = { detail: op.docPath ? { ...detail, hide: true } : detail, parse: "none" as const };
   switch (op.method) {
     case "GET":
       app.get(op.path, run, hook);

@@ -1,10 +1,13 @@
 /**
  * startServer runs the app on Bun.serve. The wrapper around `app.handle` owns what must see every
- * request and its final response: the body limit while the body streams in (413 before Elysia reads
- * anything when Content-Length says too much; a counting stream otherwise), the request log line,
+ * request and its final response: the body limit while the body streams in (413 before anything is
+ * read when Content-Length says too much; chunked bodies are spooled to disk and cut off at the
+ * limit), the request log line,
  * the metrics, and graceful shutdown.
  */
 import type { Server } from "bun";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { AppError, errorResponse } from "../errors";
 import { createApp, requestBodyLimit } from "./app";
 import { attachContext, contextOf, type RequestContext } from "./context";
@@ -17,24 +20,33 @@ function tooLarge(limit: number): AppError {
   return new AppError("payload_too_large", `The request body is larger than ${Math.round(limit / 1_000_000)} MB, the limit for this operation; files may be at most 50 MB each.`);
 }
 
-/** limitBody returns the request with a body stream that errors once more than `limit` bytes arrive. */
-function limitBody(request: Request, ctx: RequestContext, limit: number): Request {
-  if (!request.body) return request;
+/**
+ * spoolBody copies a body of unknown length (chunked) to a file in the data dir, counting bytes as
+ * they arrive, and stops at `limit`: an oversized body is never held in memory. The returned request
+ * reads the spooled file; `cleanup` removes it once the response is sent.
+ */
+async function spoolBody(request: Request, ctx: RequestContext, limit: number, spoolDir: string): Promise<{ request: Request; cleanup: () => void }> {
+  mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
+  const path = join(spoolDir, `${ctx.id}.body`);
+  const cleanup = () => rmSync(path, { force: true });
+  const sink = Bun.file(path).writer();
   let seen = 0;
-  const counter = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
+  try {
+    for await (const chunk of request.body!) {
       seen += chunk.byteLength;
-      if (seen > limit) {
-        ctx.bodyOverflow = { limit };
-        controller.error(tooLarge(limit));
-        return;
-      }
-      controller.enqueue(chunk);
-    },
-  });
-  const limited = new Request(request.url, { method: request.method, headers: request.headers, body: request.body.pipeThrough(counter), signal: request.signal, duplex: "half" } as RequestInit);
-  attachContext(limited, ctx);
-  return limited;
+      if (seen > limit) throw tooLarge(limit);
+      sink.write(chunk);
+      await sink.flush();
+    }
+  } catch (error) {
+    await sink.end();
+    cleanup();
+    throw error;
+  }
+  await sink.end();
+  const spooled = new Request(request.url, { method: request.method, headers: request.headers, body: Bun.file(path), signal: request.signal });
+  attachContext(spooled, ctx);
+  return { request: spooled, cleanup };
 }
 
 export interface RunningServer {
@@ -47,17 +59,19 @@ export interface RunningServer {
 export function startServer(services: Services): RunningServer {
   const app = createApp(services);
   const { metrics, logger, config } = services;
+  const spoolDir = join(config.dataDir, "tmp", "bodies");
 
   async function handle(request: Request): Promise<Response> {
     const ctx = contextOf(request);
     const { pathname } = new URL(request.url);
     let response: Response;
+    let cleanup = () => {};
     try {
       if (request.body && request.method !== "GET") {
         const limit = requestBodyLimit(pathname, config.maxUploadBytes);
         const declared = Number(request.headers.get("content-length") ?? NaN);
         if (declared > limit) throw tooLarge(limit);
-        if (!Number.isFinite(declared)) request = limitBody(request, ctx, limit);
+        if (!Number.isFinite(declared)) ({ request, cleanup } = await spoolBody(request, ctx, limit, spoolDir));
       }
       response = await app.handle(request);
     } catch (error) {
@@ -65,6 +79,8 @@ export function startServer(services: Services): RunningServer {
       if (rendered.logCause) logger.error(ctx.id, `${request.method} ${pathname} failed`, rendered.logCause);
       response = rendered.response;
       if (rendered.status === 413) response.headers.set("connection", "close");
+    } finally {
+      cleanup();
     }
     const ms = performance.now() - ctx.startedAt;
     const route = ctx.route ?? (response.status === 404 ? "(unmatched)" : pathname);

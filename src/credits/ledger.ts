@@ -108,15 +108,21 @@ export class Ledger {
    * charged and 402 is thrown.
    */
   async settle(hold: Hold, actual: number, meta: ChargeMeta): Promise<void> {
-    this.store.immediate(() => {
-      const removed = this.q.deleteHold(hold.id);
-      if (actual > 0) {
-        // an expired hold no longer reserves anything: check the whole amount again
-        const reserved = removed ? hold.amount : 0;
-        if (actual > reserved) this.assertCovers(hold.account, actual - reserved, actual);
-        this.insertCharge(hold.account.id, actual, meta);
-      }
-    });
+    try {
+      this.store.immediate(() => {
+        const removed = this.q.deleteHold(hold.id);
+        if (actual > 0) {
+          // an expired hold no longer reserves anything: check the whole amount again
+          const reserved = removed ? hold.amount : 0;
+          if (actual > reserved) this.assertCovers(hold.account, actual - reserved, actual);
+          this.insertCharge(hold.account.id, actual, meta);
+        }
+      });
+    } catch (error) {
+      // the rollback restored the hold: the operation is over either way, so release it
+      this.q.deleteHold(hold.id);
+      throw error;
+    }
   }
 
   async release(hold: Hold): Promise<void> {

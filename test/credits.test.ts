@@ -1,0 +1,174 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { openStore, type Store } from "../src/store";
+import { createApiKey } from "../src/security/apiKeys";
+import { Ledger } from "../src/credits/ledger";
+import { costs } from "../src/credits/costs";
+import { AppError } from "../src/errors";
+import { ROOT, tempDir } from "./helpers/server";
+
+const cleanup: (() => void)[] = [];
+afterEach(() => cleanup.splice(0).forEach((f) => f()));
+
+function freshStore(): { store: Store; dir: string } {
+  const dir = tempDir();
+  const store = openStore(dir);
+  cleanup.push(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { store, dir };
+}
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "ok";
+  } catch (e) {
+    return e instanceof AppError ? e.code : String(e);
+  }
+}
+
+describe("credit ledger", () => {
+  test("a free key has 100 credits this month and 402 past them", async () => {
+    const { store } = freshStore();
+    const { info } = createApiKey(store, "free");
+    const ledger = new Ledger(store);
+    expect(ledger.balance(info)).toMatchObject({ allowance: 100, used: 0, remaining: 100 });
+    await ledger.charge(info, 98, { operation: "extract" });
+    expect(await codeOf(ledger.charge(info, 3, { operation: "extract" }))).toBe("insufficient_credits");
+    expect(ledger.balance(info).remaining).toBe(2);
+  });
+
+  test("100 parallel charges against a balance that covers 50: at most 50 succeed, never below zero", async () => {
+    const { store } = freshStore();
+    const { info } = createApiKey(store, "free");
+    const ledger = new Ledger(store);
+    await ledger.charge(info, 50, { operation: "setup" });
+    const results = await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        const hold = await ledger.hold(info, 1).catch((e) => e);
+        if (hold instanceof Error) return (hold as AppError).code;
+        await Bun.sleep(Math.random() * 5);
+        await ledger.settle(hold, 1, { operation: "screenshot" });
+        return "ok";
+      }),
+    );
+    expect(results.filter((r) => r === "ok")).toHaveLength(50);
+    expect(results.filter((r) => r === "insufficient_credits")).toHaveLength(50);
+    expect(ledger.balance(info)).toMatchObject({ used: 100, held: 0, remaining: 0 });
+  });
+
+  test("charges from 4 processes at once against one store never overspend", async () => {
+    const { store, dir } = freshStore();
+    const { info } = createApiKey(store, "free");
+    await new Ledger(store).charge(info, 50, { operation: "setup" });
+    const script = `
+      import { openStore } from "${ROOT}/src/store";
+      import { Ledger } from "${ROOT}/src/credits/ledger";
+      const store = openStore(process.argv[2]);
+      const ledger = new Ledger(store);
+      let ok = 0;
+      for (let i = 0; i < 25; i++) {
+        try { await ledger.charge({ id: process.argv[3], plan: "free" }, 1, { operation: "race" }); ok++; } catch {}
+      }
+      console.log(ok);
+    `;
+    const file = `${dir}/racer.ts`;
+    await Bun.write(file, script);
+    const procs = Array.from({ length: 4 }, () => Bun.spawn([process.execPath, file, dir, info.id], { stdout: "pipe" }));
+    const counts = await Promise.all(procs.map(async (p) => Number((await new Response(p.stdout).text()).trim())));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(50);
+    const balance = new Ledger(store).balance(info);
+    expect(balance.used).toBe(100);
+    expect(balance.remaining).toBe(0);
+  });
+
+  test("settle charges the actual cost; release charges nothing", async () => {
+    const { store } = freshStore();
+    const { info } = createApiKey(store, "free");
+    const ledger = new Ledger(store);
+    const a = await ledger.hold(info, 3);
+    expect(ledger.balance(info)).toMatchObject({ held: 3, remaining: 97 });
+    await ledger.settle(a, 12, { operation: "extract" });
+    const b = await ledger.hold(info, 5);
+    await ledger.release(b);
+    expect(ledger.balance(info)).toMatchObject({ used: 12, held: 0, remaining: 88 });
+  });
+
+  test("a settle that costs more than the balance covers charges nothing and says 402", async () => {
+    const { store } = freshStore();
+    const { info } = createApiKey(store, "free");
+    const ledger = new Ledger(store);
+    await ledger.charge(info, 95, { operation: "setup" });
+    const hold = await ledger.hold(info, 3);
+    expect(await codeOf(ledger.settle(hold, 40, { operation: "extract" }))).toBe("insufficient_credits");
+    expect(ledger.balance(info)).toMatchObject({ used: 95, held: 0, remaining: 5 });
+  });
+
+  test("the free allowance is per calendar month with no carry-over; grants count for their month", async () => {
+    const { store } = freshStore();
+    const { info } = createApiKey(store, "free");
+    let now = new Date("2026-10-31T23:59:00Z");
+    const ledger = new Ledger(store, () => now);
+    await ledger.charge(info, 10, { operation: "x" });
+    await ledger.grant(info.id, 25);
+    expect(ledger.balance(info)).toMatchObject({ period: "2026-10", granted: 25, used: 10, remaining: 115 });
+    now = new Date("2026-11-01T00:00:30Z");
+    expect(ledger.balance(info)).toMatchObject({ period: "2026-11", granted: 0, used: 0, remaining: 100 });
+  });
+
+  test("an expired hold (its process died) stops counting", async () => {
+    const { store } = freshStore();
+    const { info } = createApiKey(store, "free");
+    let now = new Date("2026-11-10T10:00:00Z");
+    const ledger = new Ledger(store, () => now);
+    await ledger.hold(info, 40, 60_000);
+    expect(ledger.balance(info).remaining).toBe(60);
+    now = new Date("2026-11-10T10:01:01Z");
+    expect(ledger.balance(info).remaining).toBe(100);
+    expect(ledger.housekeeping()).toBe(1);
+  });
+
+  test("pro and enterprise are metered without a cap", async () => {
+    const { store } = freshStore();
+    const ledger = new Ledger(store);
+    for (const plan of ["pro", "enterprise"] as const) {
+      const { info } = createApiKey(store, plan);
+      await ledger.charge(info, 5000, { operation: "analyze" });
+      expect(ledger.balance(info)).toMatchObject({ allowance: null, used: 5000, remaining: null });
+    }
+  });
+
+  test("the 402 detail says what is needed, what remains and how to get more", async () => {
+    const { store } = freshStore();
+    const { info } = createApiKey(store, "free");
+    const ledger = new Ledger(store);
+    await ledger.charge(info, 99, { operation: "x" });
+    const error = await ledger.charge(info, 3, { operation: "extract" }).catch((e) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.status).toBe(402);
+    expect(error.detail).toContain("needs 3 credits");
+    expect(error.detail).toContain("1 remain");
+    expect(error.detail).toContain(`credits grant ${info.id}`);
+  });
+});
+
+describe("credit costs (spec table)", () => {
+  test.each([
+    ["extract 1 page", costs.extract({ pages: 1, website: false }), 3],
+    ["extract 12 pages", costs.extract({ pages: 12, website: false }), 12],
+    ["extract website", costs.extract({ pages: 0, website: true }), 5],
+    ["analyze 2 pages", costs.analyze({ pages: 2, website: false }), 5],
+    ["analyze 7 pages", costs.analyze({ pages: 7, website: false }), 14],
+    ["analyze website", costs.analyze({ pages: 0, website: true }), 10],
+    ["cross 2 docs of 1 page", costs.cross([{ pages: 1, website: false }, { pages: 1, website: false }]), 16],
+    ["cross minimum", costs.cross([{ pages: 0, website: false }]), 10],
+    ["decide context only", costs.decide(null), 5],
+    ["decide 4 pages", costs.decide({ pages: 4, website: false }), 8],
+    ["decide website", costs.decide({ pages: 0, website: true }), 10],
+    ["markdown with 61 s of audio", costs.markdown(61), 3],
+    ["screenshot", costs.screenshot(), 1],
+    ["diff", costs.diff(), 1],
+  ])("%s", (_, actual, expected) => expect(actual).toBe(expected));
+});

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startServer, type TestServer } from "./helpers/server";
+
+let server: TestServer;
+beforeAll(async () => (server = await startServer()));
+afterAll(() => server.stop());
+
+test("the 31st request of a minute on a free key is 429 with Retry-After", async () => {
+  const { key } = await server.key("free");
+  const headers = { "X-API-Key": key };
+  // start at the beginning of a window so all 31 fall into the same minute
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 50_000) await Bun.sleep(60_000 - intoMinute + 100);
+  const statuses: number[] = [];
+  let last: Response | undefined;
+  for (let i = 0; i < 31; i++) {
+    last = await fetch(`${server.url}/api/v1/usage`, { headers });
+    statuses.push(last.status);
+    if (i < 30) expect(last.headers.get("RateLimit-Remaining")).toBe(String(29 - i));
+  }
+  expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+  expect(statuses[30]).toBe(429);
+  const body = (await last!.json()) as any;
+  expect(body).toMatchObject({ success: false, error: "rate_limited" });
+  const retryAfter = Number(last!.headers.get("Retry-After"));
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(60);
+  expect(last!.headers.get("RateLimit-Limit")).toBe("30");
+  expect(last!.headers.get("RateLimit-Remaining")).toBe("0");
+});
+
+test("every authenticated response carries the RateLimit headers, errors included", async () => {
+  const { key } = await server.key("pro");
+  const ok = await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": key } });
+  const invalid = await fetch(`${server.url}/api/v1/extract`, { method: "POST", body: new FormData(), headers: { "X-API-Key": key } });
+  const notBuilt = await fetch(`${server.url}/api/v1/markdown/supported`, { headers: { "X-API-Key": key } });
+  for (const r of [ok, invalid, notBuilt]) {
+    expect(r.headers.get("RateLimit-Limit")).toBe("120");
+    expect(Number(r.headers.get("RateLimit-Remaining"))).toBeLessThan(120);
+    expect(Number(r.headers.get("RateLimit-Reset"))).toBeGreaterThan(0);
+  }
+  expect(invalid.status).toBe(422);
+  expect(notBuilt.status).toBe(501);
+});
+
+test("keys have separate windows; plans have their own limits", async () => {
+  const a = await server.key("enterprise");
+  const b = await server.key("free");
+  const ra = await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": a.key } });
+  const rb = await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": b.key } });
+  expect(ra.headers.get("RateLimit-Limit")).toBe("600");
+  expect(ra.headers.get("RateLimit-Remaining")).toBe("599");
+  expect(rb.headers.get("RateLimit-Limit")).toBe("30");
+  expect(rb.headers.get("RateLimit-Remaining")).toBe("29");
+  expect(((await ra.json()) as any).rate_limit).toMatchObject({ limit: 600, window: "1m" });
+});
+
+test("GET /api/v1/usage reports plan, credits and rate limit", async () => {
+  const { key, id } = await server.key("free");
+  const r = await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": key } });
+  expect(await r.json()).toMatchObject({
+    key_id: id,
+    plan: "free",
+    period: new Date().toISOString().slice(0, 7),
+    credits: { allowance: 100, granted: 0, used: 0, held: 0, remaining: 100 },
+    rate_limit: { limit: 30, remaining: 29 },
+  });
+});
