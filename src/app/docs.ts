@@ -35,13 +35,16 @@ Not enough credits: 402 \`insufficient_credits\`.
 |---|---|
 ${CREDIT_COST_TABLE.map(([op, cost]) => `| ${op} | ${cost} |`).join("\n")}
 
-**Errors**: operational errors are \`{"success": false, "error": "<code>", "detail": "..."}\`; request validation errors are 422
-\`{"detail": [{"loc", "msg", "type", "input", "ctx"}]}\`. Uploads over 50 MB get 413 while they stream in.
+**Errors**: operational errors are \`{success: false, error: <code>, detail: <text>}\`; request validation errors are 422
+\`{detail: [{loc, msg, type, input, ctx}]}\`. Uploads over 50 MB get 413 while they stream in.
 
 | error | status |
 |---|---|
 ${Object.entries(ERROR_STATUS).map(([code, status]) => `| ${code} | ${status} |`).join("\n")}
 `;
+
+// The plugin copies the description into an HTML attribute unescaped: it must hold no double quote.
+if (description.includes('"')) throw new Error("docs description must not contain a double quote");
 
 /** wildcardPaths documents operations whose Elysia path is a wildcard (the plugin skips those). */
 function wildcardPaths(operations: Operation[]): Record<string, Record<string, unknown>> {
