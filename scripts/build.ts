@@ -18,8 +18,6 @@ import { compilePlugins, planCompile } from "./build-plugins";
 
 const ROOT = resolve(import.meta.dir, "..");
 const CLI_MAIN = "src/cli/main.ts";
-/** PROBE_ENTRY is a temporary stand-in used only while src/cli/main.ts does not exist. */
-const PROBE_ENTRY = "scripts/probe-entry.ts";
 /** POOL_WORKER must match workerScriptUrl() in src/pool/index.ts. */
 const POOL_WORKER = "src/pool/worker.ts";
 
@@ -31,18 +29,9 @@ async function build(): Promise<number> {
   const plan = planCompile(ROOT);
   const { plugins, applied } = compilePlugins(plan);
 
-  let entry: string;
-  if (existsSync(join(ROOT, CLI_MAIN))) {
-    entry = join(ROOT, CLI_MAIN);
-    if (!readFileSync(entry, "utf8").includes("import.meta.main")) {
-      console.error(`build: ${CLI_MAIN} has no \`if (import.meta.main)\` block that runs main(); the binary would do nothing`);
-      return 1;
-    }
-  } else if (existsSync(join(ROOT, PROBE_ENTRY))) {
-    entry = join(ROOT, PROBE_ENTRY);
-    console.warn(`build: ${CLI_MAIN} does not exist yet; building the probe ${PROBE_ENTRY}`);
-  } else {
-    console.error(`build: neither ${CLI_MAIN} nor ${PROBE_ENTRY} exists`);
+  const entry = join(ROOT, CLI_MAIN);
+  if (!readFileSync(entry, "utf8").includes("import.meta.main")) {
+    console.error(`build: ${CLI_MAIN} has no \`if (import.meta.main)\` block that runs main(); the binary would do nothing`);
     return 1;
   }
 

@@ -105,6 +105,9 @@ describe("docintel CLI", () => {
     const r = await fetch(`${first.url}/api/v1/usage`, { headers: { "X-API-Key": key! } });
     expect(r.status).toBe(200);
     expect(await first.stop()).toBe(0);
+    const listed = await runCli(["keys", "list", "--data", data]);
+    expect(listed.stdout).toMatch(/bootstrap/);
+    expect(listed.stdout).toMatch(/\t\d{4}-\d{2}-\d{2}T[^\t]+\tbootstrap/); // last used is set
     const second = await startServer({ dataDir: data });
     await Bun.sleep(100);
     expect(second.stdout()).not.toContain("API key:");

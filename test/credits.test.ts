@@ -172,3 +172,36 @@ describe("credit costs (spec table)", () => {
     ["diff", costs.diff(), 1],
   ])("%s", (_, actual, expected) => expect(actual).toBe(expected));
 });
+
+describe("metered", () => {
+  const { metered } = require("../src/credits/meter") as typeof import("../src/credits/meter");
+
+  test("charges what successful work reports and nothing for failed work", async () => {
+    const { store } = freshStore();
+    const { info } = createApiKey(store, "free");
+    const ledger = new Ledger(store);
+    const ok = await metered(ledger, info, "extract", 3, "req-1", async () => ({ result: "done", credits: 7 }));
+    expect(ok).toEqual({ result: "done", creditsUsed: 7 });
+    const failed = await metered(ledger, info, "extract", 3, "req-2", async () => {
+      throw new AppError("invalid_document", "unreadable");
+    }).catch((e) => e);
+    expect(failed.code).toBe("invalid_document");
+    expect(ledger.balance(info)).toMatchObject({ used: 7, held: 0, remaining: 93 });
+    const rows = store.db.query<{ operation: string; request_id: string; amount: number }, []>("SELECT operation, request_id, amount FROM credit_ledger WHERE kind = 'charge'").all();
+    expect(rows).toEqual([{ operation: "extract", request_id: "req-1", amount: 7 }]);
+  });
+
+  test("refuses before the work starts when the minimum is not covered", async () => {
+    const { store } = freshStore();
+    const { info } = createApiKey(store, "free");
+    const ledger = new Ledger(store);
+    await ledger.charge(info, 99, { operation: "x" });
+    let ran = false;
+    const e = await metered(ledger, info, "analyze", 5, "r", async () => {
+      ran = true;
+      return { result: null, credits: 5 };
+    }).catch((err) => err);
+    expect(e.code).toBe("insufficient_credits");
+    expect(ran).toBe(false);
+  });
+});

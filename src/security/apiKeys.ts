@@ -11,6 +11,8 @@ import { keyQueries, type ApiKeyRow } from "./queries";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const KEY_PREFIX = "dk_";
+/** LAST_USED_RESOLUTION_MS: how stale last_used_at may get before a request refreshes it */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 function randomBase62(length: number): string {
   let out = "";
@@ -92,5 +94,11 @@ export function authenticate(store: Store, presented: string | null): ApiKeyInfo
   const row = keyQueries(store).byHash(hashKey(presented.trim()));
   if (!row) throw new AppError("unauthorized", "Invalid API key.");
   if (row.revoked_at) throw new AppError("unauthorized", "This API key has been revoked.");
+  // last use is kept to the minute: one write per key per minute, not one per request
+  const now = new Date();
+  if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
+    row.last_used_at = now.toISOString();
+    keyQueries(store).touch(row.id, row.last_used_at);
+  }
   return toInfo(row);
 }
