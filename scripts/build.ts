@@ -11,7 +11,7 @@
  * The entry is src/cli/main.ts itself: inside the binary it is the main module, so its
  * `if (import.meta.main)` block runs `main(argv)` and exits with the code it returns.
  */
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { compilePlugins, planCompile } from "./build-plugins";
