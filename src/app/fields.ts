@@ -3,7 +3,7 @@
  * the OpenAPI document unchanged) with a few annotations that `validate.ts` reads:
  * `format: "binary"` marks a file part, `x-json` a form field that carries JSON text.
  */
-import { Type, type TSchema, type SchemaOptions, type TUnsafe } from "@sinclair/typebox";
+import { Type, type TObject, type TSchema, type SchemaOptions, type TUnsafe } from "@sinclair/typebox";
 
 /** StringEnum is a string restricted to `values`, rendered as a JSON Schema `enum`. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
@@ -33,8 +33,8 @@ export const isFilesSchema = (s: TSchema) => s.type === "array" && s.items?.form
  * Fields builds a request object schema in which only the names in `required` are required (TypeBox
  * makes every property required by default, which suits responses, not forms).
  */
-export function Fields<P extends Record<string, TSchema>>(properties: P, options: SchemaOptions & { required?: (keyof P & string)[] } = {}) {
+export function Fields<P extends Record<string, TSchema>>(properties: P, options: SchemaOptions & { required?: (keyof P & string)[] } = {}): TObject {
   const { required = [], ...rest } = options;
-  const wrapped = Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, required.includes(k) ? s : Type.Optional(s)])) as { [K in keyof P]: ReturnType<typeof Type.Optional<P[K]>> };
+  const wrapped = Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, required.includes(k) ? s : Type.Optional(s)]));
   return Type.Object(wrapped, rest);
 }

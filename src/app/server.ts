@@ -31,14 +31,16 @@ async function spoolBody(request: Request, ctx: RequestContext, limit: number, s
   const cleanup = () => rmSync(path, { force: true });
   const sink = Bun.file(path).writer();
   let seen = 0;
+  const reader = request.body!.getReader();
   try {
-    for await (const chunk of request.body!) {
-      seen += chunk.byteLength;
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      seen += next.value.byteLength;
       if (seen > limit) throw tooLarge(limit);
-      sink.write(chunk);
+      sink.write(next.value);
       await sink.flush();
     }
   } catch (error) {
+    await reader.cancel().catch(() => {});
     await sink.end();
     cleanup();
     throw error;
