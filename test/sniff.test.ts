@@ -7,7 +7,7 @@ import { EXTENSION_MIME, sniffType, zipEntries } from "../src/ingest/sniff";
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(import.meta.dir, "fixtures", name)));
 const text = (s: string) => new TextEncoder().encode(s);
-const bytesOf = (...parts: (number[] | string)[]) => {
+const bytesOf = (...parts: (ArrayLike<number> | string)[]) => {
   const chunks = parts.map((p) => (typeof p === "string" ? new Uint8Array([...p].map((c) => c.charCodeAt(0))) : new Uint8Array(p)));
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;

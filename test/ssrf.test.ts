@@ -357,7 +357,7 @@ describe("guardedFetch", () => {
   });
 
   test("plain http connects to the checked address and keeps the original Host", async () => {
-    let host: string | null = null;
+    let host = null as string | null; // set in the handler; the cast keeps TS from narrowing it to null
     const { server } = serve((req) => {
       host = req.headers.get("host");
       return new Response("ok");

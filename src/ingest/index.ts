@@ -100,9 +100,9 @@ export function filenameFromResponse(finalUrl: string, contentDisposition: strin
 function filenameFromDisposition(header: string): string {
   // RFC 6266: filename* (RFC 5987, percent-encoded with a charset) wins over filename.
   const extended = header.match(/filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i);
-  if (extended) return cleanFilename(safeDecode(extended[2].trim()));
+  if (extended) return cleanFilename(safeDecode(extended[2]!.trim()));
   const plain = header.match(/filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i);
-  if (plain) return cleanFilename((plain[1] ?? plain[2]).replace(/\\(.)/g, "$1").trim());
+  if (plain) return cleanFilename((plain[1] ?? plain[2]!).replace(/\\(.)/g, "$1").trim());
   return "";
 }
 

@@ -15,8 +15,7 @@ export interface SniffResult {
   ext: string;
 }
 
-/** EXTENSION_MIME maps a lower-case extension (no dot) to its MIME type; it is the list of names we know. */
-export const EXTENSION_MIME: Record<string, string> = {
+const KNOWN_EXTENSIONS = {
   // documents
   pdf: "application/pdf",
   doc: "application/msword",
@@ -203,6 +202,12 @@ export const EXTENSION_MIME: Record<string, string> = {
   jar: "application/java-archive",
 };
 
+/**
+ * EXTENSION_MIME maps a lower-case extension (no dot) to its MIME type; it is the list of names we know.
+ * Typed so that a named entry (EXTENSION_MIME.docx) is a string while a lookup by any string may be undefined.
+ */
+export const EXTENSION_MIME: Record<string, string> & typeof KNOWN_EXTENSIONS = KNOWN_EXTENSIONS;
+
 /** MIME_EXTENSION is the reverse table: the first extension listed for each MIME type. */
 const MIME_EXTENSION: Record<string, string> = {};
 for (const [ext, mime] of Object.entries(EXTENSION_MIME)) MIME_EXTENSION[mime] ??= ext;
@@ -224,7 +229,7 @@ export function sniffType(bytes: Uint8Array, filename?: string, declared?: strin
   const byName = EXTENSION_MIME[nameExt];
   if (byName && !GENERIC_TYPES.has(byName)) return result(byName, nameExt);
 
-  const declaredMime = (declared ?? "").split(";")[0].trim().toLowerCase();
+  const declaredMime = (declared ?? "").split(";")[0]!.trim().toLowerCase();
   if (/^[a-z]+\/[a-z0-9.+-]+$/.test(declaredMime) && !GENERIC_TYPES.has(declaredMime)) return result(declaredMime, nameExt);
 
   if (byName) return result(byName, nameExt);
@@ -261,12 +266,17 @@ function startsWith(bytes: Uint8Array, signature: number[], at = 0): boolean {
   return signature.every((b, i) => bytes[at + i] === b);
 }
 
+/** byteAt reads one byte, treating a read past the end as 0 (as the bitwise ops did with undefined). */
+function byteAt(bytes: Uint8Array, at: number): number {
+  return bytes[at] ?? 0;
+}
+
 function u16(bytes: Uint8Array, at: number): number {
-  return bytes[at] | (bytes[at + 1] << 8);
+  return byteAt(bytes, at) | (byteAt(bytes, at + 1) << 8);
 }
 
 function u32(bytes: Uint8Array, at: number): number {
-  return (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
+  return (byteAt(bytes, at) | (byteAt(bytes, at + 1) << 8) | (byteAt(bytes, at + 2) << 16) | (byteAt(bytes, at + 3) << 24)) >>> 0;
 }
 
 function sniffMagic(bytes: Uint8Array, nameExt: string): string | null {
@@ -310,11 +320,11 @@ function isPdf(bytes: Uint8Array): boolean {
 
 /** isMpegAudioFrame checks an MPEG audio frame header: 11 sync bits, a valid version, layer, bitrate and rate. */
 function isMpegAudioFrame(bytes: Uint8Array): boolean {
-  if (bytes.length < 4 || bytes[0] !== 0xff || (bytes[1] & 0xe0) !== 0xe0) return false;
-  const version = (bytes[1] >> 3) & 0b11;
-  const layer = (bytes[1] >> 1) & 0b11;
-  const bitrate = bytes[2] >> 4;
-  const rate = (bytes[2] >> 2) & 0b11;
+  if (bytes.length < 4 || bytes[0] !== 0xff || (bytes[1]! & 0xe0) !== 0xe0) return false;
+  const version = (bytes[1]! >> 3) & 0b11;
+  const layer = (bytes[1]! >> 1) & 0b11;
+  const bitrate = bytes[2]! >> 4;
+  const rate = (bytes[2]! >> 2) & 0b11;
   return version !== 0b01 && layer !== 0b00 && bitrate !== 0b1111 && rate !== 0b11;
 }
 
@@ -330,8 +340,8 @@ function sniffIsoMedia(bytes: Uint8Array, nameExt: string): string {
   if (has("mif1", "msf1", "heif")) return "image/heif";
   if (brands[0] === "qt  ") return "video/quicktime";
   if (has("M4A ", "M4B ", "M4P ")) return "audio/mp4";
-  if (brands[0].startsWith("3g2")) return "video/3gpp2";
-  if (brands[0].startsWith("3gp")) return "video/3gpp";
+  if (brands[0]!.startsWith("3g2")) return "video/3gpp2";
+  if (brands[0]!.startsWith("3gp")) return "video/3gpp";
   if (brands[0] === "M4V ") return "video/x-m4v";
   // Generic mp41/mp42/isom: the brands do not say whether there is a picture.
   if (nameExt === "m4a" || nameExt === "m4b") return "audio/mp4";
@@ -405,7 +415,7 @@ function sniffZip(bytes: Uint8Array, nameExt: string): string {
     if (anyStartsWith("Index/Slide")) return EXTENSION_MIME.key;
     return EXTENSION_MIME.pages;
   }
-  if (ZIP_BASED_EXTENSIONS.has(nameExt)) return EXTENSION_MIME[nameExt];
+  if (ZIP_BASED_EXTENSIONS.has(nameExt)) return EXTENSION_MIME[nameExt]!;
   if (names.has("META-INF/MANIFEST.MF")) return EXTENSION_MIME.jar;
   return "application/zip";
 }
@@ -417,7 +427,7 @@ const OLE_EXTENSIONS = new Set(["doc", "dot", "xls", "xlt", "ppt", "pps", "pot",
 
 /** sniffOle names an OLE2 file by its extension, else by the stream names stored in UTF-16 in its directory. */
 function sniffOle(bytes: Uint8Array, nameExt: string): string {
-  if (OLE_EXTENSIONS.has(nameExt)) return EXTENSION_MIME[nameExt];
+  if (OLE_EXTENSIONS.has(nameExt)) return EXTENSION_MIME[nameExt]!;
   const text = latin1.decode(bytes);
   const hasStream = (name: string) => text.includes(name.replace(/./g, "$&\0"));
   if (hasStream("__substg1.0_")) return EXTENSION_MIME.msg;
@@ -433,7 +443,7 @@ function sniffOle(bytes: Uint8Array, nameExt: string): string {
 /** sniffTextFormat recognises text formats with a clear start: RTF, SVG, HTML, XML, JSON, PostScript. */
 function sniffTextFormat(bytes: Uint8Array, nameExt: string): string | null {
   let start = startsWith(bytes, [0xef, 0xbb, 0xbf]) ? 3 : 0;
-  while (start < bytes.length && (bytes[start] === 0x20 || (bytes[start] >= 0x09 && bytes[start] <= 0x0d))) start++;
+  while (start < bytes.length && (bytes[start] === 0x20 || (bytes[start]! >= 0x09 && bytes[start]! <= 0x0d))) start++;
   const lead = ascii(bytes, start, 4096);
   const lower = lead.toLowerCase();
 

@@ -31,11 +31,14 @@ export function classifyAddress(ip: string): string | null {
   return "not an IP address";
 }
 
-function parseV4(ip: string): number[] {
-  return ip.split(".").map((part) => Number.parseInt(part, 10));
+type V4 = [number, number, number, number];
+
+/** parseV4 splits a dotted quad; callers pass only text that isIP() or the dotted-tail regex accepted, so there are four parts. */
+function parseV4(ip: string): V4 {
+  return ip.split(".").map((part) => Number.parseInt(part, 10)) as V4;
 }
 
-function classifyV4([a, b, c, d]: number[]): string | null {
+function classifyV4([a, b, c, d]: V4): string | null {
   if (a === 0) return "unspecified";
   if (a === 10) return "private";
   if (a === 100 && b === 100 && c === 100 && d === 200) return "cloud metadata"; // Alibaba Cloud
@@ -63,8 +66,8 @@ function parseV6(ip: string): number[] {
   let text = ip.toLowerCase();
   const dotted = text.match(/(\d+\.\d+\.\d+\.\d+)$/);
   if (dotted) {
-    const [a, b, c, d] = parseV4(dotted[1]);
-    text = text.slice(0, -dotted[1].length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    const [a, b, c, d] = parseV4(dotted[1]!);
+    text = text.slice(0, -dotted[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.split("::");
   const toWords = (part: string | undefined) => (part ? part.split(":").map((w) => Number.parseInt(w, 16)) : []);
@@ -74,11 +77,15 @@ function parseV6(ip: string): number[] {
   return [...headWords, ...new Array(zeros).fill(0), ...tailWords];
 }
 
-function embeddedV4(words: number[], at: number): number[] {
-  return [words[at] >> 8, words[at] & 0xff, words[at + 1] >> 8, words[at + 1] & 0xff];
+function embeddedV4(words: number[], at: number): V4 {
+  const hi = words[at]!;
+  const lo = words[at + 1]!;
+  return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
 }
 
+/** classifyV6 takes the eight words from parseV6. */
 function classifyV6(w: number[]): string | null {
+  const w0 = w[0]!;
   const firstSixZero = w.slice(0, 6).every((x) => x === 0);
   if (firstSixZero && w[6] === 0 && w[7] === 0) return "unspecified";
   if (firstSixZero && w[6] === 0 && w[7] === 1) return "loopback";
@@ -99,12 +106,12 @@ function classifyV6(w: number[]): string | null {
   if (w[0] === 0x2001 && w[1] === 0) return "reserved"; // Teredo tunnels hide the real address
   if (w[0] === 0x2001 && w[1] === 0xdb8) return "documentation";
   if (w[0] === 0xfd00 && w[1] === 0x0ec2 && w.slice(2, 7).every((x) => x === 0) && w[7] === 0x254) return "cloud metadata";
-  if ((w[0] & 0xfe00) === 0xfc00) return "private";
-  if ((w[0] & 0xffc0) === 0xfe80) return "link-local";
-  if ((w[0] & 0xffc0) === 0xfec0) return "private"; // deprecated site-local
-  if ((w[0] & 0xff00) === 0xff00) return "multicast";
+  if ((w0 & 0xfe00) === 0xfc00) return "private";
+  if ((w0 & 0xffc0) === 0xfe80) return "link-local";
+  if ((w0 & 0xffc0) === 0xfec0) return "private"; // deprecated site-local
+  if ((w0 & 0xff00) === 0xff00) return "multicast";
   // Only 2000::/3 is global unicast; everything else left is reserved or special-purpose.
-  if ((w[0] & 0xe000) !== 0x2000) return "reserved";
+  if ((w0 & 0xe000) !== 0x2000) return "reserved";
   return null;
 }
 
@@ -287,7 +294,9 @@ export async function guardedFetch(raw: string, opts: GuardedFetchOptions): Prom
 
     let response: Response;
     try {
-      response = await fetch(target, { method, headers, body, redirect: "manual", signal });
+      // Cast: the DOM BodyInit type admits only ArrayBuffer-backed views, while our option type is a plain
+      // Uint8Array (ArrayBufferLike); Bun's fetch sends either.
+      response = await fetch(target, { method, headers, body: body as BodyInit | undefined, redirect: "manual", signal });
     } catch (cause) {
       throw failure(cause, url.href);
     }
@@ -343,7 +352,7 @@ function pinToAddress(url: URL, addresses: string[]): { target: string; pinnedHo
   if (url.protocol !== "http:" || isIP(url.hostname.replace(/^\[|\]$/g, "")) || addresses.length === 0) {
     return { target: url.href, pinnedHost: null };
   }
-  const address = addresses.find((a) => isIP(a) === 4) ?? addresses[0];
+  const address = addresses.find((a) => isIP(a) === 4) ?? addresses[0]!; // non-empty: checked above
   const pinned = new URL(url.href);
   pinned.hostname = isIP(address) === 6 ? `[${address}]` : address;
   return { target: pinned.href, pinnedHost: url.host };

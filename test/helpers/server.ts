@@ -58,7 +58,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   let err = "";
   const pump = async (stream: ReadableStream<Uint8Array>, add: (s: string) => void) => {
     const decoder = new TextDecoder();
-    for await (const chunk of stream) add(decoder.decode(chunk, { stream: true }));
+    const reader = stream.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) add(decoder.decode(next.value, { stream: true }));
   };
   void pump(proc.stdout, (s) => (out += s));
   void pump(proc.stderr, (s) => (err += s));
