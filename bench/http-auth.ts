@@ -17,6 +17,7 @@
  */
 import { freePort, startServer, type TestServer } from "../test/helpers/server";
 import { RATE_LIMIT_PER_MINUTE } from "../src/credits/plans";
+import { readFileSync } from "node:fs";
 
 const GOAL = 0.5;
 const ROUNDS = intEnv("BENCH_ROUNDS", 5);
@@ -85,11 +86,23 @@ interface RoundResult {
   p50: number;
   p99: number;
   statuses: Map<string, number>;
+  /** CPU time (user + system) the server process spent per completed request, in µs; NaN where /proc is missing */
+  serverCpu: number;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** cpuMicros is the CPU time (user + system) a process has used so far, from /proc (Linux; USER_HZ = 100). */
+function cpuMicros(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return NaN;
+  }
 }
 
 function median(xs: number[]): number {
@@ -102,10 +115,11 @@ function median(xs: number[]): number {
  * drive runs CONCURRENCY keep-alive fetch loops against url for `seconds` and returns what
  * completed. The same code drives both servers; only the X-API-Key value differs.
  */
-async function drive(url: string, seconds: number, key: () => string | null): Promise<RoundResult> {
+async function drive(url: string, pid: number, seconds: number, key: () => string | null): Promise<RoundResult> {
   const latencies: number[] = [];
   const statuses = new Map<string, number>();
   const count = (s: string) => statuses.set(s, (statuses.get(s) ?? 0) + 1);
+  const cpu0 = cpuMicros(pid);
   const start = performance.now();
   const end = start + seconds * 1000;
   const loop = async () => {
@@ -130,8 +144,9 @@ async function drive(url: string, seconds: number, key: () => string | null): Pr
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, loop));
   const elapsed = (performance.now() - start) / 1000;
+  const serverCpu = (cpuMicros(pid) - cpu0) / latencies.length;
   const sorted = Float64Array.from(latencies).sort();
-  return { requests: latencies.length, seconds: elapsed, rps: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), statuses };
+  return { requests: latencies.length, seconds: elapsed, rps: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), statuses, serverCpu };
 }
 
 function fmtStatuses(s: Map<string, number>): string {
@@ -143,7 +158,7 @@ function addStatuses(into: Map<string, number>, from: Map<string, number>): void
 }
 
 /** startBaseline runs a bare Bun.serve hello in its own process, like the service runs in its own. */
-async function startBaseline(): Promise<{ url: string; stop(): Promise<void> }> {
+async function startBaseline(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const code = `Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: () => new Response("hello") });`;
   const proc = Bun.spawn([process.execPath, "-e", code], { stdin: "ignore", stdout: "ignore", stderr: "inherit" });
@@ -159,6 +174,7 @@ async function startBaseline(): Promise<{ url: string; stop(): Promise<void> }> 
   }
   return {
     url,
+    pid: proc.pid,
     async stop() {
       if (proc.exitCode === null) proc.kill("SIGTERM");
       await proc.exited;
@@ -197,20 +213,20 @@ async function main(): Promise<void> {
   const oursStatuses = new Map<string, number>();
   const baseStatuses = new Map<string, number>();
   const row = (name: string, r: RoundResult) =>
-    `${name.padEnd(9)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2).padStart(6)} ms  p99 ${r.p99.toFixed(2).padStart(6)} ms  (${r.requests} in ${r.seconds.toFixed(2)} s; ${fmtStatuses(r.statuses)})`;
+    `${name.padEnd(9)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2).padStart(6)} ms  p99 ${r.p99.toFixed(2).padStart(6)} ms  server CPU ${r.serverCpu.toFixed(0).padStart(3)} µs/req  (${r.requests} in ${r.seconds.toFixed(2)} s; ${fmtStatuses(r.statuses)})`;
 
   for (let round = 1; round <= ROUNDS; round++) {
     // baseline first, then ours; the warm-up before each is not counted
-    await drive(baseline.url + PATH, WARMUP_SECONDS, () => dummyKey);
-    const b = await drive(baseline.url + PATH, SECONDS, () => dummyKey);
+    await drive(baseline.url + PATH, baseline.pid, WARMUP_SECONDS, () => dummyKey);
+    const b = await drive(baseline.url + PATH, baseline.pid, SECONDS, () => dummyKey);
     base.push(b);
     addStatuses(baseStatuses, b.statuses);
 
-    const warm = await drive(server.url + PATH, WARMUP_SECONDS, () => keyRing.next());
+    const warm = await drive(server.url + PATH, server.proc.pid, WARMUP_SECONDS, () => keyRing.next());
     // enough keys for a full minute at the best rate seen so far, made before the measurement
     const best = Math.max(1000, warm.rps, ...ours.map((r) => r.rps));
     await keyRing.ensure(Math.ceil((best * 60 * 1.25) / CAP));
-    const o = await drive(server.url + PATH, SECONDS, () => keyRing.next());
+    const o = await drive(server.url + PATH, server.proc.pid, SECONDS, () => keyRing.next());
     ours.push(o);
     addStatuses(oursStatuses, o.statuses);
 
@@ -224,8 +240,8 @@ async function main(): Promise<void> {
   const ratio = mo / mb;
   const non200 = [...oursStatuses].filter(([s]) => s !== "200").reduce((n, [, v]) => n + v, 0);
   console.log("medians");
-  console.log(`  baseline  ${mb.toFixed(0).padStart(7)} req/s  p50 ${median(base.map((r) => r.p50)).toFixed(2)} ms  p99 ${median(base.map((r) => r.p99)).toFixed(2)} ms`);
-  console.log(`  docintel  ${mo.toFixed(0).padStart(7)} req/s  p50 ${median(ours.map((r) => r.p50)).toFixed(2)} ms  p99 ${median(ours.map((r) => r.p99)).toFixed(2)} ms`);
+  console.log(`  baseline  ${mb.toFixed(0).padStart(7)} req/s  p50 ${median(base.map((r) => r.p50)).toFixed(2)} ms  p99 ${median(base.map((r) => r.p99)).toFixed(2)} ms  server CPU ${median(base.map((r) => r.serverCpu)).toFixed(0)} µs/req`);
+  console.log(`  docintel  ${mo.toFixed(0).padStart(7)} req/s  p50 ${median(ours.map((r) => r.p50)).toFixed(2)} ms  p99 ${median(ours.map((r) => r.p99)).toFixed(2)} ms  server CPU ${median(ours.map((r) => r.serverCpu)).toFixed(0)} µs/req`);
   console.log(`measured statuses: baseline ${fmtStatuses(baseStatuses)}; docintel ${fmtStatuses(oursStatuses)}; ${keyRing.created} enterprise keys (<= ${CAP} requests per key per minute)`);
   if (firstError) console.log(`first client error: ${firstError}`);
   if (server.proc.exitCode !== null) console.log(`docintel exited with ${server.proc.exitCode}: ${server.stderr().slice(-2000)}`);

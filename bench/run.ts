@@ -38,8 +38,11 @@ for (const script of scripts) {
   const results: string[] = [];
   const decoder = new TextDecoder();
   let pending = "";
-  for await (const chunk of proc.stdout) {
-    const text = decoder.decode(chunk, { stream: true });
+  const reader = proc.stdout.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const text = decoder.decode(value, { stream: true });
     process.stdout.write(text);
     pending += text;
     const lines = pending.split("\n");
