@@ -17,7 +17,9 @@
  */
 import { freePort, startServer, type TestServer } from "../test/helpers/server";
 import { RATE_LIMIT_PER_MINUTE } from "../src/credits/plans";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const GOAL = 0.5;
 const ROUNDS = intEnv("BENCH_ROUNDS", 5);
@@ -187,11 +189,16 @@ let firstError: string | undefined;
 let docintel: TestServer | null = null;
 let baseline: Awaited<ReturnType<typeof startBaseline>> | null = null;
 
+/** SERVER_LOG receives docintel's request log: the server pays for writing it, as in production,
+ * but the bench client does not spend its CPU reading it (the baseline writes no log). */
+const SERVER_LOG = join(tmpdir(), `docintel-bench-${process.pid}.log`);
+
 async function cleanup(): Promise<void> {
   const d = docintel;
   const b = baseline;
   docintel = baseline = null;
   await Promise.allSettled([d?.stop(), b?.stop()]);
+  rmSync(SERVER_LOG, { force: true });
 }
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => void cleanup().finally(() => process.exit(130)));
@@ -201,7 +208,7 @@ async function main(): Promise<void> {
   console.log(`http-auth: GET ${PATH} (X-API-Key, enterprise keys) vs bare Bun.serve hello`);
   console.log(`  ${ROUNDS} rounds x ${SECONDS} s (+${WARMUP_SECONDS} s warm-up each), ${CONCURRENCY} keep-alive fetch loops, ${navigator.hardwareConcurrency} CPUs, Bun ${Bun.version}`);
 
-  [docintel, baseline] = await Promise.all([startServer({ args: ["--no-bootstrap-key"] }), startBaseline()]);
+  [docintel, baseline] = await Promise.all([startServer({ args: ["--no-bootstrap-key"], logFile: SERVER_LOG }), startBaseline()]);
   const server = docintel;
   ring = new KeyRing(async () => (await server.key("enterprise")).key);
   await ring.ensure(50);

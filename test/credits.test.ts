@@ -205,3 +205,22 @@ describe("metered", () => {
     expect(ran).toBe(false);
   });
 });
+
+test("the running totals always equal the sums of the ledger", async () => {
+  const { store } = freshStore();
+  const ledger = new Ledger(store);
+  const a = createApiKey(store, "free").info;
+  const b = createApiKey(store, "pro").info;
+  for (let i = 1; i <= 20; i++) {
+    await ledger.charge(i % 2 ? a : b, i, { operation: "x" });
+    if (i % 5 === 0) await ledger.grant(a.id, i);
+  }
+  const fromLedger = store.db
+    .query<{ key_id: string; granted: number; used: number }, []>(
+      "SELECT key_id, SUM(CASE WHEN kind='grant' THEN amount ELSE 0 END) AS granted, SUM(CASE WHEN kind='charge' THEN amount ELSE 0 END) AS used FROM credit_ledger GROUP BY key_id ORDER BY key_id",
+    )
+    .all();
+  const totals = store.db.query<{ key_id: string; granted: number; used: number }, []>("SELECT key_id, granted, used FROM credit_totals ORDER BY key_id").all();
+  expect(totals).toEqual(fromLedger);
+  expect(ledger.balance(a)).toMatchObject({ granted: 50, used: 100, remaining: 50 });
+});

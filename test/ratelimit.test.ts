@@ -66,3 +66,12 @@ test("GET /api/v1/usage reports plan, credits and rate limit", async () => {
     rate_limit: { limit: 30, remaining: 29 },
   });
 });
+
+test("concurrent requests of one key are all counted: exactly the limit gets through", async () => {
+  const { key } = await server.key("free");
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 50_000) await Bun.sleep(60_000 - intoMinute + 100);
+  const statuses = await Promise.all(Array.from({ length: 45 }, () => fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": key } }).then((r) => r.status)));
+  expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+});

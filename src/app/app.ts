@@ -5,7 +5,6 @@
  */
 import { Elysia } from "elysia";
 import { AppError, RequestValidationError, errorResponse } from "../errors";
-import { authenticate } from "../security/apiKeys";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { contextOf, rateLimitHeaders } from "./context";
 import { DOCS_PATH, docsPlugin } from "./docs";
@@ -62,23 +61,20 @@ function mapFrameworkError(code: unknown, error: unknown, request: Request): unk
 
 export function createApp(services: Services) {
   const app = new Elysia({ name: "docintel" })
-    .onRequest(function authenticateRequest({ request, set }) {
+    .onRequest(async function authenticateRequest({ request, set }) {
       const ctx = contextOf(request);
       set.headers["x-request-id"] = ctx.id;
       const { pathname } = new URL(request.url);
       if (isPublicPath(pathname)) return;
       if (services.draining) throw new AppError("shutting_down", "The service is shutting down; retry shortly.", { headers: { "Retry-After": "5" } });
-      ctx.key = authenticate(services.store, request.headers.get("x-api-key"));
-      ctx.rate = services.rateLimiter.consume(ctx.key.id, RATE_LIMIT_PER_MINUTE[ctx.key.plan]);
+      ctx.key = services.keys.resolve(request.headers.get("x-api-key"));
+      ctx.rate = await services.rateLimiter.consume(ctx.key.id, RATE_LIMIT_PER_MINUTE[ctx.key.plan]);
       Object.assign(set.headers, rateLimitHeaders(ctx));
       if (!ctx.rate.allowed) {
         throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute for the ${ctx.key.plan} plan exceeded; retry in ${ctx.rate.resetSeconds} s.`, {
           headers: { "Retry-After": String(ctx.rate.resetSeconds) },
         });
       }
-    })
-    .onTransform(function recordRoute({ request, route }) {
-      contextOf(request).route = route;
     })
     .onError(function mapError({ code, error, request, route }) {
       const ctx = contextOf(request);

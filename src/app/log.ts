@@ -17,7 +17,30 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
 }
 
-export function createLogger(level: "info" | "error", write: (line: string) => void = (l) => process.stdout.write(l + "\n")): Logger {
+/**
+ * bufferedStdout collects lines and writes them once per event-loop turn (or at 64 KB), so a busy
+ * server makes one write for many requests; what is still buffered is written at exit.
+ */
+function bufferedStdout(): (line: string) => void {
+  let buffer: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (buffer.length === 0) return;
+    const text = buffer.join("\n") + "\n";
+    buffer = [];
+    size = 0;
+    process.stdout.write(text);
+  };
+  process.on("exit", flush);
+  return (line) => {
+    if (buffer.length === 0) setImmediate(flush);
+    buffer.push(line);
+    size += line.length;
+    if (size > 64 * 1024) flush();
+  };
+}
+
+export function createLogger(level: "info" | "error", write: (line: string) => void = bufferedStdout()): Logger {
   return {
     request(line) {
       if (level === "error" && line.status < 500) return;

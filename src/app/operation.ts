@@ -150,6 +150,7 @@ export function mountOperation(app: Elysia<any, any, any, any, any, any, any>, s
   const detail = openApiOperation(op);
   const run = async function handleOperation({ params, request, set }: any) {
     const ctx = contextOf(request);
+    ctx.route = op.path;
     const rawQuery = op.query ? collect(new URL(request.url).searchParams.entries()) : {};
     const rawBody = op.body ? await readBody(request, op) : {};
     const input: HandlerInput = {

@@ -10,10 +10,12 @@ import { WorkerPool } from "../pool";
 import { Metrics } from "./metrics";
 import { createLogger, type Logger } from "./log";
 import { resolveWebhookSecret } from "../webhooks/secret";
+import { KeyResolver } from "../security/apiKeys";
 
 export interface Services {
   config: Config;
   store: Store;
+  keys: KeyResolver;
   ledger: Ledger;
   rateLimiter: RateLimiter;
   pool: WorkerPool;
@@ -30,6 +32,7 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
   return {
     config,
     store,
+    keys: new KeyResolver(store),
     ledger: new Ledger(store),
     rateLimiter: new RateLimiter(store),
     pool: new WorkerPool({ threads: config.workers, maxQueue: config.queueSize }),

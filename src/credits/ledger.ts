@@ -65,13 +65,7 @@ export class Ledger {
   balance(account: Account): Balance {
     const now = this.now();
     const period = periodOf(now);
-    let granted = 0;
-    let used = 0;
-    for (const row of this.q.sumByKind(account.id, period)) {
-      if (row.kind === "grant") granted = row.total;
-      else used = row.total;
-    }
-    const held = this.q.heldAmount(account.id, now.getTime());
+    const { granted, used, held } = this.q.totals(account.id, period, now.getTime());
     const capped = isCapped(account.plan);
     return {
       plan: account.plan,

@@ -3,18 +3,15 @@ import type { Store } from "../store";
 import type { LedgerKind } from "../store/states";
 
 export const creditQueries = (store: Store) => ({
-  sumByKind: (keyId: string, period: string) =>
+  /** totals: granted and used this period, and what is held by operations in flight (one read) */
+  totals: (keyId: string, period: string, nowMs: number) =>
     store.db
-      .query<{ kind: LedgerKind; total: number }, [string, string]>(
-        "SELECT kind, COALESCE(SUM(amount), 0) AS total FROM credit_ledger WHERE key_id = ? AND period = ? GROUP BY kind",
+      .query<{ granted: number; used: number; held: number }, [string, string, string, number]>(
+        `SELECT COALESCE(t.granted, 0) AS granted, COALESCE(t.used, 0) AS used,
+                (SELECT COALESCE(SUM(amount), 0) FROM credit_holds WHERE key_id = ?3 AND expires_at > ?4) AS held
+         FROM (SELECT 1) LEFT JOIN credit_totals t ON t.key_id = ?1 AND t.period = ?2`,
       )
-      .all(keyId, period),
-  heldAmount: (keyId: string, nowMs: number) =>
-    store.db
-      .query<{ total: number }, [string, number]>(
-        "SELECT COALESCE(SUM(amount), 0) AS total FROM credit_holds WHERE key_id = ? AND expires_at > ?",
-      )
-      .get(keyId, nowMs)!.total,
+      .get(keyId, period, keyId, nowMs)!,
   insertEntry: (e: { key_id: string; kind: LedgerKind; amount: number; period: string; operation: string | null; request_id: string | null; note: string | null; created_at: string }) =>
     store.db
       .query(

@@ -1,6 +1,12 @@
 /**
  * RateLimiter: fixed one-minute windows per key, counted in the store so that every instance
  * sharing it sees the same count. Every authenticated request counts, refused ones included.
+ *
+ * Group commit: the requests that arrive in one event-loop turn are counted in one immediate
+ * transaction, so a busy server pays one commit per turn rather than one per request, while every
+ * decision still comes from the shared count (nothing is counted only in memory). Waiting longer
+ * than one turn to fill bigger batches was measured and rejected: it adds latency to every request
+ * and, with many concurrent clients, lowers throughput.
  */
 import type { Store } from "../store";
 import { creditQueries } from "./queries";
@@ -13,23 +19,53 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
+interface Waiting {
+  keyId: string;
+  limit: number;
+  resolve(decision: RateDecision): void;
+  reject(error: unknown): void;
+}
+
 export class RateLimiter {
   private readonly q: ReturnType<typeof creditQueries>;
+  private waiting: Waiting[] = [];
 
-  constructor(store: Store, private readonly nowMs: () => number = Date.now) {
+  constructor(
+    private readonly store: Store,
+    private readonly nowMs: () => number = Date.now,
+  ) {
     this.q = creditQueries(store);
   }
 
-  consume(keyId: string, limit: number): RateDecision {
-    const now = this.nowMs();
-    const minute = Math.floor(now / 60_000);
-    const count = this.q.bumpWindow(keyId, minute);
-    const resetSeconds = Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000));
-    return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds };
+  /** consume counts one request of `keyId` and says whether it is within `limit` per minute. */
+  consume(keyId: string, limit: number): Promise<RateDecision> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ keyId, limit, resolve, reject });
+      if (this.waiting.length === 1) setImmediate(() => this.commitWaiting());
+    });
   }
 
   /** housekeeping drops windows older than the previous minute. */
   housekeeping(): number {
     return this.q.deleteWindowsBefore(Math.floor(this.nowMs() / 60_000) - 1);
+  }
+
+  private commitWaiting(): void {
+    const batch = this.waiting;
+    this.waiting = [];
+    const now = this.nowMs();
+    const minute = Math.floor(now / 60_000);
+    const resetSeconds = Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000));
+    let counts: number[];
+    try {
+      counts = this.store.immediate(() => batch.map((w) => this.q.bumpWindow(w.keyId, minute)));
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+      return;
+    }
+    batch.forEach((w, i) => {
+      const count = counts[i]!;
+      w.resolve({ allowed: count <= w.limit, limit: w.limit, remaining: Math.max(0, w.limit - count), resetSeconds });
+    });
   }
 }

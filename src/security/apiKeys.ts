@@ -86,19 +86,52 @@ export function revokeApiKey(store: Store, id: string): boolean {
   return true;
 }
 
-/** authenticate resolves the X-API-Key header to an active key, or throws 401. */
-export function authenticate(store: Store, presented: string | null): ApiKeyInfo {
-  if (!presented) {
-    throw new AppError("unauthorized", "Missing API key: send it in the X-API-Key header.");
+/**
+ * KeyResolver turns the X-API-Key header into an active key, or throws 401. Rows are cached by hash,
+ * and the cache is emptied whenever SQLite's data_version says another connection (the CLI revoking
+ * a key, another instance) has committed since: the check runs once per event-loop turn, so a
+ * revocation counts from the next turn on and a cached row never outlives a change to the store.
+ */
+export class KeyResolver {
+  private readonly rows = new Map<string, ApiKeyRow>();
+  private dataVersion = -1;
+  private checkedThisTurn = false;
+
+  constructor(private readonly store: Store) {}
+
+  resolve(presented: string | null): ApiKeyInfo {
+    if (!presented) throw new AppError("unauthorized", "Missing API key: send it in the X-API-Key header.");
+    this.dropIfStoreChanged();
+    const hash = hashKey(presented.trim());
+    let row = this.rows.get(hash);
+    if (!row) {
+      row = keyQueries(this.store).byHash(hash) ?? undefined;
+      if (!row) throw new AppError("unauthorized", "Invalid API key.");
+      this.rows.set(hash, row);
+    }
+    if (row.revoked_at) throw new AppError("unauthorized", "This API key has been revoked.");
+    // last use is kept to the minute: one write per key per minute, not one per request
+    const now = Date.now();
+    if (!row.last_used_at || now - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
+      row.last_used_at = new Date(now).toISOString();
+      keyQueries(this.store).touch(row.id, row.last_used_at);
+    }
+    return toInfo(row);
   }
-  const row = keyQueries(store).byHash(hashKey(presented.trim()));
-  if (!row) throw new AppError("unauthorized", "Invalid API key.");
-  if (row.revoked_at) throw new AppError("unauthorized", "This API key has been revoked.");
-  // last use is kept to the minute: one write per key per minute, not one per request
-  const now = new Date();
-  if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
-    row.last_used_at = now.toISOString();
-    keyQueries(store).touch(row.id, row.last_used_at);
+
+  /** forget drops every cached row, e.g. after this process revoked a key itself. */
+  forget(): void {
+    this.rows.clear();
   }
-  return toInfo(row);
+
+  private dropIfStoreChanged(): void {
+    if (this.checkedThisTurn) return;
+    this.checkedThisTurn = true;
+    setImmediate(() => (this.checkedThisTurn = false));
+    const version = keyQueries(this.store).dataVersion();
+    if (version !== this.dataVersion) {
+      this.rows.clear();
+      this.dataVersion = version;
+    }
+  }
 }

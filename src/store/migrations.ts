@@ -143,4 +143,36 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: "credit totals per key and month",
+    sql: `
+      -- Running totals of the ledger, so a balance is one indexed read however long the ledger grows.
+      -- The trigger keeps them in the same transaction as every ledger insert; the ledger stays the record.
+      CREATE TABLE credit_totals (
+        key_id  TEXT NOT NULL REFERENCES api_keys(id),
+        period  TEXT NOT NULL,
+        granted INTEGER NOT NULL DEFAULT 0,
+        used    INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (key_id, period)
+      ) WITHOUT ROWID;
+
+      INSERT INTO credit_totals (key_id, period, granted, used)
+        SELECT key_id, period,
+               SUM(CASE WHEN kind = 'grant' THEN amount ELSE 0 END),
+               SUM(CASE WHEN kind = 'charge' THEN amount ELSE 0 END)
+        FROM credit_ledger GROUP BY key_id, period;
+
+      CREATE TRIGGER credit_ledger_totals AFTER INSERT ON credit_ledger
+      BEGIN
+        INSERT INTO credit_totals (key_id, period, granted, used)
+          VALUES (NEW.key_id, NEW.period,
+                  CASE WHEN NEW.kind = 'grant' THEN NEW.amount ELSE 0 END,
+                  CASE WHEN NEW.kind = 'charge' THEN NEW.amount ELSE 0 END)
+        ON CONFLICT (key_id, period) DO UPDATE SET
+          granted = granted + excluded.granted,
+          used = used + excluded.used;
+      END;
+    `,
+  },
 ];

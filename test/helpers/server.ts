@@ -27,7 +27,7 @@ export interface TestServer {
   url: string;
   port: number;
   dataDir: string;
-  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  proc: Bun.Subprocess;
   /** lines the server printed on stdout so far */
   stdout(): string;
   stderr(): string;
@@ -41,6 +41,8 @@ export interface StartOptions {
   args?: string[];
   env?: Record<string, string>;
   dataDir?: string;
+  /** logFile: send the server's stdout (the request log) to this file instead of a pipe to the test */
+  logFile?: string;
 }
 
 /** startServer launches the service and waits until /healthz answers. */
@@ -50,7 +52,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const proc = Bun.spawn([process.execPath, CLI, "serve", "--host", "127.0.0.1", "--port", String(port), "--data", dataDir, ...(options.args ?? [])], {
     cwd: ROOT,
     stdin: "ignore",
-    stdout: "pipe",
+    stdout: options.logFile ? Bun.file(options.logFile) : "pipe",
     stderr: "pipe",
     env: { ...process.env, DOCINTEL_LOG_LEVEL: "info", ...options.env },
   });
@@ -61,8 +63,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     const reader = stream.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) add(decoder.decode(next.value, { stream: true }));
   };
-  void pump(proc.stdout, (s) => (out += s));
-  void pump(proc.stderr, (s) => (err += s));
+  if (proc.stdout instanceof ReadableStream) void pump(proc.stdout, (s) => (out += s));
+  void pump(proc.stderr as ReadableStream<Uint8Array>, (s) => (err += s));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
