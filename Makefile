@@ -42,8 +42,9 @@ setup-deps: setup-bun
 run: setup ## set up, then start the service on PORT (8080) with DATA (./data)
 	$(BUN) bin/docintel serve --port $(PORT) --data $(DATA)
 
-test: setup ## set up, then run the test suite against real servers and tools
-	$(BUN) test
+test: setup ## set up, then type-check and run the test suite against real servers and tools
+	$(BUN) x tsc --noEmit -p .
+	$(BUN) test --timeout 60000
 
 build: setup-bun setup-deps ## compile the single binary dist/docintel
 	$(BUN) scripts/build.ts --outfile dist/docintel

@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AppError } from "../src/errors";
+import { failureOf, loopbackServers } from "./helpers/loopback";
 import { ingestOne, ingestUpload, ingestUrl, type IngestLimits } from "../src/ingest";
 import { EXTENSION_MIME, sniffType, zipEntries } from "../src/ingest/sniff";
 
@@ -269,23 +269,8 @@ describe("sniffType: extension, declared type and text fallbacks", () => {
 describe("ingest", () => {
   const limits: IngestLimits = { maxBytes: 1_000, fetchTimeoutMs: 5_000, allowPrivateUrls: true };
 
-  async function failureOf(promise: Promise<unknown>): Promise<AppError> {
-    try {
-      await promise;
-    } catch (error) {
-      expect(error).toBeInstanceOf(AppError);
-      return error as AppError;
-    }
-    throw new Error("expected the promise to reject with an AppError");
-  }
-
-  const servers: { stop(force?: boolean): void }[] = [];
-  afterAll(() => servers.forEach((s) => s.stop(true)));
-  function serve(fetch: (req: Request) => Response) {
-    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch });
-    servers.push(server);
-    return `http://127.0.0.1:${server.port}`;
-  }
+  const serveOn = loopbackServers();
+  const serve = (fetch: (req: Request) => Response) => serveOn(fetch).origin;
 
   test("an upload is sniffed from its bytes and keeps only the base name", async () => {
     const doc = await ingestUpload(new File([fixture("test.json")], "C:\\Users\\me\\data.json"), { ...limits, maxBytes: 10_000 });

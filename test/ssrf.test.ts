@@ -1,27 +1,9 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { AppError } from "../src/errors";
+import { failureOf, loopbackServers } from "./helpers/loopback";
 import { assertFetchableUrl, classifyAddress, guardedFetch, parseUrlHeaders } from "../src/security/ssrf";
 
-/** failureOf awaits a promise that must reject with an AppError and returns it. */
-async function failureOf(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error("expected the promise to reject with an AppError");
-}
-
-const servers: { stop(force?: boolean): void }[] = [];
-function serve(fetch: (req: Request) => Response | Promise<Response>) {
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch });
-  servers.push(server);
-  return { server, origin: `http://127.0.0.1:${server.port}` };
-}
-afterAll(() => {
-  for (const server of servers) server.stop(true);
-});
+const serve = loopbackServers();
 
 describe("classifyAddress", () => {
   const cases: [string, string | null][] = [

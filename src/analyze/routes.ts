@@ -1,6 +1,6 @@
 import type { Route } from "../app/route";
 import { notBuiltYet } from "../app/route";
-import { checkWebhookUrl, parseJsonField, parseUrlList, requireOneDocument } from "../app/inputs";
+import { checkBatchInputs, checkWebhookUrl, parseJsonField, parseUrlList, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
@@ -66,13 +66,7 @@ export const analyzeRoutes: Route[] = [
     },
     handler: async ({ body, services }) => {
       parseTypedSchema(body.schema);
-      const files = (body.files as File[] | undefined) ?? [];
-      const urls = parseUrlList(body);
-      const count = files.length + urls.length;
-      if (count === 0) throw new AppError("missing_input", "Send at least one document: 'files' (repeatable) and/or 'urls' (a JSON array).");
-      if (count > ANALYZE_BATCH_MAX_ITEMS) throw new AppError("bad_request", `A batch holds at most ${ANALYZE_BATCH_MAX_ITEMS} items (files and urls together), got ${count}.`);
-      for (const url of urls) await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "urls" });
-      if (body.webhook_url) await assertFetchableUrl(body.webhook_url as string, { allowPrivate: services.config.allowPrivateUrls, field: "webhook_url" });
+      await checkBatchInputs(body, services, ANALYZE_BATCH_MAX_ITEMS);
       notBuiltYet("POST /api/v1/analyze/batch");
     },
   },

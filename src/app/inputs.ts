@@ -52,3 +52,18 @@ export function parseUrlList(body: Record<string, unknown>, name = "urls"): stri
     throw new AppError("bad_request", `${name}: must be a JSON array of URL strings, e.g. ["https://example.com/a.pdf"]`);
   return value.map((u: string) => u.trim());
 }
+
+/**
+ * checkBatchInputs checks the items of a batch (uploaded `files` and a JSON array of `urls`): at
+ * least one, at most `maxItems` together, every URL fetchable, and the webhook URL if given.
+ */
+export async function checkBatchInputs(body: Record<string, unknown>, services: Services, maxItems: number): Promise<{ files: File[]; urls: string[] }> {
+  const files = (body.files as File[] | undefined) ?? [];
+  const urls = parseUrlList(body);
+  const count = files.length + urls.length;
+  if (count === 0) throw new AppError("missing_input", "Send at least one document: 'files' (repeatable) and/or 'urls' (a JSON array).");
+  if (count > maxItems) throw new AppError("bad_request", `A batch holds at most ${maxItems} items (files and urls together), got ${count}.`);
+  for (const url of urls) await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "urls" });
+  if (body.webhook_url) await assertFetchableUrl(body.webhook_url as string, { allowPrivate: services.config.allowPrivateUrls, field: "webhook_url" });
+  return { files, urls };
+}

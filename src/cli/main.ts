@@ -5,7 +5,7 @@
  */
 import { ConfigError, SERVE_OPTIONS, dataDirFrom, loadConfig, resolveOptions, type OptionSpec } from "../config";
 import { openStore } from "../store";
-import { countApiKeys, createApiKey, getApiKey, isPlan, listApiKeys, revokeApiKey } from "../security/apiKeys";
+import { countApiKeys, createApiKey, getApiKey, isPlan, listApiKeys, revokeApiKey, type ApiKeyInfo } from "../security/apiKeys";
 import { Ledger } from "../credits/ledger";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { createServices } from "../app/services";
@@ -40,6 +40,22 @@ interface Command {
 
 function openStoreFor(flags: Record<string, string | boolean | undefined>) {
   return openStore(dataDirFrom(env, flags));
+}
+
+/** withKey opens the store, finds key `id` (exit 1 when there is none) and runs `fn` with it. */
+async function withKey(flags: Record<string, string | boolean | undefined>, id: string, fn: (key: ApiKeyInfo, ledger: Ledger) => Promise<void>): Promise<number> {
+  const store = openStoreFor(flags);
+  try {
+    const key = getApiKey(store, id);
+    if (!key) {
+      err(`no key ${id}; see docintel keys list`);
+      return 1;
+    }
+    await fn(key, new Ledger(store));
+    return 0;
+  } finally {
+    store.close();
+  }
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -125,21 +141,11 @@ const COMMANDS: Record<string, Command> = {
     options: [DATA_OPTION],
     async run([id, n], flags) {
       if (!id || !n || !/^\d+$/.test(n) || Number(n) <= 0) throw new ConfigError("usage: docintel credits grant KEY_ID N (N a positive whole number)");
-      const store = openStoreFor(flags);
-      try {
-        const key = getApiKey(store, id);
-        if (!key) {
-          err(`no key ${id}; see docintel keys list`);
-          return 1;
-        }
-        const ledger = new Ledger(store);
+      return withKey(flags, id, async (key, ledger) => {
         await ledger.grant(id, Number(n), "granted with the CLI");
         const b = ledger.balance(key);
         out(`granted ${n} credits to ${id}; remaining this month (${b.period}): ${b.remaining ?? "metered, no cap"}`);
-        return 0;
-      } finally {
-        store.close();
-      }
+      });
     },
   },
   "credits show": {
@@ -148,14 +154,8 @@ const COMMANDS: Record<string, Command> = {
     options: [DATA_OPTION],
     async run([id], flags) {
       if (!id) throw new ConfigError("usage: docintel credits show KEY_ID");
-      const store = openStoreFor(flags);
-      try {
-        const key = getApiKey(store, id);
-        if (!key) {
-          err(`no key ${id}; see docintel keys list`);
-          return 1;
-        }
-        const b = new Ledger(store).balance(key);
+      return withKey(flags, id, async (key, ledger) => {
+        const b = ledger.balance(key);
         out(`key        ${key.id}${key.revokedAt ? " (revoked)" : ""}`);
         out(`plan       ${b.plan} (${RATE_LIMIT_PER_MINUTE[b.plan]} requests/min)`);
         out(`period     ${b.period}`);
@@ -164,10 +164,7 @@ const COMMANDS: Record<string, Command> = {
         out(`used       ${b.used}`);
         out(`held       ${b.held}`);
         out(`remaining  ${b.remaining ?? "no cap"}`);
-        return 0;
-      } finally {
-        store.close();
-      }
+      });
     },
   },
   "webhook-secret": {

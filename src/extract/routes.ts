@@ -1,10 +1,8 @@
 import type { Route } from "../app/route";
 import { notBuiltYet } from "../app/route";
-import { checkWebhookUrl, parseUrlList, requireOneDocument } from "../app/inputs";
+import { checkBatchInputs, checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
-import { AppError } from "../errors";
-import { assertFetchableUrl } from "../security/ssrf";
 import { EXTRACT_BATCH_MAX_ITEMS, ExtractBatchBody, ExtractBody, ExtractionResult } from "./schema";
 
 const tag = "Extract";
@@ -55,13 +53,7 @@ export const extractRoutes: Route[] = [
     },
     handler: async ({ body, services }) => {
       parseTypedSchema(body.schema);
-      const files = (body.files as File[] | undefined) ?? [];
-      const urls = parseUrlList(body);
-      const count = files.length + urls.length;
-      if (count === 0) throw new AppError("missing_input", "Send at least one document: 'files' (repeatable) and/or 'urls' (a JSON array).");
-      if (count > EXTRACT_BATCH_MAX_ITEMS) throw new AppError("bad_request", `A batch holds at most ${EXTRACT_BATCH_MAX_ITEMS} items (files and urls together), got ${count}.`);
-      for (const url of urls) await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "urls" });
-      if (body.webhook_url) await assertFetchableUrl(body.webhook_url as string, { allowPrivate: services.config.allowPrivateUrls, field: "webhook_url" });
+      await checkBatchInputs(body, services, EXTRACT_BATCH_MAX_ITEMS);
       notBuiltYet("POST /api/v1/extract/batch");
     },
   },
