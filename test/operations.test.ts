@@ -30,6 +30,11 @@ describe("health and metrics", () => {
     expect(text).toMatch(/docintel_http_requests_total\{method="GET",route="[^"]*",status="401"\} \d+/);
     expect(text).toMatch(/docintel_http_request_duration_seconds_bucket\{method="GET",route="\/api\/v1\/usage",le="0.005"\} \d+/);
     expect(text).toContain("docintel_pool_queue_depth 0");
+    // requests refused before routing share one label, whatever their path
+    await fetch(`${server.url}/some/random/path-${Date.now()}`);
+    const after = await (await fetch(`${server.url}/metrics`)).text();
+    expect(after).toMatch(/route="\(before routing\)",status="401"/);
+    expect(after).not.toContain("random/path");
     for (const state of ["pending", "processing", "completed", "failed", "cancelled"]) expect(text).toContain(`docintel_tasks{state="${state}"} 0`);
   });
 });

@@ -4,7 +4,7 @@
  * validation -> handler. Auth runs before the body is read, so anonymous uploads are never parsed.
  */
 import { Elysia } from "elysia";
-import { AppError, RequestValidationError, errorResponse } from "../errors";
+import { AppError, errorResponse } from "../errors";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { contextOf, rateLimitHeaders } from "./context";
 import { DOCS_PATH, docsPlugin } from "./docs";
@@ -42,21 +42,22 @@ export function isPublicPath(pathname: string): boolean {
   return PUBLIC_PATHS.has(pathname) || pathname.startsWith(`${DOCS_PATH}/assets/`);
 }
 
-/** mapFrameworkError turns Elysia's own errors (routing, body parsing) into ours. */
+/** mapFrameworkError turns Elysia's own errors (an unknown path or method) into ours. */
 function mapFrameworkError(code: unknown, error: unknown, request: Request): unknown {
-  if (error instanceof AppError || error instanceof RequestValidationError) return error;
   if (code === "NOT_FOUND") {
     const url = new URL(request.url);
     return new AppError("not_found", `No operation ${request.method} ${url.pathname}; see /docs for the list.`);
   }
-  if (code === "PARSE") {
-    const type = request.headers.get("content-type") ?? "";
-    if (type.includes("json")) {
-      return new RequestValidationError([{ loc: ["body"], msg: "JSON decode error: the body is not valid JSON", type: "json_invalid", input: null, ctx: {} }]);
-    }
-    return new AppError("bad_request", `Could not read the request body as ${type.split(";")[0] || "a form"}; send multipart/form-data (curl -F field=value -F file=@doc.pdf).`);
-  }
   return error;
+}
+
+/**
+ * routeLabel names a request in metrics and logs by its route pattern, never by its raw path: paths
+ * are unbounded (a metrics label per random path) and a screenshot path holds the target URL.
+ */
+export function routeLabel(route: string | undefined, pathname: string): string {
+  if (route) return route;
+  return PUBLIC_PATHS.has(pathname) ? pathname : pathname.startsWith(`${DOCS_PATH}/assets/`) ? `${DOCS_PATH}/assets/*` : "(before routing)";
 }
 
 export function createApp(services: Services) {
@@ -81,7 +82,7 @@ export function createApp(services: Services) {
       ctx.route ??= route;
       const mapped = mapFrameworkError(code, error, request);
       const { response, logCause } = errorResponse(mapped, ctx.id, { "x-request-id": ctx.id, ...rateLimitHeaders(ctx) });
-      if (logCause) services.logger.error(ctx.id, `${request.method} ${ctx.route ?? new URL(request.url).pathname} failed`, logCause);
+      if (logCause) services.logger.error(ctx.id, `${request.method} ${routeLabel(ctx.route, new URL(request.url).pathname)} failed`, logCause);
       return response;
     })
     .use(docsPlugin(ROUTES.map((r) => r.op)));

@@ -9,7 +9,7 @@ import type { Server } from "bun";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { AppError, errorResponse } from "../errors";
-import { createApp, requestBodyLimit } from "./app";
+import { createApp, requestBodyLimit, routeLabel } from "./app";
 import { attachContext, contextOf, type RequestContext } from "./context";
 import { closeServices, type Services } from "./services";
 
@@ -78,14 +78,14 @@ export function startServer(services: Services): RunningServer {
       response = await app.handle(request);
     } catch (error) {
       const rendered = errorResponse(error, ctx.id, { "x-request-id": ctx.id });
-      if (rendered.logCause) logger.error(ctx.id, `${request.method} ${pathname} failed`, rendered.logCause);
+      if (rendered.logCause) logger.error(ctx.id, `${request.method} ${routeLabel(ctx.route, pathname)} failed`, rendered.logCause);
       response = rendered.response;
       if (rendered.status === 413) response.headers.set("connection", "close");
     } finally {
       cleanup();
     }
     const ms = performance.now() - ctx.startedAt;
-    const route = ctx.route ?? (response.status === 404 ? "(unmatched)" : pathname);
+    const route = routeLabel(ctx.route, pathname);
     metrics.observe(request.method, route, response.status, ms / 1000);
     logger.request({ request_id: ctx.id, key_id: ctx.key?.id, method: request.method, route, status: response.status, ms: Math.round(ms * 10) / 10 });
     return response;
