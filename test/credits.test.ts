@@ -224,3 +224,18 @@ test("the running totals always equal the sums of the ledger", async () => {
   expect(totals).toEqual(fromLedger);
   expect(ledger.balance(a)).toMatchObject({ granted: 50, used: 100, remaining: 50 });
 });
+
+test("the amount held before work starts is the least the operation can cost", () => {
+  const { MINIMUM_COST } = require("../src/credits/costs") as typeof import("../src/credits/costs");
+  const onePage = { pages: 1, website: false };
+  expect(MINIMUM_COST).toEqual({
+    screenshot: costs.screenshot(),
+    markdown: costs.markdown(0),
+    thumbnail: costs.thumbnail(),
+    diff: costs.diff(),
+    extract: costs.extract(onePage),
+    analyze: costs.analyze(onePage),
+    cross: costs.cross([onePage]),
+    decide: costs.decide(onePage),
+  });
+});

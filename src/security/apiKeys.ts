@@ -119,11 +119,6 @@ export class KeyResolver {
     return toInfo(row);
   }
 
-  /** forget drops every cached row, e.g. after this process revoked a key itself. */
-  forget(): void {
-    this.rows.clear();
-  }
-
   private dropIfStoreChanged(): void {
     if (this.checkedThisTurn) return;
     this.checkedThisTurn = true;
