@@ -3,7 +3,8 @@ import { rmSync } from "node:fs";
 import { openStore, type Store } from "../src/store";
 import { createApiKey } from "../src/security/apiKeys";
 import { Ledger } from "../src/credits/ledger";
-import { costs } from "../src/credits/costs";
+import { MINIMUM_COST, costs } from "../src/credits/costs";
+import { metered } from "../src/credits/meter";
 import { AppError } from "../src/errors";
 import { ROOT, tempDir } from "./helpers/server";
 
@@ -174,7 +175,6 @@ describe("credit costs (spec table)", () => {
 });
 
 describe("metered", () => {
-  const { metered } = require("../src/credits/meter") as typeof import("../src/credits/meter");
 
   test("charges what successful work reports and nothing for failed work", async () => {
     const { store } = freshStore();
@@ -226,9 +226,8 @@ test("the running totals always equal the sums of the ledger", async () => {
 });
 
 test("the amount held before work starts is the least the operation can cost", () => {
-  const { MINIMUM_COST } = require("../src/credits/costs") as typeof import("../src/credits/costs");
   const onePage = { pages: 1, website: false };
-  expect(MINIMUM_COST).toEqual({
+  expect({ ...MINIMUM_COST } as Record<string, number>).toEqual({
     screenshot: costs.screenshot(),
     markdown: costs.markdown(0),
     thumbnail: costs.thumbnail(),
