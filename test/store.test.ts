@@ -1,6 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { appliedMigrations, openStore } from "../src/store";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { COUNTERS_FILE, STORE_FILE, appliedMigrations, openCounters, openStore, type Store } from "../src/store";
 import { MIGRATIONS } from "../src/store/migrations";
 import { TASK_STATES, DELIVERY_STATES } from "../src/store/states";
 import { createApiKey } from "../src/security/apiKeys";
@@ -20,11 +21,29 @@ test("the store is SQLite in WAL mode with every migration applied once", () => 
   again.close();
 });
 
-test("tables for keys, ledger, rate limits, tasks, batches, deliveries and thumbnail jobs exist", () => {
+const tablesOf = (s: Store) => s.db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name);
+
+test("tables for keys, ledger, tasks, batches, deliveries and thumbnail jobs exist; rate-limit windows are in the counters store", () => {
   const store = openStore(dir);
-  const tables = store.db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name);
-  for (const t of ["api_keys", "credit_ledger", "credit_holds", "rate_limit_windows", "tasks", "batches", "webhook_deliveries", "thumbnail_jobs"]) expect(tables).toContain(t);
+  for (const t of ["api_keys", "credit_ledger", "credit_holds", "credit_totals", "tasks", "batches", "webhook_deliveries", "thumbnail_jobs"]) expect(tablesOf(store)).toContain(t);
+  expect(store.db.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous).toBe(1); // NORMAL: fsync at checkpoints
   store.close();
+  const counters = openCounters(dir);
+  expect(tablesOf(counters)).toContain("rate_limit_windows");
+  expect(counters.db.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()!.journal_mode).toBe("wal");
+  expect(counters.db.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous).toBe(0); // OFF: disposable
+  counters.close();
+});
+
+test("a counters file left unreadable (an OS crash) is made anew; the durable store never is", () => {
+  const own = tempDir();
+  writeFileSync(join(own, COUNTERS_FILE), "this is not a database ".repeat(200));
+  const counters = openCounters(own);
+  expect(tablesOf(counters)).toContain("rate_limit_windows");
+  counters.close();
+  writeFileSync(join(own, STORE_FILE), "this is not a database ".repeat(200));
+  expect(() => openStore(own)).toThrow();
+  rmSync(own, { recursive: true, force: true });
 });
 
 test("state columns accept exactly the state constants", () => {

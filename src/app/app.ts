@@ -65,8 +65,7 @@ export function createApp(services: Services) {
     .onRequest(async function authenticateRequest({ request, set }) {
       const ctx = contextOf(request);
       set.headers["x-request-id"] = ctx.id;
-      const { pathname } = new URL(request.url);
-      if (isPublicPath(pathname)) return;
+      if (isPublicPath(ctx.pathname)) return;
       if (services.draining) throw new AppError("shutting_down", "The service is shutting down; retry shortly.", { headers: { "Retry-After": "5" } });
       ctx.key = services.keys.resolve(request.headers.get("x-api-key"));
       ctx.rate = await services.rateLimiter.consume(ctx.key.id, RATE_LIMIT_PER_MINUTE[ctx.key.plan]);
@@ -82,7 +81,7 @@ export function createApp(services: Services) {
       ctx.route ??= route;
       const mapped = mapFrameworkError(code, error, request);
       const { response, logCause } = errorResponse(mapped, ctx.id, { "x-request-id": ctx.id, ...rateLimitHeaders(ctx) });
-      if (logCause) services.logger.error(ctx.id, `${request.method} ${routeLabel(ctx.route, new URL(request.url).pathname)} failed`, logCause);
+      if (logCause) services.logger.error(ctx.id, `${request.method} ${routeLabel(ctx.route, ctx.pathname)} failed`, logCause);
       return response;
     })
     .use(docsPlugin(ROUTES.map((r) => r.op)));

@@ -65,7 +65,7 @@ export function startServer(services: Services): RunningServer {
 
   async function handle(request: Request): Promise<Response> {
     const ctx = contextOf(request);
-    const { pathname } = new URL(request.url);
+    const { pathname } = ctx;
     let response: Response;
     let cleanup = () => {};
     try {
@@ -75,12 +75,11 @@ export function startServer(services: Services): RunningServer {
         if (declared > limit) throw tooLarge(limit);
         if (!Number.isFinite(declared)) ({ request, cleanup } = await spoolBody(request, ctx, limit, spoolDir));
       }
-      response = await app.handle(request);
+      response = await app.fetch(request);
     } catch (error) {
       const rendered = errorResponse(error, ctx.id, { "x-request-id": ctx.id });
       if (rendered.logCause) logger.error(ctx.id, `${request.method} ${routeLabel(ctx.route, pathname)} failed`, rendered.logCause);
       response = rendered.response;
-      if (rendered.status === 413) response.headers.set("connection", "close");
     } finally {
       cleanup();
     }

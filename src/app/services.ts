@@ -3,7 +3,7 @@
  * and the CLI build the same object, so sync routes, tasks and the CLI share one code path.
  */
 import type { Config } from "../config";
-import { openStore, type Store } from "../store";
+import { openCounters, openStore, type Store } from "../store";
 import { Ledger } from "../credits/ledger";
 import { RateLimiter } from "../credits/rateLimit";
 import { WorkerPool } from "../pool";
@@ -15,6 +15,8 @@ import { KeyResolver } from "../security/apiKeys";
 export interface Services {
   config: Config;
   store: Store;
+  /** counters: the disposable store of rate-limit windows */
+  counters: Store;
   keys: KeyResolver;
   ledger: Ledger;
   rateLimiter: RateLimiter;
@@ -29,12 +31,14 @@ export interface Services {
 
 export function createServices(config: Config, overrides: Partial<Pick<Services, "logger">> = {}): Services {
   const store = openStore(config.dataDir);
+  const counters = openCounters(config.dataDir);
   return {
     config,
     store,
+    counters,
     keys: new KeyResolver(store),
     ledger: new Ledger(store),
-    rateLimiter: new RateLimiter(store),
+    rateLimiter: new RateLimiter(counters),
     pool: new WorkerPool({ threads: config.workers, maxQueue: config.queueSize }),
     metrics: new Metrics(),
     logger: overrides.logger ?? createLogger(config.logLevel),
@@ -47,4 +51,5 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
 export async function closeServices(services: Services): Promise<void> {
   await services.pool.close();
   services.store.close();
+  services.counters.close();
 }

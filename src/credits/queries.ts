@@ -1,4 +1,4 @@
-/** SQL of the credit ledger, holds and rate-limit windows. */
+/** SQL of the credit ledger and holds (the store) and of the rate-limit windows (the counters store). */
 import type { Store } from "../store";
 import type { LedgerKind } from "../store/states";
 
@@ -28,8 +28,12 @@ export const creditQueries = (store: Store) => ({
       .run(h),
   deleteHold: (id: string) => store.db.query("DELETE FROM credit_holds WHERE id = ?").run(id).changes,
   deleteExpiredHolds: (nowMs: number) => store.db.query("DELETE FROM credit_holds WHERE expires_at <= ?").run(nowMs).changes,
+});
+
+/** SQL of the rate-limit windows, which live in the disposable counters store (openCounters). */
+export const counterQueries = (counters: Store) => ({
   bumpWindow: (keyId: string, windowStart: number) =>
-    store.db
+    counters.db
       .query<{ count: number }, [string, number]>(
         `INSERT INTO rate_limit_windows (key_id, window_start, count) VALUES (?, ?, 1)
          ON CONFLICT (key_id, window_start) DO UPDATE SET count = count + 1
@@ -37,5 +41,5 @@ export const creditQueries = (store: Store) => ({
       )
       .get(keyId, windowStart)!.count,
   deleteWindowsBefore: (windowStart: number) =>
-    store.db.query("DELETE FROM rate_limit_windows WHERE window_start < ?").run(windowStart).changes,
+    counters.db.query("DELETE FROM rate_limit_windows WHERE window_start < ?").run(windowStart).changes,
 });

@@ -1,6 +1,6 @@
 /**
- * RateLimiter: fixed one-minute windows per key, counted in the store so that every instance
- * sharing it sees the same count. Every authenticated request counts, refused ones included.
+ * RateLimiter: fixed one-minute windows per key, counted in the counters store so that every
+ * process on the data dir sees the same count. Every authenticated request counts, refused ones included.
  *
  * Group commit: the requests that arrive in one event-loop turn are counted in one immediate
  * transaction, so a busy server pays one commit per turn rather than one per request, while every
@@ -9,7 +9,7 @@
  * and, with many concurrent clients, lowers throughput.
  */
 import type { Store } from "../store";
-import { creditQueries } from "./queries";
+import { counterQueries } from "./queries";
 
 export interface RateDecision {
   allowed: boolean;
@@ -27,14 +27,15 @@ interface Waiting {
 }
 
 export class RateLimiter {
-  private readonly q: ReturnType<typeof creditQueries>;
+  private readonly q: ReturnType<typeof counterQueries>;
   private waiting: Waiting[] = [];
 
   constructor(
-    private readonly store: Store,
+    /** counters: the store of the windows, openCounters() */
+    private readonly counters: Store,
     private readonly nowMs: () => number = Date.now,
   ) {
-    this.q = creditQueries(store);
+    this.q = counterQueries(counters);
   }
 
   /** consume counts one request of `keyId` and says whether it is within `limit` per minute. */
@@ -58,7 +59,7 @@ export class RateLimiter {
     const resetSeconds = Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000));
     let counts: number[];
     try {
-      counts = this.store.immediate(() => batch.map((w) => this.q.bumpWindow(w.keyId, minute)));
+      counts = this.counters.immediate(() => batch.map((w) => this.q.bumpWindow(w.keyId, minute)));
     } catch (error) {
       for (const w of batch) w.reject(error);
       return;

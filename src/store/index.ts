@@ -4,9 +4,9 @@
  * connection and transactions, so a PostgreSQL backend is a new implementation of `Store`.
  */
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { MIGRATIONS, type Migration } from "./migrations";
+import { COUNTER_MIGRATIONS, MIGRATIONS, type Migration } from "./migrations";
 
 export interface Store {
   readonly db: Database;
@@ -19,16 +19,30 @@ export interface Store {
 
 /** STORE_FILE is the database file name inside the data dir. */
 export const STORE_FILE = "docintel.sqlite";
+/** COUNTERS_FILE holds the disposable counters (rate-limit windows), see openCounters. */
+export const COUNTERS_FILE = "counters.sqlite";
 
-export function openStore(dataDir: string, migrations: Migration[] = MIGRATIONS): Store {
+interface OpenOptions {
+  file: string;
+  migrations: Migration[];
+  /** durable: fsync at checkpoints (synchronous=NORMAL); false for data that may be lost in an OS crash */
+  durable: boolean;
+}
+
+function openDatabase(dataDir: string, o: OpenOptions): Store {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const path = join(dataDir, STORE_FILE);
+  const path = join(dataDir, o.file);
   const db = new Database(path, { create: true, strict: true });
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA synchronous = NORMAL");
-  db.exec("PRAGMA foreign_keys = ON");
-  db.exec("PRAGMA busy_timeout = 5000");
-  migrate(db, migrations);
+  try {
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec(`PRAGMA synchronous = ${o.durable ? "NORMAL" : "OFF"}`);
+    db.exec("PRAGMA foreign_keys = ON");
+    db.exec("PRAGMA busy_timeout = 5000");
+    migrate(db, o.migrations);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return {
     db,
     path,
@@ -39,6 +53,30 @@ export function openStore(dataDir: string, migrations: Migration[] = MIGRATIONS)
       db.close();
     },
   };
+}
+
+/** openStore opens the durable store: keys, the credit ledger, tasks, deliveries, jobs. */
+export function openStore(dataDir: string, migrations: Migration[] = MIGRATIONS): Store {
+  return openDatabase(dataDir, { file: STORE_FILE, migrations, durable: true });
+}
+
+/**
+ * openCounters opens the counters store: rate-limit windows, written on every request. Counts are
+ * shared by every process on the data dir, like the store, but never fsynced (they need not survive
+ * an OS crash), which halves the cost of each write. A counters file that an OS crash left unreadable
+ * is deleted and made anew: the cost is at most one minute of counts. (On PostgreSQL this would be an
+ * UNLOGGED table.)
+ */
+export function openCounters(dataDir: string): Store {
+  const o = { file: COUNTERS_FILE, migrations: COUNTER_MIGRATIONS, durable: false };
+  try {
+    return openDatabase(dataDir, o);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "";
+    if (!/SQLITE_(CORRUPT|NOTADB)/.test(code)) throw error;
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(join(dataDir, COUNTERS_FILE + suffix), { force: true });
+    return openDatabase(dataDir, o);
+  }
 }
 
 function migrate(db: Database, migrations: Migration[]): void {

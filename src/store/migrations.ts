@@ -21,7 +21,7 @@ export interface Migration {
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
-    name: "keys, credits and rate limits",
+    name: "keys and credits",
     sql: `
       CREATE TABLE api_keys (
         id           TEXT PRIMARY KEY,
@@ -59,14 +59,6 @@ export const MIGRATIONS: Migration[] = [
         expires_at INTEGER NOT NULL          -- unix ms
       );
       CREATE INDEX credit_holds_by_key ON credit_holds (key_id, expires_at);
-
-      -- Fixed one-minute windows: window_start is the unix minute.
-      CREATE TABLE rate_limit_windows (
-        key_id       TEXT NOT NULL,
-        window_start INTEGER NOT NULL,
-        count        INTEGER NOT NULL,
-        PRIMARY KEY (key_id, window_start)
-      ) WITHOUT ROWID;
     `,
   },
   {
@@ -173,6 +165,23 @@ export const MIGRATIONS: Migration[] = [
           granted = granted + excluded.granted,
           used = used + excluded.used;
       END;
+    `,
+  },
+];
+
+/** COUNTER_MIGRATIONS shape the disposable counters store (see openCounters). */
+export const COUNTER_MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: "rate-limit windows",
+    sql: `
+      -- Fixed one-minute windows: window_start is the unix minute.
+      CREATE TABLE rate_limit_windows (
+        key_id       TEXT NOT NULL,
+        window_start INTEGER NOT NULL,
+        count        INTEGER NOT NULL,
+        PRIMARY KEY (key_id, window_start)
+      ) WITHOUT ROWID;
     `,
   },
 ];
