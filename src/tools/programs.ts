@@ -20,7 +20,7 @@ export const PROGRAMS: ProgramSpec[] = [
   { name: "ffprobe", candidates: ["ffprobe"], versionArgs: ["-version"], enables: ["media duration and codecs"], debianPackage: "ffmpeg" },
   { name: "pdftoppm", candidates: ["pdftoppm"], versionArgs: ["-v"], enables: ["PDF page images (OCR, thumbnails, vision)"], debianPackage: "poppler-utils" },
   { name: "pdftotext", candidates: ["pdftotext"], versionArgs: ["-v"], enables: ["PDF benchmark baseline"], debianPackage: "poppler-utils" },
-  { name: "heif-convert", candidates: ["heif-convert"], versionArgs: ["--version"], enables: ["HEIC images"], debianPackage: "libheif-examples" },
+  { name: "heif-convert", candidates: ["heif-convert"], versionArgs: ["-h"], enables: ["HEIC images"], debianPackage: "libheif-examples" },
 ];
 
 export interface ProgramStatus {
