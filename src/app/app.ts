@@ -44,10 +44,7 @@ export function isPublicPath(pathname: string): boolean {
 
 /** mapFrameworkError turns Elysia's own errors (an unknown path or method) into ours. */
 function mapFrameworkError(code: unknown, error: unknown, request: Request): unknown {
-  if (code === "NOT_FOUND") {
-    const url = new URL(request.url);
-    return new AppError("not_found", `No operation ${request.method} ${url.pathname}; see /docs for the list.`);
-  }
+  if (code === "NOT_FOUND") return new AppError("not_found", `No operation ${request.method} ${contextOf(request).url.pathname}; see /docs for the list.`);
   return error;
 }
 
@@ -57,7 +54,8 @@ function mapFrameworkError(code: unknown, error: unknown, request: Request): unk
  */
 export function routeLabel(route: string | undefined, pathname: string): string {
   if (route) return route;
-  return PUBLIC_PATHS.has(pathname) ? pathname : pathname.startsWith(`${DOCS_PATH}/assets/`) ? `${DOCS_PATH}/assets/*` : "(before routing)";
+  if (!isPublicPath(pathname)) return "(before routing)";
+  return PUBLIC_PATHS.has(pathname) ? pathname : `${DOCS_PATH}/assets/*`;
 }
 
 export function createApp(services: Services) {
@@ -65,7 +63,7 @@ export function createApp(services: Services) {
     .onRequest(async function authenticateRequest({ request, set }) {
       const ctx = contextOf(request);
       set.headers["x-request-id"] = ctx.id;
-      if (isPublicPath(ctx.pathname)) return;
+      if (isPublicPath(ctx.url.pathname)) return;
       if (services.draining) throw new AppError("shutting_down", "The service is shutting down; retry shortly.", { headers: { "Retry-After": "5" } });
       ctx.key = services.keys.resolve(request.headers.get("x-api-key"));
       ctx.rate = await services.rateLimiter.consume(ctx.key.id, RATE_LIMIT_PER_MINUTE[ctx.key.plan]);
@@ -81,7 +79,7 @@ export function createApp(services: Services) {
       ctx.route ??= route;
       const mapped = mapFrameworkError(code, error, request);
       const { response, logCause } = errorResponse(mapped, ctx.id, { "x-request-id": ctx.id, ...rateLimitHeaders(ctx) });
-      if (logCause) services.logger.error(ctx.id, `${request.method} ${routeLabel(ctx.route, ctx.pathname)} failed`, logCause);
+      if (logCause) services.logger.error(ctx.id, `${request.method} ${routeLabel(ctx.route, ctx.url.pathname)} failed`, logCause);
       return response;
     })
     .use(docsPlugin(ROUTES.map((r) => r.op)));

@@ -8,8 +8,8 @@ import type { RateDecision } from "../credits/rateLimit";
 export interface RequestContext {
   id: string;
   startedAt: number;
-  /** the request path, parsed once */
-  pathname: string;
+  /** the request URL, parsed once */
+  url: URL;
   /** the matched route pattern, e.g. /api/v1/extract; unknown until routing */
   route?: string;
   key?: ApiKeyInfo;
@@ -25,7 +25,7 @@ export function attachContext(request: Request, ctx: RequestContext): void {
 export function contextOf(request: Request): RequestContext {
   let ctx = contexts.get(request);
   if (!ctx) {
-    ctx = { id: crypto.randomUUID(), startedAt: performance.now(), pathname: new URL(request.url).pathname };
+    ctx = { id: crypto.randomUUID(), startedAt: performance.now(), url: new URL(request.url) };
     contexts.set(request, ctx);
   }
   return ctx;

@@ -151,7 +151,7 @@ export function mountOperation(app: Elysia<any, any, any, any, any, any, any>, s
   const run = async function handleOperation({ params, request, set }: any) {
     const ctx = contextOf(request);
     ctx.route = op.path;
-    const rawQuery = op.query ? collect(new URL(request.url).searchParams.entries()) : {};
+    const rawQuery = op.query ? collect(ctx.url.searchParams.entries()) : {};
     const rawBody = op.body ? await readBody(request, op) : {};
     const input: HandlerInput = {
       params: op.params ? validateFields(op.params, op.path.endsWith("*") ? { url: params?.["*"] || undefined } : params, "path") : {},

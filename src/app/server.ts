@@ -1,5 +1,5 @@
 /**
- * startServer runs the app on Bun.serve. The wrapper around `app.handle` owns what must see every
+ * startServer runs the app on Bun.serve. The wrapper around the app's `fetch` owns what must see every
  * request and its final response: the body limit while the body streams in (413 before anything is
  * read when Content-Length says too much; chunked bodies are spooled to disk and cut off at the
  * limit), the request log line,
@@ -36,8 +36,7 @@ async function spoolBody(request: Request, ctx: RequestContext, limit: number, s
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       seen += next.value.byteLength;
       if (seen > limit) throw tooLarge(limit);
-      sink.write(next.value);
-      await sink.flush();
+      sink.write(next.value); // the writer buffers and flushes by itself
     }
   } catch (error) {
     await reader.cancel().catch(() => {});
@@ -65,7 +64,7 @@ export function startServer(services: Services): RunningServer {
 
   async function handle(request: Request): Promise<Response> {
     const ctx = contextOf(request);
-    const { pathname } = ctx;
+    const { pathname } = ctx.url;
     let response: Response;
     let cleanup = () => {};
     try {

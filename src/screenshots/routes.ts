@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { Route } from "../app/route";
 import { notBuiltYet } from "../app/route";
 import { AppError } from "../errors";
+import { contextOf } from "../app/context";
 import { assertFetchableUrl } from "../security/ssrf";
 import { ScreenshotQuery } from "./schema";
 
@@ -11,7 +12,7 @@ import { ScreenshotQuery } from "./schema";
  * once). A target with its own query string sends it percent-encoded; our query is the options.
  */
 export function targetUrlOf(request: Request, prefix: string): string {
-  const path = new URL(request.url).pathname;
+  const path = contextOf(request).url.pathname;
   let raw = path.slice(prefix.length);
   try {
     raw = decodeURIComponent(raw);

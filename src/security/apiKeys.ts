@@ -93,39 +93,46 @@ export function revokeApiKey(store: Store, id: string): boolean {
  * revocation counts from the next turn on and a cached row never outlives a change to the store.
  */
 export class KeyResolver {
-  private readonly rows = new Map<string, ApiKeyRow>();
+  /** by key hash: the row, its info as handed out, and its last use in unix ms (0 = never) */
+  private readonly cached = new Map<string, { row: ApiKeyRow; info: ApiKeyInfo; lastUsedMs: number }>();
+  private readonly q: ReturnType<typeof keyQueries>;
   private dataVersion = -1;
   private checkedThisTurn = false;
 
-  constructor(private readonly store: Store) {}
+  constructor(store: Store) {
+    this.q = keyQueries(store);
+  }
 
   resolve(presented: string | null): ApiKeyInfo {
     if (!presented) throw new AppError("unauthorized", "Missing API key: send it in the X-API-Key header.");
     this.dropIfStoreChanged();
     const hash = hashKey(presented.trim());
-    let row = this.rows.get(hash);
-    if (!row) {
-      row = keyQueries(this.store).byHash(hash) ?? undefined;
+    let entry = this.cached.get(hash);
+    if (!entry) {
+      const row = this.q.byHash(hash);
       if (!row) throw new AppError("unauthorized", "Invalid API key.");
-      this.rows.set(hash, row);
+      entry = { row, info: toInfo(row), lastUsedMs: row.last_used_at ? Date.parse(row.last_used_at) : 0 };
+      this.cached.set(hash, entry);
     }
-    if (row.revoked_at) throw new AppError("unauthorized", "This API key has been revoked.");
+    if (entry.row.revoked_at) throw new AppError("unauthorized", "This API key has been revoked.");
     // last use is kept to the minute: one write per key per minute, not one per request
     const now = Date.now();
-    if (!row.last_used_at || now - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
-      row.last_used_at = new Date(now).toISOString();
-      keyQueries(this.store).touch(row.id, row.last_used_at);
+    if (now - entry.lastUsedMs > LAST_USED_RESOLUTION_MS) {
+      entry.row.last_used_at = new Date(now).toISOString();
+      entry.lastUsedMs = now;
+      entry.info = toInfo(entry.row);
+      this.q.touch(entry.row.id, entry.row.last_used_at);
     }
-    return toInfo(row);
+    return entry.info;
   }
 
   private dropIfStoreChanged(): void {
     if (this.checkedThisTurn) return;
     this.checkedThisTurn = true;
     setImmediate(() => (this.checkedThisTurn = false));
-    const version = keyQueries(this.store).dataVersion();
+    const version = this.q.dataVersion();
     if (version !== this.dataVersion) {
-      this.rows.clear();
+      this.cached.clear();
       this.dataVersion = version;
     }
   }
