@@ -12,6 +12,9 @@ export const ERROR_STATUS = {
   url_refused: 400,
   url_unreachable: 400,
   invalid_document: 400,
+  unreadable_document: 400,
+  encrypted_document: 400,
+  empty_document: 400,
   unauthorized: 401,
   insufficient_credits: 402,
   forbidden: 403,
@@ -20,6 +23,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   job_not_completed: 409,
   payload_too_large: 413,
+  document_too_large: 413,
   unsupported_media_type: 415,
   validation_error: 422,
   rate_limited: 429,
@@ -29,6 +33,7 @@ export const ERROR_STATUS = {
   ai_unavailable: 503,
   overloaded: 503,
   shutting_down: 503,
+  tool_unavailable: 503,
   timeout: 504,
 } as const;
 

@@ -1,0 +1,67 @@
+/** Markdown building blocks shared by the converters, so every family writes tables and code alike. */
+
+/** cellText makes one table cell: single line, pipes escaped, whitespace collapsed. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  return String(value)
+    .replace(/\r\n?|\n/g, "<br>")
+    .replace(/\|/g, "\\|")
+    .replace(/[ \t\u00a0]+/g, " ")
+    .trim();
+}
+
+/**
+ * gfmTable renders rows as a GitHub-flavoured table; the first row is the header. Short rows are
+ * padded so every row has as many cells as the widest; trailing empty columns are dropped.
+ */
+export function gfmTable(rows: unknown[][]): string {
+  const cells = rows.map((row) => row.map(cellText));
+  let width = Math.max(0, ...cells.map((r) => r.length));
+  while (width > 0 && cells.every((r) => (r[width - 1] ?? "") === "")) width--;
+  if (width === 0 || cells.length === 0) return "";
+  const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => r[i] ?? "").join(" | ")} |`;
+  const [head, ...body] = cells;
+  return [line(head!), `| ${Array.from({ length: width }, () => "---").join(" | ")} |`, ...body.map(line)].join("\n");
+}
+
+/** fence wraps code in a fenced block long enough not to be closed by backticks inside it. */
+export function fence(code: string, language = ""): string {
+  const longest = Math.max(2, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length));
+  const ticks = "`".repeat(longest + 1);
+  return `${ticks}${language}\n${code.replace(/\s+$/, "")}\n${ticks}`;
+}
+
+/** escapeText escapes characters that would start markdown syntax inside ordinary text. */
+export function escapeText(text: string): string {
+  return text.replace(/([\\`*_[\]<>])/g, "\\$1").replace(/^(\s*)([#>+-]|\d+\.)(\s)/gm, "$1\\$2$3");
+}
+
+/** heading renders a heading of level 1 to 6 on one line. */
+export function heading(level: number, text: string): string {
+  const clean = text.replace(/\s+/g, " ").trim();
+  return clean ? `${"#".repeat(Math.min(6, Math.max(1, level)))} ${clean}` : "";
+}
+
+/** joinBlocks joins markdown blocks with one blank line, dropping empty ones. */
+export function joinBlocks(blocks: Array<string | null | undefined | false>): string {
+  return blocks
+    .filter((b): b is string => typeof b === "string" && b.trim() !== "")
+    .map((b) => b.replace(/^\n+|\s+$/g, ""))
+    .join("\n\n");
+}
+
+/** tidyMarkdown trims trailing spaces and collapses runs of blank lines. */
+export function tidyMarkdown(markdown: string): string {
+  return markdown
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim() + "\n";
+}
+
+/** metadataBlock renders facts as a short bullet list, skipping empty values. */
+export function metadataBlock(facts: Array<[string, unknown]>): string {
+  return facts
+    .filter(([, v]) => v !== undefined && v !== null && v !== "")
+    .map(([k, v]) => `- **${k}:** ${String(v).replace(/\s+/g, " ").trim()}`)
+    .join("\n");
+}

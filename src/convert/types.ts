@@ -1,0 +1,154 @@
+/**
+ * The converter contract: every format family turns one ingested document into markdown plus the
+ * facts users need (title, pages, how the text was obtained, warnings). Converters get the external
+ * tools through the interfaces below, so each tool has one supervisor and tests use the real ones.
+ */
+import type { WorkerPool } from "../pool";
+
+/** ConvertInput is one document as ingest delivers it. */
+export interface ConvertInput {
+  bytes: Uint8Array;
+  filename: string;
+  /** contentType: detected MIME type without parameters */
+  contentType: string;
+  /** ext: extension matching the detected type, lower case without dot; "" when unknown */
+  ext: string;
+  /** url: where the document came from (after redirects), to make relative links absolute */
+  url?: string;
+  /** declaredCharset: the charset parameter sent with the document (HTTP Content-Type), if any */
+  declaredCharset?: string;
+}
+
+/** PageReport says how one page of a paginated document was read. */
+export interface PageReport {
+  /** page: 1-based page number */
+  page: number;
+  method: "text" | "ocr" | "empty";
+  /** ocrQuality: tesseract's mean word confidence from 0 to 1; only for method "ocr" */
+  ocrQuality?: number;
+  chars: number;
+}
+
+/** Conversion is the result of one converter. */
+export interface Conversion {
+  markdown: string;
+  title: string | null;
+  /** totalPages: pages, slides or sheets of the source; 0 for non-paginated inputs */
+  totalPages: number;
+  /** method: how the text was obtained, e.g. "text", "ocr", "text+ocr", "dom", "transcript", "metadata" */
+  method: string;
+  warnings: string[];
+  pages?: PageReport[];
+  /** transcribedSeconds: audio transcribed by the speech-to-text provider (credits: 1 per started minute) */
+  transcribedSeconds?: number;
+}
+
+/** PageOptions apply to web pages (rendered in Chromium) and to HTML documents. */
+export interface PageOptions {
+  /** mainContent: strip boilerplate (navigation, footers, ads); false keeps the whole page */
+  mainContent: boolean;
+  /** waitMs: extra wait after the network settles, in ms; 0 = none */
+  waitMs: number;
+  /** selector: convert only the element matching this CSS selector */
+  selector?: string;
+}
+
+/** ConvertLimits bound the work one document may cause. */
+export interface ConvertLimits {
+  /** maxDecompressedBytes: total bytes a ZIP-based document (DOCX, XLSX, EPUB, ...) may inflate to */
+  maxDecompressedBytes: number;
+  /** maxPixels: largest image (width x height) decoded or OCRed */
+  maxPixels: number;
+  /** maxPages: pages of a PDF (or slides, sheets) converted; more is refused with 413 */
+  maxPages: number;
+}
+
+/** OfficeConverter is LibreOffice behind its supervisor (src/tools/libreoffice). */
+export interface OfficeConverter {
+  /**
+   * convert turns `bytes` (a document with extension `fromExt`) into `toExt`: "docx", "xlsx",
+   * "pptx" or "pdf". Rejects with AppError unreadable_document / encrypted_document / timeout.
+   */
+  convert(bytes: Uint8Array, fromExt: string, toExt: "docx" | "xlsx" | "pptx" | "pdf", signal: AbortSignal): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/** OcrResult is the text of one image and tesseract's mean word confidence (0 to 1). */
+export interface OcrResult {
+  text: string;
+  confidence: number;
+}
+
+/** OcrEngine is tesseract behind its supervisor (src/tools/tesseract). */
+export interface OcrEngine {
+  /** recognize reads the text of one image (PNG, JPEG, TIFF, PNM bytes); lang defaults to "eng" */
+  recognize(image: Uint8Array, signal: AbortSignal, lang?: string): Promise<OcrResult>;
+}
+
+/** MediaInfo is what ffprobe says about an audio or video file. */
+export interface MediaInfo {
+  durationSeconds: number | null;
+  formatName: string;
+  title: string | null;
+  tags: Record<string, string>;
+  streams: Array<{ type: "video" | "audio" | "subtitle" | "other"; codec: string; width?: number; height?: number; sampleRate?: number; channels?: number; fps?: number }>;
+}
+
+/** MediaTools is ffprobe/ffmpeg behind src/tools/ffmpeg. */
+export interface MediaTools {
+  probe(bytes: Uint8Array, signal: AbortSignal): Promise<MediaInfo>;
+  /** audioForTranscription extracts mono 16 kHz audio (compressed) small enough for speech-to-text */
+  audioForTranscription(bytes: Uint8Array, signal: AbortSignal): Promise<{ audio: Uint8Array; filename: string; contentType: string }>;
+}
+
+/** Transcriber is the AI provider's speech-to-text (Groq Whisper). */
+export interface Transcriber {
+  transcribe(audio: { audio: Uint8Array; filename: string; contentType: string }, signal: AbortSignal): Promise<{ text: string; language: string | null; durationSeconds: number | null }>;
+}
+
+/** RenderedPage is a web page after JavaScript ran. */
+export interface RenderedPage {
+  html: string;
+  finalUrl: string;
+  title: string;
+  /** status: HTTP status of the main document */
+  status: number;
+  contentType: string;
+}
+
+export interface RenderOptions {
+  headers: Record<string, string>;
+  waitMs: number;
+  /** timeoutMs: deadline for navigation, network settle and DOM capture */
+  timeoutMs: number;
+  allowPrivateUrls: boolean;
+  signal: AbortSignal;
+}
+
+/** Browser is the shared headless Chromium behind src/tools/chromium. */
+export interface Browser {
+  render(url: string, opts: RenderOptions): Promise<RenderedPage>;
+  close(): Promise<void>;
+}
+
+/** ConvertTools are the external programs converters may use. */
+export interface ConvertTools {
+  pool: WorkerPool;
+  office: OfficeConverter;
+  ocr: OcrEngine;
+  media: MediaTools;
+  browser: Browser;
+  /** transcriber: undefined when no AI provider is configured */
+  transcriber?: Transcriber;
+}
+
+/** ConvertContext is everything a converter may use besides its input. */
+export interface ConvertContext {
+  /** signal: aborts at the conversion deadline or when the client goes away */
+  signal: AbortSignal;
+  tools: ConvertTools;
+  limits: ConvertLimits;
+  page: PageOptions;
+}
+
+export type Converter = (input: ConvertInput, ctx: ConvertContext) => Promise<Conversion>;

@@ -1,0 +1,109 @@
+/**
+ * runProcess is the one way docintel starts an external program: arguments as an array (never a
+ * shell), optional stdin, a deadline, the whole process group killed on timeout or abort, stdout
+ * capped while it streams, and stderr captured for the error message.
+ */
+import { spawn } from "node:child_process";
+import { AppError } from "../errors";
+
+export interface RunOptions {
+  /** timeoutMs: deadline for the whole run in milliseconds; 0 = none (only `signal`) */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  stdin?: Uint8Array | string;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** maxStdoutBytes: stdout beyond this kills the process; 0 = unlimited */
+  maxStdoutBytes?: number;
+  /** what: names the work in error messages, e.g. "convert DOC to DOCX" */
+  what: string;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** ProcessError carries the exit status and stderr of a program that failed. */
+export class ProcessError extends Error {
+  constructor(
+    message: string,
+    readonly code: number | null,
+    readonly stderr: string,
+    readonly reason: "exit" | "timeout" | "aborted" | "output_limit" | "spawn",
+  ) {
+    super(message);
+    this.name = "ProcessError";
+  }
+}
+
+const STDERR_KEEP = 8_000;
+
+/** runProcess resolves when the program exits 0 and rejects with ProcessError otherwise. */
+export function runProcess(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
+  return new Promise<RunResult>((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(new ProcessError(`${opts.what}: aborted before start`, null, "", "aborted"));
+    const child = spawn(command, args, {
+      cwd: opts.cwd,
+      env: opts.env ? { ...process.env, ...opts.env } : process.env,
+      detached: true, // own process group, so a kill reaches the program's children too
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const chunks: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = "";
+    let ended: ProcessError["reason"] | null = null;
+
+    const killGroup = (reason: ProcessError["reason"]) => {
+      if (ended) return;
+      ended = reason;
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
+    const timer = opts.timeoutMs > 0 ? setTimeout(() => killGroup("timeout"), opts.timeoutMs) : null;
+    const onAbort = () => killGroup("aborted");
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (opts.maxStdoutBytes && stdoutBytes > opts.maxStdoutBytes) return killGroup("output_limit");
+      chunks.push(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < STDERR_KEEP) stderr += chunk.toString("utf8");
+    });
+    child.stdin.on("error", () => {}); // the program may exit without reading all of stdin
+    if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
+    else child.stdin.end();
+
+    const finish = () => {
+      if (timer) clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+    };
+    child.on("error", (error) => {
+      finish();
+      reject(new ProcessError(`${opts.what}: could not start ${command}: ${error.message}`, null, stderr, "spawn"));
+    });
+    child.on("close", (code) => {
+      finish();
+      const trimmed = stderr.trim().slice(0, 2000);
+      if (ended === "timeout") return reject(new ProcessError(`${opts.what}: ${command} did not finish within ${opts.timeoutMs} ms and was killed`, code, trimmed, "timeout"));
+      if (ended === "aborted") return reject(new ProcessError(`${opts.what}: aborted`, code, trimmed, "aborted"));
+      if (ended === "output_limit") return reject(new ProcessError(`${opts.what}: ${command} wrote more than ${opts.maxStdoutBytes} bytes`, code, trimmed, "output_limit"));
+      if (code !== 0) return reject(new ProcessError(`${opts.what}: ${command} exited with ${code}${trimmed ? `: ${trimmed}` : ""}`, code, trimmed, "exit"));
+      resolve({ code: 0, stdout: Buffer.concat(chunks), stderr: trimmed });
+    });
+  });
+}
+
+/**
+ * toolUnavailable is the error for a program that is missing or cannot start: the operator's
+ * problem, not the client's, so 503 with what to install.
+ */
+export function toolUnavailable(program: string, debianPackage: string, cause?: unknown): AppError {
+  return new AppError("tool_unavailable", `${program} is not available on this server (install the Debian package ${debianPackage}); see docintel doctor.`, { cause });
+}
