@@ -11,6 +11,8 @@ import { Metrics } from "./metrics";
 import { createLogger, type Logger } from "./log";
 import { resolveWebhookSecret } from "../webhooks/secret";
 import { KeyResolver } from "../security/apiKeys";
+import { closeConvertTools, convertLimitsOf, createConvertTools } from "../convert/tools";
+import type { MarkdownDeps } from "../markdown/service";
 
 export interface Services {
   config: Config;
@@ -21,6 +23,8 @@ export interface Services {
   ledger: Ledger;
   rateLimiter: RateLimiter;
   pool: WorkerPool;
+  /** markdown: the converters' tools (Chromium, LibreOffice, tesseract, ffmpeg, speech-to-text) and limits */
+  markdown: MarkdownDeps;
   metrics: Metrics;
   logger: Logger;
   webhookSecret: string;
@@ -32,6 +36,7 @@ export interface Services {
 export function createServices(config: Config, overrides: Partial<Pick<Services, "logger">> = {}): Services {
   const store = openStore(config.dataDir);
   const counters = openCounters(config.dataDir);
+  const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
   return {
     config,
     store,
@@ -39,7 +44,13 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
     keys: new KeyResolver(store),
     ledger: new Ledger(store),
     rateLimiter: new RateLimiter(counters),
-    pool: new WorkerPool({ threads: config.workers, maxQueue: config.queueSize }),
+    pool,
+    markdown: {
+      tools: createConvertTools(config, pool),
+      limits: convertLimitsOf(config),
+      ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: config.allowPrivateUrls },
+      timeoutMs: config.convert.timeoutMs,
+    },
     metrics: new Metrics(),
     logger: overrides.logger ?? createLogger(config.logLevel),
     webhookSecret: resolveWebhookSecret(config.dataDir, config.webhookSecret).secret,
@@ -49,6 +60,7 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await closeConvertTools(services.markdown.tools);
   await services.pool.close();
   services.store.close();
   services.counters.close();

@@ -16,6 +16,12 @@ import { resolveWebhookSecret } from "../webhooks/secret";
 import { serviceUnit } from "./serviceUnit";
 import { optionHelp, parseArgv } from "./args";
 import { VERSION, INTERFACE_VERSION } from "../version";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AppError } from "../errors";
+import { closeConvertTools, convertLimitsOf, createConvertTools } from "../convert/tools";
+import { markdownOf } from "../markdown/service";
 
 const env = process.env as Record<string, string | undefined>;
 const out = (s = "") => process.stdout.write(s + "\n");
@@ -24,6 +30,16 @@ const err = (s: string) => process.stderr.write(s + "\n");
 const DATA_OPTION = SERVE_OPTIONS.find((o) => o.flag === "data")!;
 const PLAN_OPTION: OptionSpec = { flag: "plan", env: "DOCINTEL_PLAN", kind: "string", describe: "free, pro or enterprise" };
 const NAME_OPTION: OptionSpec = { flag: "name", env: "DOCINTEL_NAME", kind: "string", default: "", describe: "a label for the key" };
+/** MD_OPTIONS: `docintel md` takes the conversion settings of `serve` plus its own output options. */
+const MD_SERVE_FLAGS = new Set(["allow-private-urls", "workers", "max-upload-mb", "fetch-timeout-ms", "convert-timeout-ms", "max-pages", "max-megapixels", "max-decompressed-mb", "chromium-path", "office-instances", "ocr-concurrency", "transcription-model"]);
+const MD_OPTIONS: OptionSpec[] = [
+  { flag: "json", env: "DOCINTEL_JSON", kind: "boolean", default: false, describe: "print the JSON result (as the API returns it) instead of the markdown" },
+  { flag: "keep-boilerplate", env: "DOCINTEL_KEEP_BOILERPLATE", kind: "boolean", default: false, describe: "web pages: keep navigation, footers and the rest (main_content=false)" },
+  { flag: "selector", env: "DOCINTEL_SELECTOR", kind: "string", describe: "web pages: convert only the element matching this CSS selector" },
+  { flag: "wait-ms", env: "DOCINTEL_WAIT_MS", kind: "integer", default: 0, describe: "web pages: extra wait after the network settles" },
+  ...SERVE_OPTIONS.filter((o) => MD_SERVE_FLAGS.has(o.flag)),
+];
+
 const UNIT_OPTIONS: OptionSpec[] = [
   { flag: "exec", env: "DOCINTEL_EXEC", kind: "string", default: "/usr/local/bin/docintel", describe: "path of the installed binary" },
   { flag: "user", env: "DOCINTEL_USER", kind: "string", default: "docintel", describe: "system user to run as" },
@@ -227,6 +243,55 @@ const COMMANDS: Record<string, Command> = {
       const o = resolveOptions(UNIT_OPTIONS, env, flags);
       out(serviceUnit({ exec: String(o.exec), user: String(o.user), dataDir: String(o.data), envFile: String(o["env-file"]) }));
       return 0;
+    },
+  },
+  md: {
+    usage: "docintel md FILE|URL [--json] [--keep-boilerplate] [--selector CSS] [--wait-ms N] [--allow-private-urls] ...",
+    summary: "convert a file or URL to markdown on stdout, without a server (warnings go to stderr)",
+    options: MD_OPTIONS,
+    async run([target, ...extra], flags) {
+      if (!target || extra.length) throw new ConfigError("give exactly one FILE or URL, e.g. docintel md report.pdf");
+      const work = mkdtempSync(join(tmpdir(), "docintel-md-"));
+      const config = loadConfig(env, { ...flags, data: work, "no-bootstrap-key": true });
+      const own = resolveOptions(MD_OPTIONS.slice(0, 4), env, flags);
+      const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
+      const tools = createConvertTools(config, pool);
+      try {
+        const isUrl = /^https?:\/\//i.test(target);
+        let file: File | undefined;
+        if (!isUrl) {
+          const handle = Bun.file(target);
+          if (!(await handle.exists())) {
+            err(`docintel md: no such file: ${target}`);
+            return 1;
+          }
+          file = new File([await handle.arrayBuffer()], target.split("/").pop() || "document");
+        }
+        const outcome = await markdownOf(
+          isUrl ? { url: target } : { file },
+          { mainContent: !own["keep-boilerplate"], waitMs: Number(own["wait-ms"] ?? 0), selector: own.selector ? String(own.selector) : undefined },
+          {
+            tools,
+            limits: convertLimitsOf(config),
+            ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: config.allowPrivateUrls },
+            timeoutMs: config.convert.timeoutMs,
+          },
+        );
+        const { transcribedSeconds: _t, website: _w, ...fields } = outcome;
+        if (own.json) out(JSON.stringify({ success: true, ...fields }, null, 2));
+        else process.stdout.write(outcome.markdown.endsWith("\n") ? outcome.markdown : outcome.markdown + "\n");
+        if (!own.json) for (const warning of outcome.warnings) err(`warning: ${warning}`);
+        return 0;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        if (own.json) out(JSON.stringify({ success: false, error: error.code, detail: error.detail }, null, 2));
+        err(`docintel md: ${error.code}: ${error.detail}`);
+        return 1;
+      } finally {
+        await closeConvertTools(tools);
+        await pool.close();
+        rmSync(work, { recursive: true, force: true });
+      }
     },
   },
   version: {

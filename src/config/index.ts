@@ -30,6 +30,16 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: "queue-size", env: "DOCINTEL_QUEUE_SIZE", kind: "integer", default: cpuCount * 16, describe: "jobs that may wait for a worker before requests get 503 overloaded" },
   { flag: "max-upload-mb", env: "DOCINTEL_MAX_UPLOAD_MB", kind: "integer", default: 50, describe: "largest accepted file in MB (10^6 bytes); larger uploads get 413 while they stream in" },
   { flag: "fetch-timeout-ms", env: "DOCINTEL_FETCH_TIMEOUT_MS", kind: "integer", default: 30000, describe: "deadline for fetching one URL, redirects included" },
+  { flag: "convert-timeout-ms", env: "DOCINTEL_CONVERT_TIMEOUT_MS", kind: "integer", default: 120000, describe: "deadline for one document conversion (fetch, render, OCR, transcription); past it: 504 timeout" },
+  { flag: "max-pages", env: "DOCINTEL_MAX_PAGES", kind: "integer", default: 2000, describe: "most pages (PDF pages, slides, sheets) one document may have; more: 413 document_too_large" },
+  { flag: "max-megapixels", env: "DOCINTEL_MAX_MEGAPIXELS", kind: "integer", default: 100, describe: "largest image (width x height, in millions of pixels) decoded or OCRed; larger: 413" },
+  { flag: "max-decompressed-mb", env: "DOCINTEL_MAX_DECOMPRESSED_MB", kind: "integer", default: 500, describe: "bytes a ZIP-based document (DOCX, XLSX, PPTX, EPUB, ODF) may inflate to, in MB; more: 413 (zip bombs)" },
+  { flag: "chromium-path", env: "DOCINTEL_CHROMIUM_PATH", kind: "string", default: "/usr/bin/chromium", describe: "Chromium executable for web pages and screenshots" },
+  { flag: "browser-pages", env: "DOCINTEL_BROWSER_PAGES", kind: "integer", default: 4, describe: "browser tabs open at once; more requests wait" },
+  { flag: "browser-restart-after", env: "DOCINTEL_BROWSER_RESTART_AFTER", kind: "integer", default: 200, describe: "restart Chromium after this many pages (bounds leaks)" },
+  { flag: "office-instances", env: "DOCINTEL_OFFICE_INSTANCES", kind: "integer", default: Math.min(2, cpuCount), describe: "warm LibreOffice processes (each converts one document at a time)" },
+  { flag: "ocr-concurrency", env: "DOCINTEL_OCR_CONCURRENCY", kind: "integer", default: cpuCount, describe: "tesseract processes at once (one thread each)" },
+  { flag: "transcription-model", env: "DOCINTEL_TRANSCRIPTION_MODEL", kind: "string", default: "whisper-large-v3-turbo", describe: "speech-to-text model of the AI provider (needs GROQ_API_KEY)" },
   { flag: "log-level", env: "DOCINTEL_LOG_LEVEL", kind: "string", default: "info", describe: "info or error (error: only failed requests are logged)" },
   { flag: "no-bootstrap-key", env: "DOCINTEL_NO_BOOTSTRAP_KEY", kind: "boolean", default: false, describe: "do not create and print a key on first start with an empty store" },
 ];
@@ -44,11 +54,25 @@ export const ConfigSchema = Type.Object({
   queueSize: Type.Integer({ minimum: 1 }),
   maxUploadBytes: Type.Integer({ minimum: 1 }),
   fetchTimeoutMs: Type.Integer({ minimum: 100 }),
+  convert: Type.Object({
+    timeoutMs: Type.Integer({ minimum: 1000 }),
+    maxPages: Type.Integer({ minimum: 1 }),
+    maxPixels: Type.Integer({ minimum: 1 }),
+    maxDecompressedBytes: Type.Integer({ minimum: 1 }),
+  }),
+  chromium: Type.Object({
+    path: Type.String({ minLength: 1 }),
+    pages: Type.Integer({ minimum: 1, maximum: 64 }),
+    restartAfter: Type.Integer({ minimum: 1 }),
+  }),
+  officeInstances: Type.Integer({ minimum: 1, maximum: 32 }),
+  ocrConcurrency: Type.Integer({ minimum: 1, maximum: 256 }),
   logLevel: Type.Union([Type.Literal("info"), Type.Literal("error")]),
   bootstrapKey: Type.Boolean(),
   groq: Type.Object({
     apiKey: Type.Optional(Type.String()),
     baseUrl: Type.Optional(Type.String()),
+    transcriptionModel: Type.String({ minLength: 1 }),
   }),
 });
 
@@ -106,9 +130,18 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
     queueSize: Number(o["queue-size"]),
     maxUploadBytes: Number(o["max-upload-mb"]) * 1_000_000,
     fetchTimeoutMs: Number(o["fetch-timeout-ms"]),
+    convert: {
+      timeoutMs: Number(o["convert-timeout-ms"]),
+      maxPages: Number(o["max-pages"]),
+      maxPixels: Number(o["max-megapixels"]) * 1_000_000,
+      maxDecompressedBytes: Number(o["max-decompressed-mb"]) * 1_000_000,
+    },
+    chromium: { path: String(o["chromium-path"]), pages: Number(o["browser-pages"]), restartAfter: Number(o["browser-restart-after"]) },
+    officeInstances: Number(o["office-instances"]),
+    ocrConcurrency: Number(o["ocr-concurrency"]),
     logLevel: o["log-level"] as Config["logLevel"],
     bootstrapKey: !o["no-bootstrap-key"],
-    groq: { apiKey: env.GROQ_API_KEY || undefined, baseUrl: env.GROQ_BASE_URL || undefined },
+    groq: { apiKey: env.GROQ_API_KEY || undefined, baseUrl: env.GROQ_BASE_URL || undefined, transcriptionModel: String(o["transcription-model"]) },
   };
   const firstError = Value.Errors(ConfigSchema, config).First();
   if (firstError) {

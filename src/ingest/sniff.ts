@@ -23,8 +23,10 @@ const KNOWN_EXTENSIONS = {
   docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
   docm: "application/vnd.ms-word.document.macroenabled.12",
   dotx: "application/vnd.openxmlformats-officedocument.wordprocessingml.template",
+  dotm: "application/vnd.ms-word.template.macroenabled.12",
   odt: "application/vnd.oasis.opendocument.text",
   ott: "application/vnd.oasis.opendocument.text-template",
+  fodt: "application/vnd.oasis.opendocument.text-flat-xml",
   rtf: "application/rtf",
   pages: "application/vnd.apple.pages",
   wpd: "application/vnd.wordperfect",
@@ -40,7 +42,10 @@ const KNOWN_EXTENSIONS = {
   xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   xlsm: "application/vnd.ms-excel.sheet.macroenabled.12",
   xlsb: "application/vnd.ms-excel.sheet.binary.macroenabled.12",
+  xltx: "application/vnd.openxmlformats-officedocument.spreadsheetml.template",
   ods: "application/vnd.oasis.opendocument.spreadsheet",
+  ots: "application/vnd.oasis.opendocument.spreadsheet-template",
+  fods: "application/vnd.oasis.opendocument.spreadsheet-flat-xml",
   numbers: "application/vnd.apple.numbers",
   csv: "text/csv",
   tsv: "text/tab-separated-values",
@@ -51,7 +56,10 @@ const KNOWN_EXTENSIONS = {
   pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
   pptm: "application/vnd.ms-powerpoint.presentation.macroenabled.12",
   ppsx: "application/vnd.openxmlformats-officedocument.presentationml.slideshow",
+  potx: "application/vnd.openxmlformats-officedocument.presentationml.template",
   odp: "application/vnd.oasis.opendocument.presentation",
+  otp: "application/vnd.oasis.opendocument.presentation-template",
+  fodp: "application/vnd.oasis.opendocument.presentation-flat-xml",
   odg: "application/vnd.oasis.opendocument.graphics",
   key: "application/vnd.apple.keynote",
   vsd: "application/vnd.visio",
@@ -120,6 +128,7 @@ const KNOWN_EXTENSIONS = {
   json: "application/json",
   jsonl: "application/jsonl",
   ndjson: "application/x-ndjson",
+  geojson: "application/geo+json",
   yaml: "application/yaml",
   yml: "application/yaml",
   toml: "application/toml",
@@ -355,7 +364,7 @@ function sniffIsoMedia(bytes: Uint8Array, nameExt: string): string {
 // ---------------------------------------------------------------------------------------------
 // ZIP containers
 
-const ZIP_BASED_EXTENSIONS = new Set(["jar", "docm", "dotx", "xlsm", "xlsb", "pptm", "ppsx", "vsdx", "pages", "numbers", "key", "xps", "ott"]);
+const ZIP_BASED_EXTENSIONS = new Set(["jar", "docm", "dotx", "dotm", "xlsm", "xltx", "xlsb", "pptm", "ppsx", "potx", "vsdx", "pages", "numbers", "key", "xps", "ott", "ots", "otp"]);
 
 /** zipEntries lists entry names from local headers in the first 64 KB and from the central directory. */
 export function zipEntries(bytes: Uint8Array): { names: Set<string>; mimetype: string | null } {
@@ -405,7 +414,7 @@ function sniffZip(bytes: Uint8Array, nameExt: string): string {
   const anyStartsWith = (prefix: string) => list.some((n) => n.startsWith(prefix));
   const refine = (family: string) => (EXTENSION_MIME[nameExt]?.includes(family) && ZIP_BASED_EXTENSIONS.has(nameExt) ? EXTENSION_MIME[nameExt] : null);
   if (anyStartsWith("word/")) return refine("word") ?? EXTENSION_MIME.docx;
-  if (anyStartsWith("xl/")) return refine("excel") ?? EXTENSION_MIME.xlsx;
+  if (anyStartsWith("xl/")) return refine("excel") ?? refine("spreadsheetml") ?? EXTENSION_MIME.xlsx;
   if (anyStartsWith("ppt/")) return refine("presentation") ?? refine("powerpoint") ?? EXTENSION_MIME.pptx;
   if (anyStartsWith("visio/")) return EXTENSION_MIME.vsdx;
 

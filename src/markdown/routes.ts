@@ -1,11 +1,54 @@
 import { Fields } from "../app/fields";
 import { Type } from "@sinclair/typebox";
 import type { Route } from "../app/route";
-import { notBuiltYet } from "../app/route";
+import type { HandlerInput } from "../app/operation";
 import { requireOneDocument } from "../app/inputs";
 import { assertFetchableUrl } from "../security/ssrf";
 import { targetUrlOf } from "../screenshots/routes";
-import { MarkdownConvertBody, MarkdownResponse, MarkdownUrlQuery } from "./schema";
+import { metered } from "../credits/meter";
+import { costs, MINIMUM_COST } from "../credits/costs";
+import { supportedFormats } from "../convert/formats";
+import type { PageOptions } from "../convert/types";
+import { markdownOf, type MarkdownOutcome, type MarkdownSource } from "./service";
+import { MarkdownConvertBody, MarkdownResponse, MarkdownUrlQuery, SupportedResponse } from "./schema";
+
+/** SUPPORTED is built once: the formats table does not change while the service runs. */
+const SUPPORTED = (() => {
+  const families = supportedFormats();
+  return { success: true as const, total_extensions: families.reduce((n, f) => n + f.extensions.length, 0), families };
+})();
+
+/** convertMetered runs one markdown conversion under the ledger: 1 credit, plus transcribed minutes. */
+async function convertMetered({ ctx, services, request }: HandlerInput, source: MarkdownSource, page: PageOptions) {
+  const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "markdown", MINIMUM_COST.markdown, ctx.id, async () => {
+    const outcome = await markdownOf(source, page, services.markdown, request.signal);
+    return { result: outcome, credits: costs.markdown(outcome.transcribedSeconds) };
+  });
+  return responseBody(result, creditsUsed);
+}
+
+function responseBody(outcome: MarkdownOutcome, creditsUsed: number) {
+  const { transcribedSeconds: _seconds, website: _website, ...fields } = outcome;
+  return { success: true as const, ...fields, credits_used: creditsUsed };
+}
+
+function pageOptionsOf(fields: Record<string, unknown>): PageOptions {
+  return {
+    mainContent: fields.main_content !== false,
+    waitMs: typeof fields.wait_ms === "number" ? fields.wait_ms : 0,
+    selector: typeof fields.selector === "string" && fields.selector.trim() ? fields.selector.trim() : undefined,
+  };
+}
+
+/** wantsJson: `Accept: application/json` selects the JSON result on GET /md/{url}. */
+function wantsJson(request: Request): boolean {
+  return /\bapplication\/json\b/i.test(request.headers.get("accept") ?? "");
+}
+
+/** headerSafe keeps a header value to printable ASCII on one line. */
+function headerSafe(text: string): string {
+  return encodeURIComponent(text).replace(/%20/g, " ").slice(0, 1000);
+}
 
 export const markdownRoutes: Route[] = [
   {
@@ -16,20 +59,35 @@ export const markdownRoutes: Route[] = [
       tag: "Markdown",
       summary: "URL to markdown",
       description:
-        "Everything after `/md/` is the target URL (percent-encode its own query string). Pages are rendered with JavaScript and boilerplate is stripped. Answers text/markdown, or the JSON result with `Accept: application/json`. 1 credit.",
+        "Everything after `/md/` is the target URL; percent-encode the target's own query string (`/md/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`), because the query of this request holds the options. Web pages are rendered with JavaScript and boilerplate is stripped (`main_content=false` keeps it); documents (PDF, DOCX, ...) behind the URL are converted like uploads. Answers `text/markdown` with the facts in headers (`X-Title`, `X-Total-Pages`, `X-Extraction-Method`, `X-Credits-Used`, one `X-Warning` per warning, percent-encoded), or the JSON result with `Accept: application/json`. 1 credit, plus 1 per minute of transcribed audio or video.",
       params: Fields({ url: Type.String({ description: "target URL" }) }),
       query: MarkdownUrlQuery,
       responses: {
-        200: { description: "The markdown (text/markdown), or the JSON result", schema: MarkdownResponse },
-        400: "The URL is invalid, refused or unreachable",
+        200: { description: "The markdown (text/markdown; JSON with Accept: application/json)", schema: MarkdownResponse },
+        400: "The URL is invalid, refused (private address) or unreachable; or the document is unreadable or encrypted",
         402: "Not enough credits",
-        501: "Not available in this version yet",
+        413: "The document is over 50 MB, or past the page, pixel or decompressed-size limit",
+        415: "The URL serves a type markdown conversion does not support",
+        503: "A tool (Chromium, LibreOffice, ...) is unavailable or the AI provider is overloaded",
+        504: "The conversion did not finish within the deadline",
       },
     },
-    handler: async ({ request, services }) => {
+    handler: async (input) => {
+      const { request, services, query, set } = input;
       const url = targetUrlOf(request, "/md/");
       await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
-      notBuiltYet("GET /md/{url}");
+      const body = await convertMetered(input, { url }, pageOptionsOf(query));
+      if (wantsJson(request)) return body;
+      const headers = new Headers({
+        "content-type": "text/markdown; charset=utf-8",
+        "x-title": headerSafe(body.title ?? ""),
+        "x-total-pages": String(body.total_pages),
+        "x-extraction-method": body.extraction_method,
+        "x-credits-used": String(body.credits_used),
+      });
+      for (const [name, value] of Object.entries(set.headers)) headers.set(name, String(value));
+      for (const warning of body.warnings) headers.append("x-warning", headerSafe(warning));
+      return new Response(body.markdown, { headers });
     },
   },
   {
@@ -38,19 +96,23 @@ export const markdownRoutes: Route[] = [
       path: "/api/v1/markdown/convert",
       tag: "Markdown",
       summary: "File or URL to markdown",
-      description: "Multipart: `file` or `url`. Web pages are rendered in a headless browser first. 1 credit, plus 1 per minute of transcribed audio or video.",
+      description:
+        "Multipart: `file` or `url` (with optional `url_headers`). Web pages are rendered in a headless browser first; `main_content`, `wait_ms` and `selector` shape web pages and HTML. PDF pages without a text layer are OCRed (see `pages[].ocr_quality`); audio and video get metadata and, when the server has a speech-to-text provider, a transcript. See GET /api/v1/markdown/supported for the formats. 1 credit, plus 1 per started minute of transcribed audio or video.",
       body: MarkdownConvertBody,
       responses: {
         200: { description: "Markdown result", schema: MarkdownResponse },
-        400: "Neither file nor url, or the URL is refused or unreachable",
+        400: "Neither file nor url; the URL is refused or unreachable; the document is unreadable (unreadable_document), password-protected (encrypted_document) or has no text (empty_document)",
         402: "Not enough credits",
-        413: "File over 50 MB",
-        501: "Not available in this version yet",
+        413: "File over 50 MB, or past the page, pixel or decompressed-size limit (document_too_large)",
+        415: "Unsupported file type",
+        503: "A tool (Chromium, LibreOffice, ...) is unavailable, the workers are overloaded, or the AI provider is unavailable",
+        504: "The conversion did not finish within the deadline",
       },
     },
-    handler: async ({ body, services }) => {
-      await requireOneDocument(body, services);
-      notBuiltYet("POST /api/v1/markdown/convert");
+    handler: async (input) => {
+      const { body, services } = input;
+      const document = await requireOneDocument(body, services);
+      return convertMetered(input, { file: document.file, url: document.url, urlHeaders: document.urlHeaders }, pageOptionsOf(body));
     },
   },
   {
@@ -59,9 +121,9 @@ export const markdownRoutes: Route[] = [
       path: "/api/v1/markdown/supported",
       tag: "Markdown",
       summary: "Formats supported for markdown conversion",
-      description: "Families with their extensions and MIME types.",
-      responses: { 200: "Supported formats", 501: "Not available in this version yet" },
+      description: "Families with their extensions and MIME types. Free of charge.",
+      responses: { 200: { description: "Supported formats", schema: SupportedResponse } },
     },
-    handler: () => notBuiltYet("GET /api/v1/markdown/supported"),
+    handler: () => SUPPORTED,
   },
 ];

@@ -1,0 +1,84 @@
+/**
+ * convertDocument picks the converter for a document from the FORMATS table and runs it. Formats
+ * that only LibreOffice reads (DOC, ODT, RTF, iWork, XLS, PPT, ...) are first turned into the
+ * matching Office Open XML file, so one set of native converters writes all office markdown.
+ */
+import { AppError } from "../errors";
+import { extensionOf } from "../ingest/sniff";
+import { formatOf, type Engine, type Format } from "./formats";
+import type { Conversion, ConvertContext, ConvertInput, Converter } from "./types";
+import { convertPdf } from "./pdf";
+import { convertDocx } from "./docx";
+import { convertXlsx } from "./xlsx";
+import { convertPptx } from "./pptx";
+import { convertDelimited } from "./delimited";
+import { convertEpub } from "./epub";
+import { convertHtml } from "./html";
+import { convertFeed, isFeed } from "./feed";
+import { convertText } from "./text";
+import { convertCode } from "./code";
+import { convertJson, convertXml, convertYaml } from "./data";
+import { convertNotebook } from "./notebook";
+import { convertEml, convertMsg } from "./email";
+import { convertImage } from "./image";
+import { convertMedia } from "./media";
+
+type NativeEngine = Exclude<Engine, `office:${string}`>;
+
+const CONVERTERS: Record<NativeEngine, Converter> = {
+  pdf: convertPdf,
+  docx: convertDocx,
+  xlsx: convertXlsx,
+  pptx: convertPptx,
+  epub: convertEpub,
+  delimited: convertDelimited,
+  text: convertText,
+  code: convertCode,
+  json: convertJson,
+  yaml: convertYaml,
+  xml: convertXmlOrFeed,
+  feed: convertFeed,
+  html: convertHtml,
+  notebook: convertNotebook,
+  eml: convertEml,
+  msg: convertMsg,
+  image: convertImage,
+  media: convertMedia,
+};
+
+/** convertXmlOrFeed reads RSS and Atom feeds as articles and any other XML as a fenced block. */
+function convertXmlOrFeed(input: ConvertInput, ctx: ConvertContext): Promise<Conversion> {
+  const head = new TextDecoder().decode(input.bytes.subarray(0, 4096));
+  return isFeed(head) ? convertFeed(input, ctx) : convertXml(input, ctx);
+}
+
+export interface DocumentConversion extends Conversion {
+  format: Format;
+}
+
+/** formatFor finds the format of a document or throws 415 naming what it is. */
+export function formatFor(input: ConvertInput): Format {
+  const format = formatOf(input, extensionOf(input.filename));
+  if (!format) {
+    throw new AppError(
+      "unsupported_media_type",
+      `'${input.filename}' is ${input.contentType}, which markdown conversion does not support; GET /api/v1/markdown/supported lists the formats`,
+    );
+  }
+  return format;
+}
+
+/** convertDocument converts one document; the context's signal carries the deadline. */
+export async function convertDocument(input: ConvertInput, ctx: ConvertContext): Promise<DocumentConversion> {
+  const format = formatFor(input);
+  ctx.signal.throwIfAborted();
+  if (format.engine.startsWith("office:")) {
+    const target = format.engine.slice("office:".length) as "docx" | "xlsx" | "pptx";
+    const converted = await ctx.tools.office.convert(input.bytes, format.ext, target, ctx.signal);
+    ctx.signal.throwIfAborted();
+    const result = await CONVERTERS[target]({ ...input, bytes: converted, ext: target }, ctx);
+    return { ...result, method: `libreoffice+${result.method}`, format };
+  }
+  const result = await CONVERTERS[format.engine as NativeEngine](input, ctx);
+  return { ...result, format };
+}

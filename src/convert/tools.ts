@@ -1,0 +1,53 @@
+/**
+ * createConvertTools builds the supervisors of the external programs from the config. Each starts
+ * its processes lazily, on first use, so a service that never converts a DOC never starts soffice.
+ */
+import { join } from "node:path";
+import type { Config } from "../config";
+import type { WorkerPool } from "../pool";
+import type { ConvertLimits, ConvertTools } from "./types";
+import { ChromiumSupervisor } from "../tools/chromium";
+import { LibreOffice } from "../tools/libreoffice";
+import { Tesseract } from "../tools/tesseract";
+import { FfmpegTools } from "../tools/ffmpeg";
+import { createGroqClient } from "../ai/groq";
+import { GroqTranscriber } from "../ai/transcribe";
+
+/** OFFICE_JOBS_PER_INSTANCE: a warm soffice is restarted after this many conversions (bounds leaks). */
+const OFFICE_JOBS_PER_INSTANCE = 200;
+
+export function createConvertTools(config: Config, pool: WorkerPool): ConvertTools {
+  const tmp = join(config.dataDir, "tmp");
+  const timeoutMs = config.convert.timeoutMs;
+  const groq = createGroqClient({ apiKey: config.groq.apiKey, baseUrl: config.groq.baseUrl, timeoutMs });
+  return {
+    pool,
+    office: new LibreOffice({
+      binary: "soffice",
+      python: "/usr/bin/python3",
+      instances: config.officeInstances,
+      timeoutMs,
+      jobsPerInstance: OFFICE_JOBS_PER_INSTANCE,
+      workDir: join(tmp, "libreoffice"),
+    }),
+    ocr: new Tesseract({ concurrency: config.ocrConcurrency, timeoutMs }),
+    media: new FfmpegTools({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", timeoutMs, workDir: join(tmp, "media"), concurrency: config.workers }),
+    browser: new ChromiumSupervisor({
+      executablePath: config.chromium.path,
+      maxConcurrentPages: config.chromium.pages,
+      pagesPerBrowser: config.chromium.restartAfter,
+      userDataRoot: join(tmp, "chromium"),
+      launchTimeoutMs: 30_000,
+    }),
+    transcriber: groq ? new GroqTranscriber({ client: groq, model: config.groq.transcriptionModel, timeoutMs }) : undefined,
+  };
+}
+
+export function convertLimitsOf(config: Config): ConvertLimits {
+  return { maxDecompressedBytes: config.convert.maxDecompressedBytes, maxPixels: config.convert.maxPixels, maxPages: config.convert.maxPages };
+}
+
+/** closeConvertTools stops every program the tools started; safe to call when none was started. */
+export async function closeConvertTools(tools: ConvertTools): Promise<void> {
+  await Promise.allSettled([tools.browser.close(), tools.office.close()]);
+}
