@@ -6,7 +6,7 @@
 import { EXTENSION_MIME } from "../ingest/sniff";
 import { SOURCE_LANGUAGES } from "./code";
 
-export const FAMILIES = ["documents", "spreadsheets", "presentations", "images", "audio_video", "web", "code_and_data"] as const;
+export const FAMILIES = ["documents", "spreadsheets", "presentations", "images", "audio_video", "web", "code_and_data", "archives"] as const;
 export type Family = (typeof FAMILIES)[number];
 
 /**
@@ -34,7 +34,8 @@ export type Engine =
   | "eml"
   | "msg"
   | "image"
-  | "media";
+  | "media"
+  | "archive";
 
 export interface Format {
   ext: string;
@@ -51,6 +52,7 @@ const FAMILY_LABEL: Record<Family, string> = {
   audio_video: "Audio and video: metadata always; a transcript when a speech-to-text provider is configured",
   web: "Web pages and HTML: rendered with JavaScript (URLs), boilerplate stripped, links absolute",
   code_and_data: "Code and data: fenced code with its language, notebooks as cells, email as headers plus body",
+  archives: "ZIP archives: each document inside converted under a heading with its path",
 };
 
 export function familyDescription(family: Family): string {
@@ -78,6 +80,7 @@ const rows: Array<[Family, Engine, string[]]> = [
   ["code_and_data", "yaml", ["yaml", "yml"]],
   ["code_and_data", "xml", ["xml"]],
   ["code_and_data", "notebook", ["ipynb"]],
+  ["archives", "archive", ["zip"]],
 ];
 
 function buildFormats(): Format[] {

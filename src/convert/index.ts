@@ -22,6 +22,7 @@ import { convertNotebook } from "./notebook";
 import { convertEml, convertMsg } from "./email";
 import { convertImage } from "./image";
 import { convertMedia } from "./media";
+import { convertArchive } from "./archive";
 
 type NativeEngine = Exclude<Engine, `office:${string}`>;
 
@@ -44,6 +45,7 @@ const CONVERTERS: Record<NativeEngine, Converter> = {
   msg: convertMsg,
   image: convertImage,
   media: convertMedia,
+  archive: (input, ctx) => convertArchive(input, ctx, convertDocument),
 };
 
 /** convertXmlOrFeed reads RSS and Atom feeds as articles and any other XML as a fenced block. */

@@ -1,0 +1,197 @@
+/**
+ * The markdown operations over HTTP against the real server: uploads, URLs rendered in Chromium,
+ * GET /md/{url} in both answer types, the supported list, credits and the error bodies.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { deflateRawSync } from "node:zlib";
+import { form, startServer, type TestServer } from "./helpers/server";
+import { loopbackServers } from "./helpers/loopback";
+
+const FIXTURES = join(import.meta.dir, "fixtures");
+const serve = loopbackServers();
+let server: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startServer({ args: ["--allow-private-urls", "--convert-timeout-ms", "60000", "--max-decompressed-mb", "50"] });
+  ({ key } = await server.key("pro"));
+});
+afterAll(() => server.stop());
+
+async function convert(fields: Record<string, string | Blob>) {
+  const r = await fetch(`${server.url}/api/v1/markdown/convert`, { method: "POST", body: form(fields), headers: { "X-API-Key": key } });
+  return { status: r.status, body: (await r.json()) as any, headers: r.headers };
+}
+
+const JS_PAGE = `<!doctype html><html><head><title>Launch notes</title></head><body>
+<nav><a href="/">Home</a> <a href="/about">About us</a> <a href="/careers">Careers</a></nav>
+<main id="app"></main>
+<footer>Copyright Example Corp. All rights reserved. <a href="/privacy">Privacy</a></footer>
+<script>
+  const app = document.getElementById("app");
+  app.innerHTML = "<article><h1>Release 4.2 is out</h1><p>The new release makes conversion of scanned documents much faster, adds table detection for borderless layouts and fixes many bugs reported by users over the last months.</p><p>Read the <a href='/docs/upgrade'>upgrade guide</a> before you move production traffic to the new version, because two options changed their defaults.</p><table><tr><th>Format</th><th>Speed-up</th></tr><tr><td>PDF</td><td>3x</td></tr><tr><td>DOCX</td><td>2x</td></tr></table></article>";
+</script></body></html>`;
+
+describe("POST /api/v1/markdown/convert", () => {
+  test("a DOCX upload converts with its headings and tables, for 1 credit", async () => {
+    const before = (await (await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": key } })).json()) as any;
+    const { status, body } = await convert({ file: new File([readFileSync(join(FIXTURES, "test.docx"))], "test.docx") });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ success: true, filename: "test.docx", credits_used: 1, content_type: expect.stringContaining("wordprocessingml") });
+    expect(body.markdown).toContain("AutoGen");
+    expect(body.markdown).toMatch(/^#{1,3} /m);
+    expect(body.markdown).toMatch(/^\| .* \|$/m);
+    expect(body.text_length).toBe(body.markdown.length);
+    const after = (await (await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": key } })).json()) as any;
+    expect(after.credits.used - before.credits.used).toBe(1);
+  });
+
+  test("a web page URL is rendered with JavaScript, boilerplate stripped, links absolute", async () => {
+    const { origin } = serve(() => new Response(JS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }));
+    const { status, body } = await convert({ url: `${origin}/blog/release` });
+    expect(status).toBe(200);
+    expect(body.extraction_method).toBe("browser");
+    expect(body.title).toContain("Launch notes");
+    expect(body.markdown).toContain("Release 4.2 is out");
+    expect(body.markdown).toMatch(/\|\s*PDF\s*\|\s*3x\s*\|/);
+    expect(body.markdown).toContain(`(${origin}/docs/upgrade)`);
+    expect(body.markdown).not.toContain("All rights reserved");
+    expect(body.markdown).not.toContain("Careers");
+  });
+
+  test("main_content=false keeps the boilerplate; selector narrows to one element", async () => {
+    const { origin } = serve(() => new Response(JS_PAGE, { headers: { "content-type": "text/html" } }));
+    const whole = await convert({ url: `${origin}/`, main_content: "false" });
+    expect(whole.status).toBe(200);
+    expect(whole.body.markdown).toContain("All rights reserved");
+    const table = await convert({ url: `${origin}/`, selector: "table" });
+    expect(table.status).toBe(200);
+    expect(table.body.markdown).toMatch(/\|\s*DOCX\s*\|\s*2x\s*\|/);
+    expect(table.body.markdown).not.toContain("upgrade guide");
+  });
+
+  test("a PDF behind a URL is converted as a document", async () => {
+    const pdf = readFileSync(join(FIXTURES, "test.pdf"));
+    const { origin } = serve(() => new Response(pdf, { headers: { "content-type": "application/pdf" } }));
+    const { status, body } = await convert({ url: `${origin}/papers/autogen.pdf` });
+    expect(status).toBe(200);
+    expect(body.filename).toBe("autogen.pdf");
+    expect(body.total_pages).toBeGreaterThan(0);
+    expect(body.markdown).toContain("Large language models");
+    expect(body.source_url).toBe(`${origin}/papers/autogen.pdf`);
+  });
+
+  test("an unsupported binary is 415 and costs nothing", async () => {
+    const random = new Uint8Array(1024).map((_, i) => (i * 7919 + 13) % 251);
+    const { status, body } = await convert({ file: new File([random], "random.bin") });
+    expect(status).toBe(415);
+    expect(body).toMatchObject({ success: false, error: "unsupported_media_type" });
+  });
+
+  test("a truncated DOCX is 400 unreadable_document", async () => {
+    const docx = readFileSync(join(FIXTURES, "test.docx"));
+    const { status, body } = await convert({ file: new File([docx.subarray(0, docx.length / 2)], "half.docx") });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ success: false, error: "unreadable_document" });
+  });
+
+  test("a DOCX zip bomb is refused with 413 while inflating", async () => {
+    // 60 MB of one letter deflates to about 60 KB; the server allows 50 MB of decompressed content
+    const big = deflateRawSync(Buffer.alloc(60_000_000, 0x41));
+    expect(big.length).toBeLessThan(100_000);
+    const { status, body } = await convert({ file: new File([zipWithDeflated("word/document.xml", big, 60_000_000)], "bomb.docx") });
+    expect(status).toBe(413);
+    expect(body).toMatchObject({ success: false, error: "document_too_large" });
+  }, 60_000);
+
+  test("neither file nor url is 400 missing_input", async () => {
+    const { status, body } = await convert({ main_content: "true" });
+    expect(status).toBe(400);
+    expect(body.error).toBe("missing_input");
+  });
+});
+
+describe("GET /md/{url}", () => {
+  test("answers text/markdown with the facts in headers", async () => {
+    const { origin } = serve(() => new Response(JS_PAGE, { headers: { "content-type": "text/html" } }));
+    const r = await fetch(`${server.url}/md/${origin}/news`, { headers: { "X-API-Key": key } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toContain("text/markdown");
+    expect(r.headers.get("x-credits-used")).toBe("1");
+    expect(r.headers.get("x-extraction-method")).toBe("browser");
+    expect(r.headers.get("ratelimit-limit")).toBe("120");
+    expect(await r.text()).toContain("Release 4.2 is out");
+  });
+
+  test("answers the JSON result with Accept: application/json; the target keeps its own query", async () => {
+    let seen = "";
+    const { origin } = serve((req) => {
+      seen = new URL(req.url).search;
+      return new Response(JS_PAGE, { headers: { "content-type": "text/html" } });
+    });
+    const target = encodeURIComponent(`${origin}/search?q=release&page=2`);
+    const r = await fetch(`${server.url}/md/${target}?main_content=false`, { headers: { "X-API-Key": key, Accept: "application/json" } });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as any;
+    expect(body).toMatchObject({ success: true, credits_used: 1 });
+    expect(body.markdown).toContain("All rights reserved");
+    expect(seen).toBe("?q=release&page=2");
+  });
+
+  test("a loopback target is refused when the server does not allow private URLs", async () => {
+    const strict = await startServer();
+    try {
+      const { key: k } = await strict.key("pro");
+      const r = await fetch(`${strict.url}/md/http://127.0.0.1:9/`, { headers: { "X-API-Key": k } });
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as any).error).toBe("url_refused");
+    } finally {
+      await strict.stop();
+    }
+  });
+});
+
+describe("GET /api/v1/markdown/supported", () => {
+  test("lists at least 107 extensions in the spec's families", async () => {
+    const r = await fetch(`${server.url}/api/v1/markdown/supported`, { headers: { "X-API-Key": key } });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as any;
+    expect(body.total_extensions).toBeGreaterThanOrEqual(107);
+    const all = body.families.flatMap((f: any) => f.extensions);
+    for (const ext of ["pdf", "docx", "doc", "odt", "rtf", "pages", "epub", "txt", "xlsx", "xls", "ods", "csv", "tsv", "numbers", "pptx", "ppt", "odp", "key", "jpg", "png", "gif", "webp", "svg", "tiff", "bmp", "heic", "mp4", "mov", "webm", "avi", "mp3", "wav", "json", "xml", "yaml", "html", "ipynb", "py", "eml", "msg"]) {
+      expect(all).toContain(ext);
+    }
+    expect(new Set(all).size).toBe(all.length);
+  });
+});
+
+/** zipWithDeflated writes a one-entry ZIP whose entry is already deflated. */
+function zipWithDeflated(name: string, deflated: Uint8Array, size: number): Uint8Array {
+  const nameBytes = new TextEncoder().encode(name);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(deflated.length, 18);
+  local.writeUInt32LE(size >>> 0, 22);
+  local.writeUInt16LE(nameBytes.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(deflated.length, 20);
+  central.writeUInt32LE(size >>> 0, 24);
+  central.writeUInt16LE(nameBytes.length, 28);
+  central.writeUInt32LE(0, 42);
+  const centralStart = local.length + nameBytes.length + deflated.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + nameBytes.length, 12);
+  end.writeUInt32LE(centralStart, 16);
+  return Buffer.concat([local, nameBytes, deflated, central, nameBytes, end]);
+}
