@@ -12,6 +12,9 @@ APT_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng ffmpeg poppler-utils li
 export PUPPETEER_SKIP_DOWNLOAD := 1
 export PATH := $(TOOLS)/node_modules/.bin:$(PATH)
 
+# only the benchmarks need these (pandoc is the DOCX baseline)
+BENCH_APT_PACKAGES := pandoc
+
 PORT ?= 8080
 DATA ?= ./data
 
@@ -23,7 +26,7 @@ help: ## list the targets
 setup: setup-apt setup-bun setup-deps ## install Debian packages, Bun and node modules (idempotent)
 
 setup-apt:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(APT_PACKAGES) $(EXTRA_APT); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
@@ -49,7 +52,8 @@ test: setup ## set up, then type-check and run the test suite against real serve
 build: setup-bun setup-deps ## compile the single binary dist/docintel
 	$(BUN) scripts/build.ts --outfile dist/docintel
 
-bench: setup ## run the benchmarks (ratios against baselines run in the same script)
+bench: ## run the benchmarks (ratios against baselines run in the same script)
+	@$(MAKE) --no-print-directory setup EXTRA_APT="$(BENCH_APT_PACKAGES)"
 	$(BUN) bench/run.ts
 
 clean: ## remove build output and local data

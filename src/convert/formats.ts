@@ -61,7 +61,7 @@ export function familyDescription(family: Family): string {
 
 const rows: Array<[Family, Engine, string[]]> = [
   ["documents", "pdf", ["pdf"]],
-  ["documents", "docx", ["docx", "docm", "dotx", "dotm"]],
+  ["documents", "docx", ["docx", "docm", "dotx"]],
   ["documents", "office:docx", ["doc", "dot", "odt", "ott", "fodt", "rtf", "pages"]],
   ["documents", "epub", ["epub"]],
   ["documents", "text", ["txt", "text", "md", "markdown", "rst", "adoc", "org", "tex", "log"]],

@@ -1,0 +1,81 @@
+/**
+ * url-markdown: p50 latency of URL -> markdown for a local page that builds its content with
+ * JavaScript, through docintel's markdown service with a warm browser (Chromium already running),
+ * against a cold `chromium --headless --dump-dom` of the same URL (a new browser per run, fresh
+ * profile), which only renders and prints the DOM. Goal: warm/cold <= 0.25 (medians).
+ *
+ *   bun bench/url-markdown.ts           10 warm runs, 5 cold runs
+ *   BENCH_ROUNDS=20 bun bench/url-markdown.ts
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config";
+import { WorkerPool } from "../src/pool";
+import { closeConvertTools, convertLimitsOf, createConvertTools } from "../src/convert/tools";
+import { markdownOf } from "../src/markdown/service";
+import { runProcess } from "../src/tools/process";
+
+const GOAL = 0.25;
+const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS) || 10);
+
+const PAGE = `<!doctype html><html><head><title>Bench article</title></head><body>
+<nav>${Array.from({ length: 20 }, (_, i) => `<a href="/section/${i}">Section ${i}</a>`).join(" ")}</nav>
+<main id="app">loading...</main><footer>Copyright, privacy, terms</footer>
+<script>
+  const paragraphs = Array.from({ length: 30 }, (_, i) => "<p>Paragraph " + i + " of the article explains one more detail of the release, with enough words to look like real prose for the extractor.</p>").join("");
+  setTimeout(() => { document.getElementById("app").innerHTML = "<article><h1>Release notes</h1>" + paragraphs + "<table><tr><th>Format</th><th>Speed</th></tr><tr><td>PDF</td><td>3x</td></tr></table></article>"; }, 50);
+</script></body></html>`;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const site = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(PAGE, { headers: { "content-type": "text/html" } }) });
+const url = `http://127.0.0.1:${site.port}/article`;
+const work = mkdtempSync(join(tmpdir(), "docintel-bench-url-"));
+const config = loadConfig({}, { data: work, "allow-private-urls": true });
+const pool = new WorkerPool({ threads: 2, maxQueue: 16 });
+const tools = createConvertTools(config, pool);
+const deps = {
+  tools,
+  limits: convertLimitsOf(config),
+  ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: true },
+  timeoutMs: config.convert.timeoutMs,
+};
+const page = { mainContent: true, waitMs: 0 };
+
+try {
+  const first = await markdownOf({ url }, page, deps); // launches the browser: not measured
+  if (!first.markdown.includes("Paragraph 29")) throw new Error("the warm-up conversion lost the JS-rendered content");
+
+  const warm: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const t = performance.now();
+    const r = await markdownOf({ url }, page, deps);
+    warm.push(performance.now() - t);
+    if (!r.markdown.includes("Release notes")) throw new Error("warm run lost the content");
+  }
+
+  const cold: number[] = [];
+  for (let i = 0; i < Math.max(3, Math.ceil(ROUNDS / 2)); i++) {
+    const profile = mkdtempSync(join(tmpdir(), "docintel-bench-chromium-"));
+    const t = performance.now();
+    const out = await runProcess(
+      config.chromium.path,
+      ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`, "--virtual-time-budget=1000", "--dump-dom", url],
+      { timeoutMs: 60_000, what: "cold chromium --dump-dom" },
+    );
+    cold.push(performance.now() - t);
+    rmSync(profile, { recursive: true, force: true });
+    if (!out.stdout.toString().includes("Release notes")) throw new Error("cold chromium did not render the JS content");
+  }
+
+  const ratio = median(warm) / median(cold);
+  console.log(`warm docintel URL->markdown: p50 ${median(warm).toFixed(0)} ms (min ${Math.min(...warm).toFixed(0)}, max ${Math.max(...warm).toFixed(0)}, n=${warm.length})`);
+  console.log(`cold chromium --dump-dom:    p50 ${median(cold).toFixed(0)} ms (min ${Math.min(...cold).toFixed(0)}, max ${Math.max(...cold).toFixed(0)}, n=${cold.length})`);
+  console.log(`RESULT url-markdown warm/cold p50 = ${ratio.toFixed(2)} (goal <= ${GOAL}) ${ratio <= GOAL ? "met" : "NOT met"}`);
+} finally {
+  await closeConvertTools(tools);
+  await pool.close();
+  site.stop(true);
+  rmSync(work, { recursive: true, force: true });
+}
