@@ -1,0 +1,233 @@
+/**
+ * The ffmpeg/ffprobe adapter: probes audio and video files and extracts speech-ready audio.
+ * Every document is written to a temp file first, because MP4/MOV files whose moov atom sits at
+ * the end cannot be read from a pipe; the temp directory is removed whatever happens. At most
+ * `concurrency` ffmpeg/ffprobe processes run at once.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { AppError } from "../../errors";
+import type { MediaInfo, MediaTools } from "../../convert/types";
+import { ProcessError, runProcess, toolUnavailable } from "../process";
+import { Semaphore } from "../semaphore";
+
+export interface FfmpegOptions {
+  /** ffmpeg: the ffmpeg executable */
+  ffmpeg: string;
+  /** ffprobe: the ffprobe executable */
+  ffprobe: string;
+  /** timeoutMs: deadline for one ffmpeg or ffprobe run, in milliseconds */
+  timeoutMs: number;
+  /** workDir: where the per-call temp directories are created */
+  workDir: string;
+  /** concurrency: ffmpeg/ffprobe processes running at once */
+  concurrency: number;
+}
+
+/** TranscriptionAudio is what speech-to-text receives: mono 16 kHz MP3 at 32 kbit/s. */
+export interface TranscriptionAudio {
+  audio: Uint8Array;
+  filename: string;
+  contentType: string;
+}
+
+/** TRANSCRIPTION_BITRATE: bits per second of the extracted audio; 32 kbit/s fits ~104 minutes in 25 MB. */
+export const TRANSCRIPTION_BITRATE = 32_000;
+
+/** DESCRIPTIVE_TAGS are the stream-level tags worth lifting to the file (Ogg keeps its tags on the stream). */
+const DESCRIPTIVE_TAGS = ["title", "artist", "album", "album_artist", "date", "year", "genre", "track", "composer", "comment", "description", "copyright"];
+
+export class FfmpegTools implements MediaTools {
+  private readonly slots: Semaphore;
+
+  constructor(private readonly options: FfmpegOptions) {
+    this.slots = new Semaphore(Math.max(1, options.concurrency));
+  }
+
+  /** probe reads duration, container, tags and streams; rejects with unreadable_document when ffprobe cannot. */
+  probe(bytes: Uint8Array, signal: AbortSignal): Promise<MediaInfo> {
+    return this.withTempDir(async (dir) => {
+      const input = join(dir, "input");
+      await writeFile(input, bytes);
+      return this.probeFile(input, signal);
+    });
+  }
+
+  /**
+   * audioForTranscription extracts the first audio stream as mono 16 kHz MP3 at 32 kbit/s
+   * (Whisper resamples to 16 kHz mono anyway, so nothing it would use is lost). A file without
+   * an audio stream is rejected with empty_document: it is readable, but has nothing to transcribe.
+   */
+  audioForTranscription(bytes: Uint8Array, signal: AbortSignal): Promise<TranscriptionAudio> {
+    return this.withTempDir(async (dir) => {
+      const input = join(dir, "input");
+      const output = join(dir, "audio.mp3");
+      await writeFile(input, bytes);
+      const info = await this.probeFile(input, signal);
+      if (!info.streams.some((s) => s.type === "audio")) {
+        throw new AppError("empty_document", "the media file has no audio stream, so there is nothing to transcribe; send a file with sound.");
+      }
+      signal.throwIfAborted();
+      await this.run(this.options.ffmpeg, [
+        "-nostdin", "-hide_banner", "-v", "error", "-y",
+        "-i", input,
+        "-map", "0:a:0", "-vn", "-sn", "-dn", "-map_metadata", "-1",
+        "-ac", "1", "-ar", "16000", "-c:a", "libmp3lame", "-b:a", String(TRANSCRIPTION_BITRATE),
+        "-f", "mp3", output,
+      ], "extract audio for transcription", signal);
+      const audio = new Uint8Array(await readFile(output));
+      if (audio.length === 0) throw new AppError("unreadable_document", "the audio stream could not be decoded (corrupt or truncated media file).");
+      return { audio, filename: "audio.mp3", contentType: "audio/mpeg" };
+    });
+  }
+
+  /**
+   * splitAudio cuts an MP3 made by audioForTranscription into consecutive pieces of at most
+   * `maxBytes` each (by time, without re-encoding), for providers with an upload limit.
+   */
+  splitAudio(audio: Uint8Array, maxBytes: number, signal: AbortSignal): Promise<Uint8Array[]> {
+    if (audio.length <= maxBytes) return Promise.resolve([audio]);
+    return this.withTempDir(async (dir) => {
+      const input = join(dir, "audio.mp3");
+      await writeFile(input, audio);
+      const { durationSeconds } = await this.probeFile(input, signal);
+      const seconds = durationSeconds ?? (audio.length * 8) / TRANSCRIPTION_BITRATE;
+      // 10 % headroom: segments cut on frame boundaries and the bitrate is only nominal
+      const segmentSeconds = Math.max(1, Math.floor((seconds * 0.9 * maxBytes) / audio.length));
+      signal.throwIfAborted();
+      await this.run(this.options.ffmpeg, [
+        "-nostdin", "-hide_banner", "-v", "error", "-y",
+        "-i", input, "-map", "0:a:0", "-c", "copy",
+        "-f", "segment", "-segment_time", String(segmentSeconds), "-reset_timestamps", "1",
+        join(dir, "part%04d.mp3"),
+      ], "split audio for transcription", signal);
+      const names = (await readdir(dir)).filter((n) => n.startsWith("part")).sort();
+      const parts = await Promise.all(names.map(async (n) => new Uint8Array(await readFile(join(dir, n)))));
+      const tooBig = parts.find((p) => p.length > maxBytes);
+      if (tooBig || parts.length === 0) {
+        throw new AppError("document_too_large", `the audio could not be split into pieces of at most ${maxBytes} bytes for the speech-to-text provider.`);
+      }
+      return parts;
+    });
+  }
+
+  private async probeFile(path: string, signal: AbortSignal): Promise<MediaInfo> {
+    const { stdout } = await this.run(this.options.ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path], "read media metadata", signal);
+    let parsed: FfprobeOutput;
+    try {
+      parsed = JSON.parse(stdout.toString("utf8")) as FfprobeOutput;
+    } catch (cause) {
+      throw new AppError("unreadable_document", "ffprobe gave no readable description of the media file (corrupt or unsupported).", { cause });
+    }
+    const info = mediaInfoOf(parsed);
+    if (!info.streams.some((s) => s.type === "audio" || s.type === "video")) {
+      throw new AppError("unreadable_document", "the file holds no audio or video stream that could be read (corrupt or not a media file).");
+    }
+    return info;
+  }
+
+  /** run starts one ffmpeg/ffprobe process in a concurrency slot and maps its failures to AppError. */
+  private run(program: string, args: string[], what: string, signal: AbortSignal) {
+    return this.slots.run(async () => {
+      try {
+        return await runProcess(program, args, { timeoutMs: this.options.timeoutMs, signal, what, maxStdoutBytes: 20_000_000 });
+      } catch (error) {
+        if (!(error instanceof ProcessError)) throw error;
+        if (error.reason === "spawn") throw toolUnavailable(program, "ffmpeg", error);
+        if (error.reason === "aborted") throw signal.reason ?? error;
+        if (error.reason === "timeout") throw new AppError("timeout", `${what}: ffmpeg took longer than ${this.options.timeoutMs} ms`, { cause: error });
+        throw new AppError("unreadable_document", `${what}: the media file could not be decoded (corrupt, truncated or unsupported).`, { cause: error });
+      }
+    }, signal);
+  }
+
+  private async withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+    const dir = await mkdtemp(join(this.options.workDir, "ffmpeg-"));
+    try {
+      return await fn(dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+interface FfprobeStream {
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  sample_rate?: string;
+  channels?: number;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  duration?: string;
+  tags?: Record<string, string>;
+  disposition?: { attached_pic?: number };
+}
+
+interface FfprobeOutput {
+  format?: { format_name?: string; format_long_name?: string; duration?: string; tags?: Record<string, string> };
+  streams?: FfprobeStream[];
+}
+
+/** mediaInfoOf maps ffprobe's JSON to MediaInfo; cover art counts as an "other" stream, not video. */
+export function mediaInfoOf(probe: FfprobeOutput): MediaInfo {
+  const format = probe.format ?? {};
+  const rawStreams = probe.streams ?? [];
+  const tags = lowerKeys(format.tags);
+  for (const s of rawStreams) {
+    const streamTags = lowerKeys(s.tags);
+    for (const key of DESCRIPTIVE_TAGS) if (streamTags[key] && !tags[key]) tags[key] = streamTags[key];
+  }
+  const streams = rawStreams.map((s): MediaInfo["streams"][number] => {
+    const codec = s.codec_name ?? "unknown";
+    if (s.codec_type === "video" && !s.disposition?.attached_pic) {
+      return { type: "video", codec, width: s.width, height: s.height, fps: frameRate(s.avg_frame_rate) ?? frameRate(s.r_frame_rate) };
+    }
+    if (s.codec_type === "audio") {
+      const sampleRate = Number(s.sample_rate);
+      return { type: "audio", codec, sampleRate: sampleRate > 0 ? sampleRate : undefined, channels: s.channels };
+    }
+    return { type: s.codec_type === "subtitle" ? "subtitle" : "other", codec };
+  });
+  return {
+    durationSeconds: positive(format.duration) ?? maxOf(rawStreams.map((s) => positive(s.duration))),
+    formatName: containerName(format.format_name, format.format_long_name, tags.major_brand),
+    title: tags.title?.trim() || null,
+    tags,
+    streams,
+  };
+}
+
+/**
+ * containerName is ffprobe's long format name, except for the ISO family, where ffprobe says
+ * "QuickTime / MOV" for MP4 and M4A too: the major brand tells them apart.
+ */
+function containerName(name: string | undefined, longName: string | undefined, majorBrand: string | undefined): string {
+  const brand = majorBrand?.trim();
+  if (name?.startsWith("mov,mp4") && brand && brand !== "qt") return `MPEG-4 (${brand})`;
+  return longName || name || "unknown";
+}
+
+function lowerKeys(tags: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(tags ?? {})) out[k.toLowerCase()] = String(v);
+  return out;
+}
+
+/** frameRate parses ffprobe's "30000/1001" into frames per second (3 decimals); undefined for "0/0". */
+function frameRate(ratio: string | undefined): number | undefined {
+  const [num, den] = (ratio ?? "").split("/").map(Number);
+  if (!num || !den || !Number.isFinite(num / den)) return undefined;
+  return Math.round((num / den) * 1000) / 1000;
+}
+
+function positive(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value !== undefined && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+function maxOf(values: Array<number | undefined>): number | null {
+  const present = values.filter((v): v is number => v !== undefined);
+  return present.length ? Math.max(...present) : null;
+}
