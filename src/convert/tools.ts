@@ -20,6 +20,7 @@ export function createConvertTools(config: Config, pool: WorkerPool): ConvertToo
   const tmp = join(config.dataDir, "tmp");
   const timeoutMs = config.convert.timeoutMs;
   const groq = createGroqClient({ apiKey: config.groq.apiKey, baseUrl: config.groq.baseUrl, timeoutMs });
+  const media = new FfmpegTools({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", timeoutMs, workDir: join(tmp, "media"), concurrency: config.workers });
   return {
     pool,
     office: new LibreOffice({
@@ -31,7 +32,7 @@ export function createConvertTools(config: Config, pool: WorkerPool): ConvertToo
       workDir: join(tmp, "libreoffice"),
     }),
     ocr: new Tesseract({ concurrency: config.ocrConcurrency, timeoutMs }),
-    media: new FfmpegTools({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", timeoutMs, workDir: join(tmp, "media"), concurrency: config.workers }),
+    media,
     browser: new ChromiumSupervisor({
       executablePath: config.chromium.path,
       maxConcurrentPages: config.chromium.pages,
@@ -39,7 +40,7 @@ export function createConvertTools(config: Config, pool: WorkerPool): ConvertToo
       userDataRoot: join(tmp, "chromium"),
       launchTimeoutMs: 30_000,
     }),
-    transcriber: groq ? new GroqTranscriber({ client: groq, model: config.groq.transcriptionModel, timeoutMs }) : undefined,
+    transcriber: groq ? new GroqTranscriber({ client: groq, model: config.groq.transcriptionModel, timeoutMs, splitter: media }) : undefined,
   };
 }
 

@@ -35,7 +35,7 @@ export interface Conversion {
   title: string | null;
   /** totalPages: pages, slides or sheets of the source; 0 for non-paginated inputs */
   totalPages: number;
-  /** method: how the text was obtained, e.g. "text", "ocr", "text+ocr", "dom", "transcript", "metadata" */
+  /** method: how the text was obtained, e.g. "text", "ocr", "text+ocr", "browser", "metadata", "metadata+transcript" */
   method: string;
   warnings: string[];
   pages?: PageReport[];
