@@ -1,0 +1,156 @@
+/**
+ * The request guard of one Chromium page: every request the page makes (the main document and its
+ * redirects, sub-resources, iframes in any process, fetch/XHR, dedicated workers) is paused by
+ * puppeteer's request interception and continued only when `checkUrl` accepts it. The client's
+ * url_headers are added only to requests for the main document's origin.
+ *
+ * WebSockets and WebRTC do not pass through request interception (the DevTools Fetch domain never
+ * pauses them; Network.setBlockedURLs does not stop them either, measured with Chromium 156), so
+ * the guard removes those constructors from every page, frame and worker before page scripts run.
+ *
+ *   page request -> scheme allowed? -> checkUrl(url) -> same origin as main doc? add url_headers -> continue
+ *                                   \-> refused: abort (blockedbyclient); main document: remember the AppError
+ */
+import type { HTTPRequest, HTTPResponse, Page, WebWorker } from "puppeteer";
+import { AppError } from "../../errors";
+
+/** CheckUrl throws (usually AppError url_refused or url_unreachable) when a URL must not be fetched. */
+export type CheckUrl = (url: string, allowPrivateUrls: boolean) => Promise<void>;
+
+export interface GuardOptions {
+  checkUrl: CheckUrl;
+  allowPrivateUrls: boolean;
+  /** headers: the client's url_headers, sent only to the main document's origin */
+  headers: Record<string, string>;
+  /** mainUrl: the URL the caller will open; when absent the first main-frame navigation decides the origin */
+  mainUrl?: string;
+}
+
+/** MainResponse is what the server said about the main document (after redirects). */
+export interface MainResponse {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+}
+
+/** PageGuard reports what the guard saw on one page. */
+export interface PageGuard {
+  /** mainRefusal: why a main-frame navigation (the main document, a redirect of it) was first refused */
+  readonly mainRefusal: unknown;
+  /** mainFailure: Chromium's network error code for the main document, e.g. "net::ERR_CONNECTION_REFUSED" */
+  readonly mainFailure: string | null;
+  /** mainResponse: the last response to a main-frame navigation */
+  readonly mainResponse: MainResponse | null;
+  /** refusedUrls: every URL the guard aborted, in order (for logs and tests) */
+  readonly refusedUrls: readonly string[];
+  /** contentRequests: requests in flight that can change the DOM (documents, scripts, fetch, XHR) */
+  contentRequests(): number;
+}
+
+/**
+ * CONTENT_TYPES are the resource types whose answer can still change the DOM. Images, fonts, media,
+ * beacons and long-lived streams are left out so they cannot hold the network settle open.
+ */
+const CONTENT_TYPES = new Set(["document", "script", "xhr", "fetch"]);
+
+/** Schemes the page may use without a network check: they carry their content in the URL or the page. */
+const LOCAL_SCHEMES = new Set(["data:", "blob:", "about:"]);
+
+/**
+ * NETWORK_STUB removes the APIs that open connections outside request interception. It runs in
+ * every document before its scripts and in every dedicated worker before its script continues.
+ */
+const NETWORK_STUB = `(() => {
+  for (const name of ["WebSocket", "WebSocketStream", "WebTransport", "RTCPeerConnection", "webkitRTCPeerConnection", "SharedWorker"]) {
+    try { Object.defineProperty(globalThis, name, { value: undefined, configurable: false, writable: false }); } catch {}
+  }
+  try {
+    if (globalThis.ServiceWorkerContainer) {
+      ServiceWorkerContainer.prototype.register = () => Promise.reject(new DOMException("service workers are disabled", "SecurityError"));
+    }
+  } catch {}
+})()`;
+
+/** guardPage installs interception and the network stub on a fresh page, before it navigates anywhere. */
+export async function guardPage(page: Page, opts: GuardOptions): Promise<PageGuard> {
+  const state = {
+    mainRefusal: null as unknown,
+    mainFailure: null as string | null,
+    mainResponse: null as MainResponse | null,
+    refusedUrls: [] as string[],
+    contentRequests: () => inFlight.size,
+  };
+  const inFlight = new Set<HTTPRequest>();
+  let mainOrigin = opts.mainUrl ? originOf(opts.mainUrl) : null;
+  const extraHeaders = Object.keys(opts.headers).length > 0 ? opts.headers : null;
+
+  const isMainDocument = (request: HTTPRequest) => request.isNavigationRequest() && request.frame() === page.mainFrame();
+
+  /** decide checks one paused request and continues or aborts it; it never throws. */
+  async function decide(request: HTTPRequest): Promise<void> {
+    const url = request.url();
+    const main = isMainDocument(request);
+    try {
+      await assertAllowed(url, opts);
+    } catch (refusal) {
+      state.refusedUrls.push(url);
+      if (main && state.mainRefusal === null) state.mainRefusal = refusal;
+      await request.abort("blockedbyclient").catch(() => {});
+      return;
+    }
+    if (main && mainOrigin === null) mainOrigin = originOf(url);
+    const addHeaders = extraHeaders && mainOrigin !== null && originOf(url) === mainOrigin;
+    const overrides = addHeaders ? { headers: { ...request.headers(), ...extraHeaders } } : {};
+    await request.continue(overrides).catch(() => {}); // the page may close while we checked
+  }
+
+  page.on("request", (request) => {
+    if (CONTENT_TYPES.has(request.resourceType())) inFlight.add(request);
+    if (request.isInterceptResolutionHandled()) return;
+    void decide(request);
+  });
+  page.on("requestfinished", (request) => inFlight.delete(request));
+  page.on("requestfailed", (request) => {
+    inFlight.delete(request);
+    if (isMainDocument(request)) state.mainFailure = request.failure()?.errorText ?? null;
+  });
+  page.on("response", (response: HTTPResponse) => {
+    if (!isMainDocument(response.request())) return;
+    state.mainResponse = { url: response.url(), status: response.status(), headers: response.headers() };
+  });
+  page.on("workercreated", (worker: WebWorker) => {
+    worker.client.send("Runtime.evaluate", { expression: NETWORK_STUB }).catch(() => {});
+  });
+
+  await page.setBypassServiceWorker(true);
+  await page.evaluateOnNewDocument(NETWORK_STUB);
+  await page.setRequestInterception(true);
+  return state;
+}
+
+/** assertAllowed refuses schemes that are neither local nor http(s), and asks checkUrl about the rest. */
+async function assertAllowed(url: string, opts: GuardOptions): Promise<void> {
+  const protocol = schemeOf(url);
+  if (LOCAL_SCHEMES.has(protocol)) return;
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw new AppError("url_refused", `url: the page requested '${truncate(url)}' with scheme '${protocol.replace(/:$/, "")}', which is not fetched; only http and https are`);
+  }
+  await opts.checkUrl(url, opts.allowPrivateUrls);
+}
+
+function schemeOf(url: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:)/i.exec(url);
+  return match ? match[1]!.toLowerCase() : "";
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+function truncate(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}

@@ -1,0 +1,412 @@
+/**
+ * ChromiumSupervisor owns the one shared headless Chromium: it launches it lazily, hands out guarded
+ * pages (at most `maxConcurrentPages` at once, each in its own browser context so cookies never pass
+ * between requests), enforces a deadline per request, and relaunches the browser after a crash or
+ * after `pagesPerBrowser` pages.
+ *
+ *   render(url) = [wait for a page slot, open guarded page, navigate (DOMContentLoaded),
+ *                  settle network (no document/script/fetch/XHR open for 500 ms, capped), waitMs, capture]
+ *
+ *   browser generation: launch -> serve pages -> (pagesPerBrowser reached) retiring -> idle -> closed
+ *                                             \-> (crash/disconnect) dead: pages in flight fail, next call relaunches
+ */
+import { access, constants, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
+import puppeteer, { type Browser as PuppeteerBrowser, type BrowserContext, type HTTPResponse, type Page } from "puppeteer";
+import type { Browser, RenderedPage, RenderOptions } from "../../convert/types";
+import { AppError } from "../../errors";
+import { assertFetchableUrl } from "../../security/ssrf";
+import { toolUnavailable } from "../process";
+import { Semaphore } from "../semaphore";
+import { guardPage, type CheckUrl, type PageGuard } from "./guard";
+
+export type { CheckUrl } from "./guard";
+
+export interface ChromiumOptions {
+  /** executablePath: the Chromium binary, normally /usr/bin/chromium */
+  executablePath: string;
+  /** maxConcurrentPages: pages open at once; further callers wait for a slot (or their signal) */
+  maxConcurrentPages: number;
+  /** pagesPerBrowser: the browser is replaced after serving this many pages (once its last page closes) */
+  pagesPerBrowser: number;
+  /** userDataRoot: directory under which each launch gets a fresh profile dir, removed when that browser closes */
+  userDataRoot: string;
+  /** launchTimeoutMs: how long Chromium may take to start, in ms */
+  launchTimeoutMs: number;
+  /** checkUrl: the SSRF check for every request a page makes; default assertFetchableUrl */
+  checkUrl?: CheckUrl;
+  /** networkSettleCapMs: longest wait for the network to settle after DOMContentLoaded, in ms; default 5000 */
+  networkSettleCapMs?: number;
+}
+
+/** GuardedPageOptions are the per-request settings of withPage. */
+export interface GuardedPageOptions {
+  headers: Record<string, string>;
+  allowPrivateUrls: boolean;
+  /** timeoutMs: deadline for opening the page and everything `fn` does with it, in ms */
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/** Chromium's flags: headless as root on a machine without GPU or internet (see PLATFORM-NOTES). */
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--no-default-browser-check",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-default-apps",
+  "--disable-extensions",
+  "--disable-domain-reliability",
+  "--disable-client-side-phishing-detection",
+  "--disable-breakpad",
+  "--dns-prefetch-disable",
+  "--mute-audio",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  "--disable-dev-shm-usage",
+];
+
+/** QUIET_MS: the network counts as settled when no request that can change the DOM was open for this long, in ms */
+const QUIET_MS = 500;
+const SETTLE_POLL_MS = 50;
+const DEFAULT_SETTLE_CAP_MS = 5_000;
+/** CAPTURE_RESERVE_MS: time kept back from the settle wait for waitMs' neighbours: reading the DOM and the title */
+const CAPTURE_RESERVE_MS = 300;
+/** CLOSE_TIMEOUT_MS: how long a graceful close may take before the process is killed */
+const CLOSE_TIMEOUT_MS = 3_000;
+const VIEWPORT = { width: 1280, height: 900 };
+
+/** Generation is one launched browser process and its bookkeeping. */
+interface Generation {
+  browser: PuppeteerBrowser;
+  userDataDir: string;
+  /** served: pages opened on this browser */
+  served: number;
+  open: number;
+  /** retiring: no new pages; closed when `open` reaches 0 */
+  retiring: boolean;
+  dead: boolean;
+}
+
+/** Lease is one page in its own browser context, on one generation. */
+interface Lease {
+  generation: Generation;
+  context: BrowserContext;
+  page: Page;
+}
+
+export class ChromiumSupervisor implements Browser {
+  private readonly slots: Semaphore;
+  private readonly checkUrl: CheckUrl;
+  private current: Generation | null = null;
+  private launching: Promise<Generation> | null = null;
+  private readonly generations = new Set<Generation>();
+  private closed = false;
+  private launches = 0;
+  private pagesServed = 0;
+  private openPages = 0;
+
+  constructor(private readonly options: ChromiumOptions) {
+    this.slots = new Semaphore(Math.max(1, options.maxConcurrentPages));
+    this.checkUrl = options.checkUrl ?? defaultCheckUrl;
+  }
+
+  /** render opens `url` with JavaScript, waits for the network to settle plus `waitMs`, and returns the DOM as HTML. */
+  render(url: string, opts: RenderOptions): Promise<RenderedPage> {
+    return this.guarded({ ...opts, mainUrl: url }, async (page, guard, deadlineAt) => {
+      const response = await navigate(page, url, guard);
+      opts.signal.throwIfAborted();
+      await settleNetwork(guard, Math.min(this.options.networkSettleCapMs ?? DEFAULT_SETTLE_CAP_MS, deadlineAt - Date.now() - opts.waitMs - CAPTURE_RESERVE_MS));
+      if (opts.waitMs > 0) await Bun.sleep(opts.waitMs);
+      opts.signal.throwIfAborted();
+      return capture(page, response);
+    });
+  }
+
+  /** withPage hands `fn` a guarded page (interception, downloads denied, deadline) and closes it afterwards. */
+  withPage<T>(opts: GuardedPageOptions, fn: (page: Page) => Promise<T>): Promise<T> {
+    return this.guarded(opts, (page) => fn(page));
+  }
+
+  /** close shuts every browser down and removes their profiles; later calls fail with shutting_down. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const launching = this.launching;
+    if (launching) await launching.catch(() => {});
+    this.current = null;
+    await Promise.all([...this.generations].map((generation) => this.shutDown(generation)));
+  }
+
+  stats(): { launches: number; pagesServed: number; openPages: number } {
+    return { launches: this.launches, pagesServed: this.pagesServed, openPages: this.openPages };
+  }
+
+  /** browserPid is the process id of the browser that serves new pages, or null when none runs (for diagnostics and tests). */
+  browserPid(): number | null {
+    return this.current?.browser.process()?.pid ?? null;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // One guarded request
+
+  /**
+   * guarded waits for a page slot, then runs `work` on a fresh guarded page under one deadline of
+   * `timeoutMs`; on expiry the page's context is closed and AppError timeout is thrown.
+   */
+  private guarded<T>(
+    opts: GuardedPageOptions & { mainUrl?: string },
+    work: (page: Page, guard: PageGuard, deadlineAt: number) => Promise<T>,
+  ): Promise<T> {
+    const what = opts.mainUrl ? `render '${opts.mainUrl}'` : "use a browser page";
+    return this.slots.run(async () => {
+      if (this.closed) throw new AppError("shutting_down", `Chromium: cannot ${what}, the server is shutting down; retry on another instance`);
+      const deadlineAt = Date.now() + opts.timeoutMs;
+      const deadline = AbortSignal.timeout(opts.timeoutMs);
+      const signal = AbortSignal.any([deadline, opts.signal]);
+      const held: { lease: Lease | null; guard: PageGuard | null } = { lease: null, guard: null };
+      const opened = this.openPage(signal).then((lease) => (held.lease = lease));
+      const steps = opened.then(async (lease) => {
+        signal.throwIfAborted();
+        held.guard = await guardPage(lease.page, { checkUrl: this.checkUrl, allowPrivateUrls: opts.allowPrivateUrls, headers: opts.headers, mainUrl: opts.mainUrl });
+        signal.throwIfAborted();
+        return work(lease.page, held.guard, deadlineAt);
+      });
+      try {
+        return await untilAborted(steps, signal);
+      } catch (error) {
+        if (opts.signal.aborted) throw opts.signal.reason ?? error;
+        if (deadline.aborted) {
+          throw new AppError("timeout", `Chromium: could not ${what} within ${opts.timeoutMs} ms (the page deadline); the page was closed. Try a larger timeout or a lighter page`, { cause: error });
+        }
+        throw explainFailure(error, what, held.guard, held.lease?.generation ?? null);
+      } finally {
+        steps.catch(() => {}); // after an abort the steps fail once their page is closed
+        // A page still opening when the deadline struck is closed as soon as it exists.
+        if (held.lease) await this.releasePage(held.lease);
+        else void opened.then((lease) => this.releasePage(lease), () => {});
+      }
+    }, opts.signal);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Pages and browser generations
+
+  /** openPage opens a page in a new browser context (downloads denied) on the current browser. */
+  private async openPage(signal: AbortSignal): Promise<Lease> {
+    const generation = await untilAborted(this.currentGeneration(), signal);
+    generation.served++;
+    generation.open++;
+    this.pagesServed++;
+    this.openPages++;
+    if (generation.served >= this.options.pagesPerBrowser) this.retire(generation);
+    let context: BrowserContext | null = null;
+    try {
+      context = await generation.browser.createBrowserContext({ downloadBehavior: { policy: "deny" } });
+      const page = await context.newPage();
+      await page.setViewport(VIEWPORT);
+      return { generation, context, page };
+    } catch (error) {
+      if (context && !generation.dead) await withTimeout(context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+      await this.leave(generation);
+      throw error;
+    }
+  }
+
+  /** releasePage closes the page's context (and with it the page) and leaves the generation. */
+  private async releasePage(lease: Lease): Promise<void> {
+    if (!lease.generation.dead) await withTimeout(lease.context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+    await this.leave(lease.generation);
+  }
+
+  /** leave counts a page as closed and shuts a retiring or dead browser down once its last page is gone. */
+  private async leave(generation: Generation): Promise<void> {
+    generation.open--;
+    this.openPages--;
+    if ((generation.retiring || generation.dead) && generation.open === 0) await this.shutDown(generation);
+  }
+
+  /** currentGeneration returns the browser that serves new pages, launching one when there is none. */
+  private currentGeneration(): Promise<Generation> {
+    if (this.closed) return Promise.reject(new AppError("shutting_down", "Chromium: the server is shutting down; retry on another instance"));
+    if (this.current && !this.current.dead && !this.current.retiring) return Promise.resolve(this.current);
+    this.launching ??= this.launch().finally(() => {
+      this.launching = null;
+    });
+    return this.launching;
+  }
+
+  /** retire stops giving out pages from a generation; it is closed when its last page is released. */
+  private retire(generation: Generation): void {
+    generation.retiring = true;
+    if (this.current === generation) this.current = null;
+  }
+
+  /** launch starts Chromium with a fresh profile dir. */
+  private async launch(): Promise<Generation> {
+    const { executablePath, userDataRoot, launchTimeoutMs } = this.options;
+    try {
+      await access(executablePath, constants.X_OK);
+    } catch (cause) {
+      throw toolUnavailable(`Chromium (${executablePath})`, "chromium", cause);
+    }
+    await mkdir(userDataRoot, { recursive: true });
+    const userDataDir = await mkdtemp(join(userDataRoot, "chromium-"));
+    let browser: PuppeteerBrowser;
+    try {
+      browser = await puppeteer.launch({
+        executablePath,
+        headless: true,
+        pipe: true, // DevTools over file descriptors: no debugging port on the machine
+        userDataDir,
+        args: CHROMIUM_ARGS,
+        timeout: launchTimeoutMs,
+        protocolTimeout: Math.max(30_000, launchTimeoutMs),
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (cause) {
+      await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+      throw new AppError("tool_unavailable", `Chromium (${executablePath}) did not start within ${launchTimeoutMs} ms; run docintel doctor and check the server's memory`, { cause });
+    }
+    this.launches++;
+    const generation: Generation = { browser, userDataDir, served: 0, open: 0, retiring: false, dead: false };
+    this.generations.add(generation);
+    browser.once("disconnected", () => {
+      generation.dead = true;
+      if (this.current === generation) this.current = null;
+      if (generation.open === 0) void this.shutDown(generation);
+    });
+    if (this.closed) {
+      await this.shutDown(generation);
+      throw new AppError("shutting_down", "Chromium: the server is shutting down; retry on another instance");
+    }
+    this.current = generation;
+    return generation;
+  }
+
+  /** shutDown closes a browser (killing it when it does not close in time) and removes its profile dir. */
+  private async shutDown(generation: Generation): Promise<void> {
+    if (!this.generations.delete(generation)) return;
+    if (this.current === generation) this.current = null;
+    const child = generation.browser.process();
+    if (!generation.dead) await withTimeout(generation.browser.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+      await withTimeout(new Promise((resolve) => child.once("exit", resolve)), CLOSE_TIMEOUT_MS).catch(() => {});
+    }
+    await rm(generation.userDataDir, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Render steps
+
+/** navigate opens the main document and waits for DOMContentLoaded; the deadline is enforced by the caller. */
+async function navigate(page: Page, url: string, guard: PageGuard): Promise<HTTPResponse | null> {
+  try {
+    return await page.goto(url, { waitUntil: "domcontentloaded", timeout: 0 });
+  } catch (error) {
+    throw mainDocumentFailure(error, url, guard);
+  }
+}
+
+/**
+ * settleNetwork waits until no document, script, fetch or XHR request has been in flight for
+ * QUIET_MS, or until `capMs` passes so that chatty pages (polling, long requests) are still captured.
+ */
+async function settleNetwork(guard: PageGuard, capMs: number): Promise<void> {
+  const giveUpAt = Date.now() + capMs;
+  let quietSince: number | null = null;
+  while (Date.now() < giveUpAt) {
+    if (guard.contentRequests() > 0) quietSince = null;
+    else if (quietSince === null) quietSince = Date.now();
+    else if (Date.now() - quietSince >= QUIET_MS) return;
+    await Bun.sleep(SETTLE_POLL_MS);
+  }
+}
+
+/** capture reads the rendered DOM, final URL and title, and the main document's status and type. */
+async function capture(page: Page, response: HTTPResponse | null): Promise<RenderedPage> {
+  const html = await page.content();
+  const title = await page.title();
+  const contentType = response?.headers()["content-type"] ?? "";
+  return {
+    html,
+    finalUrl: page.url(),
+    title,
+    status: response?.status() ?? 200,
+    contentType: contentType.split(";")[0]!.trim().toLowerCase() || "text/html",
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/** mainDocumentFailure explains why the main document could not be opened. */
+function mainDocumentFailure(error: unknown, url: string, guard: PageGuard): unknown {
+  if (guard.mainRefusal) return guard.mainRefusal;
+  const response = guard.mainResponse;
+  if (response && guard.mainFailure === "net::ERR_ABORTED") {
+    const type = response.headers["content-type"]?.split(";")[0] ?? "unknown type";
+    const disposition = response.headers["content-disposition"];
+    return new AppError(
+      "unsupported_media_type",
+      `url: '${response.url}' answered with a file download (${type}${disposition ? `, Content-Disposition: ${disposition}` : ""}), not a web page; downloads are blocked when rendering. Send the file itself, or its URL as a document to convert`,
+      { cause: error },
+    );
+  }
+  if (guard.mainFailure) {
+    return new AppError("url_unreachable", `url: could not load '${url}' (${guard.mainFailure}); check that the URL is reachable from the server`, { cause: error });
+  }
+  return error;
+}
+
+/** explainFailure turns what went wrong with a page into an AppError that names the cause. */
+function explainFailure(error: unknown, what: string, guard: PageGuard | null, generation: Generation | null): unknown {
+  if (error instanceof AppError) return error;
+  if (generation?.dead) {
+    return new AppError("tool_unavailable", `Chromium crashed or closed while trying to ${what}; it restarts by itself, retry the request`, { cause: error });
+  }
+  if (guard?.mainRefusal) return guard.mainRefusal;
+  return new AppError("internal_error", `Chromium: could not ${what}`, { cause: error });
+}
+
+/** defaultCheckUrl is the SSRF guard applied to every request of a page. */
+async function defaultCheckUrl(url: string, allowPrivateUrls: boolean): Promise<void> {
+  await assertFetchableUrl(url, { allowPrivate: allowPrivateUrls, field: "url" });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+/** untilAborted settles with the signal's reason when it aborts first (the work itself goes on until its page closes). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** withTimeout rejects when `promise` takes longer than `ms` milliseconds. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not finish within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
+}
