@@ -1,0 +1,873 @@
+/**
+ * DOCX -> markdown, natively: body paragraphs in order, headings from paragraph styles, lists from
+ * numbering.xml, GFM tables, hyperlinks, emphasis, footnotes, comments, equations (OMML -> LaTeX)
+ * and images (alt text, plus OCR of the embedded picture when an engine is given). LibreOffice's
+ * DOCX output (from DOC, ODT, RTF, PAGES) goes through the same path.
+ */
+import { AppError } from "../errors";
+import { escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
+import {
+  ImageCollector,
+  OoxmlPackage,
+  baseName,
+  child,
+  childrenNamed,
+  descendants,
+  firstDescendant,
+  imageAlt,
+  isOn,
+  path,
+  textContent,
+  type XmlElement,
+} from "./ooxml";
+import type { Conversion, ConvertContext, Converter } from "./types";
+
+/** convertDocx turns a Word document into markdown. */
+export const convertDocx: Converter = async (input, ctx) => {
+  ctx.signal.throwIfAborted();
+  const pkg = OoxmlPackage.open(input, ctx, "DOCX");
+  const mainPart = pkg.mainPart("word/document.xml");
+  const doc = new DocxReader(pkg, mainPart, ctx);
+  const body = path(pkg.xml(mainPart), "w:document", "w:body");
+  if (!body) throw new AppError("unreadable_document", `${pkg.what}: word/document.xml has no <w:body>; the file is damaged`);
+  ctx.signal.throwIfAborted();
+  const blocks = doc.renderBlocks(body.children);
+  const notes = doc.renderNotes();
+  const comments = doc.renderComments();
+  ctx.signal.throwIfAborted();
+  const warnings: string[] = [...doc.warnings];
+  const assembled = joinBlocks([blocksToMarkdown(blocks), notes, comments]);
+  const { markdown, ocrAdded } = await doc.images.resolve(assembled, ctx, warnings);
+  const props = pkg.properties();
+  const result: Conversion = {
+    markdown: tidyMarkdown(markdown),
+    title: props.title ?? doc.firstHeading,
+    totalPages: props.pages,
+    method: ocrAdded ? "text+ocr" : "text",
+    warnings,
+  };
+  if (!result.markdown.trim()) throw new AppError("empty_document", `${pkg.what} contains no text, tables or images`);
+  return result;
+};
+
+/** Block is one rendered body element; consecutive list items are joined without blank lines. */
+interface Block {
+  kind: "para" | "list";
+  text: string;
+}
+
+function blocksToMarkdown(blocks: Block[]): string {
+  let out = "";
+  let previous: Block["kind"] | null = null;
+  for (const block of blocks) {
+    if (!block.text.trim()) continue;
+    if (previous !== null) out += previous === "list" && block.kind === "list" ? "\n" : "\n\n";
+    out += block.text;
+    previous = block.kind;
+  }
+  return out;
+}
+
+/** Segment is one run of inline text with its formatting; raw segments are markdown already. */
+interface Segment {
+  text: string;
+  raw: boolean;
+  bold: boolean;
+  italic: boolean;
+  strike: boolean;
+  href: string | null;
+}
+
+interface RunFormat {
+  bold: boolean;
+  italic: boolean;
+  strike: boolean;
+  href: string | null;
+}
+
+const PLAIN: RunFormat = { bold: false, italic: false, strike: false, href: null };
+
+/** FieldState is one open complex field (w:fldChar begin ... separate ... end). */
+interface FieldState {
+  instruction: string;
+  showingResult: boolean;
+  href: string | null;
+}
+
+/** StyleInfo is what the converter needs from one style of styles.xml. */
+interface StyleInfo {
+  name: string;
+  basedOn: string | null;
+  outlineLevel: number | null;
+  numId: string | null;
+  ilvl: number;
+  bold: boolean;
+  italic: boolean;
+}
+
+/** LevelFormat is one level of an abstract numbering definition. */
+interface LevelFormat {
+  format: string;
+  start: number;
+}
+
+/** Note is a footnote or endnote referenced in the body. */
+interface Note {
+  label: number;
+  element: XmlElement | undefined;
+}
+
+/** DocxReader holds one document's styles, numbering, relationships and the state of rendering. */
+class DocxReader {
+  readonly images: ImageCollector;
+  readonly warnings: string[] = [];
+  firstHeading: string | null = null;
+  private readonly styles = new Map<string, StyleInfo>();
+  private defaultParagraphStyle: string | null = null;
+  private readonly abstractLevels = new Map<string, Map<number, LevelFormat>>();
+  private readonly nums = new Map<string, { abstractId: string; startOverrides: Map<number, number> }>();
+  private readonly counters = new Map<string, number[]>();
+  private listStack: Array<{ indent: number; markerWidth: number }> = [];
+  private fields: FieldState[] = [];
+  private readonly footnotes = new Map<string, XmlElement>();
+  private readonly endnotes = new Map<string, XmlElement>();
+  private readonly notes: Note[] = [];
+  private readonly noteLabels = new Map<string, number>();
+  private pendingBlocks: Block[] = [];
+  private cellDepth = 0;
+
+  constructor(
+    private readonly pkg: OoxmlPackage,
+    private readonly part: string,
+    private readonly ctx: ConvertContext,
+  ) {
+    this.images = new ImageCollector(pkg);
+    this.readStyles();
+    this.readNumbering();
+    this.readNotes("footnotes", "w:footnote", this.footnotes);
+    this.readNotes("endnotes", "w:endnote", this.endnotes);
+  }
+
+  /** partOf resolves the part related to the main document by relationship type, if any. */
+  private partOf(type: string): string | undefined {
+    const rel = this.pkg.relsOfType(this.part, type).find((r) => !r.external);
+    return rel?.target;
+  }
+
+  private readStyles(): void {
+    const part = this.partOf("styles") ?? "word/styles.xml";
+    for (const style of descendants(this.pkg.xml(part), "w:style")) {
+      const id = style.attrs["w:styleId"];
+      if (!id) continue;
+      const pPr = child(style, "w:pPr");
+      const rPr = child(style, "w:rPr");
+      const outline = child(pPr, "w:outlineLvl")?.attrs["w:val"];
+      const numPr = child(pPr, "w:numPr");
+      this.styles.set(id, {
+        name: (child(style, "w:name")?.attrs["w:val"] ?? id).toLowerCase(),
+        basedOn: child(style, "w:basedOn")?.attrs["w:val"] ?? null,
+        outlineLevel: outline === undefined ? null : Number(outline),
+        numId: child(numPr, "w:numId")?.attrs["w:val"] ?? null,
+        ilvl: Number(child(numPr, "w:ilvl")?.attrs["w:val"] ?? 0) || 0,
+        bold: isOn(child(rPr, "w:b")),
+        italic: isOn(child(rPr, "w:i")),
+      });
+      if (style.attrs["w:type"] === "paragraph" && (style.attrs["w:default"] === "1" || style.attrs["w:default"] === "true")) {
+        this.defaultParagraphStyle = id;
+      }
+    }
+  }
+
+  /** styleChain walks a style and the styles it is based on (cycles cut). */
+  private *styleChain(id: string | null): Generator<StyleInfo> {
+    const seen = new Set<string>();
+    while (id && !seen.has(id)) {
+      seen.add(id);
+      const style = this.styles.get(id);
+      if (!style) return;
+      yield style;
+      id = style.basedOn;
+    }
+  }
+
+  /** headingLevel gives 1-6 for heading and title styles (by name or outline level), else 0. */
+  private headingLevel(styleId: string | null, pPr: XmlElement | undefined): number {
+    const direct = child(pPr, "w:outlineLvl")?.attrs["w:val"];
+    if (direct !== undefined) return outlineToLevel(Number(direct));
+    for (const style of this.styleChain(styleId)) {
+      const named = /^heading\s*([1-9])$/.exec(style.name);
+      if (named) return Math.min(6, Number(named[1]));
+      if (style.name === "title") return 1;
+      if (style.name === "subtitle") return 0;
+      if (style.outlineLevel !== null) return outlineToLevel(style.outlineLevel);
+    }
+    return 0;
+  }
+
+  private readNumbering(): void {
+    const root = this.pkg.xml(this.partOf("numbering") ?? "word/numbering.xml");
+    if (!root) return;
+    for (const abs of descendants(root, "w:abstractNum")) {
+      const levels = new Map<number, LevelFormat>();
+      for (const lvl of childrenNamed(abs, "w:lvl")) {
+        levels.set(Number(lvl.attrs["w:ilvl"] ?? 0), {
+          format: child(lvl, "w:numFmt")?.attrs["w:val"] ?? "decimal",
+          start: Number(child(lvl, "w:start")?.attrs["w:val"] ?? 1) || 1,
+        });
+      }
+      this.abstractLevels.set(abs.attrs["w:abstractNumId"] ?? "", levels);
+    }
+    for (const num of descendants(root, "w:num")) {
+      const startOverrides = new Map<number, number>();
+      for (const override of childrenNamed(num, "w:lvlOverride")) {
+        const start = child(override, "w:startOverride")?.attrs["w:val"];
+        if (start !== undefined) startOverrides.set(Number(override.attrs["w:ilvl"] ?? 0), Number(start));
+      }
+      this.nums.set(num.attrs["w:numId"] ?? "", { abstractId: child(num, "w:abstractNumId")?.attrs["w:val"] ?? "", startOverrides });
+    }
+  }
+
+  /**
+   * listMarker advances the counters of one numbered paragraph and returns its marker ("-" or "3.");
+   * null when the numbering shows nothing (format "none" or an unknown list).
+   */
+  private listMarker(numId: string, ilvl: number): string | null {
+    const num = this.nums.get(numId);
+    if (!num) return null;
+    const level = this.abstractLevels.get(num.abstractId)?.get(ilvl) ?? { format: ilvl % 2 ? "bullet" : "decimal", start: 1 };
+    if (level.format === "none") return null;
+    // Lists that share an abstract definition continue each other unless one restarts its numbering.
+    const key = num.startOverrides.size ? `num:${numId}` : `abs:${num.abstractId}`;
+    const counters = this.counters.get(key) ?? [];
+    this.counters.set(key, counters);
+    const start = num.startOverrides.get(ilvl) ?? level.start;
+    counters[ilvl] = counters[ilvl] === undefined ? start : counters[ilvl]! + 1;
+    counters.length = ilvl + 1;
+    if (level.format === "bullet") return "-";
+    return `${counters[ilvl]}.`;
+  }
+
+  private readNotes(type: "footnotes" | "endnotes", tag: string, into: Map<string, XmlElement>): void {
+    const part = this.partOf(type);
+    if (!part) return;
+    for (const note of descendants(this.pkg.xml(part), tag)) {
+      const kind = note.attrs["w:type"];
+      if (kind === "separator" || kind === "continuationSeparator" || kind === "continuationNotice") continue;
+      into.set(note.attrs["w:id"] ?? "", note);
+    }
+  }
+
+  /** renderBlocks renders body-level elements (paragraphs, tables, content controls) in order. */
+  renderBlocks(nodes: XmlElement["children"]): Block[] {
+    const blocks: Block[] = [];
+    for (const node of nodes) {
+      if (typeof node === "string") continue;
+      switch (node.name) {
+        case "w:p":
+          blocks.push(...this.renderParagraph(node));
+          break;
+        case "w:tbl":
+          this.listStack = [];
+          blocks.push({ kind: "para", text: this.renderTable(node) });
+          break;
+        case "w:sdt":
+          blocks.push(...this.renderBlocks(child(node, "w:sdtContent")?.children ?? []));
+          break;
+        case "w:customXml":
+        case "w:ins":
+        case "w:moveTo":
+        case "w:smartTag":
+          blocks.push(...this.renderBlocks(node.children));
+          break;
+        case "mc:AlternateContent":
+          blocks.push(...this.renderBlocks(child(node, "mc:Choice")?.children ?? child(node, "mc:Fallback")?.children ?? []));
+          break;
+      }
+    }
+    return blocks;
+  }
+
+  /** renderParagraph renders one w:p as a heading, list item or paragraph, plus any text boxes in it. */
+  private renderParagraph(p: XmlElement): Block[] {
+    const pPr = child(p, "w:pPr");
+    const styleId = child(pPr, "w:pStyle")?.attrs["w:val"] ?? this.defaultParagraphStyle;
+    const segments: Segment[] = [];
+    const outer = this.pendingBlocks;
+    this.pendingBlocks = [];
+    this.collectInline(p.children, PLAIN, segments);
+    const extra = this.pendingBlocks;
+    this.pendingBlocks = outer;
+    const text = renderSegments(segments).trim();
+    const blocks: Block[] = [];
+    const level = text ? this.headingLevel(styleId, pPr) : 0;
+    const numbering = this.numberingOf(pPr, styleId);
+    if (level > 0) {
+      const clean = text.replace(/\s*\n\s*/g, " ");
+      this.firstHeading ??= clean.replace(/[*_~\\]/g, "") || null;
+      this.listStack = [];
+      blocks.push({ kind: "para", text: heading(level, clean) });
+    } else if (numbering && text) {
+      const marker = this.listMarker(numbering.numId, numbering.ilvl);
+      if (marker) blocks.push({ kind: "list", text: this.listItem(marker, numbering.ilvl, text) });
+      else blocks.push({ kind: "para", text: escapeLineStarts(text) });
+    } else if (text) {
+      this.listStack = [];
+      blocks.push({ kind: "para", text: escapeLineStarts(text) });
+    }
+    return [...blocks, ...extra];
+  }
+
+  /** numberingOf finds the list membership of a paragraph: direct numPr, else its style's. */
+  private numberingOf(pPr: XmlElement | undefined, styleId: string | null): { numId: string; ilvl: number } | null {
+    const numPr = child(pPr, "w:numPr");
+    let numId = child(numPr, "w:numId")?.attrs["w:val"] ?? null;
+    let ilvl = Number(child(numPr, "w:ilvl")?.attrs["w:val"] ?? Number.NaN);
+    if (numId === null || Number.isNaN(ilvl)) {
+      for (const style of this.styleChain(styleId)) {
+        if (style.numId !== null) {
+          numId ??= style.numId;
+          if (Number.isNaN(ilvl)) ilvl = style.ilvl;
+          break;
+        }
+      }
+    }
+    if (numId === null || numId === "0") return null;
+    return { numId, ilvl: Math.max(0, Math.min(8, Number.isNaN(ilvl) ? 0 : ilvl)) };
+  }
+
+  /** listItem indents an item under its parent's content column so nesting survives any marker width. */
+  private listItem(marker: string, ilvl: number, text: string): string {
+    const depth = Math.min(ilvl, this.listStack.length);
+    this.listStack.length = depth;
+    const parent = this.listStack[depth - 1];
+    const indent = parent ? parent.indent + parent.markerWidth : 0;
+    this.listStack.push({ indent, markerWidth: marker.length + 1 });
+    const pad = " ".repeat(indent);
+    const continuation = " ".repeat(indent + marker.length + 1);
+    return `${pad}${marker} ${text.replace(/\n/g, `\n${continuation}`)}`;
+  }
+
+  /** collectInline walks paragraph content (runs, links, fields, math) into formatted segments. */
+  private collectInline(nodes: XmlElement["children"], format: RunFormat, out: Segment[]): void {
+    for (const node of nodes) {
+      if (typeof node === "string") continue;
+      switch (node.name) {
+        case "w:r":
+          this.collectRun(node, format, out);
+          break;
+        case "w:hyperlink": {
+          const rel = node.attrs["r:id"] ? this.pkg.rels(this.part).get(node.attrs["r:id"]) : undefined;
+          const href = rel?.external ? rel.target + (node.attrs["w:anchor"] ? `#${node.attrs["w:anchor"]}` : "") : null;
+          this.collectInline(node.children, { ...format, href: href ?? format.href }, out);
+          break;
+        }
+        case "w:fldSimple": {
+          const href = hyperlinkTarget(node.attrs["w:instr"] ?? "");
+          this.collectInline(node.children, { ...format, href: href ?? format.href }, out);
+          break;
+        }
+        case "w:ins":
+        case "w:moveTo":
+        case "w:smartTag":
+        case "w:customXml":
+        case "w:dir":
+        case "w:bdo":
+          this.collectInline(node.children, format, out);
+          break;
+        case "w:sdt":
+          this.collectInline(child(node, "w:sdtContent")?.children ?? [], format, out);
+          break;
+        case "mc:AlternateContent":
+          this.collectInline(child(node, "mc:Choice")?.children ?? [], format, out);
+          break;
+        case "m:oMath":
+          out.push(rawSegment(`$${ommlToLatex(node).trim()}$`));
+          break;
+        case "m:oMathPara": {
+          const display = childrenNamed(node, "m:oMath").map((m) => ommlToLatex(m).trim()).filter(Boolean);
+          if (display.length) out.push(rawSegment(`\n\n$$${display.join(" \\\\ ")}$$\n\n`));
+          break;
+        }
+      }
+    }
+  }
+
+  /** collectRun reads one w:r: text, tabs, breaks, notes, drawings and field characters. */
+  private collectRun(run: XmlElement, inherited: RunFormat, out: Segment[]): void {
+    const rPr = child(run, "w:rPr");
+    if (isOn(child(rPr, "w:vanish")) || isOn(child(rPr, "w:specVanish"))) return;
+    const charStyle = this.styles.get(child(rPr, "w:rStyle")?.attrs["w:val"] ?? "");
+    const field = this.fields[this.fields.length - 1];
+    const format: RunFormat = {
+      bold: inherited.bold || (child(rPr, "w:b") ? isOn(child(rPr, "w:b")) : (charStyle?.bold ?? false)),
+      italic: inherited.italic || (child(rPr, "w:i") ? isOn(child(rPr, "w:i")) : (charStyle?.italic ?? false)),
+      strike: inherited.strike || isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")),
+      href: inherited.href ?? field?.href ?? null,
+    };
+    const hiddenByField = this.fields.some((f) => !f.showingResult);
+    const push = (text: string) => {
+      if (!hiddenByField && text) out.push({ text, raw: false, ...format });
+    };
+    for (const node of run.children) {
+      if (typeof node === "string") continue;
+      switch (node.name) {
+        case "w:t":
+          push(textContent(node));
+          break;
+        case "w:tab":
+        case "w:ptab":
+          push(" ");
+          break;
+        case "w:br":
+        case "w:cr":
+          if (node.attrs["w:type"] !== "page" && node.attrs["w:type"] !== "column") push("\n");
+          break;
+        case "w:noBreakHyphen":
+          push("-");
+          break;
+        case "w:sym":
+          push(symbolChar(node.attrs["w:char"]));
+          break;
+        case "w:fldChar":
+          this.onFieldChar(node.attrs["w:fldCharType"] ?? "");
+          break;
+        case "w:instrText": {
+          const open = this.fields[this.fields.length - 1];
+          if (open && !open.showingResult) open.instruction += textContent(node);
+          break;
+        }
+        case "w:footnoteReference":
+        case "w:endnoteReference": {
+          const label = this.noteLabel(node.name === "w:footnoteReference" ? "f" : "e", node.attrs["w:id"] ?? "");
+          if (label !== null && !hiddenByField) out.push(rawSegment(`[^${label}]`));
+          break;
+        }
+        case "w:drawing":
+        case "w:pict":
+        case "w:object":
+          if (!hiddenByField) this.collectDrawing(node, out);
+          break;
+        case "mc:AlternateContent":
+          if (!hiddenByField) this.collectRun({ ...run, children: child(node, "mc:Choice")?.children ?? [] }, inherited, out);
+          break;
+      }
+    }
+  }
+
+  private onFieldChar(type: string): void {
+    if (type === "begin") this.fields.push({ instruction: "", showingResult: false, href: null });
+    else if (type === "separate") {
+      const field = this.fields[this.fields.length - 1];
+      if (field) {
+        field.showingResult = true;
+        field.href = hyperlinkTarget(field.instruction);
+      }
+    } else if (type === "end") this.fields.pop();
+  }
+
+  private noteLabel(kind: "f" | "e", id: string): number | null {
+    const element = (kind === "f" ? this.footnotes : this.endnotes).get(id);
+    if (!element) return null;
+    const key = `${kind}${id}`;
+    let label = this.noteLabels.get(key);
+    if (label === undefined) {
+      label = this.notes.length + 1;
+      this.noteLabels.set(key, label);
+      this.notes.push({ label, element });
+    }
+    return label;
+  }
+
+  /**
+   * collectDrawing renders a picture as `![alt](name)` followed by its OCR placeholder, and the
+   * paragraphs of text boxes as blocks after the current paragraph.
+   */
+  private collectDrawing(drawing: XmlElement, out: Segment[]): void {
+    const textBoxes = [...descendants(drawing, "w:txbxContent")];
+    for (const box of textBoxes) this.pendingBlocks.push(...this.renderBlocks(box.children));
+    const docPr = firstDescendant(drawing, "wp:docPr");
+    const shape = firstDescendant(drawing, "v:shape");
+    const alt = docPr?.attrs["descr"] || docPr?.attrs["title"] || shape?.attrs["alt"] || "";
+    const blip = firstDescendant(drawing, "a:blip");
+    const vmlImage = firstDescendant(drawing, "v:imagedata");
+    const embedId = blip?.attrs["r:embed"] ?? vmlImage?.attrs["r:id"];
+    const linkId = blip?.attrs["r:link"];
+    const rels = this.pkg.rels(this.part);
+    const embedded = embedId ? rels.get(embedId) : undefined;
+    const linked = linkId ? rels.get(linkId) : undefined;
+    if (embedded && !embedded.external) {
+      out.push(rawSegment(`![${imageAlt(alt)}](${baseName(embedded.target)})`));
+      out.push(rawSegment(this.images.token(embedded.target, this.cellDepth > 0)));
+    } else if (linked || embedded?.external) {
+      // Linked pictures are never fetched or read from disk: only their address is shown.
+      const target = (linked ?? embedded)!.target;
+      out.push(rawSegment(`![${imageAlt(alt)}](${/^https?:\/\//i.test(target) ? markdownUrl(target) : "image"})`));
+    } else if (alt && !textBoxes.length) {
+      out.push(rawSegment(`![${imageAlt(alt)}](image)`));
+    }
+  }
+
+  /** renderTable renders a w:tbl as a GFM table; merged cells keep their text in the first cell. */
+  private renderTable(tbl: XmlElement): string {
+    const rows: string[][] = [];
+    for (const tr of this.tableRows(tbl)) {
+      const row: string[] = [];
+      const before = Number(path(tr, "w:trPr", "w:gridBefore")?.attrs["w:val"] ?? 0) || 0;
+      for (let i = 0; i < Math.min(before, 64); i++) row.push("");
+      for (const tc of this.rowCells(tr)) {
+        const tcPr = child(tc, "w:tcPr");
+        const span = Math.max(1, Math.min(64, Number(child(tcPr, "w:gridSpan")?.attrs["w:val"] ?? 1) || 1));
+        const vMerge = child(tcPr, "w:vMerge");
+        const continued = vMerge !== undefined && vMerge.attrs["w:val"] !== "restart";
+        row.push(continued ? "" : this.renderCell(tc));
+        for (let i = 1; i < span; i++) row.push("");
+      }
+      rows.push(row);
+    }
+    return gfmTable(rows);
+  }
+
+  private tableRows(tbl: XmlElement): XmlElement[] {
+    const rows: XmlElement[] = [];
+    for (const c of childrenNamed(tbl)) {
+      if (c.name === "w:tr") rows.push(c);
+      else if (c.name === "w:sdt" || c.name === "w:customXml") rows.push(...this.tableRows(child(c, "w:sdtContent") ?? c));
+    }
+    return rows;
+  }
+
+  private rowCells(tr: XmlElement): XmlElement[] {
+    const cells: XmlElement[] = [];
+    for (const c of childrenNamed(tr)) {
+      if (c.name === "w:tc") cells.push(c);
+      else if (c.name === "w:sdt" || c.name === "w:customXml") cells.push(...this.rowCells(child(c, "w:sdtContent") ?? c));
+    }
+    return cells;
+  }
+
+  /** renderCell renders a cell's paragraphs as lines; nested tables are flattened to lines of cells. */
+  private renderCell(tc: XmlElement): string {
+    this.cellDepth++;
+    const savedList = this.listStack;
+    this.listStack = [];
+    try {
+      const lines: string[] = [];
+      for (const node of childrenNamed(tc)) {
+        if (node.name === "w:tbl") {
+          for (const tr of this.tableRows(node)) {
+            const cells = this.rowCells(tr).map((cell) => this.renderCell(cell)).filter(Boolean);
+            if (cells.length) lines.push(cells.join("; "));
+          }
+        } else {
+          for (const block of this.renderBlocks([node])) if (block.text.trim()) lines.push(block.text.trim());
+        }
+      }
+      return lines.join("\n");
+    } finally {
+      this.listStack = savedList;
+      this.cellDepth--;
+    }
+  }
+
+  /** renderNotes lists the referenced footnotes and endnotes as `[^N]: text`. */
+  renderNotes(): string {
+    const lines: string[] = [];
+    // Notes may reference further notes; the list grows while it is walked.
+    for (let i = 0; i < this.notes.length; i++) {
+      const note = this.notes[i]!;
+      const text = this.renderBlocks(note.element?.children ?? [])
+        .map((b) => b.text.trim())
+        .filter(Boolean)
+        .join(" ")
+        .replace(/\s*\n\s*/g, " ");
+      lines.push(`[^${note.label}]: ${text}`);
+    }
+    return lines.join("\n");
+  }
+
+  /** renderComments appends the document's comments, with author and date, as a section. */
+  renderComments(): string {
+    const part = this.partOf("comments");
+    const comments = descendants(part ? this.pkg.xml(part) : undefined, "w:comment");
+    const items: string[] = [];
+    for (const comment of comments) {
+      const text = this.renderBlocks(comment.children)
+        .map((b) => b.text.trim())
+        .filter(Boolean)
+        .join(" ")
+        .replace(/\s*\n\s*/g, " ");
+      if (!text) continue;
+      const author = comment.attrs["w:author"]?.trim() || "Unknown author";
+      const date = comment.attrs["w:date"]?.slice(0, 10);
+      items.push(`- **${escapeText(author)}**${date ? ` (${date})` : ""}: ${text}`);
+    }
+    return items.length ? `## Comments\n\n${items.join("\n")}` : "";
+  }
+}
+
+function outlineToLevel(outline: number): number {
+  return Number.isFinite(outline) && outline >= 0 && outline < 6 ? outline + 1 : 0;
+}
+
+function rawSegment(text: string): Segment {
+  return { text, raw: true, bold: false, italic: false, strike: false, href: null };
+}
+
+/** hyperlinkTarget reads the URL of a HYPERLINK field instruction; null for other fields and anchors. */
+function hyperlinkTarget(instruction: string): string | null {
+  const match = /^\s*HYPERLINK\s+(?:"([^"]*)"|(\S+))/i.exec(instruction);
+  const url = match?.[1] ?? match?.[2];
+  if (!url || url.startsWith("\\")) return null;
+  return url;
+}
+
+function symbolChar(hex: string | undefined): string {
+  const code = Number.parseInt(hex ?? "", 16);
+  if (!Number.isFinite(code)) return "";
+  // Symbol-font characters live in the private area F000-F0FF; their low byte is usually Latin-1.
+  const c = code >= 0xf000 ? code - 0xf000 : code;
+  return c >= 0x20 ? String.fromCodePoint(c) : "";
+}
+
+/** markdownUrl keeps a URL inside `(...)` intact. */
+function markdownUrl(url: string): string {
+  return url.trim().replace(/ /g, "%20").replace(/\(/g, "%28").replace(/\)/g, "%29");
+}
+
+/** escapeLineStarts stops paragraph text from being read as a heading, quote or list. */
+function escapeLineStarts(text: string): string {
+  return text.replace(/^(\s*)([#>+-]|\d+\.)(\s)/gm, "$1\\$2$3");
+}
+
+/**
+ * renderSegments turns formatted segments into markdown: adjacent segments with the same format are
+ * merged before markers are added, markers hug the text (spaces moved outside), links wrap their text.
+ */
+function renderSegments(segments: Segment[]): string {
+  let out = "";
+  let i = 0;
+  while (i < segments.length) {
+    const href = segments[i]!.href;
+    let j = i;
+    while (j < segments.length && segments[j]!.href === href) j++;
+    const inner = renderFormatted(segments.slice(i, j));
+    if (href && inner.trim()) {
+      const lead = /^\s*/.exec(inner)![0];
+      const trail = /\s*$/.exec(inner)![0];
+      out += `${lead}[${inner.trim()}](${markdownUrl(href)})${trail}`;
+    } else out += inner;
+    i = j;
+  }
+  return out;
+}
+
+function renderFormatted(segments: Segment[]): string {
+  let out = "";
+  let i = 0;
+  while (i < segments.length) {
+    const first = segments[i]!;
+    if (first.raw) {
+      out += first.text;
+      i++;
+      continue;
+    }
+    let text = "";
+    let j = i;
+    while (j < segments.length) {
+      const s = segments[j]!;
+      if (s.raw || s.bold !== first.bold || s.italic !== first.italic || s.strike !== first.strike) break;
+      text += s.text;
+      j++;
+    }
+    out += wrapFormat(escapeInline(text), first);
+    i = j;
+  }
+  return out;
+}
+
+function escapeInline(text: string): string {
+  return text.replace(/([\\`*_[\]<>])/g, "\\$1");
+}
+
+function wrapFormat(text: string, format: RunFormat): string {
+  const core = text.trim();
+  if (!core || (!format.bold && !format.italic && !format.strike)) return text;
+  const lead = /^\s*/.exec(text)![0];
+  const trail = /\s*$/.exec(text)![0];
+  let marked = core;
+  if (format.italic) marked = `*${marked}*`;
+  if (format.bold) marked = `**${marked}**`;
+  if (format.strike) marked = `~~${marked}~~`;
+  // A line break inside emphasis would end it: mark each line on its own.
+  if (core.includes("\n")) {
+    return lead + core.split("\n").map((line) => wrapFormat(line, format)).join("\n") + trail;
+  }
+  return lead + marked + trail;
+}
+
+// ---------------------------------------------------------------------------------------------
+// OMML (Office Math) -> LaTeX
+
+const LATEX_SYMBOLS: Record<string, string> = {
+  α: "\\alpha", β: "\\beta", γ: "\\gamma", δ: "\\delta", ε: "\\epsilon", ϵ: "\\epsilon", ζ: "\\zeta", η: "\\eta",
+  θ: "\\theta", ϑ: "\\vartheta", ι: "\\iota", κ: "\\kappa", λ: "\\lambda", μ: "\\mu", ν: "\\nu", ξ: "\\xi", π: "\\pi",
+  ρ: "\\rho", σ: "\\sigma", ς: "\\varsigma", τ: "\\tau", υ: "\\upsilon", φ: "\\phi", ϕ: "\\phi", χ: "\\chi", ψ: "\\psi",
+  ω: "\\omega", Γ: "\\Gamma", Δ: "\\Delta", Θ: "\\Theta", Λ: "\\Lambda", Ξ: "\\Xi", Π: "\\Pi", Σ: "\\Sigma",
+  Υ: "\\Upsilon", Φ: "\\Phi", Ψ: "\\Psi", Ω: "\\Omega",
+  "×": "\\times", "·": "\\cdot", "⋅": "\\cdot", "÷": "\\div", "±": "\\pm", "∓": "\\mp", "≤": "\\leq", "≥": "\\geq",
+  "≠": "\\neq", "≈": "\\approx", "≡": "\\equiv", "∝": "\\propto", "∞": "\\infty", "→": "\\rightarrow",
+  "←": "\\leftarrow", "↔": "\\leftrightarrow", "⇒": "\\Rightarrow", "⇐": "\\Leftarrow", "⇔": "\\Leftrightarrow",
+  "∈": "\\in", "∉": "\\notin", "⊂": "\\subset", "⊆": "\\subseteq", "⊃": "\\supset", "∪": "\\cup", "∩": "\\cap",
+  "∅": "\\emptyset", "∂": "\\partial", "∇": "\\nabla", "∀": "\\forall", "∃": "\\exists", "¬": "\\neg", "∧": "\\wedge",
+  "∨": "\\vee", "…": "\\ldots", "⋯": "\\cdots", "−": "-", "∗": "*", "°": "^{\\circ}", "′": "'", "″": "''",
+  "ℏ": "\\hbar", "ℓ": "\\ell", "ℝ": "\\mathbb{R}", "ℕ": "\\mathbb{N}", "ℤ": "\\mathbb{Z}", "ℚ": "\\mathbb{Q}", "ℂ": "\\mathbb{C}",
+  "\u2061": "", "\u2062": "", "\u2063": "", "\u200b": "",
+};
+
+const NARY_OPERATORS: Record<string, string> = {
+  "∑": "\\sum", "∏": "\\prod", "∐": "\\coprod", "∫": "\\int", "∬": "\\iint", "∭": "\\iiint", "∮": "\\oint",
+  "⋃": "\\bigcup", "⋂": "\\bigcap", "⋁": "\\bigvee", "⋀": "\\bigwedge",
+};
+
+const ACCENTS: Record<string, string> = {
+  "\u0302": "\\hat", "\u0303": "\\tilde", "\u0304": "\\bar", "\u0305": "\\overline", "\u0307": "\\dot",
+  "\u0308": "\\ddot", "\u20d7": "\\vec", "\u0301": "\\acute", "\u0300": "\\grave", "\u030c": "\\check",
+};
+
+const FUNCTION_NAMES = new Set(["sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "log", "ln", "lg", "exp", "lim", "max", "min", "sup", "inf", "det", "gcd", "deg", "arg", "dim", "ker"]);
+
+/** latexText maps the characters of a math run to LaTeX, escaping what LaTeX or markdown would read. */
+function latexText(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const symbol = LATEX_SYMBOLS[ch];
+    if (symbol !== undefined) out += symbol && symbol.startsWith("\\") && /^\\[a-zA-Z]+$/.test(symbol) ? `${symbol} ` : symbol;
+    else if ("{}%#&$_".includes(ch)) out += `\\${ch}`;
+    else out += ch;
+  }
+  return out;
+}
+
+function arg(el: XmlElement | undefined): string {
+  return ommlToLatex(el).trim();
+}
+
+function braced(text: string): string {
+  return `{${text}}`;
+}
+
+function mathProp(el: XmlElement, prop: string, name: string): string | undefined {
+  return child(child(el, prop), name)?.attrs["m:val"];
+}
+
+/** ommlToLatex renders one OMML element (and its children) as LaTeX. */
+export function ommlToLatex(el: XmlElement | undefined): string {
+  if (!el) return "";
+  switch (el.name) {
+    case "m:r": {
+      const raw = descendants(el, "m:t").map(textContent).join("") || descendants(el, "w:t").map(textContent).join("");
+      const fn = /^([a-z]+)\u2061$/.exec(raw);
+      if (fn && FUNCTION_NAMES.has(fn[1]!)) return `\\${fn[1]} `;
+      return latexText(raw);
+    }
+    case "m:f": {
+      const num = arg(child(el, "m:num"));
+      const den = arg(child(el, "m:den"));
+      const type = mathProp(el, "m:fPr", "m:type");
+      if (type === "lin") return `${num}/${den}`;
+      if (type === "noBar") return `\\genfrac{}{}{0pt}{}${braced(num)}${braced(den)}`;
+      return `\\frac${braced(num)}${braced(den)}`;
+    }
+    case "m:sSup":
+      return `${braced(arg(child(el, "m:e")))}^${braced(arg(child(el, "m:sup")))}`;
+    case "m:sSub":
+      return `${braced(arg(child(el, "m:e")))}_${braced(arg(child(el, "m:sub")))}`;
+    case "m:sSubSup":
+      return `${braced(arg(child(el, "m:e")))}_${braced(arg(child(el, "m:sub")))}^${braced(arg(child(el, "m:sup")))}`;
+    case "m:sPre":
+      return `{}_${braced(arg(child(el, "m:sub")))}^${braced(arg(child(el, "m:sup")))}${braced(arg(child(el, "m:e")))}`;
+    case "m:rad": {
+      const degree = arg(child(el, "m:deg"));
+      const hidden = isOn(child(child(el, "m:radPr"), "m:degHide"));
+      return degree && !hidden ? `\\sqrt[${degree}]${braced(arg(child(el, "m:e")))}` : `\\sqrt${braced(arg(child(el, "m:e")))}`;
+    }
+    case "m:nary": {
+      const chr = mathProp(el, "m:naryPr", "m:chr") ?? "∫";
+      const op = NARY_OPERATORS[chr] ?? latexText(chr);
+      const sub = arg(child(el, "m:sub"));
+      const sup = arg(child(el, "m:sup"));
+      return `${op}${sub ? `_${braced(sub)}` : ""}${sup ? `^${braced(sup)}` : ""} ${arg(child(el, "m:e"))}`;
+    }
+    case "m:d": {
+      const open = mathProp(el, "m:dPr", "m:begChr") ?? "(";
+      const close = mathProp(el, "m:dPr", "m:endChr") ?? ")";
+      const sep = mathProp(el, "m:dPr", "m:sepChr") ?? "|";
+      const inner = childrenNamed(el, "m:e").map(arg).join(` ${latexDelimiter(sep)} `);
+      return `\\left${latexDelimiter(open) || "."}${inner}\\right${latexDelimiter(close) || "."}`;
+    }
+    case "m:func": {
+      const name = arg(child(el, "m:fName"));
+      const plain = name.replace(/\s+/g, "");
+      const fn = FUNCTION_NAMES.has(plain) ? `\\${plain}` : name;
+      return `${fn} ${arg(child(el, "m:e"))}`;
+    }
+    case "m:limLow": {
+      const base = arg(child(el, "m:e"));
+      const limit = arg(child(el, "m:lim"));
+      return /^\\?(lim|max|min|sup|inf)\s*$/.test(base) ? `\\${base.replace(/^\\|\s+$/g, "")}_${braced(limit)}` : `\\underset${braced(limit)}${braced(base)}`;
+    }
+    case "m:limUpp":
+      return `\\overset${braced(arg(child(el, "m:lim")))}${braced(arg(child(el, "m:e")))}`;
+    case "m:acc": {
+      const chr = mathProp(el, "m:accPr", "m:chr") ?? "\u0302";
+      return `${ACCENTS[chr] ?? "\\hat"}${braced(arg(child(el, "m:e")))}`;
+    }
+    case "m:bar":
+      return `${mathProp(el, "m:barPr", "m:pos") === "top" ? "\\overline" : "\\underline"}${braced(arg(child(el, "m:e")))}`;
+    case "m:groupChr": {
+      const pos = mathProp(el, "m:groupChrPr", "m:pos") ?? "bot";
+      return `${pos === "top" ? "\\overbrace" : "\\underbrace"}${braced(arg(child(el, "m:e")))}`;
+    }
+    case "m:m":
+      return `\\begin{matrix}${childrenNamed(el, "m:mr").map((row) => childrenNamed(row, "m:e").map(arg).join(" & ")).join(" \\\\ ")}\\end{matrix}`;
+    case "m:eqArr":
+      return `\\begin{aligned}${childrenNamed(el, "m:e").map(arg).join(" \\\\ ")}\\end{aligned}`;
+    default: {
+      if (el.name.endsWith("Pr") || el.name === "m:ctrlPr" || el.name.startsWith("w:")) return "";
+      let out = "";
+      for (const c of el.children) if (typeof c !== "string") out += ommlToLatex(c);
+      return out;
+    }
+  }
+}
+
+function latexDelimiter(chr: string): string {
+  switch (chr) {
+    case "":
+      return "";
+    case "{":
+      return "\\{";
+    case "}":
+      return "\\}";
+    case "|":
+      return "|";
+    case "‖":
+      return "\\|";
+    case "⟨":
+    case "〈":
+      return "\\langle ";
+    case "⟩":
+    case "〉":
+      return "\\rangle ";
+    case "⌊":
+      return "\\lfloor ";
+    case "⌋":
+      return "\\rfloor ";
+    case "⌈":
+      return "\\lceil ";
+    case "⌉":
+      return "\\rceil ";
+    default:
+      return chr;
+  }
+}

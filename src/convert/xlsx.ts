@@ -1,0 +1,475 @@
+/**
+ * XLSX -> markdown, natively: one `## <sheet>` heading and one GFM table per sheet in workbook
+ * order. Cell values are what Excel shows without number styling: shared and inline strings,
+ * numbers, booleans, cached formula results, and dates (built-in and custom date formats, 1900 and
+ * 1904 systems) as ISO text. Sheets are read with a streaming parser, so a large sheet never
+ * becomes a tree. LibreOffice's XLSX output (from XLS, ODS, NUMBERS) goes through the same path.
+ */
+import { Parser } from "htmlparser2";
+import { AppError } from "../errors";
+import { escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
+import {
+  ImageCollector,
+  OoxmlPackage,
+  assertWithinPageLimit,
+  baseName,
+  child,
+  childrenNamed,
+  descendants,
+  firstDescendant,
+  imageAlt,
+  path,
+  renderChartPart,
+  textContent,
+  type XmlElement,
+} from "./ooxml";
+import type { Converter } from "./types";
+
+/** MAX_ROWS_PER_SHEET: rows with content rendered per sheet; the rest is dropped with a warning. */
+export const MAX_ROWS_PER_SHEET = 10_000;
+/** MAX_COLUMNS: columns rendered per sheet (Excel allows 16 384; wider tables are unreadable). */
+export const MAX_COLUMNS = 1_000;
+
+/** convertXlsx turns an Excel workbook into markdown, one table per sheet. */
+export const convertXlsx: Converter = async (input, ctx) => {
+  ctx.signal.throwIfAborted();
+  const pkg = OoxmlPackage.open(input, ctx, "XLSX");
+  const workbookPart = pkg.mainPart("xl/workbook.xml");
+  const workbook = child(pkg.xml(workbookPart), "workbook");
+  const date1904 = ["1", "true"].includes(child(workbook, "workbookPr")?.attrs["date1904"] ?? "");
+  const sheets = descendants(child(workbook, "sheets"), "sheet");
+  assertWithinPageLimit(sheets.length, ctx, pkg.what, "sheets");
+  const rels = pkg.rels(workbookPart);
+  const sharedStrings = readSharedStrings(pkg, workbookPart);
+  const formats = readNumberFormats(pkg, workbookPart);
+  const images = new ImageCollector(pkg);
+  const warnings: string[] = [];
+  const sections: string[] = [];
+  let hasContent = false;
+  for (const sheet of sheets) {
+    ctx.signal.throwIfAborted();
+    const name = sheet.attrs["name"] ?? "Sheet";
+    const rel = rels.get(sheet.attrs["r:id"] ?? "");
+    const state = sheet.attrs["state"];
+    const blocks: string[] = [heading(2, escapeText(name))];
+    if (state === "hidden" || state === "veryHidden") blocks.push("*(hidden sheet)*");
+    if (!rel || rel.external || !pkg.zip.has(rel.target)) {
+      blocks.push("*(sheet data missing from the file)*");
+      sections.push(joinBlocks(blocks));
+      continue;
+    }
+    if (rel.type.endsWith("/chartsheet")) {
+      const charts = sheetCharts(pkg, rel.target);
+      blocks.push(...charts);
+      hasContent ||= charts.length > 0;
+      sections.push(joinBlocks(blocks));
+      continue;
+    }
+    const xml = pkg.zip.text(rel.target) ?? "";
+    const grid = readSheet(xml, sharedStrings, formats, date1904);
+    const table = gridToRows(grid);
+    if (grid.droppedRows > 0) warnings.push(`sheet '${name}': ${grid.droppedRows} rows past the first ${MAX_ROWS_PER_SHEET} were not converted`);
+    if (grid.droppedColumns) warnings.push(`sheet '${name}': columns past the first ${MAX_COLUMNS} were not converted`);
+    if (table.length) {
+      blocks.push(gfmTable(table));
+      hasContent = true;
+    }
+    const pictures = sheetPictures(pkg, rel.target, images);
+    const charts = sheetCharts(pkg, rel.target);
+    blocks.push(...pictures, ...charts);
+    hasContent ||= pictures.length > 0 || charts.length > 0;
+    if (!table.length && !pictures.length && !charts.length) blocks.push("*(empty sheet)*");
+    sections.push(joinBlocks(blocks));
+  }
+  if (!hasContent) throw new AppError("empty_document", `${pkg.what} has no cells with values in any sheet`);
+  const { markdown, ocrAdded } = await images.resolve(joinBlocks(sections), ctx, warnings);
+  const props = pkg.properties();
+  return {
+    markdown: tidyMarkdown(markdown),
+    title: props.title,
+    totalPages: sheets.length,
+    method: ocrAdded ? "text+ocr" : "text",
+    warnings,
+  };
+};
+
+/** localName drops a namespace prefix: sheets are parsed as a stream, without the tree's canonical names. */
+function localName(name: string): string {
+  const colon = name.indexOf(":");
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+/** readSharedStrings reads the shared string table (rich text runs joined, phonetic hints skipped). */
+function readSharedStrings(pkg: OoxmlPackage, workbookPart: string): string[] {
+  const rel = pkg.relsOfType(workbookPart, "sharedStrings")[0];
+  const text = pkg.zip.text(rel && !rel.external ? rel.target : "xl/sharedStrings.xml");
+  const strings: string[] = [];
+  if (text === undefined) return strings;
+  let current: string | null = null;
+  let inText = false;
+  let phoneticDepth = 0;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        const local = localName(name);
+        if (local === "si") current = "";
+        else if (local === "rPh") phoneticDepth++;
+        else if (local === "t" && phoneticDepth === 0) inText = true;
+      },
+      ontext(data) {
+        if (inText && current !== null) current += data;
+      },
+      onclosetag(name) {
+        const local = localName(name);
+        if (local === "si") {
+          strings.push(current ?? "");
+          current = null;
+        } else if (local === "rPh") phoneticDepth--;
+        else if (local === "t") inText = false;
+      },
+    },
+    { xmlMode: true, decodeEntities: true },
+  );
+  parser.write(text);
+  parser.end();
+  return strings;
+}
+
+/** NumberFormats maps a cell style index (the `s` attribute) to its number format code and id. */
+interface NumberFormats {
+  byStyle: Array<{ id: number; code: string }>;
+}
+
+/** BUILTIN_FORMATS are the built-in number format codes that matter for rendering. */
+const BUILTIN_FORMATS: Record<number, string> = {
+  9: "0%",
+  10: "0.00%",
+  14: "yyyy-mm-dd",
+  15: "d-mmm-yy",
+  16: "d-mmm",
+  17: "mmm-yy",
+  18: "h:mm AM/PM",
+  19: "h:mm:ss AM/PM",
+  20: "h:mm",
+  21: "h:mm:ss",
+  22: "yyyy-mm-dd h:mm",
+  45: "mm:ss",
+  46: "[h]:mm:ss",
+  47: "mm:ss.0",
+};
+
+function readNumberFormats(pkg: OoxmlPackage, workbookPart: string): NumberFormats {
+  const rel = pkg.relsOfType(workbookPart, "styles")[0];
+  const styles = child(pkg.xml(rel && !rel.external ? rel.target : "xl/styles.xml"), "styleSheet");
+  const custom = new Map<number, string>();
+  for (const fmt of descendants(child(styles, "numFmts"), "numFmt")) {
+    custom.set(Number(fmt.attrs["numFmtId"]), fmt.attrs["formatCode"] ?? "");
+  }
+  const byStyle = childrenNamed(child(styles, "cellXfs"), "xf").map((xf) => {
+    const id = Number(xf.attrs["numFmtId"] ?? 0);
+    return { id, code: custom.get(id) ?? BUILTIN_FORMATS[id] ?? "" };
+  });
+  return { byStyle };
+}
+
+/** SheetGrid is the non-empty cells of one sheet, rows keyed by 0-based index. */
+interface SheetGrid {
+  rows: Map<number, string[]>;
+  droppedRows: number;
+  droppedColumns: boolean;
+}
+
+/**
+ * readSheet streams a worksheet's cells into a sparse grid. Merged areas keep their value in the
+ * first cell only. At most MAX_ROWS_PER_SHEET rows with content are kept; later ones are counted.
+ */
+function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats, date1904: boolean): SheetGrid {
+  const grid: SheetGrid = { rows: new Map(), droppedRows: 0, droppedColumns: false };
+  const merges: string[] = [];
+  let rowIndex = -1;
+  let colIndex = -1;
+  let cell: { type: string; style: number } | null = null;
+  let value = "";
+  let inline = "";
+  let capture: "v" | "t" | null = null;
+  let phoneticDepth = 0;
+  let rowHasContent = false;
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        switch (localName(name)) {
+          case "row": {
+            const r = Number(attrs["r"]);
+            rowIndex = Number.isInteger(r) && r > 0 ? r - 1 : rowIndex + 1;
+            colIndex = -1;
+            rowHasContent = false;
+            break;
+          }
+          case "c": {
+            const ref = attrs["r"];
+            const col = ref ? columnIndex(ref) : -1;
+            colIndex = col >= 0 ? col : colIndex + 1;
+            cell = { type: attrs["t"] ?? "n", style: Number(attrs["s"] ?? 0) || 0 };
+            value = "";
+            inline = "";
+            break;
+          }
+          case "v":
+            if (cell) capture = "v";
+            break;
+          case "t":
+            if (cell && phoneticDepth === 0) capture = "t";
+            break;
+          case "rPh":
+            phoneticDepth++;
+            break;
+          case "mergeCell":
+            if (attrs["ref"]) merges.push(attrs["ref"]);
+            break;
+        }
+      },
+      ontext(data) {
+        if (capture === "v") value += data;
+        else if (capture === "t") inline += data;
+      },
+      onclosetag(name) {
+        switch (localName(name)) {
+          case "v":
+          case "t":
+            capture = null;
+            break;
+          case "rPh":
+            phoneticDepth--;
+            break;
+          case "c": {
+            if (!cell) break;
+            const text = cellValue(cell.type, value, inline, cell.style, sharedStrings, formats, date1904);
+            cell = null;
+            if (text === "") break;
+            if (colIndex >= MAX_COLUMNS) {
+              grid.droppedColumns = true;
+              break;
+            }
+            let row = grid.rows.get(rowIndex);
+            if (!row) {
+              if (grid.rows.size >= MAX_ROWS_PER_SHEET) {
+                if (!rowHasContent) grid.droppedRows++;
+                rowHasContent = true;
+                break;
+              }
+              row = [];
+              grid.rows.set(rowIndex, row);
+            }
+            rowHasContent = true;
+            row[colIndex] = text;
+            break;
+          }
+        }
+      },
+    },
+    { xmlMode: true, decodeEntities: true },
+  );
+  parser.write(xml);
+  parser.end();
+  clearMergedCells(grid, merges);
+  return grid;
+}
+
+/** clearMergedCells empties the covered cells of merged areas, so the value shows once. */
+function clearMergedCells(grid: SheetGrid, merges: string[]): void {
+  for (const ref of merges) {
+    const [from, to] = ref.split(":");
+    if (!from || !to) continue;
+    const r1 = rowOf(from);
+    const c1 = columnIndex(from);
+    const r2 = rowOf(to);
+    const c2 = columnIndex(to);
+    for (const [r, row] of grid.rows) {
+      if (r < r1 || r > r2) continue;
+      for (let c = Math.max(0, c1); c <= Math.min(c2, row.length - 1); c++) {
+        if (r === r1 && c === c1) continue;
+        row[c] = undefined as unknown as string;
+      }
+    }
+  }
+}
+
+/** columnIndex turns the letters of a cell reference ("AB12") into a 0-based column; -1 when none. */
+function columnIndex(ref: string): number {
+  let col = 0;
+  let i = 0;
+  for (; i < ref.length; i++) {
+    const code = ref.charCodeAt(i);
+    const upper = code >= 97 && code <= 122 ? code - 32 : code;
+    if (upper < 65 || upper > 90) break;
+    col = col * 26 + (upper - 64);
+  }
+  return i === 0 ? -1 : col - 1;
+}
+
+function rowOf(ref: string): number {
+  const match = /(\d+)$/.exec(ref);
+  return match ? Number(match[1]) - 1 : -1;
+}
+
+/** gridToRows turns the sparse grid into dense rows, dropping empty rows and the empty columns at the edges. */
+function gridToRows(grid: SheetGrid): string[][] {
+  if (grid.rows.size === 0) return [];
+  const indexes = [...grid.rows.keys()].sort((a, b) => a - b);
+  let firstCol = Number.MAX_SAFE_INTEGER;
+  let lastCol = -1;
+  for (const row of grid.rows.values()) {
+    for (let c = 0; c < row.length; c++) {
+      if (row[c] !== undefined && row[c] !== "") {
+        firstCol = Math.min(firstCol, c);
+        lastCol = Math.max(lastCol, c);
+      }
+    }
+  }
+  if (lastCol < 0) return [];
+  const rows: string[][] = [];
+  for (const r of indexes) {
+    const row = grid.rows.get(r)!;
+    if (!row.some((v) => v !== undefined && v !== "")) continue;
+    const dense: string[] = [];
+    for (let c = firstCol; c <= lastCol; c++) dense.push(row[c] ?? "");
+    rows.push(dense);
+  }
+  return rows;
+}
+
+/** cellValue renders one cell as Excel shows it, without number styling but with dates as ISO text. */
+function cellValue(type: string, value: string, inline: string, style: number, sharedStrings: string[], formats: NumberFormats, date1904: boolean): string {
+  switch (type) {
+    case "s":
+      return sharedStrings[Number(value)] ?? "";
+    case "inlineStr":
+      return inline;
+    case "str":
+    case "e":
+      return value || inline;
+    case "b":
+      return value === "" ? "" : value === "1" || value.toLowerCase() === "true" ? "TRUE" : "FALSE";
+    case "d":
+      return value.replace(/T00:00:00(\.0+)?Z?$/, "").replace("T", " ").replace(/Z$/, "");
+    default: {
+      if (value === "") return inline;
+      const format = formats.byStyle[style];
+      return formatNumber(value, format?.id ?? 0, format?.code ?? "", date1904);
+    }
+  }
+}
+
+const DATE_IDS = new Set([14, 15, 16, 17, 22]);
+const TIME_IDS = new Set([18, 19, 20, 21, 45, 46, 47]);
+
+/** formatNumber renders a numeric cell: dates and times as ISO text, percentages with %, others as the plain number. */
+export function formatNumber(raw: string, id: number, code: string, date1904: boolean): string {
+  const n = Number(raw);
+  if (!Number.isFinite(n)) return raw;
+  const kind = DATE_IDS.has(id) ? "date" : TIME_IDS.has(id) ? "time" : id === 22 ? "datetime" : dateKind(code);
+  if (kind && n >= 0 && n < 2_958_466) return formatSerialDate(n, kind, date1904);
+  const plainCode = stripFormatLiterals(code);
+  if (plainCode.includes("%")) {
+    const decimals = /\.(0+)%/.exec(plainCode)?.[1]?.length ?? 0;
+    return `${(n * 100).toFixed(decimals)}%`;
+  }
+  return plainNumber(n);
+}
+
+function plainNumber(n: number): string {
+  if (Number.isInteger(n)) return String(n);
+  // 15 significant digits is what Excel shows; it hides binary noise such as 0.30000000000000004.
+  return String(Number.parseFloat(n.toPrecision(15)));
+}
+
+function stripFormatLiterals(code: string): string {
+  return code.replace(/"[^"]*"/g, "").replace(/\\./g, "").replace(/_./g, "").replace(/\*./g, "");
+}
+
+/** dateKind reads a custom format code: "date", "time", "datetime" or null for non-date formats. */
+function dateKind(code: string): "date" | "time" | "datetime" | null {
+  if (!code) return null;
+  const section = code.split(";")[0] ?? "";
+  const elapsed = /\[(h+|m+|s+)\]/i.test(section);
+  const plain = stripFormatLiterals(section).replace(/\[[^\]]*\]/g, "");
+  const hasDate = /[dy]/i.test(plain) || (/m/i.test(plain) && !/[hs]/i.test(plain) && !elapsed);
+  const hasTime = /[hs]/i.test(plain) || elapsed;
+  if (hasDate && hasTime) return "datetime";
+  if (hasDate) return "date";
+  if (hasTime) return "time";
+  return null;
+}
+
+/** formatSerialDate turns an Excel serial day number into ISO text (1900 system with its leap-year bug, or 1904). */
+function formatSerialDate(serial: number, kind: "date" | "time" | "datetime", date1904: boolean): string {
+  const dayMs = 86_400_000;
+  let epoch: number;
+  if (date1904) epoch = Date.UTC(1904, 0, 1);
+  else epoch = serial < 60 ? Date.UTC(1899, 11, 31) : Date.UTC(1899, 11, 30);
+  const ms = Math.round((epoch + serial * dayMs) / 1000) * 1000;
+  const date = new Date(ms);
+  const pad = (v: number) => String(v).padStart(2, "0");
+  const day = `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+  const time = `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+  if (kind === "date") return day;
+  if (kind === "time") {
+    if (serial >= 1) {
+      const totalSeconds = Math.round(serial * 86_400);
+      return `${Math.floor(totalSeconds / 3600)}:${pad(Math.floor(totalSeconds / 60) % 60)}:${pad(totalSeconds % 60)}`;
+    }
+    return time;
+  }
+  return `${day} ${time}`;
+}
+
+/** drawingOf finds the drawing part of a sheet, if it has one. */
+function drawingOf(pkg: OoxmlPackage, sheetPart: string): string | undefined {
+  const rel = pkg.relsOfType(sheetPart, "drawing")[0];
+  return rel && !rel.external && pkg.zip.has(rel.target) ? rel.target : undefined;
+}
+
+/** anchorOf reads the top-left cell of a drawing anchor, for ordering pictures. */
+function anchorOf(anchor: XmlElement): { row: number; col: number } {
+  const from = child(anchor, "xdr:from");
+  return { row: Number(textContent(child(from, "xdr:row"))) || 0, col: Number(textContent(child(from, "xdr:col"))) || 0 };
+}
+
+const ANCHORS = ["xdr:twoCellAnchor", "xdr:oneCellAnchor", "xdr:absoluteAnchor"];
+
+/** sheetPictures renders the pictures of a sheet's drawing (alt text plus OCR placeholder), top to bottom. */
+function sheetPictures(pkg: OoxmlPackage, sheetPart: string, images: ImageCollector): string[] {
+  const drawing = drawingOf(pkg, sheetPart);
+  if (!drawing) return [];
+  const root = child(pkg.xml(drawing), "xdr:wsDr");
+  const rels = pkg.rels(drawing);
+  const found: Array<{ row: number; col: number; text: string }> = [];
+  for (const anchor of childrenNamed(root).filter((a) => ANCHORS.includes(a.name))) {
+    for (const pic of descendants(anchor, "xdr:pic")) {
+      const cNvPr = path(pic, "xdr:nvPicPr", "xdr:cNvPr");
+      const alt = cNvPr?.attrs["descr"] || cNvPr?.attrs["title"] || "";
+      const rel = rels.get(firstDescendant(pic, "a:blip")?.attrs["r:embed"] ?? "");
+      if (!rel || rel.external || !pkg.zip.has(rel.target)) continue;
+      const at = anchorOf(anchor);
+      found.push({ ...at, text: `![${imageAlt(alt)}](${baseName(rel.target)})${images.token(rel.target, false)}` });
+    }
+  }
+  found.sort((a, b) => a.row - b.row || a.col - b.col);
+  return found.map((f) => f.text);
+}
+
+/** sheetCharts renders the charts of a sheet's (or chart sheet's) drawing. */
+function sheetCharts(pkg: OoxmlPackage, sheetPart: string): string[] {
+  const drawing = drawingOf(pkg, sheetPart);
+  if (!drawing) return [];
+  const rels = pkg.rels(drawing);
+  const out: string[] = [];
+  for (const chart of descendants(pkg.xml(drawing), "c:chart")) {
+    const rel = rels.get(chart.attrs["r:id"] ?? "");
+    if (rel && !rel.external) {
+      const rendered = renderChartPart(pkg, rel.target);
+      if (rendered) out.push(rendered);
+    }
+  }
+  return out;
+}
