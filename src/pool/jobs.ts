@@ -3,6 +3,7 @@
  * structured-cloneable argument and returns one. Capability modules add their CPU-heavy steps here.
  */
 import sharp from "sharp";
+import { extractPdfPages, probePdf } from "../convert/pdfText";
 
 export const JOBS = {
   /** selfTest creates a small solid image with sharp and encodes it as JPEG: proves libvips loads in a worker. */
@@ -12,6 +13,10 @@ export const JOBS = {
       .toBuffer({ resolveWithObject: true });
     return { format: info.format, width: info.width, height: info.height, bytes: data.length, vips: sharp.versions.vips };
   },
+  /** pdfProbe loads a PDF (bytes) and returns its page count and title, or why it cannot be read. */
+  pdfProbe: probePdf,
+  /** pdfPages returns the text layout of a range of PDF pages (see src/convert/pdfText.ts). */
+  pdfPages: extractPdfPages,
 } as const;
 
 export type JobName = keyof typeof JOBS;

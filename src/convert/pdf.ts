@@ -1,0 +1,173 @@
+/**
+ * PDF -> markdown. Steps: probe (page count and title, in a worker) -> check the page limit ->
+ * extract the text layout of page batches in worker threads (pdfText.ts, at most two batches at
+ * once) -> OCR the pages without a text layer (pdftoppm at 150 dpi, then tesseract, all such pages
+ * started together; the engine bounds its own concurrency) -> render all pages (pdfLayout.ts).
+ *
+ * Only the per-page layouts (blocks of text, no text items) are kept until the end, so memory grows
+ * with the text of the document, not with pdf.js's objects.
+ */
+import { AppError } from "../errors";
+import { renderPdfPage } from "../tools/poppler";
+import { Semaphore } from "../tools/semaphore";
+import { joinBlocks, tidyMarkdown } from "./markdown";
+import { formatOcrText, renderPages, type PageLayout } from "./pdfLayout";
+import type { PdfFailure } from "./pdfText";
+import type { ConvertContext, ConvertInput, Conversion, Converter, OcrResult, PageReport } from "./types";
+
+/** MIN_TEXT_CHARS: a page with fewer non-whitespace characters in its text layer is OCRed. */
+const MIN_TEXT_CHARS = 16;
+/** OCR_DPI: resolution pages are rendered at for OCR (as accurate as 300 dpi here, 3-5x faster). */
+const OCR_DPI = 150;
+/** BATCHES_IN_FLIGHT: page batches extracted at once (each is one worker job). */
+const BATCHES_IN_FLIGHT = 2;
+/** RENDERS_IN_FLIGHT: pages rendered or OCRed at once, which bounds the PNGs held in memory. */
+const RENDERS_IN_FLIGHT = 3;
+/** RENDER_TIMEOUT_MS: deadline for pdftoppm on one page. */
+const RENDER_TIMEOUT_MS = 60_000;
+
+export const convertPdf: Converter = async (input, ctx) => {
+  const { signal } = ctx;
+  const name = input.filename || "the PDF";
+
+  const probe = await ctx.tools.pool.run("pdfProbe", { bytes: input.bytes }, signal);
+  if (!probe.ok) throw pdfError(probe, name);
+  const total = probe.numPages;
+  if (total === 0) throw new AppError("unreadable_document", `${name} has no pages; the PDF is damaged`);
+  if (ctx.limits.maxPages > 0 && total > ctx.limits.maxPages) {
+    throw new AppError("document_too_large", `${name} has ${total} pages; at most ${ctx.limits.maxPages} pages are converted. Split the PDF and convert the parts.`);
+  }
+  signal.throwIfAborted();
+
+  const { pages, failedPages } = await extractAllPages(input, total, ctx, name);
+  signal.throwIfAborted();
+
+  const ocrPages = pages.filter((p) => p.chars < MIN_TEXT_CHARS);
+  const ocr = await ocrAll(input.bytes, ocrPages, ctx);
+  signal.throwIfAborted();
+
+  return assemble(pages, ocr, { total, title: probe.title, name, failedPages });
+};
+
+function pdfError(failure: PdfFailure, name: string): AppError {
+  if (failure.reason === "encrypted") {
+    return new AppError("encrypted_document", `${name} is password-protected; remove the password (or send an unencrypted copy) and try again`);
+  }
+  return new AppError("unreadable_document", `${name} could not be read as a PDF (${failure.message}); the file is damaged or truncated`);
+}
+
+/** pageBatches splits 1..total into ranges: about half the document each, 20 to 200 pages. */
+function pageBatches(total: number): Array<[number, number]> {
+  const size = Math.min(200, Math.max(20, Math.ceil(total / 2)));
+  const batches: Array<[number, number]> = [];
+  for (let first = 1; first <= total; first += size) batches.push([first, Math.min(total, first + size - 1)]);
+  return batches;
+}
+
+/** extractAllPages runs the page batches through the worker pool, at most BATCHES_IN_FLIGHT at once. */
+async function extractAllPages(input: ConvertInput, total: number, ctx: ConvertContext, name: string) {
+  const batches = pageBatches(total);
+  const results: PageLayout[][] = new Array(batches.length);
+  const failedPages: Array<{ page: number; message: string }> = [];
+  let next = 0;
+  const runBatches = async () => {
+    while (next < batches.length) {
+      ctx.signal.throwIfAborted();
+      const index = next++;
+      const [first, last] = batches[index]!;
+      const result = await ctx.tools.pool.run("pdfPages", { bytes: input.bytes, first, last }, ctx.signal);
+      if (!result.ok) throw pdfError(result, name);
+      results[index] = result.pages;
+      failedPages.push(...result.failedPages);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCHES_IN_FLIGHT, batches.length) }, runBatches));
+  return { pages: results.flat(), failedPages };
+}
+
+/** ocrAll renders and OCRs every page in `pages` concurrently (bounded), keyed by page number. */
+async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext): Promise<Map<number, OcrResult | Error>> {
+  const results = new Map<number, OcrResult | Error>();
+  const slots = new Semaphore(RENDERS_IN_FLIGHT);
+  await Promise.all(
+    pages.map((page) =>
+      slots.run(async () => {
+        try {
+          const png = await renderPdfPage(pdf, { page: page.page, dpi: ocrDpi(page, ctx.limits.maxPixels), gray: true, timeoutMs: RENDER_TIMEOUT_MS, maxBytes: 200_000_000 }, ctx.signal);
+          ctx.signal.throwIfAborted();
+          results.set(page.page, await ctx.tools.ocr.recognize(png, ctx.signal));
+        } catch (error) {
+          if (ctx.signal.aborted) throw error;
+          if (error instanceof AppError && (error.code === "tool_unavailable" || error.code === "timeout")) throw error;
+          results.set(page.page, error instanceof Error ? error : new Error(String(error)));
+        }
+      }, ctx.signal),
+    ),
+  );
+  return results;
+}
+
+/** ocrDpi is OCR_DPI, lowered so the rendered page stays within maxPixels (0 = no limit). */
+function ocrDpi(page: PageLayout, maxPixels: number): number {
+  const inches = (page.width / 72) * (page.height / 72);
+  if (maxPixels <= 0 || inches <= 0) return OCR_DPI;
+  return Math.max(30, Math.min(OCR_DPI, Math.floor(Math.sqrt(maxPixels / inches))));
+}
+
+interface AssembleFacts {
+  total: number;
+  title: string | null;
+  name: string;
+  failedPages: Array<{ page: number; message: string }>;
+}
+
+/**
+ * assemble renders the text pages, puts each OCRed page's text in its place, and reports per page
+ * how its text was obtained.
+ */
+function assemble(pages: PageLayout[], ocr: Map<number, OcrResult | Error>, facts: AssembleFacts): Conversion {
+  const warnings: string[] = [];
+  const reports: PageReport[] = [];
+  const parts: string[] = [];
+  let firstHeading: string | null = null;
+  let run: PageLayout[] = [];
+  const flushRun = () => {
+    if (!run.length) return;
+    const rendered = renderPages(run);
+    firstHeading ??= rendered.firstHeading;
+    parts.push(rendered.markdown);
+    run = [];
+  };
+  for (const page of pages) {
+    const result = ocr.get(page.page);
+    const ocrText = result && !(result instanceof Error) ? result.text.trim() : "";
+    if (result instanceof Error) warnings.push(`page ${page.page}: OCR failed (${result.message})`);
+    const ocrChars = ocrText.replace(/\s+/g, "").length;
+    if (result && !(result instanceof Error) && ocrChars > page.chars) {
+      flushRun();
+      parts.push(formatOcrText(ocrText));
+      reports.push({ page: page.page, method: "ocr", ocrQuality: result.confidence, chars: ocrChars });
+      if (result.confidence < 0.6) warnings.push(`page ${page.page}: OCR confidence is low (${Math.round(result.confidence * 100)} %); check the text`);
+      continue;
+    }
+    run.push(page);
+    reports.push({ page: page.page, method: page.chars > 0 ? "text" : "empty", chars: page.chars });
+  }
+  flushRun();
+  for (const failed of facts.failedPages) warnings.push(`page ${failed.page}: text layer unreadable (${failed.message})`);
+
+  const textPages = reports.filter((r) => r.method === "text").length;
+  const ocrPages = reports.filter((r) => r.method === "ocr").length;
+  if (textPages + ocrPages === 0) {
+    throw new AppError("empty_document", `${facts.name} has ${facts.total} page(s) but no text: there is no text layer and OCR found no text on any page`);
+  }
+  const method = ocrPages === 0 ? "text" : textPages === 0 ? "ocr" : "text+ocr";
+  const markdown = tidyMarkdown(joinBlocks(parts));
+  const title = facts.title ?? firstHeading ?? firstOcrHeading(markdown);
+  return { markdown, title, totalPages: facts.total, method, warnings, pages: reports };
+}
+
+function firstOcrHeading(markdown: string): string | null {
+  const match = /^#{1,6} (.+)$/m.exec(markdown);
+  return match ? match[1]!.trim() : null;
+}

@@ -1,0 +1,584 @@
+/**
+ * Layout analysis for PDF text: pure functions, no pdf.js. The worker side (pdfText.ts) turns each
+ * page's positioned text items into a PageLayout (lines -> columns -> blocks and tables) with
+ * `analyzePage`; the converter (pdf.ts) then renders all pages at once with `renderPages`, because
+ * running headers, the body font size and the heading ranks are facts of the whole document.
+ *
+ * Coordinates are PDF points (1/72 inch) with the origin at the top left of the page; `y` of a text
+ * item or line is its baseline.
+ */
+import { gfmTable, heading, joinBlocks } from "./markdown";
+
+/** PdfTextItem is one run of text as pdf.js positions it. */
+export interface PdfTextItem {
+  str: string;
+  x: number;
+  /** y: baseline, from the top of the page */
+  y: number;
+  /** width: advance width of the run in points */
+  width: number;
+  /** size: font size in points after all transforms */
+  size: number;
+}
+
+/** LayoutLine is one line of text in reading order within its block. */
+export interface LayoutLine {
+  text: string;
+  x: number;
+  x2: number;
+  y: number;
+  size: number;
+  /** wraps: the line reaches the right edge of its column, so the next line continues it */
+  wraps: boolean;
+}
+
+export type LayoutBlock =
+  | { kind: "text"; lines: LayoutLine[]; size: number; top: number; bottom: number }
+  | { kind: "table"; rows: string[][]; size: number; top: number; bottom: number };
+
+/** PageLayout is one page after layout analysis, small enough to send from a worker thread. */
+export interface PageLayout {
+  /** page: 1-based page number */
+  page: number;
+  width: number;
+  height: number;
+  /** chars: non-whitespace characters of the text layer */
+  chars: number;
+  blocks: LayoutBlock[];
+}
+
+interface Segment {
+  text: string;
+  x: number;
+  x2: number;
+  size: number;
+}
+
+interface RawLine {
+  y: number;
+  size: number;
+  segs: Segment[];
+}
+
+/** SEGMENT_GAP_EM: a horizontal gap wider than this many font sizes separates cells (or columns). */
+const SEGMENT_GAP_EM = 0.9;
+/** WORD_GAP_EM: a gap wider than this between two runs is a space. */
+const WORD_GAP_EM = 0.12;
+/** BULLET: a list marker alone; when it is its own segment it is glued to the text after it. */
+const BULLET_ONLY = /^(?:[•◦▪▫‣●○■□➢►▸–—*·-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])$/;
+const BULLET_START = /^([•◦▪▫‣●○■□➢►▸*+·–-])\s+(.*)$/s;
+const NUMBER_START = /^(\d{1,3})[.)]\s+(.*)$/s;
+
+/** analyzePage turns the text items of one page into blocks in reading order. */
+export function analyzePage(items: PdfTextItem[], page: number, width: number, height: number): PageLayout {
+  const visible = items.filter((item) => item.size > 0 && item.str.trim() !== "");
+  const chars = visible.reduce((sum, item) => sum + item.str.replace(/\s+/g, "").length, 0);
+  const lines = buildLines(visible);
+  const blocks: LayoutBlock[] = [];
+  for (const column of readingOrder(lines, width)) blocks.push(...columnBlocks(column));
+  return { page, width, height, chars, blocks };
+}
+
+/** buildLines groups items sharing a baseline into lines, top to bottom, each split into segments. */
+function buildLines(items: PdfTextItem[]): RawLine[] {
+  const sorted = [...items].sort((a, b) => a.y - b.y || a.x - b.x);
+  const groups: PdfTextItem[][] = [];
+  let current: PdfTextItem[] = [];
+  let baseline = -Infinity;
+  let lineSize = 0;
+  for (const item of sorted) {
+    if (current.length && Math.abs(item.y - baseline) <= 0.4 * Math.max(lineSize, item.size)) {
+      current.push(item);
+      lineSize = Math.max(lineSize, item.size);
+      continue;
+    }
+    if (current.length) groups.push(current);
+    current = [item];
+    baseline = item.y;
+    lineSize = item.size;
+  }
+  if (current.length) groups.push(current);
+  return groups.map(lineFromItems);
+}
+
+function lineFromItems(items: PdfTextItem[]): RawLine {
+  const byX = items.sort((a, b) => a.x - b.x);
+  const segs: Segment[] = [];
+  let seg: Segment | null = null;
+  for (const item of byX) {
+    const text = item.str.replace(/\s+/g, " ");
+    if (seg) {
+      const gap = item.x - seg.x2;
+      const em = Math.max(seg.size, item.size);
+      if (gap < 0 && item.x - seg.x < 1 && seg.text.endsWith(text)) continue; // overprinted (fake bold)
+      if (gap <= SEGMENT_GAP_EM * em) {
+        const space = gap > WORD_GAP_EM * em && !seg.text.endsWith(" ") && !text.startsWith(" ") ? " " : "";
+        seg.text += space + text;
+        seg.x2 = Math.max(seg.x2, item.x + item.width);
+        seg.size = Math.max(seg.size, item.size);
+        continue;
+      }
+      segs.push(seg);
+    }
+    seg = { text, x: item.x, x2: item.x + item.width, size: item.size };
+  }
+  if (seg) segs.push(seg);
+  for (const s of segs) s.text = s.text.trim();
+  if (segs.length > 1 && BULLET_ONLY.test(segs[0]!.text)) {
+    const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
+    segs.unshift({ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size });
+  }
+  return { y: byX[0]!.y, size: dominantSize(byX), segs };
+}
+
+/** dominantSize is the font size that carries most characters of the items. */
+function dominantSize(items: PdfTextItem[]): number {
+  const weight = new Map<number, number>();
+  for (const item of items) {
+    const key = Math.round(item.size * 2) / 2;
+    weight.set(key, (weight.get(key) ?? 0) + item.str.length);
+  }
+  let best = items[0]!.size;
+  let bestWeight = -1;
+  for (const [size, w] of weight) if (w > bestWeight) [best, bestWeight] = [size, w];
+  return best;
+}
+
+/**
+ * readingOrder finds a two-column layout (a vertical gutter in the middle half of the page that
+ * almost no line crosses, with wide text on both sides) and returns groups of lines to read in
+ * order: between lines that span the gutter, the left column and then the right column. Pages
+ * without a gutter are one group.
+ */
+function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
+  const gutter = findGutter(lines, pageWidth);
+  if (gutter === null) return [lines];
+  const groups: RawLine[][] = [];
+  let left: RawLine[] = [];
+  let right: RawLine[] = [];
+  let spanning: RawLine[] = [];
+  const flushColumns = () => {
+    if (left.length) groups.push(left);
+    if (right.length) groups.push(right);
+    left = [];
+    right = [];
+  };
+  for (const line of lines) {
+    const crosses = line.segs.some((s) => s.x < gutter && s.x2 > gutter);
+    if (crosses) {
+      flushColumns();
+      spanning.push(line);
+      continue;
+    }
+    if (spanning.length) groups.push(spanning);
+    spanning = [];
+    const l = line.segs.filter((s) => s.x2 <= gutter);
+    const r = line.segs.filter((s) => s.x >= gutter);
+    if (l.length) left.push({ ...line, segs: l });
+    if (r.length) right.push({ ...line, segs: r });
+  }
+  if (spanning.length) groups.push(spanning);
+  flushColumns();
+  return groups;
+}
+
+function findGutter(lines: RawLine[], pageWidth: number): number | null {
+  if (lines.length < 10) return null;
+  let best: { x: number; crossing: number } | null = null;
+  for (let x = Math.round(pageWidth * 0.3); x <= pageWidth * 0.7; x += 2) {
+    let crossing = 0;
+    let leftCount = 0;
+    let rightCount = 0;
+    for (const line of lines) {
+      if (line.segs.some((s) => s.x < x && s.x2 > x)) crossing++;
+      if (line.segs.some((s) => s.x2 <= x)) leftCount++;
+      if (line.segs.some((s) => s.x >= x)) rightCount++;
+    }
+    if (leftCount < lines.length * 0.3 || rightCount < lines.length * 0.3) continue;
+    if (!best || crossing < best.crossing) best = { x, crossing };
+  }
+  if (!best || best.crossing > lines.length * 0.15) return null;
+  const x = best.x;
+  const leftWidths = lines.flatMap((l) => l.segs.filter((s) => s.x2 <= x).map((s) => s.x2 - s.x));
+  const rightWidths = lines.flatMap((l) => l.segs.filter((s) => s.x >= x).map((s) => s.x2 - s.x));
+  const wide = (widths: number[]) => median(widths) >= pageWidth * 0.25;
+  return wide(leftWidths) && wide(rightWidths) ? x : null;
+}
+
+function median(values: number[]): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** columnBlocks splits the lines of one column into tables and text blocks. */
+function columnBlocks(lines: RawLine[]): LayoutBlock[] {
+  const blocks: LayoutBlock[] = [];
+  const rightEdge = columnRightEdge(lines);
+  let pending: RawLine[] = [];
+  const flushText = () => {
+    blocks.push(...textBlocks(pending, rightEdge));
+    pending = [];
+  };
+  let i = 0;
+  while (i < lines.length) {
+    const end = tableRunEnd(lines, i);
+    const table = end - i >= 2 ? tableFrom(lines.slice(i, end)) : null;
+    if (table) {
+      flushText();
+      blocks.push(table);
+      i = end;
+      continue;
+    }
+    pending.push(lines[i]!);
+    i++;
+  }
+  flushText();
+  return blocks;
+}
+
+/**
+ * tableRunEnd returns the end (exclusive) of the run of table-like lines starting at `start`: lines
+ * of two or more cells in the same font size, closely spaced. A line of one cell (a caption, a
+ * section title, a wrapped cell) ends the run.
+ */
+function tableRunEnd(lines: RawLine[], start: number): number {
+  const first = lines[start]!;
+  if (first.segs.length < 2) return start;
+  let end = start + 1;
+  while (end < lines.length) {
+    const prev = lines[end - 1]!;
+    const line = lines[end]!;
+    if (line.segs.length < 2) break;
+    if (line.y - prev.y > 3 * Math.max(prev.size, line.size)) break;
+    if (Math.abs(line.size - first.size) > 0.25 * first.size) break;
+    end++;
+  }
+  return end;
+}
+
+/** clusterPositions groups sorted positions closer than `tolerance` to their neighbour. */
+function clusterPositions(values: number[], tolerance: number): number[][] {
+  const clusters: number[][] = [];
+  for (const v of [...values].sort((a, b) => a - b)) {
+    const last = clusters[clusters.length - 1];
+    if (last && v - last[last.length - 1]! <= tolerance) last.push(v);
+    else clusters.push([v]);
+  }
+  return clusters;
+}
+
+/**
+ * tableFrom makes a table of lines whose cells share x-positions. Columns are the left edges shared
+ * by two or more cells, plus the right edges shared by cells that start elsewhere (right-aligned
+ * numbers). It returns null unless at least three lines have cells in two or more columns, or the
+ * run is a header and one row of three or more cells that all share left edges.
+ */
+function tableFrom(lines: RawLine[]): LayoutBlock | null {
+  const size = median(lines.map((l) => l.size));
+  const tolerance = 0.5 * size;
+  const segs = lines.flatMap((l) => l.segs);
+  const starts = clusterPositions(segs.map((s) => s.x), tolerance).filter((c) => c.length >= 2);
+  const startOf = (s: Segment) => starts.findIndex((c) => s.x >= c[0]! - 0.01 && s.x <= c[c.length - 1]! + 0.01);
+  const loose = segs.filter((s) => startOf(s) < 0);
+  const ends = clusterPositions(loose.map((s) => s.x2), tolerance).filter((c) => c.length >= 2);
+  const endOf = (s: Segment) => ends.findIndex((c) => s.x2 >= c[0]! - 0.01 && s.x2 <= c[c.length - 1]! + 0.01);
+  const anchors = [
+    ...starts.map((c) => c[0]!),
+    ...ends.map((c) => Math.min(...loose.filter((s) => s.x2 >= c[0]! - 0.01 && s.x2 <= c[c.length - 1]! + 0.01).map((s) => s.x))),
+  ];
+  const order = anchors.map((x, i) => ({ x, i })).sort((a, b) => a.x - b.x);
+  if (order.length < 2 || order.length > 15) return null;
+  const columnOf = (s: Segment): number => {
+    const si = startOf(s);
+    if (si >= 0) return order.findIndex((o) => o.i === si);
+    const ei = endOf(s);
+    if (ei >= 0) return order.findIndex((o) => o.i === starts.length + ei);
+    let column = 0;
+    order.forEach((o, k) => {
+      if (o.x <= s.x + tolerance) column = k;
+    });
+    return column;
+  };
+  const rows = lines.map((line) => {
+    const row: string[] = Array.from({ length: order.length }, () => "");
+    for (const s of line.segs) {
+      const c = columnOf(s);
+      row[c] = row[c] ? `${row[c]} ${s.text}` : s.text;
+    }
+    return row;
+  });
+  const multiCell = rows.filter((r) => r.filter(Boolean).length >= 2).length;
+  const headerAndRow = rows.length === 2 && lines.every((l) => l.segs.length >= 3 && l.segs.every((seg) => startOf(seg) >= 0));
+  if (multiCell < 3 && !headerAndRow) return null;
+  const used = order.map((_, c) => rows.some((r) => r[c]));
+  const compact = rows.map((r) => r.filter((_, c) => used[c]));
+  return { kind: "table", rows: compact, size, top: lines[0]!.y - size, bottom: lines[lines.length - 1]!.y };
+}
+
+function columnRightEdge(lines: RawLine[]): number {
+  const ends = lines.map((l) => l.segs[l.segs.length - 1]!.x2).sort((a, b) => a - b);
+  return ends.length ? ends[Math.floor(ends.length * 0.9)] ?? ends[ends.length - 1]! : 0;
+}
+
+/** lineSpacing is the usual distance between baselines in a column (double spacing doubles it). */
+function lineSpacing(lines: RawLine[]): number {
+  const gaps: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const gap = lines[i]!.y - lines[i - 1]!.y;
+    if (gap > 0 && Math.abs(lines[i]!.size - lines[i - 1]!.size) < 0.5) gaps.push(gap);
+  }
+  return gaps.length >= 3 ? median(gaps) : 0;
+}
+
+/**
+ * continuesInto says whether `line` wraps into `next`: `next` starts at the column's left edge and
+ * its first word would not have fitted in the space left at the end of `line` (so a short line,
+ * or a centred one, keeps its line break).
+ */
+function continuesInto(line: LayoutLine, next: LayoutLine, leftEdge: number, rightEdge: number): boolean {
+  if (next.x - leftEdge > next.size) return false;
+  const firstWord = next.text.split(" ")[0] ?? "";
+  const slack = rightEdge - line.x2;
+  return slack < Math.max(line.size, (firstWord.length + 1) * 0.5 * line.size);
+}
+
+/**
+ * textBlocks groups lines into paragraphs: a new block starts at a wide vertical gap, a change of
+ * font size, or a list marker; a line that reaches the column's right edge wraps into the next.
+ */
+function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
+  const leftEdge = lines.length ? Math.min(...lines.map((l) => l.segs[0]!.x)) : 0;
+  const spacing = lineSpacing(lines);
+  const blocks: LayoutBlock[] = [];
+  let current: LayoutLine[] = [];
+  const flush = () => {
+    if (!current.length) return;
+    const sizes = current.map((l) => l.size);
+    blocks.push({ kind: "text", lines: current, size: median(sizes), top: current[0]!.y - current[0]!.size, bottom: current[current.length - 1]!.y });
+    current = [];
+  };
+  for (const raw of lines) {
+    const text = raw.segs.map((s) => s.text).join(" ");
+    const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false };
+    const prev = current[current.length - 1];
+    if (prev) prev.wraps = continuesInto(prev, line, leftEdge, rightEdge);
+    if (prev) {
+      const em = Math.max(prev.size, line.size);
+      const gap = line.y - prev.y;
+      const sizeChange = Math.abs(prev.size - line.size) > 0.12 * em;
+      const listStart = BULLET_START.test(text) || NUMBER_START.test(text);
+      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart) flush();
+    }
+    current.push(line);
+  }
+  flush();
+  return blocks;
+}
+
+/** RenderedDocument is the markdown of all pages and the first heading (a fallback title). */
+export interface RenderedDocument {
+  markdown: string;
+  firstHeading: string | null;
+  /** removedLines: running headers, footers and page numbers dropped */
+  removedLines: number;
+}
+
+const PAGE_NUMBER = /^(?:page\s*)?[-–—(]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
+
+/**
+ * renderPages renders the pages in order: running headers and footers (the same text at the same
+ * place on most pages) and page numbers are dropped, blocks in a font clearly larger than the body
+ * become headings ranked by size (#, ##, ###), lists and tables are rendered, and a paragraph cut
+ * by a page break is joined again.
+ */
+export function renderPages(pages: PageLayout[]): RenderedDocument {
+  const removed = runningBlocks(pages);
+  const body = bodySize(pages, removed);
+  const levels = headingLevels(pages, removed, body);
+  const out: string[] = [];
+  let firstHeading: string | null = null;
+  let openParagraph = false;
+  for (const page of pages) {
+    let firstOnPage = true;
+    for (const block of page.blocks) {
+      if (removed.has(block)) continue;
+      if (block.kind === "table") {
+        out.push(gfmTable(block.rows));
+        openParagraph = false;
+        firstOnPage = false;
+        continue;
+      }
+      const level = headingLevel(block, body, levels);
+      if (level) {
+        const text = blockText(block);
+        firstHeading ??= text;
+        out.push(heading(level, text));
+        openParagraph = false;
+        firstOnPage = false;
+        continue;
+      }
+      const paragraph = paragraphMarkdown(block.lines);
+      if (firstOnPage && openParagraph && /^[a-z]/.test(paragraph) && out.length) {
+        out[out.length - 1] = joinWrapped(out[out.length - 1]!, paragraph);
+      } else {
+        out.push(paragraph);
+      }
+      openParagraph = !/[.!?:;"”)]$/.test(paragraph) && !isListItem(paragraph);
+      firstOnPage = false;
+    }
+  }
+  return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+function blockText(block: LayoutBlock): string {
+  return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : block.lines.map((l) => l.text).join(" ");
+}
+
+/**
+ * runningBlocks finds the blocks to drop: the two top-most and two bottom-most blocks of each page
+ * that repeat (digits ignored) within 4 pt of the same position on at least half of the pages
+ * (documents of three pages or more), and single-line page numbers at the top or bottom.
+ */
+function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
+  const removed = new Set<LayoutBlock>();
+  const seen = new Map<string, Array<{ block: LayoutBlock; page: number }>>();
+  for (const page of pages) {
+    const byTop = [...page.blocks].sort((a, b) => a.top - b.top);
+    const edges = new Set([...byTop.slice(0, 2), ...byTop.slice(-2)]);
+    for (const block of edges) {
+      const text = blockText(block).trim();
+      const isEdgeLine = block === byTop[0] || block === byTop[byTop.length - 1];
+      if (isEdgeLine && block.kind === "text" && block.lines.length === 1 && PAGE_NUMBER.test(text)) {
+        removed.add(block);
+        continue;
+      }
+      const key = `${text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ")}@${Math.round(block.top / 4)}`;
+      const list = seen.get(key) ?? [];
+      if (!list.some((entry) => entry.page === page.page)) list.push({ block, page: page.page });
+      seen.set(key, list);
+    }
+  }
+  const textPages = pages.filter((p) => p.blocks.length > 0).length;
+  if (textPages >= 3) {
+    for (const list of seen.values()) {
+      if (list.length >= Math.max(3, Math.ceil(textPages * 0.5))) for (const entry of list) removed.add(entry.block);
+    }
+  }
+  return removed;
+}
+
+/** bodySize is the font size (rounded to 0.5 pt) that carries the most characters. */
+function bodySize(pages: PageLayout[], removed: Set<LayoutBlock>): number {
+  const weight = new Map<number, number>();
+  for (const page of pages) {
+    for (const block of page.blocks) {
+      if (removed.has(block)) continue;
+      const lines = block.kind === "text" ? block.lines : [];
+      for (const line of lines) {
+        const key = Math.round(line.size * 2) / 2;
+        weight.set(key, (weight.get(key) ?? 0) + line.text.length);
+      }
+      if (block.kind === "table") {
+        const key = Math.round(block.size * 2) / 2;
+        weight.set(key, (weight.get(key) ?? 0) + blockText(block).length);
+      }
+    }
+  }
+  let best = 0;
+  let bestWeight = -1;
+  for (const [size, w] of weight) if (w > bestWeight) [best, bestWeight] = [size, w];
+  return best;
+}
+
+function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
+  if (block.kind !== "text" || body <= 0) return false;
+  if (block.size < body * 1.15 || block.size < body + 1) return false;
+  const text = blockText(block);
+  const letters = text.replace(/[^\p{L}]/gu, "").length;
+  const oneLogicalLine = block.lines.slice(0, -1).every((line) => line.wraps);
+  return oneLogicalLine && block.lines.length <= 3 && text.length <= 200 && letters >= 2 && letters >= 0.4 * text.replace(/\s/g, "").length;
+}
+
+/** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one). */
+function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): number[] {
+  const sizes: number[] = [];
+  for (const page of pages) for (const block of page.blocks) if (!removed.has(block) && isHeadingCandidate(block, body)) sizes.push(block.size);
+  const distinct: number[] = [];
+  for (const size of sizes.sort((a, b) => b - a)) {
+    if (!distinct.length || distinct[distinct.length - 1]! - size > 0.6) distinct.push(size);
+  }
+  return distinct;
+}
+
+function headingLevel(block: LayoutBlock, body: number, levels: number[]): number {
+  if (!isHeadingCandidate(block, body)) return 0;
+  const rank = levels.findIndex((size) => block.size >= size - 0.6);
+  return Math.min(3, (rank < 0 ? levels.length - 1 : rank) + 1);
+}
+
+function isListItem(markdown: string): boolean {
+  return /^(?:- |\d+\. )/.test(markdown);
+}
+
+/**
+ * paragraphMarkdown joins a block's lines: wrapped lines with a space (or without the hyphen of a
+ * word broken at the line end), lines that end early on a line of their own. A leading bullet or
+ * number makes it a list item.
+ */
+function paragraphMarkdown(lines: LayoutLine[]): string {
+  let text = "";
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.text;
+    if (i === 0) text = line;
+    else if (lines[i - 1]!.wraps) text = joinWrapped(text, line);
+    else text += `\n${line}`;
+  }
+  const bullet = BULLET_START.exec(text);
+  if (bullet) return `- ${bullet[2]}`;
+  const numbered = NUMBER_START.exec(text);
+  if (numbered) return `${numbered[1]}. ${numbered[2]}`;
+  return escapeLineStarts(text);
+}
+
+/** joinWrapped appends a wrapped line: "exam-" + "ple" -> "example", otherwise with a space. */
+export function joinWrapped(text: string, next: string): string {
+  if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(next)) return text.slice(0, -1) + next;
+  return `${text} ${next}`;
+}
+
+/** escapeLineStarts keeps text that merely looks like markdown syntax at a line start literal. */
+function escapeLineStarts(text: string): string {
+  return text.replace(/^(\s*)([#>]|[-+*](?=\s)|\d+[.)](?=\s)|\|)/gm, "$1\\$2");
+}
+
+/**
+ * formatOcrText shapes tesseract's text (paragraphs separated by blank lines) like the text layer:
+ * wrapped lines joined, short all-caps lines as headings, bullets as list items.
+ */
+export function formatOcrText(text: string): string {
+  const blocks: string[] = [];
+  for (const para of text.split(/\n\s*\n/)) {
+    const lines = para.split("\n").map((l) => l.trim()).filter(Boolean);
+    if (!lines.length) continue;
+    const first = lines[0]!;
+    const letters = first.replace(/[^\p{L}]/gu, "");
+    if (lines.length === 1 && first.length <= 60 && letters.length >= 4 && letters === letters.toUpperCase() && !/[.,;]$/.test(first)) {
+      blocks.push(heading(2, first.replace(/^[#\s]+/, "")));
+      continue;
+    }
+    const longest = Math.max(...lines.map((l) => l.length));
+    const asLines: LayoutLine[] = lines.map((l) => ({ text: l, x: 0, x2: l.length, y: 0, size: 0, wraps: l.length >= longest * 0.7 && longest >= 40 }));
+    let item: LayoutLine[] = [];
+    const flushItem = () => {
+      if (item.length) blocks.push(paragraphMarkdown(item));
+      item = [];
+    };
+    for (const line of asLines) {
+      if (BULLET_START.test(line.text) || NUMBER_START.test(line.text)) flushItem();
+      item.push(line);
+    }
+    flushItem();
+  }
+  return joinBlocks(blocks);
+}

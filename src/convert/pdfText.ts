@@ -1,0 +1,170 @@
+/**
+ * PDF text extraction with the pdf.js build that pdf.js-extract bundles, run inside the pool's
+ * worker threads (registered in src/pool/jobs.ts). Each job loads the document from its bytes, reads
+ * a range of pages with `getTextContent` only, analyses each page's layout (pdfLayout.ts) and
+ * releases the page before the next, so a worker holds one page's text items at a time.
+ *
+ * Why not PDFExtract itself: it also builds every page's operator list (all drawing operations,
+ * images decoded) and its annotations, which doubles the time per page for text we never use.
+ *
+ * pdf.js runs its "worker" in this same thread: the worker module is imported statically and set
+ * as `globalThis.pdfjsWorker`, which is also what makes it work inside the compiled binary (a
+ * dynamically loaded worker script does not exist there). The package exports only its index, so
+ * the bundled build is imported by path.
+ */
+// @ts-ignore pdf.js-extract ships no types for its bundled pdf.js build
+import * as pdfjsWorker from "../../node_modules/pdf.js-extract/lib/pdfjs/pdf.worker.mjs";
+// @ts-ignore pdf.js-extract ships no types for its bundled pdf.js build
+import * as pdfjsModule from "../../node_modules/pdf.js-extract/lib/pdfjs/pdf.mjs";
+import { fileURLToPath } from "node:url";
+import { isCompiled } from "../runtime/embedded";
+import { analyzePage, type PageLayout, type PdfTextItem } from "./pdfLayout";
+
+(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
+
+/** The small part of the pdf.js API used here. */
+interface PdfjsTextItem {
+  str?: string;
+  transform: number[];
+  width: number;
+}
+interface PdfjsPage {
+  view: number[];
+  getViewport(opts: { scale: number }): { transform: number[]; width: number; height: number };
+  getTextContent(): Promise<{ items: PdfjsTextItem[] }>;
+  cleanup(): boolean;
+}
+interface PdfjsDocument {
+  numPages: number;
+  getPage(n: number): Promise<PdfjsPage>;
+  getMetadata(): Promise<{ info?: Record<string, unknown>; metadata?: { get(name: string): unknown } | null }>;
+  destroy(): Promise<void>;
+}
+interface PdfjsLoadingTask {
+  promise: Promise<PdfjsDocument>;
+  destroy(): Promise<void>;
+}
+const pdfjs = pdfjsModule as { getDocument(src: Record<string, unknown>): PdfjsLoadingTask };
+
+/** PdfFailure says why pdf.js refused the document; errors are returned, not thrown, so the reason survives the thread boundary. */
+export interface PdfFailure {
+  ok: false;
+  reason: "encrypted" | "unreadable";
+  message: string;
+}
+
+export interface PdfProbe {
+  ok: true;
+  numPages: number;
+  /** title: the document information Title, else the XMP dc:title; null when absent */
+  title: string | null;
+}
+
+export interface PdfPagesResult {
+  ok: true;
+  pages: PageLayout[];
+  /** failedPages: pages whose text could not be read (left for OCR) */
+  failedPages: Array<{ page: number; message: string }>;
+}
+
+/** CMAP_DIR: pdf.js's character maps for CJK fonts; not embedded in the compiled binary. */
+const CMAP_DIR = isCompiled() ? undefined : fileURLToPath(new URL("../../node_modules/pdf.js-extract/lib/cmaps/", import.meta.url));
+
+/** openDocument starts loading; pdf.js takes over (detaches) `bytes`, so each job passes its own copy. */
+function openDocument(bytes: Uint8Array): PdfjsLoadingTask {
+  return pdfjs.getDocument({
+    data: bytes,
+    verbosity: 0,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    stopAtErrors: false,
+    ...(CMAP_DIR ? { cMapUrl: `${CMAP_DIR.replace(/\/?$/, "/")}`, cMapPacked: true } : {}),
+  });
+}
+
+function failure(error: unknown): PdfFailure {
+  const name = (error as { name?: string } | null)?.name ?? "";
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, reason: name === "PasswordException" ? "encrypted" : "unreadable", message };
+}
+
+/** withDocument loads the PDF, runs `fn` and always destroys the document. */
+async function withDocument<T>(bytes: Uint8Array, fn: (doc: PdfjsDocument) => Promise<T>): Promise<T | PdfFailure> {
+  const task = openDocument(bytes);
+  let doc: PdfjsDocument;
+  try {
+    doc = await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => {});
+    return failure(error);
+  }
+  try {
+    return await fn(doc);
+  } catch (error) {
+    return failure(error);
+  } finally {
+    await doc.destroy().catch(() => {});
+  }
+}
+
+/** probePdf is a worker job: page count and title, to check the page limit before extracting. */
+export async function probePdf(args: { bytes: Uint8Array }): Promise<PdfProbe | PdfFailure> {
+  return withDocument(args.bytes, async (doc) => {
+    const meta = await doc.getMetadata().catch(() => null);
+    return { ok: true as const, numPages: doc.numPages, title: titleOf(meta) };
+  });
+}
+
+function titleOf(meta: Awaited<ReturnType<PdfjsDocument["getMetadata"]>> | null): string | null {
+  const candidates = [meta?.info?.Title, meta?.metadata?.get("dc:title")];
+  for (const value of candidates) {
+    if (typeof value !== "string") continue;
+    const title = value.replace(/^Microsoft (?:Word|PowerPoint|Excel) - /, "").replace(/\s+/g, " ").trim();
+    if (title && !/^(?:untitled|\(anonymous\)|\(unspecified\)|none)$/i.test(title)) return title;
+  }
+  return null;
+}
+
+/** extractPdfPages is a worker job: the layout of pages `first` to `last` (1-based, inclusive). */
+export async function extractPdfPages(args: { bytes: Uint8Array; first: number; last: number }): Promise<PdfPagesResult | PdfFailure> {
+  return withDocument(args.bytes, async (doc) => {
+    const pages: PageLayout[] = [];
+    const failedPages: PdfPagesResult["failedPages"] = [];
+    const last = Math.min(args.last, doc.numPages);
+    for (let n = Math.max(1, args.first); n <= last; n++) {
+      try {
+        pages.push(await pageLayout(doc, n));
+      } catch (error) {
+        failedPages.push({ page: n, message: error instanceof Error ? error.message : String(error) });
+        pages.push({ page: n, width: 0, height: 0, chars: 0, blocks: [] });
+      }
+    }
+    return { ok: true as const, pages, failedPages };
+  });
+}
+
+async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
+  const page = await doc.getPage(n);
+  try {
+    const viewport = page.getViewport({ scale: 1 });
+    const content = await page.getTextContent();
+    const items: PdfTextItem[] = [];
+    for (const item of content.items) {
+      if (typeof item.str !== "string" || !item.transform) continue;
+      const m = multiply(viewport.transform, item.transform);
+      if (Math.abs(m[1]!) > Math.abs(m[0]!) * 0.1) continue; // rotated or vertical text: not in line layout
+      items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!) });
+    }
+    return analyzePage(items, n, viewport.width, viewport.height);
+  } finally {
+    page.cleanup();
+  }
+}
+
+/** multiply composes two affine transforms [a b c d e f] (m1 applied after m2). */
+function multiply(m1: number[], m2: number[]): number[] {
+  const [a1, b1, c1, d1, e1, f1] = m1 as [number, number, number, number, number, number];
+  const [a2, b2, c2, d2, e2, f2] = m2 as [number, number, number, number, number, number];
+  return [a1 * a2 + c1 * b2, b1 * a2 + d1 * b2, a1 * c2 + c1 * d2, b1 * c2 + d1 * d2, a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1];
+}

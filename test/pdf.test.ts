@@ -1,0 +1,202 @@
+/**
+ * PDF -> markdown against real PDFs (MarkItDown's corpus, see fixtures/LICENSE-markitdown), with
+ * the real worker pool (pdf.js in worker threads), pdftoppm and tesseract.
+ *
+ * fixtures/encrypted_password_secret.pdf was made with LibreOffice:
+ * soffice --convert-to 'pdf:writer_pdf_Export:{"EncryptFile":...,"DocumentOpenPassword":{"type":"string","value":"secret"}}'
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { convertPdf } from "../src/convert/pdf";
+import { formatOcrText, joinWrapped } from "../src/convert/pdfLayout";
+import type { ConvertContext } from "../src/convert/types";
+import { AppError } from "../src/errors";
+import { WorkerPool } from "../src/pool";
+import { Tesseract } from "../src/tools/tesseract";
+
+const FIXTURES = join(import.meta.dir, "fixtures");
+const pool = new WorkerPool({ threads: 2, maxQueue: 64 });
+const ocr = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
+
+afterAll(async () => {
+  await pool.close();
+});
+
+function context(maxPages = 2000): ConvertContext {
+  return {
+    signal: AbortSignal.timeout(120_000),
+    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages },
+    page: { mainContent: true, waitMs: 0 },
+    tools: { pool, ocr } as unknown as ConvertContext["tools"],
+  };
+}
+
+function convert(bytes: Uint8Array, filename: string, maxPages?: number) {
+  return convertPdf({ bytes, filename, contentType: "application/pdf", ext: "pdf" }, context(maxPages));
+}
+
+function fixture(name: string) {
+  return convert(new Uint8Array(readFileSync(join(FIXTURES, name))), name);
+}
+
+async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error("expected the conversion to fail");
+}
+
+/** blankPdf is a valid one-page PDF with nothing on the page. */
+function blankPdf(): Uint8Array {
+  const objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"];
+  let out = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(out);
+}
+
+describe("PDF text layer", () => {
+  test("test.pdf: headings from font size, paragraphs joined across line wraps", async () => {
+    const result = await fixture("test.pdf");
+    expect(result.method).toBe("text");
+    expect(result.totalPages).toBe(1);
+    expect(result.pages).toEqual([{ page: 1, method: "text", chars: expect.any(Number) }]);
+    expect(result.markdown).toMatch(/^#{1,3} 1 Introduction$/m);
+    expect(result.title).toBe("1 Introduction");
+    // one paragraph holds text that the PDF spreads over several lines
+    expect(result.markdown).toContain("Large language models (LLMs) are becoming a crucial building block in developing powerful agents");
+  });
+
+  test("SPARSE borderless table: aligned columns become GFM tables, sparse cells stay empty", async () => {
+    const result = await fixture("SPARSE-2024-INV-1234_borderless_table.pdf");
+    expect(result.totalPages).toBe(2);
+    expect(result.markdown).toMatch(/^#{1,3} INVENTORY RECONCILIATION REPORT$/m);
+    expect(result.markdown).toContain("| Product Code | Location | Expected | Actual | Variance | Status |");
+    expect(result.markdown).toContain("| SKU-8847 | A-12 | 450 |  |  |  |");
+    expect(result.markdown).toContain("|  | B-07 |  | 289 | -23 |  |");
+    expect(result.markdown).toContain("| SKU-4563 | D-22 |  | 156 |  | CRITICAL |");
+    expect(result.markdown).toContain("| SKU-6678 | Software | $200.00 | $42,000.00 | 2024-10-25 | High Value |");
+    expect(result.markdown).toContain("The primary variance driver is SKU-4563, which shows a -24 unit discrepancy");
+  });
+
+  test("RECEIPT: lines of a narrow receipt keep their breaks, totals are present", async () => {
+    const result = await fixture("RECEIPT-2024-TXN-98765_retail_purchase.pdf");
+    expect(result.markdown).toMatch(/^#{1,3} TECHMART ELECTRONICS$/m);
+    expect(result.title).toBe("TECHMART ELECTRONICS");
+    expect(result.markdown).toContain("4567 Innovation Blvd\nSan Francisco, CA 94103");
+    expect(result.markdown).toContain("AUDIO-5521 1 @ $349.99");
+    expect(result.markdown).toContain("TOTAL $821.14");
+    expect(result.markdown).toContain("Visa Card ending in 4782");
+  });
+
+  test("REPAIR multipage: key/value grids and totals as tables on every page", async () => {
+    const result = await fixture("REPAIR-2022-INV-001_multipage.pdf");
+    expect(result.totalPages).toBe(3);
+    expect(result.pages!.map((p) => p.method)).toEqual(["text", "text", "text"]);
+    expect(result.markdown).toContain("| Insured name | Gabriel Diaz | Year | 2022 |");
+    expect(result.markdown).toContain("| Insured name | Bruce Wayne | Year | 2025 |");
+    expect(result.markdown).toContain("| Body Labor | 2 | 150 | 300 |");
+    expect(result.markdown).toContain("| GRAND TOTAL |  | 211,522 |");
+    expect(result.markdown).toContain("Suspension damages may be present, but can not be determined");
+  });
+
+  test("movie-theater booking: form grids and a totals table", async () => {
+    const result = await fixture("movie-theater-booking-2024.pdf");
+    expect(result.markdown).toMatch(/^#{1,3} STARLIGHT CINEMAS$/m);
+    expect(result.markdown).toContain("| Order / Rev: | 2024-12-5678 | Cinema: | Downtown Multiplex |");
+    expect(result.markdown).toContain("| Month | # Shows | Gross Amount | Net Amount | Occupancy |");
+    expect(result.markdown).toContain("| December 2024 | 48 | $12,500.00 | $11,250.00 | 85% |");
+    expect(result.markdown).toContain("| 12/20/24 | 12/31/24 | 48 | $12,500.00 | $11,250.00 |");
+  });
+
+  test("masterformat: numbered clauses and the running header grid", async () => {
+    const result = await fixture("masterformat_partial_numbering.pdf");
+    expect(result.markdown).toContain("| RFP for Construction Management Services | Section 00 00 43 |");
+    expect(result.markdown).toContain("1. INTENT");
+    expect(result.markdown).toContain("KEN SARGENT HOUSE");
+    expect(result.markdown).toContain("Section 00 00 45 – Description");
+  });
+
+  test("ocr_pdf_multipage and complex_layout have a text layer on every page, so they are read as text", async () => {
+    const multipage = await fixture("ocr_pdf_multipage.pdf");
+    expect(multipage.method).toBe("text");
+    expect(multipage.pages!.map((p) => p.method)).toEqual(["text", "text", "text"]);
+    expect(multipage.markdown).toContain("This is important text that appears BEFORE the image.");
+    expect(multipage.markdown).toContain("Content that follows the image.");
+    const complex = await fixture("ocr_pdf_complex_layout.pdf");
+    expect(complex.markdown).toContain("Complex Layout Document");
+  });
+});
+
+describe("PDF OCR", () => {
+  test("scanned invoice: the page without text layer is OCRed, with its confidence", async () => {
+    const result = await fixture("ocr_pdf_scanned_invoice.pdf");
+    expect(result.method).toBe("ocr");
+    expect(result.pages).toHaveLength(1);
+    expect(result.pages![0]!.method).toBe("ocr");
+    expect(result.pages![0]!.ocrQuality).toBeGreaterThan(0.5);
+    expect(result.markdown).toContain("INVOICE");
+    expect(result.markdown).toContain("INV-2024-001");
+    expect(result.markdown).toMatch(/TechCorp Industries/);
+  }, 60_000);
+
+  test("MEDRPT scan: three scanned pages OCRed concurrently, headings formatted", async () => {
+    const result = await fixture("MEDRPT-2024-PAT-3847_medical_report_scan.pdf");
+    expect(result.method).toBe("ocr");
+    expect(result.totalPages).toBe(3);
+    for (const page of result.pages!) {
+      expect(page.method).toBe("ocr");
+      expect(page.ocrQuality).toBeGreaterThan(0.4);
+      expect(page.chars).toBeGreaterThan(200);
+    }
+    expect(result.markdown).toMatch(/^## SEATTLE GENERAL HOSPITAL$/m);
+    expect(result.markdown).toContain("MEDRPT-2024-PAT-3847");
+  }, 60_000);
+
+  test("formatOcrText joins wrapped lines, keeps short lines, marks caps lines as headings", () => {
+    const text = "PATIENT INFORMATION\n\nThe patient reports persistent headaches that occur several\ntimes per week with occasional dizziness and mild nau-\nsea in the mornings.\n\n- first item\n- second item";
+    const md = formatOcrText(text);
+    expect(md).toContain("## PATIENT INFORMATION");
+    expect(md).toContain("occur several times per week with occasional dizziness and mild nausea in the mornings.");
+    expect(md).toContain("- first item\n\n- second item");
+    expect(joinWrapped("exam-", "ple")).toBe("example");
+    expect(joinWrapped("Jean-", "Paul")).toBe("Jean- Paul");
+  });
+});
+
+describe("PDF errors", () => {
+  test("a blank page is an empty document, named with its page count", async () => {
+    const error = await appErrorOf(convert(blankPdf(), "blank.pdf"));
+    expect(error.code).toBe("empty_document");
+    expect(error.detail).toContain("1 page");
+    expect(error.detail).toContain("OCR found no text");
+  }, 60_000);
+
+  test("a truncated PDF is unreadable", async () => {
+    const whole = readFileSync(join(FIXTURES, "test.pdf"));
+    const error = await appErrorOf(convert(new Uint8Array(whole.subarray(0, Math.floor(whole.length / 3))), "cut.pdf"));
+    expect(error.code).toBe("unreadable_document");
+  });
+
+  test("a password-protected PDF is reported as encrypted", async () => {
+    const error = await appErrorOf(fixture("encrypted_password_secret.pdf"));
+    expect(error.code).toBe("encrypted_document");
+  });
+
+  test("more pages than maxPages is refused before extraction", async () => {
+    const bytes = new Uint8Array(readFileSync(join(FIXTURES, "REPAIR-2022-INV-001_multipage.pdf")));
+    const error = await appErrorOf(convert(bytes, "repair.pdf", 2));
+    expect(error.code).toBe("document_too_large");
+    expect(error.detail).toContain("3 pages");
+  });
+});
