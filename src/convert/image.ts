@@ -1,0 +1,448 @@
+/**
+ * Images: the header is read first (sharp's metadata() does not decode pixels) so oversized images
+ * are refused before any work; then the first frame is decoded, prepared for OCR (alpha flattened
+ * on white, greyscale, scaled so text is big enough) and read by tesseract. The output is the OCR
+ * text plus a metadata block (format, size, colour, DPI, EXIF and XMP facts, pages).
+ *
+ * sharp decodes JPEG, PNG, WebP, GIF, TIFF, AVIF and SVG. It cannot decode HEIC (HEVC is not built
+ * in), so HEIC goes through `heif-convert` to PNG; nor BMP, which is decoded here (uncompressed 1/4/8
+ * bit palettes, 24 and 32 bit) into raw pixels for sharp.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Parser } from "htmlparser2";
+import sharp, { type Metadata } from "sharp";
+import { AppError } from "../errors";
+import { ProcessError, runProcess, toolUnavailable } from "../tools/process";
+import { heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import type { ConvertContext, Converter, ConvertInput, PageReport } from "./types";
+
+/** OCR_MIN_WIDTH: images narrower than this (px) are upscaled so small text reaches tesseract's range */
+const OCR_MIN_WIDTH = 1000;
+/** OCR_MAX_UPSCALE: the largest upscaling factor; tiny icons gain nothing from more */
+const OCR_MAX_UPSCALE = 4;
+/** OCR_MAX_SIDE: longest side (px) of the image given to OCR; larger images are scaled down */
+const OCR_MAX_SIDE = 4000;
+/** HEIF_TIMEOUT_MS: deadline for heif-convert on one image */
+const HEIF_TIMEOUT_MS = 60_000;
+
+/** DecodableImage is what sharp can open: the original bytes, a PNG made by heif-convert, or raw BMP pixels. */
+interface DecodableImage {
+  input: Uint8Array;
+  raw?: { width: number; height: number; channels: 3 | 4 };
+  /** svgDensity: DPI at which an SVG is rasterised (72 = its nominal size) */
+  svgDensity?: number;
+}
+
+/** ImageFacts are the header facts shown in the metadata block. */
+interface ImageFacts {
+  format: string;
+  width: number;
+  height: number;
+  space?: string;
+  channels?: number;
+  density?: number;
+  pages: number;
+  exif?: Uint8Array;
+  xmp?: string;
+}
+
+/** imageError is the unreadable_document error for a corrupt or unsupported image. */
+function imageError(input: ConvertInput, what: string, cause?: unknown): AppError {
+  return new AppError("unreadable_document", `${input.filename}: ${what}; the image is corrupt, truncated or not an image: re-export it as PNG or JPEG.`, { cause });
+}
+
+/** isBmp checks the BMP file signature. */
+function isBmp(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x42 && bytes[1] === 0x4d && bytes.length >= 26;
+}
+
+/** refuseOversize throws document_too_large when width x height exceeds the pixel limit (0 = no limit). */
+function refuseOversize(input: ConvertInput, width: number, height: number, maxPixels: number): void {
+  const pixels = width * height;
+  if (maxPixels > 0 && pixels > maxPixels) {
+    throw new AppError("document_too_large", `${input.filename} is ${width} x ${height} = ${pixels} pixels, more than the limit of ${maxPixels} pixels; scale the image down before converting it.`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// BMP
+
+/** BmpHeader is the part of a BMP header needed to decode its pixels. */
+interface BmpHeader {
+  width: number;
+  height: number;
+  topDown: boolean;
+  bitsPerPixel: number;
+  compression: number;
+  pixelOffset: number;
+  palette: Array<[number, number, number]>;
+  /** masks: red, green, blue, alpha bit masks for 32-bit BI_BITFIELDS; null = BGRX order */
+  masks: [number, number, number, number] | null;
+}
+
+/** readBmpHeader parses the file and DIB headers (BITMAPCOREHEADER to BITMAPV5HEADER). */
+function readBmpHeader(input: ConvertInput): BmpHeader {
+  const b = input.bytes;
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const dibSize = view.getUint32(14, true);
+  const core = dibSize === 12;
+  if (!core && (dibSize < 40 || b.length < 14 + dibSize)) throw imageError(input, "BMP header is truncated");
+  const width = core ? view.getUint16(18, true) : view.getInt32(18, true);
+  const rawHeight = core ? view.getInt16(20, true) : view.getInt32(22, true);
+  const bitsPerPixel = core ? view.getUint16(24, true) : view.getUint16(28, true);
+  const compression = core ? 0 : view.getUint32(30, true);
+  const pixelOffset = view.getUint32(10, true);
+  if (width <= 0 || rawHeight === 0) throw imageError(input, `BMP declares an invalid size ${width} x ${rawHeight}`);
+  let masks: BmpHeader["masks"] = null;
+  if (compression === 3 || compression === 6) {
+    const at = dibSize >= 52 ? 54 : 14 + dibSize; // masks sit in V2+ headers or right after a 40-byte header
+    if (b.length < at + 12) throw imageError(input, "BMP bit masks are truncated");
+    masks = [view.getUint32(at, true), view.getUint32(at + 4, true), view.getUint32(at + 8, true), dibSize >= 56 || compression === 6 ? view.getUint32(at + 12, true) : 0];
+  }
+  const palette: BmpHeader["palette"] = [];
+  if (bitsPerPixel <= 8) {
+    const entrySize = core ? 3 : 4;
+    const declared = core ? 0 : view.getUint32(46, true);
+    const count = declared || 1 << bitsPerPixel;
+    const start = 14 + dibSize + (compression === 3 && dibSize === 40 ? 12 : 0);
+    for (let i = 0; i < count && start + i * entrySize + 2 < b.length; i++) {
+      const at = start + i * entrySize;
+      palette.push([b[at + 2]!, b[at + 1]!, b[at]!]);
+    }
+  }
+  return { width, height: Math.abs(rawHeight), topDown: rawHeight < 0, bitsPerPixel, compression, pixelOffset, palette, masks };
+}
+
+/** maskedChannel extracts one channel scaled to 0..255 from a pixel value and its bit mask. */
+function maskedChannel(value: number, mask: number): number {
+  if (!mask) return 255;
+  const shift = 31 - Math.clz32(mask & -mask); // index of the lowest set bit
+  const max = mask >>> shift;
+  return Math.round((((value & mask) >>> shift) / max) * 255);
+}
+
+/** decodeBmp turns an uncompressed BMP into RGBA pixels (row 0 at the top). */
+function decodeBmp(input: ConvertInput, header: BmpHeader): DecodableImage {
+  const { width, height, bitsPerPixel: bpp, compression } = header;
+  const supported = (compression === 0 && [1, 4, 8, 24, 32].includes(bpp)) || ((compression === 3 || compression === 6) && bpp === 32);
+  if (!supported) {
+    throw new AppError("unreadable_document", `${input.filename} is a BMP variant that is not supported (${bpp} bits per pixel, compression ${compression}); re-export it as PNG.`);
+  }
+  if (bpp <= 8 && header.palette.length === 0) throw imageError(input, "BMP palette is missing");
+  const b = input.bytes;
+  const rowSize = Math.ceil((width * bpp) / 32) * 4;
+  if (header.pixelOffset + rowSize * height > b.length) throw imageError(input, `BMP pixel data is truncated (${b.length} bytes, ${header.pixelOffset + rowSize * height} needed)`);
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const out = new Uint8Array(width * height * 4);
+  let sawAlpha = false;
+  for (let y = 0; y < height; y++) {
+    const row = header.pixelOffset + (header.topDown ? y : height - 1 - y) * rowSize;
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      let r: number, g: number, bl: number, a = 255;
+      if (bpp <= 8) {
+        const bit = x * bpp;
+        const index = (b[row + (bit >> 3)]! >> (8 - bpp - (bit & 7))) & ((1 << bpp) - 1);
+        [r, g, bl] = header.palette[index] ?? [0, 0, 0];
+      } else if (bpp === 24) {
+        const p = row + x * 3;
+        [bl, g, r] = [b[p]!, b[p + 1]!, b[p + 2]!];
+      } else if (header.masks) {
+        const value = view.getUint32(row + x * 4, true);
+        const [rm, gm, bm, am] = header.masks;
+        [r, g, bl] = [maskedChannel(value, rm), maskedChannel(value, gm), maskedChannel(value, bm)];
+        if (am) {
+          a = maskedChannel(value, am);
+          if (a !== 0) sawAlpha = true;
+        }
+      } else {
+        const p = row + x * 4;
+        [bl, g, r, a] = [b[p]!, b[p + 1]!, b[p + 2]!, b[p + 3]!];
+        if (a !== 0) sawAlpha = true;
+      }
+      out[o] = r;
+      out[o + 1] = g;
+      out[o + 2] = bl;
+      out[o + 3] = a;
+    }
+  }
+  // Many 32-bit BMPs leave the fourth byte at 0 although they are opaque: then it is no alpha.
+  if (bpp === 32 && !sawAlpha) for (let i = 3; i < out.length; i += 4) out[i] = 255;
+  return { input: out, raw: { width, height, channels: 4 } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HEIC
+
+/** heicToPng converts HEIC/HEIF (HEVC) to PNG with heif-convert in a private temp dir. */
+async function heicToPng(input: ConvertInput, signal: AbortSignal): Promise<Uint8Array> {
+  const dir = await mkdtemp(join(tmpdir(), "docintel-heif-"));
+  try {
+    const source = join(dir, "image.heic");
+    const target = join(dir, "image.png");
+    await writeFile(source, input.bytes);
+    try {
+      await runProcess("heif-convert", [source, target], { timeoutMs: HEIF_TIMEOUT_MS, signal, what: `convert HEIC image ${input.filename} to PNG` });
+    } catch (error) {
+      if (error instanceof ProcessError && error.reason === "spawn") throw toolUnavailable("heif-convert", "libheif-examples", error);
+      if (error instanceof ProcessError && error.reason === "timeout") throw new AppError("timeout", `converting ${input.filename} from HEIC took longer than ${HEIF_TIMEOUT_MS} ms`, { cause: error });
+      if (error instanceof ProcessError && error.reason === "aborted") throw signal.reason ?? error;
+      throw imageError(input, "heif-convert could not decode the HEIC image", error);
+    }
+    return new Uint8Array(await readFile(target));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metadata: EXIF, XMP, SVG text
+
+/** ExifFacts are the EXIF fields shown to users. */
+interface ExifFacts {
+  dateTaken?: string;
+  make?: string;
+  model?: string;
+}
+
+/**
+ * readExif reads Make, Model and the date taken (DateTimeOriginal, else DateTime) from an EXIF
+ * block (TIFF structure, with or without the "Exif\0\0" prefix). Malformed data yields what was read.
+ */
+export function readExif(exif: Uint8Array): ExifFacts {
+  const facts: ExifFacts = {};
+  let base = 0;
+  if (exif.length >= 6 && String.fromCharCode(...exif.subarray(0, 4)) === "Exif") base = 6;
+  const view = new DataView(exif.buffer, exif.byteOffset, exif.byteLength);
+  if (exif.length < base + 8) return facts;
+  const little = exif[base] === 0x49; // "II" little endian, "MM" big endian
+  const u16 = (at: number) => view.getUint16(base + at, little);
+  const u32 = (at: number) => view.getUint32(base + at, little);
+  const ascii = (entry: number): string => {
+    const count = u32(entry + 4);
+    const at = count <= 4 ? entry + 8 : u32(entry + 8);
+    if (base + at + count > exif.length) return "";
+    return new TextDecoder("latin1").decode(exif.subarray(base + at, base + at + count)).replace(/\0[\s\S]*$/, "").trim();
+  };
+  const readIfd = (offset: number, visit: (tag: number, entry: number) => void) => {
+    if (base + offset + 2 > exif.length) return;
+    const count = u16(offset);
+    for (let i = 0; i < count && base + offset + 2 + i * 12 + 12 <= exif.length; i++) visit(u16(offset + 2 + i * 12), offset + 2 + i * 12);
+  };
+  try {
+    let exifIfd = 0;
+    let dateTime = "";
+    readIfd(u32(4), (tag, entry) => {
+      if (tag === 0x010f) facts.make = ascii(entry);
+      else if (tag === 0x0110) facts.model = ascii(entry);
+      else if (tag === 0x0132) dateTime = ascii(entry);
+      else if (tag === 0x8769) exifIfd = u32(entry + 8);
+    });
+    if (exifIfd) readIfd(exifIfd, (tag, entry) => {
+      if (tag === 0x9003) facts.dateTaken = ascii(entry);
+    });
+    facts.dateTaken ||= dateTime || undefined;
+  } catch {
+    // a truncated EXIF block: keep what was read
+  }
+  if (facts.dateTaken) facts.dateTaken = facts.dateTaken.replace(/^(\d{4}):(\d{2}):(\d{2})/, "$1-$2-$3");
+  return facts;
+}
+
+/** decodeXmlEntities resolves the predefined XML entities and numeric references. */
+function decodeXmlEntities(text: string): string {
+  const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+  return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, name: string) => {
+    if (name[0] === "#") return String.fromCodePoint(name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+    return named[name] ?? whole;
+  });
+}
+
+/** readXmp picks title, description and author out of an XMP packet (Dublin Core and PDF schema). */
+export function readXmp(xmp: string): { title?: string; description?: string; author?: string } {
+  const field = (name: string): string | undefined => {
+    const element = new RegExp(`<${name}[^>]*>([\\s\\S]*?)</${name}>`).exec(xmp)?.[1];
+    if (element === undefined) return undefined;
+    const items = Array.from(element.matchAll(/<rdf:li[^>]*>([\s\S]*?)<\/rdf:li>/g), (m) => m[1]!);
+    const text = (items.length ? items.join(", ") : element).replace(/<[^>]+>/g, "").trim();
+    return text ? decodeXmlEntities(text) : undefined;
+  };
+  return { title: field("dc:title"), description: field("dc:description"), author: field("dc:creator") ?? field("pdf:Author") };
+}
+
+/** SVG_TEXT_ELEMENTS hold the human-readable text of an SVG. */
+const SVG_TEXT_ELEMENTS = new Set(["title", "desc", "text"]);
+
+/** svgText collects the text of <title>, <desc> and <text> elements (tspans included), one per line. */
+export function svgText(svg: string): string[] {
+  const found: string[] = [];
+  let depth = 0;
+  let current = "";
+  const parser = new Parser(
+    {
+      onopentagname(name) {
+        const local = name.toLowerCase().replace(/^.*:/, "");
+        if (SVG_TEXT_ELEMENTS.has(local) || depth > 0) depth++;
+      },
+      ontext(text) {
+        if (depth > 0) current += text;
+      },
+      onclosetag() {
+        if (depth === 0) return;
+        depth--;
+        if (depth === 0) {
+          const clean = decodeXmlEntities(current).replace(/\s+/g, " ").trim();
+          if (clean && !found.includes(clean)) found.push(clean);
+          current = "";
+        } else current += " ";
+      },
+    },
+    { xmlMode: true },
+  );
+  parser.write(svg);
+  parser.end();
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps
+
+/** readFacts reads the header with sharp without decoding pixels. */
+async function readFacts(input: ConvertInput, source: Uint8Array): Promise<ImageFacts> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(source).metadata();
+  } catch (cause) {
+    throw imageError(input, "the image header could not be read", cause);
+  }
+  if (!meta.width || !meta.height) throw imageError(input, "the image declares no width or height");
+  return {
+    format: meta.format === "heif" ? (meta.compression === "av1" ? "avif" : "heic") : meta.format ?? "unknown",
+    width: meta.width,
+    height: meta.height,
+    space: meta.space,
+    channels: meta.channels,
+    density: meta.density,
+    pages: meta.pages ?? 1,
+    exif: meta.exif,
+    xmp: meta.xmpAsString,
+  };
+}
+
+/** ocrScale is the factor that brings the image into tesseract's comfortable size range. */
+function ocrScale(width: number, height: number): number {
+  let scale = width < OCR_MIN_WIDTH ? Math.min(OCR_MAX_UPSCALE, OCR_MIN_WIDTH / width) : 1;
+  const longest = Math.max(width, height) * scale;
+  if (longest > OCR_MAX_SIDE) scale = OCR_MAX_SIDE / Math.max(width, height);
+  return scale;
+}
+
+/** toDecodable gives sharp something it can decode: HEIC via heif-convert, BMP via decodeBmp, SVG at a useful density. */
+async function toDecodable(input: ConvertInput, facts: ImageFacts, signal: AbortSignal): Promise<DecodableImage> {
+  if (facts.format === "heic") return { input: await heicToPng(input, signal) };
+  if (facts.format === "svg") {
+    // Render the vector image directly at the OCR size instead of upscaling a 72 dpi bitmap.
+    const scale = ocrScale(facts.width, facts.height);
+    return { input: input.bytes, svgDensity: Math.max(1, Math.round(72 * scale)) };
+  }
+  return { input: input.bytes };
+}
+
+/**
+ * prepareForOcr decodes the first frame and makes a greyscale PNG on white, oriented by EXIF, scaled
+ * by ocrScale. `limitInputPixels` stays as a second guard behind refuseOversize.
+ */
+async function prepareForOcr(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number): Promise<Uint8Array> {
+  const limitInputPixels = maxPixels > 0 ? Math.ceil(maxPixels * (image.svgDensity ? (image.svgDensity / 72) ** 2 : 1)) + 1 : false;
+  try {
+    const pipeline = sharp(image.input, { limitInputPixels, page: 0, pages: 1, density: image.svgDensity, raw: image.raw });
+    const oriented = pipeline.autoOrient().flatten({ background: "#ffffff" }).greyscale();
+    const decoded = await oriented.png().toBuffer({ resolveWithObject: true });
+    const { width, height } = decoded.info;
+    const scale = image.svgDensity ? 1 : ocrScale(width, height);
+    if (Math.abs(scale - 1) < 0.01) return new Uint8Array(decoded.data);
+    const resized = await sharp(decoded.data).resize(Math.round(width * scale), Math.round(height * scale)).png().toBuffer();
+    return new Uint8Array(resized);
+  } catch (cause) {
+    if (cause instanceof AppError) throw cause;
+    throw imageError(input, `the ${facts.format.toUpperCase()} image data could not be decoded`, cause);
+  }
+}
+
+/** metadataFacts lists the facts of the metadata block. */
+function metadataFacts(facts: ImageFacts): Array<[string, unknown]> {
+  const exif = facts.exif ? readExif(facts.exif) : {};
+  const xmp = facts.xmp ? readXmp(facts.xmp) : {};
+  // Many cameras repeat the make in the model ("Canon" + "Canon EOS 5D"): show it once.
+  const camera = exif.make && exif.model?.startsWith(exif.make) ? exif.model : [exif.make, exif.model].filter(Boolean).join(" ");
+  return [
+    ["Format", facts.format.toUpperCase()],
+    ["Dimensions", `${facts.width} x ${facts.height} px`],
+    ["Color space", [facts.space, facts.channels ? `${facts.channels} channel${facts.channels === 1 ? "" : "s"}` : ""].filter(Boolean).join(", ")],
+    ["DPI", facts.density && facts.format !== "svg" ? Math.round(facts.density) : undefined],
+    ["Date taken", exif.dateTaken],
+    ["Camera", camera],
+    ["Title", xmp.title],
+    ["Description", xmp.description],
+    ["Author", xmp.author],
+    ["Pages/frames", facts.pages > 1 ? `${facts.pages} (the first was read)` : undefined],
+  ];
+}
+
+/** convertImage OCRs the first frame of an image and adds its metadata. */
+export const convertImage: Converter = async (input: ConvertInput, ctx: ConvertContext) => {
+  const { signal, limits } = ctx;
+  const warnings: string[] = [];
+
+  // 1. header: size check before any pixel is decoded
+  let facts: ImageFacts;
+  let decodable: DecodableImage | null = null;
+  if (isBmp(input.bytes)) {
+    const header = readBmpHeader(input);
+    refuseOversize(input, header.width, header.height, limits.maxPixels);
+    decodable = decodeBmp(input, header);
+    facts = { format: "bmp", width: header.width, height: header.height, space: "srgb", channels: header.bitsPerPixel === 32 ? 4 : 3, density: bmpDensity(input.bytes), pages: 1 };
+  } else {
+    facts = await readFacts(input, input.bytes);
+    refuseOversize(input, facts.width, facts.height, limits.maxPixels);
+  }
+  signal.throwIfAborted();
+
+  // 2. decode to something sharp can read
+  decodable ??= await toDecodable(input, facts, signal);
+  signal.throwIfAborted();
+
+  // 3. OCR
+  const png = await prepareForOcr(input, decodable, facts, limits.maxPixels);
+  signal.throwIfAborted();
+  const ocr = await ctx.tools.ocr.recognize(png, signal);
+  signal.throwIfAborted();
+
+  // 4. markdown
+  const embedded = facts.format === "svg" ? svgText(new TextDecoder().decode(input.bytes)) : [];
+  const ocrText = ocr.text.trim();
+  if (!ocrText && embedded.length === 0) warnings.push("no text found in the image");
+  if (facts.pages > 1) warnings.push(`only the first of ${facts.pages} pages/frames was read`);
+  const xmpTitle = facts.xmp ? readXmp(facts.xmp).title : undefined;
+  const title = xmpTitle ?? (input.filename || null);
+  const markdown = tidyMarkdown(
+    joinBlocks([
+      heading(1, input.filename || "image"),
+      embedded.length ? joinBlocks([heading(2, "Text in the SVG"), embedded.join("\n\n"), ocrText ? heading(2, "OCR of the rendered SVG") : ""]) : "",
+      ocrText,
+      heading(2, "Image metadata"),
+      metadataBlock(metadataFacts(facts)),
+    ]),
+  );
+  const page: PageReport = ocrText ? { page: 1, method: "ocr", ocrQuality: ocr.confidence, chars: ocrText.length } : { page: 1, method: "empty", chars: 0 };
+  return { markdown, title, totalPages: facts.pages > 1 ? facts.pages : 0, method: embedded.length ? "text+ocr" : "ocr", warnings, pages: [page] };
+};
+
+/** bmpDensity reads the horizontal resolution of a BMP (pixels per metre) as DPI; undefined when absent. */
+function bmpDensity(bytes: Uint8Array): number | undefined {
+  if (bytes.length < 42 || new DataView(bytes.buffer, bytes.byteOffset).getUint32(14, true) < 40) return undefined;
+  const perMetre = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(38, true);
+  return perMetre > 0 ? Math.round(perMetre * 0.0254) : undefined;
+}
