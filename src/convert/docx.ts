@@ -26,7 +26,7 @@ import type { Conversion, ConvertContext, Converter } from "./types";
 export const convertDocx: Converter = async (input, ctx) => {
   ctx.signal.throwIfAborted();
   const pkg = OoxmlPackage.open(input, ctx, "DOCX");
-  const mainPart = pkg.mainPart("word/document.xml");
+  const mainPart = pkg.mainPart("word/document.xml", "w:document");
   const doc = new DocxReader(pkg, mainPart, ctx);
   const body = path(pkg.xml(mainPart), "w:document", "w:body");
   if (!body) throw new AppError("unreadable_document", `${pkg.what}: word/document.xml has no <w:body>; the file is damaged`);
@@ -54,6 +54,8 @@ export const convertDocx: Converter = async (input, ctx) => {
 interface Block {
   kind: "para" | "list";
   text: string;
+  /** newList: a top-level item of a different list than the item before it */
+  newList?: boolean;
 }
 
 function blocksToMarkdown(blocks: Block[]): string {
@@ -61,7 +63,7 @@ function blocksToMarkdown(blocks: Block[]): string {
   let previous: Block["kind"] | null = null;
   for (const block of blocks) {
     if (!block.text.trim()) continue;
-    if (previous !== null) out += previous === "list" && block.kind === "list" ? "\n" : "\n\n";
+    if (previous !== null) out += previous === "list" && block.kind === "list" && !block.newList ? "\n" : "\n\n";
     out += block.text;
     previous = block.kind;
   }
@@ -128,6 +130,7 @@ class DocxReader {
   private readonly nums = new Map<string, { abstractId: string; startOverrides: Map<number, number> }>();
   private readonly counters = new Map<string, number[]>();
   private listStack: Array<{ indent: number; markerWidth: number }> = [];
+  private currentList: string | null = null;
   private fields: FieldState[] = [];
   private readonly footnotes = new Map<string, XmlElement>();
   private readonly endnotes = new Map<string, XmlElement>();
@@ -308,7 +311,11 @@ class DocxReader {
       blocks.push({ kind: "para", text: heading(level, clean) });
     } else if (numbering && text) {
       const marker = this.listMarker(numbering.numId, numbering.ilvl);
-      if (marker) blocks.push({ kind: "list", text: this.listItem(marker, numbering.ilvl, text) });
+      if (marker) {
+        const newList = this.listStack.length === 0 || (numbering.ilvl === 0 && numbering.numId !== this.currentList);
+        this.currentList = numbering.numId;
+        blocks.push({ kind: "list", text: this.listItem(marker, numbering.ilvl, text), newList });
+      }
       else blocks.push({ kind: "para", text: escapeLineStarts(text) });
     } else if (text) {
       this.listStack = [];

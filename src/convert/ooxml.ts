@@ -311,13 +311,14 @@ export class OoxmlPackage {
 
   /**
    * mainPart finds the package's main document through the root relationships, falling back to the
-   * conventional path; a package without it is not a readable document of this kind.
+   * conventional path, and checks that its root element is `rootName` (so a workbook sent as .docx
+   * is refused instead of read as an empty document).
    */
-  mainPart(fallback: string): string {
+  mainPart(fallback: string, rootName: string): string {
     const rel = this.relsOfType("", "officeDocument")[0];
     const part = rel && !rel.external && this.zip.has(rel.target) ? rel.target : fallback;
-    if (!this.zip.has(part)) {
-      throw new AppError("unreadable_document", `${this.what}: the package has no main part ('${fallback}'); the file is not a valid Office document or is damaged`);
+    if (!this.zip.has(part) || !child(this.xml(part), rootName)) {
+      throw new AppError("unreadable_document", `${this.what}: the package has no main part ('${fallback}'); the file is not a valid document of this type or is damaged`);
     }
     return part;
   }
@@ -385,8 +386,8 @@ export class ImageCollector {
       if (text) {
         ocrAdded = true;
         replacement = job.inline
-          ? ` [Image text: ${text.replace(/\s+/g, " ")}]`
-          : `\n\n${text.split(/\n/).map((line, i) => (i === 0 ? `> [Image text] ${line}` : `> ${line}`).trimEnd()).join("\n")}\n\n`;
+          ? ` [Image text: ${escapeText(text.replace(/\s+/g, " "))}]`
+          : `\n\n${text.split(/\n/).map((line, i) => (i === 0 ? `> [Image text] ${escapeText(line)}` : `> ${escapeText(line)}`).trimEnd()).join("\n")}\n\n`;
       }
       out = out.split(job.token).join(replacement);
     }

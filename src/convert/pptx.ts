@@ -27,7 +27,7 @@ import type { Converter } from "./types";
 export const convertPptx: Converter = async (input, ctx) => {
   ctx.signal.throwIfAborted();
   const pkg = OoxmlPackage.open(input, ctx, "PPTX");
-  const presentationPart = pkg.mainPart("ppt/presentation.xml");
+  const presentationPart = pkg.mainPart("ppt/presentation.xml", "p:presentation");
   const slideParts = listSlides(pkg, presentationPart);
   assertWithinPageLimit(slideParts.length, ctx, pkg.what, "slides");
   if (slideParts.length === 0) throw new AppError("empty_document", `${pkg.what} has no slides`);

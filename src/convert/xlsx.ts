@@ -34,7 +34,7 @@ export const MAX_COLUMNS = 1_000;
 export const convertXlsx: Converter = async (input, ctx) => {
   ctx.signal.throwIfAborted();
   const pkg = OoxmlPackage.open(input, ctx, "XLSX");
-  const workbookPart = pkg.mainPart("xl/workbook.xml");
+  const workbookPart = pkg.mainPart("xl/workbook.xml", "workbook");
   const workbook = child(pkg.xml(workbookPart), "workbook");
   const date1904 = ["1", "true"].includes(child(workbook, "workbookPr")?.attrs["date1904"] ?? "");
   const sheets = descendants(child(workbook, "sheets"), "sheet");
