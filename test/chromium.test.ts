@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../src/errors";
+import { assertFetchableUrl } from "../src/security/ssrf";
 import { ChromiumSupervisor, type ChromiumOptions } from "../src/tools/chromium";
 import { failureOf, loopbackServers } from "./helpers/loopback";
 
@@ -85,6 +86,10 @@ const site = serve((req) => {
           fetch("/forbidden/fetch").catch(() => {});
           new Worker("/worker.js");
           try { new WebSocket("ws://127.0.0.1:${url.port}/forbidden/websocket"); } catch {}
+          window.open("/forbidden/popup-window-open");
+          Object.assign(document.createElement("a"), { href: "/forbidden/popup-link", target: "_blank" }).click();
+          alert("a dialog must not block the page");
+          document.body.insertAdjacentHTML("beforeend", "<p>after the dialog</p>");
         </script></body></html>`);
     case "/frame":
       return html(`</head><body><img src="${other}/forbidden/from-frame.png"><script>fetch("/forbidden/frame-fetch").catch(() => {})</script></body></html>`);
@@ -231,6 +236,7 @@ describe("request guard", () => {
     hits.length = 0;
     const page = await chromium.render(`${site.origin}/guarded`, renderOptions());
     expect(page.html).toContain("guarded page");
+    expect(page.html).toContain("<p>after the dialog</p>");
 
     const port = new URL(site.origin).port;
     const mustBeChecked = [
@@ -271,6 +277,16 @@ describe("request guard", () => {
     expect(error.code).toBe("url_refused");
     expect(error.detail).toContain("loopback");
     expect(pathsHit()).toEqual([]);
+  });
+
+  test("with the real SSRF check, loopback sub-resources of an allowed page are refused", async () => {
+    const mainUrl = `${site.origin}/with-headers`;
+    // Only the page itself is let through, as if it were public; everything it loads meets the real guard.
+    const realGuard = supervisor({ checkUrl: async (url, allowPrivate) => void (url === mainUrl || (await assertFetchableUrl(url, { allowPrivate }))) });
+    hits.length = 0;
+    const page = await realGuard.render(mainUrl, renderOptions({ allowPrivateUrls: false }));
+    expect(page.html).toContain("headers page");
+    expect(pathsHit()).toEqual(["/with-headers"]);
   });
 
   test("withPage gives a guarded page that is closed afterwards", async () => {

@@ -7,6 +7,9 @@
  * WebSockets and WebRTC do not pass through request interception (the DevTools Fetch domain never
  * pauses them; Network.setBlockedURLs does not stop them either, measured with Chromium 156), so
  * the guard removes those constructors from every page, frame and worker before page scripts run.
+ * Popups would be new pages outside this guard: window.open is removed, Chromium's popup blocker
+ * stays on (no user gesture ever happens), and the supervisor closes any other page that appears.
+ * Dialogs (alert, confirm) are dismissed so they cannot block the page's script.
  *
  *   page request -> scheme allowed? -> checkUrl(url) -> same origin as main doc? add url_headers -> continue
  *                                   \-> refused: abort (blockedbyclient); main document: remember the AppError
@@ -64,6 +67,7 @@ const NETWORK_STUB = `(() => {
   for (const name of ["WebSocket", "WebSocketStream", "WebTransport", "RTCPeerConnection", "webkitRTCPeerConnection", "SharedWorker"]) {
     try { Object.defineProperty(globalThis, name, { value: undefined, configurable: false, writable: false }); } catch {}
   }
+  try { if (typeof window !== "undefined") window.open = () => null; } catch {}
   try {
     if (globalThis.ServiceWorkerContainer) {
       ServiceWorkerContainer.prototype.register = () => Promise.reject(new DOMException("service workers are disabled", "SecurityError"));
@@ -118,6 +122,7 @@ export async function guardPage(page: Page, opts: GuardOptions): Promise<PageGua
     if (!isMainDocument(response.request())) return;
     state.mainResponse = { url: response.url(), status: response.status(), headers: response.headers() };
   });
+  page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
   page.on("workercreated", (worker: WebWorker) => {
     worker.client.send("Runtime.evaluate", { expression: NETWORK_STUB }).catch(() => {});
   });
@@ -126,6 +131,15 @@ export async function guardPage(page: Page, opts: GuardOptions): Promise<PageGua
   await page.evaluateOnNewDocument(NETWORK_STUB);
   await page.setRequestInterception(true);
   return state;
+}
+
+/** assertMainUrl checks the URL a caller asks to render: http or https only, then checkUrl. */
+export async function assertMainUrl(url: string, checkUrl: CheckUrl, allowPrivateUrls: boolean): Promise<void> {
+  const protocol = schemeOf(url);
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw new AppError("url_refused", `url: '${truncate(url)}' is not an http or https URL; send e.g. https://example.com/article`);
+  }
+  await checkUrl(url, allowPrivateUrls);
 }
 
 /** assertAllowed refuses schemes that are neither local nor http(s), and asks checkUrl about the rest. */

@@ -18,7 +18,7 @@ import { AppError } from "../../errors";
 import { assertFetchableUrl } from "../../security/ssrf";
 import { toolUnavailable } from "../process";
 import { Semaphore } from "../semaphore";
-import { guardPage, type CheckUrl, type PageGuard } from "./guard";
+import { assertMainUrl, guardPage, type CheckUrl, type PageGuard } from "./guard";
 
 export type { CheckUrl } from "./guard";
 
@@ -167,7 +167,9 @@ export class ChromiumSupervisor implements Browser {
       const deadline = AbortSignal.timeout(opts.timeoutMs);
       const signal = AbortSignal.any([deadline, opts.signal]);
       const held: { lease: Lease | null; guard: PageGuard | null } = { lease: null, guard: null };
-      const opened = this.openPage(signal).then((lease) => (held.lease = lease));
+      // A refused URL is answered before any page opens; the guard checks it again with every redirect.
+      const checked = opts.mainUrl ? untilAborted(assertMainUrl(opts.mainUrl, this.checkUrl, opts.allowPrivateUrls), signal) : Promise.resolve();
+      const opened = checked.then(() => this.openPage(signal)).then((lease) => (held.lease = lease));
       const steps = opened.then(async (lease) => {
         signal.throwIfAborted();
         held.guard = await guardPage(lease.page, { checkUrl: this.checkUrl, allowPrivateUrls: opts.allowPrivateUrls, headers: opts.headers, mainUrl: opts.mainUrl });
@@ -206,6 +208,7 @@ export class ChromiumSupervisor implements Browser {
     try {
       context = await generation.browser.createBrowserContext({ downloadBehavior: { policy: "deny" } });
       const page = await context.newPage();
+      closeOtherPages(context, page);
       await page.setViewport(VIEWPORT);
       return { generation, context, page };
     } catch (error) {
@@ -263,6 +266,7 @@ export class ChromiumSupervisor implements Browser {
         userDataDir,
         args: CHROMIUM_ARGS,
         timeout: launchTimeoutMs,
+        ignoreDefaultArgs: ["--disable-popup-blocking"], // no user gesture ever happens, so no popup opens
         protocolTimeout: Math.max(30_000, launchTimeoutMs),
         handleSIGINT: false,
         handleSIGTERM: false,
@@ -373,6 +377,19 @@ function explainFailure(error: unknown, what: string, guard: PageGuard | null, g
   }
   if (guard?.mainRefusal) return guard.mainRefusal;
   return new AppError("internal_error", `Chromium: could not ${what}`, { cause: error });
+}
+
+/** closeOtherPages closes any page that opens in the context besides ours (a popup would escape the guard). */
+function closeOtherPages(context: BrowserContext, ours: Page): void {
+  context.on("targetcreated", (target) => {
+    if (target.type() !== "page") return;
+    void target.page().then(
+      (page) => {
+        if (page && page !== ours) void page.close().catch(() => {});
+      },
+      () => {},
+    );
+  });
 }
 
 /** defaultCheckUrl is the SSRF guard applied to every request of a page. */
