@@ -313,7 +313,7 @@ export function svgText(svg: string): string[] {
 async function readFacts(input: ConvertInput, source: Uint8Array): Promise<ImageFacts> {
   let meta: Metadata;
   try {
-    meta = await sharp(source).metadata();
+    meta = await sharp(source, { limitInputPixels: false }).metadata(); // header only: our own limit applies next
   } catch (cause) {
     throw imageError(input, "the image header could not be read", cause);
   }
