@@ -186,6 +186,12 @@ describe("rendering", () => {
     expect(after.html).toContain("Quarterly report built by script");
   });
 
+  test("a main document answering 204 fails with empty_document", async () => {
+    const error = await failureOf(chromium.render(`${site.origin}/no-content`, renderOptions()));
+    expect(error.code).toBe("empty_document");
+    expect(error.detail).toContain("204");
+  });
+
   test("a port where nothing listens fails with url_unreachable", async () => {
     const closed = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
     const port = closed.port;

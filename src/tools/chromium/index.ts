@@ -274,7 +274,7 @@ export class ChromiumSupervisor implements Browser {
       });
     } catch (cause) {
       await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
-      throw new AppError("tool_unavailable", `Chromium (${executablePath}) did not start within ${launchTimeoutMs} ms; run docintel doctor and check the server's memory`, { cause });
+      throw new AppError("tool_unavailable", `Chromium (${executablePath}) could not start (time limit ${launchTimeoutMs} ms); run docintel doctor and check the server's memory`, { cause });
     }
     this.launches++;
     const generation: Generation = { browser, userDataDir, served: 0, open: 0, retiring: false, dead: false };
@@ -350,10 +350,13 @@ async function capture(page: Page, response: HTTPResponse | null): Promise<Rende
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-/** mainDocumentFailure explains why the main document could not be opened. */
+/** mainDocumentFailure explains why the main document could not be opened, or returns `error` when the guard saw nothing. */
 function mainDocumentFailure(error: unknown, url: string, guard: PageGuard): unknown {
   if (guard.mainRefusal) return guard.mainRefusal;
   const response = guard.mainResponse;
+  if (response && (response.status === 204 || response.status === 205)) {
+    return new AppError("empty_document", `url: '${response.url}' answered HTTP ${response.status} (no content); there is no page to render`, { cause: error });
+  }
   if (response && guard.mainFailure === "net::ERR_ABORTED") {
     const type = response.headers["content-type"]?.split(";")[0] ?? "unknown type";
     const disposition = response.headers["content-disposition"];
@@ -375,7 +378,8 @@ function explainFailure(error: unknown, what: string, guard: PageGuard | null, g
   if (generation?.dead) {
     return new AppError("tool_unavailable", `Chromium crashed or closed while trying to ${what}; it restarts by itself, retry the request`, { cause: error });
   }
-  if (guard?.mainRefusal) return guard.mainRefusal;
+  const explained = guard ? mainDocumentFailure(error, guard.mainResponse?.url ?? "the page", guard) : error;
+  if (explained instanceof AppError) return explained;
   return new AppError("internal_error", `Chromium: could not ${what}`, { cause: error });
 }
 
