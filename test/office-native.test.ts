@@ -25,11 +25,11 @@ function context(overrides: Partial<ConvertContext["limits"]> = {}, withOcr = tr
     signal: AbortSignal.timeout(60_000),
     limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 2000, ...overrides },
     page: { mainContent: true, waitMs: 0 },
-    tools: (withOcr ? { ocr } : {}) as ConvertContext["tools"],
+    tools: (withOcr ? { ocr } : {}) as unknown as ConvertContext["tools"],
   };
 }
 
-function convert(converter: Converter, name: string, bytes = fixture(name), ctx = context()) {
+function convert(converter: Converter, name: string, bytes: Uint8Array = fixture(name), ctx: ConvertContext = context()) {
   const ext = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
   return converter({ bytes, filename: name, contentType: "application/octet-stream", ext }, ctx);
 }
@@ -204,6 +204,36 @@ describe("DOCX", () => {
     expect(result.markdown).toContain("![](image2.png)");
     expect(result.markdown).not.toContain("[Image text]");
     expect(result.method).toBe("text");
+  });
+
+  test("footnotes, field hyperlinks, internal anchors, vertical merges and a decimal list that continues", async () => {
+    const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+    const p = (inner: string, pPr = "") => `<w:p>${pPr ? `<w:pPr>${pPr}</w:pPr>` : ""}${inner}</w:p>`;
+    const r = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`;
+    const item = (text: string) => p(r(text), `<w:numPr><w:ilvl w:val="0"/><w:numId w:val="7"/></w:numPr>`);
+    const cell = (inner: string, tcPr = "") => `<w:tc>${tcPr ? `<w:tcPr>${tcPr}</w:tcPr>` : ""}${p(r(inner))}</w:tc>`;
+    const body = [
+      p(`${r("Claim")}<w:r><w:footnoteReference w:id="2"/></w:r>${r(" and ")}<w:fldSimple w:instr=' HYPERLINK "https://example.org/x" '>${r("field link")}</w:fldSimple>${r(" and ")}<w:hyperlink w:anchor="sec2">${r("an anchor")}</w:hyperlink>${r(".")}`),
+      p(`<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText>HYPERLINK "https://example.net/"</w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>${r("complex link")}<w:r><w:fldChar w:fldCharType="end"/></w:r>`),
+      item("one"),
+      item("two"),
+      p(r("between")),
+      item("three"),
+      `<w:tbl><w:tr>${cell("Region")}${cell("Q1")}${cell("Q2")}</w:tr><w:tr>${cell("North", '<w:vMerge w:val="restart"/>')}${cell("Both quarters", '<w:gridSpan w:val="2"/>')}</w:tr><w:tr>${cell("", "<w:vMerge/>")}${cell("5")}${cell("6")}</w:tr></w:tbl>`,
+    ].join("");
+    const bytes = zipOf([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`],
+      ["word/document.xml", `<w:document ${W}><w:body>${body}</w:body></w:document>`],
+      ["word/_rels/document.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>`],
+      ["word/footnotes.xml", `<w:footnotes ${W}><w:footnote w:type="separator" w:id="0">${p(r("---"))}</w:footnote><w:footnote w:id="2">${p(r("Source: the annual report."))}</w:footnote></w:footnotes>`],
+      ["word/numbering.xml", `<w:numbering ${W}><w:abstractNum w:abstractNumId="3"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/></w:lvl></w:abstractNum><w:num w:numId="7"><w:abstractNumId w:val="3"/></w:num></w:numbering>`],
+    ]);
+    const { markdown } = await convert(convertDocx, "notes.docx", bytes);
+    expect(markdown).toContain("Claim[^1] and [field link](https://example.org/x) and an anchor.");
+    expect(markdown).toContain("[complex link](https://example.net/)");
+    expect(markdown).toContain("1. one\n2. two\n\nbetween\n\n3. three");
+    expect(markdown).toContain("| Region | Q1 | Q2 |\n| --- | --- | --- |\n| North | Both quarters |  |\n|  | 5 | 6 |");
+    expect(markdown).toEndWith("[^1]: Source: the annual report.\n");
   });
 
   test("LibreOffice's DOCX: headings, nested and numbered lists, merged table cells, link, emphasis", async () => {
