@@ -207,8 +207,8 @@ describe("the same text image in every format", () => {
   }
 
   test("multi-frame GIF and multi-page TIFF: first page read, page count noted", async () => {
-    for (const [key, filename] of [["gif", "card.gif"], ["tiff", "card.tiff"]]) {
-      const result = await convertImage(input(variants[key]!, filename!), context());
+    for (const [key, filename] of [["gif", "card.gif"], ["tiff", "card.tiff"]] as const) {
+      const result = await convertImage(input(variants[key]!, filename), context());
       expect(result.markdown).toContain("- **Pages/frames:** 2 (the first was read)");
       expect(result.markdown).not.toContain("Second page");
       expect(result.warnings).toContain("only the first of 2 pages/frames was read");

@@ -102,6 +102,12 @@ describe("plain text", () => {
     expect(result.markdown).toBe(japanese);
   });
 
+  test("a short Shift-JIS file from the corpus (where chardet alone guesses windows-1252)", async () => {
+    const result = await convertText(input(await fixture("test_mskanji.csv"), "names.txt"), context());
+    expect(result.markdown).toContain("名前,年齢,住所");
+    expect(result.markdown).toContain("髙橋淳,35,名古屋");
+  });
+
   test("windows-1252 é is decoded", async () => {
     const bytes = new Uint8Array(Buffer.from("Caf\xe9 au lait, r\xe9sum\xe9 d\xe9j\xe0 envoy\xe9.\n", "latin1"));
     expect((await convertText(input(bytes, "menu.txt"), context())).markdown).toBe("Café au lait, résumé déjà envoyé.\n");

@@ -33,12 +33,47 @@ export function decodeText(bytes: Uint8Array, declaredCharset?: string): string 
   } catch {
     // not UTF-8: guess below
   }
-  for (const guess of chardet.analyse(bytes)) {
-    if (/^(ascii|utf-8)$/i.test(guess.name) || guess.confidence < 10) continue;
+  const guesses = chardet.analyse(bytes).filter((g) => !/^(ascii|utf-8)$/i.test(g.name));
+  const top = guesses[0];
+  // chardet's statistics need long texts: on a short CJK text (a CSV of names) a Latin charset
+  // often wins with a low score, so a strict multi-byte decode that yields mostly CJK comes first.
+  if (!top || top.confidence < CONFIDENT || CJK_ENCODINGS.includes(top.name.toLowerCase())) {
+    const cjk = cjkDecode(bytes, guesses.map((g) => g.name.toLowerCase()));
+    if (cjk !== null) return cjk;
+  }
+  for (const guess of guesses) {
+    if (guess.confidence < 10) continue;
     const decoder = decoderFor(guess.name);
     if (decoder) return decoder.decode(bytes);
   }
   return new TextDecoder("windows-1252").decode(bytes);
+}
+
+/** CONFIDENT: chardet confidence (0-100) above which its single-byte guess is trusted as is */
+const CONFIDENT = 50;
+
+/** CJK_ENCODINGS are the multi-byte charsets tried by cjkDecode, in default order. */
+const CJK_ENCODINGS = ["shift_jis", "euc-jp", "euc-kr", "big5", "gb18030"];
+
+/**
+ * cjkDecode decodes strictly with each CJK charset (chardet's ranking first) and returns the first
+ * text in which ideographs, kana or hangul make at least 20 % of the visible characters; null when
+ * none does. Latin text in a single-byte charset almost never decodes strictly as one of these.
+ */
+function cjkDecode(bytes: Uint8Array, ranked: string[]): string | null {
+  const order = [...ranked.filter((name) => CJK_ENCODINGS.includes(name)), ...CJK_ENCODINGS.filter((name) => !ranked.includes(name))];
+  for (const encoding of order) {
+    let text: string;
+    try {
+      text = new TextDecoder(encoding, { fatal: true }).decode(bytes);
+    } catch {
+      continue;
+    }
+    const visible = text.replace(/\s/g, "").length;
+    const cjk = text.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/g)?.length ?? 0;
+    if (cjk >= 2 && cjk >= visible * 0.2) return text;
+  }
+  return null;
 }
 
 /** decoderFor returns a TextDecoder for a charset label, or null when the runtime does not know it. */
