@@ -132,6 +132,8 @@ function makeTextFormats() {
   files.geojson = write("map.geojson", '{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"budget": "approved"}, "geometry": {"type": "Point", "coordinates": [1, 2]}}]}');
   for (const ext of ["yaml", "yml"]) files[ext] = write(`config.${ext}`, "budget: approved\nunits: 120\n");
   files.xml = write("data.xml", '<?xml version="1.0"?><report><budget>approved</budget></report>');
+  files.xsd = write("schema.xsd", '<?xml version="1.0"?><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="budget" type="xs:string"/></xs:schema>');
+  for (const ext of ["xsl", "xslt"]) files[ext] = write(`style.${ext}`, '<?xml version="1.0"?><xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template match="/">budget</xsl:template></xsl:stylesheet>');
   files.rss = write("feed.rss", '<?xml version="1.0"?><rss version="2.0"><channel><title>Budget news</title><item><title>The budget was approved</title><link>https://example.com/a</link><description>All units agreed.</description></item></channel></rss>');
   files.atom = write("feed.atom", '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Budget news</title><entry><title>The budget was approved</title><link href="https://example.com/a"/><summary>All units agreed.</summary></entry></feed>');
   const page = "<html><head><title>Budget</title></head><body><article><h1>Budget</h1><p>The budget was approved on Monday after a long discussion among all the units of the company, which agreed on the plan.</p></article></body></html>";

@@ -78,7 +78,7 @@ const rows: Array<[Family, Engine, string[]]> = [
   ["web", "feed", ["rss", "atom"]],
   ["code_and_data", "json", ["json", "jsonl", "ndjson", "geojson"]],
   ["code_and_data", "yaml", ["yaml", "yml"]],
-  ["code_and_data", "xml", ["xml"]],
+  ["code_and_data", "xml", ["xml", "xsd", "xsl", "xslt"]],
   ["code_and_data", "notebook", ["ipynb"]],
   ["archives", "archive", ["zip"]],
 ];

@@ -46,7 +46,7 @@ export function heading(level: number, text: string): string {
 export function joinBlocks(blocks: Array<string | null | undefined | false>): string {
   return blocks
     .filter((b): b is string => typeof b === "string" && b.trim() !== "")
-    .map((b) => b.replace(/^\n+|\s+$/g, ""))
+    .map((b) => b.replace(/^\n+/, "").trimEnd())
     .join("\n\n");
 }
 
