@@ -2,6 +2,7 @@
  * createConvertTools builds the supervisors of the external programs from the config. Each starts
  * its processes lazily, on first use, so a service that never converts a DOC never starts soffice.
  */
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config";
 import type { WorkerPool } from "../pool";
@@ -20,7 +21,9 @@ export function createConvertTools(config: Config, pool: WorkerPool): ConvertToo
   const tmp = join(config.dataDir, "tmp");
   const timeoutMs = config.convert.timeoutMs;
   const groq = createGroqClient({ apiKey: config.groq.apiKey, baseUrl: config.groq.baseUrl, timeoutMs });
-  const media = new FfmpegTools({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", timeoutMs, workDir: join(tmp, "media"), concurrency: config.workers });
+  const mediaDir = join(tmp, "media");
+  mkdirSync(mediaDir, { recursive: true });
+  const media = new FfmpegTools({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", timeoutMs, workDir: mediaDir, concurrency: config.workers });
   return {
     pool,
     office: new LibreOffice({
