@@ -167,7 +167,7 @@ beforeAll(async () => {
   await run("zip", ["-j", "-q", join(work, "in", "bundle.zip"), files.csv!, files.md!]);
   files.zip = join(work, "in", "bundle.zip");
   const office = await makeOfficeFixtures(join(work, "office"));
-  Object.assign(files, office);
+  for (const [ext, path] of Object.entries(office)) files[ext] ??= path;
   if (!files.fodp && files.odp) {
     const profile = join(work, "fodp-profile");
     await run("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${profile}`, "--convert-to", "fodp", "--outdir", join(work, "in"), files.odp]);
@@ -223,7 +223,7 @@ describe("every supported extension converts a real file", () => {
     expect(missing).toEqual([]);
   });
 
-  test.each(FORMATS.map((f) => [f.ext, f.engine] as const))(".%s (%s)", async (ext) => {
+  test.each(FORMATS.map((f) => [f.ext, f.engine] as const))(".%s (%s)", async (ext, engine) => {
     const path = files[ext]!;
     const bytes = new Uint8Array(readFileSync(path));
     const filename = path.split("/").pop()!;
@@ -232,7 +232,8 @@ describe("every supported extension converts a real file", () => {
       { bytes, filename, contentType: detected.mime, ext: detected.ext },
       { signal: AbortSignal.timeout(120_000), tools, limits: convertLimitsOf(config), page: { mainContent: true, waitMs: 0 } },
     );
-    expect(result.format.ext).toBe(ext);
+    // the bytes decide among aliases (heif-enc writes the HEIC brand into a .heif file)
+    expect(result.format.engine).toBe(engine);
     expect(result.markdown).toMatch(expectation(ext));
   }, 120_000);
 });
