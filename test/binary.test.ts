@@ -90,6 +90,20 @@ describe("compiled binary, alone in an empty dir", () => {
     expect(readdirSync(join(lib, `sharp-libvips-${process.platform}-${process.arch}`, "lib")).some((f) => f.startsWith("libvips-cpp"))).toBe(true);
   });
 
+  test("md converts a PDF (pdf.js in a worker), an XLS (LibreOffice's UNO bridge) and a scanned image (tesseract)", async () => {
+    const fixtures = join(import.meta.dir, "fixtures");
+    for (const name of ["test.pdf", "test.xls", "test_llm.jpg"]) copyFileSync(join(fixtures, name), join(dirname(binary), name));
+    const pdf = await run(["md", "test.pdf"]);
+    expect(pdf.out).toContain("# 1 Introduction");
+    expect(pdf.code).toBe(0);
+    const xls = await run(["md", "test.xls"]);
+    expect(xls.out).toMatch(/^\| Alpha \| Beta \| Gamma \| Delta \|$/m);
+    expect(xls.code).toBe(0);
+    const jpg = await run(["md", "test_llm.jpg", "--json"]);
+    expect(jpg.code).toBe(0);
+    expect(JSON.parse(jpg.out)).toMatchObject({ success: true, extraction_method: "ocr", markdown: expect.stringContaining("5bda1dd6") });
+  }, 120_000);
+
   test("serve answers a deep /healthz via a sharp job on a worker and exits 0 on SIGTERM", async () => {
     const port = freePort();
     const data = join(tmp, "data");
