@@ -1,6 +1,7 @@
 /**
- * LibreOffice supervisor against the real soffice: every office fixture converts to its OOXML
- * family and to PDF through warm instances, deadlines kill and recover, corrupt and encrypted
+ * LibreOffice supervisor against the real soffice: every office fixture (iWork '09 Pages, Numbers
+ * and Keynote included, read through libetonyek) converts to its OOXML family and to PDF through
+ * warm instances, deadlines kill and recover, corrupt and encrypted
  * inputs get their own errors, the cold fallback works, and close() leaves no process behind.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -69,15 +70,25 @@ function expectOoxml(bytes: Uint8Array, target: keyof typeof MAIN_PART): ZipArch
   return zip;
 }
 
+/** pdfText: the text of a PDF through poppler's pdftotext, pages separated by form feeds */
+async function pdfText(pdf: Uint8Array): Promise<string> {
+  const path = join(root, `text-${crypto.randomUUID()}.pdf`);
+  await Bun.write(path, pdf);
+  const run = Bun.spawnSync(["pdftotext", "-layout", path, "-"]);
+  await rm(path, { force: true });
+  expect(run.exitCode).toBe(0);
+  return run.stdout.toString();
+}
+
 function expectPdf(bytes: Uint8Array): void {
   expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
   expect(bytes.length).toBeGreaterThan(500);
 }
 
 const TEXT_INPUTS = ["doc", "dot", "docx", "docm", "dotx", "odt", "ott", "fodt", "rtf", "txt", "pages"];
-const SHEET_INPUTS = ["xls", "xlt", "xlsx", "xlsm", "xltx", "ods", "ots", "fods", "csv"];
-const SLIDE_INPUTS = ["ppt", "pps", "pot", "pptx", "pptm", "potx", "ppsx", "odp", "otp", "fodp"];
-const PDF_INPUTS = ["doc", "rtf", "odt", "pages", "xls", "ods", "csv", "ppt", "pptx", "odp"];
+const SHEET_INPUTS = ["xls", "xlt", "xlsx", "xlsm", "xltx", "ods", "ots", "fods", "csv", "numbers"];
+const SLIDE_INPUTS = ["ppt", "pps", "pot", "pptx", "pptm", "potx", "ppsx", "odp", "otp", "fodp", "key"];
+const PDF_INPUTS = ["doc", "rtf", "odt", "pages", "xls", "ods", "csv", "numbers", "ppt", "pptx", "odp", "key"];
 
 describe("warm conversions of every office fixture", () => {
   let office: LibreOffice;
@@ -139,6 +150,24 @@ describe("warm conversions of every office fixture", () => {
     expect(await codeOf(office.convert(await bytesOf("encrypted_odt"), "odt", "docx", signal()))).toBe("encrypted_document");
     expect(await codeOf(office.convert(await bytesOf("encrypted_doc"), "doc", "pdf", signal()))).toBe("encrypted_document");
     expect(await codeOf(office.convert(await bytesOf("encrypted_xls"), "xls", "xlsx", signal()))).toBe("encrypted_document");
+  }, 60_000);
+
+  test("iWork '09 Numbers and Keynote become PDFs whose text pdftotext reads back", async () => {
+    const cases: Array<[string, string[]]> = [
+      ["numbers", ["Region", "North", "120", "South", "80"]],
+      ["key", ["Roadmap", "Ship version 2 in March", "Budget", "Total spend 1.2 million"]],
+    ];
+    const texts: Record<string, string> = {};
+    for (const [ext, words] of cases) {
+      const pdf = await office.convert(await bytesOf(ext), ext, "pdf", signal());
+      expectPdf(pdf);
+      texts[ext] = await pdfText(pdf);
+      for (const word of words) expect(texts[ext]).toContain(word);
+    }
+    const pages = texts.key!.split("\f").filter((page) => page.trim());
+    expect(pages.length).toBe(2);
+    expect(pages[0]).toContain("Roadmap");
+    expect(pages[1]).toContain("Budget");
   }, 60_000);
 
   test("a spreadsheet cannot become DOCX: unsupported_media_type before any work", async () => {

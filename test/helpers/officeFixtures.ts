@@ -20,8 +20,15 @@
  *   password "secret" (keys, not extensions: their files are named encrypted.<ext>).
  * - pages: an iWork Pages '09 document (a ZIP holding index.xml in Apple's "sl" XML, which
  *   LibreOffice reads through libetonyek) with the paragraphs "Quarterly Report",
- *   "Sales grew in every region this quarter." and "Widgets 42 3.50". Numbers and Keynote are not
- *   produced (see the report of the change that added this helper).
+ *   "Sales grew in every region this quarter." and "Widgets 42 3.50".
+ * - numbers: an iWork Numbers '09 spreadsheet (index.xml in Apple's "ls" XML) with one table
+ *   "Sales" (LibreOffice names the sheet after it): Region | Units / North | 120 / South | 80,
+ *   the numbers as numeric cells.
+ * - key: an iWork Keynote '09 presentation (index.apxl in Apple's "keynote2" XML) with the same two
+ *   slides as the presentation formats: text boxes "Roadmap" and "Ship version 2 in March", "Open
+ *   the Berlin office", the note "Remember the demo"; then "Budget" and "Total spend 1.2 million".
+ *   The slide titles are plain text boxes, not title placeholders: without a theme, LibreOffice 7.4's
+ *   libetonyek 0.1.10 imported a key:title-placeholder as an empty box.
  * - big_fodt: the text document's paragraph repeated 60,000 times (a slow conversion, for deadlines).
  * - corrupt_docx: a ZIP-looking file cut short, which no program can open.
  */
@@ -85,6 +92,8 @@ export async function makeOfficeFixtures(dir: string): Promise<Record<string, st
   await writeIfMissing((paths.csv = join(dir, "sales.csv")), "Region,Units\nNorth,120\nSouth,80\n");
   await writeIfMissing((paths.big_fodt = join(dir, "big.fodt")), bigText(60_000));
   await writeIfMissing((paths.pages = join(dir, "report.pages")), storedZip({ "index.xml": PAGES_INDEX_XML }));
+  await writeIfMissing((paths.numbers = join(dir, "sales.numbers")), storedZip({ "index.xml": NUMBERS_INDEX_XML }));
+  await writeIfMissing((paths.key = join(dir, "roadmap.key")), storedZip({ "index.apxl": KEYNOTE_INDEX_APXL }));
   await writeIfMissing((paths.corrupt_docx = join(dir, "corrupt.docx")), CORRUPT_DOCX);
 
   const plan: Array<[string, string, Record<string, string>]> = [
@@ -137,6 +146,9 @@ function bigText(paragraphs: number): string {
   return REPORT_FODT.replace("<text:p>End of report.</text:p>", `${body}\n<text:p>End of report.</text:p>`);
 }
 
+/** DOS_DATE_1980_01_01: the earliest valid MS-DOS date (day 1, month 1, year 0 = 1980), for ZIP entries */
+const DOS_DATE_1980_01_01 = 0x21;
+
 /** storedZip builds a ZIP without compression (method 0): enough for a fixture, no dependency */
 function storedZip(files: Record<string, string>): Uint8Array {
   const encoder = new TextEncoder();
@@ -151,6 +163,7 @@ function storedZip(files: Record<string, string>): Uint8Array {
     const lv = new DataView(local.buffer);
     lv.setUint32(0, 0x04034b50, true);
     lv.setUint16(4, 20, true);
+    lv.setUint16(12, DOS_DATE_1980_01_01, true);
     lv.setUint32(14, crc, true);
     lv.setUint32(18, data.length, true);
     lv.setUint32(22, data.length, true);
@@ -162,6 +175,7 @@ function storedZip(files: Record<string, string>): Uint8Array {
     cv.setUint32(0, 0x02014b50, true);
     cv.setUint16(4, 20, true);
     cv.setUint16(6, 20, true);
+    cv.setUint16(14, DOS_DATE_1980_01_01, true);
     cv.setUint32(16, crc, true);
     cv.setUint32(20, data.length, true);
     cv.setUint32(24, data.length, true);
@@ -188,6 +202,50 @@ const PAGES_INDEX_XML = `<?xml version="1.0"?>
 <sl:document xmlns:sfa="http://developer.apple.com/namespaces/sfa" xmlns:sf="http://developer.apple.com/namespaces/sf" xmlns:sl="http://developer.apple.com/namespaces/sl" sl:version="92008102400">
 <sf:text-storage sf:kind="body" sfa:ID="SFWPStorage-0"><sf:text-body><sf:p>Quarterly Report</sf:p><sf:p>Sales grew in every region this quarter.</sf:p><sf:p>Widgets 42 3.50</sf:p></sf:text-body></sf:text-storage>
 </sl:document>
+`;
+
+/**
+ * NUMBERS_INDEX_XML: a Numbers '09 workspace holding one table, the path libetonyek's NUM1Parser
+ * follows (ls:document > ls:workspace-array > ls:workspace > ls:page-info > sf:layers > sf:layer >
+ * sf:drawables > sf:tabular-info > sf:tabular-model). The grid needs its column and row sizes before
+ * the datasource; cells fill it row by row, and the first one moves to column 0 with sf:ct="0".
+ */
+const NUMBERS_INDEX_XML = `<?xml version="1.0"?>
+<ls:document xmlns:sfa="http://developer.apple.com/namespaces/sfa" xmlns:sf="http://developer.apple.com/namespaces/sf" xmlns:ls="http://developer.apple.com/namespaces/ls" ls:version="92008102400">
+<ls:workspace-array><ls:workspace><ls:page-info><sf:layers><sf:layer><sf:drawables>
+<sf:tabular-info><sf:tabular-model sf:name="Sales"><sf:grid sf:numrows="3" sf:numcols="2">
+<sf:columns><sf:grid-column sf:width="100"/><sf:grid-column sf:width="100"/></sf:columns>
+<sf:rows><sf:grid-row sf:height="20"/><sf:grid-row sf:height="20"/><sf:grid-row sf:height="20"/></sf:rows>
+<sf:datasource><sf:t sf:ct="0"><sf:ct sfa:s="Region"/></sf:t><sf:t><sf:ct sfa:s="Units"/></sf:t><sf:t><sf:ct sfa:s="North"/></sf:t><sf:n sf:v="120"/><sf:t><sf:ct sfa:s="South"/></sf:t><sf:n sf:v="80"/></sf:datasource>
+</sf:grid></sf:tabular-model></sf:tabular-info>
+</sf:drawables></sf:layer></sf:layers></ls:page-info></ls:workspace></ls:workspace-array>
+</ls:document>
+`;
+
+/** keynoteTextBox: a rectangle shape at x,y (points) of w x h carrying the paragraphs; libetonyek drops a shape without a path */
+function keynoteTextBox(x: number, y: number, w: number, h: number, paragraphs: string[]): string {
+  const body = paragraphs.map((p) => `<sf:p>${p}</sf:p>`).join("");
+  return `<sf:shape><sf:geometry><sf:naturalSize sfa:w="${w}" sfa:h="${h}"/><sf:position sfa:x="${x}" sfa:y="${y}"/></sf:geometry><sf:path><sf:scalar-path sf:type="0" sf:scalar="0"><sf:size sfa:w="${w}" sfa:h="${h}"/></sf:scalar-path></sf:path><sf:text><sf:text-storage sf:kind="textbox"><sf:text-body>${body}</sf:text-body></sf:text-storage></sf:text></sf:shape>`;
+}
+
+/** keynoteSlide: one slide of a title box, a body box and optionally a speaker note */
+function keynoteSlide(title: string, bullets: string[], note?: string): string {
+  const notes = note ? `<key:notes><sf:text-storage sf:kind="note"><sf:text-body><sf:p>${note}</sf:p></sf:text-body></sf:text-storage></key:notes>` : "";
+  return `<key:slide><key:page><sf:layers><sf:layer><sf:drawables>
+${keynoteTextBox(50, 30, 700, 80, [title])}
+${keynoteTextBox(50, 150, 700, 300, bullets)}
+</sf:drawables></sf:layer></sf:layers></key:page>${notes}</key:slide>`;
+}
+
+/** KEYNOTE_INDEX_APXL: a Keynote '09 (key:version 92008102400) presentation of two 800 x 600 slides, no theme */
+const KEYNOTE_INDEX_APXL = `<?xml version="1.0"?>
+<key:presentation xmlns:sfa="http://developer.apple.com/namespaces/sfa" xmlns:sf="http://developer.apple.com/namespaces/sf" xmlns:key="http://developer.apple.com/namespaces/keynote2" key:version="92008102400">
+<key:size sfa:w="800" sfa:h="600"/>
+<key:slide-list>
+${keynoteSlide("Roadmap", ["Ship version 2 in March", "Open the Berlin office"], "Remember the demo")}
+${keynoteSlide("Budget", ["Total spend 1.2 million"])}
+</key:slide-list>
+</key:presentation>
 `;
 
 /** CORRUPT_DOCX: a local ZIP header of word/document.xml and then nothing */
