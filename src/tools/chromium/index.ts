@@ -69,9 +69,35 @@ const CHROMIUM_ARGS = [
   "--disable-dev-shm-usage",
 ];
 
-/** QUIET_MS: the network counts as settled when no request that can change the DOM was open for this long, in ms */
-const QUIET_MS = 500;
-const SETTLE_POLL_MS = 50;
+/**
+ * QUIET_MS: a page counts as settled when, for this long, no request that can change the DOM
+ * (document, script, fetch, XHR) was open and the DOM did not change, in ms.
+ */
+const QUIET_MS = 120;
+/** NETWORK_ONLY_QUIET_MS: a quiet network for this long settles a page whose DOM keeps changing (clocks, animations) */
+const NETWORK_ONLY_QUIET_MS = 1_000;
+const SETTLE_POLL_MS = 25;
+/** SHORT_TIMER_MS: timers up to this delay count as work about to change the page (a fetch after 300 ms, say) */
+const SHORT_TIMER_MS = 1_000;
+/**
+ * PAGE_ACTIVITY_TRACKER runs before the page's scripts: it notes when the DOM last changed (page
+ * clock, ms) and counts short timers that have not fired yet, so settling waits for them.
+ */
+const PAGE_ACTIVITY_TRACKER = `(() => {
+  const mark = () => { globalThis.__docintelDomChangedAt = performance.now(); };
+  mark();
+  new MutationObserver(mark).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  const pending = new Set();
+  const setTimer = globalThis.setTimeout, clearTimer = globalThis.clearTimeout;
+  globalThis.setTimeout = function (handler, delay, ...args) {
+    if (typeof handler !== "function" || !(Number(delay) <= ${SHORT_TIMER_MS})) return setTimer.call(this, handler, delay, ...args);
+    const id = setTimer.call(this, function () { pending.delete(id); return handler.apply(this, arguments); }, delay, ...args);
+    pending.add(id);
+    return id;
+  };
+  globalThis.clearTimeout = function (id) { pending.delete(id); return clearTimer.call(this, id); };
+  globalThis.__docintelPendingTimers = () => pending.size;
+})();`;
 const DEFAULT_SETTLE_CAP_MS = 5_000;
 /** CAPTURE_RESERVE_MS: time kept back from the settle wait for waitMs' neighbours: reading the DOM and the title */
 const CAPTURE_RESERVE_MS = 300;
@@ -91,6 +117,12 @@ interface Generation {
   dead: boolean;
 }
 
+/** Spare is a context and page opened ahead of need on one generation: a request then skips that cost (about 170 ms). */
+interface Spare {
+  generation: Generation;
+  ready: Promise<{ context: BrowserContext; page: Page } | null>;
+}
+
 /** Lease is one page in its own browser context, on one generation. */
 interface Lease {
   generation: Generation;
@@ -108,6 +140,7 @@ export class ChromiumSupervisor implements Browser {
   private launches = 0;
   private pagesServed = 0;
   private openPages = 0;
+  private spare: Spare | null = null;
 
   constructor(private readonly options: ChromiumOptions) {
     this.slots = new Semaphore(Math.max(1, options.maxConcurrentPages));
@@ -117,9 +150,10 @@ export class ChromiumSupervisor implements Browser {
   /** render opens `url` with JavaScript, waits for the network to settle plus `waitMs`, and returns the DOM as HTML. */
   render(url: string, opts: RenderOptions): Promise<RenderedPage> {
     return this.guarded({ ...opts, mainUrl: url }, async (page, guard, deadlineAt) => {
+      await page.evaluateOnNewDocument(PAGE_ACTIVITY_TRACKER);
       const response = await navigate(page, url, guard);
       opts.signal.throwIfAborted();
-      await settleNetwork(guard, Math.min(this.options.networkSettleCapMs ?? DEFAULT_SETTLE_CAP_MS, deadlineAt - Date.now() - opts.waitMs - CAPTURE_RESERVE_MS));
+      await settlePage(page, guard, Math.min(this.options.networkSettleCapMs ?? DEFAULT_SETTLE_CAP_MS, deadlineAt - Date.now() - opts.waitMs - CAPTURE_RESERVE_MS));
       if (opts.waitMs > 0) await Bun.sleep(opts.waitMs);
       opts.signal.throwIfAborted();
       return capture(page, response);
@@ -134,6 +168,7 @@ export class ChromiumSupervisor implements Browser {
   /** close shuts every browser down and removes their profiles; later calls fail with shutting_down. */
   async close(): Promise<void> {
     this.closed = true;
+    this.spare = null; // its context goes with its browser
     const launching = this.launching;
     if (launching) await launching.catch(() => {});
     this.current = null;
@@ -187,7 +222,7 @@ export class ChromiumSupervisor implements Browser {
       } finally {
         steps.catch(() => {}); // after an abort the steps fail once their page is closed
         // A page still opening when the deadline struck is closed as soon as it exists.
-        if (held.lease) await this.releasePage(held.lease);
+        if (held.lease) void this.releasePage(held.lease);
         else void opened.then((lease) => this.releasePage(lease), () => {});
       }
     }, opts.signal);
@@ -206,11 +241,10 @@ export class ChromiumSupervisor implements Browser {
     if (generation.served >= this.options.pagesPerBrowser) this.retire(generation);
     let context: BrowserContext | null = null;
     try {
-      context = await generation.browser.createBrowserContext({ downloadBehavior: { policy: "deny" } });
-      const page = await context.newPage();
-      closeOtherPages(context, page);
-      await page.setViewport(VIEWPORT);
-      return { generation, context, page };
+      const prepared = (await this.takeSpare(generation)) ?? (await newContextPage(generation));
+      context = prepared.context;
+      this.prepareSpare();
+      return { generation, context, page: prepared.page };
     } catch (error) {
       if (context && !generation.dead) await withTimeout(context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
       await this.leave(generation);
@@ -218,16 +252,48 @@ export class ChromiumSupervisor implements Browser {
     }
   }
 
-  /** releasePage closes the page's context (and with it the page) and leaves the generation. */
-  private async releasePage(lease: Lease): Promise<void> {
-    if (!lease.generation.dead) await withTimeout(lease.context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
-    await this.leave(lease.generation);
+  /** takeSpare hands out the spare page when it belongs to `generation` and opened fine; otherwise null. */
+  private async takeSpare(generation: Generation): Promise<{ context: BrowserContext; page: Page } | null> {
+    const spare = this.spare;
+    if (!spare) return null;
+    this.spare = null;
+    const prepared = await spare.ready;
+    if (!prepared) return null;
+    if (spare.generation !== generation || generation.dead || prepared.page.isClosed()) {
+      if (!spare.generation.dead) void withTimeout(prepared.context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+      return null;
+    }
+    return prepared;
+  }
+
+  /** prepareSpare opens the next request's context and page in the background on the current browser. */
+  private prepareSpare(): void {
+    const generation = this.current;
+    if (this.closed || this.spare || !generation || generation.retiring || generation.dead) return;
+    this.spare = { generation, ready: newContextPage(generation).catch(() => null) };
+  }
+
+  /**
+   * releasePage ends a page's use at once (it no longer counts as open) and closes its context in the
+   * background, so the answer does not wait for Chromium's teardown; the browser stays until it is done.
+   */
+  private releasePage(lease: Lease): Promise<void> {
+    this.openPages--;
+    return (async () => {
+      if (!lease.generation.dead) await withTimeout(lease.context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+      await this.leaveGeneration(lease.generation);
+    })();
   }
 
   /** leave counts a page as closed and shuts a retiring or dead browser down once its last page is gone. */
   private async leave(generation: Generation): Promise<void> {
-    generation.open--;
     this.openPages--;
+    await this.leaveGeneration(generation);
+  }
+
+  /** leaveGeneration counts a page's context as closed; a retiring or dead browser shuts down after its last. */
+  private async leaveGeneration(generation: Generation): Promise<void> {
+    generation.open--;
     if ((generation.retiring || generation.dead) && generation.open === 0) await this.shutDown(generation);
   }
 
@@ -319,17 +385,34 @@ async function navigate(page: Page, url: string, guard: PageGuard): Promise<HTTP
 }
 
 /**
- * settleNetwork waits until no document, script, fetch or XHR request has been in flight for
- * QUIET_MS, or until `capMs` passes so that chatty pages (polling, long requests) are still captured.
+ * settlePage waits until no document, script, fetch or XHR request has been in flight and the DOM
+ * has not changed for QUIET_MS, with no short timer pending (a quiet network alone settles it after
+ * NETWORK_ONLY_QUIET_MS, for pages with clocks or animations), or until `capMs` passes so that
+ * chatty pages are still captured.
  */
-async function settleNetwork(guard: PageGuard, capMs: number): Promise<void> {
+async function settlePage(page: Page, guard: PageGuard, capMs: number): Promise<void> {
   const giveUpAt = Date.now() + capMs;
   let quietSince: number | null = null;
   while (Date.now() < giveUpAt) {
     if (guard.contentRequests() > 0) quietSince = null;
     else if (quietSince === null) quietSince = Date.now();
-    else if (Date.now() - quietSince >= QUIET_MS) return;
+    const networkQuiet = quietSince === null ? 0 : Date.now() - quietSince;
+    if (networkQuiet >= NETWORK_ONLY_QUIET_MS) return;
+    if (networkQuiet >= QUIET_MS && (await pageIsIdle(page))) return;
     await Bun.sleep(SETTLE_POLL_MS);
+  }
+}
+
+/** pageIsIdle: the DOM has not changed for QUIET_MS and no short timer is pending; false when it cannot tell. */
+async function pageIsIdle(page: Page): Promise<boolean> {
+  try {
+    return await page.evaluate((quietMs) => {
+      const g = globalThis as { __docintelDomChangedAt?: number; __docintelPendingTimers?: () => number };
+      if (typeof g.__docintelDomChangedAt !== "number" || typeof g.__docintelPendingTimers !== "function") return false;
+      return performance.now() - g.__docintelDomChangedAt >= quietMs && g.__docintelPendingTimers() === 0;
+    }, QUIET_MS);
+  } catch {
+    return false;
   }
 }
 
@@ -381,6 +464,20 @@ function explainFailure(error: unknown, what: string, guard: PageGuard | null, g
   const explained = guard ? mainDocumentFailure(error, guard.mainResponse?.url ?? "the page", guard) : error;
   if (explained instanceof AppError) return explained;
   return new AppError("internal_error", `Chromium: could not ${what}`, { cause: error });
+}
+
+/** newContextPage opens a fresh browser context (downloads denied) with one page in it. */
+async function newContextPage(generation: Generation): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await generation.browser.createBrowserContext({ downloadBehavior: { policy: "deny" } });
+  try {
+    const page = await context.newPage();
+    closeOtherPages(context, page);
+    await page.setViewport(VIEWPORT);
+    return { context, page };
+  } catch (error) {
+    await withTimeout(context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+    throw error;
+  }
 }
 
 /** closeOtherPages closes any page that opens in the context besides ours (a popup would escape the guard). */
