@@ -107,6 +107,23 @@ describe("POST /api/v1/markdown/convert", () => {
     expect(body).toMatchObject({ success: false, error: "document_too_large" });
   }, 60_000);
 
+  test("a conversion past the deadline is 504 timeout and costs nothing", async () => {
+    const quick = await startServer({ args: ["--allow-private-urls", "--convert-timeout-ms", "1500"] });
+    try {
+      const { key: k } = await quick.key("pro");
+      const { origin } = serve(() => new Promise<Response>(() => {})); // never answers
+      const started = performance.now();
+      const r = await fetch(`${quick.url}/api/v1/markdown/convert`, { method: "POST", body: form({ url: `${origin}/slow` }), headers: { "X-API-Key": k } });
+      expect(r.status).toBe(504);
+      expect(((await r.json()) as any).error).toBe("timeout");
+      expect(performance.now() - started).toBeLessThan(10_000);
+      const charges = quick.store().db.query<{ n: number }, []>("SELECT count(*) AS n FROM credit_ledger WHERE kind = 'charge'").get()!.n;
+      expect(charges).toBe(0);
+    } finally {
+      await quick.stop();
+    }
+  });
+
   test("neither file nor url is 400 missing_input", async () => {
     const { status, body } = await convert({ main_content: "true" });
     expect(status).toBe(400);
