@@ -1,0 +1,240 @@
+/**
+ * boilerplate finds the main content of a web page. Readability.js proposes the article; a second,
+ * independent estimate (text density after dropping navigation, headers, footers, sidebars, share
+ * bars, comments, cookie banners and ads) checks it, and replaces it when Readability finds nothing
+ * or clearly too little (search results, listings, pages without an article structure). Both paths
+ * render through the same filter, so boilerplate that Readability keeps (share bars, navboxes,
+ * "related" lists) is still dropped.
+ */
+import { Readability } from "@mozilla/readability";
+import { DROPPED_TAGS, isHidden, type DomElement, type DomNode } from "./htmlDom";
+
+/** MainContent is what to render and which filter to render it with. */
+export interface MainContent {
+  roots: DomNode[];
+  skip: (el: DomElement) => boolean;
+  /** method: "readability" or "density" (the fallback) */
+  method: "readability" | "density";
+}
+
+/** MIN_ARTICLE_CHARS: a Readability article shorter than this (non-space characters) is "too little" */
+const MIN_ARTICLE_CHARS = 200;
+/** MIN_SHARE_OF_DENSITY: Readability must keep at least this share of the density estimate's text */
+const MIN_SHARE_OF_DENSITY = 0.45;
+/**
+ * READABILITY_MAX_DEPTH, READABILITY_MAX_ELEMENTS: Readability's cost grows with depth times size
+ * (10 000 nested divs take minutes); past these, the density estimate decides alone.
+ */
+const READABILITY_MAX_DEPTH = 150;
+const READABILITY_MAX_ELEMENTS = 60_000;
+/** DESCEND_SHARE: the density search moves into a child holding at least this share of the text */
+const DESCEND_SHARE = 0.8;
+
+const BOILERPLATE_TAGS = new Set(["nav", "footer", "aside", "form", "menu", "dialog", "fieldset"]);
+const BOILERPLATE_ROLES = new Set([
+  "navigation", "contentinfo", "complementary", "search", "menu", "menubar", "dialog", "alertdialog", "toolbar", "banner",
+]);
+/** BOILERPLATE_WORDS: a class or id made of one of these words (alone or between -, _ or case changes) marks boilerplate */
+const BOILERPLATE_WORDS = new Set([
+  "nav", "navbar", "navbox", "navigation", "navpanel", "menu", "menubar", "submenu", "megamenu", "breadcrumb", "breadcrumbs",
+  "sidebar", "sidenav", "footer", "masthead", "share", "sharing", "sharebar", "social", "socials", "related", "recommended",
+  "recommendations", "comment", "comments", "disqus", "cookie", "cookies", "consent", "gdpr", "newsletter", "subscribe",
+  "subscription", "signup", "ad", "ads", "advert", "adverts", "advertisement", "adsbygoogle", "sponsor", "sponsored", "promo",
+  "popup", "modal", "toolbar", "skip", "jump", "pagination", "pager", "widget", "widgets", "tags", "editsection",
+  "catlinks", "noprint", "printfooter", "banner", "outbrain", "taboola", "toc", "sitenotice", "authority",
+]);
+/** HIDDEN_CLASSES: screen-reader-only text ("Skip to content") */
+const HIDDEN_CLASSES = /(?:^|\s)(?:sr-only|screen-reader-text|visually-hidden|visuallyhidden)(?:\s|$)/i;
+const KEEP_TAGS = new Set(["html", "body", "main", "article"]);
+/** CONTENT_TAGS are never dropped for their class or id alone: headings and paragraphs carry theme classes too */
+const CONTENT_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "p", "pre", "code", "table", "thead", "tbody", "tr", "td", "th", "blockquote", "figure", "img"]);
+
+/**
+ * isBoilerplate says whether an element (with its subtree) is page chrome rather than content.
+ * `header` elements count only outside an article: an article's own header holds its title.
+ */
+export function isBoilerplate(el: DomElement): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (KEEP_TAGS.has(tag)) return false;
+  const role = el.getAttribute("role");
+  if (role === "main" || role === "article") return false;
+  if (BOILERPLATE_TAGS.has(tag)) return true;
+  if (role && BOILERPLATE_ROLES.has(role) && !(role === "banner" && insideArticle(el))) return true;
+  if (tag === "header" && !insideArticle(el)) return true;
+  if (CONTENT_TAGS.has(tag)) return false;
+  const cls = el.getAttribute("class") ?? "";
+  if (cls && HIDDEN_CLASSES.test(cls)) return true;
+  return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") || /cookie|consent/i.test(el.getAttribute("aria-label") ?? "");
+}
+
+function hasBoilerplateName(names: string): boolean {
+  if (!names) return false;
+  for (const name of names.split(/\s+/)) {
+    if (!name) continue;
+    const words = name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/);
+    for (const word of words) if (BOILERPLATE_WORDS.has(word)) return true;
+  }
+  return false;
+}
+
+function insideArticle(el: DomElement): boolean {
+  for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) {
+    const tag = p.nodeName.toLowerCase();
+    if (tag === "article" || tag === "main") return true;
+    if ((p as DomElement).getAttribute("role") === "main") return true;
+  }
+  return false;
+}
+
+/** TextStats are the visible text of a subtree, boilerplate excluded: all of it and the part inside links. */
+interface TextStats {
+  text: number;
+  linkText: number;
+}
+
+/**
+ * measureText computes TextStats for every element under `root` in one pass (no recursion),
+ * leaving boilerplate and invisible subtrees out of the counts.
+ */
+function measureText(root: DomNode): Map<DomNode, TextStats> {
+  const stats = new Map<DomNode, TextStats>();
+  const order: DomNode[] = [];
+  const stack: DomNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node !== root) {
+      const el = node as DomElement;
+      const tag = node.nodeName.toLowerCase();
+      if (DROPPED_TAGS.has(tag) || isHidden(el) || isBoilerplate(el)) continue;
+    }
+    order.push(node);
+    const kids = node.childNodes;
+    for (let i = 0; i < kids.length; i++) if (kids[i]!.nodeType === 1) stack.push(kids[i]!);
+  }
+  for (let i = order.length - 1; i >= 0; i--) {
+    const node = order[i]!;
+    const own: TextStats = { text: 0, linkText: 0 };
+    const kids = node.childNodes;
+    for (let k = 0; k < kids.length; k++) {
+      const kid = kids[k]!;
+      if (kid.nodeType === 3) own.text += countChars(kid.textContent ?? "");
+      else if (kid.nodeType === 1) {
+        const s = stats.get(kid);
+        if (s) {
+          own.text += s.text;
+          own.linkText += s.linkText;
+        }
+      }
+    }
+    if (node.nodeName.toLowerCase() === "a") own.linkText = own.text;
+    stats.set(node, own);
+  }
+  return stats;
+}
+
+/** pageShape counts the elements of a page and its deepest nesting, without recursion. */
+function pageShape(root: DomNode): { maxDepth: number; elements: number } {
+  const stack: Array<[DomNode, number]> = [[root, 0]];
+  let maxDepth = 0;
+  let elements = 0;
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    elements++;
+    if (depth > maxDepth) maxDepth = depth;
+    const kids = node.childNodes;
+    for (let i = 0; i < kids.length; i++) if (kids[i]!.nodeType === 1) stack.push([kids[i]!, depth + 1]);
+  }
+  return { maxDepth, elements };
+}
+
+function countChars(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 && c !== 160) n++;
+  }
+  return n;
+}
+
+/** DensityPick is the fallback's choice of main content and its size in non-link characters. */
+interface DensityPick {
+  element: DomNode;
+  contentChars: number;
+  stats: Map<DomNode, TextStats>;
+}
+
+/**
+ * densityPick starts at the body and moves into the child that holds most of the non-link text
+ * while one child dominates, so it stops at the tightest container of the page's main text.
+ */
+function densityPick(body: DomNode): DensityPick {
+  const stats = measureText(body);
+  const content = (n: DomNode) => {
+    const s = stats.get(n);
+    return s ? s.text - s.linkText : 0;
+  };
+  let node = body;
+  for (;;) {
+    const total = content(node);
+    let best: DomNode | null = null;
+    let bestScore = -1;
+    const kids = node.childNodes;
+    for (let i = 0; i < kids.length; i++) {
+      const kid = kids[i]!;
+      if (kid.nodeType !== 1 || !stats.has(kid)) continue;
+      const score = content(kid);
+      if (score > bestScore) {
+        bestScore = score;
+        best = kid;
+      }
+    }
+    if (!best || total <= 0 || bestScore < DESCEND_SHARE * total) break;
+    node = best;
+  }
+  return { element: node, contentChars: content(node), stats };
+}
+
+/**
+ * isLinkList is true for blocks that are mostly links (menus and "related" lists without telling
+ * class names); the density fallback drops them.
+ */
+function isLinkList(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (tag !== "ul" && tag !== "ol" && tag !== "div" && tag !== "section" && tag !== "table" && tag !== "p" && tag !== "dl") return false;
+  const s = stats.get(el);
+  if (!s || s.text === 0) return false;
+  return s.linkText / s.text > 0.6 && s.text - s.linkText < 200;
+}
+
+/**
+ * findMainContent picks the main content of a parsed page. `reparse` yields a fresh copy of the page,
+ * needed only when the fallback wins (Readability rewrites the document it reads).
+ */
+export function findMainContent(document: Document, reparse: () => Document): MainContent {
+  const body = (document.body ?? document.documentElement) as unknown as DomNode;
+  const density = densityPick(body);
+  const shape = pageShape(body);
+  const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
+  const article = readable ? runReadability(document) : null;
+  const articleChars = article ? countChars(article.textContent ?? "") : 0;
+  const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && articleChars >= MIN_SHARE_OF_DENSITY * density.contentChars;
+  if (article && enough) {
+    return { roots: [article], skip: isBoilerplate, method: "readability" };
+  }
+  // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
+  const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse())) : density;
+  const skip = (el: DomElement) => isBoilerplate(el) || isLinkList(el, pick.stats);
+  return { roots: [pick.element], skip, method: "density" };
+}
+
+/** runReadability returns Readability's article element, or null when it finds none or fails. */
+function runReadability(document: Document): DomNode | null {
+  try {
+    const reader = new Readability<DomNode>(document, { keepClasses: true, serializer: (el) => el as unknown as DomNode });
+    const result = reader.parse();
+    return result?.content ?? null;
+  } catch {
+    // Readability throws on some malformed documents; the density fallback then decides alone.
+    return null;
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * HTML -> markdown: parse with linkedom, keep the main content (boilerplate.ts) or the whole body or
+ * the elements a CSS selector names, and write markdown with our own walker (htmlDom.ts). Links and
+ * images come out absolute, resolved against <base href> and the page URL.
+ */
+import { parseHTML } from "linkedom";
+import { AppError } from "../errors";
+import { findMainContent, isBoilerplate } from "./boilerplate";
+import { renderMarkdown, type DomElement, type DomNode } from "./htmlDom";
+import { heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { decodeText } from "./text";
+import type { Converter } from "./types";
+
+/** HtmlOptions choose what part of a page becomes markdown. */
+export interface HtmlOptions {
+  /** baseUrl: the page's URL, to make relative links and images absolute */
+  baseUrl?: string;
+  /** mainContent: keep only the main content (no navigation, footers, ads); false keeps the whole body */
+  mainContent: boolean;
+  /** selector: convert only the elements matching this CSS selector (overrides mainContent) */
+  selector?: string;
+}
+
+/** htmlToMarkdown converts one HTML document (or fragment) to tidy markdown. */
+export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: string; title: string | null; warnings: string[] } {
+  const warnings: string[] = [];
+  const source = asDocument(html);
+  const document = parseDocument(source);
+  const title = pageTitle(document);
+  const baseUrl = effectiveBase(document, opts.baseUrl);
+  const walk = { baseUrl };
+  let body: string;
+  if (opts.selector !== undefined && opts.selector.trim() !== "") {
+    body = renderMarkdown(selected(document, opts.selector), walk);
+  } else if (!opts.mainContent) {
+    body = renderMarkdown([bodyOf(document)], walk);
+  } else {
+    const firstH1 = headingText(document.querySelector("h1"));
+    const main = findMainContent(document, () => parseDocument(source));
+    body = renderMarkdown(main.roots, { baseUrl, skip: main.skip });
+    if (!/^# /m.test(body)) body = withTitleHeading(body, firstH1 ?? title);
+    if (main.method === "density") warnings.push("main content found by text density (Readability found no article)");
+  }
+  const markdown = body.trim() ? tidyMarkdown(body) : "";
+  return { markdown, title, warnings };
+}
+
+/**
+ * parseDocument parses HTML with linkedom and repairs the tree so that <head> and <body> are the
+ * first two children of <html>: linkedom's document.body getter otherwise creates an empty body when
+ * anything (a stray <script>) precedes <head>, and Readability then sees an empty page.
+ */
+export function parseDocument(html: string): Document {
+  const { document } = parseHTML(html);
+  const root = document.documentElement;
+  if (!root) return document;
+  const kids = Array.from(root.children);
+  let head = kids.find((k) => k.tagName === "HEAD") ?? null;
+  let body = kids.find((k) => k.tagName === "BODY") ?? null;
+  if (head && body && kids[0] === head && kids[1] === body && kids.length === 2) return document;
+  if (!head) head = document.createElement("head");
+  const hadBody = body !== null;
+  if (!body) body = document.createElement("body");
+  const before: Element[] = [];
+  const after: Element[] = [];
+  let seenBody = false;
+  for (const kid of kids) {
+    if (kid === head) continue;
+    if (kid === body) seenBody = true;
+    else if (seenBody || !hadBody) after.push(kid);
+    else if (/^(SCRIPT|STYLE|META|LINK|TITLE|BASE)$/.test(kid.tagName)) head.appendChild(kid);
+    else before.push(kid);
+  }
+  body.prepend(...before);
+  body.append(...after);
+  root.prepend(head);
+  head.after(body);
+  return document;
+}
+
+/**
+ * withTitleHeading gives the main content its "# title": Readability demotes the article's h1 to h2,
+ * so a leading "## <title>" is promoted; otherwise the title is added on top.
+ */
+function withTitleHeading(body: string, top: string | null): string {
+  if (!top) return body;
+  const first = /^## (.*)\n?/.exec(body.trimStart());
+  const norm = (text: string) => text.replace(/[\\*_`[\]]/g, "").replace(/\s+/g, " ").trim().toLowerCase();
+  if (first && norm(first[1]!) === norm(top)) return body.trimStart().replace(/^## /, "# ");
+  return joinBlocks([heading(1, top), body]);
+}
+
+/** asDocument wraps a fragment (no <body>) in a document, so linkedom builds a body for it. */
+function asDocument(html: string): string {
+  if (/<body[\s>]/i.test(html)) return html;
+  const head = /<head[\s>][\s\S]*?<\/head>/i.exec(html)?.[0] ?? "";
+  const rest = html
+    .replace(/<head[\s>][\s\S]*?<\/head>/i, "")
+    .replace(/<\/?html[^>]*>/gi, "")
+    .replace(/^\s*<\?xml[^>]*\?>/i, "")
+    .replace(/<!doctype[^>]*>/i, "");
+  return `<!DOCTYPE html><html><head>${head.replace(/^<head[^>]*>|<\/head>$/gi, "")}</head><body>${rest}</body></html>`;
+}
+
+function bodyOf(document: Document): DomNode {
+  return (document.body ?? document.documentElement) as unknown as DomNode;
+}
+
+/** selected returns the outermost elements matching a CSS selector, in document order. */
+function selected(document: Document, selector: string): DomNode[] {
+  let found: DomElement[];
+  try {
+    found = Array.from(document.querySelectorAll(selector) as unknown as ArrayLike<DomElement>);
+  } catch (cause) {
+    throw new AppError("bad_request", `selector: '${selector}' is not a valid CSS selector; send a selector such as 'article' or '#content'`, { cause });
+  }
+  if (found.length === 0) throw new AppError("bad_request", `selector: '${selector}' matched nothing on the page`);
+  const set = new Set<DomNode>(found);
+  return found.filter((el) => {
+    for (let p = el.parentNode; p; p = p.parentNode) if (set.has(p)) return false;
+    return true;
+  });
+}
+
+/** pageTitle is og:title, else <title>, else the first h1; null when the page names none. */
+function pageTitle(document: Document): string | null {
+  const og = document.querySelector('meta[property="og:title"]')?.getAttribute("content");
+  const candidates = [og, document.querySelector("title")?.textContent, headingText(document.querySelector("h1"))];
+  for (const c of candidates) {
+    const clean = (c ?? "").replace(/\s+/g, " ").trim();
+    if (clean) return clean;
+  }
+  return null;
+}
+
+function headingText(el: Element | null): string | null {
+  if (!el || isBoilerplate(el as unknown as DomElement)) return null;
+  const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
+  return text || null;
+}
+
+/** effectiveBase resolves <base href> against the page URL; relative bases without a URL are ignored. */
+function effectiveBase(document: Document, pageUrl: string | undefined): string | undefined {
+  const href = document.querySelector("base[href]")?.getAttribute("href")?.trim();
+  if (!href) return pageUrl;
+  try {
+    return new URL(href, pageUrl).href;
+  } catch {
+    return pageUrl;
+  }
+}
+
+/** META_CHARSET finds <meta charset="x"> or <meta http-equiv content="...; charset=x"> */
+const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i;
+
+/** sniffCharset reads the charset an HTML document declares in its first 4 KB, if any. */
+export function sniffCharset(bytes: Uint8Array): string | undefined {
+  const head = new TextDecoder("windows-1252").decode(bytes.subarray(0, 4096));
+  const meta = META_CHARSET.exec(head)?.[1];
+  if (meta) return meta;
+  return /^\s*<\?xml[^>]+encoding\s*=\s*["']([\w.:-]+)/i.exec(head)?.[1];
+}
+
+/**
+ * convertHtml converts an uploaded HTML file: the bytes are decoded (BOM, the declared charset,
+ * <meta charset>, then detection), and the page options of the request apply.
+ */
+export const convertHtml: Converter = async (input, ctx) => {
+  ctx.signal.throwIfAborted();
+  const html = decodeText(input.bytes, input.declaredCharset ?? sniffCharset(input.bytes));
+  ctx.signal.throwIfAborted();
+  const result = htmlToMarkdown(html, { baseUrl: input.url, mainContent: ctx.page.mainContent, selector: ctx.page.selector });
+  if (!result.markdown.trim()) {
+    throw new AppError("empty_document", `HTML '${input.filename}' has no text to convert${ctx.page.mainContent ? " (try main_content=false to keep the whole page)" : ""}`);
+  }
+  return { markdown: result.markdown, title: result.title, totalPages: 0, method: "html", warnings: result.warnings };
+};

@@ -1,0 +1,597 @@
+/**
+ * htmlDom walks a DOM subtree (linkedom) and writes GitHub-flavoured markdown: ATX headings,
+ * paragraphs, nested lists with start numbers, GFM tables, fenced code with its language, absolute
+ * links and images, emphasis, blockquotes, definition lists and figure captions. Text is collapsed the
+ * way a browser collapses it and escaped only where it would otherwise become markdown syntax.
+ */
+import { fence, gfmTable, heading, joinBlocks } from "./markdown";
+
+/** DomNode is the small part of the DOM Node interface the walker uses (linkedom implements it). */
+export interface DomNode {
+  nodeType: number;
+  nodeName: string;
+  textContent: string | null;
+  childNodes: ArrayLike<DomNode>;
+  parentNode: DomNode | null;
+}
+
+/** DomElement is a DomNode of type 1. */
+export interface DomElement extends DomNode {
+  tagName: string;
+  getAttribute(name: string): string | null;
+  hasAttribute(name: string): boolean;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+}
+
+/** WalkOptions configure one rendering. */
+export interface WalkOptions {
+  /** baseUrl: absolute URL relative links and images are resolved against; undefined keeps them as written */
+  baseUrl?: string;
+  /** skip: elements for which this returns true are left out with their subtree (boilerplate filter) */
+  skip?: (el: DomElement) => boolean;
+}
+
+const TEXT_NODE = 3;
+const ELEMENT_NODE = 1;
+/** MAX_DEPTH: nesting beyond this is written as plain text, so hostile pages cannot exhaust the stack */
+const MAX_DEPTH = 400;
+/** MAX_DATA_URI: data: images longer than this many characters are dropped (they bloat the markdown) */
+const MAX_DATA_URI = 100;
+const BREAK = "\u0001";
+
+/** DROPPED_TAGS are never content, in any mode. */
+export const DROPPED_TAGS = new Set([
+  "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed", "head",
+  "title", "meta", "link", "input", "button", "select", "option", "textarea", "audio", "video",
+  "source", "track", "map", "area", "dialog", "base",
+]);
+
+/** BLOCK_TAGS start a new block in the output. */
+const BLOCK_TAGS = new Set([
+  "address", "article", "aside", "blockquote", "body", "center", "dd", "details", "dialog", "dir",
+  "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
+  "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "p",
+  "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption",
+  "frameset", "noframes", "search",
+]);
+
+interface Ctx {
+  base: URL | null;
+  skip?: (el: DomElement) => boolean;
+  /** inTable: inside a table cell, where headings become bold text and tables flatten to text */
+  inTable: boolean;
+  /** blocky: elements whose subtree holds a block element (computed once per render) */
+  blocky: Set<DomNode>;
+}
+
+/** renderMarkdown writes the markdown of the given elements (each with its subtree), in order. */
+export function renderMarkdown(roots: DomNode[], opts: WalkOptions = {}): string {
+  const ctx: Ctx = { base: parseBase(opts.baseUrl), skip: opts.skip, inTable: false, blocky: new Set() };
+  const blocks: string[] = [];
+  for (const root of roots) {
+    markBlocky(root, ctx.blocky);
+    if (root.nodeType === ELEMENT_NODE && isBlockElement(root as DomElement, ctx)) blocks.push(...blockElement(root as DomElement, ctx, 0));
+    else blocks.push(...childBlocks(root, ctx, 0));
+  }
+  return joinBlocks(blocks);
+}
+
+function parseBase(baseUrl: string | undefined): URL | null {
+  if (!baseUrl) return null;
+  try {
+    return new URL(baseUrl);
+  } catch {
+    return null;
+  }
+}
+
+/** markBlocky records, bottom-up, every element that contains a block element, without recursion. */
+function markBlocky(root: DomNode, blocky: Set<DomNode>): void {
+  const stack: DomNode[] = [root];
+  const order: DomNode[] = [];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    order.push(node);
+    const kids = node.childNodes;
+    for (let i = 0; i < kids.length; i++) if (kids[i]!.nodeType === ELEMENT_NODE) stack.push(kids[i]!);
+  }
+  for (let i = order.length - 1; i >= 0; i--) {
+    const node = order[i]!;
+    const parent = node.parentNode;
+    if (!parent) continue;
+    const tag = tagOf(node);
+    if (BLOCK_TAGS.has(tag) || blocky.has(node)) blocky.add(parent);
+  }
+}
+
+function tagOf(node: DomNode): string {
+  return node.nodeName.toLowerCase().replace(/^.*:/, "");
+}
+
+function isBlockElement(el: DomElement, ctx: Ctx): boolean {
+  return BLOCK_TAGS.has(tagOf(el)) || ctx.blocky.has(el);
+}
+
+/** isHidden is true for elements a browser would not show. */
+export function isHidden(el: DomElement): boolean {
+  if (el.hasAttribute("hidden")) return true;
+  if (el.getAttribute("aria-hidden") === "true") return true;
+  const style = el.getAttribute("style");
+  return style !== null && /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
+}
+
+function skipped(el: DomElement, ctx: Ctx): boolean {
+  if (DROPPED_TAGS.has(tagOf(el)) || isHidden(el)) return true;
+  return ctx.skip ? ctx.skip(el) : false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blocks
+
+/** childBlocks renders the children of `parent` as a list of markdown blocks. */
+function childBlocks(parent: DomNode, ctx: Ctx, depth: number): string[] {
+  const out: string[] = [];
+  let inline = "";
+  const flush = () => {
+    const para = finishInline(inline);
+    if (para) out.push(para);
+    inline = "";
+  };
+  const kids = parent.childNodes;
+  for (let i = 0; i < kids.length; i++) {
+    const node = kids[i]!;
+    if (node.nodeType === TEXT_NODE) {
+      inline += escapeInline(collapse(node.textContent ?? ""));
+    } else if (node.nodeType === ELEMENT_NODE) {
+      const el = node as DomElement;
+      if (skipped(el, ctx)) continue;
+      if (depth > MAX_DEPTH) {
+        inline += " " + escapeInline(collapse(el.textContent ?? "")) + " ";
+      } else if (isBlockElement(el, ctx)) {
+        flush();
+        out.push(...blockElement(el, ctx, depth + 1));
+      } else {
+        inline += inlineElement(el, ctx, depth + 1);
+      }
+    }
+  }
+  flush();
+  return out;
+}
+
+/** blockElement renders one block-level element (or an inline element that holds blocks). */
+function blockElement(el: DomElement, ctx: Ctx, depth: number): string[] {
+  const tag = tagOf(el);
+  switch (tag) {
+    case "h1": case "h2": case "h3": case "h4": case "h5": case "h6": {
+      const text = finishInline(inlineChildren(el, ctx, depth)).replace(/\n/g, " ");
+      if (!text) return [];
+      return [ctx.inTable ? `**${text}**` : heading(Number(tag[1]), text)];
+    }
+    case "ul": case "ol": case "menu": case "dir":
+      return [listBlock(el, ctx, depth)];
+    case "table":
+      return tableBlocks(el, ctx, depth);
+    case "pre":
+      return [preBlock(el)];
+    case "blockquote": {
+      const inner = joinBlocks(childBlocks(el, ctx, depth));
+      return inner ? [inner.split("\n").map((line) => (line ? `> ${line}` : ">")).join("\n")] : [];
+    }
+    case "hr":
+      return ctx.inTable ? [] : ["---"];
+    case "dt": {
+      const text = finishInline(inlineChildren(el, ctx, depth));
+      return text ? [`**${text}**`] : [];
+    }
+    case "figcaption":
+    case "caption": {
+      const text = joinBlocks(childBlocks(el, ctx, depth));
+      return text ? [`*${text.replace(/\n+/g, " ")}*`] : [];
+    }
+    case "summary": {
+      const text = finishInline(inlineChildren(el, ctx, depth));
+      return text ? [`**${text}**`] : [];
+    }
+    case "a":
+      return linkedBlocks(el, ctx, depth);
+    default:
+      return childBlocks(el, ctx, depth);
+  }
+}
+
+/** linkedBlocks renders a link that wraps blocks (a card): the first line of text becomes the link. */
+function linkedBlocks(el: DomElement, ctx: Ctx, depth: number): string[] {
+  const blocks = childBlocks(el, ctx, depth);
+  const href = linkTarget(el, ctx);
+  if (!href) return blocks;
+  const at = blocks.findIndex((b) => /^(#{1,6} )?[^\n|>`!-]/.test(b) && !b.includes("\n"));
+  if (at < 0) return blocks;
+  blocks[at] = blocks[at]!.replace(/^(#{1,6} )?(.*)$/, (_, hashes: string | undefined, text: string) => `${hashes ?? ""}[${text}](${href})`);
+  return blocks;
+}
+
+/** listBlock renders ul/ol with nested lists indented under their item; ol keeps its start number. */
+function listBlock(el: DomElement, ctx: Ctx, depth: number): string {
+  const ordered = tagOf(el) === "ol";
+  const startAttr = Number.parseInt(el.getAttribute("start") ?? "1", 10);
+  let number = Number.isFinite(startAttr) ? startAttr : 1;
+  const items: string[] = [];
+  const kids = el.childNodes;
+  for (let i = 0; i < kids.length; i++) {
+    const node = kids[i]!;
+    if (node.nodeType !== ELEMENT_NODE) continue;
+    const child = node as DomElement;
+    if (skipped(child, ctx)) continue;
+    const childTag = tagOf(child);
+    if (childTag === "ul" || childTag === "ol") {
+      // A list directly inside a list (invalid HTML, common in practice) nests under the previous item.
+      const nested = indent(listBlock(child, ctx, depth + 1), ordered ? 3 : 2);
+      if (items.length > 0 && nested.trim()) items[items.length - 1] += "\n" + nested;
+      else if (nested.trim()) items.push(nested.trimStart());
+      continue;
+    }
+    const body = childTag === "li" ? itemBody(child, ctx, depth + 1) : joinBlocks(childBlocks(child, ctx, depth + 1));
+    if (!body) continue;
+    const valueAttr = childTag === "li" ? Number.parseInt(child.getAttribute("value") ?? "", 10) : NaN;
+    if (ordered && Number.isFinite(valueAttr)) number = valueAttr;
+    const marker = ordered ? `${number}. ` : "- ";
+    number++;
+    items.push(marker + indent(body, marker.length).slice(marker.length));
+  }
+  return items.join("\n");
+}
+
+/** itemBody joins the blocks of one list item: a nested list follows its text on the next line. */
+function itemBody(li: DomElement, ctx: Ctx, depth: number): string {
+  const blocks = childBlocks(li, ctx, depth).filter((b) => b.trim());
+  let out = "";
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    if (i === 0) out = block;
+    else out += (/^(?:[-*+]|\d+[.)]) /.test(block) ? "\n" : "\n\n") + block;
+  }
+  return out;
+}
+
+function indent(text: string, width: number): string {
+  const pad = " ".repeat(width);
+  return text.split("\n").map((line) => (line ? pad + line : line)).join("\n");
+}
+
+/** preBlock fences preformatted text with the language named by class="language-x" or "lang-x". */
+function preBlock(el: DomElement): string {
+  const code = preText(el).replace(/^\n/, "");
+  if (!code.trim()) return "";
+  return fence(code, codeLanguage(el));
+}
+
+function preText(node: DomNode): string {
+  let out = "";
+  const kids = node.childNodes;
+  for (let i = 0; i < kids.length; i++) {
+    const child = kids[i]!;
+    if (child.nodeType === TEXT_NODE) out += (child.textContent ?? "").replace(/\u00a0/g, " ");
+    else if (child.nodeType === ELEMENT_NODE) {
+      const tag = tagOf(child);
+      if (tag === "br") out += "\n";
+      else if (tag === "script" || tag === "style") continue;
+      else {
+        out += preText(child);
+        if (BLOCK_TAGS.has(tag) && !out.endsWith("\n")) out += "\n";
+      }
+    }
+  }
+  return out;
+}
+
+function codeLanguage(el: DomElement): string {
+  const candidates: DomElement[] = [el];
+  const kids = el.childNodes;
+  for (let i = 0; i < kids.length; i++) if (tagOf(kids[i]!) === "code") candidates.push(kids[i] as DomElement);
+  let parent = el.parentNode;
+  for (let i = 0; i < 2 && parent && parent.nodeType === ELEMENT_NODE; i++, parent = parent.parentNode) candidates.push(parent as DomElement);
+  for (const candidate of candidates) {
+    const match = /(?:^|\s)(?:language|lang|highlight-source|brush:?)-?([\w+#.-]+)/i.exec(candidate.getAttribute("class") ?? "");
+    if (match) return match[1]!.toLowerCase();
+    const data = candidate.getAttribute("data-language") ?? candidate.getAttribute("data-lang");
+    if (data && /^[\w+#.-]+$/.test(data)) return data.toLowerCase();
+  }
+  return "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
+interface Cell {
+  text: string;
+  colspan: number;
+  rowspan: number;
+  header: boolean;
+}
+
+/** tableBlocks renders a data table as GFM; one-cell and presentation tables are unwrapped. */
+function tableBlocks(table: DomElement, ctx: Ctx, depth: number): string[] {
+  const rowEls = tableRows(table);
+  if (ctx.inTable) {
+    // A table inside a table cell cannot be a GFM table: flatten it to lines of text.
+    const lines = rowEls.map((row) => rowCells(row).map((c) => flatCell(c, ctx, depth)).filter(Boolean).join(" "));
+    return [lines.filter(Boolean).join("\n")];
+  }
+  const cellEls = rowEls.map(rowCells);
+  const cellCount = cellEls.reduce((n, r) => n + r.length, 0);
+  const layout = table.getAttribute("role") === "presentation" || table.getAttribute("role") === "none";
+  if (cellCount <= 1 || layout || cellEls.every((r) => r.length <= 1)) {
+    // Layout tables: their cells are ordinary content, in reading order.
+    return cellEls.flat().flatMap((cell) => childBlocks(cell, ctx, depth + 1));
+  }
+  const blocks: string[] = [];
+  const caption = directChild(table, "caption");
+  if (caption && !skipped(caption, ctx)) {
+    const text = finishInline(inlineChildren(caption, ctx, depth)).replace(/\n/g, " ");
+    if (text) blocks.push(`**${text}**`);
+  }
+  const inner: Ctx = { ...ctx, inTable: true };
+  const rows: Cell[][] = cellEls.map((cells) =>
+    cells.map((cell) => ({
+      text: cellMarkdown(cell, inner, depth + 1),
+      colspan: spanOf(cell.getAttribute("colspan")),
+      rowspan: spanOf(cell.getAttribute("rowspan")),
+      header: tagOf(cell) === "th",
+    })),
+  );
+  const grid = layoutGrid(rows);
+  const nonEmpty = grid.filter((row) => row.some((c) => c !== ""));
+  if (nonEmpty.length === 0) return blocks;
+  if (nonEmpty.length === 1) nonEmpty.unshift(nonEmpty[0]!.map(() => ""));
+  blocks.push(gfmTable(nonEmpty));
+  return blocks;
+}
+
+function spanOf(value: string | null): number {
+  const n = Number.parseInt(value ?? "1", 10);
+  return Number.isFinite(n) && n >= 1 ? Math.min(n, 100) : 1;
+}
+
+/** layoutGrid places cells on a grid: spanned columns and rows get empty cells so columns line up. */
+function layoutGrid(rows: Cell[][]): string[][] {
+  const grid: string[][] = [];
+  const carried: number[] = []; // carried[col] = rows still covered by a rowspan from above
+  for (let r = 0; r < rows.length; r++) {
+    const out: string[] = [];
+    let col = 0;
+    const take = () => {
+      while ((carried[col] ?? 0) > 0) {
+        carried[col]!--;
+        out[col] = "";
+        col++;
+      }
+    };
+    for (const cell of rows[r]!) {
+      take();
+      out[col] = cell.text;
+      for (let k = 0; k < cell.colspan; k++) {
+        if (k > 0) out[col + k] = "";
+        if (cell.rowspan > 1) carried[col + k] = Math.max(carried[col + k] ?? 0, cell.rowspan - 1);
+      }
+      col += cell.colspan;
+    }
+    // Remaining rowspans to the right of the last cell.
+    for (let c = col; c < carried.length; c++) {
+      if ((carried[c] ?? 0) > 0) {
+        carried[c]!--;
+        out[c] = "";
+      }
+    }
+    grid.push(Array.from(out, (v) => v ?? ""));
+  }
+  return grid;
+}
+
+/** tableRows lists the rows of a table (not of nested tables): thead rows first, tfoot rows last. */
+function tableRows(table: DomElement): DomElement[] {
+  const head: DomElement[] = [];
+  const body: DomElement[] = [];
+  const foot: DomElement[] = [];
+  const kids = table.childNodes;
+  for (let i = 0; i < kids.length; i++) {
+    const node = kids[i]!;
+    const tag = tagOf(node);
+    if (tag === "tr") body.push(node as DomElement);
+    else if (tag === "thead" || tag === "tbody" || tag === "tfoot") {
+      const target = tag === "thead" ? head : tag === "tfoot" ? foot : body;
+      const rows = node.childNodes;
+      for (let j = 0; j < rows.length; j++) if (tagOf(rows[j]!) === "tr") target.push(rows[j] as DomElement);
+    }
+  }
+  return [...head, ...body, ...foot];
+}
+
+function rowCells(row: DomElement): DomElement[] {
+  const cells: DomElement[] = [];
+  const kids = row.childNodes;
+  for (let i = 0; i < kids.length; i++) {
+    const tag = tagOf(kids[i]!);
+    if ((tag === "td" || tag === "th") && !isHidden(kids[i] as DomElement)) cells.push(kids[i] as DomElement);
+  }
+  return cells;
+}
+
+function directChild(el: DomElement, tag: string): DomElement | null {
+  const kids = el.childNodes;
+  for (let i = 0; i < kids.length; i++) if (tagOf(kids[i]!) === tag) return kids[i] as DomElement;
+  return null;
+}
+
+/** cellMarkdown renders one cell; its blocks become lines (gfmTable turns them into <br>). */
+function cellMarkdown(cell: DomElement, ctx: Ctx, depth: number): string {
+  return childBlocks(cell, ctx, depth).join("\n");
+}
+
+function flatCell(cell: DomElement, ctx: Ctx, depth: number): string {
+  return childBlocks(cell, { ...ctx, inTable: true }, depth + 1).join(" ").replace(/\s+/g, " ").trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inline
+
+function inlineChildren(el: DomNode, ctx: Ctx, depth: number): string {
+  let out = "";
+  const kids = el.childNodes;
+  for (let i = 0; i < kids.length; i++) {
+    const node = kids[i]!;
+    if (node.nodeType === TEXT_NODE) out += escapeInline(collapse(node.textContent ?? ""));
+    else if (node.nodeType === ELEMENT_NODE) {
+      const child = node as DomElement;
+      if (skipped(child, ctx)) continue;
+      if (depth > MAX_DEPTH) out += escapeInline(collapse(child.textContent ?? ""));
+      else if (BLOCK_TAGS.has(tagOf(child))) out += " " + inlineChildren(child, ctx, depth + 1) + " ";
+      else out += inlineElement(child, ctx, depth + 1);
+    }
+  }
+  return out;
+}
+
+/** inlineElement renders an element that holds no blocks. */
+function inlineElement(el: DomElement, ctx: Ctx, depth: number): string {
+  const tag = tagOf(el);
+  switch (tag) {
+    case "br":
+      return BREAK;
+    case "wbr":
+      return "";
+    case "img":
+      return imageMarkdown(el, ctx);
+    case "a":
+      return linkMarkdown(el, ctx, depth);
+    case "b": case "strong":
+      return wrap(inlineChildren(el, ctx, depth), "**");
+    case "i": case "em": case "cite": case "dfn": case "var":
+      return wrap(inlineChildren(el, ctx, depth), "*");
+    case "del": case "s": case "strike":
+      return wrap(inlineChildren(el, ctx, depth), "~~");
+    case "code": case "kbd": case "samp": case "tt":
+      return codeSpan(el.textContent ?? "");
+    case "math":
+      return mathMarkdown(el);
+    case "q":
+      return `"${inlineChildren(el, ctx, depth)}"`;
+    default:
+      return inlineChildren(el, ctx, depth);
+  }
+}
+
+/** wrap puts emphasis markers around text, keeping surrounding spaces outside the markers. */
+function wrap(inner: string, marker: string): string {
+  const match = /^([\s\u0001]*)([\s\S]*?)([\s\u0001]*)$/.exec(inner)!;
+  const core = match[2]!;
+  if (!core) return inner;
+  if (core.includes(BREAK)) return inner; // emphasis cannot span a line break cleanly
+  return `${match[1]}${marker}${core}${marker}${match[3]}`;
+}
+
+function codeSpan(text: string): string {
+  const code = text.replace(/[\s\u00a0]+/g, " ");
+  if (!code.trim()) return code ? " " : "";
+  const longest = Math.max(0, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length));
+  const ticks = "`".repeat(longest + 1);
+  const pad = code.startsWith("`") || code.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${code}${pad}${ticks}`;
+}
+
+/** mathMarkdown writes MathML as TeX when the page carries the TeX source (KaTeX, MediaWiki). */
+function mathMarkdown(el: DomElement): string {
+  const annotations = el.querySelectorAll("annotation");
+  for (let i = 0; i < annotations.length; i++) {
+    const a = annotations[i]!;
+    if (/tex/i.test(a.getAttribute("encoding") ?? "")) return `$${(a.textContent ?? "").trim()}$`;
+  }
+  const alt = el.getAttribute("alttext");
+  if (alt) return `$${alt.trim()}$`;
+  return escapeInline(collapse(el.textContent ?? ""));
+}
+
+function linkTarget(el: DomElement, ctx: Ctx): string | null {
+  const href = (el.getAttribute("href") ?? "").trim();
+  if (!href || /^(?:javascript|vbscript|data):/i.test(href)) return null;
+  return destination(absoluteUrl(href, ctx));
+}
+
+function linkMarkdown(el: DomElement, ctx: Ctx, depth: number): string {
+  const inner = inlineChildren(el, ctx, depth);
+  const href = linkTarget(el, ctx);
+  const match = /^([\s\u0001]*)([\s\S]*?)([\s\u0001]*)$/.exec(inner)!;
+  const text = match[2]!.replace(new RegExp(BREAK, "g"), " ");
+  // Heading permalinks ("¶", "#", a zero-width space) carry no text worth keeping.
+  if (/^[\s\u200b-\u200d\u2060\ufeff¶§#\\]*$/.test(text)) return match[1]! + match[3]!;
+  if (!href) return inner;
+  return `${match[1]}[${text}](${href})${match[3]}`;
+}
+
+function imageMarkdown(el: DomElement, ctx: Ctx): string {
+  let src = (el.getAttribute("src") ?? "").trim();
+  const lazy = el.getAttribute("data-src") ?? el.getAttribute("data-original") ?? el.getAttribute("data-lazy-src");
+  if ((!src || src.startsWith("data:")) && lazy) src = lazy.trim();
+  if (!src) {
+    const srcset = el.getAttribute("srcset") ?? el.getAttribute("data-srcset") ?? "";
+    src = srcset.trim().split(/\s+/)[0] ?? "";
+  }
+  if (!src || /^(?:javascript|vbscript):/i.test(src)) return "";
+  if (src.startsWith("data:") && src.length > MAX_DATA_URI) return "";
+  if (isTrackingPixel(el, src)) return "";
+  const alt = collapse(el.getAttribute("alt") ?? "").trim().replace(/([\\[\]])/g, "\\$1");
+  return `![${alt}](${destination(src.startsWith("data:") ? src : absoluteUrl(src, ctx))})`;
+}
+
+function isTrackingPixel(el: DomElement, src: string): boolean {
+  const width = Number.parseInt(el.getAttribute("width") ?? "", 10);
+  const height = Number.parseInt(el.getAttribute("height") ?? "", 10);
+  if ((Number.isFinite(width) && width <= 2) || (Number.isFinite(height) && height <= 2)) return true;
+  return /[/_.-](?:pixel|beacon|tracking|1x1|spacer)(?:[/_.?-]|$)/i.test(src);
+}
+
+/** absoluteUrl resolves a link against the page base; relative links stay as written without a base. */
+export function absoluteUrl(href: string, ctx: { base: URL | null }): string {
+  if (!ctx.base) return href;
+  try {
+    return new URL(href, ctx.base).href;
+  } catch {
+    return href;
+  }
+}
+
+/** destination makes a URL safe inside (...) of a markdown link. */
+function destination(url: string): string {
+  return url.replace(/[\s<>]/g, (c) => encodeURIComponent(c)).replace(/\(/g, "%28").replace(/\)/g, "%29");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+/** collapse turns every run of HTML whitespace into one space; no-break spaces become spaces. */
+function collapse(text: string): string {
+  return text.replace(/[ \t\n\r\f\u00a0]+/g, " ");
+}
+
+/** escapeInline escapes characters that would start markdown syntax inside running text. */
+function escapeInline(text: string): string {
+  return text
+    .replace(/[\\`*[\]]/g, "\\$&")
+    .replace(/<(?=[a-zA-Z/!?])/g, "\\<")
+    .replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace("_", "\\_"))
+    .replace(/~~/g, "\\~\\~");
+}
+
+/** finishInline turns accumulated inline markdown into a paragraph: trimmed, one space, line starts escaped. */
+function finishInline(inline: string): string {
+  if (!inline) return "";
+  return inline
+    .replace(/ {2,}/g, " ")
+    .replace(/ ?\u0001 ?/g, "\n")
+    .replace(/^\n+|\n+$/g, "")
+    .replace(/\n{2,}/g, "\n")
+    .trim()
+    .replace(/^( *)(#{1,6}(?=\s|$)|>|[-+](?= )|=+$|(\d+)([.)])(?= ))/gm, (_m, lead: string, marker: string, digits?: string, dot?: string) =>
+      digits ? `${lead}${digits}\\${dot}` : `${lead}\\${marker}`,
+    );
+}

@@ -1,0 +1,336 @@
+/**
+ * HTML -> markdown: the markdown writer on small pages, boilerplate removal on the real pages of the
+ * corpus (Wikipedia, a Docusaurus blog post, a Bing results page) and on synthetic pages whose main
+ * text is known, scored with token-level precision, recall and F1.
+ */
+import { describe, expect, test } from "bun:test";
+import { AppError } from "../src/errors";
+import { convertHtml, htmlToMarkdown } from "../src/convert/html";
+import type { ConvertContext, ConvertInput } from "../src/convert/types";
+
+const fixture = (name: string) => Bun.file(new URL(`./fixtures/${name}`, import.meta.url)).text();
+
+function context(page: Partial<ConvertContext["page"]> = {}): ConvertContext {
+  return {
+    signal: AbortSignal.timeout(30000),
+    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 2000 },
+    page: { mainContent: true, waitMs: 0, ...page },
+    tools: {} as any,
+  };
+}
+
+function htmlInput(bytes: Uint8Array, extra: Partial<ConvertInput> = {}): ConvertInput {
+  return { bytes, filename: "page.html", contentType: "text/html", ext: "html", ...extra };
+}
+
+/** plain strips markdown syntax (links keep their text, images and URLs go) to compare text. */
+function plain(markdown: string): string {
+  return markdown
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\\([\\`*_[\]<>#+.!|~-])/g, "$1")
+    .replace(/[*`|]/g, " ")
+    .replace(/\s+/g, " ");
+}
+
+function tokens(text: string): string[] {
+  return (plain(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+/** scoreTokens is token-level precision/recall/F1 of extracted text against the known main text (bags of words). */
+function scoreTokens(extracted: string, gold: string): { precision: number; recall: number; f1: number } {
+  const want = new Map<string, number>();
+  for (const t of tokens(gold)) want.set(t, (want.get(t) ?? 0) + 1);
+  const got = tokens(extracted);
+  const goldCount = [...want.values()].reduce((a, b) => a + b, 0);
+  let overlap = 0;
+  for (const t of got) {
+    const n = want.get(t) ?? 0;
+    if (n > 0) {
+      overlap++;
+      want.set(t, n - 1);
+    }
+  }
+  const precision = got.length ? overlap / got.length : 0;
+  const recall = goldCount ? overlap / goldCount : 0;
+  return { precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0 };
+}
+
+describe("markdown writer", () => {
+  test("headings, paragraphs, emphasis, code, strike and line breaks", () => {
+    const { markdown } = htmlToMarkdown(
+      `<h1>Title</h1><p>Some <b>bold </b>and <i>italic</i>, <code>x = 1</code>, <del>gone</del>.<br>Next line</p><h3>Sub   heading</h3><hr><p>after</p>`,
+      { mainContent: false },
+    );
+    expect(markdown).toBe("# Title\n\nSome **bold** and *italic*, `x = 1`, ~~gone~~.\nNext line\n\n### Sub heading\n\n---\n\nafter\n");
+  });
+
+  test("nested lists keep their start numbers and indentation", () => {
+    const { markdown } = htmlToMarkdown(`<ol start="3"><li>three<ul><li>a</li><li>b<ol><li>deep</li></ol></li></ul></li><li>four</li></ol>`, { mainContent: false });
+    expect(markdown).toBe("3. three\n   - a\n   - b\n     1. deep\n4. four\n");
+  });
+
+  test("tables: header from th, colspan filled, nested table flattened, one-cell layout table unwrapped", () => {
+    const { markdown } = htmlToMarkdown(
+      `<table><tr><td><p>Layout wrapper</p>
+        <table><thead><tr><th>Name</th><th>Q1</th><th>Q2</th></tr></thead>
+        <tbody><tr><td colspan="2">Merged | cell</td><td>7</td></tr>
+        <tr><td>Nested</td><td><table><tr><td>x</td><td>y</td></tr></table></td><td>9</td></tr></tbody></table>
+      </td></tr></table>`,
+      { mainContent: false },
+    );
+    expect(markdown).toBe("Layout wrapper\n\n| Name | Q1 | Q2 |\n| --- | --- | --- |\n| Merged \\| cell |  | 7 |\n| Nested | x y | 9 |\n");
+  });
+
+  test("links and images become absolute against <base href>; data URIs and pixels are dropped", () => {
+    const longData = "data:image/png;base64," + "A".repeat(200);
+    const { markdown } = htmlToMarkdown(
+      `<html><head><base href="/docs/"></head><body><p><a href="guide.html#x">Guide</a> <img src="img/a.png" alt="A [chart]">
+       <img src="${longData}" alt="inline"> <img src="/t.gif" width="1" height="1" alt="px"> <a href="javascript:void(0)">js</a></p></body></html>`,
+      { mainContent: false, baseUrl: "https://example.com/start/page" },
+    );
+    expect(markdown).toBe("[Guide](https://example.com/docs/guide.html#x) ![A \\[chart\\]](https://example.com/docs/img/a.png) js\n");
+  });
+
+  test("code blocks are fenced with their language; text that looks like markdown is escaped", () => {
+    const { markdown } = htmlToMarkdown(
+      `<pre><code class="language-ts">const a = \`x\`;\nif (a) {\n  run();\n}</code></pre><p># not a heading, 1. not a list, *stars* and [brackets] and snake_case _under_</p>`,
+      { mainContent: false },
+    );
+    expect(markdown).toBe("```ts\nconst a = `x`;\nif (a) {\n  run();\n}\n```\n\n\\# not a heading, 1. not a list, \\*stars\\* and \\[brackets\\] and snake_case \\_under\\_\n");
+  });
+
+  test("blockquotes, definition lists and figure captions", () => {
+    const { markdown } = htmlToMarkdown(
+      `<blockquote><p>Quoted</p><p>twice</p></blockquote><dl><dt>Term</dt><dd>Meaning</dd></dl><figure><img src="https://x.org/f.png" alt="F"><figcaption>The caption</figcaption></figure>`,
+      { mainContent: false },
+    );
+    expect(markdown).toBe("> Quoted\n>\n> twice\n\n**Term**\n\nMeaning\n\n![F](https://x.org/f.png)\n\n*The caption*\n");
+  });
+
+  test("title comes from og:title, then <title>, then h1", () => {
+    expect(htmlToMarkdown(`<html><head><meta property="og:title" content="OG"><title>T</title></head><body><h1>H</h1></body></html>`, { mainContent: false }).title).toBe("OG");
+    expect(htmlToMarkdown(`<html><head><title> The  title </title></head><body><h1>H</h1></body></html>`, { mainContent: false }).title).toBe("The title");
+    expect(htmlToMarkdown(`<h1>Only heading</h1><p>x</p>`, { mainContent: false }).title).toBe("Only heading");
+  });
+
+  test("selector converts only the matching elements; a selector that matches nothing is a 400", () => {
+    const html = `<div id="a"><p>first</p></div><div class="keep"><p>second</p></div><div class="keep"><p>third</p></div>`;
+    expect(htmlToMarkdown(html, { mainContent: true, selector: ".keep" }).markdown).toBe("second\n\nthird\n");
+    const miss = (() => {
+      try {
+        htmlToMarkdown(html, { mainContent: true, selector: "#nope" });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(miss).toBeInstanceOf(AppError);
+    expect((miss as AppError).code).toBe("bad_request");
+    expect((miss as AppError).detail).toBe("selector: '#nope' matched nothing on the page");
+  });
+
+  test("a hostile page (10 000 nested elements) converts without exhausting the stack", () => {
+    const html = "<div>".repeat(10000) + "deep text" + "</div>".repeat(10000);
+    expect(htmlToMarkdown(html, { mainContent: false }).markdown).toContain("deep text");
+    expect(htmlToMarkdown(html, { mainContent: true }).markdown).toContain("deep text");
+  });
+});
+
+describe("convertHtml (uploaded HTML files)", () => {
+  test("decodes the charset named by <meta charset>", async () => {
+    const head = new TextEncoder().encode(`<html><head><meta charset="windows-1252"><title>Caf`);
+    const rest = new TextEncoder().encode(`</title></head><body><p>Cr`);
+    const tail = new TextEncoder().encode(` br\u00fbl\u00e9e</p></body></html>`.replace(/[\u00fb\u00e9]/g, "?"));
+    const bytes = new Uint8Array([...head, 0xe9, ...rest, 0xe8, 0x6d, 0x65, ...tail]);
+    const result = await convertHtml(htmlInput(bytes), context({ mainContent: false }));
+    expect(result.title).toBe("Café");
+    expect(result.markdown).toContain("Crème");
+    expect(result.method).toBe("html");
+  });
+
+  test("a page without any text is empty_document", async () => {
+    const bytes = new TextEncoder().encode("<html><body><script>var a = 1;</script><div></div></body></html>");
+    const error = await convertHtml(htmlInput(bytes), context()).catch((e) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe("empty_document");
+  });
+});
+
+describe("boilerplate removal on the corpus", () => {
+  test("Wikipedia: article text, infobox rows and section headings kept; navigation, sidebars and footer dropped", async () => {
+    const html = await fixture("test_wikipedia.html");
+    const started = performance.now();
+    const main = htmlToMarkdown(html, { mainContent: true, baseUrl: "https://en.wikipedia.org/wiki/Microsoft" });
+    const elapsed = performance.now() - started;
+    console.log(`test_wikipedia.html (${(html.length / 1024).toFixed(0)} KB) main content: ${elapsed.toFixed(0)} ms`);
+    const text = plain(main.markdown);
+    expect(main.title).toBe("Microsoft - Wikipedia");
+    expect(main.markdown.startsWith("# Microsoft\n")).toBe(true);
+    expect(main.markdown).toContain("\n## History\n");
+    expect(main.markdown).toContain("\n### 1972–1985: Founding\n");
+    expect(main.markdown).toContain("\n## Corporate affairs\n");
+    expect(text).toContain("Microsoft Corporation is an American multinational corporation and technology company headquartered in Redmond, Washington.");
+    expect(main.markdown).toMatch(/\n\| Founders \| .*Bill Gates.*Paul Allen.* \|\n/);
+    expect(main.markdown).toMatch(/\n\| Number of employees \| 221,000 \(2023\) \|\n/);
+    expect(main.markdown).toContain("[Bill Gates](https://en.wikipedia.org/wiki/Bill_Gates)");
+    for (const chrome of ["Jump to content", "Main page", "Random article", "Privacy policy", "Cookie statement", "Create account", "What links here", "Authority control", "Retrieved from"]) {
+      expect(text).not.toContain(chrome);
+    }
+    const full = plain(htmlToMarkdown(html, { mainContent: false, baseUrl: "https://en.wikipedia.org/wiki/Microsoft" }).markdown);
+    for (const chrome of ["Jump to content", "Main page", "Random article", "Privacy policy", "Cookie statement"]) expect(full).toContain(chrome);
+    expect(full).toContain("Microsoft Corporation is an American multinational corporation");
+  });
+
+  test("Wikipedia converts in well under 200 ms once warm", async () => {
+    const html = await fixture("test_wikipedia.html");
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      htmlToMarkdown(html, { mainContent: true, baseUrl: "https://en.wikipedia.org/wiki/Microsoft" });
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`test_wikipedia.html main content, 5 runs: min ${times[0]!.toFixed(0)} ms, median ${times[2]!.toFixed(0)} ms`);
+    // The machine is shared with other test runs; the best of five is the honest number.
+    expect(times[0]!).toBeLessThan(200);
+  });
+
+  test("blog post: title and body paragraphs kept; site navigation, tags and footer dropped", async () => {
+    const html = await fixture("test_blog.html");
+    const main = htmlToMarkdown(html, { mainContent: true, baseUrl: "https://microsoft.github.io/autogen/blog/2023/04/21/LLM-tuning-math" });
+    const text = plain(main.markdown);
+    expect(main.markdown.startsWith("# Does Model and Inference Parameter Matter in LLM Applications? - A Case Study for MATH\n")).toBe(true);
+    expect(main.markdown).toContain("\n## Experiment Setup\n");
+    expect(main.markdown).toContain("\n## For Further Reading\n");
+    expect(text).toContain("Large language models (LLMs) are powerful tools that can generate natural language texts for various applications");
+    expect(text).toContain("The need for model selection, parameter tuning and cost saving is not specific to the math problems.");
+    for (const chrome of ["Recent posts", "Newer Post", "Copyright ©", "Skip to main content", "Tags:"]) expect(text).not.toContain(chrome);
+    const full = plain(htmlToMarkdown(html, { mainContent: false }).markdown);
+    for (const chrome of ["Recent posts", "Newer Post", "Copyright ©"]) expect(full).toContain(chrome);
+  });
+
+  test("search results page: the results list, each result linked", async () => {
+    const html = await fixture("test_serp.html");
+    const main = htmlToMarkdown(html, { mainContent: true, baseUrl: "https://www.bing.com/search?q=Microsoft+wikipedia" });
+    expect(main.title).toBe("Microsoft wikipedia - Bing");
+    const results = main.markdown.match(/^\s*(?:\d+\. )?## \[[^\]]+\]\(https:\/\/www\.bing\.com\/ck\/a\?[^)]+\)$/gm) ?? [];
+    expect(results.length).toBeGreaterThanOrEqual(8);
+    expect(main.markdown).toContain("[Timeline of Microsoft - Wikipedia]");
+    expect(plain(main.markdown)).toContain("Microsoft Corporation is a leading developer of computer software");
+  });
+});
+
+/**
+ * SYNTHETIC_PAGES are pages with a known main text (inside the MAIN marker comments) wrapped in heavy
+ * boilerplate: menus, breadcrumbs, share bars, related links, comments, newsletter forms, cookie
+ * banners and footers, with semantic markup, with telling class names, and with neither.
+ */
+const SYNTHETIC_PAGES: Record<string, string> = {
+  "news article (semantic markup)": `<!doctype html><html><head><title>Harbour bridge reopens | Daily Gazette</title></head><body>
+<div class="cookie-banner"><p>We use cookies to improve your experience. By continuing you accept our cookie policy.</p><button>Accept all</button></div>
+<header><a href="/">Daily Gazette</a><nav><ul><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/business">Business</a></li><li><a href="/culture">Culture</a></li><li><a href="/opinion">Opinion</a></li></ul></nav></header>
+<ol class="breadcrumbs"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/news/local">Local</a></li></ol>
+<main><article>
+<!--MAIN--><h1>Harbour bridge reopens after two years of repairs</h1>
+<p>The old harbour bridge reopened to traffic on Monday morning after a restoration that took twenty six months and cost the city forty million euros.</p>
+<p>Engineers replaced every one of the four hundred steel cables that hold the deck, and the concrete piers were reinforced against the winter storms that damaged them in the flood of the previous decade.</p>
+<h2>A slow start for commuters</h2>
+<p>The first drivers crossed shortly after six o'clock. Many said the new speed limit of forty kilometres per hour would lengthen their daily journey, but the mayor defended the rule as necessary to protect the structure.</p>
+<p>Cyclists now have a separate lane on the eastern side, protected by a low wall, and pedestrians keep the western walkway with its view of the lighthouse.</p>
+<blockquote><p>We built it to last another century, said the chief engineer at the opening ceremony.</p></blockquote>
+<p>Ferry operators, who carried most of the traffic during the closure, expect their passenger numbers to fall by half before the summer.</p><!--/MAIN-->
+<div class="share-bar"><a href="https://facebook.com/share">Share on Facebook</a> <a href="https://twitter.com/share">Tweet this</a> <a href="mailto:?">Email a friend</a></div>
+<footer class="article-footer">Tags: <a href="/t/bridges">bridges</a> <a href="/t/traffic">traffic</a></footer>
+</article>
+<section class="related-articles"><h2>Related stories</h2><ul><li><a href="/a1">Council approves new tram line to the airport</a></li><li><a href="/a2">Storm damage closes coastal road for a week</a></li><li><a href="/a3">Lighthouse museum celebrates its fiftieth year</a></li></ul></section>
+<section id="comments"><h2>Comments (3)</h2><div class="comment"><p>Finally! I have been waiting for this for ages.</p></div><div class="comment"><p>Forty km per hour is ridiculous, nobody will respect that limit.</p></div><div class="comment"><p>Great work by the engineers, the lights look beautiful at night.</p></div></section>
+</main>
+<aside><h3>Most read</h3><ol><li><a href="/m1">Celebrity chef opens restaurant in old fish market</a></li><li><a href="/m2">Ten things to do this weekend in the city</a></li></ol></aside>
+<footer><p><a href="/about">About us</a> | <a href="/contact">Contact</a> | <a href="/privacy">Privacy policy</a> | <a href="/terms">Terms of use</a></p><p>Copyright 2024 Daily Gazette Media Group. All rights reserved.</p></footer>
+</body></html>`,
+
+  "documentation page (div soup with class names)": `<html><head><title>Configuring the cache - Widgetron docs</title></head><body>
+<div id="top-menu" class="menu"><a href="/">Widgetron</a> <a href="/docs">Docs</a> <a href="/blog">Blog</a> <a href="/pricing">Pricing</a> <a href="/login">Log in</a></div>
+<div class="layout">
+<div class="sidebar"><div class="sidebar-title">Guides</div><ul><li><a href="/docs/install">Installation</a></li><li><a href="/docs/quickstart">Quick start</a></li><li><a href="/docs/cache">Configuring the cache</a></li><li><a href="/docs/deploy">Deployment</a></li><li><a href="/docs/faq">Frequently asked questions</a></li></ul></div>
+<div class="doc-content">
+<!--MAIN--><h1>Configuring the cache</h1>
+<p>Widgetron keeps rendered widgets in a cache so that repeated requests are answered without rendering again. The cache is stored on disk by default and survives restarts.</p>
+<h2>Cache size</h2>
+<p>The maximum size is set in megabytes with the <code>cache_size</code> option. When the cache is full the least recently used entries are removed first.</p>
+<pre><code class="language-yaml">cache_size: 512
+cache_dir: /var/lib/widgetron</code></pre>
+<h2>Expiry</h2>
+<p>Entries expire after the number of seconds given by the expiry option. Expired entries are removed lazily, the next time they are requested.</p>
+<table><tr><th>Option</th><th>Default</th><th>Meaning</th></tr><tr><td>cache_size</td><td>256</td><td>largest cache in megabytes</td></tr><tr><td>expiry</td><td>3600</td><td>lifetime of an entry in seconds</td></tr></table><!--/MAIN-->
+<div class="pagination-nav"><a href="/docs/quickstart">Previous: Quick start</a> <a href="/docs/deploy">Next: Deployment</a></div>
+<div class="newsletter-signup"><h3>Stay up to date</h3><p>Subscribe to our newsletter for product news and release notes.</p><form><input type="email"><button>Subscribe</button></form></div>
+</div></div>
+<div class="site-footer"><p>Widgetron is a product of Example Labs. <a href="/imprint">Imprint</a> <a href="/privacy">Privacy</a></p></div>
+</body></html>`,
+
+  "plain page (no semantic tags, no class names)": `<html><head><title>Growing tomatoes on a balcony</title></head><body>
+<div><div><a href="/">Home</a> <a href="/garden">Garden</a> <a href="/kitchen">Kitchen</a> <a href="/travel">Travel</a> <a href="/about">About</a> <a href="/contact">Contact</a></div></div>
+<div>
+<div>
+<!--MAIN--><h1>Growing tomatoes on a balcony</h1>
+<p>Tomatoes grow well in pots if they get at least six hours of sun a day. A south facing balcony is ideal, but east or west will do for cherry varieties.</p>
+<p>Choose a pot of at least twenty litres for each plant and fill it with a rich compost mixed with a handful of grit for drainage. Small pots dry out quickly in July and the fruit splits.</p>
+<p>Water deeply in the morning rather than a little every evening, and feed once a week with a potash rich fertiliser as soon as the first flowers appear.</p>
+<p>Tall varieties need a cane or a string tied to the railing. Pinch out the side shoots that grow between the stem and the leaves so that the plant puts its energy into the fruit.</p>
+<p>Pick the tomatoes when they are fully coloured and slightly soft. Green fruit left at the end of the season ripens indoors on a sunny windowsill next to a banana.</p><!--/MAIN-->
+</div>
+<div><b>You may also like</b><ul><li><a href="/p1">Ten herbs for a shady window</a></li><li><a href="/p2">How to make your own compost</a></li><li><a href="/p3">Chilli peppers from seed</a></li><li><a href="/p4">Watering systems for holidays</a></li></ul></div>
+</div>
+<div><p><a href="/privacy">Privacy</a> <a href="/terms">Terms</a> <a href="/sitemap">Sitemap</a> <a href="/rss">RSS</a></p></div>
+</body></html>`,
+};
+
+/** goldText is the known main text of a synthetic page: the markup between the MAIN markers as text. */
+function goldText(html: string): string {
+  const inner = html.slice(html.indexOf("<!--MAIN-->") + 11, html.indexOf("<!--/MAIN-->"));
+  return inner.replace(/<[^>]+>/g, " ").replace(/&#39;/g, "'").replace(/\s+/g, " ");
+}
+
+describe("boilerplate removal on synthetic pages with known main text", () => {
+  for (const [name, html] of Object.entries(SYNTHETIC_PAGES)) {
+    test(`${name}: token F1 >= 0.9 with mainContent, boilerplate kept with mainContent:false`, () => {
+      const gold = goldText(html);
+      const main = htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/page" }).markdown;
+      const full = htmlToMarkdown(html, { mainContent: false, baseUrl: "https://example.com/page" }).markdown;
+      const kept = scoreTokens(main, gold);
+      const whole = scoreTokens(full, gold);
+      console.log(
+        `${name}: main content P=${kept.precision.toFixed(3)} R=${kept.recall.toFixed(3)} F1=${kept.f1.toFixed(3)}; ` +
+          `whole page P=${whole.precision.toFixed(3)} R=${whole.recall.toFixed(3)} F1=${whole.f1.toFixed(3)}`,
+      );
+      expect(kept.f1).toBeGreaterThanOrEqual(0.9);
+      expect(kept.f1).toBeGreaterThan(whole.f1);
+      expect(whole.recall).toBeGreaterThan(0.97);
+    });
+  }
+
+  test("the boilerplate named on each page is gone with mainContent and present without", () => {
+    const cases: Array<[string, string[]]> = [
+      ["news article (semantic markup)", ["We use cookies", "Share on Facebook", "Related stories", "Finally! I have been waiting", "Most read", "All rights reserved", "Business"]],
+      ["documentation page (div soup with class names)", ["Pricing", "Frequently asked questions", "Subscribe to our newsletter", "Next: Deployment", "Imprint"]],
+      ["plain page (no semantic tags, no class names)", ["Kitchen", "You may also like", "Chilli peppers from seed", "Sitemap"]],
+    ];
+    for (const [name, chrome] of cases) {
+      const html = SYNTHETIC_PAGES[name]!;
+      const main = plain(htmlToMarkdown(html, { mainContent: true }).markdown);
+      const full = plain(htmlToMarkdown(html, { mainContent: false }).markdown);
+      for (const text of chrome) {
+        expect({ name, text, inMain: main.includes(text) }).toEqual({ name, text, inMain: false });
+        expect({ name, text, inFull: full.includes(text) }).toEqual({ name, text, inFull: true });
+      }
+    }
+  });
+
+  test("the documentation page keeps its code block and table", () => {
+    const { markdown } = htmlToMarkdown(SYNTHETIC_PAGES["documentation page (div soup with class names)"]!, { mainContent: true });
+    expect(markdown).toContain("```yaml\ncache_size: 512\ncache_dir: /var/lib/widgetron\n```");
+    expect(markdown).toContain("| Option | Default | Meaning |\n| --- | --- | --- |\n| cache_size | 256 | largest cache in megabytes |");
+    expect(markdown.startsWith("# Configuring the cache\n")).toBe(true);
+  });
+});
