@@ -40,6 +40,11 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
     body = renderMarkdown(main.roots, { baseUrl, skip: main.skip });
     if (!/^# /m.test(body)) body = withTitleHeading(body, firstH1 ?? title);
     if (main.method === "density") warnings.push("main content found by text density (Readability found no article)");
+    if (!body.trim()) {
+      // Everything looked like boilerplate (a page that is only a menu): better the whole page than nothing.
+      body = renderMarkdown([bodyOf(parseDocument(source))], walk);
+      if (body.trim()) warnings.push("no main content found; the whole page was converted");
+    }
   }
   const markdown = body.trim() ? tidyMarkdown(body) : "";
   return { markdown, title, warnings };
