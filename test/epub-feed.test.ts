@@ -1,8 +1,8 @@
 /**
  * EPUB books (chapters in spine order, metadata, zip bombs, truncation, DRM) and RSS/Atom feeds.
  */
+import { zipOf } from "./helpers/zip";
 import { describe, expect, test } from "bun:test";
-import { deflateRawSync } from "node:zlib";
 import { AppError } from "../src/errors";
 import { convertEpub } from "../src/convert/epub";
 import { convertFeed, isFeed } from "../src/convert/feed";
@@ -29,54 +29,6 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
   return error as AppError;
 }
 
-/** zipOf writes a ZIP archive by hand: deflated entries (method 8) unless `stored` is set. */
-function zipOf(entries: Array<{ name: string; data: Uint8Array | string; stored?: boolean }>): Uint8Array {
-  const locals: Uint8Array[] = [];
-  const centrals: Uint8Array[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const raw = typeof entry.data === "string" ? new TextEncoder().encode(entry.data) : entry.data;
-    const data = entry.stored ? raw : new Uint8Array(deflateRawSync(raw));
-    const name = new TextEncoder().encode(entry.name);
-    const crc = Bun.hash.crc32(raw);
-    const method = entry.stored ? 0 : 8;
-    const local = new Uint8Array(30 + name.length + data.length);
-    const lv = new DataView(local.buffer);
-    lv.setUint32(0, 0x04034b50, true);
-    lv.setUint16(4, 20, true);
-    lv.setUint16(8, method, true);
-    lv.setUint32(14, crc, true);
-    lv.setUint32(18, data.length, true);
-    lv.setUint32(22, raw.length, true);
-    lv.setUint16(26, name.length, true);
-    local.set(name, 30);
-    local.set(data, 30 + name.length);
-    const central = new Uint8Array(46 + name.length);
-    const cv = new DataView(central.buffer);
-    cv.setUint32(0, 0x02014b50, true);
-    cv.setUint16(4, 20, true);
-    cv.setUint16(6, 20, true);
-    cv.setUint16(10, method, true);
-    cv.setUint32(16, crc, true);
-    cv.setUint32(20, data.length, true);
-    cv.setUint32(24, raw.length, true);
-    cv.setUint16(28, name.length, true);
-    cv.setUint32(42, offset, true);
-    central.set(name, 46);
-    locals.push(local);
-    centrals.push(central);
-    offset += local.length;
-  }
-  const centralSize = centrals.reduce((n, c) => n + c.length, 0);
-  const end = new Uint8Array(22);
-  const ev = new DataView(end.buffer);
-  ev.setUint32(0, 0x06054b50, true);
-  ev.setUint16(8, entries.length, true);
-  ev.setUint16(10, entries.length, true);
-  ev.setUint32(12, centralSize, true);
-  ev.setUint32(16, offset, true);
-  return new Uint8Array(Buffer.concat([...locals, ...centrals, end]));
-}
 
 const CONTAINER = `<?xml version="1.0"?><container xmlns="urn:oasis:names:tc:opendocument:xmlns:container" version="1.0"><rootfiles><rootfile full-path="OEBPS/book.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`;
 const OPF = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Bomb</dc:title></metadata>

@@ -2,6 +2,7 @@
  * The markdown operations over HTTP against the real server: uploads, URLs rendered in Chromium,
  * GET /md/{url} in both answer types, the supported list, credits and the error bodies.
  */
+import { zipOf } from "./helpers/zip";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -102,7 +103,7 @@ describe("POST /api/v1/markdown/convert", () => {
     // 60 MB of one letter deflates to about 60 KB; the server allows 50 MB of decompressed content
     const big = deflateRawSync(Buffer.alloc(60_000_000, 0x41));
     expect(big.length).toBeLessThan(100_000);
-    const { status, body } = await convert({ file: new File([new Uint8Array(zipWithDeflated("word/document.xml", big, 60_000_000))], "bomb.docx") });
+    const { status, body } = await convert({ file: new File([zipOf([{ name: "word/document.xml", data: big, inflatedSize: 60_000_000 }])], "bomb.docx") });
     expect(status).toBe(413);
     expect(body).toMatchObject({ success: false, error: "document_too_large" });
   }, 60_000);
@@ -228,31 +229,3 @@ describe("GET /api/v1/markdown/supported", () => {
   });
 });
 
-/** zipWithDeflated writes a one-entry ZIP whose entry is already deflated. */
-function zipWithDeflated(name: string, deflated: Uint8Array, size: number): Buffer {
-  const nameBytes = new TextEncoder().encode(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(deflated.length, 18);
-  local.writeUInt32LE(size >>> 0, 22);
-  local.writeUInt16LE(nameBytes.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(deflated.length, 20);
-  central.writeUInt32LE(size >>> 0, 24);
-  central.writeUInt16LE(nameBytes.length, 28);
-  central.writeUInt32LE(0, 42);
-  const centralStart = local.length + nameBytes.length + deflated.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + nameBytes.length, 12);
-  end.writeUInt32LE(centralStart, 16);
-  return Buffer.concat([local, nameBytes, deflated, central, nameBytes, end]);
-}

@@ -2,11 +2,13 @@
  * The native Office Open XML and delimited-text converters against real-world files (MarkItDown's
  * corpus), LibreOffice's own DOCX/XLSX output, real tesseract OCR, and hostile containers.
  */
+import { zipOf } from "./helpers/zip";
+
+const zipTuples = (entries: Array<[string, string | Uint8Array]>) => zipOf(entries.map(([name, data]) => ({ name, data })));
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { deflateRawSync } from "node:zlib";
 import { AppError } from "../src/errors";
 import { convertDelimited, decodeText, parseDelimited, sniffDelimiter } from "../src/convert/delimited";
 import { convertDocx } from "../src/convert/docx";
@@ -44,47 +46,6 @@ async function errorCode(promise: Promise<unknown>): Promise<string> {
   throw new Error("expected the conversion to fail");
 }
 
-/** zipOf builds a deflated ZIP archive (local headers, central directory, end record). */
-function zipOf(entries: Array<[string, string | Uint8Array]>): Uint8Array {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, content] of entries) {
-    const data = typeof content === "string" ? Buffer.from(content) : Buffer.from(content);
-    const packed = deflateRawSync(data, { level: 9 });
-    const nameBytes = Buffer.from(name);
-    const crc = Bun.hash.crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, packed);
-    centrals.push(central, nameBytes);
-    offset += 30 + nameBytes.length + packed.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return new Uint8Array(Buffer.concat([...locals, directory, end]));
-}
 
 /**
  * encryptedOfficeContainer builds an OLE compound file laid out like a password-protected OOXML
@@ -221,7 +182,7 @@ describe("DOCX", () => {
       item("three"),
       `<w:tbl><w:tr>${cell("Region")}${cell("Q1")}${cell("Q2")}</w:tr><w:tr>${cell("North", '<w:vMerge w:val="restart"/>')}${cell("Both quarters", '<w:gridSpan w:val="2"/>')}</w:tr><w:tr>${cell("", "<w:vMerge/>")}${cell("5")}${cell("6")}</w:tr></w:tbl>`,
     ].join("");
-    const bytes = zipOf([
+    const bytes = zipTuples([
       ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`],
       ["word/document.xml", `<w:document ${W}><w:body>${body}</w:body></w:document>`],
       ["word/_rels/document.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>`],
@@ -336,7 +297,7 @@ describe("XLSX", () => {
 
   test("a workbook whose sheets hold no values is an empty document", async () => {
     const sheet = `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" s="0"/></row></sheetData></worksheet>`;
-    const bytes = zipOf([
+    const bytes = zipTuples([
       ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
       ["xl/workbook.xml", `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Blank" sheetId="1" r:id="rId1"/></sheets></workbook>`],
       ["xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`],
@@ -394,7 +355,7 @@ describe("hostile and damaged containers", () => {
 
   test("a zip bomb DOCX (document.xml inflating past the budget) is refused as too large", async () => {
     const body = `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${"<w:p><w:r><w:t>bomb</w:t></w:r></w:p>".repeat(400_000)}</w:body></w:document>`;
-    const bytes = zipOf([["[Content_Types].xml", contentTypes], ["_rels/.rels", rootRels], ["word/document.xml", body]]);
+    const bytes = zipTuples([["[Content_Types].xml", contentTypes], ["_rels/.rels", rootRels], ["word/document.xml", body]]);
     expect(bytes.length).toBeLessThan(200_000);
     expect(await errorCode(convert(convertDocx, "bomb.docx", bytes, context({ maxDecompressedBytes: 1_000_000 })))).toBe("document_too_large");
   });
@@ -421,7 +382,7 @@ describe("hostile and damaged containers", () => {
 
   test("a document with a body but no text is an empty document", async () => {
     const body = `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p/><w:p><w:r><w:t xml:space="preserve">  </w:t></w:r></w:p></w:body></w:document>`;
-    const bytes = zipOf([["[Content_Types].xml", contentTypes], ["_rels/.rels", rootRels], ["word/document.xml", body]]);
+    const bytes = zipTuples([["[Content_Types].xml", contentTypes], ["_rels/.rels", rootRels], ["word/document.xml", body]]);
     expect(await errorCode(convert(convertDocx, "blank.docx", bytes))).toBe("empty_document");
   });
 });

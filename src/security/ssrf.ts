@@ -15,6 +15,7 @@
  * then fails the handshake unless the internal server holds a valid certificate for the attacker's
  * name. That residual risk is accepted.
  */
+import { untilAborted } from "../runtime/signals";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { AppError } from "../errors";
@@ -281,7 +282,7 @@ export async function guardedFetch(raw: string, opts: GuardedFetchOptions): Prom
   let origin: string | null = null;
 
   for (let hop = 0; ; hop++) {
-    const { url, addresses } = await abortable(assertFetchableUrl(href, opts), signal).catch((cause) => {
+    const { url, addresses } = await untilAborted(assertFetchableUrl(href, opts), signal).catch((cause) => {
       throw failure(cause, href);
     });
     origin ??= url.origin;
@@ -383,21 +384,3 @@ async function readLimited(response: Response, maxBytes: number, tooLarge: () =>
   return bytes;
 }
 
-/** abortable settles with the signal's reason when it aborts first; DNS lookups cannot be cancelled otherwise. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}

@@ -32,6 +32,10 @@
  * - big_fodt: the text document's paragraph repeated 60,000 times (a slow conversion, for deadlines).
  * - corrupt_docx: a ZIP-looking file cut short, which no program can open.
  */
+import { zipOf } from "./zip";
+
+/** storedZip builds a ZIP without compression (method 0) from file names and texts. */
+const storedZip = (files: Record<string, string>) => zipOf(Object.entries(files).map(([name, data]) => ({ name, data, stored: true })));
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -146,56 +150,7 @@ function bigText(paragraphs: number): string {
   return REPORT_FODT.replace("<text:p>End of report.</text:p>", `${body}\n<text:p>End of report.</text:p>`);
 }
 
-/** DOS_DATE_1980_01_01: the earliest valid MS-DOS date (day 1, month 1, year 0 = 1980), for ZIP entries */
-const DOS_DATE_1980_01_01 = 0x21;
 
-/** storedZip builds a ZIP without compression (method 0): enough for a fixture, no dependency */
-function storedZip(files: Record<string, string>): Uint8Array {
-  const encoder = new TextEncoder();
-  const locals: Uint8Array[] = [];
-  const centrals: Uint8Array[] = [];
-  let offset = 0;
-  for (const [name, text] of Object.entries(files)) {
-    const nameBytes = encoder.encode(name);
-    const data = encoder.encode(text);
-    const crc = Bun.hash.crc32(data);
-    const local = new Uint8Array(30 + nameBytes.length + data.length);
-    const lv = new DataView(local.buffer);
-    lv.setUint32(0, 0x04034b50, true);
-    lv.setUint16(4, 20, true);
-    lv.setUint16(12, DOS_DATE_1980_01_01, true);
-    lv.setUint32(14, crc, true);
-    lv.setUint32(18, data.length, true);
-    lv.setUint32(22, data.length, true);
-    lv.setUint16(26, nameBytes.length, true);
-    local.set(nameBytes, 30);
-    local.set(data, 30 + nameBytes.length);
-    const central = new Uint8Array(46 + nameBytes.length);
-    const cv = new DataView(central.buffer);
-    cv.setUint32(0, 0x02014b50, true);
-    cv.setUint16(4, 20, true);
-    cv.setUint16(6, 20, true);
-    cv.setUint16(14, DOS_DATE_1980_01_01, true);
-    cv.setUint32(16, crc, true);
-    cv.setUint32(20, data.length, true);
-    cv.setUint32(24, data.length, true);
-    cv.setUint16(28, nameBytes.length, true);
-    cv.setUint32(42, offset, true);
-    central.set(nameBytes, 46);
-    locals.push(local);
-    centrals.push(central);
-    offset += local.length;
-  }
-  const centralSize = centrals.reduce((n, c) => n + c.length, 0);
-  const end = new Uint8Array(22);
-  const ev = new DataView(end.buffer);
-  ev.setUint32(0, 0x06054b50, true);
-  ev.setUint16(8, centrals.length, true);
-  ev.setUint16(10, centrals.length, true);
-  ev.setUint32(12, centralSize, true);
-  ev.setUint32(16, offset, true);
-  return new Uint8Array(Buffer.concat([...locals, ...centrals, end]));
-}
 
 /** PAGES_INDEX_XML: the body text storage of a Pages '09 document, all libetonyek needs */
 const PAGES_INDEX_XML = `<?xml version="1.0"?>

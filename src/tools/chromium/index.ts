@@ -10,6 +10,7 @@
  *   browser generation: launch -> serve pages -> (pagesPerBrowser reached) retiring -> idle -> closed
  *                                             \-> (crash/disconnect) dead: pages in flight fail, next call relaunches
  */
+import { untilAborted } from "../../runtime/signals";
 import { access, constants, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import puppeteer, { type Browser as PuppeteerBrowser, type BrowserContext, type HTTPResponse, type Page } from "puppeteer";
@@ -501,24 +502,6 @@ async function defaultCheckUrl(url: string, allowPrivateUrls: boolean): Promise<
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-/** untilAborted settles with the signal's reason when it aborts first (the work itself goes on until its page closes). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 /** withTimeout rejects when `promise` takes longer than `ms` milliseconds. */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

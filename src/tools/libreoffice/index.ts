@@ -8,6 +8,7 @@
  *   convert ─▶ Semaphore(instances) ─▶ slot ─▶ warm instance (start lazily) ─▶ bridge: load + store
  *                                          └──▶ cold run with a fresh profile (fallback)
  */
+import { untilAborted } from "../../runtime/signals";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "../../errors";
@@ -177,7 +178,7 @@ export class LibreOffice implements OfficeConverter {
     if (Date.now() < this.warmUnavailableUntil) return null;
     slot.starting ??= this.startInstance(slot, runDir);
     try {
-      const instance = await abortable(slot.starting, signal);
+      const instance = await untilAborted(slot.starting, signal);
       return instance;
     } catch (error) {
       if (error instanceof WarmUnavailable) {
@@ -326,21 +327,3 @@ function loadError(from: string, toExt: OfficeTarget, bytes: Uint8Array, cause: 
   return new AppError("unreadable_document", `LibreOffice could not open the .${from} document to convert it to ${toExt.toUpperCase()} (corrupt, truncated or not really .${from})`, { cause });
 }
 
-/** abortable waits for `promise` unless `signal` aborts first (the promise keeps running) */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
