@@ -127,10 +127,19 @@ export async function guardPage(page: Page, opts: GuardOptions): Promise<PageGua
     worker.client.send("Runtime.evaluate", { expression: NETWORK_STUB }).catch(() => {});
   });
 
+  return state;
+}
+
+/**
+ * preparePage does the guard's request-independent set-up on a fresh page: service workers
+ * bypassed, WebSocket/WebRTC stubs installed before any script, every request paused for
+ * `guardPage`'s check. It runs when the page is opened (ahead of the request, for a spare page);
+ * the page must get `guardPage` before it navigates, or its requests stay paused.
+ */
+export async function preparePage(page: Page): Promise<void> {
   await page.setBypassServiceWorker(true);
   await page.evaluateOnNewDocument(NETWORK_STUB);
   await page.setRequestInterception(true);
-  return state;
 }
 
 /** assertMainUrl checks the URL a caller asks to render: http or https only, then checkUrl. */

@@ -19,7 +19,7 @@ import { AppError } from "../../errors";
 import { assertFetchableUrl } from "../../security/ssrf";
 import { toolUnavailable } from "../process";
 import { Semaphore } from "../semaphore";
-import { assertMainUrl, guardPage, type CheckUrl, type PageGuard } from "./guard";
+import { assertMainUrl, guardPage, preparePage, type CheckUrl, type PageGuard } from "./guard";
 
 export type { CheckUrl } from "./guard";
 
@@ -74,15 +74,17 @@ const CHROMIUM_ARGS = [
  * QUIET_MS: a page counts as settled when, for this long, no request that can change the DOM
  * (document, script, fetch, XHR) was open and the DOM did not change, in ms.
  */
-const QUIET_MS = 120;
+const QUIET_MS = 50;
 /** NETWORK_ONLY_QUIET_MS: a quiet network for this long settles a page whose DOM keeps changing (clocks, animations) */
 const NETWORK_ONLY_QUIET_MS = 1_000;
-const SETTLE_POLL_MS = 25;
+const SETTLE_POLL_MS = 10;
 /** SHORT_TIMER_MS: timers up to this delay count as work about to change the page (a fetch after 300 ms, say) */
 const SHORT_TIMER_MS = 1_000;
 /**
  * PAGE_ACTIVITY_TRACKER runs before the page's scripts: it notes when the DOM last changed (page
- * clock, ms) and counts short timers that have not fired yet, so settling waits for them.
+ * clock, ms) and counts short timers that have not fired yet and fetch/XHR calls that have not
+ * finished, as the page sees them: a request the page just started counts before its network event
+ * reaches us, so settling cannot slip between the two.
  */
 const PAGE_ACTIVITY_TRACKER = `(() => {
   const mark = () => { globalThis.__docintelDomChangedAt = performance.now(); };
@@ -97,7 +99,26 @@ const PAGE_ACTIVITY_TRACKER = `(() => {
     return id;
   };
   globalThis.clearTimeout = function (id) { pending.delete(id); return clearTimer.call(this, id); };
-  globalThis.__docintelPendingTimers = () => pending.size;
+  let requests = 0;
+  const pageFetch = globalThis.fetch;
+  if (typeof pageFetch === "function") {
+    globalThis.fetch = function (...args) {
+      requests++;
+      let started;
+      try { started = pageFetch.apply(this, args); } catch (error) { requests--; throw error; }
+      return started.finally(() => { requests--; });
+    };
+  }
+  const xhr = globalThis.XMLHttpRequest && globalThis.XMLHttpRequest.prototype;
+  if (xhr) {
+    const send = xhr.send;
+    xhr.send = function (...args) {
+      requests++;
+      this.addEventListener("loadend", () => { requests--; }, { once: true });
+      return send.apply(this, args);
+    };
+  }
+  globalThis.__docintelPendingWork = () => pending.size + requests;
 })();`;
 const DEFAULT_SETTLE_CAP_MS = 5_000;
 /** CAPTURE_RESERVE_MS: time kept back from the settle wait for waitMs' neighbours: reading the DOM and the title */
@@ -151,7 +172,6 @@ export class ChromiumSupervisor implements Browser {
   /** render opens `url` with JavaScript, waits for the network to settle plus `waitMs`, and returns the DOM as HTML. */
   render(url: string, opts: RenderOptions): Promise<RenderedPage> {
     return this.guarded({ ...opts, mainUrl: url }, async (page, guard, deadlineAt) => {
-      await page.evaluateOnNewDocument(PAGE_ACTIVITY_TRACKER);
       const response = await navigate(page, url, guard);
       opts.signal.throwIfAborted();
       await settlePage(page, guard, Math.min(this.options.networkSettleCapMs ?? DEFAULT_SETTLE_CAP_MS, deadlineAt - Date.now() - opts.waitMs - CAPTURE_RESERVE_MS));
@@ -404,13 +424,13 @@ async function settlePage(page: Page, guard: PageGuard, capMs: number): Promise<
   }
 }
 
-/** pageIsIdle: the DOM has not changed for QUIET_MS and no short timer is pending; false when it cannot tell. */
+/** pageIsIdle: the DOM has not changed for QUIET_MS and no short timer or page request is pending; false when it cannot tell. */
 async function pageIsIdle(page: Page): Promise<boolean> {
   try {
     return await page.evaluate((quietMs) => {
-      const g = globalThis as { __docintelDomChangedAt?: number; __docintelPendingTimers?: () => number };
-      if (typeof g.__docintelDomChangedAt !== "number" || typeof g.__docintelPendingTimers !== "function") return false;
-      return performance.now() - g.__docintelDomChangedAt >= quietMs && g.__docintelPendingTimers() === 0;
+      const g = globalThis as { __docintelDomChangedAt?: number; __docintelPendingWork?: () => number };
+      if (typeof g.__docintelDomChangedAt !== "number" || typeof g.__docintelPendingWork !== "function") return false;
+      return performance.now() - g.__docintelDomChangedAt >= quietMs && g.__docintelPendingWork() === 0;
     }, QUIET_MS);
   } catch {
     return false;
@@ -473,7 +493,7 @@ async function newContextPage(generation: Generation): Promise<{ context: Browse
   try {
     const page = await context.newPage();
     closeOtherPages(context, page);
-    await page.setViewport(VIEWPORT);
+    await Promise.all([page.setViewport(VIEWPORT), preparePage(page), page.evaluateOnNewDocument(PAGE_ACTIVITY_TRACKER)]);
     return { context, page };
   } catch (error) {
     await withTimeout(context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
