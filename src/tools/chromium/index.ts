@@ -4,8 +4,9 @@
  * between requests), enforces a deadline per request, and relaunches the browser after a crash or
  * after `pagesPerBrowser` pages.
  *
- *   render(url) = [wait for a page slot, open guarded page, navigate (DOMContentLoaded),
- *                  settle network (no document/script/fetch/XHR open for 500 ms, capped), waitMs, capture]
+ *   render(url) = [wait for a page slot, take the spare page (opened and prepared ahead) or open one,
+ *                  guard it, navigate (DOMContentLoaded), settle (no document/script/fetch/XHR open,
+ *                  no short timer pending, DOM unchanged, for 50 ms; capped), waitMs, capture]
  *
  *   browser generation: launch -> serve pages -> (pagesPerBrowser reached) retiring -> idle -> closed
  *                                             \-> (crash/disconnect) dead: pages in flight fail, next call relaunches
