@@ -127,14 +127,26 @@ describe("PDF text layer", () => {
     expect(result.markdown).toContain("Section 00 00 45 – Description");
   });
 
-  test("ocr_pdf_multipage and complex_layout have a text layer on every page, so they are read as text", async () => {
+  test("ocr_pdf_multipage and complex_layout: text layers read as text, and the text inside their pictures OCRed onto the page", async () => {
     const multipage = await fixture("ocr_pdf_multipage.pdf");
-    expect(multipage.method).toBe("text");
+    expect(multipage.method).toBe("text+ocr");
     expect(multipage.pages!.map((p) => p.method)).toEqual(["text", "text", "text"]);
     expect(multipage.markdown).toContain("This is important text that appears BEFORE the image.");
     expect(multipage.markdown).toContain("Content that follows the image.");
+    // each picture's text lands on its own page, after that page's text layer
+    const at = (s: string) => multipage.markdown.indexOf(s);
+    expect(at("> [Image text] PAGE 1 IMAGE: Section A")).toBeGreaterThan(at("More content follows here."));
+    expect(at("> [Image text] PAGE 2 IMAGE: Contact Info")).toBeGreaterThan(at("Final paragraph before image."));
+    expect(at("> [Image text] PAGE 3 IMAGE: Header Banner")).toBeGreaterThan(at("This text is AFTER the image."));
     const complex = await fixture("ocr_pdf_complex_layout.pdf");
     expect(complex.markdown).toContain("Complex Layout Document");
+    expect(complex.markdown).toContain("> [Image text] WARNING: Handle with care");
+  });
+
+  test("a text PDF without pictures is read as text only (no OCR)", async () => {
+    const paper = await fixture("test.pdf");
+    expect(paper.method).toBe("text");
+    expect(paper.markdown).not.toContain("[Image text]");
   });
 });
 

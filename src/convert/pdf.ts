@@ -8,7 +8,7 @@
  * with the text of the document, not with pdf.js's objects.
  */
 import { AppError } from "../errors";
-import { renderPdfPage } from "../tools/poppler";
+import { extractPageImages, listPdfImages, renderPdfPage, type PdfImageInfo } from "../tools/poppler";
 import { Semaphore } from "../tools/semaphore";
 import { joinBlocks, tidyMarkdown } from "./markdown";
 import { formatOcrText, renderPages, type PageLayout } from "./pdfLayout";
@@ -25,6 +25,16 @@ const BATCHES_IN_FLIGHT = 2;
 const RENDERS_IN_FLIGHT = 3;
 /** RENDER_TIMEOUT_MS: deadline for pdftoppm on one page. */
 const RENDER_TIMEOUT_MS = 60_000;
+/** Pictures on text pages are OCRed when they are at least this large (pixels and inches on the page)... */
+const PICTURE_MIN_WIDTH_PX = 100;
+const PICTURE_MIN_HEIGHT_PX = 30;
+const PICTURE_MIN_AREA_IN2 = 0.75;
+/** ...and cover less than this share of the page (a page-sized picture under a text layer is a scan already read). */
+const PICTURE_MAX_PAGE_SHARE = 0.8;
+/** MAX_PICTURES_OCR: pictures OCRed per document; the rest are counted in a warning. */
+const MAX_PICTURES_OCR = 40;
+/** PICTURE_MIN_CONFIDENCE: OCR text of a picture below this confidence is not shown (photos give noise). */
+const PICTURE_MIN_CONFIDENCE = 0.5;
 
 export const convertPdf: Converter = async (input, ctx) => {
   const { signal } = ctx;
@@ -43,10 +53,13 @@ export const convertPdf: Converter = async (input, ctx) => {
   signal.throwIfAborted();
 
   const ocrPages = pages.filter((p) => p.chars < MIN_TEXT_CHARS);
-  const ocr = await ocrAll(input.bytes, ocrPages, ctx);
+  const [ocr, pictures] = await Promise.all([ocrAll(input.bytes, ocrPages, ctx), readPictures(input.bytes, pages, ctx)]);
   signal.throwIfAborted();
 
-  return assemble(pages, ocr, { total, title: probe.title, name, failedPages });
+  const conversion = assemble(pages, ocr, { total, title: probe.title, name, failedPages });
+  conversion.warnings.push(...pictures.warnings);
+  if (pictures.found > 0 && conversion.method === "text") conversion.method = "text+ocr";
+  return conversion;
 };
 
 function pdfError(failure: PdfFailure, name: string): AppError {
@@ -105,6 +118,77 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext)
     ),
   );
   return results;
+}
+
+/**
+ * readPictures OCRs the pictures on pages that have a text layer (charts, screenshots, scanned
+ * inserts) and puts on each page the text that its text layer does not already hold. Pages without
+ * a text layer are OCRed whole instead. Returns how many pictures gave text, and warnings.
+ */
+async function readPictures(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext): Promise<{ found: number; warnings: string[] }> {
+  const warnings: string[] = [];
+  const textPages = new Map(pages.filter((p) => p.chars >= MIN_TEXT_CHARS).map((p) => [p.page, p]));
+  if (textPages.size === 0) return { found: 0, warnings };
+  let listed: PdfImageInfo[];
+  try {
+    listed = await listPdfImages(pdf, RENDER_TIMEOUT_MS, ctx.signal);
+  } catch (error) {
+    if (ctx.signal.aborted || (error instanceof AppError && error.code === "tool_unavailable")) throw error;
+    warnings.push(`pictures were not checked for text (${error instanceof AppError ? error.detail : String(error)})`);
+    return { found: 0, warnings };
+  }
+  const byPage = new Map<number, PdfImageInfo[]>();
+  for (const image of listed) byPage.set(image.page, [...(byPage.get(image.page) ?? []), image]);
+  const candidates = [...byPage.entries()].filter(([page, images]) => textPages.has(page) && images.some((image) => isPicture(image, textPages.get(page)!)));
+  let budget = MAX_PICTURES_OCR;
+  let skipped = 0;
+  let found = 0;
+  const slots = new Semaphore(RENDERS_IN_FLIGHT);
+  await Promise.all(
+    candidates.map(([page, images]) =>
+      slots.run(async () => {
+        const layout = textPages.get(page)!;
+        const wanted = images.map((image) => isPicture(image, layout));
+        const count = wanted.filter(Boolean).length;
+        if (budget < count) {
+          skipped += count;
+          return;
+        }
+        budget -= count;
+        const extracted = await extractPageImages(pdf, page, RENDER_TIMEOUT_MS, ctx.signal);
+        const pageWords = new Set(wordsOf(layout.blocks.map((b) => (b.kind === "table" ? b.rows.flat().join(" ") : b.lines.map((l) => l.text).join(" "))).join(" ")));
+        for (let i = 0; i < extracted.length && i < images.length; i++) {
+          if (!wanted[i]) continue;
+          const result = await ctx.tools.ocr.recognize(extracted[i]!, ctx.signal).catch((error: unknown) => {
+            if (ctx.signal.aborted || (error instanceof AppError && error.code === "tool_unavailable")) throw error;
+            warnings.push(`page ${page}: a picture could not be OCRed (${error instanceof AppError ? error.detail : String(error)})`);
+            return null;
+          });
+          if (!result || result.confidence < PICTURE_MIN_CONFIDENCE) continue;
+          const words = wordsOf(result.text);
+          const novel = words.filter((w) => !pageWords.has(w)).length;
+          if (words.length === 0 || novel === 0 || novel < words.length * 0.3) continue; // the text layer already says it
+          (layout.imageTexts ??= []).push(result.text.trim());
+          found++;
+        }
+      }, ctx.signal),
+    ),
+  );
+  if (skipped > 0) warnings.push(`${skipped} more picture(s) were not OCRed: at most ${MAX_PICTURES_OCR} are read per document`);
+  return { found, warnings };
+}
+
+/** isPicture: an image large enough to hold readable text, and not a full-page scan under a text layer. */
+function isPicture(image: PdfImageInfo, page: PageLayout): boolean {
+  if (image.type !== "image" || image.width < PICTURE_MIN_WIDTH_PX || image.height < PICTURE_MIN_HEIGHT_PX) return false;
+  const area = image.widthInches * image.heightInches;
+  const pageArea = (page.width / 72) * (page.height / 72);
+  return area >= PICTURE_MIN_AREA_IN2 && (pageArea <= 0 || area < pageArea * PICTURE_MAX_PAGE_SHARE);
+}
+
+/** wordsOf lists the lower-case words of two or more letters or digits. */
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
 }
 
 /** ocrDpi is OCR_DPI, lowered so the rendered page stays within maxPixels (0 = no limit). */

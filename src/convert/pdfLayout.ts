@@ -45,6 +45,8 @@ export interface PageLayout {
   /** chars: non-whitespace characters of the text layer */
   chars: number;
   blocks: LayoutBlock[];
+  /** imageTexts: text OCRed from pictures on the page that the text layer does not hold, shown after the page's text */
+  imageTexts?: string[];
 }
 
 interface Segment {
@@ -427,8 +429,18 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
       openParagraph = !/[.!?:;"”)]$/.test(paragraph) && !isListItem(paragraph);
       firstOnPage = false;
     }
+    for (const text of page.imageTexts ?? []) {
+      out.push(imageTextQuote(text));
+      openParagraph = false;
+    }
   }
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+/** imageTextQuote shows OCR text of a picture as a quote, marked so readers know where it came from. */
+function imageTextQuote(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  return lines.map((line, i) => `> ${i === 0 ? "[Image text] " : ""}${line}`).join("\n");
 }
 
 function blockText(block: LayoutBlock): string {
