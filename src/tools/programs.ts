@@ -15,10 +15,12 @@ export interface ProgramSpec {
 export const PROGRAMS: ProgramSpec[] = [
   { name: "chromium", candidates: ["chromium", "chromium-browser", "google-chrome"], versionArgs: ["--version"], enables: ["screenshots", "web page markdown", "web page thumbnails"], debianPackage: "chromium" },
   { name: "soffice", candidates: ["soffice", "libreoffice"], versionArgs: ["--version"], enables: ["DOC/PPT/XLS/ODF/iWork conversion", "office thumbnails"], debianPackage: "libreoffice-core libreoffice-writer libreoffice-calc libreoffice-impress" },
+  { name: "python3 (UNO)", candidates: ["/usr/bin/python3"], versionArgs: ["-c", "import uno; print('uno ok')"], enables: ["warm LibreOffice (otherwise a cold soffice per document)"], debianPackage: "python3-uno" },
   { name: "tesseract", candidates: ["tesseract"], versionArgs: ["--version"], enables: ["OCR of images and scanned PDFs"], debianPackage: "tesseract-ocr tesseract-ocr-eng" },
   { name: "ffmpeg", candidates: ["ffmpeg"], versionArgs: ["-version"], enables: ["audio/video metadata and transcription input", "video thumbnails", "GIF/MP4 screenshots"], debianPackage: "ffmpeg" },
   { name: "ffprobe", candidates: ["ffprobe"], versionArgs: ["-version"], enables: ["media duration and codecs"], debianPackage: "ffmpeg" },
   { name: "pdftoppm", candidates: ["pdftoppm"], versionArgs: ["-v"], enables: ["PDF page images (OCR, thumbnails, vision)"], debianPackage: "poppler-utils" },
+  { name: "pdfimages", candidates: ["pdfimages"], versionArgs: ["-v"], enables: ["OCR of pictures inside PDF pages"], debianPackage: "poppler-utils" },
   { name: "pdftotext", candidates: ["pdftotext"], versionArgs: ["-v"], enables: ["PDF benchmark baseline"], debianPackage: "poppler-utils" },
   { name: "heif-convert", candidates: ["heif-convert"], versionArgs: ["-h"], enables: ["HEIC images"], debianPackage: "libheif-examples" },
 ];
