@@ -1,0 +1,428 @@
+/**
+ * extractLocal: typed extraction from a document's markdown without an AI provider. Deterministic:
+ * the markdown is read into label/value candidates (parse.ts), each schema field is matched to the
+ * candidates by its name, description and business synonyms (labels.ts), and the winning value is
+ * coerced to the field's type (values.ts). Fields with no labelled value fall back to typed patterns
+ * (an email, a date, a currency) at a lower confidence.
+ *
+ * Confidence: 0.9+ only for an exact label with a well-typed value; fuzzy labels stay below 0.8 and
+ * pattern-only values below 0.65. Every citation is a verbatim slice of the markdown.
+ */
+import type { FieldDefinition, TypedSchema } from "../../schema/typed";
+import { fieldLabels, labelScore, labelVocabulary, splitWords, type FieldLabels } from "./labels";
+import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
+import {
+  EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
+} from "./values";
+
+export interface LocalFieldResult {
+  /** value: type-conformant to the field, or null when not found */
+  value: unknown;
+  /** confidence: 0..1; 0 when not found */
+  confidence: number;
+  /** citation: the source line(s) the value came from, verbatim, or null */
+  citation: string | null;
+  found: boolean;
+}
+
+interface FieldOutcome extends LocalFieldResult {
+  /** offsets of the citation in the markdown */
+  span: [number, number] | null;
+}
+
+const NOT_FOUND: FieldOutcome = { value: null, confidence: 0, citation: null, found: false, span: null };
+
+/** KIND_CONFIDENCE: confidence of an exact label with a well-typed value, by how the pair was found. */
+const KIND_CONFIDENCE: Record<Candidate["kind"], number> = {
+  colon: 0.95, cell: 0.95, "cell-last": 0.9, inline: 0.9, "next-line": 0.85, column: 0.88,
+};
+
+/** extractLocal extracts every field of the schema from the markdown. */
+export function extractLocal(markdown: string, schema: TypedSchema): Record<string, LocalFieldResult> {
+  const doc = parseDocument(markdown, labelVocabulary(schemaWords(schema)));
+  const out: Record<string, LocalFieldResult> = {};
+  for (const [name, def] of Object.entries(schema)) {
+    const { span: _span, ...result } = extractField(doc, name, def, null);
+    out[name] = result;
+  }
+  return out;
+}
+
+/** schemaWords collects the words of every field name, nested ones included. */
+function schemaWords(schema: TypedSchema): string[] {
+  const words: string[] = [];
+  const visit = (fields: Record<string, FieldDefinition>) => {
+    for (const [name, def] of Object.entries(fields)) {
+      words.push(...splitWords(name));
+      if (def.properties) visit(def.properties);
+      if (def.items?.properties) visit(def.items.properties);
+    }
+  };
+  visit(schema);
+  return words;
+}
+
+function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, parent: FieldLabels | null): FieldOutcome {
+  const labels = fieldLabels(name, def.description, parent);
+  if (def.type === "object") return extractObject(doc, def, labels);
+  if (def.type === "array") return extractArray(doc, name, def, parent);
+  return extractScalar(doc, def, labels, parent) ?? patternFallback(doc, def, labels) ?? NOT_FOUND;
+}
+
+/** cite builds a field outcome whose citation is the markdown slice [start, end). */
+function cite(doc: ParsedDocument, value: unknown, confidence: number, start: number, end: number): FieldOutcome {
+  return { value, confidence: round(confidence), citation: doc.markdown.slice(start, end), found: true, span: [start, end] };
+}
+
+const round = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
+
+interface Scored {
+  candidate: Candidate;
+  value: unknown;
+  confidence: number;
+  rank: number;
+}
+
+/** extractScalar picks the best labelled candidate for a string, number, integer or boolean field. */
+function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldLabels, parent: FieldLabels | null): FieldOutcome | null {
+  const scored: Scored[] = [];
+  for (const candidate of doc.candidates) {
+    if (candidate.block && labels.concept !== "address") continue;
+    let score = labelScore(candidate.label, labels);
+    // the lines of a "BILL TO:" block are its owner's address
+    if (score === 0 && candidate.block && labels.concept === "address" && parent && labelScore(candidate.label, parent) > 0) score = 0.9;
+    if (score === 0) continue;
+    const coerced = coerce(candidate, def, labels, parent);
+    if (!coerced) continue;
+    let base = KIND_CONFIDENCE[candidate.kind];
+    if (candidate.kind === "column" && (candidate.columnValues ?? 1) > 1) base = 0.55;
+    let confidence = score === 1 ? base : Math.min(0.75, 0.45 + 0.3 * score) * (base / 0.95);
+    confidence *= coerced.quality;
+    let rank = confidence;
+    if (parent && candidate.section && labelScore(candidate.section, parent) > 0) rank += 0.2;
+    scored.push({ candidate, value: coerced.value, confidence, rank });
+  }
+  if (scored.length === 0) return null;
+  scored.sort((a, b) => b.rank - a.rank || a.candidate.order - b.candidate.order);
+  const best = scored[0]!;
+  let confidence = best.confidence;
+  // another equally good label with a different value makes the pick uncertain
+  const rival = scored.find((s) => s !== best && s.rank >= best.rank - 0.05 && JSON.stringify(s.value) !== JSON.stringify(best.value));
+  if (rival) confidence = Math.min(confidence - 0.1, 0.85);
+  return cite(doc, best.value, confidence, best.candidate.start, best.candidate.end);
+}
+
+interface Coerced {
+  value: unknown;
+  /** quality: 1 for a clean typed value, less when the value needed interpretation */
+  quality: number;
+}
+
+const isPercentField = (l: FieldLabels) => l.nameWords.some((w) => ["percent", "percentage", "pct", "rate"].includes(w)) || l.descriptionWords.has("percent") || l.descriptionWords.has("percentage");
+const isDateField = (l: FieldLabels) => l.concept === "date" || l.concept === "due_date" || l.nameWords.includes("date") || l.nameWords.includes("dob") || (l.nameWords.at(-1) === "on" && l.nameWords.length > 1);
+const isIdField = (l: FieldLabels) =>
+  ["invoice_number", "po_number", "transaction_id"].includes(l.concept ?? "") || ["number", "id", "code", "reference", "sku", "vin"].includes(l.nameWords.at(-1) ?? "");
+
+/** coerce turns a candidate's text into the field's type, or null when it does not fit. */
+function coerce(candidate: Candidate, def: FieldDefinition, labels: FieldLabels, parent: FieldLabels | null): Coerced | null {
+  if (candidate.block && labels.concept === "address") {
+    // a "BILL TO:" block under its owner: the address is the lines after the name
+    const lines = parent && labelScore(candidate.label, parent) > 0 ? candidate.block.slice(1) : candidate.block;
+    return lines.length ? { value: lines.join(", "), quality: 0.85 } : null;
+  }
+  return coerceText(candidate.value, def, labels);
+}
+
+/** coerceText turns a value's text into the field's type, or null when it does not fit. */
+export function coerceText(raw: string, def: FieldDefinition, labels: FieldLabels): Coerced | null {
+  const text = cleanText(raw);
+  if (!text) return null;
+  switch (def.type) {
+    case "number":
+    case "integer": {
+      const n = parseNumber(text);
+      if (!n) return null;
+      if (def.type === "integer" && !Number.isInteger(n.value)) return null;
+      if (def.enum && !def.enum.includes(n.value)) return null;
+      let quality = 1;
+      if (n.percent !== isPercentField(labels)) quality = n.percent ? 0.5 : 0.85;
+      const rest = (text.slice(0, n.index) + text.slice(n.end)).replace(/[\s$€£¥%.,:()-]/g, "");
+      if (/[A-Za-z]{3,}/.test(rest)) quality *= 0.8;
+      return { value: n.value, quality };
+    }
+    case "boolean": {
+      const b = parseBoolean(text);
+      return b === null ? null : { value: b, quality: 1 };
+    }
+    case "string":
+      return coerceString(text, def, labels);
+    default:
+      return null;
+  }
+}
+
+/** coerceString reads emails, phones, URLs, currencies, dates (ISO), IDs and enums out of a value. */
+function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): Coerced | null {
+  if (def.enum) return matchEnum(text, def.enum as string[]);
+  const words = labels.nameWords;
+  if (labels.concept === "email" || words.includes("email")) return wrap(firstMatch(EMAIL_RE, text));
+  if (labels.concept === "phone" || words.includes("phone") || words.includes("fax")) return wrap(firstMatch(PHONE_RE, text));
+  if (labels.concept === "website" || words.includes("url") || words.includes("website")) return wrap(firstMatch(URL_RE, text));
+  if (labels.concept === "currency") return wrap(parseCurrency(text));
+  if (isDateField(labels)) {
+    const d = parseDate(text);
+    return d ? { value: d.iso, quality: d.text.length >= text.length - 3 ? 1 : 0.9 } : null;
+  }
+  if (isIdField(labels) && /[\s()]/.test(text)) {
+    const id = firstMatch(ID_RE, text);
+    return id ? { value: id, quality: /\s/.test(text) ? 0.9 : 1 } : null;
+  }
+  if (isIdField(labels) && !/\d/.test(text) && !/[A-Z]{2,}/.test(text)) return null;
+  return { value: text, quality: 1 };
+}
+
+const wrap = (value: string | null): Coerced | null => (value === null ? null : { value, quality: 1 });
+
+/** matchEnum maps text to an allowed value: case-insensitive equality, else an allowed word inside. */
+function matchEnum(text: string, allowed: string[]): Coerced | null {
+  const lower = text.toLowerCase();
+  const exact = allowed.find((a) => a.toLowerCase() === lower);
+  if (exact !== undefined) return { value: exact, quality: 1 };
+  const inside = allowed.filter((a) => new RegExp(`(^|[^a-z0-9])${escapeRe(a.toLowerCase())}($|[^a-z0-9])`).test(lower));
+  if (inside.length === 1) return { value: inside[0], quality: 0.85 };
+  return null;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** lineAt returns the span of the line that holds offset. */
+function lineAt(doc: ParsedDocument, offset: number): [number, number] {
+  const line = doc.lines.find((l) => l.start <= offset && offset <= l.end) ?? doc.lines[0]!;
+  return [line.start, line.end];
+}
+
+/** patternFallback finds an unlabelled value by its shape: the only way left, so never confident. */
+function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: FieldLabels): FieldOutcome | null {
+  const md = doc.markdown;
+  const at = (value: unknown, confidence: number, offset: number) => {
+    const [s, e] = lineAt(doc, offset);
+    return cite(doc, value, confidence, s, e);
+  };
+  const words = labels.nameWords;
+  if (def.type === "string" && def.enum) return enumFallback(doc, def.enum as string[], at);
+  if (def.type === "string") {
+    if (labels.concept === "email" || words.includes("email")) return regexFallback(md, EMAIL_RE, 0.6, at);
+    if (labels.concept === "phone" || words.includes("phone")) return regexFallback(md, PHONE_RE, 0.5, at);
+    if (labels.concept === "website" || words.includes("url") || words.includes("website")) return regexFallback(md, URL_RE, 0.55, at);
+    if (labels.concept === "currency") {
+      const line = doc.lines.find((l) => parseCurrency(l.plain));
+      return line ? cite(doc, parseCurrency(line.plain), 0.5, line.start, line.end) : null;
+    }
+    if (labels.concept === "date" || (words.length === 1 && words[0] === "date")) {
+      const d = allDates(md)[0];
+      return d ? at(d.iso, 0.5, d.index) : null;
+    }
+    if (labels.concept === "vendor") {
+      const first = doc.lines.find((l) => l.plain && !l.isTable);
+      const heading = doc.lines.find((l) => l.isHeading && l.plain && !/^(invoice|receipt|estimate|quote|purchase order|order|bill|statement)\b/i.test(l.plain));
+      const pick = heading ?? first;
+      return pick && pick.plain.length <= 60 ? cite(doc, pick.plain, 0.5, pick.start, pick.end) : null;
+    }
+    if (isIdField(labels)) return idFallback(doc, labels, at);
+  }
+  if ((def.type === "number") && labels.concept === "total") {
+    const money = allNumbers(md).filter((n) => n.currency && !n.percent);
+    if (!money.length) return null;
+    const largest = money.reduce((a, b) => (b.value > a.value ? b : a));
+    return at(largest.value, 0.4, largest.index);
+  }
+  return null;
+}
+
+function regexFallback(md: string, re: RegExp, confidence: number, at: (v: unknown, c: number, o: number) => FieldOutcome): FieldOutcome | null {
+  const m = md.match(re);
+  return m && m.index !== undefined ? at(m[0].replace(/[.,;:]+$/, ""), confidence, m.index) : null;
+}
+
+/** enumFallback finds an allowed value written in the document as a whole word. */
+function enumFallback(doc: ParsedDocument, allowed: string[], at: (v: unknown, c: number, o: number) => FieldOutcome): FieldOutcome | null {
+  const lower = doc.markdown.toLowerCase();
+  const hits = allowed
+    .map((a) => ({ a, i: lower.search(new RegExp(`(^|[^a-z0-9])${escapeRe(a.toLowerCase())}($|[^a-z0-9])`)) }))
+    .filter((h) => h.i >= 0)
+    .sort((x, y) => x.i - y.i);
+  if (!hits.length) return null;
+  return at(hits[0]!.a, hits.length === 1 ? 0.45 : 0.3, hits[0]!.i + 1);
+}
+
+/** idFallback finds a code whose letters abbreviate the field ("INV-..." for an invoice number). */
+function idFallback(doc: ParsedDocument, labels: FieldLabels, at: (v: unknown, c: number, o: number) => FieldOutcome): FieldOutcome | null {
+  const prefixes = new Set<string>();
+  for (const w of labels.nameWords) if (w.length >= 3 && !["number", "reference", "code"].includes(w)) prefixes.add(w.slice(0, 3));
+  if (labels.concept === "po_number") prefixes.add("po");
+  if (labels.concept === "transaction_id") prefixes.add("txn").add("trx");
+  if (prefixes.size === 0) return null;
+  for (const m of doc.markdown.matchAll(new RegExp(ID_RE.source, "g"))) {
+    const token = m[0];
+    const letters = token.toLowerCase().match(/^[a-z]+/)?.[0] ?? "";
+    if (letters && [...prefixes].some((p) => letters.startsWith(p))) return at(token, 0.45, m.index!);
+  }
+  return null;
+}
+
+/** extractObject extracts each member; the object is found when any member is. */
+function extractObject(doc: ParsedDocument, def: FieldDefinition, labels: FieldLabels): FieldOutcome {
+  const value: Record<string, unknown> = {};
+  const found: FieldOutcome[] = [];
+  let sum = 0;
+  const members = Object.entries(def.properties ?? {});
+  for (const [name, member] of members) {
+    const r = extractField(doc, name, member, labels);
+    value[name] = r.value;
+    sum += r.confidence;
+    if (r.found) found.push(r);
+  }
+  if (found.length === 0) return NOT_FOUND;
+  return { ...citeSpan(doc, found), value, confidence: round(sum / members.length), found: true };
+}
+
+/** citeSpan cites the slice covering every member's citation when it is short, else the best one. */
+function citeSpan(doc: ParsedDocument, parts: FieldOutcome[]): { citation: string; span: [number, number] } {
+  const spans = parts.map((p) => p.span!).filter(Boolean);
+  const start = Math.min(...spans.map((s) => s[0]));
+  const end = Math.max(...spans.map((s) => s[1]));
+  if (end - start <= 800) return { citation: doc.markdown.slice(start, end), span: [start, end] };
+  const best = parts.reduce((a, b) => (b.confidence > a.confidence ? b : a));
+  return { citation: best.citation!, span: best.span! };
+}
+
+/** singular drops a plural ending from a field name ("line_items" -> "line_item", "emails" -> "email"). */
+function singular(name: string): string {
+  return name.replace(/(ies)$/i, "y").replace(/([^s])s$/i, "$1");
+}
+
+/** extractArray: a table for arrays of objects; a table column, labels or patterns for scalars. */
+function extractArray(doc: ParsedDocument, name: string, def: FieldDefinition, parent: FieldLabels | null): FieldOutcome {
+  const items = def.items!;
+  if (items.type === "object") return tableObjects(doc, items) ?? NOT_FOUND;
+  if (items.type === "array") return NOT_FOUND;
+  const labels = fieldLabels(singular(name), def.description ?? items.description, parent);
+  return columnValues(doc, items, labels) ?? labelledValues(doc, items, labels) ?? patternValues(doc, items, labels) ?? NOT_FOUND;
+}
+
+/** columnValues reads every cell of the table column named like the field. */
+function columnValues(doc: ParsedDocument, items: FieldDefinition, labels: FieldLabels): FieldOutcome | null {
+  let best: { table: Table; col: number; score: number } | null = null;
+  for (const table of doc.tables) {
+    if (table.rows.length < 2) continue;
+    table.header.forEach((h, col) => {
+      const score = labelScore(h, labels);
+      if (score > 0 && (!best || score > best.score)) best = { table, col, score };
+    });
+  }
+  if (!best) return null;
+  const { table, col, score } = best as { table: Table; col: number; score: number };
+  const values: unknown[] = [];
+  for (const row of table.rows) {
+    if (TOTAL_ROW.test(row.find((x) => x) ?? "")) continue;
+    const c = row[col] ? coerceText(row[col]!, items, labels) : null;
+    if (c && !values.some((v) => JSON.stringify(v) === JSON.stringify(c.value))) values.push(c.value);
+  }
+  if (!values.length) return null;
+  return cite(doc, values, score === 1 ? 0.85 : 0.6, table.start, table.end);
+}
+
+/** labelledValues gathers the values of every label that names the field. */
+function labelledValues(doc: ParsedDocument, items: FieldDefinition, labels: FieldLabels): FieldOutcome | null {
+  const hits: { value: unknown; c: Candidate; conf: number }[] = [];
+  for (const c of doc.candidates) {
+    if (c.kind === "column" || c.kind === "cell-last" || c.block) continue;
+    const score = labelScore(c.label, labels);
+    if (score < 0.5) continue;
+    const v = coerceText(c.value, items, labels);
+    if (v && !hits.some((h) => JSON.stringify(h.value) === JSON.stringify(v.value))) hits.push({ value: v.value, c, conf: (score === 1 ? 0.85 : 0.6) * v.quality });
+  }
+  if (!hits.length) return null;
+  const start = Math.min(...hits.map((h) => h.c.start));
+  const end = Math.max(...hits.map((h) => h.c.end));
+  const span: [number, number] = end - start <= 800 ? [start, end] : [hits[0]!.c.start, hits[0]!.c.end];
+  return cite(doc, hits.map((h) => h.value), Math.min(...hits.map((h) => h.conf)), span[0], span[1]);
+}
+
+/** patternValues gathers every email, phone, URL or date in the document for a list of them. */
+function patternValues(doc: ParsedDocument, items: FieldDefinition, labels: FieldLabels): FieldOutcome | null {
+  if (items.type !== "string") return null;
+  const words = labels.nameWords;
+  let values: { v: string; i: number }[] = [];
+  const collect = (re: RegExp) => [...doc.markdown.matchAll(new RegExp(re.source, "g"))].map((m) => ({ v: m[0].replace(/[.,;:]+$/, ""), i: m.index! }));
+  if (labels.concept === "email" || words.includes("email")) values = collect(EMAIL_RE);
+  else if (labels.concept === "phone" || words.includes("phone")) values = collect(PHONE_RE);
+  else if (labels.concept === "website" || words.includes("url") || words.includes("link")) values = collect(URL_RE);
+  else if (isDateField(labels)) values = allDates(doc.markdown).map((d) => ({ v: d.iso, i: d.index }));
+  const unique = values.filter((x, k) => values.findIndex((y) => y.v === x.v) === k);
+  if (!unique.length) return null;
+  const [s] = lineAt(doc, unique[0]!.i);
+  const [, e] = lineAt(doc, unique.at(-1)!.i);
+  const span: [number, number] = e - s <= 800 ? [s, e] : lineAt(doc, unique[0]!.i);
+  return cite(doc, unique.map((x) => x.v), 0.6, span[0], span[1]);
+}
+
+/** TOTAL_ROW: rows that sum a table rather than being one of its items. */
+const TOTAL_ROW = /^(sub\s*-?\s*total|totals?|grand total|tax|vat|gst|sales tax|shipping|discount|balance|amount due)\b/i;
+
+/** ITEM_WORDS: member names that mean "what the row is" (its description). */
+const ITEM_WORDS = new Set(["item", "description", "name", "product", "service", "label", "line", "article", "category", "type"]);
+
+/** tableObjects builds one object per row of the table whose headers best match the item members. */
+function tableObjects(doc: ParsedDocument, items: FieldDefinition): FieldOutcome | null {
+  const members = Object.entries(items.properties ?? {});
+  const memberLabels = members.map(([n, d]) => fieldLabels(n, d.description, null));
+  let best: { table: Table; columns: number[]; scores: number[]; total: number } | null = null;
+  for (const table of doc.tables) {
+    if (table.rows.length === 0) continue;
+    const used = new Set<number>();
+    const columns: number[] = [];
+    const scores: number[] = [];
+    memberLabels.forEach((labels) => {
+      let bestCol = -1;
+      let bestScore = 0;
+      table.header.forEach((h, col) => {
+        const s = used.has(col) ? 0 : labelScore(h, labels);
+        if (s > bestScore) [bestCol, bestScore] = [col, s];
+      });
+      if (bestCol >= 0) used.add(bestCol);
+      columns.push(bestCol);
+      scores.push(bestScore);
+    });
+    // rows labelled in an unnamed first column ("| Parts | | | 2,100 |") name the item
+    const nameless = memberLabels.findIndex((l, k) => columns[k] === -1 && members[k]![1].type === "string" && l.nameWords.some((w) => ITEM_WORDS.has(w)));
+    if (nameless >= 0 && !table.header[0] && !used.has(0)) [columns[nameless], scores[nameless]] = [0, 0.5];
+    const total = scores.reduce((a, b) => a + b, 0);
+    const matched = scores.filter((s) => s > 0).length;
+    if (matched >= Math.min(2, members.length) && (!best || total > best.total)) best = { table, columns, scores, total };
+  }
+  if (!best) return null;
+  const { table, columns, scores } = best;
+  const rows: Record<string, unknown>[] = [];
+  let filled = 0;
+  for (const row of table.rows) {
+    const first = row.find((c) => c) ?? "";
+    if (!first || TOTAL_ROW.test(first)) continue;
+    const obj: Record<string, unknown> = {};
+    let any = false;
+    members.forEach(([n, d], k) => {
+      const cell = columns[k]! >= 0 ? row[columns[k]!] : undefined;
+      const c = cell ? coerceText(cell, d, memberLabels[k]!) : null;
+      obj[n] = c ? c.value : null;
+      if (c) {
+        any = true;
+        filled++;
+      }
+    });
+    if (any) rows.push(obj);
+  }
+  if (!rows.length) return null;
+  const headerQuality = scores.reduce((a, b) => a + b, 0) / members.length;
+  const fillRate = filled / (rows.length * members.length);
+  return cite(doc, rows, 0.95 * headerQuality * (0.6 + 0.4 * fillRate), table.start, table.end);
+}

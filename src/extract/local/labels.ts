@@ -1,0 +1,157 @@
+/**
+ * Label matching for the local extractor: a field's name (snake_case or camelCase) and description
+ * become words and label phrases, widened by synonyms for common business fields; labelScore says
+ * how well a label found in the document names the field (1 = exact phrase, 0 = unrelated).
+ */
+
+/** CONCEPTS: common business fields and the labels documents use for them (normalised words). */
+export const CONCEPTS: Record<string, string[]> = {
+  total: ["total", "grand total", "amount due", "total amount", "total due", "balance due", "balance", "total amount due", "invoice total", "total payable", "order total", "amount payable", "total price", "total cost", "total to pay", "amount to pay", "total incl tax", "total including tax", "total inc vat"],
+  subtotal: ["subtotal", "sub total", "net total", "total before tax", "total excl tax", "net amount", "amount before tax"],
+  tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes"],
+  date: ["date", "invoice date", "issue date", "issued", "date issued", "issued on", "dated", "order date", "receipt date", "transaction date", "document date", "purchase date", "date of issue", "bill date", "po date"],
+  due_date: ["due date", "payment due", "due", "pay by", "due by", "payment due date", "date due"],
+  invoice_number: ["invoice number", "invoice", "invoice id", "inv number", "invoice ref", "invoice reference", "bill number", "invoice no"],
+  vendor: ["vendor", "seller", "merchant", "company", "from", "supplier", "store", "issued by", "sold by", "biller", "payee", "business", "company name", "vendor name", "supplier name", "merchant name", "store name", "seller name"],
+  customer: ["customer", "bill to", "billed to", "sold to", "client", "buyer", "customer name", "purchaser", "client name", "invoice to", "ship to", "deliver to"],
+  currency: ["currency", "currency code"],
+  email: ["email", "email address", "contact email", "mail", "e mail"],
+  phone: ["phone", "telephone", "tel", "phone number", "mobile", "cell", "contact number", "ph"],
+  address: ["address", "street address", "billing address", "mailing address", "street"],
+  po_number: ["purchase order", "po", "po number", "purchase order number", "order number", "order", "order id", "po ref"],
+  transaction_id: ["transaction id", "txn", "transaction", "trans id", "transaction number", "txn id", "receipt number", "receipt id"],
+  payment_method: ["payment method", "paid by", "payment", "tender", "payment type", "method of payment"],
+  discount: ["discount", "discount amount", "total discount"],
+  shipping: ["shipping", "freight", "delivery", "shipping cost", "shipping and handling", "postage"],
+  website: ["website", "web", "url", "site", "web site"],
+  payment_terms: ["terms", "payment terms", "net terms"],
+};
+
+/** EXCLUDED: words that, in a label, mean it is not the concept (a "Total Points" is no total). */
+const EXCLUDED: Record<string, string[]> = {
+  total: ["sub", "subtotal", "tax", "vat", "gst", "points", "discount", "savings", "items", "quantity", "qty", "pts", "shows", "hours", "weight", "pages", "before", "excl", "net"],
+  date: ["due", "birth", "delivery", "ship", "start", "end", "expiry", "expiration", "print", "printed"],
+  tax: ["rate", "id", "number", "registration"],
+  invoice_number: ["date", "total", "amount", "to", "due"],
+  customer: ["id", "number", "email", "phone", "address", "information", "info", "category", "service", "signature", "code"],
+  vendor: ["id", "number", "email", "phone", "address", "information", "info", "code", "policy", "signature"],
+  po_number: ["date", "type", "total", "status", "desc", "description"],
+  transaction_id: ["date", "type", "total", "amount"],
+  phone: ["email"],
+  email: ["phone"],
+};
+
+/** WORD_ALIASES: spellings read as one word ("no", "#", "num" all mean number). */
+const WORD_ALIASES: Record<string, string> = {
+  no: "number", nr: "number", num: "number", "#": "number", nbr: "number",
+  amt: "amount", qty: "quantity", addr: "address", telephone: "phone", tel: "phone", "e-mail": "email",
+  inv: "invoice", txn: "transaction", trans: "transaction", ref: "reference", desc: "description",
+  subtotal: "subtotal", sub: "sub", "p.o": "po", "p.o.": "po", dt: "date", cust: "customer",
+};
+
+const STOP = new Set(["the", "a", "an", "of", "for", "on", "in", "to", "and", "or", "is", "as", "at", "by", "this", "that", "with", "from", "its", "it", "be", "which", "what", "value", "document", "field", "extract", "if", "any", "name"]);
+
+/** splitWords turns "invoiceNumber", "invoice_number" or "Invoice #:" into normalised words. */
+export function splitWords(text: string): string[] {
+  return text
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/#/g, " # ")
+    .toLowerCase()
+    .replace(/e-mail/g, "email")
+    .replace(/p\.o\./g, "po")
+    .split(/[^a-z0-9#]+/)
+    .filter(Boolean)
+    .map((w) => WORD_ALIASES[w] ?? w);
+}
+
+/** normaliseLabel returns a label's words joined by one space, without parenthesised notes. */
+export function normaliseLabel(label: string): string {
+  return splitWords(label.replace(/\([^)]*\)/g, " ")).join(" ");
+}
+
+export interface FieldLabels {
+  /** phrases that count as an exact label (normalised) */
+  exact: Set<string>;
+  /** words of the name, for fuzzy matching */
+  nameWords: string[];
+  /** content words of the description */
+  descriptionWords: Set<string>;
+  /** the business concept the field is, if any */
+  concept: string | null;
+}
+
+const GENERIC_SUFFIX = new Set(["name", "value", "text", "info", "details", "amount", "str"]);
+
+/** conceptOf finds the business concept that a phrase names exactly, or null. */
+function conceptOf(phrase: string): string | null {
+  if (!phrase) return null;
+  for (const [concept, phrases] of Object.entries(CONCEPTS)) {
+    if (concept.replace(/_/g, " ") === phrase || phrases.includes(phrase)) return concept;
+  }
+  return null;
+}
+
+/** fieldLabels builds the label phrases of a field from its name, description and parent's context. */
+export function fieldLabels(name: string, description: string | undefined, parent: FieldLabels | null = null): FieldLabels {
+  const nameWords = splitWords(name);
+  const phrase = nameWords.join(" ");
+  let concept = conceptOf(phrase);
+  if (!concept && nameWords.length > 1 && GENERIC_SUFFIX.has(nameWords.at(-1)!)) concept = conceptOf(nameWords.slice(0, -1).join(" "));
+  if (!concept && nameWords.length > 1 && nameWords[0] === "total") concept = conceptOf(nameWords.slice(1).join(" ")) === "tax" ? "tax" : null;
+  const descriptionWords = new Set(splitWords(description ?? "").filter((w) => !STOP.has(w)));
+  if (!concept && description) concept = conceptInDescription(splitWords(description), nameWords);
+  const exact = new Set<string>([phrase]);
+  if (concept) for (const p of CONCEPTS[concept]!) exact.add(p);
+  if (nameWords.length > 1 && GENERIC_SUFFIX.has(nameWords.at(-1)!)) exact.add(nameWords.slice(0, -1).join(" "));
+  if (parent) {
+    // "vendor.name" is also labelled "Vendor Name", and a bare "Vendor:" label names the vendor itself
+    for (const p of parent.exact) exact.add(`${p} ${phrase}`);
+    if (["name", "company", "company name", "business name", "full name"].includes(phrase)) for (const p of parent.exact) exact.add(p);
+  }
+  return { exact, nameWords, descriptionWords, concept };
+}
+
+/** conceptInDescription finds a concept whose phrase the description contains and the name agrees with. */
+function conceptInDescription(words: string[], nameWords: string[]): string | null {
+  const text = ` ${words.join(" ")} `;
+  let best: { concept: string; length: number } | null = null;
+  for (const [concept, phrases] of Object.entries(CONCEPTS)) {
+    for (const p of phrases) {
+      if (p.length < 4 || !text.includes(` ${p} `)) continue;
+      // only trust the description when the name shares a word with the concept's phrases
+      const shares = phrases.some((q) => q.split(" ").some((w) => nameWords.includes(w)));
+      if (shares && (!best || p.length > best.length)) best = { concept, length: p.length };
+    }
+  }
+  return best?.concept ?? null;
+}
+
+/** labelScore rates how well a document label names the field: 1 exact, 0.5..0.99 fuzzy, 0 none. */
+export function labelScore(label: string, field: FieldLabels): number {
+  const norm = normaliseLabel(label);
+  if (!norm) return 0;
+  const words = norm.split(" ");
+  if (field.concept && EXCLUDED[field.concept]?.some((w) => words.includes(w)) && !field.exact.has(norm)) return 0;
+  if (field.exact.has(norm)) return 1;
+  let best = 0;
+  const content = words.filter((w) => !STOP.has(w));
+  if (content.length === 0) return 0;
+  for (const phrase of field.exact) {
+    const p = phrase.split(" ");
+    const shared = content.filter((w) => p.includes(w)).length;
+    const union = new Set([...content, ...p]).size;
+    best = Math.max(best, shared / union);
+  }
+  // a label made only of description words ("Amount Payable" for a described total) is a weak match
+  const inDescription = content.filter((w) => field.descriptionWords.has(w)).length / content.length;
+  if (inDescription === 1 && content.length >= 2) best = Math.max(best, 0.5);
+  return best >= 0.5 ? Math.min(0.9, best) : 0;
+}
+
+/** labelVocabulary collects every word that may be part of a label, for splitting "A: x B C: y". */
+export function labelVocabulary(extra: Iterable<string>): Set<string> {
+  const vocab = new Set<string>(["number", "date", "id", "code", "reference", "no", "total", "amount", "name", "due", "address"]);
+  for (const phrases of Object.values(CONCEPTS)) for (const p of phrases) for (const w of p.split(" ")) vocab.add(w);
+  for (const w of extra) vocab.add(w);
+  return vocab;
+}

@@ -1,0 +1,281 @@
+/**
+ * Markdown to extraction candidates: label/value pairs from "Label: value" lines, "LABEL $12.00"
+ * lines, label lines followed by their value, and table rows (label | value cells); GFM tables as
+ * header + rows. Every candidate keeps the offsets of the source line(s) in the markdown, so its
+ * citation is always a verbatim slice of the input.
+ */
+import { cleanText } from "./values";
+
+/** CandidateKind says how a pair was found; it sets the confidence of an exact label match. */
+export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line";
+
+export interface Candidate {
+  label: string;
+  value: string;
+  kind: CandidateKind;
+  /** offsets of the cited source in the markdown */
+  start: number;
+  end: number;
+  /** the heading or block label the candidate sits under ("" at the top) */
+  section: string;
+  /** for next-line blocks: every line of the block (a name, then its address lines) */
+  block?: string[];
+  /** for column candidates: how many distinct non-empty values the column holds */
+  columnValues?: number;
+  order: number;
+}
+
+export interface Table {
+  header: string[];
+  rows: string[][];
+  /** offsets of each data row line */
+  rowSpans: [number, number][];
+  start: number;
+  end: number;
+  /** end offset of the header line */
+  headerEnd: number;
+  section: string;
+}
+
+export interface Line {
+  text: string;
+  /** the line without markdown decoration (heading marks, quote marks, list bullets, emphasis) */
+  plain: string;
+  start: number;
+  end: number;
+  isTable: boolean;
+  isHeading: boolean;
+}
+
+export interface ParsedDocument {
+  markdown: string;
+  lines: Line[];
+  tables: Table[];
+  candidates: Candidate[];
+}
+
+/** splitLines cuts the markdown into lines with their offsets. */
+function splitLines(markdown: string): Line[] {
+  const out: Line[] = [];
+  let start = 0;
+  for (const text of markdown.split("\n")) {
+    const end = start + text.length;
+    const trimmed = text.trim();
+    const isTable = trimmed.startsWith("|") && trimmed.length > 1;
+    const isHeading = /^#{1,6}\s/.test(trimmed);
+    const plain = cleanText(trimmed.replace(/^#{1,6}\s+/, "").replace(/^(>\s*)+/, "").replace(/^[-*+]\s+/, "").replace(/^\[Image text\]\s*/i, ""));
+    out.push({ text, plain, start, end, isTable, isHeading });
+    start = end + 1;
+  }
+  return out;
+}
+
+/** splitCells reads the cells of a table line, honouring escaped pipes. */
+function splitCells(line: string): string[] {
+  const body = line.trim().replace(/^\|/, "").replace(/\|$/, "");
+  return body.split(/(?<!\\)\|/).map((c) => cleanText(c.replace(/\\\|/g, "|")));
+}
+
+const isSeparator = (line: string) => /^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(line.trim());
+
+/** isLabelLike says whether a cell or line reads as a label (words, not a number or amount). */
+export function isLabelLike(text: string): boolean {
+  const t = text.trim();
+  if (!t || t.length > 60) return false;
+  if (!/[A-Za-z]/.test(t)) return false;
+  if (/^[-+$€£¥(]?\s?\d/.test(t)) return false;
+  return !/@|https?:|www\./.test(t);
+}
+
+/** isAllCapsLabel says whether a line is a short block title such as "BILL TO" or "PAYMENT METHOD". */
+function isAllCapsLabel(text: string): boolean {
+  const words = text.split(/\s+/);
+  return words.length <= 4 && /^[A-Z][A-Z &/'.-]+:?$/.test(text) && !/\d/.test(text);
+}
+
+/** parseTables reads GFM tables: a header line, a separator line, data lines. */
+function parseTables(lines: Line[], sections: string[]): Table[] {
+  const tables: Table[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]!.isTable) continue;
+    let j = i;
+    while (j < lines.length && lines[j]!.isTable) j++;
+    const block = lines.slice(i, j);
+    const hasSeparator = block.length > 1 && isSeparator(block[1]!.text);
+    const header = splitCells(block[0]!.text);
+    const dataLines = hasSeparator ? block.slice(2) : block.slice(1);
+    tables.push({
+      header,
+      rows: dataLines.map((l) => splitCells(l.text)),
+      rowSpans: dataLines.map((l) => [l.start, l.end]),
+      start: block[0]!.start,
+      end: block.at(-1)!.end,
+      headerEnd: block[0]!.end,
+      section: sections[i] ?? "",
+    });
+    i = j - 1;
+  }
+  return tables;
+}
+
+/** tableCandidates turns table rows into label/value pairs, row-wise and column-wise. */
+function tableCandidates(table: Table, add: (c: Omit<Candidate, "order">) => void): void {
+  const width = table.header.length;
+  const allRows: { cells: string[]; span: [number, number]; isHeader: boolean }[] = [
+    { cells: table.header, span: [table.start, table.headerEnd], isHeader: true },
+    ...table.rows.map((cells, k) => ({ cells, span: table.rowSpans[k]!, isHeader: false })),
+  ];
+  for (const row of allRows) {
+    const { cells, span } = row;
+    const nonEmpty = cells.map((c, i) => ({ c, i })).filter((x) => x.c);
+    for (let k = 0; k < nonEmpty.length - 1; k++) {
+      const label = nonEmpty[k]!;
+      const next = nonEmpty[k + 1]!;
+      if (!isLabelLike(label.c)) continue;
+      // a header row such as "Product Code | Location" is column names, not a label and its value
+      if (row.isHeader && !label.c.trim().endsWith(":") && !/\d/.test(next.c) && width > 2) continue;
+      add({ label: label.c, value: next.c, kind: "cell", start: span[0], end: span[1], section: table.section });
+      const last = nonEmpty.at(-1)!;
+      if (k === 0 && last.i !== next.i) add({ label: label.c, value: last.c, kind: "cell-last", start: span[0], end: span[1], section: table.section });
+    }
+  }
+  // column-wise: header -> the cells under it
+  if (table.rows.length === 0) return;
+  for (let col = 0; col < width; col++) {
+    const label = table.header[col]!;
+    if (!isLabelLike(label)) continue;
+    const values = table.rows.map((r) => r[col] ?? "").filter(Boolean);
+    if (values.length === 0) continue;
+    const distinct = new Set(values).size;
+    const k = table.rows.findIndex((r) => r[col]);
+    const [s, e] = table.rowSpans[k]!;
+    add({ label, value: values[0]!, kind: "column", start: k === 0 ? table.start : s, end: e, section: table.section, columnValues: distinct });
+  }
+}
+
+/** COLON_RE: a label's colon, followed by a space or the end (not "14:32" nor "https:"). */
+const COLON_RE = /:(?=\s|$)/g;
+
+/** lineCandidates reads "A: x  B: y", "LABEL $12.00" and "LABEL:" + next line pairs from a line. */
+function lineCandidates(lines: Line[], index: number, section: string, vocab: Set<string>, add: (c: Omit<Candidate, "order">) => void): void {
+  const line = lines[index]!;
+  const text = line.plain;
+  if (!text) return;
+  const colons = [...text.matchAll(COLON_RE)].map((m) => m.index!).filter((i) => !/https?$/i.test(text.slice(0, i)));
+  let labelStart = 0;
+  for (let k = 0; k < colons.length; k++) {
+    const c = colons[k]!;
+    const label = text.slice(labelStart, c).trim();
+    const valueEnd = k + 1 < colons.length ? colons[k + 1]! : text.length;
+    let value = text.slice(c + 1, valueEnd);
+    let nextLabelStart = valueEnd;
+    if (k + 1 < colons.length) {
+      const split = splitValueAndNextLabel(value, vocab);
+      value = split.value;
+      nextLabelStart = c + 1 + split.labelOffset;
+    }
+    value = cleanText(value);
+    if (isLabelLike(label) && label.split(/\s+/).length <= 8) {
+      if (value) add({ label, value, kind: "colon", start: line.start, end: line.end, section });
+      else if (k === colons.length - 1) nextLineCandidate(lines, index, label, section, add);
+    }
+    labelStart = nextLabelStart;
+  }
+  if (colons.length === 0 && (isAllCapsLabel(text) || line.isHeading) && !line.isTable) nextLineCandidate(lines, index, text, section, add);
+  // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon
+  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\))\s*|\s+)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
+  for (const m of text.matchAll(INLINE)) {
+    const words = m[1]!.trim().split(/\s+/);
+    // every vocabulary-word suffix is a possible label ("BOOKING ORDER Print Date" -> "Print Date", "ORDER Print Date")
+    const longest = trailingLabel(words, vocab).split(" ").length;
+    for (let n = 1; n <= longest; n++) {
+      const label = words.slice(-n).join(" ");
+      if (/:$/.test(label)) break;
+      add({ label: `${label}${m[2] ? ` ${m[2]}` : ""}`, value: m[3]!.trim(), kind: "inline", start: line.start, end: line.end, section });
+    }
+  }
+}
+
+/** trailingLabel keeps the words before a value that read as a label (vocabulary words), at least one. */
+function trailingLabel(words: string[], vocab: Set<string>): string {
+  let k = words.length - 1;
+  while (k > 0 && vocab.has(words[k - 1]!.toLowerCase().replace(/[^a-z#]/g, "")) && words.length - k < 4) k--;
+  return words.slice(k).join(" ");
+}
+
+/** splitValueAndNextLabel finds where a value ends and the next label begins in "x y Next Label". */
+function splitValueAndNextLabel(segment: string, vocab: Set<string>): { value: string; labelOffset: number } {
+  const wide = segment.search(/\s{2,}\S[^]*$/);
+  if (wide > 0) {
+    const rest = segment.slice(wide).trimStart();
+    if (!/\s{2,}/.test(rest.trim())) return { value: segment.slice(0, wide), labelOffset: segment.length - rest.length };
+  }
+  const words = [...segment.matchAll(/\S+/g)];
+  if (words.length <= 1) return { value: "", labelOffset: 0 };
+  let k = words.length - 1;
+  while (k > 1 && vocab.has(words[k - 1]![0].toLowerCase().replace(/[^a-z#]/g, "")) && words.length - k < 4) k--;
+  return { value: segment.slice(0, words[k]!.index), labelOffset: words[k]!.index! };
+}
+
+/** nextLineCandidate pairs a label that ends its line ("BILL TO:") with the lines below it. */
+function nextLineCandidate(lines: Line[], index: number, label: string, section: string, add: (c: Omit<Candidate, "order">) => void): void {
+  const block: Line[] = [];
+  let blanks = 0;
+  for (let j = index + 1; j < lines.length && block.length < 5; j++) {
+    const l = lines[j]!;
+    if (!l.plain || /^[-=_*~.\s]+$/.test(l.plain)) {
+      if (block.length && ++blanks > 1) break;
+      continue;
+    }
+    if (l.isTable || l.isHeading || (block.length > 0 && (/:(\s|$)/.test(l.plain) || isAllCapsLabel(l.plain)))) break;
+    if (block.length === 0 && (/:(\s|$)/.test(l.plain) || isAllCapsLabel(l.plain))) return;
+    block.push(l);
+  }
+  if (!block.length) return;
+  add({
+    label: label.replace(/:$/, ""),
+    value: block[0]!.plain,
+    kind: "next-line",
+    start: lines[index]!.start,
+    end: block[0]!.end,
+    section,
+  });
+  // the cited span of a block with more lines reaches its last line
+  const extended = block.at(-1)!.end;
+  if (block.length > 1) add({ label: label.replace(/:$/, ""), value: block.map((l) => l.plain).join(", "), kind: "next-line", start: lines[index]!.start, end: extended, section, block: block.map((l) => l.plain) });
+}
+
+/** sectionsOf gives each line the nearest heading or block label above it. */
+function sectionsOf(lines: Line[]): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const l of lines) {
+    if (l.isHeading || (isAllCapsLabel(l.plain) && !l.isTable) || /^[A-Za-z][A-Za-z ]{1,30}:$/.test(l.plain)) current = l.plain.replace(/:$/, "");
+    out.push(current);
+  }
+  return out;
+}
+
+/** parseDocument reads the markdown into lines, tables and label/value candidates. */
+export function parseDocument(markdown: string, vocab: Set<string>): ParsedDocument {
+  const lines = splitLines(markdown);
+  const sections = sectionsOf(lines);
+  const tables = parseTables(lines, sections);
+  const candidates: Candidate[] = [];
+  const add = (c: Omit<Candidate, "order">) => candidates.push({ ...c, order: candidates.length });
+  let t = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.isTable) {
+      const table = tables[t];
+      if (table && table.start === line.start) {
+        tableCandidates(table, add);
+        t++;
+      }
+      continue;
+    }
+    // a line's own section is the one above it (a heading is not its own section)
+    lineCandidates(lines, i, i > 0 ? sections[i - 1]! : "", vocab, add);
+  }
+  return { markdown, lines, tables, candidates };
+}

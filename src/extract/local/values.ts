@@ -1,0 +1,196 @@
+/**
+ * Typed value parsing for the local extractor: numbers with currency and separators, dates in common
+ * formats to ISO (YYYY-MM-DD), booleans, emails, phones, URLs, IDs and currency codes. Every function
+ * is pure and returns null when the text holds no such value.
+ */
+
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
+  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11,
+  november: 11, dec: 12, december: 12,
+};
+const MONTH_RE = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
+
+/** NUMBER_RE: one numeric token with optional sign, currency symbol or code, parentheses and percent. */
+const NUMBER_RE =
+  /(\()?(-|−)?\s?(?:(US\$|[$€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?/i;
+
+export interface ParsedNumber {
+  value: number;
+  /** the matched text, verbatim */
+  text: string;
+  percent: boolean;
+  currency: string | null;
+  /** index of the match in the input */
+  index: number;
+  /** index just past the match */
+  end: number;
+}
+
+const SYMBOL_CURRENCY: Record<string, string> = { $: "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR" };
+
+/** normaliseDigits reads "1,234.50", "1.234,50", "1 234,50" and "1'234.50" as 1234.5. */
+function normaliseDigits(raw: string): number | null {
+  let s = raw.replace(/[' ]/g, "");
+  const lastComma = s.lastIndexOf(",");
+  const lastDot = s.lastIndexOf(".");
+  if (lastComma >= 0 && lastDot >= 0) {
+    s = lastComma > lastDot ? s.replace(/\./g, "").replace(",", ".") : s.replace(/,/g, "");
+  } else if (lastComma >= 0) {
+    // "1,234" and "12,345,678" are thousands; "12,5" and "1234,56" are decimals
+    s = /^\d{1,3}(,\d{3})+$/.test(s) ? s.replace(/,/g, "") : s.replace(",", ".");
+  } else if (lastDot >= 0 && /^\d{1,3}(\.\d{3}){2,}$/.test(s)) {
+    s = s.replace(/\./g, "");
+  }
+  const n = Number(s);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** parseNumber finds the first number in text ("$1,234.50" -> 1234.5, "(12.00)" -> -12, "-$5" -> -5). */
+export function parseNumber(text: string): ParsedNumber | null {
+  const re = new RegExp(NUMBER_RE.source, "gi");
+  for (const m of text.matchAll(re)) {
+    const value = normaliseDigits(m[5]!);
+    if (value === null) continue;
+    // skip digits glued to letters, as in "A-12" or "SKU8847" (they are codes, not quantities)
+    const before = text.slice(0, m.index!).trimEnd();
+    const start = m.index! + m[0].search(/\S/);
+    if (start > 0 && /[A-Za-z]$/.test(text.slice(0, start)) && !m[3]) continue;
+    if (/[A-Za-z]-$/.test(before) && !m[3] && !m[2]) continue;
+    const negative = Boolean(m[2] || m[4] || (m[1] && m[6]));
+    const cur = m[3]?.trim() ?? (m[7] && m[7] !== "%" ? m[7] : undefined);
+    return {
+      value: negative ? -value : value,
+      text: m[0].trim(),
+      percent: m[7] === "%",
+      currency: cur ? (SYMBOL_CURRENCY[cur.toLowerCase()] ?? cur.toUpperCase()) : null,
+      index: m.index!,
+      end: m.index! + m[0].length,
+    };
+  }
+  return null;
+}
+
+/** allNumbers lists every number in text, in order. */
+export function allNumbers(text: string): ParsedNumber[] {
+  const out: ParsedNumber[] = [];
+  let offset = 0;
+  while (offset < text.length) {
+    const n = parseNumber(text.slice(offset));
+    if (!n) break;
+    out.push({ ...n, index: n.index + offset, end: n.end + offset });
+    offset += n.end;
+  }
+  return out;
+}
+
+function iso(y: number, m: number, d: number): string | null {
+  if (y < 100) y += y < 70 ? 2000 : 1900;
+  if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1900 || y > 2200) return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCMonth() !== m - 1) return null;
+  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+
+/** DATE_PATTERNS: each finds a date and turns its groups into [year, month, day]. */
+const DATE_PATTERNS: { re: RegExp; ymd: (m: RegExpMatchArray) => [number, number, number] }[] = [
+  { re: /\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b/, ymd: (m) => [+m[1]!, +m[2]!, +m[3]!] },
+  {
+    // numeric day-month order: US month-first unless the first part cannot be a month
+    re: /\b(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})\b/,
+    ymd: (m) => {
+      const a = +m[1]!, b = +m[3]!;
+      const dayFirst = m[2] === "." || a > 12;
+      return dayFirst ? [+m[4]!, b, a] : [+m[4]!, a, b];
+    },
+  },
+  { re: new RegExp(`\\b${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, "i"), ymd: (m) => [+m[3]!, MONTHS[m[1]!.toLowerCase().replace(".", "")]!, +m[2]!] },
+  { re: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?[\\s-]+(?:of\\s+)?${MONTH_RE}[\\s,-]+(\\d{4})\\b`, "i"), ymd: (m) => [+m[3]!, MONTHS[m[2]!.toLowerCase().replace(".", "")]!, +m[1]!] },
+];
+
+export interface ParsedDate {
+  iso: string;
+  text: string;
+  index: number;
+}
+
+/** parseDate finds the earliest date in text and returns it as ISO YYYY-MM-DD. */
+export function parseDate(text: string): ParsedDate | null {
+  let best: ParsedDate | null = null;
+  for (const { re, ymd } of DATE_PATTERNS) {
+    const m = text.match(re);
+    if (!m || m.index === undefined) continue;
+    const value = iso(...ymd(m));
+    if (value && (!best || m.index < best.index)) best = { iso: value, text: m[0], index: m.index };
+  }
+  return best;
+}
+
+/** allDates lists every date in text, in order. */
+export function allDates(text: string): ParsedDate[] {
+  const out: ParsedDate[] = [];
+  let offset = 0;
+  for (;;) {
+    const d = parseDate(text.slice(offset));
+    if (!d) return out;
+    out.push({ ...d, index: d.index + offset });
+    offset += d.index + d.text.length;
+  }
+}
+
+const TRUE_WORDS = new Set(["yes", "y", "true", "checked", "x", "[x]", "☑", "☒", "✓", "✔", "on", "1", "approved", "paid"]);
+const FALSE_WORDS = new Set(["no", "n", "false", "unchecked", "[ ]", "☐", "off", "0", "none", "unpaid", "not paid"]);
+
+/** parseBoolean reads yes/no, true/false, checked/unchecked and check-box marks. */
+export function parseBoolean(text: string): boolean | null {
+  const t = text.trim().toLowerCase().replace(/[.!]+$/, "");
+  if (TRUE_WORDS.has(t)) return true;
+  if (FALSE_WORDS.has(t)) return false;
+  const first = t.split(/\s+/)[0] ?? "";
+  if (first === "[x]" || first === "☑" || first === "☒" || first === "yes" || first === "true") return true;
+  if (first === "[" || first === "[ ]" || first === "☐" || first === "no" || first === "false") return false;
+  return null;
+}
+
+export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
+export const URL_RE = /\b(?:https?:\/\/[^\s)|>\]]+|www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:\/[^\s)|>\]]*)?)/;
+export const PHONE_RE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s?|\b\d{2,4}[\s.-])\d{3,4}[\s.-]?\d{3,4}\b/;
+/** ID_RE: codes such as INV-2024-001, PO-7781, TXN98765, A12-B. */
+export const ID_RE = /\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:[-/#][A-Z0-9]+)*\b|\b\d[\d-]{2,}\d\b/;
+const CURRENCY_CODES = ["USD", "EUR", "GBP", "CAD", "AUD", "JPY", "CHF", "INR", "CNY", "MXN", "SEK", "NOK", "DKK", "NZD", "SGD", "HKD", "ZAR", "BRL"];
+const CURRENCY_WORDS: Record<string, string> = { dollar: "USD", dollars: "USD", euro: "EUR", euros: "EUR", pound: "GBP", pounds: "GBP", yen: "JPY" };
+
+/** parseCurrency returns an ISO 4217 code named or implied (by symbol) in text. */
+export function parseCurrency(text: string): string | null {
+  const code = text.match(new RegExp(`\\b(${CURRENCY_CODES.join("|")})\\b`, "i"));
+  if (code) return code[1]!.toUpperCase();
+  const word = text.toLowerCase().match(/\b(dollars?|euros?|pounds?|yen)\b/);
+  if (word) return CURRENCY_WORDS[word[1]!]!;
+  const symbol = text.match(/US\$|[$€£¥₹]/);
+  return symbol ? SYMBOL_CURRENCY[symbol[0].toLowerCase()]! : null;
+}
+
+/** firstMatch returns the first match of re in text, trimmed of trailing punctuation. */
+export function firstMatch(re: RegExp, text: string): string | null {
+  const m = text.match(re);
+  return m ? m[0].replace(/[.,;:]+$/, "") : null;
+}
+
+/** allMatches returns every match of re in text, in order. */
+export function allMatches(re: RegExp, text: string): string[] {
+  return [...text.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"))].map((m) => m[0].replace(/[.,;:]+$/, ""));
+}
+
+/** cleanText strips markdown emphasis, links and surrounding punctuation from a value. */
+export function cleanText(text: string): string {
+  return text
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\*\*|__|`/g, "")
+    .replace(/(^|\s)[*_]+|[*_]+(\s|$)/g, "$1$2")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^[:\-–—|,;]+\s*/, "")
+    .replace(/\s*[|,;]+$/, "")
+    .trim();
+}

@@ -1,0 +1,255 @@
+/**
+ * The local extraction engine on corpus receipts and invoices converted by the real converter
+ * (`docintel md`), with hand-checked values; plus type coercion, enums and arrays of objects from tables.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { extractLocal, type LocalFieldResult } from "../src/extract/local";
+import { parseTypedSchema } from "../src/schema/typed";
+
+const ROOT = join(import.meta.dir, "..");
+const FIXTURES = join(import.meta.dir, "fixtures");
+const CORPUS = [
+  "RECEIPT-2024-TXN-98765_retail_purchase.pdf",
+  "REPAIR-2022-INV-001_multipage.pdf",
+  "SPARSE-2024-INV-1234_borderless_table.pdf",
+  "movie-theater-booking-2024.pdf",
+  "ocr_pdf_scanned_invoice.pdf",
+];
+const markdown: Record<string, string> = {};
+
+/** markdownOfFile runs the real converter through the CLI, as a user would. */
+async function markdownOfFile(name: string): Promise<string> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "bin/docintel"), "md", join(FIXTURES, name)], { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`docintel md ${name} exited ${code}: ${err}`);
+  return out;
+}
+
+beforeAll(async () => {
+  for (const name of CORPUS) markdown[name] = await markdownOfFile(name);
+}, 120_000);
+
+/** run extracts with a schema given as JSON and checks the citation invariant on every field. */
+function run(md: string, schema: object): Record<string, LocalFieldResult> {
+  const result = extractLocal(md, parseTypedSchema(JSON.stringify(schema)));
+  for (const [name, r] of Object.entries(result)) {
+    if (r.found) {
+      expect(r.citation, `citation of ${name}`).not.toBeNull();
+      expect(md.includes(r.citation!), `citation of ${name} is in the markdown`).toBe(true);
+      expect(r.confidence).toBeGreaterThan(0);
+      expect(r.confidence).toBeLessThanOrEqual(1);
+    } else {
+      expect(r).toEqual({ value: null, confidence: 0, citation: null, found: false });
+    }
+  }
+  return result;
+}
+
+describe("corpus documents", () => {
+  test("retail receipt: transaction id, total, subtotal, tax, date, store", () => {
+    const r = run(markdown[CORPUS[0]!]!, {
+      transaction_id: { type: "string", description: "transaction id" },
+      total: { type: "number", description: "amount paid" },
+      subtotal: { type: "number" },
+      tax: { type: "number" },
+      date: { type: "string", description: "purchase date" },
+      store_name: { type: "string" },
+      cashier: { type: "string" },
+    });
+    expect(r.transaction_id!.value).toBe("TXN-98765-2024");
+    expect(r.transaction_id!.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(r.total!.value).toBe(821.14);
+    expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(r.subtotal!.value).toBe(863.91);
+    expect(r.tax!.value).toBe(66.23);
+    expect(r.date!.value).toBe("2024-11-23");
+    expect(r.store_name!.value).toBe("TECHMART ELECTRONICS");
+    // the store is guessed from the heading, with no label: not confident
+    expect(r.store_name!.confidence).toBeLessThan(0.8);
+    expect(r.cashier!.value).toBe("Emily Rodriguez");
+  });
+
+  test("scanned invoice (OCR): invoice number, company, date, total, customer", () => {
+    const md = markdown[CORPUS[4]!]!;
+    const r = run(md, {
+      invoice_number: { type: "string" },
+      company: { type: "string", description: "the vendor issuing the invoice" },
+      date: { type: "string" },
+      total: { type: "number" },
+      customer: { type: "object", properties: { name: { type: "string" }, address: { type: "string" } } },
+    });
+    expect(r.invoice_number!.value).toBe("INV-2024-001");
+    expect(r.invoice_number!.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(r.company!.value).toBe("TechCorp Industries");
+    expect(r.date!.value).toBe("2024-01-15");
+    expect(r.total!.value).toBe(5000);
+    const customer = r.customer!.value as { name: string; address: string };
+    expect(customer.name).toBe("Acme Corporation");
+    expect(customer.address).toContain("123 Main Street");
+  });
+
+  test("repair estimate: claim, VIN, totals; two pages with different values lower confidence", () => {
+    const r = run(markdown[CORPUS[1]!]!, {
+      claim_number: { type: "string" },
+      vin: { type: "string" },
+      email: { type: "string" },
+      grand_total: { type: "number" },
+      sales_tax: { type: "number" },
+      odometer: { type: "integer" },
+      costs: { type: "array", items: { type: "object", properties: { item: { type: "string" }, hours: { type: "number" }, cost: { type: "number" } } } },
+    });
+    expect(r.claim_number!.value).toBe("SF-1008");
+    expect(r.vin!.value).toBe("1C4RJFBG2NC123456");
+    expect(r.email!.value).toBe("gabriel@contoso.com");
+    expect(r.grand_total!.value).toBe(5738);
+    // the second page states GRAND TOTAL 211,522: ambiguous, so below the exact-label band
+    expect(r.grand_total!.confidence).toBeLessThan(0.9);
+    expect(r.sales_tax!.value).toBe(278.46);
+    expect(r.odometer!.value).toBe(9800);
+    const costs = r.costs!.value as { item: string; hours: number | null; cost: number | null }[];
+    expect(costs[0]).toEqual({ item: "Parts", hours: null, cost: 2100 });
+    expect(costs[1]).toEqual({ item: "Body Labor", hours: 2, cost: 300 });
+  });
+
+  test("inventory report: labelled fields, percentage, array of objects from the second table", () => {
+    const r = run(markdown[CORPUS[2]!]!, {
+      report_id: { type: "string" },
+      warehouse: { type: "string" },
+      report_date: { type: "string" },
+      prepared_by: { type: "string" },
+      total_variance_cost: { type: "number" },
+      overall_accuracy: { type: "number", description: "accuracy percentage" },
+      items: { type: "array", items: { type: "object", properties: { product_code: { type: "string" }, category: { type: "string" }, unit_cost: { type: "number" } } } },
+    });
+    expect(r.report_id!.value).toBe("SPARSE-2024-INV-1234");
+    expect(r.warehouse!.value).toBe("Distribution Center East");
+    expect(r.report_date!.value).toBe("2024-11-15");
+    expect(r.prepared_by!.value).toBe("Sarah Martinez");
+    expect(r.total_variance_cost!.value).toBe(4287.5);
+    expect(r.overall_accuracy!.value).toBe(97.2);
+    const items = r.items!.value as { product_code: string; category: string; unit_cost: number }[];
+    expect(items).toHaveLength(10);
+    expect(items[3]).toEqual({ product_code: "SKU-7728", category: "Accessories", unit_cost: 15.75 });
+  });
+
+  test("booking order: key/value tables, nested object by section, print date without colon", () => {
+    const r = run(markdown[CORPUS[3]!]!, {
+      cinema: { type: "string" },
+      customer: { type: "object", properties: { name: { type: "string" }, email: { type: "string" } } },
+      total_revenue: { type: "number" },
+      commission: { type: "number", description: "commission percent" },
+      print_date: { type: "string" },
+    });
+    expect(r.cinema!.value).toBe("Downtown Multiplex");
+    expect(r.customer!.value).toEqual({ name: "Universal Studios Distribution", email: "bookings@universalstudios.com" });
+    expect(r.total_revenue!.value).toBe(12500);
+    expect(r.commission!.value).toBe(10);
+    expect(r.print_date!.value).toBe("2024-12-15");
+  });
+});
+
+describe("type coercion", () => {
+  const md = [
+    "# ACME SUPPLY CO",
+    "",
+    "Invoice #: A-77",
+    "**Amount Due:** 1.234,50 €",
+    "Quantity: 12",
+    "Weight: 2.5 kg",
+    "Paid: yes",
+    "Rush order: [ ]",
+    "Refund: (45.00)",
+    "Issued: 03/04/2024",
+    "Due Date: 15 March 2024",
+    "Contact: Jane Roe <jane.roe@acme.example>, +1 (555) 010-2000",
+  ].join("\n");
+
+  test("numbers, integers, booleans, dates and patterns", () => {
+    const r = run(md, {
+      invoice_number: { type: "string" },
+      amount_due: { type: "number" },
+      currency: { type: "string" },
+      quantity: { type: "integer" },
+      weight: { type: "integer" },
+      paid: { type: "boolean" },
+      rush_order: { type: "boolean" },
+      refund: { type: "number" },
+      issue_date: { type: "string" },
+      due_date: { type: "string" },
+      email: { type: "string" },
+      phone: { type: "string" },
+    });
+    expect(r.invoice_number!.value).toBe("A-77");
+    expect(r.amount_due!.value).toBe(1234.5);
+    expect(r.amount_due!.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(r.currency!.value).toBe("EUR");
+    expect(r.quantity!.value).toBe(12);
+    // 2.5 is no integer: not found rather than a rounded guess
+    expect(r.weight!.found).toBe(false);
+    expect(r.paid!.value).toBe(true);
+    expect(r.rush_order!.value).toBe(false);
+    expect(r.refund!.value).toBe(-45);
+    expect(r.issue_date!.value).toBe("2024-03-04");
+    expect(r.due_date!.value).toBe("2024-03-15");
+    expect(r.email!.value).toBe("jane.roe@acme.example");
+    expect(r.phone!.value).toBe("+1 (555) 010-2000");
+  });
+
+  test("enum: case-insensitive match to an allowed value, else not found", () => {
+    const text = "Status: PAID\nPriority: urgent\nPayment method: Visa credit card";
+    const r = run(text, {
+      status: { type: "string", enum: ["paid", "unpaid", "overdue"] },
+      priority: { type: "string", enum: ["low", "medium", "high"] },
+      payment_method: { type: "string", enum: ["cash", "card", "transfer"] },
+    });
+    expect(r.status!.value).toBe("paid");
+    expect(r.priority!).toEqual({ value: null, confidence: 0, citation: null, found: false });
+    expect(r.payment_method!.value).toBe("card");
+    expect(r.payment_method!.confidence).toBeLessThan(r.status!.confidence);
+  });
+
+  test("missing fields are not found; output is deterministic", () => {
+    const schema = { po_number: { type: "string" }, total: { type: "number" }, notes: { type: "array", items: { type: "string" } } };
+    const a = run(md, schema);
+    expect(a.po_number!.found).toBe(false);
+    expect(a.notes!.found).toBe(false);
+    expect(JSON.stringify(run(md, schema))).toBe(JSON.stringify(a));
+  });
+});
+
+describe("arrays", () => {
+  const md = [
+    "## Purchase Order PO-4410",
+    "",
+    "| Item | Description | Qty | Unit Price | Amount |",
+    "| --- | --- | --- | --- | --- |",
+    "| 1 | Steel bolts M8 | 200 | $0.25 | $50.00 |",
+    "| 2 | Hex nuts M8 | 200 | $0.10 | $20.00 |",
+    "| 3 | Washers | 400 | $0.05 | $20.00 |",
+    "| | Subtotal | | | $90.00 |",
+    "",
+    "Emails: buyer@plant.example; cc ap@plant.example",
+  ].join("\n");
+
+  test("array of objects from a table, skipping the subtotal row", () => {
+    const r = run(md, {
+      line_items: {
+        type: "array",
+        items: { type: "object", properties: { description: { type: "string" }, quantity: { type: "integer" }, unit_price: { type: "number" }, amount: { type: "number" } } },
+      },
+    });
+    expect(r.line_items!.value).toEqual([
+      { description: "Steel bolts M8", quantity: 200, unit_price: 0.25, amount: 50 },
+      { description: "Hex nuts M8", quantity: 200, unit_price: 0.1, amount: 20 },
+      { description: "Washers", quantity: 400, unit_price: 0.05, amount: 20 },
+    ]);
+    expect(r.line_items!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("array of scalars: a table column, and every email", () => {
+    const r = run(md, { descriptions: { type: "array", items: { type: "string" } }, emails: { type: "array", items: { type: "string" } } });
+    expect(r.descriptions!.value).toEqual(["Steel bolts M8", "Hex nuts M8", "Washers"]);
+    expect(r.emails!.value).toEqual(["buyer@plant.example", "ap@plant.example"]);
+  });
+});
