@@ -9,7 +9,7 @@
  * pattern-only values below 0.65. Every citation is a verbatim slice of the markdown.
  */
 import type { FieldDefinition, TypedSchema } from "../../schema/typed";
-import { fieldLabels, labelScore, labelVocabulary, splitWords, type FieldLabels } from "./labels";
+import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import {
   EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
@@ -34,7 +34,7 @@ const NOT_FOUND: FieldOutcome = { value: null, confidence: 0, citation: null, fo
 
 /** KIND_CONFIDENCE: confidence of an exact label with a well-typed value, by how the pair was found. */
 const KIND_CONFIDENCE: Record<Candidate["kind"], number> = {
-  colon: 0.95, cell: 0.95, "cell-last": 0.9, inline: 0.9, "next-line": 0.85, column: 0.88,
+  colon: 0.95, cell: 0.95, "cell-last": 0.9, inline: 0.9, "next-line": 0.85, column: 0.88, prefix: 0.85, phrase: 0.7,
 };
 
 /** extractLocal extracts every field of the schema from the markdown. */
@@ -86,7 +86,7 @@ interface Scored {
 /** extractScalar picks the best labelled candidate for a string, number, integer or boolean field. */
 function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldLabels, parent: FieldLabels | null): FieldOutcome | null {
   const scored: Scored[] = [];
-  for (const candidate of doc.candidates) {
+  for (const candidate of [...doc.candidates, ...phraseCandidates(doc, labels)]) {
     if (candidate.block && labels.concept !== "address") continue;
     let score = labelScore(candidate.label, labels);
     // the lines of a "BILL TO:" block are its owner's address
@@ -111,6 +111,36 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
   if (rival) confidence = Math.min(confidence - 0.1, 0.85);
   return cite(doc, best.value, confidence, best.candidate.start, best.candidate.end);
 }
+
+/** phraseCandidates finds the field's own label phrases written without a colon ("Due Date January 17, 2024", "Plan Basic"). */
+function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[] {
+  const out: Candidate[] = [];
+  doc.lines.forEach((line, index) => {
+    if (line.isTable || !line.plain) return;
+    const words = [...line.plain.matchAll(/\S+/g)];
+    for (let p = 0; p < words.length; p++) {
+      let own = 0;
+      let longest = 0;
+      for (let n = 1; n <= 5 && p + n <= words.length; n++) {
+        const phrase = normaliseLabel(words.slice(p, p + n).map((w) => w[0]).join(" "));
+        if (labels.exact.has(phrase)) own = n;
+        if (labels.exact.has(phrase) || conceptOf(phrase)) longest = n;
+      }
+      // "Invoice Date ..." is a date label, not the invoice number's
+      if (own === 0 || longest > own) continue;
+      // mid-line, only a capitalised label right after a value ("... 2024 Currency USD"), not prose
+      if (p > 0 && !(/^[A-Z]/.test(words[p]![0]) && /\d|\|$|^[A-Z]{2,}$/.test(words[p - 1]![0]))) continue;
+      const last = words[p + own - 1]!;
+      const value = line.plain.slice(last.index! + last[0].length).replace(/^[\s:|.\-–]+/, "");
+      if (!value) continue;
+      out.push({ label: words.slice(p, p + own).map((w) => w[0]).join(" "), value, kind: p === 0 ? "prefix" : "phrase", start: line.start, end: line.end, section: "", order: 1_000_000 + index * 100 + p });
+    }
+  });
+  return out;
+}
+
+/** LEGAL_NAME: a company name ends at its legal form ("Fabrikam Tools GmbH Industriestrasse 5" -> "Fabrikam Tools GmbH"). */
+const LEGAL_NAME = /^(.{2,60}?\b(?:GmbH|Inc\.?|LLC|Ltd\.?|Limited|Corp\.?|Corporation|Co\.|AG|PLC|S\.A\.|SARL|B\.?V\.?|Pty Ltd))(?=[\s,;]|$)/;
 
 interface Coerced {
   value: unknown;
@@ -178,6 +208,12 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
     return id ? { value: id, quality: /\s/.test(text) ? 0.9 : 1 } : null;
   }
   if (isIdField(labels) && !/\d/.test(text) && !/[A-Z]{2,}/.test(text)) return null;
+  if (labels.concept === "vendor" || labels.concept === "customer") {
+    // "Store #0342 ...", "Customer 1042": a number, not the party's name
+    if (/^[#\d]/.test(text)) return null;
+    const legal = text.match(LEGAL_NAME);
+    if (legal && legal[1]!.length < text.length) return { value: legal[1]!.replace(/,$/, ""), quality: 0.9 };
+  }
   return { value: text, quality: 1 };
 }
 
@@ -201,6 +237,9 @@ function lineAt(doc: ParsedDocument, offset: number): [number, number] {
   return [line.start, line.end];
 }
 
+/** DOC_TITLE: lines that name the kind of document, not its issuer. */
+const DOC_TITLE = /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung)\b/i;
+
 /** patternFallback finds an unlabelled value by its shape: the only way left, so never confident. */
 function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: FieldLabels): FieldOutcome | null {
   const md = doc.markdown;
@@ -223,10 +262,12 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
       return d ? at(d.iso, 0.5, d.index) : null;
     }
     if (labels.concept === "vendor") {
-      const first = doc.lines.find((l) => l.plain && !l.isTable);
-      const heading = doc.lines.find((l) => l.isHeading && l.plain && !/^(invoice|receipt|estimate|quote|purchase order|order|bill|statement)\b/i.test(l.plain));
-      const pick = heading ?? first;
-      return pick && pick.plain.length <= 60 ? cite(doc, pick.plain, 0.5, pick.start, pick.end) : null;
+      // the first line that reads as a name: not a file name, a document title or an address line
+      const pick = doc.lines
+        .filter((l) => l.plain && !l.isTable)
+        .slice(0, 10)
+        .find((l) => l.plain.length <= 60 && /^[A-Za-z]/.test(l.plain) && !/:|@|\.[a-z0-9]{2,4}$/i.test(l.plain) && !DOC_TITLE.test(l.plain));
+      return pick ? cite(doc, pick.plain, 0.5, pick.start, pick.end) : null;
     }
     if (isIdField(labels)) return idFallback(doc, labels, at);
   }

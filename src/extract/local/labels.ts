@@ -83,7 +83,7 @@ export interface FieldLabels {
 const GENERIC_SUFFIX = new Set(["name", "value", "text", "info", "details", "amount", "str"]);
 
 /** conceptOf finds the business concept that a phrase names exactly, or null. */
-function conceptOf(phrase: string): string | null {
+export function conceptOf(phrase: string): string | null {
   if (!phrase) return null;
   for (const [concept, phrases] of Object.entries(CONCEPTS)) {
     if (concept.replace(/_/g, " ") === phrase || phrases.includes(phrase)) return concept;
@@ -133,6 +133,9 @@ export function labelScore(label: string, field: FieldLabels): number {
   const words = norm.split(" ");
   if (field.concept && EXCLUDED[field.concept]?.some((w) => words.includes(w)) && !field.exact.has(norm)) return 0;
   if (field.exact.has(norm)) return 1;
+  // a label that exactly names another concept ("TOTAL" for a tax field) is that concept's
+  const other = conceptOf(norm);
+  if (other && other !== field.concept) return 0;
   let best = 0;
   const content = words.filter((w) => !STOP.has(w));
   if (content.length === 0) return 0;

@@ -4,10 +4,11 @@
  * header + rows. Every candidate keeps the offsets of the source line(s) in the markdown, so its
  * citation is always a verbatim slice of the input.
  */
+import { conceptOf, normaliseLabel } from "./labels";
 import { cleanText } from "./values";
 
 /** CandidateKind says how a pair was found; it sets the confidence of an exact label match. */
-export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line";
+export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line" | "prefix" | "phrase";
 
 export interface Candidate {
   label: string;
@@ -165,7 +166,9 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   let labelStart = 0;
   for (let k = 0; k < colons.length; k++) {
     const c = colons[k]!;
-    const label = text.slice(labelStart, c).trim();
+    let label = text.slice(labelStart, c).trim();
+    // a label run into the text before it ("... 3,25 EUR Net amount: 870,00"): keep its label words
+    if (!isLabelLike(label) || label.split(/\s+/).length > 6) label = trailingLabel(label.split(/\s+/), vocab);
     const valueEnd = k + 1 < colons.length ? colons[k + 1]! : text.length;
     let value = text.slice(c + 1, valueEnd);
     let nextLabelStart = valueEnd;
@@ -181,9 +184,10 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
     }
     labelStart = nextLabelStart;
   }
-  if (colons.length === 0 && (isAllCapsLabel(text) || line.isHeading) && !line.isTable) nextLineCandidate(lines, index, text, section, add);
+  const blockTitle = isAllCapsLabel(text) || line.isHeading || (text.split(/\s+/).length <= 4 && conceptOf(normaliseLabel(text)) !== null);
+  if (colons.length === 0 && blockTitle && !line.isTable) nextLineCandidate(lines, index, text, section, add);
   // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon
-  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\))\s*|\s+)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
+  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
   for (const m of text.matchAll(INLINE)) {
     const words = m[1]!.trim().split(/\s+/);
     // every vocabulary-word suffix is a possible label ("BOOKING ORDER Print Date" -> "Print Date", "ORDER Print Date")
@@ -191,7 +195,8 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
     for (let n = 1; n <= longest; n++) {
       const label = words.slice(-n).join(" ");
       if (/:$/.test(label)) break;
-      add({ label: `${label}${m[2] ? ` ${m[2]}` : ""}`, value: m[3]!.trim(), kind: "inline", start: line.start, end: line.end, section });
+      const note = m[2] ? (m[2].startsWith("(") ? ` ${m[2]}` : ` (${m[2]})`) : "";
+      add({ label: `${label}${note}`, value: m[3]!.trim(), kind: "inline", start: line.start, end: line.end, section });
     }
   }
 }
