@@ -151,7 +151,7 @@ describe("400: semantic errors in the operational shape", () => {
   });
 
   test("a valid request to an operation not built yet is 501, nothing charged", async () => {
-    const { status, body } = await post("/api/v1/extract", { schema: SCHEMA, file: new File(["Total: 12.50"], "receipt.txt") });
+    const { status, body } = await post("/api/v1/analyze", { schema: SCHEMA, file: new File(["Total: 12.50"], "receipt.txt") });
     expect(status).toBe(501);
     expect(body).toMatchObject({ success: false, error: "not_implemented" });
     const used = server.store().db.query<{ n: number }, []>("SELECT count(*) AS n FROM credit_ledger WHERE kind = 'charge'").get()!.n;

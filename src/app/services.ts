@@ -11,8 +11,9 @@ import { Metrics } from "./metrics";
 import { createLogger, type Logger } from "./log";
 import { resolveWebhookSecret } from "../webhooks/secret";
 import { KeyResolver } from "../security/apiKeys";
-import { closeConvertTools, convertLimitsOf, createConvertTools } from "../convert/tools";
+import { closeConvertTools, convertLimitsOf, createConvertTools, providerClientOf } from "../convert/tools";
 import type { MarkdownDeps } from "../markdown/service";
+import type { ExtractDeps } from "../extract/service";
 
 export interface Services {
   config: Config;
@@ -25,6 +26,8 @@ export interface Services {
   pool: WorkerPool;
   /** markdown: the converters' tools (Chromium, LibreOffice, tesseract, ffmpeg, speech-to-text) and limits */
   markdown: MarkdownDeps;
+  /** provider: the AI provider (Groq) and its model names; undefined without GROQ_API_KEY */
+  provider: ExtractDeps["provider"];
   metrics: Metrics;
   logger: Logger;
   webhookSecret: string;
@@ -37,6 +40,7 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
   const store = openStore(config.dataDir);
   const counters = openCounters(config.dataDir);
   const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
+  const groq = providerClientOf(config);
   return {
     config,
     store,
@@ -46,11 +50,12 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
     rateLimiter: new RateLimiter(counters),
     pool,
     markdown: {
-      tools: createConvertTools(config, pool),
+      tools: createConvertTools(config, pool, groq),
       limits: convertLimitsOf(config),
       ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: config.allowPrivateUrls },
       timeoutMs: config.convert.timeoutMs,
     },
+    provider: groq ? { client: groq, models: config.groq.models } : undefined,
     metrics: new Metrics(),
     logger: overrides.logger ?? createLogger(config.logLevel),
     webhookSecret: resolveWebhookSecret(config.dataDir, config.webhookSecret).secret,

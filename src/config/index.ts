@@ -7,6 +7,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { cpus } from "node:os";
 import { resolve } from "node:path";
+import { DEFAULT_MODELS } from "../ai/models";
 
 /** ServeOptionSpec describes one option for parsing, `--help` and the README. */
 export interface OptionSpec {
@@ -39,6 +40,9 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: "browser-restart-after", env: "DOCINTEL_BROWSER_RESTART_AFTER", kind: "integer", default: 200, describe: "restart Chromium after this many pages (bounds leaks)" },
   { flag: "office-instances", env: "DOCINTEL_OFFICE_INSTANCES", kind: "integer", default: Math.min(2, cpuCount), describe: "warm LibreOffice processes (each converts one document at a time)" },
   { flag: "ocr-concurrency", env: "DOCINTEL_OCR_CONCURRENCY", kind: "integer", default: cpuCount, describe: "tesseract processes at once (one thread each)" },
+  { flag: "model-fast", env: "DOCINTEL_MODEL_FAST", kind: "string", default: DEFAULT_MODELS.fast, describe: "the provider's fast model (model=fast, and the first pass of model=auto)" },
+  { flag: "model-accurate", env: "DOCINTEL_MODEL_ACCURATE", kind: "string", default: DEFAULT_MODELS.accurate, describe: "the provider's accurate model (model=accurate, and auto's second pass)" },
+  { flag: "model-vision", env: "DOCINTEL_MODEL_VISION", kind: "string", default: DEFAULT_MODELS.vision, describe: "the provider's vision model (use_vision)" },
   { flag: "transcription-model", env: "DOCINTEL_TRANSCRIPTION_MODEL", kind: "string", default: "whisper-large-v3-turbo", describe: "speech-to-text model of the AI provider (needs GROQ_API_KEY)" },
   { flag: "log-level", env: "DOCINTEL_LOG_LEVEL", kind: "string", default: "info", describe: "info or error (error: only failed requests are logged)" },
   { flag: "no-bootstrap-key", env: "DOCINTEL_NO_BOOTSTRAP_KEY", kind: "boolean", default: false, describe: "do not create and print a key on first start with an empty store" },
@@ -73,6 +77,7 @@ export const ConfigSchema = Type.Object({
     apiKey: Type.Optional(Type.String()),
     baseUrl: Type.Optional(Type.String()),
     transcriptionModel: Type.String({ minLength: 1 }),
+    models: Type.Object({ fast: Type.String({ minLength: 1 }), accurate: Type.String({ minLength: 1 }), vision: Type.String({ minLength: 1 }) }),
   }),
 });
 
@@ -141,7 +146,12 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
     ocrConcurrency: Number(o["ocr-concurrency"]),
     logLevel: o["log-level"] as Config["logLevel"],
     bootstrapKey: !o["no-bootstrap-key"],
-    groq: { apiKey: env.GROQ_API_KEY || undefined, baseUrl: env.GROQ_BASE_URL || undefined, transcriptionModel: String(o["transcription-model"]) },
+    groq: {
+      apiKey: env.GROQ_API_KEY || undefined,
+      baseUrl: env.GROQ_BASE_URL || undefined,
+      transcriptionModel: String(o["transcription-model"]),
+      models: { fast: String(o["model-fast"]), accurate: String(o["model-accurate"]), vision: String(o["model-vision"]) },
+    },
   };
   const firstError = Value.Errors(ConfigSchema, config).First();
   if (firstError) {

@@ -11,16 +11,17 @@ import { ChromiumSupervisor } from "../tools/chromium";
 import { LibreOffice } from "../tools/libreoffice";
 import { Tesseract } from "../tools/tesseract";
 import { FfmpegTools } from "../tools/ffmpeg";
+import type Groq from "groq-sdk";
 import { createGroqClient } from "../ai/groq";
 import { GroqTranscriber } from "../ai/transcribe";
 
 /** OFFICE_JOBS_PER_INSTANCE: a warm soffice is restarted after this many conversions (bounds leaks). */
 const OFFICE_JOBS_PER_INSTANCE = 200;
 
-export function createConvertTools(config: Config, pool: WorkerPool): ConvertTools {
+/** createConvertTools builds the tools; `groq` is the provider client (speech-to-text), undefined when none is configured. */
+export function createConvertTools(config: Config, pool: WorkerPool, groq: Groq | undefined = providerClientOf(config)): ConvertTools {
   const tmp = join(config.dataDir, "tmp");
   const timeoutMs = config.convert.timeoutMs;
-  const groq = createGroqClient({ apiKey: config.groq.apiKey, baseUrl: config.groq.baseUrl, timeoutMs });
   const mediaDir = join(tmp, "media");
   mkdirSync(mediaDir, { recursive: true });
   const media = new FfmpegTools({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", timeoutMs, workDir: mediaDir, concurrency: config.workers });
@@ -45,6 +46,11 @@ export function createConvertTools(config: Config, pool: WorkerPool): ConvertToo
     }),
     transcriber: groq ? new GroqTranscriber({ client: groq, model: config.groq.transcriptionModel, timeoutMs, splitter: media }) : undefined,
   };
+}
+
+/** providerClientOf makes the AI provider's client from the config; undefined without GROQ_API_KEY. */
+export function providerClientOf(config: Config): Groq | undefined {
+  return createGroqClient({ apiKey: config.groq.apiKey, baseUrl: config.groq.baseUrl, timeoutMs: config.convert.timeoutMs });
 }
 
 export function convertLimitsOf(config: Config): ConvertLimits {

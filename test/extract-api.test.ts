@@ -1,0 +1,134 @@
+/**
+ * POST /api/v1/extract over HTTP against the real server: the local engine when no AI provider is
+ * configured, the provider path against our Groq-protocol server, the spec's result fields, credits
+ * and the options that are not built yet.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { form, startServer, type TestServer } from "./helpers/server";
+import { chatReply, startGroqServer, type GroqServer } from "./helpers/groqServer";
+
+const FIXTURES = join(import.meta.dir, "fixtures");
+const receipt = () => new File([readFileSync(join(FIXTURES, "RECEIPT-2024-TXN-98765_retail_purchase.pdf"))], "receipt.pdf");
+const SCHEMA = JSON.stringify({
+  transaction_id: { type: "string", description: "transaction id", required: true },
+  total: { type: "number", description: "total amount paid", required: true },
+  loyalty_number: { type: "string", description: "loyalty card number" },
+});
+
+async function extract(server: TestServer, key: string, fields: Record<string, string | Blob>) {
+  const r = await fetch(`${server.url}/api/v1/extract`, { method: "POST", body: form(fields), headers: { "X-API-Key": key } });
+  return { status: r.status, body: (await r.json()) as any, headers: r.headers };
+}
+
+describe("without an AI provider: the local engine", () => {
+  let server: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    server = await startServer();
+    ({ key } = await server.key("pro"));
+  });
+  afterAll(() => server.stop());
+
+  test("reads stated values with confidence and verbatim citations, in the spec's shape", async () => {
+    const { status, body } = await extract(server, key, { schema: SCHEMA, file: receipt() });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      success: true,
+      data: { transaction_id: "TXN-98765-2024", total: 821.14, loyalty_number: null },
+      model_used: "fast",
+      engine: "local",
+      extraction_method: "text",
+      content_type: "application/pdf",
+      total_pages: 1,
+      pages_processed: 1,
+      schema_format: "typed",
+      credits_used: 3,
+      filename: "receipt.pdf",
+    });
+    expect(body.confidence.transaction_id).toBeGreaterThanOrEqual(0.8);
+    expect(body.citations.transaction_id).toContain("TXN-98765-2024");
+    expect(body.citations.loyalty_number).toBeUndefined();
+    expect(body.field_status.loyalty_number).toEqual({ confidence: 0, required: false, status: "not_found", type: "string" });
+    expect(body.field_status.total).toMatchObject({ required: true, status: "found", type: "number" });
+    expect(body.missing_required_fields).toBeUndefined();
+    expect(body.text_length).toBeGreaterThan(500);
+  });
+
+  test("a missing required field gives success=false with missing_required_fields, data still returned", async () => {
+    const schema = JSON.stringify({ total: { type: "number", description: "total amount paid" }, vehicle_vin: { type: "string", description: "vehicle identification number (VIN)", required: true } });
+    const { status, body } = await extract(server, key, { schema, file: receipt() });
+    expect(status).toBe(200);
+    expect(body.success).toBe(false);
+    expect(body.missing_required_fields).toEqual(["vehicle_vin"]);
+    expect(body.data.total).toBe(821.14);
+  });
+
+  test("options that are not built yet answer 501 and charge nothing", async () => {
+    const extras: Array<Record<string, string>> = [{ sync: "false" }, { use_vision: "true" }, { follow_links: "true" }];
+    for (const extra of extras) {
+      const { status, body } = await extract(server, key, { schema: SCHEMA, file: receipt(), ...extra });
+      expect(status).toBe(501);
+      expect(body.error).toBe("not_implemented");
+    }
+  });
+});
+
+describe("with the AI provider (our Groq-protocol server)", () => {
+  let groq: GroqServer;
+  let server: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    groq = await startGroqServer();
+    server = await startServer({ env: { GROQ_API_KEY: "gsk_test_key", GROQ_BASE_URL: groq.baseUrl } });
+    ({ key } = await server.key("pro"));
+  });
+  afterAll(async () => {
+    await server.stop();
+    groq.close();
+  });
+
+  const answer = (fields: Record<string, { value: unknown; quote: string | null; confidence: number }>) => chatReply(JSON.stringify(fields));
+
+  test("the provider's grounded answer is returned; an ungrounded value is capped below 0.6", async () => {
+    groq.reply(
+      "chat",
+      answer({
+        transaction_id: { value: "TXN-98765-2024", quote: "TXN: TXN-98765-2024", confidence: 0.97 },
+        total: { value: "$821.14", quote: "TOTAL $821.14", confidence: 0.95 },
+        loyalty_number: { value: "LOY-0000-1111", quote: "Loyalty: LOY-0000-1111", confidence: 0.9 },
+      }),
+    );
+    const { status, body } = await extract(server, key, { schema: SCHEMA, file: receipt(), model: "fast" });
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ transaction_id: "TXN-98765-2024", total: 821.14, loyalty_number: "LOY-0000-1111" });
+    expect(body.engine).toBe("llama-3.1-8b-instant");
+    expect(body.model_used).toBe("fast");
+    expect(body.confidence.transaction_id).toBeGreaterThan(0.8);
+    expect(body.confidence.loyalty_number).toBeLessThan(0.6); // not in the receipt: not trusted
+    const sent = groq.requests.at(-1)!;
+    expect(sent.json.model).toBe("llama-3.1-8b-instant");
+    expect(sent.json.response_format.type).toBe("json_schema");
+    expect(JSON.stringify(sent.json.messages)).toContain("TXN-98765-2024");
+  });
+
+  test("a provider that keeps failing gives 502 provider_error, and nothing is charged", async () => {
+    const before = server.store().db.query<{ n: number }, []>("SELECT count(*) AS n FROM credit_ledger WHERE kind = 'charge'").get()!.n;
+    groq.reply("chat", { status: 500, json: { error: { message: "boom" } } }, { status: 500, json: { error: { message: "boom" } } });
+    const { status, body } = await extract(server, key, { schema: SCHEMA, file: receipt(), model: "fast" });
+    expect(status).toBe(502);
+    expect(body.error).toBe("provider_error");
+    const after = server.store().db.query<{ n: number }, []>("SELECT count(*) AS n FROM credit_ledger WHERE kind = 'charge'").get()!.n;
+    expect(after).toBe(before);
+  });
+
+  test("a provider still rate-limited after the retry gives 503 with Retry-After", async () => {
+    const limited = { status: 429, json: { error: { message: "rate limited" } }, headers: { "retry-after": "1" } };
+    groq.reply("chat", limited, limited);
+    const { status, body, headers } = await extract(server, key, { schema: SCHEMA, file: receipt(), model: "fast" });
+    expect(status).toBe(503);
+    expect(body.error).toBe("ai_unavailable");
+    expect(Number(headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
+});
