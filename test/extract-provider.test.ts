@@ -4,7 +4,7 @@
  * grounding and the composite confidence, token probabilities, model=auto, retries and bad answers,
  * coercion of the provider's values, and the quality-signal math.
  */
-import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { createGroqClient } from "../src/ai/groq";
 import { coerceToSchema, extractionJsonSchema } from "../src/ai/jsonSchema";
 import { DEFAULT_MODELS, type ModelNames } from "../src/ai/models";
@@ -12,7 +12,7 @@ import { AppError } from "../src/errors";
 import { compositeConfidence, groundingOf, qualitySignals } from "../src/extract/confidence";
 import { extractWithProvider, fieldTokenProbabilities, truncateText, valueSpans, type ProviderExtractionInput } from "../src/extract/provider";
 import { parseTypedSchema } from "../src/schema/typed";
-import { chatReply, startGroqServer, type GroqReply, type GroqServer } from "./helpers/groqServer";
+import { chatReply, groqPerTest, type GroqReply } from "./helpers/groqServer";
 
 const MODELS: ModelNames = { fast: "fast-test-model", accurate: "accurate-test-model", vision: "vision-test-model" };
 
@@ -33,19 +33,8 @@ const INVOICE_SCHEMA = parseTypedSchema({
   date: { type: "string", description: "Invoice date, ISO 8601" },
 });
 
-let server: GroqServer;
-
-beforeEach(async () => {
-  server?.close();
-  server = await startGroqServer();
-});
-afterAll(() => server?.close());
-
-function client() {
-  const c = createGroqClient({ apiKey: "gsk_test_key_0123456789", baseUrl: server.baseUrl, timeoutMs: 10_000 });
-  if (!c) throw new Error("expected a client");
-  return c;
-}
+const fake = groqPerTest("gsk_test_key_0123456789", 10000);
+const client = () => fake.client();
 
 function extract(overrides: Partial<ProviderExtractionInput> = {}) {
   return extractWithProvider({
@@ -204,10 +193,10 @@ describe("grounding and composite confidence", () => {
 
 describe("extractWithProvider", () => {
   test("the provider receives the model, the strict response format, the field descriptions and the text", async () => {
-    server.reply("chat", chatReply(answer(GOOD_INVOICE)));
+    fake.server.reply("chat", chatReply(answer(GOOD_INVOICE)));
     const result = await extract();
-    expect(server.requests).toHaveLength(1);
-    const body = server.requests[0]!.json;
+    expect(fake.server.requests).toHaveLength(1);
+    const body = fake.server.requests[0]!.json;
     expect(body.model).toBe(MODELS.fast);
     expect(body.logprobs).toBe(true);
     expect(body.response_format.type).toBe("json_schema");
@@ -227,7 +216,7 @@ describe("extractWithProvider", () => {
   });
 
   test("a value that is not in the source is flagged and scored below 0.6", async () => {
-    server.reply(
+    fake.server.reply(
       "chat",
       chatReply(answer({ ...GOOD_INVOICE, vendor: { value: "Initech LLC", quote: "Vendor: Initech LLC", confidence: 0.99 } })),
     );
@@ -246,7 +235,7 @@ describe("extractWithProvider", () => {
       paid: { type: "boolean" },
       status: { type: "string", enum: ["paid", "due"] },
     });
-    server.reply(
+    fake.server.reply(
       "chat",
       chatReply(
         answer({
@@ -272,7 +261,7 @@ describe("extractWithProvider", () => {
       [',"quote":null,"confidence":0}}', 0.99],
     ]);
     expect(JSON.parse(content).total.value).toBe(1234.5);
-    server.reply("chat", withLogprobs(chatReply(content), tokens));
+    fake.server.reply("chat", withLogprobs(chatReply(content), tokens));
     const result = await extract();
     expect(result.tokenProbabilities.vendor).toBeCloseTo(0.8, 3);
     expect(result.tokenProbabilities.total).toBeCloseTo(0.5, 3);
@@ -300,10 +289,10 @@ describe("extractWithProvider", () => {
   });
 
   test("auto escalates to the accurate model when a required field is missing", async () => {
-    server.reply("chat", chatReply(answer({ ...GOOD_INVOICE, total: { value: null, quote: null, confidence: 0 } })));
-    server.reply("chat", chatReply(answer(GOOD_INVOICE)));
+    fake.server.reply("chat", chatReply(answer({ ...GOOD_INVOICE, total: { value: null, quote: null, confidence: 0 } })));
+    fake.server.reply("chat", chatReply(answer(GOOD_INVOICE)));
     const result = await extract({ model: "auto" });
-    expect(server.requests.map((r) => r.json.model)).toEqual([MODELS.fast, MODELS.accurate]);
+    expect(fake.server.requests.map((r) => r.json.model)).toEqual([MODELS.fast, MODELS.accurate]);
     expect(result.modelUsed).toBe("accurate");
     expect(result.model).toBe(MODELS.accurate);
     expect(result.data.total).toBe(1234.5);
@@ -311,64 +300,64 @@ describe("extractWithProvider", () => {
   });
 
   test("auto keeps the fast answer when every field is found with confidence", async () => {
-    server.reply("chat", chatReply(answer(GOOD_INVOICE)));
+    fake.server.reply("chat", chatReply(answer(GOOD_INVOICE)));
     const result = await extract({ model: "auto" });
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
     expect(result.modelUsed).toBe("fast");
   });
 
   test("auto escalates when a found value scores below 0.6", async () => {
-    server.reply("chat", chatReply(answer({ ...GOOD_INVOICE, vendor: { value: "Initech", quote: null, confidence: 0.9 } })));
-    server.reply("chat", chatReply(answer(GOOD_INVOICE)));
+    fake.server.reply("chat", chatReply(answer({ ...GOOD_INVOICE, vendor: { value: "Initech", quote: null, confidence: 0.9 } })));
+    fake.server.reply("chat", chatReply(answer(GOOD_INVOICE)));
     const result = await extract({ model: "auto" });
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     expect(result.modelUsed).toBe("accurate");
     expect(result.data.vendor).toBe("ACME CORP");
   });
 
   test("a 429 with Retry-After is retried once, then the answer is used", async () => {
-    server.reply("chat", { status: 429, headers: { "retry-after": "1" }, json: { error: { message: "Rate limit reached", type: "rate_limit_error" } } });
-    server.reply("chat", chatReply(answer(GOOD_INVOICE)));
+    fake.server.reply("chat", { status: 429, headers: { "retry-after": "1" }, json: { error: { message: "Rate limit reached", type: "rate_limit_error" } } });
+    fake.server.reply("chat", chatReply(answer(GOOD_INVOICE)));
     const result = await extract();
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     expect(result.data.total).toBe(1234.5);
   });
 
   test("an answer that is not JSON is asked again once; twice is a provider_error", async () => {
-    server.reply("chat", chatReply("Sure! The total is 1234.50"), chatReply(answer(GOOD_INVOICE)));
+    fake.server.reply("chat", chatReply("Sure! The total is 1234.50"), chatReply(answer(GOOD_INVOICE)));
     const recovered = await extract();
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     expect(recovered.data.total).toBe(1234.5);
 
-    server.reply("chat", chatReply("not json"), chatReply('{"vendor": '));
+    fake.server.reply("chat", chatReply("not json"), chatReply('{"vendor": '));
     const failure = await extract().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AppError);
     expect((failure as AppError).code).toBe("provider_error");
     expect((failure as AppError).detail).toContain(MODELS.fast);
-    expect(server.requests).toHaveLength(4);
+    expect(fake.server.requests).toHaveLength(4);
   });
 
   test("an answer without the schema's fields counts as a bad answer", async () => {
-    server.reply("chat", chatReply(JSON.stringify({ vendor: "ACME CORP" })), chatReply(JSON.stringify({ answer: 1 })));
+    fake.server.reply("chat", chatReply(JSON.stringify({ vendor: "ACME CORP" })), chatReply(JSON.stringify({ answer: 1 })));
     const failure = await extract().catch((error: unknown) => error);
     expect((failure as AppError).code).toBe("provider_error");
     expect((failure as AppError).detail).toContain("schema");
   });
 
   test("a model that refuses logprobs (HTTP 400) is asked again without them", async () => {
-    server.reply("chat", { status: 400, json: { error: { message: "logprobs is not supported with this model", type: "invalid_request_error" } } });
-    server.reply("chat", chatReply(answer(GOOD_INVOICE)));
+    fake.server.reply("chat", { status: 400, json: { error: { message: "logprobs is not supported with this model", type: "invalid_request_error" } } });
+    fake.server.reply("chat", chatReply(answer(GOOD_INVOICE)));
     const result = await extract();
-    expect(server.requests.map((r) => r.json.logprobs)).toEqual([true, undefined]);
-    expect(server.requests[1]!.json.response_format.type).toBe("json_schema");
+    expect(fake.server.requests.map((r) => r.json.logprobs)).toEqual([true, undefined]);
+    expect(fake.server.requests[1]!.json.response_format.type).toBe("json_schema");
     expect(result.data.total).toBe(1234.5);
   });
 
   test("very long text is truncated with a marker and a note; grounding still uses the whole text", async () => {
     const long = `${INVOICE_TEXT}\n${"filler line of the appendix\n".repeat(400)}Late note: ref 777`;
-    server.reply("chat", chatReply(answer({ ...GOOD_INVOICE, total: { value: 777, quote: "ref 777", confidence: 0.9 } })));
+    fake.server.reply("chat", chatReply(answer({ ...GOOD_INVOICE, total: { value: 777, quote: "ref 777", confidence: 0.9 } })));
     const result = await extract({ text: long, maxTextChars: 2000 });
-    const prompt = server.requests[0]!.json.messages[1].content as string;
+    const prompt = fake.server.requests[0]!.json.messages[1].content as string;
     expect(prompt).toContain("characters of the document omitted here");
     expect(prompt).toContain("Late note: ref 777");
     expect(prompt.length).toBeLessThan(long.length);

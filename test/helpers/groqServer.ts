@@ -4,6 +4,9 @@
  * `file` part). Tests queue replies per route; a request with nothing queued gets HTTP 418 and
  * an error body, so a test never passes by accident. Every request is recorded.
  */
+import { afterAll, beforeEach } from "bun:test";
+import type Groq from "groq-sdk";
+import { createGroqClient } from "../../src/ai/groq";
 
 export type GroqRoute = "chat" | "transcription";
 
@@ -149,6 +152,30 @@ export function chatReply(content: string | null, toolCalls: Array<{ name: strin
       ],
       usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
       x_groq: { id: "req_test" },
+    },
+  };
+}
+
+/**
+ * groqPerTest gives each test of a file a fresh Groq-protocol server (closed after the file) and a
+ * groq-sdk client for it, with the SDK's retries off as in the product.
+ */
+export function groqPerTest(apiKey: string, timeoutMs: number) {
+  let current: GroqServer | undefined;
+  beforeEach(async () => {
+    current?.close();
+    current = await startGroqServer();
+  });
+  afterAll(() => current?.close());
+  return {
+    get server(): GroqServer {
+      if (!current) throw new Error("groqPerTest: no server outside a test");
+      return current;
+    },
+    client(): Groq {
+      const c = createGroqClient({ apiKey, baseUrl: this.server.baseUrl, timeoutMs });
+      if (!c) throw new Error("expected a client");
+      return c;
     },
   };
 }
