@@ -4,7 +4,8 @@
  */
 import { AppError } from "../errors";
 import { fence, heading } from "./markdown";
-import { decodeText, looksBinary } from "./text";
+import { decodeText } from "./charset";
+import { looksBinary } from "./text";
 import type { Converter } from "./types";
 
 /** SOURCE_LANGUAGES maps a file extension (lower case, no dot) to the fence language of its code. */
@@ -43,7 +44,7 @@ export function languageOf(filename: string, ext: string): string {
 
 /** convertCode renders `# filename` and the whole source fenced in its language. */
 export const convertCode: Converter = async (input) => {
-  const source = decodeText(input.bytes, input.declaredCharset).replace(/\r\n?/g, "\n");
+  const source = decodeText(input.bytes, input.declaredCharset).text.replace(/\r\n?/g, "\n");
   if (looksBinary(source)) throw new AppError("unreadable_document", `${input.filename} is not a text file (it contains binary data).`);
   if (!source.trim()) throw new AppError("empty_document", `${input.filename} contains no source text; send a file with content.`);
   const title = input.filename || "source";

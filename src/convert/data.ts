@@ -5,7 +5,8 @@
  */
 import { AppError } from "../errors";
 import { fence, heading } from "./markdown";
-import { decodeText, looksBinary } from "./text";
+import { decodeText } from "./charset";
+import { looksBinary } from "./text";
 import type { Conversion, ConvertInput, Converter } from "./types";
 
 /** JsonSyntaxError marks the offset (in UTF-16 code units) where a JSON text stops being valid. */
@@ -172,7 +173,7 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
 
 /** readText decodes a data file and refuses binary or empty content. */
 function readText(input: ConvertInput, kind: string): string {
-  const text = decodeText(input.bytes, input.declaredCharset).replace(/\r\n?/g, "\n");
+  const text = decodeText(input.bytes, input.declaredCharset).text.replace(/\r\n?/g, "\n");
   if (looksBinary(text)) throw new AppError("unreadable_document", `${input.filename} is not a ${kind} text file (it contains binary data).`);
   if (!text.trim()) throw new AppError("empty_document", `${input.filename} is empty; send a ${kind} file with content.`);
   return text;

@@ -7,7 +7,7 @@ import { Parser } from "htmlparser2";
 import { AppError } from "../errors";
 import { htmlToMarkdown, sniffCharset } from "./html";
 import { escapeText, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
-import { decodeText } from "./text";
+import { decodeText } from "./charset";
 import type { Converter } from "./types";
 
 /** XmlNode is one element of the small tree the feed parser builds. */
@@ -166,7 +166,7 @@ function atomHtml(source: string, node: XmlNode | undefined): string {
 /** convertFeed converts an RSS or Atom feed into one markdown document, item by item. */
 export const convertFeed: Converter = async (input, ctx) => {
   const what = `feed '${input.filename}'`;
-  const source = decodeText(input.bytes, input.declaredCharset ?? sniffCharset(input.bytes));
+  const source = decodeText(input.bytes, input.declaredCharset ?? sniffCharset(input.bytes)).text;
   ctx.signal.throwIfAborted();
   const feed = readFeed(source, parseXml(source));
   if (!feed) throw new AppError("unreadable_document", `${what}: not an RSS or Atom feed (no <rss>, <rdf:RDF> or <feed> root element)`);

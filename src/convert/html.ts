@@ -8,7 +8,7 @@ import { AppError } from "../errors";
 import { findMainContent, isBoilerplate } from "./boilerplate";
 import { renderMarkdown, type DomElement, type DomNode } from "./htmlDom";
 import { heading, joinBlocks, tidyMarkdown } from "./markdown";
-import { decodeText } from "./text";
+import { decodeText } from "./charset";
 import type { Converter } from "./types";
 
 /** HtmlOptions choose what part of a page becomes markdown. */
@@ -172,7 +172,7 @@ export function sniffCharset(bytes: Uint8Array): string | undefined {
  */
 export const convertHtml: Converter = async (input, ctx) => {
   ctx.signal.throwIfAborted();
-  const html = decodeText(input.bytes, input.declaredCharset ?? sniffCharset(input.bytes));
+  const html = decodeText(input.bytes, input.declaredCharset ?? sniffCharset(input.bytes)).text;
   ctx.signal.throwIfAborted();
   const result = htmlToMarkdown(html, { baseUrl: input.url, mainContent: ctx.page.mainContent, selector: ctx.page.selector });
   if (!result.markdown.trim()) {

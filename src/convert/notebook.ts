@@ -5,7 +5,7 @@
  */
 import { AppError } from "../errors";
 import { fence, joinBlocks, tidyMarkdown } from "./markdown";
-import { decodeText } from "./text";
+import { decodeText } from "./charset";
 import type { Converter, ConvertInput } from "./types";
 
 /** MultilineText is how nbformat stores text: one string or a list of lines. */
@@ -54,7 +54,7 @@ function stripAnsi(text: string): string {
 function parseNotebook(input: ConvertInput): Notebook {
   let value: unknown;
   try {
-    value = JSON.parse(decodeText(input.bytes, input.declaredCharset));
+    value = JSON.parse(decodeText(input.bytes, input.declaredCharset).text);
   } catch (cause) {
     throw new AppError("unreadable_document", `${input.filename} is not a Jupyter notebook: it is not valid JSON; save it again from Jupyter.`, { cause });
   }
