@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { WorkerPool } from "../src/pool";
-import { closeConvertTools, convertLimitsOf, createConvertTools } from "../src/convert/tools";
+import { closeConvertTools, createConvertTools, markdownDepsOf } from "../src/convert/tools";
 import { markdownOf } from "../src/markdown/service";
 import { runProcess } from "../src/tools/process";
 
@@ -35,12 +35,7 @@ const work = mkdtempSync(join(tmpdir(), "docintel-bench-url-"));
 const config = loadConfig({}, { data: work, "allow-private-urls": true });
 const pool = new WorkerPool({ threads: 2, maxQueue: 16 });
 const tools = createConvertTools(config, pool);
-const deps = {
-  tools,
-  limits: convertLimitsOf(config),
-  ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: true },
-  timeoutMs: config.convert.timeoutMs,
-};
+const deps = markdownDepsOf(config, tools);
 const page = { mainContent: true, waitMs: 0 };
 
 try {

@@ -11,7 +11,7 @@ import { Metrics } from "./metrics";
 import { createLogger, type Logger } from "./log";
 import { resolveWebhookSecret } from "../webhooks/secret";
 import { KeyResolver } from "../security/apiKeys";
-import { closeConvertTools, convertLimitsOf, createConvertTools, providerClientOf } from "../convert/tools";
+import { closeConvertTools, createConvertTools, markdownDepsOf, providerClientOf } from "../convert/tools";
 import type { MarkdownDeps } from "../markdown/service";
 import type { ExtractDeps } from "../extract/service";
 
@@ -49,12 +49,7 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
     ledger: new Ledger(store),
     rateLimiter: new RateLimiter(counters),
     pool,
-    markdown: {
-      tools: createConvertTools(config, pool, groq),
-      limits: convertLimitsOf(config),
-      ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: config.allowPrivateUrls },
-      timeoutMs: config.convert.timeoutMs,
-    },
+    markdown: markdownDepsOf(config, createConvertTools(config, pool, groq)),
     provider: groq ? { client: groq, models: config.groq.models } : undefined,
     metrics: new Metrics(),
     logger: overrides.logger ?? createLogger(config.logLevel),

@@ -20,8 +20,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../errors";
-import { closeConvertTools, convertLimitsOf, createConvertTools } from "../convert/tools";
-import { markdownOf } from "../markdown/service";
+import { closeConvertTools, createConvertTools, markdownDepsOf } from "../convert/tools";
+import { markdownOf, resultFields } from "../markdown/service";
 
 const env = process.env as Record<string, string | undefined>;
 const out = (s = "") => process.stdout.write(s + "\n");
@@ -270,15 +270,9 @@ const COMMANDS: Record<string, Command> = {
         const outcome = await markdownOf(
           isUrl ? { url: target } : { file },
           { mainContent: !own["keep-boilerplate"], waitMs: Number(own["wait-ms"] ?? 0), selector: own.selector ? String(own.selector) : undefined },
-          {
-            tools,
-            limits: convertLimitsOf(config),
-            ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: config.allowPrivateUrls },
-            timeoutMs: config.convert.timeoutMs,
-          },
+          markdownDepsOf(config, tools),
         );
-        const { transcribedSeconds: _t, website: _w, ...fields } = outcome;
-        if (own.json) out(JSON.stringify({ success: true, ...fields }, null, 2));
+        if (own.json) out(JSON.stringify({ success: true, ...resultFields(outcome) }, null, 2));
         else process.stdout.write(outcome.markdown.endsWith("\n") ? outcome.markdown : outcome.markdown + "\n");
         if (!own.json) for (const warning of outcome.warnings) err(`warning: ${warning}`);
         return 0;

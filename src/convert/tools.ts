@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Config } from "../config";
 import type { WorkerPool } from "../pool";
 import type { ConvertLimits, ConvertTools } from "./types";
+import type { MarkdownDeps } from "../markdown/service";
 import { ChromiumSupervisor } from "../tools/chromium";
 import { LibreOffice } from "../tools/libreoffice";
 import { Tesseract } from "../tools/tesseract";
@@ -51,6 +52,16 @@ export function createConvertTools(config: Config, pool: WorkerPool, groq: Groq 
 /** providerClientOf makes the AI provider's client from the config; undefined without GROQ_API_KEY. */
 export function providerClientOf(config: Config): Groq | undefined {
   return createGroqClient({ apiKey: config.groq.apiKey, baseUrl: config.groq.baseUrl, timeoutMs: config.convert.timeoutMs });
+}
+
+/** markdownDepsOf is what the markdown service needs, from the config: tools, limits and the deadline. */
+export function markdownDepsOf(config: Config, tools: ConvertTools): MarkdownDeps {
+  return {
+    tools,
+    limits: convertLimitsOf(config),
+    ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: config.allowPrivateUrls },
+    timeoutMs: config.convert.timeoutMs,
+  };
 }
 
 export function convertLimitsOf(config: Config): ConvertLimits {

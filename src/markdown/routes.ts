@@ -9,7 +9,7 @@ import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
 import { supportedFormats } from "../convert/formats";
 import type { PageOptions } from "../convert/types";
-import { markdownOf, type MarkdownOutcome, type MarkdownSource } from "./service";
+import { markdownOf, resultFields, type MarkdownOutcome, type MarkdownSource } from "./service";
 import { MarkdownConvertBody, MarkdownResponse, MarkdownUrlQuery, SupportedResponse } from "./schema";
 
 /** SUPPORTED is built once: the formats table does not change while the service runs. */
@@ -28,8 +28,7 @@ async function convertMetered({ ctx, services, request }: HandlerInput, source: 
 }
 
 function responseBody(outcome: MarkdownOutcome, creditsUsed: number) {
-  const { transcribedSeconds: _seconds, website: _website, ...fields } = outcome;
-  return { success: true as const, ...fields, credits_used: creditsUsed };
+  return { success: true as const, ...resultFields(outcome), credits_used: creditsUsed };
 }
 
 function pageOptionsOf(fields: Record<string, unknown>): PageOptions {

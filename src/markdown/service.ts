@@ -43,6 +43,12 @@ export interface MarkdownOutcome {
   website: boolean;
 }
 
+/** resultFields is the outcome as clients see it: without the facts kept for metering. */
+export function resultFields(outcome: MarkdownOutcome): Omit<MarkdownOutcome, "transcribedSeconds" | "website"> {
+  const { transcribedSeconds: _seconds, website: _website, ...fields } = outcome;
+  return fields;
+}
+
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 
 /** markdownOf converts one file or URL to markdown under the deadline; `signal` ends it early (client gone). */
