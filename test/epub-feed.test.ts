@@ -1,9 +1,9 @@
 /**
  * EPUB books (chapters in spine order, metadata, zip bombs, truncation, DRM) and RSS/Atom feeds.
  */
+import { failureOf } from "./helpers/loopback";
 import { zipOf } from "./helpers/zip";
 import { describe, expect, test } from "bun:test";
-import { AppError } from "../src/errors";
 import { convertEpub } from "../src/convert/epub";
 import { convertFeed, isFeed } from "../src/convert/feed";
 import type { ConvertContext, ConvertInput } from "../src/convert/types";
@@ -22,13 +22,6 @@ function context(): ConvertContext {
 function input(bytes: Uint8Array, filename: string, contentType: string, ext: string): ConvertInput {
   return { bytes, filename, contentType, ext };
 }
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (e) => e);
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
-
 
 const CONTAINER = `<?xml version="1.0"?><container xmlns="urn:oasis:names:tc:opendocument:xmlns:container" version="1.0"><rootfiles><rootfile full-path="OEBPS/book.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`;
 const OPF = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Bomb</dc:title></metadata>
@@ -57,13 +50,13 @@ describe("EPUB", () => {
     ]);
     expect(bomb.length).toBeLessThan(200_000);
     const ctx = { ...context(), limits: { maxDecompressedBytes: 10 * 1024 * 1024, maxPixels: 100e6, maxPages: 2000 } };
-    const error = await failure(convertEpub(input(bomb, "bomb.epub", "application/epub+zip", "epub"), ctx));
+    const error = await failureOf(convertEpub(input(bomb, "bomb.epub", "application/epub+zip", "epub"), ctx));
     expect(error.code).toBe("document_too_large");
   });
 
   test("a truncated EPUB is unreadable_document", async () => {
     const bytes = await fixtureBytes("test.epub");
-    const error = await failure(convertEpub(input(bytes.subarray(0, Math.floor(bytes.length * 0.6)), "cut.epub", "application/epub+zip", "epub"), context()));
+    const error = await failureOf(convertEpub(input(bytes.subarray(0, Math.floor(bytes.length * 0.6)), "cut.epub", "application/epub+zip", "epub"), context()));
     expect(error.code).toBe("unreadable_document");
   });
 
@@ -78,7 +71,7 @@ describe("EPUB", () => {
         { name: "OEBPS/book.opf", data: OPF },
         { name: "OEBPS/ch1.xhtml", data: "<html><body><h1>One</h1><p>Readable text.</p></body></html>" },
       ]);
-    const drm = await failure(convertEpub(input(book(encryption("http://www.w3.org/2001/04/xmlenc#aes128-cbc", "OEBPS/ch1.xhtml")), "drm.epub", "application/epub+zip", "epub"), context()));
+    const drm = await failureOf(convertEpub(input(book(encryption("http://www.w3.org/2001/04/xmlenc#aes128-cbc", "OEBPS/ch1.xhtml")), "drm.epub", "application/epub+zip", "epub"), context()));
     expect(drm.code).toBe("encrypted_document");
     const fonts = await convertEpub(input(book(encryption("http://www.idpf.org/2008/embedding", "OEBPS/fonts/a.otf")), "fonts.epub", "application/epub+zip", "epub"), context());
     expect(fonts.markdown).toContain("# One\n\nReadable text.");
@@ -117,7 +110,7 @@ describe("RSS and Atom feeds", () => {
   });
 
   test("XML that is not a feed is unreadable_document", async () => {
-    const error = await failure(convertFeed(input(new TextEncoder().encode("<catalog><book/></catalog>"), "c.xml", "application/xml", "xml"), context()));
+    const error = await failureOf(convertFeed(input(new TextEncoder().encode("<catalog><book/></catalog>"), "c.xml", "application/xml", "xml"), context()));
     expect(error.code).toBe("unreadable_document");
   });
 });

@@ -3,13 +3,13 @@
  * format (made here with sharp, heif-enc and a hand-written BMP), the pixel limit checked before
  * decoding, corrupt input and an image without text.
  */
+import { failureOf } from "./helpers/loopback";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import sharp from "sharp";
-import { AppError } from "../src/errors";
 import { convertImage } from "../src/convert/image";
 import type { ConvertContext, ConvertInput } from "../src/convert/types";
 import { Tesseract } from "../src/tools/tesseract";
@@ -29,16 +29,6 @@ function context(): ConvertContext {
 function input(bytes: Uint8Array, filename: string): ConvertInput {
   const ext = filename.split(".").pop()!.toLowerCase();
   return { bytes, filename, contentType: `image/${ext}`, ext };
-}
-
-async function failure(run: Promise<unknown>): Promise<{ code: string; detail: string }> {
-  try {
-    await run;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return { code: (error as AppError).code, detail: (error as AppError).detail };
-  }
-  throw new Error("the conversion succeeded but should have failed");
 }
 
 /** TEXT_SVG is a white card with two lines of dark text: the image every format variant carries. */
@@ -225,7 +215,7 @@ describe("the same text image in every format", () => {
 
 describe("limits and bad input", () => {
   test("a PNG header declaring 30000 x 30000 is refused before decoding", async () => {
-    const { code, detail } = await failure(convertImage(input(pngDeclaring(30000, 30000), "huge.png"), context()));
+    const { code, detail } = await failureOf(convertImage(input(pngDeclaring(30000, 30000), "huge.png"), context()));
     expect(code).toBe("document_too_large");
     expect(detail).toContain("900000000 pixels");
     expect(detail).toContain("100000000");
@@ -235,18 +225,18 @@ describe("limits and bad input", () => {
     const bmp = bmp24(new Uint8Array(3), 1, 1);
     new DataView(bmp.buffer).setInt32(18, 20000, true);
     new DataView(bmp.buffer).setInt32(22, 20000, true);
-    expect((await failure(convertImage(input(bmp, "huge.bmp"), context()))).code).toBe("document_too_large");
+    expect((await failureOf(convertImage(input(bmp, "huge.bmp"), context()))).code).toBe("document_too_large");
   });
 
   test("corrupt and truncated images are unreadable_document", async () => {
     const garbage = new Uint8Array(4096).map((_, i) => (i * 31 + 7) % 251);
-    expect((await failure(convertImage(input(garbage, "garbage.png"), context()))).code).toBe("unreadable_document");
+    expect((await failureOf(convertImage(input(garbage, "garbage.png"), context()))).code).toBe("unreadable_document");
     const truncated = variants.png!.subarray(0, 120);
-    expect((await failure(convertImage(input(truncated, "truncated.png"), context()))).code).toBe("unreadable_document");
+    expect((await failureOf(convertImage(input(truncated, "truncated.png"), context()))).code).toBe("unreadable_document");
     const truncatedBmp = variants.bmp!.subarray(0, 2000);
-    expect((await failure(convertImage(input(truncatedBmp, "truncated.bmp"), context()))).code).toBe("unreadable_document");
+    expect((await failureOf(convertImage(input(truncatedBmp, "truncated.bmp"), context()))).code).toBe("unreadable_document");
     const badHeic = variants.heic!.slice(0, variants.heic!.length / 2);
-    expect((await failure(convertImage(input(badHeic, "truncated.heic"), context()))).code).toBe("unreadable_document");
+    expect((await failureOf(convertImage(input(badHeic, "truncated.heic"), context()))).code).toBe("unreadable_document");
   });
 
   test("an image without text keeps its metadata and warns", async () => {

@@ -2,6 +2,7 @@
  * The native Office Open XML and delimited-text converters against real-world files (MarkItDown's
  * corpus), LibreOffice's own DOCX/XLSX output, real tesseract OCR, and hostile containers.
  */
+import { failureOf } from "./helpers/loopback";
 import { zipOf } from "./helpers/zip";
 
 const zipTuples = (entries: Array<[string, string | Uint8Array]>) => zipOf(entries.map(([name, data]) => ({ name, data })));
@@ -9,7 +10,6 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppError } from "../src/errors";
 import { convertDelimited, parseDelimited, sniffDelimiter } from "../src/convert/delimited";
 import { decodeText } from "../src/convert/charset";
 import { convertDocx } from "../src/convert/docx";
@@ -17,6 +17,9 @@ import { convertPptx } from "../src/convert/pptx";
 import type { ConvertContext, Converter } from "../src/convert/types";
 import { convertXlsx, formatNumber } from "../src/convert/xlsx";
 import { Tesseract } from "../src/tools/tesseract";
+
+/** errorCode is the AppError code the conversion fails with. */
+const errorCode = async (promise: Promise<unknown>) => (await failureOf(promise)).code;
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(import.meta.dir, "fixtures", name)));
 const ocr = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
@@ -36,17 +39,6 @@ function convert(converter: Converter, name: string, bytes: Uint8Array = fixture
   const ext = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
   return converter({ bytes, filename: name, contentType: "application/octet-stream", ext }, ctx);
 }
-
-async function errorCode(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-  throw new Error("expected the conversion to fail");
-}
-
 
 /**
  * encryptedOfficeContainer builds an OLE compound file laid out like a password-protected OOXML

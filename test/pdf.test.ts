@@ -5,13 +5,13 @@
  * fixtures/encrypted_password_secret.pdf was made with LibreOffice:
  * soffice --convert-to 'pdf:writer_pdf_Export:{"EncryptFile":...,"DocumentOpenPassword":{"type":"string","value":"secret"}}'
  */
+import { failureOf } from "./helpers/loopback";
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertPdf } from "../src/convert/pdf";
 import { formatOcrText, joinWrapped } from "../src/convert/pdfLayout";
 import type { ConvertContext } from "../src/convert/types";
-import { AppError } from "../src/errors";
 import { WorkerPool } from "../src/pool";
 import { Tesseract } from "../src/tools/tesseract";
 
@@ -38,16 +38,6 @@ function convert(bytes: Uint8Array, filename: string, maxPages?: number) {
 
 function fixture(name: string) {
   return convert(new Uint8Array(readFileSync(join(FIXTURES, name))), name);
-}
-
-async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected the conversion to fail");
 }
 
 /** blankPdf is a valid one-page PDF with nothing on the page. */
@@ -188,7 +178,7 @@ describe("PDF OCR", () => {
 
 describe("PDF errors", () => {
   test("a blank page is an empty document, named with its page count", async () => {
-    const error = await appErrorOf(convert(blankPdf(), "blank.pdf"));
+    const error = await failureOf(convert(blankPdf(), "blank.pdf"));
     expect(error.code).toBe("empty_document");
     expect(error.detail).toContain("1 page");
     expect(error.detail).toContain("OCR found no text");
@@ -196,18 +186,18 @@ describe("PDF errors", () => {
 
   test("a truncated PDF is unreadable", async () => {
     const whole = readFileSync(join(FIXTURES, "test.pdf"));
-    const error = await appErrorOf(convert(new Uint8Array(whole.subarray(0, Math.floor(whole.length / 3))), "cut.pdf"));
+    const error = await failureOf(convert(new Uint8Array(whole.subarray(0, Math.floor(whole.length / 3))), "cut.pdf"));
     expect(error.code).toBe("unreadable_document");
   });
 
   test("a password-protected PDF is reported as encrypted", async () => {
-    const error = await appErrorOf(fixture("encrypted_password_secret.pdf"));
+    const error = await failureOf(fixture("encrypted_password_secret.pdf"));
     expect(error.code).toBe("encrypted_document");
   });
 
   test("more pages than maxPages is refused before extraction", async () => {
     const bytes = new Uint8Array(readFileSync(join(FIXTURES, "REPAIR-2022-INV-001_multipage.pdf")));
-    const error = await appErrorOf(convert(bytes, "repair.pdf", 2));
+    const error = await failureOf(convert(bytes, "repair.pdf", 2));
     expect(error.code).toBe("document_too_large");
     expect(error.detail).toContain("3 pages");
   });

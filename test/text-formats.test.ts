@@ -2,9 +2,9 @@
  * Text-like formats end to end through their converters: every source extension, text in several
  * charsets, markdown, JSON/JSONL, YAML, XML, a real notebook, a built EML and a real Outlook MSG.
  */
+import { failureOf } from "./helpers/loopback";
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { AppError } from "../src/errors";
 import { convertCode, SOURCE_LANGUAGES } from "../src/convert/code";
 import { convertJson, convertXml, convertYaml } from "../src/convert/data";
 import { convertEml, convertMsg } from "../src/convert/email";
@@ -32,17 +32,6 @@ async function fixture(name: string): Promise<Uint8Array> {
   return new Uint8Array(await Bun.file(join(FIXTURES, name)).arrayBuffer());
 }
 
-/** errorCode runs a conversion expected to fail and returns its AppError code and detail. */
-async function failure(run: Promise<unknown>): Promise<{ code: string; detail: string }> {
-  try {
-    await run;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return { code: (error as AppError).code, detail: (error as AppError).detail };
-  }
-  throw new Error("the conversion succeeded but should have failed");
-}
-
 describe("source code", () => {
   test("the table covers at least 60 extensions", () => {
     expect(Object.keys(SOURCE_LANGUAGES).length).toBeGreaterThanOrEqual(60);
@@ -65,7 +54,7 @@ describe("source code", () => {
   });
 
   test("an empty source file is empty_document", async () => {
-    expect((await failure(convertCode(input("  \n", "empty.py"), context()))).code).toBe("empty_document");
+    expect((await failureOf(convertCode(input("  \n", "empty.py"), context()))).code).toBe("empty_document");
   });
 });
 
@@ -121,13 +110,13 @@ describe("plain text", () => {
   });
 
   test("empty and whitespace-only files are empty_document", async () => {
-    expect((await failure(convertText(input("", "empty.txt"), context()))).code).toBe("empty_document");
-    expect((await failure(convertText(input(" \n\t\n", "blank.txt"), context()))).code).toBe("empty_document");
+    expect((await failureOf(convertText(input("", "empty.txt"), context()))).code).toBe("empty_document");
+    expect((await failureOf(convertText(input(" \n\t\n", "blank.txt"), context()))).code).toBe("empty_document");
   });
 
   test("binary data sent as text is unreadable_document", async () => {
     const bytes = new Uint8Array(2000).map((_, i) => (i * 7) % 32);
-    expect((await failure(convertText(input(bytes, "data.txt"), context()))).code).toBe("unreadable_document");
+    expect((await failureOf(convertText(input(bytes, "data.txt"), context()))).code).toBe("unreadable_document");
   });
 });
 
@@ -147,7 +136,7 @@ describe("JSON, YAML, XML", () => {
   });
 
   test("invalid JSON names line and column", async () => {
-    const { code, detail } = await failure(convertJson(input('{\n  "a": 1,\n  "b": }\n', "broken.json"), context()));
+    const { code, detail } = await failureOf(convertJson(input('{\n  "a": 1,\n  "b": }\n', "broken.json"), context()));
     expect(code).toBe("unreadable_document");
     expect(detail).toContain("line 3, column 8");
     expect(detail).toContain("broken.json");
@@ -157,7 +146,7 @@ describe("JSON, YAML, XML", () => {
     const result = await convertJson(input('{"n":1}\n\n{"n": 2, "s": "x"}\n[3]\n', "events.jsonl"), context());
     expect(result.markdown).toContain("3 JSON record(s), one per line.");
     expect(result.markdown).toContain('```json\n{"n":1}\n{"n":2,"s":"x"}\n[3]\n```');
-    const { code, detail } = await failure(convertJson(input('{"n":1}\n{"n":}\n', "events.ndjson"), context()));
+    const { code, detail } = await failureOf(convertJson(input('{"n":1}\n{"n":}\n', "events.ndjson"), context()));
     expect(code).toBe("unreadable_document");
     expect(detail).toContain("line 2");
   });
@@ -179,7 +168,7 @@ describe("JSON, YAML, XML", () => {
     const xml = '<?xml version="1.0"?>\n<!DOCTYPE note>\n<note lang="en"><!-- c --><to>Ann</to><body><![CDATA[a < b]]></body><empty/></note>\n';
     expect((await convertXml(input(xml, "note.xml"), context())).markdown).toContain(`\`\`\`xml\n${xml.trimEnd()}\n\`\`\``);
     for (const broken of ["<note><to>Ann</note>", "<note><to>Ann</to>", "just text"]) {
-      expect((await failure(convertXml(input(broken, "broken.xml"), context()))).code).toBe("unreadable_document");
+      expect((await failureOf(convertXml(input(broken, "broken.xml"), context()))).code).toBe("unreadable_document");
     }
   });
 });
@@ -209,8 +198,8 @@ describe("notebook", () => {
   });
 
   test("not a notebook is unreadable_document", async () => {
-    expect((await failure(convertNotebook(input("{not json", "bad.ipynb"), context()))).code).toBe("unreadable_document");
-    expect((await failure(convertNotebook(input('{"a":1}', "bad.ipynb"), context()))).code).toBe("unreadable_document");
+    expect((await failureOf(convertNotebook(input("{not json", "bad.ipynb"), context()))).code).toBe("unreadable_document");
+    expect((await failureOf(convertNotebook(input('{"a":1}', "bad.ipynb"), context()))).code).toBe("unreadable_document");
   });
 });
 
@@ -267,7 +256,7 @@ describe("e-mail", () => {
   });
 
   test("text that is not a message is unreadable_document", async () => {
-    expect((await failure(convertEml(input("just some words\nand more", "notmail.eml"), context()))).code).toBe("unreadable_document");
+    expect((await failureOf(convertEml(input("just some words\nand more", "notmail.eml"), context()))).code).toBe("unreadable_document");
   });
 
   test("MSG from the corpus: subject, sender, recipient, body", async () => {
@@ -280,7 +269,7 @@ describe("e-mail", () => {
   });
 
   test("MSG: a non-CFB file and a CFB that is not a message are unreadable_document", async () => {
-    expect((await failure(convertMsg(input("hello", "x.msg"), context()))).code).toBe("unreadable_document");
-    expect((await failure(convertMsg(input(await fixture("test.xls"), "x.msg"), context()))).code).toBe("unreadable_document");
+    expect((await failureOf(convertMsg(input("hello", "x.msg"), context()))).code).toBe("unreadable_document");
+    expect((await failureOf(convertMsg(input(await fixture("test.xls"), "x.msg"), context()))).code).toBe("unreadable_document");
   });
 });
