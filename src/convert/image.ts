@@ -8,13 +8,10 @@
  * in), so HEIC goes through `heif-convert` to PNG; nor BMP, which is decoded here (uncompressed 1/4/8
  * bit palettes, 24 and 32 bit) into raw pixels for sharp.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Parser } from "htmlparser2";
 import sharp, { type Metadata } from "sharp";
 import { AppError } from "../errors";
-import { ProcessError, runProcess, toolUnavailable } from "../tools/process";
+import { heifToPng } from "../tools/heif";
 import { heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import type { ConvertContext, Converter, ConvertInput, PageReport } from "./types";
 
@@ -176,26 +173,6 @@ function decodeBmp(input: ConvertInput, header: BmpHeader): DecodableImage {
 // ---------------------------------------------------------------------------------------------
 // HEIC
 
-/** heicToPng converts HEIC/HEIF (HEVC) to PNG with heif-convert in a private temp dir. */
-async function heicToPng(input: ConvertInput, signal: AbortSignal): Promise<Uint8Array> {
-  const dir = await mkdtemp(join(tmpdir(), "docintel-heif-"));
-  try {
-    const source = join(dir, "image.heic");
-    const target = join(dir, "image.png");
-    await writeFile(source, input.bytes);
-    try {
-      await runProcess("heif-convert", [source, target], { timeoutMs: HEIF_TIMEOUT_MS, signal, what: `convert HEIC image ${input.filename} to PNG` });
-    } catch (error) {
-      if (error instanceof ProcessError && error.reason === "spawn") throw toolUnavailable("heif-convert", "libheif-examples", error);
-      if (error instanceof ProcessError && error.reason === "timeout") throw new AppError("timeout", `converting ${input.filename} from HEIC took longer than ${HEIF_TIMEOUT_MS} ms`, { cause: error });
-      if (error instanceof ProcessError && error.reason === "aborted") throw signal.reason ?? error;
-      throw imageError(input, "heif-convert could not decode the HEIC image", error);
-    }
-    return new Uint8Array(await readFile(target));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Metadata: EXIF, XMP, SVG text
@@ -341,7 +318,7 @@ function ocrScale(width: number, height: number): number {
 
 /** toDecodable gives sharp something it can decode: HEIC via heif-convert, BMP via decodeBmp, SVG at a useful density. */
 async function toDecodable(input: ConvertInput, facts: ImageFacts, signal: AbortSignal): Promise<DecodableImage> {
-  if (facts.format === "heic") return { input: await heicToPng(input, signal) };
+  if (facts.format === "heic") return { input: await heifToPng(input.bytes, input.filename, HEIF_TIMEOUT_MS, signal) };
   if (facts.format === "svg") {
     // Render the vector image directly at the OCR size instead of upscaling a 72 dpi bitmap.
     const scale = ocrScale(facts.width, facts.height);

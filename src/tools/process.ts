@@ -4,6 +4,8 @@
  * capped while it streams, and stderr captured for the error message.
  */
 import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { AppError } from "../errors";
 
 export interface RunOptions {
@@ -106,4 +108,14 @@ export function runProcess(command: string, args: string[], opts: RunOptions): P
  */
 export function toolUnavailable(program: string, debianPackage: string, cause?: unknown): AppError {
   return new AppError("tool_unavailable", `${program} is not available on this server (install the Debian package ${debianPackage}); see docintel doctor.`, { cause });
+}
+
+/** withTempDir runs `fn` with a fresh private directory under `parent`, removed afterwards whatever happens. */
+export async function withTempDir<T>(parent: string, prefix: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(parent, prefix));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -4,11 +4,11 @@
  * the end cannot be read from a pipe; the temp directory is removed whatever happens. At most
  * `concurrency` ffmpeg/ffprobe processes run at once.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "../../errors";
 import type { MediaInfo, MediaTools } from "../../convert/types";
-import { ProcessError, runProcess, toolUnavailable } from "../process";
+import { ProcessError, runProcess, toolUnavailable, withTempDir } from "../process";
 import { Semaphore } from "../semaphore";
 
 export interface FfmpegOptions {
@@ -46,7 +46,7 @@ export class FfmpegTools implements MediaTools {
 
   /** probe reads duration, container, tags and streams; rejects with unreadable_document when ffprobe cannot. */
   probe(bytes: Uint8Array, signal: AbortSignal): Promise<MediaInfo> {
-    return this.withTempDir(async (dir) => {
+    return withTempDir(this.options.workDir, "ffmpeg-", async (dir) => {
       const input = join(dir, "input");
       await writeFile(input, bytes);
       return this.probeFile(input, signal);
@@ -59,7 +59,7 @@ export class FfmpegTools implements MediaTools {
    * an audio stream is rejected with empty_document: it is readable, but has nothing to transcribe.
    */
   audioForTranscription(bytes: Uint8Array, signal: AbortSignal): Promise<TranscriptionAudio> {
-    return this.withTempDir(async (dir) => {
+    return withTempDir(this.options.workDir, "ffmpeg-", async (dir) => {
       const input = join(dir, "input");
       const output = join(dir, "audio.mp3");
       await writeFile(input, bytes);
@@ -87,7 +87,7 @@ export class FfmpegTools implements MediaTools {
    */
   splitAudio(audio: Uint8Array, maxBytes: number, signal: AbortSignal): Promise<Uint8Array[]> {
     if (audio.length <= maxBytes) return Promise.resolve([audio]);
-    return this.withTempDir(async (dir) => {
+    return withTempDir(this.options.workDir, "ffmpeg-", async (dir) => {
       const input = join(dir, "audio.mp3");
       await writeFile(input, audio);
       const { durationSeconds } = await this.probeFile(input, signal);
@@ -139,15 +139,6 @@ export class FfmpegTools implements MediaTools {
         throw new AppError("unreadable_document", `${what}: the media file could not be decoded (corrupt, truncated or unsupported).`, { cause: error });
       }
     }, signal);
-  }
-
-  private async withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-    const dir = await mkdtemp(join(this.options.workDir, "ffmpeg-"));
-    try {
-      return await fn(dir);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   }
 }
 

@@ -3,11 +3,11 @@
  * on stdin, never as a path) to a PNG on stdout, for OCR of pages without a text layer; pdfimages
  * lists and extracts the images drawn on pages, for OCR of text inside pictures.
  */
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../../errors";
-import { ProcessError, runProcess, toolUnavailable } from "../process";
+import { ProcessError, runProcess, toolUnavailable, withTempDir } from "../process";
 
 export interface RenderPageOptions {
   /** page: 1-based page number */
@@ -84,15 +84,14 @@ export async function listPdfImages(pdf: Uint8Array, timeoutMs: number, signal: 
  * and returns them in the order `listPdfImages` lists that page's images (masks included).
  */
 export async function extractPageImages(pdf: Uint8Array, page: number, timeoutMs: number, signal: AbortSignal): Promise<Uint8Array[]> {
-  const dir = await mkdtemp(join(tmpdir(), "docintel-pdfimages-"));
   try {
-    await runProcess("pdfimages", ["-png", "-f", String(page), "-l", String(page), "-", join(dir, "img")], { stdin: pdf, timeoutMs, signal, what: `extract the images of PDF page ${page}` });
-    const files = (await readdir(dir)).filter((f) => f.endsWith(".png")).sort(); // img-000.png, img-001.png, ...
-    return await Promise.all(files.map(async (f) => new Uint8Array(await readFile(join(dir, f)))));
+    return await withTempDir(tmpdir(), "docintel-pdfimages-", async (dir) => {
+      await runProcess("pdfimages", ["-png", "-f", String(page), "-l", String(page), "-", join(dir, "img")], { stdin: pdf, timeoutMs, signal, what: `extract the images of PDF page ${page}` });
+      const files = (await readdir(dir)).filter((f) => f.endsWith(".png")).sort(); // img-000.png, img-001.png, ...
+      return await Promise.all(files.map(async (f) => new Uint8Array(await readFile(join(dir, f)))));
+    });
   } catch (error) {
     throw popplerError(error, "pdfimages", `extract the images of PDF page ${page}`, signal);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
   }
 }
 
