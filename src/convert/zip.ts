@@ -7,6 +7,7 @@
 import { inflateRawSync } from "node:zlib";
 import { AppError } from "../errors";
 import { describeBytes } from "../security/ssrf";
+import { findEndOfCentralDirectory } from "../ingest/sniff";
 
 export interface ZipEntry {
   name: string;
@@ -35,7 +36,7 @@ export class ZipArchive {
     private readonly what: string,
   ) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const end = findEndRecord(view);
+    const end = findEndOfCentralDirectory(bytes);
     if (end < 0) throw new AppError("unreadable_document", `${what}: not a readable ZIP container (no central directory; the file is truncated or corrupt)`);
     const count = view.getUint16(end + 10, true);
     let at = view.getUint32(end + 16, true);
@@ -112,12 +113,4 @@ export class ZipArchive {
       `${this.what}: inflates to more than ${describeBytes(this.maxDecompressedBytes)}, the limit for decompressed content (a ZIP bomb or an oversized document)`,
     );
   }
-}
-
-function findEndRecord(view: DataView): number {
-  const lowest = Math.max(0, view.byteLength - 22 - 0xffff);
-  for (let at = view.byteLength - 22; at >= lowest; at--) {
-    if (view.getUint32(at, true) === 0x06054b50) return at;
-  }
-  return -1;
 }

@@ -401,7 +401,8 @@ export function zipEntries(bytes: Uint8Array): { names: Set<string>; mimetype: s
   return { names, mimetype };
 }
 
-function findEndOfCentralDirectory(bytes: Uint8Array): number {
+/** findEndOfCentralDirectory is the offset of a ZIP's end-of-central-directory record, or -1. */
+export function findEndOfCentralDirectory(bytes: Uint8Array): number {
   const lowest = Math.max(0, bytes.length - 22 - 0xffff);
   for (let at = bytes.length - 22; at >= lowest; at--) {
     if (u32(bytes, at) === 0x06054b50) return at;
