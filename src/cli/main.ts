@@ -32,13 +32,13 @@ const PLAN_OPTION: OptionSpec = { flag: "plan", env: "DOCINTEL_PLAN", kind: "str
 const NAME_OPTION: OptionSpec = { flag: "name", env: "DOCINTEL_NAME", kind: "string", default: "", describe: "a label for the key" };
 /** MD_OPTIONS: `docintel md` takes the conversion settings of `serve` plus its own output options. */
 const MD_SERVE_FLAGS = new Set(["allow-private-urls", "workers", "max-upload-mb", "fetch-timeout-ms", "convert-timeout-ms", "max-pages", "max-megapixels", "max-decompressed-mb", "chromium-path", "office-instances", "ocr-concurrency", "transcription-model"]);
-const MD_OPTIONS: OptionSpec[] = [
+const MD_OWN_OPTIONS: OptionSpec[] = [
   { flag: "json", env: "DOCINTEL_JSON", kind: "boolean", default: false, describe: "print the JSON result (as the API returns it) instead of the markdown" },
   { flag: "keep-boilerplate", env: "DOCINTEL_KEEP_BOILERPLATE", kind: "boolean", default: false, describe: "web pages: keep navigation, footers and the rest (main_content=false)" },
   { flag: "selector", env: "DOCINTEL_SELECTOR", kind: "string", describe: "web pages: convert only the element matching this CSS selector" },
   { flag: "wait-ms", env: "DOCINTEL_WAIT_MS", kind: "integer", default: 0, describe: "web pages: extra wait after the network settles" },
-  ...SERVE_OPTIONS.filter((o) => MD_SERVE_FLAGS.has(o.flag)),
 ];
+const MD_OPTIONS: OptionSpec[] = [...MD_OWN_OPTIONS, ...SERVE_OPTIONS.filter((o) => MD_SERVE_FLAGS.has(o.flag))];
 
 const UNIT_OPTIONS: OptionSpec[] = [
   { flag: "exec", env: "DOCINTEL_EXEC", kind: "string", default: "/usr/local/bin/docintel", describe: "path of the installed binary" },
@@ -253,7 +253,7 @@ const COMMANDS: Record<string, Command> = {
       if (!target || extra.length) throw new ConfigError("give exactly one FILE or URL, e.g. docintel md report.pdf");
       const work = mkdtempSync(join(tmpdir(), "docintel-md-"));
       const config = loadConfig(env, { ...flags, data: work, "no-bootstrap-key": true });
-      const own = resolveOptions(MD_OPTIONS.slice(0, 4), env, flags);
+      const own = resolveOptions(MD_OWN_OPTIONS, env, flags);
       const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
       const tools = createConvertTools(config, pool);
       try {
