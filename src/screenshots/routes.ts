@@ -1,11 +1,13 @@
 import { Fields } from "../app/fields";
 import { Type } from "@sinclair/typebox";
 import type { Route } from "../app/route";
-import { notBuiltYet } from "../app/route";
 import { AppError } from "../errors";
 import { contextOf } from "../app/context";
 import { assertFetchableUrl } from "../security/ssrf";
-import { ScreenshotQuery } from "./schema";
+import { metered } from "../credits/meter";
+import { costs, MINIMUM_COST } from "../credits/costs";
+import { ScreenshotQuery, type ScreenshotFormat } from "./schema";
+import { screenshotDepsOf, screenshotOf, type ScreenshotOptions } from "./service";
 
 /**
  * targetUrlOf reads the target URL from the raw path: everything after `prefix` (percent-decoded
@@ -32,21 +34,54 @@ export const screenshotRoutes: Route[] = [
       tag: "Screenshots",
       summary: "Screenshot of a URL",
       description:
-        "Everything after the first `/` is the target URL (percent-encode its own query string); options are query parameters. Answers image/jpeg, image/gif or video/mp4. 1 credit.",
+        "Everything after the first `/` is the target URL (percent-encode its own query string: `/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`); options are query parameters. The page is rendered in the shared headless Chromium, every request it makes passes the SSRF guard, and it is captured once it settled (plus `wait_ms`). Answers image/jpeg, image/gif or video/mp4 (H.264) with `X-Page-Status` (the page's HTTP status) and `X-Credits-Used`. A page that does not load within the server's screenshot deadline gets 504. 1 credit.",
       params: Fields({ url: Type.String({ description: "target URL, e.g. https://example.com" }) }),
       query: ScreenshotQuery,
       responses: {
-        200: { description: "The screenshot", contentType: "image/jpeg" },
-        400: "The URL is invalid, refused (private address) or unreachable",
+        200: { description: "The screenshot (image/jpeg, image/gif or video/mp4)", contentType: "image/jpeg" },
+        400: "The URL is invalid, refused (private address) or unreachable; or the selector matched nothing",
         402: "Not enough credits",
-        501: "Not available in this version yet",
+        503: "Chromium or ffmpeg is unavailable",
+        504: "The page did not load and settle within the screenshot deadline",
       },
     },
-    handler: async ({ query, request, services }) => {
-      void query;
+    handler: async ({ query, request, services, ctx, set }) => {
       const url = targetUrlOf(request, "/");
       await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
-      notBuiltYet("GET /{url} (screenshots)");
+      const deps = screenshotDepsOf(services.markdown.tools, {
+        timeoutMs: services.config.chromium.screenshotTimeoutMs,
+        allowPrivateUrls: services.config.allowPrivateUrls,
+        maxPixels: services.config.convert.maxPixels,
+      });
+      const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "screenshot", MINIMUM_COST.screenshot, ctx.id, async () => ({
+        result: await screenshotOf(url, screenshotOptionsOf(query), deps, request.signal),
+        credits: costs.screenshot(),
+      }));
+      const headers = new Headers({
+        "content-type": result.contentType,
+        "x-page-status": String(result.status),
+        "x-credits-used": String(creditsUsed),
+        "cache-control": "no-store",
+      });
+      if (result.truncated) headers.set("x-truncated", "true");
+      for (const [name, value] of Object.entries(set.headers)) headers.set(name, String(value));
+      return new Response(result.bytes as Uint8Array<ArrayBuffer>, { headers });
     },
   },
 ];
+
+/** screenshotOptionsOf reads the validated query (defaults already applied by the schema). */
+function screenshotOptionsOf(query: Record<string, unknown>): ScreenshotOptions {
+  const selector = typeof query.selector === "string" && query.selector.trim() ? query.selector.trim() : undefined;
+  return {
+    viewportWidth: Number(query.viewport_width ?? 1280),
+    viewportHeight: Number(query.viewport_height ?? 800),
+    fullPage: query.full_page === true,
+    darkMode: query.dark_mode === true,
+    selector,
+    format: (query.format as ScreenshotFormat | undefined) ?? "jpeg",
+    quality: Number(query.quality ?? 80),
+    waitMs: Number(query.wait_ms ?? 0),
+    deviceScaleFactor: Number(query.device_scale_factor ?? 1),
+  };
+}

@@ -50,6 +50,24 @@ export interface GuardedPageOptions {
   signal: AbortSignal;
 }
 
+/** LoadedPageOptions are render's settings plus the screenshot's page preparation. */
+export interface LoadedPageOptions extends RenderOptions {
+  /** beforeNavigate: runs on the guarded page before it opens the URL (set the viewport, emulate dark mode) */
+  beforeNavigate?: (page: Page) => Promise<void>;
+  /** captureReserveMs: deadline share kept for the caller's work after the settle wait, in ms; default 300 */
+  captureReserveMs?: number;
+}
+
+/** LoadedPage is a page after navigation and settling, as withLoadedPage hands it over. */
+export interface LoadedPage {
+  page: Page;
+  response: HTTPResponse | null;
+  /** status: HTTP status of the main document (200 when Chromium reported none) */
+  status: number;
+  /** deadlineAt: when the request's deadline strikes, in epoch ms */
+  deadlineAt: number;
+}
+
 /** Chromium's flags: headless as root on a machine without GPU or internet (see PLATFORM-NOTES). */
 const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -172,13 +190,25 @@ export class ChromiumSupervisor implements Browser {
 
   /** render opens `url` with JavaScript, waits for the network to settle plus `waitMs`, and returns the DOM as HTML. */
   render(url: string, opts: RenderOptions): Promise<RenderedPage> {
+    return this.withLoadedPage(url, opts, ({ page, response }) => capture(page, response));
+  }
+
+  /**
+   * withLoadedPage is render's navigation for callers that want the page itself (screenshots):
+   * `opts.beforeNavigate` prepares the page (viewport, media features), then the page is opened and
+   * settled like render does, and `fn` works on it within the same deadline. `opts.captureReserveMs`
+   * is the part of the deadline kept for `fn` when the network will not settle (default 300 ms).
+   */
+  withLoadedPage<T>(url: string, opts: LoadedPageOptions, fn: (loaded: LoadedPage) => Promise<T>): Promise<T> {
     return this.guarded({ ...opts, mainUrl: url }, async (page, guard, deadlineAt) => {
+      if (opts.beforeNavigate) await opts.beforeNavigate(page);
       const response = await navigate(page, url, guard);
       opts.signal.throwIfAborted();
-      await settlePage(page, guard, Math.min(this.options.networkSettleCapMs ?? DEFAULT_SETTLE_CAP_MS, deadlineAt - Date.now() - opts.waitMs - CAPTURE_RESERVE_MS));
+      const reserve = opts.captureReserveMs ?? CAPTURE_RESERVE_MS;
+      await settlePage(page, guard, Math.min(this.options.networkSettleCapMs ?? DEFAULT_SETTLE_CAP_MS, deadlineAt - Date.now() - opts.waitMs - reserve));
       if (opts.waitMs > 0) await Bun.sleep(opts.waitMs);
       opts.signal.throwIfAborted();
-      return capture(page, response);
+      return fn({ page, response, status: response?.status() ?? 200, deadlineAt });
     });
   }
 

@@ -111,6 +111,80 @@ export class FfmpegTools implements MediaTools {
     });
   }
 
+  /**
+   * videoFrame decodes one frame from `fraction` of the duration in (0.1 = 10 % in; the first frame
+   * when the duration is unknown or the seek lands past the end) and returns it as PNG. Null when the
+   * file has no video stream (audio only, or just cover art). A frame over `maxPixels` is refused
+   * with document_too_large before anything is decoded.
+   */
+  videoFrame(bytes: Uint8Array, fraction: number, maxPixels: number, signal: AbortSignal): Promise<Uint8Array | null> {
+    return withTempDir(this.options.workDir, "ffmpeg-", async (dir) => {
+      const input = join(dir, "input");
+      const output = join(dir, "frame.png");
+      await writeFile(input, bytes);
+      const info = await this.probeFile(input, signal);
+      const video = info.streams.find((s) => s.type === "video");
+      if (!video) return null;
+      if ((video.width ?? 0) * (video.height ?? 0) > maxPixels) {
+        throw new AppError("document_too_large", `the video is ${video.width}x${video.height} pixels, more than the server's limit of ${maxPixels} pixels per frame`);
+      }
+      const seconds = info.durationSeconds ? info.durationSeconds * fraction : 0;
+      for (const at of seconds > 0 ? [seconds, 0] : [0]) {
+        signal.throwIfAborted();
+        await this.run(this.options.ffmpeg, [
+          "-nostdin", "-hide_banner", "-v", "error", "-y",
+          "-ss", at.toFixed(3), "-i", input,
+          "-map", "0:v:0", "-frames:v", "1", "-an", "-sn", "-dn", "-f", "image2", "-c:v", "png", output,
+        ], "decode a video frame", signal);
+        const frame = await readFile(output).catch(() => null);
+        if (frame && frame.length > 0) return new Uint8Array(frame);
+      }
+      throw new AppError("unreadable_document", "no video frame could be decoded (corrupt or truncated video file).");
+    });
+  }
+
+  /** waveform draws the first audio stream as a `width` x `height` PNG waveform (transparent background). */
+  waveform(bytes: Uint8Array, width: number, height: number, signal: AbortSignal): Promise<Uint8Array> {
+    return withTempDir(this.options.workDir, "ffmpeg-", async (dir) => {
+      const input = join(dir, "input");
+      const output = join(dir, "waveform.png");
+      await writeFile(input, bytes);
+      const info = await this.probeFile(input, signal);
+      if (!info.streams.some((s) => s.type === "audio")) throw new AppError("unreadable_document", "the media file has neither a video nor an audio stream to draw.");
+      signal.throwIfAborted();
+      await this.run(this.options.ffmpeg, [
+        "-nostdin", "-hide_banner", "-v", "error", "-y",
+        "-i", input,
+        "-filter_complex", `[0:a:0]aformat=channel_layouts=mono,showwavespic=s=${width}x${height}:colors=0x2f6db5[wave]`,
+        "-map", "[wave]", "-frames:v", "1", "-f", "image2", "-c:v", "png", output,
+      ], "draw the audio waveform", signal);
+      const picture = new Uint8Array(await readFile(output));
+      if (picture.length === 0) throw new AppError("unreadable_document", "the audio stream could not be decoded (corrupt or truncated media file).");
+      return picture;
+    });
+  }
+
+  /**
+   * encodeFrames turns JPEG frames (all the same size) into an animation: "mp4" is H.264 (yuv420p,
+   * even dimensions, faststart, so browsers play it), "gif" uses a palette made from the frames.
+   * ffmpeg reads the frames from files: puppeteer's own MP4 screencast hangs on ffmpeg 5.1.
+   */
+  encodeFrames(frames: Uint8Array[], fps: number, format: "gif" | "mp4", signal: AbortSignal): Promise<Uint8Array> {
+    return withTempDir(this.options.workDir, "ffmpeg-", async (dir) => {
+      await Promise.all(frames.map((frame, i) => writeFile(join(dir, `frame${String(i).padStart(4, "0")}.jpg`), frame)));
+      const output = join(dir, `capture.${format}`);
+      const encode = format === "mp4"
+        ? ["-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4"]
+        : ["-filter_complex", "[0:v]split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer", "-loop", "0", "-f", "gif"];
+      await this.run(this.options.ffmpeg, [
+        "-nostdin", "-hide_banner", "-v", "error", "-y",
+        "-framerate", String(fps), "-i", join(dir, "frame%04d.jpg"),
+        ...encode, output,
+      ], `encode the capture as ${format.toUpperCase()}`, signal);
+      return new Uint8Array(await readFile(output));
+    });
+  }
+
   private async probeFile(path: string, signal: AbortSignal): Promise<MediaInfo> {
     const { stdout } = await this.run(this.options.ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path], "read media metadata", signal);
     let parsed: FfprobeOutput;

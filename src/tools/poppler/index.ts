@@ -20,11 +20,14 @@ export interface RenderPageOptions {
   timeoutMs: number;
   /** maxBytes: PNG output beyond this is refused; 0 = unlimited */
   maxBytes: number;
+  /** scaleTo: when set, the page's longer side becomes this many pixels whatever its size (replaces dpi) */
+  scaleTo?: number;
 }
 
 /** renderPdfPage renders one page with `pdftoppm -r DPI -f N -l N -png [-gray] -` and returns the PNG bytes. */
 export async function renderPdfPage(pdf: Uint8Array, opts: RenderPageOptions, signal: AbortSignal): Promise<Uint8Array> {
-  const args = ["-r", String(opts.dpi), "-f", String(opts.page), "-l", String(opts.page), "-png", ...(opts.gray ? ["-gray"] : []), "-"];
+  const resolution = opts.scaleTo ? ["-scale-to", String(opts.scaleTo)] : ["-r", String(opts.dpi)];
+  const args = [...resolution, "-f", String(opts.page), "-l", String(opts.page), "-png", ...(opts.gray ? ["-gray"] : []), "-"];
   try {
     const { stdout } = await runProcess("pdftoppm", args, {
       stdin: pdf,
