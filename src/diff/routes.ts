@@ -1,8 +1,35 @@
 import type { Route } from "../app/route";
 import { notBuiltYet } from "../app/route";
-import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
+import { checkWebhookUrl, requireOneDocument, type DocumentInput } from "../app/inputs";
 import { AsyncAcceptedSchema } from "../app/common";
-import { DiffBody } from "./schema";
+import { metered } from "../credits/meter";
+import { costs, MINIMUM_COST } from "../credits/costs";
+import type { MarkdownSource } from "../markdown/service";
+import { diffDocuments, requireProvider, type DiffFormat, type DiffOutcome } from "./service";
+import type { Granularity } from "./compare";
+import { DiffBody, DiffResult } from "./schema";
+
+const sourceOf = (document: DocumentInput): MarkdownSource => ({ file: document.file, url: document.url, urlHeaders: document.urlHeaders });
+
+/** wantsJson: `Accept: application/json` asks for the JSON result with format=markdown or html. */
+function wantsJson(request: Request): boolean {
+  return /\bapplication\/json\b/i.test(request.headers.get("accept") ?? "");
+}
+
+/** renderedResponse: format=markdown/html as the document itself, the facts in headers. */
+function renderedResponse(result: DiffOutcome & { credits_used: number }, format: "markdown" | "html", extraHeaders: Record<string, string | number>): Response {
+  const headers = new Headers({
+    "content-type": format === "html" ? "text/html; charset=utf-8" : "text/markdown; charset=utf-8",
+    "x-similarity": String(result.similarity),
+    "x-blocks-changed": String(result.stats.blocks.changed),
+    "x-blocks-added": String(result.stats.blocks.added),
+    "x-blocks-removed": String(result.stats.blocks.removed),
+    "x-blocks-moved": String(result.stats.blocks.moved),
+    "x-credits-used": String(result.credits_used),
+  });
+  for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, String(value));
+  return new Response(format === "html" ? result.html : result.markdown, { headers });
+}
 
 export const diffRoutes: Route[] = [
   {
@@ -11,25 +38,45 @@ export const diffRoutes: Route[] = [
       path: "/api/v1/diff",
       tag: "Diff",
       summary: "Compare two documents",
-      description:
-        "`file_a`/`url_a` and `file_b`/`url_b` (mixed allowed), any format markdown conversion reads. Block-level alignment (equal, insert, delete, replace, move) with word-level operations, statistics and a similarity score; optional AI annotations. 1 credit.",
+      description: [
+        "Multipart: `file_a`/`url_a` (the older document) and `file_b`/`url_b` (the newer one), mixed allowed, any format POST /api/v1/markdown/convert reads. Both are converted concurrently, cut into blocks (headings, paragraphs, list items, table rows, code blocks, quotes) and aligned: each block is equal, insert, delete, replace (edited) or move (the same text elsewhere). Formatting-only differences (heading level, bold, list marker, line wrapping) count as equal, so a PDF compares with its DOCX source.",
+        "`granularity=word` (default) adds the word-level operations inside replaced blocks (`blocks[].words`); `block` gives the aligned blocks only. `stats` counts blocks and words added, removed, changed and moved; `similarity` is the share of words in common (1 = the same text).",
+        "`format=json` (default) answers the DiffResult. `format=markdown` answers the diff as a `text/markdown` document (~~deleted~~ and **inserted** words, moved blocks marked *(moved)*); `format=html` as a self-contained `text/html` page (<del> red, <ins> green). Both carry the facts in headers (`X-Similarity`, `X-Blocks-Changed`, `X-Blocks-Added`, `X-Blocks-Removed`, `X-Blocks-Moved`, `X-Credits-Used`); with `Accept: application/json` they answer the DiffResult with a `markdown` or `html` field instead.",
+        "`annotate=true` adds an AI summary (`annotations.summary`) and per changed block its `significance` (material: an amount, date, deadline, party or obligation changed; wording; structural: moved); it needs the server's AI provider (GROQ_API_KEY), else 503 ai_unavailable. Not yet available: `sync=false` (answered 501). 1 credit.",
+      ].join("\n\n"),
       body: DiffBody,
       maxRequestBytes: 101_000_000,
       responses: {
-        200: "Diff result",
+        200: { description: "Diff result (format=json, or Accept: application/json); text/markdown or text/html for format=markdown/html", schema: DiffResult },
         202: { description: "Accepted (sync=false)", schema: AsyncAcceptedSchema },
-        400: "A document is missing, or a URL is refused or unreachable",
+        400: "A document is missing, a URL is refused or unreachable, or a document is unreadable, encrypted or empty (the detail names file_a, url_b, ...)",
         402: "Not enough credits",
-        413: "File over 50 MB",
-        501: "Not available in this version yet",
-        503: "annotate=true without an AI provider",
+        413: "File over 50 MB, or past the page, pixel or decompressed-size limit",
+        415: "A document type markdown conversion does not support",
+        501: "Not available in this version yet (sync=false)",
+        502: "The AI provider failed (annotate=true)",
+        503: "annotate=true without an AI provider (ai_unavailable), the provider is busy, or a conversion tool is unavailable",
+        504: "A conversion did not finish within the deadline",
       },
     },
-    handler: async ({ body, services }) => {
-      await requireOneDocument(body, services, "_a");
-      await requireOneDocument(body, services, "_b");
+    handler: async ({ body, services, ctx, request, set }) => {
+      const a = await requireOneDocument(body, services, "_a");
+      const b = await requireOneDocument(body, services, "_b");
       await checkWebhookUrl(body, services);
-      notBuiltYet("POST /api/v1/diff");
+      const options = {
+        granularity: ((body.granularity as Granularity | undefined) ?? "word") as Granularity,
+        format: ((body.format as DiffFormat | undefined) ?? "json") as DiffFormat,
+        annotate: body.annotate === true,
+      };
+      if (options.annotate) requireProvider(services);
+      if (body.sync === false) notBuiltYet("POST /api/v1/diff with sync=false (asynchronous tasks)");
+      const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "diff", MINIMUM_COST.diff, ctx.id, async () => ({
+        result: await diffDocuments({ a: sourceOf(a), b: sourceOf(b) }, options, { markdown: services.markdown, provider: services.provider }, request.signal),
+        credits: costs.diff(),
+      }));
+      const response = { ...result, credits_used: creditsUsed };
+      if (options.format === "json" || wantsJson(request)) return response;
+      return renderedResponse(response, options.format, set.headers);
     },
   },
 ];
