@@ -66,7 +66,7 @@ describe("without an AI provider: the local engine", () => {
   });
 
   test("options that are not built yet answer 501 and charge nothing", async () => {
-    const extras: Array<Record<string, string>> = [{ sync: "false" }, { use_vision: "true" }, { follow_links: "true" }];
+    const extras: Array<Record<string, string>> = [{ use_vision: "true" }, { follow_links: "true" }];
     for (const extra of extras) {
       const { status, body } = await extract(server, key, { schema: SCHEMA, file: receipt(), ...extra });
       expect(status).toBe(501);

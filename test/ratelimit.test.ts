@@ -37,14 +37,14 @@ test("every authenticated response carries the RateLimit headers, errors include
   const { key } = await server.key("pro");
   const ok = await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": key } });
   const invalid = await fetch(`${server.url}/api/v1/extract`, { method: "POST", body: new FormData(), headers: { "X-API-Key": key } });
-  const notBuilt = await fetch(`${server.url}/api/v1/jobs/task_abc`, { headers: { "X-API-Key": key } });
-  for (const r of [ok, invalid, notBuilt]) {
+  const notFound = await fetch(`${server.url}/api/v1/jobs/task_abc`, { headers: { "X-API-Key": key } });
+  for (const r of [ok, invalid, notFound]) {
     expect(r.headers.get("RateLimit-Limit")).toBe("120");
     expect(Number(r.headers.get("RateLimit-Remaining"))).toBeLessThan(120);
     expect(Number(r.headers.get("RateLimit-Reset"))).toBeGreaterThan(0);
   }
   expect(invalid.status).toBe(422);
-  expect(notBuilt.status).toBe(501);
+  expect(notFound.status).toBe(404);
 });
 
 test("keys have separate windows; plans have their own limits", async () => {

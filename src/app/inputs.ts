@@ -2,7 +2,7 @@
  * Semantic checks shared by the document operations, run after the 422 validation: the typed
  * schema parses, exactly one of file or url is given, a URL is one the server may fetch.
  */
-import { AppError } from "../errors";
+import { AppError, RequestValidationError } from "../errors";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import type { Services } from "./services";
 
@@ -62,7 +62,11 @@ export async function checkBatchInputs(body: Record<string, unknown>, services: 
   const urls = parseUrlList(body);
   const count = files.length + urls.length;
   if (count === 0) throw new AppError("missing_input", "Send at least one document: 'files' (repeatable) and/or 'urls' (a JSON array).");
-  if (count > maxItems) throw new AppError("bad_request", `A batch holds at most ${maxItems} items (files and urls together), got ${count}.`);
+  if (count > maxItems) {
+    // the spec answers a batch over its limit with the 422 validation list, as for too many files alone
+    const msg = `A batch holds at most ${maxItems} items (files and urls together), got ${count}`;
+    throw new RequestValidationError([{ loc: ["body", urls.length > 0 ? "urls" : "files"], msg, type: "too_long", input: null, ctx: { max_length: maxItems, actual_length: count } }]);
+  }
   for (const url of urls) await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "urls" });
   if (body.webhook_url) await assertFetchableUrl(body.webhook_url as string, { allowPrivate: services.config.allowPrivateUrls, field: "webhook_url" });
   return { files, urls };

@@ -110,6 +110,8 @@ export function startServer(services: Services): RunningServer {
     }
   }, 60_000);
   housekeeping.unref();
+  services.webhooks.start();
+  services.tasks.start();
 
   return {
     server,
@@ -118,6 +120,9 @@ export function startServer(services: Services): RunningServer {
       services.draining = true;
       clearInterval(housekeeping);
       await Promise.race([server.stop(false), Bun.sleep(graceMs).then(() => server.stop(true))]);
+      // running tasks get the same grace; what is still running then goes back to pending for the next start
+      await services.tasks.stop(graceMs);
+      await services.webhooks.stop();
       await closeServices(services);
     },
   };

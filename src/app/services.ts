@@ -14,6 +14,8 @@ import { KeyResolver } from "../security/apiKeys";
 import { closeConvertTools, createConvertTools, markdownDepsOf, providerClientOf } from "../convert/tools";
 import type { MarkdownDeps } from "../markdown/service";
 import type { ExtractDeps } from "../extract/service";
+import { TaskRunner } from "../tasks/runner";
+import { WebhookDispatcher } from "../webhooks/dispatcher";
 
 export interface Services {
   config: Config;
@@ -31,6 +33,10 @@ export interface Services {
   metrics: Metrics;
   logger: Logger;
   webhookSecret: string;
+  /** tasks: the async task runner (started by startServer) */
+  tasks: TaskRunner;
+  /** webhooks: signed deliveries and their retry schedule (started by startServer) */
+  webhooks: WebhookDispatcher;
   startedAt: Date;
   /** true once shutdown has begun: new work is refused with 503 */
   draining: boolean;
@@ -41,7 +47,7 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
   const counters = openCounters(config.dataDir);
   const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
   const groq = providerClientOf(config);
-  return {
+  const services = {
     config,
     store,
     counters,
@@ -56,10 +62,15 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
     webhookSecret: resolveWebhookSecret(config.dataDir, config.webhookSecret).secret,
     startedAt: new Date(),
     draining: false,
-  };
+  } as Services;
+  services.webhooks = new WebhookDispatcher({ store, secret: services.webhookSecret, allowPrivate: config.allowPrivateUrls, logger: services.logger, retryScale: config.webhooks.retryScale });
+  services.tasks = new TaskRunner(services, { concurrency: config.tasks.concurrency, leaseMs: config.tasks.leaseMs });
+  return services;
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await services.tasks.stop();
+  await services.webhooks.stop();
   await closeConvertTools(services.markdown.tools);
   await services.pool.close();
   services.store.close();

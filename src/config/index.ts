@@ -45,6 +45,9 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: "model-accurate", env: "DOCINTEL_MODEL_ACCURATE", kind: "string", default: DEFAULT_MODELS.accurate, describe: "the provider's accurate model (model=accurate, and auto's second pass)" },
   { flag: "model-vision", env: "DOCINTEL_MODEL_VISION", kind: "string", default: DEFAULT_MODELS.vision, describe: "the provider's vision model (use_vision)" },
   { flag: "transcription-model", env: "DOCINTEL_TRANSCRIPTION_MODEL", kind: "string", default: "whisper-large-v3-turbo", describe: "speech-to-text model of the AI provider (needs GROQ_API_KEY)" },
+  { flag: "task-concurrency", env: "DOCINTEL_TASK_CONCURRENCY", kind: "integer", default: Math.max(2, cpuCount), describe: "async tasks (sync=false, batch items) running at once; more wait as pending" },
+  { flag: "task-lease-ms", env: "DOCINTEL_TASK_LEASE_MS", kind: "integer", default: 30000, describe: "lease of a running task, renewed every third of it; a task whose process died runs again once its lease has expired" },
+  { flag: "webhook-retry-scale", env: "DOCINTEL_WEBHOOK_RETRY_SCALE", kind: "number", default: 1, describe: "multiplies every delay of the webhook retry schedule (2 s ... 4 h); e.g. 0.001 in tests" },
   { flag: "log-level", env: "DOCINTEL_LOG_LEVEL", kind: "string", default: "info", describe: "info or error (error: only failed requests are logged)" },
   { flag: "no-bootstrap-key", env: "DOCINTEL_NO_BOOTSTRAP_KEY", kind: "boolean", default: false, describe: "do not create and print a key on first start with an empty store" },
 ];
@@ -73,6 +76,8 @@ export const ConfigSchema = Type.Object({
   }),
   officeInstances: Type.Integer({ minimum: 1, maximum: 32 }),
   ocrConcurrency: Type.Integer({ minimum: 1, maximum: 256 }),
+  tasks: Type.Object({ concurrency: Type.Integer({ minimum: 1, maximum: 256 }), leaseMs: Type.Integer({ minimum: 1000 }) }),
+  webhooks: Type.Object({ retryScale: Type.Number({ exclusiveMinimum: 0, maximum: 100 }) }),
   logLevel: Type.Union([Type.Literal("info"), Type.Literal("error")]),
   bootstrapKey: Type.Boolean(),
   groq: Type.Object({
@@ -146,6 +151,8 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
     chromium: { path: String(o["chromium-path"]), pages: Number(o["browser-pages"]), restartAfter: Number(o["browser-restart-after"]), screenshotTimeoutMs: Number(o["screenshot-timeout-ms"]) },
     officeInstances: Number(o["office-instances"]),
     ocrConcurrency: Number(o["ocr-concurrency"]),
+    tasks: { concurrency: Number(o["task-concurrency"]), leaseMs: Number(o["task-lease-ms"]) },
+    webhooks: { retryScale: Number(o["webhook-retry-scale"]) },
     logLevel: o["log-level"] as Config["logLevel"],
     bootstrapKey: !o["no-bootstrap-key"],
     groq: {

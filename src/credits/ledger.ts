@@ -103,20 +103,30 @@ export class Ledger {
    */
   async settle(hold: Hold, actual: number, meta: ChargeMeta): Promise<void> {
     try {
-      this.store.immediate(() => {
-        const removed = this.q.deleteHold(hold.id);
-        if (actual > 0) {
-          // an expired hold no longer reserves anything: check the whole amount again
-          const reserved = removed ? hold.amount : 0;
-          if (actual > reserved) this.assertCovers(hold.account, actual - reserved, actual);
-          this.insertCharge(hold.account.id, actual, meta);
-        }
-      });
+      this.settleNow(hold, actual, meta);
     } catch (error) {
       // the rollback restored the hold: the operation is over either way, so release it
       this.q.deleteHold(hold.id);
       throw error;
     }
+  }
+
+  /**
+   * settleNow is settle without the release on failure, and synchronous: called inside the caller's
+   * transaction (nested, a savepoint) it commits or rolls back with the caller's own writes. The task
+   * runner uses it so that the charge and the task marked completed are written together: a task
+   * resumed after a crash is never charged twice. `actual` 0 releases the hold.
+   */
+  settleNow(hold: Hold, actual: number, meta: ChargeMeta): void {
+    this.store.immediate(() => {
+      const removed = this.q.deleteHold(hold.id);
+      if (actual > 0) {
+        // an expired hold no longer reserves anything: check the whole amount again
+        const reserved = removed ? hold.amount : 0;
+        if (actual > reserved) this.assertCovers(hold.account, actual - reserved, actual);
+        this.insertCharge(hold.account.id, actual, meta);
+      }
+    });
   }
 
   async release(hold: Hold): Promise<void> {

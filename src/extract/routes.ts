@@ -1,12 +1,52 @@
 import type { Route } from "../app/route";
 import { notBuiltYet } from "../app/route";
+import type { Services } from "../app/services";
 import { checkBatchInputs, checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
-import { parseTypedSchema } from "../schema/typed";
+import { parseTypedSchema, type TypedSchema } from "../schema/typed";
 import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
-import { extractDocument } from "./service";
+import { registerTaskKind } from "../tasks/kinds";
+import { acceptBatch, acceptTask } from "../tasks/accept";
+import { extractDocument, type ExtractOptions } from "./service";
 import { EXTRACT_BATCH_MAX_ITEMS, ExtractBatchBody, ExtractBody, ExtractionResult } from "./schema";
+
+/** ExtractInput is one extraction, as the sync route runs it and as a task stores it. */
+interface ExtractInput {
+  file?: File;
+  url?: string;
+  urlHeaders: Record<string, string>;
+  schema: TypedSchema;
+  model: ExtractOptions["model"];
+}
+
+/** extractWork runs one extraction and prices it: the sync route (under metered) and the task runner share it. */
+async function extractWork(input: ExtractInput, services: Services, signal: AbortSignal) {
+  const outcome = await extractDocument(
+    { file: input.file, url: input.url, urlHeaders: input.urlHeaders },
+    { schema: input.schema, model: input.model },
+    { markdown: services.markdown, provider: services.provider },
+    signal,
+  );
+  const credits = costs.extract({ pages: outcome.total_pages, website: outcome.website });
+  const { website: _website, ...fields } = outcome;
+  return { result: { ...fields, credits_used: credits }, credits };
+}
+
+registerTaskKind<ExtractInput>("extract", {
+  minimumCost: MINIMUM_COST.extract,
+  run: async (input, services, signal, progress) => {
+    progress(0, 1);
+    const outcome = await extractWork(input, services, signal);
+    progress(1, 1);
+    return outcome;
+  },
+});
+
+function unbuiltOptions(body: Record<string, unknown>): void {
+  if (body.use_vision === true) notBuiltYet("use_vision (page images to the vision model)");
+  if (body.follow_links === true) notBuiltYet("follow_links (reading same-site links of a URL)");
+}
 
 const tag = "Extract";
 
@@ -18,7 +58,7 @@ export const extractRoutes: Route[] = [
       tag,
       summary: "Typed extraction of values stated in the source",
       description:
-        "Multipart: `schema` (typed schema JSON) and `file` or `url`. The document is converted as by POST /api/v1/markdown/convert, then each field is read by the AI provider (with GROQ_API_KEY; `model` fast, accurate or auto) or, without one, by the local engine (labels, tables and typed patterns; `engine: local`). Per field: value, confidence and a verbatim citation; `field_status` for every field; `missing_required_fields` when success=false. Not yet available: `use_vision`, `follow_links` and `sync=false` (answered 501). Credits: 1 per page (minimum 3); 5 for a website.",
+        "Multipart: `schema` (typed schema JSON) and `file` or `url`. The document is converted as by POST /api/v1/markdown/convert, then each field is read by the AI provider (with GROQ_API_KEY; `model` fast, accurate or auto) or, without one, by the local engine (labels, tables and typed patterns; `engine: local`). Per field: value, confidence and a verbatim citation; `field_status` for every field; `missing_required_fields` when success=false. `sync=false` answers 202 with a task_id at once (poll GET /api/v1/jobs/{task_id}; `webhook_url` receives the signed task record). Not yet available: `use_vision` and `follow_links` (answered 501). Credits: 1 per page (minimum 3); 5 for a website; the minimum is held when a task is accepted.",
       body: ExtractBody,
       responses: {
         200: { description: "Extraction result", schema: ExtractionResult },
@@ -30,25 +70,18 @@ export const extractRoutes: Route[] = [
         503: "AI service unavailable or overloaded",
       },
     },
-    handler: async ({ body, services, ctx, request }) => {
+    handler: async ({ body, services, ctx, request, set }) => {
       const schema = parseTypedSchema(body.schema);
       const document = await requireOneDocument(body, services);
       await checkWebhookUrl(body, services);
-      if (body.sync === false) notBuiltYet("POST /api/v1/extract with sync=false (asynchronous tasks)");
-      if (body.use_vision === true) notBuiltYet("use_vision (page images to the vision model)");
-      if (body.follow_links === true) notBuiltYet("follow_links (reading same-site links of a URL)");
-      const model = (body.model as "fast" | "accurate" | "auto" | undefined) ?? "auto";
-      const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "extract", MINIMUM_COST.extract, ctx.id, async () => {
-        const outcome = await extractDocument(
-          { file: document.file, url: document.url, urlHeaders: document.urlHeaders },
-          { schema, model },
-          { markdown: services.markdown, provider: services.provider },
-          request.signal,
-        );
-        return { result: outcome, credits: costs.extract({ pages: outcome.total_pages, website: outcome.website }) };
-      });
-      const { website: _website, ...fields } = result;
-      return { ...fields, credits_used: creditsUsed };
+      unbuiltOptions(body);
+      const input: ExtractInput = { ...document, schema, model: (body.model as ExtractInput["model"] | undefined) ?? "auto" };
+      if (body.sync === false) {
+        set.status = 202;
+        return acceptTask(services, ctx, { operation: "extract", input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
+      }
+      const { result } = await metered(services.ledger, ctx.key!, "extract", MINIMUM_COST.extract, ctx.id, () => extractWork(input, services, request.signal));
+      return result;
     },
   },
   {
@@ -57,7 +90,8 @@ export const extractRoutes: Route[] = [
       path: "/api/v1/extract/batch",
       tag,
       summary: "Batch extraction (up to 20 documents)",
-      description: "One schema for every item; `files` (repeatable) and/or `urls`. Poll GET /api/v1/jobs/batch/{batch_id}. Credits: the sum of the items.",
+      description:
+        "One schema for every item; `files` (repeatable) and/or `urls` (JSON array), at most 20 together (more: 422). Answers 202 with a batch_id at once; items run concurrently (a few at a time) as tasks. Poll GET /api/v1/jobs/batch/{batch_id}; `webhook_url` receives the signed batch record once, when every item has ended. Credits: the sum of the items' costs (the minimum of every item, 3 each, is held at acceptance; 402 when the balance cannot cover it).",
       body: ExtractBatchBody,
       maxRequestBytes: 200_000_000,
       responses: {
@@ -68,10 +102,14 @@ export const extractRoutes: Route[] = [
         501: "Not available in this version yet",
       },
     },
-    handler: async ({ body, services }) => {
-      parseTypedSchema(body.schema);
-      await checkBatchInputs(body, services, EXTRACT_BATCH_MAX_ITEMS);
-      notBuiltYet("POST /api/v1/extract/batch");
+    handler: async ({ body, services, ctx, set }) => {
+      const schema = parseTypedSchema(body.schema);
+      const { files, urls } = await checkBatchInputs(body, services, EXTRACT_BATCH_MAX_ITEMS);
+      unbuiltOptions(body);
+      const model = (body.model as ExtractInput["model"] | undefined) ?? "auto";
+      const items: { input: ExtractInput }[] = [...files.map((file) => ({ input: { file, urlHeaders: {}, schema, model } })), ...urls.map((url) => ({ input: { url, urlHeaders: {}, schema, model } }))];
+      set.status = 202;
+      return acceptBatch(services, ctx, "extract", items.map((item) => ({ input: { ...item.input } })), body.webhook_url as string | undefined);
     },
   },
 ];

@@ -349,7 +349,7 @@ export async function guardedFetch(raw: string, opts: GuardedFetchOptions): Prom
  * pinToAddress rewrites a plain-http URL to the checked address so a second DNS answer cannot
  * redirect the connection (see the module comment); https keeps the name for certificate checks.
  */
-function pinToAddress(url: URL, addresses: string[]): { target: string; pinnedHost: string | null } {
+export function pinToAddress(url: URL, addresses: string[]): { target: string; pinnedHost: string | null } {
   if (url.protocol !== "http:" || isIP(url.hostname.replace(/^\[|\]$/g, "")) || addresses.length === 0) {
     return { target: url.href, pinnedHost: null };
   }

@@ -167,6 +167,18 @@ export const MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    version: 4,
+    name: "task credit holds and item sources",
+    sql: `
+      -- The credit hold taken when a task is accepted; settled or released in the transaction that
+      -- ends the task, so a task that is resumed after a crash keeps its hold and is charged once.
+      ALTER TABLE tasks ADD COLUMN hold_id TEXT;
+      ALTER TABLE tasks ADD COLUMN hold_amount INTEGER NOT NULL DEFAULT 0;
+      -- The document's filename or URL, shown per item of a batch.
+      ALTER TABLE tasks ADD COLUMN source TEXT;
+    `,
+  },
 ];
 
 /** COUNTER_MIGRATIONS shape the disposable counters store (see openCounters). */

@@ -1,6 +1,67 @@
-/** SQL of async tasks. */
+/**
+ * SQL of async tasks and batches. Every statement that moves a task out of `processing` names the
+ * lease owner, so a worker that lost its lease (its task was picked up again, or cancelled) cannot
+ * overwrite what the new owner or the client did.
+ */
 import type { Store } from "../store";
-import { TASK_STATES, type TaskState } from "../store/states";
+import type { Plan } from "../store/states";
+import { BATCH_STATES, TASK_STATES, type BatchState, type TaskState } from "../store/states";
+
+export interface TaskRow {
+  id: string;
+  key_id: string;
+  operation: string;
+  status: TaskState;
+  input: string;
+  result: string | null;
+  error: string | null;
+  webhook_url: string | null;
+  batch_id: string | null;
+  batch_index: number | null;
+  credits_used: number;
+  progress_done: number | null;
+  progress_total: number | null;
+  attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  hold_id: string | null;
+  hold_amount: number;
+  source: string | null;
+}
+
+export type NewTask = {
+  id: string;
+  key_id: string;
+  operation: string;
+  input: string;
+  webhook_url: string | null;
+  batch_id: string | null;
+  batch_index: number | null;
+  hold_id: string | null;
+  hold_amount: number;
+  source: string | null;
+  created_at: string;
+};
+
+export interface BatchRow {
+  id: string;
+  key_id: string;
+  operation: string;
+  status: BatchState;
+  webhook_url: string | null;
+  item_count: number;
+  credits_used: number;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/** ENDED_TASK_STATES: a task in one of these never runs again. */
+export const ENDED_TASK_STATES: readonly TaskState[] = ["completed", "failed", "cancelled"];
+
+const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 
 export const taskQueries = (store: Store) => ({
   countByState: (): Record<TaskState, number> => {
@@ -8,4 +69,130 @@ export const taskQueries = (store: Store) => ({
     for (const row of store.db.query<{ status: TaskState; n: number }, []>("SELECT status, count(*) AS n FROM tasks GROUP BY status").all()) counts[row.status] = row.n;
     return counts;
   },
+
+  insertTask: (t: NewTask) =>
+    store.db
+      .query(
+        `INSERT INTO tasks (id, key_id, operation, status, input, webhook_url, batch_id, batch_index, hold_id, hold_amount, source, created_at)
+         VALUES ($id, $key_id, $operation, 'pending', $input, $webhook_url, $batch_id, $batch_index, $hold_id, $hold_amount, $source, $created_at)`,
+      )
+      .run(t),
+
+  insertBatch: (b: { id: string; key_id: string; operation: string; webhook_url: string | null; item_count: number; created_at: string }) =>
+    store.db
+      .query(
+        `INSERT INTO batches (id, key_id, operation, status, webhook_url, item_count, created_at)
+         VALUES ($id, $key_id, $operation, 'pending', $webhook_url, $item_count, $created_at)`,
+      )
+      .run(b),
+
+  get: (id: string) => store.db.query<TaskRow, [string]>("SELECT * FROM tasks WHERE id = ?").get(id),
+
+  /** getOwned: the task when it belongs to the key, else null (the route answers 404 either way) */
+  getOwned: (id: string, keyId: string) => store.db.query<TaskRow, [string, string]>("SELECT * FROM tasks WHERE id = ? AND key_id = ?").get(id, keyId),
+
+  /** queuePosition: pending tasks accepted before this one (0 = next to start); rowid is the acceptance order */
+  queuePosition: (id: string) =>
+    store.db
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM tasks WHERE status = 'pending' AND rowid < (SELECT rowid FROM tasks WHERE id = ?)")
+      .get(id)!.n,
+
+  /**
+   * nextClaimable: the oldest task of a known operation that is pending, or processing with an expired
+   * lease (its process died); a batch item waits while its batch already runs `perBatch` items.
+   */
+  nextClaimable: (operations: string[], nowMs: number, perBatch: number) =>
+    operations.length === 0
+      ? null
+      : store.db
+          .query<TaskRow, (string | number)[]>(
+            `SELECT * FROM tasks t
+             WHERE (t.status = 'pending' OR (t.status = 'processing' AND t.lease_expires_at < ?))
+               AND t.operation IN (${placeholders(operations.length)})
+               AND (t.batch_id IS NULL OR
+                    (SELECT count(*) FROM tasks b WHERE b.batch_id = t.batch_id AND b.status = 'processing' AND b.lease_expires_at >= ?) < ?)
+             ORDER BY t.rowid LIMIT 1`,
+          )
+          .get(nowMs, ...operations, nowMs, perBatch),
+
+  /** claim takes the lease of a task found by nextClaimable; false when another worker took it first */
+  claim: (id: string, owner: string, leaseUntil: number, nowMs: number, startedAt: string) =>
+    store.db
+      .query(
+        `UPDATE tasks SET status = 'processing', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1,
+                started_at = COALESCE(started_at, ?)
+         WHERE id = ? AND (status = 'pending' OR (status = 'processing' AND lease_expires_at < ?))`,
+      )
+      .run(owner, leaseUntil, startedAt, id, nowMs).changes === 1,
+
+  renewLease: (id: string, owner: string, leaseUntil: number) =>
+    store.db.query("UPDATE tasks SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND status = 'processing'").run(leaseUntil, id, owner).changes === 1,
+
+  setProgress: (id: string, owner: string, done: number, total: number) =>
+    store.db.query("UPDATE tasks SET progress_done = ?, progress_total = ? WHERE id = ? AND lease_owner = ? AND status = 'processing'").run(done, total, id, owner).changes === 1,
+
+  complete: (id: string, owner: string, result: string, credits: number, completedAt: string) =>
+    store.db
+      .query(
+        `UPDATE tasks SET status = 'completed', result = ?, credits_used = ?, completed_at = ?, lease_owner = NULL, lease_expires_at = NULL
+         WHERE id = ? AND lease_owner = ? AND status = 'processing'`,
+      )
+      .run(result, credits, completedAt, id, owner).changes === 1,
+
+  /** fail ends a running task (owner given) or one found dead at claim time */
+  fail: (id: string, owner: string, error: string, completedAt: string) =>
+    store.db
+      .query(
+        `UPDATE tasks SET status = 'failed', error = ?, completed_at = ?, lease_owner = NULL, lease_expires_at = NULL
+         WHERE id = ? AND lease_owner = ? AND status = 'processing'`,
+      )
+      .run(error, completedAt, id, owner).changes === 1,
+
+  cancel: (id: string, completedAt: string) =>
+    store.db
+      .query(
+        `UPDATE tasks SET status = 'cancelled', completed_at = ?, lease_owner = NULL, lease_expires_at = NULL
+         WHERE id = ? AND status IN ('pending', 'processing')`,
+      )
+      .run(completedAt, id).changes === 1,
+
+  /** requeue hands a task back (the server is stopping): the next worker starts it without waiting for the lease */
+  requeue: (id: string, owner: string) =>
+    store.db.query("UPDATE tasks SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, attempts = MAX(attempts - 1, 0) WHERE id = ? AND lease_owner = ? AND status = 'processing'").run(id, owner).changes === 1,
+
+  /** unfinishedIds: tasks whose input files must be kept */
+  unfinishedIds: () => new Set(store.db.query<{ id: string }, []>("SELECT id FROM tasks WHERE status IN ('pending', 'processing')").all().map((r) => r.id)),
+
+  planOf: (keyId: string) => store.db.query<{ plan: Plan }, [string]>("SELECT plan FROM api_keys WHERE id = ?").get(keyId)?.plan ?? "free",
+
+  // -- batches
+
+  getBatch: (id: string) => store.db.query<BatchRow, [string]>("SELECT * FROM batches WHERE id = ?").get(id),
+
+  getBatchOwned: (id: string, keyId: string) => store.db.query<BatchRow, [string, string]>("SELECT * FROM batches WHERE id = ? AND key_id = ?").get(id, keyId),
+
+  batchItems: (batchId: string) => store.db.query<TaskRow, [string]>("SELECT * FROM tasks WHERE batch_id = ? ORDER BY batch_index").all(batchId),
+
+  batchCounts: (batchId: string): Record<TaskState, number> & { credits: number } => {
+    const counts = { ...(Object.fromEntries(TASK_STATES.map((s) => [s, 0])) as Record<TaskState, number>), credits: 0 };
+    const rows = store.db
+      .query<{ status: TaskState; n: number; credits: number }, [string]>("SELECT status, count(*) AS n, SUM(credits_used) AS credits FROM tasks WHERE batch_id = ? GROUP BY status")
+      .all(batchId);
+    for (const row of rows) {
+      counts[row.status] = row.n;
+      counts.credits += row.credits;
+    }
+    return counts;
+  },
+
+  markBatchStarted: (id: string) => store.db.query("UPDATE batches SET status = 'processing' WHERE id = ? AND status = 'pending'").run(id),
+
+  endBatch: (id: string, status: BatchState, credits: number, completedAt: string) => {
+    if (!BATCH_STATES.includes(status)) throw new Error(`not a batch state: ${status}`);
+    return store.db
+      .query("UPDATE batches SET status = ?, credits_used = ?, completed_at = ? WHERE id = ? AND status IN ('pending', 'processing')")
+      .run(status, credits, completedAt, id).changes === 1;
+  },
 });
+
+export type TaskQueries = ReturnType<typeof taskQueries>;

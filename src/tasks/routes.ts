@@ -1,8 +1,26 @@
 import type { Route } from "../app/route";
-import { notBuiltYet } from "../app/route";
-import { BatchParams, DeliveryLog, DeliveryParams, TaskParams, TaskRecord } from "./schema";
+import type { Services } from "../app/services";
+import { AppError } from "../errors";
+import { taskQueries } from "./queries";
+import { batchRecord, deliveryRecord, taskRecord } from "./records";
+import { BatchParams, BatchRecord, DeliveryLog, DeliveryParams, DeliveryRecord, TaskParams, TaskRecord } from "./schema";
 
 const tag = "Jobs";
+
+/** ownedTaskOrBatch finds a task or batch of the key; anything else, another key's included, is 404. */
+function ownedTaskOrBatch(services: Services, id: string, keyId: string): void {
+  const q = taskQueries(services.store);
+  const found = id.startsWith("batch_") ? q.getBatchOwned(id, keyId) : q.getOwned(id, keyId);
+  if (!found) throw new AppError("not_found", `No task or batch ${id} for this API key.`);
+}
+
+function ownedTask(services: Services, id: string, keyId: string) {
+  const row = taskQueries(services.store).getOwned(id, keyId);
+  if (!row) throw new AppError("not_found", `No task ${id} for this API key; tasks are visible only to the key that created them.`);
+  return row;
+}
+
+const deliveriesOf = (services: Services, id: string) => ({ task_id: id, deliveries: services.webhooks.deliveriesOf(id).map(deliveryRecord) });
 
 export const taskRoutes: Route[] = [
   {
@@ -11,11 +29,12 @@ export const taskRoutes: Route[] = [
       path: "/api/v1/jobs/:task_id",
       tag,
       summary: "Poll an async task",
-      description: "Status, timestamps, credits, progress and queue position; `result` when completed, `error` when failed. A key sees only its own tasks.",
+      description:
+        "Status (pending, processing, completed, failed, cancelled), timestamps (ISO 8601 UTC), credits, progress and, while pending, `queue_position` (tasks ahead of this one). `result` when completed (the same object the synchronous call returns), `error` ({error, detail}) when failed. A key sees only its own tasks.",
       params: TaskParams,
-      responses: { 200: { description: "Task record", schema: TaskRecord }, 404: "Task not found", 501: "Not available in this version yet" },
+      responses: { 200: { description: "Task record", schema: TaskRecord }, 404: "Task not found" },
     },
-    handler: () => notBuiltYet("GET /api/v1/jobs/{task_id}"),
+    handler: ({ params, services, ctx }) => taskRecord(ownedTask(services, params.task_id as string, ctx.key!.id), taskQueries(services.store)),
   },
   {
     op: {
@@ -23,11 +42,18 @@ export const taskRoutes: Route[] = [
       path: "/api/v1/jobs/:task_id",
       tag,
       summary: "Cancel a pending or running task",
-      description: "Moves the task to cancelled; nothing is charged for cancelled work.",
+      description: "Moves the task to cancelled; a running task is stopped. Nothing is charged for cancelled work and no webhook is sent for it.",
       params: TaskParams,
-      responses: { 200: { description: "Task record", schema: TaskRecord }, 404: "Task not found", 409: "Task already ended", 501: "Not available in this version yet" },
+      responses: { 200: { description: "Task record", schema: TaskRecord }, 404: "Task not found", 409: "Task already ended" },
     },
-    handler: () => notBuiltYet("DELETE /api/v1/jobs/{task_id}"),
+    handler: ({ params, services, ctx }) => {
+      const row = ownedTask(services, params.task_id as string, ctx.key!.id);
+      if (!services.tasks.cancel(row.id)) {
+        const now = taskQueries(services.store).get(row.id)!;
+        throw new AppError("conflict", `Task ${row.id} has already ended (${now.status}); only pending or processing tasks can be cancelled.`);
+      }
+      return taskRecord(taskQueries(services.store).get(row.id)!, taskQueries(services.store));
+    },
   },
   {
     op: {
@@ -35,11 +61,17 @@ export const taskRoutes: Route[] = [
       path: "/api/v1/jobs/batch/:batch_id",
       tag,
       summary: "Poll a batch",
-      description: "Status, counts by state, and per item its filename or URL, status, result or error.",
+      description:
+        "Status (pending, processing, then completed when every item has ended and at least one completed, failed when all failed, cancelled when all were cancelled), counts by state, credits (the sum of the items) and per item its index, task_id, filename or URL (`source`), status, and result or error.",
       params: BatchParams,
-      responses: { 200: "Batch record", 404: "Batch not found", 501: "Not available in this version yet" },
+      responses: { 200: { description: "Batch record", schema: BatchRecord }, 404: "Batch not found" },
     },
-    handler: () => notBuiltYet("GET /api/v1/jobs/batch/{batch_id}"),
+    handler: ({ params, services, ctx }) => {
+      const q = taskQueries(services.store);
+      const batch = q.getBatchOwned(params.batch_id as string, ctx.key!.id);
+      if (!batch) throw new AppError("not_found", `No batch ${params.batch_id} for this API key.`);
+      return batchRecord(batch, q);
+    },
   },
   {
     op: {
@@ -47,11 +79,27 @@ export const taskRoutes: Route[] = [
       path: "/api/v1/jobs/:task_id/deliveries",
       tag,
       summary: "Webhook delivery log of a task",
-      description: "Every delivery with its status (pending, delivered, failed, dead), last status code, attempts and timestamps.",
+      description:
+        "Every delivery with its status (pending, delivered, failed, dead), the status code of its last attempt, `attempts` (HTTP requests made, at most 10: 3 inline and 7 scheduled) and timestamps; beyond the spec, `next_attempt_at`, `last_error` and `url`. A batch's log is at /api/v1/jobs/batch/{batch_id}/deliveries.",
       params: TaskParams,
-      responses: { 200: { description: "Delivery log", schema: DeliveryLog }, 404: "Task not found", 501: "Not available in this version yet" },
+      responses: { 200: { description: "Delivery log", schema: DeliveryLog }, 404: "Task not found" },
     },
-    handler: () => notBuiltYet("GET /api/v1/jobs/{task_id}/deliveries"),
+    handler: ({ params, services, ctx }) => deliveriesOf(services, ownedTask(services, params.task_id as string, ctx.key!.id).id),
+  },
+  {
+    op: {
+      method: "GET",
+      path: "/api/v1/jobs/batch/:batch_id/deliveries",
+      tag,
+      summary: "Webhook delivery log of a batch",
+      description: "Beyond the spec: the log of the batch-completed webhook, in the shape of the task delivery log (`task_id` holds the batch id).",
+      params: BatchParams,
+      responses: { 200: { description: "Delivery log", schema: DeliveryLog }, 404: "Batch not found" },
+    },
+    handler: ({ params, services, ctx }) => {
+      ownedTaskOrBatch(services, params.batch_id as string, ctx.key!.id);
+      return deliveriesOf(services, params.batch_id as string);
+    },
   },
   {
     op: {
@@ -59,10 +107,17 @@ export const taskRoutes: Route[] = [
       path: "/api/v1/jobs/:task_id/deliveries/:delivery_id/retry",
       tag,
       summary: "Re-deliver a webhook now",
-      description: "Beyond the spec: sends the same delivery (same X-SVC-Delivery-ID) again at once.",
+      description:
+        "Beyond the spec: sends the same delivery (same body, same X-SVC-Delivery-ID) once more at once and answers with its record after that request; works for delivered and dead deliveries too. A batch's delivery is addressed with its batch id in place of task_id.",
       params: DeliveryParams,
-      responses: { 200: "Delivery record after the attempt", 404: "Task or delivery not found", 501: "Not available in this version yet" },
+      responses: { 200: { description: "Delivery record after the attempt", schema: DeliveryRecord }, 404: "Task or delivery not found" },
     },
-    handler: () => notBuiltYet("POST /api/v1/jobs/{task_id}/deliveries/{delivery_id}/retry"),
+    handler: async ({ params, services, ctx }) => {
+      const owner = params.task_id as string;
+      ownedTaskOrBatch(services, owner, ctx.key!.id);
+      const delivery = services.webhooks.deliveriesOf(owner).find((d) => d.id === params.delivery_id);
+      if (!delivery) throw new AppError("not_found", `No webhook delivery ${params.delivery_id} for ${owner}.`);
+      return deliveryRecord(await services.webhooks.retryNow(delivery.id));
+    },
   },
 ];

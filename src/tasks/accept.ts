@@ -1,0 +1,134 @@
+/**
+ * Acceptance of async work: the task (or batch of tasks) is in SQLite, its files are on disk and its
+ * minimum cost is held BEFORE the route answers 202, so nothing accepted is lost by a crash.
+ *
+ * A route answers `sync=false` with:
+ *
+ *   set.status = 202;
+ *   return acceptTask(services, ctx, { operation: "analyze", input: { file, url, urlHeaders, schema }, webhookUrl: body.webhook_url });
+ *
+ * Credits: the kind's minimumCost is held at acceptance (so a key without credits gets 402 at once,
+ * not a failed task later); the hold is kept with the task for as long as it waits or runs, across
+ * restarts, and is settled to the real cost in the transaction that completes the task, or released
+ * when it fails or is cancelled. A batch holds the minimum of every item; its cost is the sum of its
+ * items' costs.
+ */
+import { randomBytes } from "node:crypto";
+import type { RequestContext } from "../app/context";
+import type { Services } from "../app/services";
+import { AppError } from "../errors";
+import type { Hold } from "../credits/ledger";
+import { inputDirOf, removeInput, storeInput } from "./files";
+import { taskKindOf } from "./kinds";
+import { taskQueries, type NewTask } from "./queries";
+
+/**
+ * TASK_HOLD_TTL_MS: how long a task's hold reserves credits. Longer than any queue wait we expect; if
+ * it runs out first, settling checks the balance again (the hold just stops reserving).
+ */
+export const TASK_HOLD_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface TaskRequest {
+  /** operation: a kind registered with registerTaskKind */
+  operation: string;
+  /** input: what the kind's `run` receives; JSON values plus top-level File / File[] values */
+  input: Record<string, unknown>;
+  /** webhookUrl: receives the signed task record when the task ends (already checked by checkWebhookUrl) */
+  webhookUrl?: string;
+  /** source: the document's filename or URL, for listings; default: the input's file name or url */
+  source?: string;
+}
+
+export interface AsyncAccepted {
+  task_id: string;
+  status: "pending";
+  poll_url: string;
+}
+
+export interface BatchAccepted {
+  batch_id: string;
+  status: "pending";
+  item_count: number;
+  poll_url: string;
+}
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString("hex")}`;
+
+function sourceOf(input: Record<string, unknown>): string | null {
+  if (input.file instanceof File) return input.file.name || "upload";
+  if (typeof input.url === "string") return input.url;
+  return null;
+}
+
+function kindOf(operation: string) {
+  const kind = taskKindOf(operation);
+  if (!kind) throw new Error(`no task kind '${operation}' is registered (registerTaskKind)`);
+  return kind;
+}
+
+/** acceptTask persists one task and returns the spec's acceptance record (answer it with 202). */
+export async function acceptTask(services: Services, ctx: RequestContext, request: TaskRequest): Promise<AsyncAccepted> {
+  const [id] = await acceptMany(services, ctx, [request], null);
+  return { task_id: id!, status: "pending", poll_url: `/api/v1/jobs/${id}` };
+}
+
+/**
+ * acceptBatch persists a batch of tasks of one operation (one request per item) and returns its
+ * acceptance record; `webhookUrl` is called once, when every item has ended.
+ */
+export async function acceptBatch(services: Services, ctx: RequestContext, operation: string, items: Omit<TaskRequest, "operation" | "webhookUrl">[], webhookUrl?: string): Promise<BatchAccepted> {
+  const batchId = newId("batch");
+  await acceptMany(
+    services,
+    ctx,
+    items.map((item) => ({ ...item, operation })),
+    { id: batchId, operation, webhookUrl: webhookUrl ?? null },
+  );
+  return { batch_id: batchId, status: "pending", item_count: items.length, poll_url: `/api/v1/jobs/batch/${batchId}` };
+}
+
+async function acceptMany(services: Services, ctx: RequestContext, requests: TaskRequest[], batch: { id: string; operation: string; webhookUrl: string | null } | null): Promise<string[]> {
+  const account = ctx.key!;
+  const q = taskQueries(services.store);
+  const createdAt = new Date().toISOString();
+  const rows: NewTask[] = [];
+  const holds: Hold[] = [];
+  const dirs: string[] = [];
+  try {
+    for (const [index, request] of requests.entries()) {
+      const kind = kindOf(request.operation);
+      const id = newId("task");
+      const dir = inputDirOf(services.config.dataDir, id);
+      dirs.push(dir);
+      const input = await storeInput(request.input, dir);
+      const hold = kind.minimumCost > 0 ? await services.ledger.hold(account, kind.minimumCost, TASK_HOLD_TTL_MS) : null;
+      if (hold) holds.push(hold);
+      rows.push({
+        id,
+        key_id: account.id,
+        operation: request.operation,
+        input,
+        webhook_url: batch ? null : (request.webhookUrl ?? null),
+        batch_id: batch?.id ?? null,
+        batch_index: batch ? index : null,
+        hold_id: hold?.id ?? null,
+        hold_amount: hold?.amount ?? 0,
+        source: request.source ?? sourceOf(request.input),
+        created_at: createdAt,
+      });
+    }
+    services.store.immediate(() => {
+      if (batch) q.insertBatch({ id: batch.id, key_id: account.id, operation: batch.operation, webhook_url: batch.webhookUrl, item_count: rows.length, created_at: createdAt });
+      for (const row of rows) q.insertTask(row);
+    });
+  } catch (error) {
+    // nothing was accepted: give back what was taken so far (a crash here leaves holds that expire)
+    for (const hold of holds) await services.ledger.release(hold);
+    for (const dir of dirs) removeInput(dir);
+    if (error instanceof AppError && error.code === "insufficient_credits" && requests.length > 1)
+      throw new AppError("insufficient_credits", `${error.detail} A batch holds the minimum cost of every item (${requests.length} items) when it is accepted.`);
+    throw error;
+  }
+  services.tasks.wake();
+  return rows.map((r) => r.id);
+}

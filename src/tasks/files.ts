@@ -1,0 +1,83 @@
+/**
+ * Task inputs on disk. The JSON of a task's input lives in SQLite; uploaded files cannot, so the
+ * top-level `File` and `File[]` values of an input are written to <data>/inputs/<task_id>/ before
+ * the task row exists (a row never points at a missing file), replaced in the JSON by references,
+ * and turned back into `File`s when the task runs. The directory goes when the task ends.
+ */
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/** FileRef is what the stored JSON holds in place of an uploaded file. */
+interface FileRef {
+  $file: { path: string; name: string; type: string };
+}
+
+const isFileRef = (v: unknown): v is FileRef => typeof v === "object" && v !== null && "$file" in v;
+
+export function inputDirOf(dataDir: string, taskId: string): string {
+  return join(dataDir, "inputs", taskId);
+}
+
+/** storeInput writes the input's files and returns the JSON text to keep in the task row. */
+export async function storeInput(input: Record<string, unknown>, dir: string): Promise<string> {
+  let count = 0;
+  const save = async (file: File): Promise<FileRef> => {
+    if (count === 0) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // the stored name is a counter, never the client's filename (no path tricks); the name is kept in the JSON
+    const path = String(count++);
+    await Bun.write(join(dir, path), file);
+    return { $file: { path, name: file.name, type: file.type } };
+  };
+  const stored: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) {
+    if (value instanceof File) stored[name] = await save(value);
+    else if (Array.isArray(value) && value.some((v) => v instanceof File)) stored[name] = await Promise.all(value.map((v) => (v instanceof File ? save(v) : v)));
+    else stored[name] = value;
+  }
+  return JSON.stringify(stored);
+}
+
+/** loadInput parses a stored input and opens its files again. */
+export async function loadInput(json: string, dir: string): Promise<Record<string, unknown>> {
+  const stored = JSON.parse(json) as Record<string, unknown>;
+  const open = async (ref: FileRef) => new File([await Bun.file(join(dir, ref.$file.path)).arrayBuffer()], ref.$file.name, { type: ref.$file.type });
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(stored)) {
+    if (isFileRef(value)) input[name] = await open(value);
+    else if (Array.isArray(value) && value.some(isFileRef)) input[name] = await Promise.all(value.map((v) => (isFileRef(v) ? open(v) : v)));
+    else input[name] = value;
+  }
+  return input;
+}
+
+export function removeInput(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * sweepInputs removes input dirs of tasks that have ended (a crash between the end and the removal
+ * leaves them behind). Dirs younger than `minAgeMs` are kept: their task may be being accepted now.
+ */
+export function sweepInputs(dataDir: string, unfinished: Set<string>, minAgeMs = 3_600_000): number {
+  const root = join(dataDir, "inputs");
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return 0;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    if (unfinished.has(name)) continue;
+    const dir = join(root, name);
+    try {
+      if (now - statSync(dir).mtimeMs < minAgeMs) continue;
+    } catch {
+      continue;
+    }
+    removeInput(dir);
+    removed++;
+  }
+  return removed;
+}

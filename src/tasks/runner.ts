@@ -1,0 +1,251 @@
+/**
+ * TaskRunner runs accepted tasks in the background, at most `concurrency` at once, under a lease.
+ *
+ *   pending --claim (lease: owner + expiry)--> processing --run--> completed | failed
+ *      ^                                        |  heartbeat renews the lease every leaseMs/3
+ *      '-- lease expired (the process died) ----'  DELETE: cancelled (the signal aborts)
+ *
+ * Nothing that decides what runs next lives in memory: a task's state, input, lease, credit hold and
+ * webhook are rows in SQLite. A process that is killed leaves `processing` rows whose lease runs out;
+ * whichever process looks next (this one after a restart, or another on the same store) claims them
+ * again, at most `maxAttempts` times in all (a task that kills its process every time fails instead of
+ * looping). Ending a task is one transaction: the result or error, the credit charge or release, the
+ * webhook delivery (an outbox row) and the batch's end, so a crash never charges twice or loses a
+ * webhook. Every write that ends a running task names the lease owner: a worker that lost its lease
+ * cannot overwrite the task (its charge rolls back with it).
+ */
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { Services } from "../app/services";
+import { AppError } from "../errors";
+import type { Hold } from "../credits/ledger";
+import { inputDirOf, loadInput, removeInput, sweepInputs } from "./files";
+import { registeredOperations, taskKindOf, type TaskOutcome } from "./kinds";
+import { ENDED_TASK_STATES, taskQueries, type TaskQueries, type TaskRow } from "./queries";
+import { batchRecord, taskWebhookBody, type TaskError } from "./records";
+
+export interface TaskRunnerOptions {
+  /** concurrency: tasks running at once in this process */
+  concurrency: number;
+  /** leaseMs: how long a claim holds without a heartbeat; a dead worker's task is picked up after it */
+  leaseMs: number;
+  /** perBatch: items of one batch running at once (in this process and others); default 4 */
+  perBatch?: number;
+  /** pollMs: how often the store is looked at without a wake-up (expired leases, other processes); default 1 s */
+  pollMs?: number;
+  /** maxAttempts: claims of one task before it fails as lost (its worker kept dying); default 3 */
+  maxAttempts?: number;
+}
+
+type AbortReason = "cancelled" | "shutdown" | "lease_lost";
+type Ending = { kind: "completed"; result: unknown; credits: number } | { kind: "failed"; error: TaskError };
+
+/** LeaseLost rolls back an ending whose task is no longer ours. */
+class LeaseLost extends Error {}
+
+export class TaskRunner {
+  /** owner names this process in lease_owner (host, pid and a random part, unique per start) */
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  private readonly q: TaskQueries;
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly perBatch: number;
+  private readonly pollMs: number;
+  private readonly maxAttempts: number;
+  private active = false;
+  private timers: ReturnType<typeof setInterval>[] = [];
+
+  constructor(
+    private readonly services: Services,
+    private readonly o: TaskRunnerOptions,
+  ) {
+    this.q = taskQueries(services.store);
+    this.perBatch = o.perBatch ?? 4;
+    this.pollMs = o.pollMs ?? 1_000;
+    this.maxAttempts = o.maxAttempts ?? 3;
+  }
+
+  /** start resumes what the store holds (pending tasks, expired leases) and keeps looking. */
+  start(): void {
+    if (this.active) return;
+    this.active = true;
+    sweepInputs(this.services.config.dataDir, this.q.unfinishedIds());
+    const poll = setInterval(() => this.fill(), this.pollMs);
+    const heartbeat = setInterval(() => this.heartbeat(), Math.max(100, Math.floor(this.o.leaseMs / 3)));
+    for (const t of [poll, heartbeat]) t.unref?.();
+    this.timers = [poll, heartbeat];
+    this.fill();
+  }
+
+  /** wake starts waiting tasks now (after an acceptance commits) instead of at the next poll. */
+  wake(): void {
+    if (this.active) queueMicrotask(() => this.fill());
+  }
+
+  /** runningCount: tasks this process runs now */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /**
+   * stop claims nothing more, lets running tasks finish for up to `graceMs`, then aborts the rest and
+   * hands them back as pending, so the next start runs them at once (their credit hold stays).
+   */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (!this.active) return;
+    this.active = false;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));
+    await Promise.race([all(), Bun.sleep(graceMs)]);
+    if (this.running.size === 0) return;
+    for (const r of this.running.values()) r.controller.abort("shutdown" satisfies AbortReason);
+    await Promise.race([all(), Bun.sleep(5_000)]);
+    // work that ignores its signal: hand the task back anyway; its late ending fails on the lease
+    for (const id of this.running.keys()) this.q.requeue(id, this.owner);
+  }
+
+  /**
+   * cancel moves a pending or running task to cancelled and releases its credit hold; a task running
+   * here is aborted at once, one running elsewhere at that process's next heartbeat. False when the
+   * task had already ended.
+   */
+  cancel(taskId: string): boolean {
+    const row = this.q.get(taskId);
+    if (!row) return false;
+    const cancelled = this.services.store.immediate(() => {
+      if (!this.q.cancel(taskId, new Date().toISOString())) return false;
+      this.services.ledger.settleNow(this.holdOf(row), 0, { operation: row.operation, requestId: row.id });
+      this.afterTaskEnded(taskId);
+      return true;
+    });
+    if (!cancelled) return false;
+    this.services.webhooks.wake();
+    const local = this.running.get(taskId);
+    if (local) local.controller.abort("cancelled" satisfies AbortReason);
+    else removeInput(inputDirOf(this.services.config.dataDir, taskId));
+    return true;
+  }
+
+  /** fill claims waiting tasks while there is room. */
+  private fill(): void {
+    if (!this.active) return;
+    const operations = registeredOperations();
+    try {
+      for (let tries = 0; this.active && this.running.size < this.o.concurrency && tries < this.o.concurrency * 4; tries++) {
+        const now = Date.now();
+        const row = this.q.nextClaimable(operations, now, this.perBatch);
+        if (!row) return;
+        if (!this.q.claim(row.id, this.owner, now + this.o.leaseMs, now, new Date(now).toISOString())) continue; // another worker was faster
+        if (row.batch_id) this.q.markBatchStarted(row.batch_id);
+        this.launch({ ...row, attempts: row.attempts + 1 });
+      }
+    } catch (error) {
+      // a busy or closing store: the next poll tries again
+      this.services.logger.error("-", "task runner could not claim work", error);
+    }
+  }
+
+  private launch(row: TaskRow): void {
+    const controller = new AbortController();
+    const done = this.execute(row, controller).catch((error) => this.services.logger.error(row.id, "task runner failed", error));
+    this.running.set(row.id, { controller, done });
+  }
+
+  private async execute(row: TaskRow, controller: AbortController): Promise<void> {
+    const dir = inputDirOf(this.services.config.dataDir, row.id);
+    let ending: Ending | null = null;
+    try {
+      if (row.attempts > this.maxAttempts) {
+        ending = { kind: "failed", error: { error: "internal_error", detail: `the worker running this task stopped ${row.attempts - 1} times (its process died); it is not tried again` } };
+      } else {
+        const kind = taskKindOf(row.operation)!; // claimed only when registered
+        const input = await loadInput(row.input, dir);
+        const progress = (done: number, total: number) => {
+          try {
+            this.q.setProgress(row.id, this.owner, Math.max(0, Math.floor(done)), Math.max(0, Math.floor(total)));
+          } catch {} // progress is bookkeeping; a busy store must not fail the task
+        };
+        const outcome: TaskOutcome = await kind.run(input, this.services, controller.signal, progress);
+        controller.signal.throwIfAborted();
+        ending = { kind: "completed", result: outcome.result, credits: Math.max(0, Math.round(outcome.credits)) };
+      }
+    } catch (error) {
+      if (controller.signal.aborted) {
+        if (controller.signal.reason === ("shutdown" satisfies AbortReason)) this.q.requeue(row.id, this.owner);
+      } else ending = { kind: "failed", error: this.errorOf(row, error) };
+    } finally {
+      this.running.delete(row.id);
+    }
+    if (ending) this.end(row, ending);
+    const after = this.q.get(row.id);
+    if (after && ENDED_TASK_STATES.includes(after.status)) removeInput(dir);
+    this.wake();
+  }
+
+  /** end writes the task's ending in one transaction; nothing when the lease was lost meanwhile. */
+  private end(row: TaskRow, ending: Ending): void {
+    const meta = { operation: row.operation, requestId: row.id };
+    try {
+      this.services.store.immediate(() => {
+        const hold = this.holdOf(row);
+        let final = ending;
+        if (final.kind === "completed") {
+          try {
+            this.services.ledger.settleNow(hold, final.credits, meta);
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            final = { kind: "failed", error: { error: error.code, detail: error.detail } }; // e.g. 402 when the cost outgrew the hold
+          }
+        }
+        if (final.kind === "failed") this.services.ledger.settleNow(hold, 0, meta);
+        const now = new Date().toISOString();
+        const written = final.kind === "completed" ? this.q.complete(row.id, this.owner, JSON.stringify(final.result), final.credits, now) : this.q.fail(row.id, this.owner, JSON.stringify(final.error), now);
+        if (!written) throw new LeaseLost();
+        this.afterTaskEnded(row.id);
+      });
+    } catch (error) {
+      if (error instanceof LeaseLost) return;
+      throw error;
+    }
+    this.services.webhooks.wake();
+  }
+
+  /** afterTaskEnded (inside the ending transaction): the task's webhook and the end of its batch. */
+  private afterTaskEnded(taskId: string): void {
+    const row = this.q.get(taskId)!;
+    if (row.webhook_url && row.status !== "cancelled") this.services.webhooks.enqueue(row.id, row.webhook_url, taskWebhookBody(row));
+    if (row.batch_id) this.endBatchIfDone(row.batch_id);
+  }
+
+  private endBatchIfDone(batchId: string): void {
+    const counts = this.q.batchCounts(batchId);
+    if (counts.pending + counts.processing > 0) return;
+    const status = counts.completed > 0 ? "completed" : counts.failed > 0 ? "failed" : "cancelled";
+    if (!this.q.endBatch(batchId, status, counts.credits, new Date().toISOString())) return;
+    const batch = this.q.getBatch(batchId)!;
+    if (batch.webhook_url) this.services.webhooks.enqueue(batch.id, batch.webhook_url, batchRecord(batch, this.q));
+  }
+
+  /** heartbeat renews the leases of running tasks; a task that is no longer ours (cancelled, taken over) is aborted. */
+  private heartbeat(): void {
+    const until = Date.now() + this.o.leaseMs;
+    for (const [id, { controller }] of this.running) {
+      try {
+        if (!this.q.renewLease(id, this.owner, until)) controller.abort(this.q.get(id)?.status === "cancelled" ? "cancelled" : ("lease_lost" satisfies AbortReason));
+      } catch (error) {
+        this.services.logger.error(id, "task lease renewal failed", error);
+      }
+    }
+  }
+
+  /** holdOf rebuilds the task's credit hold from its row (the hold outlives the process that took it). */
+  private holdOf(row: TaskRow): Hold {
+    return { id: row.hold_id ?? "", account: { id: row.key_id, plan: this.q.planOf(row.key_id) }, amount: row.hold_amount };
+  }
+
+  private errorOf(row: TaskRow, error: unknown): TaskError {
+    if (error instanceof AppError) return { error: error.code, detail: error.detail };
+    this.services.logger.error(row.id, `task ${row.operation} failed`, error);
+    return { error: "internal_error", detail: `An unexpected error occurred; quote task id ${row.id} when reporting it.` };
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * WebhookDispatcher sends signed webhook deliveries and retries them on the schedule of schedule.ts.
+ *
+ *   task ends -> enqueue (same transaction: the delivery row is the outbox) -> wake
+ *   tick: due rows -> claim (next_attempt_at pushed past the timeout) -> SSRF check -> signed POST
+ *        -> 2xx delivered | 4xx (or any other non-5xx) dead | 5xx, timeout, network error: failed,
+ *           next_attempt_at = now + delay (scaled), or dead when the schedule is used up
+ *
+ * Everything that decides the next request is in SQLite, so a process that stops or dies loses no
+ * delivery: the next one (or another instance on the same store) picks the due rows up. A delivery
+ * may then be sent twice (the process died after the receiver answered but before the row was
+ * updated); the X-SVC-Delivery-ID is the same every time, so receivers de-duplicate by it.
+ */
+import { randomBytes } from "node:crypto";
+import type { Logger } from "../app/log";
+import { AppError } from "../errors";
+import { assertFetchableUrl, pinToAddress } from "../security/ssrf";
+import type { Store } from "../store";
+import type { DeliveryState } from "../store/states";
+import { webhookQueries, type DeliveryRow } from "./queries";
+import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS, delayBefore } from "./schedule";
+import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signBody } from "./signature";
+
+export interface WebhookDispatcherOptions {
+  store: Store;
+  secret: string;
+  /** allowPrivate: deliver to loopback and private addresses (the server's --allow-private-urls) */
+  allowPrivate: boolean;
+  logger: Logger;
+  /** retryScale multiplies every delay of the schedule (DOCINTEL_WEBHOOK_RETRY_SCALE; tests use 0.001); default 1 */
+  retryScale?: number;
+  /** delays: the schedule, RETRY_DELAYS_MS unless a test replaces it */
+  delays?: readonly number[];
+  /** timeoutMs: wait for a receiver's answer; default 10 s */
+  timeoutMs?: number;
+  /** pollMs: how often the store is looked at without a wake-up (deliveries of other processes); default 5 s */
+  pollMs?: number;
+  /** parallel: requests in flight at once; default 16 */
+  parallel?: number;
+}
+
+type Outcome = { kind: "delivered" | "retry" | "permanent"; statusCode: number | null; error: string | null };
+
+const USER_AGENT = "docintel-webhook/1";
+
+export function newDeliveryId(): string {
+  return "whd_" + randomBytes(10).toString("hex");
+}
+
+export class WebhookDispatcher {
+  private readonly q: ReturnType<typeof webhookQueries>;
+  private readonly delays: readonly number[];
+  private readonly scale: number;
+  private readonly timeoutMs: number;
+  private readonly pollMs: number;
+  private readonly parallel: number;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private running = false;
+
+  constructor(private readonly o: WebhookDispatcherOptions) {
+    this.q = webhookQueries(o.store);
+    this.delays = o.delays ?? RETRY_DELAYS_MS;
+    this.scale = o.retryScale ?? 1;
+    this.timeoutMs = o.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+    this.pollMs = o.pollMs ?? 5_000;
+    this.parallel = o.parallel ?? 16;
+  }
+
+  /**
+   * enqueue records a delivery of `payload` to `url`, due now. Call it inside the transaction that
+   * ends the task, then `wake()` after the commit. Returns the delivery id (whd_...).
+   */
+  enqueue(taskId: string, url: string, payload: unknown): string {
+    const id = newDeliveryId();
+    const now = new Date();
+    this.q.insert({ id, task_id: taskId, url, payload: JSON.stringify(payload), next_attempt_at: now.getTime(), created_at: now.toISOString() });
+    return id;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.tick();
+  }
+
+  /** wake looks for due deliveries now (after an enqueue commits). */
+  wake(): void {
+    if (!this.running) return;
+    queueMicrotask(() => this.tick());
+  }
+
+  /** stop sends nothing new and waits for the requests in flight (each bounded by the timeout). */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  deliveriesOf(taskId: string): DeliveryRow[] {
+    return this.q.ofTask(taskId);
+  }
+
+  /**
+   * retryNow makes one request for a delivery at once, whatever its state (re-delivery on demand),
+   * with the same delivery id. On failure a delivery that still had scheduled requests keeps them;
+   * one that had none (dead or delivered) is dead.
+   */
+  async retryNow(id: string): Promise<DeliveryRow> {
+    await this.inFlight.get(id);
+    const row = this.q.get(id);
+    if (!row) throw new AppError("not_found", `No webhook delivery ${id}.`);
+    const scheduled = row.status === "pending" || row.status === "failed";
+    await this.track(id, this.attempt(row, scheduled));
+    return this.q.get(id)!;
+  }
+
+  private track(id: string, work: Promise<void>): Promise<void> {
+    const done = work
+      .catch((error) => this.o.logger.error("-", `webhook delivery ${id} failed unexpectedly`, error))
+      .finally(() => {
+        this.inFlight.delete(id);
+        this.wake();
+      });
+    this.inFlight.set(id, done);
+    return done;
+  }
+
+  private tick(): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    try {
+      const now = Date.now();
+      const free = this.parallel - this.inFlight.size;
+      if (free > 0) {
+        for (const row of this.q.due(now, free)) {
+          if (this.inFlight.size >= this.parallel) break;
+          if (this.inFlight.has(row.id)) continue;
+          if (!this.q.claim(row.id, row.next_attempt_at!, now + this.timeoutMs + 5_000)) continue;
+          void this.track(row.id, this.attempt(row, true));
+        }
+      }
+      const next = this.q.nextDueAt();
+      const wait = next === null ? this.pollMs : Math.min(this.pollMs, Math.max(0, next - Date.now()));
+      this.timer = setTimeout(() => this.tick(), wait);
+      this.timer.unref?.();
+    } catch (error) {
+      // a busy or closing store: look again at the next poll
+      this.o.logger.error("-", "webhook scheduler tick failed", error);
+      this.timer = setTimeout(() => this.tick(), this.pollMs);
+    }
+  }
+
+  /** attempt makes one request and records it; `scheduled` false = a manual retry outside the schedule. */
+  private async attempt(row: DeliveryRow, scheduled: boolean): Promise<void> {
+    const outcome = await this.send(row);
+    const attemptsMade = row.attempts + 1;
+    let status: DeliveryState;
+    let next: number | null = null;
+    if (outcome.kind === "delivered") status = "delivered";
+    else if (outcome.kind === "permanent" || !scheduled) status = "dead";
+    else {
+      const delay = delayBefore(attemptsMade, this.scale, this.delays);
+      if (delay === null) status = "dead";
+      else {
+        status = "failed";
+        next = Date.now() + delay;
+      }
+    }
+    this.q.record({
+      id: row.id,
+      status,
+      status_code: outcome.statusCode,
+      next_attempt_at: next,
+      last_error: outcome.error,
+      delivered_at: status === "delivered" ? new Date().toISOString() : null,
+    });
+    if (status === "dead") this.o.logger.info("webhook delivery dead", { delivery_id: row.id, task_id: row.task_id, attempts: attemptsMade, status_code: outcome.statusCode, error: outcome.error });
+  }
+
+  /** send POSTs the stored payload, signed, to a URL that passes the SSRF guard now (DNS may have changed). */
+  private async send(row: DeliveryRow): Promise<Outcome> {
+    let target: string;
+    let pinnedHost: string | null;
+    try {
+      const { url, addresses } = await assertFetchableUrl(row.url, { allowPrivate: this.o.allowPrivate, field: "webhook_url" });
+      ({ target, pinnedHost } = pinToAddress(url, addresses));
+    } catch (error) {
+      const refused = error instanceof AppError && (error.code === "url_refused" || error.code === "bad_request");
+      return { kind: refused ? "permanent" : "retry", statusCode: null, error: error instanceof AppError ? error.detail : String(error) };
+    }
+    const headers = new Headers({
+      "content-type": "application/json",
+      "user-agent": USER_AGENT,
+      [SIGNATURE_HEADER]: signBody(this.o.secret, row.payload),
+      [DELIVERY_ID_HEADER]: row.id,
+    });
+    if (pinnedHost) headers.set("host", pinnedHost);
+    try {
+      const response = await fetch(target, { method: "POST", body: row.payload, headers, redirect: "manual", signal: AbortSignal.timeout(this.timeoutMs) });
+      await response.body?.cancel().catch(() => {});
+      const code = response.status;
+      if (code >= 200 && code <= 299) return { kind: "delivered", statusCode: code, error: null };
+      if (code >= 500) return { kind: "retry", statusCode: code, error: `the receiver answered HTTP ${code}` };
+      // 4xx is permanent per the spec; a redirect is not followed (it would move a signed body elsewhere)
+      return { kind: "permanent", statusCode: code, error: `the receiver answered HTTP ${code}; not retried` };
+    } catch (error) {
+      const timedOut = (error as Error)?.name === "TimeoutError";
+      const message = timedOut ? `no answer within ${Math.round(this.timeoutMs / 1000)} s` : `could not connect: ${(error as { code?: string }).code ?? (error as Error)?.message ?? String(error)}`;
+      return { kind: "retry", statusCode: null, error: message };
+    }
+  }
+}
+
+export { MAX_DELIVERY_ATTEMPTS };
