@@ -168,3 +168,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/**
+ * requireProvider returns the configured provider, or throws 503 ai_unavailable naming GROQ_API_KEY
+ * for the operations that cannot run without one (analyze, cross-analyze, decide, annotated diffs).
+ */
+export function requireProvider<P>(provider: P | undefined, operation: string): P {
+  if (provider) return provider;
+  throw new AppError("ai_unavailable", `${operation} needs an AI provider and none is configured on this server; the operator sets GROQ_API_KEY (and optionally GROQ_BASE_URL) and restarts docintel.`);
+}

@@ -12,7 +12,7 @@
  */
 import type { FieldDefinition, TypedSchema } from "../schema/typed";
 
-type JsonSchema = Record<string, unknown>;
+export type JsonSchema = Record<string, unknown>;
 
 /** EXTRACTION_SCHEMA_NAME: the `json_schema.name` of the response format. */
 export const EXTRACTION_SCHEMA_NAME = "extraction";
@@ -37,25 +37,29 @@ function fieldEnvelope(name: string, def: FieldDefinition): JsonSchema {
   };
 }
 
-/** valueSchema is the JSON schema of a field's value; every value is nullable (null = not in the document). */
-export function valueSchema(def: FieldDefinition): JsonSchema {
+/**
+ * valueSchema is the JSON schema of a field's value. Values are nullable (null = not in the
+ * document) unless `nullable` is false, as in decide, whose every answer must be a real value.
+ */
+export function valueSchema(def: FieldDefinition, nullable = true): JsonSchema {
   const described = def.description ? { description: def.description } : {};
+  const typeOf = (t: string) => (nullable ? [t, "null"] : t);
   switch (def.type) {
     case "array":
-      return { type: ["array", "null"], items: valueSchema(def.items!), ...described };
+      return { type: typeOf("array"), items: valueSchema(def.items!, nullable), ...described };
     case "object": {
       const members: Record<string, JsonSchema> = {};
-      for (const [name, member] of Object.entries(def.properties ?? {})) members[name] = valueSchema(member);
-      return { ...strictObject(members), type: ["object", "null"], ...described };
+      for (const [name, member] of Object.entries(def.properties ?? {})) members[name] = valueSchema(member, nullable);
+      return { ...strictObject(members), type: typeOf("object"), ...described };
     }
     default:
-      if (def.enum) return { type: [def.type, "null"], enum: [...def.enum, null], ...described };
-      return { type: [def.type, "null"], ...described };
+      if (def.enum) return { type: typeOf(def.type), enum: nullable ? [...def.enum, null] : [...def.enum], ...described };
+      return { type: typeOf(def.type), ...described };
   }
 }
 
 /** strictObject: all members required, nothing else allowed (what strict structured outputs demand). */
-function strictObject(properties: Record<string, JsonSchema>): JsonSchema {
+export function strictObject(properties: Record<string, JsonSchema>): JsonSchema {
   return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
 }
 

@@ -19,3 +19,9 @@ export const DEFAULT_MODELS: ModelNames = Object.freeze({
   accurate: "llama-3.3-70b-versatile",
   vision: "meta-llama/llama-4-scout-17b-16e-instruct",
 });
+
+/** Provider is the configured AI provider: the SDK client and the model id of each role. */
+export interface Provider {
+  client: import("groq-sdk").default;
+  models: ModelNames;
+}

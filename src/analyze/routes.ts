@@ -4,7 +4,12 @@ import { checkBatchInputs, checkWebhookUrl, parseJsonField, parseUrlList, requir
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
-import { assertFetchableUrl } from "../security/ssrf";
+import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
+import { requireProvider } from "../ai/groq";
+import { agentDepsOf } from "../app/services";
+import { metered } from "../credits/meter";
+import { costs, MINIMUM_COST } from "../credits/costs";
+import { analyzeDocument, crossAnalyze, type LabelledSource } from "./service";
 import { ANALYZE_BATCH_MAX_ITEMS, AnalysisResult, AnalyzeBatchBody, AnalyzeBody, CROSS_MAX_DOCUMENTS, CROSS_MAX_FIELDS, CrossAnalysisResult, CrossAnalyzeBody } from "./schema";
 
 const tag = "Analyze";
@@ -17,6 +22,24 @@ function crossUrls(body: Record<string, unknown>): { label?: string; url: string
   if (value && typeof value === "object" && Object.values(value).every((u) => typeof u === "string"))
     return Object.entries(value as Record<string, string>).map(([label, url]) => ({ label, url }));
   throw new AppError("bad_request", "urls: must be a JSON array of URLs or a JSON object mapping labels to URLs");
+}
+
+/** labelOfUrl is the auto-generated label of a URL: its file name, else its host. */
+function labelOfUrl(url: string): string {
+  const parsed = new URL(url);
+  const name = decodeURIComponent(parsed.pathname.split("/").filter(Boolean).pop() ?? "");
+  return name || parsed.hostname;
+}
+
+/** labelled makes the labels unique ("a.pdf", "a.pdf (2)") so tools and sources can name each document. */
+function labelled(items: LabelledSource[]): LabelledSource[] {
+  const seen = new Map<string, number>();
+  return items.map((item) => {
+    const base = item.label.trim() || "document";
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return { ...item, label: n === 1 ? base : `${base} (${n})` };
+  });
 }
 
 export const analyzeRoutes: Route[] = [
@@ -40,11 +63,23 @@ export const analyzeRoutes: Route[] = [
         503: "AI provider not configured (ai_unavailable) or overloaded",
       },
     },
-    handler: async ({ body, services }) => {
-      parseTypedSchema(body.schema);
-      await requireOneDocument(body, services);
+    handler: async ({ body, services, ctx, request }) => {
+      const schema = parseTypedSchema(body.schema);
+      const document = await requireOneDocument(body, services);
       await checkWebhookUrl(body, services);
-      notBuiltYet("POST /api/v1/analyze");
+      requireProvider(services.provider, "analyze");
+      if (body.sync === false) notBuiltYet("POST /api/v1/analyze with sync=false (asynchronous tasks)");
+      const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "analyze", MINIMUM_COST.analyze, ctx.id, async () => {
+        const outcome = await analyzeDocument(
+          { file: document.file, url: document.url, urlHeaders: document.urlHeaders },
+          { schema, includeSteps: body.include_steps === true },
+          agentDepsOf(services),
+          request.signal,
+        );
+        return { result: outcome, credits: costs.analyze({ pages: outcome.total_pages, website: outcome.website }) };
+      });
+      const { website: _website, ...fields } = result;
+      return { ...fields, credits_used: creditsUsed };
     },
   },
   {
@@ -91,8 +126,8 @@ export const analyzeRoutes: Route[] = [
         503: "AI provider not configured (ai_unavailable) or overloaded",
       },
     },
-    handler: async ({ body, services }) => {
-      parseTypedSchema(body.schema, { maxTopLevelFields: CROSS_MAX_FIELDS });
+    handler: async ({ body, services, ctx, request }) => {
+      const schema = parseTypedSchema(body.schema, { maxTopLevelFields: CROSS_MAX_FIELDS });
       const files = (body.files as File[] | undefined) ?? [];
       const urls = crossUrls(body);
       const labels = parseJsonField(body, "document_labels", '["2023", "2024"]');
@@ -104,7 +139,19 @@ export const analyzeRoutes: Route[] = [
       if (totalBytes > 100_000_000) throw new AppError("payload_too_large", "files: the uploaded documents total more than 100 MB, the combined limit");
       for (const { url } of urls) await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "urls" });
       await checkWebhookUrl(body, services);
-      notBuiltYet("POST /api/v1/analyze/cross");
+      requireProvider(services.provider, "cross-analyze");
+      if (body.sync === false) notBuiltYet("POST /api/v1/analyze/cross with sync=false (asynchronous tasks)");
+      const urlHeaders = parseUrlHeaders(body.url_headers as string | undefined);
+      const sources = labelled([
+        ...files.map((file, i) => ({ label: (labels as string[] | undefined)?.[i] ?? file.name, source: { file } })),
+        ...urls.map(({ label, url }) => ({ label: label ?? labelOfUrl(url), source: { url, urlHeaders } })),
+      ]);
+      const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "cross", MINIMUM_COST.cross, ctx.id, async () => {
+        const outcome = await crossAnalyze(sources, { schema, includeSteps: body.include_steps === true }, agentDepsOf(services), request.signal);
+        return { result: outcome, credits: costs.cross(outcome.sizes) };
+      });
+      const { sizes: _sizes, ...fields } = result;
+      return { ...fields, credits_used: creditsUsed };
     },
   },
 ];

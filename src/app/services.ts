@@ -16,6 +16,8 @@ import type { MarkdownDeps } from "../markdown/service";
 import type { ExtractDeps } from "../extract/service";
 import { TaskRunner } from "../tasks/runner";
 import { WebhookDispatcher } from "../webhooks/dispatcher";
+import { PythonSandbox } from "../ai/sandbox";
+import type { AgentDeps } from "../analyze/service";
 
 export interface Services {
   config: Config;
@@ -30,6 +32,8 @@ export interface Services {
   markdown: MarkdownDeps;
   /** provider: the AI provider (Groq) and its model names; undefined without GROQ_API_KEY */
   provider: ExtractDeps["provider"];
+  /** sandbox: the Python interpreter of the agent's compute tool (started on first use) */
+  sandbox: PythonSandbox;
   metrics: Metrics;
   logger: Logger;
   webhookSecret: string;
@@ -57,6 +61,7 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
     pool,
     markdown: markdownDepsOf(config, createConvertTools(config, pool, groq)),
     provider: groq ? { client: groq, models: config.groq.models } : undefined,
+    sandbox: new PythonSandbox({ timeoutMs: config.compute.timeoutMs, memoryLimitMb: config.compute.memoryLimitMb, maxOutputChars: 8000 }),
     metrics: new Metrics(),
     logger: overrides.logger ?? createLogger(config.logLevel),
     webhookSecret: resolveWebhookSecret(config.dataDir, config.webhookSecret).secret,
@@ -72,7 +77,13 @@ export async function closeServices(services: Services): Promise<void> {
   await services.tasks.stop();
   await services.webhooks.stop();
   await closeConvertTools(services.markdown.tools);
+  await services.sandbox.close();
   await services.pool.close();
   services.store.close();
   services.counters.close();
+}
+
+/** agentDepsOf is what analyze, cross-analyze and decide need from the services. */
+export function agentDepsOf(services: Services): AgentDeps {
+  return { markdown: services.markdown, provider: services.provider, pool: services.pool, compute: services.sandbox };
 }

@@ -57,6 +57,7 @@ export const convertPdf: Converter = async (input, ctx) => {
   signal.throwIfAborted();
 
   const conversion = assemble(pages, ocr, { total, title: probe.title, name, failedPages });
+  if (ctx.keepPageTexts) conversion.pageTexts = pageTextsOf(pages, ocr);
   conversion.warnings.push(...pictures.warnings);
   if (pictures.found > 0 && conversion.method === "text") conversion.method = "text+ocr";
   return conversion;
@@ -249,6 +250,19 @@ function assemble(pages: PageLayout[], ocr: Map<number, OcrResult | Error>, fact
   const markdown = tidyMarkdown(joinBlocks(parts));
   const title = facts.title ?? firstHeading ?? firstOcrHeading(markdown);
   return { markdown, title, totalPages: facts.total, method, warnings, pages: reports };
+}
+
+/**
+ * pageTextsOf renders every page on its own (OCR text where OCR read more than the text layer). The
+ * document's markdown is rendered in runs of pages instead, so paragraphs can continue across pages.
+ */
+function pageTextsOf(pages: PageLayout[], ocr: Map<number, OcrResult | Error>): string[] {
+  return pages.map((page) => {
+    const result = ocr.get(page.page);
+    const ocrText = result && !(result instanceof Error) ? result.text.trim() : "";
+    if (ocrText.replace(/\s+/g, "").length > page.chars) return formatOcrText(ocrText);
+    return tidyMarkdown(renderPages([page]).markdown);
+  });
 }
 
 function firstOcrHeading(markdown: string): string | null {

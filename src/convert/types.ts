@@ -39,6 +39,8 @@ export interface Conversion {
   method: string;
   warnings: string[];
   pages?: PageReport[];
+  /** pageTexts: the text of each page, index 0 = page 1; only when ConvertContext.keepPageTexts asked for it */
+  pageTexts?: string[];
   /** transcribedSeconds: audio transcribed by the speech-to-text provider (credits: 1 per started minute) */
   transcribedSeconds?: number;
 }
@@ -149,6 +151,8 @@ export interface ConvertContext {
   tools: ConvertTools;
   limits: ConvertLimits;
   page: PageOptions;
+  /** keepPageTexts: paginated converters (PDF) also return each page's text on its own (the analyze agent reads pages) */
+  keepPageTexts?: boolean;
 }
 
 export type Converter = (input: ConvertInput, ctx: ConvertContext) => Promise<Conversion>;

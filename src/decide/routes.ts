@@ -4,12 +4,12 @@ import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
-import { DECIDE_LIMITS, DecideBody, DecisionResult } from "./schema";
-
-export interface ContextBlock {
-  label: string;
-  content: string;
-}
+import { requireProvider } from "../ai/groq";
+import { agentDepsOf } from "../app/services";
+import { metered } from "../credits/meter";
+import { costs, MINIMUM_COST } from "../credits/costs";
+import { decide } from "./service";
+import { DECIDE_LIMITS, DecideBody, DecisionResult, type ContextBlock } from "./schema";
 
 /** parseContext reads the context field: a JSON array of {label, content}, or a JSON string (one block). */
 export function parseContext(text: string | undefined): ContextBlock[] {
@@ -46,7 +46,7 @@ export const decideRoutes: Route[] = [
       tag: "Decide",
       summary: "One coherent decision about a document and/or context",
       description:
-        "`instructions` and a typed `schema` (at most 10 fields), plus at least one of `file`, `url` or `context`. Credits: 2 per page (minimum 5) for documents; 10 for a website; 5 for context only.",
+        "`instructions` and a typed `schema` (at most 10 fields), plus at least one of `file`, `url` or `context`. The agent may investigate the document with the analyze tools (at most 6 calls); with context only the decision is one call. Every field of the decision gets a real value (the response schema allows no nulls) with a confidence, plus one rationale and the sources it checked against the document and context. Credits: 2 per page (minimum 5) for documents; 10 for a website; 5 for context only.",
       body: DecideBody,
       responses: {
         200: { description: "Decision result", schema: DecisionResult },
@@ -59,13 +59,27 @@ export const decideRoutes: Route[] = [
         503: "AI provider not configured, overloaded or rate-limited (Retry-After)",
       },
     },
-    handler: async ({ body, services }) => {
-      parseTypedSchema(body.schema, { maxTopLevelFields: DECIDE_LIMITS.fields });
+    handler: async ({ body, services, ctx, request }) => {
+      const schema = parseTypedSchema(body.schema, { maxTopLevelFields: DECIDE_LIMITS.fields });
       const context = parseContext(body.context as string | undefined);
-      if (body.file || body.url) await requireOneDocument(body, services);
-      else if (context.length === 0) throw new AppError("missing_input", "Send at least one of 'file', 'url' or 'context'.");
+      const document = body.file || body.url ? await requireOneDocument(body, services) : undefined;
+      if (!document && context.length === 0) throw new AppError("missing_input", "Send at least one of 'file', 'url' or 'context'.");
       await checkWebhookUrl(body, services);
-      notBuiltYet("POST /api/v1/decide");
+      requireProvider(services.provider, "decide");
+      if (body.sync === false) notBuiltYet("POST /api/v1/decide with sync=false (asynchronous tasks)");
+      const input = {
+        instructions: String(body.instructions),
+        schema,
+        context,
+        ...(document ? { source: { file: document.file, url: document.url, urlHeaders: document.urlHeaders } } : {}),
+        includeSteps: body.include_steps === true,
+      };
+      const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "decide", MINIMUM_COST.decide, ctx.id, async () => {
+        const outcome = await decide(input, agentDepsOf(services), request.signal);
+        return { result: outcome, credits: costs.decide(outcome.document) };
+      });
+      const { document: _document, ...fields } = result;
+      return { ...fields, credits_used: creditsUsed };
     },
   },
 ];

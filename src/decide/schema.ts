@@ -2,6 +2,12 @@ import { Type } from "@sinclair/typebox";
 import { commonFields } from "../app/fieldsCommon";
 import { JsonText, Fields } from "../app/fields";
 
+/** ContextBlock (spec "Context block"): authoritative situational data for decide. */
+export interface ContextBlock {
+  label: string;
+  content: string;
+}
+
 export const DECIDE_LIMITS = { instructionsChars: 20_000, fields: 10, contextBlocks: 50, contextChars: 200_000 } as const;
 
 export const DecideBody = Fields(
@@ -26,7 +32,9 @@ export const DecisionResult = Type.Object(
     confidence: Type.Record(Type.String(), Type.Number({ minimum: 0, maximum: 1 })),
     reasoning: Type.String(),
     sources: Type.Array(Type.String()),
-    steps: Type.Optional(Type.Array(Type.Object({ tool: Type.String() }, { additionalProperties: true }))),
+    steps: Type.Optional(Type.Array(Type.Object({ tool: Type.String() }, { additionalProperties: true }), { description: "the agent's tool calls, only with include_steps=true" })),
+    model_used: Type.String({ description: "the provider's model id" }),
+    warnings: Type.Array(Type.String()),
     credits_used: Type.Integer(),
     schema_format: Type.Literal("typed"),
   },

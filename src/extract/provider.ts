@@ -22,10 +22,11 @@
  * the tokens do not spell the answer (mapping impractical), every found field gets the geometric
  * mean over all tokens of the answer instead.
  */
-import Groq, { APIError } from "groq-sdk";
+import type Groq from "groq-sdk";
 import type { ChatCompletionCreateParamsNonStreaming } from "groq-sdk/resources/chat/completions";
 import { AppError } from "../errors";
 import { withProviderPolicy } from "../ai/groq";
+import { isBadRequest, stripFences } from "../ai/structured";
 import { coerceToSchema, extractionJsonSchema, EXTRACTION_SCHEMA_NAME } from "../ai/jsonSchema";
 import type { ModelNames } from "../ai/models";
 import type { FieldDefinition, TypedSchema } from "../schema/typed";
@@ -234,11 +235,6 @@ function rememberLevel(client: Groq, model: string, level: RequestLevel): void {
   levels.set(model, level);
 }
 
-/** isBadRequest: the provider refused the request itself (HTTP 400), e.g. an unsupported parameter. */
-function isBadRequest(error: unknown): boolean {
-  return error instanceof AppError && error.code === "provider_error" && error.cause instanceof APIError && error.cause.status === 400;
-}
-
 const SYSTEM_PROMPT = [
   "You extract data from a document into JSON.",
   "For every field return an object with:",
@@ -312,12 +308,6 @@ function selfReportOf(value: unknown): number {
   if (!Number.isFinite(n)) return 0.5;
   const scaled = n > 1 && n <= 100 ? n / 100 : n;
   return Math.min(1, Math.max(0, scaled));
-}
-
-/** stripFences removes a ```json fence that json_object answers sometimes carry. */
-function stripFences(content: string): string {
-  const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(content);
-  return fenced ? fenced[1]! : content;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -53,10 +53,24 @@ const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 
 /** markdownOf converts one file or URL to markdown under the deadline; `signal` ends it early (client gone). */
 export async function markdownOf(source: MarkdownSource, page: PageOptions, deps: MarkdownDeps, signal?: AbortSignal): Promise<MarkdownOutcome> {
+  return (await documentOf(source, page, deps, signal)).outcome;
+}
+
+/** ConvertedDocument is a markdown outcome with what readers of the source need beyond the markdown. */
+export interface ConvertedDocument {
+  outcome: MarkdownOutcome;
+  /** bytes: the document as ingested (the analyze agent renders PDF pages from it) */
+  bytes: Uint8Array;
+  /** pageTexts: each page's text on its own, for paginated documents when `keepPageTexts` was asked */
+  pageTexts?: string[];
+}
+
+/** documentOf is markdownOf that also returns the source bytes and, on request, the text of each page. */
+export async function documentOf(source: MarkdownSource, page: PageOptions, deps: MarkdownDeps, signal?: AbortSignal, options: { keepPageTexts?: boolean } = {}): Promise<ConvertedDocument> {
   const deadline = AbortSignal.timeout(deps.timeoutMs);
   const combined = signal ? AbortSignal.any([deadline, signal]) : deadline;
   try {
-    return await runSteps(source, page, deps, combined);
+    return await runSteps(source, page, deps, combined, options.keepPageTexts === true);
   } catch (error) {
     if (deadline.aborted && !(error instanceof AppError && error.code !== "timeout")) {
       throw new AppError("timeout", `the conversion took longer than ${Math.round(deps.timeoutMs / 1000)} s (the server's --convert-timeout-ms); try a smaller document or ask the operator to raise the limit`, { cause: error });
@@ -65,7 +79,7 @@ export async function markdownOf(source: MarkdownSource, page: PageOptions, deps
   }
 }
 
-async function runSteps(source: MarkdownSource, page: PageOptions, deps: MarkdownDeps, signal: AbortSignal): Promise<MarkdownOutcome> {
+async function runSteps(source: MarkdownSource, page: PageOptions, deps: MarkdownDeps, signal: AbortSignal, keepPageTexts: boolean): Promise<ConvertedDocument> {
   const document = await ingest(source, deps, signal);
   signal.throwIfAborted();
   const warnings: string[] = [];
@@ -82,7 +96,7 @@ async function runSteps(source: MarkdownSource, page: PageOptions, deps: Markdow
   } else {
     conversion = await convertDocument(
       { bytes: document.bytes, filename: document.filename, contentType: document.contentType, ext: document.ext, url: document.finalUrl },
-      { signal, tools: deps.tools, limits: deps.limits, page },
+      { signal, tools: deps.tools, limits: deps.limits, page, keepPageTexts },
     );
   }
   signal.throwIfAborted();
@@ -91,7 +105,7 @@ async function runSteps(source: MarkdownSource, page: PageOptions, deps: Markdow
   if (markdown.trim() === "") {
     throw new AppError("empty_document", `'${document.filename}' produced no text; ${conversion.warnings.join("; ") || "the document has no readable content"}`);
   }
-  return {
+  const outcome: MarkdownOutcome = {
     markdown,
     title: conversion.title,
     filename: document.filename,
@@ -105,6 +119,7 @@ async function runSteps(source: MarkdownSource, page: PageOptions, deps: Markdow
     transcribedSeconds: conversion.transcribedSeconds ?? 0,
     website,
   };
+  return { outcome, bytes: document.bytes, ...(conversion.pageTexts ? { pageTexts: conversion.pageTexts } : {}) };
 }
 
 function ingest(source: MarkdownSource, deps: MarkdownDeps, signal: AbortSignal): Promise<IngestedDocument> {

@@ -4,6 +4,7 @@
  */
 import sharp from "sharp";
 import { extractPdfPages, probePdf } from "../convert/pdfText";
+import { regexMatches } from "../analyze/agent/regex";
 
 export const JOBS = {
   /** selfTest creates a small solid image with sharp and encodes it as JPEG: proves libvips loads in a worker. */
@@ -17,6 +18,8 @@ export const JOBS = {
   pdfProbe: probePdf,
   /** pdfPages returns the text layout of a range of PDF pages (see src/convert/pdfText.ts). */
   pdfPages: extractPdfPages,
+  /** regexSearch runs the analyze agent's regex_search; the caller aborts it at a deadline (catastrophic backtracking). */
+  regexSearch: regexMatches,
 } as const;
 
 export type JobName = keyof typeof JOBS;
