@@ -272,18 +272,34 @@ function pairScore(x: Block, y: Block): number {
 
 /** diceSimilarity: 2·|shared tokens| / (|tokens x| + |tokens y|), tokens counted with repetition. */
 export function diceSimilarity(x: string, y: string): number {
-  const tx = tokenize(x);
-  const ty = tokenize(y);
-  if (tx.length + ty.length === 0) return 1;
+  return diceOfBags(bagOf(x), bagOf(y));
+}
+
+interface Bag {
+  counts: Map<string, number>;
+  size: number;
+}
+
+/** bags: token counts per comparison key, kept while keys are paired (a run of n x m blocks would tokenize n·m times). */
+const bags = new Map<string, Bag>();
+const MAX_CACHED_BAGS = 20_000;
+
+function bagOf(key: string): Bag {
+  let bag = bags.get(key);
+  if (bag) return bag;
   const counts = new Map<string, number>();
-  for (const t of tx) counts.set(t.text, (counts.get(t.text) ?? 0) + 1);
+  const tokens = tokenize(key);
+  for (const t of tokens) counts.set(t.text, (counts.get(t.text) ?? 0) + 1);
+  bag = { counts, size: tokens.length };
+  if (bags.size >= MAX_CACHED_BAGS) bags.clear();
+  bags.set(key, bag);
+  return bag;
+}
+
+function diceOfBags(x: Bag, y: Bag): number {
+  if (x.size + y.size === 0) return 1;
+  const [small, large] = x.counts.size <= y.counts.size ? [x, y] : [y, x];
   let shared = 0;
-  for (const t of ty) {
-    const c = counts.get(t.text) ?? 0;
-    if (c > 0) {
-      shared++;
-      counts.set(t.text, c - 1);
-    }
-  }
-  return (2 * shared) / (tx.length + ty.length);
+  for (const [token, count] of small.counts) shared += Math.min(count, large.counts.get(token) ?? 0);
+  return (2 * shared) / (x.size + y.size);
 }
