@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import sharp from "sharp";
 import { form, startServer, type TestServer } from "./helpers/server";
 import { chatReply, startGroqServer, type GroqServer } from "./helpers/groqServer";
 
@@ -65,13 +66,14 @@ describe("without an AI provider: the local engine", () => {
     expect(body.data.total).toBe(821.14);
   });
 
-  test("options that are not built yet answer 501 and charge nothing", async () => {
-    const extras: Array<Record<string, string>> = [{ use_vision: "true" }, { follow_links: "true" }];
-    for (const extra of extras) {
-      const { status, body } = await extract(server, key, { schema: SCHEMA, file: receipt(), ...extra });
-      expect(status).toBe(501);
-      expect(body.error).toBe("not_implemented");
-    }
+  test("use_vision without a provider is 503 ai_unavailable naming GROQ_API_KEY; follow_links on a file is a warning", async () => {
+    const vision = await extract(server, key, { schema: SCHEMA, file: receipt(), use_vision: "true" });
+    expect(vision.status).toBe(503);
+    expect(vision.body.error).toBe("ai_unavailable");
+    expect(vision.body.detail).toContain("GROQ_API_KEY");
+    const links = await extract(server, key, { schema: SCHEMA, file: receipt(), follow_links: "true" });
+    expect(links.status).toBe(200);
+    expect(links.body.warnings).toEqual(["follow_links applies to web pages given by url; it was ignored for this document"]);
   });
 });
 
@@ -131,4 +133,78 @@ describe("with the AI provider (our Groq-protocol server)", () => {
     expect(body.error).toBe("ai_unavailable");
     expect(Number(headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
+});
+
+describe("use_vision and follow_links with the provider", () => {
+  let groq: GroqServer;
+  let server: TestServer;
+  let site: ReturnType<typeof Bun.serve>;
+  let key: string;
+  beforeAll(async () => {
+    groq = await startGroqServer();
+    server = await startServer({ env: { GROQ_API_KEY: "gsk_test_key", GROQ_BASE_URL: groq.baseUrl }, args: ["--allow-private-urls"] });
+    ({ key } = await server.key("pro"));
+    const page = (title: string, body: string) => new Response(`<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`, { headers: { "content-type": "text/html" } });
+    site = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(request) {
+        const path = new URL(request.url).pathname;
+        if (path === "/") return page("Acme Widgets", '<p>We make widgets for every workshop in the region since 1999.</p><p><a href="/about-us">About us</a> <a href="/contact">Contact</a> <a href="/blog/post-1">A blog post</a> <a href="https://elsewhere.example/about">Partner</a></p>');
+        if (path === "/about-us") return page("About Acme", "<p>Acme Widgets GmbH was founded by Jane Doe in Leipzig and employs 40 people.</p>");
+        if (path === "/contact") return new Response("down for maintenance", { status: 500 });
+        return new Response("not found", { status: 404 });
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    groq.close();
+    site.stop(true);
+  });
+
+  const answer = (fields: Record<string, { value: unknown; quote: string | null; confidence: number }>) => chatReply(JSON.stringify(fields));
+
+  test("use_vision sends the image to the vision model with its OCR text: extraction_method ocr+vision", async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="200"><rect width="100%" height="100%" fill="white"/><text x="30" y="120" font-size="64" font-family="DejaVu Sans">INVOICE 4471</text></svg>`;
+    const png = await sharp(Buffer.from(svg)).png().toBuffer();
+    groq.reply("chat", answer({ invoice: { value: "4471", quote: "INVOICE 4471", confidence: 0.95 } }));
+    const { status, body } = await extract(server, key, { schema: JSON.stringify({ invoice: { type: "string", description: "invoice number" } }), file: new File([png], "scan.png", { type: "image/png" }), use_vision: "true", model: "fast" });
+    expect(status).toBe(200);
+    expect(body.data.invoice).toBe("4471");
+    expect(body.extraction_method).toBe("ocr+vision");
+    expect(body.engine).toBe("meta-llama/llama-4-scout-17b-16e-instruct");
+    const sent = groq.requests.at(-1)!.json;
+    expect(sent.model).toBe("meta-llama/llama-4-scout-17b-16e-instruct");
+    const parts = sent.messages[1].content as any[];
+    expect(parts[0].text).toContain("INVOICE 4471"); // the OCR text goes along
+    expect(parts[1].image_url.url.startsWith("data:image/jpeg;base64,")).toBe(true);
+  });
+
+  test("use_vision on a PDF whose pages all have text sends no images and says so", async () => {
+    groq.reply("chat", answer({ transaction_id: { value: "TXN-98765-2024", quote: "TXN: TXN-98765-2024", confidence: 0.97 }, total: { value: 821.14, quote: "TOTAL $821.14", confidence: 0.95 }, loyalty_number: { value: null, quote: null, confidence: 0 } }));
+    const { status, body } = await extract(server, key, { schema: SCHEMA, file: receipt(), use_vision: "true", model: "fast" });
+    expect(status).toBe(200);
+    expect(body.extraction_method).toBe("text");
+    expect(body.warnings[0]).toContain("every page of this PDF has a text layer");
+    expect(typeof groq.requests.at(-1)!.json.messages[1].content).toBe("string");
+  });
+
+  test("follow_links reads the same-site about page, skips other sites and blog posts, and names a link that failed", async () => {
+    groq.reply("chat", answer({ founder: { value: "Jane Doe", quote: "founded by Jane Doe", confidence: 0.95 }, employees: { value: 40, quote: "employs 40 people", confidence: 0.9 } }));
+    const schema = JSON.stringify({ founder: { type: "string", description: "who founded the company" }, employees: { type: "integer", description: "number of employees" } });
+    const { status, body } = await extract(server, key, { schema, url: `http://127.0.0.1:${site.port}/`, follow_links: "true", model: "fast" });
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ founder: "Jane Doe", employees: 40 });
+    expect(body.extraction_method).toBe("dom+text");
+    expect(body.credits_used).toBe(5);
+    expect(body.confidence.founder).toBeGreaterThan(0.8); // grounded in the linked page's text
+    expect(body.warnings).toHaveLength(1);
+    expect(body.warnings[0]).toContain(`/contact could not be read`);
+    const text = JSON.stringify(groq.requests.at(-1)!.json.messages);
+    expect(text).toContain(`Linked page: http://127.0.0.1:${site.port}/about-us`);
+    expect(text).toContain("founded by Jane Doe");
+    expect(text).not.toContain(`Linked page: http://127.0.0.1:${site.port}/blog`);
+    expect(text).not.toContain("Linked page: https://elsewhere.example");
+  }, 60_000);
 });

@@ -65,6 +65,8 @@ export interface ProviderExtractionInput {
   signal: AbortSignal;
   /** maxTextChars: longest text sent to the provider, in characters; default 60,000 (about 15k tokens) */
   maxTextChars?: number;
+  /** images: JPEG page images for use_vision; when present the vision model answers (one pass, no auto escalation) */
+  images?: Uint8Array[];
 }
 
 /** DEFAULT_MAX_TEXT_CHARS: the text budget of one request, in characters. */
@@ -76,7 +78,7 @@ const ESCALATE_BELOW = 0.6;
 export async function extractWithProvider(input: ProviderExtractionInput): Promise<ProviderExtraction> {
   const first = input.model === "accurate" ? "accurate" : "fast";
   const result = await extractionPass(input, first);
-  if (input.model !== "auto") return result;
+  if (input.model !== "auto" || input.images?.length) return result;
   const reason = escalationReason(result, input.schema);
   if (!reason) return result;
   input.signal.throwIfAborted();
@@ -101,7 +103,7 @@ export function isMissing(value: unknown): boolean {
 
 /** extractionPass asks one model and scores its answer. */
 async function extractionPass(input: ProviderExtractionInput, tier: "fast" | "accurate"): Promise<ProviderExtraction> {
-  const model = input.models[tier];
+  const model = input.images?.length ? input.models.vision : input.models[tier];
   const notes: string[] = [];
   const document = truncateText(input.text, input.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS);
   if (document.note) notes.push(document.note);
@@ -207,7 +209,7 @@ async function askForAnswer(input: ProviderExtractionInput, model: string, text:
     try {
       completion = await withProviderPolicy(
         `extract with model ${model}`,
-        (signal) => input.client.chat.completions.create(buildRequest(model, input.schema, text, level), { signal }),
+        (signal) => input.client.chat.completions.create(buildRequest(model, input.schema, text, level, input.images), { signal }),
         { signal: input.signal },
       );
     } catch (error) {
@@ -245,7 +247,7 @@ const SYSTEM_PROMPT = [
 ].join("\n");
 
 /** buildRequest is the chat completion body for a request level (see RequestLevel). */
-export function buildRequest(model: string, schema: TypedSchema, text: string, level: RequestLevel = 0): ChatCompletionCreateParamsNonStreaming {
+export function buildRequest(model: string, schema: TypedSchema, text: string, level: RequestLevel = 0, images: Uint8Array[] = []): ChatCompletionCreateParamsNonStreaming {
   const jsonSchema = extractionJsonSchema(schema);
   const system = level === 2 ? `${SYSTEM_PROMPT}\nAnswer with one JSON object that follows this JSON schema:\n${JSON.stringify(jsonSchema)}` : SYSTEM_PROMPT;
   const user = `Fields to extract:\n${describeFields(schema, "")}\n\nDocument:\n<<<DOCUMENT\n${text}\nDOCUMENT>>>`;
@@ -254,7 +256,15 @@ export function buildRequest(model: string, schema: TypedSchema, text: string, l
     temperature: 0,
     messages: [
       { role: "system", content: system },
-      { role: "user", content: user },
+      images.length
+        ? {
+            role: "user",
+            content: [
+              { type: "text", text: `${user}\n\nThe page images below are the same document: read values from them where the text above is missing or garbled (it came from OCR).` },
+              ...images.map((jpeg) => ({ type: "image_url" as const, image_url: { url: `data:image/jpeg;base64,${Buffer.from(jpeg).toString("base64")}` } })),
+            ],
+          }
+        : { role: "user", content: user },
     ],
     response_format: level === 2 ? { type: "json_object" } : { type: "json_schema", json_schema: { name: EXTRACTION_SCHEMA_NAME, schema: jsonSchema, strict: true } },
     ...(level === 0 ? { logprobs: true } : {}),

@@ -1,5 +1,5 @@
 import type { Route } from "../app/route";
-import { notBuiltYet } from "../app/route";
+import { requireProvider } from "../ai/groq";
 import type { Services } from "../app/services";
 import { checkBatchInputs, checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
@@ -18,13 +18,15 @@ interface ExtractInput {
   urlHeaders: Record<string, string>;
   schema: TypedSchema;
   model: ExtractOptions["model"];
+  useVision?: boolean;
+  followLinks?: boolean;
 }
 
 /** extractWork runs one extraction and prices it: the sync route (under metered) and the task runner share it. */
 async function extractWork(input: ExtractInput, services: Services, signal: AbortSignal) {
   const outcome = await extractDocument(
     { file: input.file, url: input.url, urlHeaders: input.urlHeaders },
-    { schema: input.schema, model: input.model },
+    { schema: input.schema, model: input.model, useVision: input.useVision, followLinks: input.followLinks },
     { markdown: services.markdown, provider: services.provider },
     signal,
   );
@@ -43,9 +45,9 @@ registerTaskKind<ExtractInput>("extract", {
   },
 });
 
-function unbuiltOptions(body: Record<string, unknown>): void {
-  if (body.use_vision === true) notBuiltYet("use_vision (page images to the vision model)");
-  if (body.follow_links === true) notBuiltYet("follow_links (reading same-site links of a URL)");
+/** optionsOf reads the extraction options a request may carry (the batch shares them across items). */
+function optionsOf(body: Record<string, unknown>): Pick<ExtractInput, "model" | "useVision" | "followLinks"> {
+  return { model: (body.model as ExtractInput["model"] | undefined) ?? "auto", useVision: body.use_vision === true, followLinks: body.follow_links === true };
 }
 
 const tag = "Extract";
@@ -58,7 +60,7 @@ export const extractRoutes: Route[] = [
       tag,
       summary: "Typed extraction of values stated in the source",
       description:
-        "Multipart: `schema` (typed schema JSON) and `file` or `url`. The document is converted as by POST /api/v1/markdown/convert, then each field is read by the AI provider (with GROQ_API_KEY; `model` fast, accurate or auto) or, without one, by the local engine (labels, tables and typed patterns; `engine: local`). Per field: value, confidence and a verbatim citation; `field_status` for every field; `missing_required_fields` when success=false. `sync=false` answers 202 with a task_id at once (poll GET /api/v1/jobs/{task_id}; `webhook_url` receives the signed task record). Not yet available: `use_vision` and `follow_links` (answered 501). Credits: 1 per page (minimum 3); 5 for a website; the minimum is held when a task is accepted.",
+        "Multipart: `schema` (typed schema JSON) and `file` or `url`. The document is converted as by POST /api/v1/markdown/convert, then each field is read by the AI provider (with GROQ_API_KEY; `model` fast, accurate or auto) or, without one, by the local engine (labels, tables and typed patterns; `engine: local`). Per field: value, confidence and a verbatim citation; `field_status` for every field; `missing_required_fields` when success=false. `sync=false` answers 202 with a task_id at once (poll GET /api/v1/jobs/{task_id}; `webhook_url` receives the signed task record). `use_vision=true` (needs the provider; 503 ai_unavailable without one) sends the image, or the PDF pages without a text layer (the first 5), to the vision model with the text: extraction_method ocr+vision (vision when OCR found no text). `follow_links=true` on a web page URL also reads up to 5 same-site links about the owner (about, contact, team, company, imprint, ...) and appends their text; a link that fails is named in `warnings`. Credits: 1 per page (minimum 3); 5 for a website; the minimum is held when a task is accepted.",
       body: ExtractBody,
       responses: {
         200: { description: "Extraction result", schema: ExtractionResult },
@@ -66,7 +68,6 @@ export const extractRoutes: Route[] = [
         400: "Invalid schema, neither file nor url, or a refused/unreachable URL",
         402: "Not enough credits",
         413: "File over 50 MB",
-        501: "Not available in this version yet",
         503: "AI service unavailable or overloaded",
       },
     },
@@ -74,8 +75,8 @@ export const extractRoutes: Route[] = [
       const schema = parseTypedSchema(body.schema);
       const document = await requireOneDocument(body, services);
       await checkWebhookUrl(body, services);
-      unbuiltOptions(body);
-      const input: ExtractInput = { ...document, schema, model: (body.model as ExtractInput["model"] | undefined) ?? "auto" };
+      if (body.use_vision === true) requireProvider(services.provider, "use_vision");
+      const input: ExtractInput = { ...document, schema, ...optionsOf(body) };
       if (body.sync === false) {
         set.status = 202;
         return acceptTask(services, ctx, { operation: "extract", input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
@@ -99,15 +100,14 @@ export const extractRoutes: Route[] = [
         400: "Invalid schema, no items, or a refused URL",
         402: "Not enough credits",
         413: "A file over 50 MB, or the request over 200 MB",
-        501: "Not available in this version yet",
       },
     },
     handler: async ({ body, services, ctx, set }) => {
       const schema = parseTypedSchema(body.schema);
       const { files, urls } = await checkBatchInputs(body, services, EXTRACT_BATCH_MAX_ITEMS);
-      unbuiltOptions(body);
-      const model = (body.model as ExtractInput["model"] | undefined) ?? "auto";
-      const items: { input: ExtractInput }[] = [...files.map((file) => ({ input: { file, urlHeaders: {}, schema, model } })), ...urls.map((url) => ({ input: { url, urlHeaders: {}, schema, model } }))];
+      if (body.use_vision === true) requireProvider(services.provider, "use_vision");
+      const options = optionsOf(body);
+      const items: { input: ExtractInput }[] = [...files.map((file) => ({ input: { file, urlHeaders: {}, schema, ...options } })), ...urls.map((url) => ({ input: { url, urlHeaders: {}, schema, ...options } }))];
       set.status = 202;
       return acceptBatch(services, ctx, "extract", items.map((item) => ({ input: { ...item.input } })), body.webhook_url as string | undefined);
     },

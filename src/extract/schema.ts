@@ -49,6 +49,7 @@ export const ExtractionResult = Type.Object(
     filename: Type.String(),
     model_used: Type.Union([Type.Literal("fast"), Type.Literal("accurate")]),
     engine: Type.String({ description: "local, or the provider model that answered" }),
+    warnings: Type.Array(Type.String(), { description: "how the input was read where it matters: use_vision or follow_links notes, linked pages that failed" }),
     extraction_method: Type.Union(["text", "ocr", "ocr+vision", "vision", "dom+text"].map((m) => Type.Literal(m))),
     text_length: Type.Integer(),
     content_type: Type.String(),

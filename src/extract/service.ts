@@ -9,7 +9,10 @@
 import type Groq from "groq-sdk";
 import { AppError } from "../errors";
 import type { ModelNames } from "../ai/models";
-import { markdownOf, type MarkdownDeps, type MarkdownOutcome, type MarkdownSource } from "../markdown/service";
+import { documentOf, type MarkdownDeps, type MarkdownOutcome, type MarkdownSource } from "../markdown/service";
+import { requireProvider } from "../ai/groq";
+import { pageImages } from "./vision";
+import { followLinks } from "./links";
 import type { FieldDefinition, TypedSchema } from "../schema/typed";
 import { qualitySignals, type ExtractionMethod, type QualitySignals } from "./confidence";
 import { extractLocal } from "./local";
@@ -24,6 +27,10 @@ export interface ExtractDeps {
 export interface ExtractOptions {
   schema: TypedSchema;
   model: "fast" | "accurate" | "auto";
+  /** useVision: page images go to the vision model with the text (images, PDF pages without a text layer) */
+  useVision?: boolean;
+  /** followLinks: a web page's same-site links (about, contact, ...) are read too and their text appended */
+  followLinks?: boolean;
 }
 
 /** ExtractionOutcome is the spec's Extraction result without credits_used, plus what metering needs. */
@@ -44,6 +51,8 @@ export interface ExtractionOutcome {
   schema_format: "typed";
   missing_required_fields?: string[];
   quality_signals: QualitySignals;
+  /** warnings: what the client should know about how the answer was read (linked pages that failed, ...) */
+  warnings: string[];
   /** website: the input was a web page rendered in the browser (credits: 5) */
   website: boolean;
 }
@@ -58,14 +67,32 @@ interface FieldAnswers {
 }
 
 export async function extractDocument(source: MarkdownSource, options: ExtractOptions, deps: ExtractDeps, signal?: AbortSignal): Promise<ExtractionOutcome> {
-  const document = await markdownOf(source, { mainContent: true, waitMs: 0 }, deps.markdown, signal);
-  const method = extractionMethodOf(document);
+  if (options.useVision) requireProvider(deps.provider, "use_vision");
+  const converted = await documentOf(source, { mainContent: true, waitMs: 0 }, deps.markdown, signal);
+  const document = converted.outcome;
+  const warnings: string[] = [];
+  if (options.followLinks) {
+    if (document.website) {
+      const linked = await followLinks(document, source, deps.markdown, signal);
+      document.markdown = linked.markdown;
+      document.text_length = linked.markdown.length;
+      warnings.push(...linked.warnings);
+    } else warnings.push("follow_links applies to web pages given by url; it was ignored for this document");
+  }
+  let method = extractionMethodOf(document);
+  let images: Uint8Array[] = [];
+  if (options.useVision) {
+    const vision = await pageImages(document, converted.bytes, signal);
+    images = vision.images;
+    warnings.push(...vision.warnings);
+    if (images.length) method = vision.textFromOcr ? "ocr+vision" : "vision";
+  }
   const pageOcr = (document.pages ?? []).flatMap((p) => (p.ocr_quality === undefined ? [] : [p.ocr_quality]));
   const ocrSignals = qualitySignals({ pageOcrConfidences: pageOcr, tokenProbabilities: [], selfReports: [] });
   const answers = deps.provider
-    ? await answerWithProvider(document, options, deps.provider, method, ocrSignals.ocr_quality ?? null, pageOcr, signal)
+    ? await answerWithProvider(document, options, deps.provider, method, ocrSignals.ocr_quality ?? null, pageOcr, images, signal)
     : answerLocally(document, options.schema, ocrSignals);
-  return shape(document, options.schema, answers, method);
+  return shape(document, options.schema, answers, method, warnings);
 }
 
 /** extractionMethodOf names how the text was read, in the spec's terms. */
@@ -85,6 +112,7 @@ async function answerWithProvider(
   method: ExtractionMethod,
   ocrQuality: number | null,
   pageOcr: number[],
+  images: Uint8Array[],
   signal: AbortSignal | undefined,
 ): Promise<FieldAnswers> {
   const result = await extractWithProvider({
@@ -96,6 +124,7 @@ async function answerWithProvider(
     ocrQuality,
     method,
     signal: signal ?? new AbortController().signal,
+    images,
   });
   const names = Object.keys(options.schema);
   return {
@@ -127,7 +156,7 @@ function answerLocally(document: MarkdownOutcome, schema: TypedSchema, ocrSignal
 }
 
 /** shape builds the spec's Extraction result: success, per-field status, missing required fields. */
-function shape(document: MarkdownOutcome, schema: TypedSchema, answers: FieldAnswers, method: ExtractionMethod): ExtractionOutcome {
+function shape(document: MarkdownOutcome, schema: TypedSchema, answers: FieldAnswers, method: ExtractionMethod, warnings: string[]): ExtractionOutcome {
   const fieldStatus: ExtractionOutcome["field_status"] = {};
   const citations: Record<string, string> = {};
   const confidence: Record<string, number> = {};
@@ -163,6 +192,7 @@ function shape(document: MarkdownOutcome, schema: TypedSchema, answers: FieldAns
     schema_format: "typed",
     ...(missing.length ? { missing_required_fields: missing } : {}),
     quality_signals: answers.signals,
+    warnings,
     website: document.website,
   };
 }
