@@ -49,7 +49,11 @@ export function alignBlocks(a: Block[], b: Block[]): Aligned[] {
   const steps: Aligned[] = [];
   alignRange(idsA, idsB, 0, idsA.length, 0, idsB.length, steps);
   const moves = findMoves(steps, idsA, idsB);
-  return orderHunks(steps, moves, a, b);
+  try {
+    return orderHunks(steps, moves, a, b);
+  } finally {
+    bags.clear();
+  }
 }
 
 // Anchors and gaps ---------------------------------------------------------------------------------
@@ -280,9 +284,11 @@ interface Bag {
   size: number;
 }
 
-/** bags: token counts per comparison key, kept while keys are paired (a run of n x m blocks would tokenize n·m times). */
+/**
+ * bags: token counts per comparison key while one alignment pairs blocks (a run of n x m blocks
+ * would otherwise tokenize n·m times); alignBlocks empties it when it returns.
+ */
 const bags = new Map<string, Bag>();
-const MAX_CACHED_BAGS = 20_000;
 
 function bagOf(key: string): Bag {
   let bag = bags.get(key);
@@ -291,7 +297,6 @@ function bagOf(key: string): Bag {
   const tokens = tokenize(key);
   for (const t of tokens) counts.set(t.text, (counts.get(t.text) ?? 0) + 1);
   bag = { counts, size: tokens.length };
-  if (bags.size >= MAX_CACHED_BAGS) bags.clear();
   bags.set(key, bag);
   return bag;
 }
