@@ -77,7 +77,7 @@ describe("async tasks", () => {
   beforeAll(async () => {
     // one task at a time, so a held task keeps the next one pending
     server = await startServer({ args: ["--allow-private-urls"], env: { DOCINTEL_TASK_CONCURRENCY: "1" } });
-    ({ key } = await server.key("pro"));
+    ({ key } = await server.key("enterprise")); // 600 requests a minute: the tests poll
   });
   afterAll(async () => {
     docs.release();
@@ -228,7 +228,7 @@ describe("crash recovery", () => {
     const hook = receiver();
     const options = { dataDir, args: ["--allow-private-urls"], env: { DOCINTEL_TASK_CONCURRENCY: "2", DOCINTEL_TASK_LEASE_MS: "1500" } };
     const first = await startServer(options);
-    const { key } = await first.key("pro");
+    const { key } = await first.key("enterprise");
     const ids: string[] = [];
     for (let n = 0; n < 20; n++) {
       const body = n % 2 === 0 ? form({ schema: SCHEMA, url: `${origin}/doc/${n}`, sync: "false", webhook_url: hook.url }) : form({ schema: SCHEMA, file: invoice(n), sync: "false", webhook_url: hook.url });

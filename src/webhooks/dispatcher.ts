@@ -208,7 +208,7 @@ export class WebhookDispatcher {
       return { kind: "permanent", statusCode: code, error: `the receiver answered HTTP ${code}; not retried` };
     } catch (error) {
       const timedOut = (error as Error)?.name === "TimeoutError";
-      const message = timedOut ? `no answer within ${Math.round(this.timeoutMs / 1000)} s` : `could not connect: ${(error as { code?: string }).code ?? (error as Error)?.message ?? String(error)}`;
+      const message = timedOut ? `no answer within ${this.timeoutMs / 1000} s` : `could not connect: ${(error as { code?: string }).code ?? (error as Error)?.message ?? String(error)}`;
       return { kind: "retry", statusCode: null, error: message };
     }
   }
