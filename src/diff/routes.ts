@@ -1,15 +1,40 @@
 import type { Route } from "../app/route";
 import { notBuiltYet } from "../app/route";
-import { checkWebhookUrl, requireOneDocument, type DocumentInput } from "../app/inputs";
+import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema } from "../app/common";
 import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
-import type { MarkdownSource } from "../markdown/service";
-import { diffDocuments, requireProvider, type DiffFormat, type DiffOutcome } from "./service";
+import type { Services } from "../app/services";
+import { diffDocuments, providerFor, type DiffFormat, type DiffOptions, type DiffOutcome } from "./service";
 import type { Granularity } from "./compare";
 import { DiffBody, DiffResult } from "./schema";
 
-const sourceOf = (document: DocumentInput): MarkdownSource => ({ file: document.file, url: document.url, urlHeaders: document.urlHeaders });
+/**
+ * DiffInput is one comparison, as the sync route runs it and as a task would store it: flat, because
+ * a task keeps top-level File values only (src/tasks/kinds.ts).
+ */
+export interface DiffInput extends DiffOptions {
+  fileA?: File;
+  urlA?: string;
+  fileB?: File;
+  urlB?: string;
+  urlHeaders: Record<string, string>;
+}
+
+/**
+ * diffWork runs one comparison and prices it (1 credit): the sync route calls it under metered, and
+ * a "diff" task kind for sync=false would call it as its `run` (see src/tasks/kinds.ts).
+ */
+export async function diffWork(input: DiffInput, services: Services, signal: AbortSignal) {
+  const sources = {
+    a: { file: input.fileA, url: input.urlA, urlHeaders: input.urlHeaders },
+    b: { file: input.fileB, url: input.urlB, urlHeaders: input.urlHeaders },
+  };
+  const options = { granularity: input.granularity, format: input.format, annotate: input.annotate };
+  const outcome = await diffDocuments(sources, options, { markdown: services.markdown, provider: services.provider }, signal);
+  const credits = costs.diff();
+  return { result: { ...outcome, credits_used: credits }, credits };
+}
 
 /** wantsJson: `Accept: application/json` asks for the JSON result with format=markdown or html. */
 function wantsJson(request: Request): boolean {
@@ -63,18 +88,15 @@ export const diffRoutes: Route[] = [
       const a = await requireOneDocument(body, services, "_a");
       const b = await requireOneDocument(body, services, "_b");
       await checkWebhookUrl(body, services);
-      const options = {
-        granularity: ((body.granularity as Granularity | undefined) ?? "word") as Granularity,
-        format: ((body.format as DiffFormat | undefined) ?? "json") as DiffFormat,
+      const options: DiffOptions = {
+        granularity: (body.granularity as Granularity | undefined) ?? "word",
+        format: (body.format as DiffFormat | undefined) ?? "json",
         annotate: body.annotate === true,
       };
-      if (options.annotate) requireProvider(services);
+      providerFor(options, services);
       if (body.sync === false) notBuiltYet("POST /api/v1/diff with sync=false (asynchronous tasks)");
-      const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "diff", MINIMUM_COST.diff, ctx.id, async () => ({
-        result: await diffDocuments({ a: sourceOf(a), b: sourceOf(b) }, options, { markdown: services.markdown, provider: services.provider }, request.signal),
-        credits: costs.diff(),
-      }));
-      const response = { ...result, credits_used: creditsUsed };
+      const input: DiffInput = { fileA: a.file, urlA: a.url, fileB: b.file, urlB: b.url, urlHeaders: a.urlHeaders, ...options };
+      const { result: response } = await metered(services.ledger, ctx.key!, "diff", MINIMUM_COST.diff, ctx.id, () => diffWork(input, services, request.signal));
       if (options.format === "json" || wantsJson(request)) return response;
       return renderedResponse(response, options.format, set.headers);
     },

@@ -8,6 +8,7 @@
  * the other conversion is stopped and the error names the failing field (file_a, url_b, ...).
  */
 import { AppError } from "../errors";
+import { requireProvider } from "../ai/groq";
 import { markdownOf, type MarkdownDeps, type MarkdownOutcome, type MarkdownSource } from "../markdown/service";
 import { annotateChanges, type AnnotateProvider, type Annotations, type ChangeNote } from "./annotate";
 import { compareMarkdown, responseBlocks, type Comparison, type DiffBlock, type DiffStats, type Granularity } from "./compare";
@@ -58,17 +59,16 @@ export interface DiffSources {
 }
 
 export async function diffDocuments(sources: DiffSources, options: DiffOptions, deps: DiffDeps, signal?: AbortSignal): Promise<DiffOutcome> {
-  const provider = options.annotate ? requireProvider(deps) : undefined;
+  const provider = providerFor(options, deps);
   const [a, b] = await convertBoth(sources, deps.markdown, signal);
   const comparison = compareMarkdown(a.markdown, b.markdown);
   const annotations = provider ? await annotateChanges(comparison, provider, signal ?? new AbortController().signal) : undefined;
   return shape(comparison, a, b, options, annotations);
 }
 
-/** requireProvider: annotate=true needs the AI provider; the route calls it before any work too. */
-export function requireProvider(deps: { provider?: AnnotateProvider }): AnnotateProvider {
-  if (deps.provider) return deps.provider;
-  throw new AppError("ai_unavailable", "annotate=true needs the AI provider, and this server has none: the operator sets GROQ_API_KEY to enable it. Send annotate=false for the diff without annotations.");
+/** providerFor: annotate=true needs the AI provider (503 ai_unavailable naming GROQ_API_KEY without one); the route asks before any work too. */
+export function providerFor(options: Pick<DiffOptions, "annotate">, deps: { provider?: AnnotateProvider }): AnnotateProvider | undefined {
+  return options.annotate ? requireProvider(deps.provider, "annotate=true (AI annotations of the diff)") : undefined;
 }
 
 /** convertBoth converts the two documents at the same time; the first failure stops the other and is the one reported. */
