@@ -112,7 +112,7 @@ describe("with the AI provider (our Groq-protocol server)", () => {
     expect(toolMessages[0].content).toContain("page 1");
     expect(sent[3]!.json.response_format.type).toBe("json_schema");
     expect(sent[3]!.json.tools).toBeUndefined();
-  });
+  }, 30_000); // the first compute may wait for the interpreter's cold start
 
   test("analyze without include_steps gives empty steps; a value with no checked source and no computation is capped at 0.59", async () => {
     groq.reply(
@@ -270,6 +270,69 @@ describe("with the AI provider (our Groq-protocol server)", () => {
     expect(busy.status).toBe(503);
     expect(busy.body.error).toBe("ai_unavailable");
     expect(busy.headers.get("retry-after")).toBe("30");
+  });
+});
+
+async function pollTask(server: TestServer, key: string, taskId: string): Promise<any> {
+  for (let i = 0; i < 300; i++) {
+    const r = await fetch(`${server.url}/api/v1/jobs/${taskId}`, { headers: { "X-API-Key": key } });
+    const body = (await r.json()) as any;
+    if (["completed", "failed", "cancelled"].includes(body.status)) return body;
+    await Bun.sleep(100);
+  }
+  throw new Error(`task ${taskId} did not end`);
+}
+
+describe("sync=false: analyze, cross-analyze and decide run as tasks", () => {
+  let groq: GroqServer;
+  let server: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    groq = await startGroqServer();
+    server = await startServer({ env: { GROQ_API_KEY: "gsk_test_key", GROQ_BASE_URL: groq.baseUrl } });
+    ({ key } = await server.key("pro"));
+  });
+  afterAll(async () => {
+    await server.stop();
+    groq.close();
+  });
+
+  test("analyze with sync=false answers 202 and the task's result is the sync result", async () => {
+    groq.reply("chat", chatReply("Read it."), final({ amount: { value: 260, confidence: 0.95, reasoning: "stated", sources: ["Refund amount: $260.00"], steps: [] } }));
+    const accepted = await post(server, key, "/api/v1/analyze", { schema: JSON.stringify({ amount: { type: "number" } }), file: note(), sync: "false" });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ status: "pending", poll_url: `/api/v1/jobs/${accepted.body.task_id}` });
+    const task = await pollTask(server, key, accepted.body.task_id);
+    expect(task.status).toBe("completed");
+    expect(task.result).toMatchObject({ success: true, data: { amount: 260 }, sources: { amount: ["Refund amount: $260.00"] }, filename: "refund.txt", credits_used: 5 });
+    expect(task.credits_used).toBe(5);
+  });
+
+  test("cross-analyze and decide with sync=false complete as tasks; labels and uploaded files survive the task store", async () => {
+    groq.reply("chat", chatReply("Compared."), final({ same: { value: true, confidence: 0.9, reasoning: "both say $260.00", sources: ["[b] Refund amount: $260.00"], steps: [] } }));
+    const cross = await post(server, key, "/api/v1/analyze/cross", { schema: JSON.stringify({ same: { type: "boolean" } }), files: [note(), note()], document_labels: JSON.stringify(["a", "b"]), sync: "false" });
+    expect(cross.status).toBe(202);
+    const crossTask = await pollTask(server, key, cross.body.task_id);
+    expect(crossTask.status).toBe("completed");
+    expect(crossTask.result.documents.map((d: any) => d.label)).toEqual(["a", "b"]);
+    expect(crossTask.result.sources.same).toEqual(["[b] Refund amount: $260.00"]);
+
+    groq.reply("chat", chatReply(JSON.stringify({ decision: { refund: false }, confidence: { refund: 0.7 }, reasoning: "Policy says no refunds after 30 days.", sources: ["no refunds after 30 days"] })));
+    const decision = await post(server, key, "/api/v1/decide", { instructions: "Refund?", schema: JSON.stringify({ refund: { type: "boolean" } }), context: JSON.stringify([{ label: "policy", content: "There are no refunds after 30 days." }]), sync: "false" });
+    expect(decision.status).toBe(202);
+    const decideTask = await pollTask(server, key, decision.body.task_id);
+    expect(decideTask.status).toBe("completed");
+    expect(decideTask.result).toMatchObject({ success: true, data: { refund: false }, credits_used: 5, sources: ["no refunds after 30 days"] });
+  });
+
+  test("a task whose provider fails ends failed with the error, not charged", async () => {
+    groq.reply("chat", { status: 400, json: { error: { message: "model does not support tools" } } });
+    const accepted = await post(server, key, "/api/v1/analyze", { schema: JSON.stringify({ amount: { type: "number" } }), file: note(), sync: "false" });
+    const task = await pollTask(server, key, accepted.body.task_id);
+    expect(task.status).toBe("failed");
+    expect(task.error.error).toBe("provider_error");
+    expect(task.error.detail).toContain("model does not support tools");
+    expect(task.credits_used).toBe(0);
   });
 });
 

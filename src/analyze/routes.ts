@@ -1,5 +1,5 @@
 import type { Route } from "../app/route";
-import { notBuiltYet } from "../app/route";
+import type { Services } from "../app/services";
 import { checkBatchInputs, checkWebhookUrl, parseJsonField, parseUrlList, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
@@ -9,6 +9,9 @@ import { requireProvider } from "../ai/groq";
 import { agentDepsOf } from "../app/services";
 import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
+import type { TypedSchema } from "../schema/typed";
+import { registerTaskKind } from "../tasks/kinds";
+import { acceptBatch, acceptTask } from "../tasks/accept";
 import { analyzeDocument, crossAnalyze, type LabelledSource } from "./service";
 import { ANALYZE_BATCH_MAX_ITEMS, AnalysisResult, AnalyzeBatchBody, AnalyzeBody, CROSS_MAX_DOCUMENTS, CROSS_MAX_FIELDS, CrossAnalysisResult, CrossAnalyzeBody } from "./schema";
 
@@ -42,6 +45,47 @@ function labelled(items: LabelledSource[]): LabelledSource[] {
   });
 }
 
+/** AnalyzeInput is one analysis, as the sync route runs it and as a task stores it. */
+interface AnalyzeInput {
+  file?: File;
+  url?: string;
+  urlHeaders: Record<string, string>;
+  schema: TypedSchema;
+  includeSteps: boolean;
+}
+
+/** CrossInput keeps files top-level (the task store saves top-level files) with their labels beside them. */
+interface CrossInput {
+  files: File[];
+  fileLabels: string[];
+  urls: { label: string; url: string }[];
+  urlHeaders: Record<string, string>;
+  schema: TypedSchema;
+  includeSteps: boolean;
+}
+
+/** analyzeWork runs one analysis and prices it: the sync route (under metered) and the task runner share it. */
+async function analyzeWork(input: AnalyzeInput, services: Services, signal: AbortSignal) {
+  const outcome = await analyzeDocument({ file: input.file, url: input.url, urlHeaders: input.urlHeaders }, { schema: input.schema, includeSteps: input.includeSteps }, agentDepsOf(services), signal);
+  const credits = costs.analyze({ pages: outcome.total_pages, website: outcome.website });
+  const { website: _website, ...fields } = outcome;
+  return { result: { ...fields, credits_used: credits }, credits };
+}
+
+async function crossWork(input: CrossInput, services: Services, signal: AbortSignal) {
+  const sources = labelled([
+    ...input.files.map((file, i) => ({ label: input.fileLabels[i] ?? file.name, source: { file } })),
+    ...input.urls.map(({ label, url }) => ({ label, source: { url, urlHeaders: input.urlHeaders } })),
+  ]);
+  const outcome = await crossAnalyze(sources, { schema: input.schema, includeSteps: input.includeSteps }, agentDepsOf(services), signal);
+  const credits = costs.cross(outcome.sizes);
+  const { sizes: _sizes, ...fields } = outcome;
+  return { result: { ...fields, credits_used: credits }, credits };
+}
+
+registerTaskKind<AnalyzeInput>("analyze", { minimumCost: MINIMUM_COST.analyze, run: (input, services, signal) => analyzeWork(input, services, signal) });
+registerTaskKind<CrossInput>("cross", { minimumCost: MINIMUM_COST.cross, run: (input, services, signal) => crossWork(input, services, signal) });
+
 export const analyzeRoutes: Route[] = [
   {
     op: {
@@ -58,28 +102,22 @@ export const analyzeRoutes: Route[] = [
         400: "Invalid schema, neither file nor url, or a refused/unreachable URL",
         402: "Not enough credits",
         413: "File over 50 MB",
-        501: "Not available in this version yet",
         502: "The AI provider failed",
         503: "AI provider not configured (ai_unavailable) or overloaded",
       },
     },
-    handler: async ({ body, services, ctx, request }) => {
+    handler: async ({ body, services, ctx, request, set }) => {
       const schema = parseTypedSchema(body.schema);
       const document = await requireOneDocument(body, services);
       await checkWebhookUrl(body, services);
       requireProvider(services.provider, "analyze");
-      if (body.sync === false) notBuiltYet("POST /api/v1/analyze with sync=false (asynchronous tasks)");
-      const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "analyze", MINIMUM_COST.analyze, ctx.id, async () => {
-        const outcome = await analyzeDocument(
-          { file: document.file, url: document.url, urlHeaders: document.urlHeaders },
-          { schema, includeSteps: body.include_steps === true },
-          agentDepsOf(services),
-          request.signal,
-        );
-        return { result: outcome, credits: costs.analyze({ pages: outcome.total_pages, website: outcome.website }) };
-      });
-      const { website: _website, ...fields } = result;
-      return { ...fields, credits_used: creditsUsed };
+      const input: AnalyzeInput = { ...document, schema, includeSteps: body.include_steps === true };
+      if (body.sync === false) {
+        set.status = 202;
+        return acceptTask(services, ctx, { operation: "analyze", input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
+      }
+      const { result } = await metered(services.ledger, ctx.key!, "analyze", MINIMUM_COST.analyze, ctx.id, () => analyzeWork(input, services, request.signal));
+      return result;
     },
   },
   {
@@ -96,13 +134,16 @@ export const analyzeRoutes: Route[] = [
         400: "Invalid schema, no items, or a refused URL",
         402: "Not enough credits",
         413: "A file over 50 MB, or the request over 200 MB",
-        501: "Not available in this version yet",
       },
     },
-    handler: async ({ body, services }) => {
-      parseTypedSchema(body.schema);
-      await checkBatchInputs(body, services, ANALYZE_BATCH_MAX_ITEMS);
-      notBuiltYet("POST /api/v1/analyze/batch");
+    handler: async ({ body, services, ctx, set }) => {
+      const schema = parseTypedSchema(body.schema);
+      const { files, urls } = await checkBatchInputs(body, services, ANALYZE_BATCH_MAX_ITEMS);
+      requireProvider(services.provider, "analyze");
+      const includeSteps = body.include_steps === true;
+      const items: AnalyzeInput[] = [...files.map((file) => ({ file, urlHeaders: {}, schema, includeSteps })), ...urls.map((url) => ({ url, urlHeaders: {}, schema, includeSteps }))];
+      set.status = 202;
+      return acceptBatch(services, ctx, "analyze", items.map((input) => ({ input: { ...input } })), body.webhook_url as string | undefined);
     },
   },
   {
@@ -121,12 +162,11 @@ export const analyzeRoutes: Route[] = [
         400: "Invalid schema, fewer than 2 or more than 5 documents, or a refused URL",
         402: "Not enough credits",
         413: "Over 100 MB combined",
-        501: "Not available in this version yet",
         502: "The AI provider failed",
         503: "AI provider not configured (ai_unavailable) or overloaded",
       },
     },
-    handler: async ({ body, services, ctx, request }) => {
+    handler: async ({ body, services, ctx, request, set }) => {
       const schema = parseTypedSchema(body.schema, { maxTopLevelFields: CROSS_MAX_FIELDS });
       const files = (body.files as File[] | undefined) ?? [];
       const urls = crossUrls(body);
@@ -140,18 +180,20 @@ export const analyzeRoutes: Route[] = [
       for (const { url } of urls) await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "urls" });
       await checkWebhookUrl(body, services);
       requireProvider(services.provider, "cross-analyze");
-      if (body.sync === false) notBuiltYet("POST /api/v1/analyze/cross with sync=false (asynchronous tasks)");
-      const urlHeaders = parseUrlHeaders(body.url_headers as string | undefined);
-      const sources = labelled([
-        ...files.map((file, i) => ({ label: (labels as string[] | undefined)?.[i] ?? file.name, source: { file } })),
-        ...urls.map(({ label, url }) => ({ label: label ?? labelOfUrl(url), source: { url, urlHeaders } })),
-      ]);
-      const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "cross", MINIMUM_COST.cross, ctx.id, async () => {
-        const outcome = await crossAnalyze(sources, { schema, includeSteps: body.include_steps === true }, agentDepsOf(services), request.signal);
-        return { result: outcome, credits: costs.cross(outcome.sizes) };
-      });
-      const { sizes: _sizes, ...fields } = result;
-      return { ...fields, credits_used: creditsUsed };
+      const input: CrossInput = {
+        files,
+        fileLabels: files.map((file, i) => (labels as string[] | undefined)?.[i] ?? file.name),
+        urls: urls.map(({ label, url }) => ({ label: label ?? labelOfUrl(url), url })),
+        urlHeaders: parseUrlHeaders(body.url_headers as string | undefined),
+        schema,
+        includeSteps: body.include_steps === true,
+      };
+      if (body.sync === false) {
+        set.status = 202;
+        return acceptTask(services, ctx, { operation: "cross", input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
+      }
+      const { result } = await metered(services.ledger, ctx.key!, "cross", MINIMUM_COST.cross, ctx.id, () => crossWork(input, services, request.signal));
+      return result;
     },
   },
 ];

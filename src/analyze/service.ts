@@ -71,6 +71,7 @@ export interface LabelledSource {
 
 export async function analyzeDocument(source: MarkdownSource, options: AnalyzeOptions, deps: AgentDeps, signal?: AbortSignal): Promise<AnalysisOutcome> {
   const provider = requireProvider(deps.provider, "analyze");
+  warmCompute(deps);
   return withDeadline(signal, async (deadline) => {
     const document = await loadDocument(source, "document", deps.markdown, deadline);
     const run = await investigate({ mode: "analyze", schema: options.schema, documents: [document] }, provider, deps, BUDGETS.analyze, deadline);
@@ -81,6 +82,7 @@ export async function analyzeDocument(source: MarkdownSource, options: AnalyzeOp
 
 export async function crossAnalyze(sources: LabelledSource[], options: AnalyzeOptions, deps: AgentDeps, signal?: AbortSignal): Promise<CrossOutcome> {
   const provider = requireProvider(deps.provider, "cross-analyze");
+  warmCompute(deps);
   return withDeadline(signal, async (deadline) => {
     const documents = await Promise.all(sources.map(({ source, label }) => loadDocument(source, label, deps.markdown, deadline)));
     const run = await investigate({ mode: "cross", schema: options.schema, documents }, provider, deps, BUDGETS.cross, deadline);
@@ -95,6 +97,14 @@ export async function crossAnalyze(sources: LabelledSource[], options: AnalyzeOp
       sizes: documents.map((d) => ({ pages: d.totalPages, website: d.website })),
     };
   });
+}
+
+/**
+ * warmCompute starts the Python interpreter while the documents convert, so the agent's first
+ * compute call does not pay its 4-5 s cold start; a failed start is reported by the compute call itself.
+ */
+export function warmCompute(deps: AgentDeps): void {
+  deps.compute.warm().catch(() => undefined);
 }
 
 interface Investigation {

@@ -1,5 +1,7 @@
 import type { Route } from "../app/route";
-import { notBuiltYet } from "../app/route";
+import type { Services } from "../app/services";
+import { registerTaskKind } from "../tasks/kinds";
+import { acceptTask } from "../tasks/accept";
 import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
@@ -8,7 +10,7 @@ import { requireProvider } from "../ai/groq";
 import { agentDepsOf } from "../app/services";
 import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
-import { decide } from "./service";
+import { decide, type DecideInput } from "./service";
 import { DECIDE_LIMITS, DecideBody, DecisionResult, type ContextBlock } from "./schema";
 
 /** parseContext reads the context field: a JSON array of {label, content}, or a JSON string (one block). */
@@ -38,6 +40,24 @@ export function parseContext(text: string | undefined): ContextBlock[] {
   return blocks;
 }
 
+/** DecideTaskInput is DecideInput with the document's file top-level, as the task store keeps files. */
+interface DecideTaskInput extends Omit<DecideInput, "source"> {
+  file?: File;
+  url?: string;
+  urlHeaders: Record<string, string>;
+}
+
+/** decideWork runs one decision and prices it: the sync route (under metered) and the task runner share it. */
+async function decideWork(input: DecideTaskInput, services: Services, signal: AbortSignal) {
+  const { file, url, urlHeaders, ...rest } = input;
+  const outcome = await decide({ ...rest, ...(file || url ? { source: { file, url, urlHeaders } } : {}) }, agentDepsOf(services), signal);
+  const credits = costs.decide(outcome.document);
+  const { document: _document, ...fields } = outcome;
+  return { result: { ...fields, credits_used: credits }, credits };
+}
+
+registerTaskKind<DecideTaskInput>("decide", { minimumCost: MINIMUM_COST.decide, run: (input, services, signal) => decideWork(input, services, signal) });
+
 export const decideRoutes: Route[] = [
   {
     op: {
@@ -54,32 +74,32 @@ export const decideRoutes: Route[] = [
         400: "Invalid schema or context, or no file, url or context",
         402: "Not enough credits",
         413: "File over 50 MB",
-        501: "Not available in this version yet",
         502: "The AI provider failed in a non-retryable way",
         503: "AI provider not configured, overloaded or rate-limited (Retry-After)",
       },
     },
-    handler: async ({ body, services, ctx, request }) => {
+    handler: async ({ body, services, ctx, request, set }) => {
       const schema = parseTypedSchema(body.schema, { maxTopLevelFields: DECIDE_LIMITS.fields });
       const context = parseContext(body.context as string | undefined);
       const document = body.file || body.url ? await requireOneDocument(body, services) : undefined;
       if (!document && context.length === 0) throw new AppError("missing_input", "Send at least one of 'file', 'url' or 'context'.");
       await checkWebhookUrl(body, services);
       requireProvider(services.provider, "decide");
-      if (body.sync === false) notBuiltYet("POST /api/v1/decide with sync=false (asynchronous tasks)");
-      const input = {
+      const input: DecideTaskInput = {
         instructions: String(body.instructions),
         schema,
         context,
-        ...(document ? { source: { file: document.file, url: document.url, urlHeaders: document.urlHeaders } } : {}),
+        file: document?.file,
+        url: document?.url,
+        urlHeaders: document?.urlHeaders ?? {},
         includeSteps: body.include_steps === true,
       };
-      const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "decide", MINIMUM_COST.decide, ctx.id, async () => {
-        const outcome = await decide(input, agentDepsOf(services), request.signal);
-        return { result: outcome, credits: costs.decide(outcome.document) };
-      });
-      const { document: _document, ...fields } = result;
-      return { ...fields, credits_used: creditsUsed };
+      if (body.sync === false) {
+        set.status = 202;
+        return acceptTask(services, ctx, { operation: "decide", input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
+      }
+      const { result } = await metered(services.ledger, ctx.key!, "decide", MINIMUM_COST.decide, ctx.id, () => decideWork(input, services, request.signal));
+      return result;
     },
   },
 ];

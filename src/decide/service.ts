@@ -10,7 +10,7 @@ import type { TypedSchema } from "../schema/typed";
 import { decision, openingMessages, type PromptInput } from "../analyze/agent/answer";
 import { loadDocument, type AgentDocument } from "../analyze/agent/documents";
 import { runAgent, type Step } from "../analyze/agent/loop";
-import { BUDGETS, withDeadline, type AgentDeps } from "../analyze/service";
+import { BUDGETS, warmCompute, withDeadline, type AgentDeps } from "../analyze/service";
 import type { ContextBlock } from "./schema";
 
 export interface DecideInput {
@@ -39,6 +39,7 @@ export interface DecisionOutcome {
 
 export async function decide(input: DecideInput, deps: AgentDeps, signal?: AbortSignal): Promise<DecisionOutcome> {
   const provider = requireProvider(deps.provider, "decide");
+  if (input.source) warmCompute(deps);
   return withDeadline(signal, async (deadline) => {
     const documents: AgentDocument[] = input.source ? [await loadDocument(input.source, "document", deps.markdown, deadline)] : [];
     const prompt: PromptInput = { mode: "decide", schema: input.schema, documents, instructions: input.instructions, context: input.context };

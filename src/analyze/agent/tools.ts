@@ -29,6 +29,8 @@ export type ToolName = "search" | "read_pages" | "regex_search" | "compute" | "e
 /** Compute runs Python for the compute tool (src/ai/sandbox PythonSandbox in the service). */
 export interface Compute {
   run(code: string, signal?: AbortSignal): Promise<SandboxResult>;
+  /** warm starts the interpreter ahead of need (its cold start takes seconds) */
+  warm(): Promise<void>;
 }
 
 export interface ToolContext {
