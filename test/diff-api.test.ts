@@ -187,11 +187,20 @@ describe("without an AI provider", () => {
     expect(body.detail).toContain("GROQ_API_KEY");
   });
 
-  test("sync=false is not available yet: 501 after validating the inputs", async () => {
-    const { status, body } = await diff(server, key, { file_a: file("contract_v1.docx"), file_b: file("contract_v2.docx"), sync: "false" });
-    expect(status).toBe(501);
-    expect(body.error).toBe("not_implemented");
-  });
+  test("sync=false runs the diff as a task whose result is the JSON the sync call returns", async () => {
+    const sync = await diff(server, key, { file_a: file("contract_v1.docx"), file_b: file("contract_v2.docx"), format: "markdown" }, { Accept: "application/json" });
+    const accepted = await diff(server, key, { file_a: file("contract_v1.docx"), file_b: file("contract_v2.docx"), format: "markdown", sync: "false" });
+    expect(accepted.status).toBe(202);
+    let task: any;
+    for (let i = 0; i < 300 && !["completed", "failed"].includes(task?.status); i++) {
+      await Bun.sleep(100);
+      task = await (await fetch(`${server.url}/api/v1/jobs/${accepted.body.task_id}`, { headers: { "X-API-Key": key } })).json();
+    }
+    expect(task.status).toBe("completed");
+    expect(task.result.blocks).toEqual(sync.body.blocks);
+    expect(task.result.markdown).toBe(sync.body.markdown);
+    expect(task.credits_used).toBe(1);
+  }, 60_000);
 
   test("an unknown format is a 422 validation error", async () => {
     const { status, body } = await diff(server, key, { file_a: file("contract_v1.docx"), file_b: file("contract_v2.docx"), format: "pdf" });

@@ -1,5 +1,6 @@
 import type { Route } from "../app/route";
-import { notBuiltYet } from "../app/route";
+import { registerTaskKind } from "../tasks/kinds";
+import { acceptTask } from "../tasks/accept";
 import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema } from "../app/common";
 import { metered } from "../credits/meter";
@@ -23,7 +24,7 @@ export interface DiffInput extends DiffOptions {
 
 /**
  * diffWork runs one comparison and prices it (1 credit): the sync route calls it under metered, and
- * a "diff" task kind for sync=false would call it as its `run` (see src/tasks/kinds.ts).
+ * the "diff" task kind (sync=false) runs it as its `run` (see src/tasks/kinds.ts).
  */
 export async function diffWork(input: DiffInput, services: Services, signal: AbortSignal) {
   const sources = {
@@ -35,6 +36,8 @@ export async function diffWork(input: DiffInput, services: Services, signal: Abo
   const credits = costs.diff();
   return { result: { ...outcome, credits_used: credits }, credits };
 }
+
+registerTaskKind<DiffInput>("diff", { minimumCost: MINIMUM_COST.diff, run: (input, services, signal) => diffWork(input, services, signal) });
 
 /** wantsJson: `Accept: application/json` asks for the JSON result with format=markdown or html. */
 function wantsJson(request: Request): boolean {
@@ -67,7 +70,7 @@ export const diffRoutes: Route[] = [
         "Multipart: `file_a`/`url_a` (the older document) and `file_b`/`url_b` (the newer one), mixed allowed, any format POST /api/v1/markdown/convert reads. Both are converted concurrently, cut into blocks (headings, paragraphs, list items, table rows, code blocks, quotes) and aligned: each block is equal, insert, delete, replace (edited) or move (the same text elsewhere). Formatting-only differences (heading level, bold, list marker, line wrapping) count as equal, so a PDF compares with its DOCX source.",
         "`granularity=word` (default) adds the word-level operations inside replaced blocks (`blocks[].words`); `block` gives the aligned blocks only. `stats` counts blocks and words added, removed, changed and moved; `similarity` is the share of words in common (1 = the same text).",
         "`format=json` (default) answers the DiffResult. `format=markdown` answers the diff as a `text/markdown` document (~~deleted~~ and **inserted** words, moved blocks marked *(moved)*); `format=html` as a self-contained `text/html` page (<del> red, <ins> green). Both carry the facts in headers (`X-Similarity`, `X-Blocks-Changed`, `X-Blocks-Added`, `X-Blocks-Removed`, `X-Blocks-Moved`, `X-Credits-Used`); with `Accept: application/json` they answer the DiffResult with a `markdown` or `html` field instead.",
-        "`annotate=true` adds an AI summary (`annotations.summary`) and per changed block its `significance` (material: an amount, date, deadline, party or obligation changed; wording; structural: moved); it needs the server's AI provider (GROQ_API_KEY), else 503 ai_unavailable. Not yet available: `sync=false` (answered 501). 1 credit.",
+        "`annotate=true` adds an AI summary (`annotations.summary`) and per changed block its `significance` (material: an amount, date, deadline, party or obligation changed; wording; structural: moved); it needs the server's AI provider (GROQ_API_KEY), else 503 ai_unavailable. `sync=false` answers 202 with a task_id (poll GET /api/v1/jobs/{task_id}); a task's result is always the JSON DiffResult, with the `markdown` or `html` field for those formats. 1 credit.",
       ].join("\n\n"),
       body: DiffBody,
       maxRequestBytes: 101_000_000,
@@ -78,7 +81,6 @@ export const diffRoutes: Route[] = [
         402: "Not enough credits",
         413: "File over 50 MB, or past the page, pixel or decompressed-size limit",
         415: "A document type markdown conversion does not support",
-        501: "Not available in this version yet (sync=false)",
         502: "The AI provider failed (annotate=true)",
         503: "annotate=true without an AI provider (ai_unavailable), the provider is busy, or a conversion tool is unavailable",
         504: "A conversion did not finish within the deadline",
@@ -94,8 +96,11 @@ export const diffRoutes: Route[] = [
         annotate: body.annotate === true,
       };
       providerFor(options, services);
-      if (body.sync === false) notBuiltYet("POST /api/v1/diff with sync=false (asynchronous tasks)");
       const input: DiffInput = { fileA: a.file, urlA: a.url, fileB: b.file, urlB: b.url, urlHeaders: a.urlHeaders, ...options };
+      if (body.sync === false) {
+        set.status = 202;
+        return acceptTask(services, ctx, { operation: "diff", input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
+      }
       const { result: response } = await metered(services.ledger, ctx.key!, "diff", MINIMUM_COST.diff, ctx.id, () => diffWork(input, services, request.signal));
       if (options.format === "json" || wantsJson(request)) return response;
       return renderedResponse(response, options.format, set.headers);
