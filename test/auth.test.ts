@@ -63,9 +63,11 @@ describe("X-API-Key", () => {
     const r = await call(method, path, body, { "X-API-Key": key });
     expect(r.status).not.toBe(401);
     // built operations answer 200, 202 when they accept async work (or 400 when they fetch the unreachable
-    // URL, 404 for a job id that does not exist); the rest 501 until built
-    expect([200, 202, 400, 404, 501]).toContain(r.status);
+    // URL, 404 for a job id that does not exist, 503 ai_unavailable for the AI operations on this
+    // server without a provider); the rest 501 until built
+    expect([200, 202, 400, 404, 501, 503]).toContain(r.status);
     if (r.status === 501) expect((await r.json()).error).toBe("not_implemented");
+    if (r.status === 503) expect((await r.json()).error).toBe("ai_unavailable");
     if (r.status === 404) expect((await r.json()).error).toBe("not_found");
     if (r.status === 400) expect((await r.json()).error).toBe("url_unreachable");
   });

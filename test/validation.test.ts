@@ -150,10 +150,10 @@ describe("400: semantic errors in the operational shape", () => {
     expect(((await r.json()) as any).error).toBe("bad_request");
   });
 
-  test("a valid request to an operation not built yet is 501, nothing charged", async () => {
+  test("a valid request to an AI operation on a server without a provider is 503 ai_unavailable, nothing charged", async () => {
     const { status, body } = await post("/api/v1/analyze", { schema: SCHEMA, file: new File(["Total: 12.50"], "receipt.txt") });
-    expect(status).toBe(501);
-    expect(body).toMatchObject({ success: false, error: "not_implemented" });
+    expect(status).toBe(503);
+    expect(body).toMatchObject({ success: false, error: "ai_unavailable" });
     const used = server.store().db.query<{ n: number }, []>("SELECT count(*) AS n FROM credit_ledger WHERE kind = 'charge'").get()!.n;
     expect(used).toBe(0);
   });
