@@ -20,6 +20,8 @@ const ROOT = resolve(import.meta.dir, "..");
 const CLI_MAIN = "src/cli/main.ts";
 /** POOL_WORKER must match workerScriptUrl() in src/pool/index.ts. */
 const POOL_WORKER = "src/pool/worker.ts";
+/** SANDBOX_WORKER must match workerUrl() in src/ai/sandbox/index.ts (the compute tool's Python worker). */
+const SANDBOX_WORKER = "src/ai/sandbox/worker.ts";
 
 async function build(): Promise<number> {
   const { values } = parseArgs({ args: Bun.argv.slice(2), options: { outfile: { type: "string", default: "dist/docintel" } } });
@@ -36,7 +38,7 @@ async function build(): Promise<number> {
   }
 
   const result = await Bun.build({
-    entrypoints: [entry, join(ROOT, POOL_WORKER), plan.piscinaWorker],
+    entrypoints: [entry, join(ROOT, POOL_WORKER), join(ROOT, SANDBOX_WORKER), plan.piscinaWorker],
     root: ROOT,
     target: "bun",
     compile: { outfile },
@@ -65,7 +67,7 @@ async function build(): Promise<number> {
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   console.log(`built ${outfile} (${mb(statSync(outfile).size)}) in ${seconds} s`);
   console.log(`  entry      ${relative(ROOT, entry)}`);
-  console.log(`  workers    ${POOL_WORKER}, ${plan.piscinaWorkerFromRoot}`);
+  console.log(`  workers    ${POOL_WORKER}, ${SANDBOX_WORKER}, ${plan.piscinaWorkerFromRoot}`);
   console.log(`  sharp      ${plan.sharpVersion} (${plan.platform}) ${plan.addon.rel} ${mb(plan.addon.bytes)}`);
   console.log(`  libvips    ${plan.libvips.rel} ${mb(plan.libvips.bytes)}`);
   console.log(`  replaced   ${[...applied].join(", ")}`);

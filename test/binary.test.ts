@@ -5,7 +5,7 @@
  * `unshare -m` is allowed (root), each run also gets a private mount namespace with an empty tmpfs
  * over the project dir: a binary that still used a path fixed at build time (piscina's `__dirname`)
  * would otherwise find it there and pass on the build machine only.
- * Covers --help, `doctor` (sharp in a worker thread), and `serve` with a deep /healthz and SIGTERM.
+ * Covers --help, `doctor` (sharp in a worker thread, Pyodide in the sandbox worker), and `serve` with a deep /healthz and SIGTERM.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -88,7 +88,13 @@ describe("compiled binary, alone in an empty dir", () => {
     const lib = join(cacheDir, nativeDirs[0]!, "@img");
     expect(readdirSync(join(lib, `sharp-${process.platform}-${process.arch}`, "lib")).some((f) => f.endsWith(".node"))).toBe(true);
     expect(readdirSync(join(lib, `sharp-libvips-${process.platform}-${process.arch}`, "lib")).some((f) => f.startsWith("libvips-cpp"))).toBe(true);
-  });
+
+    // The analyze agent's compute tool: Pyodide, embedded, unpacked to the cache dir and run in its worker.
+    expect(out).toContain("Pyodide started and ran sum(range(10)) = 45");
+    const pyodideDirs = readdirSync(cacheDir).filter((name) => name.startsWith("native-pyodide-"));
+    expect(pyodideDirs.length).toBe(1);
+    expect(readdirSync(join(cacheDir, pyodideDirs[0]!)).sort()).toEqual(["pyodide-lock.json", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]);
+  }, 60_000);
 
   test("md converts a PDF (pdf.js in a worker), an XLS (LibreOffice's UNO bridge) and a scanned image (tesseract)", async () => {
     const fixtures = join(import.meta.dir, "fixtures");

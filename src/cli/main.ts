@@ -9,6 +9,7 @@ import { countApiKeys, createApiKey, getApiKey, isPlan, listApiKeys, revokeApiKe
 import { Ledger } from "../credits/ledger";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { createServices } from "../app/services";
+import { PythonSandbox } from "../ai/sandbox";
 import { startServer } from "../app/server";
 import { WorkerPool } from "../pool";
 import { detectPrograms } from "../tools/programs";
@@ -199,7 +200,7 @@ const COMMANDS: Record<string, Command> = {
   },
   doctor: {
     usage: "docintel doctor",
-    summary: "report the external programs found, what they enable, and check the worker pool (sharp)",
+    summary: "report the external programs found, what they enable, and check the worker pool (sharp) and the Python sandbox",
     options: [],
     async run() {
       out(`docintel ${VERSION} (interface ${INTERFACE_VERSION}), Bun ${Bun.version}`);
@@ -228,11 +229,23 @@ const COMMANDS: Record<string, Command> = {
         await pool.close();
       }
       out("");
+      out("compute sandbox (the analyze agent's Python):");
+      const sandbox = new PythonSandbox({ timeoutMs: 5_000, memoryLimitMb: 256, maxOutputChars: 200 });
+      let sandboxOk = false;
+      try {
+        const t0 = performance.now();
+        const r = await sandbox.run("sum(range(10))");
+        sandboxOk = r.ok && r.result === "45";
+        out(sandboxOk ? `  ok       Pyodide started and ran sum(range(10)) = 45 in ${Math.round(performance.now() - t0)} ms` : `  FAILED   ${r.error ?? `unexpected result ${r.result}`}`);
+      } finally {
+        await sandbox.close();
+      }
+      out("");
       out("AI provider:");
       out(env.GROQ_API_KEY ? `  ok       GROQ_API_KEY is set${env.GROQ_BASE_URL ? ` (GROQ_BASE_URL ${env.GROQ_BASE_URL})` : ""}` : "  missing  GROQ_API_KEY is not set: extract uses the local engine; analyze, cross-analyze, decide and annotated diffs answer 503 ai_unavailable");
       out("");
       out(missing ? `${missing} program(s) missing: the capabilities named above are unavailable until they are installed (make setup installs them all).` : "all programs found.");
-      return poolOk ? 0 : 1;
+      return poolOk && sandboxOk ? 0 : 1;
     },
   },
   "service-unit": {

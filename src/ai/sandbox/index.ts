@@ -11,6 +11,12 @@
 import { Worker } from "node:worker_threads";
 import type { RunRequest, WorkerMessage, WorkerSetup } from "./protocol.ts";
 import { pyodideIndexDir } from "./pyodide-path.ts";
+import { compiledEntryPath, isCompiled } from "../../runtime/embedded";
+
+/** workerUrl: the worker's source next to this file, or its bundled entrypoint inside the binary (scripts/build.ts). */
+function workerUrl(): string | URL {
+  return isCompiled() ? compiledEntryPath("src/ai/sandbox/worker.ts") : new URL("./worker.ts", import.meta.url);
+}
 
 export interface SandboxOptions {
   /** timeoutMs: wall-clock limit of one run, in ms (interpreter start not counted). */
@@ -161,7 +167,7 @@ export class PythonSandbox {
   private startWorker(): WorkerHandle {
     const interrupt = new SharedArrayBuffer(4);
     const setup: WorkerSetup = { indexDir: pyodideIndexDir(), memoryLimitMb: this.options.memoryLimitMb, interrupt };
-    const worker = new Worker(new URL("./worker.ts", import.meta.url), {
+    const worker = new Worker(workerUrl(), {
       workerData: setup,
       resourceLimits: { maxOldGenerationSizeMb: Math.max(64, this.options.memoryLimitMb), maxYoungGenerationSizeMb: 32 },
     });
