@@ -162,7 +162,7 @@ describe("runaway code", () => {
     expect(run.ok).toBe(false);
     expect(run.error).toStartWith("timeout");
     await expectWorks();
-  });
+  }, 30_000); // the run's own limit plus the next run; slow on a loaded machine
 
   test("code blocked outside the bytecode loop (sleep) is stopped by ending the worker; a new one takes over", async () => {
     const run = await sandbox.run("import time\nprint('sleeping')\ntime.sleep(60)");
