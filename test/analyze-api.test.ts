@@ -48,6 +48,24 @@ describe("without an AI provider", () => {
     }
     expect(chargeCount(server)).toBe(0);
   });
+
+  test("the spec's limits for cross-analyze and decide are checked first, each with a 400 that names it", async () => {
+    const fields = (n: number) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { type: "string" }])));
+    const blocks = (n: number, size = 10) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ label: `b${i}`, content: "x".repeat(size) })));
+    const cases: Array<[string, Record<string, string | Blob | Blob[]>, string, string]> = [
+      ["/api/v1/analyze/cross", { schema: fields(11), files: [note(), note()] }, "invalid_schema", "10"],
+      ["/api/v1/analyze/cross", { schema: fields(1), files: [note(), note(), note(), note()], urls: JSON.stringify(["https://a.example/1.pdf", "https://a.example/2.pdf"]) }, "bad_request", "2 to 5"],
+      ["/api/v1/decide", { instructions: "x", schema: fields(11), context: JSON.stringify("c") }, "invalid_schema", "10"],
+      ["/api/v1/decide", { instructions: "x", schema: fields(1), context: blocks(51) }, "bad_request", "at most 50 blocks"],
+      ["/api/v1/decide", { instructions: "x", schema: fields(1), context: blocks(2, 100_001) }, "bad_request", "at most 200000 characters"],
+      ["/api/v1/decide", { instructions: "x", schema: fields(1) }, "missing_input", "'context'"],
+    ];
+    for (const [path, fieldsOf, error, mention] of cases) {
+      const { status, body } = await post(server, key, path, fieldsOf);
+      expect([path, status, body.error]).toEqual([path, 400, error]);
+      expect(body.detail).toContain(mention);
+    }
+  });
 });
 
 describe("with the AI provider (our Groq-protocol server)", () => {
