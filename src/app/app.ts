@@ -16,6 +16,7 @@ import { usageRoutes } from "../credits/routes";
 import { screenshotRoutes } from "../screenshots/routes";
 import { markdownRoutes } from "../markdown/routes";
 import { thumbnailRoutes } from "../thumbnails/routes";
+import { SIGNED_PATH_PREFIX } from "../thumbnails/signing";
 import { extractRoutes } from "../extract/routes";
 import { analyzeRoutes } from "../analyze/routes";
 import { decideRoutes } from "../decide/routes";
@@ -39,7 +40,8 @@ export const ROUTES: Route[] = [
 const PUBLIC_PATHS = new Set(["/healthz", "/metrics", DOCS_PATH, `${DOCS_PATH}/`, `${DOCS_PATH}/json`]);
 
 export function isPublicPath(pathname: string): boolean {
-  return PUBLIC_PATHS.has(pathname) || pathname.startsWith(`${DOCS_PATH}/assets/`);
+  // Signed thumbnail URLs carry their own authorisation (an HMAC signature and an expiry).
+  return PUBLIC_PATHS.has(pathname) || pathname.startsWith(`${DOCS_PATH}/assets/`) || pathname.startsWith(SIGNED_PATH_PREFIX);
 }
 
 /** mapFrameworkError turns Elysia's own errors (an unknown path or method) into ours. */

@@ -12,6 +12,7 @@ import { AppError, errorResponse } from "../errors";
 import { createApp, requestBodyLimit, routeLabel } from "./app";
 import { attachContext, contextOf, type RequestContext } from "./context";
 import { closeServices, type Services } from "./services";
+import { thumbnailJobsOf } from "../thumbnails/jobs";
 
 /** BODY_SIZE_BACKSTOP: Bun's own cap, above every route's limit; ours answer first with a clear 413. */
 const BODY_SIZE_BACKSTOP = 256 * 1024 * 1024;
@@ -110,8 +111,7 @@ export function startServer(services: Services): RunningServer {
     }
   }, 60_000);
   housekeeping.unref();
-  services.webhooks.start();
-  services.tasks.start();
+  thumbnailJobsOf(services).resume();
 
   return {
     server,
@@ -120,9 +120,7 @@ export function startServer(services: Services): RunningServer {
       services.draining = true;
       clearInterval(housekeeping);
       await Promise.race([server.stop(false), Bun.sleep(graceMs).then(() => server.stop(true))]);
-      // running tasks get the same grace; what is still running then goes back to pending for the next start
-      await services.tasks.stop(graceMs);
-      await services.webhooks.stop();
+      thumbnailJobsOf(services).close();
       await closeServices(services);
     },
   };

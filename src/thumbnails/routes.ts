@@ -1,11 +1,87 @@
 import type { Route } from "../app/route";
-import { notBuiltYet } from "../app/route";
+import type { HandlerInput } from "../app/operation";
 import { checkWebhookUrl } from "../app/inputs";
-import { AsyncAcceptedSchema } from "../app/common";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
-import { ThumbnailGenerateBody, ThumbnailGenerateJsonBody, ThumbnailJobParams, ThumbnailPreviewQuery, ThumbnailResponse } from "./schema";
+import type { ThumbnailJobRow } from "./queries";
+import { thumbnailJobsOf, type JobInput, type ResponseType } from "./jobs";
+import type { ThumbnailOutcome, ThumbnailSize, ThumbnailSource } from "./service";
+import { supportedThumbnailTypes } from "./handlers";
+import {
+  SignedFileQuery,
+  ThumbnailAccepted,
+  ThumbnailGenerateBody,
+  ThumbnailGenerateJsonBody,
+  ThumbnailJobParams,
+  ThumbnailPreviewQuery,
+  ThumbnailResponse,
+  ThumbnailSupportedTypes,
+} from "./schema";
 
 const tag = "Thumbnails";
+const JOBS_PATH = "/api/v1/thumbnails/jobs";
+
+/** SUPPORTED is built once: the handler table does not change while the service runs. */
+const SUPPORTED = supportedThumbnailTypes();
+
+const RESPONSE_FIELDS_DOC =
+  "The answer (and the job status) carries `job_id`, `status`, `handler` (image, pdf, office, spreadsheet, presentation, video, audio, web, text), `width` and `height` of the JPEG, `content_type` (image/jpeg), `credits_used`, and either `url` + `expires_at` (response_type=url: a signed URL served by this service without an API key, valid 24 h) or `image_base64`. " +
+  "`width` and `height` are maximums: the thumbnail fits inside them with its aspect ratio kept and is never enlarged. Every thumbnail is kept as a job for 7 days.";
+
+function sizeOf(fields: Record<string, unknown>): ThumbnailSize {
+  return { width: Number(fields.width ?? 600), height: Number(fields.height ?? 400), quality: Number(fields.quality ?? 95) };
+}
+
+function responseTypeOf(fields: Record<string, unknown>): ResponseType {
+  return fields.response_type === "base64" ? "base64" : "url";
+}
+
+/** jobBody renders a job as the client sees it; `jpeg` is the image when the caller already has it in memory. */
+async function jobBody({ services, ctx }: HandlerInput, row: ThumbnailJobRow, jpeg?: Uint8Array) {
+  const input = JSON.parse(row.input) as JobInput;
+  const completed = row.status === "completed";
+  const body: Record<string, unknown> = {
+    success: true,
+    job_id: row.id,
+    status: row.status,
+    ...(row.handler ? { handler: row.handler } : {}),
+    ...(completed ? { width: row.width, height: row.height } : {}),
+    content_type: "image/jpeg",
+    credits_used: row.credits_used,
+  };
+  if (completed && input.responseType === "url") {
+    const { url, expiresAt } = thumbnailJobsOf(services).signer.signedUrl(ctx.url.origin, row.id);
+    Object.assign(body, { url, expires_at: expiresAt });
+  }
+  if (completed && input.responseType === "base64") body.image_base64 = Buffer.from(jpeg ?? (await thumbnailJobsOf(services).image(row))).toString("base64");
+  Object.assign(body, { image_url: `${JOBS_PATH}/${row.id}/image`, created_at: row.created_at });
+  if (row.completed_at) body.completed_at = row.completed_at;
+  if (row.error) body.error = JSON.parse(row.error);
+  return body;
+}
+
+/** generate answers one generate request: sync (200, the thumbnail) or async (202, the job). */
+async function generate(input: HandlerInput, source: ThumbnailSource, fields: Record<string, unknown>) {
+  const { services, ctx, request, set } = input;
+  const size = sizeOf(fields);
+  const responseType = responseTypeOf(fields);
+  if (fields.sync === false) {
+    const row = await thumbnailJobsOf(services).accept(ctx.key!, source, size, responseType, fields.webhook_url as string | undefined);
+    set.status = 202;
+    return { success: true, job_id: row.id, status: "pending", poll_url: `${JOBS_PATH}/${row.id}`, image_url: `${JOBS_PATH}/${row.id}/image`, created_at: row.created_at };
+  }
+  const { job, outcome } = await thumbnailJobsOf(services).generate(ctx.key!, source, size, responseType, ctx.id, request.signal);
+  return { ...(await jobBody(input, job, outcome.jpeg)), ...sourceFields(outcome) };
+}
+
+function sourceFields(outcome: ThumbnailOutcome) {
+  return { filename: outcome.filename, source_content_type: outcome.sourceType };
+}
+
+function jpegResponse(jpeg: Uint8Array, set: HandlerInput["set"], extra: Record<string, string> = {}): Response {
+  const headers = new Headers({ "content-type": "image/jpeg", ...extra });
+  for (const [name, value] of Object.entries(set.headers)) headers.set(name, String(value));
+  return new Response(jpeg as Uint8Array<ArrayBuffer>, { headers });
+}
 
 export const thumbnailRoutes: Route[] = [
   {
@@ -14,21 +90,23 @@ export const thumbnailRoutes: Route[] = [
       path: "/api/v1/thumbnails/generate",
       tag,
       summary: "Thumbnail of an uploaded file",
-      description: "Multipart `file` plus options. Images, PDF, office and iWork documents, video, audio, web pages, text and code. 1 credit.",
+      description: `Multipart \`file\` plus options. Images, PDF, office and iWork documents, spreadsheets, presentations, video, audio, HTML, text, markdown and code (GET /api/v1/thumbnails/supported-types). ${RESPONSE_FIELDS_DOC} sync=false answers 202 with a job to poll. 1 credit.`,
       body: ThumbnailGenerateBody,
       responses: {
         200: { description: "Thumbnail (sync)", schema: ThumbnailResponse },
-        202: { description: "Job created (sync=false)", schema: AsyncAcceptedSchema },
-        400: "Invalid request",
+        202: { description: "Job created (sync=false)", schema: ThumbnailAccepted },
+        400: "Invalid request, or the file is corrupt or unreadable",
         402: "Not enough credits",
-        413: "File over 50 MB",
+        413: "File over 50 MB, or an image over the pixel limit (a decompression bomb)",
         415: "Unsupported file type",
-        501: "Not available in this version yet",
+        503: "A tool (Chromium, LibreOffice, ffmpeg) is unavailable",
+        504: "The thumbnail did not finish within the deadline",
       },
     },
-    handler: async ({ body, services }) => {
+    handler: async (input) => {
+      const { body, services } = input;
       await checkWebhookUrl(body, services);
-      notBuiltYet("POST /api/v1/thumbnails/generate");
+      return generate(input, { file: body.file as File }, body);
     },
   },
   {
@@ -37,22 +115,27 @@ export const thumbnailRoutes: Route[] = [
       path: "/api/v1/thumbnails/generate/json",
       tag,
       summary: "Thumbnail of a URL",
-      description: "JSON body with `url` and the thumbnail options; `url_headers` for authenticated URLs. 1 credit.",
+      description: `JSON body with \`url\` and the thumbnail options; \`url_headers\` for authenticated URLs. A web page is drawn as a 1280x800 screenshot; a document behind the URL like an upload. ${RESPONSE_FIELDS_DOC} 1 credit.`,
       body: ThumbnailGenerateJsonBody,
       bodyType: "json",
       responses: {
         200: { description: "Thumbnail (sync)", schema: ThumbnailResponse },
-        202: { description: "Job created (sync=false)", schema: AsyncAcceptedSchema },
+        202: { description: "Job created (sync=false)", schema: ThumbnailAccepted },
         400: "Invalid request, or the URL is refused or unreachable",
         402: "Not enough credits",
-        501: "Not available in this version yet",
+        413: "The document is over 50 MB, or an image over the pixel limit",
+        415: "Unsupported file type",
+        503: "A tool (Chromium, LibreOffice, ffmpeg) is unavailable",
+        504: "The thumbnail did not finish within the deadline",
       },
     },
-    handler: async ({ body, services }) => {
-      parseUrlHeaders(body.url_headers as string | undefined);
-      await assertFetchableUrl(body.url as string, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
+    handler: async (input) => {
+      const { body, services } = input;
+      const urlHeaders = parseUrlHeaders(body.url_headers as string | undefined);
+      const url = (body.url as string).trim();
+      await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
       await checkWebhookUrl(body, services);
-      notBuiltYet("POST /api/v1/thumbnails/generate/json");
+      return generate(input, { url, urlHeaders }, body);
     },
   },
   {
@@ -61,11 +144,11 @@ export const thumbnailRoutes: Route[] = [
       path: "/api/v1/thumbnails/jobs/:job_id",
       tag,
       summary: "Thumbnail job status",
-      description: "Status of an asynchronous thumbnail job.",
+      description: "The job record: status (pending, processing, completed, failed); once completed the thumbnail's fields and a fresh signed `url` (or `image_base64`); when failed, `error`.",
       params: ThumbnailJobParams,
-      responses: { 200: "Job status", 404: "Job not found", 501: "Not available in this version yet" },
+      responses: { 200: { description: "Job status", schema: ThumbnailResponse }, 404: "Job not found" },
     },
-    handler: () => notBuiltYet("GET /api/v1/thumbnails/jobs/{job_id}"),
+    handler: async (input) => jobBody(input, thumbnailJobsOf(input.services).job(input.ctx.key!.id, input.params.job_id as string)),
   },
   {
     op: {
@@ -73,11 +156,15 @@ export const thumbnailRoutes: Route[] = [
       path: "/api/v1/thumbnails/jobs/:job_id",
       tag,
       summary: "Delete a thumbnail job and its image",
-      description: "Deletes the job and its thumbnail.",
+      description: "Deletes the job, its image and its stored input; its signed URLs stop working. A job still running is abandoned.",
       params: ThumbnailJobParams,
-      responses: { 200: "Deleted", 404: "Job not found", 501: "Not available in this version yet" },
+      responses: { 200: "Deleted: {success, job_id, deleted: true}", 404: "Job not found" },
     },
-    handler: () => notBuiltYet("DELETE /api/v1/thumbnails/jobs/{job_id}"),
+    handler: async ({ services, ctx, params }) => {
+      const row = thumbnailJobsOf(services).job(ctx.key!.id, params.job_id as string);
+      await thumbnailJobsOf(services).remove(row);
+      return { success: true, job_id: row.id, deleted: true };
+    },
   },
   {
     op: {
@@ -85,16 +172,39 @@ export const thumbnailRoutes: Route[] = [
       path: "/api/v1/thumbnails/jobs/:job_id/image",
       tag,
       summary: "Thumbnail job image",
-      description: "The JPEG of a completed job; 409 until the job is completed.",
+      description: "The JPEG of a completed job; 409 job_not_completed while it is pending or processing, or when it failed.",
       params: ThumbnailJobParams,
       responses: {
         200: { description: "The thumbnail", contentType: "image/jpeg" },
         404: "Job not found",
-        409: "Job not completed yet",
-        501: "Not available in this version yet",
+        409: "Job not completed",
       },
     },
-    handler: () => notBuiltYet("GET /api/v1/thumbnails/jobs/{job_id}/image"),
+    handler: async ({ services, ctx, params, set }) => {
+      const row = thumbnailJobsOf(services).job(ctx.key!.id, params.job_id as string);
+      return jpegResponse(await thumbnailJobsOf(services).image(row), set, { "cache-control": "private, max-age=3600" });
+    },
+  },
+  {
+    op: {
+      method: "GET",
+      path: "/api/v1/thumbnails/files/:job_id",
+      tag,
+      summary: "Thumbnail by signed URL",
+      description: "Serves the `url` of a thumbnail answer without an API key while its signature is valid and it has not expired (24 h); 403 forbidden for an altered or expired URL. Free of charge.",
+      params: ThumbnailJobParams,
+      query: SignedFileQuery,
+      public: true,
+      responses: {
+        200: { description: "The thumbnail", contentType: "image/jpeg" },
+        403: "The signature is wrong or the URL expired",
+        404: "The thumbnail was deleted",
+      },
+    },
+    handler: async ({ services, params, query, set }) => {
+      const jpeg = await thumbnailJobsOf(services).imageBySignedUrl(params.job_id as string, Number(query.expires), String(query.signature));
+      return jpegResponse(jpeg, set, { "cache-control": "private, max-age=3600" });
+    },
   },
   {
     op: {
@@ -102,10 +212,10 @@ export const thumbnailRoutes: Route[] = [
       path: "/api/v1/thumbnails/supported-types",
       tag,
       summary: "Supported thumbnail types, grouped by handler",
-      description: "Extensions and MIME types per handler (image, pdf, office, video, audio, web, text).",
-      responses: { 200: "Supported types", 501: "Not available in this version yet" },
+      description: "Extensions and MIME types per handler (image, pdf, office, spreadsheet, presentation, video, audio, web, text). Free of charge.",
+      responses: { 200: { description: "Supported types", schema: ThumbnailSupportedTypes } },
     },
-    handler: () => notBuiltYet("GET /api/v1/thumbnails/supported-types"),
+    handler: () => SUPPORTED,
   },
   {
     op: {
@@ -113,20 +223,24 @@ export const thumbnailRoutes: Route[] = [
       path: "/api/v1/thumbnails/preview",
       tag,
       summary: "JPEG preview of a URL for an <img> tag",
-      description: "Returns the JPEG directly; cached unless nocache=true. 1 credit (cache hits included).",
+      description:
+        "Returns the JPEG itself (a web page as a screenshot, a document or image behind the URL like an upload). Previews are cached for an hour per URL and size (`X-Cache: hit` or `miss`); `nocache=true` draws afresh. 1 credit (cache hits included).",
       query: ThumbnailPreviewQuery,
       responses: {
         200: { description: "The preview", contentType: "image/jpeg" },
-        400: "Invalid, refused or unreachable URL",
+        400: "Invalid, refused or unreachable URL, or an unreadable document",
         402: "Not enough credits",
-        413: "Target over 50 MB",
+        413: "Target over 50 MB, or an image over the pixel limit",
         415: "Unsupported file type",
-        501: "Not available in this version yet",
+        504: "The preview did not finish within the deadline",
       },
     },
-    handler: async ({ query, services }) => {
-      await assertFetchableUrl(query.url as string, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
-      notBuiltYet("GET /api/v1/thumbnails/preview");
+    handler: async ({ query, services, ctx, request, set }) => {
+      const url = (query.url as string).trim();
+      await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
+      const { jpeg, cached } = await thumbnailJobsOf(services).preview(ctx.key!, url, sizeOf(query), query.nocache === true, ctx.id, request.signal);
+      return jpegResponse(jpeg, set, { "x-cache": cached ? "hit" : "miss", "cache-control": "private, max-age=3600" });
     },
   },
 ];
+

@@ -1,0 +1,58 @@
+/** SQL of thumbnail jobs. Pure statements over the Store; no logic. */
+import type { Store } from "../store";
+import type { ThumbnailJobState } from "../store/states";
+
+export interface ThumbnailJobRow {
+  id: string;
+  key_id: string;
+  status: ThumbnailJobState;
+  /** input: JSON of JobInput (options and where the input is) */
+  input: string;
+  image_path: string | null;
+  width: number | null;
+  height: number | null;
+  handler: string | null;
+  /** error: JSON {error, detail} of a failed job */
+  error: string | null;
+  webhook_url: string | null;
+  credits_used: number;
+  created_at: string;
+  completed_at: string | null;
+}
+
+type NewJob = Pick<ThumbnailJobRow, "id" | "key_id" | "status" | "input" | "webhook_url" | "created_at">;
+type Completion = Pick<ThumbnailJobRow, "id" | "image_path" | "width" | "height" | "handler" | "credits_used" | "completed_at">;
+
+export const thumbnailQueries = (store: Store) => ({
+  insert: (row: NewJob) =>
+    store.db
+      .query(
+        `INSERT INTO thumbnail_jobs (id, key_id, status, input, webhook_url, created_at)
+         VALUES ($id, $key_id, $status, $input, $webhook_url, $created_at)`,
+      )
+      .run(row),
+  byId: (id: string) => store.db.query<ThumbnailJobRow, [string]>("SELECT * FROM thumbnail_jobs WHERE id = ?").get(id),
+  /** claim moves a pending job to processing; 0 when it is gone or another runner took it */
+  claim: (id: string) => store.db.query("UPDATE thumbnail_jobs SET status = 'processing' WHERE id = ? AND status = 'pending'").run(id).changes,
+  complete: (row: Completion) =>
+    store.db
+      .query(
+        `UPDATE thumbnail_jobs SET status = 'completed', image_path = $image_path, width = $width, height = $height,
+           handler = $handler, credits_used = $credits_used, completed_at = $completed_at
+         WHERE id = $id`,
+      )
+      .run(row).changes,
+  fail: (id: string, error: string, handler: string | null, at: string) =>
+    store.db.query("UPDATE thumbnail_jobs SET status = 'failed', error = ?, handler = ?, completed_at = ? WHERE id = ?").run(error, handler, at, id).changes,
+  remove: (id: string) => store.db.query("DELETE FROM thumbnail_jobs WHERE id = ?").run(id).changes,
+  /** requeueInterrupted puts jobs a stopped process left in processing back to pending */
+  requeueInterrupted: () => store.db.query("UPDATE thumbnail_jobs SET status = 'pending' WHERE status = 'processing'").run().changes,
+  pendingIds: () =>
+    store.db
+      .query<{ id: string }, []>("SELECT id FROM thumbnail_jobs WHERE status = 'pending' ORDER BY created_at, id")
+      .all()
+      .map((r) => r.id),
+  /** endedBefore lists jobs that ended before `at` (ISO time), for the retention sweep */
+  endedBefore: (at: string) =>
+    store.db.query<Pick<ThumbnailJobRow, "id" | "image_path">, [string]>("SELECT id, image_path FROM thumbnail_jobs WHERE completed_at IS NOT NULL AND completed_at < ?").all(at),
+});
