@@ -97,6 +97,24 @@ export async function screenshotOf(url: string, opts: ScreenshotOptions, deps: S
   }
 }
 
+/**
+ * screenshotHtml captures an uploaded HTML document: it becomes the content of a guarded page (its
+ * sub-resources pass the SSRF guard like any page's), loaded for at most the screenshot deadline.
+ */
+export function screenshotHtml(html: string, viewport: { width: number; height: number }, deps: ScreenshotDeps, signal: AbortSignal): Promise<Uint8Array> {
+  const what = "the uploaded HTML";
+  return deps.browser
+    .withPage({ headers: {}, allowPrivateUrls: deps.allowPrivateUrls, timeoutMs: deps.timeoutMs, signal }, async (page) => {
+      await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
+      await page.setContent(html, { waitUntil: "load", timeout: 0 });
+      return bytesOf(await page.screenshot({ type: "jpeg", quality: 90 }));
+    })
+    .catch((error) => {
+      if (error instanceof AppError) throw error;
+      throw new AppError("unreadable_document", `Chromium could not draw ${what}`, { cause: error });
+    });
+}
+
 /** preparePage sets the viewport, the pixel ratio and the colour scheme before the page loads. */
 async function preparePage(page: Page, opts: ScreenshotOptions): Promise<void> {
   await page.setViewport({ width: opts.viewportWidth, height: opts.viewportHeight, deviceScaleFactor: opts.deviceScaleFactor });
