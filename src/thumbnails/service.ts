@@ -15,7 +15,7 @@ import { renderPdfPage } from "../tools/poppler";
 import { FfmpegTools } from "../tools/ffmpeg";
 import { screenshotDepsOf, screenshotHtml, screenshotOf, type ScreenshotDeps } from "../screenshots/service";
 import { handlerOf, type HandledInput, type HandlerName } from "./handlers";
-import { fitJpeg } from "./image";
+import { assertPixels, fitJpeg } from "./image";
 import { textPreviewSvg } from "./textPreview";
 
 export interface ThumbnailDeps {
@@ -105,7 +105,13 @@ async function draw(document: IngestedDocument, { format, handler }: HandledInpu
   const name = `'${document.filename}'`;
   switch (handler) {
     case "image":
-      return IMAGE_TYPES_VIA_HEIF.has(format.ext) ? heifToPng(document.bytes, name, deps.timeoutMs, signal) : document.bytes;
+      if (IMAGE_TYPES_VIA_HEIF.has(format.ext)) return heifToPng(document.bytes, name, deps.timeoutMs, signal);
+      if (format.ext === "bmp") {
+        const { width, height } = bmpSize(document.bytes, name);
+        assertPixels(width, height, deps.maxPixels, name);
+        return mediaOf(deps).stillToPng(document.bytes, "bmp", signal);
+      }
+      return document.bytes;
     case "pdf":
       return firstPdfPage(document.bytes, size, deps, signal);
     case "office":
@@ -145,4 +151,15 @@ function browserDepsOf(deps: ThumbnailDeps): ScreenshotDeps {
 function mediaOf(deps: ThumbnailDeps): FfmpegTools {
   if (!(deps.tools.media instanceof FfmpegTools)) throw new AppError("tool_unavailable", "video and audio thumbnails need ffmpeg, which this server was not built with");
   return deps.tools.media;
+}
+
+/** bmpSize reads a BMP's dimensions from its header (sharp cannot read BMP, so the pixel cap is checked here). */
+function bmpSize(bytes: Uint8Array, name: string): { width: number; height: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 26 || bytes[0] !== 0x42 || bytes[1] !== 0x4d) throw new AppError("unreadable_document", `${name}: not a BMP image (the header is missing or truncated)`);
+  const core = view.getUint32(14, true) === 12; // BITMAPCOREHEADER: 16-bit sizes
+  const width = core ? view.getUint16(18, true) : Math.abs(view.getInt32(18, true));
+  const height = core ? view.getUint16(20, true) : Math.abs(view.getInt32(22, true));
+  if (!width || !height) throw new AppError("unreadable_document", `${name}: the BMP header states no dimensions`);
+  return { width, height };
 }

@@ -143,6 +143,20 @@ export class FfmpegTools implements MediaTools {
     });
   }
 
+  /**
+   * stillToPng decodes a still image that sharp cannot read (BMP) with ffmpeg's image decoders and
+   * returns it as PNG. The caller checks the dimensions first: ffmpeg decodes the whole picture.
+   */
+  stillToPng(bytes: Uint8Array, ext: string, signal: AbortSignal): Promise<Uint8Array> {
+    return withTempDir(this.options.workDir, "ffmpeg-", async (dir) => {
+      const input = join(dir, `input.${ext.replace(/[^a-z0-9]/gi, "")}`);
+      const output = join(dir, "image.png");
+      await writeFile(input, bytes);
+      await this.run(this.options.ffmpeg, ["-nostdin", "-hide_banner", "-v", "error", "-y", "-i", input, "-frames:v", "1", "-f", "image2", "-c:v", "png", output], `decode a .${ext} image`, signal);
+      return new Uint8Array(await readFile(output));
+    });
+  }
+
   /** waveform draws the first audio stream as a `width` x `height` PNG waveform (transparent background). */
   waveform(bytes: Uint8Array, width: number, height: number, signal: AbortSignal): Promise<Uint8Array> {
     return withTempDir(this.options.workDir, "ffmpeg-", async (dir) => {
