@@ -227,7 +227,7 @@ export class ThumbnailJobs {
       this.q.fail(id, JSON.stringify(body), null, new Date().toISOString());
     }
     if (this.closed) return;
-    await rm(this.inputPath(id), { force: true });
+    await this.forgetInput(id);
     const ended = this.q.byId(id);
     if (ended) this.jobEnded(ended);
   }
@@ -241,6 +241,15 @@ export class ThumbnailJobs {
   private jobEnded(row: ThumbnailJobRow): void {
     if (!row.webhook_url) return;
     this.deps.logger.info("thumbnail job ended; webhook delivery is not wired yet", { job_id: row.id, status: row.status });
+  }
+
+  /** forgetInput removes an ended job's stored file and its url_headers (they may hold credentials). */
+  private async forgetInput(id: string): Promise<void> {
+    await rm(this.inputPath(id), { force: true });
+    const row = this.q.byId(id);
+    if (!row) return;
+    const input = JSON.parse(row.input) as JobInput;
+    this.q.setInput(id, JSON.stringify({ ...input, source: { kind: "done" } }));
   }
 
   private async sourceOf(id: string, input: JobInput): Promise<ThumbnailSource> {

@@ -44,6 +44,8 @@ export const thumbnailQueries = (store: Store) => ({
       .run(row).changes,
   fail: (id: string, error: string, handler: string | null, at: string) =>
     store.db.query("UPDATE thumbnail_jobs SET status = 'failed', error = ?, handler = ?, completed_at = ? WHERE id = ?").run(error, handler, at, id).changes,
+  /** setInput replaces a job's stored input (to drop url_headers once the job ended) */
+  setInput: (id: string, input: string) => store.db.query("UPDATE thumbnail_jobs SET input = ? WHERE id = ?").run(input, id).changes,
   remove: (id: string) => store.db.query("DELETE FROM thumbnail_jobs WHERE id = ?").run(id).changes,
   /** requeueInterrupted puts jobs a stopped process left in processing back to pending */
   requeueInterrupted: () => store.db.query("UPDATE thumbnail_jobs SET status = 'pending' WHERE status = 'processing'").run().changes,
