@@ -112,6 +112,8 @@ export function startServer(services: Services): RunningServer {
   }, 60_000);
   housekeeping.unref();
   thumbnailJobsOf(services).resume();
+  services.webhooks.start();
+  services.tasks.start();
 
   return {
     server,
@@ -120,6 +122,9 @@ export function startServer(services: Services): RunningServer {
       services.draining = true;
       clearInterval(housekeeping);
       await Promise.race([server.stop(false), Bun.sleep(graceMs).then(() => server.stop(true))]);
+      // running tasks get the same grace; what is still running then goes back to pending for the next start
+      await services.tasks.stop(graceMs);
+      await services.webhooks.stop();
       thumbnailJobsOf(services).close();
       await closeServices(services);
     },
