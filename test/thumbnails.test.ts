@@ -5,6 +5,7 @@
  * cache behave as documented.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
@@ -293,6 +294,23 @@ describe("jobs", () => {
     }
     throw new Error(`job ${id} never reached ${status}`);
   }
+
+  test("sync=false with webhook_url: the ended job's record arrives signed, with a delivery id", async () => {
+    const received: Array<{ raw: string; signature: string | null; id: string | null }> = [];
+    const hook = serve(async (request) => {
+      received.push({ raw: await request.text(), signature: request.headers.get("x-svc-signature"), id: request.headers.get("x-svc-delivery-id") });
+      return new Response("ok");
+    });
+    const png = await solid(900, 600).png().toBuffer();
+    const accepted = await generate(new Blob([png]), "wide.png", { sync: "false", width: "300", webhook_url: `${hook.origin}/hook` });
+    expect(accepted.status).toBe(202);
+    for (let i = 0; i < 100 && received.length === 0; i++) await Bun.sleep(100);
+    expect(received).toHaveLength(1);
+    const { raw, signature, id } = received[0]!;
+    expect(signature).toBe("sha256=" + createHmac("sha256", SECRET).update(raw, "utf8").digest("hex"));
+    expect(id).toMatch(/^whd_/);
+    expect(JSON.parse(raw)).toMatchObject({ job_id: accepted.body.job_id, status: "completed", handler: "image", width: 300, height: 200, credits_used: 1 });
+  });
 
   test("sync=false: 202, 409 until completed, then the image; DELETE removes it", async () => {
     const gated = gatedServer();

@@ -20,6 +20,7 @@ import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
 import { getApiKey } from "../security/apiKeys";
 import type { Logger } from "../app/log";
+import type { WebhookDispatcher } from "../webhooks/dispatcher";
 import type { Services } from "../app/services";
 import { thumbnailQueries, type ThumbnailJobRow } from "./queries";
 import { thumbnailDepsOf, thumbnailOf, type ThumbnailDeps, type ThumbnailOutcome, type ThumbnailSize, type ThumbnailSource } from "./service";
@@ -43,6 +44,8 @@ export interface ThumbnailJobsDeps {
   logger: Logger;
   /** webhookSecret: the server's signing secret; signed thumbnail URLs use a key derived from it */
   webhookSecret: string;
+  /** webhooks: the signed delivery outbox shared with tasks (src/webhooks) */
+  webhooks: Pick<WebhookDispatcher, "enqueue" | "wake">;
 }
 
 /** JOBS_AT_ONCE: async thumbnail jobs running at the same time (each may hold a browser page or soffice) */
@@ -233,14 +236,24 @@ export class ThumbnailJobs {
   }
 
   /**
-   * jobEnded is the single call site for "an async thumbnail job ended -> notify its webhook_url".
-   * WEBHOOK DELIVERY HOOK: src/webhooks (being built) takes over here: enqueue a signed delivery of
-   * the job record (the same body GET /api/v1/thumbnails/jobs/{job_id} returns) to row.webhook_url.
-   * Until then the ending is only logged.
+   * jobEnded is the single call site for "an async thumbnail job ended -> notify its webhook_url": a
+   * signed delivery of the job record (as GET /api/v1/thumbnails/jobs/{job_id} shows it, without the
+   * signed image URL, which is built from the polling request's host) goes into the webhook outbox,
+   * with the same signature, delivery id and retry schedule as task webhooks.
    */
   private jobEnded(row: ThumbnailJobRow): void {
     if (!row.webhook_url) return;
-    this.deps.logger.info("thumbnail job ended; webhook delivery is not wired yet", { job_id: row.id, status: row.status });
+    const record = {
+      job_id: row.id,
+      status: row.status,
+      created_at: row.created_at,
+      completed_at: row.completed_at,
+      credits_used: row.credits_used,
+      ...(row.status === "completed" ? { handler: row.handler, width: row.width, height: row.height, content_type: "image/jpeg", image_url: `/api/v1/thumbnails/jobs/${row.id}/image` } : {}),
+      ...(row.error ? { error: JSON.parse(row.error) } : {}),
+    };
+    this.deps.webhooks.enqueue(row.id, row.webhook_url, record);
+    this.deps.webhooks.wake();
   }
 
   /** forgetInput removes an ended job's stored file and its url_headers (they may hold credentials). */
@@ -340,6 +353,7 @@ export function thumbnailJobsOf(services: Services): ThumbnailJobs {
       thumbnail: thumbnailDepsOf(services.config, services.markdown),
       logger: services.logger,
       webhookSecret: services.webhookSecret,
+      webhooks: services.webhooks,
     });
     JOBS_OF.set(services, jobs);
   }
