@@ -94,7 +94,16 @@ export const analyzeRoutes: Route[] = [
       tag,
       summary: "Computed, reasoned or derived answers (multi-step agent)",
       description:
-        "The agent uses the tools search, read_pages, regex_search, compute (Python, argument `code`), extract_table and view_page_image (PDFs). Credits: 2 per page (minimum 5); 10 for a website.",
+        [
+          "Needs the AI provider (GROQ_API_KEY; else 503 ai_unavailable). A multi-step agent investigates the converted document with these tools (names as they appear in `steps`):",
+          "- `search(query, max_results?=5, document?)`: paragraphs ranked by the query's terms, with their page;",
+          "- `read_pages(pages, document?)`: whole pages, e.g. \"2\", \"2-4\", \"1,3,7\" (documents without pages: parts of about 4,000 characters);",
+          "- `regex_search(pattern, flags?, max_matches?=30, document?)`: matches with groups, page and line (stopped after 2 s, or when one page backtracks over 250 ms);",
+          "- `compute(code)`: Python 3 in a sandbox (standard library, no files, no network, time and memory limits): every calculation;",
+          "- `extract_table(page?, index?, document?)`: tables as rows of {column: value};",
+          "- `view_page_image(page, question, document?)`: PDFs only; the rendered page and the question go to the vision model.",
+          "Budgets: 12 tool calls and 150,000 tokens, then the final answer (a strict json_schema call). Sources are kept only when found in the document; a value with no found source and no computation is capped at 0.59 confidence. `steps` per field with include_steps=true. Limit: 5 minutes (504; use sync=false). Credits: 2 per page (minimum 5); 10 for a website.",
+        ].join("\n"),
       body: AnalyzeBody,
       responses: {
         200: { description: "Analysis result", schema: AnalysisResult },
