@@ -7,6 +7,7 @@
  */
 import { AppError } from "../errors";
 import { requireProvider } from "../ai/groq";
+import { underDeadline } from "../runtime/deadline";
 import type { Provider } from "../ai/models";
 import type { WorkerPool } from "../pool";
 import type { MarkdownDeps, MarkdownSource } from "../markdown/service";
@@ -152,16 +153,7 @@ function shape(run: Investigation, options: AnalyzeOptions, documents: AgentDocu
   };
 }
 
-/** withDeadline runs `work` under AGENT_DEADLINE_MS and the caller's signal; the deadline becomes a clear 504-style timeout error. */
-export async function withDeadline<T>(signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const deadline = AbortSignal.timeout(AGENT_DEADLINE_MS);
-  const combined = signal ? AbortSignal.any([deadline, signal]) : deadline;
-  try {
-    return await work(combined);
-  } catch (error) {
-    if (deadline.aborted && !(error instanceof AppError && error.code !== "timeout")) {
-      throw new AppError("timeout", `the operation took longer than ${AGENT_DEADLINE_MS / 60_000} minutes; send it with sync=false to run it as a task`, { cause: error });
-    }
-    throw error;
-  }
+/** withDeadline runs `work` under AGENT_DEADLINE_MS and the caller's signal (504 timeout past it). */
+export function withDeadline<T>(signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return underDeadline(AGENT_DEADLINE_MS, signal, () => `the operation took longer than ${AGENT_DEADLINE_MS / 60_000} minutes; send it with sync=false to run it as a task`, work);
 }

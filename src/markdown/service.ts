@@ -6,6 +6,7 @@
  *   [ingest, render (web pages only), convert, check]   each step under one deadline signal
  */
 import { AppError } from "../errors";
+import { underDeadline } from "../runtime/deadline";
 import { ingestUpload, ingestUrl, type IngestedDocument, type IngestLimits } from "../ingest";
 import { convertDocument } from "../convert";
 import { htmlToMarkdown } from "../convert/html";
@@ -67,16 +68,12 @@ export interface ConvertedDocument {
 
 /** documentOf is markdownOf that also returns the source bytes and, on request, the text of each page. */
 export async function documentOf(source: MarkdownSource, page: PageOptions, deps: MarkdownDeps, signal?: AbortSignal, options: { keepPageTexts?: boolean } = {}): Promise<ConvertedDocument> {
-  const deadline = AbortSignal.timeout(deps.timeoutMs);
-  const combined = signal ? AbortSignal.any([deadline, signal]) : deadline;
-  try {
-    return await runSteps(source, page, deps, combined, options.keepPageTexts === true);
-  } catch (error) {
-    if (deadline.aborted && !(error instanceof AppError && error.code !== "timeout")) {
-      throw new AppError("timeout", `the conversion took longer than ${Math.round(deps.timeoutMs / 1000)} s (the server's --convert-timeout-ms); try a smaller document or ask the operator to raise the limit`, { cause: error });
-    }
-    throw error;
-  }
+  return underDeadline(
+    deps.timeoutMs,
+    signal,
+    () => `the conversion took longer than ${Math.round(deps.timeoutMs / 1000)} s (the server's --convert-timeout-ms); try a smaller document or ask the operator to raise the limit`,
+    (combined) => runSteps(source, page, deps, combined, options.keepPageTexts === true),
+  );
 }
 
 async function runSteps(source: MarkdownSource, page: PageOptions, deps: MarkdownDeps, signal: AbortSignal, keepPageTexts: boolean): Promise<ConvertedDocument> {

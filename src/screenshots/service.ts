@@ -8,6 +8,7 @@
  */
 import type { Page } from "puppeteer";
 import { AppError } from "../errors";
+import { underDeadline } from "../runtime/deadline";
 import type { ConvertTools } from "../convert/types";
 import { ChromiumSupervisor } from "../tools/chromium";
 import { FfmpegTools } from "../tools/ffmpeg";
@@ -70,9 +71,9 @@ export async function screenshotOf(url: string, opts: ScreenshotOptions, deps: S
   if (opts.selector && opts.format !== "jpeg") {
     throw new AppError("bad_request", "selector: applies to format=jpeg only; gif and mp4 scroll through the whole page");
   }
-  const deadline = AbortSignal.timeout(deps.timeoutMs);
-  const combined = signal ? AbortSignal.any([deadline, signal]) : deadline;
-  try {
+  const timedOut = () =>
+    `the screenshot of '${url}' took longer than ${Math.round(deps.timeoutMs / 1000)} s (the server's --screenshot-timeout-ms); the page may never finish loading: try a lighter page`;
+  return underDeadline(deps.timeoutMs, signal, timedOut, async (combined) => {
     const captured = await deps.browser.withLoadedPage(
       url,
       {
@@ -89,12 +90,7 @@ export async function screenshotOf(url: string, opts: ScreenshotOptions, deps: S
     combined.throwIfAborted();
     const bytes = opts.format === "jpeg" ? captured.frames[0]! : await deps.media.encodeFrames(captured.frames, ANIMATION_FPS, opts.format, combined);
     return { bytes, contentType: SCREENSHOT_CONTENT_TYPES[opts.format], status: captured.status, truncated: captured.truncated };
-  } catch (error) {
-    if (deadline.aborted && !(error instanceof AppError && error.code !== "timeout")) {
-      throw new AppError("timeout", `the screenshot of '${url}' took longer than ${Math.round(deps.timeoutMs / 1000)} s (the server's --screenshot-timeout-ms); the page may never finish loading: try a lighter page`, { cause: error });
-    }
-    throw error;
-  }
+  });
 }
 
 /**

@@ -6,6 +6,7 @@
  *   [ingest (size limit, SSRF guard, sniff), pick handler (415), draw, fit + encode]   under one deadline
  */
 import { AppError } from "../errors";
+import { underDeadline } from "../runtime/deadline";
 import { ingestUpload, ingestUrl, type IngestedDocument, type IngestLimits } from "../ingest";
 import type { ConvertTools } from "../convert/types";
 import type { Config } from "../config";
@@ -72,9 +73,8 @@ const PDF_PNG_LIMIT = 200_000_000;
 
 /** thumbnailOf draws the thumbnail of one file or URL; `signal` ends it early. Past the deadline: 504 timeout. */
 export async function thumbnailOf(source: ThumbnailSource, size: ThumbnailSize, deps: ThumbnailDeps, signal?: AbortSignal): Promise<ThumbnailOutcome> {
-  const deadline = AbortSignal.timeout(deps.timeoutMs);
-  const combined = signal ? AbortSignal.any([deadline, signal]) : deadline;
-  try {
+  const timedOut = () => `the thumbnail took longer than ${Math.round(deps.timeoutMs / 1000)} s (the server's --convert-timeout-ms)`;
+  return underDeadline(deps.timeoutMs, signal, timedOut, async (combined) => {
     const document = await ingest(source, deps, combined);
     combined.throwIfAborted();
     const handled = handlerOf(document);
@@ -85,12 +85,7 @@ export async function thumbnailOf(source: ThumbnailSource, size: ThumbnailSize, 
     combined.throwIfAborted();
     const fitted = await fitJpeg(picture, { ...size, maxPixels: deps.maxPixels }, `'${document.filename}'`);
     return { ...fitted, handler: handled.handler, filename: document.filename, sourceType: document.contentType };
-  } catch (error) {
-    if (deadline.aborted && !(error instanceof AppError && error.code !== "timeout")) {
-      throw new AppError("timeout", `the thumbnail took longer than ${Math.round(deps.timeoutMs / 1000)} s (the server's --convert-timeout-ms)`, { cause: error });
-    }
-    throw error;
-  }
+  });
 }
 
 function ingest(source: ThumbnailSource, deps: ThumbnailDeps, signal: AbortSignal): Promise<IngestedDocument> {
