@@ -11,6 +11,7 @@
  * becomes null when it cannot be.
  */
 import type { FieldDefinition, TypedSchema } from "../schema/typed";
+import { isPlainObject } from "../runtime/values";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -195,8 +196,4 @@ function parsedJson<T>(value: unknown, shape: (v: unknown) => v is T): T | undef
   } catch {
     return undefined;
   }
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

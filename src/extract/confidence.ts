@@ -20,6 +20,7 @@
  * the truth; OCR quality only counts when the text came from OCR (for vision the model read the
  * image itself, so the OCR of that page says little).
  */
+import { round3 } from "../runtime/values";
 
 export type ExtractionMethod = "text" | "ocr" | "ocr+vision" | "vision" | "dom+text";
 
@@ -128,10 +129,6 @@ export function geometricMean(probabilities: number[]): number {
 
 function clamp01(v: number): number {
   return Math.min(1, Math.max(0, v));
-}
-
-function round3(v: number): number {
-  return Math.round(v * 1000) / 1000;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -27,10 +27,12 @@ import type { ChatCompletionCreateParamsNonStreaming } from "groq-sdk/resources/
 import { AppError } from "../errors";
 import { withProviderPolicy } from "../ai/groq";
 import { isBadRequest, stripFences } from "../ai/structured";
+import { jpegDataUrl } from "./vision";
 import { coerceToSchema, extractionJsonSchema, EXTRACTION_SCHEMA_NAME } from "../ai/jsonSchema";
 import type { ModelNames } from "../ai/models";
 import type { FieldDefinition, TypedSchema } from "../schema/typed";
 import { compositeConfidence, geometricMean, groundingOf, sourceLineOf, type ExtractionMethod } from "./confidence";
+import { isPlainObject, round3 } from "../runtime/values";
 
 export interface ProviderExtraction {
   data: Record<string, unknown>;
@@ -261,7 +263,7 @@ export function buildRequest(model: string, schema: TypedSchema, text: string, l
             role: "user",
             content: [
               { type: "text", text: `${user}\n\nThe page images below are the same document: read values from them where the text above is missing or garbled (it came from OCR).` },
-              ...images.map((jpeg) => ({ type: "image_url" as const, image_url: { url: `data:image/jpeg;base64,${Buffer.from(jpeg).toString("base64")}` } })),
+              ...images.map((jpeg) => ({ type: "image_url" as const, image_url: { url: jpegDataUrl(jpeg) } })),
             ],
           }
         : { role: "user", content: user },
@@ -313,15 +315,11 @@ function parseAnswer(content: string, schema: TypedSchema): { fields?: Record<st
 }
 
 /** selfReportOf reads the model's confidence; a missing or unreadable one counts as 0.5 (no opinion); 0..100 scales are folded. */
-function selfReportOf(value: unknown): number {
+export function selfReportOf(value: unknown): number {
   const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
   if (!Number.isFinite(n)) return 0.5;
   const scaled = n > 1 && n <= 100 ? n / 100 : n;
   return Math.min(1, Math.max(0, scaled));
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function tokensOf(content: unknown): TokenLogprob[] | null {
@@ -371,10 +369,6 @@ export function fieldTokenProbabilities(
     }
   }
   return { perField, valueTokens };
-}
-
-function round3(v: number): number {
-  return Math.round(v * 1000) / 1000;
 }
 
 /**

@@ -17,6 +17,7 @@ import type { FieldDefinition, TypedSchema } from "../schema/typed";
 import { qualitySignals, type ExtractionMethod, type QualitySignals } from "./confidence";
 import { extractLocal } from "./local";
 import { extractWithProvider, isMissing } from "./provider";
+import { round3 } from "../runtime/values";
 
 export interface ExtractDeps {
   markdown: MarkdownDeps;
@@ -195,8 +196,4 @@ function shape(document: MarkdownOutcome, schema: TypedSchema, answers: FieldAns
     warnings,
     website: document.website,
   };
-}
-
-function round3(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }

@@ -5,6 +5,7 @@
  * `invalid_schema` whose detail names the field path and the fix.
  */
 import { AppError } from "../errors";
+import { isPlainObject } from "../runtime/values";
 
 export const FIELD_TYPES = ["string", "number", "integer", "boolean", "array", "object"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -31,8 +32,6 @@ export interface ParseSchemaOptions {
   /** the form field's name, for messages */
   field?: string;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function invalid(detail: string): never {
   throw new AppError("invalid_schema", detail);

@@ -13,11 +13,12 @@ import type { ChatCompletionMessageParam } from "groq-sdk/resources/chat/complet
 import { coerceToSchema, strictObject, valueSchema, type JsonSchema } from "../../ai/jsonSchema";
 import { askStructured } from "../../ai/structured";
 import { normalizeText } from "../../extract/confidence";
-import { describeFields, isMissing } from "../../extract/provider";
+import { describeFields, isMissing, selfReportOf } from "../../extract/provider";
 import type { TypedSchema } from "../../schema/typed";
 import type { ContextBlock } from "../../decide/schema";
 import type { AgentDocument } from "./documents";
 import type { Step } from "./loop";
+import { isPlainObject, round3 } from "../../runtime/values";
 
 /** UNSOURCED_CAP: the highest confidence of a value with neither a found source nor a computation. */
 export const UNSOURCED_CAP = 0.59;
@@ -144,7 +145,7 @@ export async function fieldAnswers(messages: ChatCompletionMessageParam[], input
     const usedSteps = integers(raw.steps).filter((n) => steps.some((s) => s.step === n));
     const sources = grounder.ground(strings(raw.sources), input.mode === "cross");
     const computed = usedSteps.some((n) => steps.find((s) => s.step === n)?.tool === "compute") || (usedSteps.length === 0 && steps.some((s) => s.tool === "compute" && !s.error));
-    let confidence = clamp01(raw.confidence);
+    let confidence = selfReportOf(raw.confidence);
     if (isMissing(fieldValue)) confidence = 0;
     else if (sources.length === 0 && !computed) confidence = Math.min(confidence, UNSOURCED_CAP);
     answers[name] = { value: isMissing(fieldValue) ? null : fieldValue, confidence: round3(confidence), reasoning: typeof raw.reasoning === "string" ? raw.reasoning : "", sources, steps: usedSteps };
@@ -196,7 +197,7 @@ export async function decision(messages: ChatCompletionMessageParam[], input: Pr
         .map(([n]) => n);
       if (empty.length) return `not a complete decision: no value for ${empty.join(", ")}`;
       const confidence = isPlainObject(parsed.confidence) ? parsed.confidence : {};
-      if (names.every((n) => clamp01(confidence[n]) === 0)) return "not a decision: every confidence is zero";
+      if (names.every((n) => selfReportOf(confidence[n]) === 0)) return "not a decision: every confidence is zero";
       return parsed as { decision: Record<string, unknown>; confidence: Record<string, unknown>; reasoning?: unknown; sources?: unknown };
     },
     signal: deps.signal,
@@ -206,7 +207,7 @@ export async function decision(messages: ChatCompletionMessageParam[], input: Pr
   return {
     decision: {
       data: Object.fromEntries(Object.entries(input.schema).map(([n, def]) => [n, coerceToSchema(value.decision[n], def)])),
-      confidence: Object.fromEntries(names.map((n) => [n, round3(clamp01(value.confidence[n]))])),
+      confidence: Object.fromEntries(names.map((n) => [n, round3(selfReportOf(value.confidence[n]))])),
       reasoning: typeof value.reasoning === "string" ? value.reasoning : "",
       sources,
     },
@@ -253,25 +254,10 @@ class Grounder {
 
 // Small readers ----------------------------------------------------------------------------------
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : [];
 }
 
 function integers(v: unknown): number[] {
   return Array.isArray(v) ? v.filter((n): n is number => Number.isInteger(n)) : [];
-}
-
-function clamp01(v: unknown): number {
-  const n = typeof v === "number" ? v : typeof v === "string" ? Number(v) : NaN;
-  if (!Number.isFinite(n)) return 0.5;
-  const scaled = n > 1 && n <= 100 ? n / 100 : n;
-  return Math.min(1, Math.max(0, scaled));
-}
-
-function round3(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }

@@ -4,7 +4,6 @@
  * PART_CHARS characters at paragraph breaks, so `read_pages` and citations work the same everywhere.
  */
 import { documentOf, type MarkdownDeps, type MarkdownSource } from "../../markdown/service";
-import { qualitySignals } from "../../extract/confidence";
 
 /** PART_CHARS: the size of one part of a document that has no pages of its own, in characters. */
 export const PART_CHARS = 4000;
@@ -23,8 +22,6 @@ export interface AgentDocument {
   paginated: boolean;
   /** pdf: the PDF bytes, for view_page_image; absent for other formats */
   pdf?: Uint8Array;
-  /** ocrQuality: the spec's ocr_quality over OCRed pages; null when nothing was OCRed */
-  ocrQuality: number | null;
   warnings: string[];
 }
 
@@ -32,7 +29,6 @@ export interface AgentDocument {
 export async function loadDocument(source: MarkdownSource, label: string, deps: MarkdownDeps, signal?: AbortSignal): Promise<AgentDocument> {
   const converted = await documentOf(source, { mainContent: true, waitMs: 0 }, deps, signal, { keepPageTexts: true });
   const { outcome } = converted;
-  const pageOcr = (outcome.pages ?? []).flatMap((p) => (p.ocr_quality === undefined ? [] : [p.ocr_quality]));
   const paginated = converted.pageTexts !== undefined && converted.pageTexts.length > 0;
   return {
     label,
@@ -45,7 +41,6 @@ export async function loadDocument(source: MarkdownSource, label: string, deps: 
     parts: paginated ? converted.pageTexts! : splitParts(outcome.markdown, PART_CHARS),
     paginated,
     ...(outcome.content_type === "application/pdf" ? { pdf: converted.bytes } : {}),
-    ocrQuality: qualitySignals({ pageOcrConfidences: pageOcr, tokenProbabilities: [], selfReports: [] }).ocr_quality ?? null,
     warnings: outcome.warnings,
   };
 }

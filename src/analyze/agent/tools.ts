@@ -7,13 +7,12 @@
  *
  * Every result is cut to MAX_RESULT_CHARS so one tool call cannot fill the model's context.
  */
-import sharp from "sharp";
 import type Groq from "groq-sdk";
 import type { ChatCompletionTool } from "groq-sdk/resources/chat/completions";
 import { withProviderPolicy } from "../../ai/groq";
 import type { SandboxResult } from "../../ai/sandbox";
 import type { WorkerPool } from "../../pool";
-import { renderPdfPage } from "../../tools/poppler";
+import { jpegDataUrl, pdfPageJpeg } from "../../extract/vision";
 import type { AgentDocument } from "./documents";
 import type { RegexOutcome } from "./regex";
 
@@ -21,8 +20,6 @@ import type { RegexOutcome } from "./regex";
 export const MAX_RESULT_CHARS = 12_000;
 /** REGEX_TIMEOUT_MS: a regex_search running longer is stopped (its worker thread is terminated). */
 export const REGEX_TIMEOUT_MS = 2_000;
-/** VIEW_DPI: resolution of page images sent to the vision model. */
-const VIEW_DPI = 110;
 
 export type ToolName = "search" | "read_pages" | "regex_search" | "compute" | "extract_table" | "view_page_image";
 
@@ -165,9 +162,7 @@ function search(args: Record<string, unknown>, ctx: ToolContext) {
   const docs = documentsOf(args, ctx);
   const terms = [...new Set(tokens(query))];
   if (!terms.length) throw new ToolArgumentError("query has no words to search for");
-  const passages: Passage[] = docs.flatMap((doc) =>
-    doc.parts.flatMap((text, i) => paragraphs(text).map((p) => ({ doc, page: i + 1, text: p, words: tokens(p) }))),
-  );
+  const passages = docs.flatMap(passagesOf);
   const df = new Map(terms.map((t) => [t, passages.filter((p) => p.words.includes(t)).length]));
   const phrase = query.toLowerCase().trim();
   const scored = passages
@@ -186,6 +181,18 @@ function search(args: Record<string, unknown>, ctx: ToolContext) {
   const many = ctx.documents.length > 1;
   if (!scored.length) return { results: [], note: `no passage contains any of: ${terms.join(", ")}` };
   return { results: scored.map(({ p }) => ({ where: where(p.doc, p.page, many), text: p.text.slice(0, 1200) })) };
+}
+
+/** passageCache: each document is split and tokenised once per run, not once per search call. */
+const passageCache = new WeakMap<AgentDocument, Passage[]>();
+
+function passagesOf(doc: AgentDocument): Passage[] {
+  let passages = passageCache.get(doc);
+  if (!passages) {
+    passages = doc.parts.flatMap((text, i) => paragraphs(text).map((p) => ({ doc, page: i + 1, text: p, words: tokens(p) })));
+    passageCache.set(doc, passages);
+  }
+  return passages;
 }
 
 function tokens(text: string): string[] {
@@ -339,8 +346,7 @@ async function viewPageImage(args: Record<string, unknown>, ctx: ToolContext): P
   if (!doc) return failed("view_page_image reads PDF pages only, and this document is not a PDF");
   const page = intArg(args, "page", 1, 1, 1_000_000);
   if (page > doc.totalPages) return failed(`the PDF has ${doc.totalPages} page(s); there is no page ${page}`);
-  const png = await renderPdfPage(doc.pdf!, { page, dpi: VIEW_DPI, gray: false, timeoutMs: 20_000, maxBytes: 60_000_000 }, ctx.signal);
-  const jpeg = await sharp(png).resize({ width: 1600, height: 1600, fit: "inside", withoutEnlargement: true }).jpeg({ quality: 80 }).toBuffer();
+  const jpeg = await pdfPageJpeg(doc.pdf!, page, `view_page_image: page ${page} of ${doc.filename}`, ctx.signal);
   const completion = await withProviderPolicy(
     `view_page_image with model ${ctx.vision.model}`,
     (signal) =>
@@ -353,7 +359,7 @@ async function viewPageImage(args: Record<string, unknown>, ctx: ToolContext): P
               role: "user",
               content: [
                 { type: "text", text: `This is page ${page} of '${doc.filename}'. ${question}\nDescribe only what the image shows; say so when it does not show the answer.` },
-                { type: "image_url", image_url: { url: `data:image/jpeg;base64,${jpeg.toString("base64")}` } },
+                { type: "image_url", image_url: { url: jpegDataUrl(jpeg) } },
               ],
             },
           ],
