@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { form, startServer, type TestServer } from "./helpers/server";
-import { chatReply, startGroqServer, type GroqServer } from "./helpers/groqServer";
+import { form, pollTask, startServer, type TestServer } from "./helpers/server";
+import { chatReply, withGroqProvider, type GroqServer } from "./helpers/groqServer";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 const receipt = () => new File([readFileSync(join(FIXTURES, "RECEIPT-2024-TXN-98765_retail_purchase.pdf"))], "receipt.pdf");
@@ -72,15 +72,7 @@ describe("with the AI provider (our Groq-protocol server)", () => {
   let groq: GroqServer;
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    groq = await startGroqServer();
-    server = await startServer({ env: { GROQ_API_KEY: "gsk_test_key", GROQ_BASE_URL: groq.baseUrl }, args: ["--compute-timeout-ms", "1500"] });
-    ({ key } = await server.key("pro"));
-  });
-  afterAll(async () => {
-    await server.stop();
-    groq.close();
-  });
+  withGroqProvider({ args: ["--compute-timeout-ms", "1500"] }, (served) => ({ groq, server, key } = served));
 
   test("analyze: the agent's tools run for real, the final answer is typed, sources are checked, steps are traced", async () => {
     const start = groq.requests.length;
@@ -291,29 +283,11 @@ describe("with the AI provider (our Groq-protocol server)", () => {
   });
 });
 
-async function pollTask(server: TestServer, key: string, taskId: string): Promise<any> {
-  for (let i = 0; i < 300; i++) {
-    const r = await fetch(`${server.url}/api/v1/jobs/${taskId}`, { headers: { "X-API-Key": key } });
-    const body = (await r.json()) as any;
-    if (["completed", "failed", "cancelled"].includes(body.status)) return body;
-    await Bun.sleep(100);
-  }
-  throw new Error(`task ${taskId} did not end`);
-}
-
 describe("sync=false: analyze, cross-analyze and decide run as tasks", () => {
   let groq: GroqServer;
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    groq = await startGroqServer();
-    server = await startServer({ env: { GROQ_API_KEY: "gsk_test_key", GROQ_BASE_URL: groq.baseUrl } });
-    ({ key } = await server.key("pro"));
-  });
-  afterAll(async () => {
-    await server.stop();
-    groq.close();
-  });
+  withGroqProvider({}, (served) => ({ groq, server, key } = served));
 
   test("analyze with sync=false answers 202 and the task's result is the sync result", async () => {
     groq.reply("chat", chatReply("Read it."), final({ amount: { value: 260, confidence: 0.95, reasoning: "stated", sources: ["Refund amount: $260.00"], steps: [] } }));
@@ -358,15 +332,7 @@ describe("agent budgets and the vision tool", () => {
   let groq: GroqServer;
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    groq = await startGroqServer();
-    server = await startServer({ env: { GROQ_API_KEY: "gsk_test_key", GROQ_BASE_URL: groq.baseUrl } });
-    ({ key } = await server.key("pro"));
-  });
-  afterAll(async () => {
-    await server.stop();
-    groq.close();
-  });
+  withGroqProvider({}, (served) => ({ groq, server, key } = served));
 
   test("view_page_image sends the rendered PDF page to the vision model and hands its answer back", async () => {
     const start = groq.requests.length;

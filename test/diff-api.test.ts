@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { form, startServer, type TestServer } from "./helpers/server";
+import { form, pollTask, startServer, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
-import { chatReply, startGroqServer, type GroqServer } from "./helpers/groqServer";
+import { chatReply, withGroqProvider, type GroqServer } from "./helpers/groqServer";
 
 const FIXTURES = join(import.meta.dir, "fixtures/diff");
 const file = (name: string) => new File([readFileSync(join(FIXTURES, name))], name);
@@ -191,11 +191,7 @@ describe("without an AI provider", () => {
     const sync = await diff(server, key, { file_a: file("contract_v1.docx"), file_b: file("contract_v2.docx"), format: "markdown" }, { Accept: "application/json" });
     const accepted = await diff(server, key, { file_a: file("contract_v1.docx"), file_b: file("contract_v2.docx"), format: "markdown", sync: "false" });
     expect(accepted.status).toBe(202);
-    let task: any;
-    for (let i = 0; i < 300 && !["completed", "failed"].includes(task?.status); i++) {
-      await Bun.sleep(100);
-      task = await (await fetch(`${server.url}/api/v1/jobs/${accepted.body.task_id}`, { headers: { "X-API-Key": key } })).json();
-    }
+    const task = await pollTask(server, key, accepted.body.task_id);
     expect(task.status).toBe("completed");
     expect(task.result.blocks).toEqual(sync.body.blocks);
     expect(task.result.markdown).toBe(sync.body.markdown);
@@ -213,15 +209,7 @@ describe("annotate=true with the AI provider (our Groq-protocol server)", () => 
   let groq: GroqServer;
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    groq = await startGroqServer();
-    server = await startServer({ env: { GROQ_API_KEY: "gsk_test_key", GROQ_BASE_URL: groq.baseUrl } });
-    ({ key } = await server.key("pro"));
-  });
-  afterAll(async () => {
-    await server.stop();
-    groq.close();
-  });
+  withGroqProvider({}, (served) => ({ groq, server, key } = served));
 
   test("the summary and each changed block's significance come back on the blocks", async () => {
     groq.reply(

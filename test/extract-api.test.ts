@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { form, startServer, type TestServer } from "./helpers/server";
-import { chatReply, startGroqServer, type GroqServer } from "./helpers/groqServer";
+import { chatReply, startGroqServer, withGroqProvider, type GroqServer } from "./helpers/groqServer";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 const receipt = () => new File([readFileSync(join(FIXTURES, "RECEIPT-2024-TXN-98765_retail_purchase.pdf"))], "receipt.pdf");
@@ -81,15 +81,7 @@ describe("with the AI provider (our Groq-protocol server)", () => {
   let groq: GroqServer;
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    groq = await startGroqServer();
-    server = await startServer({ env: { GROQ_API_KEY: "gsk_test_key", GROQ_BASE_URL: groq.baseUrl } });
-    ({ key } = await server.key("pro"));
-  });
-  afterAll(async () => {
-    await server.stop();
-    groq.close();
-  });
+  withGroqProvider({}, (served) => ({ groq, server, key } = served));
 
   const answer = (fields: Record<string, { value: unknown; quote: string | null; confidence: number }>) => chatReply(JSON.stringify(fields));
 

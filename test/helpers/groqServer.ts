@@ -4,9 +4,10 @@
  * `file` part). Tests queue replies per route; a request with nothing queued gets HTTP 418 and
  * an error body, so a test never passes by accident. Every request is recorded.
  */
-import { afterAll, beforeEach } from "bun:test";
+import { afterAll, beforeAll, beforeEach } from "bun:test";
 import type Groq from "groq-sdk";
 import { createGroqClient } from "../../src/ai/groq";
+import { startServer, type StartOptions, type TestServer } from "./server";
 
 export type GroqRoute = "chat" | "transcription";
 
@@ -178,4 +179,30 @@ export function groqPerTest(apiKey: string, timeoutMs: number) {
       return c;
     },
   };
+}
+
+/** ServedWithGroq is what withGroqProvider hands its test file: the fake provider, the server using it, a pro key. */
+export interface ServedWithGroq {
+  groq: GroqServer;
+  server: TestServer;
+  key: string;
+}
+
+/**
+ * withGroqProvider starts, before the tests of the enclosing describe block, a Groq-protocol server
+ * and a docintel server that uses it as its AI provider (GROQ_API_KEY, GROQ_BASE_URL), makes a pro
+ * key, and hands the three to `assign`; both servers stop after the block.
+ */
+export function withGroqProvider(options: StartOptions, assign: (served: ServedWithGroq) => void): void {
+  let served: ServedWithGroq | undefined;
+  beforeAll(async () => {
+    const groq = await startGroqServer();
+    const server = await startServer({ ...options, env: { ...options.env, GROQ_API_KEY: "gsk_test_key", GROQ_BASE_URL: groq.baseUrl } });
+    served = { groq, server, key: (await server.key("pro")).key };
+    assign(served);
+  });
+  afterAll(async () => {
+    await served?.server.stop();
+    served?.groq.close();
+  });
 }

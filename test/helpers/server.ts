@@ -116,3 +116,14 @@ export function form(fields: Record<string, string | Blob | Blob[]>): FormData {
   }
   return fd;
 }
+
+/** pollTask GETs /api/v1/jobs/{taskId} until the task has ended (completed, failed or cancelled) and returns that record. */
+export async function pollTask(server: TestServer, key: string, taskId: string, ms = 30_000): Promise<any> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const body = (await (await fetch(`${server.url}/api/v1/jobs/${taskId}`, { headers: { "X-API-Key": key } })).json()) as any;
+    if (["completed", "failed", "cancelled"].includes(body.status)) return body;
+    await Bun.sleep(100);
+  }
+  throw new Error(`task ${taskId} did not end within ${ms} ms`);
+}
