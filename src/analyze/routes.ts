@@ -7,11 +7,10 @@ import { AppError } from "../errors";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import { requireProvider } from "../ai/groq";
 import { agentDepsOf } from "../app/services";
-import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
 import type { TypedSchema } from "../schema/typed";
 import { registerTaskKind } from "../tasks/kinds";
-import { acceptBatch, acceptTask } from "../tasks/accept";
+import { acceptBatch, runNowOrAccept } from "../tasks/accept";
 import { analyzeDocument, crossAnalyze, type LabelledSource } from "./service";
 import { ANALYZE_BATCH_MAX_ITEMS, AnalysisResult, AnalyzeBatchBody, AnalyzeBody, CROSS_MAX_DOCUMENTS, CROSS_MAX_FIELDS, CrossAnalysisResult, CrossAnalyzeBody } from "./schema";
 
@@ -64,7 +63,7 @@ interface CrossInput {
   includeSteps: boolean;
 }
 
-/** analyzeWork runs one analysis and prices it: the sync route (under metered) and the task runner share it. */
+/** analyzeWork runs one analysis and prices it: the registered task kind, run now (sync) or as a task (runNowOrAccept). */
 async function analyzeWork(input: AnalyzeInput, services: Services, signal: AbortSignal) {
   const outcome = await analyzeDocument({ file: input.file, url: input.url, urlHeaders: input.urlHeaders }, { schema: input.schema, includeSteps: input.includeSteps }, agentDepsOf(services), signal);
   const credits = costs.analyze({ pages: outcome.total_pages, website: outcome.website });
@@ -115,18 +114,14 @@ export const analyzeRoutes: Route[] = [
         503: "AI provider not configured (ai_unavailable) or overloaded",
       },
     },
-    handler: async ({ body, services, ctx, request, set }) => {
+    handler: async (call) => {
+      const { body, services } = call;
       const schema = parseTypedSchema(body.schema);
       const document = await requireOneDocument(body, services);
       await checkWebhookUrl(body, services);
       requireProvider(services.provider, "analyze");
       const input: AnalyzeInput = { ...document, schema, includeSteps: body.include_steps === true };
-      if (body.sync === false) {
-        set.status = 202;
-        return acceptTask(services, ctx, { operation: "analyze", input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
-      }
-      const { result } = await metered(services.ledger, ctx.key!, "analyze", MINIMUM_COST.analyze, ctx.id, () => analyzeWork(input, services, request.signal));
-      return result;
+      return (await runNowOrAccept(call, "analyze", input)).body;
     },
   },
   {
@@ -175,7 +170,8 @@ export const analyzeRoutes: Route[] = [
         503: "AI provider not configured (ai_unavailable) or overloaded",
       },
     },
-    handler: async ({ body, services, ctx, request, set }) => {
+    handler: async (call) => {
+      const { body, services } = call;
       const schema = parseTypedSchema(body.schema, { maxTopLevelFields: CROSS_MAX_FIELDS });
       const files = (body.files as File[] | undefined) ?? [];
       const urls = crossUrls(body);
@@ -197,12 +193,7 @@ export const analyzeRoutes: Route[] = [
         schema,
         includeSteps: body.include_steps === true,
       };
-      if (body.sync === false) {
-        set.status = 202;
-        return acceptTask(services, ctx, { operation: "cross", input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
-      }
-      const { result } = await metered(services.ledger, ctx.key!, "cross", MINIMUM_COST.cross, ctx.id, () => crossWork(input, services, request.signal));
-      return result;
+      return (await runNowOrAccept(call, "cross", input)).body;
     },
   },
 ];

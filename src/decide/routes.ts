@@ -1,14 +1,13 @@
 import type { Route } from "../app/route";
 import type { Services } from "../app/services";
 import { registerTaskKind } from "../tasks/kinds";
-import { acceptTask } from "../tasks/accept";
+import { runNowOrAccept } from "../tasks/accept";
 import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
 import { requireProvider } from "../ai/groq";
 import { agentDepsOf } from "../app/services";
-import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
 import { decide, type DecideInput } from "./service";
 import { DECIDE_LIMITS, DecideBody, DecisionResult, type ContextBlock } from "./schema";
@@ -47,7 +46,7 @@ interface DecideTaskInput extends Omit<DecideInput, "source"> {
   urlHeaders: Record<string, string>;
 }
 
-/** decideWork runs one decision and prices it: the sync route (under metered) and the task runner share it. */
+/** decideWork runs one decision and prices it: the registered task kind, run now (sync) or as a task (runNowOrAccept). */
 async function decideWork(input: DecideTaskInput, services: Services, signal: AbortSignal) {
   const { file, url, urlHeaders, ...rest } = input;
   const outcome = await decide({ ...rest, ...(file || url ? { source: { file, url, urlHeaders } } : {}) }, agentDepsOf(services), signal);
@@ -78,7 +77,8 @@ export const decideRoutes: Route[] = [
         503: "AI provider not configured, overloaded or rate-limited (Retry-After)",
       },
     },
-    handler: async ({ body, services, ctx, request, set }) => {
+    handler: async (call) => {
+      const { body, services } = call;
       const schema = parseTypedSchema(body.schema, { maxTopLevelFields: DECIDE_LIMITS.fields });
       const context = parseContext(body.context as string | undefined);
       const document = body.file || body.url ? await requireOneDocument(body, services) : undefined;
@@ -94,12 +94,7 @@ export const decideRoutes: Route[] = [
         urlHeaders: document?.urlHeaders ?? {},
         includeSteps: body.include_steps === true,
       };
-      if (body.sync === false) {
-        set.status = 202;
-        return acceptTask(services, ctx, { operation: "decide", input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
-      }
-      const { result } = await metered(services.ledger, ctx.key!, "decide", MINIMUM_COST.decide, ctx.id, () => decideWork(input, services, request.signal));
-      return result;
+      return (await runNowOrAccept(call, "decide", input)).body;
     },
   },
 ];

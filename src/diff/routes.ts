@@ -1,9 +1,8 @@
 import type { Route } from "../app/route";
 import { registerTaskKind } from "../tasks/kinds";
-import { acceptTask } from "../tasks/accept";
+import { runNowOrAccept } from "../tasks/accept";
 import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema } from "../app/common";
-import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
 import type { Services } from "../app/services";
 import { diffDocuments, providerFor, type DiffFormat, type DiffOptions, type DiffOutcome } from "./service";
@@ -23,8 +22,8 @@ export interface DiffInput extends DiffOptions {
 }
 
 /**
- * diffWork runs one comparison and prices it (1 credit): the sync route calls it under metered, and
- * the "diff" task kind (sync=false) runs it as its `run` (see src/tasks/kinds.ts).
+ * diffWork runs one comparison and prices it (1 credit): it is the "diff" task kind's `run`, run
+ * now (sync) or as a task (sync=false) by runNowOrAccept.
  */
 export async function diffWork(input: DiffInput, services: Services, signal: AbortSignal) {
   const sources = {
@@ -86,7 +85,8 @@ export const diffRoutes: Route[] = [
         504: "A conversion did not finish within the deadline",
       },
     },
-    handler: async ({ body, services, ctx, request, set }) => {
+    handler: async (call) => {
+      const { body, services } = call;
       const a = await requireOneDocument(body, services, "_a");
       const b = await requireOneDocument(body, services, "_b");
       await checkWebhookUrl(body, services);
@@ -97,13 +97,9 @@ export const diffRoutes: Route[] = [
       };
       providerFor(options, services);
       const input: DiffInput = { fileA: a.file, urlA: a.url, fileB: b.file, urlB: b.url, urlHeaders: a.urlHeaders, ...options };
-      if (body.sync === false) {
-        set.status = 202;
-        return acceptTask(services, ctx, { operation: "diff", input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
-      }
-      const { result: response } = await metered(services.ledger, ctx.key!, "diff", MINIMUM_COST.diff, ctx.id, () => diffWork(input, services, request.signal));
-      if (options.format === "json" || wantsJson(request)) return response;
-      return renderedResponse(response, options.format, set.headers);
+      const outcome = await runNowOrAccept<DiffOutcome & { credits_used: number }>(call, "diff", input);
+      if (outcome.accepted || options.format === "json" || wantsJson(call.request)) return outcome.body;
+      return renderedResponse(outcome.body, options.format, call.set.headers);
     },
   },
 ];

@@ -4,10 +4,9 @@ import type { Services } from "../app/services";
 import { checkBatchInputs, checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
 import { parseTypedSchema, type TypedSchema } from "../schema/typed";
-import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
 import { registerTaskKind } from "../tasks/kinds";
-import { acceptBatch, acceptTask } from "../tasks/accept";
+import { acceptBatch, runNowOrAccept } from "../tasks/accept";
 import { extractDocument, type ExtractOptions } from "./service";
 import { EXTRACT_BATCH_MAX_ITEMS, ExtractBatchBody, ExtractBody, ExtractionResult } from "./schema";
 
@@ -22,7 +21,7 @@ interface ExtractInput {
   followLinks?: boolean;
 }
 
-/** extractWork runs one extraction and prices it: the sync route (under metered) and the task runner share it. */
+/** extractWork runs one extraction and prices it: the registered task kind, run now (sync) or as a task (runNowOrAccept). */
 async function extractWork(input: ExtractInput, services: Services, signal: AbortSignal) {
   const outcome = await extractDocument(
     { file: input.file, url: input.url, urlHeaders: input.urlHeaders },
@@ -71,18 +70,14 @@ export const extractRoutes: Route[] = [
         503: "AI service unavailable or overloaded",
       },
     },
-    handler: async ({ body, services, ctx, request, set }) => {
+    handler: async (call) => {
+      const { body, services } = call;
       const schema = parseTypedSchema(body.schema);
       const document = await requireOneDocument(body, services);
       await checkWebhookUrl(body, services);
       if (body.use_vision === true) requireProvider(services.provider, "use_vision");
       const input: ExtractInput = { ...document, schema, ...optionsOf(body) };
-      if (body.sync === false) {
-        set.status = 202;
-        return acceptTask(services, ctx, { operation: "extract", input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
-      }
-      const { result } = await metered(services.ledger, ctx.key!, "extract", MINIMUM_COST.extract, ctx.id, () => extractWork(input, services, request.signal));
-      return result;
+      return (await runNowOrAccept(call, "extract", input)).body;
     },
   },
   {

@@ -2,10 +2,12 @@
  * Acceptance of async work: the task (or batch of tasks) is in SQLite, its files are on disk and its
  * minimum cost is held BEFORE the route answers 202, so nothing accepted is lost by a crash.
  *
- * A route answers `sync=false` with:
+ * A route whose work is a registered task kind runs it with:
  *
- *   set.status = 202;
- *   return acceptTask(services, ctx, { operation: "analyze", input: { file, url, urlHeaders, schema }, webhookUrl: body.webhook_url });
+ *   return (await runNowOrAccept(call, "analyze", { file, url, urlHeaders, schema })).body;
+ *
+ * which answers `sync=false` with 202 and the acceptance record (acceptTask), and otherwise runs the
+ * kind's own `run` at once under `metered`: the sync call and the task do the same work by construction.
  *
  * Credits: the kind's minimumCost is held at acceptance (so a key without credits gets 402 at once,
  * not a failed task later); the hold is kept with the task for as long as it waits or runs, across
@@ -16,6 +18,8 @@
 import { randomBytes } from "node:crypto";
 import type { RequestContext } from "../app/context";
 import type { Services } from "../app/services";
+import type { HandlerInput } from "../app/operation";
+import { metered } from "../credits/meter";
 import { AppError } from "../errors";
 import type { Hold } from "../credits/ledger";
 import { inputDirOf, removeInput, storeInput } from "./files";
@@ -64,6 +68,22 @@ function kindOf(operation: string) {
   const kind = taskKindOf(operation);
   if (!kind) throw new Error(`no task kind '${operation}' is registered (registerTaskKind)`);
   return kind;
+}
+
+/** RunOrAccept: the finished work's result, or (sync=false) the acceptance record the route answers with 202. */
+export type RunOrAccept<R> = { accepted: true; body: AsyncAccepted } | { accepted: false; body: R };
+
+/** runNowOrAccept is a route's one way to run registered work: a task with sync=false, else now, metered (see the header). */
+export async function runNowOrAccept<R = unknown>(call: HandlerInput, operation: string, input: object): Promise<RunOrAccept<R>> {
+  const { body, services, ctx, request, set } = call;
+  if (body.sync === false) {
+    set.status = 202;
+    const accepted = await acceptTask(services, ctx, { operation, input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
+    return { accepted: true, body: accepted };
+  }
+  const kind = kindOf(operation);
+  const { result } = await metered(services.ledger, ctx.key!, operation, kind.minimumCost, ctx.id, () => kind.run(input, services, request.signal, () => {}));
+  return { accepted: false, body: result as R };
 }
 
 /** acceptTask persists one task and returns the spec's acceptance record (answer it with 202). */

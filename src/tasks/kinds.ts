@@ -8,9 +8,9 @@
  *     run: (input, services, signal, progress) => analyzeWork(input, services, signal),   // -> {result, credits}
  *   });
  *
- * then answers `sync=false` with `set.status = 202; return acceptTask(services, ctx, {operation: "analyze", input, webhookUrl})`
- * (see accept.ts). Rules for `run`:
- * - `input` is what the route passed to acceptTask, after a JSON round trip (it is stored in SQLite):
+ * then runs it from its route with `return (await runNowOrAccept(call, "analyze", input)).body` (see
+ * accept.ts): 202 and a task with sync=false, otherwise `run` at once under metered. Rules for `run`:
+ * - `input` is what the route passed (runNowOrAccept or acceptBatch), after a JSON round trip (it is stored in SQLite):
  *   plain JSON values, plus top-level `File` or `File[]` values, which are saved under
  *   <data>/inputs/<task_id>/ and handed back as `File`s with their names and types.
  * - `result` is the same object the synchronous call returns (it is what polling and the webhook show);
