@@ -78,3 +78,21 @@ test("concurrent requests of one key are all counted: exactly the limit gets thr
   expect(statuses.filter((s) => s === 200)).toHaveLength(30);
   expect(statuses.filter((s) => s === 429)).toHaveLength(15);
 });
+
+test("two servers on one data dir share each key's window: together they let exactly the limit through", async () => {
+  const other = await startServer({ dataDir: server.dataDir, args: ["--no-bootstrap-key"] });
+  try {
+    const { key } = await server.key("free");
+    await awayFromWindowEnd();
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const target = i % 2 === 0 ? server : other; // alternate: each process reserves its own share of the window
+      statuses.push((await fetch(`${target.url}/api/v1/usage`, { headers: { "X-API-Key": key } })).status);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+    expect(statuses.slice(-4)).toEqual([429, 429, 429, 429]);
+  } finally {
+    await other.stop();
+  }
+});

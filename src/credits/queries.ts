@@ -2,14 +2,23 @@
 import type { Store } from "../store";
 import type { LedgerKind } from "../store/states";
 
+/** CreditTotals: a key's month so far, and when the earliest of its active holds expires (null: none) */
+export interface CreditTotals {
+  granted: number;
+  used: number;
+  held: number;
+  next_expiry: number | null;
+}
+
 export const creditQueries = (store: Store) => ({
   /** totals: granted and used this period, and what is held by operations in flight (one read) */
   totals: (keyId: string, period: string, nowMs: number) =>
     store.db
-      .query<{ granted: number; used: number; held: number }, [string, string, string, number]>(
-        `SELECT COALESCE(t.granted, 0) AS granted, COALESCE(t.used, 0) AS used,
-                (SELECT COALESCE(SUM(amount), 0) FROM credit_holds WHERE key_id = ?3 AND expires_at > ?4) AS held
-         FROM (SELECT 1) LEFT JOIN credit_totals t ON t.key_id = ?1 AND t.period = ?2`,
+      .query<CreditTotals, [string, string, string, number]>(
+        `SELECT COALESCE(t.granted, 0) AS granted, COALESCE(t.used, 0) AS used, h.held, h.next_expiry
+         FROM (SELECT COALESCE(SUM(amount), 0) AS held, MIN(expires_at) AS next_expiry
+               FROM credit_holds WHERE key_id = ?3 AND expires_at > ?4) h
+         LEFT JOIN credit_totals t ON t.key_id = ?1 AND t.period = ?2`,
       )
       .get(keyId, period, keyId, nowMs)!,
   insertEntry: (e: { key_id: string; kind: LedgerKind; amount: number; period: string; operation: string | null; request_id: string | null; note: string | null; created_at: string }) =>
@@ -32,14 +41,15 @@ export const creditQueries = (store: Store) => ({
 
 /** SQL of the rate-limit windows, which live in the disposable counters store (openCounters). */
 export const counterQueries = (counters: Store) => ({
-  bumpWindow: (keyId: string, windowStart: number) =>
+  /** reserveInWindow adds `n` requests to a key's window and returns the new count (which may pass the limit: the caller grants only what is under it) */
+  reserveInWindow: (keyId: string, windowStart: number, n: number) =>
     counters.db
-      .query<{ count: number }, [string, number]>(
-        `INSERT INTO rate_limit_windows (key_id, window_start, count) VALUES (?, ?, 1)
-         ON CONFLICT (key_id, window_start) DO UPDATE SET count = count + 1
+      .query<{ count: number }, [string, number, number]>(
+        `INSERT INTO rate_limit_windows (key_id, window_start, count) VALUES (?1, ?2, ?3)
+         ON CONFLICT (key_id, window_start) DO UPDATE SET count = count + ?3
          RETURNING count`,
       )
-      .get(keyId, windowStart)!.count,
+      .get(keyId, windowStart, n)!.count,
   deleteWindowsBefore: (windowStart: number) =>
     counters.db.query("DELETE FROM rate_limit_windows WHERE window_start < ?").run(windowStart).changes,
 });

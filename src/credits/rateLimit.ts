@@ -1,12 +1,19 @@
 /**
  * RateLimiter: fixed one-minute windows per key, counted in the counters store so that every
- * process on the data dir sees the same count. Every authenticated request counts, refused ones included.
+ * process on the data dir shares one count per key and window.
  *
- * Group commit: the requests that arrive in one event-loop turn are counted in one immediate
- * transaction, so a busy server pays one commit per turn rather than one per request, while every
- * decision still comes from the shared count (nothing is counted only in memory). Waiting longer
- * than one turn to fill bigger batches was measured and rejected: it adds latency to every request
- * and, with many concurrent clients, lowers throughput.
+ * Reservations: a process does not write the shared count once per request. It reserves a few
+ * requests of a key's window at a time (one upsert: the count grows by the reservation, and only
+ * what is still under the limit is granted) and hands them out from memory. The shared count is the
+ * sum of what every process reserved, so all processes together never let more than the limit
+ * through; with one process the limit and RateLimit-Remaining are exact. With several, a process
+ * can refuse a little early while another still holds requests it reserved (at most one
+ * reservation per process: a tenth of the limit).
+ *
+ * A reservation starts at what the key needs now (the requests waiting in this event-loop turn)
+ * and doubles while the key keeps coming back, up to a tenth of the limit. The waiting requests of
+ * one turn are counted in one immediate transaction. Once a window is known to be full, requests
+ * are refused without a write: the count cannot go down until the next window.
  */
 import type { Store } from "../store";
 import { counterQueries } from "./queries";
@@ -26,9 +33,26 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
+/** Reserved: what this process holds of one key's current window. */
+interface Reserved {
+  minute: number;
+  /** requests this process reserved and was granted in the window */
+  granted: number;
+  /** of those, handed out */
+  used: number;
+  /** the shared count after this process's last reservation, capped at the limit */
+  counted: number;
+  /** size of the next reservation */
+  next: number;
+}
+
+/** largest reservation: a tenth of the limit, so another process refuses at most that much early */
+const reservationCap = (limit: number) => Math.max(1, Math.floor(limit / 10));
+
 export class RateLimiter {
   private readonly q: ReturnType<typeof counterQueries>;
   private waiting: Waiting[] = [];
+  private readonly reserved = new Map<string, Reserved>();
 
   constructor(
     /** counters: the store of the windows, openCounters() */
@@ -38,17 +62,33 @@ export class RateLimiter {
     this.q = counterQueries(counters);
   }
 
-  /** consume counts one request of `keyId` and says whether it is within `limit` per minute. */
-  consume(keyId: string, limit: number): Promise<RateDecision> {
+  /**
+   * consume counts one request of `keyId` and says whether it is within `limit` per minute: at once
+   * when this process holds a reserved request of the key, otherwise after this turn's reservation.
+   */
+  consume(keyId: string, limit: number): RateDecision | Promise<RateDecision> {
+    const now = this.nowMs();
+    const minute = Math.floor(now / 60_000);
+    const r = this.reserved.get(keyId);
+    if (r && r.minute === minute) {
+      if (r.used < r.granted) {
+        r.used++;
+        return decision(true, limit, r, now);
+      }
+      // the shared count only grows within a window: once it reached the limit, nothing more is granted anywhere
+      if (r.counted >= limit) return decision(false, limit, r, now);
+    }
     return new Promise((resolve, reject) => {
       this.waiting.push({ keyId, limit, resolve, reject });
       if (this.waiting.length === 1) setImmediate(() => this.commitWaiting());
     });
   }
 
-  /** housekeeping drops windows older than the previous minute. */
+  /** housekeeping drops windows older than the previous minute, here and in the store. */
   housekeeping(): number {
-    return this.q.deleteWindowsBefore(Math.floor(this.nowMs() / 60_000) - 1);
+    const minute = Math.floor(this.nowMs() / 60_000);
+    for (const [keyId, r] of this.reserved) if (r.minute < minute) this.reserved.delete(keyId);
+    return this.q.deleteWindowsBefore(minute - 1);
   }
 
   private commitWaiting(): void {
@@ -56,17 +96,47 @@ export class RateLimiter {
     this.waiting = [];
     const now = this.nowMs();
     const minute = Math.floor(now / 60_000);
-    const resetSeconds = Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000));
+    const byKey = new Map<string, Waiting[]>();
+    for (const w of batch) {
+      const same = byKey.get(w.keyId);
+      if (same) same.push(w);
+      else byKey.set(w.keyId, [w]);
+    }
+    const plans: { keyId: string; waiting: Waiting[]; r: Reserved; ask: number }[] = [];
+    for (const [keyId, waiting] of byKey) {
+      let r = this.reserved.get(keyId);
+      if (!r || r.minute !== minute) this.reserved.set(keyId, (r = { minute, granted: 0, used: 0, counted: 0, next: 1 }));
+      const limit = waiting[0]!.limit;
+      // what is still unused (requests that raced the previous reservation) is handed out first
+      const ask = Math.max(0, waiting.length - (r.granted - r.used), Math.min(r.next, reservationCap(limit)));
+      plans.push({ keyId, waiting, r, ask });
+    }
     let counts: number[];
     try {
-      counts = this.counters.immediate(() => batch.map((w) => this.q.bumpWindow(w.keyId, minute)));
+      counts = this.counters.immediate(() => plans.map((p) => (p.ask > 0 ? this.q.reserveInWindow(p.keyId, minute, p.ask) : p.r.counted)));
     } catch (error) {
       for (const w of batch) w.reject(error);
       return;
     }
-    batch.forEach((w, i) => {
+    plans.forEach(({ waiting, r, ask }, i) => {
+      const limit = waiting[0]!.limit;
       const count = counts[i]!;
-      w.resolve({ allowed: count <= w.limit, limit: w.limit, remaining: Math.max(0, w.limit - count), resetSeconds });
+      const granted = Math.max(0, Math.min(ask, limit - (count - ask)));
+      r.granted += granted;
+      r.counted = Math.min(count, limit);
+      r.next = Math.min(reservationCap(limit), Math.max(1, granted * 2));
+      for (const w of waiting) {
+        const allowed = r.used < r.granted;
+        if (allowed) r.used++;
+        w.resolve(decision(allowed, w.limit, r, now));
+      }
     });
   }
+}
+
+function decision(allowed: boolean, limit: number, r: Reserved, now: number): RateDecision {
+  const resetSeconds = Math.max(1, Math.ceil(((r.minute + 1) * 60_000 - now) / 1000));
+  // counted includes what this process reserved but has not handed out yet: that is still available here
+  const remaining = allowed ? Math.max(0, limit - r.counted + (r.granted - r.used)) : 0;
+  return { allowed, limit, remaining, resetSeconds };
 }
