@@ -131,6 +131,22 @@ describe("credit ledger", () => {
     expect(ledger.housekeeping()).toBe(1);
   });
 
+  test("a balance read here sees a grant and a charge committed by another connection from the next turn on", async () => {
+    const { store, dir } = freshStore();
+    const { info } = createApiKey(store, "free");
+    const ledger = new Ledger(store);
+    expect(ledger.balance(info).remaining).toBe(100);
+    expect(ledger.balance(info).remaining).toBe(100); // served from the cache: nothing changed
+    const other = openStore(dir); // as the CLI or another instance would
+    cleanup.unshift(() => other.close());
+    await new Ledger(other).grant(info.id, 7);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ledger.balance(info)).toMatchObject({ granted: 7, remaining: 107 });
+    await new Ledger(other).charge(info, 30, { operation: "x" });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ledger.balance(info)).toMatchObject({ used: 30, remaining: 77 });
+  });
+
   test("pro and enterprise are metered without a cap", async () => {
     const { store } = freshStore();
     const ledger = new Ledger(store);

@@ -30,6 +30,13 @@ describe("health and metrics", () => {
     expect(text).toMatch(/docintel_http_requests_total\{method="GET",route="[^"]*",status="401"\} \d+/);
     expect(text).toMatch(/docintel_http_request_duration_seconds_bucket\{method="GET",route="\/api\/v1\/usage",le="0.005"\} \d+/);
     expect(text).toContain("docintel_pool_queue_depth 0");
+    // the histogram is cumulative: buckets never decrease and +Inf equals the count
+    const usage = [...text.matchAll(/docintel_http_request_duration_seconds_bucket\{method="GET",route="\/api\/v1\/usage",le="([^"]+)"\} (\d+)/g)].map((m) => Number(m[2]));
+    const count = Number(/docintel_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/usage"\} (\d+)/.exec(text)![1]);
+    expect(usage).toHaveLength(14);
+    expect(usage.every((n, i) => i === 0 || n >= usage[i - 1]!)).toBe(true);
+    expect(usage.at(-1)).toBe(count);
+    expect(count).toBeGreaterThanOrEqual(1);
     // requests refused before routing share one label, whatever their path
     await fetch(`${server.url}/some/random/path-${Date.now()}`);
     const after = await (await fetch(`${server.url}/metrics`)).text();

@@ -40,18 +40,34 @@ function bufferedStdout(): (line: string) => void {
   };
 }
 
+/**
+ * isoNow is the current time in ISO 8601, formatted once per millisecond: a busy server logs
+ * many lines per millisecond.
+ */
+let lastMs = -1;
+let lastIso = "";
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 export function createLogger(level: "info" | "error", write: (line: string) => void = bufferedStdout()): Logger {
   return {
     request(line) {
       if (level === "error" && line.status < 500) return;
-      write(JSON.stringify({ ts: new Date().toISOString(), level: line.status >= 500 ? "error" : "info", msg: "request", ...line }));
+      const { request_id, key_id, method, route, status, ms } = line;
+      write(JSON.stringify({ ts: isoNow(), level: status >= 500 ? "error" : "info", msg: "request", request_id, key_id, method, route, status, ms }));
     },
     error(requestId, what, cause) {
       const err = cause instanceof Error ? { name: cause.name, message: cause.message, stack: cause.stack, cause: cause.cause ? String(cause.cause) : undefined } : { message: String(cause) };
-      process.stderr.write(JSON.stringify({ ts: new Date().toISOString(), level: "error", msg: what, request_id: requestId, error: err }) + "\n");
+      process.stderr.write(JSON.stringify({ ts: isoNow(), level: "error", msg: what, request_id: requestId, error: err }) + "\n");
     },
     info(message, fields = {}) {
-      write(JSON.stringify({ ts: new Date().toISOString(), level: "info", msg: message, ...fields }));
+      write(JSON.stringify({ ts: isoNow(), level: "info", msg: message, ...fields }));
     },
   };
 }

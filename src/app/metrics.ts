@@ -12,38 +12,51 @@ export interface GaugeSource {
   tasksByState(): Record<string, number>;
 }
 
+/** Series: the requests of one method and route: counts by status and a latency histogram. */
+interface Series {
+  method: string;
+  route: string;
+  byStatus: Map<number, number>;
+  /** requests per bucket, not cumulative (the last one is +Inf); summed up when rendered */
+  perBucket: number[];
+  sum: number;
+  count: number;
+}
+
 export class Metrics {
-  private readonly requests = new Map<string, number>();
-  private readonly latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  private readonly series = new Map<string, Series>();
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method}\u0000${route}\u0000${status}`;
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
-    const lkey = `${method}\u0000${route}`;
-    let h = this.latency.get(lkey);
-    if (!h) this.latency.set(lkey, (h = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 }));
-    for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) h.buckets[i]!++;
-    h.sum += seconds;
-    h.count++;
+    const key = `${method} ${route}`;
+    let s = this.series.get(key);
+    if (!s) this.series.set(key, (s = { method, route, byStatus: new Map(), perBucket: new Array(BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
+    s.byStatus.set(status, (s.byStatus.get(status) ?? 0) + 1);
+    let i = 0;
+    while (i < BUCKETS.length && seconds > BUCKETS[i]!) i++;
+    s.perBucket[i]!++;
+    s.sum += seconds;
+    s.count++;
   }
 
   render(gauges: GaugeSource): string {
     const out: string[] = [];
     out.push("# HELP docintel_http_requests_total HTTP requests by method, route and status.");
     out.push("# TYPE docintel_http_requests_total counter");
-    for (const [key, n] of this.requests) {
-      const [method, route, status] = key.split("\u0000") as [string, string, string];
-      out.push(`docintel_http_requests_total{method="${method}",route="${escapeLabel(route)}",status="${status}"} ${n}`);
+    for (const s of this.series.values()) {
+      for (const [status, n] of s.byStatus) out.push(`docintel_http_requests_total{method="${s.method}",route="${escapeLabel(s.route)}",status="${status}"} ${n}`);
     }
     out.push("# HELP docintel_http_request_duration_seconds HTTP request latency.");
     out.push("# TYPE docintel_http_request_duration_seconds histogram");
-    for (const [key, h] of this.latency) {
-      const [method, route] = key.split("\u0000") as [string, string];
-      const labels = `method="${method}",route="${escapeLabel(route)}"`;
-      BUCKETS.forEach((b, i) => out.push(`docintel_http_request_duration_seconds_bucket{${labels},le="${b}"} ${h.buckets[i]}`));
-      out.push(`docintel_http_request_duration_seconds_bucket{${labels},le="+Inf"} ${h.count}`);
-      out.push(`docintel_http_request_duration_seconds_sum{${labels}} ${h.sum}`);
-      out.push(`docintel_http_request_duration_seconds_count{${labels}} ${h.count}`);
+    for (const s of this.series.values()) {
+      const labels = `method="${s.method}",route="${escapeLabel(s.route)}"`;
+      let cumulative = 0;
+      BUCKETS.forEach((b, i) => {
+        cumulative += s.perBucket[i]!;
+        out.push(`docintel_http_request_duration_seconds_bucket{${labels},le="${b}"} ${cumulative}`);
+      });
+      out.push(`docintel_http_request_duration_seconds_bucket{${labels},le="+Inf"} ${s.count}`);
+      out.push(`docintel_http_request_duration_seconds_sum{${labels}} ${s.sum}`);
+      out.push(`docintel_http_request_duration_seconds_count{${labels}} ${s.count}`);
     }
     out.push("# HELP docintel_pool_queue_depth Jobs waiting for a worker thread.");
     out.push("# TYPE docintel_pool_queue_depth gauge");

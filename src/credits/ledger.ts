@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
 import type { Store } from "../store";
 import type { Plan } from "../store/states";
-import { creditQueries } from "./queries";
+import { creditQueries, type CreditTotals } from "./queries";
 import { FREE_MONTHLY_CREDITS, isCapped } from "./plans";
 
 export interface Account {
@@ -52,8 +52,12 @@ export function periodOf(date: Date): string {
   return date.toISOString().slice(0, 7);
 }
 
+/** MAX_CACHED_BALANCES bounds the balance cache (one entry per key seen since the last change) */
+const MAX_CACHED_BALANCES = 10_000;
+
 export class Ledger {
   private readonly q: ReturnType<typeof creditQueries>;
+  private readonly cached = new Map<string, { stamp: string; period: string; totals: CreditTotals; validUntil: number }>();
 
   constructor(
     private readonly store: Store,
@@ -62,10 +66,29 @@ export class Ledger {
     this.q = creditQueries(store);
   }
 
+  /**
+   * balance reads what a key has this month. Outside a transaction the totals are cached per key
+   * until the store's change stamp moves (any credit write here, a commit elsewhere), the month
+   * turns or the next hold expires: a busy key's usage reads cost no SQL. Inside a transaction (the
+   * checks of hold and settle) it always reads what the transaction sees, and caches nothing.
+   */
   balance(account: Account): Balance {
     const now = this.now();
     const period = periodOf(now);
-    const { granted, used, held } = this.q.totals(account.id, period, now.getTime());
+    const nowMs = now.getTime();
+    let totals: CreditTotals;
+    if (this.store.db.inTransaction) totals = this.q.totals(account.id, period, nowMs);
+    else {
+      const stamp = this.store.changeStamp();
+      const hit = this.cached.get(account.id);
+      if (hit && hit.stamp === stamp && hit.period === period && nowMs < hit.validUntil) totals = hit.totals;
+      else {
+        totals = this.q.totals(account.id, period, nowMs);
+        if (this.cached.size >= MAX_CACHED_BALANCES) this.cached.clear();
+        this.cached.set(account.id, { stamp, period, totals, validUntil: totals.next_expiry ?? Number.POSITIVE_INFINITY });
+      }
+    }
+    const { granted, used, held } = totals;
     const capped = isCapped(account.plan);
     return {
       plan: account.plan,

@@ -13,6 +13,8 @@ const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 export const KEY_PREFIX = "dk_";
 /** LAST_USED_RESOLUTION_MS: how stale last_used_at may get before a request refreshes it */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** MAX_CACHED_KEYS bounds the resolver's cache */
+const MAX_CACHED_KEYS = 10_000;
 
 function randomBase62(length: number): string {
   let out = "";
@@ -87,32 +89,39 @@ export function revokeApiKey(store: Store, id: string): boolean {
 }
 
 /**
- * KeyResolver turns the X-API-Key header into an active key, or throws 401. Rows are cached by hash,
- * and the cache is emptied whenever SQLite's data_version says another connection (the CLI revoking
- * a key, another instance) has committed since: the check runs once per event-loop turn, so a
- * revocation counts from the next turn on and a cached row never outlives a change to the store.
+ * KeyResolver turns the X-API-Key header into an active key, or throws 401. Rows are cached by the
+ * presented key (so a cached key costs no hashing; the process sees the key in every request anyway,
+ * only the store must never hold it), and the cache is emptied whenever the store's change stamp
+ * moves: another connection (the CLI revoking a key, another instance) committed, or this one wrote.
+ * A revocation therefore counts from the next event-loop turn on, and a cached row never outlives a
+ * change to the store.
  */
 export class KeyResolver {
-  /** by key hash: the row, its info as handed out, and its last use in unix ms (0 = never) */
+  /** by presented key: the row, its info as handed out, and its last use in unix ms (0 = never) */
   private readonly cached = new Map<string, { row: ApiKeyRow; info: ApiKeyInfo; lastUsedMs: number }>();
   private readonly q: ReturnType<typeof keyQueries>;
-  private dataVersion = -1;
-  private checkedThisTurn = false;
+  private stamp = "";
 
-  constructor(store: Store) {
+  constructor(private readonly store: Store) {
     this.q = keyQueries(store);
   }
 
   resolve(presented: string | null): ApiKeyInfo {
     if (!presented) throw new AppError("unauthorized", "Missing API key: send it in the X-API-Key header.");
-    this.dropIfStoreChanged();
-    const hash = hashKey(presented.trim());
-    let entry = this.cached.get(hash);
+    const stamp = this.store.changeStamp();
+    if (stamp !== this.stamp) {
+      this.cached.clear();
+      this.stamp = stamp;
+    }
+    const key = presented.trim();
+    let entry = this.cached.get(key);
     if (!entry) {
-      const row = this.q.byHash(hash);
+      const row = this.q.byHash(hashKey(key));
       if (!row) throw new AppError("unauthorized", "Invalid API key.");
       entry = { row, info: toInfo(row), lastUsedMs: row.last_used_at ? Date.parse(row.last_used_at) : 0 };
-      this.cached.set(hash, entry);
+      // bounded: a flood of distinct valid keys cannot grow it without limit
+      if (this.cached.size >= MAX_CACHED_KEYS) this.cached.clear();
+      this.cached.set(key, entry);
     }
     if (entry.row.revoked_at) throw new AppError("unauthorized", "This API key has been revoked.");
     // last use is kept to the minute: one write per key per minute, not one per request
@@ -124,16 +133,5 @@ export class KeyResolver {
       this.q.touch(entry.row.id, entry.row.last_used_at);
     }
     return entry.info;
-  }
-
-  private dropIfStoreChanged(): void {
-    if (this.checkedThisTurn) return;
-    this.checkedThisTurn = true;
-    setImmediate(() => (this.checkedThisTurn = false));
-    const version = this.q.dataVersion();
-    if (version !== this.dataVersion) {
-      this.cached.clear();
-      this.dataVersion = version;
-    }
   }
 }

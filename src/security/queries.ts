@@ -26,8 +26,6 @@ export const keyQueries = (store: Store) => ({
   byId: (id: string) => store.db.query<ApiKeyRow, [string]>("SELECT * FROM api_keys WHERE id = ?").get(id),
   list: () => store.db.query<ApiKeyRow, []>("SELECT * FROM api_keys ORDER BY created_at, id").all(),
   count: () => store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM api_keys").get()!.n,
-  /** dataVersion changes when another connection commits to the database (PRAGMA data_version) */
-  dataVersion: () => store.db.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version,
   touch: (id: string, at: string) => store.db.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, id),
   revoke: (id: string, at: string) =>
     store.db.query("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(at, id).changes,

@@ -14,6 +14,14 @@ export interface Store {
   readonly path: string;
   /** immediate runs fn inside BEGIN IMMEDIATE, so concurrent writers (other processes too) serialise. */
   immediate<T>(fn: () => T): T;
+  /**
+   * changeStamp is a value that differs whenever the store may have changed: after a write on this
+   * connection (seen at once) or a commit by any other connection, this process or another (seen
+   * from the next event-loop turn on). Caches of store rows compare it to know that what they hold
+   * is still what the store holds. On SQLite: total_changes() (no lock) and PRAGMA data_version
+   * (which takes a read lock, so it is read once per turn).
+   */
+  changeStamp(): string;
   close(): void;
 }
 
@@ -43,11 +51,23 @@ function openDatabase(dataDir: string, o: OpenOptions): Store {
     db.close();
     throw error;
   }
+  const dataVersion = db.query<{ data_version: number }, []>("PRAGMA data_version");
+  const totalChanges = db.query<{ n: number }, []>("SELECT total_changes() AS n");
+  let others = -1;
+  let readThisTurn = false;
   return {
     db,
     path,
     immediate<T>(fn: () => T): T {
       return db.transaction(fn).immediate();
+    },
+    changeStamp(): string {
+      if (!readThisTurn) {
+        readThisTurn = true;
+        setImmediate(() => (readThisTurn = false));
+        others = dataVersion.get()!.data_version;
+      }
+      return `${others}:${totalChanges.get()!.n}`;
     },
     close() {
       db.close();
