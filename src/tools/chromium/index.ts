@@ -5,7 +5,7 @@
  * after `pagesPerBrowser` pages.
  *
  *   render(url) = [wait for a page slot, take the spare page (opened and prepared ahead) or open one,
- *                  guard it, navigate (DOMContentLoaded), settle (no document/script/fetch/XHR open,
+ *                  guard it, navigate (DOMContentLoaded), open the next spare, settle (no document/script/fetch/XHR open,
  *                  no short timer pending, DOM unchanged, for 50 ms; capped), waitMs, capture]
  *
  *   browser generation: launch -> serve pages -> (pagesPerBrowser reached) retiring -> idle -> closed
@@ -203,6 +203,9 @@ export class ChromiumSupervisor implements Browser {
     return this.guarded({ ...opts, mainUrl: url }, async (page, guard, deadlineAt) => {
       if (opts.beforeNavigate) await opts.beforeNavigate(page);
       const response = await navigate(page, url, guard);
+      // the next request's page is opened now, while this one settles: opened together with this
+      // navigation it slowed it down (two cores: one renderer starting, another loading)
+      this.prepareSpare();
       opts.signal.throwIfAborted();
       const reserve = opts.captureReserveMs ?? CAPTURE_RESERVE_MS;
       await settlePage(page, guard, Math.min(this.options.networkSettleCapMs ?? DEFAULT_SETTLE_CAP_MS, deadlineAt - Date.now() - opts.waitMs - reserve));
@@ -272,6 +275,7 @@ export class ChromiumSupervisor implements Browser {
         }
         throw explainFailure(error, what, held.guard, held.lease?.generation ?? null);
       } finally {
+        this.prepareSpare(); // when the work did not navigate (withPage) or failed before it did
         steps.catch(() => {}); // after an abort the steps fail once their page is closed
         // A page still opening when the deadline struck is closed as soon as it exists.
         if (held.lease) void this.releasePage(held.lease);
@@ -295,7 +299,6 @@ export class ChromiumSupervisor implements Browser {
     try {
       const prepared = (await this.takeSpare(generation)) ?? (await newContextPage(generation));
       context = prepared.context;
-      this.prepareSpare();
       return { generation, context, page: prepared.page };
     } catch (error) {
       if (context && !generation.dead) await withTimeout(context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
