@@ -6,7 +6,7 @@
  * Extraction uses the local engine (no AI provider), documents are small text files or loopback URLs.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { form, startServer, tempDir, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
@@ -19,6 +19,11 @@ const SCHEMA = JSON.stringify({
 });
 const invoiceText = (n: number) => `ACME Supplies Ltd\nInvoice number: INV-${1000 + n}\nDate: 2024-03-01\n\nWidgets 2 x 10.00\nTotal: ${(20 + n).toFixed(2)} EUR\n`;
 const invoice = (n = 1) => new File([invoiceText(n)], `invoice-${n}.txt`, { type: "text/plain" });
+/** bigInvoice is over the 64 KB a task keeps in its row: its upload waits on disk while the task is pending */
+const bigInvoice = (n: number) =>
+  new File([invoiceText(n) + "\nTerms\n" + Array.from({ length: 1500 }, (_, i) => `Clause ${i}: the buyer reads these terms before paying.`).join("\n")], `invoice-${n}.txt`, { type: "text/plain" });
+/** inputDirs lists the task input dirs left in a data dir (none at all when no upload ever needed one) */
+const inputDirs = (dataDir: string) => (existsSync(join(dataDir, "inputs")) ? readdirSync(join(dataDir, "inputs")) : []);
 
 /**
  * A loopback document server: /doc/<n> answers an invoice text; /slow/<n> waits until release();
@@ -96,8 +101,20 @@ describe("async tasks", () => {
     expect(sync.status).toBe(200);
     expect(record.result).toEqual(sync.body);
     expect(record.result.data).toEqual({ invoice_number: "INV-1001", total: 21 });
-    // the uploaded file was kept only while the task ran
-    expect(readdirSync(join(server.dataDir, "inputs"))).not.toContain(record.task_id);
+    // a small upload is kept in the task row: no input dir was made for it
+    expect(inputDirs(server.dataDir)).not.toContain(record.task_id);
+  });
+
+  test("an upload over 64 KB waits on disk while its task is pending, and is removed when the task ends", async () => {
+    const hold = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, url: `${docs.origin}/slow/1`, sync: "false" }));
+    const big = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: bigInvoice(7), sync: "false" }));
+    expect(big.status).toBe(202);
+    expect(inputDirs(server.dataDir)).toContain(big.body.task_id); // pending behind the held task (one at a time)
+    docs.release();
+    for (const id of [hold.body.task_id, big.body.task_id]) expect((await poll(server, key, `/api/v1/jobs/${id}`, ended)).status).toBe("completed");
+    const record = (await call(server, key, "GET", `/api/v1/jobs/${big.body.task_id}`)).body;
+    expect(record.result.data.invoice_number).toBe("INV-1007");
+    expect(inputDirs(server.dataDir)).not.toContain(big.body.task_id);
   });
 
   test("a task that fails reports {error, detail} and costs nothing", async () => {
@@ -231,7 +248,9 @@ describe("crash recovery", () => {
     const { key } = await first.key("enterprise");
     const ids: string[] = [];
     for (let n = 0; n < 20; n++) {
-      const body = n % 2 === 0 ? form({ schema: SCHEMA, url: `${origin}/doc/${n}`, sync: "false", webhook_url: hook.url }) : form({ schema: SCHEMA, file: invoice(n), sync: "false", webhook_url: hook.url });
+      // by URL, a small upload (kept in the task row) and a large one (kept on disk), in turn
+      const file = n % 4 === 1 ? invoice(n) : bigInvoice(n);
+      const body = n % 2 === 0 ? form({ schema: SCHEMA, url: `${origin}/doc/${n}`, sync: "false", webhook_url: hook.url }) : form({ schema: SCHEMA, file, sync: "false", webhook_url: hook.url });
       const r = await call(first, key, "POST", "/api/v1/extract", body);
       expect(r.status).toBe(202);
       ids.push(r.body.task_id);
@@ -256,7 +275,7 @@ describe("crash recovery", () => {
       expect(new Set(hook.received.map((r) => r.deliveryId)).size).toBe(20);
       const charges = second.store().db.query<{ n: number }, []>("SELECT count(*) AS n FROM credit_ledger WHERE kind = 'charge'").get()!.n;
       expect(charges).toBe(20); // each task charged exactly once
-      expect(readdirSync(join(dataDir, "inputs"))).toEqual([]);
+      expect(inputDirs(dataDir)).toEqual([]);
     } finally {
       await second.stop();
     }

@@ -103,6 +103,15 @@ export class Ledger {
 
   /** hold sets `amount` aside for an operation, or throws 402 insufficient_credits. */
   async hold(account: Account, amount: number, ttlMs = DEFAULT_HOLD_TTL_MS): Promise<Hold> {
+    return this.holdNow(account, amount, ttlMs);
+  }
+
+  /**
+   * holdNow is hold, synchronous: called inside the caller's transaction (a savepoint) the hold is
+   * written with the caller's own rows or not at all. Task acceptance writes the holds and the
+   * task rows in one commit this way.
+   */
+  holdNow(account: Account, amount: number, ttlMs = DEFAULT_HOLD_TTL_MS): Hold {
     const id = "hold_" + randomBytes(8).toString("hex");
     this.store.immediate(() => {
       this.assertCovers(account, amount);

@@ -21,10 +21,9 @@ import type { Services } from "../app/services";
 import type { HandlerInput } from "../app/operation";
 import { metered } from "../credits/meter";
 import { AppError } from "../errors";
-import type { Hold } from "../credits/ledger";
-import { inputDirOf, removeInput, storeInput } from "./files";
+import { hasFilesOnDisk, inputDirOf, removeInput, storeInput } from "./files";
 import { taskKindOf } from "./kinds";
-import { taskQueries, type NewTask } from "./queries";
+import { taskQueries } from "./queries";
 
 /**
  * TASK_HOLD_TTL_MS: how long a task's hold reserves credits. Longer than any queue wait we expect; if
@@ -111,44 +110,42 @@ async function acceptMany(services: Services, ctx: RequestContext, requests: Tas
   const account = ctx.key!;
   const q = taskQueries(services.store);
   const createdAt = new Date().toISOString();
-  const rows: NewTask[] = [];
-  const holds: Hold[] = [];
+  const prepared: { request: TaskRequest; id: string; input: string; minimumCost: number }[] = [];
   const dirs: string[] = [];
   try {
-    for (const [index, request] of requests.entries()) {
-      const kind = kindOf(request.operation);
+    for (const request of requests) {
       const id = newId("task");
       const dir = inputDirOf(services.config.dataDir, id);
       dirs.push(dir);
-      const input = await storeInput(request.input, dir);
-      const hold = kind.minimumCost > 0 ? await services.ledger.hold(account, kind.minimumCost, TASK_HOLD_TTL_MS) : null;
-      if (hold) holds.push(hold);
-      rows.push({
-        id,
-        key_id: account.id,
-        operation: request.operation,
-        input,
-        webhook_url: batch ? null : (request.webhookUrl ?? null),
-        batch_id: batch?.id ?? null,
-        batch_index: batch ? index : null,
-        hold_id: hold?.id ?? null,
-        hold_amount: hold?.amount ?? 0,
-        source: request.source ?? sourceOf(request.input),
-        created_at: createdAt,
-      });
+      prepared.push({ request, id, input: await storeInput(request.input, dir), minimumCost: kindOf(request.operation).minimumCost });
     }
+    // one commit: the holds and the rows are written together, or nothing is (a 402 rolls all back)
     services.store.immediate(() => {
-      if (batch) q.insertBatch({ id: batch.id, key_id: account.id, operation: batch.operation, webhook_url: batch.webhookUrl, item_count: rows.length, created_at: createdAt });
-      for (const row of rows) q.insertTask(row);
+      if (batch) q.insertBatch({ id: batch.id, key_id: account.id, operation: batch.operation, webhook_url: batch.webhookUrl, item_count: prepared.length, created_at: createdAt });
+      for (const [index, { request, id, input, minimumCost }] of prepared.entries()) {
+        const hold = minimumCost > 0 ? services.ledger.holdNow(account, minimumCost, TASK_HOLD_TTL_MS) : null;
+        q.insertTask({
+          id,
+          key_id: account.id,
+          operation: request.operation,
+          input,
+          webhook_url: batch ? null : (request.webhookUrl ?? null),
+          batch_id: batch?.id ?? null,
+          batch_index: batch ? index : null,
+          hold_id: hold?.id ?? null,
+          hold_amount: hold?.amount ?? 0,
+          source: request.source ?? sourceOf(request.input),
+          created_at: createdAt,
+        });
+      }
     });
   } catch (error) {
-    // nothing was accepted: give back what was taken so far (a crash here leaves holds that expire)
-    for (const hold of holds) await services.ledger.release(hold);
-    for (const dir of dirs) removeInput(dir);
+    // nothing was accepted: the transaction rolled back; what was written to disk goes too
+    for (const [i, dir] of dirs.entries()) if (!prepared[i] || hasFilesOnDisk(prepared[i].input)) removeInput(dir);
     if (error instanceof AppError && error.code === "insufficient_credits" && requests.length > 1)
       throw new AppError("insufficient_credits", `${error.detail} A batch holds the minimum cost of every item (${requests.length} items) when it is accepted.`);
     throw error;
   }
   services.tasks.wake();
-  return rows.map((r) => r.id);
+  return prepared.map((p) => p.id);
 }

@@ -1,27 +1,41 @@
 /**
- * Task inputs on disk. The JSON of a task's input lives in SQLite; uploaded files cannot, so the
- * top-level `File` and `File[]` values of an input are written to <data>/inputs/<task_id>/ before
- * the task row exists (a row never points at a missing file), replaced in the JSON by references,
- * and turned back into `File`s when the task runs. The directory goes when the task ends.
+ * Task inputs. The JSON of a task's input lives in SQLite. Its top-level `File` and `File[]` values
+ * are replaced in the JSON by references and turned back into `File`s when the task runs:
+ *   - small files (INLINE_MAX_BYTES for all of a task's files together) are kept in the JSON itself,
+ *     base64: nothing to create and remove on disk per task;
+ *   - larger ones are written to <data>/inputs/<task_id>/ before the task row exists (a row never
+ *     points at a missing file); the directory goes when the task ends.
  */
 import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-/** FileRef is what the stored JSON holds in place of an uploaded file. */
-interface FileRef {
-  $file: { path: string; name: string; type: string };
+/** INLINE_MAX_BYTES: a task whose files add up to at most this many bytes keeps them in its row */
+export const INLINE_MAX_BYTES = 64 * 1024;
+
+/** FileRef is what the stored JSON holds in place of an uploaded file: a file in the input dir, or the bytes themselves. */
+type FileRef = { $file: { path: string; name: string; type: string } } | { $inline: { base64: string; name: string; type: string } };
+
+const isFileRef = (v: unknown): v is FileRef => typeof v === "object" && v !== null && ("$file" in v || "$inline" in v);
+
+/** hasFilesOnDisk says whether a stored input refers to files in its input dir (which must go when the task ends). */
+export function hasFilesOnDisk(json: string): boolean {
+  return json.includes('"$file"');
 }
 
-const isFileRef = (v: unknown): v is FileRef => typeof v === "object" && v !== null && "$file" in v;
+function filesOf(input: Record<string, unknown>): File[] {
+  return Object.values(input).flatMap((v) => (v instanceof File ? [v] : Array.isArray(v) ? v.filter((x): x is File => x instanceof File) : []));
+}
 
 export function inputDirOf(dataDir: string, taskId: string): string {
   return join(dataDir, "inputs", taskId);
 }
 
-/** storeInput writes the input's files and returns the JSON text to keep in the task row. */
+/** storeInput keeps the input's files (in the JSON, or in `dir`) and returns the JSON text to keep in the task row. */
 export async function storeInput(input: Record<string, unknown>, dir: string): Promise<string> {
+  const inline = filesOf(input).reduce((n, f) => n + f.size, 0) <= INLINE_MAX_BYTES;
   let count = 0;
   const save = async (file: File): Promise<FileRef> => {
+    if (inline) return { $inline: { base64: Buffer.from(await file.arrayBuffer()).toString("base64"), name: file.name, type: file.type } };
     if (count === 0) mkdirSync(dir, { recursive: true, mode: 0o700 });
     // the stored name is a counter, never the client's filename (no path tricks); the name is kept in the JSON
     const path = String(count++);
@@ -40,7 +54,10 @@ export async function storeInput(input: Record<string, unknown>, dir: string): P
 /** loadInput parses a stored input and opens its files again. */
 export async function loadInput(json: string, dir: string): Promise<Record<string, unknown>> {
   const stored = JSON.parse(json) as Record<string, unknown>;
-  const open = async (ref: FileRef) => new File([await Bun.file(join(dir, ref.$file.path)).arrayBuffer()], ref.$file.name, { type: ref.$file.type });
+  const open = async (ref: FileRef) =>
+    "$inline" in ref
+      ? new File([Buffer.from(ref.$inline.base64, "base64")], ref.$inline.name, { type: ref.$inline.type })
+      : new File([await Bun.file(join(dir, ref.$file.path)).arrayBuffer()], ref.$file.name, { type: ref.$file.type });
   const input: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(stored)) {
     if (isFileRef(value)) input[name] = await open(value);

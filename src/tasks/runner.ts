@@ -19,7 +19,7 @@ import { hostname } from "node:os";
 import type { Services } from "../app/services";
 import { AppError } from "../errors";
 import type { Hold } from "../credits/ledger";
-import { inputDirOf, loadInput, removeInput, sweepInputs } from "./files";
+import { hasFilesOnDisk, inputDirOf, loadInput, removeInput, sweepInputs } from "./files";
 import { registeredOperations, taskKindOf, type TaskOutcome } from "./kinds";
 import { ENDED_TASK_STATES, taskQueries, type TaskQueries, type TaskRow } from "./queries";
 import { batchRecord, taskWebhookBody, type TaskError } from "./records";
@@ -122,7 +122,7 @@ export class TaskRunner {
     this.services.webhooks.wake();
     const local = this.running.get(taskId);
     if (local) local.controller.abort("cancelled" satisfies AbortReason);
-    else removeInput(inputDirOf(this.services.config.dataDir, taskId));
+    else if (hasFilesOnDisk(row.input)) removeInput(inputDirOf(this.services.config.dataDir, taskId));
     return true;
   }
 
@@ -177,8 +177,10 @@ export class TaskRunner {
       this.running.delete(row.id);
     }
     if (ending) this.end(row, ending);
-    const after = this.q.get(row.id);
-    if (after && ENDED_TASK_STATES.includes(after.status)) removeInput(dir);
+    if (hasFilesOnDisk(row.input)) {
+      const after = this.q.get(row.id);
+      if (after && ENDED_TASK_STATES.includes(after.status)) removeInput(dir);
+    }
     this.wake();
   }
 
