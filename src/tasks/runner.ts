@@ -52,6 +52,7 @@ export class TaskRunner {
   private readonly pollMs: number;
   private readonly maxAttempts: number;
   private active = false;
+  private fillQueued = false;
   private timers: ReturnType<typeof setInterval>[] = [];
 
   constructor(
@@ -78,7 +79,13 @@ export class TaskRunner {
 
   /** wake starts waiting tasks now (after an acceptance commits) instead of at the next poll. */
   wake(): void {
-    if (this.active) queueMicrotask(() => this.fill());
+    if (!this.active || this.fillQueued) return;
+    // many wakes in one turn (acceptances, endings) make one look at the store
+    this.fillQueued = true;
+    queueMicrotask(() => {
+      this.fillQueued = false;
+      this.fill();
+    });
   }
 
   /** runningCount: tasks this process runs now */

@@ -57,6 +57,7 @@ export class WebhookDispatcher {
   private readonly inFlight = new Map<string, Promise<void>>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running = false;
+  private tickQueued = false;
 
   constructor(private readonly o: WebhookDispatcherOptions) {
     this.q = webhookQueries(o.store);
@@ -86,8 +87,13 @@ export class WebhookDispatcher {
 
   /** wake looks for due deliveries now (after an enqueue commits). */
   wake(): void {
-    if (!this.running) return;
-    queueMicrotask(() => this.tick());
+    if (!this.running || this.tickQueued) return;
+    // many wakes in one turn (tasks ending together) make one tick
+    this.tickQueued = true;
+    queueMicrotask(() => {
+      this.tickQueued = false;
+      this.tick();
+    });
   }
 
   /** stop sends nothing new and waits for the requests in flight (each bounded by the timeout). */

@@ -82,13 +82,19 @@ export interface FieldLabels {
 
 const GENERIC_SUFFIX = new Set(["name", "value", "text", "info", "details", "amount", "str"]);
 
+/** conceptByPhrase maps each phrase (and each concept's own name) to the first concept that lists it */
+let conceptByPhrase: Map<string, string> | null = null;
+
 /** conceptOf finds the business concept that a phrase names exactly, or null. */
 export function conceptOf(phrase: string): string | null {
   if (!phrase) return null;
-  for (const [concept, phrases] of Object.entries(CONCEPTS)) {
-    if (concept.replace(/_/g, " ") === phrase || phrases.includes(phrase)) return concept;
+  if (!conceptByPhrase) {
+    conceptByPhrase = new Map();
+    for (const [concept, phrases] of Object.entries(CONCEPTS)) {
+      for (const p of [concept.replace(/_/g, " "), ...phrases]) if (!conceptByPhrase.has(p)) conceptByPhrase.set(p, concept);
+    }
   }
-  return null;
+  return conceptByPhrase.get(phrase) ?? null;
 }
 
 /** fieldLabels builds the label phrases of a field from its name, description and parent's context. */
@@ -151,10 +157,16 @@ export function labelScore(label: string, field: FieldLabels): number {
   return best >= 0.5 ? Math.min(0.9, best) : 0;
 }
 
+/** conceptWords: every word of every concept phrase, plus the usual label words (built once) */
+let conceptWords: Set<string> | null = null;
+
 /** labelVocabulary collects every word that may be part of a label, for splitting "A: x B C: y". */
 export function labelVocabulary(extra: Iterable<string>): Set<string> {
-  const vocab = new Set<string>(["number", "date", "id", "code", "reference", "no", "total", "amount", "name", "due", "address"]);
-  for (const phrases of Object.values(CONCEPTS)) for (const p of phrases) for (const w of p.split(" ")) vocab.add(w);
+  if (!conceptWords) {
+    conceptWords = new Set<string>(["number", "date", "id", "code", "reference", "no", "total", "amount", "name", "due", "address"]);
+    for (const phrases of Object.values(CONCEPTS)) for (const p of phrases) for (const w of p.split(" ")) conceptWords.add(w);
+  }
+  const vocab = new Set(conceptWords);
   for (const w of extra) vocab.add(w);
   return vocab;
 }
