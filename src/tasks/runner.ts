@@ -40,6 +40,9 @@ export interface TaskRunnerOptions {
 type AbortReason = "cancelled" | "shutdown" | "lease_lost";
 type Ending = { kind: "completed"; result: unknown; credits: number } | { kind: "failed"; error: TaskError };
 
+/** PROGRESS_WRITE_MS: a running task writes its progress at most this often (each write is a commit) */
+const PROGRESS_WRITE_MS = 1_000;
+
 /** LeaseLost rolls back an ending whose task is no longer ours. */
 class LeaseLost extends Error {}
 
@@ -161,15 +164,21 @@ export class TaskRunner {
   private async execute(row: TaskRow, controller: AbortController): Promise<void> {
     const dir = inputDirOf(this.services.config.dataDir, row.id);
     let ending: Ending | null = null;
+    let reported: [number, number] | null = null;
     try {
       if (row.attempts > this.maxAttempts) {
         ending = { kind: "failed", error: { error: "internal_error", detail: `the worker running this task stopped ${row.attempts - 1} times (its process died); it is not tried again` } };
       } else {
         const kind = taskKindOf(row.operation)!; // claimed only when registered
         const input = await loadInput(row.input, dir);
+        let written = 0;
         const progress = (done: number, total: number) => {
+          reported = [Math.max(0, Math.floor(done)), Math.max(0, Math.floor(total))];
+          // a write (a commit) at most every PROGRESS_WRITE_MS; the last report is written with the ending
+          if (reported[0] >= reported[1] || Date.now() - written < PROGRESS_WRITE_MS) return;
+          written = Date.now();
           try {
-            this.q.setProgress(row.id, this.owner, Math.max(0, Math.floor(done)), Math.max(0, Math.floor(total)));
+            this.q.setProgress(row.id, this.owner, reported[0], reported[1]);
           } catch {} // progress is bookkeeping; a busy store must not fail the task
         };
         const outcome: TaskOutcome = await kind.run(input, this.services, controller.signal, progress);
@@ -183,7 +192,7 @@ export class TaskRunner {
     } finally {
       this.running.delete(row.id);
     }
-    if (ending) this.end(row, ending);
+    if (ending) this.end(row, ending, reported);
     if (hasFilesOnDisk(row.input)) {
       const after = this.q.get(row.id);
       if (after && ENDED_TASK_STATES.includes(after.status)) removeInput(dir);
@@ -192,7 +201,7 @@ export class TaskRunner {
   }
 
   /** end writes the task's ending in one transaction; nothing when the lease was lost meanwhile. */
-  private end(row: TaskRow, ending: Ending): void {
+  private end(row: TaskRow, ending: Ending, progress: [number, number] | null): void {
     const meta = { operation: row.operation, requestId: row.id };
     try {
       this.services.store.immediate(() => {
@@ -208,6 +217,7 @@ export class TaskRunner {
         }
         if (final.kind === "failed") this.services.ledger.settleNow(hold, 0, meta);
         const now = new Date().toISOString();
+        if (progress) this.q.setProgress(row.id, this.owner, progress[0], progress[1]);
         const written = final.kind === "completed" ? this.q.complete(row.id, this.owner, JSON.stringify(final.result), final.credits, now) : this.q.fail(row.id, this.owner, JSON.stringify(final.error), now);
         if (!written) throw new LeaseLost();
         this.afterTaskEnded(row.id);

@@ -1,7 +1,8 @@
 /**
  * WebhookDispatcher sends signed webhook deliveries and retries them on the schedule of schedule.ts.
  *
- *   task ends -> enqueue (same transaction: the delivery row is the outbox) -> wake
+ *   task ends -> enqueue (same transaction: the delivery row is the outbox, claimed by this process
+ *                from birth when it has room) -> wake -> the first request, from this process
  *   tick: due rows -> claim (next_attempt_at pushed past the timeout) -> SSRF check -> signed POST
  *        -> 2xx delivered | 4xx (or any other non-5xx) dead | 5xx, timeout, network error: failed,
  *           next_attempt_at = now + delay (scaled), or dead when the schedule is used up
@@ -42,6 +43,8 @@ export interface WebhookDispatcherOptions {
 type Outcome = { kind: "delivered" | "retry" | "permanent"; statusCode: number | null; error: string | null };
 
 const USER_AGENT = "docintel-webhook/1";
+/** CLAIM_MARGIN_MS: a claim lasts the request's timeout plus this much */
+const CLAIM_MARGIN_MS = 5_000;
 
 export function newDeliveryId(): string {
   return "whd_" + randomBytes(10).toString("hex");
@@ -58,6 +61,8 @@ export class WebhookDispatcher {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running = false;
   private tickQueued = false;
+  /** born: deliveries enqueued (claimed) by this process whose first request is made at the next wake */
+  private born: string[] = [];
 
   constructor(private readonly o: WebhookDispatcherOptions) {
     this.q = webhookQueries(o.store);
@@ -75,7 +80,13 @@ export class WebhookDispatcher {
   enqueue(taskId: string, url: string, payload: unknown): string {
     const id = newDeliveryId();
     const now = new Date();
-    this.q.insert({ id, task_id: taskId, url, payload: JSON.stringify(payload), next_attempt_at: now.getTime(), created_at: now.toISOString() });
+    // With room for another request, this process makes the first one right after the commit (wake),
+    // so the row is born claimed, as a tick would claim it: no other process sends it unless this
+    // one dies first, and no second commit is needed to claim it.
+    const sendHere = this.running && this.inFlight.size + this.born.length < this.parallel;
+    const nextAttemptAt = sendHere ? now.getTime() + this.timeoutMs + CLAIM_MARGIN_MS : now.getTime();
+    this.q.insert({ id, task_id: taskId, url, payload: JSON.stringify(payload), next_attempt_at: nextAttemptAt, created_at: now.toISOString() });
+    if (sendHere) this.born.push(id);
     return id;
   }
 
@@ -92,8 +103,25 @@ export class WebhookDispatcher {
     this.tickQueued = true;
     queueMicrotask(() => {
       this.tickQueued = false;
+      this.sendBorn();
       this.tick();
     });
+  }
+
+  /** sendBorn makes the first request of the deliveries enqueued here (a rolled-back enqueue left no row). */
+  private sendBorn(): void {
+    const born = this.born;
+    this.born = [];
+    for (const id of born) {
+      if (this.inFlight.has(id)) continue;
+      try {
+        const row = this.q.get(id);
+        if (row && row.status === "pending" && row.attempts === 0) void this.track(id, this.attempt(row, true));
+      } catch (error) {
+        // a busy store: the row is due once its claim runs out, and a tick sends it then
+        this.o.logger.error("-", `webhook delivery ${id} could not be started`, error);
+      }
+    }
   }
 
   /** stop sends nothing new and waits for the requests in flight (each bounded by the timeout). */
@@ -144,7 +172,7 @@ export class WebhookDispatcher {
         for (const row of this.q.due(now, free)) {
           if (this.inFlight.size >= this.parallel) break;
           if (this.inFlight.has(row.id)) continue;
-          if (!this.q.claim(row.id, row.next_attempt_at!, now + this.timeoutMs + 5_000)) continue;
+          if (!this.q.claim(row.id, row.next_attempt_at!, now + this.timeoutMs + CLAIM_MARGIN_MS)) continue;
           void this.track(row.id, this.attempt(row, true));
         }
       }
