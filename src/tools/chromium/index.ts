@@ -138,6 +138,19 @@ const PAGE_ACTIVITY_TRACKER = `(() => {
     };
   }
   globalThis.__docintelPendingWork = () => pending.size + requests;
+  // waitIdle resolves true once the DOM has been still for quietMs with no short timer or request
+  // pending, or false after maxMs: the page waits by itself, so settling costs one round trip, not a poll
+  globalThis.__docintelWaitIdle = (quietMs, maxMs) => new Promise((resolve) => {
+    const until = performance.now() + maxMs;
+    const check = () => {
+      const now = performance.now();
+      const still = now - globalThis.__docintelDomChangedAt;
+      if (still >= quietMs && pending.size + requests === 0) return resolve(true);
+      if (now >= until) return resolve(false);
+      setTimer.call(globalThis, check, Math.max(1, Math.min(quietMs - still, until - now, 10)));
+    };
+    check();
+  });
 })();`;
 const DEFAULT_SETTLE_CAP_MS = 5_000;
 /** CAPTURE_RESERVE_MS: time kept back from the settle wait for waitMs' neighbours: reading the DOM and the title */
@@ -443,29 +456,39 @@ async function navigate(page: Page, url: string, guard: PageGuard): Promise<HTTP
  * settlePage waits until no document, script, fetch or XHR request has been in flight and the DOM
  * has not changed for QUIET_MS, with no short timer pending (a quiet network alone settles it after
  * NETWORK_ONLY_QUIET_MS, for pages with clocks or animations), or until `capMs` passes so that
- * chatty pages are still captured.
+ * chatty pages are still captured. The page side is waited for inside the page (waitIdle).
  */
 async function settlePage(page: Page, guard: PageGuard, capMs: number): Promise<void> {
   const giveUpAt = Date.now() + capMs;
   let quietSince: number | null = null;
-  while (Date.now() < giveUpAt) {
+  const networkQuietMs = () => {
     if (guard.contentRequests() > 0) quietSince = null;
-    else if (quietSince === null) quietSince = Date.now();
-    const networkQuiet = quietSince === null ? 0 : Date.now() - quietSince;
-    if (networkQuiet >= NETWORK_ONLY_QUIET_MS) return;
-    if (networkQuiet >= QUIET_MS && (await pageIsIdle(page))) return;
+    else quietSince ??= Date.now();
+    return quietSince === null ? 0 : Date.now() - quietSince;
+  };
+  while (Date.now() < giveUpAt) {
+    if (networkQuietMs() >= NETWORK_ONLY_QUIET_MS) return;
+    const idle = await pageIdleWithin(page, Math.min(giveUpAt - Date.now(), NETWORK_ONLY_QUIET_MS));
+    if (idle && networkQuietMs() >= QUIET_MS) return;
     await Bun.sleep(SETTLE_POLL_MS);
   }
 }
 
-/** pageIsIdle: the DOM has not changed for QUIET_MS and no short timer or page request is pending; false when it cannot tell. */
-async function pageIsIdle(page: Page): Promise<boolean> {
+/**
+ * pageIdleWithin waits (in the page) up to `maxMs` for the DOM to be still for QUIET_MS with no short
+ * timer or page request pending; false when it is not by then, or when it cannot tell.
+ */
+async function pageIdleWithin(page: Page, maxMs: number): Promise<boolean> {
+  if (maxMs <= 0) return false;
   try {
-    return await page.evaluate((quietMs) => {
-      const g = globalThis as { __docintelDomChangedAt?: number; __docintelPendingWork?: () => number };
-      if (typeof g.__docintelDomChangedAt !== "number" || typeof g.__docintelPendingWork !== "function") return false;
-      return performance.now() - g.__docintelDomChangedAt >= quietMs && g.__docintelPendingWork() === 0;
-    }, QUIET_MS);
+    return await page.evaluate(
+      (quietMs, waitMs) => {
+        const g = globalThis as { __docintelWaitIdle?: (quietMs: number, maxMs: number) => Promise<boolean> };
+        return typeof g.__docintelWaitIdle === "function" ? g.__docintelWaitIdle(quietMs, waitMs) : false;
+      },
+      QUIET_MS,
+      maxMs,
+    );
   } catch {
     return false;
   }
