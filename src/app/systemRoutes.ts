@@ -26,7 +26,7 @@ export const systemRoutes: Route[] = [
       if (query.deep) {
         const checks: Record<string, unknown> = {};
         try {
-          services.store.db.query("SELECT 1").get();
+          services.store.ping();
           checks.store = { ok: true };
         } catch (error) {
           checks.store = { ok: false, error: String(error) };

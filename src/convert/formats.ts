@@ -55,10 +55,6 @@ const FAMILY_LABEL: Record<Family, string> = {
   archives: "ZIP archives: each document inside converted under a heading with its path",
 };
 
-export function familyDescription(family: Family): string {
-  return FAMILY_LABEL[family];
-}
-
 const rows: Array<[Family, Engine, string[]]> = [
   ["documents", "pdf", ["pdf"]],
   ["documents", "docx", ["docx", "docm", "dotx"]],

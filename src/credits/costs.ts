@@ -48,5 +48,3 @@ export const MINIMUM_COST = {
   cross: 10,
   decide: 5,
 } as const;
-
-export type MeteredOperation = keyof typeof MINIMUM_COST;

@@ -77,7 +77,7 @@ export class Ledger {
     const period = periodOf(now);
     const nowMs = now.getTime();
     let totals: CreditTotals;
-    if (this.store.db.inTransaction) totals = this.q.totals(account.id, period, nowMs);
+    if (this.store.inTransaction()) totals = this.q.totals(account.id, period, nowMs);
     else {
       const stamp = this.store.changeStamp();
       const hit = this.cached.get(account.id);

@@ -28,15 +28,8 @@ export interface DiffDeps {
   provider?: AnnotateProvider;
 }
 
-/** DocumentFacts: one side of the comparison as the response describes it. */
-export interface DocumentFacts {
-  filename: string;
-  content_type: string;
-  total_pages: number;
-  text_length: number;
-  extraction_method: string;
-  warnings: string[];
-}
+/** DocumentFacts: one side of the comparison as the response describes it (filename: the source URL for a URL). */
+export type DocumentFacts = Pick<MarkdownOutcome, "filename" | "content_type" | "total_pages" | "text_length" | "extraction_method" | "warnings">;
 
 /** DiffOutcome: the response body without credits_used (see DiffResult in schema.ts). */
 export interface DiffOutcome {

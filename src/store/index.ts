@@ -14,6 +14,10 @@ export interface Store {
   readonly path: string;
   /** immediate runs fn inside BEGIN IMMEDIATE, so concurrent writers (other processes too) serialise. */
   immediate<T>(fn: () => T): T;
+  /** ping reads from the store (a health check); it throws when the store cannot be read */
+  ping(): void;
+  /** inTransaction: a transaction of this connection is open (reads see its uncommitted writes) */
+  inTransaction(): boolean;
   /**
    * changeStamp is a value that differs whenever the store may have changed: after a write on this
    * connection (seen at once) or a commit by any other connection, this process or another (seen
@@ -60,6 +64,12 @@ function openDatabase(dataDir: string, o: OpenOptions): Store {
     path,
     immediate<T>(fn: () => T): T {
       return db.transaction(fn).immediate();
+    },
+    ping(): void {
+      db.query("SELECT count(*) FROM schema_migrations").get();
+    },
+    inTransaction(): boolean {
+      return db.inTransaction;
     },
     changeStamp(): string {
       if (!readThisTurn) {

@@ -19,6 +19,7 @@ import { hostname } from "node:os";
 import type { Services } from "../app/services";
 import { AppError } from "../errors";
 import type { Hold } from "../credits/ledger";
+import { coalesced } from "../runtime/coalesce";
 import { hasFilesOnDisk, inputDirOf, loadInput, removeInput, sweepInputs } from "./files";
 import { registeredOperations, taskKindOf, type TaskOutcome } from "./kinds";
 import { ENDED_TASK_STATES, taskQueries, type TaskQueries, type TaskRow } from "./queries";
@@ -55,7 +56,6 @@ export class TaskRunner {
   private readonly pollMs: number;
   private readonly maxAttempts: number;
   private active = false;
-  private fillQueued = false;
   private timers: ReturnType<typeof setInterval>[] = [];
 
   constructor(
@@ -82,14 +82,11 @@ export class TaskRunner {
 
   /** wake starts waiting tasks now (after an acceptance commits) instead of at the next poll. */
   wake(): void {
-    if (!this.active || this.fillQueued) return;
-    // many wakes in one turn (acceptances, endings) make one look at the store
-    this.fillQueued = true;
-    queueMicrotask(() => {
-      this.fillQueued = false;
-      this.fill();
-    });
+    if (this.active) this.fillSoon();
   }
+
+  /** fillSoon: many wakes in one turn (acceptances, endings) make one look at the store */
+  private readonly fillSoon = coalesced(() => this.fill());
 
   /** runningCount: tasks this process runs now */
   get runningCount(): number {

@@ -15,6 +15,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../app/log";
 import { AppError } from "../errors";
+import { coalesced } from "../runtime/coalesce";
 import { assertFetchableUrl, pinToAddress } from "../security/ssrf";
 import type { Store } from "../store";
 import type { DeliveryState } from "../store/states";
@@ -60,7 +61,6 @@ export class WebhookDispatcher {
   private readonly inFlight = new Map<string, Promise<void>>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running = false;
-  private tickQueued = false;
   /** born: deliveries enqueued (claimed) by this process whose first request is made at the next wake */
   private born: string[] = [];
 
@@ -98,15 +98,14 @@ export class WebhookDispatcher {
 
   /** wake looks for due deliveries now (after an enqueue commits). */
   wake(): void {
-    if (!this.running || this.tickQueued) return;
-    // many wakes in one turn (tasks ending together) make one tick
-    this.tickQueued = true;
-    queueMicrotask(() => {
-      this.tickQueued = false;
-      this.sendBorn();
-      this.tick();
-    });
+    if (this.running) this.tickSoon();
   }
+
+  /** tickSoon: many wakes in one turn (tasks ending together) make one tick */
+  private readonly tickSoon = coalesced(() => {
+    this.sendBorn();
+    this.tick();
+  });
 
   /** sendBorn makes the first request of the deliveries enqueued here (a rolled-back enqueue left no row). */
   private sendBorn(): void {
