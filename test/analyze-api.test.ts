@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { form, pollTask, startServer, type TestServer } from "./helpers/server";
+import { api, form, pollTask, startServer, type TestServer } from "./helpers/server";
 import { chatReply, withGroqProvider, type GroqServer } from "./helpers/groqServer";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
@@ -17,10 +17,7 @@ const TOOL_NAMES = ["search", "read_pages", "regex_search", "compute", "extract_
 
 const chargeCount = (server: TestServer) => server.store().db.query<{ n: number }, []>("SELECT count(*) AS n FROM credit_ledger WHERE kind = 'charge'").get()!.n;
 
-async function post(server: TestServer, key: string, path: string, fields: Record<string, string | Blob | Blob[]>) {
-  const r = await fetch(`${server.url}${path}`, { method: "POST", body: form(fields), headers: { "X-API-Key": key } });
-  return { status: r.status, body: (await r.json()) as any, headers: r.headers };
-}
+const post = (server: TestServer, key: string, path: string, fields: Record<string, string | Blob | Blob[]>) => api(server, key, "POST", path, form(fields));
 
 /** final is the agent's last, structured answer: one object per field. */
 const final = (fields: Record<string, { value: unknown; confidence: number; reasoning: string; sources: string[]; steps: number[] }>) => chatReply(JSON.stringify(fields));

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { form, pollTask, startServer, type TestServer } from "./helpers/server";
+import { api, form, pollTask, startServer, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 import { chatReply, withGroqProvider, type GroqServer } from "./helpers/groqServer";
 
@@ -16,12 +16,7 @@ const file = (name: string) => new File([readFileSync(join(FIXTURES, name))], na
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const serve = loopbackServers();
 
-async function diff(server: TestServer, key: string, fields: Record<string, string | Blob>, headers: Record<string, string> = {}) {
-  const r = await fetch(`${server.url}/api/v1/diff`, { method: "POST", body: form(fields), headers: { "X-API-Key": key, ...headers } });
-  const text = await r.text();
-  const json = (r.headers.get("content-type") ?? "").includes("json") ? (JSON.parse(text) as any) : undefined;
-  return { status: r.status, body: json, text, headers: r.headers };
-}
+const diff = (server: TestServer, key: string, fields: Record<string, string | Blob>, headers: Record<string, string> = {}) => api(server, key, "POST", "/api/v1/diff", form(fields), headers);
 
 /** opsOf: [op, a_index, b_index] of every block, for exact assertions. */
 const opsOf = (body: any) => body.blocks.map((b: any) => [b.op, b.a_index ?? null, b.b_index ?? null]);

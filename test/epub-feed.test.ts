@@ -6,18 +6,12 @@ import { zipOf } from "./helpers/zip";
 import { describe, expect, test } from "bun:test";
 import { convertEpub } from "../src/convert/epub";
 import { convertFeed, isFeed } from "../src/convert/feed";
-import type { ConvertContext, ConvertInput } from "../src/convert/types";
+import type { ConvertInput } from "../src/convert/types";
+import { convertContext } from "./helpers/convert";
 
 const fixtureBytes = async (name: string) => new Uint8Array(await Bun.file(new URL(`./fixtures/${name}`, import.meta.url)).arrayBuffer());
 
-function context(): ConvertContext {
-  return {
-    signal: AbortSignal.timeout(30000),
-    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 2000 },
-    page: { mainContent: true, waitMs: 0 },
-    tools: {} as any,
-  };
-}
+const context = () => convertContext({ timeoutMs: 30_000 });
 
 function input(bytes: Uint8Array, filename: string, contentType: string, ext: string): ConvertInput {
   return { bytes, filename, contentType, ext };

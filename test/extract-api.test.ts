@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { form, startServer, type TestServer } from "./helpers/server";
+import { api, form, startServer, type TestServer } from "./helpers/server";
 import { chatReply, startGroqServer, withGroqProvider, type GroqServer } from "./helpers/groqServer";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
@@ -18,10 +18,7 @@ const SCHEMA = JSON.stringify({
   loyalty_number: { type: "string", description: "loyalty card number" },
 });
 
-async function extract(server: TestServer, key: string, fields: Record<string, string | Blob>) {
-  const r = await fetch(`${server.url}/api/v1/extract`, { method: "POST", body: form(fields), headers: { "X-API-Key": key } });
-  return { status: r.status, body: (await r.json()) as any, headers: r.headers };
-}
+const extract = (server: TestServer, key: string, fields: Record<string, string | Blob>) => api(server, key, "POST", "/api/v1/extract", form(fields));
 
 describe("without an AI provider: the local engine", () => {
   let server: TestServer;

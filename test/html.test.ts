@@ -7,17 +7,11 @@ import { describe, expect, test } from "bun:test";
 import { AppError } from "../src/errors";
 import { convertHtml, htmlToMarkdown } from "../src/convert/html";
 import type { ConvertContext, ConvertInput } from "../src/convert/types";
+import { convertContext } from "./helpers/convert";
 
 const fixture = (name: string) => Bun.file(new URL(`./fixtures/${name}`, import.meta.url)).text();
 
-function context(page: Partial<ConvertContext["page"]> = {}): ConvertContext {
-  return {
-    signal: AbortSignal.timeout(30000),
-    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 2000 },
-    page: { mainContent: true, waitMs: 0, ...page },
-    tools: {} as any,
-  };
-}
+const context = (page: Partial<ConvertContext["page"]> = {}) => convertContext({ page, timeoutMs: 30_000 });
 
 function htmlInput(bytes: Uint8Array, extra: Partial<ConvertInput> = {}): ConvertInput {
   return { bytes, filename: "page.html", contentType: "text/html", ext: "html", ...extra };

@@ -11,20 +11,14 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { convertImage } from "../src/convert/image";
-import type { ConvertContext, ConvertInput } from "../src/convert/types";
+import type { ConvertInput } from "../src/convert/types";
 import { Tesseract } from "../src/tools/tesseract";
+import { convertContext } from "./helpers/convert";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 const ocr = new Tesseract({ concurrency: 2, timeoutMs: 60000 });
 
-function context(): ConvertContext {
-  return {
-    signal: AbortSignal.timeout(60000),
-    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 2000 },
-    page: { mainContent: true, waitMs: 0 },
-    tools: { ocr } as unknown as ConvertContext["tools"],
-  };
-}
+const context = () => convertContext({ tools: { ocr } });
 
 function input(bytes: Uint8Array, filename: string): ConvertInput {
   const ext = filename.split(".").pop()!.toLowerCase();

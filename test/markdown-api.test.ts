@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
-import { form, startServer, type TestServer } from "./helpers/server";
+import { api, form, startServer, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 import { startGroqServer, transcriptionReply } from "./helpers/groqServer";
 
@@ -22,10 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function convert(fields: Record<string, string | Blob>) {
-  const r = await fetch(`${server.url}/api/v1/markdown/convert`, { method: "POST", body: form(fields), headers: { "X-API-Key": key } });
-  return { status: r.status, body: (await r.json()) as any, headers: r.headers };
-}
+const convert = (fields: Record<string, string | Blob>) => api(server, key, "POST", "/api/v1/markdown/convert", form(fields));
 
 const JS_PAGE = `<!doctype html><html><head><title>Launch notes</title></head><body>
 <nav><a href="/">Home</a> <a href="/about">About us</a> <a href="/careers">Careers</a></nav>

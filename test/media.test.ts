@@ -10,11 +10,12 @@ import { join } from "node:path";
 import { createGroqClient } from "../src/ai/groq";
 import { GroqTranscriber } from "../src/ai/transcribe";
 import { convertMedia, formatDuration, NO_AUDIO_WARNING, NO_PROVIDER_WARNING } from "../src/convert/media";
-import type { ConvertContext, Transcriber } from "../src/convert/types";
+import type { Transcriber } from "../src/convert/types";
 import { FfmpegTools } from "../src/tools/ffmpeg";
 import { runProcess } from "../src/tools/process";
 import { failureOf } from "./helpers/loopback";
 import { startGroqServer, transcriptionReply, type GroqServer } from "./helpers/groqServer";
+import { convertContext } from "./helpers/convert";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 const scratch = mkdtempSync(join(tmpdir(), "media-test-"));
@@ -24,14 +25,7 @@ const media = new FfmpegTools({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", timeoutMs:
 
 let server: GroqServer;
 
-function context(transcriber?: Transcriber): ConvertContext {
-  return {
-    signal: AbortSignal.timeout(60_000),
-    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 2000 },
-    page: { mainContent: true, waitMs: 0 },
-    tools: { media, transcriber } as any,
-  };
-}
+const context = (transcriber?: Transcriber) => convertContext({ tools: { media, transcriber } });
 
 function groqTranscriber(opts: { maxUploadBytes?: number; split?: boolean } = {}) {
   const client = createGroqClient({ apiKey: "gsk_media_test_key", baseUrl: server.baseUrl, timeoutMs: 10_000 })!;

@@ -17,6 +17,7 @@ import { convertPptx } from "../src/convert/pptx";
 import type { ConvertContext, Converter } from "../src/convert/types";
 import { convertXlsx, formatNumber } from "../src/convert/xlsx";
 import { Tesseract } from "../src/tools/tesseract";
+import { convertContext } from "./helpers/convert";
 
 /** errorCode is the AppError code the conversion fails with. */
 const errorCode = async (promise: Promise<unknown>) => (await failureOf(promise)).code;
@@ -26,14 +27,7 @@ const ocr = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
 const work = mkdtempSync(join(tmpdir(), "office-native-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function context(overrides: Partial<ConvertContext["limits"]> = {}, withOcr = true): ConvertContext {
-  return {
-    signal: AbortSignal.timeout(60_000),
-    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 2000, ...overrides },
-    page: { mainContent: true, waitMs: 0 },
-    tools: (withOcr ? { ocr } : {}) as unknown as ConvertContext["tools"],
-  };
-}
+const context = (limits: Partial<ConvertContext["limits"]> = {}, withOcr = true) => convertContext({ limits, tools: withOcr ? { ocr } : {} });
 
 function convert(converter: Converter, name: string, bytes: Uint8Array = fixture(name), ctx: ConvertContext = context()) {
   const ext = name.slice(name.lastIndexOf(".") + 1).toLowerCase();

@@ -11,9 +11,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertPdf } from "../src/convert/pdf";
 import { formatOcrText, joinWrapped } from "../src/convert/pdfLayout";
-import type { ConvertContext } from "../src/convert/types";
 import { WorkerPool } from "../src/pool";
 import { Tesseract } from "../src/tools/tesseract";
+import { convertContext } from "./helpers/convert";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 const pool = new WorkerPool({ threads: 2, maxQueue: 64 });
@@ -23,14 +23,7 @@ afterAll(async () => {
   await pool.close();
 });
 
-function context(maxPages = 2000): ConvertContext {
-  return {
-    signal: AbortSignal.timeout(120_000),
-    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages },
-    page: { mainContent: true, waitMs: 0 },
-    tools: { pool, ocr } as unknown as ConvertContext["tools"],
-  };
-}
+const context = (maxPages = 2000) => convertContext({ limits: { maxPages }, tools: { pool, ocr }, timeoutMs: 120_000 });
 
 function convert(bytes: Uint8Array, filename: string, maxPages?: number) {
   return convertPdf({ bytes, filename, contentType: "application/pdf", ext: "pdf" }, context(maxPages));

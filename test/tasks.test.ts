@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { form, startServer, tempDir, type TestServer } from "./helpers/server";
+import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 
 const serve = loopbackServers();
@@ -58,16 +58,11 @@ function receiver() {
   return { url: `${origin}/hook`, received };
 }
 
-async function call(server: TestServer, key: string, method: string, path: string, body?: FormData) {
-  const r = await fetch(`${server.url}${path}`, { method, body, headers: { "X-API-Key": key } });
-  return { status: r.status, body: (await r.json()) as any };
-}
-
 /** poll GETs `path` until `done(body)` holds (at most `ms`), returning the last body. */
 async function poll(server: TestServer, key: string, path: string, done: (body: any) => boolean, ms = 30_000) {
   const deadline = Date.now() + ms;
   for (;;) {
-    const { body } = await call(server, key, "GET", path);
+    const { body } = await api(server, key, "GET", path);
     if (done(body) || Date.now() > deadline) return body;
     await Bun.sleep(50);
   }
@@ -90,14 +85,14 @@ describe("async tasks", () => {
   });
 
   test("sync=false answers 202 with the acceptance record; the polled result is the sync result", async () => {
-    const accepted = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(1), sync: "false" }));
+    const accepted = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(1), sync: "false" }));
     expect(accepted.status).toBe(202);
     expect(accepted.body).toEqual({ task_id: expect.stringMatching(/^task_[a-f0-9]+$/), status: "pending", poll_url: `/api/v1/jobs/${accepted.body.task_id}` });
     const record = await poll(server, key, accepted.body.poll_url, ended);
     expect(record).toMatchObject({ task_id: accepted.body.task_id, operation: "extract", status: "completed", credits_used: 3, progress: { done: 1, total: 1 } });
     for (const field of ["created_at", "started_at", "completed_at"]) expect(new Date(record[field]).toISOString()).toBe(record[field]);
     expect(record.error).toBeUndefined();
-    const sync = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(1) }));
+    const sync = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(1) }));
     expect(sync.status).toBe(200);
     expect(record.result).toEqual(sync.body);
     expect(record.result.data).toEqual({ invoice_number: "INV-1001", total: 21 });
@@ -106,62 +101,62 @@ describe("async tasks", () => {
   });
 
   test("an upload over 64 KB waits on disk while its task is pending, and is removed when the task ends", async () => {
-    const hold = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, url: `${docs.origin}/slow/1`, sync: "false" }));
-    const big = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: bigInvoice(7), sync: "false" }));
+    const hold = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, url: `${docs.origin}/slow/1`, sync: "false" }));
+    const big = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: bigInvoice(7), sync: "false" }));
     expect(big.status).toBe(202);
     expect(inputDirs(server.dataDir)).toContain(big.body.task_id); // pending behind the held task (one at a time)
     docs.release();
     for (const id of [hold.body.task_id, big.body.task_id]) expect((await poll(server, key, `/api/v1/jobs/${id}`, ended)).status).toBe("completed");
-    const record = (await call(server, key, "GET", `/api/v1/jobs/${big.body.task_id}`)).body;
+    const record = (await api(server, key, "GET", `/api/v1/jobs/${big.body.task_id}`)).body;
     expect(record.result.data.invoice_number).toBe("INV-1007");
     expect(inputDirs(server.dataDir)).not.toContain(big.body.task_id);
   });
 
   test("a task that fails reports {error, detail} and costs nothing", async () => {
-    const before = (await call(server, key, "GET", "/api/v1/usage")).body.credits.used;
-    const accepted = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, url: `${docs.origin}/missing`, sync: "false" }));
+    const before = (await api(server, key, "GET", "/api/v1/usage")).body.credits.used;
+    const accepted = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, url: `${docs.origin}/missing`, sync: "false" }));
     expect(accepted.status).toBe(202);
     const record = await poll(server, key, accepted.body.poll_url, ended);
     expect(record.status).toBe("failed");
     expect(record.error).toEqual({ error: "url_unreachable", detail: expect.stringContaining("404") });
     expect(record.credits_used).toBe(0);
     expect(record.result).toBeUndefined();
-    const usage = (await call(server, key, "GET", "/api/v1/usage")).body.credits;
+    const usage = (await api(server, key, "GET", "/api/v1/usage")).body.credits;
     expect(usage.used).toBe(before);
     expect(usage.held).toBe(0);
   });
 
   test("DELETE cancels a running and a pending task; nothing is charged; ended tasks answer 409", async () => {
-    const before = (await call(server, key, "GET", "/api/v1/usage")).body.credits.used;
-    const running = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, url: `${docs.origin}/slow/1`, sync: "false" }));
+    const before = (await api(server, key, "GET", "/api/v1/usage")).body.credits.used;
+    const running = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, url: `${docs.origin}/slow/1`, sync: "false" }));
     await poll(server, key, running.body.poll_url, (b) => b.status === "processing");
-    const waiting = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(2), sync: "false" }));
-    const pending = await call(server, key, "GET", waiting.body.poll_url);
+    const waiting = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(2), sync: "false" }));
+    const pending = await api(server, key, "GET", waiting.body.poll_url);
     expect(pending.body).toMatchObject({ status: "pending", queue_position: 0, started_at: null });
-    expect((await call(server, key, "GET", "/api/v1/usage")).body.credits.held).toBe(6); // the minimum of each is held
+    expect((await api(server, key, "GET", "/api/v1/usage")).body.credits.held).toBe(6); // the minimum of each is held
 
-    const cancelledPending = await call(server, key, "DELETE", waiting.body.poll_url);
+    const cancelledPending = await api(server, key, "DELETE", waiting.body.poll_url);
     expect(cancelledPending.status).toBe(200);
     expect(cancelledPending.body).toMatchObject({ status: "cancelled", credits_used: 0 });
-    const cancelledRunning = await call(server, key, "DELETE", running.body.poll_url);
+    const cancelledRunning = await api(server, key, "DELETE", running.body.poll_url);
     expect(cancelledRunning.body.status).toBe("cancelled");
 
-    const again = await call(server, key, "DELETE", running.body.poll_url);
+    const again = await api(server, key, "DELETE", running.body.poll_url);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ success: false, error: "conflict" });
     // the runner is free again: a new task completes while the cancelled fetch still hangs
-    const next = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(3), sync: "false" }));
+    const next = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(3), sync: "false" }));
     expect((await poll(server, key, next.body.poll_url, ended)).status).toBe("completed");
     docs.release();
     await Bun.sleep(200);
-    expect((await call(server, key, "GET", running.body.poll_url)).body.status).toBe("cancelled");
-    const usage = (await call(server, key, "GET", "/api/v1/usage")).body.credits;
+    expect((await api(server, key, "GET", running.body.poll_url)).body.status).toBe("cancelled");
+    const usage = (await api(server, key, "GET", "/api/v1/usage")).body.credits;
     expect(usage.used).toBe(before + 3);
     expect(usage.held).toBe(0);
   });
 
   test("a key sees only its own tasks: another key gets 404 for poll, cancel and deliveries", async () => {
-    const accepted = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(4), sync: "false" }));
+    const accepted = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(4), sync: "false" }));
     const other = (await server.key("pro")).key;
     for (const [method, path] of [
       ["GET", accepted.body.poll_url],
@@ -169,7 +164,7 @@ describe("async tasks", () => {
       ["GET", `${accepted.body.poll_url}/deliveries`],
       ["GET", "/api/v1/jobs/task_0000"],
     ] as const) {
-      const r = await call(server, other, method, path);
+      const r = await api(server, other, method, path);
       expect(r.status).toBe(404);
       expect(r.body).toMatchObject({ success: false, error: "not_found" });
     }
@@ -177,9 +172,9 @@ describe("async tasks", () => {
   });
 
   test("webhook_url is refused with sync=true, and checked by the SSRF guard", async () => {
-    const r = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(1), sync: "true", webhook_url: "http://127.0.0.1:9/x" }));
+    const r = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(1), sync: "true", webhook_url: "http://127.0.0.1:9/x" }));
     expect(r.status).toBe(400);
-    const bad = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(1), sync: "false", webhook_url: "ftp://127.0.0.1/x" }));
+    const bad = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(1), sync: "false", webhook_url: "ftp://127.0.0.1/x" }));
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe("url_refused");
   });
@@ -187,7 +182,7 @@ describe("async tasks", () => {
   test("a batch of files and URLs runs every item, sums the credits and sends one webhook", async () => {
     const hook = receiver();
     const urls = JSON.stringify([`${docs.origin}/doc/7`, `${docs.origin}/missing`]);
-    const accepted = await call(server, key, "POST", "/api/v1/extract/batch", form({ schema: SCHEMA, files: [invoice(5), invoice(6)], urls, webhook_url: hook.url }));
+    const accepted = await api(server, key, "POST", "/api/v1/extract/batch", form({ schema: SCHEMA, files: [invoice(5), invoice(6)], urls, webhook_url: hook.url }));
     expect(accepted.status).toBe(202);
     expect(accepted.body).toEqual({ batch_id: expect.stringMatching(/^batch_[a-f0-9]+$/), status: "pending", item_count: 4, poll_url: `/api/v1/jobs/batch/${accepted.body.batch_id}` });
     const batch = await poll(server, key, accepted.body.poll_url, ended);
@@ -202,7 +197,7 @@ describe("async tasks", () => {
     expect(batch.items[2].result.data).toEqual({ invoice_number: "INV-1007", total: 27 });
     expect(batch.items[3].error.error).toBe("url_unreachable");
     // each item is a task of its own
-    expect((await call(server, key, "GET", `/api/v1/jobs/${batch.items[0].task_id}`)).body).toMatchObject({ status: "completed", batch_id: batch.batch_id });
+    expect((await api(server, key, "GET", `/api/v1/jobs/${batch.items[0].task_id}`)).body).toMatchObject({ status: "completed", batch_id: batch.batch_id });
     const log = await poll(server, key, `/api/v1/jobs/batch/${batch.batch_id}/deliveries`, (b) => b.deliveries?.[0]?.status === "delivered");
     expect(log.deliveries).toHaveLength(1);
     expect(hook.received).toHaveLength(1);
@@ -212,11 +207,11 @@ describe("async tasks", () => {
 
   test("a batch holds at most 20 items: 21 files, or files and urls together, answer 422", async () => {
     const files = Array.from({ length: 21 }, (_, i) => invoice(i));
-    const tooMany = await call(server, key, "POST", "/api/v1/extract/batch", form({ schema: SCHEMA, files }));
+    const tooMany = await api(server, key, "POST", "/api/v1/extract/batch", form({ schema: SCHEMA, files }));
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.detail[0]).toMatchObject({ loc: ["body", "files"], type: "too_long" });
     const urls = JSON.stringify(Array.from({ length: 11 }, (_, i) => `${docs.origin}/doc/${i}`));
-    const mixed = await call(server, key, "POST", "/api/v1/extract/batch", form({ schema: SCHEMA, files: files.slice(0, 10), urls }));
+    const mixed = await api(server, key, "POST", "/api/v1/extract/batch", form({ schema: SCHEMA, files: files.slice(0, 10), urls }));
     expect(mixed.status).toBe(422);
     expect(mixed.body.detail[0]).toMatchObject({ loc: ["body", "urls"], type: "too_long" });
   });
@@ -225,7 +220,7 @@ describe("async tasks", () => {
     const free = await server.key("free");
     const store = server.store();
     store.db.query("INSERT INTO credit_ledger (key_id, kind, amount, period, created_at) VALUES (?, 'charge', 99, ?, ?)").run(free.id, new Date().toISOString().slice(0, 7), new Date().toISOString());
-    const r = await call(server, free.key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(1), sync: "false" }));
+    const r = await api(server, free.key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(1), sync: "false" }));
     expect(r.status).toBe(402);
     expect(r.body.error).toBe("insufficient_credits");
   });
@@ -251,7 +246,7 @@ describe("crash recovery", () => {
       // by URL, a small upload (kept in the task row) and a large one (kept on disk), in turn
       const file = n % 4 === 1 ? invoice(n) : bigInvoice(n);
       const body = n % 2 === 0 ? form({ schema: SCHEMA, url: `${origin}/doc/${n}`, sync: "false", webhook_url: hook.url }) : form({ schema: SCHEMA, file, sync: "false", webhook_url: hook.url });
-      const r = await call(first, key, "POST", "/api/v1/extract", body);
+      const r = await api(first, key, "POST", "/api/v1/extract", body);
       expect(r.status).toBe(202);
       ids.push(r.body.task_id);
     }

@@ -10,18 +10,12 @@ import { convertJson, convertXml, convertYaml } from "../src/convert/data";
 import { convertEml, convertMsg } from "../src/convert/email";
 import { convertNotebook } from "../src/convert/notebook";
 import { convertText } from "../src/convert/text";
-import type { ConvertContext, ConvertInput } from "../src/convert/types";
+import type { ConvertInput } from "../src/convert/types";
+import { convertContext } from "./helpers/convert";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 
-function context(): ConvertContext {
-  return {
-    signal: AbortSignal.timeout(60000),
-    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 2000 },
-    page: { mainContent: true, waitMs: 0 },
-    tools: {} as ConvertContext["tools"],
-  };
-}
+const context = () => convertContext();
 
 function input(bytes: Uint8Array | string, filename: string, extra: Partial<ConvertInput> = {}): ConvertInput {
   const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;

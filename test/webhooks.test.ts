@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { rmSync } from "node:fs";
-import { form, startServer, tempDir, type TestServer } from "./helpers/server";
+import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 import { openStore, type Store } from "../src/store";
 import { createLogger } from "../src/app/log";
@@ -38,11 +38,6 @@ function receiver(statuses: number[]) {
   return { url: `${origin}/hook`, received, script };
 }
 
-async function call(server: TestServer, key: string, method: string, path: string, body?: FormData) {
-  const r = await fetch(`${server.url}${path}`, { method, body, headers: { "X-API-Key": key } });
-  return { status: r.status, body: (await r.json()) as any };
-}
-
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -54,12 +49,12 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
 
 /** asyncExtract accepts a task with a webhook and returns its id. */
 async function asyncExtract(server: TestServer, key: string, webhookUrl: string, document: Record<string, string | Blob> = { file: invoice() }) {
-  const r = await call(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, ...document, sync: "false", webhook_url: webhookUrl }));
+  const r = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, ...document, sync: "false", webhook_url: webhookUrl }));
   expect(r.status).toBe(202);
   return r.body.task_id as string;
 }
 
-const deliveryLog = (server: TestServer, key: string, taskId: string) => call(server, key, "GET", `/api/v1/jobs/${taskId}/deliveries`).then((r) => r.body);
+const deliveryLog = (server: TestServer, key: string, taskId: string) => api(server, key, "GET", `/api/v1/jobs/${taskId}/deliveries`).then((r) => r.body);
 const settled = (log: any) => log.deliveries?.length > 0 && log.deliveries.every((d: any) => d.status === "delivered" || d.status === "dead");
 
 /** independentSignature: the receiver's side, written without the product's code */
@@ -92,7 +87,7 @@ describe("webhooks from the server", () => {
     expect(body).toMatchObject({ task_id: taskId, status: "completed", credits_used: 3, result: { data: { total: 42.5 }, credits_used: 3 } });
     expect(new Date(body.completed_at).toISOString()).toBe(body.completed_at);
     // the body is the polled result
-    expect(body.result).toEqual((await call(server, key, "GET", `/api/v1/jobs/${taskId}`)).body.result);
+    expect(body.result).toEqual((await api(server, key, "GET", `/api/v1/jobs/${taskId}`)).body.result);
     expect(log).toEqual({
       task_id: taskId,
       deliveries: [
@@ -156,13 +151,13 @@ describe("webhooks from the server", () => {
     const log = await until(() => deliveryLog(server, key, taskId), settled);
     const id = log.deliveries[0].id;
     expect(log.deliveries[0].status).toBe("dead");
-    const retried = await call(server, key, "POST", `/api/v1/jobs/${taskId}/deliveries/${id}/retry`);
+    const retried = await api(server, key, "POST", `/api/v1/jobs/${taskId}/deliveries/${id}/retry`);
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ id, status: "delivered", status_code: 200, attempts: 2 });
     expect(hook.received.map((r) => r.deliveryId)).toEqual([id, id]);
     const other = (await server.key("pro")).key;
-    expect((await call(server, other, "POST", `/api/v1/jobs/${taskId}/deliveries/${id}/retry`)).status).toBe(404);
-    expect((await call(server, key, "POST", `/api/v1/jobs/${taskId}/deliveries/whd_0000/retry`)).status).toBe(404);
+    expect((await api(server, other, "POST", `/api/v1/jobs/${taskId}/deliveries/${id}/retry`)).status).toBe(404);
+    expect((await api(server, key, "POST", `/api/v1/jobs/${taskId}/deliveries/whd_0000/retry`)).status).toBe(404);
   });
 });
 

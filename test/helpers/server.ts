@@ -117,6 +117,22 @@ export function form(fields: Record<string, string | Blob | Blob[]>): FormData {
   return fd;
 }
 
+/** ApiAnswer: what a test reads of a response; `body` is the parsed JSON (undefined when the answer is not JSON). */
+export interface ApiAnswer {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+/** api sends one request with the key (a FormData body goes as multipart) and reads the answer. */
+export async function api(server: TestServer, key: string, method: string, path: string, body?: FormData, headers: Record<string, string> = {}): Promise<ApiAnswer> {
+  const r = await fetch(`${server.url}${path}`, { method, body, headers: { "X-API-Key": key, ...headers } });
+  const text = await r.text();
+  const json = (r.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined;
+  return { status: r.status, body: json, text, headers: r.headers };
+}
+
 /** pollTask GETs /api/v1/jobs/{taskId} until the task has ended (completed, failed or cancelled) and returns that record. */
 export async function pollTask(server: TestServer, key: string, taskId: string, ms = 30_000): Promise<any> {
   const deadline = Date.now() + ms;
