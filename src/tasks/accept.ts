@@ -111,13 +111,10 @@ async function acceptMany(services: Services, ctx: RequestContext, requests: Tas
   const q = taskQueries(services.store);
   const createdAt = new Date().toISOString();
   const prepared: { request: TaskRequest; id: string; input: string; minimumCost: number }[] = [];
-  const dirs: string[] = [];
   try {
     for (const request of requests) {
       const id = newId("task");
-      const dir = inputDirOf(services.config.dataDir, id);
-      dirs.push(dir);
-      prepared.push({ request, id, input: await storeInput(request.input, dir), minimumCost: kindOf(request.operation).minimumCost });
+      prepared.push({ request, id, input: await storeInput(request.input, inputDirOf(services.config.dataDir, id)), minimumCost: kindOf(request.operation).minimumCost });
     }
     // one commit: the holds and the rows are written together, or nothing is (a 402 rolls all back)
     services.store.immediate(() => {
@@ -141,7 +138,7 @@ async function acceptMany(services: Services, ctx: RequestContext, requests: Tas
     });
   } catch (error) {
     // nothing was accepted: the transaction rolled back; what was written to disk goes too
-    for (const [i, dir] of dirs.entries()) if (!prepared[i] || hasFilesOnDisk(prepared[i].input)) removeInput(dir);
+    for (const { id, input } of prepared) if (hasFilesOnDisk(input)) removeInput(inputDirOf(services.config.dataDir, id));
     if (error instanceof AppError && error.code === "insufficient_credits" && requests.length > 1)
       throw new AppError("insufficient_credits", `${error.detail} A batch holds the minimum cost of every item (${requests.length} items) when it is accepted.`);
     throw error;

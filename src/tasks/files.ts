@@ -30,7 +30,7 @@ export function inputDirOf(dataDir: string, taskId: string): string {
   return join(dataDir, "inputs", taskId);
 }
 
-/** storeInput keeps the input's files (in the JSON, or in `dir`) and returns the JSON text to keep in the task row. */
+/** storeInput keeps the input's files (in the JSON, or in `dir`) and returns the JSON text to keep in the task row; on failure it leaves nothing in `dir`. */
 export async function storeInput(input: Record<string, unknown>, dir: string): Promise<string> {
   const inline = filesOf(input).reduce((n, f) => n + f.size, 0) <= INLINE_MAX_BYTES;
   let count = 0;
@@ -43,10 +43,15 @@ export async function storeInput(input: Record<string, unknown>, dir: string): P
     return { $file: { path, name: file.name, type: file.type } };
   };
   const stored: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(input)) {
-    if (value instanceof File) stored[name] = await save(value);
-    else if (Array.isArray(value) && value.some((v) => v instanceof File)) stored[name] = await Promise.all(value.map((v) => (v instanceof File ? save(v) : v)));
-    else stored[name] = value;
+  try {
+    for (const [name, value] of Object.entries(input)) {
+      if (value instanceof File) stored[name] = await save(value);
+      else if (Array.isArray(value) && value.some((v) => v instanceof File)) stored[name] = await Promise.all(value.map((v) => (v instanceof File ? save(v) : v)));
+      else stored[name] = value;
+    }
+  } catch (error) {
+    if (count > 0) removeInput(dir); // what was written so far goes
+    throw error;
   }
   return JSON.stringify(stored);
 }
