@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadConfig } from "../src/config";
 import { AppError } from "../src/errors";
 import { assertFetchableUrl } from "../src/security/ssrf";
 import { ChromiumSupervisor, type ChromiumOptions } from "../src/tools/chromium";
@@ -24,7 +25,7 @@ afterAll(async () => {
 /** supervisor starts a ChromiumSupervisor with test defaults; it is closed after the file's tests. */
 function supervisor(overrides: Partial<ChromiumOptions> = {}): ChromiumSupervisor {
   const chromium = new ChromiumSupervisor({
-    executablePath: "/usr/bin/chromium",
+    executablePath: loadConfig({}).chromium.path,
     maxConcurrentPages: 2,
     pagesPerBrowser: 100,
     userDataRoot: join(dataRoot, `profiles-${supervisors.length}`),
@@ -33,6 +34,28 @@ function supervisor(overrides: Partial<ChromiumOptions> = {}): ChromiumSuperviso
   });
   supervisors.push(chromium);
   return chromium;
+}
+
+/** processesInGroup lists the live processes of a process group (puppeteer makes the browser a group leader). */
+function processesInGroup(groupId: number): string[] {
+  const ps = Bun.spawnSync(["ps", "-e", "-o", "pgid=,stat=,args="]);
+  return ps.stdout
+    .toString()
+    .split("\n")
+    .map((line) => /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) === groupId && !m[2]!.startsWith("Z"))
+    .map((m) => m[3]!);
+}
+
+/** processesLeftInGroup waits up to `ms` for a process group to empty (killed processes take a moment to exit) and returns what is left. */
+async function processesLeftInGroup(groupId: number, ms: number): Promise<string[]> {
+  const giveUpAt = Date.now() + ms;
+  let left = processesInGroup(groupId);
+  while (left.length > 0 && Date.now() < giveUpAt) {
+    await Bun.sleep(50);
+    left = processesInGroup(groupId);
+  }
+  return left;
 }
 
 /** renderOptions are per-request options for loopback pages. */
@@ -317,25 +340,32 @@ describe("browser lifecycle", () => {
     expect(chromium.stats()).toEqual({ launches: 2, pagesServed: 3, openPages: 0 });
   });
 
-  test("a render in flight when the browser dies fails clearly, and the next render works", async () => {
-    const chromium = supervisor();
-    await chromium.render(`${site.origin}/small`, renderOptions());
-    const pid = chromium.browserPid();
-    expect(pid).toBeNumber();
+  // Debian's /usr/bin/chromium-headless-shell is a shell script that does not exec: the pid
+  // puppeteer knows is the script's, and the browser behind it must not outlive it.
+  const launchers = [["the browser", loadConfig({}).chromium.path], ["a wrapper script", "/usr/bin/chromium-headless-shell"]] as const;
+  for (const [what, executablePath] of launchers) {
+    test(`a render in flight when ${what} dies fails clearly, nothing of it stays, and the next render works`, async () => {
+      const chromium = supervisor({ executablePath });
+      await chromium.render(`${site.origin}/small`, renderOptions());
+      const pid = chromium.browserPid();
+      expect(pid).toBeNumber();
+      expect(processesInGroup(pid!).length).toBeGreaterThan(1); // the browser and its helpers
 
-    const inFlight = failureOf(chromium.render(`${site.origin}/blocking-script`, renderOptions({ timeoutMs: 20_000 })));
-    await Bun.sleep(700);
-    const started = performance.now();
-    process.kill(pid!, "SIGKILL");
-    const error = await inFlight;
-    expect(error.code).toBe("tool_unavailable");
-    expect(error.detail).toContain("crashed");
-    expect(performance.now() - started).toBeLessThan(5_000);
+      const inFlight = failureOf(chromium.render(`${site.origin}/blocking-script`, renderOptions({ timeoutMs: 20_000 })));
+      await Bun.sleep(700);
+      const started = performance.now();
+      process.kill(pid!, "SIGKILL");
+      const error = await inFlight;
+      expect(error.code).toBe("tool_unavailable");
+      expect(error.detail).toContain("crashed");
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(await processesLeftInGroup(pid!, 3_000)).toEqual([]);
 
-    const page = await chromium.render(`${site.origin}/small`, renderOptions());
-    expect(page.html).toContain("small page content");
-    expect(chromium.stats().launches).toBe(2);
-  });
+      const page = await chromium.render(`${site.origin}/small`, renderOptions());
+      expect(page.html).toContain("small page content");
+      expect(chromium.stats().launches).toBe(2);
+    });
+  }
 
   test("a missing Chromium executable fails with tool_unavailable", async () => {
     const chromium = supervisor({ executablePath: "/nonexistent/chromium" });

@@ -8,6 +8,7 @@ import { Value } from "@sinclair/typebox/value";
 import { cpus } from "node:os";
 import { resolve } from "node:path";
 import { DEFAULT_MODELS } from "../ai/models";
+import { CHROMIUM_CANDIDATES } from "../tools/programs";
 
 /** ServeOptionSpec describes one option for parsing, `--help` and the README. */
 export interface OptionSpec {
@@ -35,7 +36,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: "max-pages", env: "DOCINTEL_MAX_PAGES", kind: "integer", default: 2000, describe: "most pages (PDF pages, slides, sheets) one document may have; more: 413 document_too_large" },
   { flag: "max-megapixels", env: "DOCINTEL_MAX_MEGAPIXELS", kind: "integer", default: 100, describe: "largest image (width x height, in millions of pixels) decoded or OCRed; larger: 413" },
   { flag: "max-decompressed-mb", env: "DOCINTEL_MAX_DECOMPRESSED_MB", kind: "integer", default: 500, describe: "bytes a ZIP-based document (DOCX, XLSX, PPTX, EPUB, ODF) may inflate to, in MB; more: 413 (zip bombs)" },
-  { flag: "chromium-path", env: "DOCINTEL_CHROMIUM_PATH", kind: "string", default: "/usr/bin/chromium", describe: "Chromium executable for web pages and screenshots" },
+  { flag: "chromium-path", env: "DOCINTEL_CHROMIUM_PATH", kind: "string", default: "auto", describe: "Chromium executable for web pages and screenshots; auto: the headless shell (Debian package chromium-headless-shell, a third of the full browser's CPU per page) when installed, else chromium" },
   { flag: "screenshot-timeout-ms", env: "DOCINTEL_SCREENSHOT_TIMEOUT_MS", kind: "integer", default: 30000, describe: "deadline for one screenshot (load, settle, capture, encode); a page that never finishes loading gets 504 timeout" },
   { flag: "browser-pages", env: "DOCINTEL_BROWSER_PAGES", kind: "integer", default: 4, describe: "browser tabs open at once; more requests wait" },
   { flag: "browser-restart-after", env: "DOCINTEL_BROWSER_RESTART_AFTER", kind: "integer", default: 200, describe: "restart Chromium after this many pages (bounds leaks)" },
@@ -151,7 +152,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
       maxPixels: Number(o["max-megapixels"]) * 1_000_000,
       maxDecompressedBytes: Number(o["max-decompressed-mb"]) * 1_000_000,
     },
-    chromium: { path: String(o["chromium-path"]), pages: Number(o["browser-pages"]), restartAfter: Number(o["browser-restart-after"]), screenshotTimeoutMs: Number(o["screenshot-timeout-ms"]) },
+    chromium: { path: chromiumPath(String(o["chromium-path"])), pages: Number(o["browser-pages"]), restartAfter: Number(o["browser-restart-after"]), screenshotTimeoutMs: Number(o["screenshot-timeout-ms"]) },
     officeInstances: Number(o["office-instances"]),
     ocrConcurrency: Number(o["ocr-concurrency"]),
     compute: { timeoutMs: Number(o["compute-timeout-ms"]), memoryLimitMb: Number(o["compute-memory-mb"]) },
@@ -175,6 +176,15 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
 }
 
 /** dataDirFrom resolves only the data dir, for CLI commands that need nothing else. */
+/**
+ * chromiumPath resolves --chromium-path: "auto" is the first of CHROMIUM_CANDIDATES installed (the
+ * headless shell first); when none is, the shell's path, so that a render's error names what to install.
+ */
+function chromiumPath(configured: string): string {
+  if (configured !== "auto") return configured;
+  return CHROMIUM_CANDIDATES.map((name) => Bun.which(name)).find((path): path is string => path !== null) ?? CHROMIUM_CANDIDATES[0]!;
+}
+
 export function dataDirFrom(env: Record<string, string | undefined>, flags: RawOptions): string {
   const o = resolveOptions(SERVE_OPTIONS.filter((s) => s.flag === "data"), env, flags);
   return resolve(String(o.data));

@@ -87,6 +87,9 @@ const CHROMIUM_ARGS = [
   "--mute-audio",
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
   "--disable-dev-shm-usage",
+  // the headless shell has no popup blocker: without this a scripted click on a target=_blank link
+  // opens a page outside the request guard (the full browser ignores the switch and blocks popups)
+  "--block-new-web-contents",
 ];
 
 /**
@@ -387,7 +390,7 @@ export class ChromiumSupervisor implements Browser {
     try {
       await access(executablePath, constants.X_OK);
     } catch (cause) {
-      throw toolUnavailable(`Chromium (${executablePath})`, "chromium", cause);
+      throw toolUnavailable(`Chromium (${executablePath})`, "chromium-headless-shell", cause);
     }
     await mkdir(userDataRoot, { recursive: true });
     const userDataDir = await mkdtemp(join(userDataRoot, "chromium-"));
@@ -395,7 +398,8 @@ export class ChromiumSupervisor implements Browser {
     try {
       browser = await puppeteer.launch({
         executablePath,
-        headless: true,
+        // the headless shell takes the old --headless switch; the full browser takes --headless=new
+        headless: /headless[-_]shell/.test(executablePath) ? "shell" : true,
         pipe: true, // DevTools over file descriptors: no debugging port on the machine
         userDataDir,
         args: CHROMIUM_ARGS,
@@ -413,10 +417,20 @@ export class ChromiumSupervisor implements Browser {
     this.launches++;
     const generation: Generation = { browser, userDataDir, served: 0, open: 0, retiring: false, dead: false };
     this.generations.add(generation);
-    browser.once("disconnected", () => {
+    const died = () => {
+      if (generation.dead) return;
       generation.dead = true;
       if (this.current === generation) this.current = null;
       if (generation.open === 0) void this.shutDown(generation);
+    };
+    browser.once("disconnected", died);
+    // When the launched process is a wrapper script (Debian's /usr/bin/chromium-headless-shell does
+    // not exec), its death leaves the real browser holding the DevTools pipe and "disconnected" never
+    // comes: the process' exit ends this generation, and its process group goes with it.
+    browser.process()?.once("exit", () => {
+      died();
+      killProcessGroup(browser);
+      void browser.disconnect().catch(() => {});
     });
     if (this.closed) {
       await this.shutDown(generation);
@@ -433,8 +447,9 @@ export class ChromiumSupervisor implements Browser {
     const child = generation.browser.process();
     if (!generation.dead) await withTimeout(generation.browser.close(), CLOSE_TIMEOUT_MS).catch(() => {});
     if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGKILL");
-      await withTimeout(new Promise((resolve) => child.once("exit", resolve)), CLOSE_TIMEOUT_MS).catch(() => {});
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      killProcessGroup(generation.browser);
+      await withTimeout(exited, CLOSE_TIMEOUT_MS).catch(() => {});
     }
     await rm(generation.userDataDir, { recursive: true, force: true }).catch(() => {});
   }
@@ -579,6 +594,20 @@ async function defaultCheckUrl(url: string, allowPrivateUrls: boolean): Promise<
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
+
+/**
+ * killProcessGroup SIGKILLs the browser's process group (puppeteer starts Chromium as a group
+ * leader), so that helpers and a browser behind a wrapper script go too; it falls back to the process.
+ */
+function killProcessGroup(browser: PuppeteerBrowser): void {
+  const child = browser.process();
+  if (!child?.pid) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
 
 /** withTimeout rejects when `promise` takes longer than `ms` milliseconds. */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
