@@ -123,6 +123,14 @@ describe("markdown writer", () => {
     expect((miss as AppError).detail).toBe("selector: '#nope' matched nothing on the page");
   });
 
+  test("a page with <head> and <body> but no <html> tag keeps its body (found on a real page of trafilatura's evaluation set)", () => {
+    const page = `<!DOCTYPE html><head><title>Market</title><link rel="stylesheet" href="/a.css" /></head><body><h2>Historic market</h2><dl><dt>Address:</dt><dd>Görlitzer Str. 45</dd></dl><p>While you stroll over the market, your children weave baskets.</p></body></html>`;
+    const whole = htmlToMarkdown(page, { mainContent: false }).markdown;
+    expect(whole).toContain("## Historic market");
+    expect(whole).toContain("Görlitzer Str. 45");
+    expect(htmlToMarkdown(page, { mainContent: true }).markdown).toContain("While you stroll over the market");
+  });
+
   test("a hostile page (10 000 nested elements) converts without exhausting the stack", () => {
     const html = "<div>".repeat(10000) + "deep text" + "</div>".repeat(10000);
     expect(htmlToMarkdown(html, { mainContent: false }).markdown).toContain("deep text");

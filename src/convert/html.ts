@@ -95,9 +95,15 @@ function withTitleHeading(body: string, top: string | null): string {
   return joinBlocks([heading(1, top), body]);
 }
 
-/** asDocument wraps a fragment (no <body>) in a document, so linkedom builds a body for it. */
+/**
+ * asDocument wraps a fragment (no <body>) in a document, so linkedom builds a body for it, and gives
+ * a page without an <html> tag one: linkedom otherwise makes its <head> the root and loses the body.
+ */
 function asDocument(html: string): string {
-  if (/<body[\s>]/i.test(html)) return html;
+  if (/<body[\s>]/i.test(html)) {
+    if (/<html[\s>]/i.test(html)) return html;
+    return `<!DOCTYPE html><html>${html.replace(/^\s*<\?xml[^>]*\?>/i, "").replace(/<!doctype[^>]*>/i, "")}</html>`;
+  }
   const head = /<head[\s>][\s\S]*?<\/head>/i.exec(html)?.[0] ?? "";
   const rest = html
     .replace(/<head[\s>][\s\S]*?<\/head>/i, "")
