@@ -367,6 +367,12 @@ describe("browser lifecycle", () => {
     });
   }
 
+  test("--chromium-path auto takes the headless shell's own binary when installed; a given path is kept", () => {
+    expect(loadConfig({}).chromium.path).toBe("/usr/lib/chromium/chromium-headless-shell");
+    expect(loadConfig({ DOCINTEL_CHROMIUM_PATH: "/usr/bin/chromium" }).chromium.path).toBe("/usr/bin/chromium");
+    expect(loadConfig({}, { "chromium-path": "/opt/chrome/chrome" }).chromium.path).toBe("/opt/chrome/chrome");
+  });
+
   test("a missing Chromium executable fails with tool_unavailable", async () => {
     const chromium = supervisor({ executablePath: "/nonexistent/chromium" });
     const error = await failureOf(chromium.render(`${site.origin}/small`, renderOptions()));

@@ -175,7 +175,6 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
   return config;
 }
 
-/** dataDirFrom resolves only the data dir, for CLI commands that need nothing else. */
 /**
  * chromiumPath resolves --chromium-path: "auto" is the first of CHROMIUM_CANDIDATES installed (the
  * headless shell first); when none is, the shell's path, so that a render's error names what to install.
@@ -185,6 +184,7 @@ function chromiumPath(configured: string): string {
   return CHROMIUM_CANDIDATES.map((name) => Bun.which(name)).find((path): path is string => path !== null) ?? CHROMIUM_CANDIDATES[0]!;
 }
 
+/** dataDirFrom resolves only the data dir, for CLI commands that need nothing else. */
 export function dataDirFrom(env: Record<string, string | undefined>, flags: RawOptions): string {
   const o = resolveOptions(SERVE_OPTIONS.filter((s) => s.flag === "data"), env, flags);
   return resolve(String(o.data));
