@@ -1,0 +1,113 @@
+/**
+ * boilerplate: main-content extraction quality on real web pages with public labels, docintel's
+ * HTML -> markdown (mainContent) against Readability.js (the @mozilla/readability docintel builds
+ * on, run alone on the same parsed pages) and against the whole page, all in this script.
+ *
+ * The labels are trafilatura's evaluation set (github.com/adbar/trafilatura, tests/evaldata.py and
+ * the pages in tests/cache/): per page, snippets that the main text must contain ("with") and
+ * snippets of boilerplate it must not ("without"). Scoring follows trafilatura's comparison script:
+ * a "with" snippet found is a true positive, missed a false negative; a "without" snippet found is a
+ * false positive, absent a true negative; precision, recall and F1 over all snippets.
+ *
+ * The pages belong to their publishers and are not in this repository. Put them in a directory as
+ * pages/NAME.html plus labels.json ([{file, url, with[], without[]}]) and point the script at it:
+ *
+ *   BENCH_BOILERPLATE_DIR=/path/to/trafilatura-eval bun bench/boilerplate.ts
+ *
+ * Without the directory the script says so in its RESULT line and exits 0.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Readability } from "@mozilla/readability";
+import { htmlToMarkdown, parseDocument } from "../src/convert/html";
+
+interface Labelled {
+  file: string;
+  url: string;
+  with: string[];
+  without: string[];
+}
+
+interface Score {
+  tp: number;
+  fn: number;
+  fp: number;
+  tn: number;
+}
+
+const DIR = process.env.BENCH_BOILERPLATE_DIR ?? "";
+
+if (!DIR || !existsSync(join(DIR, "labels.json"))) {
+  console.log(`RESULT boilerplate: not run, no labelled pages at BENCH_BOILERPLATE_DIR='${DIR}' (see bench/README.md for the data set)`);
+  process.exit(0);
+}
+
+const pages: Labelled[] = JSON.parse(readFileSync(join(DIR, "labels.json"), "utf8"));
+
+/** normalize makes text and snippets comparable: entities and markdown syntax gone, whitespace single. */
+function normalize(text: string): string {
+  return text
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1") // images
+    .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, "$1") // links keep their text
+    .replace(/\\([\\`*_{}[\]()#+\-.!|>~<])/g, "$1") // markdown escapes
+    .replace(/(\*\*|__|~~|`)/g, "")
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, "")
+    .replace(/\|/g, " ")
+    .replace(/[\u00a0\s]+/g, " ")
+    .trim();
+}
+
+function score(text: string, page: Labelled, into: Score): void {
+  const haystack = normalize(text);
+  for (const snippet of page.with) (haystack.includes(normalize(snippet)) ? into.tp++ : into.fn++);
+  for (const snippet of page.without) (haystack.includes(normalize(snippet)) ? into.fp++ : into.tn++);
+}
+
+function metrics(s: Score): { precision: number; recall: number; f1: number; accuracy: number } {
+  const precision = s.tp / Math.max(1, s.tp + s.fp);
+  const recall = s.tp / Math.max(1, s.tp + s.fn);
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1, accuracy: (s.tp + s.tn) / Math.max(1, s.tp + s.tn + s.fp + s.fn) };
+}
+
+const extractors: Record<string, (html: string, url: string) => string> = {
+  docintel: (html, url) => htmlToMarkdown(html, { mainContent: true, baseUrl: url }).markdown,
+  "Readability.js": (html) => {
+    const article = new Readability(parseDocument(html)).parse();
+    return `${article?.title ?? ""}\n${article?.textContent ?? ""}`;
+  },
+  "whole page": (html, url) => htmlToMarkdown(html, { mainContent: false, baseUrl: url }).markdown,
+};
+
+const scores = Object.fromEntries(Object.keys(extractors).map((name) => [name, { tp: 0, fn: 0, fp: 0, tn: 0 } as Score]));
+const millis = Object.fromEntries(Object.keys(extractors).map((name) => [name, 0]));
+const misses: string[] = [];
+for (const page of pages) {
+  const html = readFileSync(join(DIR, "pages", page.file), "utf8");
+  for (const [name, extract] of Object.entries(extractors)) {
+    const started = performance.now();
+    let text = "";
+    try {
+      text = extract(html, page.url);
+    } catch (error) {
+      console.log(`${name} failed on ${page.file}: ${(error as Error).message}`);
+    }
+    millis[name]! += performance.now() - started;
+    const before = { ...scores[name]! };
+    score(text, page, scores[name]!);
+    if (name === "docintel" && (scores[name]!.fn > before.fn || scores[name]!.fp > before.fp)) {
+      misses.push(`${page.file}: ${scores[name]!.fn - before.fn} of ${page.with.length} main snippets missed, ${scores[name]!.fp - before.fp} of ${page.without.length} boilerplate snippets kept`);
+    }
+  }
+}
+
+const snippets = pages.reduce((n, p) => n + p.with.length + p.without.length, 0);
+console.log(`${pages.length} pages, ${snippets} labelled snippets`);
+for (const [name, s] of Object.entries(scores)) {
+  const m = metrics(s);
+  console.log(`${name.padEnd(15)} precision ${m.precision.toFixed(3)}  recall ${m.recall.toFixed(3)}  F1 ${m.f1.toFixed(3)}  accuracy ${m.accuracy.toFixed(3)}  (${(millis[name]! / pages.length).toFixed(1)} ms/page)`);
+}
+if (misses.length > 0) console.log(`docintel's misses:\n  ${misses.join("\n  ")}`);
+const ours = metrics(scores.docintel!).f1;
+const theirs = metrics(scores["Readability.js"]!).f1;
+console.log(`RESULT boilerplate F1 docintel ${ours.toFixed(3)} vs Readability.js ${theirs.toFixed(3)} on ${pages.length} pages (goal: above Readability.js) ${ours > theirs ? "met" : "NOT met"}`);
