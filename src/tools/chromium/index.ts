@@ -25,7 +25,7 @@ import { assertMainUrl, guardPage, preparePage, type CheckUrl, type PageGuard } 
 export type { CheckUrl } from "./guard";
 
 export interface ChromiumOptions {
-  /** executablePath: the Chromium binary, normally /usr/bin/chromium */
+  /** executablePath: the Chromium binary, normally /usr/lib/chromium/chromium-headless-shell (see CHROMIUM_CANDIDATES) */
   executablePath: string;
   /** maxConcurrentPages: pages open at once; further callers wait for a slot (or their signal) */
   maxConcurrentPages: number;
