@@ -3,7 +3,7 @@
  * shell), optional stdin, a deadline, the whole process group killed on timeout or abort, stdout
  * capped while it streams, and stderr captured for the error message.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "../errors";
@@ -60,11 +60,7 @@ export function runProcess(command: string, args: string[], opts: RunOptions): P
     const killGroup = (reason: ProcessError["reason"]) => {
       if (ended) return;
       ended = reason;
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
+      killProcessGroup(child);
     };
     const timer = opts.timeoutMs > 0 ? setTimeout(() => killGroup("timeout"), opts.timeoutMs) : null;
     const onAbort = () => killGroup("aborted");
@@ -108,6 +104,23 @@ export function runProcess(command: string, args: string[], opts: RunOptions): P
  */
 export function toolUnavailable(program: string, debianPackage: string, cause?: unknown): AppError {
   return new AppError("tool_unavailable", `${program} is not available on this server (install the Debian package ${debianPackage}); see docintel doctor.`, { cause });
+}
+
+/**
+ * killProcessGroup SIGKILLs the process group `child` leads (it was spawned detached), so that its
+ * children and a program behind a wrapper script go too; without a group it kills the process alone.
+ */
+export function killProcessGroup(child: ChildProcess): void {
+  if (!child.pid) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
 }
 
 /** withTempDir runs `fn` with a fresh private directory under `parent`, removed afterwards whatever happens. */

@@ -18,7 +18,7 @@ import puppeteer, { type Browser as PuppeteerBrowser, type BrowserContext, type 
 import type { Browser, RenderedPage, RenderOptions } from "../../convert/types";
 import { AppError } from "../../errors";
 import { assertFetchableUrl } from "../../security/ssrf";
-import { toolUnavailable } from "../process";
+import { killProcessGroup, toolUnavailable } from "../process";
 import { Semaphore } from "../semaphore";
 import { assertMainUrl, guardPage, preparePage, type CheckUrl, type PageGuard } from "./guard";
 
@@ -427,9 +427,10 @@ export class ChromiumSupervisor implements Browser {
     // When the launched process is a wrapper script (Debian's /usr/bin/chromium-headless-shell does
     // not exec), its death leaves the real browser holding the DevTools pipe and "disconnected" never
     // comes: the process' exit ends this generation, and its process group goes with it.
-    browser.process()?.once("exit", () => {
+    const child = browser.process();
+    child?.once("exit", () => {
       died();
-      killProcessGroup(browser);
+      killProcessGroup(child);
       void browser.disconnect().catch(() => {});
     });
     if (this.closed) {
@@ -448,7 +449,7 @@ export class ChromiumSupervisor implements Browser {
     if (!generation.dead) await withTimeout(generation.browser.close(), CLOSE_TIMEOUT_MS).catch(() => {});
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
-      killProcessGroup(generation.browser);
+      killProcessGroup(child);
       await withTimeout(exited, CLOSE_TIMEOUT_MS).catch(() => {});
     }
     await rm(generation.userDataDir, { recursive: true, force: true }).catch(() => {});
@@ -593,21 +594,6 @@ async function defaultCheckUrl(url: string, allowPrivateUrls: boolean): Promise<
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
-
-
-/**
- * killProcessGroup SIGKILLs the browser's process group (puppeteer starts Chromium as a group
- * leader), so that helpers and a browser behind a wrapper script go too; it falls back to the process.
- */
-function killProcessGroup(browser: PuppeteerBrowser): void {
-  const child = browser.process();
-  if (!child?.pid) return;
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {
-    child.kill("SIGKILL");
-  }
-}
 
 /** withTimeout rejects when `promise` takes longer than `ms` milliseconds. */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { toolUnavailable } from "../process";
+import { killProcessGroup, toolUnavailable } from "../process";
 
 /** BridgeJob is one request line to the bridge. */
 export interface BridgeJob {
@@ -171,18 +171,7 @@ export class WarmInstance {
   /** kill ends both process groups at once (SIGKILL); idempotent */
   kill(): void {
     this.exited ??= "killed";
-    for (const child of [this.bridge, this.soffice]) {
-      if (!child.pid) continue;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
-    }
+    for (const child of [this.bridge, this.soffice]) killProcessGroup(child);
     this.wake();
   }
 
