@@ -8,7 +8,7 @@ import { Value } from "@sinclair/typebox/value";
 import { cpus } from "node:os";
 import { resolve } from "node:path";
 import { DEFAULT_MODELS } from "../ai/models";
-import { CHROMIUM_CANDIDATES } from "../tools/programs";
+import { CHROMIUM_CANDIDATES, firstInstalled } from "../tools/programs";
 
 /** ServeOptionSpec describes one option for parsing, `--help` and the README. */
 export interface OptionSpec {
@@ -181,7 +181,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
  */
 function chromiumPath(configured: string): string {
   if (configured !== "auto") return configured;
-  return CHROMIUM_CANDIDATES.map((name) => Bun.which(name)).find((path): path is string => path !== null) ?? CHROMIUM_CANDIDATES[0]!;
+  return firstInstalled(CHROMIUM_CANDIDATES) ?? CHROMIUM_CANDIDATES[0]!;
 }
 
 /** dataDirFrom resolves only the data dir, for CLI commands that need nothing else. */

@@ -37,6 +37,15 @@ export const PROGRAMS: ProgramSpec[] = [
   { name: "heif-convert", candidates: ["heif-convert"], versionArgs: ["-h"], enables: ["HEIC images"], debianPackage: "libheif-examples" },
 ];
 
+/** firstInstalled is the path of the first candidate (a name on PATH or an absolute path) that is an executable here, or null. */
+export function firstInstalled(candidates: readonly string[]): string | null {
+  for (const candidate of candidates) {
+    const path = Bun.which(candidate);
+    if (path) return path;
+  }
+  return null;
+}
+
 export interface ProgramStatus {
   name: string;
   path: string | null;
@@ -67,7 +76,7 @@ async function versionOf(path: string, args: string[], timeoutMs: number): Promi
 export async function detectPrograms(timeoutMs = 15_000): Promise<ProgramStatus[]> {
   return Promise.all(
     PROGRAMS.map(async (spec) => {
-      const path = spec.candidates.map((c) => Bun.which(c)).find((p): p is string => !!p) ?? null;
+      const path = firstInstalled(spec.candidates);
       const version = path ? await versionOf(path, spec.versionArgs, timeoutMs) : null;
       return { name: spec.name, path, version, enables: spec.enables, debianPackage: spec.debianPackage };
     }),
