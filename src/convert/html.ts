@@ -24,8 +24,7 @@ export interface HtmlOptions {
 /** htmlToMarkdown converts one HTML document (or fragment) to tidy markdown. */
 export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: string; title: string | null; warnings: string[] } {
   const warnings: string[] = [];
-  const source = asDocument(html);
-  const document = parseDocument(source);
+  const document = parseDocument(html);
   const title = pageTitle(document);
   const baseUrl = effectiveBase(document, opts.baseUrl);
   const walk = { baseUrl };
@@ -36,13 +35,13 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
     body = renderMarkdown([bodyOf(document)], walk);
   } else {
     const firstH1 = headingText(document.querySelector("h1"));
-    const main = findMainContent(document, () => parseDocument(source));
+    const main = findMainContent(document, () => parseDocument(html));
     body = renderMarkdown(main.roots, { baseUrl, skip: main.skip });
     if (!/^# /m.test(body)) body = withTitleHeading(body, firstH1 ?? title);
     if (main.method === "density") warnings.push("main content found by text density (Readability found no article)");
     if (!body.trim()) {
       // Everything looked like boilerplate (a page that is only a menu): better the whole page than nothing.
-      body = renderMarkdown([bodyOf(parseDocument(source))], walk);
+      body = renderMarkdown([bodyOf(parseDocument(html))], walk);
       if (body.trim()) warnings.push("no main content found; the whole page was converted");
     }
   }
@@ -51,12 +50,13 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
 }
 
 /**
- * parseDocument parses HTML with linkedom and repairs the tree so that <head> and <body> are the
- * first two children of <html>: linkedom's document.body getter otherwise creates an empty body when
- * anything (a stray <script>) precedes <head>, and Readability then sees an empty page.
+ * parseDocument parses a page or a fragment (asDocument) with linkedom and repairs the tree so that
+ * <head> and <body> are the first two children of <html>: linkedom's document.body getter otherwise
+ * creates an empty body when anything (a stray <script>) precedes <head>, and Readability then sees
+ * an empty page.
  */
 export function parseDocument(html: string): Document {
-  const { document } = parseHTML(html);
+  const { document } = parseHTML(asDocument(html));
   const root = document.documentElement;
   if (!root) return document;
   const kids = Array.from(root.children);
@@ -102,15 +102,16 @@ function withTitleHeading(body: string, top: string | null): string {
 function asDocument(html: string): string {
   if (/<body[\s>]/i.test(html)) {
     if (/<html[\s>]/i.test(html)) return html;
-    return `<!DOCTYPE html><html>${html.replace(/^\s*<\?xml[^>]*\?>/i, "").replace(/<!doctype[^>]*>/i, "")}</html>`;
+    return `<!DOCTYPE html><html>${withoutProlog(html)}</html>`;
   }
   const head = /<head[\s>][\s\S]*?<\/head>/i.exec(html)?.[0] ?? "";
-  const rest = html
-    .replace(/<head[\s>][\s\S]*?<\/head>/i, "")
-    .replace(/<\/?html[^>]*>/gi, "")
-    .replace(/^\s*<\?xml[^>]*\?>/i, "")
-    .replace(/<!doctype[^>]*>/i, "");
+  const rest = withoutProlog(html.replace(/<head[\s>][\s\S]*?<\/head>/i, "").replace(/<\/?html[^>]*>/gi, ""));
   return `<!DOCTYPE html><html><head>${head.replace(/^<head[^>]*>|<\/head>$/gi, "")}</head><body>${rest}</body></html>`;
+}
+
+/** withoutProlog drops a leading XML declaration and the doctype. */
+function withoutProlog(html: string): string {
+  return html.replace(/^\s*<\?xml[^>]*\?>/i, "").replace(/<!doctype[^>]*>/i, "");
 }
 
 function bodyOf(document: Document): DomNode {
