@@ -3,10 +3,12 @@
  * contact, team, company, imprint, ...: the pages where facts about the site's owner live) and
  * appends their text to the page's, each under a heading naming its URL. At most MAX_LINKS pages
  * are read, concurrently, each through the same markdown operation (SSRF guard, deadline). A
- * linked page that fails is skipped and named in a warning: the answer still uses the rest.
+ * linked page that fails is skipped and named in a warning: the answer still uses the rest. The
+ * client's url_headers go only to links on exactly the origin it named (headersForOrigin).
  */
 import type { MarkdownDeps, MarkdownOutcome, MarkdownSource } from "../markdown/service";
 import { markdownOf } from "../markdown/service";
+import { headersForOrigin } from "../security/ssrf";
 
 /** MAX_LINKS: linked pages read at most. */
 export const MAX_LINKS = 5;
@@ -20,7 +22,10 @@ export async function followLinks(page: MarkdownOutcome, source: MarkdownSource,
   const read = await Promise.all(
     links.map(async (url) => {
       try {
-        const linked = await markdownOf({ url, urlHeaders: source.urlHeaders }, { mainContent: true, waitMs: 0 }, deps, signal);
+        // links are resolved against the page after redirects, which may be another origin than the
+        // one the client named: its url_headers go only to links on exactly that origin
+        const urlHeaders = headersForOrigin(source.urlHeaders ?? {}, source.url!, url);
+        const linked = await markdownOf({ url, urlHeaders }, { mainContent: true, waitMs: 0 }, deps, signal);
         return { url, markdown: linked.markdown };
       } catch (error) {
         if (signal?.aborted) throw error;

@@ -10,6 +10,7 @@ import { underDeadline } from "../runtime/deadline";
 import { ingestUpload, ingestUrl, type IngestedDocument, type IngestLimits } from "../ingest";
 import { convertDocument } from "../convert";
 import { htmlToMarkdown } from "../convert/html";
+import { headersForOrigin } from "../security/ssrf";
 import type { Conversion, ConvertLimits, ConvertTools, PageOptions, PageReport } from "../convert/types";
 
 export interface MarkdownDeps {
@@ -138,7 +139,8 @@ async function renderWebPage(document: IngestedDocument, headers: Record<string,
   const warnings: string[] = [];
   try {
     const rendered = await deps.tools.browser.render(url, {
-      headers,
+      // the browser opens the URL after redirects: the client's headers only when that is still its origin
+      headers: headersForOrigin(headers, document.url!, url),
       waitMs: page.waitMs,
       timeoutMs: Math.max(1000, Math.floor(deps.timeoutMs * 0.8)),
       allowPrivateUrls: deps.ingest.allowPrivateUrls,

@@ -222,11 +222,27 @@ export function parseUrlHeaders(raw: string | undefined, field = "url_headers"):
   return headers;
 }
 
+/**
+ * headersForOrigin returns the client's url_headers for a request to `target` when it has exactly
+ * the origin (scheme, host and port) of `callerUrl`, the URL the client sent, and none otherwise.
+ * Every later request of the same operation (a redirect, the browser rendering the final URL, a
+ * followed link) asks this, so a token never reaches an origin the client did not name: an open
+ * redirect on the client's site cannot carry it to another port or scheme of the same host.
+ */
+export function headersForOrigin(headers: Record<string, string>, callerUrl: string, target: string): Record<string, string> {
+  if (Object.keys(headers).length === 0) return headers;
+  try {
+    return new URL(target).origin === new URL(callerUrl).origin ? headers : {};
+  } catch {
+    return {};
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fetch
 
 export interface GuardedFetchOptions extends FetchableUrlOptions {
-  /** headers: the client's url_headers; dropped once a redirect leaves the original origin */
+  /** headers: the client's url_headers, sent only to the origin of the URL given (see headersForOrigin) */
   headers?: Record<string, string>;
   /** maxBytes: largest body accepted, in bytes */
   maxBytes: number;
@@ -279,15 +295,14 @@ export async function guardedFetch(raw: string, opts: GuardedFetchOptions): Prom
   let method = opts.method ?? "GET";
   let body = opts.body;
   let userHeaders = opts.headers ?? {};
-  let origin: string | null = null;
 
   for (let hop = 0; ; hop++) {
     const { url, addresses } = await untilAborted(assertFetchableUrl(href, opts), signal).catch((cause) => {
       throw failure(cause, href);
     });
-    origin ??= url.origin;
-    // Once a redirect leaves the first origin the client's headers (tokens, cookies) stay behind.
-    if (url.origin !== origin) userHeaders = {};
+    // Once a redirect leaves the client's origin its headers (tokens, cookies) stay behind, also
+    // when a later hop comes back: that hop was chosen by a server the client did not name.
+    userHeaders = headersForOrigin(userHeaders, raw, url.href);
 
     const { target, pinnedHost } = pinToAddress(url, addresses);
     const headers = new Headers({ "user-agent": USER_AGENT, ...userHeaders });

@@ -8,6 +8,7 @@
 import { AppError } from "../errors";
 import { underDeadline } from "../runtime/deadline";
 import { ingestUpload, ingestUrl, type IngestedDocument, type IngestLimits } from "../ingest";
+import { headersForOrigin } from "../security/ssrf";
 import type { ConvertTools } from "../convert/types";
 import type { Config } from "../config";
 import type { MarkdownDeps } from "../markdown/service";
@@ -136,7 +137,9 @@ async function drawWebPage(document: IngestedDocument, headers: Record<string, s
   const shots = browserDepsOf(deps);
   if (document.source === "upload") return screenshotHtml(new TextDecoder().decode(document.bytes), WEB_VIEWPORT, shots, signal);
   const options = { viewportWidth: WEB_VIEWPORT.width, viewportHeight: WEB_VIEWPORT.height, fullPage: false, darkMode: false, format: "jpeg" as const, quality: 90, waitMs: 0, deviceScaleFactor: 1 };
-  return (await screenshotOf(document.finalUrl ?? document.url!, options, shots, signal, headers)).bytes;
+  const url = document.finalUrl ?? document.url!;
+  // the page drawn is the URL after redirects: the client's headers only when that is still its origin
+  return (await screenshotOf(url, options, shots, signal, headersForOrigin(headers, document.url!, url))).bytes;
 }
 
 function browserDepsOf(deps: ThumbnailDeps): ScreenshotDeps {
