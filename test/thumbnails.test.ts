@@ -12,7 +12,7 @@ import { deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { form, startServer, tempDir, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
-import { UrlSigner, SIGNED_URL_TTL_SECONDS } from "../src/thumbnails/signing";
+import { UrlSigner, SIGNED_URL_TTL_SECONDS, resolveUrlSigningKey } from "../src/thumbnails/signing";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 const SECRET = "thumbnail-test-secret-0123456789";
@@ -307,7 +307,8 @@ describe("jobs", () => {
     for (let i = 0; i < 100 && received.length === 0; i++) await Bun.sleep(100);
     expect(received).toHaveLength(1);
     const { raw, signature, id } = received[0]!;
-    expect(signature).toBe("sha256=" + createHmac("sha256", SECRET).update(raw, "utf8").digest("hex"));
+    const own = ((await (await fetch(`${server.url}/api/v1/webhooks/secret`, { headers: auth() })).json()) as any).secret;
+    expect(signature).toBe("sha256=" + createHmac("sha256", own).update(raw, "utf8").digest("hex"));
     expect(id).toMatch(/^whd_/);
     expect(JSON.parse(raw)).toMatchObject({ job_id: accepted.body.job_id, status: "completed", handler: "image", width: 300, height: 200, credits_used: 1 });
   });
@@ -338,7 +339,7 @@ describe("jobs", () => {
     const deleted = await fetch(`${server.url}/api/v1/thumbnails/jobs/${id}`, { method: "DELETE", headers: auth() });
     expect(await deleted.json()).toMatchObject({ success: true, job_id: id, deleted: true });
     expect((await fetch(`${server.url}/api/v1/thumbnails/jobs/${id}`, { headers: auth() })).status).toBe(404);
-    expect((await fetch(signedUrl)).status).toBe(404);
+    expect((await fetch(server.url + signedUrl)).status).toBe(404);
   });
 
   test("a failed job reports its error and its image read is 409", async () => {
@@ -402,24 +403,27 @@ describe("signed URLs", () => {
     const { status, body } = await generate(new Blob([await solid(640, 480).jpeg().toBuffer()]), "a.jpg");
     expect(status).toBe(200);
     expect(body.image_base64).toBeUndefined();
-    const ok = await fetch(body.url);
+    // without --public-url the URL is relative to the service
+    expect(body.url).toStartWith(`/api/v1/thumbnails/files/${body.job_id}?`);
+    const ok = await fetch(server.url + body.url);
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-type")).toBe("image/jpeg");
     expect((await sharp(new Uint8Array(await ok.arrayBuffer())).metadata()).width).toBe(body.width);
     expect(new Date(body.expires_at).getTime()).toBeGreaterThan(Date.now());
 
-    const url = new URL(body.url);
+    const url = new URL(body.url, server.url);
     const altered = new URL(url);
     altered.searchParams.set("expires", String(Number(url.searchParams.get("expires")) + 3600));
     const tampered = await fetch(altered);
     expect(tampered.status).toBe(403);
     expect(((await tampered.json()) as any).error).toBe("forbidden");
 
-    const old = new UrlSigner(SECRET).signedUrl(server.url, body.job_id, Date.now() - 2 * SIGNED_URL_TTL_SECONDS * 1000);
+    const signer = new UrlSigner(resolveUrlSigningKey(server.dataDir));
+    const old = signer.signedUrl(server.url, body.job_id, Date.now() - 2 * SIGNED_URL_TTL_SECONDS * 1000);
     const expired = await fetch(old.url);
     expect(expired.status).toBe(403);
     expect(((await expired.json()) as any).detail).toContain("expired");
-    const fresh = new UrlSigner(SECRET).signedUrl(server.url, body.job_id);
+    const fresh = signer.signedUrl(server.url, body.job_id);
     expect((await fetch(fresh.url)).status).toBe(200);
   });
 });

@@ -57,16 +57,21 @@ async function asyncExtract(server: TestServer, key: string, webhookUrl: string,
 const deliveryLog = (server: TestServer, key: string, taskId: string) => api(server, key, "GET", `/api/v1/jobs/${taskId}/deliveries`).then((r) => r.body);
 const settled = (log: any) => log.deliveries?.length > 0 && log.deliveries.every((d: any) => d.status === "delivered" || d.status === "dead");
 
-/** independentSignature: the receiver's side, written without the product's code */
-const independentSignature = (raw: string) => "sha256=" + createHmac("sha256", SECRET).update(raw, "utf8").digest("hex");
+/** independentSignature: the receiver's side, written without the product's code, with the key's secret */
+const independentSignature = (raw: string, secret: string) => "sha256=" + createHmac("sha256", secret).update(raw, "utf8").digest("hex");
+
+/** keySecret reads the calling key's own signing secret, as a customer sets up its receiver */
+const keySecret = (server: TestServer, key: string) => api(server, key, "GET", "/api/v1/webhooks/secret").then((r) => r.body.secret as string);
 
 describe("webhooks from the server", () => {
   let server: TestServer;
   let key: string;
+  let secret: string;
   beforeAll(async () => {
     // scale 0.0001: the whole schedule (7 h 51 min) takes under 3 s
     server = await startServer({ args: ["--allow-private-urls", "--webhook-secret", SECRET], env: { DOCINTEL_WEBHOOK_RETRY_SCALE: "0.0001" } });
     ({ key } = await server.key("enterprise")); // 600 requests a minute: the tests poll
+    secret = await keySecret(server, key);
   });
   afterAll(() => server.stop());
 
@@ -76,11 +81,13 @@ describe("webhooks from the server", () => {
     const log = await until(() => deliveryLog(server, key, taskId), settled);
     expect(hook.received).toHaveLength(1);
     const [got] = hook.received;
-    const expected = independentSignature(got!.raw);
+    const expected = independentSignature(got!.raw, secret);
     expect(got!.signature).toBe(expected);
     expect(timingSafeEqual(Buffer.from(got!.signature!), Buffer.from(expected))).toBe(true);
-    expect(verifySignature(SECRET, got!.raw, got!.signature)).toBe(true);
-    expect(verifySignature(SECRET, got!.raw + " ", got!.signature)).toBe(false);
+    expect(verifySignature(secret, got!.raw, got!.signature)).toBe(true);
+    expect(verifySignature(secret, got!.raw + " ", got!.signature)).toBe(false);
+    // the key signs with its own secret, not the server's shared one
+    expect(verifySignature(SECRET, got!.raw, got!.signature)).toBe(false);
     expect(verifySignature("another-secret-of-some-length", got!.raw, got!.signature)).toBe(false);
     const body = JSON.parse(got!.raw);
     expect(Object.keys(body).sort()).toEqual(["completed_at", "created_at", "credits_used", "result", "status", "task_id"]);
@@ -115,7 +122,7 @@ describe("webhooks from the server", () => {
     expect(hook.received.map((r) => r.deliveryId)).toEqual([log.deliveries[0].id, log.deliveries[0].id, log.deliveries[0].id]);
     // every retry carries the same body and signature
     expect(new Set(hook.received.map((r) => r.raw)).size).toBe(1);
-    expect(hook.received.every((r) => r.signature === independentSignature(r.raw))).toBe(true);
+    expect(hook.received.every((r) => r.signature === independentSignature(r.raw, secret))).toBe(true);
   });
 
   test("a 4xx is permanent: dead after one attempt, nothing scheduled", async () => {
@@ -201,8 +208,8 @@ describe("the dispatcher", () => {
 
   test("the SSRF guard runs at send time: a private address is dead without a request", async () => {
     const hook = receiver([200]);
-    const dispatcher = new WebhookDispatcher({ store, secret: SECRET, allowPrivate: false, logger: quiet });
-    const id = dispatcher.enqueue("task_ssrf", hook.url, { hello: 1 });
+    const dispatcher = new WebhookDispatcher({ store, sharedSecret: SECRET, allowPrivate: false, logger: quiet });
+    const id = dispatcher.enqueue("task_ssrf", "key_none", hook.url, { hello: 1 });
     dispatcher.start();
     const row = await until(async () => dispatcher.deliveriesOf("task_ssrf")[0]!, (r) => r.status === "dead");
     await dispatcher.stop();
@@ -215,8 +222,8 @@ describe("the dispatcher", () => {
       await Bun.sleep(2_000);
       return new Response("late");
     });
-    const dispatcher = new WebhookDispatcher({ store, secret: SECRET, allowPrivate: true, logger: quiet, timeoutMs: 200, retryScale: 1 });
-    dispatcher.enqueue("task_slow", `${origin}/hook`, { hello: 2 });
+    const dispatcher = new WebhookDispatcher({ store, sharedSecret: SECRET, allowPrivate: true, logger: quiet, timeoutMs: 200, retryScale: 1 });
+    dispatcher.enqueue("task_slow", "key_none", `${origin}/hook`, { hello: 2 });
     dispatcher.start();
     const row = await until(async () => dispatcher.deliveriesOf("task_slow")[0]!, (r) => r.attempts === 1);
     await dispatcher.stop();

@@ -22,6 +22,7 @@ import { analyzeRoutes } from "../analyze/routes";
 import { decideRoutes } from "../decide/routes";
 import { diffRoutes } from "../diff/routes";
 import { taskRoutes } from "../tasks/routes";
+import { webhookRoutes } from "../webhooks/routes";
 
 /** ROUTES lists every operation; the wildcard screenshot route comes last so it never shadows another. */
 export const ROUTES: Route[] = [
@@ -34,6 +35,7 @@ export const ROUTES: Route[] = [
   ...decideRoutes,
   ...diffRoutes,
   ...taskRoutes,
+  ...webhookRoutes,
   ...screenshotRoutes,
 ];
 

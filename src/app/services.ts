@@ -36,6 +36,7 @@ export interface Services {
   sandbox: PythonSandbox;
   metrics: Metrics;
   logger: Logger;
+  /** webhookSecret: the shared signing secret of keys made before per-key secrets (src/webhooks/secret.ts) */
   webhookSecret: string;
   /** tasks: the async task runner (started by startServer) */
   tasks: TaskRunner;
@@ -68,7 +69,7 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
     startedAt: new Date(),
     draining: false,
   } as Services;
-  services.webhooks = new WebhookDispatcher({ store, secret: services.webhookSecret, allowPrivate: config.allowPrivateUrls, logger: services.logger, retryScale: config.webhooks.retryScale });
+  services.webhooks = new WebhookDispatcher({ store, sharedSecret: services.webhookSecret, allowPrivate: config.allowPrivateUrls, logger: services.logger, retryScale: config.webhooks.retryScale });
   services.tasks = new TaskRunner(services, { concurrency: config.tasks.concurrency, leaseMs: config.tasks.leaseMs });
   return services;
 }

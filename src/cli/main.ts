@@ -13,7 +13,7 @@ import { PythonSandbox } from "../ai/sandbox";
 import { startServer } from "../app/server";
 import { WorkerPool } from "../pool";
 import { detectPrograms } from "../tools/programs";
-import { resolveWebhookSecret } from "../webhooks/secret";
+import { keySigningSecret, resolveWebhookSecret, rotateSigningSecret } from "../webhooks/secret";
 import { serviceUnit } from "./serviceUnit";
 import { optionHelp, parseArgv } from "./args";
 import { VERSION, INTERFACE_VERSION } from "../version";
@@ -31,6 +31,8 @@ const err = (s: string) => process.stderr.write(s + "\n");
 const DATA_OPTION = SERVE_OPTIONS.find((o) => o.flag === "data")!;
 const PLAN_OPTION: OptionSpec = { flag: "plan", env: "DOCINTEL_PLAN", kind: "string", describe: "free, pro or enterprise" };
 const NAME_OPTION: OptionSpec = { flag: "name", env: "DOCINTEL_NAME", kind: "string", default: "", describe: "a label for the key" };
+const ROTATE_OPTION: OptionSpec = { flag: "rotate", env: "DOCINTEL_ROTATE", kind: "boolean", default: false, describe: "replace the secret with a new one, used from the next webhook request on" };
+const WEBHOOK_SECRET_OPTION = SERVE_OPTIONS.find((o) => o.flag === "webhook-secret")!;
 /** MD_OPTIONS: `docintel md` takes the conversion settings of `serve` plus its own output options. */
 const MD_SERVE_FLAGS = new Set(["allow-private-urls", "workers", "max-upload-mb", "fetch-timeout-ms", "convert-timeout-ms", "max-pages", "max-megapixels", "max-decompressed-mb", "chromium-path", "office-instances", "ocr-concurrency", "transcription-model"]);
 const MD_OWN_OPTIONS: OptionSpec[] = [
@@ -152,6 +154,34 @@ const COMMANDS: Record<string, Command> = {
       return 0;
     },
   },
+  "keys secret": {
+    usage: "docintel keys secret KEY_ID [--rotate] [--data DIR] [--webhook-secret S]",
+    summary: "print a key's webhook signing secret (the shared one for keys made before per-key secrets); --rotate replaces it",
+    options: [ROTATE_OPTION, DATA_OPTION, WEBHOOK_SECRET_OPTION],
+    async run([id], flags) {
+      if (!id) throw new ConfigError("name the key: docintel keys secret KEY_ID [--rotate]");
+      const o = resolveOptions([ROTATE_OPTION, WEBHOOK_SECRET_OPTION], env, flags);
+      const dataDir = dataDirFrom(env, flags);
+      const store = openStore(dataDir);
+      try {
+        const secret = o.rotate ? rotateSigningSecret(store, id) : keySigningSecret(store, id);
+        if (!secret) {
+          err(`no key ${id}; see docintel keys list`);
+          return 1;
+        }
+        if (secret.own === null) {
+          err(`${id} was made before per-key secrets and signs with the shared secret (docintel keys secret ${id} --rotate gives it its own)`);
+          out(resolveWebhookSecret(dataDir, o["webhook-secret"] as string | undefined).secret);
+          return 0;
+        }
+        err(o.rotate ? `rotated: the next webhook request of ${id} is signed with this secret` : `${id}'s own secret, made ${secret.setAt}`);
+        out(secret.own);
+        return 0;
+      } finally {
+        store.close();
+      }
+    },
+  },
   "credits grant": {
     usage: "docintel credits grant KEY_ID N [--data DIR]",
     summary: "add N credits to a key for the current month",
@@ -186,8 +216,8 @@ const COMMANDS: Record<string, Command> = {
   },
   "webhook-secret": {
     usage: "docintel webhook-secret [--data DIR] [--webhook-secret S]",
-    summary: "print the webhook signing secret (generated and stored in the data dir when not set)",
-    options: [DATA_OPTION, SERVE_OPTIONS.find((o) => o.flag === "webhook-secret")!],
+    summary: "print the shared webhook signing secret of keys made before per-key secrets (see keys secret)",
+    options: [DATA_OPTION, WEBHOOK_SECRET_OPTION],
     async run(_, flags) {
       const dataDir = dataDirFrom(env, flags);
       openStore(dataDir).close();

@@ -27,7 +27,8 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: "port", env: "DOCINTEL_PORT", kind: "integer", default: 8080, describe: "TCP port to listen on" },
   { flag: "data", env: "DOCINTEL_DATA", kind: "string", default: "./data", describe: "data directory (SQLite store, webhook secret, job files)" },
   { flag: "allow-private-urls", env: "DOCINTEL_ALLOW_PRIVATE_URLS", kind: "boolean", default: false, describe: "allow fetching loopback, private, link-local and metadata addresses (off: refused with 400 url_refused)" },
-  { flag: "webhook-secret", env: "DOCINTEL_WEBHOOK_SECRET", kind: "string", describe: "HMAC-SHA256 key for webhook signatures (unset: generated at first start and kept in the data dir)" },
+  { flag: "webhook-secret", env: "DOCINTEL_WEBHOOK_SECRET", kind: "string", describe: "shared HMAC-SHA256 key that signs webhooks of keys made before per-key secrets (unset: generated at first start and kept in the data dir); every newer key signs with its own" },
+  { flag: "public-url", env: "DOCINTEL_PUBLIC_URL", kind: "string", describe: "the URL clients reach the service at, e.g. https://docs.example.com: the base of absolute URLs the service returns (signed thumbnail URLs); unset: those URLs are relative (/api/v1/...). The Host header is never used" },
   { flag: "workers", env: "DOCINTEL_WORKERS", kind: "integer", default: cpuCount, describe: "worker threads for CPU-heavy work (default: CPU count)" },
   { flag: "queue-size", env: "DOCINTEL_QUEUE_SIZE", kind: "integer", default: cpuCount * 16, describe: "jobs that may wait for a worker before requests get 503 overloaded" },
   { flag: "max-upload-mb", env: "DOCINTEL_MAX_UPLOAD_MB", kind: "integer", default: 50, describe: "largest accepted file in MB (10^6 bytes); larger uploads get 413 while they stream in" },
@@ -61,6 +62,8 @@ export const ConfigSchema = Type.Object({
   dataDir: Type.String({ minLength: 1 }),
   allowPrivateUrls: Type.Boolean(),
   webhookSecret: Type.Optional(Type.String({ minLength: 16 })),
+  /** publicUrl: scheme, host and optional path prefix without a trailing slash; undefined = relative URLs */
+  publicUrl: Type.Optional(Type.String({ minLength: 1 })),
   workers: Type.Integer({ minimum: 1, maximum: 256 }),
   queueSize: Type.Integer({ minimum: 1 }),
   maxUploadBytes: Type.Integer({ minimum: 1 }),
@@ -142,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
     dataDir: resolve(String(o.data)),
     allowPrivateUrls: Boolean(o["allow-private-urls"]),
     webhookSecret: o["webhook-secret"] === undefined ? undefined : String(o["webhook-secret"]),
+    publicUrl: publicUrlOf(o["public-url"]),
     workers: Number(o.workers),
     queueSize: Number(o["queue-size"]),
     maxUploadBytes: Number(o["max-upload-mb"]) * 1_000_000,
@@ -173,6 +177,20 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
     throw new ConfigError(`invalid configuration '${name}': ${firstError.message} (got ${JSON.stringify(firstError.value)})`);
   }
   return config;
+}
+
+/** publicUrlOf checks --public-url and drops a trailing slash; undefined when it is not set. */
+function publicUrlOf(raw: string | number | boolean | undefined): string | undefined {
+  if (raw === undefined || String(raw).trim() === "") return undefined;
+  const text = String(raw).trim();
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || text.includes("?") || text.includes("#")) {
+    throw new ConfigError(`--public-url must be the http or https URL clients reach the service at, such as https://docs.example.com (no query, fragment or credentials), got '${text}'`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
 /**

@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   encrypted_document: 400,
   empty_document: 400,
   unauthorized: 401,
+  /** key_revoked: the error of a task or job whose API key was revoked before it could end */
+  key_revoked: 401,
   insufficient_credits: 402,
   forbidden: 403,
   not_found: 404,

@@ -8,6 +8,7 @@ import { AppError } from "../errors";
 import type { Store } from "../store";
 import { PLANS, type Plan } from "../store/states";
 import { keyQueries, type ApiKeyRow } from "./queries";
+import { newSigningSecret } from "../webhooks/secret";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const KEY_PREFIX = "dk_";
@@ -55,13 +56,17 @@ export function isPlan(value: string): value is Plan {
 
 export function createApiKey(store: Store, plan: Plan, name = ""): { key: string; info: ApiKeyInfo } {
   const key = KEY_PREFIX + randomBase62(32);
+  const createdAt = new Date().toISOString();
   const row = {
     id: "key_" + randomBytes(6).toString("hex"),
     name,
     plan,
     prefix: key.slice(0, KEY_PREFIX.length + 6),
     key_hash: hashKey(key),
-    created_at: new Date().toISOString(),
+    created_at: createdAt,
+    // every key signs its webhooks with its own secret (src/webhooks/secret.ts)
+    webhook_secret: newSigningSecret(),
+    webhook_secret_at: createdAt,
   };
   keyQueries(store).insert(row);
   return { key, info: toInfo({ ...row, revoked_at: null, last_used_at: null }) };

@@ -11,14 +11,18 @@ export interface ApiKeyRow {
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+  /** webhook_secret: the key's own webhook signing secret; null = the server's shared secret (keys made before migration 5) */
+  webhook_secret: string | null;
+  /** webhook_secret_at: when webhook_secret was set (ISO time) */
+  webhook_secret_at: string | null;
 }
 
 export const keyQueries = (store: Store) => ({
   insert: (row: Omit<ApiKeyRow, "revoked_at" | "last_used_at">) =>
     store.db
       .query(
-        `INSERT INTO api_keys (id, name, plan, prefix, key_hash, created_at)
-         VALUES ($id, $name, $plan, $prefix, $key_hash, $created_at)`,
+        `INSERT INTO api_keys (id, name, plan, prefix, key_hash, created_at, webhook_secret, webhook_secret_at)
+         VALUES ($id, $name, $plan, $prefix, $key_hash, $created_at, $webhook_secret, $webhook_secret_at)`,
       )
       .run(row),
   byHash: (keyHash: string) =>
@@ -27,6 +31,10 @@ export const keyQueries = (store: Store) => ({
   list: () => store.db.query<ApiKeyRow, []>("SELECT * FROM api_keys ORDER BY created_at, id").all(),
   count: () => store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM api_keys").get()!.n,
   touch: (id: string, at: string) => store.db.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, id),
+  webhookSecret: (id: string) =>
+    store.db.query<Pick<ApiKeyRow, "webhook_secret" | "webhook_secret_at">, [string]>("SELECT webhook_secret, webhook_secret_at FROM api_keys WHERE id = ?").get(id),
+  setWebhookSecret: (id: string, secret: string, at: string) =>
+    store.db.query("UPDATE api_keys SET webhook_secret = ?, webhook_secret_at = ? WHERE id = ?").run(secret, at, id).changes === 1,
   revoke: (id: string, at: string) =>
     store.db.query("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(at, id).changes,
 });

@@ -179,6 +179,20 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE tasks ADD COLUMN source TEXT;
     `,
   },
+  {
+    version: 5,
+    name: "per-key webhook secrets; ended tasks drop their inputs",
+    sql: `
+      -- Each key signs its webhooks with its own secret; NULL (every key made before this version)
+      -- means the server's shared secret, so existing receivers keep verifying until the key rotates.
+      ALTER TABLE api_keys ADD COLUMN webhook_secret TEXT;
+      ALTER TABLE api_keys ADD COLUMN webhook_secret_at TEXT;
+      -- The key whose secret signs a delivery (looked up at send time); NULL: the shared secret.
+      ALTER TABLE webhook_deliveries ADD COLUMN key_id TEXT;
+      -- Inputs (file bytes, url_headers) are kept only while a task may still run.
+      UPDATE tasks SET input = '{}' WHERE status IN ('completed', 'failed', 'cancelled');
+    `,
+  },
 ];
 
 /** COUNTER_MIGRATIONS shape the disposable counters store (see openCounters). */

@@ -58,6 +58,12 @@ export interface BatchRow {
   completed_at: string | null;
 }
 
+/**
+ * DROPPED_INPUT replaces a task's input when it ends: the files and url_headers (credentials) are
+ * needed only while the task may still run, and results never read the input again.
+ */
+const DROPPED_INPUT = "'{}'";
+
 /** ENDED_TASK_STATES: a task in one of these never runs again. */
 export const ENDED_TASK_STATES: readonly TaskState[] = ["completed", "failed", "cancelled"];
 
@@ -134,7 +140,7 @@ export const taskQueries = (store: Store) => ({
   complete: (id: string, owner: string, result: string, credits: number, completedAt: string) =>
     store.db
       .query(
-        `UPDATE tasks SET status = 'completed', result = ?, credits_used = ?, completed_at = ?, lease_owner = NULL, lease_expires_at = NULL
+        `UPDATE tasks SET status = 'completed', result = ?, credits_used = ?, completed_at = ?, lease_owner = NULL, lease_expires_at = NULL, input = ${DROPPED_INPUT}
          WHERE id = ? AND lease_owner = ? AND status = 'processing'`,
       )
       .run(result, credits, completedAt, id, owner).changes === 1,
@@ -143,15 +149,24 @@ export const taskQueries = (store: Store) => ({
   fail: (id: string, owner: string, error: string, completedAt: string) =>
     store.db
       .query(
-        `UPDATE tasks SET status = 'failed', error = ?, completed_at = ?, lease_owner = NULL, lease_expires_at = NULL
+        `UPDATE tasks SET status = 'failed', error = ?, completed_at = ?, lease_owner = NULL, lease_expires_at = NULL, input = ${DROPPED_INPUT}
          WHERE id = ? AND lease_owner = ? AND status = 'processing'`,
       )
       .run(error, completedAt, id, owner).changes === 1,
 
+  /** failUnclaimed ends a task no worker holds (pending, or processing past its lease) without running it */
+  failUnclaimed: (id: string, error: string, completedAt: string, nowMs: number) =>
+    store.db
+      .query(
+        `UPDATE tasks SET status = 'failed', error = ?, completed_at = ?, lease_owner = NULL, lease_expires_at = NULL, input = ${DROPPED_INPUT}
+         WHERE id = ? AND (status = 'pending' OR (status = 'processing' AND lease_expires_at < ?))`,
+      )
+      .run(error, completedAt, id, nowMs).changes === 1,
+
   cancel: (id: string, completedAt: string) =>
     store.db
       .query(
-        `UPDATE tasks SET status = 'cancelled', completed_at = ?, lease_owner = NULL, lease_expires_at = NULL
+        `UPDATE tasks SET status = 'cancelled', completed_at = ?, lease_owner = NULL, lease_expires_at = NULL, input = ${DROPPED_INPUT}
          WHERE id = ? AND status IN ('pending', 'processing')`,
       )
       .run(completedAt, id).changes === 1,
@@ -162,6 +177,27 @@ export const taskQueries = (store: Store) => ({
 
   /** unfinishedIds: tasks whose input files must be kept */
   unfinishedIds: () => new Set(store.db.query<{ id: string }, []>("SELECT id FROM tasks WHERE status IN ('pending', 'processing')").all().map((r) => r.id)),
+
+  /** unclaimedOfRevokedKeys: tasks no worker holds whose key has been revoked (they must not start) */
+  unclaimedOfRevokedKeys: (nowMs: number) =>
+    store.db
+      .query<TaskRow, [number]>(
+        `SELECT t.* FROM tasks t
+         WHERE (t.status = 'pending' OR (t.status = 'processing' AND t.lease_expires_at < ?))
+           AND EXISTS (SELECT 1 FROM api_keys k WHERE k.id = t.key_id AND k.revoked_at IS NOT NULL)`,
+      )
+      .all(nowMs),
+
+  /** revokedKeys: which of `keyIds` have been revoked */
+  revokedKeys: (keyIds: string[]) =>
+    keyIds.length === 0
+      ? new Set<string>()
+      : new Set(
+          store.db
+            .query<{ id: string }, string[]>(`SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (${placeholders(keyIds.length)})`)
+            .all(...keyIds)
+            .map((r) => r.id),
+        ),
 
   planOf: (keyId: string) => store.db.query<{ plan: Plan }, [string]>("SELECT plan FROM api_keys WHERE id = ?").get(keyId)?.plan ?? "free",
 

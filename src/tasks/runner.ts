@@ -4,6 +4,11 @@
  *   pending --claim (lease: owner + expiry)--> processing --run--> completed | failed
  *      ^                                        |  heartbeat renews the lease every leaseMs/3
  *      '-- lease expired (the process died) ----'  DELETE: cancelled (the signal aborts)
+ *   key revoked: pending -> failed (key_revoked, never started, hold released) at the next look at
+ *                the store; processing -> aborted at the next heartbeat -> failed (key_revoked)
+ *
+ * An ended task keeps no input: the row's input (inline files, url_headers) is emptied by the
+ * statement that ends it, and its input dir is removed.
  *
  * Nothing that decides what runs next lives in memory: a task's state, input, lease, credit hold and
  * webhook are rows in SQLite. A process that is killed leaves `processing` rows whose lease runs out;
@@ -38,11 +43,14 @@ export interface TaskRunnerOptions {
   maxAttempts?: number;
 }
 
-type AbortReason = "cancelled" | "shutdown" | "lease_lost";
+type AbortReason = "cancelled" | "shutdown" | "lease_lost" | "revoked";
 type Ending = { kind: "completed"; result: unknown; credits: number } | { kind: "failed"; error: TaskError };
 
 /** PROGRESS_WRITE_MS: a running task writes its progress at most this often (each write is a commit) */
 const PROGRESS_WRITE_MS = 1_000;
+
+const REVOKED_BEFORE_START: TaskError = { error: "key_revoked", detail: "the API key that created this task was revoked before the task started; it was not run and nothing was charged" };
+const REVOKED_WHILE_RUNNING: TaskError = { error: "key_revoked", detail: "the API key that created this task was revoked while the task ran; it was stopped and nothing was charged" };
 
 /** LeaseLost rolls back an ending whose task is no longer ours. */
 class LeaseLost extends Error {}
@@ -51,7 +59,7 @@ export class TaskRunner {
   /** owner names this process in lease_owner (host, pid and a random part, unique per start) */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   private readonly q: TaskQueries;
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; keyId: string }>();
   private readonly perBatch: number;
   private readonly pollMs: number;
   private readonly maxAttempts: number;
@@ -133,11 +141,12 @@ export class TaskRunner {
     return true;
   }
 
-  /** fill claims waiting tasks while there is room. */
+  /** fill ends the waiting tasks of revoked keys, then claims waiting tasks while there is room. */
   private fill(): void {
     if (!this.active) return;
     const operations = registeredOperations();
     try {
+      this.endRevoked();
       for (let tries = 0; this.active && this.running.size < this.o.concurrency && tries < this.o.concurrency * 4; tries++) {
         const now = Date.now();
         const row = this.q.nextClaimable(operations, now, this.perBatch);
@@ -155,7 +164,7 @@ export class TaskRunner {
   private launch(row: TaskRow): void {
     const controller = new AbortController();
     const done = this.execute(row, controller).catch((error) => this.services.logger.error(row.id, "task runner failed", error));
-    this.running.set(row.id, { controller, done });
+    this.running.set(row.id, { controller, done, keyId: row.key_id });
   }
 
   private async execute(row: TaskRow, controller: AbortController): Promise<void> {
@@ -165,6 +174,8 @@ export class TaskRunner {
     try {
       if (row.attempts > this.maxAttempts) {
         ending = { kind: "failed", error: { error: "internal_error", detail: `the worker running this task stopped ${row.attempts - 1} times (its process died); it is not tried again` } };
+      } else if (this.q.revokedKeys([row.key_id]).size > 0) {
+        ending = { kind: "failed", error: REVOKED_BEFORE_START }; // revoked between the sweep and the claim
       } else {
         const kind = taskKindOf(row.operation)!; // claimed only when registered
         const input = await loadInput(row.input, dir);
@@ -185,6 +196,7 @@ export class TaskRunner {
     } catch (error) {
       if (controller.signal.aborted) {
         if (controller.signal.reason === ("shutdown" satisfies AbortReason)) this.q.requeue(row.id, this.owner);
+        if (controller.signal.reason === ("revoked" satisfies AbortReason)) ending = { kind: "failed", error: REVOKED_WHILE_RUNNING };
       } else ending = { kind: "failed", error: this.errorOf(row, error) };
     } finally {
       this.running.delete(row.id);
@@ -229,7 +241,7 @@ export class TaskRunner {
   /** afterTaskEnded (inside the ending transaction): the task's webhook and the end of its batch. */
   private afterTaskEnded(taskId: string): void {
     const row = this.q.get(taskId)!;
-    if (row.webhook_url && row.status !== "cancelled") this.services.webhooks.enqueue(row.id, row.webhook_url, taskWebhookBody(row));
+    if (row.webhook_url && row.status !== "cancelled") this.services.webhooks.enqueue(row.id, row.key_id, row.webhook_url, taskWebhookBody(row));
     if (row.batch_id) this.endBatchIfDone(row.batch_id);
   }
 
@@ -239,19 +251,51 @@ export class TaskRunner {
     const status = counts.completed > 0 ? "completed" : counts.failed > 0 ? "failed" : "cancelled";
     if (!this.q.endBatch(batchId, status, counts.credits, new Date().toISOString())) return;
     const batch = this.q.getBatch(batchId)!;
-    if (batch.webhook_url) this.services.webhooks.enqueue(batch.id, batch.webhook_url, batchRecord(batch, this.q));
+    if (batch.webhook_url) this.services.webhooks.enqueue(batch.id, batch.key_id, batch.webhook_url, batchRecord(batch, this.q));
   }
 
-  /** heartbeat renews the leases of running tasks; a task that is no longer ours (cancelled, taken over) is aborted. */
+  /**
+   * heartbeat renews the leases of running tasks; a task that is no longer ours (cancelled, taken
+   * over) is aborted, and so is one whose key has been revoked (it then ends failed).
+   */
   private heartbeat(): void {
     const until = Date.now() + this.o.leaseMs;
-    for (const [id, { controller }] of this.running) {
+    let revoked = new Set<string>();
+    try {
+      revoked = this.q.revokedKeys([...new Set([...this.running.values()].map((r) => r.keyId))]);
+    } catch (error) {
+      this.services.logger.error("-", "task runner could not look up revoked keys", error);
+    }
+    for (const [id, { controller, keyId }] of this.running) {
+      if (revoked.has(keyId)) {
+        controller.abort("revoked" satisfies AbortReason);
+        continue;
+      }
       try {
         if (!this.q.renewLease(id, this.owner, until)) controller.abort(this.q.get(id)?.status === "cancelled" ? "cancelled" : ("lease_lost" satisfies AbortReason));
       } catch (error) {
         this.services.logger.error(id, "task lease renewal failed", error);
       }
     }
+  }
+
+  /**
+   * endRevoked fails the tasks of revoked keys that no worker holds, without running them: each in
+   * one transaction with the release of its credit hold, its webhook and its batch's end.
+   */
+  private endRevoked(): void {
+    const now = Date.now();
+    const rows = this.q.unclaimedOfRevokedKeys(now);
+    for (const row of rows) {
+      const ended = this.services.store.immediate(() => {
+        if (!this.q.failUnclaimed(row.id, JSON.stringify(REVOKED_BEFORE_START), new Date(now).toISOString(), now)) return false;
+        this.services.ledger.settleNow(this.holdOf(row), 0, { operation: row.operation, requestId: row.id });
+        this.afterTaskEnded(row.id);
+        return true;
+      });
+      if (ended && hasFilesOnDisk(row.input)) removeInput(inputDirOf(this.services.config.dataDir, row.id));
+    }
+    if (rows.length) this.services.webhooks.wake();
   }
 
   /** holdOf rebuilds the task's credit hold from its row (the hold outlives the process that took it). */

@@ -24,7 +24,7 @@ import type { WebhookDispatcher } from "../webhooks/dispatcher";
 import type { Services } from "../app/services";
 import { thumbnailQueries, type ThumbnailJobRow } from "./queries";
 import { thumbnailDepsOf, thumbnailOf, type ThumbnailDeps, type ThumbnailOutcome, type ThumbnailSize, type ThumbnailSource } from "./service";
-import { UrlSigner } from "./signing";
+import { UrlSigner, resolveUrlSigningKey } from "./signing";
 
 export type ResponseType = "url" | "base64";
 
@@ -42,8 +42,8 @@ export interface ThumbnailJobsDeps {
   dataDir: string;
   thumbnail: ThumbnailDeps;
   logger: Logger;
-  /** webhookSecret: the server's signing secret; signed thumbnail URLs use a key derived from it */
-  webhookSecret: string;
+  /** urlSigningKey: the server-only key of signed thumbnail URLs (resolveUrlSigningKey) */
+  urlSigningKey: string;
   /** webhooks: the signed delivery outbox shared with tasks (src/webhooks) */
   webhooks: Pick<WebhookDispatcher, "enqueue" | "wake">;
 }
@@ -70,7 +70,7 @@ export class ThumbnailJobs {
 
   constructor(private readonly deps: ThumbnailJobsDeps) {
     this.q = thumbnailQueries(deps.store);
-    this.signer = new UrlSigner(deps.webhookSecret);
+    this.signer = new UrlSigner(deps.urlSigningKey);
     const root = join(deps.dataDir, "thumbnails");
     this.imageDir = join(root, "images");
     this.inputDir = join(root, "inputs");
@@ -238,7 +238,7 @@ export class ThumbnailJobs {
   /**
    * jobEnded is the single call site for "an async thumbnail job ended -> notify its webhook_url": a
    * signed delivery of the job record (as GET /api/v1/thumbnails/jobs/{job_id} shows it, without the
-   * signed image URL, which is built from the polling request's host) goes into the webhook outbox,
+   * signed image URL, which is made fresh at each poll) goes into the webhook outbox,
    * with the same signature, delivery id and retry schedule as task webhooks.
    */
   private jobEnded(row: ThumbnailJobRow): void {
@@ -252,7 +252,7 @@ export class ThumbnailJobs {
       ...(row.status === "completed" ? { handler: row.handler, width: row.width, height: row.height, content_type: "image/jpeg", image_url: `/api/v1/thumbnails/jobs/${row.id}/image` } : {}),
       ...(row.error ? { error: JSON.parse(row.error) } : {}),
     };
-    this.deps.webhooks.enqueue(row.id, row.webhook_url, record);
+    this.deps.webhooks.enqueue(row.id, row.key_id, row.webhook_url, record);
     this.deps.webhooks.wake();
   }
 
@@ -312,7 +312,7 @@ function newJobId(): string {
 /** accountOf finds the key a background job is charged to. */
 function accountOf(store: Store, keyId: string): Account {
   const key = getApiKey(store, keyId);
-  if (!key || key.revokedAt) throw new AppError("unauthorized", "the API key that created this job was revoked before the job ran");
+  if (!key || key.revokedAt) throw new AppError("key_revoked", "the API key that created this job was revoked before the job ran; it was not run and nothing was charged");
   return { id: key.id, plan: key.plan };
 }
 
@@ -352,7 +352,7 @@ export function thumbnailJobsOf(services: Services): ThumbnailJobs {
       dataDir: services.config.dataDir,
       thumbnail: thumbnailDepsOf(services.config, services.markdown),
       logger: services.logger,
-      webhookSecret: services.webhookSecret,
+      urlSigningKey: resolveUrlSigningKey(services.config.dataDir),
       webhooks: services.webhooks,
     });
     JOBS_OF.set(services, jobs);

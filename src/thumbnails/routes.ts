@@ -24,7 +24,7 @@ const JOBS_PATH = "/api/v1/thumbnails/jobs";
 const SUPPORTED = supportedThumbnailTypes();
 
 const RESPONSE_FIELDS_DOC =
-  "The answer (and the job status) carries `job_id`, `status`, `handler` (image, pdf, office, spreadsheet, presentation, video, audio, web, text), `width` and `height` of the JPEG, `content_type` (image/jpeg), `credits_used`, and either `url` + `expires_at` (response_type=url: a signed URL served by this service without an API key, valid 24 h) or `image_base64`. " +
+  "The answer (and the job status) carries `job_id`, `status`, `handler` (image, pdf, office, spreadsheet, presentation, video, audio, web, text), `width` and `height` of the JPEG, `content_type` (image/jpeg), `credits_used`, and either `url` + `expires_at` (response_type=url: a signed URL served by this service without an API key, valid 24 h; absolute under the server's --public-url, else relative to this service, e.g. /api/v1/thumbnails/files/...) or `image_base64`. " +
   "`width` and `height` are maximums: the thumbnail fits inside them with its aspect ratio kept and is never enlarged. Every thumbnail is kept as a job for 7 days.";
 
 function sizeOf(fields: Record<string, unknown>): ThumbnailSize {
@@ -36,7 +36,7 @@ function responseTypeOf(fields: Record<string, unknown>): ResponseType {
 }
 
 /** jobBody renders a job as the client sees it; `jpeg` is the image when the caller already has it in memory. */
-async function jobBody({ services, ctx }: HandlerInput, row: ThumbnailJobRow, jpeg?: Uint8Array) {
+async function jobBody({ services }: HandlerInput, row: ThumbnailJobRow, jpeg?: Uint8Array) {
   const input = JSON.parse(row.input) as JobInput;
   const completed = row.status === "completed";
   const body: Record<string, unknown> = {
@@ -49,7 +49,7 @@ async function jobBody({ services, ctx }: HandlerInput, row: ThumbnailJobRow, jp
     credits_used: row.credits_used,
   };
   if (completed && input.responseType === "url") {
-    const { url, expiresAt } = thumbnailJobsOf(services).signer.signedUrl(ctx.url.origin, row.id);
+    const { url, expiresAt } = thumbnailJobsOf(services).signer.signedUrl(services.config.publicUrl ?? "", row.id);
     Object.assign(body, { url, expires_at: expiresAt });
   }
   if (completed && input.responseType === "base64") body.image_base64 = Buffer.from(jpeg ?? (await thumbnailJobsOf(services).image(row))).toString("base64");

@@ -1,27 +1,65 @@
 /**
  * Signed thumbnail URLs: `/api/v1/thumbnails/files/{job_id}?expires=UNIX&signature=HEX` is served
  * without an API key (it can go into an <img> tag or an e-mail) as long as the signature is the
- * HMAC-SHA256 of "job_id:expires" under a key derived from the webhook secret, and `expires` has not
- * passed. The derived key keeps the two uses apart: a URL signature never verifies as a webhook.
+ * HMAC-SHA256 of "job_id:expires" under the server's URL signing key, and `expires` has not passed.
+ *
+ * The URL signing key is the server's alone: 32 random bytes made at first start and kept in the data
+ * dir (URL_SIGNING_KEY_FILE, mode 0600), so every process of a deployment that shares the data dir
+ * signs and verifies alike. It is not derived from any webhook secret: customers know their webhook
+ * secrets, and whoever held the key could mint a URL for any key's job.
+ *
+ * URLs are relative (`/api/v1/...`) unless the operator sets --public-url; the Host header of a
+ * request never goes into one (a client could name any host there).
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { linkSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { AppError } from "../errors";
 
 /** SIGNED_URL_TTL_SECONDS: how long a signed thumbnail URL stays valid */
 export const SIGNED_URL_TTL_SECONDS = 24 * 60 * 60;
 export const SIGNED_PATH_PREFIX = "/api/v1/thumbnails/files/";
+export const URL_SIGNING_KEY_FILE = "url-signing-key";
+
+/**
+ * resolveUrlSigningKey reads the data dir's URL signing key, making it on first use. The file is
+ * written under a temporary name and linked into place, which fails when another process was first:
+ * then that process's key is read, so two processes starting together never sign with different keys.
+ */
+export function resolveUrlSigningKey(dataDir: string): string {
+  const path = join(dataDir, URL_SIGNING_KEY_FILE);
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ENOENT") throw error;
+  }
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(tmp, randomBytes(32).toString("hex") + "\n", { mode: 0o600 });
+  try {
+    linkSync(tmp, path);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EEXIST") throw error;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  return readFileSync(path, "utf8").trim();
+}
 
 export class UrlSigner {
   private readonly key: Buffer;
 
-  constructor(secret: string) {
-    this.key = createHmac("sha256", secret).update("docintel thumbnail URLs v1").digest();
+  /** key: the URL signing key as resolveUrlSigningKey returns it (hex text) */
+  constructor(key: string) {
+    this.key = Buffer.from(key, "utf8");
   }
 
-  /** signedUrl makes the absolute URL of a job's image under `origin`, valid until now + ttlSeconds. */
-  signedUrl(origin: string, jobId: string, now = Date.now(), ttlSeconds = SIGNED_URL_TTL_SECONDS): { url: string; expiresAt: string } {
+  /**
+   * signedUrl makes the URL of a job's image, valid until now + ttlSeconds: under `base` (the
+   * --public-url, e.g. https://docs.example.com) when one is configured, else relative ("" base).
+   */
+  signedUrl(base: string, jobId: string, now = Date.now(), ttlSeconds = SIGNED_URL_TTL_SECONDS): { url: string; expiresAt: string } {
     const expires = Math.floor(now / 1000) + ttlSeconds;
-    const url = `${origin}${SIGNED_PATH_PREFIX}${jobId}?expires=${expires}&signature=${this.signature(jobId, expires)}`;
+    const url = `${base}${SIGNED_PATH_PREFIX}${jobId}?expires=${expires}&signature=${this.signature(jobId, expires)}`;
     return { url, expiresAt: new Date(expires * 1000).toISOString() };
   }
 

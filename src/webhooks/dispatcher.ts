@@ -3,7 +3,8 @@
  *
  *   task ends -> enqueue (same transaction: the delivery row is the outbox, claimed by this process
  *                from birth when it has room) -> wake -> the first request, from this process
- *   tick: due rows -> claim (next_attempt_at pushed past the timeout) -> SSRF check -> signed POST
+ *   tick: due rows -> claim (next_attempt_at pushed past the timeout) -> SSRF check
+ *        -> signed POST (the key's secret as it is now, secret.ts)
  *        -> 2xx delivered | 4xx (or any other non-5xx) dead | 5xx, timeout, network error: failed,
  *           next_attempt_at = now + delay (scaled), or dead when the schedule is used up
  *
@@ -22,10 +23,12 @@ import type { DeliveryState } from "../store/states";
 import { webhookQueries, type DeliveryRow } from "./queries";
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS, delayBefore } from "./schedule";
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signBody } from "./signature";
+import { signingSecretFor } from "./secret";
 
 export interface WebhookDispatcherOptions {
   store: Store;
-  secret: string;
+  /** sharedSecret: signs deliveries of keys made before per-key secrets (see secret.ts) */
+  sharedSecret: string;
   /** allowPrivate: deliver to loopback and private addresses (the server's --allow-private-urls) */
   allowPrivate: boolean;
   logger: Logger;
@@ -74,10 +77,11 @@ export class WebhookDispatcher {
   }
 
   /**
-   * enqueue records a delivery of `payload` to `url`, due now. Call it inside the transaction that
-   * ends the task, then `wake()` after the commit. Returns the delivery id (whd_...).
+   * enqueue records a delivery of `payload` to `url` for the key `keyId` (whose secret signs it), due
+   * now. Call it inside the transaction that ends the task, then `wake()` after the commit. Returns
+   * the delivery id (whd_...).
    */
-  enqueue(taskId: string, url: string, payload: unknown): string {
+  enqueue(taskId: string, keyId: string, url: string, payload: unknown): string {
     const id = newDeliveryId();
     const now = new Date();
     // With room for another request, this process makes the first one right after the commit (wake),
@@ -85,7 +89,7 @@ export class WebhookDispatcher {
     // one dies first, and no second commit is needed to claim it.
     const sendHere = this.running && this.inFlight.size + this.born.length < this.parallel;
     const nextAttemptAt = sendHere ? now.getTime() + this.timeoutMs + CLAIM_MARGIN_MS : now.getTime();
-    this.q.insert({ id, task_id: taskId, url, payload: JSON.stringify(payload), next_attempt_at: nextAttemptAt, created_at: now.toISOString() });
+    this.q.insert({ id, task_id: taskId, key_id: keyId, url, payload: JSON.stringify(payload), next_attempt_at: nextAttemptAt, created_at: now.toISOString() });
     if (sendHere) this.born.push(id);
     return id;
   }
@@ -227,7 +231,8 @@ export class WebhookDispatcher {
     const headers = new Headers({
       "content-type": "application/json",
       "user-agent": USER_AGENT,
-      [SIGNATURE_HEADER]: signBody(this.o.secret, row.payload),
+      // signed now, with the key's secret of this moment: a rotation counts from the next request on
+      [SIGNATURE_HEADER]: signBody(signingSecretFor(this.o.store, row.key_id, this.o.sharedSecret), row.payload),
       [DELIVERY_ID_HEADER]: row.id,
     });
     if (pinnedHost) headers.set("host", pinnedHost);

@@ -5,6 +5,8 @@ import type { DeliveryState } from "../store/states";
 export interface DeliveryRow {
   id: string;
   task_id: string | null;
+  /** key_id: the key whose signing secret signs the delivery; null (rows made before migration 5) = the shared secret */
+  key_id: string | null;
   url: string;
   payload: string;
   status: DeliveryState;
@@ -17,11 +19,11 @@ export interface DeliveryRow {
 }
 
 export const webhookQueries = (store: Store) => ({
-  insert: (d: { id: string; task_id: string; url: string; payload: string; next_attempt_at: number; created_at: string }) =>
+  insert: (d: { id: string; task_id: string; key_id: string; url: string; payload: string; next_attempt_at: number; created_at: string }) =>
     store.db
       .query(
-        `INSERT INTO webhook_deliveries (id, task_id, url, payload, status, attempts, next_attempt_at, created_at)
-         VALUES ($id, $task_id, $url, $payload, 'pending', 0, $next_attempt_at, $created_at)`,
+        `INSERT INTO webhook_deliveries (id, task_id, key_id, url, payload, status, attempts, next_attempt_at, created_at)
+         VALUES ($id, $task_id, $key_id, $url, $payload, 'pending', 0, $next_attempt_at, $created_at)`,
       )
       .run(d),
 
