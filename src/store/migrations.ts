@@ -191,6 +191,10 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE webhook_deliveries ADD COLUMN key_id TEXT;
       -- Inputs (file bytes, url_headers) are kept only while a task may still run.
       UPDATE tasks SET input = '{}' WHERE status IN ('completed', 'failed', 'cancelled');
+      -- The task runner looks up the unfinished tasks of revoked keys every second: from the few
+      -- revoked keys to their pending tasks, never through every pending task.
+      CREATE INDEX api_keys_revoked ON api_keys (revoked_at) WHERE revoked_at IS NOT NULL;
+      CREATE INDEX tasks_by_key_status ON tasks (key_id, status);
     `,
   },
 ];
