@@ -9,7 +9,7 @@ export const commonFields = {
     }),
   file: () => FileField({ description: "The document (max 50 MB). Send either file or url." }),
   url: () => Type.String({ maxLength: 8192, description: "URL of the document or web page. Send either file or url. Private and loopback addresses are refused unless the server allows them." }),
-  urlHeaders: () => JsonText({ description: 'JSON object of headers for fetching an authenticated URL, e.g. {"Authorization": "Bearer ..."}. Not forwarded across origins on redirect.' }),
+  urlHeaders: () => JsonText({ description: 'JSON object of headers for fetching an authenticated URL, e.g. {"Authorization": "Bearer ..."}. Sent only to the exact origin (scheme, host, port) of the URL given: never after a redirect to another origin, nor to linked pages elsewhere.' }),
   sync: () => Type.Boolean({ default: true, description: "false: answer 202 with a task_id at once and run in the background (poll /api/v1/jobs/{task_id})" }),
   webhookUrl: () => Type.String({ maxLength: 2048, description: "Async only: receives the signed task record (X-SVC-Signature, X-SVC-Delivery-ID) when the task ends." }),
   includeSteps: () => Type.Boolean({ default: false, description: "Include the agent's tool-call trace" }),
