@@ -267,10 +267,8 @@ export class TaskRunner {
       this.services.logger.error("-", "task runner could not look up revoked keys", error);
     }
     for (const [id, { controller, keyId }] of this.running) {
-      if (revoked.has(keyId)) {
-        controller.abort("revoked" satisfies AbortReason);
-        continue;
-      }
+      // the lease is still renewed: this process writes the task's failure once its work has stopped
+      if (revoked.has(keyId)) controller.abort("revoked" satisfies AbortReason);
       try {
         if (!this.q.renewLease(id, this.owner, until)) controller.abort(this.q.get(id)?.status === "cancelled" ? "cancelled" : ("lease_lost" satisfies AbortReason));
       } catch (error) {
