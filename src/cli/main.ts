@@ -139,7 +139,7 @@ const COMMANDS: Record<string, Command> = {
   },
   "keys revoke": {
     usage: "docintel keys revoke KEY_ID [--data DIR]",
-    summary: "revoke a key; it gets 401 from then on",
+    summary: "revoke a key; it gets 401 from then on, its pending tasks fail (key_revoked) and its running ones stop",
     options: [DATA_OPTION],
     async run([id], flags) {
       if (!id) throw new ConfigError("name the key to revoke: docintel keys revoke KEY_ID");
