@@ -1,13 +1,18 @@
 /**
  * createApp composes the capability routes with authentication, rate limits and the one error
- * mapper. Order per request: request id -> key (401) -> rate limit (429) -> body parse -> 422
- * validation -> handler. Auth runs before the body is read, so anonymous uploads are never parsed.
+ * mapper. Order per request: request id -> routing -> key (401) and rate limit (429), unless the
+ * matched route is public -> body read under the operation's limit -> 422 validation -> handler.
+ * Whether a key is needed comes from the route that matched, never from the path: a path that
+ * matches no route needs a key as well, and then gets 404.
  */
 import { Elysia } from "elysia";
 import { AppError, errorResponse } from "../errors";
-import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
+import { join } from "node:path";
+import { authenticate } from "./auth";
+import { BodySpool } from "./bodySpool";
 import { contextOf, rateLimitHeaders } from "./context";
-import { DOCS_PATH, docsPlugin } from "./docs";
+import { DOCS_PUBLIC_ROUTES, docsPlugin } from "./docs";
+import { METRICS_PATH } from "./metricsListener";
 import { mountOperation } from "./operation";
 import type { Route } from "./route";
 import type { Services } from "./services";
@@ -16,7 +21,6 @@ import { usageRoutes } from "../credits/routes";
 import { screenshotRoutes } from "../screenshots/routes";
 import { markdownRoutes } from "../markdown/routes";
 import { thumbnailRoutes } from "../thumbnails/routes";
-import { SIGNED_PATH_PREFIX } from "../thumbnails/signing";
 import { extractRoutes } from "../extract/routes";
 import { analyzeRoutes } from "../analyze/routes";
 import { decideRoutes } from "../decide/routes";
@@ -39,60 +43,67 @@ export const ROUTES: Route[] = [
   ...screenshotRoutes,
 ];
 
-const PUBLIC_PATHS = new Set(["/healthz", "/metrics", DOCS_PATH, `${DOCS_PATH}/`, `${DOCS_PATH}/json`]);
+/**
+ * PUBLIC_ROUTES: "METHOD pattern" of the routes that need no key, as they declare it: the operations
+ * marked `public` and the explorer's pages. HEAD is answered by the GET route.
+ */
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
+  ...ROUTES.filter((r) => r.op.public).map((r) => `${r.op.method} ${r.op.path}`),
+  ...DOCS_PUBLIC_ROUTES.map((path) => `GET ${path}`),
+  `GET ${METRICS_PATH}`,
+]);
 
-export function isPublicPath(pathname: string): boolean {
-  // Signed thumbnail URLs carry their own authorisation (an HMAC signature and an expiry).
-  return PUBLIC_PATHS.has(pathname) || pathname.startsWith(`${DOCS_PATH}/assets/`) || pathname.startsWith(SIGNED_PATH_PREFIX);
+/** metricsNotHere answers the API port's /metrics, which older versions served, with where it is now. */
+function metricsNotHere(): never {
+  throw new AppError("not_found", `${METRICS_PATH} is not served on the API port; the operator scrapes it from the metrics listener (--metrics-listen, default 127.0.0.1:9464).`);
 }
 
-/** mapFrameworkError turns Elysia's own errors (an unknown path or method) into ours. */
-function mapFrameworkError(code: unknown, error: unknown, request: Request): unknown {
-  if (code === "NOT_FOUND") return new AppError("not_found", `No operation ${request.method} ${contextOf(request).url.pathname}; see /docs for the list.`);
-  return error;
+function isPublicRoute(method: string, route: string): boolean {
+  return PUBLIC_ROUTES.has(`${method === "HEAD" ? "GET" : method} ${route}`);
 }
 
 /**
  * routeLabel names a request in metrics and logs by its route pattern, never by its raw path: paths
  * are unbounded (a metrics label per random path) and a screenshot path holds the target URL.
  */
-export function routeLabel(route: string | undefined, pathname: string): string {
-  if (route) return route;
-  if (!isPublicPath(pathname)) return "(before routing)";
-  return PUBLIC_PATHS.has(pathname) ? pathname : `${DOCS_PATH}/assets/*`;
+export function routeLabel(route: string | undefined): string {
+  return route ?? "(before routing)";
 }
 
 export function createApp(services: Services) {
+  const bodies = new BodySpool({ dir: join(services.config.dataDir, "tmp", "bodies"), maxTotal: services.config.spools.max, maxPerKey: services.config.spools.maxPerKey });
+
+  /** mapFrameworkError turns Elysia's own errors into ours; an unknown path or method needs a key first. */
+  async function mapFrameworkError(code: unknown, error: unknown, request: Request, headers: Record<string, string | number>): Promise<unknown> {
+    if (code !== "NOT_FOUND") return error;
+    try {
+      await authenticate(request, services, headers);
+    } catch (refused) {
+      return refused;
+    }
+    return new AppError("not_found", `No operation ${request.method} ${contextOf(request).url.pathname}; see /docs for the list.`);
+  }
+
   const app = new Elysia({ name: "docintel" })
-    .onRequest(async function authenticateRequest({ request, set }) {
-      const ctx = contextOf(request);
-      set.headers["x-request-id"] = ctx.id;
-      if (isPublicPath(ctx.url.pathname)) return;
-      if (services.draining) throw new AppError("shutting_down", "The service is shutting down; retry shortly.", { headers: { "Retry-After": "5" } });
-      ctx.key = services.keys.resolve(request.headers.get("x-api-key"));
-      ctx.rate = await services.rateLimiter.consume(ctx.key.id, RATE_LIMIT_PER_MINUTE[ctx.key.plan]);
-      Object.assign(set.headers, rateLimitHeaders(ctx));
-      if (!ctx.rate.allowed) {
-        throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute for the ${ctx.key.plan} plan exceeded; retry in ${ctx.rate.resetSeconds} s.`, {
-          headers: { "Retry-After": String(ctx.rate.resetSeconds) },
-        });
-      }
+    .onRequest(function tagRequest({ request, set }) {
+      set.headers["x-request-id"] = contextOf(request).id;
     })
-    .onError(function mapError({ code, error, request, route }) {
+    // runs once the route is known and before its body is read (operations parse their own body)
+    .onBeforeHandle(async function authenticateRoute({ request, route, set }) {
+      contextOf(request).route ??= route;
+      if (isPublicRoute(request.method, route)) return;
+      await authenticate(request, services, set.headers as Record<string, string | number>);
+    })
+    .onError(async function mapError({ code, error, request, route, set }) {
       const ctx = contextOf(request);
       ctx.route ??= route;
-      const mapped = mapFrameworkError(code, error, request);
+      const mapped = await mapFrameworkError(code, error, request, set.headers as Record<string, string | number>);
       const { response, logCause } = errorResponse(mapped, ctx.id, { "x-request-id": ctx.id, ...rateLimitHeaders(ctx) });
-      if (logCause) services.logger.error(ctx.id, `${request.method} ${routeLabel(ctx.route, ctx.url.pathname)} failed`, logCause);
+      if (logCause) services.logger.error(ctx.id, `${request.method} ${routeLabel(ctx.route)} failed`, logCause);
       return response;
     })
-    .use(docsPlugin(ROUTES.map((r) => r.op)));
-  for (const { op, handler } of ROUTES) mountOperation(app, services, op, handler);
+    .use(docsPlugin(ROUTES.map((r) => r.op)))
+    .get(METRICS_PATH, metricsNotHere, { detail: { hide: true } });
+  for (const { op, handler } of ROUTES) mountOperation(app, services, bodies, op, handler);
   return app;
-}
-
-/** requestBodyLimit is the largest body accepted on a path: the route's own limit, or one upload plus form fields. */
-export function requestBodyLimit(pathname: string, maxUploadBytes: number): number {
-  const route = ROUTES.find((r) => r.op.method === "POST" && r.op.path === pathname);
-  return route?.op.maxRequestBytes || maxUploadBytes + 1_000_000;
 }

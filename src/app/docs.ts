@@ -17,11 +17,13 @@ import { ErrorBodySchema, ValidationErrorSchema } from "./common";
 
 export const DOCS_PATH = "/docs";
 export const DOCS_ASSET_PATH = "/docs/assets/scalar.js";
+/** DOCS_PUBLIC_ROUTES: the GET routes of the explorer, which need no key (the plugin below registers exactly these). */
+export const DOCS_PUBLIC_ROUTES = [DOCS_PATH, `${DOCS_PATH}/json`, DOCS_ASSET_PATH];
 
 const description = `Self-hosted document intelligence: screenshots, markdown, thumbnails, typed extraction, analysis,
 cross-document analysis, decisions and diffs, with async tasks and signed webhooks. Implements interface ${INTERFACE_VERSION}.
 
-**Authentication**: send your key in the \`X-API-Key\` header on every operation except /healthz, /metrics and /docs.
+**Authentication**: send your key in the \`X-API-Key\` header on every operation except /healthz, the signed thumbnail URLs and /docs.
 Missing, invalid or revoked keys get 401.
 
 **Rate limits** per key and minute: Free 30, Pro 120, Enterprise 600. Every authenticated response carries

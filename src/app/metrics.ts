@@ -9,6 +9,8 @@ const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')
 export interface GaugeSource {
   poolQueueDepth(): number;
   poolThreads(): number;
+  /** poolJobsCompleted: jobs the worker threads have finished since start */
+  poolJobsCompleted(): number;
   tasksByState(): Record<string, number>;
 }
 
@@ -64,6 +66,9 @@ export class Metrics {
     out.push("# HELP docintel_pool_threads Worker threads running.");
     out.push("# TYPE docintel_pool_threads gauge");
     out.push(`docintel_pool_threads ${gauges.poolThreads()}`);
+    out.push("# HELP docintel_pool_jobs_completed_total Jobs finished by the worker threads.");
+    out.push("# TYPE docintel_pool_jobs_completed_total counter");
+    out.push(`docintel_pool_jobs_completed_total ${gauges.poolJobsCompleted()}`);
     out.push("# HELP docintel_tasks Async tasks by state.");
     out.push("# TYPE docintel_tasks gauge");
     for (const [state, n] of Object.entries(gauges.tasksByState())) out.push(`docintel_tasks{state="${state}"} ${n}`);

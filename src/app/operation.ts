@@ -10,6 +10,7 @@ import { ErrorBodySchema, ValidationErrorSchema } from "./common";
 import { validateFields } from "./validate";
 import { contextOf, type RequestContext } from "./context";
 import type { Services } from "./services";
+import type { BodySpool } from "./bodySpool";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -35,7 +36,11 @@ export interface Operation {
   query?: TObject;
   params?: TObject;
   responses: Record<number, ResponseDoc | string>;
-  /** true for /healthz-like operations that need no key */
+  /**
+   * public: true for operations that need no key (/healthz, the signed thumbnail URL, which carries
+   * its own signature). Every other operation needs one; the check is made for the route that
+   * matched, before its body is read.
+   */
   public?: boolean;
   /** maxRequestBytes: whole request body limit; 0 = the default (max upload + 1 MB of form fields) */
   maxRequestBytes?: number;
@@ -145,12 +150,23 @@ async function readBody(request: Request, op: Operation): Promise<unknown> {
   throw new AppError("bad_request", `Send the request body as ${expected}${type ? `, not ${type.split(";")[0]}` : ""}.`);
 }
 
-/** mountOperation registers the operation on the app: validate path, query and body, then run the handler. */
-export function mountOperation(app: Elysia<any, any, any, any, any, any, any>, services: Services, op: Operation, handler: Handler): void {
+/** bodyLimitOf is the largest request body the operation accepts: its own limit, or one upload plus form fields. */
+export function bodyLimitOf(op: Operation, maxUploadBytes: number): number {
+  return op.maxRequestBytes || maxUploadBytes + 1_000_000;
+}
+
+/**
+ * mountOperation registers the operation on the app: read the body under its limit (the key was
+ * checked before, see createApp), validate path, query and body, then run the handler.
+ */
+export function mountOperation(app: Elysia<any, any, any, any, any, any, any>, services: Services, bodies: BodySpool, op: Operation, handler: Handler): void {
   const detail = openApiOperation(op);
-  const run = async function handleOperation({ params, request, set }: any) {
-    const ctx = contextOf(request);
+  const bodyLimit = bodyLimitOf(op, services.config.maxUploadBytes);
+  const run = async function handleOperation({ params, request: received, set }: any) {
+    const ctx = contextOf(received);
     ctx.route = op.path;
+    // operations without a body never read one: whatever was sent is dropped unread
+    const request: Request = op.body ? await bodies.bounded(received, ctx, bodyLimit) : received;
     const rawQuery = op.query ? collect(ctx.url.searchParams.entries()) : {};
     const rawBody = op.body ? await readBody(request, op) : {};
     const input: HandlerInput = {

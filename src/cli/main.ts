@@ -11,6 +11,7 @@ import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { createServices } from "../app/services";
 import { PythonSandbox } from "../ai/sandbox";
 import { startServer } from "../app/server";
+import { PRIVATE_UMASK, tightenDataDir } from "../security/dataDir";
 import { WorkerPool } from "../pool";
 import { detectPrograms } from "../tools/programs";
 import { keySigningSecret, resolveWebhookSecret, rotateSigningSecret } from "../webhooks/secret";
@@ -84,7 +85,11 @@ const COMMANDS: Record<string, Command> = {
     options: SERVE_OPTIONS,
     async run(_, flags) {
       const config = loadConfig(env, flags);
+      // before the store opens: its files, and everything made from here on, are the service user's only
+      process.umask(PRIVATE_UMASK);
+      const tightened = tightenDataDir(config.dataDir);
       const services = createServices(config);
+      if (tightened > 0) services.logger.info("data dir tightened", { data: config.dataDir, entries: tightened, modes: "dirs 0700, files 0600" });
       if (config.bootstrapKey && countApiKeys(services.store) === 0) {
         const { key, info } = createApiKey(services.store, "pro", "bootstrap");
         out("No API keys existed, so one was created. It is shown only this once; keep it:");
@@ -92,7 +97,7 @@ const COMMANDS: Record<string, Command> = {
         out(`  API key: ${key}`);
       }
       const running = startServer(services);
-      services.logger.info("listening", { url: `http://${config.host}:${running.server.port}`, docs: `${running.url}/docs`, data: config.dataDir, version: VERSION });
+      services.logger.info("listening", { url: `http://${config.host}:${running.server.port}`, docs: `${running.url}/docs`, metrics: running.metricsUrl ?? "off", data: config.dataDir, version: VERSION });
       await new Promise<void>((resolve) => {
         let stopping = false;
         const stop = async (signal: string) => {

@@ -53,6 +53,10 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: "task-lease-ms", env: "DOCINTEL_TASK_LEASE_MS", kind: "integer", default: 30000, describe: "lease of a running task, renewed every third of it; a task whose process died runs again once its lease has expired" },
   { flag: "webhook-retry-scale", env: "DOCINTEL_WEBHOOK_RETRY_SCALE", kind: "number", default: 1, describe: "multiplies every delay of the webhook retry schedule (2 s ... 4 h); e.g. 0.001 in tests" },
   { flag: "log-level", env: "DOCINTEL_LOG_LEVEL", kind: "string", default: "info", describe: "info or error (error: only failed requests are logged)" },
+  { flag: "max-spools", env: "DOCINTEL_MAX_SPOOLS", kind: "integer", default: 16, describe: "chunked uploads (no Content-Length) spooled to the data dir at once, all keys together; more get 503 overloaded with Retry-After" },
+  { flag: "max-spools-per-key", env: "DOCINTEL_MAX_SPOOLS_PER_KEY", kind: "integer", default: 2, describe: "chunked uploads one API key may have spooling at once; more get 429 rate_limited with Retry-After" },
+  { flag: "metrics-listen", env: "DOCINTEL_METRICS_LISTEN", kind: "string", default: "127.0.0.1:9464", describe: "HOST:PORT of the separate listener that serves GET /metrics (never on the API port); off: no metrics" },
+  { flag: "metrics-token", env: "DOCINTEL_METRICS_TOKEN", kind: "string", describe: "when set, /metrics needs the header Authorization: Bearer <token> (an operator token, not an API key)" },
   { flag: "no-bootstrap-key", env: "DOCINTEL_NO_BOOTSTRAP_KEY", kind: "boolean", default: false, describe: "do not create and print a key on first start with an empty store" },
 ];
 
@@ -85,6 +89,12 @@ export const ConfigSchema = Type.Object({
   compute: Type.Object({ timeoutMs: Type.Integer({ minimum: 100 }), memoryLimitMb: Type.Integer({ minimum: 64, maximum: 8192 }) }),
   tasks: Type.Object({ concurrency: Type.Integer({ minimum: 1, maximum: 256 }), leaseMs: Type.Integer({ minimum: 1000 }) }),
   webhooks: Type.Object({ retryScale: Type.Number({ exclusiveMinimum: 0, maximum: 100 }) }),
+  spools: Type.Object({ max: Type.Integer({ minimum: 1 }), maxPerKey: Type.Integer({ minimum: 1 }) }),
+  metrics: Type.Object({
+    /** listen: where GET /metrics is served; absent = nowhere */
+    listen: Type.Optional(Type.Object({ host: Type.String({ minLength: 1 }), port: Type.Integer({ minimum: 0, maximum: 65535 }) })),
+    token: Type.Optional(Type.String({ minLength: 16 })),
+  }),
   logLevel: Type.Union([Type.Literal("info"), Type.Literal("error")]),
   bootstrapKey: Type.Boolean(),
   groq: Type.Object({
@@ -162,6 +172,8 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
     compute: { timeoutMs: Number(o["compute-timeout-ms"]), memoryLimitMb: Number(o["compute-memory-mb"]) },
     tasks: { concurrency: Number(o["task-concurrency"]), leaseMs: Number(o["task-lease-ms"]) },
     webhooks: { retryScale: Number(o["webhook-retry-scale"]) },
+    spools: { max: Number(o["max-spools"]), maxPerKey: Number(o["max-spools-per-key"]) },
+    metrics: { listen: listenAddress(String(o["metrics-listen"] ?? ""), "--metrics-listen"), token: o["metrics-token"] === undefined ? undefined : String(o["metrics-token"]) },
     logLevel: o["log-level"] as Config["logLevel"],
     bootstrapKey: !o["no-bootstrap-key"],
     groq: {
@@ -191,6 +203,17 @@ function publicUrlOf(raw: string | number | boolean | undefined): string | undef
     throw new ConfigError(`--public-url must be the http or https URL clients reach the service at, such as https://docs.example.com (no query, fragment or credentials), got '${text}'`);
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+}
+
+/**
+ * listenAddress parses HOST:PORT ([::1]:9464 for IPv6); "off" or "" is no listener.
+ */
+function listenAddress(raw: string, flag: string): { host: string; port: number } | undefined {
+  const value = raw.trim();
+  if (value === "" || value.toLowerCase() === "off") return undefined;
+  const m = /^(?:\[([^\]]+)\]|([^:\[\]]+)):(\d{1,5})$/.exec(value);
+  if (!m) throw new ConfigError(`${flag} must be HOST:PORT (e.g. 127.0.0.1:9464) or off, got '${raw}'`);
+  return { host: (m[1] ?? m[2])!, port: Number(m[3]) };
 }
 
 /**

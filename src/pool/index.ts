@@ -51,6 +51,11 @@ export class WorkerPool {
     return this.piscina.threads.length;
   }
 
+  /** completedJobs: jobs finished (with a result or an error) since the pool started */
+  get completedJobs(): number {
+    return this.piscina.completed;
+  }
+
   get utilization(): number {
     return this.piscina.utilization;
   }

@@ -1,0 +1,31 @@
+/**
+ * Authentication of one request: the X-API-Key (401), the shutdown gate (503) and the key's rate
+ * limit (429). Which requests need it is decided by the route that matched (see createApp), never
+ * by the path's prefix; `authenticate` itself only does the check.
+ */
+import { AppError } from "../errors";
+import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
+import type { ApiKeyInfo } from "../security/apiKeys";
+import { contextOf, rateLimitHeaders } from "./context";
+import type { Services } from "./services";
+
+/**
+ * authenticate resolves the request's key and counts the request against the key's rate limit;
+ * it throws AppError unauthorized, shutting_down or rate_limited. A second call for the same
+ * request returns the key found by the first without counting again.
+ */
+export async function authenticate(request: Request, services: Services, headers: Record<string, string | number>): Promise<ApiKeyInfo> {
+  const ctx = contextOf(request);
+  if (ctx.key) return ctx.key;
+  if (services.draining) throw new AppError("shutting_down", "The service is shutting down; retry shortly.", { headers: { "Retry-After": "5" } });
+  const key = services.keys.resolve(request.headers.get("x-api-key"));
+  ctx.key = key;
+  ctx.rate = await services.rateLimiter.consume(key.id, RATE_LIMIT_PER_MINUTE[key.plan]);
+  Object.assign(headers, rateLimitHeaders(ctx));
+  if (!ctx.rate.allowed) {
+    throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute for the ${key.plan} plan exceeded; retry in ${ctx.rate.resetSeconds} s.`, {
+      headers: { "Retry-After": String(ctx.rate.resetSeconds) },
+    });
+  }
+  return key;
+}
