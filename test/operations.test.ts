@@ -1,29 +1,32 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { errorBody, AppError } from "../src/errors";
 import { WorkerPool } from "../src/pool";
-import { startServer, type TestServer } from "./helpers/server";
+import { freePort, startServer, type TestServer } from "./helpers/server";
 
 let server: TestServer;
 let key: string;
+let metricsUrl: string;
 beforeAll(async () => {
-  server = await startServer();
+  const metricsPort = await freePort();
+  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  server = await startServer({ args: ["--metrics-listen", `127.0.0.1:${metricsPort}`] });
   key = (await server.key("enterprise")).key;
 });
 afterAll(() => server.stop());
 
 describe("health and metrics", () => {
-  test("/healthz is cheap; deep=true runs a sharp job on a worker thread", async () => {
+  test("/healthz is cheap; deep=true with a key runs a sharp job on a worker thread", async () => {
     expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ status: "ok" });
-    const deep = (await (await fetch(`${server.url}/healthz?deep=true`)).json()) as any;
+    const deep = (await (await fetch(`${server.url}/healthz?deep=true`, { headers: { "X-API-Key": key } })).json()) as any;
     expect(deep.checks.store.ok).toBe(true);
     expect(deep.checks.workers).toMatchObject({ ok: true, job: "sharp" });
     expect(deep.checks.workers.libvips).toMatch(/^\d+\.\d+/);
   });
 
-  test("/metrics is Prometheus text with requests by route and status, latency, queue depth and tasks", async () => {
+  test("/metrics (on the metrics listener) is Prometheus text with requests by route and status, latency, queue depth and tasks", async () => {
     await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": key } });
     await fetch(`${server.url}/api/v1/usage`);
-    const r = await fetch(`${server.url}/metrics`);
+    const r = await fetch(metricsUrl);
     expect(r.headers.get("content-type")).toContain("text/plain");
     const text = await r.text();
     expect(text).toMatch(/docintel_http_requests_total\{method="GET",route="\/api\/v1\/usage",status="200"\} \d+/);
@@ -37,10 +40,13 @@ describe("health and metrics", () => {
     expect(usage.every((n, i) => i === 0 || n >= usage[i - 1]!)).toBe(true);
     expect(usage.at(-1)).toBe(count);
     expect(count).toBeGreaterThanOrEqual(1);
-    // requests refused before routing share one label, whatever their path
+    // requests are labelled by the route that matched (the screenshot catch-all for a GET), or share
+    // one label when none did, whatever their path
     await fetch(`${server.url}/some/random/path-${Date.now()}`);
-    const after = await (await fetch(`${server.url}/metrics`)).text();
-    expect(after).toMatch(/route="\(before routing\)",status="401"/);
+    await fetch(`${server.url}/some/random/path-${Date.now()}`, { method: "POST" });
+    const after = await (await fetch(metricsUrl)).text();
+    expect(after).toMatch(/method="GET",route="\/\*",status="401"/);
+    expect(after).toMatch(/method="POST",route="\(no route\)",status="401"/);
     expect(after).not.toContain("random/path");
     for (const state of ["pending", "processing", "completed", "failed", "cancelled"]) expect(text).toContain(`docintel_tasks{state="${state}"} 0`);
   });

@@ -65,9 +65,10 @@ function isPublicRoute(method: string, route: string): boolean {
 /**
  * routeLabel names a request in metrics and logs by its route pattern, never by its raw path: paths
  * are unbounded (a metrics label per random path) and a screenshot path holds the target URL.
+ * Requests that matched no route share one label.
  */
 export function routeLabel(route: string | undefined): string {
-  return route ?? "(before routing)";
+  return route ?? "(no route)";
 }
 
 export function createApp(services: Services) {
