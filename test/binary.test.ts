@@ -113,6 +113,10 @@ describe("compiled binary, alone in an empty dir", () => {
   test("serve answers a deep /healthz via a sharp job on a worker and exits 0 on SIGTERM", async () => {
     const port = freePort();
     const data = join(tmp, "data");
+    // the worker job of a deep check runs for a caller with a key only
+    const created = await run(["keys", "create", "--plan", "pro", "--data", data]);
+    expect(created.code, created.out).toBe(0);
+    const apiKey = /^(dk_\S+)$/m.exec(created.out)![1]!;
     const proc = Bun.spawn(command(["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data, "--workers", "2"]), {
       cwd: dirname(binary),
       env,
@@ -133,7 +137,7 @@ describe("compiled binary, alone in an empty dir", () => {
         throw new Error(`server did not answer /healthz within 30 s (exit code ${proc.exitCode}):\n${await output}`);
       }
 
-      const res = await fetch(`${base}/healthz?deep=true`);
+      const res = await fetch(`${base}/healthz?deep=true`, { headers: { "X-API-Key": apiKey } });
       const text = await res.text();
       expect(res.status, text).toBe(200);
       expect(text).toMatch(/sharp/i);
