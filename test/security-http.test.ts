@@ -219,9 +219,26 @@ describe("item 11: /metrics is the operator's, on its own listener", () => {
   });
 
   test("a bad --metrics-listen stops the start with a message naming it", async () => {
-    const r = await runCli(["serve", "--data", tempDir(), "--metrics-listen", "9464"]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--metrics-listen must be HOST:PORT");
+    const dataDir = tempDir();
+    try {
+      const r = await runCli(["serve", "--data", dataDir, "--metrics-listen", "9464"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("--metrics-listen must be HOST:PORT");
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("a metrics address that is taken leaves the API running and says so", async () => {
+    const squatter = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("not docintel") });
+    const other = await startServer({ args: ["--metrics-listen", `127.0.0.1:${squatter.port}`] });
+    try {
+      expect((await fetch(`${other.url}/healthz`)).status).toBe(200);
+      expect(other.stderr()).toContain("metrics listener could not start");
+    } finally {
+      await other.stop();
+      squatter.stop(true);
+    }
   });
 });
 
@@ -256,7 +273,7 @@ describe("item 11: the data dir is private", () => {
     const outside = join(tempDir("docintel-outside-"), "not-ours.txt");
     writeFileSync(outside, "someone else's file");
     chmodSync(outside, 0o644);
-    const first = await startServer({ dataDir, args: ["--metrics-listen", "off"] });
+    const first = await startServer({ dataDir });
     // job files as a task and a thumbnail leave them, and the store kept open so -wal/-shm stay
     mkdirSync(join(dataDir, "inputs", "task_modes"), { recursive: true });
     writeFileSync(join(dataDir, "inputs", "task_modes", "file.pdf"), "%PDF-1.4");
@@ -278,7 +295,7 @@ describe("item 11: the data dir is private", () => {
       expect(statSync(join(dataDir, name)).mode & 0o777).toBe(0o644);
     }
 
-    const second = await startServer({ dataDir, args: ["--metrics-listen", "off"] });
+    const second = await startServer({ dataDir });
     try {
       expect(statSync(dataDir).mode & 0o777).toBe(0o700);
       const modes: Record<string, string> = {};

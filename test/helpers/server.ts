@@ -54,7 +54,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     stdin: "ignore",
     stdout: options.logFile ? Bun.file(options.logFile) : "pipe",
     stderr: "pipe",
-    env: { ...process.env, DOCINTEL_LOG_LEVEL: "info", ...options.env },
+    // no metrics listener unless a test asks for one (--metrics-listen): test servers run side by
+    // side and would all want the default 127.0.0.1:9464
+    env: { ...process.env, DOCINTEL_LOG_LEVEL: "info", DOCINTEL_METRICS_LISTEN: "off", ...options.env },
   });
   let out = "";
   let err = "";
