@@ -45,7 +45,9 @@ export const ROUTES: Route[] = [
 
 /**
  * PUBLIC_ROUTES: "METHOD pattern" of the routes that need no key, as they declare it: the operations
- * marked `public` and the explorer's pages. HEAD is answered by the GET route.
+ * marked `public`, the explorer's pages and the API port's /metrics (which only says where metrics
+ * went). Every other route, the screenshot catch-all included, needs a key. HEAD is answered by the
+ * GET route.
  */
 export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   ...ROUTES.filter((r) => r.op.public).map((r) => `${r.op.method} ${r.op.path}`),
@@ -53,13 +55,13 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   `GET ${METRICS_PATH}`,
 ]);
 
+function isPublicRoute(method: string, route: string): boolean {
+  return PUBLIC_ROUTES.has(`${method === "HEAD" ? "GET" : method} ${route}`);
+}
+
 /** metricsNotHere answers the API port's /metrics, which older versions served, with where it is now. */
 function metricsNotHere(): never {
   throw new AppError("not_found", `${METRICS_PATH} is not served on the API port; the operator scrapes it from the metrics listener (--metrics-listen, default 127.0.0.1:9464).`);
-}
-
-function isPublicRoute(method: string, route: string): boolean {
-  return PUBLIC_ROUTES.has(`${method === "HEAD" ? "GET" : method} ${route}`);
 }
 
 /**
