@@ -89,7 +89,10 @@ const COMMANDS: Record<string, Command> = {
       process.umask(PRIVATE_UMASK);
       const tightened = tightenDataDir(config.dataDir);
       const services = createServices(config);
-      if (tightened > 0) services.logger.info("data dir tightened", { data: config.dataDir, entries: tightened, modes: "dirs 0700, files 0600" });
+      if (tightened.changed > 0) services.logger.info("data dir tightened", { data: config.dataDir, entries: tightened.changed, modes: "dirs 0700, files 0600" });
+      if (tightened.refused.length > 0) {
+        services.logger.error("-", `data dir: ${tightened.refused.length} entries could not be made private (run the service as their owner, or chown -R the data dir)`, tightened.refused.slice(0, 5).join("; "));
+      }
       if (config.bootstrapKey && countApiKeys(services.store) === 0) {
         const { key, info } = createApiKey(services.store, "pro", "bootstrap");
         out("No API keys existed, so one was created. It is shown only this once; keep it:");
