@@ -27,14 +27,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-/** logLines: the server's request log lines for one request id */
+/** logLinesOf: the server's request log lines for one request id, once they have arrived through the pipe */
 async function logLinesOf(requestId: string): Promise<any[]> {
-  await Bun.sleep(50); // the log is written once per event-loop turn
-  return server
-    .stdout()
-    .split("\n")
-    .filter((l) => l.includes(requestId))
-    .map((l) => JSON.parse(l));
+  const lines = () => server.stdout().split("\n").filter((l) => l.includes(requestId));
+  await until(`the log line of request ${requestId}`, () => lines().length > 0);
+  return lines().map((l) => JSON.parse(l));
 }
 
 /** spooled: the files in data/tmp/bodies and their total size right now */
@@ -69,7 +66,7 @@ async function streamSlowly(upload: RawChunkedPost, total: number, dataDir: stri
   while (sent < total && !upload.answered() && !upload.closed()) {
     if (!(await upload.send(chunk))) break;
     sent += chunk.byteLength;
-    await Bun.sleep(5);
+    await Bun.sleep(10);
     const now = spooled(dataDir);
     mostFiles = Math.max(mostFiles, now.files);
     mostBytes = Math.max(mostBytes, now.bytes);
