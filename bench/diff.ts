@@ -100,7 +100,7 @@ try {
   const markdown: string[] = [];
   for (const [name, body] of [["a", a], ["b", b]] as const) {
     writeFileSync(join(work, `${name}.html`), html(body));
-    await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=${profile}`, "--infilter=HTML (StarWriter)", "--convert-to", "docx:MS Word 2007 XML", "--outdir", work, join(work, `${name}.html`)], { timeoutMs: 300_000, what: `make ${name}.docx` });
+    await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=${profile}`, "--infilter=HTML (StarWriter)", "--convert-to", "docx:MS Word 2007 XML", "--outdir", work, join(work, `${name}.html`)], { timeoutMs: 300_000, what: `make ${name}.docx`, sandbox: { dirs: [work] } });
     const bytes = new Uint8Array(readFileSync(join(work, `${name}.docx`)));
     const ctx = { signal: AbortSignal.timeout(600_000), limits: { maxDecompressedBytes: 500e6, maxPixels: 100e6, maxPages: 5000 }, page: { mainContent: true, waitMs: 0 }, tools: {} as any };
     const converted = await convertDocx({ bytes, filename: `${name}.docx`, contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", ext: "docx" }, ctx);
@@ -124,7 +124,7 @@ try {
     const s = comparison.stats;
     summary = `${s.blocks_a} / ${s.blocks_b} blocks: ${s.blocks.changed} changed, ${s.blocks.added} added, ${s.blocks.removed} removed, ${s.blocks.moved} moved; similarity ${comparison.similarity}`;
     t = performance.now();
-    await runProcess("diff", ["-u", join(work, "a.md"), join(work, "b.md")], { timeoutMs: 60_000, what: "diff -u" }).catch((error) => {
+    await runProcess("diff", ["-u", join(work, "a.md"), join(work, "b.md")], { timeoutMs: 60_000, what: "diff -u", sandbox: { readOnly: [work] } }).catch((error) => {
       // diff exits 1 when the files differ; only a missing or crashing diff is an error
       if (!(error instanceof ProcessError && error.reason === "exit" && error.code === 1)) throw error;
     });

@@ -28,7 +28,7 @@ try {
   const html = join(work, "report.html");
   const sections = Array.from({ length: 120 }, (_, i) => `<h2>Section ${i + 1}</h2>${"<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>".repeat(4)}<table border="1"><tr><th>Item</th><th>Qty</th><th>Price</th></tr>${Array.from({ length: 6 }, (_, r) => `<tr><td>Item ${r}</td><td>${r + 1}</td><td>${(r * 3.5).toFixed(2)}</td></tr>`).join("")}</table>`).join("");
   await Bun.write(html, `<html><body><h1>Annual report</h1>${sections}</body></html>`);
-  await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(work, "profile")}`, "--convert-to", "docx:MS Word 2007 XML", "--outdir", work, html], { timeoutMs: 120_000, what: "make report.docx" });
+  await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(work, "profile")}`, "--convert-to", "docx:MS Word 2007 XML", "--outdir", work, html], { timeoutMs: 120_000, what: "make report.docx", sandbox: { dirs: [work] } });
   if (existsSync(join(work, "report.docx"))) files.push(join(work, "report.docx"));
 
   const ctx = { signal: AbortSignal.timeout(600_000), limits: { maxDecompressedBytes: 500e6, maxPixels: 100e6, maxPages: 5000 }, page: { mainContent: true, waitMs: 0 }, tools: {} as any };
@@ -43,7 +43,7 @@ try {
       await convertDocx({ bytes, filename: name, contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", ext: "docx" }, ctx);
       ours.push(performance.now() - t);
       t = performance.now();
-      await runProcess("pandoc", ["-f", "docx", "-t", "gfm", file], { timeoutMs: 120_000, what: "pandoc" });
+      await runProcess("pandoc", ["-f", "docx", "-t", "gfm", file], { timeoutMs: 120_000, what: "pandoc", sandbox: { readOnly: [file] } });
       theirs.push(performance.now() - t);
     }
     const ratio = median(ours) / median(theirs);

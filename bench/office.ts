@@ -53,6 +53,7 @@ async function coldRuns(): Promise<number[]> {
     await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=${fileUrl(profile)}`, "--convert-to", "pdf", "--outdir", outDir, input], {
       timeoutMs: 120_000,
       what: "cold DOCX to PDF",
+      sandbox: { dirs: [work] },
     });
     times.push(performance.now() - started);
     const pdf = await readFile(join(outDir, "report.pdf"));

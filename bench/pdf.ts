@@ -51,9 +51,9 @@ function documentHtml(chapters: number): string {
 async function makePdf(dir: string, name: string, chapters: number): Promise<{ path: string; pages: number }> {
   const html = join(dir, `${name}.html`);
   writeFileSync(html, documentHtml(chapters));
-  await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(dir, "profile")}`, "--convert-to", "pdf", "--outdir", dir, html], { timeoutMs: 300_000, what: "print the benchmark document to PDF" });
+  await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(dir, "profile")}`, "--convert-to", "pdf", "--outdir", dir, html], { timeoutMs: 300_000, what: "print the benchmark document to PDF", sandbox: { dirs: [dir] } });
   const path = join(dir, `${name}.pdf`);
-  const info = await runProcess("pdfinfo", [path], { timeoutMs: 30_000, what: "count benchmark pages" });
+  const info = await runProcess("pdfinfo", [path], { timeoutMs: 30_000, what: "count benchmark pages", sandbox: { readOnly: [path] } });
   const pages = Number(/^Pages:\s+(\d+)/m.exec(info.stdout.toString())?.[1] ?? 0);
   return { path, pages };
 }
@@ -84,7 +84,7 @@ function context(pool: WorkerPool): ConvertContext {
 
 async function speed(pdf: { path: string; pages: number }): Promise<void> {
   const bytes = await Bun.file(pdf.path).bytes();
-  const pdftotextMs = await timeRuns(RUNS, () => runProcess("pdftotext", [pdf.path, "-"], { timeoutMs: 120_000, what: "pdftotext baseline", maxStdoutBytes: 0 }));
+  const pdftotextMs = await timeRuns(RUNS, () => runProcess("pdftotext", [pdf.path, "-"], { timeoutMs: 120_000, what: "pdftotext baseline", maxStdoutBytes: 0, sandbox: { readOnly: [pdf.path] } }));
   const pool = new WorkerPool({ threads: 2, maxQueue: 64 });
   try {
     await convertPdf({ bytes, filename: "bench.pdf", contentType: "application/pdf", ext: "pdf" }, context(pool)); // warm the workers
@@ -120,7 +120,7 @@ async function memory(pdf: { path: string; pages: number }): Promise<void> {
     await pool.close();
     console.log(JSON.stringify({ ms, pages: result.totalPages, chars: result.markdown.length, maxRssKb: process.resourceUsage().maxRSS }));
   `;
-  const run = await runProcess(process.execPath, ["-e", script], { timeoutMs: 600_000, cwd: ROOT, what: "convert the 1000-page PDF in a child process" });
+  const run = await runProcess(process.execPath, ["-e", script], { timeoutMs: 600_000, what: "convert the 1000-page PDF in a child process", sandbox: { readOnly: [ROOT, pdf.path], cwd: ROOT } });
   const line = run.stdout.toString().trim().split("\n").pop()!;
   const report = JSON.parse(line) as { ms: number; pages: number; chars: number; maxRssKb: number };
   const mb = report.maxRssKb / 1024;

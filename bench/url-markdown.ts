@@ -16,7 +16,6 @@ import { loadConfig } from "../src/config";
 import { WorkerPool } from "../src/pool";
 import { closeConvertTools, createConvertTools, markdownDepsOf } from "../src/convert/tools";
 import { markdownOf } from "../src/markdown/service";
-import { runProcess } from "../src/tools/process";
 
 const GOAL = 0.25;
 const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS) || 10);
@@ -46,14 +45,16 @@ async function coldDumpDom(executable: string, runs: number): Promise<number[]> 
   for (let i = 0; i < runs; i++) {
     const profile = mkdtempSync(join(tmpdir(), "docintel-bench-chromium-"));
     const t = performance.now();
-    const out = await runProcess(
-      executable,
-      ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`, "--virtual-time-budget=1000", "--dump-dom", url],
-      { timeoutMs: 60_000, what: `cold ${executable} --dump-dom` },
+    // a plain spawn, not runProcess: this baseline browser must reach the loopback page, and runProcess's sandbox has no network
+    const proc = Bun.spawn(
+      [executable, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`, "--virtual-time-budget=1000", "--dump-dom", url],
+      { stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout: 60_000 },
     );
+    const dom = await new Response(proc.stdout).text();
+    await proc.exited;
     times.push(performance.now() - t);
     rmSync(profile, { recursive: true, force: true });
-    if (!out.stdout.toString().includes("Release notes")) throw new Error(`cold ${executable} did not render the JS content`);
+    if (!dom.includes("Release notes")) throw new Error(`cold ${executable} did not render the JS content`);
   }
   return times;
 }

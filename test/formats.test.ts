@@ -39,7 +39,7 @@ function write(name: string, content: string | Uint8Array): string {
 }
 
 async function run(cmd: string, args: string[]) {
-  await runProcess(cmd, args, { timeoutMs: 60_000, what: `${cmd} fixture` });
+  await runProcess(cmd, args, { timeoutMs: 60_000, what: `${cmd} fixture`, sandbox: { dirs: [work] } });
 }
 
 /** makeImages renders "INVOICE 4711" as every image format; BMP is written by hand. */

@@ -4,7 +4,7 @@
  * transcript goes through GroqTranscriber to a fake Groq server speaking the real protocol.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGroqClient } from "../src/ai/groq";
@@ -44,14 +44,14 @@ function generatedFile(name: string) {
 
 /** ffmpeg runs the real ffmpeg to make a test file in `generated`. */
 async function ffmpeg(args: string[], output: string) {
-  await runProcess("ffmpeg", ["-nostdin", "-hide_banner", "-v", "error", "-y", ...args, join(generated, output)], { timeoutMs: 60_000, what: `generate ${output}` });
+  await runProcess("ffmpeg", ["-nostdin", "-hide_banner", "-v", "error", "-y", ...args, join(generated, output)], { timeoutMs: 60_000, what: `generate ${output}`, sandbox: { dirs: [generated] } });
 }
 
 const video = (seconds: number) => ["-f", "lavfi", "-i", `testsrc=size=160x120:rate=25:duration=${seconds}`];
 const tone = (seconds: number) => ["-f", "lavfi", "-i", `sine=frequency=440:sample_rate=44100:duration=${seconds}`];
 
 beforeAll(async () => {
-  await runProcess("mkdir", ["-p", workDir, generated], { timeoutMs: 5000, what: "make dirs" });
+  for (const dir of [workDir, generated]) mkdirSync(dir, { recursive: true });
   await Promise.all([
     ffmpeg([...video(2), ...tone(2), "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-metadata", "title=Generated MP4", "-metadata", "artist=Test Artist"], "clip.mp4"),
     ffmpeg([...video(2), ...tone(2), "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-metadata", "title=Generated MOV"], "clip.mov"),

@@ -14,6 +14,7 @@ import { startServer } from "../app/server";
 import { PRIVATE_UMASK, tightenDataDir } from "../security/dataDir";
 import { WorkerPool } from "../pool";
 import { detectPrograms } from "../tools/programs";
+import { detectIsolation, isolationStatus } from "../tools/sandbox";
 import { keySigningSecret, resolveWebhookSecret, rotateSigningSecret } from "../webhooks/secret";
 import { serviceUnit } from "./serviceUnit";
 import { optionHelp, parseArgv } from "./args";
@@ -35,7 +36,7 @@ const NAME_OPTION: OptionSpec = { flag: "name", env: "DOCINTEL_NAME", kind: "str
 const ROTATE_OPTION: OptionSpec = { flag: "rotate", env: "DOCINTEL_ROTATE", kind: "boolean", default: false, describe: "replace the secret with a new one, used from the next webhook request on" };
 const WEBHOOK_SECRET_OPTION = SERVE_OPTIONS.find((o) => o.flag === "webhook-secret")!;
 /** MD_OPTIONS: `docintel md` takes the conversion settings of `serve` plus its own output options. */
-const MD_SERVE_FLAGS = new Set(["allow-private-urls", "workers", "max-upload-mb", "fetch-timeout-ms", "convert-timeout-ms", "max-pages", "max-megapixels", "max-decompressed-mb", "chromium-path", "office-instances", "ocr-concurrency", "transcription-model"]);
+const MD_SERVE_FLAGS = new Set(["allow-private-urls", "workers", "max-upload-mb", "fetch-timeout-ms", "convert-timeout-ms", "max-pages", "max-megapixels", "max-decompressed-mb", "chromium-path", "office-instances", "ocr-concurrency", "bwrap-path", "transcription-model"]);
 const MD_OWN_OPTIONS: OptionSpec[] = [
   { flag: "json", env: "DOCINTEL_JSON", kind: "boolean", default: false, describe: "print the JSON result (as the API returns it) instead of the markdown" },
   { flag: "keep-boilerplate", env: "DOCINTEL_KEEP_BOILERPLATE", kind: "boolean", default: false, describe: "web pages: keep navigation, footers and the rest (main_content=false)" },
@@ -43,6 +44,9 @@ const MD_OWN_OPTIONS: OptionSpec[] = [
   { flag: "wait-ms", env: "DOCINTEL_WAIT_MS", kind: "integer", default: 0, describe: "web pages: extra wait after the network settles" },
 ];
 const MD_OPTIONS: OptionSpec[] = [...MD_OWN_OPTIONS, ...SERVE_OPTIONS.filter((o) => MD_SERVE_FLAGS.has(o.flag))];
+
+/** DOCTOR_OPTIONS: doctor checks isolation with serve's own --bwrap-path */
+const DOCTOR_OPTIONS: OptionSpec[] = SERVE_OPTIONS.filter((o) => o.flag === "bwrap-path");
 
 const UNIT_OPTIONS: OptionSpec[] = [
   { flag: "exec", env: "DOCINTEL_EXEC", kind: "string", default: "/usr/local/bin/docintel", describe: "path of the installed binary" },
@@ -99,6 +103,8 @@ const COMMANDS: Record<string, Command> = {
         out(`  id ${info.id}, plan ${info.plan} (metered, ${RATE_LIMIT_PER_MINUTE.pro} requests/min)`);
         out(`  API key: ${key}`);
       }
+      const isolation = isolationStatus(); // detected by createServices, before any tool runs
+      services.logger.info(isolation.enabled ? "tool isolation on" : "tool isolation OFF", { detail: isolation.detail });
       const running = startServer(services);
       services.logger.info("listening", { url: `http://${config.host}:${running.server.port}`, docs: `${running.url}/docs`, metrics: running.metricsUrl ?? "off", data: config.dataDir, version: VERSION });
       await new Promise<void>((resolve) => {
@@ -237,10 +243,10 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   doctor: {
-    usage: "docintel doctor",
-    summary: "report the external programs found, what they enable, and check the worker pool (sharp) and the Python sandbox",
-    options: [],
-    async run() {
+    usage: "docintel doctor [--bwrap-path bwrap]",
+    summary: "report the external programs found, what they enable, whether they run isolated, and check the worker pool (sharp) and the Python sandbox",
+    options: DOCTOR_OPTIONS,
+    async run(_, flags) {
       out(`docintel ${VERSION} (interface ${INTERFACE_VERSION}), Bun ${Bun.version}`);
       out("");
       out("programs:");
@@ -252,6 +258,10 @@ const COMMANDS: Record<string, Command> = {
           out(`  missing  ${p.name.padEnd(13)} apt-get install ${p.debianPackage}\n           without it: no ${p.enables.join(", no ")}`);
         }
       }
+      out("");
+      out("tool isolation (bubblewrap):");
+      const isolation = detectIsolation(String(resolveOptions(DOCTOR_OPTIONS, env, flags)["bwrap-path"]));
+      out(`  ${isolation.enabled ? "ok     " : "OFF    "}  ${isolation.detail}`);
       out("");
       out("worker pool:");
       let poolOk = false;

@@ -39,14 +39,18 @@ LimitNOFILE=65536
 
 # Hardening. The native cache (sharp's libvips) is unpacked under /var/cache/docintel and loaded
 # from there, so that directory must allow execution (no noexec).
+# LibreOffice, ffmpeg, poppler, tesseract and heif-convert run under bubblewrap (no network, only
+# their job's files). bwrap needs an unprivileged user namespace and mounts a fresh /proc in it,
+# which the kernel refuses while parts of /proc are covered: so no RestrictNamespaces,
+# ProtectKernelTunables, ProtectKernelLogs or ProcSubset=pid here (the service runs unprivileged,
+# so /proc/sys and /proc/kmsg are closed to it anyway). "docintel doctor" and the start-up log
+# say whether isolation is on.
 NoNewPrivileges=true
 ProtectSystem=strict
 ProtectHome=true
 PrivateTmp=true
 PrivateDevices=true
-ProtectKernelTunables=true
 ProtectKernelModules=true
-ProtectKernelLogs=true
 ProtectControlGroups=true
 ProtectClock=true
 ProtectHostname=true

@@ -15,12 +15,14 @@ import { FfmpegTools } from "../tools/ffmpeg";
 import type Groq from "groq-sdk";
 import { createGroqClient } from "../ai/groq";
 import { GroqTranscriber } from "../ai/transcribe";
+import { detectIsolation } from "../tools/sandbox";
 
 /** OFFICE_JOBS_PER_INSTANCE: a warm soffice is restarted after this many conversions (bounds leaks). */
 const OFFICE_JOBS_PER_INSTANCE = 200;
 
 /** createConvertTools builds the tools; `groq` is the provider client (speech-to-text), undefined when none is configured. */
 export function createConvertTools(config: Config, pool: WorkerPool, groq: Groq | undefined = providerClientOf(config)): ConvertTools {
+  detectIsolation(config.bwrapPath); // once, before any tool runs; serve logs the outcome
   const tmp = join(config.dataDir, "tmp");
   const timeoutMs = config.convert.timeoutMs;
   const mediaDir = join(tmp, "media");

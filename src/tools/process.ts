@@ -1,20 +1,28 @@
 /**
  * runProcess is the one way docintel starts an external program: arguments as an array (never a
- * shell), optional stdin, a deadline, the whole process group killed on timeout or abort, stdout
- * capped while it streams, and stderr captured for the error message.
+ * shell), confined by sandbox.ts (no network, only the system and its job's dirs, an allow-listed
+ * environment), optional stdin, a deadline, the whole process group killed on timeout or abort,
+ * stdout capped while it streams, and stderr captured for the error message.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "../errors";
+import { confine, resolveProgram, type SandboxSpec } from "./sandbox";
 
 export interface RunOptions {
   /** timeoutMs: deadline for the whole run in milliseconds; 0 = none (only `signal`) */
   timeoutMs: number;
   signal?: AbortSignal;
   stdin?: Uint8Array | string;
+  /** env: variables added to the tool's allow-listed environment (PATH, HOME, LANG, TMPDIR); the server's own is never passed */
   env?: Record<string, string | undefined>;
-  cwd?: string;
+  /**
+   * sandbox: the host directories the program may see besides the read-only system (its job's
+   * dir); default none, for programs that read stdin and write stdout. Always applied: there is
+   * no unconfined run (see sandbox.ts for when isolation is off altogether).
+   */
+  sandbox?: SandboxSpec;
   /** maxStdoutBytes: stdout beyond this kills the process; 0 = unlimited */
   maxStdoutBytes?: number;
   /** what: names the work in error messages, e.g. "convert DOC to DOCX" */
@@ -46,10 +54,13 @@ const STDERR_KEEP = 8_000;
 export function runProcess(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
   return new Promise<RunResult>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new ProcessError(`${opts.what}: aborted before start`, null, "", "aborted"));
-    const child = spawn(command, args, {
-      cwd: opts.cwd,
-      env: opts.env ? { ...process.env, ...opts.env } : process.env,
-      detached: true, // own process group, so a kill reaches the program's children too
+    const program = resolveProgram(command);
+    if (!program) return reject(new ProcessError(`${opts.what}: could not start ${command}: not found or not executable`, null, "", "spawn"));
+    const launch = confine(program, args, opts.sandbox, opts.env);
+    const child = spawn(launch.file, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
+      detached: true, // own session and process group, so a kill reaches the program's children too
       stdio: ["pipe", "pipe", "pipe"],
     });
     const chunks: Buffer[] = [];

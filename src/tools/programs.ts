@@ -2,6 +2,8 @@
  * External programs the service drives, how to find them, and what each enables. Only tools/
  * spawns processes; `detectPrograms` is what `docintel doctor` reports.
  */
+import { tmpdir } from "node:os";
+import { toolEnv } from "./sandbox";
 
 export interface ProgramSpec {
   name: string;
@@ -62,7 +64,8 @@ function firstLine(text: string): string | null {
 
 async function versionOf(path: string, args: string[], timeoutMs: number): Promise<string | null> {
   try {
-    const proc = Bun.spawn([path, ...args], { stdout: "pipe", stderr: "pipe", stdin: "ignore", env: { ...process.env, HOME: process.env.HOME ?? "/tmp" } });
+    // a version banner needs no secrets: the same allow-listed environment the tools get
+    const proc = Bun.spawn([path, ...args], { stdout: "pipe", stderr: "pipe", stdin: "ignore", env: toolEnv(tmpdir(), tmpdir()) });
     const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
     const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
     await proc.exited;

@@ -142,6 +142,7 @@ async function storeWithLibreOffice(dir: string, jobs: Array<{ src: string; out:
     stdin: JSON.stringify(jobs),
     timeoutMs: 240_000,
     what: "make office fixtures",
+    sandbox: { dirs: [dir] }, // soffice and the script share the sandbox's /tmp, where the UNO pipe lives
   });
 }
 

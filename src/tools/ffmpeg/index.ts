@@ -49,7 +49,7 @@ export class FfmpegTools implements MediaTools {
     return withTempDir(this.options.workDir, "ffmpeg-", async (dir) => {
       const input = join(dir, "input");
       await writeFile(input, bytes);
-      return this.probeFile(input, signal);
+      return this.probeFile(input, dir, signal);
     });
   }
 
@@ -63,7 +63,7 @@ export class FfmpegTools implements MediaTools {
       const input = join(dir, "input");
       const output = join(dir, "audio.mp3");
       await writeFile(input, bytes);
-      const info = await this.probeFile(input, signal);
+      const info = await this.probeFile(input, dir, signal);
       if (!info.streams.some((s) => s.type === "audio")) {
         throw new AppError("empty_document", "the media file has no audio stream, so there is nothing to transcribe; send a file with sound.");
       }
@@ -74,7 +74,7 @@ export class FfmpegTools implements MediaTools {
         "-map", "0:a:0", "-vn", "-sn", "-dn", "-map_metadata", "-1",
         "-ac", "1", "-ar", "16000", "-c:a", "libmp3lame", "-b:a", String(TRANSCRIPTION_BITRATE),
         "-f", "mp3", output,
-      ], "extract audio for transcription", signal);
+      ], dir, "extract audio for transcription", signal);
       const audio = new Uint8Array(await readFile(output));
       if (audio.length === 0) throw new AppError("unreadable_document", "the audio stream could not be decoded (corrupt or truncated media file).");
       return { audio, filename: "audio.mp3", contentType: "audio/mpeg" };
@@ -90,7 +90,7 @@ export class FfmpegTools implements MediaTools {
     return withTempDir(this.options.workDir, "ffmpeg-", async (dir) => {
       const input = join(dir, "audio.mp3");
       await writeFile(input, audio);
-      const { durationSeconds } = await this.probeFile(input, signal);
+      const { durationSeconds } = await this.probeFile(input, dir, signal);
       const seconds = durationSeconds ?? (audio.length * 8) / TRANSCRIPTION_BITRATE;
       // 10 % headroom: segments cut on frame boundaries and the bitrate is only nominal
       const segmentSeconds = Math.max(1, Math.floor((seconds * 0.9 * maxBytes) / audio.length));
@@ -100,7 +100,7 @@ export class FfmpegTools implements MediaTools {
         "-i", input, "-map", "0:a:0", "-c", "copy",
         "-f", "segment", "-segment_time", String(segmentSeconds), "-reset_timestamps", "1",
         join(dir, "part%04d.mp3"),
-      ], "split audio for transcription", signal);
+      ], dir, "split audio for transcription", signal);
       const names = (await readdir(dir)).filter((n) => n.startsWith("part")).sort();
       const parts = await Promise.all(names.map(async (n) => new Uint8Array(await readFile(join(dir, n)))));
       const tooBig = parts.find((p) => p.length > maxBytes);
@@ -122,7 +122,7 @@ export class FfmpegTools implements MediaTools {
       const input = join(dir, "input");
       const output = join(dir, "frame.png");
       await writeFile(input, bytes);
-      const info = await this.probeFile(input, signal);
+      const info = await this.probeFile(input, dir, signal);
       const video = info.streams.find((s) => s.type === "video");
       if (!video) return null;
       if ((video.width ?? 0) * (video.height ?? 0) > maxPixels) {
@@ -135,7 +135,7 @@ export class FfmpegTools implements MediaTools {
           "-nostdin", "-hide_banner", "-v", "error", "-y",
           "-ss", at.toFixed(3), "-i", input,
           "-map", "0:v:0", "-frames:v", "1", "-an", "-sn", "-dn", "-f", "image2", "-c:v", "png", output,
-        ], "decode a video frame", signal);
+        ], dir, "decode a video frame", signal);
         const frame = await readFile(output).catch(() => null);
         if (frame && frame.length > 0) return new Uint8Array(frame);
       }
@@ -152,7 +152,7 @@ export class FfmpegTools implements MediaTools {
       const input = join(dir, `input.${ext.replace(/[^a-z0-9]/gi, "")}`);
       const output = join(dir, "image.png");
       await writeFile(input, bytes);
-      await this.run(this.options.ffmpeg, ["-nostdin", "-hide_banner", "-v", "error", "-y", "-i", input, "-frames:v", "1", "-f", "image2", "-c:v", "png", output], `decode a .${ext} image`, signal);
+      await this.run(this.options.ffmpeg, ["-nostdin", "-hide_banner", "-v", "error", "-y", "-i", input, "-frames:v", "1", "-f", "image2", "-c:v", "png", output], dir, `decode a .${ext} image`, signal);
       return new Uint8Array(await readFile(output));
     });
   }
@@ -163,7 +163,7 @@ export class FfmpegTools implements MediaTools {
       const input = join(dir, "input");
       const output = join(dir, "waveform.png");
       await writeFile(input, bytes);
-      const info = await this.probeFile(input, signal);
+      const info = await this.probeFile(input, dir, signal);
       if (!info.streams.some((s) => s.type === "audio")) throw new AppError("unreadable_document", "the media file has neither a video nor an audio stream to draw.");
       signal.throwIfAborted();
       await this.run(this.options.ffmpeg, [
@@ -171,7 +171,7 @@ export class FfmpegTools implements MediaTools {
         "-i", input,
         "-filter_complex", `[0:a:0]aformat=channel_layouts=mono,showwavespic=s=${width}x${height}:colors=0x2f6db5[wave]`,
         "-map", "[wave]", "-frames:v", "1", "-f", "image2", "-c:v", "png", output,
-      ], "draw the audio waveform", signal);
+      ], dir, "draw the audio waveform", signal);
       const picture = new Uint8Array(await readFile(output));
       if (picture.length === 0) throw new AppError("unreadable_document", "the audio stream could not be decoded (corrupt or truncated media file).");
       return picture;
@@ -194,13 +194,13 @@ export class FfmpegTools implements MediaTools {
         "-nostdin", "-hide_banner", "-v", "error", "-y",
         "-framerate", String(fps), "-i", join(dir, "frame%04d.jpg"),
         ...encode, output,
-      ], `encode the capture as ${format.toUpperCase()}`, signal);
+      ], dir, `encode the capture as ${format.toUpperCase()}`, signal);
       return new Uint8Array(await readFile(output));
     });
   }
 
-  private async probeFile(path: string, signal: AbortSignal): Promise<MediaInfo> {
-    const { stdout } = await this.run(this.options.ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path], "read media metadata", signal);
+  private async probeFile(path: string, dir: string, signal: AbortSignal): Promise<MediaInfo> {
+    const { stdout } = await this.run(this.options.ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path], dir, "read media metadata", signal);
     let parsed: FfprobeOutput;
     try {
       parsed = JSON.parse(stdout.toString("utf8")) as FfprobeOutput;
@@ -214,11 +214,11 @@ export class FfmpegTools implements MediaTools {
     return info;
   }
 
-  /** run starts one ffmpeg/ffprobe process in a concurrency slot and maps its failures to AppError. */
-  private run(program: string, args: string[], what: string, signal: AbortSignal) {
+  /** run starts one ffmpeg/ffprobe process in a concurrency slot, seeing only the call's `dir`, and maps its failures to AppError. */
+  private run(program: string, args: string[], dir: string, what: string, signal: AbortSignal) {
     return this.slots.run(async () => {
       try {
-        return await runProcess(program, args, { timeoutMs: this.options.timeoutMs, signal, what, maxStdoutBytes: 20_000_000 });
+        return await runProcess(program, args, { timeoutMs: this.options.timeoutMs, signal, what, maxStdoutBytes: 20_000_000, sandbox: { dirs: [dir] } });
       } catch (error) {
         if (!(error instanceof ProcessError)) throw error;
         if (error.reason === "spawn") throw toolUnavailable(program, "ffmpeg", error);

@@ -15,7 +15,7 @@ export function heifToPng(bytes: Uint8Array, name: string, timeoutMs: number, si
     const target = join(dir, "image.png");
     await writeFile(source, bytes);
     try {
-      await runProcess("heif-convert", [source, target], { timeoutMs, signal, what: `convert HEIC image ${name} to PNG` });
+      await runProcess("heif-convert", [source, target], { timeoutMs, signal, what: `convert HEIC image ${name} to PNG`, sandbox: { dirs: [dir] } });
     } catch (error) {
       if (!(error instanceof ProcessError)) throw error;
       if (error.reason === "spawn") throw toolUnavailable("heif-convert", "libheif-examples", error);

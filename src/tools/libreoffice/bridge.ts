@@ -4,7 +4,8 @@
  * it runs under Debian's /usr/bin/python3, the interpreter python3-uno is built for.
  *
  * Protocol (one JSON object per line):
- * - argv: `<port> <launch timeout in seconds>`; the bridge retries connecting to soffice until then.
+ * - argv: `<pipe name> <launch timeout in seconds>`; the bridge retries connecting to soffice's UNO pipe
+ *   (a Unix socket in /tmp, shared with soffice's sandbox) until then.
  * - first stdout line: `{"ready": true}` or `{"ready": false, "reason": "no_uno" | "connect_failed", "message"}`.
  * - stdin request: `{"id", "in", "out", "filters": {kind: exportFilter}, "importFilter"?, "importOptions"?,
  *   "refuseImportFilters"?: [name]}` where kind is "text", "spreadsheet", "presentation" or "drawing"
@@ -17,9 +18,9 @@
  * password prompt or a repair dialog fails the load instead of waiting forever.
  */
 export const BRIDGE_SOURCE = String.raw`
-"""docintel LibreOffice bridge: connects to one warm soffice over UNO and converts documents.
+"""docintel LibreOffice bridge: connects to one warm soffice over a UNO pipe and converts documents.
 
-argv: port launch_timeout_seconds
+argv: pipe_name launch_timeout_seconds
 stdin: one JSON object per line {"id", "in", "out", "filters": {kind: filter}, "importFilter"?, "importOptions"?}
 stdout: {"ready": true} once connected, then one JSON answer per request:
         {"id", "ok": true} or {"id", "ok": false, "reason": "password"|"load_failed"|"wrong_kind"|"store_failed"|"disconnected", "message"}
@@ -90,10 +91,10 @@ class RefuseInteraction(unohelper.Base, XInteractionHandler):
                 pass
 
 
-def connect(port, deadline):
+def connect(pipe, deadline):
     local = uno.getComponentContext()
     resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
-    url = "uno:socket,host=127.0.0.1,port=%d;urp;StarOffice.ComponentContext" % port
+    url = "uno:pipe,name=%s;urp;StarOffice.ComponentContext" % pipe
     last = None
     while time.time() < deadline:
         try:
@@ -102,7 +103,7 @@ def connect(port, deadline):
         except Exception as error:
             last = error
             time.sleep(0.1)
-    raise RuntimeError("could not connect to soffice on port %d: %s" % (port, last))
+    raise RuntimeError("could not connect to soffice on pipe %s: %s" % (pipe, last))
 
 
 def kind_of(doc):
@@ -180,10 +181,10 @@ def answer(message):
 
 
 def main():
-    port = int(sys.argv[1])
+    pipe = sys.argv[1]
     deadline = time.time() + float(sys.argv[2])
     try:
-        desktop = connect(port, deadline)
+        desktop = connect(pipe, deadline)
     except Exception as error:
         answer({"ready": False, "reason": "connect_failed", "message": str(error)[:500]})
         sys.exit(4)

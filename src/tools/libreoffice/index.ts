@@ -1,9 +1,14 @@
 /**
- * LibreOffice behind a supervisor: `instances` warm soffice processes (each with its own profile
- * and port, driven through the Python UNO bridge of bridge.ts), a Semaphore in front of them, a
+ * LibreOffice behind a supervisor: `instances` warm soffice processes (each with its own directory,
+ * profile and UNO pipe, driven through the Python UNO bridge of bridge.ts), a Semaphore in front of them, a
  * deadline per conversion that kills and restarts the instance, a restart after `jobsPerInstance`
  * conversions, and a cold `soffice --convert-to` per job when the warm path cannot work (no
  * python3-uno, no connection in time). close() kills every process group it started.
+ *
+ * Every soffice runs confined (../sandbox.ts): no network, so a document's links to remote images
+ * are never fetched, and a view of nothing but the system and one slot dir, so `file:` links find
+ * nothing either. A job's files are placed in the dir of the slot that runs it
+ * (`<run dir>/slot-N/job-XXXX`), which that slot's warm instance sees; a cold run sees only its job dir.
  *
  *   convert ─▶ Semaphore(instances) ─▶ slot ─▶ warm instance (start lazily) ─▶ bridge: load + store
  *                                          └──▶ cold run with a fresh profile (fallback)
@@ -72,10 +77,10 @@ const PLAIN_TEXT_FILTERS = ["Text", "Text (encoded)", "Text - txt - csv (StarCal
 
 const SOFFICE_PACKAGES = "libreoffice-core libreoffice-writer libreoffice-calc libreoffice-impress";
 
-/** Slot is one warm instance position: its profile stays, its processes come and go. */
+/** Slot is one warm instance position: its dir (profile, /tmp, the current job) stays, its processes come and go. */
 interface Slot {
   index: number;
-  profileDir: string;
+  dir: string;
   instance: WarmInstance | null;
   starting: Promise<WarmInstance> | null;
   /** started: the slot had an instance before, so the next start is a restart */
@@ -95,7 +100,7 @@ export class LibreOffice implements OfficeConverter {
     const count = Math.max(1, options.instances);
     this.slots = new Semaphore(count);
     for (let index = 0; index < count; index++) {
-      const slot: Slot = { index, profileDir: "", instance: null, starting: null, started: false };
+      const slot: Slot = { index, dir: "", instance: null, starting: null, started: false };
       this.all.push(slot);
       this.free.push(slot);
     }
@@ -148,7 +153,7 @@ export class LibreOffice implements OfficeConverter {
   private async convertInSlot(slot: Slot, bytes: Uint8Array, from: string, toExt: OfficeTarget, signal: AbortSignal): Promise<Uint8Array> {
     const runDir = await this.ensureRunDir();
     signal.throwIfAborted();
-    const jobDir = await mkdtemp(join(runDir, "job-"));
+    const jobDir = await mkdtemp(join(await this.slotDir(slot, runDir), "job-"));
     try {
       const input = join(jobDir, `input.${from || "bin"}`);
       await writeFile(input, bytes);
@@ -191,12 +196,11 @@ export class LibreOffice implements OfficeConverter {
 
   private startInstance(slot: Slot, runDir: string): Promise<WarmInstance> {
     const launch = async () => {
-      slot.profileDir ||= join(runDir, `profile-${slot.index}`);
       const instance = await WarmInstance.start({
         binary: this.options.binary,
         python: this.options.python,
         bridgePath: join(runDir, "bridge.py"),
-        profileDir: slot.profileDir,
+        dir: await this.slotDir(slot, runDir),
         launchTimeoutMs: this.options.launchTimeoutMs ?? 30_000,
       });
       if (this.closed) {
@@ -268,7 +272,7 @@ export class LibreOffice implements OfficeConverter {
     if (importFilter) args.push(`--infilter=${importFilter.filter}:${importFilter.options}`);
     args.push("--convert-to", filter ? `${toExt}:${filter}` : toExt, "--outdir", outDir, input);
     try {
-      await runProcess(this.options.binary, args, { timeoutMs: this.options.timeoutMs, signal, what: `convert .${from} to ${toExt.toUpperCase()}` });
+      await runProcess(this.options.binary, args, { timeoutMs: this.options.timeoutMs, signal, what: `convert .${from} to ${toExt.toUpperCase()}`, sandbox: { dirs: [jobDir] } });
     } catch (error) {
       if (error instanceof ProcessError && error.reason === "spawn") throw toolUnavailable(this.options.binary, SOFFICE_PACKAGES, error);
       if (error instanceof ProcessError && error.reason === "timeout") {
@@ -283,6 +287,16 @@ export class LibreOffice implements OfficeConverter {
       // soffice exits 0 when it cannot load the input; the missing output is the only sign
       throw loadError(from, toExt, bytes, error);
     }
+  }
+
+  /** slotDir is the slot's own directory under the run dir, made on first use */
+  private async slotDir(slot: Slot, runDir: string): Promise<string> {
+    if (!slot.dir) {
+      const dir = join(runDir, `slot-${slot.index}`);
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      slot.dir = dir;
+    }
+    return slot.dir;
   }
 
   private ensureRunDir(): Promise<string> {

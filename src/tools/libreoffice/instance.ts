@@ -1,12 +1,19 @@
 /**
- * WarmInstance is one long-lived soffice listening on a loopback port plus the Python UNO bridge
- * that drives it (see bridge.ts for the protocol). Both run in their own process groups (spawned
+ * WarmInstance is one long-lived soffice plus the Python UNO bridge that drives it (see bridge.ts
+ * for the protocol), talking over a UNO pipe: a Unix socket LibreOffice creates in its /tmp. Each
+ * runs confined (sandbox.ts: no network, so no TCP port either); both sandboxes mount the
+ * instance's own `tmp` dir as /tmp, which is how the bridge finds the pipe. soffice sees only its
+ * instance dir (profile, tmp, and the one job dir the supervisor places there at a time); the
+ * bridge sees only the pipe dir and its script. Both run in their own process groups (spawned
  * detached), so `kill` reaches soffice's children (oosplash, soffice.bin) too. One request at a
  * time: the supervisor in index.ts hands an instance to one job only.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { killProcessGroup, toolUnavailable } from "../process";
+import { confine, resolveProgram, type Launch } from "../sandbox";
 
 /** BridgeJob is one request line to the bridge. */
 export interface BridgeJob {
@@ -48,8 +55,8 @@ export interface StartOptions {
   binary: string;
   python: string;
   bridgePath: string;
-  /** profileDir: this instance's own UserInstallation */
-  profileDir: string;
+  /** dir: this instance's own directory: its profile, its /tmp (the UNO pipe) and the job dirs placed in it */
+  dir: string;
   /** launchTimeoutMs: how long soffice may take to accept the bridge's connection */
   launchTimeoutMs: number;
 }
@@ -99,27 +106,37 @@ export class WarmInstance {
    * tool_unavailable when soffice cannot be started, WarmUnavailable when the warm path cannot work.
    */
   static async start(options: StartOptions): Promise<WarmInstance> {
-    const port = await freePort();
-    const soffice = spawn(
-      options.binary,
-      [
-        "--headless",
-        "--invisible",
-        "--norestore",
-        "--nologo",
-        "--nodefault",
-        "--nolockcheck",
-        `-env:UserInstallation=${fileUrl(options.profileDir)}`,
-        `--accept=socket,host=127.0.0.1,port=${port};urp;`,
-      ],
-      { detached: true, stdio: ["ignore", "ignore", "pipe"] },
+    const tmp = join(options.dir, "tmp");
+    mkdirSync(tmp, { recursive: true, mode: 0o700 });
+    // a fresh name per start: without isolation every instance shares the host's /tmp
+    const pipeName = `docintel-${randomBytes(8).toString("hex")}`;
+    const binary = resolveProgram(options.binary);
+    if (!binary) throw toolUnavailable(options.binary, "libreoffice-core libreoffice-writer libreoffice-calc libreoffice-impress", new Error("not found or not executable"));
+    const soffice = spawnLaunch(
+      confine(
+        binary,
+        [
+          "--headless",
+          "--invisible",
+          "--norestore",
+          "--nologo",
+          "--nodefault",
+          "--nolockcheck",
+          `-env:UserInstallation=${fileUrl(join(options.dir, "profile"))}`,
+          `--accept=pipe,name=${pipeName};urp;`,
+        ],
+        { dirs: [options.dir], tmp },
+      ),
+      ["ignore", "ignore", "pipe"],
     );
     const spawnError = await spawned(soffice);
     if (spawnError) throw toolUnavailable(options.binary, "libreoffice-core libreoffice-writer libreoffice-calc libreoffice-impress", spawnError);
-    const bridge = spawn(options.python, [options.bridgePath, String(port), String(options.launchTimeoutMs / 1000)], {
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const python = resolveProgram(options.python);
+    if (!python) {
+      killProcessGroup(soffice);
+      throw new WarmUnavailable(`cannot start ${options.python} for the UNO bridge: not found or not executable`);
+    }
+    const bridge = spawnLaunch(confine(python, [options.bridgePath, pipeName, String(options.launchTimeoutMs / 1000)], { readOnly: [options.bridgePath], tmp }), ["pipe", "pipe", "pipe"]);
     const instance = new WarmInstance(soffice, bridge);
     const bridgeError = await spawned(bridge);
     if (bridgeError) {
@@ -219,23 +236,15 @@ export function fileUrl(path: string): string {
   return `file://${path.split("/").map(encodeURIComponent).join("/")}`;
 }
 
+/** spawnLaunch starts a confined program in its own session and process group */
+function spawnLaunch(launch: Launch, stdio: Array<"ignore" | "pipe">): ChildProcess {
+  return spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, detached: true, stdio: stdio as ["ignore" | "pipe", "ignore" | "pipe", "pipe"] });
+}
+
 /** spawned resolves with the spawn error (missing program), or null once the process runs */
 function spawned(child: ChildProcess): Promise<Error | null> {
   return new Promise((resolve) => {
     child.once("spawn", () => resolve(null));
     child.once("error", (error) => resolve(error));
-  });
-}
-
-/** freePort asks the kernel for a loopback port nobody listens on */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error("no free port"))));
-    });
   });
 }

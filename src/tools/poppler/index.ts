@@ -89,7 +89,7 @@ export async function listPdfImages(pdf: Uint8Array, timeoutMs: number, signal: 
 export async function extractPageImages(pdf: Uint8Array, page: number, timeoutMs: number, signal: AbortSignal): Promise<Uint8Array[]> {
   try {
     return await withTempDir(tmpdir(), "docintel-pdfimages-", async (dir) => {
-      await runProcess("pdfimages", ["-png", "-f", String(page), "-l", String(page), "-", join(dir, "img")], { stdin: pdf, timeoutMs, signal, what: `extract the images of PDF page ${page}` });
+      await runProcess("pdfimages", ["-png", "-f", String(page), "-l", String(page), "-", join(dir, "img")], { stdin: pdf, timeoutMs, signal, what: `extract the images of PDF page ${page}`, sandbox: { dirs: [dir] } });
       const files = (await readdir(dir)).filter((f) => f.endsWith(".png")).sort(); // img-000.png, img-001.png, ...
       return await Promise.all(files.map(async (f) => new Uint8Array(await readFile(join(dir, f)))));
     });
