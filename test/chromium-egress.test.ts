@@ -17,7 +17,7 @@
  * loads nothing from a name that rebinds to loopback after the page guard's check.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +26,7 @@ import { EgressProxy, type EgressEvent } from "../src/security/egressProxy";
 import type { Resolver } from "../src/security/ssrf";
 import { ChromiumSupervisor } from "../src/tools/chromium";
 import { failureOf } from "./helpers/loopback";
-import { form, startServer, type TestServer } from "./helpers/server";
+import { form, ROOT, startServer, type TestServer } from "./helpers/server";
 
 // ---------------------------------------------------------------------------------------------
 // The loopback listener: every way of arriving is recorded, keyed by the scenario's path prefix.
@@ -236,6 +236,71 @@ describe("Chromium's process", () => {
       expect(environ).not.toContain("GROQ_API_KEY");
       expect(environ).not.toContain("gsk_secret_provider_key_for_egress_test");
       expect(environ).not.toContain("HTTP_PROXY");
+    }
+  });
+});
+
+/**
+ * AS_SERVICE_USER runs as a user other than root (as under the systemd unit): it renders a page
+ * through a ChromiumSupervisor, lists its Chromium processes' switches, then starts an egress proxy
+ * and waits, so that the test (another user) can try to use that proxy.
+ */
+const AS_SERVICE_USER = `
+import { ChromiumSupervisor } from "${ROOT}/src/tools/chromium";
+import { EgressProxy } from "${ROOT}/src/security/egressProxy";
+const site = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("<h1>drawn as a service user</h1>", { headers: { "content-type": "text/html" } }) });
+const chromium = new ChromiumSupervisor({ executablePath: process.argv[2], maxConcurrentPages: 1, pagesPerBrowser: 10, userDataRoot: process.argv[3] + "/profiles", launchTimeoutMs: 30000, egress: { allowPrivate: true } });
+const page = await chromium.render("http://127.0.0.1:" + site.port + "/", { headers: {}, waitMs: 0, timeoutMs: 20000, allowPrivateUrls: true, signal: new AbortController().signal });
+const pid = chromium.browserPid();
+const switches = Bun.spawnSync(["ps", "-e", "-o", "pgid=,args="]).stdout.toString().split("\\n").filter((line) => Number(line.trim().split(" ")[0]) === pid);
+await chromium.close();
+site.stop(true);
+const proxy = new EgressProxy({ allowPrivate: true });
+console.log(JSON.stringify({ uid: process.getuid(), rendered: page.html.includes("drawn as a service user"), processes: switches.length, unsandboxed: switches.filter((line) => line.includes("--no-sandbox")).length, proxy: await proxy.start() }));
+await Bun.stdin.text();
+await proxy.close();
+`;
+
+describe("Chromium as a service user", () => {
+  test("runs in its own sandbox, and its egress proxy serves no other user", async () => {
+    const asRoot = process.getuid!() === 0;
+    const dir = mkdtempSync(join(tmpdir(), "docintel-egress-user-"));
+    writeFileSync(join(dir, "as-service-user.ts"), AS_SERVICE_USER);
+    if (asRoot) {
+      chmodSync(dir, 0o755);
+      chownSync(dir, 65534, 65534);
+    }
+    const command = [process.execPath, join(dir, "as-service-user.ts"), loadConfig({}).chromium.path, dir];
+    const child = Bun.spawn(asRoot ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...command] : command, {
+      cwd: dir,
+      env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: dir },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    try {
+      const reader = child.stdout.getReader();
+      let line = "";
+      while (!line.includes("\n")) {
+        const next = await reader.read();
+        if (next.done) throw new Error(`the service user's script ended: ${await new Response(child.stderr).text()}`);
+        line += new TextDecoder().decode(next.value);
+      }
+      const report = JSON.parse(line);
+      expect(report.uid).not.toBe(0);
+      expect(report.rendered).toBe(true);
+      expect(report.processes).toBeGreaterThan(1);
+      expect(report.unsandboxed).toBe(0);
+      if (asRoot) {
+        // root here is another user than the service: the proxy closes the connection unanswered
+        const before = arrivals.length;
+        expect(await rawRequest(report.proxy, `GET http://${L}/x/other-user HTTP/1.1\r\nHost: ${L}\r\n\r\n`)).toBe("");
+        expect(arrivals.slice(before)).toEqual([]);
+      }
+    } finally {
+      child.stdin.end();
+      await child.exited;
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
