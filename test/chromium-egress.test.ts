@@ -12,9 +12,15 @@
  * for 8.8.8.8 and passes everything else on, so a request that got past the server's policy would
  * reach the loopback listener through it.
  *
+ * A WebSocket opened in an isolated world (where the page's WebSocket stub does not reach) shows
+ * that the proxy alone holds WebSockets.
+ *
  * Rebinding: the egress proxy with a scripted resolver (first answer public, second loopback)
- * connects to the address it checked and never to a second answer; Chromium with the same resolver
- * loads nothing from a name that rebinds to loopback after the page guard's check.
+ * connects to the address it checked and never to a second answer; Chromium whose page guard saw a
+ * public answer loads nothing from a name that now resolves to loopback.
+ *
+ * Chromium's process: no secrets in its environment; as a non-root user (as under the systemd
+ * unit) it runs in its own sandbox, and its egress proxy serves no other user.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -97,6 +103,10 @@ function attackPage(s: string): string {
   navigator.sendBeacon("${base}/beacon", "x");
   try { new EventSource("${base}/eventsource"); } catch {}
   try { new WebSocket("ws://${L}/${s}/ws"); } catch {}
+  try { // a fresh about:blank frame's WebSocket, which a script run "on every new document" may not reach
+    const frame = document.body.appendChild(document.createElement("iframe"));
+    new frame.contentWindow.WebSocket("ws://${L}/${s}/frame-ws");
+  } catch {}
   try {
     const worker = new Worker(URL.createObjectURL(new Blob(["fetch('${base}/worker').catch(() => {}); try { new WebSocket('ws://${L}/${s}/worker-ws') } catch {}"], { type: "text/javascript" })));
   } catch {}
@@ -140,8 +150,8 @@ let open: TestServer;
 beforeAll(async () => {
   const env = { HTTP_PROXY: internetUrl, HTTPS_PROXY: internetUrl, GROQ_API_KEY: "gsk_secret_provider_key_for_egress_test" };
   [strict, open] = await Promise.all([
-    startServer({ env, args: ["--screenshot-timeout-ms", "8000"] }),
-    startServer({ env, args: ["--allow-private-urls", "--screenshot-timeout-ms", "8000"] }),
+    startServer({ env, args: ["--screenshot-timeout-ms", "30000"] }),
+    startServer({ env, args: ["--allow-private-urls", "--screenshot-timeout-ms", "30000"] }),
   ]);
 });
 afterAll(async () => {
@@ -211,8 +221,7 @@ describe("with --allow-private-urls the same pages do arrive (the test sees arri
   test("uploaded HTML", async () => {
     const { status, arrived } = await arrivalsOf(open, uploadedHtml(open));
     expect(status).toBe(200);
-    // no WebSocket stub runs in uploaded HTML, so its upgrade arrives here: only the proxy stops it above
-    for (const way of ["UPGRADE /ws", "GET /link-prefetch", "GET /eventsource", "GET /img", "GET /redirect-target", "GET /iframe", "GET /fetch", "POST /beacon", "GET /worker", "GET /srcdoc-fetch", "GET /style.css"]) {
+    for (const way of ["GET /link-prefetch", "GET /eventsource", "GET /img", "GET /redirect-target", "GET /iframe", "GET /fetch", "POST /beacon", "GET /worker", "GET /srcdoc-fetch", "GET /style.css"]) {
       expect(arrived).toContain(way);
     }
   });
@@ -224,6 +233,42 @@ describe("with --allow-private-urls the same pages do arrive (the test sees arri
       expect(arrived).toContain(way);
     }
   });
+});
+
+describe("a WebSocket where no page stub runs", () => {
+  // The page's WebSocket stub does not reach an isolated world; there only the egress proxy decides.
+  for (const allowPrivate of [false, true]) {
+    test(`reaches loopback ${allowPrivate ? "with" : "never without"} allowPrivate`, async () => {
+      const root = mkdtempSync(join(tmpdir(), "docintel-egress-"));
+      const chromium = new ChromiumSupervisor({
+        executablePath: loadConfig({}).chromium.path,
+        maxConcurrentPages: 1,
+        pagesPerBrowser: 100,
+        userDataRoot: root,
+        launchTimeoutMs: 20_000,
+        egress: { allowPrivate },
+      });
+      const path = `/ws-isolated-${allowPrivate}`;
+      try {
+        const outcome = await chromium.withPage({ headers: {}, allowPrivateUrls: allowPrivate, timeoutMs: 20_000, signal: new AbortController().signal }, async (page) => {
+          const cdp = await page.createCDPSession();
+          const { frameTree } = await cdp.send("Page.getFrameTree");
+          const { executionContextId } = await cdp.send("Page.createIsolatedWorld", { frameId: frameTree.frame.id, worldName: "egress-test" });
+          const { result } = await cdp.send("Runtime.evaluate", {
+            contextId: executionContextId,
+            awaitPromise: true,
+            expression: `new Promise((resolve) => { const ws = new WebSocket("ws://${L}${path}"); ws.onopen = () => resolve("open"); ws.onerror = () => resolve("error"); setTimeout(() => resolve("pending"), 5000); })`,
+          });
+          return result.value;
+        });
+        expect(outcome).toBe(allowPrivate ? "open" : "error");
+        expect(arrivals.includes(`UPGRADE ${path}`)).toBe(allowPrivate);
+      } finally {
+        await chromium.close();
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+  }
 });
 
 describe("Chromium's process", () => {

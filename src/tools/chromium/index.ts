@@ -599,6 +599,9 @@ async function newContextPage(generation: Generation): Promise<{ context: Browse
     const page = await context.newPage();
     closeOtherPages(context, page);
     await Promise.all([page.setViewport(VIEWPORT), preparePage(page), page.evaluateOnNewDocument(PAGE_ACTIVITY_TRACKER)]);
+    // The first document (about:blank) existed before those scripts were registered: a fresh one gets
+    // them, so HTML set as the page's content (uploads, page.setContent) runs with the stubs too.
+    await page.goto("about:blank");
     return { context, page };
   } catch (error) {
     await withTimeout(context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
