@@ -122,6 +122,7 @@ export class EgressProxy {
     const upstream = this.options.upstream?.https ?? this.options.upstream?.http ?? null;
     const server = await this.open(host, port, address, upstream);
     if (upstream) await connectThrough(server, `${bracketed(address)}:${port}`);
+    if (client.destroyed) return void server.destroy(); // Chromium gave up while we checked and dialled
     client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
     if (rest.length > 0) server.write(rest);
     pipeBoth(client, server);
@@ -145,6 +146,7 @@ export class EgressProxy {
     const address = await this.check(host, port, "http");
     const upstream = this.options.upstream?.http ?? null;
     const server = await this.open(host, port, address, upstream);
+    if (client.destroyed) return void server.destroy(); // Chromium gave up while we checked and dialled
     // Through a next hop the request names the checked address, so the next hop cannot resolve again.
     const requestTarget = upstream ? `http://${bracketed(address)}:${port}${url.pathname}${url.search}` : `${url.pathname}${url.search}`;
     const lines = [`${request.method} ${requestTarget} HTTP/1.1`];
