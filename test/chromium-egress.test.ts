@@ -28,7 +28,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
-import { EgressProxy, type EgressEvent } from "../src/security/egressProxy";
+import { EgressProxy, matchesNoProxy, type EgressEvent } from "../src/security/egressProxy";
 import type { Resolver } from "../src/security/ssrf";
 import { ChromiumSupervisor } from "../src/tools/chromium";
 import { failureOf } from "./helpers/loopback";
@@ -480,6 +480,38 @@ describe("the egress proxy", () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe("the outbound proxy as next hop", () => {
+  test("requests name the checked address to the next hop; NO_PROXY hosts are reached directly", async () => {
+    const nextHopSaw: EgressEvent[] = [];
+    const nextHop = new EgressProxy({ allowPrivate: true, observe: (event) => nextHopSaw.push(event) });
+    const nextHopUrl = `http://${await nextHop.start()}`;
+    const resolve: Resolver = async () => ["127.0.0.1"];
+    const viaNextHop = new EgressProxy({ allowPrivate: true, resolve, upstream: { http: nextHopUrl, https: null } });
+    const direct = new EgressProxy({ allowPrivate: true, resolve, upstream: { http: nextHopUrl, https: null, noProxy: "intranet.example, .corp" } });
+    try {
+      const head = (path: string) => `GET http://intranet.example:${listener.port}${path} HTTP/1.1\r\nHost: intranet.example:${listener.port}\r\n\r\n`;
+      expect(await rawRequest(await viaNextHop.start(), head("/x/via-next-hop"))).toEndWith("loopback secret");
+      expect(nextHopSaw).toEqual([{ kind: "connected", host: "127.0.0.1", port: listener.port!, checkedAddress: "127.0.0.1", remoteAddress: "127.0.0.1" }]);
+      expect(await rawRequest(await direct.start(), head("/x/direct"))).toEndWith("loopback secret");
+      expect(nextHopSaw.length).toBe(1);
+      expect(arrivals).toContain("GET /x/via-next-hop");
+      expect(arrivals).toContain("GET /x/direct");
+    } finally {
+      await Promise.all([nextHop.close(), viaNextHop.close(), direct.close()]);
+    }
+  });
+
+  test("NO_PROXY entries match as curl reads them", () => {
+    expect(matchesNoProxy("a.corp", 80, "example.com, .corp")).toBe(true);
+    expect(matchesNoProxy("corp", 80, ".corp")).toBe(true);
+    expect(matchesNoProxy("notcorp", 80, ".corp")).toBe(false);
+    expect(matchesNoProxy("example.com", 443, "example.com:80")).toBe(false);
+    expect(matchesNoProxy("example.com", 80, "example.com:80")).toBe(true);
+    expect(matchesNoProxy("anything", 80, "*")).toBe(true);
+    expect(matchesNoProxy("anything", 80, null)).toBe(false);
   });
 });
 

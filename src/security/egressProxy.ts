@@ -36,8 +36,11 @@ export interface EgressProxyOptions {
   allowPrivate: boolean;
   /** resolve: the name resolver of the check; default the system resolver */
   resolve?: Resolver;
-  /** upstream: the operator's outbound proxy as http://host:port, used as the next hop; null = connect directly */
-  upstream?: { http: string | null; https: string | null };
+  /**
+   * upstream: the operator's outbound proxy as http://host:port, used as the next hop (null = connect
+   * directly); `noProxy` lists hosts reached directly, as NO_PROXY does for the plain fetch
+   */
+  upstream?: { http: string | null; https: string | null; noProxy?: string | null };
   /** dial opens the outgoing TCP connection; default net.connect (tests route "public" addresses to loopback) */
   dial?: (address: string, port: number) => Socket;
   /** connectTimeoutMs: how long the outgoing connection may take to open, in ms; default 10000 */
@@ -119,7 +122,7 @@ export class EgressProxy {
   private async tunnel(client: Socket, target: string, rest: Buffer): Promise<void> {
     const { host, port } = parseAuthority(target);
     const address = await this.check(host, port, "https");
-    const upstream = this.options.upstream?.https ?? this.options.upstream?.http ?? null;
+    const upstream = this.nextHop(host, port, this.options.upstream?.https ?? this.options.upstream?.http ?? null);
     const server = await this.open(host, port, address, upstream);
     if (upstream) await connectThrough(server, `${bracketed(address)}:${port}`);
     if (client.destroyed) return void server.destroy(); // Chromium gave up while we checked and dialled
@@ -144,7 +147,7 @@ export class EgressProxy {
     const host = url.hostname.replace(/^\[|\]$/g, "");
     const port = Number(url.port || 80);
     const address = await this.check(host, port, "http");
-    const upstream = this.options.upstream?.http ?? null;
+    const upstream = this.nextHop(host, port, this.options.upstream?.http ?? null);
     const server = await this.open(host, port, address, upstream);
     if (client.destroyed) return void server.destroy(); // Chromium gave up while we checked and dialled
     // Through a next hop the request names the checked address, so the next hop cannot resolve again.
@@ -197,6 +200,12 @@ export class EgressProxy {
         reject(new ProxyRefusal(502, `could not connect to ${host}:${port} (${address}): ${(error as NodeJS.ErrnoException).code ?? error.message}`));
       });
     });
+  }
+
+  /** nextHop is the outbound proxy for host:port, or null when there is none or NO_PROXY names the host. */
+  private nextHop(host: string, port: number, upstream: string | null): string | null {
+    if (upstream === null) return null;
+    return matchesNoProxy(host, port, this.options.upstream?.noProxy ?? null) ? null : upstream;
   }
 
   /** answerError tells the client why its request was not forwarded, then closes the connection. */
@@ -298,6 +307,25 @@ function parseAuthority(target: string): { host: string; port: number } {
   const port = match ? Number(match[3]) : 0;
   if (!match || port < 1 || port > 65535) throw new ProxyRefusal(400, `CONNECT needs host:port, got '${target.slice(0, 200)}'`);
   return { host: (match[1] ?? match[2]!).toLowerCase(), port };
+}
+
+/**
+ * matchesNoProxy reads NO_PROXY as curl does: comma- or space-separated entries, "*" for every host,
+ * "example.com" or ".example.com" for that domain and its subdomains, an optional ":port".
+ */
+export function matchesNoProxy(host: string, port: number, noProxy: string | null): boolean {
+  if (!noProxy) return false;
+  const name = host.toLowerCase().replace(/\.$/, "");
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    const entry = raw.trim().toLowerCase();
+    if (entry === "") continue;
+    if (entry === "*") return true;
+    const portMatch = /^(.*):(\d+)$/.exec(entry);
+    if (portMatch && !portMatch[1]!.includes(":") && Number(portMatch[2]) !== port) continue;
+    const domain = (portMatch && !portMatch[1]!.includes(":") ? portMatch[1]! : entry).replace(/^\*?\./, "").replace(/^\[|\]$/g, "");
+    if (name === domain || name.endsWith(`.${domain}`)) return true;
+  }
+  return false;
 }
 
 function parseProxyUrl(raw: string): { host: string; port: number } {
