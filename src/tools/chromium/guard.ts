@@ -11,6 +11,10 @@
  * stays on (no user gesture ever happens), and the supervisor closes any other page that appears.
  * Dialogs (alert, confirm) are dismissed so they cannot block the page's script.
  *
+ * The guard is the layer that explains refusals (url_refused for the main document, url_headers
+ * by origin). What holds is beneath it: Chromium's only route to the network is the egress proxy
+ * (src/security/egressProxy.ts), which checks and pins every connection, intercepted or not.
+ *
  *   page request -> scheme allowed? -> checkUrl(url) -> same origin as main doc? add url_headers -> continue
  *                                   \-> refused: abort (blockedbyclient); main document: remember the AppError
  */

@@ -2,7 +2,9 @@
  * ChromiumSupervisor owns the one shared headless Chromium: it launches it lazily, hands out guarded
  * pages (at most `maxConcurrentPages` at once, each in its own browser context so cookies never pass
  * between requests), enforces a deadline per request, and relaunches the browser after a crash or
- * after `pagesPerBrowser` pages.
+ * after `pagesPerBrowser` pages. Chromium reaches the network only through the supervisor's egress
+ * proxy (src/security/egressProxy.ts), runs with a minimal environment, and keeps its sandbox unless
+ * the service runs as root.
  *
  *   render(url) = [wait for a page slot, take the spare page (opened and prepared ahead) or open one,
  *                  guard it, navigate (DOMContentLoaded), open the next spare, settle (no document/script/fetch/XHR open,
