@@ -85,6 +85,8 @@ export const ConfigSchema = Type.Object({
     restartAfter: Type.Integer({ minimum: 1 }),
     screenshotTimeoutMs: Type.Integer({ minimum: 1000 }),
   }),
+  /** outboundProxy: the operator's HTTP_PROXY / HTTPS_PROXY (http://host:port) and NO_PROXY, the next hop of Chromium's egress proxy as of the plain fetch */
+  outboundProxy: Type.Object({ http: Type.Union([Type.String(), Type.Null()]), https: Type.Union([Type.String(), Type.Null()]), noProxy: Type.Union([Type.String(), Type.Null()]) }),
   officeInstances: Type.Integer({ minimum: 1, maximum: 32 }),
   ocrConcurrency: Type.Integer({ minimum: 1, maximum: 256 }),
   bwrapPath: Type.String({ minLength: 1 }),
@@ -169,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
       maxDecompressedBytes: Number(o["max-decompressed-mb"]) * 1_000_000,
     },
     chromium: { path: chromiumPath(String(o["chromium-path"])), pages: Number(o["browser-pages"]), restartAfter: Number(o["browser-restart-after"]), screenshotTimeoutMs: Number(o["screenshot-timeout-ms"]) },
+    outboundProxy: { http: env.HTTP_PROXY || env.http_proxy || null, https: env.HTTPS_PROXY || env.https_proxy || null, noProxy: env.NO_PROXY || env.no_proxy || null },
     officeInstances: Number(o["office-instances"]),
     ocrConcurrency: Number(o["ocr-concurrency"]),
     bwrapPath: String(o["bwrap-path"]),

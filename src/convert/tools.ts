@@ -46,6 +46,7 @@ export function createConvertTools(config: Config, pool: WorkerPool, groq: Groq 
       pagesPerBrowser: config.chromium.restartAfter,
       userDataRoot: join(tmp, "chromium"),
       launchTimeoutMs: 30_000,
+      egress: { allowPrivate: config.allowPrivateUrls, upstream: config.outboundProxy },
     }),
     transcriber: groq ? new GroqTranscriber({ client: groq, model: config.groq.transcriptionModel, timeoutMs, splitter: media }) : undefined,
   };

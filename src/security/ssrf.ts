@@ -124,7 +124,21 @@ export interface FetchableUrlOptions {
   allowPrivate: boolean;
   /** field names the request field in error messages; default "url" */
   field?: string;
+  /** resolve: how a host name becomes addresses; default the system resolver (tests script it) */
+  resolve?: Resolver;
 }
+
+/**
+ * Resolver returns every address a host name resolves to (IPv4 or IPv6 text); it rejects when the
+ * name does not resolve. It is the seam through which tests script DNS answers (rebinding).
+ */
+export type Resolver = (host: string) => Promise<string[]>;
+
+/** systemResolver asks the operating system (getaddrinfo), as the rest of the machine would. */
+export const systemResolver: Resolver = async (host) => {
+  const records = await lookup(host, { all: true, verbatim: true });
+  return records.map((r) => r.address);
+};
 
 const PRIVATE_HINT = "private addresses are refused unless the server runs with --allow-private-urls";
 
@@ -154,7 +168,7 @@ export async function assertFetchableUrl(raw: string, opts: FetchableUrlOptions)
     throw new AppError("url_refused", `${field}: '${url.href}' names ${host}, a loopback host; ${PRIVATE_HINT}`);
   }
 
-  const addresses = isIP(host) ? [host] : await resolveHost(host, field);
+  const addresses = isIP(host) ? [host] : await resolveHost(host, field, opts.resolve ?? systemResolver);
   if (!opts.allowPrivate) {
     for (const address of addresses) {
       const reason = classifyAddress(address);
@@ -166,11 +180,11 @@ export async function assertFetchableUrl(raw: string, opts: FetchableUrlOptions)
   return { url, addresses };
 }
 
-async function resolveHost(host: string, field: string): Promise<string[]> {
+async function resolveHost(host: string, field: string, resolve: Resolver): Promise<string[]> {
   try {
-    const records = await lookup(host, { all: true, verbatim: true });
-    if (records.length === 0) throw new Error("no addresses");
-    return records.map((r) => r.address);
+    const addresses = await resolve(host);
+    if (addresses.length === 0) throw new Error("no addresses");
+    return addresses;
   } catch (cause) {
     const code = (cause as { code?: string }).code ?? (cause as Error).message;
     throw new AppError("url_unreachable", `${field}: the host '${host}' could not be resolved (${code}); check the URL`, { cause });
@@ -368,10 +382,18 @@ export function pinToAddress(url: URL, addresses: string[]): { target: string; p
   if (url.protocol !== "http:" || isIP(url.hostname.replace(/^\[|\]$/g, "")) || addresses.length === 0) {
     return { target: url.href, pinnedHost: null };
   }
-  const address = addresses.find((a) => isIP(a) === 4) ?? addresses[0]!; // non-empty: checked above
+  const address = pinnedAddress(addresses);
   const pinned = new URL(url.href);
   pinned.hostname = isIP(address) === 6 ? `[${address}]` : address;
   return { target: pinned.href, pinnedHost: url.host };
+}
+
+/**
+ * pinnedAddress picks the one address of a checked answer that the connection will use: the first
+ * IPv4 address (IPv6 may have no route), else the first. `addresses` must not be empty.
+ */
+export function pinnedAddress(addresses: string[]): string {
+  return addresses.find((a) => isIP(a) === 4) ?? addresses[0]!;
 }
 
 /** readLimited reads a body into memory and cancels the stream as soon as it passes maxBytes. */

@@ -11,11 +11,16 @@
  * stays on (no user gesture ever happens), and the supervisor closes any other page that appears.
  * Dialogs (alert, confirm) are dismissed so they cannot block the page's script.
  *
+ * The guard is the layer that explains refusals (url_refused for the main document, url_headers
+ * by origin). What holds is beneath it: Chromium's only route to the network is the egress proxy
+ * (src/security/egressProxy.ts), which checks and pins every connection, intercepted or not.
+ *
  *   page request -> scheme allowed? -> checkUrl(url) -> same origin as main doc? add url_headers -> continue
  *                                   \-> refused: abort (blockedbyclient); main document: remember the AppError
  */
 import type { HTTPRequest, HTTPResponse, Page, WebWorker } from "puppeteer";
 import { AppError } from "../../errors";
+import { EGRESS_HEADER } from "../../security/egressProxy";
 
 /** CheckUrl throws (usually AppError url_refused or url_unreachable) when a URL must not be fetched. */
 export type CheckUrl = (url: string, allowPrivateUrls: boolean) => Promise<void>;
@@ -121,6 +126,9 @@ export async function guardPage(page: Page, opts: GuardOptions): Promise<PageGua
   page.on("response", (response: HTTPResponse) => {
     if (!isMainDocument(response.request())) return;
     state.mainResponse = { url: response.url(), status: response.status(), headers: response.headers() };
+    // The egress proxy answered itself: its refusal is the answer, not a page to render.
+    const egress = response.headers()[EGRESS_HEADER.toLowerCase()];
+    if (egress !== undefined && state.mainRefusal === null) state.mainRefusal = egressRefusal(egress, response.url());
   });
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
   page.on("workercreated", (worker: WebWorker) => {
@@ -140,6 +148,14 @@ export async function preparePage(page: Page): Promise<void> {
   await page.setBypassServiceWorker(true);
   await page.evaluateOnNewDocument(NETWORK_STUB);
   await page.setRequestInterception(true);
+}
+
+/** egressRefusal turns the egress proxy's header ("refused; <why>" or "unreachable; <why>") into the error the client sees. */
+function egressRefusal(header: string, url: string): AppError {
+  const [kind = "", ...why] = header.split("; ");
+  const reason = why.join("; ");
+  if (kind === "refused") return new AppError("url_refused", reason.startsWith("url: ") ? reason : `url: '${truncate(url)}' was refused: ${reason}`);
+  return new AppError("url_unreachable", `url: could not load '${truncate(url)}' (${reason}); check that the URL is reachable from the server`);
 }
 
 /** assertMainUrl checks the URL a caller asks to render: http or https only, then checkUrl. */

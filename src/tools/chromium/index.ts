@@ -2,7 +2,9 @@
  * ChromiumSupervisor owns the one shared headless Chromium: it launches it lazily, hands out guarded
  * pages (at most `maxConcurrentPages` at once, each in its own browser context so cookies never pass
  * between requests), enforces a deadline per request, and relaunches the browser after a crash or
- * after `pagesPerBrowser` pages.
+ * after `pagesPerBrowser` pages. Chromium reaches the network only through the supervisor's egress
+ * proxy (src/security/egressProxy.ts), runs with a minimal environment, and keeps its sandbox unless
+ * the service runs as root.
  *
  *   render(url) = [wait for a page slot, take the spare page (opened and prepared ahead) or open one,
  *                  guard it, navigate (DOMContentLoaded), open the next spare, settle (no document/script/fetch/XHR open,
@@ -17,6 +19,7 @@ import { join } from "node:path";
 import puppeteer, { type Browser as PuppeteerBrowser, type BrowserContext, type HTTPResponse, type Page } from "puppeteer";
 import type { Browser, RenderedPage, RenderOptions } from "../../convert/types";
 import { AppError } from "../../errors";
+import { EgressProxy, type EgressProxyOptions } from "../../security/egressProxy";
 import { assertFetchableUrl } from "../../security/ssrf";
 import { killProcessGroup, toolUnavailable } from "../process";
 import { Semaphore } from "../semaphore";
@@ -35,8 +38,15 @@ export interface ChromiumOptions {
   userDataRoot: string;
   /** launchTimeoutMs: how long Chromium may take to start, in ms */
   launchTimeoutMs: number;
-  /** checkUrl: the SSRF check for every request a page makes; default assertFetchableUrl */
+  /**
+   * egress: the policy of the egress proxy, Chromium's only route to the network (see
+   * src/security/egressProxy.ts); its `allowPrivate` is the server's --allow-private-urls
+   */
+  egress: EgressProxyOptions;
+  /** checkUrl: the SSRF check for every request a page makes; default assertFetchableUrl with egress.resolve */
   checkUrl?: CheckUrl;
+  /** sandbox: run Chromium in its own sandbox; default true unless the service runs as root (where Chromium refuses it) */
+  sandbox?: boolean;
   /** networkSettleCapMs: longest wait for the network to settle after DOMContentLoaded, in ms; default 5000 */
   networkSettleCapMs?: number;
 }
@@ -68,9 +78,8 @@ export interface LoadedPage {
   deadlineAt: number;
 }
 
-/** Chromium's flags: headless as root on a machine without GPU or internet (see PLATFORM-NOTES). */
+/** Chromium's flags: headless on a machine without GPU or internet (see PLATFORM-NOTES); launch adds the proxy and sandbox. */
 const CHROMIUM_ARGS = [
-  "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
   "--no-first-run",
@@ -90,7 +99,22 @@ const CHROMIUM_ARGS = [
   // the headless shell has no popup blocker: without this a scripted click on a target=_blank link
   // opens a page outside the request guard (the full browser ignores the switch and blocks popups)
   "--block-new-web-contents",
+  // Speculative loading (speculation rules prefetch and prerender, <link rel=prefetch>) cannot be
+  // switched off in Chromium 156's headless shell: --disable-features=Prerender2,NoStatePrefetch,
+  // SpeculationRulesPrefetchProxy, --disable-blink-features=SpeculationRules and the preference
+  // net.network_prediction_options=2 all left those requests going out (measured). They go through
+  // the egress proxy like every other request, which is what holds them (test/chromium-egress.test.ts).
 ];
+
+/**
+ * egressArgs route every connection of Chromium through the egress proxy at `proxy` (host:port):
+ * loopback is not exempt (<-loopback> removes Chromium's implicit bypass of localhost and
+ * 127.0.0.0/8), and Chromium resolves no name itself, so a connection that somehow skipped the
+ * proxy could not find a host by name either.
+ */
+function egressArgs(proxy: string): string[] {
+  return [`--proxy-server=http://${proxy}`, "--proxy-bypass-list=<-loopback>", `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1`];
+}
 
 /**
  * QUIET_MS: a page counts as settled when, for this long, no request that can change the DOM
@@ -198,10 +222,13 @@ export class ChromiumSupervisor implements Browser {
   private pagesServed = 0;
   private openPages = 0;
   private spare: Spare | null = null;
+  private readonly egress: EgressProxy;
 
   constructor(private readonly options: ChromiumOptions) {
     this.slots = new Semaphore(Math.max(1, options.maxConcurrentPages));
-    this.checkUrl = options.checkUrl ?? defaultCheckUrl;
+    const resolve = options.egress.resolve;
+    this.checkUrl = options.checkUrl ?? ((url, allowPrivate) => assertFetchableUrl(url, { allowPrivate, field: "url", resolve }).then(() => {}));
+    this.egress = new EgressProxy(options.egress);
   }
 
   /** render opens `url` with JavaScript, waits for the network to settle plus `waitMs`, and returns the DOM as HTML. */
@@ -219,6 +246,8 @@ export class ChromiumSupervisor implements Browser {
     return this.guarded({ ...opts, mainUrl: url }, async (page, guard, deadlineAt) => {
       if (opts.beforeNavigate) await opts.beforeNavigate(page);
       const response = await navigate(page, url, guard);
+      // a main document the egress proxy refused or could not reach arrives as the proxy's own answer
+      if (guard.mainRefusal) throw guard.mainRefusal;
       // the next request's page is opened now, while this one settles: opened together with this
       // navigation it slowed it down (two cores: one renderer starting, another loading)
       this.prepareSpare();
@@ -244,6 +273,7 @@ export class ChromiumSupervisor implements Browser {
     if (launching) await launching.catch(() => {});
     this.current = null;
     await Promise.all([...this.generations].map((generation) => this.shutDown(generation)));
+    await this.egress.close();
   }
 
   stats(): { launches: number; pagesServed: number; openPages: number } {
@@ -393,7 +423,9 @@ export class ChromiumSupervisor implements Browser {
       throw toolUnavailable(`Chromium (${executablePath})`, "chromium-headless-shell", cause);
     }
     await mkdir(userDataRoot, { recursive: true });
+    const proxy = await this.egress.start();
     const userDataDir = await mkdtemp(join(userDataRoot, "chromium-"));
+    const sandbox = this.options.sandbox ?? process.getuid?.() !== 0;
     let browser: PuppeteerBrowser;
     try {
       browser = await puppeteer.launch({
@@ -402,7 +434,9 @@ export class ChromiumSupervisor implements Browser {
         headless: /headless[-_]shell/.test(executablePath) ? "shell" : true,
         pipe: true, // DevTools over file descriptors: no debugging port on the machine
         userDataDir,
-        args: CHROMIUM_ARGS,
+        args: [...CHROMIUM_ARGS, ...egressArgs(proxy), ...(sandbox ? [] : ["--no-sandbox"])],
+        // Chromium gets no secrets: not the provider key, not the operator's settings, only what it needs to run
+        env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: userDataRoot, LANG: "C.UTF-8" },
         timeout: launchTimeoutMs,
         ignoreDefaultArgs: ["--disable-popup-blocking"], // no user gesture ever happens, so no popup opens
         protocolTimeout: Math.max(30_000, launchTimeoutMs),
@@ -567,6 +601,9 @@ async function newContextPage(generation: Generation): Promise<{ context: Browse
     const page = await context.newPage();
     closeOtherPages(context, page);
     await Promise.all([page.setViewport(VIEWPORT), preparePage(page), page.evaluateOnNewDocument(PAGE_ACTIVITY_TRACKER)]);
+    // The first document (about:blank) existed before those scripts were registered: a fresh one gets
+    // them, so HTML set as the page's content (uploads, page.setContent) runs with the stubs too.
+    await page.goto("about:blank");
     return { context, page };
   } catch (error) {
     await withTimeout(context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
@@ -585,11 +622,6 @@ function closeOtherPages(context: BrowserContext, ours: Page): void {
       () => {},
     );
   });
-}
-
-/** defaultCheckUrl is the SSRF guard applied to every request of a page. */
-async function defaultCheckUrl(url: string, allowPrivateUrls: boolean): Promise<void> {
-  await assertFetchableUrl(url, { allowPrivate: allowPrivateUrls, field: "url" });
 }
 
 // ---------------------------------------------------------------------------------------------
