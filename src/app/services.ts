@@ -32,7 +32,7 @@ export interface Services {
   markdown: MarkdownDeps;
   /** provider: the AI provider (Groq) and its model names; undefined without GROQ_API_KEY */
   provider: ExtractDeps["provider"];
-  /** sandbox: the Python interpreter of the agent's compute tool (started on first use) */
+  /** sandbox: the Python interpreters of the agent's compute tool, one per agent run (spares started on first use) */
   sandbox: PythonSandbox;
   metrics: Metrics;
   logger: Logger;
@@ -62,7 +62,7 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
     pool,
     markdown: markdownDepsOf(config, createConvertTools(config, pool, groq)),
     provider: groq ? { client: groq, models: config.groq.models } : undefined,
-    sandbox: new PythonSandbox({ timeoutMs: config.compute.timeoutMs, memoryLimitMb: config.compute.memoryLimitMb, maxOutputChars: 8000 }),
+    sandbox: new PythonSandbox({ ...config.compute, maxOutputChars: 8000 }),
     metrics: new Metrics(),
     logger: overrides.logger ?? createLogger(config.logLevel),
     webhookSecret: resolveWebhookSecret(config.dataDir, config.webhookSecret).secret,

@@ -278,11 +278,11 @@ const COMMANDS: Record<string, Command> = {
       }
       out("");
       out("compute sandbox (the analyze agent's Python):");
-      const sandbox = new PythonSandbox({ timeoutMs: 5_000, memoryLimitMb: 256, maxOutputChars: 200 });
+      const sandbox = new PythonSandbox({ timeoutMs: 5_000, memoryLimitMb: 256, maxOutputChars: 200, spares: 0, maxInterpreters: 1 });
       let sandboxOk = false;
       try {
         const t0 = performance.now();
-        const r = await sandbox.run("sum(range(10))");
+        const r = await sandbox.session().run("sum(range(10))");
         sandboxOk = r.ok && r.result === "45";
         out(sandboxOk ? `  ok       Pyodide started and ran sum(range(10)) = 45 in ${Math.round(performance.now() - t0)} ms` : `  FAILED   ${r.error ?? `unexpected result ${r.result}`}`);
       } finally {

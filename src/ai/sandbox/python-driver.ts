@@ -2,8 +2,10 @@
  * PYTHON_DRIVER is the Python code the sandbox worker runs once after the interpreter starts.
  * It defines `_sandbox_run(code, max_chars)`, which runs user code in a fresh namespace with
  * stdout captured (bounded to max_chars), and returns a JSON string
- * {ok, stdout, result, error}: result is the repr of the last expression (or null), error the
- * last line of the traceback. It also blocks the modules that lead out of the interpreter
+ * {ok, stdout, result, error, fatal}: result is the repr of the last expression (or null), error
+ * the last line of the traceback, fatal true when the interpreter must end (MemoryError: its heap
+ * has grown to the cap). It imports the modules calculations use most (_PRELOADED) while the
+ * interpreter is still a spare. It also blocks the modules that lead out of the interpreter
  * (js, pyodide_js, pyodide, ctypes, ...): the JS side of the worker is locked down as well,
  * so this is the first of two walls, not the only one.
  */
@@ -18,6 +20,12 @@ _BLOCKED_ROOTS = frozenset({
     "js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core", "micropip",
     "pyodide_http", "ctypes", "_ctypes", "emscripten",
 })
+
+
+_PRELOADED = (
+    "math", "statistics", "decimal", "fractions", "datetime", "re", "collections", "itertools",
+    "functools", "calendar", "string", "random",
+)
 
 
 class _SandboxImportBlocker:
@@ -101,13 +109,16 @@ def _sandbox_run(code, max_chars):
     saved = (_sys.stdout, _sys.stderr)
     _sys.stdout, _sys.stderr = out, err
     namespace = {"__name__": "__main__", "__builtins__": _builtins}
-    ok, result, error = True, None, None
+    ok, result, error, fatal = True, None, None, False
     try:
         has_value, value = _execute(code, namespace)
         if has_value and value is not None:
             result = _truncate(repr(value), max_chars)
     except KeyboardInterrupt:
         ok, error = False, "interrupted"
+    except MemoryError as exc:
+        # The heap has grown to its cap: the interpreter is ended (fatal) so that memory is freed now.
+        ok, error, fatal = False, _last_error_line(exc), True
     except SystemExit as exc:
         ok, error = False, f"SystemExit: {exc.code}"
     except BaseException as exc:
@@ -115,8 +126,15 @@ def _sandbox_run(code, max_chars):
     finally:
         _sys.stdout, _sys.stderr = saved
     del namespace
-    return _json.dumps({"ok": ok, "stdout": out.text(), "result": result, "error": error})
+    return _json.dumps({"ok": ok, "stdout": out.text(), "result": result, "error": error, "fatal": fatal})
+
+
+def _preload():
+    """Imports the modules calculations use most while the interpreter is a spare, so a session's first run does not pay for them."""
+    for name in _PRELOADED:
+        __import__(name)
 
 
 _lock_imports()
+_preload()
 `;

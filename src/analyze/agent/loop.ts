@@ -12,8 +12,11 @@
 import type Groq from "groq-sdk";
 import type { ChatCompletionMessageParam } from "groq-sdk/resources/chat/completions";
 import { withProviderPolicy } from "../../ai/groq";
-import type { ToolContext } from "./tools";
+import type { Compute, ToolContext } from "./tools";
 import { runTool, toolSpecs } from "./tools";
+
+/** AgentTools is what a caller gives runAgent: the tools' context, with the sandbox that opens this run's compute session. */
+export type AgentTools = Omit<ToolContext, "compute"> & { compute: Compute };
 
 export interface AgentBudget {
   /** maxSteps: tool calls allowed; 0 = no tools, the answer comes from the prompt alone */
@@ -48,12 +51,23 @@ export async function runAgent(
   client: Groq,
   model: string,
   messages: ChatCompletionMessageParam[],
-  tools: ToolContext,
+  agentTools: AgentTools,
   budget: AgentBudget,
 ): Promise<AgentRun> {
+  if (budget.maxSteps <= 0) return { messages, steps: [], tokens: 0 };
+  // One interpreter for this run alone (taken at its first compute call), ended with the run: no
+  // state of one request's Python reaches another's.
+  const compute = agentTools.compute.session();
+  try {
+    return await toolLoop(client, model, messages, { ...agentTools, compute }, budget);
+  } finally {
+    await compute.close();
+  }
+}
+
+async function toolLoop(client: Groq, model: string, messages: ChatCompletionMessageParam[], tools: ToolContext, budget: AgentBudget): Promise<AgentRun> {
   const steps: Step[] = [];
   let tokens = 0;
-  if (budget.maxSteps <= 0) return { messages, steps, tokens };
   const specs = toolSpecs(tools.documents);
   const history = [...messages];
   for (;;) {

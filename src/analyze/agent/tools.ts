@@ -23,17 +23,25 @@ export const REGEX_TIMEOUT_MS = 2_000;
 
 export type ToolName = "search" | "read_pages" | "regex_search" | "compute" | "extract_table" | "view_page_image";
 
-/** Compute runs Python for the compute tool (src/ai/sandbox PythonSandbox in the service). */
+/** Compute hands out the compute tool's Python interpreters (src/ai/sandbox PythonSandbox in the service). */
 export interface Compute {
-  run(code: string, signal?: AbortSignal): Promise<SandboxResult>;
-  /** warm starts the interpreter ahead of need (its cold start takes seconds) */
+  /** session opens one agent run's own interpreter: nothing carries over from one session to another; close it when the run ends */
+  session(): ComputeSession;
+  /** warm starts interpreters ahead of need (a cold start takes seconds) */
   warm(): Promise<void>;
+}
+
+/** ComputeSession runs one agent run's compute calls in its own interpreter. */
+export interface ComputeSession {
+  run(code: string, signal?: AbortSignal): Promise<SandboxResult>;
+  close(): Promise<void>;
 }
 
 export interface ToolContext {
   documents: AgentDocument[];
   pool: WorkerPool;
-  compute: Compute;
+  /** compute: this agent run's own interpreter (runAgent opens and closes it) */
+  compute: ComputeSession;
   /** vision: the provider client and vision model, for view_page_image */
   vision: { client: Groq; model: string };
   signal: AbortSignal;
