@@ -160,6 +160,44 @@ describe("with the AI provider (our Groq-protocol server)", () => {
     expect(sent[1].content).toMatch(/stopped/);
   }, 30_000);
 
+  test("two requests never share a Python interpreter: what one request's compute planted, the next does not find", async () => {
+    const schema = JSON.stringify({ answer: { type: "string", description: "what compute printed" } });
+    const computeOnce = async (code: string) => {
+      groq.reply(
+        "chat",
+        chatReply(null, [{ name: "compute", arguments: { code } }]),
+        chatReply("done"),
+        final({ answer: { value: "done", confidence: 0.9, reasoning: "ran", sources: [], steps: [1] } }),
+      );
+      const { status, body } = await post(server, key, "/api/v1/analyze", { schema, file: note(), include_steps: "true" });
+      expect(status).toBe(200);
+      return JSON.parse(body.steps.answer[0].result);
+    };
+    // Request 1 (another key's customer in real life) replaces the driver's _execute with a logger,
+    // removes the import blocker and leaves a global behind.
+    const planted = await computeOnce(`import __main__, builtins, sys
+captured = []
+original = __main__._execute
+def spy(code, namespace):
+    captured.append(code)
+    return original(code, namespace)
+__main__._execute = spy
+builtins._captured_runs = captured
+sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != '_SandboxImportBlocker']
+'planted'`);
+    expect(planted).toMatchObject({ ok: true, result: "'planted'" });
+    // Request 2 computes with its own secret and looks for what request 1 left.
+    const second = await computeOnce(`import __main__, builtins
+secret = 'iban DE89370400440532013000'
+try:
+    import pyodide_js
+    blocker = 'gone'
+except ImportError as exc:
+    blocker = str(exc)
+print(repr(getattr(builtins, '_captured_runs', None)), __main__._execute.__name__, blocker)`);
+    expect(second).toMatchObject({ ok: true, stdout: "None _execute module 'pyodide_js' is not available in the sandbox\n" });
+  }, 240_000); // each request takes a fresh interpreter: up to a cold start each on a loaded machine
+
   test("an answer with no value for any field is 400 empty_document and is not charged", async () => {
     const before = chargeCount(server);
     groq.reply("chat", chatReply("Nothing found."), final({ vin: { value: null, confidence: 0, reasoning: "no vehicle in a receipt", sources: [], steps: [] } }));

@@ -8,6 +8,8 @@ export interface WorkerSetup {
   memoryLimitMb: number;
   /** interrupt: one Int32 the main thread sets to 2 (SIGINT) to stop the running code softly. */
   interrupt: SharedArrayBuffer;
+  /** snapshot: the interpreter's memory right after the driver ran (made by the first worker); absent: start cold and make it. */
+  snapshot?: SharedArrayBuffer;
 }
 
 export interface RunRequest {
@@ -19,5 +21,6 @@ export interface RunRequest {
 
 export type WorkerMessage =
   | { type: "ready"; startMs: number }
+  | { type: "snapshot"; memory: SharedArrayBuffer }
   | { type: "failed"; error: string }
   | { type: "result"; id: number; ok: boolean; stdout: string; result: string | null; error: string | null; fatal?: boolean };

@@ -1,5 +1,7 @@
 /**
- * PYTHON_DRIVER is the Python code the sandbox worker runs once after the interpreter starts.
+ * PYTHON_DRIVER is the Python code the sandbox worker runs once after the interpreter starts, before
+ * the memory snapshot that later interpreters start from (see worker.ts); each interpreter then calls
+ * `_seal()` before user code.
  * It defines `_sandbox_run(code, max_chars)`, which runs user code in a fresh namespace with
  * stdout captured (bounded to max_chars), and returns a JSON string
  * {ok, stdout, result, error, fatal}: result is the repr of the last expression (or null), error
@@ -135,6 +137,12 @@ def _preload():
         __import__(name)
 
 
-_lock_imports()
+def _seal():
+    """Readies an interpreter restored from the snapshot for user code: blocks the imports that lead out, and reseeds random (the snapshot holds one generator state for every interpreter)."""
+    _lock_imports()
+    import random
+    random.seed()
+
+
 _preload()
 `;
