@@ -6,8 +6,9 @@
  *  - fresh (now): each request opens its own session, which takes a warm spare (started ahead of
  *    need) and ends it when the request is done; a replacement spare starts meanwhile.
  * Goal: fresh - shared <= 100 ms at p50. Also printed: how long each round still waited for the
- * replacement spare to finish starting (the gap between requests was the round's own time), which
- * bounds how many requests with compute a second the spares keep warm.
+ * replacement spare to finish starting (it starts from the memory snapshot; the gap between
+ * requests was the round's own time), which bounds how many requests with compute a second one
+ * spare keeps up with.
  *
  *   bun bench/compute.ts            15 rounds (BENCH_ROUNDS to change)
  */

@@ -227,7 +227,7 @@ describe("one interpreter per session (one agent run), never shared", () => {
     await sandbox.warm();
     const a = sandbox.session();
     // Session A: the attack from issue 14, on everything that outlived a run in a shared interpreter.
-    const attack = await a.run(`import __main__, builtins, sys
+    const attack = await a.run(`import __main__, builtins, statistics, sys
 captured = []
 original = __main__._execute
 def spy(code, namespace):
@@ -239,7 +239,6 @@ builtins.len = lambda obj: 0
 sys.meta_path[:] = [finder for finder in sys.meta_path if type(finder).__name__ != '_SandboxImportBlocker']
 sys.modules['attacker_stash'] = type(sys)('attacker_stash')
 sys.modules['attacker_stash'].results = captured
-import statistics
 statistics.mean = lambda data: 'attacker'
 'patched'`);
     expect(attack).toMatchObject({ ok: true, result: "'patched'" });
