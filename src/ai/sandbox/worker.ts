@@ -49,6 +49,29 @@ const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");
 const setup = workerData as WorkerSetup;
 
+/**
+ * WARM_UP is run a few times in every interpreter before it reports ready. A fresh worker runs
+ * Python's WebAssembly in the engine's baseline tier, so its first run took ~150 ms where a
+ * long-used interpreter took ~20 ms (bench/compute.ts, loaded machine; ~78 ms with it); this brings parsing, compiling, the eval loop, Decimal,
+ * statistics and printing to the upper tiers while the interpreter is still a spare. It is our own
+ * code, run in a throwaway namespace before any user code.
+ */
+const WARM_UP = String.raw`
+import datetime, decimal, json, re, statistics
+source = "\n".join([
+    "items = [decimal.Decimal(x) for x in ['129.99', '259.98', '89.97']]",
+    "total = sum(items)",
+    "days = (datetime.date(2024, 3, 1) - datetime.date(2023, 12, 25)).days",
+    "print(total, total - decimal.Decimal('21.14'), days, re.findall(r'\\d+', 'a 12 b 7'))",
+    "json.dumps({'median': statistics.median([float(x) for x in items]), 'mean': statistics.mean([1, 2, 3])})",
+])
+for round in range(40):
+    exec(compile(source, "<warm-up>", "exec"), {"decimal": decimal, "datetime": datetime, "statistics": statistics, "re": re, "json": json})
+round
+`;
+/** WARM_UP_RUNS: how many times WARM_UP runs through the driver (the driver's own path warms up too). */
+const WARM_UP_RUNS = 5;
+
 /** capWasmMemory makes every WebAssembly.Memory refuse to grow past limitMb MiB (Emscripten then returns NULL from malloc, which Python turns into MemoryError). */
 function capWasmMemory(limitMb: number): void {
   const maxPages = Math.floor((limitMb * 1024 * 1024) / WASM_PAGE_BYTES);
@@ -159,6 +182,7 @@ async function start(): Promise<void> {
   py.setInterruptBuffer(new Int32Array(setup.interrupt));
   const runFn = py.globals.get("_sandbox_run") as (code: string, maxChars: number) => string;
   const interrupt = new Int32Array(setup.interrupt);
+  for (let run = 0; run < WARM_UP_RUNS; run++) runFn(WARM_UP, 1000);
   lockDownPyodide(py);
   lockDownGlobals();
   silenceConsole();
