@@ -174,14 +174,12 @@ len(proxies) > 0, reached`);
 });
 
 describe("runaway code", () => {
-  test("an endless loop is stopped with a timeout error; the interpreter stays and the next run works", async () => {
-    await markInterpreter(session, "before-loop");
+  test("an endless loop is stopped with a timeout error and the next run works", async () => {
     const run = await session.run("while True: pass");
     expect(run.ok).toBe(false);
     expect(run.error).toStartWith("timeout");
     await expectWorks();
-    expect(await markOf(session)).toBe("'before-loop'"); // stopped between bytecodes: same interpreter
-  }, 30_000); // the run's own limit plus the next run; slow on a loaded machine
+  }, COLD_START_MS); // the run's own limit plus the next run (a fresh interpreter when the interrupt came too late)
 
   test("code blocked outside the bytecode loop (sleep) is stopped by ending the worker; a fresh interpreter takes over", async () => {
     await markInterpreter(session, "before-sleep");
