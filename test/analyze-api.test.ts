@@ -119,7 +119,7 @@ describe("with the AI provider (our Groq-protocol server)", () => {
     expect(toolMessages[0].content).toContain("page 1");
     expect(sent[3]!.json.response_format.type).toBe("json_schema");
     expect(sent[3]!.json.tools).toBeUndefined();
-  }, 30_000); // the first compute may wait for the interpreter's cold start
+  }, 120_000); // the first compute may wait for the interpreter's cold start (25-40 s on a loaded 2-core machine)
 
   test("analyze without include_steps gives empty steps; a value with no checked source and no computation is capped at 0.59", async () => {
     groq.reply(
