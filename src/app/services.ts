@@ -77,6 +77,7 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
 export async function closeServices(services: Services): Promise<void> {
   await services.tasks.stop();
   await services.webhooks.stop();
+  await services.markdown.converter.close();
   await closeConvertTools(services.markdown.tools);
   await services.sandbox.close();
   await services.pool.close();

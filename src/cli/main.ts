@@ -25,6 +25,8 @@ import { join } from "node:path";
 import { AppError } from "../errors";
 import { closeConvertTools, createConvertTools, markdownDepsOf } from "../convert/tools";
 import { markdownOf, resultFields } from "../markdown/service";
+import { CONVERSION_PROCESS_COMMAND } from "../convert/isolation";
+import { runConversionChild } from "../convert/isolation/child";
 
 const env = process.env as Record<string, string | undefined>;
 const out = (s = "") => process.stdout.write(s + "\n");
@@ -36,7 +38,7 @@ const NAME_OPTION: OptionSpec = { flag: "name", env: "DOCINTEL_NAME", kind: "str
 const ROTATE_OPTION: OptionSpec = { flag: "rotate", env: "DOCINTEL_ROTATE", kind: "boolean", default: false, describe: "replace the secret with a new one, used from the next webhook request on" };
 const WEBHOOK_SECRET_OPTION = SERVE_OPTIONS.find((o) => o.flag === "webhook-secret")!;
 /** MD_OPTIONS: `docintel md` takes the conversion settings of `serve` plus its own output options. */
-const MD_SERVE_FLAGS = new Set(["allow-private-urls", "workers", "max-upload-mb", "fetch-timeout-ms", "convert-timeout-ms", "max-pages", "max-megapixels", "max-decompressed-mb", "chromium-path", "office-instances", "ocr-concurrency", "bwrap-path", "transcription-model"]);
+const MD_SERVE_FLAGS = new Set(["allow-private-urls", "workers", "max-upload-mb", "fetch-timeout-ms", "convert-timeout-ms", "max-pages", "max-megapixels", "max-decompressed-mb", "max-markdown-mb", "convert-processes", "convert-memory-mb", "chromium-path", "office-instances", "ocr-concurrency", "bwrap-path", "transcription-model"]);
 const MD_OWN_OPTIONS: OptionSpec[] = [
   { flag: "json", env: "DOCINTEL_JSON", kind: "boolean", default: false, describe: "print the JSON result (as the API returns it) instead of the markdown" },
   { flag: "keep-boilerplate", env: "DOCINTEL_KEEP_BOILERPLATE", kind: "boolean", default: false, describe: "web pages: keep navigation, footers and the rest (main_content=false)" },
@@ -317,6 +319,7 @@ const COMMANDS: Record<string, Command> = {
       const own = resolveOptions(MD_OWN_OPTIONS, env, flags);
       const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
       const tools = createConvertTools(config, pool);
+      const deps = markdownDepsOf(config, tools);
       try {
         const isUrl = /^https?:\/\//i.test(target);
         let file: File | undefined;
@@ -331,7 +334,7 @@ const COMMANDS: Record<string, Command> = {
         const outcome = await markdownOf(
           isUrl ? { url: target } : { file },
           { mainContent: !own["keep-boilerplate"], waitMs: Number(own["wait-ms"] ?? 0), selector: own.selector ? String(own.selector) : undefined },
-          markdownDepsOf(config, tools),
+          deps,
         );
         if (own.json) out(JSON.stringify({ success: true, ...resultFields(outcome) }, null, 2));
         else process.stdout.write(outcome.markdown.endsWith("\n") ? outcome.markdown : outcome.markdown + "\n");
@@ -343,6 +346,7 @@ const COMMANDS: Record<string, Command> = {
         err(`docintel md: ${error.code}: ${error.detail}`);
         return 1;
       } finally {
+        await deps.converter.close();
         await closeConvertTools(tools);
         await pool.close();
         rmSync(work, { recursive: true, force: true });
@@ -381,6 +385,8 @@ function commandHelp(name: string, c: Command): string {
 /** main runs one command and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [first, second] = argv;
+  // the compiled binary starts itself as a conversion process (src/convert/isolation); not for users
+  if (first === CONVERSION_PROCESS_COMMAND) return runConversionChild();
   if (!first || first === "help" || first === "--help" || first === "-h") {
     out(globalHelp());
     return 0;

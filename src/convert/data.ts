@@ -4,10 +4,10 @@
  * never parsed into values, so big numbers and duplicate keys survive exactly as written.
  */
 import { AppError } from "../errors";
-import { fence, heading } from "./markdown";
+import { checkMarkdownSize, fence, heading } from "./markdown";
 import { decodeText } from "./charset";
 import { looksBinary } from "./text";
-import type { Conversion, ConvertInput, Converter } from "./types";
+import type { Conversion, ConvertInput, ConvertLimits, Converter } from "./types";
 
 /** JsonSyntaxError marks the offset (in UTF-16 code units) where a JSON text stops being valid. */
 class JsonSyntaxError extends Error {
@@ -63,9 +63,10 @@ type Expect = "value" | "valueOrEnd" | "key" | "keyOrEnd" | "colon" | "commaOrEn
 /**
  * formatJson validates one JSON text and returns it indented by `indent` spaces per level (or on one
  * line when `indent` is 0). It walks the tokens with an explicit stack, so deep nesting cannot
- * overflow the call stack. Throws JsonSyntaxError at the first invalid token.
+ * overflow the call stack. Throws JsonSyntaxError at the first invalid token, and 413 as soon as the
+ * output passes the markdown cap (nesting makes a few MB of brackets into hundreds of MB of indents).
  */
-function formatJson(text: string, indent: number): string {
+function formatJson(text: string, indent: number, limits: ConvertLimits, what: string): string {
   let out = "";
   const stack: string[] = [];
   let expect = "value" as Expect; // a cast, so narrowing does not forget that closures change it
@@ -97,6 +98,7 @@ function formatJson(text: string, indent: number): string {
     afterValue();
   };
   while (true) {
+    checkMarkdownSize(out.length, limits, what);
     pos = skipJsonSpace(text, pos);
     if (pos >= text.length) {
       if (expect === "end") return out;
@@ -208,12 +210,12 @@ function geoJsonSummary(text: string): string {
 }
 
 /** formatJsonLines validates every non-empty line and keeps each record on its own line. */
-function formatJsonLines(input: ConvertInput, text: string): { body: string; records: number } {
+function formatJsonLines(input: ConvertInput, text: string, limits: ConvertLimits): { body: string; records: number } {
   const lines: string[] = [];
   text.split("\n").forEach((line, index) => {
     if (!line.trim()) return;
     try {
-      lines.push(formatJson(line, 0));
+      lines.push(formatJson(line, 0, limits, `'${input.filename}'`));
     } catch (error) {
       if (error instanceof JsonSyntaxError) throw invalidJson(input, line, error, index);
       throw error;
@@ -223,16 +225,16 @@ function formatJsonLines(input: ConvertInput, text: string): { body: string; rec
 }
 
 /** convertJson handles .json, .geojson (indented) and .jsonl/.ndjson (one record a line). */
-export const convertJson: Converter = async (input) => {
+export const convertJson: Converter = async (input, ctx) => {
   const text = readText(input, "JSON");
   const lineDelimited = input.ext === "jsonl" || input.ext === "ndjson" || /json-seq|x-ndjson|jsonl/.test(input.contentType);
   if (lineDelimited) {
-    const { body, records } = formatJsonLines(input, text);
+    const { body, records } = formatJsonLines(input, text, ctx.limits);
     return dataConversion(input, [`${records} JSON record(s), one per line.`, fence(body, "json")]);
   }
   let pretty: string;
   try {
-    pretty = formatJson(text, 2);
+    pretty = formatJson(text, 2, ctx.limits, `'${input.filename}'`);
   } catch (error) {
     if (error instanceof JsonSyntaxError) throw invalidJson(input, text, error);
     throw error;

@@ -1,4 +1,21 @@
 /** Markdown building blocks shared by the converters, so every family writes tables and code alike. */
+import { AppError } from "../errors";
+import type { ConvertLimits } from "./types";
+
+/**
+ * checkMarkdownSize refuses markdown longer than the server allows (--max-markdown-mb). Converters
+ * whose output can outgrow their input (nesting re-indented, inflated parts, repeated shared
+ * strings) call it while they write, with the length so far, so the cap stops the work early.
+ */
+export function checkMarkdownSize(chars: number, limits: ConvertLimits, what: string): void {
+  const max = limits.maxMarkdownChars ?? 0;
+  if (max > 0 && chars > max) {
+    throw new AppError(
+      "document_too_large",
+      `${what} produces more than ${max / 1_000_000} million characters of markdown, the server's --max-markdown-mb; send a smaller document or ask the operator to raise the limit`,
+    );
+  }
+}
 
 /** cellText makes one table cell: single line, pipes escaped, whitespace collapsed. */
 export function cellText(value: unknown): string {

@@ -16,6 +16,7 @@ import type Groq from "groq-sdk";
 import { createGroqClient } from "../ai/groq";
 import { GroqTranscriber } from "../ai/transcribe";
 import { detectIsolation } from "../tools/sandbox";
+import { ConversionProcesses } from "./isolation";
 
 /** OFFICE_JOBS_PER_INSTANCE: a warm soffice is restarted after this many conversions (bounds leaks). */
 const OFFICE_JOBS_PER_INSTANCE = 200;
@@ -57,10 +58,11 @@ export function providerClientOf(config: Config): Groq | undefined {
   return createGroqClient({ apiKey: config.groq.apiKey, baseUrl: config.groq.baseUrl, timeoutMs: config.convert.timeoutMs });
 }
 
-/** markdownDepsOf is what the markdown service needs, from the config: tools, limits and the deadline. */
+/** markdownDepsOf is what the markdown service needs, from the config: tools, conversion processes, limits and the deadline. */
 export function markdownDepsOf(config: Config, tools: ConvertTools): MarkdownDeps {
   return {
     tools,
+    converter: new ConversionProcesses(tools, { processes: config.convert.processes, memoryBytes: config.convert.memoryBytes, maxQueue: config.queueSize }),
     limits: convertLimitsOf(config),
     ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: config.allowPrivateUrls },
     timeoutMs: config.convert.timeoutMs,
@@ -68,7 +70,7 @@ export function markdownDepsOf(config: Config, tools: ConvertTools): MarkdownDep
 }
 
 export function convertLimitsOf(config: Config): ConvertLimits {
-  return { maxDecompressedBytes: config.convert.maxDecompressedBytes, maxPixels: config.convert.maxPixels, maxPages: config.convert.maxPages };
+  return { maxDecompressedBytes: config.convert.maxDecompressedBytes, maxPixels: config.convert.maxPixels, maxPages: config.convert.maxPages, maxMarkdownChars: config.convert.maxMarkdownChars };
 }
 
 /** closeConvertTools stops every program the tools started; safe to call when none was started. */

@@ -63,6 +63,8 @@ export interface ConvertLimits {
   maxPixels: number;
   /** maxPages: pages of a PDF (or slides, sheets) converted; more is refused with 413 */
   maxPages: number;
+  /** maxMarkdownChars: longest markdown one conversion may produce, in characters (UTF-16 units); more: 413; 0 or absent = unlimited */
+  maxMarkdownChars?: number;
 }
 
 /** OfficeConverter is LibreOffice behind its supervisor (src/tools/libreoffice). */

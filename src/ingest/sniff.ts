@@ -476,15 +476,84 @@ function sniffTextFormat(bytes: Uint8Array, nameExt: string): string | null {
     return "application/xml";
   }
   if (lead.startsWith("{") || lead.startsWith("[")) {
-    try {
-      JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(start)));
-      const byName = EXTENSION_MIME[nameExt];
-      return byName && byName.includes("json") ? byName : "application/json";
-    } catch {
-      return null;
-    }
+    if (!looksLikeJson(bytes.subarray(start))) return null;
+    const byName = EXTENSION_MIME[nameExt];
+    return byName && byName.includes("json") ? byName : "application/json";
   }
   return null;
+}
+
+/**
+ * JSON_SNIFF_BYTES: texts up to this size are checked with JSON.parse; of larger ones only this
+ * much of the start is checked, by jsonPrefixValid. Parsing a whole upload here, on the event loop,
+ * stalled the server (4 s for 3.9 MB of nested arrays); the converter checks every token anyway.
+ */
+const JSON_SNIFF_BYTES = 64 * 1024;
+
+/** looksLikeJson: the text is valid JSON, or (when larger than JSON_SNIFF_BYTES) starts as valid JSON does. */
+function looksLikeJson(bytes: Uint8Array): boolean {
+  try {
+    if (bytes.length <= JSON_SNIFF_BYTES) {
+      JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      return true;
+    }
+    // not fatal: a multi-byte character may be cut at the end of the head; binary fails the tokens
+    return jsonPrefixValid(new TextDecoder().decode(bytes.subarray(0, JSON_SNIFF_BYTES)));
+  } catch {
+    return false;
+  }
+}
+
+const JSON_PREFIX_TOKEN = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}[\],:]|\s+/y;
+
+/**
+ * jsonPrefixValid is true when `text` could be the start of a JSON text: every token is valid and in
+ * a valid place up to where the text ends (a token cut by the end counts as valid).
+ */
+function jsonPrefixValid(text: string): boolean {
+  const open: string[] = [];
+  let expect: "value" | "valueOrClose" | "key" | "keyOrClose" | "colon" | "commaOrClose" = "value";
+  let pos = 0;
+  while (pos < text.length) {
+    JSON_PREFIX_TOKEN.lastIndex = pos;
+    const match = JSON_PREFIX_TOKEN.exec(text);
+    if (!match) return tokenCutByEnd(text.slice(pos));
+    const token = match[0];
+    pos += token.length;
+    if (/^\s/.test(token)) continue;
+    const c = token[0]!;
+    if (expect === "colon") {
+      if (c !== ":") return false;
+      expect = "value";
+    } else if (expect === "commaOrClose") {
+      if (c === ",") expect = open.at(-1) === "{" ? "key" : "value";
+      else if ((c === "]" && open.at(-1) === "[") || (c === "}" && open.at(-1) === "{")) {
+        open.pop();
+        expect = "commaOrClose";
+      } else return false;
+    } else if ((c === "]" && expect === "valueOrClose") || (c === "}" && expect === "keyOrClose")) {
+      open.pop();
+      expect = "commaOrClose";
+    } else if (expect === "key" || expect === "keyOrClose") {
+      if (c !== '"') return false;
+      expect = "colon";
+    } else if (c === "{" || c === "[") {
+      open.push(c);
+      expect = c === "{" ? "keyOrClose" : "valueOrClose";
+    } else if ("]},:".includes(c)) {
+      return false;
+    } else {
+      expect = "commaOrClose";
+    }
+    if (open.length === 0 && expect === "commaOrClose") return pos >= text.length || text.slice(pos).trim() === "";
+  }
+  return true;
+}
+
+/** tokenCutByEnd: `rest` (no valid token) is the start of a string, number or literal cut by the end of the head. */
+function tokenCutByEnd(rest: string): boolean {
+  if (rest.startsWith('"')) return !/[\u0000-\u001f]/.test(rest);
+  return rest.length < 32 && /^(?:-?\d[\d.eE+-]*|t(?:r(?:u)?)?|f(?:a(?:l(?:s)?)?)?|n(?:u(?:l)?)?)$/.test(rest);
 }
 
 /** looksLikeText is true for valid UTF-8 (or UTF-16 with a byte-order mark) without NUL bytes. */

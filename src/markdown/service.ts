@@ -8,13 +8,16 @@
 import { AppError } from "../errors";
 import { underDeadline } from "../runtime/deadline";
 import { ingestUpload, ingestUrl, type IngestedDocument, type IngestLimits } from "../ingest";
-import { convertDocument } from "../convert";
+import type { DocumentConverter } from "../convert/isolation";
+import { checkMarkdownSize } from "../convert/markdown";
 import { htmlToMarkdown } from "../convert/html";
 import { headersForOrigin } from "../security/ssrf";
 import type { Conversion, ConvertLimits, ConvertTools, PageOptions, PageReport } from "../convert/types";
 
 export interface MarkdownDeps {
   tools: ConvertTools;
+  /** converter: runs the converters off the event loop (src/convert/isolation) */
+  converter: DocumentConverter;
   limits: ConvertLimits;
   ingest: IngestLimits;
   /** timeoutMs: deadline for the whole operation, fetch included */
@@ -92,7 +95,7 @@ async function runSteps(source: MarkdownSource, page: PageOptions, deps: Markdow
     conversion = await renderWebPage(document, source.urlHeaders ?? {}, page, deps, signal);
     website = true;
   } else {
-    conversion = await convertDocument(
+    conversion = await deps.converter.convert(
       { bytes: document.bytes, filename: document.filename, contentType: document.contentType, ext: document.ext, url: document.finalUrl },
       { signal, tools: deps.tools, limits: deps.limits, page, keepPageTexts },
     );
@@ -100,6 +103,7 @@ async function runSteps(source: MarkdownSource, page: PageOptions, deps: Markdow
   signal.throwIfAborted();
 
   const markdown = conversion.markdown;
+  checkMarkdownSize(markdown.length, deps.limits, `'${document.filename}'`);
   if (markdown.trim() === "") {
     throw new AppError("empty_document", `'${document.filename}' produced no text; ${conversion.warnings.join("; ") || "the document has no readable content"}`);
   }
