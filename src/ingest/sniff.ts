@@ -504,48 +504,47 @@ function looksLikeJson(bytes: Uint8Array): boolean {
   }
 }
 
-const JSON_PREFIX_TOKEN = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}[\],:]|\s+/y;
+const JSON_SCALAR = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 
 /**
  * jsonPrefixValid is true when `text` could be the start of a JSON text: every token is valid and in
  * a valid place up to where the text ends (a token cut by the end counts as valid).
  */
 function jsonPrefixValid(text: string): boolean {
-  const open: string[] = [];
+  const open: number[] = [];
   let expect: "value" | "valueOrClose" | "key" | "keyOrClose" | "colon" | "commaOrClose" = "value";
   let pos = 0;
   while (pos < text.length) {
-    JSON_PREFIX_TOKEN.lastIndex = pos;
-    const match = JSON_PREFIX_TOKEN.exec(text);
-    if (!match) return tokenCutByEnd(text.slice(pos));
-    const token = match[0];
-    pos += token.length;
-    if (/^\s/.test(token)) continue;
-    const c = token[0]!;
+    const c = text.charCodeAt(pos);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+      pos++;
+      continue;
+    }
+    const closes = c === 0x5d || c === 0x7d; // ] }
     if (expect === "colon") {
-      if (c !== ":") return false;
+      if (c !== 0x3a) return false;
       expect = "value";
-    } else if (expect === "commaOrClose") {
-      if (c === ",") expect = open.at(-1) === "{" ? "key" : "value";
-      else if ((c === "]" && open.at(-1) === "[") || (c === "}" && open.at(-1) === "{")) {
+      pos++;
+    } else if (expect === "commaOrClose" || (closes && (expect === "valueOrClose" || expect === "keyOrClose"))) {
+      if (c === 0x2c && expect === "commaOrClose") expect = open.at(-1) === 0x7b ? "key" : "value";
+      else if (closes && open.at(-1) === c - 2) {
         open.pop();
         expect = "commaOrClose";
       } else return false;
-    } else if ((c === "]" && expect === "valueOrClose") || (c === "}" && expect === "keyOrClose")) {
-      open.pop();
-      expect = "commaOrClose";
-    } else if (expect === "key" || expect === "keyOrClose") {
-      if (c !== '"') return false;
-      expect = "colon";
-    } else if (c === "{" || c === "[") {
+      pos++;
+    } else if (c === 0x7b || c === 0x5b) {
       open.push(c);
-      expect = c === "{" ? "keyOrClose" : "valueOrClose";
-    } else if ("]},:".includes(c)) {
-      return false;
+      expect = c === 0x7b ? "keyOrClose" : "valueOrClose";
+      pos++;
     } else {
-      expect = "commaOrClose";
+      if ((expect === "key" || expect === "keyOrClose") && c !== 0x22) return false;
+      JSON_SCALAR.lastIndex = pos;
+      const match = JSON_SCALAR.exec(text);
+      if (!match) return tokenCutByEnd(text.slice(pos));
+      pos += match[0].length;
+      expect = expect === "key" || expect === "keyOrClose" ? "colon" : "commaOrClose";
     }
-    if (open.length === 0 && expect === "commaOrClose") return pos >= text.length || text.slice(pos).trim() === "";
+    if (open.length === 0 && expect === "commaOrClose") return text.slice(pos).trim() === "";
   }
   return true;
 }
