@@ -512,7 +512,8 @@ const JSON_SCALAR = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*
  */
 function jsonPrefixValid(text: string): boolean {
   const open: number[] = [];
-  let expect: "value" | "valueOrClose" | "key" | "keyOrClose" | "colon" | "commaOrClose" = "value";
+  type Expect = "value" | "valueOrClose" | "key" | "keyOrClose" | "colon" | "commaOrClose";
+  let expect = "value" as Expect;
   let pos = 0;
   while (pos < text.length) {
     const c = text.charCodeAt(pos);
@@ -537,12 +538,13 @@ function jsonPrefixValid(text: string): boolean {
       expect = c === 0x7b ? "keyOrClose" : "valueOrClose";
       pos++;
     } else {
-      if ((expect === "key" || expect === "keyOrClose") && c !== 0x22) return false;
+      const isKey = (expect as Expect) === "key" || (expect as Expect) === "keyOrClose";
+      if (isKey && c !== 0x22) return false;
       JSON_SCALAR.lastIndex = pos;
       const match = JSON_SCALAR.exec(text);
       if (!match) return tokenCutByEnd(text.slice(pos));
       pos += match[0].length;
-      expect = expect === "key" || expect === "keyOrClose" ? "colon" : "commaOrClose";
+      expect = isKey ? "colon" : "commaOrClose";
     }
     if (open.length === 0 && expect === "commaOrClose") return text.slice(pos).trim() === "";
   }
