@@ -6,7 +6,7 @@
  */
 import { AppError } from "../errors";
 import { sniffType } from "../ingest/sniff";
-import { heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, heading, joinBlocks, tidyMarkdown } from "./markdown";
 import type { Conversion, ConvertContext, ConvertInput } from "./types";
 import { ZipArchive } from "./zip";
 
@@ -43,6 +43,7 @@ export async function convertArchive(input: ConvertInput, ctx: ConvertContext, c
       warnings.push(...result.warnings.map((w) => `${name}: ${w}`));
       pages += result.totalPages;
       converted++;
+      checkMarkdownSize(blocks.reduce((sum, b) => sum + b.length, 0), ctx.limits, `ZIP '${input.filename}'`);
     } catch (error) {
       if (!(error instanceof AppError) || error.code === "timeout" || error.code === "document_too_large") throw error;
       warnings.push(`${name}: ${error.detail}`);

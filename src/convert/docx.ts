@@ -5,7 +5,7 @@
  * DOCX output (from DOC, ODT, RTF, PAGES) goes through the same path.
  */
 import { AppError } from "../errors";
-import { escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
 import {
   ImageCollector,
   OoxmlPackage,
@@ -37,6 +37,7 @@ export const convertDocx: Converter = async (input, ctx) => {
   ctx.signal.throwIfAborted();
   const warnings: string[] = [...doc.warnings];
   const assembled = joinBlocks([blocksToMarkdown(blocks), notes, comments]);
+  checkMarkdownSize(assembled.length, ctx.limits, pkg.what);
   const { markdown, ocrAdded } = await doc.images.resolve(assembled, ctx, warnings);
   const props = pkg.properties();
   const result: Conversion = {

@@ -8,7 +8,7 @@ import { posix } from "node:path";
 import { DOMParser } from "linkedom";
 import { AppError } from "../errors";
 import { htmlToMarkdown } from "./html";
-import { heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import type { Converter, PageReport } from "./types";
 import { ZipArchive } from "./zip";
 
@@ -52,6 +52,7 @@ export const convertEpub: Converter = async (input, ctx) => {
     const chapter = htmlToMarkdown(xhtml, { mainContent: false }).markdown.trim();
     pages.push({ page: index + 1, method: chapter ? "text" : "empty", chars: chapter.length });
     blocks.push(chapter);
+    checkMarkdownSize(pages.reduce((sum, p) => sum + p.chars, 0), ctx.limits, what);
   }
   if (!pages.some((p) => p.chars > 0)) throw new AppError("empty_document", `${what}: the book's chapters hold no text`);
   return {

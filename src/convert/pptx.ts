@@ -5,7 +5,7 @@
  * notes. LibreOffice's PPTX output (from PPT, ODP, KEY) goes through the same path.
  */
 import { AppError } from "../errors";
-import { escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
 import {
   ImageCollector,
   OoxmlPackage,
@@ -34,12 +34,14 @@ export const convertPptx: Converter = async (input, ctx) => {
   const images = new ImageCollector(pkg);
   const sections: string[] = [];
   let firstTitle: string | null = null;
+  let written = 0;
   for (const [index, slidePart] of slideParts.entries()) {
     ctx.signal.throwIfAborted();
     const slide = new SlideReader(pkg, slidePart, images);
     const { markdown, title } = slide.render(index + 1);
     firstTitle ??= title;
     sections.push(markdown);
+    checkMarkdownSize((written += markdown.length), ctx.limits, pkg.what);
   }
   const warnings: string[] = [];
   const { markdown, ocrAdded } = await images.resolve(joinBlocks(sections), ctx, warnings);

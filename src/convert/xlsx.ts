@@ -7,7 +7,7 @@
  */
 import { Parser } from "htmlparser2";
 import { AppError } from "../errors";
-import { escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
 import {
   ImageCollector,
   OoxmlPackage,
@@ -80,6 +80,7 @@ export const convertXlsx: Converter = async (input, ctx) => {
     hasContent ||= pictures.length > 0 || charts.length > 0;
     if (!table.length && !pictures.length && !charts.length) blocks.push("*(empty sheet)*");
     sections.push(joinBlocks(blocks));
+    checkMarkdownSize(sections.reduce((sum, s) => sum + s.length, 0), ctx.limits, pkg.what);
   }
   if (!hasContent) throw new AppError("empty_document", `${pkg.what} has no cells with values in any sheet`);
   const { markdown, ocrAdded } = await images.resolve(joinBlocks(sections), ctx, warnings);
