@@ -62,7 +62,7 @@ export function providerClientOf(config: Config): Groq | undefined {
 export function markdownDepsOf(config: Config, tools: ConvertTools): MarkdownDeps {
   return {
     tools,
-    converter: new ConversionProcesses(tools, { processes: config.convert.processes, memoryBytes: config.convert.memoryBytes, maxQueue: config.queueSize }),
+    converter: new ConversionProcesses(tools, { processes: config.convert.processes, memoryBytes: config.convert.memoryBytes, maxQueue: config.queueSize, bwrapPath: config.bwrapPath }),
     limits: convertLimitsOf(config),
     ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: config.allowPrivateUrls },
     timeoutMs: config.convert.timeoutMs,

@@ -9,6 +9,7 @@ import { convertDocument } from "../index";
 import { checkMarkdownSize } from "../markdown";
 import type { ConvertContext, ConvertTools } from "../types";
 import type { WorkerPool } from "../../pool";
+import { detectIsolation } from "../../tools/sandbox";
 import { decodeFrame, encodeFrame, errorFromWire, errorToWire, FrameReader, type ConvertRequest, type ToChildMessage, type ToolMethod, type ToServiceMessage } from "./protocol";
 
 export async function runConversionChild(): Promise<number> {
@@ -23,6 +24,7 @@ export async function runConversionChild(): Promise<number> {
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
   let current: ConvertRequest | null = null;
   let nextCall = 1;
+  let isolationDetected = false;
 
   const callTool = (method: ToolMethod, args: unknown[]): Promise<unknown> =>
     new Promise((resolve, reject) => {
@@ -40,6 +42,10 @@ export async function runConversionChild(): Promise<number> {
       if (message.ok) waiter?.resolve(message.value);
       else waiter?.reject(errorFromWire(message.error));
       continue;
+    }
+    if (!current && !isolationDetected) {
+      detectIsolation(message.bwrapPath); // as the service did at start, for the programs this process runs itself
+      isolationDetected = true;
     }
     current = message;
     void convertOne(message, callTool).then(async (done) => {

@@ -46,6 +46,8 @@ export interface ConversionProcessOptions {
   memoryBytes: number;
   /** maxQueue: conversions that may wait for a free process; more get 503 overloaded */
   maxQueue: number;
+  /** bwrapPath: bubblewrap, for the programs a conversion process runs itself (see src/tools/sandbox.ts) */
+  bwrapPath: string;
 }
 
 /** MEMORY_SAMPLE_MS: how often a converting process's resident memory is read, in ms */
@@ -177,7 +179,7 @@ export class ConversionProcesses implements DocumentConverter {
       }, MEMORY_SAMPLE_MS);
       if (ctx.signal.aborted) return onAbort();
 
-      const request: ConvertRequest = { type: "convert", input, limits: ctx.limits, page: ctx.page, keepPageTexts: ctx.keepPageTexts === true, hasTranscriber: this.tools.transcriber !== undefined };
+      const request: ConvertRequest = { type: "convert", input, limits: ctx.limits, page: ctx.page, keepPageTexts: ctx.keepPageTexts === true, hasTranscriber: this.tools.transcriber !== undefined, bwrapPath: this.options.bwrapPath };
       const send = (message: unknown) => {
         if (child.dead) return;
         for (const part of encodeFrame(message)) child.proc.stdin.write(part);

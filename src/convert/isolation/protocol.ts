@@ -23,6 +23,8 @@ export interface ConvertRequest {
   keepPageTexts: boolean;
   /** hasTranscriber: the service has a speech-to-text provider the child may call */
   hasTranscriber: boolean;
+  /** bwrapPath: the service's --bwrap-path, for the programs the child runs itself (pdftoppm, heif-convert) */
+  bwrapPath: string;
 }
 
 /** ToolReply answers one ToolCall. */

@@ -6,7 +6,7 @@
  * is at most ISOLATION_BUDGET_MS above the in-process p50 for test_with_comment.docx (text only:
  * test.docx's time is mostly tesseract reading its pictures, which runs in the server either way).
  *
- *   bun bench/isolation.ts        15 runs per document (BENCH_ROUNDS to change)
+ *   bun bench/isolation-convert.ts        15 runs per document (BENCH_ROUNDS to change)
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,7 +29,7 @@ const work = mkdtempSync(join(tmpdir(), "docintel-bench-isolation-"));
 const config = loadConfig({}, { data: work });
 const pool = new WorkerPool({ threads: 2, maxQueue: 16 });
 const tools = createConvertTools(config, pool);
-const processes = new ConversionProcesses(tools, { processes: 1, memoryBytes: config.convert.memoryBytes, maxQueue: 16 });
+const processes = new ConversionProcesses(tools, { processes: 1, memoryBytes: config.convert.memoryBytes, maxQueue: 16, bwrapPath: config.bwrapPath });
 const context = (): ConvertContext => ({ signal: AbortSignal.timeout(120_000), tools, limits: convertLimitsOf(config), page: { mainContent: true, waitMs: 0 } });
 
 /** csvRows: a generated CSV of about `bytes` bytes (large input, small output: the cost of moving the document) */
@@ -74,7 +74,7 @@ try {
     );
   }
   const met = docxOverhead <= ISOLATION_BUDGET_MS;
-  console.log(`RESULT isolation ${HEADLINE} isolated/in-process p50 ratio = ${docxRatio.toFixed(2)}, ${signed(docxOverhead)} ms (goal <= +${ISOLATION_BUDGET_MS} ms) ${met ? "met" : "NOT met"}`);
+  console.log(`RESULT isolation-convert ${HEADLINE} isolated/in-process p50 ratio = ${docxRatio.toFixed(2)}, ${signed(docxOverhead)} ms (goal <= +${ISOLATION_BUDGET_MS} ms) ${met ? "met" : "NOT met"}`);
 } finally {
   await processes.close();
   await closeConvertTools(tools);
