@@ -122,7 +122,8 @@ export class ConversionProcesses implements DocumentConverter {
       signal.addEventListener("abort", onAbort, { once: true });
       ready.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
     }).catch((error) => {
-      this.giveBack(child, !signal.aborted && !child.dead);
+      // a request that gave up while the process was starting leaves it to warm up for the next one
+      this.giveBack(child, signal.aborted && !child.dead);
       throw signal.aborted ? error : new AppError("tool_unavailable", `the conversion process did not start: ${(error as Error).message}`, { cause: error });
     });
     return child;
@@ -182,8 +183,12 @@ export class ConversionProcesses implements DocumentConverter {
       const request: ConvertRequest = { type: "convert", input, limits: ctx.limits, page: ctx.page, keepPageTexts: ctx.keepPageTexts === true, hasTranscriber: this.tools.transcriber !== undefined, bwrapPath: this.options.bwrapPath };
       const send = (message: unknown) => {
         if (child.dead) return;
-        for (const part of encodeFrame(message)) child.proc.stdin.write(part);
-        void Promise.resolve(child.proc.stdin.flush()).catch(() => undefined);
+        try {
+          for (const part of encodeFrame(message)) child.proc.stdin.write(part);
+          void Promise.resolve(child.proc.stdin.flush()).catch(() => undefined);
+        } catch {
+          // the process is gone: listen() sees the end of its output and reports it
+        }
       };
       const serve = async (call: ToolCall) => {
         try {
