@@ -150,6 +150,24 @@ function makeTextFormats() {
   }
 }
 
+/** makeArchives packs the CSV and the markdown sample with tar (plain, gzip, bzip2, xz) and 7-Zip, and compresses the CSV alone. */
+async function makeArchives() {
+  const dir = join(work, "in");
+  const members = ["-C", dir, "sales.csv", "readme.md"];
+  for (const [exts, flag] of [[["tar"], "-cf"], [["tar.gz", "tgz"], "-czf"], [["tar.bz2", "tbz2"], "-cjf"], [["tar.xz", "txz"], "-cJf"]] as const) {
+    for (const ext of exts) {
+      files[ext] = join(dir, `bundle.${ext}`);
+      await run("tar", [flag, files[ext]!, ...members]);
+    }
+  }
+  for (const [ext, program] of [["gz", "gzip"], ["bz2", "bzip2"], ["xz", "xz"]] as const) {
+    files[ext] = join(dir, `sales.csv.${ext}`);
+    writeFileSync(files[ext]!, (await runProcess(program, ["-c", files.csv!], { timeoutMs: 60_000, what: `${program} fixture` })).stdout);
+  }
+  files["7z"] = join(dir, "bundle.7z");
+  await run("7zz", ["a", "-bd", "-y", files["7z"]!, files.csv!, files.md!]);
+}
+
 function copyFixture(ext: string, name: string) {
   files[ext] = join(work, "in", `sample.${ext}`);
   copyFileSync(join(FIXTURES, name), files[ext]!);
@@ -166,6 +184,7 @@ beforeAll(async () => {
   copyFixture("ipynb", "test_notebook.ipynb");
   await run("zip", ["-j", "-q", join(work, "in", "bundle.zip"), files.csv!, files.md!]);
   files.zip = join(work, "in", "bundle.zip");
+  await makeArchives();
   const office = await makeOfficeFixtures(join(work, "office"));
   for (const [ext, path] of Object.entries(office)) files[ext] ??= path;
   if (!files.fodp && files.odp) {

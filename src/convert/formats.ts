@@ -52,7 +52,7 @@ const FAMILY_LABEL: Record<Family, string> = {
   audio_video: "Audio and video: metadata always; a transcript when a speech-to-text provider is configured",
   web: "Web pages and HTML: rendered with JavaScript (URLs), boilerplate stripped, links absolute",
   code_and_data: "Code and data: fenced code with its language, notebooks as cells, email as headers plus body",
-  archives: "ZIP archives: each document inside converted under a heading with its path",
+  archives: "Archives (ZIP, tar, 7z; tar or one document compressed with gzip, bzip2 or xz): each document inside converted under a heading with its path, within the decompressed-size limit",
 };
 
 const rows: Array<[Family, Engine, string[]]> = [
@@ -76,7 +76,7 @@ const rows: Array<[Family, Engine, string[]]> = [
   ["code_and_data", "yaml", ["yaml", "yml"]],
   ["code_and_data", "xml", ["xml", "xsd", "xsl", "xslt"]],
   ["code_and_data", "notebook", ["ipynb"]],
-  ["archives", "archive", ["zip"]],
+  ["archives", "archive", ["zip", "tar", "tar.gz", "tgz", "gz", "tar.bz2", "tbz2", "bz2", "tar.xz", "txz", "xz", "7z"]],
 ];
 
 function buildFormats(): Format[] {
