@@ -17,6 +17,7 @@ import type { ConvertTools } from "../src/convert/types";
 import { sniffType } from "../src/ingest/sniff";
 import { runProcess } from "../src/tools/process";
 import { makeOfficeFixtures } from "./helpers/officeFixtures";
+import { vsdxOf, xpsOf } from "./helpers/drawings";
 import { tempDir } from "./helpers/server";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
@@ -168,6 +169,18 @@ async function makeArchives() {
   await run("7zz", ["a", "-bd", "-y", files["7z"]!, files.csv!, files.md!]);
 }
 
+/** makeDrawings writes the mailbox, XPS and VSDX samples by hand and has LibreOffice draw EMF and WMF from an SVG. */
+async function makeDrawings() {
+  files.mbox = write("inbox.mbox", "From ana@example.com Mon Jan  1 10:00:00 2024\nFrom: Ana <ana@example.com>\nSubject: Budget\n\nThe budget was approved.\n");
+  for (const ext of ["xps", "oxps"]) files[ext] = write(`report.${ext}`, xpsOf(["The budget was approved"]));
+  files.vsdx = write("flow.vsdx", vsdxOf(["Budget flow"]));
+  const svg = write("drawing.svg", `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="240"><rect width="100%" height="100%" fill="white"/><text x="40" y="150" font-family="DejaVu Sans" font-size="72" fill="black">Budget 4711</text></svg>`);
+  for (const ext of ["emf", "wmf"]) {
+    await run("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(work, "drawing-profile")}`, "--convert-to", ext, "--outdir", join(work, "in"), svg]);
+    files[ext] = join(work, "in", `drawing.${ext}`);
+  }
+}
+
 function copyFixture(ext: string, name: string) {
   files[ext] = join(work, "in", `sample.${ext}`);
   copyFileSync(join(FIXTURES, name), files[ext]!);
@@ -185,6 +198,7 @@ beforeAll(async () => {
   await run("zip", ["-j", "-q", join(work, "in", "bundle.zip"), files.csv!, files.md!]);
   files.zip = join(work, "in", "bundle.zip");
   await makeArchives();
+  await makeDrawings();
   const office = await makeOfficeFixtures(join(work, "office"));
   for (const [ext, path] of Object.entries(office)) files[ext] ??= path;
   if (!files.fodp && files.odp) {

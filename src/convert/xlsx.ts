@@ -22,6 +22,7 @@ import {
   renderChartPart,
   textContent,
   type XmlElement,
+  metadataOnly,
 } from "./ooxml";
 import type { Converter } from "./types";
 
@@ -81,7 +82,11 @@ export const convertXlsx: Converter = async (input, ctx) => {
     if (!table.length && !pictures.length && !charts.length) blocks.push("*(empty sheet)*");
     sections.push(joinBlocks(blocks));
   }
-  if (!hasContent) throw new AppError("empty_document", `${pkg.what} has no cells with values in any sheet`);
+  if (!hasContent) {
+    const facts = metadataOnly(pkg.properties(), pkg.what, "has no cells with values in any sheet");
+    if (facts) return facts;
+    throw new AppError("empty_document", `${pkg.what} has no cells with values in any sheet`);
+  }
   const { markdown, ocrAdded } = await images.resolve(joinBlocks(sections), ctx, warnings);
   const props = pkg.properties();
   return {

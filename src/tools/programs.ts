@@ -39,6 +39,7 @@ export const PROGRAMS: ProgramSpec[] = [
   { name: "7-Zip", candidates: ["7zz", "7z"], versionArgs: ["i"], enables: ["7z archives"], debianPackage: "7zip" },
   { name: "bzip2", candidates: ["bzip2"], versionArgs: ["--help"], enables: ["bz2 and tar.bz2 archives"], debianPackage: "bzip2" },
   { name: "xz", candidates: ["xz"], versionArgs: ["--version"], enables: ["xz and tar.xz archives"], debianPackage: "xz-utils" },
+  { name: "mutool", candidates: ["mutool"], versionArgs: ["-v"], enables: ["XPS and OpenXPS documents"], debianPackage: "mupdf-tools" },
   { name: "heif-convert", candidates: ["heif-convert"], versionArgs: ["-h"], enables: ["HEIC images"], debianPackage: "libheif-examples" },
 ];
 
