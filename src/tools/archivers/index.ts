@@ -64,7 +64,7 @@ export async function withSevenZip<T>(
     const archive = join(dir, "archive.7z");
     await writeFile(archive, bytes);
     const run = (args: string[], maxBytes: number, doing: string) =>
-      runProcess(program, args, { timeoutMs: limits.timeoutMs, signal: limits.signal, maxStdoutBytes: maxBytes, what: `${doing} ${limits.what}` }).catch((error) => {
+      runProcess(program, args, { timeoutMs: limits.timeoutMs, signal: limits.signal, maxStdoutBytes: maxBytes, what: `${doing} ${limits.what}`, sandbox: { dirs: [dir] } }).catch((error) => {
         throw archiverError(error, program, "7zip", { ...limits, maxBytes }, "the archive is corrupt, truncated or password-protected");
       });
     // -p- answers any password prompt with none (an encrypted archive fails instead of waiting); -spd: names are literal, not wildcards.

@@ -27,7 +27,7 @@ export async function xpsToPdf(xps: Uint8Array, limits: XpsLimits): Promise<Uint
     const output = join(dir, "out.pdf");
     await writeFile(input, xps);
     try {
-      await runProcess("mutool", ["convert", "-F", "pdf", "-o", output, input], { timeoutMs: limits.timeoutMs, signal: limits.signal, maxStdoutBytes: 1_000_000, what: `convert ${limits.what} to PDF` });
+      await runProcess("mutool", ["convert", "-F", "pdf", "-o", output, input], { timeoutMs: limits.timeoutMs, signal: limits.signal, maxStdoutBytes: 1_000_000, what: `convert ${limits.what} to PDF`, sandbox: { dirs: [dir] } });
     } catch (error) {
       if (!(error instanceof ProcessError)) throw error;
       if (error.reason === "spawn") throw toolUnavailable("mutool", "mupdf-tools", error);
