@@ -6,7 +6,7 @@
  * Debian programs.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 import { runProcess } from "../src/tools/process";
@@ -56,10 +56,10 @@ async function compress(program: string, bytes: Uint8Array): Promise<Uint8Array>
 /** sevenZip packs files into a .7z with 7zz and returns its bytes. */
 async function sevenZip(name: string, files: Array<[string, string | Uint8Array<ArrayBuffer>]>): Promise<Uint8Array> {
   const dir = join(work, name.replace(/\W/g, "_"));
-  await runProcess("mkdir", ["-p", dir], { timeoutMs: 5000, what: "mkdir" });
+  mkdirSync(dir, { recursive: true });
   for (const [file, content] of files) writeFileSync(join(dir, file), content);
   const out = join(work, name);
-  await runProcess("7zz", ["a", "-bd", "-y", out, ...files.map(([file]) => join(dir, file))], { timeoutMs: 60_000, what: "7z fixture" });
+  await runProcess("7zz", ["a", "-bd", "-y", out, ...files.map(([file]) => join(dir, file))], { timeoutMs: 60_000, what: "7z fixture", sandbox: { dirs: [work] } });
   return new Uint8Array(readFileSync(out));
 }
 
@@ -86,10 +86,10 @@ describe("archives like ZIP: a heading per member", () => {
 
   test("tar.gz and tgz (GNU tar's own output, with a directory)", async () => {
     const dir = join(work, "src");
-    await runProcess("mkdir", ["-p", join(dir, "docs")], { timeoutMs: 5000, what: "mkdir" });
+    mkdirSync(join(dir, "docs"), { recursive: true });
     for (const [name, content] of MEMBERS) writeFileSync(join(dir, "docs", name), content);
     const archive = join(work, "bundle.tar.gz");
-    await runProcess("tar", ["czf", archive, "-C", dir, "docs"], { timeoutMs: 30_000, what: "tar fixture" });
+    await runProcess("tar", ["czf", archive, "-C", dir, "docs"], { timeoutMs: 30_000, what: "tar fixture", sandbox: { dirs: [work] } });
     const bytes = new Uint8Array(readFileSync(archive));
     for (const name of ["bundle.tar.gz", "bundle.tgz"]) {
       const { status, body } = await convert(bytes, name);

@@ -163,7 +163,7 @@ async function makeArchives() {
   }
   for (const [ext, program] of [["gz", "gzip"], ["bz2", "bzip2"], ["xz", "xz"]] as const) {
     files[ext] = join(dir, `sales.csv.${ext}`);
-    writeFileSync(files[ext]!, (await runProcess(program, ["-c", files.csv!], { timeoutMs: 60_000, what: `${program} fixture` })).stdout);
+    writeFileSync(files[ext]!, (await runProcess(program, ["-c", files.csv!], { timeoutMs: 60_000, what: `${program} fixture`, sandbox: { dirs: [work] } })).stdout);
   }
   files["7z"] = join(dir, "bundle.7z");
   await run("7zz", ["a", "-bd", "-y", files["7z"]!, files.csv!, files.md!]);

@@ -86,7 +86,7 @@ describe("XPS and drawings", () => {
     const svg = join(work, "budget.svg");
     writeFileSync(svg, `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="240"><rect width="100%" height="100%" fill="white"/><text x="40" y="150" font-family="DejaVu Sans" font-size="72" fill="black">Budget 4711</text></svg>`);
     for (const ext of ["emf", "wmf"]) {
-      await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(work, "profile")}`, "--convert-to", ext, "--outdir", work, svg], { timeoutMs: 120_000, what: `${ext} fixture` });
+      await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(work, "profile")}`, "--convert-to", ext, "--outdir", work, svg], { timeoutMs: 120_000, what: `${ext} fixture`, sandbox: { dirs: [work] } });
       const { status, body } = await convert(new Uint8Array(readFileSync(join(work, `budget.${ext}`))), `budget.${ext}`);
       expect(status).toBe(200);
       expect(body.markdown).toContain("Budget 4711");

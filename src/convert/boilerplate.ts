@@ -221,12 +221,24 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
   const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && articleChars >= MIN_SHARE_OF_DENSITY * density.contentChars;
   if (article && enough) {
-    return { roots: [article], skip: isBoilerplate, method: "readability" };
+    // Inside Readability's article a chrome-like class name ("post-related-wrap") on a block that
+    // holds much of the article's text names a layout wrapper, not chrome: keep it.
+    const skip = (el: DomElement) => isBoilerplate(el) && !holdsMuchOf(el, articleChars);
+    return { roots: [article], skip, method: "readability" };
   }
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
   const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse())) : density;
   const skip = (el: DomElement) => isBoilerplate(el) || isLinkList(el, pick.stats);
   return { roots: [pick.element], skip, method: "density" };
+}
+
+/** WRAPPER_SHARE: a block with a chrome-like name holding more than this share of the article's text is a wrapper of content */
+const WRAPPER_SHARE = 0.3;
+
+/** holdsMuchOf: the element is not a chrome tag (nav, footer, aside, ...) and holds over WRAPPER_SHARE of `total` characters. */
+function holdsMuchOf(el: DomElement, total: number): boolean {
+  if (BOILERPLATE_TAGS.has(el.nodeName.toLowerCase())) return false;
+  return countChars(el.textContent ?? "") > WRAPPER_SHARE * total;
 }
 
 /** runReadability returns Readability's article element, or null when it finds none or fails. */
