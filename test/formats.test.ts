@@ -17,6 +17,7 @@ import type { ConvertTools } from "../src/convert/types";
 import { sniffType } from "../src/ingest/sniff";
 import { runProcess } from "../src/tools/process";
 import { makeOfficeFixtures } from "./helpers/officeFixtures";
+import { vsdxOf, xpsOf } from "./helpers/drawings";
 import { tempDir } from "./helpers/server";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
@@ -150,6 +151,36 @@ function makeTextFormats() {
   }
 }
 
+/** makeArchives packs the CSV and the markdown sample with tar (plain, gzip, bzip2, xz) and 7-Zip, and compresses the CSV alone. */
+async function makeArchives() {
+  const dir = join(work, "in");
+  const members = ["-C", dir, "sales.csv", "readme.md"];
+  for (const [exts, flag] of [[["tar"], "-cf"], [["tar.gz", "tgz"], "-czf"], [["tar.bz2", "tbz2"], "-cjf"], [["tar.xz", "txz"], "-cJf"]] as const) {
+    for (const ext of exts) {
+      files[ext] = join(dir, `bundle.${ext}`);
+      await run("tar", [flag, files[ext]!, ...members]);
+    }
+  }
+  for (const [ext, program] of [["gz", "gzip"], ["bz2", "bzip2"], ["xz", "xz"]] as const) {
+    files[ext] = join(dir, `sales.csv.${ext}`);
+    writeFileSync(files[ext]!, (await runProcess(program, ["-c", files.csv!], { timeoutMs: 60_000, what: `${program} fixture`, sandbox: { dirs: [work] } })).stdout);
+  }
+  files["7z"] = join(dir, "bundle.7z");
+  await run("7zz", ["a", "-bd", "-y", files["7z"]!, files.csv!, files.md!]);
+}
+
+/** makeDrawings writes the mailbox, XPS and VSDX samples by hand and has LibreOffice draw EMF and WMF from an SVG. */
+async function makeDrawings() {
+  files.mbox = write("inbox.mbox", "From ana@example.com Mon Jan  1 10:00:00 2024\nFrom: Ana <ana@example.com>\nSubject: Budget\n\nThe budget was approved.\n");
+  for (const ext of ["xps", "oxps"]) files[ext] = write(`report.${ext}`, xpsOf(["The budget was approved"]));
+  files.vsdx = write("flow.vsdx", vsdxOf(["Budget flow"]));
+  const svg = write("drawing.svg", `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="240"><rect width="100%" height="100%" fill="white"/><text x="40" y="150" font-family="DejaVu Sans" font-size="72" fill="black">Budget 4711</text></svg>`);
+  for (const ext of ["emf", "wmf"]) {
+    await run("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(work, "drawing-profile")}`, "--convert-to", ext, "--outdir", join(work, "in"), svg]);
+    files[ext] = join(work, "in", `drawing.${ext}`);
+  }
+}
+
 function copyFixture(ext: string, name: string) {
   files[ext] = join(work, "in", `sample.${ext}`);
   copyFileSync(join(FIXTURES, name), files[ext]!);
@@ -166,6 +197,8 @@ beforeAll(async () => {
   copyFixture("ipynb", "test_notebook.ipynb");
   await run("zip", ["-j", "-q", join(work, "in", "bundle.zip"), files.csv!, files.md!]);
   files.zip = join(work, "in", "bundle.zip");
+  await makeArchives();
+  await makeDrawings();
   const office = await makeOfficeFixtures(join(work, "office"));
   for (const [ext, path] of Object.entries(office)) files[ext] ??= path;
   if (!files.fodp && files.odp) {

@@ -1,6 +1,7 @@
 import type { Route } from "../app/route";
 import type { Services } from "../app/services";
-import { checkBatchInputs, checkWebhookUrl, parseJsonField, parseUrlList, requireOneDocument } from "../app/inputs";
+import { checkBatchInputs, checkWebhookUrl, parseJsonField, parseUrlList, renderModeOf, requireOneDocument } from "../app/inputs";
+import type { RenderMode } from "../convert/types";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
@@ -49,6 +50,8 @@ interface AnalyzeInput {
   file?: File;
   url?: string;
   urlHeaders: Record<string, string>;
+  /** render: how web page URLs become text; absent (older tasks) = auto */
+  render?: RenderMode;
   schema: TypedSchema;
   includeSteps: boolean;
 }
@@ -59,13 +62,15 @@ interface CrossInput {
   fileLabels: string[];
   urls: { label: string; url: string }[];
   urlHeaders: Record<string, string>;
+  /** render: how web page URLs become text; absent (older tasks) = auto */
+  render?: RenderMode;
   schema: TypedSchema;
   includeSteps: boolean;
 }
 
 /** analyzeWork runs one analysis and prices it: the registered task kind, run now (sync) or as a task (runNowOrAccept). */
 async function analyzeWork(input: AnalyzeInput, services: Services, signal: AbortSignal) {
-  const outcome = await analyzeDocument({ file: input.file, url: input.url, urlHeaders: input.urlHeaders }, { schema: input.schema, includeSteps: input.includeSteps }, agentDepsOf(services), signal);
+  const outcome = await analyzeDocument({ file: input.file, url: input.url, urlHeaders: input.urlHeaders, render: input.render }, { schema: input.schema, includeSteps: input.includeSteps }, agentDepsOf(services), signal);
   const credits = costs.analyze({ pages: outcome.total_pages, website: outcome.website });
   const { website: _website, ...fields } = outcome;
   return { result: { ...fields, credits_used: credits }, credits };
@@ -74,7 +79,7 @@ async function analyzeWork(input: AnalyzeInput, services: Services, signal: Abor
 async function crossWork(input: CrossInput, services: Services, signal: AbortSignal) {
   const sources = labelled([
     ...input.files.map((file, i) => ({ label: input.fileLabels[i] ?? file.name, source: { file } })),
-    ...input.urls.map(({ label, url }) => ({ label, source: { url, urlHeaders: input.urlHeaders } })),
+    ...input.urls.map(({ label, url }) => ({ label, source: { url, urlHeaders: input.urlHeaders, render: input.render } })),
   ]);
   const outcome = await crossAnalyze(sources, { schema: input.schema, includeSteps: input.includeSteps }, agentDepsOf(services), signal);
   const credits = costs.cross(outcome.sizes);
@@ -101,7 +106,7 @@ export const analyzeRoutes: Route[] = [
           "- `compute(code)`: Python 3 in a sandbox (standard library, no files, no network, time and memory limits): every calculation;",
           "- `extract_table(page?, index?, document?)`: tables as rows of {column: value};",
           "- `view_page_image(page, question, document?)`: PDFs only; the rendered page and the question go to the vision model.",
-          "Budgets: 12 tool calls and 150,000 tokens, then the final answer (a strict json_schema call). Sources are kept only when found in the document; a value with no found source and no computation is capped at 0.59 confidence. `steps` per field with include_steps=true. Limit: 5 minutes (504; use sync=false). Credits: 2 per page (minimum 5); 10 for a website.",
+          "Budgets: 12 tool calls and 150,000 tokens, then the final answer (a strict json_schema call). Sources are kept only when found in the document; a value with no found source and no computation is capped at 0.59 confidence. `steps` per field with include_steps=true. Limit: 5 minutes (504; use sync=false). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). Credits: 2 per page (minimum 5); 10 for a website.",
         ].join("\n"),
       body: AnalyzeBody,
       responses: {
@@ -130,7 +135,7 @@ export const analyzeRoutes: Route[] = [
       path: "/api/v1/analyze/batch",
       tag,
       summary: "Batch analysis (up to 10 documents)",
-      description: "One schema for every item; `files` and/or `urls`. Poll GET /api/v1/jobs/batch/{batch_id}. Credits: the sum of the items.",
+      description: "One schema for every item; `files` and/or `urls` (`render` for the web pages among them, as in markdown/convert). Poll GET /api/v1/jobs/batch/{batch_id}. Credits: the sum of the items.",
       body: AnalyzeBatchBody,
       maxRequestBytes: 200_000_000,
       responses: {
@@ -145,7 +150,8 @@ export const analyzeRoutes: Route[] = [
       const { files, urls } = await checkBatchInputs(body, services, ANALYZE_BATCH_MAX_ITEMS);
       requireProvider(services.provider, "analyze");
       const includeSteps = body.include_steps === true;
-      const items: AnalyzeInput[] = [...files.map((file) => ({ file, urlHeaders: {}, schema, includeSteps })), ...urls.map((url) => ({ url, urlHeaders: {}, schema, includeSteps }))];
+      const render = renderModeOf(body);
+      const items: AnalyzeInput[] = [...files.map((file) => ({ file, urlHeaders: {}, schema, includeSteps })), ...urls.map((url) => ({ url, urlHeaders: {}, render, schema, includeSteps }))];
       set.status = 202;
       return acceptBatch(services, ctx, "analyze", items.map((input) => ({ input: { ...input } })), body.webhook_url as string | undefined);
     },
@@ -157,7 +163,7 @@ export const analyzeRoutes: Route[] = [
       tag,
       summary: "Cross-document analysis (2 to 5 documents)",
       description:
-        "Uploaded `files` (labels from `document_labels` or file names) and/or `urls` (array, or object label -> URL). At most 10 schema fields, 100 MB combined, 5 minutes synchronous. Credits: 5 per document plus 3 per page (minimum 10).",
+        "Uploaded `files` (labels from `document_labels` or file names) and/or `urls` (array, or object label -> URL). `render` chooses how web page URLs become text, as in markdown/convert. At most 10 schema fields, 100 MB combined, 5 minutes synchronous. Credits: 5 per document plus 3 per page (minimum 10).",
       body: CrossAnalyzeBody,
       maxRequestBytes: 101_000_000,
       responses: {
@@ -190,6 +196,7 @@ export const analyzeRoutes: Route[] = [
         fileLabels: files.map((file, i) => (labels as string[] | undefined)?.[i] ?? file.name),
         urls: urls.map(({ label, url }) => ({ label: label ?? labelOfUrl(url), url })),
         urlHeaders: parseUrlHeaders(body.url_headers as string | undefined),
+        render: renderModeOf(body),
         schema,
         includeSteps: body.include_steps === true,
       };

@@ -1,6 +1,7 @@
 /** Request fields shared by several operations, so each is described once. */
 import { Type } from "@sinclair/typebox";
 import { FileField, JsonText, StringEnum } from "./fields";
+import { RENDER_MODES } from "../convert/types";
 
 export const commonFields = {
   schema: () =>
@@ -10,6 +11,12 @@ export const commonFields = {
   file: () => FileField({ description: "The document (max 50 MB). Send either file or url." }),
   url: () => Type.String({ maxLength: 8192, description: "URL of the document or web page. Send either file or url. Private and loopback addresses are refused unless the server allows them." }),
   urlHeaders: () => JsonText({ description: 'JSON object of headers for fetching an authenticated URL, e.g. {"Authorization": "Bearer ..."}. Sent only to the exact origin (scheme, host, port) of the URL given: never after a redirect to another origin, nor to linked pages elsewhere.' }),
+  render: () =>
+    StringEnum(RENDER_MODES, {
+      default: "auto",
+      description:
+        "URL inputs that are web pages: auto renders the page with JavaScript and also reads the HTML as served, and keeps the one that holds the more complete article (a rendered shell such as 'page not available' loses to the served HTML; content added by scripts wins); never converts the served HTML without a browser (fastest, for static pages; a page whose content only scripts add is refused as empty_document); always takes only the rendered page",
+    }),
   sync: () => Type.Boolean({ default: true, description: "false: answer 202 with a task_id at once and run in the background (poll /api/v1/jobs/{task_id})" }),
   webhookUrl: () => Type.String({ maxLength: 2048, description: "Async only: receives the signed task record (X-SVC-Signature, X-SVC-Delivery-ID) when the task ends." }),
   includeSteps: () => Type.Boolean({ default: false, description: "Include the agent's tool-call trace" }),

@@ -5,11 +5,19 @@
 import { AppError, RequestValidationError } from "../errors";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import type { Services } from "./services";
+import type { RenderMode } from "../convert/types";
 
 export interface DocumentInput {
   file?: File;
   url?: string;
   urlHeaders: Record<string, string>;
+  /** render: how a web page URL becomes text (the `render` field; validated to one of RENDER_MODES) */
+  render: RenderMode;
+}
+
+/** renderModeOf reads the `render` field of a request; absent means "auto". */
+export function renderModeOf(fields: Record<string, unknown>): RenderMode {
+  return (fields.render as RenderMode | undefined) ?? "auto";
 }
 
 /** requireOneDocument checks the file/url pair of a request (`suffix` for diff's file_a/url_a). */
@@ -22,7 +30,7 @@ export async function requireOneDocument(body: Record<string, unknown>, services
   if (file && url) throw new AppError("bad_request", `Send either '${fileField}' or '${urlField}', not both.`);
   const urlHeaders = parseUrlHeaders(body.url_headers as string | undefined);
   if (url) await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: urlField });
-  return { file, url, urlHeaders };
+  return { file, url, urlHeaders, render: renderModeOf(body) };
 }
 
 /** checkWebhookUrl applies the SSRF guard to webhook_url, which is only valid with sync=false. */

@@ -27,6 +27,7 @@ import { closeConvertTools, createConvertTools, markdownDepsOf } from "../conver
 import { markdownOf, resultFields } from "../markdown/service";
 import { CONVERSION_PROCESS_COMMAND } from "../convert/isolation";
 import { runConversionChild } from "../convert/isolation/child";
+import { RENDER_MODES, type RenderMode } from "../convert/types";
 
 const env = process.env as Record<string, string | undefined>;
 const out = (s = "") => process.stdout.write(s + "\n");
@@ -44,6 +45,7 @@ const MD_OWN_OPTIONS: OptionSpec[] = [
   { flag: "keep-boilerplate", env: "DOCINTEL_KEEP_BOILERPLATE", kind: "boolean", default: false, describe: "web pages: keep navigation, footers and the rest (main_content=false)" },
   { flag: "selector", env: "DOCINTEL_SELECTOR", kind: "string", describe: "web pages: convert only the element matching this CSS selector" },
   { flag: "wait-ms", env: "DOCINTEL_WAIT_MS", kind: "integer", default: 0, describe: "web pages: extra wait after the network settles" },
+  { flag: "render", env: "DOCINTEL_RENDER", kind: "string", default: "auto", describe: "web pages: auto (the rendered page or the served HTML, whichever holds more article), never (no browser) or always (the rendered page only)" },
 ];
 const MD_OPTIONS: OptionSpec[] = [...MD_OWN_OPTIONS, ...SERVE_OPTIONS.filter((o) => MD_SERVE_FLAGS.has(o.flag))];
 
@@ -309,7 +311,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   md: {
-    usage: "docintel md FILE|URL [--json] [--keep-boilerplate] [--selector CSS] [--wait-ms N] [--allow-private-urls] ...",
+    usage: "docintel md FILE|URL [--json] [--keep-boilerplate] [--selector CSS] [--wait-ms N] [--render auto|never|always] [--allow-private-urls] ...",
     summary: "convert a file or URL to markdown on stdout, without a server (warnings go to stderr)",
     options: MD_OPTIONS,
     async run([target, ...extra], flags) {
@@ -317,6 +319,8 @@ const COMMANDS: Record<string, Command> = {
       const work = mkdtempSync(join(tmpdir(), "docintel-md-"));
       const config = loadConfig(env, { ...flags, data: work, "no-bootstrap-key": true });
       const own = resolveOptions(MD_OWN_OPTIONS, env, flags);
+      const render = String(own.render) as RenderMode;
+      if (!RENDER_MODES.includes(render)) throw new ConfigError(`--render: '${render}' is not one of ${RENDER_MODES.join(", ")}`);
       const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
       const tools = createConvertTools(config, pool);
       const deps = markdownDepsOf(config, tools);
@@ -332,7 +336,7 @@ const COMMANDS: Record<string, Command> = {
           file = new File([await handle.arrayBuffer()], target.split("/").pop() || "document");
         }
         const outcome = await markdownOf(
-          isUrl ? { url: target } : { file },
+          isUrl ? { url: target, render } : { file },
           { mainContent: !own["keep-boilerplate"], waitMs: Number(own["wait-ms"] ?? 0), selector: own.selector ? String(own.selector) : undefined },
           deps,
         );

@@ -19,6 +19,7 @@ import {
   path,
   textContent,
   type XmlElement,
+  metadataOnly,
 } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
@@ -47,7 +48,11 @@ export const convertDocx: Converter = async (input, ctx) => {
     method: ocrAdded ? "text+ocr" : "text",
     warnings,
   };
-  if (!result.markdown.trim()) throw new AppError("empty_document", `${pkg.what} contains no text, tables or images`);
+  if (!result.markdown.trim()) {
+    const facts = metadataOnly(props, pkg.what, "contains no text, tables or images");
+    if (facts) return facts;
+    throw new AppError("empty_document", `${pkg.what} contains no text, tables or images`);
+  }
   return result;
 };
 

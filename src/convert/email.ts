@@ -189,3 +189,61 @@ export const convertMsg: Converter = async (input: ConvertInput, ctx: ConvertCon
     attachments,
   });
 };
+
+/** MBOX_SEPARATOR: a "From sender date" line (the date carries a time of day), which starts each message */
+const MBOX_SEPARATOR = /^From \S+ [^\r\n]*\d\d:\d\d[^\r\n]*\r?\n/gm;
+
+/** MAX_MBOX_MESSAGES: messages converted from one mailbox; the rest are counted in a warning. */
+export const MAX_MBOX_MESSAGES = 500;
+
+/**
+ * convertMbox reads a Unix mailbox (mboxo/mboxrd: messages separated by "From " lines, body lines
+ * starting with "From " quoted as ">From "): a section per message, each converted as an .eml. A
+ * message that cannot be read becomes a warning; a mailbox where none can is an error.
+ */
+export const convertMbox: Converter = async (input: ConvertInput, ctx: ConvertContext) => {
+  const text = new TextDecoder("latin1").decode(input.bytes);
+  const starts = [...text.matchAll(MBOX_SEPARATOR)].map((m) => ({ at: m.index!, body: m.index! + m[0].length }));
+  if (starts.length === 0) throw new AppError("unreadable_document", `${input.filename} is not a mailbox: it has no "From " line separating messages (mbox format)`);
+  const warnings: string[] = [];
+  const sections: string[] = [heading(1, input.filename)];
+  let read = 0;
+  for (let i = 0; i < starts.length; i++) {
+    ctx.signal.throwIfAborted();
+    if (read >= MAX_MBOX_MESSAGES) {
+      warnings.push(`only the first ${MAX_MBOX_MESSAGES} messages were converted; ${starts.length - MAX_MBOX_MESSAGES} more were skipped`);
+      break;
+    }
+    const end = i + 1 < starts.length ? starts[i + 1]!.at : input.bytes.length;
+    // mboxrd quotes body lines that start with "From " by one ">" more: undo one level
+    const raw = input.bytes.subarray(starts[i]!.body, end);
+    // (latin1 maps bytes to characters one to one, so the message's own encoding survives the round trip)
+    const unquoted = new TextDecoder("latin1").decode(raw).replace(/^>(>*From )/gm, "$1");
+    const bytes = Uint8Array.from(unquoted, (c) => c.charCodeAt(0));
+    try {
+      const mail = await convertEml({ ...input, bytes, filename: `message ${i + 1}`, ext: "eml", contentType: "message/rfc822" }, ctx);
+      const body = mail.title ? mail.markdown : joinBlocks([heading(1, `Message ${i + 1}`), mail.markdown]);
+      sections.push(demoteOneLevel(body));
+      warnings.push(...mail.warnings.map((w) => `message ${i + 1}: ${w}`));
+      read++;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      warnings.push(`message ${i + 1}: ${error.detail}`);
+    }
+  }
+  if (read === 0) throw new AppError("unreadable_document", `${input.filename} holds no message that could be read: ${warnings.join("; ")}`);
+  return { markdown: tidyMarkdown(joinBlocks(sections)), title: input.filename, totalPages: 0, method: "text", warnings };
+};
+
+/** demoteOneLevel moves every ATX heading one level deeper (max 6), leaving fenced code alone. */
+function demoteOneLevel(markdown: string): string {
+  let fenced = false;
+  return markdown
+    .split("\n")
+    .map((line) => {
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      if (fenced) return line;
+      return line.replace(/^(#{1,5}) /, "#$1 ");
+    })
+    .join("\n");
+}

@@ -11,7 +11,9 @@ export type Family = (typeof FAMILIES)[number];
 
 /**
  * Engine names how a format is converted. "office:docx" means LibreOffice first turns the file into
- * DOCX, which the native DOCX converter then reads (headings, lists and tables survive the trip).
+ * DOCX, which the native DOCX converter then reads (headings, lists and tables survive the trip);
+ * "office:pdf" (drawings) goes through a PDF, read by the PDF converter (text, else OCR). "xps" is
+ * turned into a PDF by mutool (LibreOffice cannot open XPS).
  */
 export type Engine =
   | "pdf"
@@ -21,6 +23,8 @@ export type Engine =
   | "office:docx"
   | "office:xlsx"
   | "office:pptx"
+  | "office:pdf"
+  | "xps"
   | "epub"
   | "delimited"
   | "text"
@@ -33,6 +37,7 @@ export type Engine =
   | "notebook"
   | "eml"
   | "msg"
+  | "mbox"
   | "image"
   | "media"
   | "archive";
@@ -48,11 +53,11 @@ const FAMILY_LABEL: Record<Family, string> = {
   documents: "Documents: headings, lists, tables as GFM tables, links; PDF pages without text are OCRed",
   spreadsheets: "Spreadsheets: one heading and one GFM table per sheet",
   presentations: "Presentations: slide by slide, with titles, body, tables and speaker notes",
-  images: "Images: OCR text (tesseract) plus a metadata block",
+  images: "Images: OCR text (tesseract) plus a metadata block; drawings (EMF, WMF, Visio VSDX) through LibreOffice as PDF: their text, else OCR",
   audio_video: "Audio and video: metadata always; a transcript when a speech-to-text provider is configured",
   web: "Web pages and HTML: rendered with JavaScript (URLs), boilerplate stripped, links absolute",
   code_and_data: "Code and data: fenced code with its language, notebooks as cells, email as headers plus body",
-  archives: "ZIP archives: each document inside converted under a heading with its path",
+  archives: "Archives (ZIP, tar, 7z; tar or one document compressed with gzip, bzip2 or xz): each document inside converted under a heading with its path, within the decompressed-size limit",
 };
 
 const rows: Array<[Family, Engine, string[]]> = [
@@ -60,14 +65,17 @@ const rows: Array<[Family, Engine, string[]]> = [
   ["documents", "docx", ["docx", "docm", "dotx"]],
   ["documents", "office:docx", ["doc", "dot", "odt", "ott", "fodt", "rtf", "pages"]],
   ["documents", "epub", ["epub"]],
+  ["documents", "xps", ["xps", "oxps"]],
   ["documents", "text", ["txt", "text", "md", "markdown", "rst", "adoc", "org", "tex", "log"]],
   ["documents", "eml", ["eml"]],
   ["documents", "msg", ["msg"]],
+  ["documents", "mbox", ["mbox"]],
   ["spreadsheets", "xlsx", ["xlsx", "xlsm", "xltx"]],
   ["spreadsheets", "office:xlsx", ["xls", "xlt", "ods", "ots", "fods", "numbers"]],
   ["spreadsheets", "delimited", ["csv", "tsv"]],
   ["presentations", "pptx", ["pptx", "pptm", "potx", "ppsx"]],
   ["presentations", "office:pptx", ["ppt", "pps", "pot", "odp", "otp", "fodp", "key"]],
+  ["images", "office:pdf", ["emf", "wmf", "vsdx"]],
   ["images", "image", ["jpg", "jpeg", "jpe", "png", "gif", "webp", "svg", "tif", "tiff", "bmp", "heic", "heif", "avif"]],
   ["audio_video", "media", ["mp4", "m4v", "mov", "webm", "mkv", "avi", "ogv", "mp3", "wav", "m4a", "aac", "ogg", "oga", "opus", "flac"]],
   ["web", "html", ["html", "htm", "xhtml"]],
@@ -76,7 +84,7 @@ const rows: Array<[Family, Engine, string[]]> = [
   ["code_and_data", "yaml", ["yaml", "yml"]],
   ["code_and_data", "xml", ["xml", "xsd", "xsl", "xslt"]],
   ["code_and_data", "notebook", ["ipynb"]],
-  ["archives", "archive", ["zip"]],
+  ["archives", "archive", ["zip", "tar", "tar.gz", "tgz", "gz", "tar.bz2", "tbz2", "bz2", "tar.xz", "txz", "xz", "7z"]],
 ];
 
 function buildFormats(): Format[] {

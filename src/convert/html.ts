@@ -5,7 +5,7 @@
  */
 import { parseHTML } from "linkedom";
 import { AppError } from "../errors";
-import { findMainContent, isBoilerplate } from "./boilerplate";
+import { findMainContent, isBoilerplate, stripPageChrome } from "./boilerplate";
 import { renderMarkdown, type DomElement, type DomNode } from "./htmlDom";
 import { heading, joinBlocks, tidyMarkdown } from "./markdown";
 import { decodeText } from "./charset";
@@ -35,7 +35,8 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
     body = renderMarkdown([bodyOf(document)], walk);
   } else {
     const firstH1 = headingText(document.querySelector("h1"));
-    const main = findMainContent(document, () => parseDocument(html));
+    stripPageChrome(document);
+    const main = findMainContent(document, () => stripPageChrome(parseDocument(html)));
     body = renderMarkdown(main.roots, { baseUrl, skip: main.skip });
     if (!/^# /m.test(body)) body = withTitleHeading(body, firstH1 ?? title);
     if (main.method === "density") warnings.push("main content found by text density (Readability found no article)");
@@ -59,6 +60,9 @@ export function parseDocument(html: string): Document {
   const { document } = parseHTML(asDocument(html));
   const root = document.documentElement;
   if (!root) return document;
+  // linkedom splits text at character references ("&lt;img" is "<" then "img"): joined again, the
+  // walker's escaping sees "<img" whole, so escaped markup never comes out as raw HTML.
+  root.normalize();
   const kids = Array.from(root.children);
   let head = kids.find((k) => k.tagName === "HEAD") ?? null;
   let body = kids.find((k) => k.tagName === "BODY") ?? null;

@@ -543,11 +543,43 @@ function imageMarkdown(el: DomElement, ctx: Ctx): string {
   return `![${alt}](${destination(src.startsWith("data:") ? src : absoluteUrl(src, ctx))})`;
 }
 
+/**
+ * BEACON_HOSTS are analytics and ad servers whose images are counters, never content (matched on
+ * the host and its parent domains).
+ */
+const BEACON_HOSTS = new Set([
+  "scorecardresearch.com", "doubleclick.net", "google-analytics.com", "googletagmanager.com", "googlesyndication.com",
+  "quantserve.com", "quantcount.com", "bat.bing.com", "pixel.wp.com", "stats.wp.com", "omtrdc.net", "2o7.net",
+  "chartbeat.net", "adnxs.com", "krxd.net", "demdex.net", "everesttech.net", "adsrvr.org", "ads-twitter.com",
+  "analytics.twitter.com", "t.co", "pixel.facebook.com", "mc.yandex.ru", "counter.yadro.ru", "top-fwz1.mail.ru",
+  "hotjar.com", "newrelic.com", "nr-data.net", "imrworldwide.com", "cxense.com", "parsely.com", "mathtag.com",
+  "bluekai.com", "rlcdn.com", "taboola.com", "outbrain.com", "criteo.com", "criteo.net", "amazon-adsystem.com",
+  "gemius.pl", "hit.gemius.pl", "spotxchange.com", "moatads.com",
+]);
+/** BEACON_PATH matches paths of first-party hosts that serve counters (facebook.com/tr, /pixel.gif, ...). */
+const BEACON_PATH = /^\/(?:tr|px|pixel|beacon|collect|b\/ss|p)(?:[/.?]|$)/i;
+
 function isTrackingPixel(el: DomElement, src: string): boolean {
   const width = Number.parseInt(el.getAttribute("width") ?? "", 10);
   const height = Number.parseInt(el.getAttribute("height") ?? "", 10);
   if ((Number.isFinite(width) && width <= 2) || (Number.isFinite(height) && height <= 2)) return true;
-  return /[/_.-](?:pixel|beacon|tracking|1x1|spacer)(?:[/_.?-]|$)/i.test(src);
+  const style = el.getAttribute("style") ?? "";
+  if (/(?:^|;)\s*(?:width|height)\s*:\s*[0-2](?:\.\d+)?px/i.test(style)) return true;
+  if (/[/_.-](?:pixel|beacon|tracking|1x1|spacer)(?:[/_.?-]|$)/i.test(src)) return true;
+  return isBeaconUrl(src);
+}
+
+/** isBeaconUrl: the image comes from an analytics or ad server (BEACON_HOSTS), or facebook.com/tr and the like. */
+function isBeaconUrl(src: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(src, "https://page.invalid/");
+  } catch {
+    return false;
+  }
+  const labels = url.hostname.toLowerCase().split(".");
+  for (let i = 0; i < labels.length - 1; i++) if (BEACON_HOSTS.has(labels.slice(i).join("."))) return true;
+  return /(?:^|\.)(?:facebook|linkedin|reddit|pinterest|snapchat|tiktok)\.com$/i.test(url.hostname) && BEACON_PATH.test(url.pathname);
 }
 
 /** absoluteUrl resolves a link against the page base; relative links stay as written without a base. */

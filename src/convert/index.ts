@@ -19,10 +19,11 @@ import { convertText } from "./text";
 import { convertCode } from "./code";
 import { convertJson, convertXml, convertYaml } from "./data";
 import { convertNotebook } from "./notebook";
-import { convertEml, convertMsg } from "./email";
+import { convertEml, convertMbox, convertMsg } from "./email";
 import { convertImage } from "./image";
 import { convertMedia } from "./media";
 import { convertArchive } from "./archive";
+import { convertXps } from "./xps";
 
 type NativeEngine = Exclude<Engine, `office:${string}`>;
 
@@ -43,9 +44,11 @@ const CONVERTERS: Record<NativeEngine, Converter> = {
   notebook: convertNotebook,
   eml: convertEml,
   msg: convertMsg,
+  mbox: convertMbox,
   image: convertImage,
   media: convertMedia,
   archive: (input, ctx) => convertArchive(input, ctx, convertDocument),
+  xps: convertXps,
 };
 
 /** convertXmlOrFeed reads RSS and Atom feeds as articles and any other XML as a fenced block. */
@@ -75,7 +78,7 @@ export async function convertDocument(input: ConvertInput, ctx: ConvertContext):
   const format = formatFor(input);
   ctx.signal.throwIfAborted();
   if (format.engine.startsWith("office:")) {
-    const target = format.engine.slice("office:".length) as "docx" | "xlsx" | "pptx";
+    const target = format.engine.slice("office:".length) as "docx" | "xlsx" | "pptx" | "pdf";
     const converted = await ctx.tools.office.convert(input.bytes, format.ext, target, ctx.signal);
     ctx.signal.throwIfAborted();
     const result = await CONVERTERS[target]({ ...input, bytes: converted, ext: target }, ctx);

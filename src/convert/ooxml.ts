@@ -7,8 +7,8 @@
 import { Parser } from "htmlparser2";
 import sharp from "sharp";
 import { AppError } from "../errors";
-import { escapeText, gfmTable } from "./markdown";
-import type { ConvertContext, ConvertInput } from "./types";
+import { escapeText, gfmTable, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import type { Conversion, ConvertContext, ConvertInput } from "./types";
 import { ZipArchive } from "./zip";
 
 /** XmlElement is one element of a parsed part; names carry canonical prefixes ("w:p", "a:t", "c"). */
@@ -227,6 +227,22 @@ export interface PackageProperties {
   author: string | null;
   /** pages: app.xml <Pages>; 0 when absent */
   pages: number;
+}
+
+/**
+ * metadataOnly is the answer for a package with no content but a title or author in its
+ * properties: those facts, with a warning, instead of empty_document. Null when it has neither.
+ */
+export function metadataOnly(props: PackageProperties, what: string, nothing: string): Conversion | null {
+  if (!props.title && !props.author) return null;
+  const facts = metadataBlock([["Title", props.title], ["Author", props.author]]);
+  return {
+    markdown: tidyMarkdown(joinBlocks([props.title ? heading(1, props.title) : "", facts])),
+    title: props.title,
+    totalPages: props.pages,
+    method: "metadata",
+    warnings: [`${what} ${nothing}; only its metadata (title, author) was found`],
+  };
 }
 
 const CFB_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];

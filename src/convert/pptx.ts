@@ -20,6 +20,7 @@ import {
   renderChartPart,
   textContent,
   type XmlElement,
+  metadataOnly,
 } from "./ooxml";
 import type { Converter } from "./types";
 
@@ -30,7 +31,11 @@ export const convertPptx: Converter = async (input, ctx) => {
   const presentationPart = pkg.mainPart("ppt/presentation.xml", "p:presentation");
   const slideParts = listSlides(pkg, presentationPart);
   assertWithinPageLimit(slideParts.length, ctx, pkg.what, "slides");
-  if (slideParts.length === 0) throw new AppError("empty_document", `${pkg.what} has no slides`);
+  if (slideParts.length === 0) {
+    const facts = metadataOnly(pkg.properties(), pkg.what, "has no slides");
+    if (facts) return facts;
+    throw new AppError("empty_document", `${pkg.what} has no slides`);
+  }
   const images = new ImageCollector(pkg);
   const sections: string[] = [];
   let firstTitle: string | null = null;

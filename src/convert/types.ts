@@ -45,6 +45,14 @@ export interface Conversion {
   transcribedSeconds?: number;
 }
 
+/**
+ * RENDER_MODES say how a web page given by URL becomes text: "auto" renders it in Chromium and also
+ * reads the HTML as served, and keeps whichever holds the more complete article; "never" converts the
+ * served HTML without a browser; "always" takes only the rendered DOM.
+ */
+export const RENDER_MODES = ["auto", "never", "always"] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
+
 /** PageOptions apply to web pages (rendered in Chromium) and to HTML documents. */
 export interface PageOptions {
   /** mainContent: strip boilerplate (navigation, footers, ads); false keeps the whole page */

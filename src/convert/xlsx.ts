@@ -22,6 +22,7 @@ import {
   renderChartPart,
   textContent,
   type XmlElement,
+  metadataOnly,
 } from "./ooxml";
 import type { Converter } from "./types";
 
@@ -82,7 +83,11 @@ export const convertXlsx: Converter = async (input, ctx) => {
     sections.push(joinBlocks(blocks));
     checkMarkdownSize(sections.reduce((sum, s) => sum + s.length, 0), ctx.limits, pkg.what);
   }
-  if (!hasContent) throw new AppError("empty_document", `${pkg.what} has no cells with values in any sheet`);
+  if (!hasContent) {
+    const facts = metadataOnly(pkg.properties(), pkg.what, "has no cells with values in any sheet");
+    if (facts) return facts;
+    throw new AppError("empty_document", `${pkg.what} has no cells with values in any sheet`);
+  }
   const { markdown, ocrAdded } = await images.resolve(joinBlocks(sections), ctx, warnings);
   const props = pkg.properties();
   return {

@@ -18,6 +18,7 @@ export const DecideBody = Fields(
     file: commonFields.file(),
     url: commonFields.url(),
     url_headers: commonFields.urlHeaders(),
+    render: commonFields.render(),
     include_steps: commonFields.includeSteps(),
     sync: commonFields.sync(),
     webhook_url: commonFields.webhookUrl(),

@@ -8,6 +8,7 @@ import type { Services } from "../app/services";
 import { diffDocuments, providerFor, type DiffFormat, type DiffOptions, type DiffOutcome } from "./service";
 import type { Granularity } from "./compare";
 import { DiffBody, DiffResult } from "./schema";
+import type { RenderMode } from "../convert/types";
 
 /**
  * DiffInput is one comparison, as the sync route runs it and as a task would store it: flat, because
@@ -19,6 +20,8 @@ export interface DiffInput extends DiffOptions {
   fileB?: File;
   urlB?: string;
   urlHeaders: Record<string, string>;
+  /** render: how url_a and url_b become text when they are web pages; absent (older tasks) = auto */
+  render?: RenderMode;
 }
 
 /**
@@ -27,8 +30,8 @@ export interface DiffInput extends DiffOptions {
  */
 export async function diffWork(input: DiffInput, services: Services, signal: AbortSignal) {
   const sources = {
-    a: { file: input.fileA, url: input.urlA, urlHeaders: input.urlHeaders },
-    b: { file: input.fileB, url: input.urlB, urlHeaders: input.urlHeaders },
+    a: { file: input.fileA, url: input.urlA, urlHeaders: input.urlHeaders, render: input.render },
+    b: { file: input.fileB, url: input.urlB, urlHeaders: input.urlHeaders, render: input.render },
   };
   const options = { granularity: input.granularity, format: input.format, annotate: input.annotate };
   const outcome = await diffDocuments(sources, options, { markdown: services.markdown, provider: services.provider }, signal);
@@ -66,7 +69,7 @@ export const diffRoutes: Route[] = [
       tag: "Diff",
       summary: "Compare two documents",
       description: [
-        "Multipart: `file_a`/`url_a` (the older document) and `file_b`/`url_b` (the newer one), mixed allowed, any format POST /api/v1/markdown/convert reads. Both are converted concurrently, cut into blocks (headings, paragraphs, list items, table rows, code blocks, quotes) and aligned: each block is equal, insert, delete, replace (edited) or move (the same text elsewhere). Formatting-only differences (heading level, bold, list marker, line wrapping) count as equal, so a PDF compares with its DOCX source.",
+        "Multipart: `file_a`/`url_a` (the older document) and `file_b`/`url_b` (the newer one), mixed allowed, any format POST /api/v1/markdown/convert reads (`render` chooses how web page URLs become text, as there). Both are converted concurrently, cut into blocks (headings, paragraphs, list items, table rows, code blocks, quotes) and aligned: each block is equal, insert, delete, replace (edited) or move (the same text elsewhere). Formatting-only differences (heading level, bold, list marker, line wrapping) count as equal, so a PDF compares with its DOCX source.",
         "`granularity=word` (default) adds the word-level operations inside replaced blocks (`blocks[].words`); `block` gives the aligned blocks only. `stats` counts blocks and words added, removed, changed and moved; `similarity` is the share of words in common (1 = the same text).",
         "`format=json` (default) answers the DiffResult. `format=markdown` answers the diff as a `text/markdown` document (~~deleted~~ and **inserted** words, moved blocks marked *(moved)*); `format=html` as a self-contained `text/html` page (<del> red, <ins> green). Both carry the facts in headers (`X-Similarity`, `X-Blocks-Changed`, `X-Blocks-Added`, `X-Blocks-Removed`, `X-Blocks-Moved`, `X-Credits-Used`); with `Accept: application/json` they answer the DiffResult with a `markdown` or `html` field instead.",
         "`annotate=true` adds an AI summary (`annotations.summary`) and per changed block its `significance` (material: an amount, date, deadline, party or obligation changed; wording; structural: moved); it needs the server's AI provider (GROQ_API_KEY), else 503 ai_unavailable. `sync=false` answers 202 with a task_id (poll GET /api/v1/jobs/{task_id}); a task's result is always the JSON DiffResult, with the `markdown` or `html` field for those formats. 1 credit.",
@@ -96,7 +99,7 @@ export const diffRoutes: Route[] = [
         annotate: body.annotate === true,
       };
       providerFor(options, services);
-      const input: DiffInput = { fileA: a.file, urlA: a.url, fileB: b.file, urlB: b.url, urlHeaders: a.urlHeaders, ...options };
+      const input: DiffInput = { fileA: a.file, urlA: a.url, fileB: b.file, urlB: b.url, urlHeaders: a.urlHeaders, render: a.render, ...options };
       const outcome = await runNowOrAccept<DiffOutcome & { credits_used: number }>(call, "diff", input);
       if (outcome.accepted || options.format === "json" || wantsJson(call.request)) return outcome.body;
       return renderedResponse(outcome.body, options.format, call.set.headers);

@@ -8,6 +8,7 @@ export const DiffBody = Fields({
   url_a: commonFields.url(),
   url_b: commonFields.url(),
   url_headers: commonFields.urlHeaders(),
+  render: commonFields.render(),
   granularity: StringEnum(["block", "word"] as const, { default: "word", description: "block: aligned blocks only; word: also word-level operations inside replaced blocks" }),
   format: StringEnum(["json", "markdown", "html"] as const, { default: "json", description: "json, markdown (~~deleted~~ **inserted**) or html (coloured)" }),
   annotate: Type.Boolean({ default: false, description: "AI summary and per-change significance (needs the AI provider)" }),

@@ -25,7 +25,7 @@ export async function followLinks(page: MarkdownOutcome, source: MarkdownSource,
         // links are resolved against the page after redirects, which may be another origin than the
         // one the client named: its url_headers go only to links on exactly that origin
         const urlHeaders = headersForOrigin(source.urlHeaders ?? {}, source.url!, url);
-        const linked = await markdownOf({ url, urlHeaders }, { mainContent: true, waitMs: 0 }, deps, signal);
+        const linked = await markdownOf({ url, urlHeaders, render: source.render }, { mainContent: true, waitMs: 0 }, deps, signal);
         return { url, markdown: linked.markdown };
       } catch (error) {
         if (signal?.aborted) throw error;

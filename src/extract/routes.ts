@@ -1,13 +1,14 @@
 import type { Route } from "../app/route";
 import { requireProvider } from "../ai/groq";
 import type { Services } from "../app/services";
-import { checkBatchInputs, checkWebhookUrl, requireOneDocument } from "../app/inputs";
+import { checkBatchInputs, checkWebhookUrl, renderModeOf, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
 import { parseTypedSchema, type TypedSchema } from "../schema/typed";
 import { costs, MINIMUM_COST } from "../credits/costs";
 import { registerTaskKind } from "../tasks/kinds";
 import { acceptBatch, runNowOrAccept } from "../tasks/accept";
 import { extractDocument, type ExtractOptions } from "./service";
+import type { RenderMode } from "../convert/types";
 import { EXTRACT_BATCH_MAX_ITEMS, ExtractBatchBody, ExtractBody, ExtractionResult } from "./schema";
 
 /** ExtractInput is one extraction, as the sync route runs it and as a task stores it. */
@@ -15,6 +16,8 @@ interface ExtractInput {
   file?: File;
   url?: string;
   urlHeaders: Record<string, string>;
+  /** render: how a web page URL becomes text; absent (older tasks) = auto */
+  render?: RenderMode;
   schema: TypedSchema;
   model: ExtractOptions["model"];
   useVision?: boolean;
@@ -24,7 +27,7 @@ interface ExtractInput {
 /** extractWork runs one extraction and prices it: the registered task kind, run now (sync) or as a task (runNowOrAccept). */
 async function extractWork(input: ExtractInput, services: Services, signal: AbortSignal) {
   const outcome = await extractDocument(
-    { file: input.file, url: input.url, urlHeaders: input.urlHeaders },
+    { file: input.file, url: input.url, urlHeaders: input.urlHeaders, render: input.render },
     { schema: input.schema, model: input.model, useVision: input.useVision, followLinks: input.followLinks },
     { markdown: services.markdown, provider: services.provider },
     signal,
@@ -45,8 +48,8 @@ registerTaskKind<ExtractInput>("extract", {
 });
 
 /** optionsOf reads the extraction options a request may carry (the batch shares them across items). */
-function optionsOf(body: Record<string, unknown>): Pick<ExtractInput, "model" | "useVision" | "followLinks"> {
-  return { model: (body.model as ExtractInput["model"] | undefined) ?? "auto", useVision: body.use_vision === true, followLinks: body.follow_links === true };
+function optionsOf(body: Record<string, unknown>): Pick<ExtractInput, "model" | "useVision" | "followLinks" | "render"> {
+  return { model: (body.model as ExtractInput["model"] | undefined) ?? "auto", useVision: body.use_vision === true, followLinks: body.follow_links === true, render: renderModeOf(body) };
 }
 
 const tag = "Extract";
@@ -59,7 +62,7 @@ export const extractRoutes: Route[] = [
       tag,
       summary: "Typed extraction of values stated in the source",
       description:
-        "Multipart: `schema` (typed schema JSON) and `file` or `url`. The document is converted as by POST /api/v1/markdown/convert, then each field is read by the AI provider (with GROQ_API_KEY; `model` fast, accurate or auto) or, without one, by the local engine (labels, tables and typed patterns; `engine: local`). Per field: value, confidence and a verbatim citation; `field_status` for every field; `missing_required_fields` when success=false. `sync=false` answers 202 with a task_id at once (poll GET /api/v1/jobs/{task_id}; `webhook_url` receives the signed task record). `use_vision=true` (needs the provider; 503 ai_unavailable without one) sends the image, or the PDF pages without a text layer (the first 5), to the vision model with the text: extraction_method ocr+vision (vision when OCR found no text). `follow_links=true` on a web page URL also reads up to 5 same-site links about the owner (about, contact, team, company, imprint, ...) and appends their text; a link that fails is named in `warnings`. Credits: 1 per page (minimum 3); 5 for a website; the minimum is held when a task is accepted.",
+        "Multipart: `schema` (typed schema JSON) and `file` or `url`. The document is converted as by POST /api/v1/markdown/convert, then each field is read by the AI provider (with GROQ_API_KEY; `model` fast, accurate or auto) or, without one, by the local engine (labels, tables and typed patterns; `engine: local`). Per field: value, confidence and a verbatim citation; `field_status` for every field; `missing_required_fields` when success=false. `sync=false` answers 202 with a task_id at once (poll GET /api/v1/jobs/{task_id}; `webhook_url` receives the signed task record). `use_vision=true` (needs the provider; 503 ai_unavailable without one) sends the image, or the PDF pages without a text layer (the first 5), to the vision model with the text: extraction_method ocr+vision (vision when OCR found no text). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). `follow_links=true` on a web page URL also reads up to 5 same-site links about the owner (about, contact, team, company, imprint, ...) and appends their text; a link that fails is named in `warnings`. Credits: 1 per page (minimum 3); 5 for a website; the minimum is held when a task is accepted.",
       body: ExtractBody,
       responses: {
         200: { description: "Extraction result", schema: ExtractionResult },

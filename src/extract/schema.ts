@@ -7,6 +7,7 @@ export const EXTRACT_BATCH_MAX_ITEMS = 20;
 const options = {
   model: commonFields.model(),
   use_vision: Type.Boolean({ default: false, description: "send page images to the vision model (images and scanned documents)" }),
+  render: commonFields.render(),
   follow_links: Type.Boolean({ default: false, description: "URL inputs: also read relevant same-site links (about, contact) and aggregate" }),
 };
 

@@ -34,6 +34,7 @@ const KNOWN_EXTENSIONS = {
   mobi: "application/x-mobipocket-ebook",
   djvu: "image/vnd.djvu",
   xps: "application/oxps",
+  oxps: "application/oxps",
   ps: "application/postscript",
   eps: "application/postscript",
   // spreadsheets
@@ -86,6 +87,8 @@ const KNOWN_EXTENSIONS = {
   heif: "image/heif",
   avif: "image/avif",
   svg: "image/svg+xml",
+  emf: "image/emf",
+  wmf: "image/wmf",
   ico: "image/vnd.microsoft.icon",
   psd: "image/vnd.adobe.photoshop",
   jp2: "image/jp2",
@@ -206,9 +209,14 @@ const KNOWN_EXTENSIONS = {
   zip: "application/zip",
   gz: "application/gzip",
   tgz: "application/gzip",
+  "tar.gz": "application/gzip",
   tar: "application/x-tar",
   bz2: "application/x-bzip2",
+  "tar.bz2": "application/x-bzip2",
+  tbz2: "application/x-bzip2",
   xz: "application/x-xz",
+  "tar.xz": "application/x-xz",
+  txz: "application/x-xz",
   "7z": "application/x-7z-compressed",
   rar: "application/vnd.rar",
   jar: "application/java-archive",
@@ -307,6 +315,9 @@ function sniffMagic(bytes: Uint8Array, nameExt: string): string | null {
   if (head.startsWith("II*\0") || head.startsWith("MM\0*")) return "image/tiff";
   if (head.startsWith("BM") && [12, 40, 52, 56, 64, 108, 124].includes(u32(bytes, 14))) return "image/bmp";
   if (head.startsWith("8BPS")) return "image/vnd.adobe.photoshop";
+  if (u32(bytes, 0) === 1 && ascii(bytes, 40, 4) === " EMF") return "image/emf";
+  // WMF: the placeable header's key, or a standard header (type 1 or 2, header size 9 words, version 0x100/0x300)
+  if (startsWith(bytes, [0xd7, 0xcd, 0xc6, 0x9a]) || ((u16(bytes, 0) === 1 || u16(bytes, 0) === 2) && u16(bytes, 2) === 9 && (u16(bytes, 4) === 0x100 || u16(bytes, 4) === 0x300))) return "image/wmf";
   if (ascii(bytes, 4, 4) === "ftyp") return sniffIsoMedia(bytes, nameExt);
   if (startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return ascii(bytes, 0, 64).includes("webm") ? "video/webm" : "video/x-matroska";
   if (head.startsWith("OggS")) return ascii(bytes, 0, 64).includes("theora") ? "video/ogg" : "audio/ogg";
@@ -367,7 +378,7 @@ function sniffIsoMedia(bytes: Uint8Array, nameExt: string): string {
 // ---------------------------------------------------------------------------------------------
 // ZIP containers
 
-const ZIP_BASED_EXTENSIONS = new Set(["jar", "docm", "dotx", "dotm", "xlsm", "xltx", "xlsb", "pptm", "ppsx", "potx", "vsdx", "pages", "numbers", "key", "xps", "ott", "ots", "otp"]);
+const ZIP_BASED_EXTENSIONS = new Set(["jar", "docm", "dotx", "dotm", "xlsm", "xltx", "xlsb", "pptm", "ppsx", "potx", "vsdx", "pages", "numbers", "key", "xps", "oxps", "ott", "ots", "otp"]);
 
 /** zipEntries lists entry names from local headers in the first 64 KB and from the central directory. */
 export function zipEntries(bytes: Uint8Array): { names: Set<string>; mimetype: string | null } {
@@ -421,6 +432,7 @@ function sniffZip(bytes: Uint8Array, nameExt: string): string {
   if (anyStartsWith("xl/")) return refine("excel") ?? refine("spreadsheetml") ?? EXTENSION_MIME.xlsx;
   if (anyStartsWith("ppt/")) return refine("presentation") ?? refine("powerpoint") ?? EXTENSION_MIME.pptx;
   if (anyStartsWith("visio/")) return EXTENSION_MIME.vsdx;
+  if (list.some((n) => n.toLowerCase().endsWith(".fdseq"))) return EXTENSION_MIME.xps;
 
   if (names.has("Index/Document.iwa")) {
     if (nameExt === "pages" || nameExt === "numbers" || nameExt === "key") return EXTENSION_MIME[nameExt];
@@ -462,6 +474,8 @@ function sniffTextFormat(bytes: Uint8Array, nameExt: string): string | null {
 
   if (lead.startsWith("{\\rtf")) return "application/rtf";
   if (lead.startsWith("%!PS")) return "application/postscript";
+  // a mailbox: a "From sender date" separator line, then the first message's header lines
+  if (/^From \S+ [^\r\n]*\d\d:\d\d[^\r\n]*\r?\n[!-9;-~]+:/.test(lead)) return EXTENSION_MIME.mbox;
   // Skip an XML declaration, comments and a doctype to find the first element.
   const firstElement = lower.replace(/^(?:<\?xml[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!doctype\s+(?!html)[^>]*>\s*)*/, "");
   if (firstElement.startsWith("<svg")) return "image/svg+xml";

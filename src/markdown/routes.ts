@@ -2,7 +2,7 @@ import { Fields } from "../app/fields";
 import { Type } from "@sinclair/typebox";
 import type { Route } from "../app/route";
 import type { HandlerInput } from "../app/operation";
-import { requireOneDocument } from "../app/inputs";
+import { renderModeOf, requireOneDocument } from "../app/inputs";
 import { assertFetchableUrl } from "../security/ssrf";
 import { targetUrlOf } from "../screenshots/routes";
 import { metered } from "../credits/meter";
@@ -58,7 +58,7 @@ export const markdownRoutes: Route[] = [
       tag: "Markdown",
       summary: "URL to markdown",
       description:
-        "Everything after `/md/` is the target URL; percent-encode the target's own query string (`/md/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`), because the query of this request holds the options. Web pages are rendered with JavaScript and boilerplate is stripped (`main_content=false` keeps it); documents (PDF, DOCX, ...) behind the URL are converted like uploads. Answers `text/markdown` with the facts in headers (`X-Title`, `X-Total-Pages`, `X-Extraction-Method`, `X-Credits-Used`, one `X-Warning` per warning, percent-encoded), or the JSON result with `Accept: application/json`. 1 credit, plus 1 per minute of transcribed audio or video.",
+        "Everything after `/md/` is the target URL; percent-encode the target's own query string (`/md/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`), because the query of this request holds the options. Web pages are rendered with JavaScript and boilerplate is stripped (`main_content=false` keeps it); `render` chooses the source of a web page: `auto` (default) also reads the HTML as served and keeps the more complete article, `never` skips the browser, `always` takes only the rendered page. Documents (PDF, DOCX, ...) behind the URL are converted like uploads. Answers `text/markdown` with the facts in headers (`X-Title`, `X-Total-Pages`, `X-Extraction-Method`, `X-Credits-Used`, one `X-Warning` per warning, percent-encoded), or the JSON result with `Accept: application/json`. 1 credit, plus 1 per minute of transcribed audio or video.",
       params: Fields({ url: Type.String({ description: "target URL" }) }),
       query: MarkdownUrlQuery,
       responses: {
@@ -75,7 +75,7 @@ export const markdownRoutes: Route[] = [
       const { request, services, query, set } = input;
       const url = targetUrlOf(request, "/md/");
       await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
-      const body = await convertMetered(input, { url }, pageOptionsOf(query));
+      const body = await convertMetered(input, { url, render: renderModeOf(query) }, pageOptionsOf(query));
       if (wantsJson(request)) return body;
       const headers = new Headers({
         "content-type": "text/markdown; charset=utf-8",
@@ -96,7 +96,7 @@ export const markdownRoutes: Route[] = [
       tag: "Markdown",
       summary: "File or URL to markdown",
       description:
-        "Multipart: `file` or `url` (with optional `url_headers`). Web pages are rendered in a headless browser first; `main_content`, `wait_ms` and `selector` shape web pages and HTML. PDF pages without a text layer are OCRed (see `pages[].ocr_quality`); audio and video get metadata and, when the server has a speech-to-text provider, a transcript. See GET /api/v1/markdown/supported for the formats. 1 credit, plus 1 per started minute of transcribed audio or video.",
+        "Multipart: `file` or `url` (with optional `url_headers`). Web pages are rendered in a headless browser first; `render` chooses the source of a web page (`auto`: the rendered page or the HTML as served, whichever holds the more complete article; `never`: the served HTML, no browser; `always`: the rendered page only); `main_content`, `wait_ms` and `selector` shape web pages and HTML. PDF pages without a text layer are OCRed (see `pages[].ocr_quality`); audio and video get metadata and, when the server has a speech-to-text provider, a transcript. See GET /api/v1/markdown/supported for the formats. 1 credit, plus 1 per started minute of transcribed audio or video.",
       body: MarkdownConvertBody,
       responses: {
         200: { description: "Markdown result", schema: MarkdownResponse },
@@ -111,7 +111,7 @@ export const markdownRoutes: Route[] = [
     handler: async (input) => {
       const { body, services } = input;
       const document = await requireOneDocument(body, services);
-      return convertMetered(input, { file: document.file, url: document.url, urlHeaders: document.urlHeaders }, pageOptionsOf(body));
+      return convertMetered(input, { file: document.file, url: document.url, urlHeaders: document.urlHeaders, render: document.render }, pageOptionsOf(body));
     },
   },
   {

@@ -12,7 +12,9 @@ import type { DocumentConverter } from "../convert/isolation";
 import { checkMarkdownSize } from "../convert/markdown";
 import { htmlToMarkdown } from "../convert/html";
 import { headersForOrigin } from "../security/ssrf";
-import type { Conversion, ConvertLimits, ConvertTools, PageOptions, PageReport } from "../convert/types";
+import { sniffCharset } from "../convert/html";
+import { decodeText } from "../convert/charset";
+import type { Conversion, ConvertLimits, ConvertTools, PageOptions, PageReport, RenderMode } from "../convert/types";
 
 export interface MarkdownDeps {
   tools: ConvertTools;
@@ -28,6 +30,8 @@ export interface MarkdownSource {
   file?: File;
   url?: string;
   urlHeaders?: Record<string, string>;
+  /** render: how a web page URL becomes text; undefined = "auto" (see RENDER_MODES) */
+  render?: RenderMode;
 }
 
 /** MarkdownOutcome is the response body without credits_used, plus what metering needs. */
@@ -88,11 +92,14 @@ async function runSteps(source: MarkdownSource, page: PageOptions, deps: Markdow
   if (!isHtml && (page.selector || page.waitMs > 0 || !page.mainContent)) {
     warnings.push("main_content, wait_ms and selector apply to web pages and HTML only; they were ignored for this document");
   }
+  if (source.render && source.render !== "auto" && !(isHtml && document.source === "url")) {
+    warnings.push(`render=${source.render} applies to web pages given by url; it was ignored for this document`);
+  }
 
   let conversion: Conversion;
   let website = false;
   if (isHtml && document.source === "url") {
-    conversion = await renderWebPage(document, source.urlHeaders ?? {}, page, deps, signal);
+    conversion = await webPageOf(document, source, page, deps, signal);
     website = true;
   } else {
     conversion = await deps.converter.convert(
@@ -131,35 +138,94 @@ function ingest(source: MarkdownSource, deps: MarkdownDeps, signal: AbortSignal)
 }
 
 /**
- * renderWebPage runs the page's JavaScript in Chromium and converts the resulting DOM. When the
- * browser cannot render it (missing, crashed, past its share of the deadline), the HTML that was
- * fetched is converted instead and a warning says so: the client gets content and the reason.
+ * SERVED_WINS_RATIO: in render=auto the served HTML replaces the rendered page when its article holds
+ * more than this many times the rendered one's text. A rendered shell ("This page is not available
+ * right now", an error page, an emptied app root) keeps a sliver of the article; scripts that add
+ * content make the rendered page the larger one, and close calls stay with the rendered page (the
+ * spec's default).
  */
-async function renderWebPage(document: IngestedDocument, headers: Record<string, string>, page: PageOptions, deps: MarkdownDeps, signal: AbortSignal): Promise<Conversion> {
+const SERVED_WINS_RATIO = 2;
+
+/**
+ * webPageOf turns a web page given by URL into markdown as `render` asks:
+ *
+ *   never   [convert the served HTML]
+ *   always  [render in Chromium, convert the DOM]
+ *   auto    [render, convert the DOM, convert the served HTML, keep the more complete article]
+ *
+ * In auto, a browser that cannot render (missing, crashed, past its share of the deadline) leaves the
+ * served HTML, with a warning that says why; in always that is an error.
+ */
+async function webPageOf(document: IngestedDocument, source: MarkdownSource, page: PageOptions, deps: MarkdownDeps, signal: AbortSignal): Promise<Conversion> {
+  const mode = source.render ?? "auto";
   const url = document.finalUrl ?? document.url!;
-  let html: string;
-  let baseUrl = url;
-  let method = "browser";
-  const warnings: string[] = [];
-  try {
-    const rendered = await deps.tools.browser.render(url, {
-      // the browser opens the URL after redirects: the client's headers only when that is still its origin
-      headers: headersForOrigin(headers, document.url!, url),
-      waitMs: page.waitMs,
-      timeoutMs: Math.max(1000, Math.floor(deps.timeoutMs * 0.8)),
-      allowPrivateUrls: deps.ingest.allowPrivateUrls,
-      signal,
-    });
-    html = rendered.html;
-    baseUrl = rendered.finalUrl;
-    if (rendered.status >= 400) warnings.push(`the page answered HTTP ${rendered.status}`);
-  } catch (error) {
-    if (signal.aborted || !(error instanceof AppError) || !["tool_unavailable", "timeout"].includes(error.code)) throw error;
-    html = new TextDecoder().decode(document.bytes);
-    method = "html";
-    warnings.push(`the page was converted without running its JavaScript: ${error.detail}`);
+  if (mode === "never") {
+    const served = servedPage(document, url, page);
+    if (articleChars(withoutTitle(served.markdown, served.title)) === 0) {
+      throw new AppError("empty_document", `url: the HTML served at '${url}' holds no text${page.mainContent ? " in its main content" : ""}; its content is probably added by scripts: send render=auto or render=always to run them`);
+    }
+    return served;
   }
+  let rendered: Conversion;
+  try {
+    // the browser opens the URL after redirects: the client's headers only when that is still its origin
+    rendered = await renderedPage(url, headersForOrigin(source.urlHeaders ?? {}, document.url!, url), page, deps, signal);
+  } catch (error) {
+    if (mode === "always" || signal.aborted || !(error instanceof AppError) || !["tool_unavailable", "timeout"].includes(error.code)) throw error;
+    const served = servedPage(document, url, page);
+    return { ...served, warnings: [`the page was converted without running its JavaScript: ${error.detail}`, ...served.warnings] };
+  }
+  if (mode === "always") return rendered;
   signal.throwIfAborted();
-  const converted = htmlToMarkdown(html, { baseUrl, mainContent: page.mainContent, selector: page.selector });
-  return { markdown: converted.markdown, title: converted.title, totalPages: 0, method, warnings: [...warnings, ...converted.warnings] };
+  let served: Conversion;
+  try {
+    served = servedPage(document, url, page);
+  } catch (error) {
+    // A selector that matches only what scripts add fails on the served HTML: the rendered page stands.
+    if (error instanceof AppError && error.code === "bad_request") return rendered;
+    throw error;
+  }
+  const renderedChars = articleChars(rendered.markdown);
+  const servedChars = articleChars(served.markdown);
+  if (servedChars > SERVED_WINS_RATIO * renderedChars) {
+    const why = `the rendered page held ${renderedChars} characters of text against ${servedChars} in the HTML as served (a shell or error page after its scripts ran); the served HTML was converted (render=always keeps the rendered page)`;
+    return { ...served, warnings: [why, ...served.warnings] };
+  }
+  return rendered;
+}
+
+/** renderedPage runs the page's JavaScript in Chromium and converts the resulting DOM. */
+async function renderedPage(url: string, headers: Record<string, string>, page: PageOptions, deps: MarkdownDeps, signal: AbortSignal): Promise<Conversion> {
+  const rendered = await deps.tools.browser.render(url, {
+    headers,
+    waitMs: page.waitMs,
+    timeoutMs: Math.max(1000, Math.floor(deps.timeoutMs * 0.8)),
+    allowPrivateUrls: deps.ingest.allowPrivateUrls,
+    signal,
+  });
+  signal.throwIfAborted();
+  const warnings = rendered.status >= 400 ? [`the page answered HTTP ${rendered.status}`] : [];
+  const converted = htmlToMarkdown(rendered.html, { baseUrl: rendered.finalUrl, mainContent: page.mainContent, selector: page.selector });
+  return { markdown: converted.markdown, title: converted.title, totalPages: 0, method: "browser", warnings: [...warnings, ...converted.warnings] };
+}
+
+/** servedPage converts the HTML the guarded fetch received, without running its scripts. */
+function servedPage(document: IngestedDocument, url: string, page: PageOptions): Conversion {
+  const html = decodeText(document.bytes, sniffCharset(document.bytes)).text;
+  const converted = htmlToMarkdown(html, { baseUrl: url, mainContent: page.mainContent, selector: page.selector });
+  return { markdown: converted.markdown, title: converted.title, totalPages: 0, method: "html", warnings: converted.warnings };
+}
+
+/** withoutTitle drops the "# title" heading htmlToMarkdown puts on top: a title alone is no article. */
+function withoutTitle(markdown: string, title: string | null): string {
+  const first = /^# (.*)\n?/.exec(markdown.trimStart());
+  return first && title !== null && first[1]!.trim() === title.trim() ? markdown.trimStart().slice(first[0].length) : markdown;
+}
+
+/** articleChars counts the visible characters of markdown (no spaces, link targets or images): how much article it holds. */
+function articleChars(markdown: string): number {
+  const text = markdown.replace(/!\[[^\]]*\]\([^)]*\)/g, "").replace(/\]\([^)]*\)/g, "]");
+  let n = 0;
+  for (const c of text) if (!/[\s#*_>|[\]`-]/.test(c)) n++;
+  return n;
 }

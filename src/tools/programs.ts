@@ -36,6 +36,10 @@ export const PROGRAMS: ProgramSpec[] = [
   { name: "pdftoppm", candidates: ["pdftoppm"], versionArgs: ["-v"], enables: ["PDF page images (OCR, thumbnails, vision)"], debianPackage: "poppler-utils" },
   { name: "pdfimages", candidates: ["pdfimages"], versionArgs: ["-v"], enables: ["OCR of pictures inside PDF pages"], debianPackage: "poppler-utils" },
   { name: "pdftotext", candidates: ["pdftotext"], versionArgs: ["-v"], enables: ["PDF benchmark baseline"], debianPackage: "poppler-utils" },
+  { name: "7-Zip", candidates: ["7zz", "7z"], versionArgs: ["i"], enables: ["7z archives"], debianPackage: "7zip" },
+  { name: "bzip2", candidates: ["bzip2"], versionArgs: ["--help"], enables: ["bz2 and tar.bz2 archives"], debianPackage: "bzip2" },
+  { name: "xz", candidates: ["xz"], versionArgs: ["--version"], enables: ["xz and tar.xz archives"], debianPackage: "xz-utils" },
+  { name: "mutool", candidates: ["mutool"], versionArgs: ["-v"], enables: ["XPS and OpenXPS documents"], debianPackage: "mupdf-tools" },
   { name: "heif-convert", candidates: ["heif-convert"], versionArgs: ["-h"], enables: ["HEIC images"], debianPackage: "libheif-examples" },
 ];
 
