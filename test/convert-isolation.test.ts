@@ -152,3 +152,34 @@ describe("the conversion deadline is a hard stop", () => {
     expect(next.body.markdown).toContain("| 1 | customer 1 | 3.70 | note with, comma 1 |");
   }, 120_000);
 });
+
+describe("a web page given by URL is converted off the event loop too", () => {
+  let server: TestServer;
+  let key: string;
+  let site: ReturnType<typeof Bun.serve>;
+
+  beforeAll(async () => {
+    // 12 MB of table cells: parsing and walking it took seconds on the event loop before
+    const rows = Array.from({ length: 60_000 }, (_, i) => `<tr><td>row ${i}</td><td>${"cell text ".repeat(16)}</td></tr>`).join("");
+    const html = `<!doctype html><html><head><title>Big table</title></head><body><main><h1>Big table</h1><table>${rows}</table></main></body></html>`;
+    site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }) });
+    server = await startServer({ args: ["--allow-private-urls", "--convert-timeout-ms", "3000", "--convert-memory-mb", "0"] });
+    key = (await server.key()).key;
+  });
+  afterAll(async () => {
+    await server.stop();
+    site.stop(true);
+  });
+
+  test("render=never of a 12 MB page: /healthz answers within 1 s while it converts, and the deadline ends it with 504 or it converts", async () => {
+    const url = `http://127.0.0.1:${site.port}/big.html`;
+    const work = fetch(`${server.url}/api/v1/markdown/convert`, { method: "POST", body: form({ url, render: "never" }), headers: { "X-API-Key": key } });
+    const { result, slowestMs, probes } = await whileProbing(server, work);
+    const body = (await result.json()) as any;
+    expect([200, 504]).toContain(result.status);
+    if (result.status === 200) expect(body.markdown).toContain("| row 0 |");
+    else expect(body.error).toBe("timeout");
+    expect(probes).toBeGreaterThan(3);
+    expect(slowestMs).toBeLessThan(HEALTHZ_LIMIT_MS);
+  }, 120_000);
+});

@@ -10,10 +10,7 @@ import { underDeadline } from "../runtime/deadline";
 import { ingestUpload, ingestUrl, type IngestedDocument, type IngestLimits } from "../ingest";
 import type { DocumentConverter } from "../convert/isolation";
 import { checkMarkdownSize } from "../convert/markdown";
-import { htmlToMarkdown } from "../convert/html";
 import { headersForOrigin } from "../security/ssrf";
-import { sniffCharset } from "../convert/html";
-import { decodeText } from "../convert/charset";
 import type { Conversion, ConvertLimits, ConvertTools, PageOptions, PageReport, RenderMode } from "../convert/types";
 
 export interface MarkdownDeps {
@@ -160,7 +157,7 @@ async function webPageOf(document: IngestedDocument, source: MarkdownSource, pag
   const mode = source.render ?? "auto";
   const url = document.finalUrl ?? document.url!;
   if (mode === "never") {
-    const served = servedPage(document, url, page);
+    const served = await servedPage(document, url, page, deps, signal);
     if (articleChars(withoutTitle(served.markdown, served.title)) === 0) {
       throw new AppError("empty_document", `url: the HTML served at '${url}' holds no text${page.mainContent ? " in its main content" : ""}; its content is probably added by scripts: send render=auto or render=always to run them`);
     }
@@ -172,14 +169,14 @@ async function webPageOf(document: IngestedDocument, source: MarkdownSource, pag
     rendered = await renderedPage(url, headersForOrigin(source.urlHeaders ?? {}, document.url!, url), page, deps, signal);
   } catch (error) {
     if (mode === "always" || signal.aborted || !(error instanceof AppError) || !["tool_unavailable", "timeout"].includes(error.code)) throw error;
-    const served = servedPage(document, url, page);
+    const served = await servedPage(document, url, page, deps, signal);
     return { ...served, warnings: [`the page was converted without running its JavaScript: ${error.detail}`, ...served.warnings] };
   }
   if (mode === "always") return rendered;
   signal.throwIfAborted();
   let served: Conversion;
   try {
-    served = servedPage(document, url, page);
+    served = await servedPage(document, url, page, deps, signal);
   } catch (error) {
     // A selector that matches only what scripts add fails on the served HTML: the rendered page stands.
     if (error instanceof AppError && error.code === "bad_request") return rendered;
@@ -205,15 +202,31 @@ async function renderedPage(url: string, headers: Record<string, string>, page: 
   });
   signal.throwIfAborted();
   const warnings = rendered.status >= 400 ? [`the page answered HTTP ${rendered.status}`] : [];
-  const converted = htmlToMarkdown(rendered.html, { baseUrl: rendered.finalUrl, mainContent: page.mainContent, selector: page.selector });
-  return { markdown: converted.markdown, title: converted.title, totalPages: 0, method: "browser", warnings: [...warnings, ...converted.warnings] };
+  const converted = await htmlOf(new TextEncoder().encode(rendered.html), "utf-8", rendered.finalUrl, "browser", page, deps, signal);
+  return { ...converted, warnings: [...warnings, ...converted.warnings] };
 }
 
 /** servedPage converts the HTML the guarded fetch received, without running its scripts. */
-function servedPage(document: IngestedDocument, url: string, page: PageOptions): Conversion {
-  const html = decodeText(document.bytes, sniffCharset(document.bytes)).text;
-  const converted = htmlToMarkdown(html, { baseUrl: url, mainContent: page.mainContent, selector: page.selector });
-  return { markdown: converted.markdown, title: converted.title, totalPages: 0, method: "html", warnings: converted.warnings };
+function servedPage(document: IngestedDocument, url: string, page: PageOptions, deps: MarkdownDeps, signal: AbortSignal): Promise<Conversion> {
+  return htmlOf(document.bytes, undefined, url, "html", page, deps, signal);
+}
+
+/**
+ * htmlOf converts a web page's HTML in a conversion process, like an uploaded document: off the event
+ * loop, under the conversion deadline and memory cap. A page with no text is an empty conversion here
+ * (not an error), so that render=auto can weigh it against the other source.
+ */
+async function htmlOf(bytes: Uint8Array, declaredCharset: string | undefined, url: string, method: string, page: PageOptions, deps: MarkdownDeps, signal: AbortSignal): Promise<Conversion> {
+  try {
+    const converted = await deps.converter.convert(
+      { bytes, filename: "page.html", contentType: "text/html", ext: "html", url, ...(declaredCharset ? { declaredCharset } : {}) },
+      { signal, tools: deps.tools, limits: deps.limits, page },
+    );
+    return { markdown: converted.markdown, title: converted.title, totalPages: 0, method, warnings: converted.warnings };
+  } catch (error) {
+    if (error instanceof AppError && error.code === "empty_document") return { markdown: "", title: null, totalPages: 0, method, warnings: [] };
+    throw error;
+  }
 }
 
 /** withoutTitle drops the "# title" heading htmlToMarkdown puts on top: a title alone is no article. */
