@@ -5,7 +5,7 @@
  *
  * Measuring: a global (Otsu) threshold, then the connected components of the dark pixels; the
  * letter-shaped ones (not specks, rules, barcodes or pictures) give the median glyph height and
- * the box around the text. This costs one pass over the pixels (tens of ms on a receipt), far less
+ * the box around the text; large sparse ones are counted as grids (ruled tables, frames). This costs one pass over the pixels (tens of ms on a receipt), far less
  * than a first tesseract pass would.
  *
  * Why these choices (word recall on the first 30 SROIE receipts, plain `tesseract IMG stdout` 0.725;
@@ -39,6 +39,8 @@ export interface TextMeasure {
   glyphs: number;
   /** box: where they are; null when none */
   box: TextBox | null;
+  /** grids: components at least GRID_MIN_WIDTH glyph heights wide and GRID_MIN_HEIGHT high (ruled tables, framed forms) */
+  grids: number;
 }
 
 /** OcrPlan is how one image is given to tesseract. */
@@ -60,6 +62,14 @@ const MIN_GLYPHS = 20;
 const MIN_GLYPH_PX = 5;
 /** MAX_GLYPH_PX: components taller than this (px) are pictures, logos or frames, not letters */
 const MAX_GLYPH_PX = 250;
+/**
+ * GRID_MIN_WIDTH, GRID_MIN_HEIGHT: a component this many glyph heights wide and high is a table grid
+ * or a form's frame; a receipt's rules are flat (a few px high) and its scan edges narrow
+ */
+const GRID_MIN_WIDTH = 10;
+const GRID_MIN_HEIGHT = 3;
+/** GRID_MAX_INK: largest share of a grid's box that is ink (a stamp, a logo or a photo has more) */
+const GRID_MAX_INK = 0.1;
 /**
  * BLOCK_MAX_WIDTH_IN_GLYPHS: a text box at most this many glyph heights wide is one column (a
  * receipt's 30-48 characters a line measure 30-45); an A4 page of body text measures well over 80
@@ -98,7 +108,7 @@ export function otsuThreshold(image: GreyImage): number {
  * (negatives, photos) give no measure.
  */
 export function measureText(image: GreyImage): TextMeasure {
-  const none: TextMeasure = { glyphHeight: 0, glyphs: 0, box: null };
+  const none: TextMeasure = { glyphHeight: 0, glyphs: 0, box: null, grids: 0 };
   const { data, width: W, height: H } = image;
   if (W < MIN_GLYPH_PX || H < MIN_GLYPH_PX) return none;
   const threshold = otsuThreshold(image);
@@ -151,6 +161,7 @@ export function measureText(image: GreyImage): TextMeasure {
   }
 
   const heights: number[] = [];
+  const large: Array<[number, number]> = [];
   let left = W;
   let top = H;
   let right = -1;
@@ -159,6 +170,8 @@ export function measureText(image: GreyImage): TextMeasure {
     if (parent[r] !== r) continue;
     const h = y1[r]! - y0[r]! + 1;
     const w = x1[r]! - x0[r]! + 1;
+    // a grid is thin lines around cells: a little ink spread over the whole box, crossing it both ways
+    if (w >= GRID_MIN_WIDTH * MIN_GLYPH_PX && h >= GRID_MIN_HEIGHT * MIN_GLYPH_PX && area[r]! <= GRID_MAX_INK * w * h) large.push([w, h]);
     // letters: not specks, not rules or underlines (wide), not slivers (tall and thin), not outlines (little ink)
     if (h < MIN_GLYPH_PX || h > MAX_GLYPH_PX || w > 3 * h || w * 8 < h || area[r]! < h) continue;
     heights.push(h);
@@ -169,10 +182,12 @@ export function measureText(image: GreyImage): TextMeasure {
   }
   if (heights.length < MIN_GLYPHS) return { ...none, glyphs: heights.length };
   heights.sort((a, b) => a - b);
+  const glyphHeight = heights[heights.length >> 1]!;
   return {
-    glyphHeight: heights[heights.length >> 1]!,
+    glyphHeight,
     glyphs: heights.length,
     box: { left, top, width: right - left + 1, height: bottom - top + 1 },
+    grids: large.filter(([w, h]) => w >= GRID_MIN_WIDTH * glyphHeight && h >= GRID_MIN_HEIGHT * glyphHeight).length,
   };
 }
 
@@ -183,7 +198,8 @@ export function measureText(image: GreyImage): TextMeasure {
 export function planOcr(measure: TextMeasure, fallbackScale: number): OcrPlan {
   if (!measure.glyphHeight || !measure.box) return { scale: fallbackScale, segmentation: "auto" };
   const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, TARGET_GLYPH_HEIGHT / measure.glyphHeight));
-  const narrow = measure.box.width <= BLOCK_MAX_WIDTH_IN_GLYPHS * measure.glyphHeight;
+  // a ruled table or a framed form needs tesseract's own layout analysis to read cell by cell
+  const narrow = measure.box.width <= BLOCK_MAX_WIDTH_IN_GLYPHS * measure.glyphHeight && measure.grids === 0;
   return { scale: Math.abs(scale - 1) < 0.05 ? 1 : scale, segmentation: narrow ? "block" : "auto" };
 }
 
