@@ -333,6 +333,8 @@ async function toDecodable(input: ConvertInput, facts: ImageFacts, signal: Abort
 interface OcrInput {
   image: Uint8Array;
   segmentation: OcrPlan["segmentation"];
+  /** dpi: the source's resolution times the scale; undefined when the file does not say */
+  dpi?: number;
 }
 
 /**
@@ -349,11 +351,13 @@ async function prepareForOcr(input: ConvertInput, image: DecodableImage, facts: 
     const grey: GreyImage = { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
     const plan = image.svgDensity ? { scale: 1, segmentation: "auto" as const } : planOcr(measureText(grey), ocrScale(grey.width, grey.height));
     const scale = Math.min(plan.scale, OCR_MAX_SIDE / Math.max(grey.width, grey.height), maxPixels > 0 ? Math.sqrt(maxPixels / (grey.width * grey.height)) : Infinity);
-    if (Math.abs(scale - 1) < 0.01) return { image: toPgm(grey), segmentation: plan.segmentation };
+    // PGM carries no resolution: pass the file's own (sane ones only; JFIF often says 1 x 1), scaled
+    const dpi = image.svgDensity ?? (facts.density && facts.density >= 50 && facts.density <= 1200 ? facts.density * scale : undefined);
+    if (Math.abs(scale - 1) < 0.01) return { image: toPgm(grey), segmentation: plan.segmentation, dpi };
     const width = Math.max(1, Math.round(grey.width * scale));
     const height = Math.max(1, Math.round(grey.height * scale));
     const resized = await sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } }).resize(width, height).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer();
-    return { image: toPgm({ data: new Uint8Array(resized.buffer, resized.byteOffset, resized.length), width, height }), segmentation: plan.segmentation };
+    return { image: toPgm({ data: new Uint8Array(resized.buffer, resized.byteOffset, resized.length), width, height }), segmentation: plan.segmentation, dpi };
   } catch (cause) {
     if (cause instanceof AppError) throw cause;
     throw imageError(input, `the ${facts.format.toUpperCase()} image data could not be decoded`, cause);
@@ -406,7 +410,7 @@ export const convertImage: Converter = async (input: ConvertInput, ctx: ConvertC
   // 3. OCR
   const prepared = await prepareForOcr(input, decodable, facts, limits.maxPixels);
   signal.throwIfAborted();
-  const ocr = await ctx.tools.ocr.recognize(prepared.image, signal, { segmentation: prepared.segmentation });
+  const ocr = await ctx.tools.ocr.recognize(prepared.image, signal, { segmentation: prepared.segmentation, dpi: prepared.dpi });
   signal.throwIfAborted();
 
   // 4. markdown

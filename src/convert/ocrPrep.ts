@@ -56,6 +56,8 @@ export const TARGET_GLYPH_HEIGHT = 16;
 /** MIN_SCALE, MAX_SCALE: bounds of the text-driven scale; beyond 4x upscaling invents nothing, below 0.5 thin strokes vanish */
 const MIN_SCALE = 0.5;
 const MAX_SCALE = 4;
+/** KEEP_SIZE_WITHIN: a scale between 1/this and this is not applied (glyphs of 13-20 px for a 16 px target) */
+const KEEP_SIZE_WITHIN = 1.25;
 /** MIN_GLYPHS: fewer letter-shaped components than this is no evidence of text size (a photo, an icon) */
 const MIN_GLYPHS = 20;
 /** MIN_GLYPH_PX: components shorter than this (px) are specks, dots of a dot-matrix print, or punctuation */
@@ -200,7 +202,8 @@ export function planOcr(measure: TextMeasure, fallbackScale: number): OcrPlan {
   const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, TARGET_GLYPH_HEIGHT / measure.glyphHeight));
   // a ruled table or a framed form needs tesseract's own layout analysis to read cell by cell
   const narrow = measure.box.width <= BLOCK_MAX_WIDTH_IN_GLYPHS * measure.glyphHeight && measure.grids === 0;
-  return { scale: Math.abs(scale - 1) < 0.05 ? 1 : scale, segmentation: narrow ? "block" : "auto" };
+  // glyphs already near the target are left alone: resampling a clean render by a few percent only blurs it
+  return { scale: scale >= 1 / KEEP_SIZE_WITHIN && scale <= KEEP_SIZE_WITHIN ? 1 : scale, segmentation: narrow ? "block" : "auto" };
 }
 
 /** toPgm wraps grey pixels in a binary PGM header, which tesseract reads without any decompression. */

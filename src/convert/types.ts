@@ -101,6 +101,8 @@ export interface RecognizeOptions {
    * amounts in reading order
    */
   segmentation?: "auto" | "block";
+  /** dpi: the image's resolution when known (tesseract sizes its layout analysis by it); undefined = tesseract estimates it */
+  dpi?: number;
 }
 
 /** OcrEngine is tesseract behind its supervisor (src/tools/tesseract). */

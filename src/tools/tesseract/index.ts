@@ -30,7 +30,7 @@ export class Tesseract implements OcrEngine {
     return this.slots.run(async () => {
       let tsv: string;
       try {
-        const result = await runProcess(this.options.binary ?? "tesseract", ["stdin", "stdout", "-l", lang, "--psm", psm, "tsv"], {
+        const result = await runProcess(this.options.binary ?? "tesseract", ["stdin", "stdout", "-l", lang, "--psm", psm, ...(options.dpi ? ["--dpi", String(Math.round(options.dpi))] : []), "tsv"], {
           stdin: image,
           timeoutMs: this.options.timeoutMs,
           signal,
