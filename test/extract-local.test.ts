@@ -63,7 +63,7 @@ describe("corpus documents", () => {
     expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
     expect(r.subtotal!.value).toBe(863.91);
     expect(r.tax!.value).toBe(66.23);
-    expect(r.date!.value).toBe("2024-11-23");
+    expect(r.date!.value).toBe("11/23/2024");
     expect(r.store_name!.value).toBe("TECHMART ELECTRONICS");
     // the store is guessed from the heading, with no label: not confident
     expect(r.store_name!.confidence).toBeLessThan(0.8);
@@ -82,7 +82,7 @@ describe("corpus documents", () => {
     expect(r.invoice_number!.value).toBe("INV-2024-001");
     expect(r.invoice_number!.confidence).toBeGreaterThanOrEqual(0.9);
     expect(r.company!.value).toBe("TechCorp Industries");
-    expect(r.date!.value).toBe("2024-01-15");
+    expect(r.date!.value).toBe("January 15, 2024");
     expect(r.total!.value).toBe(5000);
     const customer = r.customer!.value as { name: string; address: string };
     expect(customer.name).toBe("Acme Corporation");
@@ -145,7 +145,7 @@ describe("corpus documents", () => {
     expect(r.customer!.value).toEqual({ name: "Universal Studios Distribution", email: "bookings@universalstudios.com" });
     expect(r.total_revenue!.value).toBe(12500);
     expect(r.commission!.value).toBe(10);
-    expect(r.print_date!.value).toBe("2024-12-15");
+    expect(r.print_date!.value).toBe("12/15/2024");
   });
 });
 
@@ -190,10 +190,32 @@ describe("type coercion", () => {
     expect(r.paid!.value).toBe(true);
     expect(r.rush_order!.value).toBe(false);
     expect(r.refund!.value).toBe(-45);
-    expect(r.issue_date!.value).toBe("2024-03-04");
-    expect(r.due_date!.value).toBe("2024-03-15");
+    // dates come back as written; "03/04/2024" is March 4 or April 3 and nothing on the page says which
+    expect(r.issue_date!.value).toBe("03/04/2024");
+    expect(r.issue_date!.confidence).toBeLessThan(0.8);
+    expect(r.due_date!.value).toBe("15 March 2024");
+    expect(r.due_date!.confidence).toBeGreaterThanOrEqual(0.8);
     expect(r.email!.value).toBe("jane.roe@acme.example");
     expect(r.phone!.value).toBe("+1 (555) 010-2000");
+  });
+
+  test("numeric dates: returned as written; confident only when the page settles the day/month order", () => {
+    const schema = { date: { type: "string", description: "The date of the receipt" } };
+    // nothing says whether 02/12/2017 is 2 December or 12 February
+    const open = run("FUYI MINI MARKET\nDate: 02/12/2017\nTOTAL 9.00", schema);
+    expect(open.date!.value).toBe("02/12/2017");
+    expect(open.date!.confidence).toBeLessThan(0.8);
+    // a Malaysian company form: the day comes first there
+    const malaysian = run("FUYI MINI MARKET SDN BHD\nDate: 02/12/2017\nTOTAL 9.00", schema);
+    expect(malaysian.date!.value).toBe("02/12/2017");
+    expect(malaysian.date!.confidence).toBeGreaterThanOrEqual(0.8);
+    // another date on the page can only be read day first
+    const settled = run("Date: 02/12/2017\nValid until: 25/12/2017", schema);
+    expect(settled.date!.value).toBe("02/12/2017");
+    expect(settled.date!.confidence).toBeGreaterThanOrEqual(0.8);
+    // dates in both orders settle nothing
+    const mixed = run("Date: 02/12/2017\nShipped: 25/12/2017\nPrinted: 12/25/2017", schema);
+    expect(mixed.date!.confidence).toBeLessThan(0.8);
   });
 
   test("enum: case-insensitive match to an allowed value, else not found", () => {

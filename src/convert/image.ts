@@ -1,8 +1,9 @@
 /**
  * Images: the header is read first (sharp's metadata() does not decode pixels) so oversized images
  * are refused before any work; then the first frame is decoded, prepared for OCR (alpha flattened
- * on white, greyscale, scaled so text is big enough) and read by tesseract. The output is the OCR
- * text plus a metadata block (format, size, colour, DPI, EXIF and XMP facts, pages).
+ * on white, greyscale, scaled so its letters reach tesseract's best size, see ocrPrep.ts) and read
+ * by tesseract. The output is the OCR text plus a metadata block (format, size, colour, DPI, EXIF
+ * and XMP facts, pages).
  *
  * sharp decodes JPEG, PNG, WebP, GIF, TIFF, AVIF and SVG. It cannot decode HEIC (HEVC is not built
  * in), so HEIC goes through `heif-convert` to PNG; nor BMP, which is decoded here (uncompressed 1/4/8
@@ -13,6 +14,7 @@ import sharp, { type Metadata } from "sharp";
 import { AppError } from "../errors";
 import { heifToPng } from "../tools/heif";
 import { heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import { measureText, planOcr, toPgm, type GreyImage, type OcrPlan } from "./ocrPrep";
 import type { ConvertContext, Converter, ConvertInput, PageReport } from "./types";
 
 /** OCR_MIN_WIDTH: images narrower than this (px) are upscaled so small text reaches tesseract's range */
@@ -327,21 +329,35 @@ async function toDecodable(input: ConvertInput, facts: ImageFacts, signal: Abort
   return { input: input.bytes };
 }
 
+/** OcrInput is an image prepared for tesseract and the segmentation chosen for it. */
+interface OcrInput {
+  image: Uint8Array;
+  segmentation: OcrPlan["segmentation"];
+  /** dpi: the source's resolution times the scale; undefined when the file does not say */
+  dpi?: number;
+}
+
 /**
- * prepareForOcr decodes the first frame and makes a greyscale PNG on white, oriented by EXIF, scaled
- * by ocrScale. `limitInputPixels` stays as a second guard behind refuseOversize.
+ * prepareForOcr decodes the first frame to grey on white, oriented by EXIF, measures its text and
+ * scales it so the letters reach tesseract's best size (ocrPrep.ts); images without measurable text
+ * are scaled by ocrScale. An SVG is rendered at its OCR size and kept. `limitInputPixels` stays as
+ * a second guard behind refuseOversize.
  */
-async function prepareForOcr(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number): Promise<Uint8Array> {
+async function prepareForOcr(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number): Promise<OcrInput> {
   const limitInputPixels = maxPixels > 0 ? Math.ceil(maxPixels * (image.svgDensity ? (image.svgDensity / 72) ** 2 : 1)) + 1 : false;
   try {
     const pipeline = sharp(image.input, { limitInputPixels, page: 0, pages: 1, density: image.svgDensity, raw: image.raw });
-    const oriented = pipeline.autoOrient().flatten({ background: "#ffffff" }).greyscale();
-    const decoded = await oriented.png().toBuffer({ resolveWithObject: true });
-    const { width, height } = decoded.info;
-    const scale = image.svgDensity ? 1 : ocrScale(width, height);
-    if (Math.abs(scale - 1) < 0.01) return new Uint8Array(decoded.data);
-    const resized = await sharp(decoded.data).resize(Math.round(width * scale), Math.round(height * scale)).png().toBuffer();
-    return new Uint8Array(resized);
+    const decoded = await pipeline.autoOrient().flatten({ background: "#ffffff" }).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+    const grey: GreyImage = { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
+    const plan = image.svgDensity ? { scale: 1, segmentation: "auto" as const } : planOcr(measureText(grey), ocrScale(grey.width, grey.height));
+    const scale = Math.min(plan.scale, OCR_MAX_SIDE / Math.max(grey.width, grey.height), maxPixels > 0 ? Math.sqrt(maxPixels / (grey.width * grey.height)) : Infinity);
+    // PGM carries no resolution: pass the file's own (sane ones only; JFIF often says 1 x 1), scaled
+    const dpi = image.svgDensity ?? (facts.density && facts.density >= 50 && facts.density <= 1200 ? facts.density * scale : undefined);
+    if (Math.abs(scale - 1) < 0.01) return { image: toPgm(grey), segmentation: plan.segmentation, dpi };
+    const width = Math.max(1, Math.round(grey.width * scale));
+    const height = Math.max(1, Math.round(grey.height * scale));
+    const resized = await sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } }).resize(width, height).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer();
+    return { image: toPgm({ data: new Uint8Array(resized.buffer, resized.byteOffset, resized.length), width, height }), segmentation: plan.segmentation, dpi };
   } catch (cause) {
     if (cause instanceof AppError) throw cause;
     throw imageError(input, `the ${facts.format.toUpperCase()} image data could not be decoded`, cause);
@@ -392,9 +408,9 @@ export const convertImage: Converter = async (input: ConvertInput, ctx: ConvertC
   signal.throwIfAborted();
 
   // 3. OCR
-  const png = await prepareForOcr(input, decodable, facts, limits.maxPixels);
+  const prepared = await prepareForOcr(input, decodable, facts, limits.maxPixels);
   signal.throwIfAborted();
-  const ocr = await ctx.tools.ocr.recognize(png, signal);
+  const ocr = await ctx.tools.ocr.recognize(prepared.image, signal, { segmentation: prepared.segmentation, dpi: prepared.dpi });
   signal.throwIfAborted();
 
   // 4. markdown

@@ -91,10 +91,24 @@ export interface OcrResult {
   confidence: number;
 }
 
+/** RecognizeOptions tune one OCR call. */
+export interface RecognizeOptions {
+  /** lang: tesseract language code; default "eng" */
+  lang?: string;
+  /**
+   * segmentation: "auto" (default) finds columns and blocks (tesseract --psm 3); "block" reads the
+   * image as one column of lines (--psm 6), which keeps a receipt's short lines and right-aligned
+   * amounts in reading order
+   */
+  segmentation?: "auto" | "block";
+  /** dpi: the image's resolution when known (tesseract sizes its layout analysis by it); undefined = tesseract estimates it */
+  dpi?: number;
+}
+
 /** OcrEngine is tesseract behind its supervisor (src/tools/tesseract). */
 export interface OcrEngine {
-  /** recognize reads the text of one image (PNG, JPEG, TIFF, PNM bytes); lang defaults to "eng" */
-  recognize(image: Uint8Array, signal: AbortSignal, lang?: string): Promise<OcrResult>;
+  /** recognize reads the text of one image (PNG, JPEG, TIFF, PNM bytes) */
+  recognize(image: Uint8Array, signal: AbortSignal, options?: RecognizeOptions): Promise<OcrResult>;
 }
 
 /** MediaInfo is what ffprobe says about an audio or video file. */

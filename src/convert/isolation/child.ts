@@ -82,7 +82,7 @@ function remoteTools(call: (method: ToolMethod, args: unknown[]) => Promise<any>
   return {
     pool: { run: (name: string, args: unknown) => call("pool.run", [name, args]) } as unknown as WorkerPool,
     office: { convert: (bytes, fromExt, toExt) => call("office.convert", [bytes, fromExt, toExt]), close: unused },
-    ocr: { recognize: (image, _signal, lang) => call("ocr.recognize", [image, lang]) },
+    ocr: { recognize: (image, _signal, options) => call("ocr.recognize", [image, options]) },
     media: {
       probe: (bytes) => call("media.probe", [bytes]),
       audioForTranscription: (bytes) => call("media.audioForTranscription", [bytes]),

@@ -281,7 +281,7 @@ function runTool(tools: ConvertTools, method: ToolMethod, args: any[], signal: A
     case "office.convert":
       return tools.office.convert(args[0], args[1], args[2], signal);
     case "ocr.recognize":
-      return tools.ocr.recognize(args[0], signal, args[1] ?? undefined); // JSON turned an absent language into null
+      return tools.ocr.recognize(args[0], signal, args[1] ?? undefined); // JSON turned absent options into null
     case "media.probe":
       return tools.media.probe(args[0], signal);
     case "media.audioForTranscription":

@@ -97,7 +97,7 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     let base = KIND_CONFIDENCE[candidate.kind];
     if (candidate.kind === "column" && (candidate.columnValues ?? 1) > 1) base = 0.55;
     let confidence = score === 1 ? base : Math.min(0.75, 0.45 + 0.3 * score) * (base / 0.95);
-    confidence *= coerced.quality;
+    confidence *= coerced.quality * dateDoubt(coerced, doc);
     let rank = confidence;
     if (parent && candidate.section && labelScore(candidate.section, parent) > 0) rank += 0.2;
     scored.push({ candidate, value: coerced.value, confidence, rank });
@@ -146,7 +146,18 @@ interface Coerced {
   value: unknown;
   /** quality: 1 for a clean typed value, less when the value needed interpretation */
   quality: number;
+  /** openDateOrder: a numeric date whose day and month could be swapped ("02/12/2017") */
+  openDateOrder?: boolean;
 }
+
+/**
+ * UNSETTLED_DATE_QUALITY: a numeric date whose day/month order nothing on the page settles is a
+ * guess between two dates, so it stays below 0.8 even under an exact label (0.95 x 0.8 = 0.76).
+ */
+const UNSETTLED_DATE_QUALITY = 0.8;
+
+/** dateDoubt is the factor for a value whose day/month order the document leaves open, else 1. */
+const dateDoubt = (coerced: Coerced, doc: ParsedDocument) => (coerced.openDateOrder && !doc.dateOrderKnown ? UNSETTLED_DATE_QUALITY : 1);
 
 const isPercentField = (l: FieldLabels) => l.nameWords.some((w) => ["percent", "percentage", "pct", "rate"].includes(w)) || l.descriptionWords.has("percent") || l.descriptionWords.has("percentage");
 const isDateField = (l: FieldLabels) => l.concept === "date" || l.concept === "due_date" || l.nameWords.includes("date") || l.nameWords.includes("dob") || (l.nameWords.at(-1) === "on" && l.nameWords.length > 1);
@@ -191,7 +202,7 @@ export function coerceText(raw: string, def: FieldDefinition, labels: FieldLabel
   }
 }
 
-/** coerceString reads emails, phones, URLs, currencies, dates (ISO), IDs and enums out of a value. */
+/** coerceString reads emails, phones, URLs, currencies, dates (as written), IDs and enums out of a value. */
 function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): Coerced | null {
   if (def.enum) return matchEnum(text, def.enum as string[]);
   const words = labels.nameWords;
@@ -200,8 +211,9 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   if (labels.concept === "website" || words.includes("url") || words.includes("website")) return wrap(firstMatch(URL_RE, text));
   if (labels.concept === "currency") return wrap(parseCurrency(text));
   if (isDateField(labels)) {
+    // the date as the document writes it: the spec returns values literally present in the source
     const d = parseDate(text);
-    return d ? { value: d.iso, quality: d.text.length >= text.length - 3 ? 1 : 0.9 } : null;
+    return d ? { value: d.text, quality: d.text.length >= text.length - 3 ? 1 : 0.9, openDateOrder: d.ambiguous } : null;
   }
   if (isIdField(labels) && /[\s()]/.test(text)) {
     const id = firstMatch(ID_RE, text);
@@ -259,7 +271,7 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     }
     if (labels.concept === "date" || (words.length === 1 && words[0] === "date")) {
       const d = allDates(md)[0];
-      return d ? at(d.iso, 0.5, d.index) : null;
+      return d ? at(d.text, 0.5, d.index) : null;
     }
     if (labels.concept === "vendor") {
       // the first line that reads as a name: not a file name, a document title or an address line
@@ -364,13 +376,15 @@ function columnValues(doc: ParsedDocument, items: FieldDefinition, labels: Field
   if (!best) return null;
   const { table, col, score } = best as { table: Table; col: number; score: number };
   const values: unknown[] = [];
+  let doubt = 1;
   for (const row of table.rows) {
     if (TOTAL_ROW.test(row.find((x) => x) ?? "")) continue;
     const c = row[col] ? coerceText(row[col]!, items, labels) : null;
+    if (c) doubt = Math.min(doubt, dateDoubt(c, doc));
     if (c && !values.some((v) => JSON.stringify(v) === JSON.stringify(c.value))) values.push(c.value);
   }
   if (!values.length) return null;
-  return cite(doc, values, score === 1 ? 0.85 : 0.6, table.start, table.end);
+  return cite(doc, values, (score === 1 ? 0.85 : 0.6) * doubt, table.start, table.end);
 }
 
 /** labelledValues gathers the values of every label that names the field. */
@@ -381,7 +395,7 @@ function labelledValues(doc: ParsedDocument, items: FieldDefinition, labels: Fie
     const score = labelScore(c.label, labels);
     if (score < 0.5) continue;
     const v = coerceText(c.value, items, labels);
-    if (v && !hits.some((h) => JSON.stringify(h.value) === JSON.stringify(v.value))) hits.push({ value: v.value, c, conf: (score === 1 ? 0.85 : 0.6) * v.quality });
+    if (v && !hits.some((h) => JSON.stringify(h.value) === JSON.stringify(v.value))) hits.push({ value: v.value, c, conf: (score === 1 ? 0.85 : 0.6) * v.quality * dateDoubt(v, doc) });
   }
   if (!hits.length) return null;
   const start = Math.min(...hits.map((h) => h.c.start));
@@ -399,7 +413,7 @@ function patternValues(doc: ParsedDocument, items: FieldDefinition, labels: Fiel
   if (labels.concept === "email" || words.includes("email")) values = collect(EMAIL_RE);
   else if (labels.concept === "phone" || words.includes("phone")) values = collect(PHONE_RE);
   else if (labels.concept === "website" || words.includes("url") || words.includes("link")) values = collect(URL_RE);
-  else if (isDateField(labels)) values = allDates(doc.markdown).map((d) => ({ v: d.iso, i: d.index }));
+  else if (isDateField(labels)) values = allDates(doc.markdown).map((d) => ({ v: d.text, i: d.index }));
   const unique = values.filter((x, k) => values.findIndex((y) => y.v === x.v) === k);
   if (!unique.length) return null;
   const [s] = lineAt(doc, unique[0]!.i);

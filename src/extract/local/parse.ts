@@ -5,7 +5,7 @@
  * citation is always a verbatim slice of the input.
  */
 import { conceptOf, normaliseLabel } from "./labels";
-import { cleanText } from "./values";
+import { cleanText, dayMonthOrderKnown } from "./values";
 
 /** CandidateKind says how a pair was found; it sets the confidence of an exact label match. */
 export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line" | "prefix" | "phrase";
@@ -53,6 +53,8 @@ export interface ParsedDocument {
   lines: Line[];
   tables: Table[];
   candidates: Candidate[];
+  /** dateOrderKnown: the document settles the day/month order of its numeric dates (values.ts dayMonthOrderKnown) */
+  dateOrderKnown: boolean;
 }
 
 /** splitLines cuts the markdown into lines with their offsets. */
@@ -282,5 +284,5 @@ export function parseDocument(markdown: string, vocab: Set<string>): ParsedDocum
     // a line's own section is the one above it (a heading is not its own section)
     lineCandidates(lines, i, i > 0 ? sections[i - 1]! : "", vocab, add);
   }
-  return { markdown, lines, tables, candidates };
+  return { markdown, lines, tables, candidates, dateOrderKnown: dayMonthOrderKnown(markdown) };
 }

@@ -1,7 +1,7 @@
 /**
  * Typed value parsing for the local extractor: numbers with currency and separators, dates in common
- * formats to ISO (YYYY-MM-DD), booleans, emails, phones, URLs, IDs and currency codes. Every function
- * is pure and returns null when the text holds no such value.
+ * formats (read as a calendar date, returned as written), booleans, emails, phones, URLs, IDs and
+ * currency codes. Every function is pure and returns null when the text holds no such value.
  */
 
 const MONTHS: Record<string, number> = {
@@ -92,10 +92,12 @@ function iso(y: number, m: number, d: number): string | null {
   return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 }
 
-/** DATE_PATTERNS: each finds a date and turns its groups into [year, month, day]. */
-const DATE_PATTERNS: { re: RegExp; ymd: (m: RegExpMatchArray) => [number, number, number] }[] = [
+/** DATE_PATTERNS: each finds a date and turns its groups into [year, month, day]; `ambiguous` says whether the day/month order is a guess. */
+const DATE_PATTERNS: { re: RegExp; ymd: (m: RegExpMatchArray) => [number, number, number]; ambiguous?: (m: RegExpMatchArray) => boolean }[] = [
   { re: /\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b/, ymd: (m) => [+m[1]!, +m[2]!, +m[3]!] },
   {
+    // "02/12/2017": both parts could be the month; a dot ("02.12.2017") is written day first
+    ambiguous: (m) => m[2] !== "." && +m[1]! <= 12 && +m[3]! <= 12 && +m[1]! !== +m[3]!,
     // numeric day-month order: US month-first unless the first part cannot be a month
     re: /\b(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})\b/,
     ymd: (m) => {
@@ -109,19 +111,23 @@ const DATE_PATTERNS: { re: RegExp; ymd: (m: RegExpMatchArray) => [number, number
 ];
 
 export interface ParsedDate {
+  /** iso: the date read as YYYY-MM-DD (a numeric date with an open day/month order is read month first) */
   iso: string;
+  /** text: the date as the document writes it */
   text: string;
   index: number;
+  /** ambiguous: a numeric date whose day and month could be swapped ("02/12/2017") */
+  ambiguous: boolean;
 }
 
 /** parseDate finds the earliest date in text and returns it as ISO YYYY-MM-DD. */
 export function parseDate(text: string): ParsedDate | null {
   let best: ParsedDate | null = null;
-  for (const { re, ymd } of DATE_PATTERNS) {
+  for (const { re, ymd, ambiguous } of DATE_PATTERNS) {
     const m = text.match(re);
     if (!m || m.index === undefined) continue;
     const value = iso(...ymd(m));
-    if (value && (!best || m.index < best.index)) best = { iso: value, text: m[0], index: m.index };
+    if (value && (!best || m.index < best.index)) best = { iso: value, text: m[0], index: m.index, ambiguous: ambiguous?.(m) ?? false };
   }
   return best;
 }
@@ -136,6 +142,29 @@ export function allDates(text: string): ParsedDate[] {
     out.push({ ...d, index: d.index + offset });
     offset += d.index + d.text.length;
   }
+}
+
+/**
+ * DAY_FIRST_SIGNALS: words of documents from places that write the day first (Malaysia, Singapore,
+ * the UK, Europe: company forms, taxes and date labels in their languages).
+ */
+const DAY_FIRST_SIGNALS =
+  /\b(sdn\.? ?bhd|bhd|malaysia|singapore|pte\.? ltd|gmbh|mwst|ust-?id|rechnung|datum|facture|tva|factuur|btw|fecha|factura|fattura|faktura|vat reg(istration)?|ltd)\b/i;
+
+/**
+ * dayMonthOrderKnown says whether the document settles the order of day and month in its numeric
+ * dates: another numeric date with a part above 12 (all in the same order), or a signal that it
+ * comes from a place that writes the day first. A document with dates in both orders settles nothing.
+ */
+export function dayMonthOrderKnown(text: string): boolean {
+  let dayFirst = false;
+  let monthFirst = false;
+  for (const m of text.matchAll(/\b(\d{1,2})([/-])(\d{1,2})\2(?:\d{4}|\d{2})\b/g)) {
+    if (+m[1]! > 12 && +m[1]! <= 31 && +m[3]! <= 12) dayFirst = true;
+    if (+m[3]! > 12 && +m[3]! <= 31 && +m[1]! <= 12) monthFirst = true;
+  }
+  if (dayFirst !== monthFirst) return true;
+  return !monthFirst && DAY_FIRST_SIGNALS.test(text);
 }
 
 const TRUE_WORDS = new Set(["yes", "y", "true", "checked", "x", "[x]", "☑", "☒", "✓", "✔", "on", "1", "approved", "paid"]);

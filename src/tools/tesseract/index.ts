@@ -4,7 +4,7 @@
  * and at most `concurrency` processes at once so pages are parallelised by us instead.
  */
 import { AppError } from "../../errors";
-import type { OcrEngine, OcrResult } from "../../convert/types";
+import type { OcrEngine, OcrResult, RecognizeOptions } from "../../convert/types";
 import { ProcessError, runProcess, toolUnavailable } from "../process";
 import { Semaphore } from "../semaphore";
 
@@ -24,11 +24,13 @@ export class Tesseract implements OcrEngine {
     this.slots = new Semaphore(Math.max(1, options.concurrency));
   }
 
-  recognize(image: Uint8Array, signal: AbortSignal, lang = "eng"): Promise<OcrResult> {
+  recognize(image: Uint8Array, signal: AbortSignal, options: RecognizeOptions = {}): Promise<OcrResult> {
+    const lang = options.lang ?? "eng";
+    const psm = options.segmentation === "block" ? "6" : "3";
     return this.slots.run(async () => {
       let tsv: string;
       try {
-        const result = await runProcess(this.options.binary ?? "tesseract", ["stdin", "stdout", "-l", lang, "--psm", "3", "tsv"], {
+        const result = await runProcess(this.options.binary ?? "tesseract", ["stdin", "stdout", "-l", lang, "--psm", psm, ...(options.dpi ? ["--dpi", String(Math.round(options.dpi))] : []), "tsv"], {
           stdin: image,
           timeoutMs: this.options.timeoutMs,
           signal,
