@@ -7,10 +7,10 @@
  * Output: dist/docintel-<version>-linux-x64.tar.gz holding one directory docintel-<version>-linux-x64/
  * with `docintel` (the binary), `docintel.service` (the unit `docintel service-unit` prints, with its
  * defaults: /usr/local/bin/docintel, user docintel, /var/lib/docintel, /etc/docintel/docintel.env),
- * `install.sh` and README.md; and dist/docintel-<version>-linux-x64.tar.gz.sha256 in `sha256sum -c` form.
+ * `install.sh`, README.md and docs/; and dist/docintel-<version>-linux-x64.tar.gz.sha256 in `sha256sum -c` form.
  * `--binary PATH` packs an already built binary instead of building one.
  */
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createHash } from "node:crypto";
@@ -53,7 +53,9 @@ async function dist(): Promise<void> {
   writeFileSync(join(stage, "docintel.service"), serviceUnit(UNIT_DEFAULTS));
   const installer = readFileSync(join(ROOT, "scripts/install.sh"), "utf8").replaceAll("@VERSION@", VERSION).replaceAll("@APT_PACKAGES@", packages.join(" "));
   writeFileSync(join(stage, "install.sh"), installer, { mode: 0o755 });
+  // the README links into docs/: they travel together
   copyFileSync(join(ROOT, "README.md"), join(stage, "README.md"));
+  cpSync(join(ROOT, "docs"), join(stage, "docs"), { recursive: true });
 
   const archive = join(outdir, `${name}.tar.gz`);
   const tar = Bun.spawnSync(["tar", "--owner=0", "--group=0", "--numeric-owner", "-czf", archive, "-C", outdir, name], { stdout: "inherit", stderr: "inherit" });

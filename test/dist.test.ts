@@ -59,10 +59,11 @@ describe("make dist", () => {
     expect(check.code).toBe(0);
   });
 
-  test("the archive holds one directory with the binary, the unit, install.sh and the README", () => {
+  test("the archive holds one directory with the binary, the unit, install.sh, the README and the docs it links to", () => {
     const listing = sh(["tar", "-tzvf", join(outdir, `${NAME}.tar.gz`)]).out.trim().split("\n");
     const names = listing.map((l) => l.split(/\s+/).pop()!).sort();
-    expect(names).toEqual([`${NAME}/`, `${NAME}/README.md`, `${NAME}/docintel`, `${NAME}/docintel.service`, `${NAME}/install.sh`]);
+    const docs = readdirSync(join(ROOT, "docs")).map((f) => `${NAME}/docs/${f}`);
+    expect(names).toEqual([`${NAME}/`, `${NAME}/README.md`, `${NAME}/docintel`, `${NAME}/docintel.service`, `${NAME}/docs/`, ...docs, `${NAME}/install.sh`].sort());
     expect(listing.every((l) => l.includes(" 0/0 "))).toBe(true); // owned by root, not by whoever built it
     const version = sh([join(unpacked, NAME, "docintel"), "version"], join(unpacked, NAME), { PATH: "/usr/bin:/bin", HOME: tmp, DOCINTEL_CACHE_DIR: join(tmp, "cache") });
     expect(version.out).toContain(`docintel ${VERSION}`);
