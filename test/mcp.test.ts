@@ -16,6 +16,8 @@ import { MarkdownConvertBody } from "../src/markdown/schema";
 import { ExtractBody } from "../src/extract/schema";
 import { DiffBody } from "../src/diff/schema";
 import { ScreenshotQuery } from "../src/screenshots/schema";
+import { Ledger } from "../src/credits/ledger";
+import { getApiKey } from "../src/security/apiKeys";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 const serve = loopbackServers();
@@ -91,6 +93,23 @@ describe("POST /mcp with the SDK's client", () => {
     expect(facts.markdown).toBeUndefined();
     expect(result.structuredContent.markdown).toBe(textOf(result));
     expect((await creditsUsed(key)) - before).toBe(1);
+  });
+
+  test("a free key without enough credits gets 402 insufficient_credits before any work, as over HTTP", async () => {
+    const { key: freeKey, id } = await server.key("free");
+    await new Ledger(server.store()).charge(getApiKey(server.store(), id)!, 98, { operation: "test" });
+    const client = await connect(freeKey);
+    // extract holds its minimum (3) first: 2 credits left cannot cover it
+    const refused: any = await client.callTool({ name: "extract", arguments: { file_base64: base64("Invoice number: A-1\n"), filename: "a.txt", schema: { invoice_number: { type: "string" } } } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse(textOf(refused))).toMatchObject({ status: 402, success: false, error: "insufficient_credits" });
+    // a conversion (1 credit) still fits, and is charged under the /mcp request's id like any charge
+    const converted: any = await client.callTool({ name: "convert_to_markdown", arguments: { file_base64: base64("# One more\n\nline\n"), filename: "one.md" } });
+    expect(converted.isError).toBeFalsy();
+    expect(await creditsUsed(freeKey)).toBe(99);
+    const charges = server.store().db.query<{ operation: string; request_id: string }, [string]>("SELECT operation, request_id FROM credit_ledger WHERE kind = 'charge' AND key_id = ?").all(id);
+    expect(charges.map((c) => c.operation)).toEqual(["test", "markdown"]);
+    expect(charges[1]!.request_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   test("converts a document given by URL", async () => {

@@ -37,7 +37,7 @@ export const mcpRoutes: Route[] = [
       const limit = Math.ceil((services.config.maxUploadBytes * 4) / 3) + 1_000_000;
       const declared = Number(request.headers.get("content-length") ?? Number.NaN);
       if (declared > limit) throw new AppError("payload_too_large", `The MCP request is larger than ${Math.round(limit / 1_000_000)} MB: files may be at most ${Math.round(services.config.maxUploadBytes / 1_000_000)} MB each before base64 encoding.`);
-      const response = await handleMcpRequest(request, { services, ctx }, limit);
+      const response = await handleMcpRequest(request, { services, ctx, signal: request.signal }, limit);
       for (const [name, value] of Object.entries(set.headers)) response.headers.set(name, String(value));
       return response;
     },

@@ -91,6 +91,8 @@ export interface McpCall {
   services: Services;
   /** ctx: the /mcp request's context (its key, id and rate decision) */
   ctx: RequestContext;
+  /** signal: aborts when the client of the /mcp request goes away, which ends the work as over HTTP */
+  signal: AbortSignal;
 }
 
 /** runTool runs one tool call through its operation's handler and returns what the handler answered. */
@@ -156,7 +158,8 @@ export function createMcpServer(call: McpCall): Server {
     const tool = mcpToolNamed(name);
     if (!tool) return errorResult(new AppError("not_found", `no tool '${name}'; the tools are ${MCP_TOOLS.map((t) => t.spec.name).join(", ")}`), call, name);
     try {
-      return await resultOf(tool, await runTool(tool, request.params.arguments ?? {}, call, extra.signal));
+      // the work stops when the client cancels the call (MCP) or closes the connection (HTTP)
+      return await resultOf(tool, await runTool(tool, request.params.arguments ?? {}, call, AbortSignal.any([extra.signal, call.signal])));
     } catch (error) {
       return errorResult(error, call, name);
     }
