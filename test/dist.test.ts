@@ -4,7 +4,7 @@
  * private mount namespace (root with unshare -m), a real run of install.sh (--no-packages --no-start)
  * against private copies of /etc, /usr/local/bin, /var/lib and /var/cache: the user, the dirs and
  * their modes, the settings file, the first key in a root-only file, a second run that keeps them,
- * and the installed binary serving that key from the installed data dir.
+ * and the installed binary serving that key from the installed data dir (the API and /mcp).
  *
  * The host's systemd is not PID 1 in a container, so the unit is verified offline
  * (`systemd-analyze verify --root`), not started.
@@ -176,6 +176,7 @@ runuser -u docintel -- /usr/local/bin/docintel serve > /tmp/serve.log 2>&1 &
 pid=$!
 for i in $(seq 1 100); do curl -sf http://127.0.0.1:${port}/healthz >/dev/null && break; sleep 0.1; done
 echo "usage: $(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $key1" http://127.0.0.1:${port}/api/v1/usage)"
+echo "mcp: $(curl -s -H "X-API-Key: $key1" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' http://127.0.0.1:${port}/mcp | grep -o '"name":"convert_to_markdown"')"
 kill $pid; wait $pid || true
 grep -c "API key:" /tmp/serve.log || true
 `;
@@ -200,6 +201,8 @@ grep -c "API key:" /tmp/serve.log || true
     expect(out).toContain("verify ok");
     // the installed service accepts the first key, and printed no key of its own into the log
     expect(out).toContain("usage: 200");
+    // the MCP SDK works inside the compiled binary
+    expect(out).toContain('mcp: "name":"convert_to_markdown"');
     expect(out.trim().split("\n").pop()).toBe("0");
     // nothing reached the real machine
     expect({ etc: existsSync("/etc/docintel"), user: sh(["getent", "passwd", "docintel"]).code }).toEqual(hostBefore);
