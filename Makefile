@@ -12,13 +12,16 @@ APT_PACKAGES := 7zip bzip2 xz-utils mupdf-tools chromium-headless-shell chromium
 export PUPPETEER_SKIP_DOWNLOAD := 1
 export PATH := $(TOOLS)/node_modules/.bin:$(PATH)
 
+# only the tests need these (systemd-analyze verifies the unit of make dist; minimal images lack it)
+TEST_APT_PACKAGES := systemd
 # only the benchmarks need these (pandoc is the DOCX baseline)
 BENCH_APT_PACKAGES := pandoc
 
 PORT ?= 8080
+DIST_DIR ?= dist
 DATA ?= ./data
 
-.PHONY: help setup setup-apt setup-bun setup-deps run test build bench clean
+.PHONY: help setup setup-apt setup-bun setup-deps run test build dist bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -45,12 +48,16 @@ setup-deps: setup-bun
 run: setup ## set up, then start the service on PORT (8080) with DATA (./data)
 	$(BUN) bin/docintel serve --port $(PORT) --data $(DATA)
 
-test: setup ## set up, then type-check and run the test suite against real servers and tools
+test: ## set up, then type-check and run the test suite against real servers and tools
+	@$(MAKE) --no-print-directory setup EXTRA_APT="$(TEST_APT_PACKAGES)"
 	$(BUN) x tsc --noEmit -p .
 	$(BUN) test --timeout 60000
 
 build: setup-bun setup-deps ## compile the single binary dist/docintel
 	$(BUN) scripts/build.ts --outfile dist/docintel
+
+dist: setup-bun setup-deps ## build dist/docintel-<version>-linux-x64.tar.gz (binary, systemd unit, install.sh) and its .sha256
+	$(BUN) scripts/dist.ts --outdir $(DIST_DIR) --apt-packages "$(APT_PACKAGES)"
 
 bench: ## run the benchmarks (ratios against baselines run in the same script)
 	@$(MAKE) --no-print-directory setup EXTRA_APT="$(BENCH_APT_PACKAGES)"

@@ -27,6 +27,7 @@ import { decideRoutes } from "../decide/routes";
 import { diffRoutes } from "../diff/routes";
 import { taskRoutes } from "../tasks/routes";
 import { webhookRoutes } from "../webhooks/routes";
+import { mcpRoutes } from "../mcp/routes";
 
 /** ROUTES lists every operation; the wildcard screenshot route comes last so it never shadows another. */
 export const ROUTES: Route[] = [
@@ -40,6 +41,7 @@ export const ROUTES: Route[] = [
   ...diffRoutes,
   ...taskRoutes,
   ...webhookRoutes,
+  ...mcpRoutes,
   ...screenshotRoutes,
 ];
 

@@ -28,6 +28,7 @@ import { markdownOf, resultFields } from "../markdown/service";
 import { CONVERSION_PROCESS_COMMAND } from "../convert/isolation";
 import { runConversionChild } from "../convert/isolation/child";
 import { RENDER_MODES, type RenderMode } from "../convert/types";
+import { MCP_BRIDGE_OPTIONS, runStdioBridge } from "../mcp/bridge";
 
 const env = process.env as Record<string, string | undefined>;
 const out = (s = "") => process.stdout.write(s + "\n");
@@ -355,6 +356,16 @@ const COMMANDS: Record<string, Command> = {
         await pool.close();
         rmSync(work, { recursive: true, force: true });
       }
+    },
+  },
+  mcp: {
+    usage: "DOCINTEL_URL=http://127.0.0.1:8080 DOCINTEL_API_KEY=dk_... docintel mcp",
+    summary: "MCP over stdio for desktop clients: relays to a running service's /mcp with your API key",
+    options: MCP_BRIDGE_OPTIONS,
+    async run(positionals, flags) {
+      if (positionals.length) throw new ConfigError(`takes no arguments, got '${positionals.join(" ")}'; set DOCINTEL_URL and DOCINTEL_API_KEY`);
+      const o = resolveOptions(MCP_BRIDGE_OPTIONS, env, flags);
+      return runStdioBridge({ url: String(o.url), apiKey: o["api-key"] === undefined ? "" : String(o["api-key"]), log: err });
     },
   },
   version: {

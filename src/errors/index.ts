@@ -41,6 +41,44 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * ERROR_MEANING says, for each code, when a client gets it: the README's error table is generated
+ * from this and ERROR_STATUS (scripts/error-table.ts; test/readme-errors.test.ts keeps them equal).
+ */
+export const ERROR_MEANING: Record<ErrorCode, string> = {
+  bad_request: "a semantic error in the request: fields that exclude each other, a JSON field that is not valid JSON, a selector that matches nothing (the detail names the field and the fix)",
+  invalid_schema: "a typed schema that is not valid (the detail names the field inside the schema)",
+  invalid_json: "reserved for JSON that cannot be parsed; this version answers bad_request for a JSON form field and 422 for a JSON body",
+  missing_input: "neither a file nor a URL (or none of the inputs the operation needs)",
+  url_refused: "a URL that is not http(s), carries credentials, or resolves to a private, loopback, link-local or metadata address (unless the server runs with --allow-private-urls)",
+  url_unreachable: "a URL whose host does not resolve, refuses the connection, or answers with an error",
+  invalid_document: "an empty upload or an empty document behind a URL",
+  unreadable_document: "a corrupt or truncated file",
+  encrypted_document: "a password-protected document",
+  empty_document: "a document with no text at all, not even after OCR (or an extraction that found no field)",
+  unauthorized: "a missing, invalid or revoked API key",
+  key_revoked: "the error of a task or job whose API key was revoked before it could end",
+  insufficient_credits: "not enough credits this month for the operation's minimum cost (the detail says what is needed and what remains)",
+  forbidden: "a signed URL that was altered or has expired",
+  not_found: "an unknown path, or a task, batch, job or delivery that does not exist or belongs to another key",
+  method_not_allowed: "a known path with a method it does not serve (the Allow header lists the methods)",
+  conflict: "a task that has already ended was asked to be cancelled",
+  job_not_completed: "a thumbnail image asked for before its job completed",
+  payload_too_large: "a request body or file over the limit (50 MB a file by default), refused from Content-Length before reading or while a chunked body streams in",
+  document_too_large: "a document past the page, pixel, decompressed-size, markdown-size or conversion-memory limit",
+  unsupported_media_type: "a type the operation does not read",
+  validation_error: "request validation: the body is {detail: [{loc, msg, type, input, ctx}]}, one item per problem",
+  rate_limited: "over the plan's requests per minute, or too many chunked uploads of the key at once (with Retry-After)",
+  internal_error: "anything unexpected: a generic detail with the request id to quote; the cause goes to the log",
+  not_implemented: "an operation that is part of the interface but not built in this version",
+  provider_error: "the AI provider failed in a way that retrying will not fix",
+  ai_unavailable: "the operation needs the AI provider and none is configured (GROQ_API_KEY), or it is busy (with Retry-After)",
+  overloaded: "the worker queue or the upload spools are full (with Retry-After)",
+  shutting_down: "the service is stopping (with Retry-After)",
+  tool_unavailable: "a program the work needs (Chromium, LibreOffice, tesseract, ffmpeg) is missing or crashed; docintel doctor says which",
+  timeout: "the work passed its deadline (--convert-timeout-ms, --screenshot-timeout-ms, the analyze limit)",
+};
+
 export interface AppErrorOptions {
   cause?: unknown;
   /** headers added to the error response, e.g. Retry-After */

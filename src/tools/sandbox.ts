@@ -78,7 +78,7 @@ const BASE_PATH = "/usr/local/bin:/usr/bin:/bin";
 
 /** ENABLE_HINT: how an operator turns isolation on, for the log and doctor */
 const ENABLE_HINT =
-  "install the Debian package bubblewrap and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1); under systemd the unit must not set RestrictNamespaces, ProtectKernelTunables, ProtectKernelLogs or ProcSubset=pid, which stop bwrap from mounting a /proc of its own (docintel service-unit prints a unit that works); see \"Tool isolation\" in the README";
+  "install the Debian package bubblewrap and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1); under systemd the unit must not set RestrictNamespaces, ProtectKernelTunables, ProtectKernelLogs or ProcSubset=pid, which stop bwrap from mounting a /proc of its own (docintel service-unit prints a unit that works); see \"Tool isolation\" in docs/operations.md";
 
 let current: IsolationStatus | null = null;
 
