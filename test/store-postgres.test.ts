@@ -3,19 +3,25 @@
  * migrations by machines starting at once, credit holds under concurrency from several pools
  * (each pool stands for a machine), task claims and leases, the change feed, shared rate-limit
  * windows, the pool's statement timeout. Each test gets its own database.
+ *
+ * The semantics that the engine relies on (credits, leases, key changes, counters) are tested
+ * through StoreBackend on both backends, SQLite (several handles on one data dir) and PostgreSQL
+ * (several pools on one database): the same test, the same expectations.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import type { Cap, LedgerEntry, NewHold } from "../src/store/backend";
+import type { Cap, LedgerEntry, NewHold, StoreBackend } from "../src/store/backend";
+import { openSqliteBackend } from "../src/store/sqliteBackend";
 import { openPostgres, redactUrl, type PostgresOptions, type PostgresStore } from "../src/store/postgres";
 import { ChangeFeed } from "../src/store/postgres/changes";
 import { migratePostgres, PG_MIGRATIONS } from "../src/store/postgres/migrations";
 import { TASK_STATES } from "../src/store/states";
 import { FREE_MONTHLY_CREDITS } from "../src/credits/plans";
 import { startPostgres, type TestPostgres } from "./helpers/postgres";
+import { tempDir } from "./helpers/server";
 
 let pg: TestPostgres;
-const opened: PostgresStore[] = [];
+const opened: StoreBackend[] = [];
 
 beforeAll(async () => {
   pg = await startPostgres();
@@ -46,11 +52,22 @@ async function machines(n: number, options: Partial<PostgresOptions> = {}): Prom
   return [first, ...rest];
 }
 
+type Kind = StoreBackend["kind"];
+
+/** machinesOn opens `n` backends of a kind on one fresh store: processes (SQLite) or machines (PostgreSQL) */
+async function machinesOn(kind: Kind, n: number): Promise<StoreBackend[]> {
+  if (kind === "postgres") return machines(n);
+  const dir = tempDir();
+  const backends = Array.from({ length: n }, () => openSqliteBackend(dir));
+  opened.push(...backends);
+  return backends;
+}
+
 const PERIOD = new Date().toISOString().slice(0, 7);
 const nowIso = () => new Date().toISOString();
 const id = (prefix: string) => `${prefix}_${randomBytes(6).toString("hex")}`;
 
-async function makeKey(store: PostgresStore, plan: "free" | "pro" = "free"): Promise<string> {
+async function makeKey(store: StoreBackend, plan: "free" | "pro" = "free"): Promise<string> {
   const keyId = id("key");
   await store.keys.insert({ id: keyId, name: "test", plan, prefix: "dk_test", key_hash: randomBytes(16).toString("hex"), created_at: nowIso(), webhook_secret: null, webhook_secret_at: null });
   return keyId;
@@ -95,168 +112,199 @@ describe("migrations", () => {
   });
 });
 
-describe("credits", () => {
-  test("100 concurrent holds against 50 credits from three machines: exactly 50 succeed, never below zero", async () => {
-    const stores = await machines(3);
-    const keyId = await makeKey(stores[0]!);
-    // the free allowance is 100 a month: spend 50 first, so 50 remain
-    expect(await stores[0]!.credits.charge(capOf(keyId), chargeOf(keyId, FREE_MONTHLY_CREDITS - 50))).toEqual({ ok: true });
+for (const kind of ["sqlite", "postgres"] as const) {
+  describe(kind, () => {
+    describe("credits", () => {
+      test("100 concurrent holds against 50 credits from three machines: exactly 50 succeed, never below zero", async () => {
+        const stores = await machinesOn(kind, 3);
+        const keyId = await makeKey(stores[0]!);
+        // the free allowance is 100 a month: spend 50 first, so 50 remain
+        expect(await stores[0]!.credits.charge(capOf(keyId), chargeOf(keyId, FREE_MONTHLY_CREDITS - 50))).toEqual({ ok: true });
 
-    const outcomes = await Promise.all(Array.from({ length: 100 }, (_, i) => stores[i % 3]!.credits.hold(capOf(keyId), holdOf(keyId, 1))));
-    expect(outcomes.filter((o) => o.ok)).toHaveLength(50);
-    for (const refused of outcomes.filter((o) => !o.ok)) expect(refused).toEqual({ ok: false, remaining: 0 });
+        const outcomes = await Promise.all(Array.from({ length: 100 }, (_, i) => stores[i % 3]!.credits.hold(capOf(keyId), holdOf(keyId, 1))));
+        expect(outcomes.filter((o) => o.ok)).toHaveLength(50);
+        for (const refused of outcomes.filter((o) => !o.ok)) expect(refused).toEqual({ ok: false, remaining: 0 });
 
-    const t = await stores[1]!.credits.totals(keyId, PERIOD, Date.now());
-    expect(t).toMatchObject({ granted: 0, used: 50, held: 50 });
-    expect(FREE_MONTHLY_CREDITS + t.granted - t.used - t.held).toBe(0);
-  });
+        const t = await stores[1]!.credits.totals(keyId, PERIOD, Date.now());
+        expect(t).toMatchObject({ granted: 0, used: 50, held: 50 });
+        expect(FREE_MONTHLY_CREDITS + t.granted - t.used - t.held).toBe(0);
+      });
 
-  test("settling holds charges once; a charge past the balance is refused and writes nothing", async () => {
-    const stores = await machines(2);
-    const keyId = await makeKey(stores[0]!);
-    const holds = Array.from({ length: 10 }, () => holdOf(keyId, 10));
-    for (const h of holds) expect(await stores[0]!.credits.hold(capOf(keyId), h)).toEqual({ ok: true });
-    expect(await stores[1]!.credits.hold(capOf(keyId), holdOf(keyId, 1))).toEqual({ ok: false, remaining: 0 });
+      test("settling holds charges once; a charge past the balance is refused and writes nothing", async () => {
+        const stores = await machinesOn(kind, 2);
+        const keyId = await makeKey(stores[0]!);
+        const holds = Array.from({ length: 10 }, () => holdOf(keyId, 10));
+        for (const h of holds) expect(await stores[0]!.credits.hold(capOf(keyId), h)).toEqual({ ok: true });
+        expect(await stores[1]!.credits.hold(capOf(keyId), holdOf(keyId, 1))).toEqual({ ok: false, remaining: 0 });
 
-    // settle each hold twice at once from both machines: the second finds the hold gone and charges
-    // again only if the balance covers it; here it cannot, so the total stays at 100
-    const settles = await Promise.all(holds.flatMap((h) => [stores[0]!.credits.settle(capOf(keyId), h.id, chargeOf(keyId, 10)), stores[1]!.credits.settle(capOf(keyId), h.id, chargeOf(keyId, 10))]));
-    expect(settles.filter((s) => s.ok)).toHaveLength(10);
-    const t = await stores[0]!.credits.totals(keyId, PERIOD, Date.now());
-    expect(t).toMatchObject({ used: 100, held: 0 });
-    const [ledger] = await stores[0]!.sql`SELECT count(*)::int AS n, SUM(amount)::int AS total FROM credit_ledger WHERE key_id = ${keyId}`;
-    expect(ledger).toEqual({ n: 10, total: 100 });
-  });
+        // settle each hold twice at once from both machines: the second finds the hold gone and charges
+        // again only if the balance covers it; here it cannot, so the total stays at 100
+        const settles = await Promise.all(holds.flatMap((h) => [stores[0]!.credits.settle(capOf(keyId), h.id, chargeOf(keyId, 10)), stores[1]!.credits.settle(capOf(keyId), h.id, chargeOf(keyId, 10))]));
+        expect(settles.filter((s) => s.ok)).toHaveLength(10);
+        const t = await stores[0]!.credits.totals(keyId, PERIOD, Date.now());
+        // ten charges of 10: each hold charged once
+        expect(t).toMatchObject({ used: 100, held: 0 });
+      });
 
-  test("a hold written inside a transaction that rolls back leaves nothing held", async () => {
-    const [store] = await machines(1);
-    const keyId = await makeKey(store!);
-    await expect(
-      store!.transaction(async (tx) => {
-        expect(await tx.credits.hold(capOf(keyId), holdOf(keyId, 30))).toEqual({ ok: true });
-        throw new Error("the task row could not be written");
-      }),
-    ).rejects.toThrow(/task row/);
-    expect((await store!.credits.totals(keyId, PERIOD, Date.now())).held).toBe(0);
-  });
+      test("a hold written inside a transaction that rolls back leaves nothing held", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const keyId = await makeKey(store!);
+        await expect(
+          store!.transaction(async (tx) => {
+            expect(await tx.credits.hold(capOf(keyId), holdOf(keyId, 30))).toEqual({ ok: true });
+            throw new Error("the task row could not be written");
+          }),
+        ).rejects.toThrow(/task row/);
+        expect((await store!.credits.totals(keyId, PERIOD, Date.now())).held).toBe(0);
+      });
 
-  test("metered plans are not capped; expired holds stop counting", async () => {
-    const [store] = await machines(1);
-    const keyId = await makeKey(store!, "pro");
-    const metered: Cap = { ...capOf(keyId), allowance: null };
-    expect(await store!.credits.charge(metered, chargeOf(keyId, 5_000))).toEqual({ ok: true });
-    const free = await makeKey(store!);
-    expect(await store!.credits.hold(capOf(free), { ...holdOf(free, 100), expires_at: Date.now() + 50 })).toEqual({ ok: true });
-    expect((await store!.credits.hold(capOf(free), holdOf(free, 1))).ok).toBe(false);
-    await Bun.sleep(80);
-    expect(await store!.credits.hold(capOf(free), holdOf(free, 1))).toEqual({ ok: true });
-    expect(await store!.credits.deleteExpiredHolds(Date.now())).toBe(1);
-  });
-});
+      test("a write started elsewhere while a transaction awaits is not part of it and survives its rollback", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const inside = await makeKey(store!);
+        const outside = await makeKey(store!);
+        let grantDone: Promise<void> | null = null;
+        await expect(
+          store!.transaction(async (tx) => {
+            expect(await tx.credits.hold(capOf(inside), holdOf(inside, 30))).toEqual({ ok: true });
+            grantDone = store!.credits.grant({ ...chargeOf(outside, 10), kind: "grant" });
+            await Bun.sleep(50);
+            throw new Error("rolled back on purpose");
+          }),
+        ).rejects.toThrow(/on purpose/);
+        await grantDone;
+        expect((await store!.credits.totals(inside, PERIOD, Date.now())).held).toBe(0);
+        expect((await store!.credits.totals(outside, PERIOD, Date.now())).granted).toBe(10);
+      });
 
-describe("task claims and leases", () => {
-  async function acceptTasks(store: PostgresStore, n: number): Promise<string[]> {
-    const keyId = await makeKey(store);
-    const ids: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const taskId = id("task");
-      await store.tasks.insertTask({ id: taskId, key_id: keyId, operation: "markdown", input: `{"i":${i}}`, webhook_url: null, batch_id: null, batch_index: null, hold_id: null, hold_amount: 0, source: null, created_at: nowIso() });
-      ids.push(taskId);
-    }
-    return ids;
-  }
+      test("metered plans are not capped; expired holds stop counting", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const keyId = await makeKey(store!, "pro");
+        const metered: Cap = { ...capOf(keyId), allowance: null };
+        expect(await store!.credits.charge(metered, chargeOf(keyId, 5_000))).toEqual({ ok: true });
+        const free = await makeKey(store!);
+        expect(await store!.credits.hold(capOf(free), { ...holdOf(free, 100), expires_at: Date.now() + 50 })).toEqual({ ok: true });
+        expect((await store!.credits.hold(capOf(free), holdOf(free, 1))).ok).toBe(false);
+        await Bun.sleep(80);
+        expect(await store!.credits.hold(capOf(free), holdOf(free, 1))).toEqual({ ok: true });
+        expect(await store!.credits.deleteExpiredHolds(Date.now())).toBe(1);
+      });
+    });
 
-  const claimOf = (owner: string, leaseMs: number) => ({ operations: ["markdown"], owner, leaseUntil: Date.now() + leaseMs, nowMs: Date.now(), perBatch: 4, startedAt: nowIso() });
-
-  test("three machines with ten claimers each take 90 tasks: every task claimed exactly once, in acceptance order per claimer", async () => {
-    const stores = await machines(3);
-    const ids = await acceptTasks(stores[0]!, 90);
-    const claimed: string[] = [];
-    const claimer = async (store: PostgresStore, owner: string) => {
-      const mine: number[] = [];
-      for (;;) {
-        const row = await store.tasks.claimNext(claimOf(owner, 30_000));
-        if (!row) return mine;
-        expect(row).toMatchObject({ status: "processing", lease_owner: owner, attempts: 1 });
-        expect(typeof row.lease_expires_at).toBe("number");
-        claimed.push(row.id);
-        mine.push(ids.indexOf(row.id));
-        expect(await store.tasks.complete(row.id, owner, "{}", 0, nowIso())).toBe(true);
-      }
-    };
-    const perClaimer = await Promise.all(stores.flatMap((s, m) => Array.from({ length: 10 }, (_, c) => claimer(s, `m${m}:c${c}`))));
-    expect(claimed.length).toBe(90);
-    expect(new Set(claimed).size).toBe(90);
-    for (const order of perClaimer) expect(order).toEqual([...order].sort((a, b) => a - b));
-    expect(await stores[2]!.tasks.countByState()).toMatchObject({ completed: 90, pending: 0, processing: 0 });
-  });
-
-  test("an owner that renews keeps its task; when it dies the lease runs out and another machine takes the task; the dead owner's late write changes nothing", async () => {
-    const [a, b] = await machines(2);
-    const [taskId] = await acceptTasks(a!, 1);
-    const LEASE_MS = 300;
-    const claimed = await a!.tasks.claimNext(claimOf("machine-a", LEASE_MS));
-    expect(claimed!.id).toBe(taskId!);
-
-    // A renews every 100 ms for 0.9 s (three leases long): B never gets the task meanwhile
-    const until = Date.now() + 900;
-    while (Date.now() < until) {
-      expect(await a!.tasks.renewLease(taskId!, "machine-a", Date.now() + LEASE_MS)).toBe(true);
-      expect(await b!.tasks.claimNext(claimOf("machine-b", LEASE_MS))).toBeNull();
-      await Bun.sleep(100);
-    }
-
-    // A dies (stops renewing): B takes the task once the lease has run out, as a second attempt
-    let taken = null;
-    const diedAt = Date.now();
-    while (!taken && Date.now() - diedAt < 3_000) {
-      taken = await b!.tasks.claimNext(claimOf("machine-b", 30_000));
-      if (!taken) await Bun.sleep(25);
-    }
-    expect(taken).toMatchObject({ id: taskId, lease_owner: "machine-b", attempts: 2, status: "processing" });
-    expect(Date.now() - diedAt).toBeGreaterThanOrEqual(LEASE_MS - 100 - 50);
-
-    // A wakes up: its renewal and its ending are refused; B's ending stands
-    expect(await a!.tasks.renewLease(taskId!, "machine-a", Date.now() + LEASE_MS)).toBe(false);
-    expect(await a!.tasks.complete(taskId!, "machine-a", '{"from":"a"}', 1, nowIso())).toBe(false);
-    expect(await b!.tasks.complete(taskId!, "machine-b", '{"from":"b"}', 1, nowIso())).toBe(true);
-    expect(await a!.tasks.get(taskId!)).toMatchObject({ status: "completed", result: '{"from":"b"}', lease_owner: null, input: "{}" });
-  });
-
-  test("a requeued task is claimable at once; queue positions follow acceptance order", async () => {
-    const [store] = await machines(1);
-    const ids = await acceptTasks(store!, 3);
-    expect(await Promise.all(ids.map((t) => store!.tasks.queuePosition(t)))).toEqual([0, 1, 2]);
-    const row = await store!.tasks.claimNext(claimOf("stopping", 60_000));
-    expect(row!.id).toBe(ids[0]!);
-    expect(await store!.tasks.requeue(row!.id, "stopping")).toBe(true);
-    expect(await store!.tasks.claimNext(claimOf("next", 60_000))).toMatchObject({ id: ids[0], attempts: 1 });
-    expect(await store!.tasks.cancel(ids[1]!, nowIso())).toBe(true);
-    expect(await store!.tasks.queuePosition(ids[2]!)).toBe(0);
-  });
-});
-
-describe("change feed", () => {
-  test("a key revoked on one machine moves the other machines' key stamp within a second", async () => {
-    const [a, b, c] = await machines(3);
-    const keyId = await makeKey(a!);
-    await Bun.sleep(100); // the insert's own notification
-    const before = [b!.changeStamp("keys"), c!.changeStamp("keys")];
-    const revokedAt = performance.now();
-    expect(await a!.keys.revoke(keyId, nowIso())).toBe(1);
-    const seenIn = await Promise.all(
-      [b!, c!].map(async (s, i) => {
-        while (s.changeStamp("keys") === before[i]) {
-          if (performance.now() - revokedAt > 1_000) throw new Error("revocation not seen within a second");
-          await Bun.sleep(5);
+    describe("task claims and leases", () => {
+      async function acceptTasks(store: StoreBackend, n: number): Promise<string[]> {
+        const keyId = await makeKey(store);
+        const ids: string[] = [];
+        for (let i = 0; i < n; i++) {
+          const taskId = id("task");
+          await store.tasks.insertTask({ id: taskId, key_id: keyId, operation: "markdown", input: `{"i":${i}}`, webhook_url: null, batch_id: null, batch_index: null, hold_id: null, hold_amount: 0, source: null, created_at: nowIso() });
+          ids.push(taskId);
         }
-        return performance.now() - revokedAt;
-      }),
-    );
-    for (const ms of seenIn) expect(ms).toBeLessThan(1_000);
-    expect((await b!.keys.byId(keyId))!.revoked_at).not.toBeNull();
-  });
+        return ids;
+      }
 
+      const claimOf = (owner: string, leaseMs: number) => ({ operations: ["markdown"], owner, leaseUntil: Date.now() + leaseMs, nowMs: Date.now(), perBatch: 4, startedAt: nowIso() });
+
+      test("three machines with ten claimers each take 90 tasks: every task claimed exactly once, in acceptance order per claimer", async () => {
+        const stores = await machinesOn(kind, 3);
+        const ids = await acceptTasks(stores[0]!, 90);
+        const claimed: string[] = [];
+        const claimer = async (store: StoreBackend, owner: string) => {
+          const mine: number[] = [];
+          for (;;) {
+            const row = await store.tasks.claimNext(claimOf(owner, 30_000));
+            if (!row) return mine;
+            expect(row).toMatchObject({ status: "processing", lease_owner: owner, attempts: 1 });
+            expect(typeof row.lease_expires_at).toBe("number");
+            claimed.push(row.id);
+            mine.push(ids.indexOf(row.id));
+            expect(await store.tasks.complete(row.id, owner, "{}", 0, nowIso())).toBe(true);
+          }
+        };
+        const perClaimer = await Promise.all(stores.flatMap((s, m) => Array.from({ length: 10 }, (_, c) => claimer(s, `m${m}:c${c}`))));
+        expect(claimed.length).toBe(90);
+        expect(new Set(claimed).size).toBe(90);
+        for (const order of perClaimer) expect(order).toEqual([...order].sort((a, b) => a - b));
+        expect(await stores[2]!.tasks.countByState()).toMatchObject({ completed: 90, pending: 0, processing: 0 });
+      });
+
+      test("an owner that renews keeps its task; when it dies the lease runs out and another machine takes the task; the dead owner's late write changes nothing", async () => {
+        const [a, b] = await machinesOn(kind, 2);
+        const [taskId] = await acceptTasks(a!, 1);
+        const LEASE_MS = 300;
+        const claimed = await a!.tasks.claimNext(claimOf("machine-a", LEASE_MS));
+        expect(claimed!.id).toBe(taskId!);
+
+        // A renews every 100 ms for 0.9 s (three leases long): B never gets the task meanwhile
+        const until = Date.now() + 900;
+        while (Date.now() < until) {
+          expect(await a!.tasks.renewLease(taskId!, "machine-a", Date.now() + LEASE_MS)).toBe(true);
+          expect(await b!.tasks.claimNext(claimOf("machine-b", LEASE_MS))).toBeNull();
+          await Bun.sleep(100);
+        }
+
+        // A dies (stops renewing): B takes the task once the lease has run out, as a second attempt
+        let taken = null;
+        const diedAt = Date.now();
+        while (!taken && Date.now() - diedAt < 3_000) {
+          taken = await b!.tasks.claimNext(claimOf("machine-b", 30_000));
+          if (!taken) await Bun.sleep(25);
+        }
+        expect(taken).toMatchObject({ id: taskId, lease_owner: "machine-b", attempts: 2, status: "processing" });
+        expect(Date.now() - diedAt).toBeGreaterThanOrEqual(LEASE_MS - 100 - 50);
+
+        // A wakes up: its renewal and its ending are refused; B's ending stands
+        expect(await a!.tasks.renewLease(taskId!, "machine-a", Date.now() + LEASE_MS)).toBe(false);
+        expect(await a!.tasks.complete(taskId!, "machine-a", '{"from":"a"}', 1, nowIso())).toBe(false);
+        expect(await b!.tasks.complete(taskId!, "machine-b", '{"from":"b"}', 1, nowIso())).toBe(true);
+        expect(await a!.tasks.get(taskId!)).toMatchObject({ status: "completed", result: '{"from":"b"}', lease_owner: null, input: "{}" });
+      });
+
+      test("a requeued task is claimable at once; queue positions follow acceptance order", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const ids = await acceptTasks(store!, 3);
+        expect(await Promise.all(ids.map((t) => store!.tasks.queuePosition(t)))).toEqual([0, 1, 2]);
+        const row = await store!.tasks.claimNext(claimOf("stopping", 60_000));
+        expect(row!.id).toBe(ids[0]!);
+        expect(await store!.tasks.requeue(row!.id, "stopping")).toBe(true);
+        expect(await store!.tasks.claimNext(claimOf("next", 60_000))).toMatchObject({ id: ids[0], attempts: 1 });
+        expect(await store!.tasks.cancel(ids[1]!, nowIso())).toBe(true);
+        expect(await store!.tasks.queuePosition(ids[2]!)).toBe(0);
+      });
+    });
+
+    describe("key changes and counters", () => {
+      test("a key revoked on one machine moves the other machines' key stamp within a second", async () => {
+        const [a, b, c] = await machinesOn(kind, 3);
+        const keyId = await makeKey(a!);
+        await Bun.sleep(100); // the insert's own notification
+        const before = [b!.changeStamp("keys"), c!.changeStamp("keys")];
+        const revokedAt = performance.now();
+        expect(await a!.keys.revoke(keyId, nowIso())).toBe(1);
+        const seenIn = await Promise.all(
+          [b!, c!].map(async (s, i) => {
+            while (s.changeStamp("keys") === before[i]) {
+              if (performance.now() - revokedAt > 1_000) throw new Error("revocation not seen within a second");
+              await Bun.sleep(5);
+            }
+            return performance.now() - revokedAt;
+          }),
+        );
+        for (const ms of seenIn) expect(ms).toBeLessThan(1_000);
+        expect((await b!.keys.byId(keyId))!.revoked_at).not.toBeNull();
+      });
+
+      test("rate-limit windows are shared: 60 reservations from three machines count to 60", async () => {
+        const stores = await machinesOn(kind, 3);
+        const counts = await Promise.all(Array.from({ length: 60 }, (_, i) => stores[i % 3]!.counters.reserveInWindow("key_x", 29_000_000, 1)));
+        expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+        expect(await stores[0]!.counters.deleteWindowsBefore(29_000_001)).toBe(1);
+      });
+    });
+
+  });
+}
+
+describe("postgres change feed", () => {
   test("last_used_at, which moves on every request, announces nothing", async () => {
     const [a, b] = await machines(2);
     const keyId = await makeKey(a!);
@@ -284,14 +332,7 @@ describe("change feed", () => {
   });
 });
 
-describe("pool and counters", () => {
-  test("rate-limit windows are shared: 60 reservations from three machines count to 60", async () => {
-    const stores = await machines(3);
-    const counts = await Promise.all(Array.from({ length: 60 }, (_, i) => stores[i % 3]!.counters.reserveInWindow("key_x", 29_000_000, 1)));
-    expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
-    expect(await stores[0]!.counters.deleteWindowsBefore(29_000_001)).toBe(1);
-  });
-
+describe("postgres pool", () => {
   test("the statement timeout is the pool's, and the URL's password never reaches a message", async () => {
     const [store] = await machines(1, { statementTimeoutMs: 200 });
     const started = performance.now();
