@@ -259,6 +259,33 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect(await a!.tasks.get(taskId!)).toMatchObject({ status: "completed", result: '{"from":"b"}', lease_owner: null, input: "{}" });
       });
 
+      test("a task ends in one transaction (charge, result, webhook outbox): a worker that lost its lease charges nothing", async () => {
+        const [a, b] = await machinesOn(kind, 2);
+        const [taskId] = await acceptTasks(a!, 1);
+        const keyId = (await a!.tasks.get(taskId!))!.key_id;
+        const hold = holdOf(keyId, 5);
+        expect(await a!.credits.hold(capOf(keyId), hold)).toEqual({ ok: true });
+        await a!.tasks.claimNext(claimOf("dead-worker", 50));
+        await Bun.sleep(80);
+        expect((await b!.tasks.claimNext(claimOf("new-worker", 30_000)))!.id).toBe(taskId!);
+
+        class LeaseLost extends Error {}
+        const end = (store: StoreBackend, owner: string) =>
+          store.transaction(async (tx) => {
+            expect(await tx.credits.settle(capOf(keyId), hold.id, chargeOf(keyId, 5))).toEqual({ ok: true });
+            if (!(await tx.tasks.complete(taskId!, owner, '{"pages":1}', 5, nowIso()))) throw new LeaseLost();
+            await tx.deliveries.insert({ id: id("whd"), task_id: taskId!, key_id: keyId, url: "https://hooks.example/x", payload: "{}", next_attempt_at: Date.now(), created_at: nowIso() });
+          });
+        await expect(end(a!, "dead-worker")).rejects.toBeInstanceOf(LeaseLost);
+        expect(await a!.credits.totals(keyId, PERIOD, Date.now())).toMatchObject({ used: 0, held: 5 });
+        expect(await a!.deliveries.ofTask(taskId!)).toEqual([]);
+
+        await end(b!, "new-worker");
+        expect(await a!.credits.totals(keyId, PERIOD, Date.now())).toMatchObject({ used: 5, held: 0 });
+        expect(await a!.tasks.get(taskId!)).toMatchObject({ status: "completed", credits_used: 5 });
+        expect(await a!.deliveries.ofTask(taskId!)).toHaveLength(1);
+      });
+
       test("a requeued task is claimable at once; queue positions follow acceptance order", async () => {
         const [store] = await machinesOn(kind, 1);
         const ids = await acceptTasks(store!, 3);
@@ -269,6 +296,42 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect(await store!.tasks.claimNext(claimOf("next", 60_000))).toMatchObject({ id: ids[0], attempts: 1 });
         expect(await store!.tasks.cancel(ids[1]!, nowIso())).toBe(true);
         expect(await store!.tasks.queuePosition(ids[2]!)).toBe(0);
+      });
+    });
+
+    describe("webhook deliveries", () => {
+      test("dispatchers on three machines claim 45 due deliveries: each once; a dead dispatcher's claim runs out and the same delivery id is due again", async () => {
+        const stores = await machinesOn(kind, 3);
+        const keyId = await makeKey(stores[0]!);
+        const now = Date.now();
+        const ids = Array.from({ length: 45 }, () => id("whd"));
+        for (const [i, deliveryId] of ids.entries()) {
+          await stores[0]!.deliveries.insert({ id: deliveryId, task_id: id("task"), key_id: keyId, url: "https://hooks.example/x", payload: `{"i":${i}}`, next_attempt_at: now - 1_000 + i, created_at: nowIso() });
+        }
+        const claimed: string[] = [];
+        const dispatcher = async (store: StoreBackend) => {
+          for (;;) {
+            const rows = await store.deliveries.claimDue(Date.now(), 4, Date.now() + 60_000);
+            if (rows.length === 0) return;
+            for (const row of rows) {
+              claimed.push(row.id);
+              await store.deliveries.record({ id: row.id, status: "delivered", status_code: 200, next_attempt_at: null, last_error: null, delivered_at: nowIso() });
+            }
+          }
+        };
+        await Promise.all(stores.flatMap((s) => [dispatcher(s), dispatcher(s), dispatcher(s), dispatcher(s)]));
+        expect(claimed.length).toBe(45);
+        expect(new Set(claimed)).toEqual(new Set(ids));
+        expect(await stores[1]!.deliveries.nextDueAt()).toBeNull();
+
+        // a dispatcher claims a delivery for 100 ms and dies before recording anything
+        const lonely = id("whd");
+        await stores[0]!.deliveries.insert({ id: lonely, task_id: id("task"), key_id: keyId, url: "https://hooks.example/x", payload: "{}", next_attempt_at: Date.now(), created_at: nowIso() });
+        expect((await stores[0]!.deliveries.claimDue(Date.now(), 10, Date.now() + 100)).map((d) => d.id)).toEqual([lonely]);
+        expect(await stores[1]!.deliveries.claimDue(Date.now(), 10, Date.now() + 60_000)).toEqual([]);
+        await Bun.sleep(150);
+        const again = await stores[2]!.deliveries.claimDue(Date.now(), 10, Date.now() + 60_000);
+        expect(again.map((d) => [d.id, d.attempts, d.status])).toEqual([[lonely, 0, "pending"]]);
       });
     });
 

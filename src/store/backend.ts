@@ -21,6 +21,7 @@
 import type { CreditTotals } from "../credits/queries";
 import type { ApiKeyRow } from "../security/queries";
 import type { NewTask, TaskRow } from "../tasks/queries";
+import type { DeliveryRow } from "../webhooks/queries";
 import type { LedgerKind, TaskState } from "./states";
 
 export type BackendKind = "sqlite" | "postgres";
@@ -121,6 +122,29 @@ export interface TaskLeaseStore {
   queuePosition(id: string): Promise<number>;
 }
 
+/** NewDelivery: a webhook delivery as the transaction that ends a task writes it (the outbox) */
+export interface NewDelivery {
+  id: string;
+  task_id: string;
+  key_id: string;
+  url: string;
+  payload: string;
+  next_attempt_at: number;
+  created_at: string;
+}
+
+/** DeliveryStore: webhook deliveries, sent at least once with the same id by whichever machine claims them */
+export interface DeliveryStore {
+  insert(d: NewDelivery): Promise<void>;
+  get(id: string): Promise<DeliveryRow | null>;
+  ofTask(taskId: string): Promise<DeliveryRow[]>;
+  /** claimDue takes up to `limit` due deliveries until `claimUntil` (unix ms); concurrent dispatchers never get the same row */
+  claimDue(nowMs: number, limit: number, claimUntil: number): Promise<DeliveryRow[]>;
+  nextDueAt(): Promise<number | null>;
+  /** record writes the outcome of one request (attempts + 1) and the next schedule */
+  record(r: Pick<DeliveryRow, "id" | "status" | "status_code" | "next_attempt_at" | "last_error" | "delivered_at">): Promise<void>;
+}
+
 /** CounterStore: rate-limit windows (SQLite: counters.sqlite; PostgreSQL: an UNLOGGED table) */
 export interface CounterStore {
   reserveInWindow(keyId: string, windowStart: number, n: number): Promise<number>;
@@ -132,6 +156,7 @@ export interface StoreTx {
   keys: KeyStore;
   credits: CreditStore;
   tasks: TaskLeaseStore;
+  deliveries: DeliveryStore;
 }
 
 export interface StoreBackend extends StoreTx {

@@ -13,7 +13,8 @@
 import { counterQueries, creditQueries } from "../credits/queries";
 import { keyQueries } from "../security/queries";
 import { taskQueries } from "../tasks/queries";
-import type { Cap, CounterStore, CreditStore, KeyStore, Moved, StoreBackend, StoreTx, TaskLeaseStore } from "./backend";
+import { webhookQueries } from "../webhooks/queries";
+import type { Cap, CounterStore, CreditStore, DeliveryStore, KeyStore, Moved, StoreBackend, StoreTx, TaskLeaseStore } from "./backend";
 import { appliedMigrations, openCounters, openStore, type Store } from "./index";
 
 export interface SqliteBackend extends StoreBackend {
@@ -75,7 +76,7 @@ export function openSqliteBackend(dataDir: string): SqliteBackend {
 type Runner = <T>(fn: () => T) => Promise<T>;
 
 function storeTx(store: Store, run: Runner): StoreTx {
-  return { keys: keyStore(store, run), credits: creditStore(store, run), tasks: taskStore(store, run) };
+  return { keys: keyStore(store, run), credits: creditStore(store, run), tasks: taskStore(store, run), deliveries: deliveryStore(store, run) };
 }
 
 function keyStore(store: Store, run: Runner): KeyStore {
@@ -157,5 +158,25 @@ function taskStore(store: Store, run: Runner): TaskLeaseStore {
     requeue: (id, owner) => run(() => q.requeue(id, owner)),
     cancel: (id, at) => run(() => q.cancel(id, at)),
     queuePosition: (id) => run(() => q.queuePosition(id)),
+  };
+}
+
+function deliveryStore(store: Store, run: Runner): DeliveryStore {
+  const q = webhookQueries(store);
+  return {
+    insert: (d) => run(() => void q.insert(d)),
+    get: (id) => run(() => q.get(id) ?? null),
+    ofTask: (taskId) => run(() => q.ofTask(taskId)),
+    claimDue: (nowMs, limit, claimUntil) =>
+      run(() =>
+        store.immediate(() =>
+          q
+            .due(nowMs, limit)
+            .filter((d) => q.claim(d.id, d.next_attempt_at!, claimUntil))
+            .map((d) => ({ ...d, next_attempt_at: claimUntil })),
+        ),
+      ),
+    nextDueAt: () => run(() => q.nextDueAt()),
+    record: (r) => run(() => void q.record(r)),
   };
 }

@@ -3,13 +3,14 @@
  * the migrations under an advisory lock, and the change feed. It implements StoreBackend
  * (../backend.ts). It is not wired into `docintel serve` yet (docs/postgres.md).
  */
-import type { CreditStore, KeyStore, StoreBackend, StoreTx, TaskLeaseStore } from "../backend";
+import type { CreditStore, StoreBackend, StoreTx } from "../backend";
 import { ChangeFeed } from "./changes";
 import { pgCounterQueries } from "./counters";
 import { chargeCredits, chargeIn, holdCredits, holdIn, pgCreditQueries, settleHold, settleIn } from "./credits";
 import { pgKeyQueries } from "./keys";
 import { appliedPgMigrations, migratePostgres, type MigrationReport } from "./migrations";
 import { pgTaskQueries } from "./tasks";
+import { pgWebhookQueries } from "./webhooks";
 
 export interface PostgresOptions {
   /** poolSize: connections this process opens at most (Bun.SQL `max`); each machine needs its own share of the server's max_connections */
@@ -95,11 +96,8 @@ export async function openPostgres(url: string, options: PostgresOptions = DEFAU
 
 /** storeTx binds the query sets to the pool (each credit move its own transaction) or to a transaction's client */
 function storeTx(sql: Bun.SQL, inTransaction: boolean): StoreTx {
-  return { keys: keyStore(sql), credits: creditStore(sql, inTransaction), tasks: taskStore(sql) };
+  return { keys: pgKeyQueries(sql), credits: creditStore(sql, inTransaction), tasks: pgTaskQueries(sql), deliveries: pgWebhookQueries(sql) };
 }
-
-const keyStore = (sql: Bun.SQL): KeyStore => pgKeyQueries(sql);
-const taskStore = (sql: Bun.SQL): TaskLeaseStore => pgTaskQueries(sql);
 
 function creditStore(sql: Bun.SQL, inTransaction: boolean): CreditStore {
   const q = pgCreditQueries(sql);
