@@ -405,3 +405,57 @@ describe("postgres pool", () => {
     await expect(openPostgres("postgres://docintel:s3cret@127.0.0.1:1/nowhere", { ...OPTIONS, connectTimeoutS: 2 })).rejects.toThrow(/^open the PostgreSQL store at postgres:\/\/docintel:\*\*\*@127\.0\.0\.1:1\/nowhere: /);
   });
 });
+
+describe("postgres across processes", () => {
+  const MACHINE = new URL("./helpers/pgMachine.ts", import.meta.url).pathname;
+
+  async function firstLine(proc: Bun.Subprocess<"ignore", "pipe", "pipe">): Promise<string> {
+    const reader = proc.stdout.getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`machine exited without output: ${await new Response(proc.stderr).text()}`);
+      text += new TextDecoder().decode(value);
+    }
+    reader.releaseLock();
+    return text.split("\n")[0]!;
+  }
+
+  test("100 concurrent holds against 50 credits from three processes: exactly 50 succeed", async () => {
+    const url = await pg.newDatabase();
+    const store = await open(url);
+    const keyId = await makeKey(store!);
+    expect(await store!.credits.charge(capOf(keyId), chargeOf(keyId, FREE_MONTHLY_CREDITS - 50))).toEqual({ ok: true });
+    const startMs = Date.now() + 2_000; // every process connected by then: they fire together
+    const procs = [34, 33, 33].map((n) =>
+      Bun.spawn([process.execPath, MACHINE, "hold", url, keyId, String(n), String(FREE_MONTHLY_CREDITS), String(startMs)], { stdin: "ignore", stdout: "pipe", stderr: "pipe" }),
+    );
+    const results = await Promise.all(procs.map(async (p) => JSON.parse(await firstLine(p)) as { ok: number; refused: number }));
+    await Promise.all(procs.map((p) => p.exited));
+    expect(results.reduce((s, r) => s + r.ok, 0)).toBe(50);
+    expect(results.reduce((s, r) => s + r.refused, 0)).toBe(50);
+    const t = await store!.credits.totals(keyId, PERIOD, Date.now());
+    expect(FREE_MONTHLY_CREDITS + t.granted - t.used - t.held).toBe(0);
+  });
+
+  test("a process killed with SIGKILL while it holds a task: another takes the task once the lease runs out", async () => {
+    const url = await pg.newDatabase();
+    const store = await open(url);
+    const keyId = await makeKey(store!);
+    const taskId = id("task");
+    await store!.tasks.insertTask({ id: taskId, key_id: keyId, operation: "markdown", input: "{}", webhook_url: null, batch_id: null, batch_index: null, hold_id: null, hold_amount: 0, source: null, created_at: nowIso() });
+    const proc = Bun.spawn([process.execPath, MACHINE, "claim", url, "doomed", "500"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    expect(JSON.parse(await firstLine(proc))).toEqual({ claimed: taskId });
+    proc.kill("SIGKILL");
+    await proc.exited;
+    const claim = () => store!.tasks.claimNext({ operations: ["markdown"], owner: "survivor", leaseUntil: Date.now() + 30_000, nowMs: Date.now(), perBatch: 4, startedAt: nowIso() });
+    expect(await claim()).toBeNull();
+    const killedAt = Date.now();
+    let taken = null;
+    while (!taken && Date.now() - killedAt < 3_000) {
+      taken = await claim();
+      if (!taken) await Bun.sleep(25);
+    }
+    expect(taken).toMatchObject({ id: taskId, lease_owner: "survivor", attempts: 2 });
+  });
+});
