@@ -286,6 +286,62 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect(await a!.deliveries.ofTask(taskId!)).toHaveLength(1);
       });
 
+      test("a batch: items run at most perBatch at once, counts add up, the batch ends once; only the owner writes progress", async () => {
+        const [a, b] = await machinesOn(kind, 2);
+        const keyId = await makeKey(a!);
+        const batchId = id("batch");
+        await a!.transaction(async (tx) => {
+          await tx.tasks.insertBatch({ id: batchId, key_id: keyId, operation: "markdown", webhook_url: null, item_count: 3, created_at: nowIso() });
+          for (let i = 0; i < 3; i++) {
+            await tx.tasks.insertTask({ id: `${batchId}_${i}`, key_id: keyId, operation: "markdown", input: "{}", webhook_url: null, batch_id: batchId, batch_index: i, hold_id: null, hold_amount: 0, source: `doc${i}.pdf`, created_at: nowIso() });
+          }
+        });
+        expect(await b!.tasks.getBatchOwned(batchId, "key_other")).toBeNull();
+        await b!.tasks.markBatchStarted(batchId);
+        const perBatch2 = (owner: string) => ({ ...claimOf(owner, 30_000), perBatch: 2 });
+        const first = await a!.tasks.claimNext(perBatch2("a"));
+        const second = await b!.tasks.claimNext(perBatch2("b"));
+        expect([first!.batch_index, second!.batch_index]).toEqual([0, 1]);
+        expect(await a!.tasks.claimNext(perBatch2("a"))).toBeNull();
+        expect(await b!.tasks.setProgress(first!.id, "b", 1, 2)).toBe(false);
+        expect(await a!.tasks.setProgress(first!.id, "a", 1, 2)).toBe(true);
+        expect(await a!.tasks.complete(first!.id, "a", "{}", 3, nowIso())).toBe(true);
+        const third = await b!.tasks.claimNext(perBatch2("b"));
+        expect(third!.batch_index).toBe(2);
+        expect(await b!.tasks.complete(second!.id, "b", "{}", 2, nowIso())).toBe(true);
+        expect(await b!.tasks.fail(third!.id, "b", '{"error":"conversion_failed"}', nowIso())).toBe(true);
+        expect(await a!.tasks.batchCounts(batchId)).toMatchObject({ completed: 2, failed: 1, pending: 0, credits: 5 });
+        expect((await a!.tasks.batchItems(batchId)).map((t) => [t.batch_index, t.status, t.progress_done])).toEqual([
+          [0, "completed", 1],
+          [1, "completed", null],
+          [2, "failed", null],
+        ]);
+        const ends = await Promise.all([a!.tasks.endBatch(batchId, "completed", 5, nowIso()), b!.tasks.endBatch(batchId, "completed", 5, nowIso())]);
+        expect(ends.filter(Boolean)).toHaveLength(1);
+        expect(await a!.tasks.getBatch(batchId)).toMatchObject({ status: "completed", credits_used: 5 });
+        await expect(a!.tasks.endBatch(batchId, "exploded" as never, 0, nowIso())).rejects.toThrow(/not a batch state/);
+      });
+
+      test("a revoked key's unclaimed tasks are found and failed without running; its running task is seen as revoked", async () => {
+        const [a, b] = await machinesOn(kind, 2);
+        const ids = await acceptTasks(a!, 3);
+        const keyId = (await a!.tasks.get(ids[0]!))!.key_id;
+        const [otherTask] = await acceptTasks(a!, 1);
+        const other = (await a!.tasks.get(otherTask!))!.key_id;
+        const running = await a!.tasks.claimNext(claimOf("a", 30_000));
+        expect(running!.id).toBe(ids[0]!);
+        expect(await b!.tasks.planOf(keyId)).toBe("free");
+        expect(await b!.keys.revoke(keyId, nowIso())).toBe(1);
+        expect(await a!.tasks.revokedKeys([keyId, other])).toEqual(new Set([keyId]));
+        const unclaimed = await b!.tasks.unclaimedOfRevokedKeys(Date.now());
+        expect(unclaimed.map((t) => t.id).sort()).toEqual([ids[1]!, ids[2]!].sort());
+        for (const t of unclaimed) expect(await b!.tasks.failUnclaimed(t.id, '{"error":"key_revoked"}', nowIso(), Date.now())).toBe(true);
+        expect(await b!.tasks.failUnclaimed(running!.id, '{"error":"key_revoked"}', nowIso(), Date.now())).toBe(false);
+        expect(await a!.tasks.unfinishedIds()).toEqual(new Set([running!.id, otherTask!]));
+        expect(await a!.tasks.getOwned(ids[0]!, other)).toBeNull();
+        expect((await a!.tasks.getOwned(ids[0]!, keyId))!.status).toBe("processing");
+      });
+
       test("a requeued task is claimable at once; queue positions follow acceptance order", async () => {
         const [store] = await machinesOn(kind, 1);
         const ids = await acceptTasks(store!, 3);

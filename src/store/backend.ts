@@ -20,9 +20,9 @@
  */
 import type { CreditTotals } from "../credits/queries";
 import type { ApiKeyRow } from "../security/queries";
-import type { NewTask, TaskRow } from "../tasks/queries";
+import type { BatchRow, NewTask, TaskRow } from "../tasks/queries";
 import type { DeliveryRow } from "../webhooks/queries";
-import type { LedgerKind, TaskState } from "./states";
+import type { BatchState, LedgerKind, Plan, TaskState } from "./states";
 
 export type BackendKind = "sqlite" | "postgres";
 
@@ -86,6 +86,8 @@ export interface KeyStore {
   byId(id: string): Promise<ApiKeyRow | null>;
   list(): Promise<ApiKeyRow[]>;
   touch(id: string, at: string): Promise<void>;
+  webhookSecret(id: string): Promise<Pick<ApiKeyRow, "webhook_secret" | "webhook_secret_at"> | null>;
+  setWebhookSecret(id: string, secret: string, at: string): Promise<boolean>;
   /** revoke: 1 when the key was active and is now revoked; every machine's key cache sees it within a second */
   revoke(id: string, at: string): Promise<number>;
 }
@@ -107,8 +109,18 @@ export interface CreditStore {
   deleteExpiredHolds(nowMs: number): Promise<number>;
 }
 
-/** TaskLeaseStore: who runs which task (the statements of tasks/queries.ts that take and end leases) */
-export interface TaskLeaseStore {
+/** NewBatch: a batch as acceptance writes it, with its items (tasks) in the same transaction */
+export interface NewBatch {
+  id: string;
+  key_id: string;
+  operation: string;
+  webhook_url: string | null;
+  item_count: number;
+  created_at: string;
+}
+
+/** TaskStore: tasks and batches (the statements of tasks/queries.ts); who runs which task is decided by leases */
+export interface TaskStore {
   insertTask(t: NewTask): Promise<void>;
   get(id: string): Promise<TaskRow | null>;
   countByState(): Promise<Record<TaskState, number>>;
@@ -120,6 +132,21 @@ export interface TaskLeaseStore {
   requeue(id: string, owner: string): Promise<boolean>;
   cancel(id: string, completedAt: string): Promise<boolean>;
   queuePosition(id: string): Promise<number>;
+  getOwned(id: string, keyId: string): Promise<TaskRow | null>;
+  setProgress(id: string, owner: string, done: number, total: number): Promise<boolean>;
+  failUnclaimed(id: string, error: string, completedAt: string, nowMs: number): Promise<boolean>;
+  unfinishedIds(): Promise<Set<string>>;
+  unclaimedOfRevokedKeys(nowMs: number): Promise<TaskRow[]>;
+  revokedKeys(keyIds: string[]): Promise<Set<string>>;
+  planOf(keyId: string): Promise<Plan>;
+  insertBatch(b: NewBatch): Promise<void>;
+  getBatch(id: string): Promise<BatchRow | null>;
+  getBatchOwned(id: string, keyId: string): Promise<BatchRow | null>;
+  batchItems(batchId: string): Promise<TaskRow[]>;
+  batchCounts(batchId: string): Promise<Record<TaskState, number> & { credits: number }>;
+  markBatchStarted(id: string): Promise<void>;
+  /** endBatch ends a batch once; false when it had already ended */
+  endBatch(id: string, status: BatchState, credits: number, completedAt: string): Promise<boolean>;
 }
 
 /** NewDelivery: a webhook delivery as the transaction that ends a task writes it (the outbox) */
@@ -155,7 +182,7 @@ export interface CounterStore {
 export interface StoreTx {
   keys: KeyStore;
   credits: CreditStore;
-  tasks: TaskLeaseStore;
+  tasks: TaskStore;
   deliveries: DeliveryStore;
 }
 

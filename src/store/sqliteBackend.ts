@@ -14,7 +14,7 @@ import { counterQueries, creditQueries } from "../credits/queries";
 import { keyQueries } from "../security/queries";
 import { taskQueries } from "../tasks/queries";
 import { webhookQueries } from "../webhooks/queries";
-import type { Cap, CounterStore, CreditStore, DeliveryStore, KeyStore, Moved, StoreBackend, StoreTx, TaskLeaseStore } from "./backend";
+import type { Cap, CounterStore, CreditStore, DeliveryStore, KeyStore, Moved, StoreBackend, StoreTx, TaskStore } from "./backend";
 import { appliedMigrations, openCounters, openStore, type Store } from "./index";
 
 export interface SqliteBackend extends StoreBackend {
@@ -87,6 +87,8 @@ function keyStore(store: Store, run: Runner): KeyStore {
     byId: (id) => run(() => q.byId(id) ?? null),
     list: () => run(() => q.list()),
     touch: (id, at) => run(() => void q.touch(id, at)),
+    webhookSecret: (id) => run(() => q.webhookSecret(id) ?? null),
+    setWebhookSecret: (id, secret, at) => run(() => q.setWebhookSecret(id, secret, at)),
     revoke: (id, at) => run(() => q.revoke(id, at)),
   };
 }
@@ -138,7 +140,7 @@ function creditStore(store: Store, run: Runner): CreditStore {
 
 class ShortfallRollback extends Error {}
 
-function taskStore(store: Store, run: Runner): TaskLeaseStore {
+function taskStore(store: Store, run: Runner): TaskStore {
   const q = taskQueries(store);
   return {
     insertTask: (t) => run(() => void q.insertTask(t)),
@@ -158,6 +160,20 @@ function taskStore(store: Store, run: Runner): TaskLeaseStore {
     requeue: (id, owner) => run(() => q.requeue(id, owner)),
     cancel: (id, at) => run(() => q.cancel(id, at)),
     queuePosition: (id) => run(() => q.queuePosition(id)),
+    getOwned: (id, keyId) => run(() => q.getOwned(id, keyId) ?? null),
+    setProgress: (id, owner, done, total) => run(() => q.setProgress(id, owner, done, total)),
+    failUnclaimed: (id, error, at, nowMs) => run(() => q.failUnclaimed(id, error, at, nowMs)),
+    unfinishedIds: () => run(() => q.unfinishedIds()),
+    unclaimedOfRevokedKeys: (nowMs) => run(() => q.unclaimedOfRevokedKeys(nowMs)),
+    revokedKeys: (keyIds) => run(() => q.revokedKeys(keyIds)),
+    planOf: (keyId) => run(() => q.planOf(keyId)),
+    insertBatch: (b) => run(() => void q.insertBatch(b)),
+    getBatch: (id) => run(() => q.getBatch(id) ?? null),
+    getBatchOwned: (id, keyId) => run(() => q.getBatchOwned(id, keyId) ?? null),
+    batchItems: (batchId) => run(() => q.batchItems(batchId)),
+    batchCounts: (batchId) => run(() => q.batchCounts(batchId)),
+    markBatchStarted: (id) => run(() => void q.markBatchStarted(id)),
+    endBatch: (id, status, credits, at) => run(() => q.endBatch(id, status, credits, at)),
   };
 }
 

@@ -23,6 +23,12 @@ export const pgKeyQueries = (sql: Sql) => ({
   },
   list: async (): Promise<ApiKeyRow[]> => [...(await sql`SELECT * FROM api_keys ORDER BY created_at, id`)],
   touch: (id: string, at: string) => sql`UPDATE api_keys SET last_used_at = ${at} WHERE id = ${id}`.then(() => undefined),
+  async webhookSecret(id: string): Promise<Pick<ApiKeyRow, "webhook_secret" | "webhook_secret_at"> | null> {
+    const [row] = await sql`SELECT webhook_secret, webhook_secret_at FROM api_keys WHERE id = ${id}`;
+    return (row as Pick<ApiKeyRow, "webhook_secret" | "webhook_secret_at">) ?? null;
+  },
+  setWebhookSecret: async (id: string, secret: string, at: string): Promise<boolean> =>
+    (await sql`UPDATE api_keys SET webhook_secret = ${secret}, webhook_secret_at = ${at} WHERE id = ${id}`).count === 1,
   /** revoke: 1 when the key was active and is now revoked, 0 otherwise */
   revoke: async (id: string, at: string): Promise<number> =>
     (await sql`UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL`).count,

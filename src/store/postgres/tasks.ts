@@ -8,9 +8,9 @@
  * and every write that ends a running task names the owner (and empties the input, as on SQLite), so a worker that lost its lease (and
  * wakes up later) changes nothing.
  */
-import type { NewTask, TaskRow } from "../../tasks/queries";
-import type { ClaimRequest } from "../backend";
-import { TASK_STATES, type TaskState } from "../states";
+import type { BatchRow, NewTask, TaskRow } from "../../tasks/queries";
+import type { ClaimRequest, NewBatch } from "../backend";
+import { BATCH_STATES, TASK_STATES, type BatchState, type Plan, type TaskState } from "../states";
 import { TASK_INT8, numbersIn } from "./rows";
 
 type Sql = Bun.SQL;
@@ -105,5 +105,96 @@ export const pgTaskQueries = (sql: Sql) => ({
   async queuePosition(id: string): Promise<number> {
     const [row] = await sql`SELECT count(*)::int AS n FROM tasks WHERE status = 'pending' AND seq < (SELECT seq FROM tasks WHERE id = ${id})`;
     return row!.n as number;
+  },
+});
+
+/** the rest of tasks/queries.ts: reads for routes, progress, revoked keys, batches */
+export const pgTaskMoreQueries = (sql: Sql) => ({
+  /** getOwned: the task when it belongs to the key, else null (the route answers 404 either way) */
+  async getOwned(id: string, keyId: string): Promise<TaskRow | null> {
+    const [row] = await sql`SELECT * FROM tasks WHERE id = ${id} AND key_id = ${keyId}`;
+    return row ? taskRow(row) : null;
+  },
+
+  async setProgress(id: string, owner: string, done: number, total: number): Promise<boolean> {
+    const r = await sql`UPDATE tasks SET progress_done = ${done}, progress_total = ${total} WHERE id = ${id} AND lease_owner = ${owner} AND status = 'processing'`;
+    return r.count === 1;
+  },
+
+  /** failUnclaimed ends a task no worker holds (pending, or processing past its lease) without running it */
+  async failUnclaimed(id: string, error: string, completedAt: string, nowMs: number): Promise<boolean> {
+    const r = await sql`
+      UPDATE tasks SET status = 'failed', error = ${error}, completed_at = ${completedAt}, lease_owner = NULL, lease_expires_at = NULL, input = '{}'
+      WHERE id = ${id} AND (status = 'pending' OR (status = 'processing' AND lease_expires_at < ${nowMs}))`;
+    return r.count === 1;
+  },
+
+  /** unfinishedIds: tasks whose inputs must be kept */
+  async unfinishedIds(): Promise<Set<string>> {
+    return new Set([...(await sql`SELECT id FROM tasks WHERE status IN ('pending', 'processing')`)].map((r) => r.id as string));
+  },
+
+  /** unclaimedOfRevokedKeys: tasks no worker holds whose key has been revoked (they must not start) */
+  async unclaimedOfRevokedKeys(nowMs: number): Promise<TaskRow[]> {
+    const rows = await sql`
+      SELECT t.* FROM api_keys k JOIN tasks t ON t.key_id = k.id
+      WHERE k.revoked_at IS NOT NULL AND t.status IN ('pending', 'processing')
+        AND (t.status = 'pending' OR t.lease_expires_at < ${nowMs})`;
+    return [...rows].map(taskRow);
+  },
+
+  /** revokedKeys: which of `keyIds` have been revoked */
+  async revokedKeys(keyIds: string[]): Promise<Set<string>> {
+    if (keyIds.length === 0) return new Set();
+    const rows = await sql`SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id = ANY(${sql.array(keyIds, "TEXT")})`;
+    return new Set([...rows].map((r) => r.id as string));
+  },
+
+  async planOf(keyId: string): Promise<Plan> {
+    const [row] = await sql`SELECT plan FROM api_keys WHERE id = ${keyId}`;
+    return (row?.plan as Plan) ?? "free";
+  },
+
+  // -- batches
+
+  insertBatch: (b: NewBatch) =>
+    sql`INSERT INTO batches (id, key_id, operation, status, webhook_url, item_count, created_at)
+        VALUES (${b.id}, ${b.key_id}, ${b.operation}, 'pending', ${b.webhook_url}, ${b.item_count}, ${b.created_at})`.then(() => undefined),
+
+  async getBatch(id: string): Promise<BatchRow | null> {
+    const [row] = await sql`SELECT * FROM batches WHERE id = ${id}`;
+    return (row as BatchRow) ?? null;
+  },
+
+  async getBatchOwned(id: string, keyId: string): Promise<BatchRow | null> {
+    const [row] = await sql`SELECT * FROM batches WHERE id = ${id} AND key_id = ${keyId}`;
+    return (row as BatchRow) ?? null;
+  },
+
+  async batchItems(batchId: string): Promise<TaskRow[]> {
+    return [...(await sql`SELECT * FROM tasks WHERE batch_id = ${batchId} ORDER BY batch_index`)].map(taskRow);
+  },
+
+  async batchCounts(batchId: string): Promise<Record<TaskState, number> & { credits: number }> {
+    const counts = { ...(Object.fromEntries(TASK_STATES.map((s) => [s, 0])) as Record<TaskState, number>), credits: 0 };
+    const rows = await sql`SELECT status, count(*)::int AS n, SUM(credits_used)::int AS credits FROM tasks WHERE batch_id = ${batchId} GROUP BY status`;
+    for (const row of rows) {
+      counts[row.status as TaskState] = row.n;
+      counts.credits += row.credits;
+    }
+    return counts;
+  },
+
+  async markBatchStarted(id: string): Promise<void> {
+    await sql`UPDATE batches SET status = 'processing' WHERE id = ${id} AND status = 'pending'`;
+  },
+
+  /** endBatch ends a batch once; false when it had already ended */
+  async endBatch(id: string, status: BatchState, credits: number, completedAt: string): Promise<boolean> {
+    if (!BATCH_STATES.includes(status)) throw new Error(`not a batch state: ${status}`);
+    const r = await sql`
+      UPDATE batches SET status = ${status}, credits_used = ${credits}, completed_at = ${completedAt}
+      WHERE id = ${id} AND status IN ('pending', 'processing')`;
+    return r.count === 1;
   },
 });
