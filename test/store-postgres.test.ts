@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { randomBytes } from "node:crypto";
 import type { Cap, LedgerEntry, NewHold, StoreBackend } from "../src/store/backend";
 import { openSqliteBackend } from "../src/store/sqliteBackend";
+import { exportSqlite, importPostgres } from "../src/store/transfer";
 import { openPostgres, redactUrl, type PostgresOptions, type PostgresStore } from "../src/store/postgres";
 import { ChangeFeed } from "../src/store/postgres/changes";
 import { migratePostgres, PG_MIGRATIONS } from "../src/store/postgres/migrations";
@@ -513,5 +514,62 @@ describe("postgres across processes", () => {
       if (!taken) await Bun.sleep(25);
     }
     expect(taken).toMatchObject({ id: taskId, lease_owner: "survivor", attempts: 2 });
+  });
+});
+
+describe("moving a SQLite data dir to PostgreSQL", () => {
+  /** aSqliteStoreInUse fills a SQLite data dir the way a running service would */
+  async function aSqliteStoreInUse(): Promise<{ sqlite: ReturnType<typeof openSqliteBackend>; keyId: string }> {
+    const sqlite = openSqliteBackend(tempDir());
+    opened.push(sqlite);
+    const keyId = await makeKey(sqlite);
+    await sqlite.keys.setWebhookSecret(keyId, "whsec_" + "x".repeat(20), nowIso());
+    await makeKey(sqlite, "pro");
+    await sqlite.credits.grant({ ...chargeOf(keyId, 40), kind: "grant", note: "welcome" });
+    for (let i = 0; i < 3; i++) expect(await sqlite.credits.charge(capOf(keyId), chargeOf(keyId, 7))).toEqual({ ok: true });
+    expect(await sqlite.credits.hold(capOf(keyId), holdOf(keyId, 5))).toEqual({ ok: true });
+    await sqlite.tasks.insertBatch({ id: "batch_1", key_id: keyId, operation: "markdown", webhook_url: "https://hooks.example/b", item_count: 2, created_at: nowIso() });
+    for (let i = 0; i < 1_200; i++) {
+      await sqlite.tasks.insertTask({ id: `task_${String(i).padStart(4, "0")}`, key_id: keyId, operation: "markdown", input: `{"url":"https://example.com/${i}"}`, webhook_url: null, batch_id: i < 2 ? "batch_1" : null, batch_index: i < 2 ? i : null, hold_id: null, hold_amount: 0, source: null, created_at: nowIso() });
+    }
+    const done = await sqlite.tasks.claimNext(claimOfOwner("old-machine"));
+    await sqlite.tasks.complete(done!.id, "old-machine", '{"markdown":"# hi"}', 7, nowIso());
+    await sqlite.deliveries.insert({ id: "whd_1", task_id: done!.id, key_id: keyId, url: "https://hooks.example/t", payload: '{"task":1}', next_attempt_at: Date.now(), created_at: nowIso() });
+    return { sqlite, keyId };
+  }
+
+  const claimOfOwner = (owner: string) => ({ operations: ["markdown"], owner, leaseUntil: Date.now() + 60_000, nowMs: Date.now(), perBatch: 4, startedAt: nowIso() });
+
+  test("export then import: every row, the balance and the queue order arrive; a second import into the same database is refused", async () => {
+    const { sqlite, keyId } = await aSqliteStoreInUse();
+    const lines = [...exportSqlite(sqlite.store)];
+    const url = await pg.newDatabase();
+    const target = await open(url);
+    const report = await importPostgres(target.sql, lines);
+    expect(report).toEqual({ api_keys: 2, credit_ledger: 4, credit_holds: 1, batches: 1, tasks: 1_200, webhook_deliveries: 1, thumbnail_jobs: 0 });
+
+    const period = PERIOD;
+    expect(await target.credits.totals(keyId, period, Date.now())).toEqual(await sqlite.credits.totals(keyId, period, Date.now()));
+    expect(await target.keys.list()).toEqual(await sqlite.keys.list());
+    expect(await target.tasks.batchItems("batch_1")).toEqual(await sqlite.tasks.batchItems("batch_1"));
+    expect(await target.deliveries.get("whd_1")).toEqual(await sqlite.deliveries.get("whd_1"));
+    expect(await target.tasks.queuePosition("task_0777")).toBe(await sqlite.tasks.queuePosition("task_0777"));
+    // the next claim on PostgreSQL takes the task SQLite would have taken
+    expect((await target.tasks.claimNext(claimOfOwner("new-machine")))!.id).toBe((await sqlite.tasks.claimNext(claimOfOwner("old-machine")))!.id);
+
+    await expect(importPostgres(target.sql, lines)).rejects.toThrow(/already has rows; import into an empty database/);
+  });
+
+  test("a truncated or foreign file imports nothing and says why", async () => {
+    const { sqlite } = await aSqliteStoreInUse();
+    const lines = [...exportSqlite(sqlite.store)];
+    const target = await open(await pg.newDatabase());
+    await expect(importPostgres(target.sql, lines.filter((l) => !l.includes('"id":"task_119')))).rejects.toThrow(/tasks has 1190 rows in the file but the export counted 1200; the file is truncated/);
+    const tampered = lines.map((l) => (l.includes('"table":"credit_ledger"') && l.includes('"kind":"charge"') ? l.replace('"amount":7', '"amount":1') : l));
+    await expect(importPostgres(target.sql, tampered)).rejects.toThrow(/credit totals rebuilt from the ledger \(granted 40, used 3\) differ from the export's \(granted 40, used 21\)/);
+    await expect(importPostgres(target.sql, ['{"hello":1}'])).rejects.toThrow(/line 1 is not a docintel export header/);
+    await expect(importPostgres(target.sql, [lines[0]!, "not json"])).rejects.toThrow(/line 2 is not JSON/);
+    const [n] = await target.sql`SELECT (SELECT count(*) FROM tasks)::int + (SELECT count(*) FROM api_keys)::int AS n`;
+    expect(n.n).toBe(0);
   });
 });
