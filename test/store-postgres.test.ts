@@ -183,9 +183,9 @@ for (const kind of ["sqlite", "postgres"] as const) {
         const metered: Cap = { ...capOf(keyId), allowance: null };
         expect(await store!.credits.charge(metered, chargeOf(keyId, 5_000))).toEqual({ ok: true });
         const free = await makeKey(store!);
-        expect(await store!.credits.hold(capOf(free), { ...holdOf(free, 100), expires_at: Date.now() + 50 })).toEqual({ ok: true });
+        expect(await store!.credits.hold(capOf(free), { ...holdOf(free, 100), expires_at: Date.now() + 400 })).toEqual({ ok: true });
         expect((await store!.credits.hold(capOf(free), holdOf(free, 1))).ok).toBe(false);
-        await Bun.sleep(80);
+        await Bun.sleep(450);
         expect(await store!.credits.hold(capOf(free), holdOf(free, 1))).toEqual({ ok: true });
         expect(await store!.credits.deleteExpiredHolds(Date.now())).toBe(1);
       });
@@ -231,12 +231,13 @@ for (const kind of ["sqlite", "postgres"] as const) {
       test("an owner that renews keeps its task; when it dies the lease runs out and another machine takes the task; the dead owner's late write changes nothing", async () => {
         const [a, b] = await machinesOn(kind, 2);
         const [taskId] = await acceptTasks(a!, 1);
-        const LEASE_MS = 300;
+        // leases long enough that a stall of this shared machine between a renewal and a claim does not end one
+        const LEASE_MS = 1_000;
         const claimed = await a!.tasks.claimNext(claimOf("machine-a", LEASE_MS));
         expect(claimed!.id).toBe(taskId!);
 
-        // A renews every 100 ms for 0.9 s (three leases long): B never gets the task meanwhile
-        const until = Date.now() + 900;
+        // A renews every 100 ms for two leases' time: B never gets the task meanwhile
+        const until = Date.now() + 2 * LEASE_MS;
         while (Date.now() < until) {
           expect(await a!.tasks.renewLease(taskId!, "machine-a", Date.now() + LEASE_MS)).toBe(true);
           expect(await b!.tasks.claimNext(claimOf("machine-b", LEASE_MS))).toBeNull();
@@ -246,12 +247,13 @@ for (const kind of ["sqlite", "postgres"] as const) {
         // A dies (stops renewing): B takes the task once the lease has run out, as a second attempt
         let taken = null;
         const diedAt = Date.now();
-        while (!taken && Date.now() - diedAt < 3_000) {
+        while (!taken && Date.now() - diedAt < 5 * LEASE_MS) {
           taken = await b!.tasks.claimNext(claimOf("machine-b", 30_000));
           if (!taken) await Bun.sleep(25);
         }
         expect(taken).toMatchObject({ id: taskId, lease_owner: "machine-b", attempts: 2, status: "processing" });
-        expect(Date.now() - diedAt).toBeGreaterThanOrEqual(LEASE_MS - 100 - 50);
+        // the last renewal was at most one sleep (100 ms) and two round trips before A died
+        expect(Date.now() - diedAt).toBeGreaterThanOrEqual(LEASE_MS - 250);
 
         // A wakes up: its renewal and its ending are refused; B's ending stands
         expect(await a!.tasks.renewLease(taskId!, "machine-a", Date.now() + LEASE_MS)).toBe(false);
@@ -381,12 +383,12 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect(new Set(claimed)).toEqual(new Set(ids));
         expect(await stores[1]!.deliveries.nextDueAt()).toBeNull();
 
-        // a dispatcher claims a delivery for 100 ms and dies before recording anything
+        // a dispatcher claims a delivery for 500 ms and dies before recording anything
         const lonely = id("whd");
         await stores[0]!.deliveries.insert({ id: lonely, task_id: id("task"), key_id: keyId, url: "https://hooks.example/x", payload: "{}", next_attempt_at: Date.now(), created_at: nowIso() });
-        expect((await stores[0]!.deliveries.claimDue(Date.now(), 10, Date.now() + 100)).map((d) => d.id)).toEqual([lonely]);
+        expect((await stores[0]!.deliveries.claimDue(Date.now(), 10, Date.now() + 500)).map((d) => d.id)).toEqual([lonely]);
         expect(await stores[1]!.deliveries.claimDue(Date.now(), 10, Date.now() + 60_000)).toEqual([]);
-        await Bun.sleep(150);
+        await Bun.sleep(600);
         const again = await stores[2]!.deliveries.claimDue(Date.now(), 10, Date.now() + 60_000);
         expect(again.map((d) => [d.id, d.attempts, d.status])).toEqual([[lonely, 0, "pending"]]);
       });
@@ -501,7 +503,7 @@ describe("postgres across processes", () => {
     const keyId = await makeKey(store!);
     const taskId = id("task");
     await store!.tasks.insertTask({ id: taskId, key_id: keyId, operation: "markdown", input: "{}", webhook_url: null, batch_id: null, batch_index: null, hold_id: null, hold_amount: 0, source: null, created_at: nowIso() });
-    const proc = Bun.spawn([process.execPath, MACHINE, "claim", url, "doomed", "500"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, MACHINE, "claim", url, "doomed", "2000"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     expect(JSON.parse(await firstLine(proc))).toEqual({ claimed: taskId });
     proc.kill("SIGKILL");
     await proc.exited;
@@ -509,7 +511,7 @@ describe("postgres across processes", () => {
     expect(await claim()).toBeNull();
     const killedAt = Date.now();
     let taken = null;
-    while (!taken && Date.now() - killedAt < 3_000) {
+    while (!taken && Date.now() - killedAt < 6_000) {
       taken = await claim();
       if (!taken) await Bun.sleep(25);
     }

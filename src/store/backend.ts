@@ -191,7 +191,12 @@ export interface StoreBackend extends StoreTx {
   /** location: where the store is, for the key commands and `doctor` (a URL without its password) */
   readonly location: string;
   counters: CounterStore;
-  /** transaction runs `fn` in one transaction: all its writes commit together or none does (fn throws) */
+  /**
+   * transaction runs `fn` in one transaction: all its writes commit together or none does (fn
+   * throws). Inside `fn` use `tx`, never the backend itself: on SQLite a backend operation waits for
+   * the transaction to end (it would wait for ever), on PostgreSQL it runs on another connection,
+   * outside the transaction, and may wait for its locks.
+   */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
   /** ping reads from the store; rejects when it cannot (health checks, `doctor`) */
   ping(): Promise<void>;
