@@ -455,6 +455,14 @@ describe("postgres change feed", () => {
 });
 
 describe("postgres pool", () => {
+  test("the pool opens at most poolSize connections: 8 statements of 0.2 s on a pool of 2 take four rounds", async () => {
+    const [store] = await machines(1, { poolSize: 2 });
+    const started = performance.now();
+    const backends = await Promise.all(Array.from({ length: 8 }, () => store!.sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.2)`));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(790);
+    expect(new Set(backends.map(([row]) => row.pid)).size).toBe(2);
+  });
+
   test("the statement timeout is the pool's, and the URL's password never reaches a message", async () => {
     const [store] = await machines(1, { statementTimeoutMs: 200 });
     const started = performance.now();
