@@ -8,7 +8,7 @@ TOOLS := $(CURDIR)/.tools
 BUN := $(shell command -v bun 2>/dev/null || echo $(TOOLS)/node_modules/.bin/bun)
 APT_PACKAGES := 7zip bzip2 xz-utils mupdf-tools chromium-headless-shell chromium tesseract-ocr tesseract-ocr-eng ffmpeg poppler-utils libreoffice-core \
 	libreoffice-writer libreoffice-calc libreoffice-impress libvips-tools libheif-examples python3-uno bubblewrap \
-	fonts-dejavu-core zip unzip curl ca-certificates
+	fonts-dejavu-core zip unzip curl ca-certificates postgresql
 export PUPPETEER_SKIP_DOWNLOAD := 1
 export PATH := $(TOOLS)/node_modules/.bin:$(PATH)
 

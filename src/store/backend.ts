@@ -1,0 +1,207 @@
+/**
+ * StoreBackend is the store as the engine and the modules will see it once PostgreSQL is wired in
+ * (issue 18): asynchronous, because a PostgreSQL statement is a round trip, and made of operations
+ * that are each atomic on their own, so that neither the engine nor a module ever holds a
+ * transaction open in its own code except through `transaction`.
+ *
+ * Implementations: src/store/postgres (openPostgres). The SQLite store (src/store/index.ts) does
+ * not implement it yet: see docs/postgres.md for how it and the modules' queries.ts adopt it.
+ *
+ *   engine / ledger / key resolver
+ *        |  await backend.credits.hold(cap, hold)          one atomic move, any backend
+ *        |  await backend.transaction(tx => ...)           several moves in one commit (task endings)
+ *        v
+ *   StoreBackend --- SQLite: BEGIN IMMEDIATE, one writer (a process-wide queue while a transaction awaits)
+ *               \--- PostgreSQL: row locks per key, FOR UPDATE SKIP LOCKED claims, LISTEN/NOTIFY
+ *
+ * Reads that run on every request (the key of a request, a balance) stay cached in memory and are
+ * checked against `changeStamp(topic)`, which is synchronous on both backends: the SQLite fast
+ * path (the http-auth bench) keeps no await on a cache hit.
+ */
+import type { CreditTotals } from "../credits/queries";
+import type { ApiKeyRow } from "../security/queries";
+import type { BatchRow, NewTask, TaskRow } from "../tasks/queries";
+import type { DeliveryRow } from "../webhooks/queries";
+import type { BatchState, LedgerKind, Plan, TaskState } from "./states";
+
+export type BackendKind = "sqlite" | "postgres";
+
+/** ChangeTopic: a group of cached rows ("keys": api_keys) */
+export type ChangeTopic = "keys";
+
+export interface LedgerEntry {
+  key_id: string;
+  kind: LedgerKind;
+  amount: number;
+  period: string;
+  operation: string | null;
+  request_id: string | null;
+  note: string | null;
+  created_at: string;
+}
+
+export interface NewHold {
+  id: string;
+  key_id: string;
+  amount: number;
+  period: string;
+  created_at: string;
+  expires_at: number;
+}
+
+/** Cap: what a key may spend; allowance null = a metered plan (no cap, nothing is checked) */
+export interface Cap {
+  keyId: string;
+  allowance: number | null;
+  period: string;
+  nowMs: number;
+}
+
+/** Shortfall: a move refused because the balance could not cover it (the caller answers 402) */
+export interface Shortfall {
+  ok: false;
+  /** remaining: what the key had left (may be below the amount asked, never below zero after a move) */
+  remaining: number;
+}
+
+export interface ClaimRequest {
+  /** operations this machine can run (registered task kinds) */
+  operations: string[];
+  owner: string;
+  /** leaseUntil: unix ms at which the claim runs out without a renewal */
+  leaseUntil: number;
+  nowMs: number;
+  /** perBatch: items of one batch running at once, over all machines (checked without a lock: two machines may each start one more) */
+  perBatch: number;
+  startedAt: string;
+}
+
+
+/** Moved: a credit move that happened, or the shortfall that refused it (nothing written) */
+export type Moved = { ok: true } | Shortfall;
+
+export interface KeyStore {
+  insert(row: Omit<ApiKeyRow, "revoked_at" | "last_used_at">): Promise<void>;
+  byHash(keyHash: string): Promise<ApiKeyRow | null>;
+  byId(id: string): Promise<ApiKeyRow | null>;
+  list(): Promise<ApiKeyRow[]>;
+  touch(id: string, at: string): Promise<void>;
+  webhookSecret(id: string): Promise<Pick<ApiKeyRow, "webhook_secret" | "webhook_secret_at"> | null>;
+  setWebhookSecret(id: string, secret: string, at: string): Promise<boolean>;
+  /** revoke: 1 when the key was active and is now revoked; every machine's key cache sees it within a second */
+  revoke(id: string, at: string): Promise<number>;
+}
+
+/**
+ * CreditStore: the ledger's moves. Each never takes a capped key below zero, however many
+ * processes or machines move credits of the same key at once. Called on the backend, a move is its
+ * own transaction; called on the `tx` of `transaction`, it is part of that commit.
+ */
+export interface CreditStore {
+  totals(keyId: string, period: string, nowMs: number): Promise<CreditTotals>;
+  hold(cap: Cap, hold: NewHold): Promise<Moved>;
+  /** settle turns a hold into a charge (amount 0: releases it); more than the hold reserves is checked against the balance */
+  settle(cap: Cap, holdId: string, charge: LedgerEntry): Promise<Moved>;
+  charge(cap: Cap, charge: LedgerEntry): Promise<Moved>;
+  grant(entry: LedgerEntry): Promise<void>;
+  /** release removes a hold; its amount, or null when it was already gone */
+  release(holdId: string): Promise<number | null>;
+  deleteExpiredHolds(nowMs: number): Promise<number>;
+}
+
+/** NewBatch: a batch as acceptance writes it, with its items (tasks) in the same transaction */
+export interface NewBatch {
+  id: string;
+  key_id: string;
+  operation: string;
+  webhook_url: string | null;
+  item_count: number;
+  created_at: string;
+}
+
+/** TaskStore: tasks and batches (the statements of tasks/queries.ts); who runs which task is decided by leases */
+export interface TaskStore {
+  insertTask(t: NewTask): Promise<void>;
+  get(id: string): Promise<TaskRow | null>;
+  countByState(): Promise<Record<TaskState, number>>;
+  /** claimNext finds and leases the next task in one step; concurrent claimers never get the same task */
+  claimNext(c: ClaimRequest): Promise<TaskRow | null>;
+  renewLease(id: string, owner: string, leaseUntil: number): Promise<boolean>;
+  complete(id: string, owner: string, result: string, credits: number, completedAt: string): Promise<boolean>;
+  fail(id: string, owner: string, error: string, completedAt: string): Promise<boolean>;
+  requeue(id: string, owner: string): Promise<boolean>;
+  cancel(id: string, completedAt: string): Promise<boolean>;
+  queuePosition(id: string): Promise<number>;
+  getOwned(id: string, keyId: string): Promise<TaskRow | null>;
+  setProgress(id: string, owner: string, done: number, total: number): Promise<boolean>;
+  failUnclaimed(id: string, error: string, completedAt: string, nowMs: number): Promise<boolean>;
+  unfinishedIds(): Promise<Set<string>>;
+  unclaimedOfRevokedKeys(nowMs: number): Promise<TaskRow[]>;
+  revokedKeys(keyIds: string[]): Promise<Set<string>>;
+  planOf(keyId: string): Promise<Plan>;
+  insertBatch(b: NewBatch): Promise<void>;
+  getBatch(id: string): Promise<BatchRow | null>;
+  getBatchOwned(id: string, keyId: string): Promise<BatchRow | null>;
+  batchItems(batchId: string): Promise<TaskRow[]>;
+  batchCounts(batchId: string): Promise<Record<TaskState, number> & { credits: number }>;
+  markBatchStarted(id: string): Promise<void>;
+  /** endBatch ends a batch once; false when it had already ended */
+  endBatch(id: string, status: BatchState, credits: number, completedAt: string): Promise<boolean>;
+}
+
+/** NewDelivery: a webhook delivery as the transaction that ends a task writes it (the outbox) */
+export interface NewDelivery {
+  id: string;
+  task_id: string;
+  key_id: string;
+  url: string;
+  payload: string;
+  next_attempt_at: number;
+  created_at: string;
+}
+
+/** DeliveryStore: webhook deliveries, sent at least once with the same id by whichever machine claims them */
+export interface DeliveryStore {
+  insert(d: NewDelivery): Promise<void>;
+  get(id: string): Promise<DeliveryRow | null>;
+  ofTask(taskId: string): Promise<DeliveryRow[]>;
+  /** claimDue takes up to `limit` due deliveries until `claimUntil` (unix ms); concurrent dispatchers never get the same row */
+  claimDue(nowMs: number, limit: number, claimUntil: number): Promise<DeliveryRow[]>;
+  nextDueAt(): Promise<number | null>;
+  /** record writes the outcome of one request (attempts + 1) and the next schedule */
+  record(r: Pick<DeliveryRow, "id" | "status" | "status_code" | "next_attempt_at" | "last_error" | "delivered_at">): Promise<void>;
+}
+
+/** CounterStore: rate-limit windows (SQLite: counters.sqlite; PostgreSQL: an UNLOGGED table) */
+export interface CounterStore {
+  reserveInWindow(keyId: string, windowStart: number, n: number): Promise<number>;
+  deleteWindowsBefore(windowStart: number): Promise<number>;
+}
+
+/** StoreTx: what a transaction can do; every call is part of the one commit */
+export interface StoreTx {
+  keys: KeyStore;
+  credits: CreditStore;
+  tasks: TaskStore;
+  deliveries: DeliveryStore;
+}
+
+export interface StoreBackend extends StoreTx {
+  readonly kind: BackendKind;
+  /** location: where the store is, for the key commands and `doctor` (a URL without its password) */
+  readonly location: string;
+  counters: CounterStore;
+  /**
+   * transaction runs `fn` in one transaction: all its writes commit together or none does (fn
+   * throws). Inside `fn` use `tx`, never the backend itself: on SQLite a backend operation waits for
+   * the transaction to end (it would wait for ever), on PostgreSQL it runs on another connection,
+   * outside the transaction, and may wait for its locks.
+   */
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /** ping reads from the store; rejects when it cannot (health checks, `doctor`) */
+  ping(): Promise<void>;
+  appliedMigrations(): Promise<number[]>;
+  /** changeStamp differs once a change of `topic`, by any process or machine, has been seen here; synchronous */
+  changeStamp(topic: ChangeTopic): string;
+  close(): Promise<void>;
+}

@@ -1,0 +1,286 @@
+/**
+ * PG_MIGRATIONS are the SQLite migrations (../migrations.ts) translated to PostgreSQL, with the same
+ * version numbers and names, so that `doctor` and `docintel export` speak of one schema version on
+ * both backends. Each translation may add what PostgreSQL needs for the same behaviour (an identity
+ * column where SQLite orders by rowid, a trigger where SQLite has data_version). Never edit one
+ * that has shipped: add the next number, on both backends.
+ *
+ * Column types keep SQLite's shapes so that one row type serves both backends: ids and times are
+ * TEXT (ISO 8601), unix-ms times are BIGINT (Bun.SQL returns int8 as a string: see rows.ts), JSON
+ * is TEXT (it is stored and returned byte for byte, never queried).
+ *
+ * migratePostgres takes a transaction-scoped advisory lock first: machines that start at once
+ * queue on it, the first applies what is missing, the others find everything applied.
+ */
+import type { Migration } from "../migrations";
+import {
+  BATCH_STATES,
+  DELIVERY_STATES,
+  LEDGER_KINDS,
+  PLANS,
+  TASK_STATES,
+  THUMBNAIL_JOB_STATES,
+  sqlCheck,
+} from "../states";
+
+/** CHANGES_CHANNEL is the LISTEN/NOTIFY channel on which the store announces cached rows that changed (see changes.ts). */
+export const CHANGES_CHANNEL = "docintel_changes";
+/** CHANGES_SEQUENCE moves on every announced change; machines poll it in case a notification was lost. */
+export const CHANGES_SEQUENCE = "store_changes";
+
+export const PG_MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: "keys and credits",
+    sql: `
+      CREATE TABLE api_keys (
+        id           TEXT PRIMARY KEY,
+        name         TEXT NOT NULL DEFAULT '',
+        plan         TEXT NOT NULL ${sqlCheck("plan", PLANS)},
+        prefix       TEXT NOT NULL,
+        key_hash     TEXT NOT NULL UNIQUE,
+        created_at   TEXT NOT NULL,
+        revoked_at   TEXT,
+        last_used_at TEXT
+      );
+
+      CREATE TABLE credit_ledger (
+        id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        key_id     TEXT NOT NULL REFERENCES api_keys(id),
+        kind       TEXT NOT NULL ${sqlCheck("kind", LEDGER_KINDS)},
+        amount     INTEGER NOT NULL CHECK (amount > 0),
+        period     TEXT NOT NULL,
+        operation  TEXT,
+        request_id TEXT,
+        note       TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX credit_ledger_by_key_period ON credit_ledger (key_id, period);
+
+      CREATE TABLE credit_holds (
+        id         TEXT PRIMARY KEY,
+        key_id     TEXT NOT NULL REFERENCES api_keys(id),
+        amount     INTEGER NOT NULL CHECK (amount > 0),
+        period     TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX credit_holds_by_key ON credit_holds (key_id, expires_at);
+
+      -- Cached rows announce their changes to every machine (SQLite: PRAGMA data_version). Only the
+      -- columns a cache depends on count: last_used_at moves on every request and is nobody's cache.
+      CREATE SEQUENCE ${CHANGES_SEQUENCE};
+      CREATE FUNCTION announce_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM nextval('${CHANGES_SEQUENCE}');
+        PERFORM pg_notify('${CHANGES_CHANNEL}', TG_ARGV[0]);
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER api_keys_announce AFTER INSERT OR DELETE ON api_keys
+        FOR EACH ROW EXECUTE FUNCTION announce_change('keys');
+      CREATE TRIGGER api_keys_announce_update AFTER UPDATE ON api_keys
+        FOR EACH ROW WHEN (OLD.revoked_at IS DISTINCT FROM NEW.revoked_at OR OLD.plan IS DISTINCT FROM NEW.plan
+                           OR OLD.key_hash IS DISTINCT FROM NEW.key_hash OR OLD.name IS DISTINCT FROM NEW.name)
+        EXECUTE FUNCTION announce_change('keys');
+    `,
+  },
+  {
+    version: 2,
+    name: "tasks, batches, webhook deliveries and thumbnail jobs",
+    sql: `
+      CREATE TABLE batches (
+        id           TEXT PRIMARY KEY,
+        key_id       TEXT NOT NULL REFERENCES api_keys(id),
+        operation    TEXT NOT NULL,
+        status       TEXT NOT NULL ${sqlCheck("status", BATCH_STATES)},
+        webhook_url  TEXT,
+        item_count   INTEGER NOT NULL,
+        credits_used INTEGER NOT NULL DEFAULT 0,
+        created_at   TEXT NOT NULL,
+        completed_at TEXT
+      );
+
+      CREATE TABLE tasks (
+        id               TEXT PRIMARY KEY,
+        -- seq is the acceptance order (SQLite: rowid), for claims and queue positions
+        seq              BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+        key_id           TEXT NOT NULL REFERENCES api_keys(id),
+        operation        TEXT NOT NULL,
+        status           TEXT NOT NULL ${sqlCheck("status", TASK_STATES)},
+        input            TEXT NOT NULL,
+        result           TEXT,
+        error            TEXT,
+        webhook_url      TEXT,
+        batch_id         TEXT REFERENCES batches(id),
+        batch_index      INTEGER,
+        credits_used     INTEGER NOT NULL DEFAULT 0,
+        progress_done    INTEGER,
+        progress_total   INTEGER,
+        attempts         INTEGER NOT NULL DEFAULT 0,
+        lease_owner      TEXT,
+        lease_expires_at BIGINT,
+        created_at       TEXT NOT NULL,
+        started_at       TEXT,
+        completed_at     TEXT
+      );
+      CREATE INDEX tasks_by_status ON tasks (status, created_at);
+      CREATE INDEX tasks_by_batch ON tasks (batch_id, batch_index);
+      CREATE INDEX tasks_by_key ON tasks (key_id, created_at);
+      -- what a claim scans: the unfinished tasks in acceptance order
+      CREATE INDEX tasks_claimable ON tasks (seq) WHERE status IN ('pending', 'processing');
+
+      CREATE TABLE webhook_deliveries (
+        id              TEXT PRIMARY KEY,
+        seq             BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+        task_id         TEXT,
+        url             TEXT NOT NULL,
+        payload         TEXT NOT NULL,
+        status          TEXT NOT NULL ${sqlCheck("status", DELIVERY_STATES)},
+        status_code     INTEGER,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at BIGINT,
+        last_error      TEXT,
+        created_at      TEXT NOT NULL,
+        delivered_at    TEXT
+      );
+      CREATE INDEX webhook_deliveries_by_task ON webhook_deliveries (task_id);
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+
+      CREATE TABLE thumbnail_jobs (
+        id           TEXT PRIMARY KEY,
+        key_id       TEXT NOT NULL REFERENCES api_keys(id),
+        status       TEXT NOT NULL ${sqlCheck("status", THUMBNAIL_JOB_STATES)},
+        input        TEXT NOT NULL,
+        image_path   TEXT,
+        width        INTEGER,
+        height       INTEGER,
+        handler      TEXT,
+        error        TEXT,
+        webhook_url  TEXT,
+        credits_used INTEGER NOT NULL DEFAULT 0,
+        created_at   TEXT NOT NULL,
+        completed_at TEXT
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: "credit totals per key and month",
+    sql: `
+      CREATE TABLE credit_totals (
+        key_id  TEXT NOT NULL REFERENCES api_keys(id),
+        period  TEXT NOT NULL,
+        granted BIGINT NOT NULL DEFAULT 0,
+        used    BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (key_id, period)
+      );
+
+      INSERT INTO credit_totals (key_id, period, granted, used)
+        SELECT key_id, period,
+               SUM(CASE WHEN kind = 'grant' THEN amount ELSE 0 END),
+               SUM(CASE WHEN kind = 'charge' THEN amount ELSE 0 END)
+        FROM credit_ledger GROUP BY key_id, period;
+
+      CREATE FUNCTION credit_ledger_totals() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO credit_totals (key_id, period, granted, used)
+          VALUES (NEW.key_id, NEW.period,
+                  CASE WHEN NEW.kind = 'grant' THEN NEW.amount ELSE 0 END,
+                  CASE WHEN NEW.kind = 'charge' THEN NEW.amount ELSE 0 END)
+        ON CONFLICT (key_id, period) DO UPDATE SET
+          granted = credit_totals.granted + excluded.granted,
+          used = credit_totals.used + excluded.used;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER credit_ledger_totals AFTER INSERT ON credit_ledger
+        FOR EACH ROW EXECUTE FUNCTION credit_ledger_totals();
+    `,
+  },
+  {
+    version: 4,
+    name: "task credit holds and item sources",
+    sql: `
+      ALTER TABLE tasks ADD COLUMN hold_id TEXT;
+      ALTER TABLE tasks ADD COLUMN hold_amount INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE tasks ADD COLUMN source TEXT;
+    `,
+  },
+  {
+    version: 5,
+    name: "per-key webhook secrets; ended tasks drop their inputs",
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN webhook_secret TEXT;
+      ALTER TABLE api_keys ADD COLUMN webhook_secret_at TEXT;
+      ALTER TABLE webhook_deliveries ADD COLUMN key_id TEXT;
+      UPDATE tasks SET input = '{}' WHERE status IN ('completed', 'failed', 'cancelled');
+      CREATE INDEX api_keys_revoked ON api_keys (revoked_at) WHERE revoked_at IS NOT NULL;
+      CREATE INDEX tasks_by_key_status ON tasks (key_id, status);
+    `,
+  },
+];
+
+/**
+ * PG_COUNTER_MIGRATIONS: the counters store's migrations (SQLite: counters.sqlite) in the same
+ * database, versioned apart in counter_migrations. UNLOGGED: no WAL, so a write costs no flush, and
+ * PostgreSQL empties the table after a crash, which costs at most one minute of counts.
+ */
+export const PG_COUNTER_MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: "rate-limit windows",
+    sql: `
+      CREATE UNLOGGED TABLE rate_limit_windows (
+        key_id       TEXT NOT NULL,
+        window_start BIGINT NOT NULL,
+        count        INTEGER NOT NULL,
+        PRIMARY KEY (key_id, window_start)
+      );
+    `,
+  },
+];
+
+/** MIGRATION_LOCK names the advisory lock that serialises migrators (any 64-bit number; this one spells nothing) */
+export const MIGRATION_LOCK = 0x646f63696e74656cn; // "docintel" in ASCII
+
+/** MigrationReport: what one migrator applied (empty when another machine had done it all). */
+export interface MigrationReport {
+  applied: { table: string; version: number; name: string }[];
+}
+
+/**
+ * migratePostgres applies the missing migrations of both version tables in one transaction under
+ * the migration lock; DDL is transactional in PostgreSQL, so a migration that fails leaves nothing
+ * behind. statement_timeout is lifted for it: waiting for another machine's migration, or a long
+ * one, is not a stuck query.
+ */
+export async function migratePostgres(
+  sql: Bun.SQL,
+  sets: { table: string; migrations: Migration[] }[] = [
+    { table: "schema_migrations", migrations: PG_MIGRATIONS },
+    { table: "counter_migrations", migrations: PG_COUNTER_MIGRATIONS },
+  ],
+): Promise<MigrationReport> {
+  return sql.begin(async (tx) => {
+    await tx`SET LOCAL statement_timeout = 0`;
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK.toString()}::bigint)`;
+    const applied: MigrationReport["applied"] = [];
+    for (const { table, migrations } of sets) {
+      await tx.unsafe(`CREATE TABLE IF NOT EXISTS ${table} (
+        version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+      const done = new Set((await tx.unsafe<{ version: number }[]>(`SELECT version FROM ${table}`)).map((r) => r.version));
+      for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+        if (done.has(m.version)) continue;
+        await tx.unsafe(m.sql);
+        await tx.unsafe(`INSERT INTO ${table} (version, name, applied_at) VALUES ($1, $2, $3)`, [m.version, m.name, new Date().toISOString()]);
+        applied.push({ table, version: m.version, name: m.name });
+      }
+    }
+    return { applied };
+  });
+}
+
+/** appliedPgMigrations lists the store's schema versions (for tests and `doctor`). */
+export async function appliedPgMigrations(sql: Bun.SQL): Promise<number[]> {
+  const rows = await sql<{ version: number }[]>`SELECT version FROM schema_migrations ORDER BY version`;
+  return rows.map((r) => r.version);
+}

@@ -1,0 +1,156 @@
+/**
+ * Test harness for PostgreSQL: a throwaway cluster in a temp dir, started with Debian's `initdb`
+ * and `pg_ctl` (package `postgresql`, installed by `make setup`), reachable only on a Unix socket in
+ * that dir (no TCP port, so clusters of test files running side by side never collide). PostgreSQL
+ * refuses to run as root, so under root (CI) the cluster runs as the system user `docintel-test`,
+ * made with useradd when missing. fsync, synchronous_commit and full_page_writes are off: the data
+ * is thrown away, and a test should not wait for a disk.
+ *
+ *   const pg = await startPostgres();          // one cluster per test process, started once
+ *   const url = await pg.newDatabase();        // an empty database per test: isolated stores
+ *   ...
+ *   afterAll(() => pg.stop());                 // also stopped when the process exits
+ */
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** PG_BIN: where Debian bookworm's postgresql-15 keeps initdb, pg_ctl and postgres */
+export const PG_BIN = process.env.DOCINTEL_TEST_PG_BIN ?? "/usr/lib/postgresql/15/bin";
+/** TEST_USER: the unprivileged system user that runs the cluster when the tests run as root */
+const TEST_USER = "docintel-test";
+/** PG_USER: the cluster's superuser role; connections over the socket are trusted */
+const PG_USER = "docintel";
+/** PG_PORT names the socket file (.s.PGSQL.5432); with listen_addresses empty no TCP port is opened */
+const PG_PORT = 5432;
+
+export interface TestPostgres {
+  /** dir: the temp dir holding the data dir, the socket and the server log */
+  dir: string;
+  /** url of the cluster's `postgres` database (for admin statements) */
+  url: string;
+  /** newDatabase creates an empty database and returns its postgres:// URL */
+  newDatabase(): Promise<string>;
+  /** log: what the server wrote to its log so far (for failed tests) */
+  log(): string;
+  /** stop shuts the cluster down and removes its dir; calling it again does nothing */
+  stop(): Promise<void>;
+}
+
+let running: Promise<TestPostgres> | null = null;
+
+/** startPostgres starts this process's cluster, or returns the one already started. */
+export function startPostgres(): Promise<TestPostgres> {
+  running ??= start().catch((error) => {
+    running = null;
+    throw error;
+  });
+  return running;
+}
+
+/** socketUrl is the URL Bun.SQL takes for a database reached over the Unix socket in `dir`. */
+export function socketUrl(dir: string, database: string): string {
+  return `postgres://${PG_USER}@localhost:${PG_PORT}/${database}?path=${encodeURIComponent(dir)}`;
+}
+
+async function start(): Promise<TestPostgres> {
+  if (!existsSync(join(PG_BIN, "initdb"))) {
+    throw new Error(`PostgreSQL is not installed: ${PG_BIN}/initdb is missing (run \`make setup\`, which installs Debian's postgresql)`);
+  }
+  const asUser = process.getuid?.() === 0 ? ensureTestUser() : null;
+  const dir = mkdtempSync(join(tmpdir(), "docintel-pg-"));
+  if (asUser) chownSync(dir, asUser.uid, asUser.gid);
+  const data = join(dir, "data");
+  const logFile = join(dir, "server.log");
+  const run = (args: string[]) => runAs(asUser ? TEST_USER : null, args);
+
+  await run([join(PG_BIN, "initdb"), "-D", data, "-U", PG_USER, "--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C"]);
+  const options = [
+    "-c listen_addresses=''",
+    `-c unix_socket_directories='${dir}'`,
+    `-p ${PG_PORT}`,
+    "-c fsync=off",
+    "-c synchronous_commit=off",
+    "-c full_page_writes=off",
+    "-c max_connections=200",
+  ].join(" ");
+  await run([join(PG_BIN, "pg_ctl"), "start", "-D", data, "-l", logFile, "-w", "-t", "30", "-o", options]);
+
+  let stopped = false;
+  let databases = 0;
+  const stopNow = () => {
+    if (stopped) return;
+    stopped = true;
+    // SIGQUIT is PostgreSQL's immediate shutdown; synchronous, so it also works in an exit handler
+    const pid = postmasterPid(data);
+    if (pid) {
+      try {
+        process.kill(pid, "SIGQUIT");
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once("exit", stopNow);
+
+  const adminUrl = socketUrl(dir, "postgres");
+  return {
+    dir,
+    url: adminUrl,
+    async newDatabase() {
+      const name = `test_${process.pid}_${++databases}`;
+      const admin = new Bun.SQL(adminUrl, { max: 1 });
+      try {
+        await admin.unsafe(`CREATE DATABASE ${name}`);
+      } finally {
+        await admin.close();
+      }
+      return socketUrl(dir, name);
+    },
+    log: () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : ""),
+    async stop() {
+      if (stopped) return;
+      process.removeListener("exit", stopNow);
+      const pid = postmasterPid(data);
+      if (pid) {
+        try {
+          await run([join(PG_BIN, "pg_ctl"), "stop", "-D", data, "-m", "immediate", "-w", "-t", "10"]);
+        } catch {
+          // stopNow below kills what pg_ctl could not stop
+        }
+      }
+      stopNow();
+      running = null;
+    },
+  };
+}
+
+function postmasterPid(data: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** ensureTestUser makes the system user that runs test clusters (root only) and returns its ids. */
+function ensureTestUser(): { uid: number; gid: number } {
+  let entry = Bun.spawnSync(["getent", "passwd", TEST_USER]);
+  if (entry.exitCode !== 0) {
+    const made = Bun.spawnSync(["useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", TEST_USER]);
+    // exit 9: another test process made it meanwhile
+    if (made.exitCode !== 0 && made.exitCode !== 9) throw new Error(`useradd ${TEST_USER} failed: ${made.stderr.toString().trim()}`);
+    entry = Bun.spawnSync(["getent", "passwd", TEST_USER]);
+  }
+  const fields = entry.stdout.toString().trim().split(":");
+  return { uid: Number(fields[2]), gid: Number(fields[3]) };
+}
+
+async function runAs(user: string | null, args: string[]): Promise<void> {
+  const argv = user ? ["runuser", "-u", user, "--", ...args] : args;
+  const proc = Bun.spawn(argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, LC_ALL: "C" } });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${args.map((a) => a.split("/").pop()).slice(0, 2).join(" ")} exited ${code}: ${(err || out).trim().slice(-2000)}`);
+}
