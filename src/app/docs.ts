@@ -23,8 +23,9 @@ export const DOCS_PUBLIC_ROUTES = [DOCS_PATH, `${DOCS_PATH}/json`, DOCS_ASSET_PA
 const description = `Self-hosted document intelligence: screenshots, markdown, thumbnails, typed extraction, analysis,
 cross-document analysis, decisions and diffs, with async tasks and signed webhooks. Implements interface ${INTERFACE_VERSION}.
 
-**Authentication**: send your key in the \`X-API-Key\` header on every operation except /healthz, the signed thumbnail URLs and /docs.
-Missing, invalid or revoked keys get 401.
+**Authentication**: send your key in the \`X-API-Key\` header, or as \`Authorization: Bearer KEY\`, on every operation except /healthz,
+the signed thumbnail URLs and /docs. Missing, invalid or revoked keys get 401. An unknown path is 404 \`not_found\`; a known path with
+another method is 405 \`method_not_allowed\` with \`Allow\`.
 
 **Rate limits** per key and minute: Free 30, Pro 120, Enterprise 600. Every authenticated response carries
 \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; over the limit: 429 \`rate_limited\` with \`Retry-After\`.
@@ -74,9 +75,9 @@ export function docsPlugin(operations: Operation[]) {
         documentation: {
           info: { title: "docintel", version: VERSION, description },
           tags,
-          security: [{ ApiKey: [] }],
+          security: [{ ApiKey: [] }, { Bearer: [] }],
           components: {
-            securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
+            securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" }, Bearer: { type: "http", scheme: "bearer", description: "the same API key as a bearer token" } },
             schemas: { OperationalError: ErrorBodySchema, ValidationError: ValidationErrorSchema } as Record<string, any>,
           },
           paths: wildcardPaths(operations) as any,

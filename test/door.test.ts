@@ -1,0 +1,118 @@
+/**
+ * At the door (issue 19): what a new user meets before the first real call. Unknown paths are 404
+ * with a hint, not a screenshot attempt; wrong methods are 405 with Allow; the root is a landing page;
+ * the favicon needs no key; a key works as Authorization: Bearer too.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "./helpers/server";
+
+let server: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startServer({ args: ["--fetch-timeout-ms", "500"] });
+  ({ key } = await server.key("pro"));
+});
+afterAll(() => server.stop());
+
+function get(path: string, init: RequestInit = {}) {
+  return fetch(server.url + path, { ...init, headers: { "X-API-Key": key, ...(init.headers ?? {}) } });
+}
+
+describe("unknown paths", () => {
+  test.each([
+    ["/api/v1/usag", "/api/v1/usage"],
+    ["/doc", "/docs"],
+    ["/api/v1/job/task_abc", "/api/v1/jobs/{task_id}"],
+  ])("GET %s is 404 not_found with the hint %s, not a screenshot of a host", async (path, near) => {
+    const r = await get(path);
+    expect(r.status).toBe(404);
+    const body = await r.json();
+    expect(body).toMatchObject({ success: false, error: "not_found" });
+    expect(body.detail).toContain(`did you mean ${near}?`);
+  });
+
+  test("a path far from every operation gets 404 without a guess", async () => {
+    const r = await get("/completely/elsewhere/entirely");
+    expect(r.status).toBe(404);
+    expect((await r.json()).detail).not.toContain("did you mean");
+  });
+
+  test("/md/ followed by no URL is 404 saying what must follow", async () => {
+    const r = await get("/md/notes");
+    expect(r.status).toBe(404);
+    expect((await r.json()).detail).toContain("/md/https://example.com");
+  });
+
+  test("paths that are URLs still reach the screenshot and markdown routes", async () => {
+    // a public IP literal: allowed by the guard, unreachable from this machine
+    for (const path of ["/93.184.215.14", "/https://93.184.215.14/a", "/md/93.184.215.14:8080/page"]) {
+      const r = await get(path);
+      expect(r.status).toBe(400);
+      expect((await r.json()).error).toBe("url_unreachable");
+    }
+  });
+
+  test("unknown paths still need a key first", async () => {
+    expect((await fetch(`${server.url}/api/v1/usag`)).status).toBe(401);
+  });
+});
+
+describe("wrong methods", () => {
+  test.each([
+    ["GET", "/api/v1/markdown/convert", "POST"],
+    ["DELETE", "/api/v1/usage", "GET, HEAD"],
+    ["POST", "/api/v1/jobs/task_abc", "GET, HEAD, DELETE"],
+    ["POST", "/https://example.com", "GET, HEAD"],
+  ])("%s %s is 405 method_not_allowed with Allow: %s", async (method, path, allow) => {
+    const r = await get(path, { method });
+    expect(r.status).toBe(405);
+    expect(r.headers.get("allow")).toBe(allow);
+    expect(await r.json()).toMatchObject({ success: false, error: "method_not_allowed" });
+  });
+
+  test("a wrong method on a public path is 405 without a key", async () => {
+    const r = await fetch(`${server.url}/healthz`, { method: "POST" });
+    expect(r.status).toBe(405);
+    expect(r.headers.get("allow")).toBe("GET, HEAD");
+  });
+});
+
+describe("the root", () => {
+  test("GET / is an HTML landing page linking the explorer and the health check, without a key", async () => {
+    const r = await fetch(`${server.url}/`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toStartWith("text/html");
+    const html = await r.text();
+    for (const link of ['href="/docs"', 'href="/healthz"', "Quick start", "Authorization: Bearer"]) expect(html).toContain(link);
+  });
+
+  test("/favicon.ico is an icon served without a key", async () => {
+    const r = await fetch(`${server.url}/favicon.ico`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("image/x-icon");
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    expect([...bytes.slice(0, 4)]).toEqual([0, 0, 1, 0]);
+  });
+});
+
+describe("Authorization: Bearer", () => {
+  test("a key sent as a bearer token authenticates like X-API-Key", async () => {
+    const r = await fetch(`${server.url}/api/v1/usage`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toHaveProperty("plan", "pro");
+  });
+
+  test("an invalid bearer token is 401", async () => {
+    const r = await fetch(`${server.url}/api/v1/usage`, { headers: { Authorization: "Bearer dk_not-a-real-key" } });
+    expect(r.status).toBe(401);
+  });
+
+  test("without a key, the 401 names both headers", async () => {
+    const r = await fetch(`${server.url}/api/v1/usage`);
+    expect(r.status).toBe(401);
+    const { detail } = await r.json();
+    expect(detail).toContain("X-API-Key");
+    expect(detail).toContain("Authorization: Bearer");
+  });
+});
