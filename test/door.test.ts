@@ -116,3 +116,37 @@ describe("Authorization: Bearer", () => {
     expect(detail).toContain("Authorization: Bearer");
   });
 });
+
+describe("markdown as text", () => {
+  const upload = () => {
+    const fd = new FormData();
+    fd.append("file", new File(["# Notes\n\nhello there\n"], "notes.md"));
+    return fd;
+  };
+
+  test.each([
+    ["Accept: text/markdown", "/api/v1/markdown/convert", { Accept: "text/markdown" }],
+    ["?format=markdown", "/api/v1/markdown/convert?format=markdown", {}],
+  ])("POST /api/v1/markdown/convert with %s answers the markdown alone, facts in headers", async (_, path, headers) => {
+    const r = await fetch(server.url + path, { method: "POST", body: upload(), headers: { "X-API-Key": key, ...headers } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(r.headers.get("x-credits-used")).toBe("1");
+    expect(r.headers.get("x-extraction-method")).toBe("text");
+    expect(r.headers.get("x-total-pages")).toBe("0");
+    expect(await r.text()).toContain("hello there");
+  });
+
+  test("without either, the answer stays the JSON result", async () => {
+    const r = await fetch(`${server.url}/api/v1/markdown/convert`, { method: "POST", body: upload(), headers: { "X-API-Key": key } });
+    expect(r.headers.get("content-type")).toStartWith("application/json");
+    expect((await r.json()).markdown).toContain("hello there");
+  });
+
+  test("format=markdown wins over Accept: application/json; an unknown format is 422", async () => {
+    const r = await fetch(`${server.url}/api/v1/markdown/convert?format=markdown`, { method: "POST", body: upload(), headers: { "X-API-Key": key, Accept: "application/json" } });
+    expect(r.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    const bad = await fetch(`${server.url}/api/v1/markdown/convert?format=html`, { method: "POST", body: upload(), headers: { "X-API-Key": key } });
+    expect(bad.status).toBe(422);
+  });
+});
