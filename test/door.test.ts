@@ -4,7 +4,9 @@
  * the favicon needs no key; a key works as Authorization: Bearer too.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startServer, type TestServer } from "./helpers/server";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { CLI, ROOT, runCli, startServer, tempDir, type TestServer } from "./helpers/server";
 
 let server: TestServer;
 let key: string;
@@ -148,5 +150,47 @@ describe("markdown as text", () => {
     expect(r.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     const bad = await fetch(`${server.url}/api/v1/markdown/convert?format=html`, { method: "POST", body: upload(), headers: { "X-API-Key": key } });
     expect(bad.status).toBe(422);
+  });
+});
+
+describe("docintel md", () => {
+  test("- reads stdin, -o writes the file, --format json gives the API's JSON", async () => {
+    const dir = tempDir();
+    try {
+      const out = join(dir, "out.md");
+      const proc = Bun.spawn([process.execPath, CLI, "md", "-", "--filename", "notes.md", "-o", out], { cwd: ROOT, stdin: new Blob(["# From stdin\n\nsome text\n"]), stdout: "pipe", stderr: "pipe" });
+      expect(await proc.exited).toBe(0);
+      expect(readFileSync(out, "utf8")).toContain("# From stdin");
+      const json = Bun.spawn([process.execPath, CLI, "md", "-", "--format", "json"], { cwd: ROOT, stdin: new Blob(["plain words on a line\n"]), stdout: "pipe", stderr: "pipe" });
+      const text = await new Response(json.stdout).text();
+      expect(await json.exited).toBe(0);
+      expect(JSON.parse(text)).toMatchObject({ success: true, markdown: expect.stringContaining("plain words") });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("errors are worded for the command line, not for a server", async () => {
+    const r = await runCli(["md", "http://127.0.0.1:9/x"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("docintel md: the URL is refused");
+    expect(r.stderr).toContain("unless --allow-private-urls is set");
+    expect(r.stderr).not.toContain("server");
+  });
+});
+
+describe("413 wording", () => {
+  test("an upload over the limit is told in one unit: file limit plus form fields", async () => {
+    const small = await startServer({ args: ["--max-upload-mb", "1"] });
+    try {
+      const { key: k } = await small.key("pro");
+      const fd = new FormData();
+      fd.append("file", new File([new Uint8Array(2_500_000)], "big.pdf"));
+      const r = await fetch(`${small.url}/api/v1/markdown/convert`, { method: "POST", body: fd, headers: { "X-API-Key": k } });
+      expect(r.status).toBe(413);
+      expect((await r.json()).detail).toBe("The request body is over 2 MB, this operation's limit: a file of at most 1 MB plus 1 MB of other form fields. Send a smaller file.");
+    } finally {
+      await small.stop();
+    }
   });
 });

@@ -91,7 +91,7 @@ export function routeLabel(route: string | undefined): string {
 }
 
 export function createApp(services: Services) {
-  const bodies = new BodySpool({ dir: join(services.config.dataDir, "tmp", "bodies"), maxTotal: services.config.spools.max, maxPerKey: services.config.spools.maxPerKey });
+  const bodies = new BodySpool({ dir: join(services.config.dataDir, "tmp", "bodies"), maxTotal: services.config.spools.max, maxPerKey: services.config.spools.maxPerKey, maxFileBytes: services.config.maxUploadBytes });
 
   /**
    * mapFrameworkError turns Elysia's own errors into ours. An unknown path or method needs a key
