@@ -12,7 +12,7 @@ let server: TestServer;
 let key: string;
 
 beforeAll(async () => {
-  server = await startServer({ args: ["--fetch-timeout-ms", "500"] });
+  server = await startServer({ args: ["--fetch-timeout-ms", "500"], env: { GROQ_API_KEY: "" } });
   ({ key } = await server.key("pro"));
 });
 afterAll(() => server.stop());
@@ -77,6 +77,14 @@ describe("wrong methods", () => {
     const r = await fetch(`${server.url}/healthz`, { method: "POST" });
     expect(r.status).toBe(405);
     expect(r.headers.get("allow")).toBe("GET, HEAD");
+  });
+});
+
+describe("start-up", () => {
+  test("the log says what is off: no AI provider, private URLs refused", () => {
+    const lines = server.stdout().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    expect(lines.find((l) => l.msg === "AI provider off")?.detail).toContain("GROQ_API_KEY is not set");
+    expect(lines.find((l) => l.msg === "private URLs refused")?.detail).toContain("--allow-private-urls");
   });
 });
 
@@ -192,5 +200,55 @@ describe("413 wording", () => {
     } finally {
       await small.stop();
     }
+  });
+});
+
+describe("the explorer", () => {
+  test("OpenAPI servers is the relative / without --public-url, never the Host header", async () => {
+    const r = await fetch(`${server.url}/docs/json`, { headers: { Host: "evil.example" } });
+    const doc = await r.json();
+    expect(doc.servers).toEqual([{ url: "/" }]);
+  });
+
+  test("with --public-url, servers is that URL", async () => {
+    const other = await startServer({ args: ["--public-url", "https://docs.example.com/intel/"] });
+    try {
+      const doc = await (await fetch(`${other.url}/docs/json`)).json();
+      expect(doc.servers).toEqual([{ url: "https://docs.example.com/intel" }]);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  test("the page turns off Scalar's cloud features and remote fonts, and names the favicon", async () => {
+    const html = await (await fetch(`${server.url}/docs`)).text();
+    const config = JSON.parse(/data-configuration='([^']*)'/.exec(html)![1]!);
+    expect(config).toMatchObject({ agent: { disabled: true }, mcp: { disabled: true }, showDeveloperTools: "never", showToolbar: "never", withDefaultFonts: false, telemetry: false, favicon: "/favicon.ico" });
+    expect(html).not.toContain("https://");
+  });
+
+  test.each([
+    ["/api/v1/markdown/convert", "post", { file: "@document.pdf" }],
+    ["/api/v1/extract", "post", { file: "@document.pdf", schema: '{"total": {"type": "number", "description": "amount due", "required": true}}' }],
+    ["/api/v1/diff", "post", { file_a: "@document.pdf", file_b: "@document.pdf" }],
+  ])("the request example of %s holds only what a call needs (no empty optional fields)", async (path, method, example) => {
+    const doc = await (await fetch(`${server.url}/docs/json`)).json();
+    const content = doc.paths[path][method].requestBody.content;
+    expect(Object.values(content)[0]).toMatchObject({ example });
+    expect((Object.values(content)[0] as any).example).toEqual(example);
+  });
+
+  test("the snippets' bodies run as shown: the extract example, sent as curl would, is accepted", async () => {
+    const doc = await (await fetch(`${server.url}/docs/json`)).json();
+    const example = doc.paths["/api/v1/extract"].post.requestBody.content["multipart/form-data"].example;
+    const fd = new FormData();
+    for (const [name, value] of Object.entries(example as Record<string, string>)) {
+      // curl's --form name=@file uploads the file; anything else is a text field
+      if (value.startsWith("@")) fd.append(name, new File(["Total: 12.50\n"], "document.md"));
+      else fd.append(name, value);
+    }
+    const r = await fetch(`${server.url}/api/v1/extract`, { method: "POST", body: fd, headers: { "X-API-Key": key } });
+    expect(r.status).toBe(200);
+    expect((await r.json()).data.total).toBe(12.5);
   });
 });

@@ -58,7 +58,33 @@ function wildcardPaths(operations: Operation[]): Record<string, Record<string, u
   return paths;
 }
 
-export function docsPlugin(operations: Operation[]) {
+/**
+ * SCALAR_CONFIG: the explorer without Scalar's cloud features (Ask AI, Generate MCP, the developer
+ * toolbar with deploy and share) and without fonts from its CDN, so /docs calls nothing outside
+ * this server. Options as documented by @scalar/api-reference 1.72 (ApiReferenceConfiguration).
+ */
+export const SCALAR_CONFIG = {
+  hideDownloadButton: false,
+  defaultOpenAllTags: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: "never",
+  showToolbar: "never",
+  telemetry: false,
+  withDefaultFonts: false,
+  hideClientButton: false,
+  favicon: "/favicon.ico",
+} as const;
+
+/**
+ * serversOf: the OpenAPI `servers` the snippets use: --public-url when set, else the relative "/",
+ * which a browser resolves against the page it shows. The request's Host header is never used.
+ */
+export function serversOf(publicUrl: string | undefined): { url: string }[] {
+  return [{ url: publicUrl ?? "/" }];
+}
+
+export function docsPlugin(operations: Operation[], publicUrl?: string) {
   const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
   return new Elysia({ name: "docintel-docs" })
     .get(DOCS_ASSET_PATH, () => new Response(Bun.file(scalarBundlePath), { headers: { "content-type": "application/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
@@ -70,10 +96,11 @@ export function docsPlugin(operations: Operation[]) {
         specPath: `${DOCS_PATH}/json`,
         provider: "scalar",
         scalarCDN: DOCS_ASSET_PATH,
-        scalarConfig: { hideDownloadButton: false, defaultOpenAllTags: false } as Record<string, unknown>,
+        scalarConfig: SCALAR_CONFIG as unknown as Record<string, unknown>,
         exclude: [DOCS_ASSET_PATH],
         documentation: {
           info: { title: "docintel", version: VERSION, description },
+          servers: serversOf(publicUrl),
           tags,
           security: [{ ApiKey: [] }, { Bearer: [] }],
           components: {

@@ -44,6 +44,42 @@ export interface Operation {
   public?: boolean;
   /** maxRequestBytes: whole request body limit; 0 = the default (max upload + 1 MB of form fields) */
   maxRequestBytes?: number;
+  /**
+   * example: the request body the explorer's snippets send. Default (requestExampleOf): the required
+   * fields and the document, nothing else, so a snippet copied as shown runs.
+   */
+  example?: Record<string, unknown>;
+}
+
+/** EXAMPLE_FILE: what a snippet sends for a file part; curl reads `@name` as "upload this file". */
+const EXAMPLE_FILE = "@document.pdf";
+
+/** exampleValueOf: one field's example: its declared example or default, a file, or a placeholder of its type. */
+function exampleValueOf(schema: TSchema): unknown {
+  if (schema.format === "binary") return EXAMPLE_FILE;
+  if (schema.type === "array" && schema.items?.format === "binary") return [EXAMPLE_FILE];
+  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  return { integer: 1, number: 1, boolean: true }[schema.type as string] ?? "...";
+}
+
+/**
+ * requestExampleOf builds the smallest body that runs: required fields and, for operations that take
+ * "file or url", the file. Empty optional fields are what made copied snippets fail with 422.
+ */
+export function requestExampleOf(op: Operation): Record<string, unknown> | undefined {
+  if (op.example) return op.example;
+  if (!op.body) return undefined;
+  const required = new Set(op.body.required ?? []);
+  const properties = op.body.properties as Record<string, TSchema>;
+  // the document of a "file or url" form: file (file_a and file_b for diff), files for batches
+  const documents = op.bodyType === "json" ? [] : "file" in properties ? ["file"] : "file_a" in properties ? ["file_a", "file_b"] : ["files"];
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(properties)) {
+    if (required.has(name) || documents.includes(name)) out[name] = exampleValueOf(schema);
+  }
+  return out;
 }
 
 export interface HandlerInput {
@@ -105,7 +141,7 @@ export function openApiOperation(op: Operation): Record<string, unknown> {
   if (op.public) detail.security = [];
   if (op.body) {
     const contentType = op.bodyType === "json" ? "application/json" : "multipart/form-data";
-    detail.requestBody = { required: true, content: { [contentType]: { schema: op.body } } };
+    detail.requestBody = { required: true, content: { [contentType]: { schema: op.body, example: requestExampleOf(op) } } };
   }
   return detail;
 }
