@@ -82,6 +82,11 @@ describe("docintel CLI", () => {
     expect(code).toBe(0);
     for (const line of ["ExecStart=/opt/docintel/docintel serve", "EnvironmentFile=-/etc/docintel/docintel.env", "Restart=on-failure", "NoNewPrivileges=true", "ProtectSystem=strict", "StateDirectory=docintel", "WantedBy=multi-user.target"])
       expect(stdout).toContain(line);
+    // the explorer of a default install, not https://localhost/docs (issue 19)
+    expect(stdout).toContain("Documentation=http://localhost:8080/docs\n");
+    const custom = await runCli(["service-unit", "--docs-url", "https://docs.example.com/docs"]);
+    expect(custom.stdout).toContain("Documentation=https://docs.example.com/docs\n");
+    expect(custom.stdout).toContain("sudo cat /var/lib/docintel/bootstrap-key");
   });
 
   test("webhook-secret is generated once and then stays the same", async () => {

@@ -61,6 +61,7 @@ const UNIT_OPTIONS: OptionSpec[] = [
   { flag: "user", env: null, kind: "string", default: "docintel", describe: "system user to run as" },
   { flag: "data", env: null, kind: "string", default: "/var/lib/docintel", describe: "the service's data directory" },
   { flag: "env-file", env: null, kind: "string", default: "/etc/docintel/docintel.env", describe: "optional EnvironmentFile with DOCINTEL_* settings" },
+  { flag: "docs-url", env: null, kind: "string", default: "http://localhost:8080/docs", describe: "the explorer of the installed service, for Documentation= (its --public-url + /docs when it has one)" },
 ];
 
 interface Command {
@@ -314,12 +315,14 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   "service-unit": {
-    usage: "docintel service-unit [--exec /usr/local/bin/docintel] [--user docintel] [--data /var/lib/docintel] [--env-file /etc/docintel/docintel.env]",
+    usage: "docintel service-unit [--exec /usr/local/bin/docintel] [--user docintel] [--data /var/lib/docintel] [--env-file /etc/docintel/docintel.env] [--docs-url URL]",
     summary: "print a hardened systemd unit file",
     options: UNIT_OPTIONS,
     async run(_, flags) {
       const o = resolveOptions(UNIT_OPTIONS, env, flags);
-      out(serviceUnit({ exec: String(o.exec), user: String(o.user), dataDir: String(o.data), envFile: String(o["env-file"]) }));
+      const docsUrl = String(o["docs-url"]);
+      if (!/^(https?|file|man|info):/.test(docsUrl)) throw new ConfigError(`--docs-url must be an http, https, file, man or info URI (systemd's Documentation=), got '${docsUrl}'`);
+      out(serviceUnit({ exec: String(o.exec), user: String(o.user), dataDir: String(o.data), envFile: String(o["env-file"]), docsUrl }));
       return 0;
     },
   },
