@@ -25,6 +25,7 @@ import { usageRoutes } from "../credits/routes";
 import { screenshotRoutes } from "../screenshots/routes";
 import { markdownRoutes } from "../markdown/routes";
 import { thumbnailRoutes } from "../thumbnails/routes";
+import { previewLinkRoutes } from "../thumbnails/previewLinks";
 import { extractRoutes } from "../extract/routes";
 import { analyzeRoutes } from "../analyze/routes";
 import { decideRoutes } from "../decide/routes";
@@ -38,6 +39,7 @@ export const ROUTES: Route[] = [
   ...usageRoutes,
   ...markdownRoutes,
   ...thumbnailRoutes,
+  ...previewLinkRoutes,
   ...extractRoutes,
   ...analyzeRoutes,
   ...decideRoutes,
@@ -49,7 +51,7 @@ export const ROUTES: Route[] = [
 
 /**
  * PUBLIC_ROUTES: "METHOD pattern" of the routes that need no key, as they declare it: the operations
- * marked `public`, the explorer's pages and the API port's /metrics (which only says where metrics
+ * marked `public` (/healthz and the signed thumbnail and preview links, which carry their own signature), the explorer's pages and the API port's /metrics (which only says where metrics
  * went). Every other route, the screenshot catch-all included, needs a key. HEAD is answered by the
  * GET route.
  */
