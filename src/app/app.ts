@@ -10,7 +10,8 @@
 import { Elysia } from "elysia";
 import { AppError, errorResponse } from "../errors";
 import { join } from "node:path";
-import { authenticate } from "./auth";
+import { authenticate, presentedKey, refuseWhileDraining } from "./auth";
+import { AnonymousAccess } from "./anonymous";
 import { BodySpool } from "./bodySpool";
 import { contextOf, rateLimitHeaders } from "./context";
 import { DOCS_PUBLIC_ROUTES, docsPlugin } from "./docs";
@@ -68,6 +69,9 @@ export const KNOWN_ROUTES: readonly KnownRoute[] = [
   ...[...DOCS_PUBLIC_ROUTES, ...LANDING_PUBLIC_ROUTES].map((path) => ({ method: "GET", path, public: true })),
 ];
 
+/** ANONYMOUS_ROUTES: "METHOD pattern" of the operations keyless requests may use under --anonymous-plan free. */
+export const ANONYMOUS_ROUTES: ReadonlySet<string> = new Set(ROUTES.filter((r) => r.op.anonymous).map((r) => `${r.op.method} ${r.op.path}`));
+
 function isPublicRoute(method: string, route: string): boolean {
   return PUBLIC_ROUTES.has(`${method === "HEAD" ? "GET" : method} ${route}`);
 }
@@ -93,6 +97,7 @@ export function routeLabel(route: string | undefined): string {
 }
 
 export function createApp(services: Services) {
+  const anonymous = services.config.anonymous.plan === "free" ? new AnonymousAccess(services.store, services.rateLimiter, services.config.anonymous.perIpPerMinute) : null;
   const bodies = new BodySpool({ dir: join(services.config.dataDir, "tmp", "bodies"), maxTotal: services.config.spools.max, maxPerKey: services.config.spools.maxPerKey, maxFileBytes: services.config.maxUploadBytes });
 
   /**
@@ -121,7 +126,13 @@ export function createApp(services: Services) {
     .onBeforeHandle(async function authenticateRoute({ request, route, set }) {
       const ctx = contextOf(request);
       ctx.route ??= route;
-      if (!isPublicRoute(request.method, route)) await authenticate(request, services, set.headers as Record<string, string | number>);
+      const headers = set.headers as Record<string, string | number>;
+      const keyless = anonymous && presentedKey(request) === null && ANONYMOUS_ROUTES.has(`${request.method === "HEAD" ? "GET" : request.method} ${route}`);
+      if (keyless && !catchAllMissed(route, ctx.url.pathname)) {
+        refuseWhileDraining(services);
+        await anonymous.admit(ctx, headers);
+      }
+      else if (!isPublicRoute(request.method, route)) await authenticate(request, services, headers);
       if (catchAllMissed(route, ctx.url.pathname)) {
         ctx.route = routeLabel(undefined);
         throw unmatchedPathError(request.method, ctx.url.pathname, KNOWN_ROUTES);

@@ -23,6 +23,11 @@ export function presentedKey(request: Request): string | null {
   return bearer ? bearer[1]! : null;
 }
 
+/** refuseWhileDraining: 503 shutting_down once shutdown has begun (new work is refused). */
+export function refuseWhileDraining(services: Services): void {
+  if (services.draining) throw new AppError("shutting_down", "The service is shutting down; retry shortly.", { headers: { "Retry-After": "5" } });
+}
+
 /**
  * authenticate resolves the request's key and counts the request against the key's rate limit;
  * it throws AppError unauthorized, shutting_down or rate_limited. A second call for the same
@@ -31,7 +36,7 @@ export function presentedKey(request: Request): string | null {
 export async function authenticate(request: Request, services: Services, headers: Record<string, string | number>): Promise<ApiKeyInfo> {
   const ctx = contextOf(request);
   if (ctx.key) return ctx.key;
-  if (services.draining) throw new AppError("shutting_down", "The service is shutting down; retry shortly.", { headers: { "Retry-After": "5" } });
+  refuseWhileDraining(services);
   const presented = presentedKey(request);
   if (!presented) throw new AppError("unauthorized", MISSING_KEY);
   const key = services.keys.resolve(presented);

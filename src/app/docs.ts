@@ -25,7 +25,8 @@ cross-document analysis, decisions and diffs, with async tasks and signed webhoo
 
 **Authentication**: send your key in the \`X-API-Key\` header, or as \`Authorization: Bearer KEY\`, on every operation except /healthz,
 the signed thumbnail URLs and /docs. Missing, invalid or revoked keys get 401. An unknown path is 404 \`not_found\`; a known path with
-another method is 405 \`method_not_allowed\` with \`Allow\`.
+another method is 405 \`method_not_allowed\` with \`Allow\`. When the operator allows keyless use (--anonymous-plan free),
+GET /md/{url} and GET /{url} also answer requests without a key, on a shared budget with a per-address rate limit.
 
 **Rate limits** per key and minute: Free 30, Pro 120, Enterprise 600. Every authenticated response carries
 \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; over the limit: 429 \`rate_limited\` with \`Retry-After\`.

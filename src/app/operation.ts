@@ -42,6 +42,11 @@ export interface Operation {
    * matched, before its body is read.
    */
   public?: boolean;
+  /**
+   * anonymous: true for operations a request without a key may use when the operator sets
+   * --anonymous-plan free (GET /md/{url}, GET /{url}); a request that sends a key is checked as usual.
+   */
+  anonymous?: boolean;
   /** maxRequestBytes: whole request body limit; 0 = the default (max upload + 1 MB of form fields) */
   maxRequestBytes?: number;
   /**

@@ -70,6 +70,8 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: "allow-private-urls", env: "DOCINTEL_ALLOW_PRIVATE_URLS", kind: "boolean", default: false, describe: "allow fetching loopback, private, link-local and metadata addresses (off: refused with 400 url_refused)" },
   { flag: "webhook-secret", env: "DOCINTEL_WEBHOOK_SECRET", kind: "string", minLength: 16, describe: "shared HMAC-SHA256 key that signs webhooks of keys made before per-key secrets (unset: generated at first start and kept in the data dir); every newer key signs with its own" },
   { flag: "public-url", env: "DOCINTEL_PUBLIC_URL", kind: "string", describe: "the URL clients reach the service at, e.g. https://docs.example.com: the base of absolute URLs the service returns (signed thumbnail URLs); unset: those URLs are relative (/api/v1/...). The Host header is never used" },
+  { flag: "anonymous-plan", env: "DOCINTEL_ANONYMOUS_PLAN", kind: "string", choices: ["none", "free"], default: "none", describe: "none: every operation needs a key; free: requests without a key may use GET /md/{url} and screenshots (GET /{url}), charged to one shared key named anonymous on the free plan (100 credits a month; docintel credits grant adds more)" },
+  { flag: "anonymous-rate-per-ip", env: "DOCINTEL_ANONYMOUS_RATE_PER_IP", kind: "integer", min: 1, max: 10000, default: 10, describe: "with --anonymous-plan free: keyless requests per minute from one client address (the connection's; behind a reverse proxy all clients share the proxy's)" },
   { flag: "workers", env: "DOCINTEL_WORKERS", kind: "integer", min: 1, max: 256, defaultText: "CPU count", default: cpuCount, describe: "worker threads for CPU-heavy work" },
   { flag: "queue-size", env: "DOCINTEL_QUEUE_SIZE", kind: "integer", min: 1, defaultText: "16 × CPUs", default: cpuCount * 16, describe: "jobs that may wait for a worker before requests get 503 overloaded" },
   { flag: "max-upload-mb", env: "DOCINTEL_MAX_UPLOAD_MB", kind: "integer", min: 1, default: 50, describe: "largest accepted file in MB (10^6 bytes); larger uploads get 413 while they stream in" },
@@ -177,6 +179,8 @@ function configOf(o: Record<string, string | number | boolean | undefined>, env:
     webhookSecret: o["webhook-secret"] === undefined ? undefined : String(o["webhook-secret"]),
     /** publicUrl: scheme, host and optional path prefix without a trailing slash; undefined = relative URLs */
     publicUrl: publicUrlOf(o["public-url"]),
+    /** anonymous: keyless use of the operations that allow it; plan "none" = off */
+    anonymous: { plan: o["anonymous-plan"] as "none" | "free", perIpPerMinute: Number(o["anonymous-rate-per-ip"]) },
     workers: Number(o.workers),
     queueSize: Number(o["queue-size"]),
     maxUploadBytes: Number(o["max-upload-mb"]) * 1_000_000,

@@ -79,6 +79,7 @@ export const markdownRoutes: Route[] = [
       method: "GET",
       path: "/md/*",
       docPath: "/md/{url}",
+      anonymous: true,
       tag: "Markdown",
       summary: "URL to markdown",
       description:

@@ -31,6 +31,7 @@ export const screenshotRoutes: Route[] = [
       method: "GET",
       path: "/*",
       docPath: "/{url}",
+      anonymous: true,
       tag: "Screenshots",
       summary: "Screenshot of a URL",
       description:
