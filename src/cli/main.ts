@@ -96,7 +96,7 @@ async function withKey(flags: Record<string, string | boolean | undefined>, id: 
 
 const COMMANDS: Record<string, Command> = {
   serve: {
-    usage: "docintel serve [--host 0.0.0.0] [--port 8080] [--data ./data] [--allow-private-urls] [--webhook-secret S] ...",
+    usage: "docintel serve [--host 0.0.0.0] [--port 8080] [--data DIR] [--allow-private-urls] [--public-url URL] [--anonymous-plan none|free] ...",
     summary: "start the HTTP service (explorer at /docs)",
     options: SERVE_OPTIONS,
     async run(_, flags) {
