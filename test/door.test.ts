@@ -34,6 +34,13 @@ describe("unknown paths", () => {
     expect(body.detail).toContain(`did you mean ${near}?`);
   });
 
+  test("files browsers and scanners ask for are 404, not screenshots of a host named like a file", async () => {
+    for (const path of ["/apple-touch-icon.png", "/wp-login.php", "/sitemap.xml", "/.env"]) {
+      const r = await get(path);
+      expect(r.status).toBe(404);
+    }
+  });
+
   test("a path far from every operation gets 404 without a guess", async () => {
     const r = await get("/completely/elsewhere/entirely");
     expect(r.status).toBe(404);

@@ -19,7 +19,13 @@ const CATCH_ALLS: Record<string, string> = { "/md/*": "/md/", "/*": "/" };
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 /** HOST: a host name or IPv4 address with at least one dot, an optional port, then a path, query or the end */
-const HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)+\.?(:\d{1,5})?([/?#]|$)/i;
+const HOST = /^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+\.?(:\d{1,5})?([/?#]|$)/iu;
+
+/**
+ * FILE_SUFFIXES: endings of the files browsers and scanners ask every server for (/apple-touch-icon.png,
+ * /wp-login.php, /sitemap.xml); none is a top-level domain, so a scheme-less host ending so is a file.
+ */
+const FILE_SUFFIXES = /\.(ico|png|jpe?g|gif|svg|txt|html?|php|aspx?|jsp|cgi|js|css|json|xml|map|webmanifest|env|ini|bak|sql|log)$/i;
 
 /** isUrlTarget: the text after a catch-all's prefix names a URL (`https://...`, `example.com`, `93.184.215.14:8080/a`). */
 export function isUrlTarget(raw: string): boolean {
@@ -27,7 +33,9 @@ export function isUrlTarget(raw: string): boolean {
   try {
     text = decodeURIComponent(raw);
   } catch {}
-  return SCHEME.test(text) || HOST.test(text);
+  if (SCHEME.test(text)) return true;
+  const host = HOST.exec(text);
+  return host !== null && !FILE_SUFFIXES.test(text.slice(0, host[0].length).replace(/[/?#]$/, "").replace(/:\d+$/, ""));
 }
 
 /** catchAllPrefix: the prefix of a catch-all pattern (the screenshot and /md routes); undefined for other patterns. */
