@@ -100,10 +100,10 @@ export function unmatchedPathError(method: string, path: string, routes: readonl
     return new AppError("method_not_allowed", `${path} does not take ${method}; it takes ${allow.join(", ")}. See /docs.`, { headers: { Allow: allow.join(", ") } });
   }
   for (const [pattern, prefix] of Object.entries(CATCH_ALLS)) {
-    if (prefix !== "/" && path.startsWith(prefix)) {
+    if (prefix !== "/" && `${path}/`.startsWith(prefix)) {
       return new AppError("not_found", `No operation ${method} ${path}: the path after ${prefix} must be a URL with a scheme or a host name with a dot, e.g. ${prefix}https://example.com (route ${pattern}).`);
     }
   }
   const near = closestPath(path, routes);
-  return new AppError("not_found", `No operation ${method} ${path}${near ? `; did you mean ${near}?` : ""} See /docs for the list; a screenshot is GET /{url} with a URL such as /https://example.com.`);
+  return new AppError("not_found", `No operation ${method} ${path}${near ? `; did you mean ${near}?` : "."} See /docs for the list; a screenshot is GET /{url} with a URL such as /https://example.com.`);
 }
