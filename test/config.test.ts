@@ -44,8 +44,15 @@ describe("the option table", () => {
     [{}, { "log-level": "debug" }, "--log-level must be one of info, error, got 'debug'"],
     [{}, { "metrics-token": "short" }, "--metrics-token must be at least 16 characters long, got 5"],
     [{ DOCINTEL_WEBHOOK_RETRY_SCALE: "0" }, {}, "DOCINTEL_WEBHOOK_RETRY_SCALE must be from 0.0001 to 100, got 0"],
+    [{ DOCINTEL_METRICS_LISTEN: "9464" }, {}, "DOCINTEL_METRICS_LISTEN must be HOST:PORT (e.g. 127.0.0.1:9464) or off, got '9464'"],
+    [{}, { "anonymous-plan": "pro" }, "--anonymous-plan must be one of none, free, got 'pro'"],
   ])("a value out of bounds is refused naming what the user set: %j %j", (env, flags, message) => {
     expect(refusal(env as Record<string, string>, flags)).toBe(message);
+  });
+
+  test("a bad DOCINTEL_PUBLIC_URL is named as the variable, a bad --public-url as the flag", () => {
+    expect(refusal({ DOCINTEL_PUBLIC_URL: "docs.example.com" })).toStartWith("DOCINTEL_PUBLIC_URL must be the http or https URL");
+    expect(refusal({}, { "public-url": "ftp://x" })).toStartWith("--public-url must be the http or https URL");
   });
 
   test("serve --help shows a machine-dependent default once, with its value here", async () => {

@@ -35,6 +35,8 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** short: a one-letter alias (o for -o, --output) */
   short?: string;
+  /** check: a string option's own rule; throws ConfigError naming `source` (the flag or variable as given) */
+  check?: (value: string, source: string) => void;
 }
 
 const cpuCount = Math.max(1, cpus().length);
@@ -69,7 +71,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   DATA_OPTION,
   { flag: "allow-private-urls", env: "DOCINTEL_ALLOW_PRIVATE_URLS", kind: "boolean", default: false, describe: "allow fetching loopback, private, link-local and metadata addresses (off: refused with 400 url_refused)" },
   { flag: "webhook-secret", env: "DOCINTEL_WEBHOOK_SECRET", kind: "string", minLength: 16, describe: "shared HMAC-SHA256 key that signs webhooks of keys made before per-key secrets (unset: generated at first start and kept in the data dir); every newer key signs with its own" },
-  { flag: "public-url", env: "DOCINTEL_PUBLIC_URL", kind: "string", describe: "the URL clients reach the service at, e.g. https://docs.example.com: the base of absolute URLs the service returns (signed thumbnail and preview links) and the explorer's server; unset: those URLs are relative (/api/v1/...). The Host header is never used" },
+  { flag: "public-url", env: "DOCINTEL_PUBLIC_URL", kind: "string", check: (v, source) => void publicUrlOf(v, source), describe: "the URL clients reach the service at, e.g. https://docs.example.com: the base of absolute URLs the service returns (signed thumbnail and preview links) and the explorer's server; unset: those URLs are relative (/api/v1/...). The Host header is never used" },
   { flag: "anonymous-plan", env: "DOCINTEL_ANONYMOUS_PLAN", kind: "string", choices: ["none", "free"], default: "none", describe: "none: every operation needs a key; free: requests without a key may use GET /md/{url} and screenshots (GET /{url}), charged to one shared key named anonymous on the free plan (100 credits a month; docintel credits grant adds more)" },
   { flag: "anonymous-rate-per-ip", env: "DOCINTEL_ANONYMOUS_RATE_PER_IP", kind: "integer", min: 1, max: 10000, default: 10, describe: "with --anonymous-plan free: keyless requests per minute from one client address (the connection's; behind a reverse proxy all clients share the proxy's)" },
   { flag: "workers", env: "DOCINTEL_WORKERS", kind: "integer", min: 1, max: 256, defaultText: "CPU count", default: cpuCount, describe: "worker threads for CPU-heavy work" },
@@ -104,7 +106,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: "log-level", env: "DOCINTEL_LOG_LEVEL", kind: "string", choices: ["info", "error"], default: "info", describe: "info, or error: only failed requests are logged" },
   { flag: "max-spools", env: "DOCINTEL_MAX_SPOOLS", kind: "integer", min: 1, default: 16, describe: "chunked uploads (no Content-Length) spooled to the data dir at once, all keys together; more get 503 overloaded with Retry-After" },
   { flag: "max-spools-per-key", env: "DOCINTEL_MAX_SPOOLS_PER_KEY", kind: "integer", min: 1, default: 2, describe: "chunked uploads one API key may have spooling at once; more get 429 rate_limited with Retry-After" },
-  { flag: "metrics-listen", env: "DOCINTEL_METRICS_LISTEN", kind: "string", default: "127.0.0.1:9464", describe: "HOST:PORT of the separate listener that serves GET /metrics (never on the API port); off: no metrics" },
+  { flag: "metrics-listen", env: "DOCINTEL_METRICS_LISTEN", kind: "string", check: (v, source) => void listenAddress(v, source), default: "127.0.0.1:9464", describe: "HOST:PORT of the separate listener that serves GET /metrics (never on the API port); off: no metrics" },
   { flag: "metrics-token", env: "DOCINTEL_METRICS_TOKEN", kind: "string", minLength: 16, describe: "when set, /metrics needs the header Authorization: Bearer <token> (an operator token, not an API key)" },
   { flag: "no-bootstrap-key", env: "DOCINTEL_NO_BOOTSTRAP_KEY", kind: "boolean", default: false, describe: "do not create a key on first start with an empty store (otherwise it is printed on a terminal, or written to DATA/bootstrap-key when the output is a log)" },
 ];
@@ -134,6 +136,7 @@ function parseValue(spec: OptionSpec, raw: string | boolean, source: string): st
     if (spec.minLength !== undefined && raw.length < spec.minLength) {
       throw new ConfigError(spec.minLength === 1 ? `${source} must not be empty` : `${source} must be at least ${spec.minLength} characters long, got ${raw.length}`);
     }
+    spec.check?.(raw, source);
     return raw;
   }
   let n: number;
@@ -228,7 +231,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
 }
 
 /** publicUrlOf checks --public-url and drops a trailing slash; undefined when it is not set. */
-function publicUrlOf(raw: string | number | boolean | undefined): string | undefined {
+function publicUrlOf(raw: string | number | boolean | undefined, source = "--public-url"): string | undefined {
   if (raw === undefined || String(raw).trim() === "") return undefined;
   const text = String(raw).trim();
   let url: URL | null = null;
@@ -236,7 +239,7 @@ function publicUrlOf(raw: string | number | boolean | undefined): string | undef
     url = new URL(text);
   } catch {}
   if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || text.includes("?") || text.includes("#")) {
-    throw new ConfigError(`--public-url must be the http or https URL clients reach the service at, such as https://docs.example.com (no query, fragment or credentials), got '${text}'`);
+    throw new ConfigError(`${source} must be the http or https URL clients reach the service at, such as https://docs.example.com (no query, fragment or credentials), got '${text}'`);
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
