@@ -41,6 +41,15 @@ describe("--anonymous-plan free", () => {
     expect(listApiKeys(open.store()).filter((k) => k.name === "anonymous")).toHaveLength(1);
   });
 
+  test("the OpenAPI document says a key is optional on those operations only", async () => {
+    const doc = (await (await fetch(`${open.url}/docs/json`)).json()) as any;
+    expect(doc.paths["/md/{url}"].get.security).toContainEqual({});
+    expect(doc.paths["/{url}"].get.security).toContainEqual({});
+    expect(doc.paths["/api/v1/usage"].get.security).toBeUndefined();
+    const strict = (await (await fetch(`${closed.url}/docs/json`)).json()) as any;
+    expect(strict.paths["/md/{url}"].get.security).toBeUndefined();
+  });
+
   test("other operations still need a key", async () => {
     const r = await fetch(`${open.url}/api/v1/usage`);
     expect(r.status).toBe(401);

@@ -147,7 +147,7 @@ export function createApp(services: Services) {
       return response;
     })
     .use(landingPlugin())
-    .use(docsPlugin(ROUTES.map((r) => r.op), services.config.publicUrl))
+    .use(docsPlugin(ROUTES.map((r) => r.op), services.config.publicUrl, anonymous !== null))
     .get(METRICS_PATH, metricsNotHere, { detail: { hide: true } });
   for (const { op, handler } of ROUTES) mountOperation(app, services, bodies, op, handler);
   return app;

@@ -51,10 +51,10 @@ ${Object.entries(ERROR_STATUS).map(([code, status]) => `| ${code} | ${status} |`
 if (description.includes('"')) throw new Error("docs description must not contain a double quote");
 
 /** wildcardPaths documents operations whose Elysia path is a wildcard (the plugin skips those). */
-function wildcardPaths(operations: Operation[]): Record<string, Record<string, unknown>> {
+function wildcardPaths(operations: Operation[], keylessAllowed: boolean): Record<string, Record<string, unknown>> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations.filter((o) => o.docPath)) {
-    paths[op.docPath!] = { ...(paths[op.docPath!] ?? {}), [op.method.toLowerCase()]: openApiOperation(op) };
+    paths[op.docPath!] = { ...(paths[op.docPath!] ?? {}), [op.method.toLowerCase()]: openApiOperation(op, keylessAllowed) };
   }
   return paths;
 }
@@ -85,7 +85,7 @@ export function serversOf(publicUrl: string | undefined): { url: string }[] {
   return [{ url: publicUrl ?? "/" }];
 }
 
-export function docsPlugin(operations: Operation[], publicUrl?: string) {
+export function docsPlugin(operations: Operation[], publicUrl?: string, keylessAllowed = false) {
   const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
   return new Elysia({ name: "docintel-docs" })
     .get(DOCS_ASSET_PATH, () => new Response(Bun.file(scalarBundlePath), { headers: { "content-type": "application/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
@@ -108,7 +108,7 @@ export function docsPlugin(operations: Operation[], publicUrl?: string) {
             securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" }, Bearer: { type: "http", scheme: "bearer", description: "the same API key as a bearer token" } },
             schemas: { OperationalError: ErrorBodySchema, ValidationError: ValidationErrorSchema } as Record<string, any>,
           },
-          paths: wildcardPaths(operations) as any,
+          paths: wildcardPaths(operations, keylessAllowed) as any,
         },
       }),
     );

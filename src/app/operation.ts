@@ -127,8 +127,11 @@ function parametersOf(schema: TObject | undefined, where: "query" | "path") {
   });
 }
 
-/** openApiOperation renders the OpenAPI operation object of an Operation. */
-export function openApiOperation(op: Operation): Record<string, unknown> {
+/**
+ * openApiOperation renders the OpenAPI operation object of an Operation. `keylessAllowed`: the server
+ * runs with --anonymous-plan free, so operations marked `anonymous` take requests without a key too.
+ */
+export function openApiOperation(op: Operation, keylessAllowed = false): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   const all: Record<number, ResponseDoc | string> = { ...op.responses };
   if (!op.public) for (const status of [401, 429]) all[status] ??= STANDARD_ERRORS[status]!;
@@ -144,6 +147,7 @@ export function openApiOperation(op: Operation): Record<string, unknown> {
     responses,
   };
   if (op.public) detail.security = [];
+  else if (op.anonymous && keylessAllowed) detail.security = [{ ApiKey: [] }, { Bearer: [] }, {}];
   if (op.body) {
     const contentType = op.bodyType === "json" ? "application/json" : "multipart/form-data";
     detail.requestBody = { required: true, content: { [contentType]: { schema: op.body, example: requestExampleOf(op) } } };
@@ -201,7 +205,7 @@ export function bodyLimitOf(op: Operation, maxUploadBytes: number): number {
  * checked before, see createApp), validate path, query and body, then run the handler.
  */
 export function mountOperation(app: Elysia<any, any, any, any, any, any, any>, services: Services, bodies: BodySpool, op: Operation, handler: Handler): void {
-  const detail = openApiOperation(op);
+  const detail = openApiOperation(op, services.config.anonymous.plan === "free");
   const bodyLimit = bodyLimitOf(op, services.config.maxUploadBytes);
   const run = async function handleOperation({ params, request: received, set }: any) {
     const ctx = contextOf(received);
