@@ -76,6 +76,10 @@ function isPublicRoute(method: string, route: string): boolean {
   return PUBLIC_ROUTES.has(`${method === "HEAD" ? "GET" : method} ${route}`);
 }
 
+function isAnonymousRoute(method: string, route: string): boolean {
+  return ANONYMOUS_ROUTES.has(`${method === "HEAD" ? "GET" : method} ${route}`);
+}
+
 /** catchAllMissed: the route is a catch-all (GET /{url}, /md/{url}) and the rest of the path is no URL. */
 function catchAllMissed(route: string, path: string): boolean {
   const prefix = catchAllPrefix(route);
@@ -127,13 +131,14 @@ export function createApp(services: Services) {
       const ctx = contextOf(request);
       ctx.route ??= route;
       const headers = set.headers as Record<string, string | number>;
-      const keyless = anonymous && presentedKey(request) === null && ANONYMOUS_ROUTES.has(`${request.method === "HEAD" ? "GET" : request.method} ${route}`);
-      if (keyless && !catchAllMissed(route, ctx.url.pathname)) {
+      const missed = catchAllMissed(route, ctx.url.pathname);
+      if (anonymous && !missed && isAnonymousRoute(request.method, route) && presentedKey(request) === null) {
         refuseWhileDraining(services);
         await anonymous.admit(ctx, headers);
+      } else if (!isPublicRoute(request.method, route)) {
+        await authenticate(request, services, headers);
       }
-      else if (!isPublicRoute(request.method, route)) await authenticate(request, services, headers);
-      if (catchAllMissed(route, ctx.url.pathname)) {
+      if (missed) {
         ctx.route = routeLabel(undefined);
         throw unmatchedPathError(request.method, ctx.url.pathname, KNOWN_ROUTES);
       }
