@@ -6,6 +6,8 @@
  * matches no route needs a key as well, and then gets 404 (or 405 with `Allow` when the path exists
  * for another method; no key is asked when every route of that path is public). The catch-alls
  * GET /{url} and /md/{url} take only paths that are URLs (routing.ts); any other path is unmatched.
+ * With --anonymous-plan free, a request without any key to an operation marked `anonymous` runs on
+ * the shared anonymous key under a per-address limit (anonymous.ts); a key that is sent is checked.
  */
 import { Elysia } from "elysia";
 import { AppError, errorResponse } from "../errors";
