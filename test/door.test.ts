@@ -217,11 +217,12 @@ describe("the explorer", () => {
     expect(doc.servers).toEqual([{ url: "/" }]);
   });
 
-  test("with --public-url, servers is that URL", async () => {
+  test("with --public-url, servers is that URL, and the landing page's curl lines use it", async () => {
     const other = await startServer({ args: ["--public-url", "https://docs.example.com/intel/"] });
     try {
       const doc = await (await fetch(`${other.url}/docs/json`)).json();
       expect(doc.servers).toEqual([{ url: "https://docs.example.com/intel" }]);
+      expect(await (await fetch(`${other.url}/`)).text()).toContain("https://docs.example.com/intel/api/v1/markdown/convert");
     } finally {
       await other.stop();
     }

@@ -153,7 +153,7 @@ export function createApp(services: Services) {
       if (logCause) services.logger.error(ctx.id, `${request.method} ${routeLabel(ctx.route)} failed`, logCause);
       return response;
     })
-    .use(landingPlugin())
+    .use(landingPlugin(services.config.publicUrl))
     .use(docsPlugin(ROUTES.map((r) => r.op), services.config.publicUrl, anonymous !== null))
     .get(METRICS_PATH, metricsNotHere, { detail: { hide: true } });
   for (const { op, handler } of ROUTES) mountOperation(app, services, bodies, op, handler);

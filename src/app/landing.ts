@@ -35,7 +35,8 @@ function icoOf(png: Buffer, size: number): Uint8Array<ArrayBuffer> {
 
 const FAVICON = icoOf(FAVICON_PNG, 32);
 
-const LANDING_HTML = `<!doctype html>
+/** landingHtml: the page, its curl lines under --public-url when there is one (else a HOST placeholder: the Host header is never used). */
+const landingHtml = (base: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -63,17 +64,17 @@ Version ${VERSION}, interface ${INTERFACE_VERSION}.</p>
 <code>Authorization: Bearer KEY</code>. The operator makes one with <code>docintel keys create --plan free</code>.</p>
 <pre>
 # a file to markdown (JSON; add -H 'Accept: text/markdown' for the markdown alone)
-curl -H "X-API-Key: $KEY" -F file=@report.pdf http://HOST/api/v1/markdown/convert
+curl -H "X-API-Key: $KEY" -F file=@report.pdf ${base}/api/v1/markdown/convert
 
 # a web page to markdown
-curl -H "X-API-Key: $KEY" http://HOST/md/https://example.com
+curl -H "X-API-Key: $KEY" ${base}/md/https://example.com
 
 # a screenshot
-curl -H "X-API-Key: $KEY" -o shot.jpg http://HOST/https://example.com
+curl -H "X-API-Key: $KEY" -o shot.jpg ${base}/https://example.com
 
 # typed extraction
 curl -H "X-API-Key: $KEY" -F file=@invoice.pdf \\
-  -F 'schema={"total": {"type": "number", "required": true}}' http://HOST/api/v1/extract
+  -F 'schema={"total": {"type": "number", "required": true}}' ${base}/api/v1/extract
 </pre>
 <p>The README that ships with docintel has the full quick start, and the explorer has every field.</p>
 </body>
@@ -83,9 +84,10 @@ curl -H "X-API-Key: $KEY" -F file=@invoice.pdf \\
 const ROBOTS = "User-agent: *\nDisallow: /\n";
 
 /** landingPlugin serves the landing page, the favicon and robots.txt. */
-export function landingPlugin() {
+export function landingPlugin(publicUrl: string | undefined) {
+  const html = landingHtml(publicUrl ?? "http://HOST");
   return new Elysia({ name: "docintel-landing" })
-    .get(LANDING_PATH, () => new Response(LANDING_HTML, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=300" } }), { detail: { hide: true } })
+    .get(LANDING_PATH, () => new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=300" } }), { detail: { hide: true } })
     .get(FAVICON_PATH, () => new Response(FAVICON, { headers: { "content-type": "image/x-icon", "cache-control": "public, max-age=86400" } }), { detail: { hide: true } })
     .get(ROBOTS_PATH, () => new Response(ROBOTS, { headers: { "content-type": "text/plain; charset=utf-8" } }), { detail: { hide: true } });
 }
