@@ -21,7 +21,7 @@ PORT ?= 8080
 DIST_DIR ?= dist
 DATA ?= ./data
 
-.PHONY: help setup setup-apt setup-bun setup-deps run test build dist bench clean
+.PHONY: help setup setup-apt setup-bun setup-deps run test build dist bench clean clean-data
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -63,5 +63,10 @@ bench: ## run the benchmarks (ratios against baselines run in the same script)
 	@$(MAKE) --no-print-directory setup EXTRA_APT="$(BENCH_APT_PACKAGES)"
 	$(BUN) bench/run.ts
 
-clean: ## remove build output and local data
-	rm -rf dist data
+clean: ## remove build output (never data: see clean-data)
+	rm -rf dist
+
+clean-data: ## DELETE the local data dir $(DATA): every API key, the credit ledger, tasks and files
+	@echo "This deletes $(DATA): every API key, the credit ledger, tasks and thumbnail files. Ctrl-C within 5 s to keep it."
+	@sleep 5
+	rm -rf $(DATA)

@@ -20,7 +20,7 @@ import { VERSION } from "../src/version";
 const ROOT = resolve(import.meta.dir, "..");
 
 /** UNIT_DEFAULTS are the paths install.sh installs to; they must match its variables. */
-const UNIT_DEFAULTS = { exec: "/usr/local/bin/docintel", user: "docintel", dataDir: "/var/lib/docintel", envFile: "/etc/docintel/docintel.env" };
+const UNIT_DEFAULTS = { exec: "/usr/local/bin/docintel", user: "docintel", dataDir: "/var/lib/docintel", envFile: "/etc/docintel/docintel.env", docsUrl: "http://localhost:8080/docs" };
 
 function fail(message: string): never {
   console.error(`dist: ${message}`);

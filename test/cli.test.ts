@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { runCli, startServer, tempDir } from "./helpers/server";
 
 const dirs: string[] = [];
@@ -32,7 +33,7 @@ describe("docintel CLI", () => {
     expect(r.stderr).toContain("unknown option --colour");
     const bad = await runCli(["keys", "create", "--plan", "gold", "--data", dataDir()]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("free, pro or enterprise");
+    expect(bad.stderr).toContain("--plan must be one of free, pro, enterprise, got 'gold'");
   });
 
   test("keys create prints the key as its last line; list never shows it; revoke works", async () => {
@@ -51,10 +52,14 @@ describe("docintel CLI", () => {
     expect((await runCli(["keys", "revoke", "key_nope", "--data", data])).code).toBe(1);
   });
 
-  test("flags can be given as DOCINTEL_* environment variables", async () => {
+  test("the data dir can be given as DOCINTEL_DATA, a command's own flags only on the command line (issue 19)", async () => {
     const data = dataDir();
-    const created = await runCli(["keys", "create"], { DOCINTEL_PLAN: "enterprise", DOCINTEL_DATA: data });
+    const fromEnv = await runCli(["keys", "create"], { DOCINTEL_PLAN: "enterprise", DOCINTEL_DATA: data });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toContain("--plan is needed");
+    const created = await runCli(["keys", "create", "--plan", "enterprise"], { DOCINTEL_DATA: data });
     expect(created.code).toBe(0);
+    expect(created.stderr).toContain(`data dir ${data}`);
     expect((await runCli(["keys", "list", "--data", data])).stdout).toContain("enterprise");
   });
 
@@ -77,6 +82,11 @@ describe("docintel CLI", () => {
     expect(code).toBe(0);
     for (const line of ["ExecStart=/opt/docintel/docintel serve", "EnvironmentFile=-/etc/docintel/docintel.env", "Restart=on-failure", "NoNewPrivileges=true", "ProtectSystem=strict", "StateDirectory=docintel", "WantedBy=multi-user.target"])
       expect(stdout).toContain(line);
+    // the explorer of a default install, not https://localhost/docs (issue 19)
+    expect(stdout).toContain("Documentation=http://localhost:8080/docs\n");
+    const custom = await runCli(["service-unit", "--docs-url", "https://docs.example.com/docs"]);
+    expect(custom.stdout).toContain("Documentation=https://docs.example.com/docs\n");
+    expect(custom.stdout).toContain("sudo cat /var/lib/docintel/bootstrap-key");
   });
 
   test("webhook-secret is generated once and then stays the same", async () => {
@@ -96,12 +106,16 @@ describe("docintel CLI", () => {
     expect(stdout).toContain("enables:");
   });
 
-  test("the first start with no keys creates one and prints it once; the next start does not", async () => {
+  test("the first start with no keys creates one; not on a terminal, it goes to a 0600 file named in the output, never the log; the next start makes none", async () => {
     const data = dataDir();
     const first = await startServer({ dataDir: data, args: [] });
     await Bun.sleep(100);
-    const key = /API key: (dk_\S+)/.exec(first.stdout())?.[1];
-    expect(key).toBeDefined();
+    const keyFile = join(data, "bootstrap-key");
+    expect(first.stdout()).toContain(`written to ${keyFile} (mode 0600)`);
+    expect(first.stdout()).not.toMatch(/dk_\S{20,}/);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const key = readFileSync(keyFile, "utf8").trim();
+    expect(key).toStartWith("dk_");
     const r = await fetch(`${first.url}/api/v1/usage`, { headers: { "X-API-Key": key! } });
     expect(r.status).toBe(200);
     expect(await first.stop()).toBe(0);
@@ -120,6 +134,6 @@ describe("docintel CLI", () => {
     expect(r.stderr).toContain("--port must be a whole number");
     const env = await runCli(["serve"], { DOCINTEL_PORT: "70000" });
     expect(env.code).toBe(2);
-    expect(env.stderr).toContain("port");
+    expect(env.stderr).toContain("DOCINTEL_PORT must be from 0 to 65535, got 70000");
   });
 });

@@ -35,10 +35,11 @@ const SPEC_OPERATIONS: [method: string, path: string, body: "multipart/form-data
 ];
 
 describe("OpenAPI document at /docs/json", () => {
-  test("is OpenAPI 3 with the API key security scheme", () => {
+  test("is OpenAPI 3 with the API key security scheme (X-API-Key, or the same key as a bearer token)", () => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.components.securitySchemes.ApiKey).toEqual({ type: "apiKey", in: "header", name: "X-API-Key" });
-    expect(doc.security).toEqual([{ ApiKey: [] }]);
+    expect(doc.components.securitySchemes.Bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.security).toEqual([{ ApiKey: [] }, { Bearer: [] }]);
   });
 
   test.each(SPEC_OPERATIONS)("documents %s %s with its request body and error statuses", (method, path, bodyType) => {

@@ -36,6 +36,24 @@ async function shot(target: string, query = "", base = server.url, apiKey = key)
   return { status: r.status, headers: r.headers, bytes, json: () => JSON.parse(new TextDecoder().decode(bytes)) };
 }
 
+describe("GET /{url} as PNG and WebP (issue 19)", () => {
+  test.each([
+    ["png", "image/png"],
+    ["webp", "image/webp"],
+  ])("format=%s answers %s of the viewport", async (format, type) => {
+    const { status, headers, bytes } = await shot(`${page}/`, `?format=${format}&viewport_width=640&viewport_height=480`);
+    expect(status).toBe(200);
+    expect(headers.get("content-type")).toBe(type);
+    expect(await sharp(bytes).metadata()).toMatchObject({ format, width: 640, height: 480 });
+  });
+
+  test("a selector works with png too", async () => {
+    const { status, bytes } = await shot(`${page}/`, "?format=png&selector=%23card");
+    expect(status).toBe(200);
+    expect((await sharp(bytes).metadata()).format).toBe("png");
+  });
+});
+
 describe("GET /{url} as JPEG", () => {
   test("the default is a 1280x800 JPEG of the viewport, for 1 credit", async () => {
     const { status, headers, bytes } = await shot(`${page}/`);
@@ -133,7 +151,7 @@ describe("failures", () => {
   });
 
   test("bad options are 422 with the field named", async () => {
-    const { status, json } = await shot(`${page}/`, "?format=png");
+    const { status, json } = await shot(`${page}/`, "?format=bmp");
     expect(status).toBe(422);
     expect(json().detail[0].loc).toEqual(["query", "format"]);
   });

@@ -76,8 +76,8 @@ async function streamSlowly(upload: RawChunkedPost, total: number, dataDir: stri
 }
 
 describe("item 6: whether a key is needed comes from the matched route, not the path", () => {
-  test("only the health check, the explorer, the signed thumbnail URL and the moved /metrics answer without a key", () => {
-    expect([...PUBLIC_ROUTES].sort()).toEqual(["GET /api/v1/thumbnails/files/:job_id", "GET /docs", "GET /docs/assets/scalar.js", "GET /docs/json", "GET /healthz", "GET /metrics"]);
+  test("only the landing page, favicon, robots.txt, health check, explorer, signed thumbnail URL and the moved /metrics answer without a key", () => {
+    expect([...PUBLIC_ROUTES].sort()).toEqual(["GET /", "GET /api/v1/thumbnails/files/:job_id", "GET /api/v1/thumbnails/preview/signed", "GET /docs", "GET /docs/assets/scalar.js", "GET /docs/json", "GET /favicon.ico", "GET /healthz", "GET /metrics", "GET /robots.txt"]);
   });
 
   test.each(["/api/v1/thumbnails/files/abc/def", "/docs/assets/x/y", "/docs/json/x", "/healthz/x", "/api/v1/thumbnails/files/thumb_a/b?expires=1&signature=x"])(
@@ -106,10 +106,10 @@ describe("item 6: whether a key is needed comes from the matched route, not the 
     expect(signed.status).toBe(403);
   });
 
-  test("with a key the catch-all still takes screenshots (unchanged for keyed requests)", async () => {
+  test("with a key the catch-all takes only paths that are URLs: /docs/assets/x/y is 404, not a screenshot of the host 'docs' (issue 19)", async () => {
     const r = await fetch(`${server.url}/docs/assets/x/y`, { headers: { "X-API-Key": key } });
-    expect(r.status).toBe(400);
-    expect(((await r.json()) as any).error).toBe("url_unreachable");
+    expect(r.status).toBe(404);
+    expect(((await r.json()) as any).error).toBe("not_found");
   });
 });
 

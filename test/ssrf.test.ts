@@ -93,7 +93,7 @@ describe("assertFetchableUrl", () => {
   test("message names the field, the address and the fix", async () => {
     const error = await failureOf(assertFetchableUrl("http://127.0.0.1/", { allowPrivate: false, field: "url" }));
     expect(error.detail).toBe(
-      "url: 'http://127.0.0.1/' resolves to 127.0.0.1, a loopback address; private addresses are refused unless the server runs with --allow-private-urls",
+      "url: 'http://127.0.0.1/' resolves to 127.0.0.1, a loopback address; private addresses are refused unless --allow-private-urls is set",
     );
   });
 

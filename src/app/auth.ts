@@ -1,13 +1,32 @@
 /**
- * Authentication of one request: the X-API-Key (401), the shutdown gate (503) and the key's rate
- * limit (429). Which requests need it is decided by the route that matched (see createApp), never
- * by the path's prefix; `authenticate` itself only does the check.
+ * Authentication of one request: the key, sent as X-API-Key or as Authorization: Bearer (401),
+ * the shutdown gate (503) and the key's rate limit (429). Which requests need it is decided by the
+ * route that matched (see createApp), never by the path's prefix; `authenticate` only does the check.
  */
 import { AppError } from "../errors";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import type { ApiKeyInfo } from "../security/apiKeys";
 import { contextOf, rateLimitHeaders } from "./context";
 import type { Services } from "./services";
+
+/** MISSING_KEY: the 401 detail when no key was sent; it names both ways to send one. */
+export const MISSING_KEY = "Missing API key: send it in the X-API-Key header or as Authorization: Bearer KEY.";
+
+/**
+ * presentedKey is the key the request carries: the X-API-Key header, else the token of an
+ * `Authorization: Bearer` header (the convention of Firecrawl and Jina Reader); null when neither.
+ */
+export function presentedKey(request: Request): string | null {
+  const header = request.headers.get("x-api-key");
+  if (header?.trim()) return header;
+  const bearer = /^\s*bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
+  return bearer ? bearer[1]! : null;
+}
+
+/** refuseWhileDraining: 503 shutting_down once shutdown has begun (new work is refused). */
+export function refuseWhileDraining(services: Services): void {
+  if (services.draining) throw new AppError("shutting_down", "The service is shutting down; retry shortly.", { headers: { "Retry-After": "5" } });
+}
 
 /**
  * authenticate resolves the request's key and counts the request against the key's rate limit;
@@ -17,8 +36,10 @@ import type { Services } from "./services";
 export async function authenticate(request: Request, services: Services, headers: Record<string, string | number>): Promise<ApiKeyInfo> {
   const ctx = contextOf(request);
   if (ctx.key) return ctx.key;
-  if (services.draining) throw new AppError("shutting_down", "The service is shutting down; retry shortly.", { headers: { "Retry-After": "5" } });
-  const key = services.keys.resolve(request.headers.get("x-api-key"));
+  refuseWhileDraining(services);
+  const presented = presentedKey(request);
+  if (!presented) throw new AppError("unauthorized", MISSING_KEY);
+  const key = services.keys.resolve(presented);
   ctx.key = key;
   ctx.rate = await services.rateLimiter.consume(key.id, RATE_LIMIT_PER_MINUTE[key.plan]);
   Object.assign(headers, rateLimitHeaders(ctx));

@@ -21,10 +21,29 @@ export interface BodySpoolOptions {
   maxTotal: number;
   /** maxPerKey: spools at once for one key (--max-spools-per-key) */
   maxPerKey: number;
+  /** maxFileBytes: the largest file (--max-upload-mb), named in the 413 of bodies that carry files */
+  maxFileBytes: number;
 }
 
-function tooLarge(limit: number): AppError {
-  return new AppError("payload_too_large", `The request body is larger than ${Math.round(limit / 1_000_000)} MB, the limit for this operation; files may be at most 50 MB each.`);
+/** megabytes writes a byte count in MB (10^6 bytes), with a decimal only when it is not whole. */
+function megabytes(bytes: number): string {
+  const mb = bytes / 1_000_000;
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
+
+/**
+ * tooLarge: the 413 of a body past its operation's limit. A multipart limit is one file plus 1 MB of
+ * form fields (operation.ts bodyLimitOf); the message says so, in one unit, rather than two numbers
+ * that seem to disagree.
+ */
+function tooLarge(limit: number, maxFileBytes: number): AppError {
+  const formLimit = limit === maxFileBytes + 1_000_000;
+  return new AppError(
+    "payload_too_large",
+    formLimit
+      ? `The request body is over ${megabytes(limit)}, this operation's limit: a file of at most ${megabytes(maxFileBytes)} plus ${megabytes(limit - maxFileBytes)} of other form fields. Send a smaller file.`
+      : `The request body is over ${megabytes(limit)}, this operation's limit.`,
+  );
 }
 
 export class BodySpool {
@@ -46,7 +65,7 @@ export class BodySpool {
   async bounded(request: Request, ctx: RequestContext, limit: number): Promise<Request> {
     if (!request.body) return request;
     const declared = Number(request.headers.get("content-length") ?? NaN);
-    if (declared > limit) throw tooLarge(limit);
+    if (declared > limit) throw tooLarge(limit, this.options.maxFileBytes);
     if (Number.isFinite(declared)) return request;
     const release = this.acquire(ctx.key?.id ?? "(anonymous)");
     try {
@@ -93,7 +112,7 @@ export class BodySpool {
     try {
       for (let next = await reader.read(); !next.done; next = await reader.read()) {
         seen += next.value.byteLength;
-        if (seen > limit) throw tooLarge(limit);
+        if (seen > limit) throw tooLarge(limit, this.options.maxFileBytes);
         sink.write(next.value); // the writer buffers and flushes by itself
       }
       await sink.end();

@@ -14,6 +14,8 @@ export interface RequestContext {
   route?: string;
   key?: ApiKeyInfo;
   rate?: RateDecision;
+  /** clientIp: the peer address of the connection (no proxy header is trusted); for keyless rate limits */
+  clientIp?: string;
 }
 
 const contexts = new WeakMap<Request, RequestContext>();

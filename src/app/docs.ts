@@ -23,8 +23,10 @@ export const DOCS_PUBLIC_ROUTES = [DOCS_PATH, `${DOCS_PATH}/json`, DOCS_ASSET_PA
 const description = `Self-hosted document intelligence: screenshots, markdown, thumbnails, typed extraction, analysis,
 cross-document analysis, decisions and diffs, with async tasks and signed webhooks. Implements interface ${INTERFACE_VERSION}.
 
-**Authentication**: send your key in the \`X-API-Key\` header on every operation except /healthz, the signed thumbnail URLs and /docs.
-Missing, invalid or revoked keys get 401.
+**Authentication**: send your key in the \`X-API-Key\` header, or as \`Authorization: Bearer KEY\`, on every operation except /healthz,
+the signed thumbnail URLs and /docs. Missing, invalid or revoked keys get 401. An unknown path is 404 \`not_found\`; a known path with
+another method is 405 \`method_not_allowed\` with \`Allow\`. When the operator allows keyless use (--anonymous-plan free),
+GET /md/{url} and GET /{url} also answer requests without a key, on a shared budget with a per-address rate limit.
 
 **Rate limits** per key and minute: Free 30, Pro 120, Enterprise 600. Every authenticated response carries
 \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; over the limit: 429 \`rate_limited\` with \`Retry-After\`.
@@ -49,15 +51,41 @@ ${Object.entries(ERROR_STATUS).map(([code, status]) => `| ${code} | ${status} |`
 if (description.includes('"')) throw new Error("docs description must not contain a double quote");
 
 /** wildcardPaths documents operations whose Elysia path is a wildcard (the plugin skips those). */
-function wildcardPaths(operations: Operation[]): Record<string, Record<string, unknown>> {
+function wildcardPaths(operations: Operation[], keylessAllowed: boolean): Record<string, Record<string, unknown>> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations.filter((o) => o.docPath)) {
-    paths[op.docPath!] = { ...(paths[op.docPath!] ?? {}), [op.method.toLowerCase()]: openApiOperation(op) };
+    paths[op.docPath!] = { ...(paths[op.docPath!] ?? {}), [op.method.toLowerCase()]: openApiOperation(op, keylessAllowed) };
   }
   return paths;
 }
 
-export function docsPlugin(operations: Operation[]) {
+/**
+ * SCALAR_CONFIG: the explorer without Scalar's cloud features (Ask AI, Generate MCP, the developer
+ * toolbar with deploy and share) and without fonts from its CDN, so /docs calls nothing outside
+ * this server. Options as documented by @scalar/api-reference 1.72 (ApiReferenceConfiguration).
+ */
+export const SCALAR_CONFIG = {
+  hideDownloadButton: false,
+  defaultOpenAllTags: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: "never",
+  showToolbar: "never",
+  telemetry: false,
+  withDefaultFonts: false,
+  hideClientButton: false,
+  favicon: "/favicon.ico",
+} as const;
+
+/**
+ * serversOf: the OpenAPI `servers` the snippets use: --public-url when set, else the relative "/",
+ * which a browser resolves against the page it shows. The request's Host header is never used.
+ */
+export function serversOf(publicUrl: string | undefined): { url: string }[] {
+  return [{ url: publicUrl ?? "/" }];
+}
+
+export function docsPlugin(operations: Operation[], publicUrl?: string, keylessAllowed = false) {
   const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
   return new Elysia({ name: "docintel-docs" })
     .get(DOCS_ASSET_PATH, () => new Response(Bun.file(scalarBundlePath), { headers: { "content-type": "application/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
@@ -69,17 +97,18 @@ export function docsPlugin(operations: Operation[]) {
         specPath: `${DOCS_PATH}/json`,
         provider: "scalar",
         scalarCDN: DOCS_ASSET_PATH,
-        scalarConfig: { hideDownloadButton: false, defaultOpenAllTags: false } as Record<string, unknown>,
+        scalarConfig: SCALAR_CONFIG as unknown as Record<string, unknown>,
         exclude: [DOCS_ASSET_PATH],
         documentation: {
           info: { title: "docintel", version: VERSION, description },
+          servers: serversOf(publicUrl),
           tags,
-          security: [{ ApiKey: [] }],
+          security: [{ ApiKey: [] }, { Bearer: [] }],
           components: {
-            securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
+            securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" }, Bearer: { type: "http", scheme: "bearer", description: "the same API key as a bearer token" } },
             schemas: { OperationalError: ErrorBodySchema, ValidationError: ValidationErrorSchema } as Record<string, any>,
           },
-          paths: wildcardPaths(operations) as any,
+          paths: wildcardPaths(operations, keylessAllowed) as any,
         },
       }),
     );

@@ -6,7 +6,8 @@ import { RENDER_MODES } from "../convert/types";
 export const commonFields = {
   schema: () =>
     JsonText({
-      description: 'JSON typed schema: each key is an output field, each value {type, description, required, enum, items, properties}. Example: {"total": {"type": "number", "description": "invoice total", "required": true}}',
+      description: 'JSON typed schema: each key is an output field, each value {type, description, required, enum, items, properties}. Example: {"total": {"type": "number", "description": "invoice total", "required": true}}. A standard JSON Schema is accepted too: {"type": "object", "properties": {"total": {"type": "number"}}, "required": ["total"]}',
+      examples: ['{"total": {"type": "number", "description": "amount due", "required": true}}'],
     }),
   file: () => FileField({ description: "The document (max 50 MB). Send either file or url." }),
   url: () => Type.String({ maxLength: 8192, description: "URL of the document or web page. Send either file or url. Private and loopback addresses are refused unless the server allows them." }),

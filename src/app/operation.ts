@@ -42,8 +42,49 @@ export interface Operation {
    * matched, before its body is read.
    */
   public?: boolean;
+  /**
+   * anonymous: true for operations a request without a key may use when the operator sets
+   * --anonymous-plan free (GET /md/{url}, GET /{url}); a request that sends a key is checked as usual.
+   */
+  anonymous?: boolean;
   /** maxRequestBytes: whole request body limit; 0 = the default (max upload + 1 MB of form fields) */
   maxRequestBytes?: number;
+  /**
+   * example: the request body the explorer's snippets send. Default (requestExampleOf): the required
+   * fields and the document, nothing else, so a snippet copied as shown runs.
+   */
+  example?: Record<string, unknown>;
+}
+
+/** EXAMPLE_FILE: what a snippet sends for a file part; curl reads `@name` as "upload this file". */
+const EXAMPLE_FILE = "@document.pdf";
+
+/** exampleValueOf: one field's example: its declared example or default, a file, or a placeholder of its type. */
+function exampleValueOf(schema: TSchema): unknown {
+  if (schema.format === "binary") return EXAMPLE_FILE;
+  if (schema.type === "array" && schema.items?.format === "binary") return [EXAMPLE_FILE];
+  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  return { integer: 1, number: 1, boolean: true }[schema.type as string] ?? "...";
+}
+
+/**
+ * requestExampleOf builds the smallest body that runs: required fields and, for operations that take
+ * "file or url", the file. Empty optional fields are what made copied snippets fail with 422.
+ */
+export function requestExampleOf(op: Operation): Record<string, unknown> | undefined {
+  if (op.example) return op.example;
+  if (!op.body) return undefined;
+  const required = new Set(op.body.required ?? []);
+  const properties = op.body.properties as Record<string, TSchema>;
+  // the document of a "file or url" form: file (file_a and file_b for diff), files for batches
+  const documents = op.bodyType === "json" ? [] : "file" in properties ? ["file"] : "file_a" in properties ? ["file_a", "file_b"] : ["files"];
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(properties)) {
+    if (required.has(name) || documents.includes(name)) out[name] = exampleValueOf(schema);
+  }
+  return out;
 }
 
 export interface HandlerInput {
@@ -86,8 +127,11 @@ function parametersOf(schema: TObject | undefined, where: "query" | "path") {
   });
 }
 
-/** openApiOperation renders the OpenAPI operation object of an Operation. */
-export function openApiOperation(op: Operation): Record<string, unknown> {
+/**
+ * openApiOperation renders the OpenAPI operation object of an Operation. `keylessAllowed`: the server
+ * runs with --anonymous-plan free, so operations marked `anonymous` take requests without a key too.
+ */
+export function openApiOperation(op: Operation, keylessAllowed = false): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   const all: Record<number, ResponseDoc | string> = { ...op.responses };
   if (!op.public) for (const status of [401, 429]) all[status] ??= STANDARD_ERRORS[status]!;
@@ -103,9 +147,10 @@ export function openApiOperation(op: Operation): Record<string, unknown> {
     responses,
   };
   if (op.public) detail.security = [];
+  else if (op.anonymous && keylessAllowed) detail.security = [{ ApiKey: [] }, { Bearer: [] }, {}];
   if (op.body) {
     const contentType = op.bodyType === "json" ? "application/json" : "multipart/form-data";
-    detail.requestBody = { required: true, content: { [contentType]: { schema: op.body } } };
+    detail.requestBody = { required: true, content: { [contentType]: { schema: op.body, example: requestExampleOf(op) } } };
   }
   return detail;
 }
@@ -160,7 +205,7 @@ export function bodyLimitOf(op: Operation, maxUploadBytes: number): number {
  * checked before, see createApp), validate path, query and body, then run the handler.
  */
 export function mountOperation(app: Elysia<any, any, any, any, any, any, any>, services: Services, bodies: BodySpool, op: Operation, handler: Handler): void {
-  const detail = openApiOperation(op);
+  const detail = openApiOperation(op, services.config.anonymous.plan === "free");
   const bodyLimit = bodyLimitOf(op, services.config.maxUploadBytes);
   const run = async function handleOperation({ params, request: received, set }: any) {
     const ctx = contextOf(received);

@@ -30,6 +30,7 @@ export function startServer(services: Services): RunningServer {
 
   async function handle(request: Request): Promise<Response> {
     const ctx = contextOf(request);
+    ctx.clientIp = server.requestIP(request)?.address;
     let response: Response;
     try {
       response = await app.fetch(request);

@@ -2,7 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import type { Route } from "./route";
 import { Fields } from "./fields";
-import { authenticate } from "./auth";
+import { authenticate, presentedKey } from "./auth";
 import type { HandlerInput } from "./operation";
 import { VERSION } from "../version";
 
@@ -28,7 +28,7 @@ function storeCheck({ services }: HandlerInput): Check {
 async function workersCheck(input: HandlerInput): Promise<Check> {
   const { request, services, set } = input;
   const threads = services.pool.threads;
-  if (!request.headers.has("x-api-key")) return { ok: threads > 0, job: "none", threads, queued: services.pool.queueSize };
+  if (presentedKey(request) === null) return { ok: threads > 0, job: "none", threads, queued: services.pool.queueSize };
   await authenticate(request, services, set.headers);
   try {
     const t0 = performance.now();
@@ -48,9 +48,9 @@ export const systemRoutes: Route[] = [
       public: true,
       summary: "Liveness and readiness",
       description:
-        "Cheap by default. With deep=true it also reads the store and reports the worker threads; with deep=true and an X-API-Key it also runs a job on a worker thread (sharp encodes a small JPEG), counted against the key's rate limit.",
-      query: Fields({ deep: Type.Boolean({ default: false, description: "also check the store and the worker threads (a job on a worker only with an X-API-Key)" }) }),
-      responses: { 200: "Healthy", 401: "deep=true with an invalid or revoked X-API-Key", 503: "Shutting down, or a deep check failed" },
+        "Cheap by default. With deep=true it also reads the store and reports the worker threads; with deep=true and a key (X-API-Key or Authorization: Bearer) it also runs a job on a worker thread (sharp encodes a small JPEG), counted against the key's rate limit.",
+      query: Fields({ deep: Type.Boolean({ default: false, description: "also check the store and the worker threads (a job on a worker only with a key)" }) }),
+      responses: { 200: "Healthy", 401: "deep=true with an invalid or revoked key", 503: "Shutting down, or a deep check failed" },
     },
     handler: async (input) => {
       const { query, services, set } = input;

@@ -1,10 +1,12 @@
 /**
  * The docintel command line. `bin/docintel` (a Bun script) and the compiled binary both call
- * `main`, so they have exactly the same commands. Every flag is also an environment variable
- * DOCINTEL_<FLAG>; flags win.
+ * `main`, so they have exactly the same commands. Every `serve` option (and --data) is also an
+ * environment variable DOCINTEL_<FLAG>, flags winning; a command's own flags (md --selector, keys
+ * create --plan, ...) are read from the command line only, so a variable left in a shell never
+ * changes a later command.
  */
-import { ConfigError, SERVE_OPTIONS, dataDirFrom, loadConfig, resolveOptions, type OptionSpec } from "../config";
-import { openStore } from "../store";
+import { ConfigError, DATA_OPTION, SERVE_OPTIONS, dataDirFrom, loadConfig, resolveOptions, type OptionSpec } from "../config";
+import { STORE_FILE, openStore } from "../store";
 import { countApiKeys, createApiKey, getApiKey, isPlan, listApiKeys, revokeApiKey, type ApiKeyInfo } from "../security/apiKeys";
 import { Ledger } from "../credits/ledger";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
@@ -19,7 +21,7 @@ import { keySigningSecret, resolveWebhookSecret, rotateSigningSecret } from "../
 import { serviceUnit } from "./serviceUnit";
 import { optionHelp, parseArgv } from "./args";
 import { VERSION, INTERFACE_VERSION } from "../version";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../errors";
@@ -34,19 +36,21 @@ const env = process.env as Record<string, string | undefined>;
 const out = (s = "") => process.stdout.write(s + "\n");
 const err = (s: string) => process.stderr.write(s + "\n");
 
-const DATA_OPTION = SERVE_OPTIONS.find((o) => o.flag === "data")!;
-const PLAN_OPTION: OptionSpec = { flag: "plan", env: "DOCINTEL_PLAN", kind: "string", describe: "free, pro or enterprise" };
-const NAME_OPTION: OptionSpec = { flag: "name", env: "DOCINTEL_NAME", kind: "string", default: "", describe: "a label for the key" };
-const ROTATE_OPTION: OptionSpec = { flag: "rotate", env: "DOCINTEL_ROTATE", kind: "boolean", default: false, describe: "replace the secret with a new one, used from the next webhook request on" };
+const PLAN_OPTION: OptionSpec = { flag: "plan", env: null, kind: "string", choices: ["free", "pro", "enterprise"], describe: "the key's plan: free (100 credits a month), pro or enterprise (metered)" };
+const NAME_OPTION: OptionSpec = { flag: "name", env: null, kind: "string", default: "", describe: "a label for the key" };
+const ROTATE_OPTION: OptionSpec = { flag: "rotate", env: null, kind: "boolean", default: false, describe: "replace the secret with a new one, used from the next webhook request on" };
 const WEBHOOK_SECRET_OPTION = SERVE_OPTIONS.find((o) => o.flag === "webhook-secret")!;
 /** MD_OPTIONS: `docintel md` takes the conversion settings of `serve` plus its own output options. */
 const MD_SERVE_FLAGS = new Set(["allow-private-urls", "workers", "max-upload-mb", "fetch-timeout-ms", "convert-timeout-ms", "max-pages", "max-megapixels", "max-decompressed-mb", "max-markdown-mb", "convert-processes", "convert-memory-mb", "chromium-path", "office-instances", "ocr-concurrency", "bwrap-path", "transcription-model"]);
 const MD_OWN_OPTIONS: OptionSpec[] = [
-  { flag: "json", env: "DOCINTEL_JSON", kind: "boolean", default: false, describe: "print the JSON result (as the API returns it) instead of the markdown" },
-  { flag: "keep-boilerplate", env: "DOCINTEL_KEEP_BOILERPLATE", kind: "boolean", default: false, describe: "web pages: keep navigation, footers and the rest (main_content=false)" },
-  { flag: "selector", env: "DOCINTEL_SELECTOR", kind: "string", describe: "web pages: convert only the element matching this CSS selector" },
-  { flag: "wait-ms", env: "DOCINTEL_WAIT_MS", kind: "integer", default: 0, describe: "web pages: extra wait after the network settles" },
-  { flag: "render", env: "DOCINTEL_RENDER", kind: "string", default: "auto", describe: "web pages: auto (the rendered page or the served HTML, whichever holds more article), never (no browser) or always (the rendered page only)" },
+  { flag: "output", short: "o", env: null, kind: "string", describe: "write the result to this file instead of stdout" },
+  { flag: "format", env: null, kind: "string", choices: ["markdown", "json"], default: "markdown", describe: "markdown, or json: the JSON result as the API returns it" },
+  { flag: "json", env: null, kind: "boolean", default: false, describe: "the same as --format json" },
+  { flag: "filename", env: null, kind: "string", minLength: 1, describe: "with - (stdin): the document's file name; its extension helps tell text formats apart (notes.md, data.csv)" },
+  { flag: "keep-boilerplate", env: null, kind: "boolean", default: false, describe: "web pages: keep navigation, footers and the rest (main_content=false)" },
+  { flag: "selector", env: null, kind: "string", minLength: 1, describe: "web pages: convert only the element matching this CSS selector" },
+  { flag: "wait-ms", env: null, kind: "integer", min: 0, max: 30000, default: 0, describe: "web pages: extra wait after the network settles" },
+  { flag: "render", env: null, kind: "string", choices: RENDER_MODES, default: "auto", describe: "web pages: auto (the rendered page or the served HTML, whichever holds more article), never (no browser) or always (the rendered page only)" },
 ];
 const MD_OPTIONS: OptionSpec[] = [...MD_OWN_OPTIONS, ...SERVE_OPTIONS.filter((o) => MD_SERVE_FLAGS.has(o.flag))];
 
@@ -54,10 +58,11 @@ const MD_OPTIONS: OptionSpec[] = [...MD_OWN_OPTIONS, ...SERVE_OPTIONS.filter((o)
 const DOCTOR_OPTIONS: OptionSpec[] = SERVE_OPTIONS.filter((o) => o.flag === "bwrap-path");
 
 const UNIT_OPTIONS: OptionSpec[] = [
-  { flag: "exec", env: "DOCINTEL_EXEC", kind: "string", default: "/usr/local/bin/docintel", describe: "path of the installed binary" },
-  { flag: "user", env: "DOCINTEL_USER", kind: "string", default: "docintel", describe: "system user to run as" },
-  { ...DATA_OPTION, default: "/var/lib/docintel" },
-  { flag: "env-file", env: "DOCINTEL_ENV_FILE", kind: "string", default: "/etc/docintel/docintel.env", describe: "optional EnvironmentFile with DOCINTEL_* settings" },
+  { flag: "exec", env: null, kind: "string", default: "/usr/local/bin/docintel", describe: "path of the installed binary" },
+  { flag: "user", env: null, kind: "string", default: "docintel", describe: "system user to run as" },
+  { flag: "data", env: null, kind: "string", default: "/var/lib/docintel", describe: "the service's data directory" },
+  { flag: "env-file", env: null, kind: "string", default: "/etc/docintel/docintel.env", describe: "optional EnvironmentFile with DOCINTEL_* settings" },
+  { flag: "docs-url", env: null, kind: "string", default: "http://localhost:8080/docs", describe: "the explorer of the installed service, for Documentation= (its --public-url + /docs when it has one)" },
 ];
 
 interface Command {
@@ -67,8 +72,11 @@ interface Command {
   run(positionals: string[], flags: Record<string, string | boolean | undefined>): Promise<number>;
 }
 
+/** openStoreFor opens the store of the data dir the flags or DOCINTEL_DATA name (else the default), saying which on stderr. */
 function openStoreFor(flags: Record<string, string | boolean | undefined>) {
-  return openStore(dataDirFrom(env, flags));
+  const dataDir = dataDirFrom(env, flags);
+  err(`data dir ${dataDir}`);
+  return openStore(dataDir);
 }
 
 /** withKey opens the store, finds key `id` (exit 1 when there is none) and runs `fn` with it. */
@@ -89,7 +97,7 @@ async function withKey(flags: Record<string, string | boolean | undefined>, id: 
 
 const COMMANDS: Record<string, Command> = {
   serve: {
-    usage: "docintel serve [--host 0.0.0.0] [--port 8080] [--data ./data] [--allow-private-urls] [--webhook-secret S] ...",
+    usage: "docintel serve [--host 0.0.0.0] [--port 8080] [--data DIR] [--allow-private-urls] [--public-url URL] [--anonymous-plan none|free] ...",
     summary: "start the HTTP service (explorer at /docs)",
     options: SERVE_OPTIONS,
     async run(_, flags) {
@@ -104,12 +112,14 @@ const COMMANDS: Record<string, Command> = {
       }
       if (config.bootstrapKey && countApiKeys(services.store) === 0) {
         const { key, info } = createApiKey(services.store, "pro", "bootstrap");
-        out("No API keys existed, so one was created. It is shown only this once; keep it:");
+        out("No API keys existed, so one was created (shown only this once; keep it):");
         out(`  id ${info.id}, plan ${info.plan} (metered, ${RATE_LIMIT_PER_MINUTE.pro} requests/min)`);
-        out(`  API key: ${key}`);
+        if (process.stdout.isTTY) out(`  API key: ${key}`);
+        else out(`  API key: written to ${writeBootstrapKey(config.dataDir, key)} (mode 0600), not printed: this output is not a terminal and may be kept in a log. Read it, keep it elsewhere, delete the file.`);
       }
       const isolation = isolationStatus(); // detected by createServices, before any tool runs
       services.logger.info(isolation.enabled ? "tool isolation on" : "tool isolation OFF", { detail: isolation.detail });
+      for (const [message, fields] of whatIsOff(config)) services.logger.info(message, fields);
       const running = startServer(services);
       services.logger.info("listening", { url: `http://${config.host}:${running.server.port}`, docs: `${running.url}/docs`, metrics: running.metricsUrl ?? "off", data: config.dataDir, version: VERSION });
       await new Promise<void>((resolve) => {
@@ -134,10 +144,14 @@ const COMMANDS: Record<string, Command> = {
     async run(_, flags) {
       const o = resolveOptions([PLAN_OPTION, NAME_OPTION], env, flags);
       const plan = String(o.plan ?? "");
-      if (!isPlan(plan)) throw new ConfigError(`--plan must be free, pro or enterprise${plan ? `, got '${plan}'` : ""}`);
-      const store = openStoreFor(flags);
+      if (!isPlan(plan)) throw new ConfigError("--plan is needed: free, pro or enterprise");
+      const dataDir = dataDirFrom(env, flags);
+      const storeExisted = existsSync(join(dataDir, STORE_FILE));
+      const store = openStore(dataDir);
       const { key, info } = createApiKey(store, plan, String(o.name ?? ""));
       store.close();
+      err(`data dir ${dataDir} (store ${join(dataDir, STORE_FILE)}${storeExisted ? "" : ", new: it did not exist"})`);
+      if (!storeExisted) err(`note: the service accepts this key only when it runs with this data dir (--data ${dataDir} or DOCINTEL_DATA)`);
       err(`created ${info.id} (plan ${info.plan}${info.name ? `, name ${info.name}` : ""}); the key below is shown only once`);
       out(key);
       return 0;
@@ -302,53 +316,53 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   "service-unit": {
-    usage: "docintel service-unit [--exec /usr/local/bin/docintel] [--user docintel] [--data /var/lib/docintel] [--env-file /etc/docintel/docintel.env]",
+    usage: "docintel service-unit [--exec /usr/local/bin/docintel] [--user docintel] [--data /var/lib/docintel] [--env-file /etc/docintel/docintel.env] [--docs-url URL]",
     summary: "print a hardened systemd unit file",
     options: UNIT_OPTIONS,
     async run(_, flags) {
       const o = resolveOptions(UNIT_OPTIONS, env, flags);
-      out(serviceUnit({ exec: String(o.exec), user: String(o.user), dataDir: String(o.data), envFile: String(o["env-file"]) }));
+      const docsUrl = String(o["docs-url"]);
+      if (!/^(https?|file|man|info):/.test(docsUrl)) throw new ConfigError(`--docs-url must be an http, https, file, man or info URI (systemd's Documentation=), got '${docsUrl}'`);
+      out(serviceUnit({ exec: String(o.exec), user: String(o.user), dataDir: String(o.data), envFile: String(o["env-file"]), docsUrl }));
       return 0;
     },
   },
   md: {
-    usage: "docintel md FILE|URL [--json] [--keep-boilerplate] [--selector CSS] [--wait-ms N] [--render auto|never|always] [--allow-private-urls] ...",
-    summary: "convert a file or URL to markdown on stdout, without a server (warnings go to stderr)",
+    usage: "docintel md FILE|URL|- [-o FILE] [--format markdown|json] [--filename NAME] [--keep-boilerplate] [--selector CSS] [--wait-ms N] [--render auto|never|always] [--allow-private-urls] ...",
+    summary: "convert a file, a URL or stdin (-) to markdown, without a server (warnings go to stderr)",
     options: MD_OPTIONS,
     async run([target, ...extra], flags) {
-      if (!target || extra.length) throw new ConfigError("give exactly one FILE or URL, e.g. docintel md report.pdf");
+      if (!target || extra.length) throw new ConfigError("give exactly one FILE, URL or - (stdin), e.g. docintel md report.pdf or cat report.pdf | docintel md -");
+      const own = resolveOptions(MD_OWN_OPTIONS, env, flags);
+      const json = own.json === true || own.format === "json";
+      const render = String(own.render) as RenderMode;
+      const isUrl = /^https?:\/\//i.test(target);
+      const file = isUrl ? undefined : await readInput(target, own.filename as string | undefined);
+      if (file === null) {
+        err(`docintel md: no such file: ${target}`);
+        return 1;
+      }
       const work = mkdtempSync(join(tmpdir(), "docintel-md-"));
       const config = loadConfig(env, { ...flags, data: work, "no-bootstrap-key": true });
-      const own = resolveOptions(MD_OWN_OPTIONS, env, flags);
-      const render = String(own.render) as RenderMode;
-      if (!RENDER_MODES.includes(render)) throw new ConfigError(`--render: '${render}' is not one of ${RENDER_MODES.join(", ")}`);
       const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
       const tools = createConvertTools(config, pool);
       const deps = markdownDepsOf(config, tools);
+      const write = (text: string) => (own.output ? writeFileSync(String(own.output), text) : process.stdout.write(text));
       try {
-        const isUrl = /^https?:\/\//i.test(target);
-        let file: File | undefined;
-        if (!isUrl) {
-          const handle = Bun.file(target);
-          if (!(await handle.exists())) {
-            err(`docintel md: no such file: ${target}`);
-            return 1;
-          }
-          file = new File([await handle.arrayBuffer()], target.split("/").pop() || "document");
-        }
         const outcome = await markdownOf(
           isUrl ? { url: target, render } : { file },
           { mainContent: !own["keep-boilerplate"], waitMs: Number(own["wait-ms"] ?? 0), selector: own.selector ? String(own.selector) : undefined },
           deps,
         );
-        if (own.json) out(JSON.stringify({ success: true, ...resultFields(outcome) }, null, 2));
-        else process.stdout.write(outcome.markdown.endsWith("\n") ? outcome.markdown : outcome.markdown + "\n");
-        if (!own.json) for (const warning of outcome.warnings) err(`warning: ${warning}`);
+        if (json) write(JSON.stringify({ success: true, ...resultFields(outcome) }, null, 2) + "\n");
+        else write(outcome.markdown.endsWith("\n") ? outcome.markdown : outcome.markdown + "\n");
+        if (!json) for (const warning of outcome.warnings) err(`warning: ${warning}`);
+        if (own.output) err(`wrote ${own.output}`);
         return 0;
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        if (own.json) out(JSON.stringify({ success: false, error: error.code, detail: error.detail }, null, 2));
-        err(`docintel md: ${error.code}: ${error.detail}`);
+        if (json) write(JSON.stringify({ success: false, error: error.code, detail: error.detail }, null, 2) + "\n");
+        err(`docintel md: ${cliWording(error)}`);
         return 1;
       } finally {
         await deps.converter.close();
@@ -379,6 +393,63 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** BOOTSTRAP_KEY_FILE: where the first key goes when start-up output is not a terminal (a journal). */
+export const BOOTSTRAP_KEY_FILE = "bootstrap-key";
+
+/**
+ * writeBootstrapKey writes the first key to DATA/bootstrap-key, readable by the service user only,
+ * and returns its path. The service's stdout usually goes to a journal kept for weeks and readable
+ * by more people than the key should be; the data dir is 0700 and the file 0600.
+ */
+function writeBootstrapKey(dataDir: string, key: string): string {
+  const path = join(dataDir, BOOTSTRAP_KEY_FILE);
+  writeFileSync(path, key + "\n", { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return path;
+}
+
+/** whatIsOff lists, for the start-up log, what this configuration leaves off and how to turn it on. */
+function whatIsOff(config: ReturnType<typeof loadConfig>): [string, Record<string, unknown>][] {
+  const off: [string, Record<string, unknown>][] = [];
+  if (!config.groq.apiKey) {
+    off.push(["AI provider off", { detail: "GROQ_API_KEY is not set: extract uses the local engine; analyze, cross-analyze, decide and annotated diffs answer 503 ai_unavailable; audio and video get no transcript" }]);
+  }
+  if (!config.allowPrivateUrls) off.push(["private URLs refused", { detail: "loopback, private, link-local and metadata addresses are refused as targets and webhooks (--allow-private-urls allows them)" }]);
+  if (!config.publicUrl) off.push(["public URL not set", { detail: "signed URLs and the explorer's server are relative (/...); --public-url makes them absolute" }]);
+  return off;
+}
+
+/**
+ * readInput reads the document to convert: a file, or stdin for "-" (named by --filename, else
+ * "stdin", the type then told by the content). null when the file does not exist.
+ */
+async function readInput(target: string, filename: string | undefined): Promise<File | null> {
+  if (target === "-") return new File([await Bun.stdin.arrayBuffer()], filename ?? "stdin");
+  const handle = Bun.file(target);
+  if (!(await handle.exists())) return null;
+  return new File([await handle.arrayBuffer()], filename ?? (target.split("/").pop() || "document"));
+}
+
+/**
+ * CLI_WORDS: how the command line says what the API says with its error codes and field names
+ * (the details are written for HTTP clients: "send it as url_headers", "413").
+ */
+const CLI_WORDS: Partial<Record<AppError["code"], string>> = {
+  payload_too_large: "the file is too large (--max-upload-mb)",
+  document_too_large: "the document is past a limit",
+  unsupported_media_type: "this type of file cannot be converted",
+  url_refused: "the URL is refused",
+  url_unreachable: "the URL could not be fetched",
+  timeout: "the conversion took too long (--convert-timeout-ms)",
+  tool_unavailable: "a program it needs is missing or failed (docintel doctor)",
+};
+
+/** cliWording prefixes an error's detail with what it means for a command-line user. */
+function cliWording(error: AppError): string {
+  const lead = CLI_WORDS[error.code];
+  return lead ? `${lead}: ${error.detail}` : error.detail;
+}
+
 function globalHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length)) + 2;
   return [
@@ -389,7 +460,8 @@ function globalHelp(): string {
     "commands:",
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)} ${c.summary}`),
     "",
-    "Every --flag can also be set as DOCINTEL_<FLAG> (e.g. DOCINTEL_PORT=9000). 'docintel <command> --help' for a command's options.",
+    "Every serve option and --data can also be set as DOCINTEL_<FLAG> (e.g. DOCINTEL_PORT=9000); a command's own flags only on the command line.",
+    "'docintel <command> --help' for a command's options.",
   ].join("\n");
 }
 

@@ -4,6 +4,8 @@ export interface UnitOptions {
   user: string;
   dataDir: string;
   envFile: string;
+  /** docsUrl: where the running service's explorer is, for systemd's Documentation= (http, https, file or man URI) */
+  docsUrl: string;
 }
 
 export function serviceUnit(o: UnitOptions): string {
@@ -12,10 +14,11 @@ export function serviceUnit(o: UnitOptions): string {
 #   sudo install -m 0755 dist/docintel ${o.exec}
 #   docintel service-unit | sudo tee /etc/systemd/system/docintel.service
 #   sudo systemctl daemon-reload && sudo systemctl enable --now docintel
-#   journalctl -u docintel | grep -A1 'API key'   # the first key, printed once
+#   sudo cat ${o.dataDir}/bootstrap-key && sudo rm ${o.dataDir}/bootstrap-key   # the first key (not in the journal)
+#   sudo -u ${o.user} docintel keys create --plan free   # more keys, in the same data dir
 [Unit]
 Description=docintel document intelligence service
-Documentation=https://localhost/docs
+Documentation=${o.docsUrl}
 After=network-online.target
 Wants=network-online.target
 

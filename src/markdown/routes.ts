@@ -10,7 +10,7 @@ import { costs, MINIMUM_COST } from "../credits/costs";
 import { supportedFormats } from "../convert/formats";
 import type { PageOptions } from "../convert/types";
 import { markdownOf, resultFields, type MarkdownOutcome, type MarkdownSource } from "./service";
-import { MarkdownConvertBody, MarkdownResponse, MarkdownUrlQuery, SupportedResponse } from "./schema";
+import { MarkdownConvertBody, MarkdownConvertQuery, MarkdownResponse, MarkdownUrlQuery, SupportedResponse } from "./schema";
 
 /** SUPPORTED is built once: the formats table does not change while the service runs. */
 const SUPPORTED = (() => {
@@ -44,9 +44,33 @@ function wantsJson(request: Request): boolean {
   return /\bapplication\/json\b/i.test(request.headers.get("accept") ?? "");
 }
 
+/** wantsMarkdown: `?format=markdown`, or an Accept that names text/markdown (and not JSON first), selects the markdown alone on POST /api/v1/markdown/convert. */
+function wantsMarkdown(request: Request, query: Record<string, unknown>): boolean {
+  if (query.format) return query.format === "markdown";
+  const accept = request.headers.get("accept") ?? "";
+  return /\btext\/markdown\b/i.test(accept) && !/^\s*application\/json\b/i.test(accept);
+}
+
 /** headerSafe keeps a header value to printable ASCII on one line. */
 function headerSafe(text: string): string {
   return encodeURIComponent(text).replace(/%20/g, " ").slice(0, 1000);
+}
+
+/**
+ * asMarkdownText answers the markdown alone as text/markdown, with the result's facts in headers
+ * (X-Title, X-Total-Pages, X-Extraction-Method, X-Credits-Used, one X-Warning per warning; percent-encoded).
+ */
+function asMarkdownText(body: ReturnType<typeof responseBody>, set: HandlerInput["set"]): Response {
+  const headers = new Headers({
+    "content-type": "text/markdown; charset=utf-8",
+    "x-title": headerSafe(body.title ?? ""),
+    "x-total-pages": String(body.total_pages),
+    "x-extraction-method": body.extraction_method,
+    "x-credits-used": String(body.credits_used),
+  });
+  for (const [name, value] of Object.entries(set.headers)) headers.set(name, String(value));
+  for (const warning of body.warnings) headers.append("x-warning", headerSafe(warning));
+  return new Response(body.markdown, { headers });
 }
 
 export const markdownRoutes: Route[] = [
@@ -55,6 +79,7 @@ export const markdownRoutes: Route[] = [
       method: "GET",
       path: "/md/*",
       docPath: "/md/{url}",
+      anonymous: true,
       tag: "Markdown",
       summary: "URL to markdown",
       description:
@@ -76,17 +101,7 @@ export const markdownRoutes: Route[] = [
       const url = targetUrlOf(request, "/md/");
       await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
       const body = await convertMetered(input, { url, render: renderModeOf(query) }, pageOptionsOf(query));
-      if (wantsJson(request)) return body;
-      const headers = new Headers({
-        "content-type": "text/markdown; charset=utf-8",
-        "x-title": headerSafe(body.title ?? ""),
-        "x-total-pages": String(body.total_pages),
-        "x-extraction-method": body.extraction_method,
-        "x-credits-used": String(body.credits_used),
-      });
-      for (const [name, value] of Object.entries(set.headers)) headers.set(name, String(value));
-      for (const warning of body.warnings) headers.append("x-warning", headerSafe(warning));
-      return new Response(body.markdown, { headers });
+      return wantsJson(request) ? body : asMarkdownText(body, set);
     },
   },
   {
@@ -96,10 +111,11 @@ export const markdownRoutes: Route[] = [
       tag: "Markdown",
       summary: "File or URL to markdown",
       description:
-        "Multipart: `file` or `url` (with optional `url_headers`). Web pages are rendered in a headless browser first; `render` chooses the source of a web page (`auto`: the rendered page or the HTML as served, whichever holds the more complete article; `never`: the served HTML, no browser; `always`: the rendered page only); `main_content`, `wait_ms` and `selector` shape web pages and HTML. PDF pages without a text layer are OCRed (see `pages[].ocr_quality`); audio and video get metadata and, when the server has a speech-to-text provider, a transcript. See GET /api/v1/markdown/supported for the formats. 1 credit, plus 1 per started minute of transcribed audio or video.",
+        "Multipart: `file` or `url` (with optional `url_headers`). Web pages are rendered in a headless browser first; `render` chooses the source of a web page (`auto`: the rendered page or the HTML as served, whichever holds the more complete article; `never`: the served HTML, no browser; `always`: the rendered page only); `main_content`, `wait_ms` and `selector` shape web pages and HTML. PDF pages without a text layer are OCRed (see `pages[].ocr_quality`); audio and video get metadata and, when the server has a speech-to-text provider, a transcript. See GET /api/v1/markdown/supported for the formats. Answers the JSON result, or with `Accept: text/markdown` or `?format=markdown` the markdown alone as `text/markdown; charset=utf-8` with the facts in headers (`X-Title`, `X-Total-Pages`, `X-Extraction-Method`, `X-Credits-Used`, one `X-Warning` per warning, percent-encoded). 1 credit, plus 1 per started minute of transcribed audio or video.",
       body: MarkdownConvertBody,
+      query: MarkdownConvertQuery,
       responses: {
-        200: { description: "Markdown result", schema: MarkdownResponse },
+        200: { description: "Markdown result (text/markdown with Accept: text/markdown or format=markdown)", schema: MarkdownResponse },
         400: "Neither file nor url; the URL is refused or unreachable; the document is unreadable (unreadable_document), password-protected (encrypted_document) or has no text (empty_document)",
         402: "Not enough credits",
         413: "File over 50 MB, or past the page, pixel or decompressed-size limit (document_too_large)",
@@ -109,9 +125,10 @@ export const markdownRoutes: Route[] = [
       },
     },
     handler: async (input) => {
-      const { body, services } = input;
+      const { body, services, request, query, set } = input;
       const document = await requireOneDocument(body, services);
-      return convertMetered(input, { file: document.file, url: document.url, urlHeaders: document.urlHeaders, render: document.render }, pageOptionsOf(body));
+      const result = await convertMetered(input, { file: document.file, url: document.url, urlHeaders: document.urlHeaders, render: document.render }, pageOptionsOf(body));
+      return wantsMarkdown(request, query) ? asMarkdownText(result, set) : result;
     },
   },
   {

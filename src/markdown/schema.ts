@@ -1,4 +1,4 @@
-import { Fields } from "../app/fields";
+import { Fields, StringEnum } from "../app/fields";
 import { Type } from "@sinclair/typebox";
 import { commonFields } from "../app/fieldsCommon";
 
@@ -17,6 +17,11 @@ export const MarkdownConvertBody = Fields({
 });
 
 export const MarkdownUrlQuery = Fields(pageOptions);
+
+/** MarkdownConvertQuery: `format=markdown` answers text/markdown, as `Accept: text/markdown` does. */
+export const MarkdownConvertQuery = Fields({
+  format: StringEnum(["json", "markdown"] as const, { description: "json (default): the JSON result; markdown: the markdown alone as text/markdown, with the result's facts in headers (as Accept: text/markdown)" }),
+});
 
 export const MarkdownResponse = Type.Object(
   {

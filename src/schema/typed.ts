@@ -2,10 +2,12 @@
  * Typed schema (spec "Typed schema"): a JSON object whose keys are output field names and whose
  * values are field definitions {type, description, required, enum, items, properties}.
  * parseTypedSchema turns the form field's JSON text into a checked TypedSchema, or throws a 400
- * `invalid_schema` whose detail names the field path and the fix.
+ * `invalid_schema` whose detail names the field path and the fix. A standard JSON Schema (an object
+ * schema, see jsonSchema.ts) is accepted too and converted to this form first.
  */
 import { AppError } from "../errors";
 import { isPlainObject } from "../runtime/values";
+import { looksLikeJsonSchema, typedFromJsonSchema } from "./jsonSchema";
 
 export const FIELD_TYPES = ["string", "number", "integer", "boolean", "array", "object"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -105,7 +107,7 @@ function checkMembers(parent: string, members: unknown, depth: number, counter: 
   return out;
 }
 
-/** parseTypedSchema accepts the JSON text of a form field (or an already parsed object). */
+/** parseTypedSchema accepts the JSON text of a form field (or an already parsed object), as a typed schema or a JSON Schema. */
 export function parseTypedSchema(input: unknown, options: ParseSchemaOptions = {}): TypedSchema {
   const field = options.field ?? "schema";
   let value = input;
@@ -116,6 +118,7 @@ export function parseTypedSchema(input: unknown, options: ParseSchemaOptions = {
       invalid(`${field}: not valid JSON (${(error as Error).message}); send a JSON object such as {"total": {"type": "number", "required": true}}`);
     }
   }
+  if (looksLikeJsonSchema(value)) value = typedFromJsonSchema(value, field);
   const schema = checkMembers("", value, 1, { n: 0 }, field);
   const max = options.maxTopLevelFields ?? 0;
   if (max > 0 && Object.keys(schema).length > max) invalid(`${field}: at most ${max} fields are allowed here, got ${Object.keys(schema).length}`);

@@ -31,14 +31,15 @@ export const screenshotRoutes: Route[] = [
       method: "GET",
       path: "/*",
       docPath: "/{url}",
+      anonymous: true,
       tag: "Screenshots",
       summary: "Screenshot of a URL",
       description:
-        "Everything after the first `/` is the target URL (percent-encode its own query string: `/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`); options are query parameters. The page is rendered in the shared headless Chromium, every request it makes passes the SSRF guard, and it is captured once it settled (plus `wait_ms`). Answers image/jpeg, image/gif or video/mp4 (H.264) with `X-Page-Status` (the page's HTTP status) and `X-Credits-Used`. A page that does not load within the server's screenshot deadline gets 504. 1 credit.",
+        "Everything after the first `/` is the target URL (percent-encode its own query string: `/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`); options are query parameters. The page is rendered in the shared headless Chromium, every request it makes passes the SSRF guard, and it is captured once it settled (plus `wait_ms`). Answers image/jpeg, image/png, image/webp, image/gif or video/mp4 (H.264) with `X-Page-Status` (the page's HTTP status) and `X-Credits-Used`. A page that does not load within the server's screenshot deadline gets 504. 1 credit.",
       params: Fields({ url: Type.String({ description: "target URL, e.g. https://example.com" }) }),
       query: ScreenshotQuery,
       responses: {
-        200: { description: "The screenshot (image/jpeg, image/gif or video/mp4)", contentType: "image/jpeg" },
+        200: { description: "The screenshot (image/jpeg, image/png, image/webp, image/gif or video/mp4)", contentType: "image/jpeg" },
         400: "The URL is invalid, refused (private address) or unreachable; or the selector matched nothing",
         402: "Not enough credits",
         503: "Chromium or ffmpeg is unavailable",

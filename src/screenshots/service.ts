@@ -12,7 +12,7 @@ import { underDeadline } from "../runtime/deadline";
 import type { ConvertTools } from "../convert/types";
 import { ChromiumSupervisor } from "../tools/chromium";
 import { FfmpegTools } from "../tools/ffmpeg";
-import type { ScreenshotFormat } from "./schema";
+import { isStill, type ScreenshotFormat, type StillFormat } from "./schema";
 
 export interface ScreenshotOptions {
   viewportWidth: number;
@@ -41,14 +41,20 @@ export interface ScreenshotDeps {
 
 export interface Screenshot {
   bytes: Uint8Array;
-  contentType: "image/jpeg" | "image/gif" | "video/mp4";
+  contentType: (typeof SCREENSHOT_CONTENT_TYPES)[ScreenshotFormat];
   /** status: HTTP status of the page's main document */
   status: number;
   /** truncated: a full-page capture was cut at the pixel limit */
   truncated: boolean;
 }
 
-export const SCREENSHOT_CONTENT_TYPES = { jpeg: "image/jpeg", gif: "image/gif", mp4: "video/mp4" } as const;
+export const SCREENSHOT_CONTENT_TYPES = { jpeg: "image/jpeg", png: "image/png", webp: "image/webp", gif: "image/gif", mp4: "video/mp4" } as const;
+
+/** imageOptions: puppeteer's encoding of a still capture (png takes no quality). */
+function imageOptions(opts: ScreenshotOptions): { type: StillFormat; quality?: number } {
+  const type = isStill(opts.format) ? opts.format : "jpeg";
+  return type === "png" ? { type } : { type, quality: opts.quality };
+}
 
 /** ANIMATION_FRAMES at ANIMATION_FPS make the 3-second scroll of a gif or mp4 capture. */
 const ANIMATION_FRAMES = 24;
@@ -68,8 +74,8 @@ export function screenshotDepsOf(tools: ConvertTools, limits: { timeoutMs: numbe
 
 /** screenshotOf captures `url`; `signal` ends it early (client gone). Past the deadline: 504 timeout. */
 export async function screenshotOf(url: string, opts: ScreenshotOptions, deps: ScreenshotDeps, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<Screenshot> {
-  if (opts.selector && opts.format !== "jpeg") {
-    throw new AppError("bad_request", "selector: applies to format=jpeg only; gif and mp4 scroll through the whole page");
+  if (opts.selector && !isStill(opts.format)) {
+    throw new AppError("bad_request", "selector: applies to the still formats (jpeg, png, webp) only; gif and mp4 scroll through the whole page");
   }
   const timedOut = () =>
     `the screenshot of '${url}' took longer than ${Math.round(deps.timeoutMs / 1000)} s (the server's --screenshot-timeout-ms); the page may never finish loading: try a lighter page`;
@@ -82,13 +88,13 @@ export async function screenshotOf(url: string, opts: ScreenshotOptions, deps: S
         timeoutMs: deps.timeoutMs,
         allowPrivateUrls: deps.allowPrivateUrls,
         signal: combined,
-        captureReserveMs: opts.format === "jpeg" ? 1_000 : ANIMATION_RESERVE_MS,
+        captureReserveMs: isStill(opts.format) ? 1_000 : ANIMATION_RESERVE_MS,
         beforeNavigate: (page) => preparePage(page, opts),
       },
       async ({ page, status }) => ({ status, ...(await capture(page, opts, deps.maxPixels)) }),
     );
     combined.throwIfAborted();
-    const bytes = opts.format === "jpeg" ? captured.frames[0]! : await deps.media.encodeFrames(captured.frames, ANIMATION_FPS, opts.format, combined);
+    const bytes = isStill(opts.format) ? captured.frames[0]! : await deps.media.encodeFrames(captured.frames, ANIMATION_FPS, opts.format, combined);
     return { bytes, contentType: SCREENSHOT_CONTENT_TYPES[opts.format], status: captured.status, truncated: captured.truncated };
   });
 }
@@ -117,11 +123,11 @@ async function preparePage(page: Page, opts: ScreenshotOptions): Promise<void> {
   await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: opts.darkMode ? "dark" : "light" }]);
 }
 
-/** capture takes the JPEG (one frame) or the scroll frames (gif/mp4) of a loaded page. */
+/** capture takes the still image (one frame: jpeg, png, webp) or the scroll frames (gif/mp4) of a loaded page. */
 async function capture(page: Page, opts: ScreenshotOptions, maxPixels: number): Promise<{ frames: Uint8Array[]; truncated: boolean }> {
-  if (opts.format !== "jpeg") return { frames: await scrollFrames(page, opts), truncated: false };
-  if (opts.selector) return { frames: [await captureElement(page, opts.selector, opts.quality)], truncated: false };
-  if (!opts.fullPage) return { frames: [bytesOf(await page.screenshot({ type: "jpeg", quality: opts.quality }))], truncated: false };
+  if (!isStill(opts.format)) return { frames: await scrollFrames(page, opts), truncated: false };
+  if (opts.selector) return { frames: [await captureElement(page, opts.selector, opts)], truncated: false };
+  if (!opts.fullPage) return { frames: [bytesOf(await page.screenshot(imageOptions(opts)))], truncated: false };
   return captureFullPage(page, opts, maxPixels);
 }
 
@@ -135,8 +141,7 @@ async function captureFullPage(page: Page, opts: ScreenshotOptions, maxPixels: n
   const limit = Math.floor(Math.min(MAX_CAPTURE_SIDE / scale, maxPixels / (opts.viewportWidth * scale * scale)));
   const height = Math.max(opts.viewportHeight, Math.min(fullHeight, limit));
   const shot = await page.screenshot({
-    type: "jpeg",
-    quality: opts.quality,
+    ...imageOptions(opts),
     clip: { x: 0, y: 0, width: opts.viewportWidth, height },
     captureBeyondViewport: true,
   });
@@ -144,7 +149,7 @@ async function captureFullPage(page: Page, opts: ScreenshotOptions, maxPixels: n
 }
 
 /** captureElement captures the first element matching `selector`; 400 when nothing (visible) matches. */
-async function captureElement(page: Page, selector: string, quality: number): Promise<Uint8Array> {
+async function captureElement(page: Page, selector: string, opts: ScreenshotOptions): Promise<Uint8Array> {
   let element;
   try {
     element = await page.$(selector);
@@ -156,7 +161,7 @@ async function captureElement(page: Page, selector: string, quality: number): Pr
   if (!box || box.width < 1 || box.height < 1) {
     throw new AppError("bad_request", `selector: '${selector}' matched an element that is not displayed (it has no size), so there is nothing to capture`);
   }
-  return bytesOf(await element.screenshot({ type: "jpeg", quality }));
+  return bytesOf(await element.screenshot(imageOptions(opts)));
 }
 
 /** scrollFrames takes ANIMATION_FRAMES viewport captures while scrolling from the top to the bottom of the page. */

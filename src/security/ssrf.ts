@@ -140,7 +140,8 @@ export const systemResolver: Resolver = async (host) => {
   return records.map((r) => r.address);
 };
 
-const PRIVATE_HINT = "private addresses are refused unless the server runs with --allow-private-urls";
+// worded for the service and `docintel md` alike: both take --allow-private-urls
+const PRIVATE_HINT = "private addresses are refused unless --allow-private-urls is set";
 
 function withArticle(reason: string): string {
   return /^[aeiou]/i.test(reason) ? `an ${reason}` : `a ${reason}`;

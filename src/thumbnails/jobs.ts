@@ -142,16 +142,27 @@ export class ThumbnailJobs {
    * preview draws (or reads from the cache) the JPEG of a URL for an <img> tag; 1 credit either way.
    * The cache is keyed by URL and size and shared by every key: previews never carry url_headers.
    */
-  async preview(account: Account, url: string, size: ThumbnailSize, nocache: boolean, requestId: string, signal: AbortSignal): Promise<{ jpeg: Uint8Array; cached: boolean }> {
+  async preview(
+    account: Account,
+    url: string,
+    size: ThumbnailSize,
+    nocache: boolean,
+    requestId: string,
+    signal: AbortSignal,
+    options: { cacheHitsFree?: boolean } = {},
+  ): Promise<{ jpeg: Uint8Array; cached: boolean; creditsUsed: number }> {
     const path = join(this.previewDir, `${createHash("sha256").update(JSON.stringify([url, size.width, size.height, size.quality])).digest("hex")}.jpg`);
-    const { result } = await metered(this.deps.ledger, account, "thumbnail", MINIMUM_COST.thumbnail, requestId, async () => {
+    // signed preview links (previewLinks.ts): a cached preview costs nothing, only renders are billed
+    const free = options.cacheHitsFree && !nocache ? await freshFile(path, PREVIEW_TTL_MS) : null;
+    if (free) return { jpeg: free, cached: true, creditsUsed: 0 };
+    const { result, creditsUsed } = await metered(this.deps.ledger, account, "thumbnail", MINIMUM_COST.thumbnail, requestId, async () => {
       const cached = nocache ? null : await freshFile(path, PREVIEW_TTL_MS);
       if (cached) return { result: { jpeg: cached, cached: true }, credits: costs.thumbnail() };
       const drawn = await thumbnailOf({ url }, size, this.deps.thumbnail, signal);
       await writeAtomically(path, drawn.jpeg);
       return { result: { jpeg: drawn.jpeg, cached: false }, credits: costs.thumbnail() };
     });
-    return result;
+    return { ...result, creditsUsed };
   }
 
   // -------------------------------------------------------------------------------------------
