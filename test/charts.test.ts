@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { ZipArchive } from "../src/convert/zip";
 import { runProcess } from "../src/tools/process";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
-import { zipOf } from "./helpers/zip";
+import { zipOf, type ZipEntryInput } from "./helpers/zip";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 let server: TestServer;
@@ -64,7 +64,7 @@ describe("charts", () => {
       { name: "[Content_Types].xml", data: `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`, stored: true },
       { name: "xl/workbook.xml", data: `<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"/>`, stored: true },
     ]);
-    const entries = [{ name: "ppt/embeddings/Microsoft_Excel_Worksheet.xlsx", data: workbook, stored: true }];
+    const entries: ZipEntryInput[] = [{ name: "ppt/embeddings/Microsoft_Excel_Worksheet.xlsx", data: workbook, stored: true }];
     for (const name of original.names()) entries.push({ name, data: original.read(name)!, stored: true });
     const { status, body } = await convert(zipOf(entries), "deck.pptx");
     expect(status).toBe(200);

@@ -70,6 +70,15 @@ const WORD_GAP_EM = 0.12;
 const BULLET_ONLY = /^(?:[•◦▪▫‣●○■□➢►▸–—*·-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])$/;
 const BULLET_START = /^([•◦▪▫‣●○■□➢►▸*+·–-])\s+(.*)$/s;
 const NUMBER_START = /^(\d{1,3})[.)]\s+(.*)$/s;
+/** SYMBOL_BULLET: one private-use character, which is how symbol fonts (OpenSymbol, Wingdings, Symbol) draw bullets */
+const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}](?=\s|$)/u;
+/**
+ * SECTION_NUMBER: a numbered section title ("5.1 Hyper Parameter Optimization", "3 Results"): a
+ * number of two or more levels, or one level without a dot (which "1. Buy milk" list items have).
+ */
+const SECTION_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2})+\.?|\d{1,2}|[A-Z](?:\.\d{1,2})+\.?)\s+\p{Lu}/u;
+/** GLUED_NUMBER: numbering printed without a space before its text ("1.2.Features"), which gets one */
+const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\p{Ll})/u;
 
 /** analyzePage turns the text items of one page into blocks in reading order. */
 export function analyzePage(items: PdfTextItem[], page: number, width: number, height: number): PageLayout {
@@ -125,7 +134,10 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
     seg = { text, x: item.x, x2: item.x + item.width, size: item.size };
   }
   if (seg) segs.push(seg);
-  for (const s of segs) s.text = s.text.trim();
+  for (const s of segs) {
+    s.text = s.text.trim().replace(SYMBOL_BULLET, "•");
+  }
+  if (segs.length) segs[0]!.text = segs[0]!.text.replace(GLUED_NUMBER, "$1 ");
   if (segs.length > 1 && BULLET_ONLY.test(segs[0]!.text)) {
     const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
     segs.unshift({ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size });
@@ -311,7 +323,12 @@ function tableFrom(lines: RawLine[]): LayoutBlock | null {
     return row;
   });
   const multiCell = rows.filter((r) => r.filter(Boolean).length >= 2).length;
-  const headerAndRow = rows.length === 2 && lines.every((l) => l.segs.length >= 3 && l.segs.every((seg) => startOf(seg) >= 0));
+  // Two rows are a table when every cell of both starts at a shared left edge: three or more
+  // cells a row, or two a row with the second column clear of the first by more than a word gap.
+  const headerAndRow =
+    rows.length === 2 &&
+    lines.every((l) => l.segs.length === lines[0]!.segs.length && l.segs.length >= 2 && l.segs.every((seg) => startOf(seg) >= 0)) &&
+    (lines[0]!.segs.length >= 3 || lines.every((l) => l.segs[1]!.x - l.segs[0]!.x2 > 2 * size));
   if (multiCell < 3 && !headerAndRow) return null;
   const used = order.map((_, c) => rows.some((r) => r[c]));
   const compact = rows.map((r) => r.filter((_, c) => used[c]));
@@ -370,7 +387,9 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       const gap = line.y - prev.y;
       const sizeChange = Math.abs(prev.size - line.size) > 0.12 * em;
       const listStart = BULLET_START.test(text) || NUMBER_START.test(text);
-      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart) flush();
+      // A numbered section title is a block of its own, even in the body's font and spacing.
+      const sectionEdge = (!prev.wraps && SECTION_NUMBER.test(text)) || (current.length === 1 && !prev.wraps && SECTION_NUMBER.test(prev.text));
+      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge) flush();
     }
     current.push(line);
   }
@@ -503,6 +522,21 @@ function bodySize(pages: PageLayout[], removed: Set<LayoutBlock>): number {
   return best;
 }
 
+/**
+ * sectionDepth is the numbering depth of a one-line block in the body's font that reads as a
+ * numbered section title ("5.1 Hyper Parameter Optimization" -> 2), or 0: short, no sentence
+ * punctuation at the end, no page number at the end (a table of contents line).
+ */
+function sectionDepth(block: LayoutBlock, body: number): number {
+  if (block.kind !== "text" || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
+  const text = block.lines[0]!.text;
+  if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text)) return 0;
+  const number = text.split(" ")[0]!;
+  const words = text.split(" ").length - 1;
+  if (words < 1 || words > 12 || (!number.includes(".") && words > 8)) return 0;
+  return number.replace(/\.$/, "").split(".").length;
+}
+
 function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
   if (block.kind !== "text" || body <= 0) return false;
   if (block.size < body * 1.15 || block.size < body + 1) return false;
@@ -513,18 +547,36 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
 }
 
 /** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one). */
-function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): number[] {
+function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): HeadingRanks {
   const sizes: number[] = [];
-  for (const page of pages) for (const block of page.blocks) if (!removed.has(block) && isHeadingCandidate(block, body)) sizes.push(block.size);
+  let minDepth = Infinity;
+  for (const page of pages) {
+    for (const block of page.blocks) {
+      if (removed.has(block)) continue;
+      if (isHeadingCandidate(block, body)) sizes.push(block.size);
+      else if (sectionDepth(block, body)) minDepth = Math.min(minDepth, sectionDepth(block, body));
+    }
+  }
   const distinct: number[] = [];
   for (const size of sizes.sort((a, b) => b - a)) {
     if (!distinct.length || distinct[distinct.length - 1]! - size > 0.6) distinct.push(size);
   }
-  return distinct;
+  return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1 };
 }
 
-function headingLevel(block: LayoutBlock, body: number, levels: number[]): number {
-  if (!isHeadingCandidate(block, body)) return 0;
+/** HeadingRanks: the distinct heading sizes, largest first, and the smallest depth of numbered titles in the body's font. */
+interface HeadingRanks {
+  sizes: number[];
+  sectionDepth: number;
+}
+
+function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRanks): number {
+  const levels = ranks.sizes;
+  if (!isHeadingCandidate(block, body)) {
+    // Numbered titles in the body's font rank below every larger heading, deeper numbers lower.
+    const depth = sectionDepth(block, body);
+    return depth ? Math.min(4, levels.length + 1 + depth - ranks.sectionDepth) : 0;
+  }
   const rank = levels.findIndex((size) => block.size >= size - 0.6);
   return Math.min(3, (rank < 0 ? levels.length - 1 : rank) + 1);
 }
@@ -553,9 +605,14 @@ function paragraphMarkdown(lines: LayoutLine[]): string {
   return escapeLineStarts(text);
 }
 
-/** joinWrapped appends a wrapped line: "exam-" + "ple" -> "example", otherwise with a space. */
+/**
+ * joinWrapped appends a wrapped line: a word hyphenated at the line end is joined ("lever-" + "age"
+ * -> "leverage"); a hyphen before a capital or a digit is a real one and stays, without a space
+ * ("Next-" + "Gen" -> "Next-Gen"); otherwise the lines are joined with a space.
+ */
 export function joinWrapped(text: string, next: string): string {
   if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(next)) return text.slice(0, -1) + next;
+  if (/[\p{L}\p{N}]-$/u.test(text) && /^[\p{Lu}\p{N}]/u.test(next)) return text + next;
   return `${text} ${next}`;
 }
 
