@@ -19,6 +19,8 @@ export interface PdfTextItem {
   width: number;
   /** size: font size in points after all transforms */
   size: number;
+  /** rtl: pdf.js found the run right-to-left (Arabic, Hebrew) and gave it in logical order */
+  rtl?: boolean;
 }
 
 /** LayoutLine is one line of text in reading order within its block. */
@@ -47,6 +49,8 @@ export interface PageLayout {
   blocks: LayoutBlock[];
   /** imageTexts: text OCRed from pictures on the page that the text layer does not hold, shown after the page's text */
   imageTexts?: string[];
+  /** notes: the page's footnotes (referenced as `[^label]` in its blocks), shown at the end of the document */
+  notes?: Array<{ label: string; text: string }>;
 }
 
 interface Segment {
@@ -60,7 +64,16 @@ interface RawLine {
   y: number;
   size: number;
   segs: Segment[];
+  /** rtl: most of the line's text runs right to left, so its segments read from the right */
+  rtl?: boolean;
 }
+
+/** NOTE_MARK_START/END: delimit a superscript number in line text until the page's footnotes are known */
+const NOTE_MARK_START = "\u0002";
+const NOTE_MARK_END = "\u0003";
+const NOTE_MARK = /\u0002(\S+?)\u0003/g;
+/** SUPERSCRIPT_NOTE: what a footnote reference printed as a raised small run looks like */
+const SUPERSCRIPT_NOTE = /^\s*(\d{1,3}|[*†‡§])\s*$/;
 
 /** SEGMENT_GAP_EM: a horizontal gap wider than this many font sizes separates cells (or columns). */
 const SEGMENT_GAP_EM = 0.9;
@@ -82,12 +95,76 @@ const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\p{Ll})/u;
 
 /** analyzePage turns the text items of one page into blocks in reading order. */
 export function analyzePage(items: PdfTextItem[], page: number, width: number, height: number): PageLayout {
-  const visible = items.filter((item) => item.size > 0 && item.str.trim() !== "");
+  const visible = items.filter((item) => item.size > 0 && item.str.trim() !== "").map((item) => (ARABIC.test(item.str) ? { ...item, str: repairArabic(item.str) } : item));
   const chars = visible.reduce((sum, item) => sum + item.str.replace(/\s+/g, "").length, 0);
   const lines = buildLines(visible);
-  const blocks: LayoutBlock[] = [];
+  let blocks: LayoutBlock[] = [];
   for (const column of readingOrder(lines, width)) blocks.push(...columnBlocks(column));
-  return { page, width, height, chars, blocks };
+  const notes = takeFootnotes(blocks, height);
+  if (notes.length) blocks = blocks.filter((block) => !notes.some((note) => note.block === block));
+  resolveNoteMarks(blocks, new Set(notes.map((note) => note.label)));
+  const layout: PageLayout = { page, width, height, chars, blocks };
+  if (notes.length) layout.notes = notes.map(({ label, text }) => ({ label, text }));
+  return layout;
+}
+
+const ARABIC = /[\u0600-\u06ff]/;
+
+/**
+ * repairArabic undoes what reading a lam-alef ligature in visual order does: the ligature's glyph
+ * maps to two letters, which the right-to-left reordering swaps ("اإلنتاجية" for "الإنتاجية"). An
+ * alef never follows an alef in Arabic spelling, so "ا" + alef + "ل" is the article before a
+ * word that starts with an alef, with its lam-alef ligature read backwards.
+ */
+export function repairArabic(text: string): string {
+  return text.replace(/ا([اأإآ])ل/g, "ال$1");
+}
+
+/** FOOTNOTE_TEXT: a footnote at the foot of a page: its label (raised or not), then its text */
+const FOOTNOTE_TEXT = /^(?:\u0002(\S+?)\u0003|(\d{1,3}|[*†‡§]))\s*(\S.*)$/s;
+
+/**
+ * takeFootnotes finds the footnotes of a page: blocks in the lower part of the page, in a smaller
+ * font than the page's text, whose lines start with a label that a raised reference on the page
+ * uses. A block may hold several notes; lines without a label continue the note above.
+ */
+function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: string; text: string; block: LayoutBlock }> {
+  const referenced = new Set<string>();
+  const sizes = new Map<number, number>();
+  for (const block of blocks) {
+    if (block.kind !== "text") continue;
+    for (const line of block.lines) {
+      for (const match of line.text.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
+      const key = Math.round(line.size * 2) / 2;
+      sizes.set(key, (sizes.get(key) ?? 0) + line.text.length);
+    }
+  }
+  if (!referenced.size) return [];
+  const body = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  const notes: Array<{ label: string; text: string; block: LayoutBlock }> = [];
+  for (const block of blocks) {
+    if (block.kind !== "text" || block.top < height * 0.5 || block.size >= 0.92 * body) continue;
+    const found: Array<{ label: string; text: string; block: LayoutBlock }> = [];
+    for (const line of block.lines) {
+      const match = FOOTNOTE_TEXT.exec(line.text);
+      const label = match ? (match[1] ?? match[2])! : "";
+      if (match && referenced.has(label)) found.push({ label, text: match[3]!, block });
+      else if (found.length) found[found.length - 1]!.text = joinWrapped(found[found.length - 1]!.text, line.text);
+      else break;
+    }
+    notes.push(...found);
+  }
+  for (const note of notes) note.text = note.text.replace(NOTE_MARK, "$1").trim();
+  return notes;
+}
+
+/** resolveNoteMarks turns raised numbers into `[^label]` where the page has that footnote, else back into the number. */
+function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
+  const resolve = (text: string) => text.replace(NOTE_MARK, (_, label: string) => (labels.has(label) ? `[^${label}]` : label));
+  for (const block of blocks) {
+    if (block.kind === "text") for (const line of block.lines) line.text = resolve(line.text);
+    else block.rows = block.rows.map((row) => row.map(resolve));
+  }
 }
 
 /** buildLines groups items sharing a baseline into lines, top to bottom, each split into segments. */
@@ -114,26 +191,37 @@ function buildLines(items: PdfTextItem[]): RawLine[] {
 
 function lineFromItems(items: PdfTextItem[]): RawLine {
   const byX = items.sort((a, b) => a.x - b.x);
+  const size = dominantSize(byX);
+  const baseline = median(byX.filter((item) => Math.abs(item.size - size) < 0.5).map((item) => item.y));
+  const rtlChars = byX.reduce((sum, item) => sum + (item.rtl ? item.str.length : 0), 0);
+  const rtl = rtlChars * 2 > byX.reduce((sum, item) => sum + item.str.length, 0);
+  // Each segment's runs in x order, with whether a space precedes each; joined at the end, from
+  // the right in a right-to-left line.
+  const runs: Array<Array<{ text: string; space: boolean }>> = [];
   const segs: Segment[] = [];
   let seg: Segment | null = null;
   for (const item of byX) {
-    const text = item.str.replace(/\s+/g, " ");
+    let text = item.str.replace(/\s+/g, " ");
+    // A small raised number is a footnote reference until the page says otherwise (resolveNotes).
+    if (item.size < 0.8 * size && item.y < baseline - 0.15 * size && SUPERSCRIPT_NOTE.test(text)) text = `${NOTE_MARK_START}${text.trim()}${NOTE_MARK_END}`;
     if (seg) {
       const gap = item.x - seg.x2;
       const em = Math.max(seg.size, item.size);
-      if (gap < 0 && item.x - seg.x < 1 && seg.text.endsWith(text)) continue; // overprinted (fake bold)
+      const last = runs[runs.length - 1]!;
+      if (gap < 0 && item.x - seg.x < 1 && last[last.length - 1]!.text.endsWith(text)) continue; // overprinted (fake bold)
       if (gap <= SEGMENT_GAP_EM * em) {
-        const space = gap > WORD_GAP_EM * em && !seg.text.endsWith(" ") && !text.startsWith(" ") ? " " : "";
-        seg.text += space + text;
+        last.push({ text, space: gap > WORD_GAP_EM * em });
         seg.x2 = Math.max(seg.x2, item.x + item.width);
         seg.size = Math.max(seg.size, item.size);
         continue;
       }
       segs.push(seg);
     }
-    seg = { text, x: item.x, x2: item.x + item.width, size: item.size };
+    seg = { text: "", x: item.x, x2: item.x + item.width, size: item.size };
+    runs.push([{ text, space: false }]);
   }
   if (seg) segs.push(seg);
+  segs.forEach((s, i) => (s.text = joinRuns(runs[i]!, rtl)));
   for (const s of segs) {
     s.text = s.text.trim().replace(SYMBOL_BULLET, "•");
   }
@@ -142,7 +230,22 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
     const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
     segs.unshift({ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size });
   }
-  return { y: byX[0]!.y, size: dominantSize(byX), segs };
+  return { y: byX[0]!.y, size, segs, rtl };
+}
+
+/** joinRuns joins a segment's runs, in x order or, right to left, from the last; a space where the gap was one. */
+function joinRuns(runs: Array<{ text: string; space: boolean }>, rtl: boolean): string {
+  let text = "";
+  const order = rtl ? [...runs.keys()].reverse() : [...runs.keys()];
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    if (k > 0) {
+      const spaced = rtl ? runs[order[k - 1]!]!.space : runs[i]!.space;
+      if (spaced && !text.endsWith(" ") && !runs[i]!.text.startsWith(" ")) text += " ";
+    }
+    text += runs[i]!.text;
+  }
+  return text;
 }
 
 /** dominantSize is the font size that carries most characters of the items. */
@@ -213,8 +316,11 @@ function findGutter(lines: RawLine[], pageWidth: number): number | null {
   }
   if (!best || best.crossing > lines.length * 0.15) return null;
   const x = best.x;
-  const leftWidths = lines.flatMap((l) => l.segs.filter((s) => s.x2 <= x).map((s) => s.x2 - s.x));
-  const rightWidths = lines.flatMap((l) => l.segs.filter((s) => s.x >= x).map((s) => s.x2 - s.x));
+  // The width each line covers on a side: justified lines in narrow columns split into many
+  // segments at their wide word gaps, so single segments would look narrow.
+  const sideWidth = (segs: Segment[]) => (segs.length ? Math.max(...segs.map((s) => s.x2)) - Math.min(...segs.map((s) => s.x)) : 0);
+  const leftWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x2 <= x))).filter((w) => w > 0);
+  const rightWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x >= x))).filter((w) => w > 0);
   const wide = (widths: number[]) => median(widths) >= pageWidth * 0.25;
   return wide(leftWidths) && wide(rightWidths) ? x : null;
 }
@@ -225,9 +331,33 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** JUSTIFIED_GAP_EM: the widest gap between the segments of a justified line of prose, in font sizes. */
+const JUSTIFIED_GAP_EM = 2.5;
+
+/**
+ * joinJustified makes one segment of each line that fills the column's width with gaps no wider
+ * than a stretched word space: justified prose in a narrow column, not the cells of a table row.
+ */
+function joinJustified(lines: RawLine[]): RawLine[] {
+  if (lines.length < 3) return lines;
+  const left = Math.min(...lines.map((l) => l.segs[0]!.x));
+  const right = columnRightEdge(lines);
+  return lines.map((line) => {
+    if (line.segs.length < 2) return line;
+    const first = line.segs[0]!;
+    const last = line.segs[line.segs.length - 1]!;
+    if (first.x - left > line.size || right - last.x2 > line.size || last.x2 - first.x < 0.85 * (right - left)) return line;
+    for (let i = 1; i < line.segs.length; i++) if (line.segs[i]!.x - line.segs[i - 1]!.x2 > JUSTIFIED_GAP_EM * line.size) return line;
+    if (line.segs.length <= 3 && line.segs.some((seg) => !/\p{L}{2}/u.test(seg.text))) return line; // a row of label and figures
+    const text = line.segs.map((seg) => seg.text).join(" ");
+    return { ...line, segs: [{ text, x: first.x, x2: last.x2, size: line.size }] };
+  });
+}
+
 /** columnBlocks splits the lines of one column into tables and text blocks. */
-function columnBlocks(lines: RawLine[]): LayoutBlock[] {
+function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
   const blocks: LayoutBlock[] = [];
+  const lines = joinJustified(columnLines);
   const rightEdge = columnRightEdge(lines);
   let pending: RawLine[] = [];
   const flushText = () => {
@@ -378,15 +508,20 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
     current = [];
   };
   for (const raw of lines) {
-    const text = raw.segs.map((s) => s.text).join(" ");
+    const text = (raw.rtl ? [...raw.segs].reverse() : raw.segs).map((s) => s.text).join(" ");
     const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false };
     const prev = current[current.length - 1];
-    if (prev) prev.wraps = continuesInto(prev, line, leftEdge, rightEdge);
+    const listStart = BULLET_START.test(text) || NUMBER_START.test(text);
+    if (prev) {
+      // A list item's wrapped lines hang at its text, right of its marker.
+      const item = current[0]!;
+      const hanging = !listStart && (BULLET_START.test(item.text) || NUMBER_START.test(item.text)) && line.x > item.x && line.x - item.x <= 4 * line.size;
+      prev.wraps = continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
+    }
     if (prev) {
       const em = Math.max(prev.size, line.size);
       const gap = line.y - prev.y;
       const sizeChange = Math.abs(prev.size - line.size) > 0.12 * em;
-      const listStart = BULLET_START.test(text) || NUMBER_START.test(text);
       // A numbered section title is a block of its own, even in the body's font and spacing.
       const sectionEdge = (!prev.wraps && SECTION_NUMBER.test(text)) || (current.length === 1 && !prev.wraps && SECTION_NUMBER.test(prev.text));
       if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge) flush();
@@ -420,8 +555,19 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
   const out: string[] = [];
   let firstHeading: string | null = null;
   let openParagraph = false;
+  const notes: string[] = [];
+  const usedLabels = new Set<string>();
   for (const page of pages) {
     let firstOnPage = true;
+    // Footnote labels restart on some documents' pages: a label used before gets the page number.
+    const renamed = new Map<string, string>();
+    for (const note of page.notes ?? []) {
+      const label = usedLabels.has(note.label) ? `${note.label}-p${page.page}` : note.label;
+      usedLabels.add(label);
+      if (label !== note.label) renamed.set(note.label, label);
+      notes.push(`[^${label}]: ${note.text}`);
+    }
+    if (renamed.size) relabelNotes(page.blocks, renamed);
     for (const block of page.blocks) {
       if (removed.has(block)) continue;
       if (block.kind === "table") {
@@ -453,7 +599,16 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
       openParagraph = false;
     }
   }
+  if (notes.length) out.push(notes.join("\n"));
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+function relabelNotes(blocks: LayoutBlock[], renamed: Map<string, string>): void {
+  const relabel = (text: string) => text.replace(/\[\^([^\]\s]+)\]/g, (whole, label: string) => (renamed.has(label) ? `[^${renamed.get(label)}]` : whole));
+  for (const block of blocks) {
+    if (block.kind === "text") for (const line of block.lines) line.text = relabel(line.text);
+    else block.rows = block.rows.map((row) => row.map(relabel));
+  }
 }
 
 /** imageTextQuote shows OCR text of a picture as a quote, marked so readers know where it came from. */
