@@ -78,7 +78,7 @@ function fold(text: string): string {
     .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, "$1")
     .replace(/[*_`]+/g, "")
     .replace(/^\s*slide \d+:\s*/i, "")
-    .replace(/^\s*(?:\d+(?:\.\d+)*\.?|[a-z](?:\.\d+)*[.)]|[ivx]+[.)])\s+/i, "")
+    .replace(/^\s*(?:\d+(?:\.\d+)*\.?|[a-z](?:\.\d+)*[.)]|[ivx]+[.)])\s+(?=\S)/i, "")
     .replace(/\s+/g, " ")
     .trim()
     .toLowerCase();

@@ -98,6 +98,26 @@ describe("two columns", () => {
   });
 });
 
+describe("tables", () => {
+  test("cells that wrap over several lines stay in their cell, hyphens of identifiers kept", () => {
+    const table = markdown.cells!.split("\n").filter((line) => line.startsWith("|"));
+    expect(table[0]).toBe("| Identifier | Description | Units |");
+    expect(table).toContain("| 49e168b7-d2ae-407f-a055-2167576f39a1 | Pressure sensor for the intake manifold, calibrated at the factory and sealed against moisture | 12 |");
+    expect(table).toContain("| A-100 | Bracket | 4 |");
+    expect(table).toContain("| B-220 | Wiring harness with connectors on both ends and a protective sleeve over its whole length | 2 |");
+    expect(table).toHaveLength(5);
+    expect(markdown.cells).toContain("All parts were counted on the first of the month.");
+  });
+});
+
+describe("slides", () => {
+  test("a title a little larger than the text under it (36 over 32 pt) is a heading", () => {
+    expect(markdown.slides).toMatch(/^# Quarterly Review$/m);
+    expect(markdown.slides).toMatch(/^# Slide 2$/m);
+    expect(markdown.slides).toContain("\nRevenue grew\n");
+  });
+});
+
 describe("right-to-left scripts", () => {
   test("Arabic and Hebrew come out in logical order with the right letters", () => {
     const md = markdown.arabic!;

@@ -21,6 +21,8 @@ export interface PdfTextItem {
   size: number;
   /** rtl: pdf.js found the run right-to-left (Arabic, Hebrew) and gave it in logical order */
   rtl?: boolean;
+  /** spaced: a space precedes the run in the content stream (set by analyzePage) */
+  spaced?: boolean;
 }
 
 /** LayoutLine is one line of text in reading order within its block. */
@@ -77,6 +79,12 @@ const SUPERSCRIPT_NOTE = /^\s*(\d{1,3}|[*†‡§])\s*$/;
 
 /** SEGMENT_GAP_EM: a horizontal gap wider than this many font sizes separates cells (or columns). */
 const SEGMENT_GAP_EM = 0.9;
+/**
+ * TIGHT_GAP_EM: a gap wider than this between two runs with no space between them in the content
+ * stream separates cells: table cells with little padding sit closer than SEGMENT_GAP_EM, and
+ * words of prose in separate runs have a space at their boundary.
+ */
+const TIGHT_GAP_EM = 0.5;
 /** WORD_GAP_EM: a gap wider than this between two runs is a space. */
 const WORD_GAP_EM = 0.12;
 /** BULLET: a list marker alone; when it is its own segment it is glued to the text after it. */
@@ -95,7 +103,13 @@ const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\p{Ll})/u;
 
 /** analyzePage turns the text items of one page into blocks in reading order. */
 export function analyzePage(items: PdfTextItem[], page: number, width: number, height: number): PageLayout {
-  const visible = items.filter((item) => item.size > 0 && item.str.trim() !== "").map((item) => (ARABIC.test(item.str) ? { ...item, str: repairArabic(item.str) } : item));
+  const visible: PdfTextItem[] = [];
+  items.forEach((item, i) => {
+    if (item.size <= 0 || item.str.trim() === "") return;
+    const before = items[i - 1];
+    const spaced = /^\s/.test(item.str) || (before !== undefined && Math.abs(before.y - item.y) < 0.4 * item.size && /\s$/.test(before.str));
+    visible.push({ ...item, str: ARABIC.test(item.str) ? repairArabic(item.str) : item.str, spaced });
+  });
   const chars = visible.reduce((sum, item) => sum + item.str.replace(/\s+/g, "").length, 0);
   const lines = buildLines(visible);
   let blocks: LayoutBlock[] = [];
@@ -132,7 +146,10 @@ function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: st
   const referenced = new Set<string>();
   const sizes = new Map<number, number>();
   for (const block of blocks) {
-    if (block.kind !== "text") continue;
+    if (block.kind !== "text") {
+      for (const cell of block.rows.flat()) for (const match of cell.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
+      continue;
+    }
     for (const line of block.lines) {
       for (const match of line.text.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
       const key = Math.round(line.size * 2) / 2;
@@ -209,7 +226,8 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
       const em = Math.max(seg.size, item.size);
       const last = runs[runs.length - 1]!;
       if (gap < 0 && item.x - seg.x < 1 && last[last.length - 1]!.text.endsWith(text)) continue; // overprinted (fake bold)
-      if (gap <= SEGMENT_GAP_EM * em) {
+      const spaced = item.spaced || /\s$/.test(last[last.length - 1]!.text);
+      if (gap <= (spaced ? SEGMENT_GAP_EM : TIGHT_GAP_EM) * em) {
         last.push({ text, space: gap > WORD_GAP_EM * em });
         seg.x2 = Math.max(seg.x2, item.x + item.width);
         seg.size = Math.max(seg.size, item.size);
@@ -366,8 +384,8 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
   };
   let i = 0;
   while (i < lines.length) {
-    const end = tableRunEnd(lines, i);
-    const table = end - i >= 2 ? tableFrom(lines.slice(i, end)) : null;
+    const { end, wrapped } = tableRunEnd(lines, i);
+    const table = end - i >= 2 ? tableFrom(lines.slice(i, end), new Set([...wrapped].map((w) => w - i))) : null;
     if (table) {
       flushText();
       blocks.push(table);
@@ -381,24 +399,66 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
   return blocks;
 }
 
+/** TableRun: lines [start, end) of a table; `wrapped` holds the indexes of lines that continue cells of the row above. */
+interface TableRun {
+  end: number;
+  wrapped: Set<number>;
+}
+
 /**
- * tableRunEnd returns the end (exclusive) of the run of table-like lines starting at `start`: lines
- * of two or more cells in the same font size, closely spaced. A line of one cell (a caption, a
- * section title, a wrapped cell) ends the run.
+ * tableRunEnd finds the run of table-like lines starting at `start`: lines of two or more cells in
+ * the same font size, closely spaced, and the lines of cells that wrap (fewer cells, at line
+ * spacing below, each starting where a cell of the rows above starts). Any other line of one
+ * cell (a caption, a section title) ends the run.
  */
-function tableRunEnd(lines: RawLine[], start: number): number {
+function tableRunEnd(lines: RawLine[], start: number): TableRun {
   const first = lines[start]!;
-  if (first.segs.length < 2) return start;
+  const wrapped = new Set<number>();
+  if (first.segs.length < 2) return { end: start, wrapped };
   let end = start + 1;
+  let lastRow = start;
+  let widest = first.segs.length;
+  const cellStarts = first.segs.map((seg) => seg.x);
   while (end < lines.length) {
     const prev = lines[end - 1]!;
     const line = lines[end]!;
-    if (line.segs.length < 2) break;
     if (line.y - prev.y > 3 * Math.max(prev.size, line.size)) break;
     if (Math.abs(line.size - first.size) > 0.25 * first.size) break;
+    const rightEdge = Math.max(...lines.slice(start, end).flatMap((l) => l.segs.map((seg) => seg.x2)));
+    const wraps = line.segs.length < widest && line.y - prev.y <= 1.35 * Math.max(prev.size, line.size) && line.segs.every((seg) => wrapsCellAbove(seg, line, prev, cellStarts, rightEdge));
+    if (wraps) {
+      wrapped.add(end);
+    } else if (line.segs.length >= 2) {
+      lastRow = end;
+      widest = Math.max(widest, line.segs.length);
+      cellStarts.push(...line.segs.map((seg) => seg.x));
+    } else {
+      break;
+    }
     end++;
   }
-  return end;
+  // Wrapped lines after the last row are kept only off the first column: in the first column they
+  // are as likely the paragraph after the table.
+  const leftmost = Math.min(...cellStarts);
+  while (end - 1 > lastRow && lines[end - 1]!.segs.some((seg) => Math.abs(seg.x - leftmost) <= 0.5 * seg.size)) wrapped.delete(--end);
+  for (const i of [...wrapped]) if (i >= end) wrapped.delete(i);
+  return { end, wrapped };
+}
+
+/**
+ * wrapsCellAbove says whether `seg` continues the cell above it in `prev`: it starts where that
+ * cell starts, is not a figure, and its first word would not have fitted in the room left between
+ * that cell's end and the next column (the way a paragraph's line wraps, within a cell).
+ */
+function wrapsCellAbove(seg: Segment, line: RawLine, prev: RawLine, cellStarts: number[], rightEdge: number): boolean {
+  if (/^[\d\s.,%$€£¥()+\-–]+$/.test(seg.text)) return false;
+  const above = prev.segs.find((cell) => seg.x >= cell.x - 0.5 * seg.size && seg.x <= cell.x2);
+  if (!above) return false;
+  // The one cell of a line off the first column: the next line or paragraph of a cell above.
+  if (line.segs.length === 1 && seg.x - Math.min(...cellStarts) > seg.size) return true;
+  const nextColumn = Math.min(rightEdge, ...cellStarts.filter((x) => x > above.x2));
+  const firstWord = seg.text.split(" ")[0] ?? "";
+  return nextColumn - above.x2 < (firstWord.length + 2) * 0.6 * seg.size;
 }
 
 /** clusterPositions groups sorted positions closer than `tolerance` to their neighbour. */
@@ -418,7 +478,7 @@ function clusterPositions(values: number[], tolerance: number): number[][] {
  * numbers). It returns null unless at least three lines have cells in two or more columns, or the
  * run is a header and one row of three or more cells that all share left edges.
  */
-function tableFrom(lines: RawLine[]): LayoutBlock | null {
+function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBlock | null {
   const size = median(lines.map((l) => l.size));
   const tolerance = 0.5 * size;
   const segs = lines.flatMap((l) => l.segs);
@@ -444,19 +504,22 @@ function tableFrom(lines: RawLine[]): LayoutBlock | null {
     });
     return column;
   };
-  const rows = lines.map((line) => {
-    const row: string[] = Array.from({ length: order.length }, () => "");
+  const rows: string[][] = [];
+  lines.forEach((line, i) => {
+    const continues = wrapped.has(i) && rows.length > 0;
+    const row: string[] = continues ? rows[rows.length - 1]! : Array.from({ length: order.length }, () => "");
     for (const s of line.segs) {
       const c = columnOf(s);
-      row[c] = row[c] ? `${row[c]} ${s.text}` : s.text;
+      row[c] = !row[c] ? s.text : continues ? joinWrapped(row[c]!, s.text) : `${row[c]} ${s.text}`;
     }
-    return row;
+    if (!continues) rows.push(row);
   });
   const multiCell = rows.filter((r) => r.filter(Boolean).length >= 2).length;
   // Two rows are a table when every cell of both starts at a shared left edge: three or more
   // cells a row, or two a row with the second column clear of the first by more than a word gap.
   const headerAndRow =
     rows.length === 2 &&
+    wrapped.size === 0 &&
     lines.every((l) => l.segs.length === lines[0]!.segs.length && l.segs.length >= 2 && l.segs.every((seg) => startOf(seg) >= 0)) &&
     (lines[0]!.segs.length >= 3 || lines.every((l) => l.segs[1]!.x - l.segs[0]!.x2 > 2 * size));
   if (multiCell < 3 && !headerAndRow) return null;
@@ -618,7 +681,7 @@ function imageTextQuote(text: string): string {
 }
 
 function blockText(block: LayoutBlock): string {
-  return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : block.lines.map((l) => l.text).join(" ");
+  return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : block.lines.map((l) => l.text).reduce((text, line) => (text ? joinWrapped(text, line) : line), "");
 }
 
 /**
@@ -656,25 +719,27 @@ function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
 
 /** bodySize is the font size (rounded to 0.5 pt) that carries the most characters. */
 function bodySize(pages: PageLayout[], removed: Set<LayoutBlock>): number {
-  const weight = new Map<number, number>();
-  for (const page of pages) {
-    for (const block of page.blocks) {
-      if (removed.has(block)) continue;
-      const lines = block.kind === "text" ? block.lines : [];
-      for (const line of lines) {
-        const key = Math.round(line.size * 2) / 2;
-        weight.set(key, (weight.get(key) ?? 0) + line.text.length);
-      }
-      if (block.kind === "table") {
-        const key = Math.round(block.size * 2) / 2;
-        weight.set(key, (weight.get(key) ?? 0) + blockText(block).length);
+  // Prose first (blocks of several lines, or a line of 40 characters or more): table cells and
+  // captions are often set smaller than the text, titles larger. Without prose, all text counts.
+  const isProse = (block: LayoutBlock) => block.kind === "text" && (block.lines.length >= 2 || block.lines.some((line) => line.text.length >= 40));
+  for (const counts of [isProse, (_: LayoutBlock) => true]) {
+    const weight = new Map<number, number>();
+    for (const page of pages) {
+      for (const block of page.blocks) {
+        if (removed.has(block) || !counts(block)) continue;
+        const sized = block.kind === "text" ? block.lines.map((line) => [line.size, line.text.length] as const) : [[block.size, blockText(block).length] as const];
+        for (const [size, chars] of sized) {
+          const key = Math.round(size * 2) / 2;
+          weight.set(key, (weight.get(key) ?? 0) + chars);
+        }
       }
     }
+    let best = 0;
+    let bestWeight = -1;
+    for (const [size, w] of weight) if (w > bestWeight) [best, bestWeight] = [size, w];
+    if (bestWeight > 0) return best;
   }
-  let best = 0;
-  let bestWeight = -1;
-  for (const [size, w] of weight) if (w > bestWeight) [best, bestWeight] = [size, w];
-  return best;
+  return 0;
 }
 
 /**
@@ -694,11 +759,12 @@ function sectionDepth(block: LayoutBlock, body: number): number {
 
 function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
   if (block.kind !== "text" || body <= 0) return false;
-  if (block.size < body * 1.15 || block.size < body + 1) return false;
+  // 1.1: a slide title over its bullets (36 over 32 pt), Word's Heading 3 over its body (12 over 11 pt)
+  if (block.size < body * 1.1 || block.size < body + 1) return false;
   const text = blockText(block);
   const letters = text.replace(/[^\p{L}]/gu, "").length;
   const oneLogicalLine = block.lines.slice(0, -1).every((line) => line.wraps);
-  return oneLogicalLine && block.lines.length <= 3 && text.length <= 200 && letters >= 2 && letters >= 0.4 * text.replace(/\s/g, "").length;
+  return oneLogicalLine && block.lines.length <= 3 && text.length <= 200 && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length;
 }
 
 /** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one). */
@@ -766,8 +832,13 @@ function paragraphMarkdown(lines: LayoutLine[]): string {
  * ("Next-" + "Gen" -> "Next-Gen"); otherwise the lines are joined with a space.
  */
 export function joinWrapped(text: string, next: string): string {
-  if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(next)) return text.slice(0, -1) + next;
-  if (/[\p{L}\p{N}]-$/u.test(text) && /^[\p{Lu}\p{N}]/u.test(next)) return text + next;
+  const before = /([\p{L}\p{N}]+)-$/u.exec(text)?.[1];
+  if (before === undefined) return `${text} ${next}`;
+  const after = /^[\p{L}\p{N}]+/u.exec(next)?.[0] ?? "";
+  // codes and identifiers ("49e168b7-d2ae", "COVID-19") keep their hyphens
+  if (/\p{N}/u.test(before) || /\p{N}/u.test(after)) return after ? text + next : `${text} ${next}`;
+  if (/\p{Ll}$/u.test(before) && /^\p{Ll}/u.test(after)) return text.slice(0, -1) + next;
+  if (/^\p{Lu}/u.test(after)) return text + next;
   return `${text} ${next}`;
 }
 

@@ -13,6 +13,9 @@
  *   group over "Precision" and "Recall") and rows grouped under "Printed" and "Handwritten".
  * - twocolumn: a title across the page, then a two-column section: the left column's paragraphs
  *   start "Left column paragraph N", the right column's "Right column paragraph N".
+ * - cells: a table of three columns (Identifier 3 cm, Description 7 cm, Units 3 cm) whose identifier
+ *   "49e168b7-d2ae-407f-a055-2167576f39a1" and descriptions wrap over several lines in their cells.
+ * - slides: two pages like slides: a 36 pt title ("Quarterly Review", "Slide 2") over 32 pt text.
  * - arabic: an Arabic heading "الإنتاجية الزراعية" and the paragraph "تحسين الإنتاجية في المزارع الصغيرة",
  *   and a Hebrew paragraph "שלום עולם".
  */
@@ -53,6 +56,11 @@ function fodt(body: string, o: { header?: string; pageNumbers?: boolean; font?: 
   <style:style style:name="Rtl" style:family="paragraph" style:parent-style-name="Standard"><style:paragraph-properties style:writing-mode="rl-tb" fo:text-align="end"/></style:style>
   <style:style style:name="RtlTitle" style:family="paragraph" style:parent-style-name="Rtl"><style:text-properties fo:font-size="16pt" fo:font-weight="bold" style:font-size-complex="16pt" style:font-weight-complex="bold"/></style:style>
   <style:style style:name="Break" style:family="paragraph" style:parent-style-name="Section"><style:paragraph-properties fo:break-before="page"/></style:style>
+  <style:style style:name="Narrow" style:family="table-column"><style:table-column-properties style:column-width="3cm"/></style:style>
+  <style:style style:name="Wide" style:family="table-column"><style:table-column-properties style:column-width="7cm"/></style:style>
+  <style:style style:name="SlideTitle" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm"/><style:text-properties fo:font-size="36pt"/></style:style>
+  <style:style style:name="SlideText" style:family="paragraph"><style:paragraph-properties fo:text-align="center"/><style:text-properties fo:font-size="32pt"/></style:style>
+  <style:style style:name="SlideBreak" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm" fo:break-before="page"/><style:text-properties fo:font-size="36pt"/></style:style>
 </office:automatic-styles>
 <office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm1">${o.header ? `<style:header><text:p text:style-name="Header">${o.header}</text:p></style:header>` : ""}${o.pageNumbers ? `<style:footer><text:p text:style-name="Header"><text:page-number text:select-page="current"/></text:p></style:footer>` : ""}</style:master-page></office:master-styles>
 <office:body><office:text>
@@ -121,6 +129,26 @@ function twoColumnBody(): string {
   return [p("Two Column Report", "Title"), `<text:section text:style-name="TwoColumns" text:name="Body">${column("Left")}\n<text:soft-page-break/>${column("Right")}</text:section>`].join("\n");
 }
 
+function wrappedCellsBody(): string {
+  const cell = (text: string) => `<table:table-cell office:value-type="string">${p(text, "Cell")}</table:table-cell>`;
+  const row = (...cells: string[]) => `<table:table-row>${cells.map(cell).join("")}</table:table-row>`;
+  return [
+    p("Components", "Title"),
+    p("The parts below are tracked by identifier."),
+    `<table:table table:name="Parts"><table:table-column table:style-name="Narrow"/><table:table-column table:style-name="Wide"/><table:table-column table:style-name="Narrow"/>
+      ${row("Identifier", "Description", "Units")}
+      ${row("49e168b7-d2ae-407f-a055-2167576f39a1", "Pressure sensor for the intake manifold, calibrated at the factory and sealed against moisture", "12")}
+      ${row("A-100", "Bracket", "4")}
+      ${row("B-220", "Wiring harness with connectors on both ends and a protective sleeve over its whole length", "2")}
+    </table:table>`,
+    p("All parts were counted on the first of the month."),
+  ].join("\n");
+}
+
+function slideBody(): string {
+  return [p("Quarterly Review", "SlideTitle"), p("Revenue grew", "SlideText"), p("Slide 2", "SlideBreak"), p("Costs held flat", "SlideText")].join("\n");
+}
+
 function arabicBody(): string {
   return [
     p("الإنتاجية الزراعية", "RtlTitle"),
@@ -133,6 +161,8 @@ export const PDF_FIXTURES = {
   paper: () => fodt(paperBody(), { header: "Optimized Table Tokenization", pageNumbers: true }),
   twocolumn: () => fodt(twoColumnBody()),
   arabic: () => fodt(arabicBody(), { font: "DejaVu Sans" }),
+  cells: () => fodt(wrappedCellsBody()),
+  slides: () => fodt(slideBody(), { font: "DejaVu Sans" }),
 };
 
 /** makePdfFixtures prints every fixture to `dir`/NAME.pdf in one soffice run and returns the PDFs' bytes by name. */
