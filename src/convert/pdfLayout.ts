@@ -418,23 +418,25 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
   let end = start + 1;
   let lastRow = start;
   let widest = first.segs.length;
-  const cellStarts = first.segs.map((seg) => seg.x);
+  // Cell starts rounded to whole points, so long tables keep a short list.
+  const cellStarts = [...new Set(first.segs.map((seg) => Math.round(seg.x)))];
+  let rightEdge = Math.max(...first.segs.map((seg) => seg.x2));
   while (end < lines.length) {
     const prev = lines[end - 1]!;
     const line = lines[end]!;
     if (line.y - prev.y > 3 * Math.max(prev.size, line.size)) break;
     if (Math.abs(line.size - first.size) > 0.25 * first.size) break;
-    const rightEdge = Math.max(...lines.slice(start, end).flatMap((l) => l.segs.map((seg) => seg.x2)));
     const wraps = line.segs.length < widest && line.y - prev.y <= 1.35 * Math.max(prev.size, line.size) && line.segs.every((seg) => wrapsCellAbove(seg, line, prev, cellStarts, rightEdge));
     if (wraps) {
       wrapped.add(end);
     } else if (line.segs.length >= 2) {
       lastRow = end;
       widest = Math.max(widest, line.segs.length);
-      cellStarts.push(...line.segs.map((seg) => seg.x));
+      for (const seg of line.segs) if (!cellStarts.includes(Math.round(seg.x))) cellStarts.push(Math.round(seg.x));
     } else {
       break;
     }
+    for (const seg of line.segs) rightEdge = Math.max(rightEdge, seg.x2);
     end++;
   }
   // Wrapped lines after the last row are kept only off the first column: in the first column they
