@@ -104,12 +104,14 @@ const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\p{Ll})/u;
 /** analyzePage turns the text items of one page into blocks in reading order. */
 export function analyzePage(items: PdfTextItem[], page: number, width: number, height: number): PageLayout {
   const visible: PdfTextItem[] = [];
-  items.forEach((item, i) => {
-    if (item.size <= 0 || item.str.trim() === "") return;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (item.size <= 0 || item.str.trim() === "") continue;
     const before = items[i - 1];
-    const spaced = /^\s/.test(item.str) || (before !== undefined && Math.abs(before.y - item.y) < 0.4 * item.size && /\s$/.test(before.str));
-    visible.push({ ...item, str: ARABIC.test(item.str) ? repairArabic(item.str) : item.str, spaced });
-  });
+    item.spaced = /^\s/.test(item.str) || (before !== undefined && Math.abs(before.y - item.y) < 0.4 * item.size && /\s$/.test(before.str));
+    if (ARABIC.test(item.str)) item.str = repairArabic(item.str);
+    visible.push(item);
+  }
   const chars = visible.reduce((sum, item) => sum + item.str.replace(/\s+/g, "").length, 0);
   const lines = buildLines(visible);
   let blocks: LayoutBlock[] = [];
@@ -151,7 +153,7 @@ function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: st
       continue;
     }
     for (const line of block.lines) {
-      for (const match of line.text.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
+      if (line.text.includes(NOTE_MARK_START)) for (const match of line.text.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
       const key = Math.round(line.size * 2) / 2;
       sizes.set(key, (sizes.get(key) ?? 0) + line.text.length);
     }
@@ -177,7 +179,7 @@ function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: st
 
 /** resolveNoteMarks turns raised numbers into `[^label]` where the page has that footnote, else back into the number. */
 function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
-  const resolve = (text: string) => text.replace(NOTE_MARK, (_, label: string) => (labels.has(label) ? `[^${label}]` : label));
+  const resolve = (text: string) => (text.includes(NOTE_MARK_START) ? text.replace(NOTE_MARK, (_, label: string) => (labels.has(label) ? `[^${label}]` : label)) : text);
   for (const block of blocks) {
     if (block.kind === "text") for (const line of block.lines) line.text = resolve(line.text);
     else block.rows = block.rows.map((row) => row.map(resolve));
@@ -209,7 +211,8 @@ function buildLines(items: PdfTextItem[]): RawLine[] {
 function lineFromItems(items: PdfTextItem[]): RawLine {
   const byX = items.sort((a, b) => a.x - b.x);
   const size = dominantSize(byX);
-  const baseline = median(byX.filter((item) => Math.abs(item.size - size) < 0.5).map((item) => item.y));
+  // The baseline of the line's main text, needed only when a smaller run may be raised.
+  const baseline = byX.some((item) => item.size < 0.8 * size) ? median(byX.filter((item) => Math.abs(item.size - size) < 0.5).map((item) => item.y)) : 0;
   const rtlChars = byX.reduce((sum, item) => sum + (item.rtl ? item.str.length : 0), 0);
   const rtl = rtlChars * 2 > byX.reduce((sum, item) => sum + item.str.length, 0);
   // Each segment's runs in x order, with whether a space precedes each; joined at the end, from
@@ -220,7 +223,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   for (const item of byX) {
     let text = item.str.replace(/\s+/g, " ");
     // A small raised number is a footnote reference until the page says otherwise (resolveNotes).
-    if (item.size < 0.8 * size && item.y < baseline - 0.15 * size && SUPERSCRIPT_NOTE.test(text)) text = `${NOTE_MARK_START}${text.trim()}${NOTE_MARK_END}`;
+    if (item.size < 0.8 * size && baseline > 0 && item.y < baseline - 0.15 * size && SUPERSCRIPT_NOTE.test(text)) text = `${NOTE_MARK_START}${text.trim()}${NOTE_MARK_END}`;
     if (seg) {
       const gap = item.x - seg.x2;
       const em = Math.max(seg.size, item.size);
@@ -319,18 +322,51 @@ function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
 
 function findGutter(lines: RawLine[], pageWidth: number): number | null {
   if (lines.length < 10) return null;
-  let best: { x: number; crossing: number } | null = null;
-  for (let x = Math.round(pageWidth * 0.3); x <= pageWidth * 0.7; x += 2) {
-    let crossing = 0;
-    let leftCount = 0;
-    let rightCount = 0;
-    for (const line of lines) {
-      if (line.segs.some((s) => s.x < x && s.x2 > x)) crossing++;
-      if (line.segs.some((s) => s.x2 <= x)) leftCount++;
-      if (line.segs.some((s) => s.x >= x)) rightCount++;
+  // Candidate gutters every 2 pt in the middle of the page. For each, the lines crossing it, and
+  // the lines with text left and right of it, counted with difference arrays over the candidates
+  // (one pass over the segments instead of one per candidate).
+  const from = Math.round(pageWidth * 0.3);
+  const count = Math.floor((pageWidth * 0.7 - from) / 2) + 1;
+  if (count <= 0) return null;
+  const crossingDiff = new Int32Array(count + 1);
+  const leftDiff = new Int32Array(count + 1);
+  const rightDiff = new Int32Array(count + 1);
+  const index = (x: number) => (x - from) / 2;
+  for (const line of lines) {
+    let minX2 = Infinity;
+    let maxX = -Infinity;
+    for (const seg of line.segs) {
+      // candidates strictly inside the segment: seg.x < x < seg.x2 (segments of a line do not overlap)
+      const first = Math.max(0, Math.floor(index(seg.x)) + 1);
+      const last = Math.min(count - 1, Math.ceil(index(seg.x2)) - 1);
+      if (first <= last) {
+        crossingDiff[first]!++;
+        crossingDiff[last + 1]!--;
+      }
+      minX2 = Math.min(minX2, seg.x2);
+      maxX = Math.max(maxX, seg.x);
     }
+    const leftFrom = Math.max(0, Math.ceil(index(minX2))); // x >= minX2
+    if (leftFrom < count) {
+      leftDiff[leftFrom]!++;
+      leftDiff[count]!--;
+    }
+    const rightTo = Math.min(count - 1, Math.floor(index(maxX))); // x <= maxX
+    if (rightTo >= 0) {
+      rightDiff[0]!++;
+      rightDiff[rightTo + 1]!--;
+    }
+  }
+  let best: { x: number; crossing: number } | null = null;
+  let crossing = 0;
+  let leftCount = 0;
+  let rightCount = 0;
+  for (let k = 0; k < count; k++) {
+    crossing += crossingDiff[k]!;
+    leftCount += leftDiff[k]!;
+    rightCount += rightDiff[k]!;
     if (leftCount < lines.length * 0.3 || rightCount < lines.length * 0.3) continue;
-    if (!best || crossing < best.crossing) best = { x, crossing };
+    if (!best || crossing < best.crossing) best = { x: from + 2 * k, crossing };
   }
   if (!best || best.crossing > lines.length * 0.15) return null;
   const x = best.x;
@@ -357,7 +393,7 @@ const JUSTIFIED_GAP_EM = 2.5;
  * than a stretched word space: justified prose in a narrow column, not the cells of a table row.
  */
 function joinJustified(lines: RawLine[]): RawLine[] {
-  if (lines.length < 3) return lines;
+  if (lines.length < 3 || lines.every((line) => line.segs.length < 2)) return lines;
   const left = Math.min(...lines.map((l) => l.segs[0]!.x));
   const right = columnRightEdge(lines);
   return lines.map((line) => {
@@ -834,7 +870,8 @@ function paragraphMarkdown(lines: LayoutLine[]): string {
  * ("Next-" + "Gen" -> "Next-Gen"); otherwise the lines are joined with a space.
  */
 export function joinWrapped(text: string, next: string): string {
-  const before = /([\p{L}\p{N}]+)-$/u.exec(text)?.[1];
+  // Only the tail is searched: `text` is the paragraph so far, and a regex over all of it per line is quadratic.
+  const before = text.endsWith("-") ? /([\p{L}\p{N}]+)-$/u.exec(text.slice(-64))?.[1] : undefined;
   if (before === undefined) return `${text} ${next}`;
   const after = /^[\p{L}\p{N}]+/u.exec(next)?.[0] ?? "";
   // codes and identifiers ("49e168b7-d2ae", "COVID-19") keep their hyphens
