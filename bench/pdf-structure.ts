@@ -86,11 +86,13 @@ function fold(text: string): string {
 
 /**
  * sourceStructure drops what the source's converter adds that a printed page cannot show: the
- * "### Chart" section of a native chart (its cached data; the PDF has a drawing) and the
- * "## Comments" section (LibreOffice does not print comments).
+ * "### Chart" section of a native chart (its cached data; the PDF has a drawing), the
+ * "## Comments" section (LibreOffice does not print comments) and "## Slide N", the placeholder
+ * of a slide without a title.
  */
 function sourceStructure(markdown: string): string {
   return markdown
+    .replace(/^## Slide \d+$/gm, "")
     .replace(/^#{1,6} Chart\b.*\n+(?:\|.*\n?)*/gm, "")
     .replace(/^## Comments\n[\s\S]*?(?=^#{1,2} |(?![\s\S]))/m, "");
 }
