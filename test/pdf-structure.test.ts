@@ -110,6 +110,12 @@ describe("tables", () => {
   });
 });
 
+describe("lists", () => {
+  test("bullets drawn by a symbol font are list items, nested by their indent", () => {
+    expect(markdown.lists).toContain("Bring the following:\n\n- Clothes\n\n  - Two shirts\n\n  - A warm jacket\n\n- Documents\n\n  - Passport\n\n- Snacks\n\nCheck the weather before leaving.");
+  });
+});
+
 describe("slides", () => {
   test("a title a little larger than the text under it (36 over 32 pt) is a heading", () => {
     expect(markdown.slides).toMatch(/^# Quarterly Review$/m);

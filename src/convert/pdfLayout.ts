@@ -613,11 +613,14 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
     const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false };
     const prev = current[current.length - 1];
     const listStart = BULLET_START.test(text) || NUMBER_START.test(text);
+    // A list item's wrapped lines hang at its text, right of its marker; a line left of its marker ends it.
+    let leavesItem = false;
     if (prev) {
-      // A list item's wrapped lines hang at its text, right of its marker.
       const item = current[0]!;
-      const hanging = !listStart && (BULLET_START.test(item.text) || NUMBER_START.test(item.text)) && line.x > item.x && line.x - item.x <= 4 * line.size;
-      prev.wraps = continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
+      const inItem = BULLET_START.test(item.text) || NUMBER_START.test(item.text);
+      const hanging = !listStart && inItem && line.x > item.x && line.x - item.x <= 4 * line.size;
+      leavesItem = inItem && line.x < item.x - 0.5 * line.size;
+      prev.wraps = !leavesItem && continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
     }
     if (prev) {
       const em = Math.max(prev.size, line.size);
@@ -625,7 +628,7 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       const sizeChange = Math.abs(prev.size - line.size) > 0.12 * em;
       // A numbered section title is a block of its own, even in the body's font and spacing.
       const sectionEdge = (!prev.wraps && SECTION_NUMBER.test(text)) || (current.length === 1 && !prev.wraps && SECTION_NUMBER.test(prev.text));
-      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge) flush();
+      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge || leavesItem) flush();
     }
     current.push(line);
   }
@@ -658,6 +661,8 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
   let openParagraph = false;
   const notes: string[] = [];
   const usedLabels = new Set<string>();
+  // The open list's levels: each item's left edge and the width of its marker, for nesting by indent.
+  let listLevels: Array<{ x: number; marker: number }> = [];
   for (const page of pages) {
     let firstOnPage = true;
     // Footnote labels restart on some documents' pages: a label used before gets the page number.
@@ -675,9 +680,11 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
         out.push(gfmTable(block.rows));
         openParagraph = false;
         firstOnPage = false;
+        listLevels = [];
         continue;
       }
       const level = headingLevel(block, body, levels);
+      if (level) listLevels = [];
       if (level) {
         const text = blockText(block);
         firstHeading ??= text;
@@ -686,7 +693,20 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
         firstOnPage = false;
         continue;
       }
-      const paragraph = paragraphMarkdown(block.lines);
+      let paragraph = paragraphMarkdown(block.lines);
+      if (isListItem(paragraph)) {
+        const x = block.lines[0]!.x;
+        const tolerance = 0.5 * block.size;
+        while (listLevels.length && x < listLevels[listLevels.length - 1]!.x - tolerance) listLevels.pop();
+        const last = listLevels[listLevels.length - 1];
+        const marker = paragraph.indexOf(" ") + 1;
+        if (!last || x > last.x + tolerance) listLevels.push({ x, marker });
+        else listLevels[listLevels.length - 1] = { x: last.x, marker };
+        const indent = " ".repeat(listLevels.slice(0, -1).reduce((sum, l) => sum + l.marker, 0));
+        if (indent) paragraph = paragraph.split("\n").map((line, i) => (i === 0 ? indent : indent + " ".repeat(marker)) + line).join("\n");
+      } else {
+        listLevels = [];
+      }
       if (firstOnPage && openParagraph && /^[a-z]/.test(paragraph) && out.length) {
         out[out.length - 1] = joinWrapped(out[out.length - 1]!, paragraph);
       } else {
@@ -841,7 +861,7 @@ function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRanks): nu
 }
 
 function isListItem(markdown: string): boolean {
-  return /^(?:- |\d+\. )/.test(markdown);
+  return /^\s*(?:- |\d+\. )/.test(markdown);
 }
 
 /**

@@ -15,6 +15,9 @@
  *   start "Left column paragraph N", the right column's "Right column paragraph N".
  * - cells: a table of three columns (Identifier 3 cm, Description 7 cm, Units 3 cm) whose identifier
  *   "49e168b7-d2ae-407f-a055-2167576f39a1" and descriptions wrap over several lines in their cells.
+ * - lists: a bullet list in OpenSymbol bullets with a nested level: Clothes (Two shirts, A warm
+ *   jacket), Documents (Passport), Snacks; between "Bring the following:" and "Check the weather
+ *   before leaving."
  * - slides: two pages like slides: a 36 pt title ("Quarterly Review", "Slide 2") over 32 pt text.
  * - arabic: an Arabic heading "الإنتاجية الزراعية" and the paragraph "تحسين الإنتاجية في المزارع الصغيرة",
  *   and a Hebrew paragraph "שלום עולם".
@@ -47,6 +50,10 @@ function fodt(body: string, o: { header?: string; pageNumbers?: boolean; font?: 
   <style:style style:name="Footnote" style:family="paragraph"><style:text-properties fo:font-size="8pt"/></style:style>
   <text:list-style style:name="Numbered">
     <text:list-level-style-number text:level="1" style:num-suffix="." style:num-format="1"><style:list-level-properties text:list-level-position-and-space-mode="label-alignment"><style:list-level-label-alignment text:label-followed-by="listtab" text:list-tab-stop-position="1cm" fo:text-indent="-0.6cm" fo:margin-left="1cm"/></style:list-level-properties></text:list-level-style-number>
+  </text:list-style>
+  <text:list-style style:name="Bullets">
+    <text:list-level-style-bullet text:level="1" text:bullet-char="•"><style:list-level-properties text:list-level-position-and-space-mode="label-alignment"><style:list-level-label-alignment text:label-followed-by="listtab" text:list-tab-stop-position="1cm" fo:text-indent="-0.5cm" fo:margin-left="1cm"/></style:list-level-properties><style:text-properties style:font-name="OpenSymbol"/></text:list-level-style-bullet>
+    <text:list-level-style-bullet text:level="2" text:bullet-char="◦"><style:list-level-properties text:list-level-position-and-space-mode="label-alignment"><style:list-level-label-alignment text:label-followed-by="listtab" text:list-tab-stop-position="2cm" fo:text-indent="-0.5cm" fo:margin-left="2cm"/></style:list-level-properties><style:text-properties style:font-name="OpenSymbol"/></text:list-level-style-bullet>
   </text:list-style>
   <text:notes-configuration text:note-class="footnote" style:num-format="1" text:start-value="0" text:footnotes-position="page" text:start-numbering-at="document"/>
 </office:styles>
@@ -145,6 +152,17 @@ function wrappedCellsBody(): string {
   ].join("\n");
 }
 
+function listsBody(): string {
+  const item = (text: string, sub = "") => `<text:list-item>${p(text)}${sub}</text:list-item>`;
+  const list = (items: string) => `<text:list text:style-name="Bullets">${items}</text:list>`;
+  return [
+    p("Packing list", "Title"),
+    p("Bring the following:"),
+    list(item("Clothes", list(item("Two shirts") + item("A warm jacket"))) + item("Documents", list(item("Passport"))) + item("Snacks")),
+    p("Check the weather before leaving."),
+  ].join("\n");
+}
+
 function slideBody(): string {
   return [p("Quarterly Review", "SlideTitle"), p("Revenue grew", "SlideText"), p("Slide 2", "SlideBreak"), p("Costs held flat", "SlideText")].join("\n");
 }
@@ -162,6 +180,7 @@ export const PDF_FIXTURES = {
   twocolumn: () => fodt(twoColumnBody()),
   arabic: () => fodt(arabicBody(), { font: "DejaVu Sans" }),
   cells: () => fodt(wrappedCellsBody()),
+  lists: () => fodt(listsBody()),
   slides: () => fodt(slideBody(), { font: "DejaVu Sans" }),
 };
 
