@@ -462,7 +462,7 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
     const line = lines[end]!;
     if (line.y - prev.y > 3 * Math.max(prev.size, line.size)) break;
     if (Math.abs(line.size - first.size) > 0.25 * first.size) break;
-    const wraps = line.segs.length < widest && line.y - prev.y <= 1.35 * Math.max(prev.size, line.size) && line.segs.every((seg) => wrapsCellAbove(seg, line, prev, cellStarts, rightEdge));
+    const wraps = line.segs.length < widest && line.y - prev.y <= 1.35 * Math.max(prev.size, line.size) && line.segs.every((seg) => wrapsCellAbove(seg, line, prev, wrapped.has(end - 1), cellStarts, rightEdge));
     if (wraps) {
       wrapped.add(end);
     } else if (line.segs.length >= 2) {
@@ -484,14 +484,16 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
 }
 
 /**
- * wrapsCellAbove says whether `seg` continues the cell above it in `prev`: it starts where that
- * cell starts, is not a figure, and its first word would not have fitted in the room left between
- * that cell's end and the next column (the way a paragraph's line wraps, within a cell).
+ * wrapsCellAbove says whether `seg` continues the cell above it in `prev`: it starts within that
+ * cell, is not a figure, and is the one cell of its line off the first column, or its first word
+ * would not have fitted in the room left between that cell's end and the next column (the way a
+ * paragraph's line wraps, within a cell).
  */
-function wrapsCellAbove(seg: Segment, line: RawLine, prev: RawLine, cellStarts: number[], rightEdge: number): boolean {
-  if (/^[\d\s.,%$€£¥()+\-–]+$/.test(seg.text)) return false;
+function wrapsCellAbove(seg: Segment, line: RawLine, prev: RawLine, prevWrapped: boolean, cellStarts: number[], rightEdge: number): boolean {
   const above = prev.segs.find((cell) => seg.x >= cell.x - 0.5 * seg.size && seg.x <= cell.x2);
   if (!above) return false;
+  // A figure under a cell is a row of its own, unless a code broken at a hyphen or a cell already wrapping goes on.
+  if (/^[\d\s.,%$€£¥()+\-–]+$/.test(seg.text) && !prevWrapped && !above.text.endsWith("-")) return false;
   // The one cell of a line off the first column: the next line or paragraph of a cell above.
   if (line.segs.length === 1 && seg.x - Math.min(...cellStarts) > seg.size) return true;
   const nextColumn = Math.min(rightEdge, ...cellStarts.filter((x) => x > above.x2));
