@@ -34,6 +34,8 @@ describe("a paper", () => {
     expect(md).toMatch(/^## 2 Method$/m);
     expect(md).toMatch(/^### 2\.1 Hyper Parameter Optimization$/m);
     expect(md).toMatch(/^## 3 Results$/m);
+    // a paper's unnumbered section, in the body's font, ranks with the numbered ones
+    expect(md).toMatch(/^## Acknowledgements\n\nWe thank the maintainers of the public collections\.$/m);
   });
 
   test("the running header and the page numbers are gone", () => {

@@ -98,6 +98,13 @@ const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}](?=\s|$)/u;
  * number of two or more levels, or one level without a dot (which "1. Buy milk" list items have).
  */
 const SECTION_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2})+\.?|\d{1,2}|[A-Z](?:\.\d{1,2})+\.?)\s+\p{Lu}/u;
+/**
+ * PAPER_SECTION: the unnumbered sections of papers and reports, which are often set in the body's
+ * size (in bold, which the text layer does not say), alone on their line.
+ */
+const PAPER_SECTION = /^(?:abstract|summary|introduction|related work|background|conclusions?|discussion|acknowledge?ments?|references|bibliography|appendix(?: [A-Z])?)$/i;
+/** isSectionTitle: a line that reads as a section title in the body's font */
+const isSectionTitle = (text: string) => SECTION_NUMBER.test(text) || PAPER_SECTION.test(text);
 /** GLUED_NUMBER: numbering printed without a space before its text ("1.2.Features"), which gets one */
 const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\p{Ll})/u;
 
@@ -629,7 +636,7 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       const gap = line.y - prev.y;
       const sizeChange = Math.abs(prev.size - line.size) > 0.12 * em;
       // A numbered section title is a block of its own, even in the body's font and spacing.
-      const sectionEdge = (!prev.wraps && SECTION_NUMBER.test(text)) || (current.length === 1 && !prev.wraps && SECTION_NUMBER.test(prev.text));
+      const sectionEdge = (!prev.wraps && isSectionTitle(text)) || (current.length === 1 && !prev.wraps && isSectionTitle(prev.text));
       if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge || leavesItem) flush();
     }
     current.push(line);
@@ -810,6 +817,7 @@ function bodySize(pages: PageLayout[], removed: Set<LayoutBlock>): number {
 function sectionDepth(block: LayoutBlock, body: number): number {
   if (block.kind !== "text" || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
   const text = block.lines[0]!.text;
+  if (PAPER_SECTION.test(text)) return 1;
   if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text)) return 0;
   const number = text.split(" ")[0]!;
   const words = text.split(" ").length - 1;

@@ -4,13 +4,14 @@
  * fonts-dejavu-core, which LibreOffice depends on), so every machine prints the same lines.
  *
  * What each carries, for tests to assert:
- * - paper: three pages of a paper in 10 pt with a running header "Optimized Table Tokenization"
- *   and a page number in the footer; an 18 pt title "Table Structure Recognition"; numbered section
- *   titles in bold 10 pt ("1 Introduction", "2 Method", "2.1 Hyper Parameter Optimization",
- *   "3 Results"); footnotes 1 and 2 (after "approaches," and "benchmarks."); words with soft
- *   hyphens ("lever­age", "trans­form­ers", "archi­tec­ture") in justified paragraphs; a numbered
- *   list with a hanging indent right after a paragraph; a table with a two-row header (a "Score"
- *   group over "Precision" and "Recall") and rows grouped under "Printed" and "Handwritten".
+ * - paper: three pages of a paper in 10 pt with a running header "Optimized Table Tokenization" and a page
+ *   number in the footer; an 18 pt title "Table Structure Recognition"; numbered section titles in
+ *   bold 10 pt ("1 Introduction", "2 Method", "2.1 Hyper Parameter Optimization", "3 Results") and
+ *   an unnumbered "Acknowledgements" the same way; footnotes 1 and 2 (after "approaches," and
+ *   "benchmarks."); words with soft hyphens ("lever­age", "trans­form­ers", "archi­tec­ture") in
+ *   justified paragraphs; a numbered list with a hanging indent right after a paragraph; a table
+ *   with a two-row header (a "Score" group over "Precision" and "Recall") and rows grouped under
+ *   "Printed" and "Handwritten".
  * - twocolumn: a title across the page, then a two-column section: the left column's paragraphs
  *   start "Left column paragraph N", the right column's "Right column paragraph N".
  * - cells: a table of three columns (Identifier 3 cm, Description 7 cm, Units 3 cm) whose identifier
@@ -128,6 +129,8 @@ function paperBody(): string {
     p(paragraph(0, 8)),
     p(paragraph(2, 10)),
     p(paragraph(1, 10)),
+    p("Acknowledgements", "Section"),
+    p("We thank the maintainers of the public collections."),
   ].join("\n");
 }
 
