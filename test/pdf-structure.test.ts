@@ -80,6 +80,25 @@ describe("a paper", () => {
   });
 });
 
+describe("running headers", () => {
+  test("headers that alternate between odd and even pages are removed, and paragraphs run on across pages", () => {
+    const md = markdown.book!;
+    expect(md).not.toContain("Optimized Table Tokenization");
+    expect(md).not.toContain("Lysak");
+    const paragraphs = md.trim().split(/\n\n+/).filter((p) => !p.startsWith("#"));
+    expect(paragraphs).toHaveLength(22);
+    for (const p of paragraphs) expect(p).toMatch(/^(?:Modern|Table|We|Each) .*(?:survives|drawn|collections|point)\.$/);
+  });
+
+  test("a two-page letter loses its letterhead and 'Page N of 2'", () => {
+    const md = markdown.letter!;
+    expect(md).not.toContain("ACME Corp");
+    expect(md).not.toMatch(/Page \d of 2/);
+    expect(md.startsWith("Dear customer,")).toBe(true);
+    expect(md.trim().endsWith("Kind regards, the support team")).toBe(true);
+  });
+});
+
 describe("two columns", () => {
   test("the left column is read before the right one, each paragraph whole", () => {
     const md = markdown.twocolumn!;

@@ -751,14 +751,19 @@ function blockText(block: LayoutBlock): string {
   return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : block.lines.map((l) => l.text).reduce((text, line) => (text ? joinWrapped(text, line) : line), "");
 }
 
+/** RUNNING_SHARE: a block repeating at the same place on this share of the pages is running (odd and even pages may differ) */
+const RUNNING_SHARE = 0.4;
+
 /**
  * runningBlocks finds the blocks to drop: the two top-most and two bottom-most blocks of each page
- * that repeat (digits ignored) within 4 pt of the same position on at least half of the pages
- * (documents of three pages or more), and single-line page numbers at the top or bottom.
+ * that repeat (digits ignored) within 4 pt of the same position on at least 40 % of the pages and
+ * two of them (running headers and footers; books alternate theirs between odd and even pages);
+ * in a two-page document, a one-line block in the top or bottom eighth of both pages; and
+ * single-line page numbers at the top or bottom.
  */
 function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
   const removed = new Set<LayoutBlock>();
-  const seen = new Map<string, Array<{ block: LayoutBlock; page: number }>>();
+  const seen = new Map<string, Array<{ block: LayoutBlock; page: number; top: number; margin: boolean }>>();
   for (const page of pages) {
     const byTop = [...page.blocks].sort((a, b) => a.top - b.top);
     const edges = new Set([...byTop.slice(0, 2), ...byTop.slice(-2)]);
@@ -769,17 +774,29 @@ function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
         removed.add(block);
         continue;
       }
-      const key = `${text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ")}@${Math.round(block.top / 4)}`;
+      const key = text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ");
+      const margin = block.kind === "text" && block.lines.length === 1 && text.length <= 100 && page.height > 0 && (block.bottom < page.height / 8 || block.top > (page.height * 7) / 8);
       const list = seen.get(key) ?? [];
-      if (!list.some((entry) => entry.page === page.page)) list.push({ block, page: page.page });
+      list.push({ block, page: page.page, top: block.top, margin });
       seen.set(key, list);
     }
   }
   const textPages = pages.filter((p) => p.blocks.length > 0).length;
-  if (textPages >= 3) {
-    for (const list of seen.values()) {
-      if (list.length >= Math.max(3, Math.ceil(textPages * 0.5))) for (const entry of list) removed.add(entry.block);
+  for (const list of seen.values()) {
+    // the same text at the same height (within 4 pt), counted once per page
+    const byTop = [...list].sort((a, b) => a.top - b.top);
+    let group: typeof list = [];
+    const flush = () => {
+      const onPages = new Set(group.map((entry) => entry.page)).size;
+      const running = textPages >= 3 ? onPages >= Math.max(2, Math.ceil(textPages * RUNNING_SHARE)) : textPages === 2 && onPages === 2 && group.every((entry) => entry.margin);
+      if (running) for (const entry of group) removed.add(entry.block);
+      group = [];
+    };
+    for (const entry of byTop) {
+      if (group.length && entry.top - group[group.length - 1]!.top > 4) flush();
+      group.push(entry);
     }
+    flush();
   }
   return removed;
 }

@@ -19,6 +19,10 @@
  * - lists: a bullet list in OpenSymbol bullets with a nested level: Clothes (Two shirts, A warm
  *   jacket), Documents (Passport), Snacks; between "Bring the following:" and "Check the weather
  *   before leaving."
+ * - book: about six pages under "Chapter One" whose running header alternates: odd pages
+ *   "Optimized Table Tokenization N", even pages "N M. Lysak, A. Nassar et al.".
+ * - letter: two pages with the header "ACME Corp, Customer Support" and the footer "Page N of 2",
+ *   from "Dear customer," to "Kind regards, the support team".
  * - slides: two pages like slides: a 36 pt title ("Quarterly Review", "Slide 2") over 32 pt text.
  * - arabic: an Arabic heading "الإنتاجية الزراعية" and the paragraph "تحسين الإنتاجية في المزارع الصغيرة",
  *   and a Hebrew paragraph "שלום עולם".
@@ -37,7 +41,7 @@ const NS = [
 ].join(" ");
 
 /** fodt wraps body XML in a flat ODF text document with the styles the fixtures use. */
-function fodt(body: string, o: { header?: string; pageNumbers?: boolean; font?: string } = {}): string {
+function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: string; pageNumbers?: boolean; font?: string } = {}): string {
   const font = o.font ?? "DejaVu Serif";
   return `<?xml version="1.0" encoding="UTF-8"?>
 <office:document ${NS} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
@@ -70,7 +74,7 @@ function fodt(body: string, o: { header?: string; pageNumbers?: boolean; font?: 
   <style:style style:name="SlideText" style:family="paragraph"><style:paragraph-properties fo:text-align="center"/><style:text-properties fo:font-size="32pt"/></style:style>
   <style:style style:name="SlideBreak" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm" fo:break-before="page"/><style:text-properties fo:font-size="36pt"/></style:style>
 </office:automatic-styles>
-<office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm1">${o.header ? `<style:header><text:p text:style-name="Header">${o.header}</text:p></style:header>` : ""}${o.pageNumbers ? `<style:footer><text:p text:style-name="Header"><text:page-number text:select-page="current"/></text:p></style:footer>` : ""}</style:master-page></office:master-styles>
+<office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm1">${o.header ? `<style:header><text:p text:style-name="Header">${o.header}</text:p></style:header>` : ""}${o.headerLeft ? `<style:header-left><text:p text:style-name="Header">${o.headerLeft}</text:p></style:header-left>` : ""}${o.pageNumbers ? `<style:footer><text:p text:style-name="Header"><text:page-number text:select-page="current"/></text:p></style:footer>` : ""}${o.footer ? `<style:footer><text:p text:style-name="Header">${o.footer}</text:p></style:footer>` : ""}</style:master-page></office:master-styles>
 <office:body><office:text>
 ${body}
 </office:text></office:body></office:document>`;
@@ -166,6 +170,14 @@ function listsBody(): string {
   ].join("\n");
 }
 
+function bookBody(): string {
+  return [p("Chapter One", "Title"), ...Array.from({ length: 22 }, (_, i) => p(paragraph(i, 7)))].join("\n");
+}
+
+function letterBody(): string {
+  return [p("Dear customer,"), ...Array.from({ length: 9 }, (_, i) => p(paragraph(i, 6))), p("Kind regards, the support team")].join("\n");
+}
+
 function slideBody(): string {
   return [p("Quarterly Review", "SlideTitle"), p("Revenue grew", "SlideText"), p("Slide 2", "SlideBreak"), p("Costs held flat", "SlideText")].join("\n");
 }
@@ -184,6 +196,8 @@ export const PDF_FIXTURES = {
   arabic: () => fodt(arabicBody(), { font: "DejaVu Sans" }),
   cells: () => fodt(wrappedCellsBody()),
   lists: () => fodt(listsBody()),
+  book: () => fodt(bookBody(), { header: `Optimized Table Tokenization <text:page-number text:select-page="current"/>`, headerLeft: `<text:page-number text:select-page="current"/> M. Lysak, A. Nassar et al.` }),
+  letter: () => fodt(letterBody(), { header: "ACME Corp, Customer Support", footer: `Page <text:page-number text:select-page="current"/> of <text:page-count/>` }),
   slides: () => fodt(slideBody(), { font: "DejaVu Sans" }),
 };
 
