@@ -17,7 +17,7 @@ import { runProcess } from "../src/tools/process";
 import { Tesseract } from "../src/tools/tesseract";
 
 const ROOT = resolve(import.meta.dir, "..");
-const RUNS = 5;
+const RUNS = Math.max(1, Number(Bun.env.BENCH_ROUNDS) || 5);
 /** SPEED_GOAL: convertPdf's pages/s over pdftotext's. MEMORY_GOAL_MB: peak RSS for the 1000-page PDF. */
 const SPEED_GOAL = 0.3;
 const MEMORY_GOAL_MB = 1024;

@@ -165,7 +165,7 @@ describe("PDF OCR", () => {
     expect(md).toContain("occur several times per week with occasional dizziness and mild nausea in the mornings.");
     expect(md).toContain("- first item\n\n- second item");
     expect(joinWrapped("exam-", "ple")).toBe("example");
-    expect(joinWrapped("Jean-", "Paul")).toBe("Jean- Paul");
+    expect(joinWrapped("Jean-", "Paul")).toBe("Jean-Paul"); // a real hyphen before a capital stays, without a space
   });
 });
 

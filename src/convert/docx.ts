@@ -20,6 +20,8 @@ import {
   textContent,
   type XmlElement,
   metadataOnly,
+  renderChartPart,
+  renderDiagramPart,
 } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
@@ -498,6 +500,22 @@ class DocxReader {
   private collectDrawing(drawing: XmlElement, out: Segment[]): void {
     const textBoxes = [...descendants(drawing, "w:txbxContent")];
     for (const box of textBoxes) this.pendingBlocks.push(...this.renderBlocks(box.children));
+    const rels = this.pkg.rels(this.part);
+    // A native chart is its cached data, and SmartArt its text: never a picture to OCR.
+    const chart = firstDescendant(drawing, "c:chart");
+    const chartRel = chart ? rels.get(chart.attrs["r:id"] ?? "") : undefined;
+    if (chartRel && !chartRel.external) {
+      const rendered = renderChartPart(this.pkg, chartRel.target);
+      if (rendered) this.pendingBlocks.push({ kind: "para", text: rendered });
+      return;
+    }
+    const diagram = firstDescendant(drawing, "dgm:relIds");
+    const dataRel = diagram ? rels.get(diagram.attrs["r:dm"] ?? "") : undefined;
+    if (dataRel && !dataRel.external) {
+      const rendered = renderDiagramPart(this.pkg, dataRel.target);
+      if (rendered) this.pendingBlocks.push({ kind: "para", text: rendered });
+      return;
+    }
     const docPr = firstDescendant(drawing, "wp:docPr");
     const shape = firstDescendant(drawing, "v:shape");
     const alt = docPr?.attrs["descr"] || docPr?.attrs["title"] || shape?.attrs["alt"] || "";
@@ -505,7 +523,6 @@ class DocxReader {
     const vmlImage = firstDescendant(drawing, "v:imagedata");
     const embedId = blip?.attrs["r:embed"] ?? vmlImage?.attrs["r:id"];
     const linkId = blip?.attrs["r:link"];
-    const rels = this.pkg.rels(this.part);
     const embedded = embedId ? rels.get(embedId) : undefined;
     const linked = linkId ? rels.get(linkId) : undefined;
     if (embedded && !embedded.external) {

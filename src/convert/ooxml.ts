@@ -41,6 +41,8 @@ const CANONICAL_PREFIX: Record<string, string> = {
   "http://purl.oclc.org/ooxml/drawingml/picture": "pic",
   "http://schemas.openxmlformats.org/drawingml/2006/chart": "c",
   "http://purl.oclc.org/ooxml/drawingml/chart": "c",
+  "http://schemas.openxmlformats.org/drawingml/2006/diagram": "dgm",
+  "http://purl.oclc.org/ooxml/drawingml/diagram": "dgm",
   "http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing": "xdr",
   "http://purl.oclc.org/ooxml/drawingml/spreadsheetDrawing": "xdr",
   "http://schemas.openxmlformats.org/markup-compatibility/2006": "mc",
@@ -542,4 +544,49 @@ function chartPoints(ref: XmlElement | undefined): Map<number, string> {
     if (v) points.set(0, textContent(v).trim());
   }
   return points;
+}
+
+/** MAX_DIAGRAM_DEPTH caps the nesting of a SmartArt outline (a cycle in a damaged part ends there). */
+const MAX_DIAGRAM_DEPTH = 8;
+
+/**
+ * renderDiagramPart renders the data part of a SmartArt diagram (dgm:dataModel) as a nested list of
+ * its nodes' text, in the order of its parent-child connections, which is the reading order of the
+ * outline the diagram was made from.
+ */
+export function renderDiagramPart(pkg: OoxmlPackage, part: string): string {
+  const model = pkg.xml(part);
+  const root = model?.name === "dgm:dataModel" ? model : child(model, "dgm:dataModel");
+  if (!root) return "";
+  const points = new Map<string, { type: string; text: string }>();
+  for (const pt of childrenNamed(child(root, "dgm:ptLst"), "dgm:pt")) {
+    const text = childrenNamed(child(pt, "dgm:t"), "a:p")
+      .map((p) => descendants(p, "a:t").map(textContent).join("").replace(/\s+/g, " ").trim())
+      .filter(Boolean)
+      .join(" ");
+    points.set(pt.attrs["modelId"] ?? "", { type: pt.attrs["type"] ?? "node", text });
+  }
+  const childrenOf = new Map<string, Array<{ id: string; order: number }>>();
+  for (const cxn of childrenNamed(child(root, "dgm:cxnLst"), "dgm:cxn")) {
+    if ((cxn.attrs["type"] ?? "parOf") !== "parOf") continue;
+    const list = childrenOf.get(cxn.attrs["srcId"] ?? "") ?? [];
+    list.push({ id: cxn.attrs["destId"] ?? "", order: Number(cxn.attrs["srcOrd"] ?? list.length) });
+    childrenOf.set(cxn.attrs["srcId"] ?? "", list);
+  }
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  const visit = (id: string, depth: number) => {
+    for (const { id: next } of (childrenOf.get(id) ?? []).sort((a, b) => a.order - b.order)) {
+      const point = points.get(next);
+      if (!point || seen.has(next) || depth > MAX_DIAGRAM_DEPTH) continue;
+      seen.add(next);
+      const shown = (point.type === "node" || point.type === "asst") && point.text !== "";
+      if (shown) lines.push(`${"  ".repeat(depth)}- ${escapeText(point.text)}`);
+      visit(next, shown ? depth + 1 : depth);
+    }
+  };
+  for (const [id, point] of points) if (point.type === "doc") visit(id, 0);
+  // Nodes no connection reaches (a damaged or partial part) still say what they hold.
+  for (const [id, point] of points) if (!seen.has(id) && (point.type === "node" || point.type === "asst") && point.text) lines.push(`- ${escapeText(point.text)}`);
+  return lines.join("\n");
 }

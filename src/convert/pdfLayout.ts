@@ -19,6 +19,10 @@ export interface PdfTextItem {
   width: number;
   /** size: font size in points after all transforms */
   size: number;
+  /** rtl: pdf.js found the run right-to-left (Arabic, Hebrew) and gave it in logical order */
+  rtl?: boolean;
+  /** spaced: a space precedes the run in the content stream (set by analyzePage) */
+  spaced?: boolean;
 }
 
 /** LayoutLine is one line of text in reading order within its block. */
@@ -47,6 +51,8 @@ export interface PageLayout {
   blocks: LayoutBlock[];
   /** imageTexts: text OCRed from pictures on the page that the text layer does not hold, shown after the page's text */
   imageTexts?: string[];
+  /** notes: the page's footnotes (referenced as `[^label]` in its blocks), shown at the end of the document */
+  notes?: Array<{ label: string; text: string }>;
 }
 
 interface Segment {
@@ -60,25 +66,131 @@ interface RawLine {
   y: number;
   size: number;
   segs: Segment[];
+  /** rtl: most of the line's text runs right to left, so its segments read from the right */
+  rtl?: boolean;
 }
+
+/** NOTE_MARK_START/END: delimit a superscript number in line text until the page's footnotes are known */
+const NOTE_MARK_START = "\u0002";
+const NOTE_MARK_END = "\u0003";
+const NOTE_MARK = /\u0002(\S+?)\u0003/g;
+/** SUPERSCRIPT_NOTE: what a footnote reference printed as a raised small run looks like */
+const SUPERSCRIPT_NOTE = /^\s*(\d{1,3}|[*†‡§])\s*$/;
 
 /** SEGMENT_GAP_EM: a horizontal gap wider than this many font sizes separates cells (or columns). */
 const SEGMENT_GAP_EM = 0.9;
+/**
+ * TIGHT_GAP_EM: a gap wider than this between two runs with no space between them in the content
+ * stream separates cells: table cells with little padding sit closer than SEGMENT_GAP_EM, and
+ * words of prose in separate runs have a space at their boundary.
+ */
+const TIGHT_GAP_EM = 0.5;
 /** WORD_GAP_EM: a gap wider than this between two runs is a space. */
 const WORD_GAP_EM = 0.12;
 /** BULLET: a list marker alone; when it is its own segment it is glued to the text after it. */
 const BULLET_ONLY = /^(?:[•◦▪▫‣●○■□➢►▸–—*·-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])$/;
 const BULLET_START = /^([•◦▪▫‣●○■□➢►▸*+·–-])\s+(.*)$/s;
 const NUMBER_START = /^(\d{1,3})[.)]\s+(.*)$/s;
+/** SYMBOL_BULLET: one private-use character, which is how symbol fonts (OpenSymbol, Wingdings, Symbol) draw bullets */
+const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}](?=\s|$)/u;
+/**
+ * SECTION_NUMBER: a numbered section title ("5.1 Hyper Parameter Optimization", "3 Results"): a
+ * number of two or more levels, or one level without a dot (which "1. Buy milk" list items have).
+ */
+const SECTION_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2})+\.?|\d{1,2}|[A-Z](?:\.\d{1,2})+\.?)\s+\p{Lu}/u;
+/**
+ * PAPER_SECTION: the unnumbered sections of papers and reports, which are often set in the body's
+ * size (in bold, which the text layer does not say), alone on their line.
+ */
+const PAPER_SECTION = /^(?:abstract|summary|introduction|related work|background|conclusions?|discussion|acknowledge?ments?|references|bibliography|appendix(?: [A-Z])?)$/i;
+/** isSectionTitle: a line that reads as a section title in the body's font */
+const isSectionTitle = (text: string) => SECTION_NUMBER.test(text) || PAPER_SECTION.test(text);
+/** GLUED_NUMBER: numbering printed without a space before its text ("1.2.Features"), which gets one */
+const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\p{Ll})/u;
 
 /** analyzePage turns the text items of one page into blocks in reading order. */
 export function analyzePage(items: PdfTextItem[], page: number, width: number, height: number): PageLayout {
-  const visible = items.filter((item) => item.size > 0 && item.str.trim() !== "");
+  const visible: PdfTextItem[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (item.size <= 0 || item.str.trim() === "") continue;
+    const before = items[i - 1];
+    item.spaced = /^\s/.test(item.str) || (before !== undefined && Math.abs(before.y - item.y) < 0.4 * item.size && /\s$/.test(before.str));
+    if (ARABIC.test(item.str)) item.str = repairArabic(item.str);
+    visible.push(item);
+  }
   const chars = visible.reduce((sum, item) => sum + item.str.replace(/\s+/g, "").length, 0);
   const lines = buildLines(visible);
-  const blocks: LayoutBlock[] = [];
+  let blocks: LayoutBlock[] = [];
   for (const column of readingOrder(lines, width)) blocks.push(...columnBlocks(column));
-  return { page, width, height, chars, blocks };
+  const notes = takeFootnotes(blocks, height);
+  if (notes.length) blocks = blocks.filter((block) => !notes.some((note) => note.block === block));
+  resolveNoteMarks(blocks, new Set(notes.map((note) => note.label)));
+  const layout: PageLayout = { page, width, height, chars, blocks };
+  if (notes.length) layout.notes = notes.map(({ label, text }) => ({ label, text }));
+  return layout;
+}
+
+const ARABIC = /[\u0600-\u06ff]/;
+
+/**
+ * repairArabic undoes what reading a lam-alef ligature in visual order does: the ligature's glyph
+ * maps to two letters, which the right-to-left reordering swaps ("اإلنتاجية" for "الإنتاجية"). An
+ * alef never follows an alef in Arabic spelling, so "ا" + alef + "ل" is the article before a
+ * word that starts with an alef, with its lam-alef ligature read backwards.
+ */
+export function repairArabic(text: string): string {
+  return text.replace(/ا([اأإآ])ل/g, "ال$1");
+}
+
+/** FOOTNOTE_TEXT: a footnote at the foot of a page: its label (raised or not), then its text */
+const FOOTNOTE_TEXT = /^(?:\u0002(\S+?)\u0003|(\d{1,3}|[*†‡§]))\s*(\S.*)$/s;
+
+/**
+ * takeFootnotes finds the footnotes of a page: blocks in the lower part of the page, in a smaller
+ * font than the page's text, whose lines start with a label that a raised reference on the page
+ * uses. A block may hold several notes; lines without a label continue the note above.
+ */
+function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: string; text: string; block: LayoutBlock }> {
+  const referenced = new Set<string>();
+  const sizes = new Map<number, number>();
+  for (const block of blocks) {
+    if (block.kind !== "text") {
+      for (const cell of block.rows.flat()) for (const match of cell.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
+      continue;
+    }
+    for (const line of block.lines) {
+      if (line.text.includes(NOTE_MARK_START)) for (const match of line.text.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
+      const key = Math.round(line.size * 2) / 2;
+      sizes.set(key, (sizes.get(key) ?? 0) + line.text.length);
+    }
+  }
+  if (!referenced.size) return [];
+  const body = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  const notes: Array<{ label: string; text: string; block: LayoutBlock }> = [];
+  for (const block of blocks) {
+    if (block.kind !== "text" || block.top < height * 0.5 || block.size >= 0.92 * body) continue;
+    const found: Array<{ label: string; text: string; block: LayoutBlock }> = [];
+    for (const line of block.lines) {
+      const match = FOOTNOTE_TEXT.exec(line.text);
+      const label = match ? (match[1] ?? match[2])! : "";
+      if (match && referenced.has(label)) found.push({ label, text: match[3]!, block });
+      else if (found.length) found[found.length - 1]!.text = joinWrapped(found[found.length - 1]!.text, line.text);
+      else break;
+    }
+    notes.push(...found);
+  }
+  for (const note of notes) note.text = note.text.replace(NOTE_MARK, "$1").trim();
+  return notes;
+}
+
+/** resolveNoteMarks turns raised numbers into `[^label]` where the page has that footnote, else back into the number. */
+function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
+  const resolve = (text: string) => (text.includes(NOTE_MARK_START) ? text.replace(NOTE_MARK, (_, label: string) => (labels.has(label) ? `[^${label}]` : label)) : text);
+  for (const block of blocks) {
+    if (block.kind === "text") for (const line of block.lines) line.text = resolve(line.text);
+    else block.rows = block.rows.map((row) => row.map(resolve));
+  }
 }
 
 /** buildLines groups items sharing a baseline into lines, top to bottom, each split into segments. */
@@ -105,32 +217,63 @@ function buildLines(items: PdfTextItem[]): RawLine[] {
 
 function lineFromItems(items: PdfTextItem[]): RawLine {
   const byX = items.sort((a, b) => a.x - b.x);
+  const size = dominantSize(byX);
+  // The baseline of the line's main text, needed only when a smaller run may be raised.
+  const baseline = byX.some((item) => item.size < 0.8 * size) ? median(byX.filter((item) => Math.abs(item.size - size) < 0.5).map((item) => item.y)) : 0;
+  const rtlChars = byX.reduce((sum, item) => sum + (item.rtl ? item.str.length : 0), 0);
+  const rtl = rtlChars * 2 > byX.reduce((sum, item) => sum + item.str.length, 0);
+  // Each segment's runs in x order, with whether a space precedes each; joined at the end, from
+  // the right in a right-to-left line.
+  const runs: Array<Array<{ text: string; space: boolean }>> = [];
   const segs: Segment[] = [];
   let seg: Segment | null = null;
   for (const item of byX) {
-    const text = item.str.replace(/\s+/g, " ");
+    let text = item.str.replace(/\s+/g, " ");
+    // A small raised number is a footnote reference until the page says otherwise (resolveNotes).
+    if (item.size < 0.8 * size && baseline > 0 && item.y < baseline - 0.15 * size && SUPERSCRIPT_NOTE.test(text)) text = `${NOTE_MARK_START}${text.trim()}${NOTE_MARK_END}`;
     if (seg) {
       const gap = item.x - seg.x2;
       const em = Math.max(seg.size, item.size);
-      if (gap < 0 && item.x - seg.x < 1 && seg.text.endsWith(text)) continue; // overprinted (fake bold)
-      if (gap <= SEGMENT_GAP_EM * em) {
-        const space = gap > WORD_GAP_EM * em && !seg.text.endsWith(" ") && !text.startsWith(" ") ? " " : "";
-        seg.text += space + text;
+      const last = runs[runs.length - 1]!;
+      if (gap < 0 && item.x - seg.x < 1 && last[last.length - 1]!.text.endsWith(text)) continue; // overprinted (fake bold)
+      const spaced = item.spaced || /\s$/.test(last[last.length - 1]!.text);
+      if (gap <= (spaced ? SEGMENT_GAP_EM : TIGHT_GAP_EM) * em) {
+        last.push({ text, space: gap > WORD_GAP_EM * em });
         seg.x2 = Math.max(seg.x2, item.x + item.width);
         seg.size = Math.max(seg.size, item.size);
         continue;
       }
       segs.push(seg);
     }
-    seg = { text, x: item.x, x2: item.x + item.width, size: item.size };
+    seg = { text: "", x: item.x, x2: item.x + item.width, size: item.size };
+    runs.push([{ text, space: false }]);
   }
   if (seg) segs.push(seg);
-  for (const s of segs) s.text = s.text.trim();
+  segs.forEach((s, i) => (s.text = joinRuns(runs[i]!, rtl)));
+  for (const s of segs) {
+    s.text = s.text.trim().replace(SYMBOL_BULLET, "•");
+  }
+  if (segs.length) segs[0]!.text = segs[0]!.text.replace(GLUED_NUMBER, "$1 ");
   if (segs.length > 1 && BULLET_ONLY.test(segs[0]!.text)) {
     const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
     segs.unshift({ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size });
   }
-  return { y: byX[0]!.y, size: dominantSize(byX), segs };
+  return { y: byX[0]!.y, size, segs, rtl };
+}
+
+/** joinRuns joins a segment's runs, in x order or, right to left, from the last; a space where the gap was one. */
+function joinRuns(runs: Array<{ text: string; space: boolean }>, rtl: boolean): string {
+  let text = "";
+  const order = rtl ? [...runs.keys()].reverse() : [...runs.keys()];
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    if (k > 0) {
+      const spaced = rtl ? runs[order[k - 1]!]!.space : runs[i]!.space;
+      if (spaced && !text.endsWith(" ") && !runs[i]!.text.startsWith(" ")) text += " ";
+    }
+    text += runs[i]!.text;
+  }
+  return text;
 }
 
 /** dominantSize is the font size that carries most characters of the items. */
@@ -186,23 +329,59 @@ function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
 
 function findGutter(lines: RawLine[], pageWidth: number): number | null {
   if (lines.length < 10) return null;
-  let best: { x: number; crossing: number } | null = null;
-  for (let x = Math.round(pageWidth * 0.3); x <= pageWidth * 0.7; x += 2) {
-    let crossing = 0;
-    let leftCount = 0;
-    let rightCount = 0;
-    for (const line of lines) {
-      if (line.segs.some((s) => s.x < x && s.x2 > x)) crossing++;
-      if (line.segs.some((s) => s.x2 <= x)) leftCount++;
-      if (line.segs.some((s) => s.x >= x)) rightCount++;
+  // Candidate gutters every 2 pt in the middle of the page. For each, the lines crossing it, and
+  // the lines with text left and right of it, counted with difference arrays over the candidates
+  // (one pass over the segments instead of one per candidate).
+  const from = Math.round(pageWidth * 0.3);
+  const count = Math.floor((pageWidth * 0.7 - from) / 2) + 1;
+  if (count <= 0) return null;
+  const crossingDiff = new Int32Array(count + 1);
+  const leftDiff = new Int32Array(count + 1);
+  const rightDiff = new Int32Array(count + 1);
+  const index = (x: number) => (x - from) / 2;
+  for (const line of lines) {
+    let minX2 = Infinity;
+    let maxX = -Infinity;
+    for (const seg of line.segs) {
+      // candidates strictly inside the segment: seg.x < x < seg.x2 (segments of a line do not overlap)
+      const first = Math.max(0, Math.floor(index(seg.x)) + 1);
+      const last = Math.min(count - 1, Math.ceil(index(seg.x2)) - 1);
+      if (first <= last) {
+        crossingDiff[first]!++;
+        crossingDiff[last + 1]!--;
+      }
+      minX2 = Math.min(minX2, seg.x2);
+      maxX = Math.max(maxX, seg.x);
     }
+    const leftFrom = Math.max(0, Math.ceil(index(minX2))); // x >= minX2
+    if (leftFrom < count) {
+      leftDiff[leftFrom]!++;
+      leftDiff[count]!--;
+    }
+    const rightTo = Math.min(count - 1, Math.floor(index(maxX))); // x <= maxX
+    if (rightTo >= 0) {
+      rightDiff[0]!++;
+      rightDiff[rightTo + 1]!--;
+    }
+  }
+  let best: { x: number; crossing: number } | null = null;
+  let crossing = 0;
+  let leftCount = 0;
+  let rightCount = 0;
+  for (let k = 0; k < count; k++) {
+    crossing += crossingDiff[k]!;
+    leftCount += leftDiff[k]!;
+    rightCount += rightDiff[k]!;
     if (leftCount < lines.length * 0.3 || rightCount < lines.length * 0.3) continue;
-    if (!best || crossing < best.crossing) best = { x, crossing };
+    if (!best || crossing < best.crossing) best = { x: from + 2 * k, crossing };
   }
   if (!best || best.crossing > lines.length * 0.15) return null;
   const x = best.x;
-  const leftWidths = lines.flatMap((l) => l.segs.filter((s) => s.x2 <= x).map((s) => s.x2 - s.x));
-  const rightWidths = lines.flatMap((l) => l.segs.filter((s) => s.x >= x).map((s) => s.x2 - s.x));
+  // The width each line covers on a side: justified lines in narrow columns split into many
+  // segments at their wide word gaps, so single segments would look narrow.
+  const sideWidth = (segs: Segment[]) => (segs.length ? Math.max(...segs.map((s) => s.x2)) - Math.min(...segs.map((s) => s.x)) : 0);
+  const leftWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x2 <= x))).filter((w) => w > 0);
+  const rightWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x >= x))).filter((w) => w > 0);
   const wide = (widths: number[]) => median(widths) >= pageWidth * 0.25;
   return wide(leftWidths) && wide(rightWidths) ? x : null;
 }
@@ -213,9 +392,33 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** JUSTIFIED_GAP_EM: the widest gap between the segments of a justified line of prose, in font sizes. */
+const JUSTIFIED_GAP_EM = 2.5;
+
+/**
+ * joinJustified makes one segment of each line that fills the column's width with gaps no wider
+ * than a stretched word space: justified prose in a narrow column, not the cells of a table row.
+ */
+function joinJustified(lines: RawLine[]): RawLine[] {
+  if (lines.length < 3 || lines.every((line) => line.segs.length < 2)) return lines;
+  const left = Math.min(...lines.map((l) => l.segs[0]!.x));
+  const right = columnRightEdge(lines);
+  return lines.map((line) => {
+    if (line.segs.length < 2) return line;
+    const first = line.segs[0]!;
+    const last = line.segs[line.segs.length - 1]!;
+    if (first.x - left > line.size || right - last.x2 > line.size || last.x2 - first.x < 0.85 * (right - left)) return line;
+    for (let i = 1; i < line.segs.length; i++) if (line.segs[i]!.x - line.segs[i - 1]!.x2 > JUSTIFIED_GAP_EM * line.size) return line;
+    if (line.segs.length <= 3 && line.segs.some((seg) => !/\p{L}{2}/u.test(seg.text))) return line; // a row of label and figures
+    const text = line.segs.map((seg) => seg.text).join(" ");
+    return { ...line, segs: [{ text, x: first.x, x2: last.x2, size: line.size }] };
+  });
+}
+
 /** columnBlocks splits the lines of one column into tables and text blocks. */
-function columnBlocks(lines: RawLine[]): LayoutBlock[] {
+function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
   const blocks: LayoutBlock[] = [];
+  const lines = joinJustified(columnLines);
   const rightEdge = columnRightEdge(lines);
   let pending: RawLine[] = [];
   const flushText = () => {
@@ -224,8 +427,8 @@ function columnBlocks(lines: RawLine[]): LayoutBlock[] {
   };
   let i = 0;
   while (i < lines.length) {
-    const end = tableRunEnd(lines, i);
-    const table = end - i >= 2 ? tableFrom(lines.slice(i, end)) : null;
+    const { end, wrapped } = tableRunEnd(lines, i);
+    const table = end - i >= 2 ? tableFrom(lines.slice(i, end), new Set([...wrapped].map((w) => w - i))) : null;
     if (table) {
       flushText();
       blocks.push(table);
@@ -239,24 +442,70 @@ function columnBlocks(lines: RawLine[]): LayoutBlock[] {
   return blocks;
 }
 
+/** TableRun: lines [start, end) of a table; `wrapped` holds the indexes of lines that continue cells of the row above. */
+interface TableRun {
+  end: number;
+  wrapped: Set<number>;
+}
+
 /**
- * tableRunEnd returns the end (exclusive) of the run of table-like lines starting at `start`: lines
- * of two or more cells in the same font size, closely spaced. A line of one cell (a caption, a
- * section title, a wrapped cell) ends the run.
+ * tableRunEnd finds the run of table-like lines starting at `start`: lines of two or more cells in
+ * the same font size, closely spaced, and the lines of cells that wrap (fewer cells, at line
+ * spacing below, each starting where a cell of the rows above starts). Any other line of one
+ * cell (a caption, a section title) ends the run.
  */
-function tableRunEnd(lines: RawLine[], start: number): number {
+function tableRunEnd(lines: RawLine[], start: number): TableRun {
   const first = lines[start]!;
-  if (first.segs.length < 2) return start;
+  const wrapped = new Set<number>();
+  if (first.segs.length < 2) return { end: start, wrapped };
   let end = start + 1;
+  let lastRow = start;
+  let widest = first.segs.length;
+  // Cell starts rounded to whole points, so long tables keep a short list.
+  const cellStarts = [...new Set(first.segs.map((seg) => Math.round(seg.x)))];
+  let rightEdge = Math.max(...first.segs.map((seg) => seg.x2));
   while (end < lines.length) {
     const prev = lines[end - 1]!;
     const line = lines[end]!;
-    if (line.segs.length < 2) break;
     if (line.y - prev.y > 3 * Math.max(prev.size, line.size)) break;
     if (Math.abs(line.size - first.size) > 0.25 * first.size) break;
+    const wraps = line.segs.length < widest && line.y - prev.y <= 1.35 * Math.max(prev.size, line.size) && line.segs.every((seg) => wrapsCellAbove(seg, line, prev, wrapped.has(end - 1), cellStarts, rightEdge));
+    if (wraps) {
+      wrapped.add(end);
+    } else if (line.segs.length >= 2) {
+      lastRow = end;
+      widest = Math.max(widest, line.segs.length);
+      for (const seg of line.segs) if (!cellStarts.includes(Math.round(seg.x))) cellStarts.push(Math.round(seg.x));
+    } else {
+      break;
+    }
+    for (const seg of line.segs) rightEdge = Math.max(rightEdge, seg.x2);
     end++;
   }
-  return end;
+  // Wrapped lines after the last row are kept only off the first column: in the first column they
+  // are as likely the paragraph after the table.
+  const leftmost = Math.min(...cellStarts);
+  while (end - 1 > lastRow && lines[end - 1]!.segs.some((seg) => Math.abs(seg.x - leftmost) <= 0.5 * seg.size)) wrapped.delete(--end);
+  for (const i of [...wrapped]) if (i >= end) wrapped.delete(i);
+  return { end, wrapped };
+}
+
+/**
+ * wrapsCellAbove says whether `seg` continues the cell above it in `prev`: it starts within that
+ * cell, is not a figure, and is the one cell of its line off the first column, or its first word
+ * would not have fitted in the room left between that cell's end and the next column (the way a
+ * paragraph's line wraps, within a cell).
+ */
+function wrapsCellAbove(seg: Segment, line: RawLine, prev: RawLine, prevWrapped: boolean, cellStarts: number[], rightEdge: number): boolean {
+  const above = prev.segs.find((cell) => seg.x >= cell.x - 0.5 * seg.size && seg.x <= cell.x2);
+  if (!above) return false;
+  // A figure under a cell is a row of its own, unless a code broken at a hyphen or a cell already wrapping goes on.
+  if (/^[\d\s.,%$€£¥()+\-–]+$/.test(seg.text) && !prevWrapped && !above.text.endsWith("-")) return false;
+  // The one cell of a line off the first column: the next line or paragraph of a cell above.
+  if (line.segs.length === 1 && seg.x - Math.min(...cellStarts) > seg.size) return true;
+  const nextColumn = Math.min(rightEdge, ...cellStarts.filter((x) => x > above.x2));
+  const firstWord = seg.text.split(" ")[0] ?? "";
+  return nextColumn - above.x2 < (firstWord.length + 2) * 0.6 * seg.size;
 }
 
 /** clusterPositions groups sorted positions closer than `tolerance` to their neighbour. */
@@ -276,7 +525,7 @@ function clusterPositions(values: number[], tolerance: number): number[][] {
  * numbers). It returns null unless at least three lines have cells in two or more columns, or the
  * run is a header and one row of three or more cells that all share left edges.
  */
-function tableFrom(lines: RawLine[]): LayoutBlock | null {
+function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBlock | null {
   const size = median(lines.map((l) => l.size));
   const tolerance = 0.5 * size;
   const segs = lines.flatMap((l) => l.segs);
@@ -302,16 +551,24 @@ function tableFrom(lines: RawLine[]): LayoutBlock | null {
     });
     return column;
   };
-  const rows = lines.map((line) => {
-    const row: string[] = Array.from({ length: order.length }, () => "");
+  const rows: string[][] = [];
+  lines.forEach((line, i) => {
+    const continues = wrapped.has(i) && rows.length > 0;
+    const row: string[] = continues ? rows[rows.length - 1]! : Array.from({ length: order.length }, () => "");
     for (const s of line.segs) {
       const c = columnOf(s);
-      row[c] = row[c] ? `${row[c]} ${s.text}` : s.text;
+      row[c] = !row[c] ? s.text : continues ? joinWrapped(row[c]!, s.text) : `${row[c]} ${s.text}`;
     }
-    return row;
+    if (!continues) rows.push(row);
   });
   const multiCell = rows.filter((r) => r.filter(Boolean).length >= 2).length;
-  const headerAndRow = rows.length === 2 && lines.every((l) => l.segs.length >= 3 && l.segs.every((seg) => startOf(seg) >= 0));
+  // Two rows are a table when every cell of both starts at a shared left edge: three or more
+  // cells a row, or two a row with the second column clear of the first by more than a word gap.
+  const headerAndRow =
+    rows.length === 2 &&
+    wrapped.size === 0 &&
+    lines.every((l) => l.segs.length === lines[0]!.segs.length && l.segs.length >= 2 && l.segs.every((seg) => startOf(seg) >= 0)) &&
+    (lines[0]!.segs.length >= 3 || lines.every((l) => l.segs[1]!.x - l.segs[0]!.x2 > 2 * size));
   if (multiCell < 3 && !headerAndRow) return null;
   const used = order.map((_, c) => rows.some((r) => r[c]));
   const compact = rows.map((r) => r.filter((_, c) => used[c]));
@@ -361,16 +618,26 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
     current = [];
   };
   for (const raw of lines) {
-    const text = raw.segs.map((s) => s.text).join(" ");
+    const text = (raw.rtl ? [...raw.segs].reverse() : raw.segs).map((s) => s.text).join(" ");
     const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false };
     const prev = current[current.length - 1];
-    if (prev) prev.wraps = continuesInto(prev, line, leftEdge, rightEdge);
+    const listStart = BULLET_START.test(text) || NUMBER_START.test(text);
+    // A list item's wrapped lines hang at its text, right of its marker; a line left of its marker ends it.
+    let leavesItem = false;
+    if (prev) {
+      const item = current[0]!;
+      const inItem = BULLET_START.test(item.text) || NUMBER_START.test(item.text);
+      const hanging = !listStart && inItem && line.x > item.x && line.x - item.x <= 4 * line.size;
+      leavesItem = inItem && line.x < item.x - 0.5 * line.size;
+      prev.wraps = !leavesItem && continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
+    }
     if (prev) {
       const em = Math.max(prev.size, line.size);
       const gap = line.y - prev.y;
       const sizeChange = Math.abs(prev.size - line.size) > 0.12 * em;
-      const listStart = BULLET_START.test(text) || NUMBER_START.test(text);
-      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart) flush();
+      // A numbered section title is a block of its own, even in the body's font and spacing.
+      const sectionEdge = (!prev.wraps && isSectionTitle(text)) || (current.length === 1 && !prev.wraps && isSectionTitle(prev.text));
+      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge || leavesItem) flush();
     }
     current.push(line);
   }
@@ -401,17 +668,32 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
   const out: string[] = [];
   let firstHeading: string | null = null;
   let openParagraph = false;
+  const notes: string[] = [];
+  const usedLabels = new Set<string>();
+  // The open list's levels: each item's left edge and the width of its marker, for nesting by indent.
+  let listLevels: Array<{ x: number; marker: number }> = [];
   for (const page of pages) {
     let firstOnPage = true;
+    // Footnote labels restart on some documents' pages: a label used before gets the page number.
+    const renamed = new Map<string, string>();
+    for (const note of page.notes ?? []) {
+      const label = usedLabels.has(note.label) ? `${note.label}-p${page.page}` : note.label;
+      usedLabels.add(label);
+      if (label !== note.label) renamed.set(note.label, label);
+      notes.push(`[^${label}]: ${note.text}`);
+    }
+    if (renamed.size) relabelNotes(page.blocks, renamed);
     for (const block of page.blocks) {
       if (removed.has(block)) continue;
       if (block.kind === "table") {
         out.push(gfmTable(block.rows));
         openParagraph = false;
         firstOnPage = false;
+        listLevels = [];
         continue;
       }
       const level = headingLevel(block, body, levels);
+      if (level) listLevels = [];
       if (level) {
         const text = blockText(block);
         firstHeading ??= text;
@@ -420,7 +702,20 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
         firstOnPage = false;
         continue;
       }
-      const paragraph = paragraphMarkdown(block.lines);
+      let paragraph = paragraphMarkdown(block.lines);
+      if (isListItem(paragraph)) {
+        const x = block.lines[0]!.x;
+        const tolerance = 0.5 * block.size;
+        while (listLevels.length && x < listLevels[listLevels.length - 1]!.x - tolerance) listLevels.pop();
+        const last = listLevels[listLevels.length - 1];
+        const marker = paragraph.indexOf(" ") + 1;
+        if (!last || x > last.x + tolerance) listLevels.push({ x, marker });
+        else listLevels[listLevels.length - 1] = { x: last.x, marker };
+        const indent = " ".repeat(listLevels.slice(0, -1).reduce((sum, l) => sum + l.marker, 0));
+        if (indent) paragraph = paragraph.split("\n").map((line, i) => (i === 0 ? indent : indent + " ".repeat(marker)) + line).join("\n");
+      } else {
+        listLevels = [];
+      }
       if (firstOnPage && openParagraph && /^[a-z]/.test(paragraph) && out.length) {
         out[out.length - 1] = joinWrapped(out[out.length - 1]!, paragraph);
       } else {
@@ -434,7 +729,16 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
       openParagraph = false;
     }
   }
+  if (notes.length) out.push(notes.join("\n"));
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+function relabelNotes(blocks: LayoutBlock[], renamed: Map<string, string>): void {
+  const relabel = (text: string) => text.replace(/\[\^([^\]\s]+)\]/g, (whole, label: string) => (renamed.has(label) ? `[^${renamed.get(label)}]` : whole));
+  for (const block of blocks) {
+    if (block.kind === "text") for (const line of block.lines) line.text = relabel(line.text);
+    else block.rows = block.rows.map((row) => row.map(relabel));
+  }
 }
 
 /** imageTextQuote shows OCR text of a picture as a quote, marked so readers know where it came from. */
@@ -444,17 +748,22 @@ function imageTextQuote(text: string): string {
 }
 
 function blockText(block: LayoutBlock): string {
-  return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : block.lines.map((l) => l.text).join(" ");
+  return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : block.lines.map((l) => l.text).reduce((text, line) => (text ? joinWrapped(text, line) : line), "");
 }
+
+/** RUNNING_SHARE: a block repeating at the same place on this share of the pages is running (odd and even pages may differ) */
+const RUNNING_SHARE = 0.4;
 
 /**
  * runningBlocks finds the blocks to drop: the two top-most and two bottom-most blocks of each page
- * that repeat (digits ignored) within 4 pt of the same position on at least half of the pages
- * (documents of three pages or more), and single-line page numbers at the top or bottom.
+ * that repeat (digits ignored) within 4 pt of the same position on at least 40 % of the pages and
+ * two of them (running headers and footers; books alternate theirs between odd and even pages);
+ * in a two-page document, a one-line block in the top or bottom eighth of both pages; and
+ * single-line page numbers at the top or bottom.
  */
 function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
   const removed = new Set<LayoutBlock>();
-  const seen = new Map<string, Array<{ block: LayoutBlock; page: number }>>();
+  const seen = new Map<string, Array<{ block: LayoutBlock; page: number; top: number; margin: boolean }>>();
   for (const page of pages) {
     const byTop = [...page.blocks].sort((a, b) => a.top - b.top);
     const edges = new Set([...byTop.slice(0, 2), ...byTop.slice(-2)]);
@@ -465,72 +774,121 @@ function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
         removed.add(block);
         continue;
       }
-      const key = `${text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ")}@${Math.round(block.top / 4)}`;
+      const key = text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ");
+      const margin = block.kind === "text" && block.lines.length === 1 && text.length <= 100 && page.height > 0 && (block.bottom < page.height / 8 || block.top > (page.height * 7) / 8);
       const list = seen.get(key) ?? [];
-      if (!list.some((entry) => entry.page === page.page)) list.push({ block, page: page.page });
+      list.push({ block, page: page.page, top: block.top, margin });
       seen.set(key, list);
     }
   }
   const textPages = pages.filter((p) => p.blocks.length > 0).length;
-  if (textPages >= 3) {
-    for (const list of seen.values()) {
-      if (list.length >= Math.max(3, Math.ceil(textPages * 0.5))) for (const entry of list) removed.add(entry.block);
+  for (const list of seen.values()) {
+    // the same text at the same height (within 4 pt), counted once per page
+    const byTop = [...list].sort((a, b) => a.top - b.top);
+    let group: typeof list = [];
+    const flush = () => {
+      const onPages = new Set(group.map((entry) => entry.page)).size;
+      const running = textPages >= 3 ? onPages >= Math.max(2, Math.ceil(textPages * RUNNING_SHARE)) : textPages === 2 && onPages === 2 && group.every((entry) => entry.margin);
+      if (running) for (const entry of group) removed.add(entry.block);
+      group = [];
+    };
+    for (const entry of byTop) {
+      if (group.length && entry.top - group[group.length - 1]!.top > 4) flush();
+      group.push(entry);
     }
+    flush();
   }
   return removed;
 }
 
 /** bodySize is the font size (rounded to 0.5 pt) that carries the most characters. */
 function bodySize(pages: PageLayout[], removed: Set<LayoutBlock>): number {
-  const weight = new Map<number, number>();
-  for (const page of pages) {
-    for (const block of page.blocks) {
-      if (removed.has(block)) continue;
-      const lines = block.kind === "text" ? block.lines : [];
-      for (const line of lines) {
-        const key = Math.round(line.size * 2) / 2;
-        weight.set(key, (weight.get(key) ?? 0) + line.text.length);
-      }
-      if (block.kind === "table") {
-        const key = Math.round(block.size * 2) / 2;
-        weight.set(key, (weight.get(key) ?? 0) + blockText(block).length);
+  // Prose first (blocks of several lines, or a line of 40 characters or more): table cells and
+  // captions are often set smaller than the text, titles larger. Without prose, all text counts.
+  const isProse = (block: LayoutBlock) => block.kind === "text" && (block.lines.length >= 2 || block.lines.some((line) => line.text.length >= 40));
+  for (const counts of [isProse, (_: LayoutBlock) => true]) {
+    const weight = new Map<number, number>();
+    for (const page of pages) {
+      for (const block of page.blocks) {
+        if (removed.has(block) || !counts(block)) continue;
+        const sized = block.kind === "text" ? block.lines.map((line) => [line.size, line.text.length] as const) : [[block.size, blockText(block).length] as const];
+        for (const [size, chars] of sized) {
+          const key = Math.round(size * 2) / 2;
+          weight.set(key, (weight.get(key) ?? 0) + chars);
+        }
       }
     }
+    let best = 0;
+    let bestWeight = -1;
+    for (const [size, w] of weight) if (w > bestWeight) [best, bestWeight] = [size, w];
+    if (bestWeight > 0) return best;
   }
-  let best = 0;
-  let bestWeight = -1;
-  for (const [size, w] of weight) if (w > bestWeight) [best, bestWeight] = [size, w];
-  return best;
+  return 0;
+}
+
+/**
+ * sectionDepth is the numbering depth of a one-line block in the body's font that reads as a
+ * numbered section title ("5.1 Hyper Parameter Optimization" -> 2), or 0: short, no sentence
+ * punctuation at the end, no page number at the end (a table of contents line).
+ */
+function sectionDepth(block: LayoutBlock, body: number): number {
+  if (block.kind !== "text" || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
+  const text = block.lines[0]!.text;
+  if (PAPER_SECTION.test(text)) return 1;
+  if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text)) return 0;
+  const number = text.split(" ")[0]!;
+  const words = text.split(" ").length - 1;
+  if (words < 1 || words > 12 || (!number.includes(".") && words > 8)) return 0;
+  return number.replace(/\.$/, "").split(".").length;
 }
 
 function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
   if (block.kind !== "text" || body <= 0) return false;
-  if (block.size < body * 1.15 || block.size < body + 1) return false;
+  // 1.1: a slide title over its bullets (36 over 32 pt), Word's Heading 3 over its body (12 over 11 pt)
+  if (block.size < body * 1.1 || block.size < body + 1) return false;
   const text = blockText(block);
   const letters = text.replace(/[^\p{L}]/gu, "").length;
   const oneLogicalLine = block.lines.slice(0, -1).every((line) => line.wraps);
-  return oneLogicalLine && block.lines.length <= 3 && text.length <= 200 && letters >= 2 && letters >= 0.4 * text.replace(/\s/g, "").length;
+  return oneLogicalLine && block.lines.length <= 3 && text.length <= 200 && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length;
 }
 
 /** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one). */
-function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): number[] {
+function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): HeadingRanks {
   const sizes: number[] = [];
-  for (const page of pages) for (const block of page.blocks) if (!removed.has(block) && isHeadingCandidate(block, body)) sizes.push(block.size);
+  let minDepth = Infinity;
+  for (const page of pages) {
+    for (const block of page.blocks) {
+      if (removed.has(block)) continue;
+      if (isHeadingCandidate(block, body)) sizes.push(block.size);
+      else if (sectionDepth(block, body)) minDepth = Math.min(minDepth, sectionDepth(block, body));
+    }
+  }
   const distinct: number[] = [];
   for (const size of sizes.sort((a, b) => b - a)) {
     if (!distinct.length || distinct[distinct.length - 1]! - size > 0.6) distinct.push(size);
   }
-  return distinct;
+  return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1 };
 }
 
-function headingLevel(block: LayoutBlock, body: number, levels: number[]): number {
-  if (!isHeadingCandidate(block, body)) return 0;
+/** HeadingRanks: the distinct heading sizes, largest first, and the smallest depth of numbered titles in the body's font. */
+interface HeadingRanks {
+  sizes: number[];
+  sectionDepth: number;
+}
+
+function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRanks): number {
+  const levels = ranks.sizes;
+  if (!isHeadingCandidate(block, body)) {
+    // Numbered titles in the body's font rank below every larger heading, deeper numbers lower.
+    const depth = sectionDepth(block, body);
+    return depth ? Math.min(4, levels.length + 1 + depth - ranks.sectionDepth) : 0;
+  }
   const rank = levels.findIndex((size) => block.size >= size - 0.6);
   return Math.min(3, (rank < 0 ? levels.length - 1 : rank) + 1);
 }
 
 function isListItem(markdown: string): boolean {
-  return /^(?:- |\d+\. )/.test(markdown);
+  return /^\s*(?:- |\d+\. )/.test(markdown);
 }
 
 /**
@@ -553,9 +911,20 @@ function paragraphMarkdown(lines: LayoutLine[]): string {
   return escapeLineStarts(text);
 }
 
-/** joinWrapped appends a wrapped line: "exam-" + "ple" -> "example", otherwise with a space. */
+/**
+ * joinWrapped appends a wrapped line: a word hyphenated at the line end is joined ("lever-" + "age"
+ * -> "leverage"); a hyphen before a capital or a digit is a real one and stays, without a space
+ * ("Next-" + "Gen" -> "Next-Gen"); otherwise the lines are joined with a space.
+ */
 export function joinWrapped(text: string, next: string): string {
-  if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(next)) return text.slice(0, -1) + next;
+  // Only the tail is searched: `text` is the paragraph so far, and a regex over all of it per line is quadratic.
+  const before = text.endsWith("-") ? /([\p{L}\p{N}]+)-$/u.exec(text.slice(-64))?.[1] : undefined;
+  if (before === undefined) return `${text} ${next}`;
+  const after = /^[\p{L}\p{N}]+/u.exec(next)?.[0] ?? "";
+  // codes and identifiers ("49e168b7-d2ae", "COVID-19") keep their hyphens
+  if (/\p{N}/u.test(before) || /\p{N}/u.test(after)) return after ? text + next : `${text} ${next}`;
+  if (/\p{Ll}$/u.test(before) && /^\p{Ll}/u.test(after)) return text.slice(0, -1) + next;
+  if (/^\p{Lu}/u.test(after)) return text + next;
   return `${text} ${next}`;
 }
 

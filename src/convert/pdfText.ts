@@ -27,6 +27,7 @@ interface PdfjsTextItem {
   str?: string;
   transform: number[];
   width: number;
+  dir?: string;
 }
 interface PdfjsPage {
   view: number[];
@@ -154,7 +155,7 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
       if (typeof item.str !== "string" || !item.transform) continue;
       const m = multiply(viewport.transform, item.transform);
       if (Math.abs(m[1]!) > Math.abs(m[0]!) * 0.1) continue; // rotated or vertical text: not in line layout
-      items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!) });
+      items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}) });
     }
     return analyzePage(items, n, viewport.width, viewport.height);
   } finally {

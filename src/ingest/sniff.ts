@@ -380,9 +380,15 @@ function sniffIsoMedia(bytes: Uint8Array, nameExt: string): string {
 
 const ZIP_BASED_EXTENSIONS = new Set(["jar", "docm", "dotx", "dotm", "xlsm", "xltx", "xlsb", "pptm", "ppsx", "potx", "vsdx", "pages", "numbers", "key", "xps", "oxps", "ott", "ots", "otp"]);
 
-/** zipEntries lists entry names from local headers in the first 64 KB and from the central directory. */
+/**
+ * zipEntries lists entry names from the central directory, or, when it is missing (a truncated
+ * upload), from the local headers in the first 64 KB. The central directory wins because a stored
+ * (uncompressed) member that is itself a ZIP, such as the workbook embedded behind a chart in a
+ * PPTX, shows its own local headers ("xl/workbook.xml") inside the outer archive.
+ */
 export function zipEntries(bytes: Uint8Array): { names: Set<string>; mimetype: string | null } {
-  const names = new Set<string>();
+  const local = new Set<string>();
+  const central = new Set<string>();
   let mimetype: string | null = null;
 
   const scanEnd = Math.min(bytes.length - 30, 64 * 1024);
@@ -392,7 +398,7 @@ export function zipEntries(bytes: Uint8Array): { names: Set<string>; mimetype: s
     const size = u32(bytes, at + 18);
     const nameLength = u16(bytes, at + 26);
     const name = ascii(bytes, at + 30, nameLength);
-    names.add(name);
+    local.add(name);
     // ODF and EPUB store "mimetype" first and uncompressed, so its content is readable in place.
     if (name === "mimetype" && method === 0 && size > 0 && size < 256) {
       mimetype = ascii(bytes, at + 30 + nameLength + u16(bytes, at + 28), size).trim();
@@ -405,11 +411,11 @@ export function zipEntries(bytes: Uint8Array): { names: Set<string>; mimetype: s
     let at = u32(bytes, endRecord + 16);
     for (let i = 0; i < count && at + 46 <= bytes.length && u32(bytes, at) === 0x02014b50; i++) {
       const nameLength = u16(bytes, at + 28);
-      names.add(ascii(bytes, at + 46, nameLength));
+      central.add(ascii(bytes, at + 46, nameLength));
       at += 46 + nameLength + u16(bytes, at + 30) + u16(bytes, at + 32);
     }
   }
-  return { names, mimetype };
+  return { names: central.size ? central : local, mimetype };
 }
 
 /** findEndOfCentralDirectory is the offset of a ZIP's end-of-central-directory record, or -1. */

@@ -1,0 +1,218 @@
+/**
+ * PDF structure benchmark: `bun bench/pdf-structure.ts`.
+ *
+ * Real office documents other people made (bench/corpus/pdf-structure: test files of mammoth.js,
+ * python-docx and odfdo, each with its licence; and the MarkItDown DOCX/PPTX files in test/fixtures)
+ * are printed to PDF by LibreOffice (a cold soffice with a temp profile). Each source and its PDF
+ * are converted to markdown with docintel's converters (ODT/ODP through LibreOffice's DOCX/PPTX, as
+ * the service does), and the structure the source's markdown shows is looked for in the PDF's:
+ *
+ * - headings found: source headings (numbering stripped, case and spacing folded) that are a
+ *   heading in the PDF's markdown too (any level);
+ * - table cells found: non-empty source table cells (trimmed, `<br>` as a space, a cell repeated
+ *   across a merged span counted once) that are a cell of some table in the PDF's markdown (as a
+ *   multiset).
+ *
+ * LibreOffice writes no outline (bookmarks) by default, and the converter does not read one, so the
+ * PDF outline plays no part. Three born-digital PDFs of MarkItDown's with its reference markdown
+ * (people wrote it) add their table cells. Goal: headings >= 0.9 and cells >= 0.9 over all files.
+ *
+ *   BENCH_FILTER=odfdo bun bench/pdf-structure.ts    only files whose name contains "odfdo"
+ *   BENCH_SHOW=1                                     print the misses
+ *   BENCH_DUMP=/tmp/dir                              write both markdowns of each file there
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { convertDocx } from "../src/convert/docx";
+import { convertPdf } from "../src/convert/pdf";
+import { convertPptx } from "../src/convert/pptx";
+import type { ConvertContext, Converter } from "../src/convert/types";
+import { WorkerPool } from "../src/pool";
+import { runProcess } from "../src/tools/process";
+
+const ROOT = resolve(import.meta.dir, "..");
+const DATA = join(import.meta.dir, "corpus/pdf-structure");
+const FIXTURES = join(ROOT, "test/fixtures");
+/** EXPECTED: MarkItDown's reference markdown of PDFs in test/fixtures (MIT, see its LICENSE) */
+const EXPECTED = join(DATA, "markitdown-expected");
+const GOAL = 0.9;
+const FILTER = Bun.env.BENCH_FILTER ?? "";
+const SHOW = Bun.env.BENCH_SHOW === "1";
+/** DUMP: a directory to write each file's two markdowns to (NAME.source.md, NAME.pdf.md), to read the misses */
+const DUMP = Bun.env.BENCH_DUMP ?? "";
+
+const sources = [
+  ...readdirSync(DATA).filter((f) => /\.(docx|odt|pptx|odp)$/.test(f)).map((f) => join(DATA, f)),
+  ...["test.docx", "test_with_comment.docx", "rlink.docx", "equations.docx", "test.pptx"].map((f) => join(FIXTURES, f)),
+].filter((f) => basename(f).includes(FILTER));
+
+async function soffice(dir: string, target: string, files: string[]): Promise<void> {
+  if (!files.length) return;
+  await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(dir, "profile")}`, "--convert-to", target, "--outdir", join(dir, "out"), ...files], {
+    timeoutMs: 600_000,
+    what: `print the bench documents to ${target}`,
+    sandbox: { dirs: [dir] },
+  });
+}
+
+function context(pool: WorkerPool): ConvertContext {
+  const ocr = { recognize: async () => ({ text: "", confidence: 0 }) }; // structure only: pictures are not read
+  return {
+    signal: AbortSignal.timeout(600_000),
+    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 5000 },
+    page: { mainContent: true, waitMs: 0 },
+    tools: { pool, ocr } as unknown as ConvertContext["tools"],
+  };
+}
+
+async function convert(converter: Converter, path: string, ext: string, pool: WorkerPool): Promise<string> {
+  const bytes = await Bun.file(path).bytes();
+  const result = await converter({ bytes, filename: basename(path), contentType: "application/octet-stream", ext }, context(pool));
+  return result.markdown;
+}
+
+/** fold makes text comparable: inline markdown, numbering and escapes removed, case and spaces folded. */
+function fold(text: string): string {
+  return text
+    .replace(/<br\s*\/?>/gi, " ")
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[\^[^\]]*\]/g, "")
+    .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, "$1")
+    .replace(/[*_`]+/g, "")
+    .replace(/^\s*slide \d+:\s*/i, "")
+    .replace(/^\s*(?:\d+(?:\.\d+)*\.?|[a-z](?:\.\d+)*[.)]|[ivx]+[.)])\s+(?=\S)/i, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * sourceStructure drops what the source's converter adds that a printed page cannot show: the
+ * "### Chart" section of a native chart (its cached data; the PDF has a drawing), the
+ * "## Comments" section (LibreOffice does not print comments) and "## Slide N", the placeholder
+ * of a slide without a title.
+ */
+function sourceStructure(markdown: string): string {
+  return markdown
+    .replace(/^## Slide \d+$/gm, "")
+    .replace(/^#{1,6} Chart\b.*\n+(?:\|.*\n?)*/gm, "")
+    .replace(/^## Comments\n[\s\S]*?(?=^#{1,2} |(?![\s\S]))/m, "");
+}
+
+function headingsOf(markdown: string): string[] {
+  const found: string[] = [];
+  for (const line of markdown.split("\n")) {
+    const m = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (m && fold(m[1]!)) found.push(fold(m[1]!));
+  }
+  return found;
+}
+
+/** tableCellsOf lists the non-empty cells of every GFM table, a run of equal cells in a row once. */
+function tableCellsOf(markdown: string): string[] {
+  const cells: string[] = [];
+  for (const line of markdown.split("\n")) {
+    if (!/^\s*\|.*\|\s*$/.test(line) || /^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$/.test(line)) continue;
+    const row = line.trim().slice(1, -1).split(/(?<!\\)\|/).map(fold);
+    let previous: string | null = null;
+    for (const cell of row) {
+      if (cell && cell !== previous) cells.push(cell);
+      previous = cell;
+    }
+  }
+  return cells;
+}
+
+/** found counts the wanted items present in `have`, each item of `have` used once. */
+function found(wanted: string[], have: string[]): { hits: number; misses: string[] } {
+  const pool = new Map<string, number>();
+  for (const item of have) pool.set(item, (pool.get(item) ?? 0) + 1);
+  let hits = 0;
+  const misses: string[] = [];
+  for (const item of wanted) {
+    const left = pool.get(item) ?? 0;
+    if (left > 0) {
+      hits++;
+      pool.set(item, left - 1);
+    } else misses.push(item);
+  }
+  return { hits, misses };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "docintel-bench-pdf-structure-"));
+const pool = new WorkerPool({ threads: 2, maxQueue: 64 });
+try {
+  // Copies named stem-ext.ext, so test.docx and test.pptx print to different PDFs.
+  mkdirSync(join(dir, "in"));
+  const inputs = sources.map((f) => {
+    const ext = f.split(".").pop()!;
+    const copy = join(dir, "in", `${basename(f).replace(/\.[^.]+$/, "")}-${ext}.${ext}`);
+    copyFileSync(f, copy);
+    return copy;
+  });
+  const open = inputs.filter((f) => /\.(odt|odp)$/.test(f));
+  await soffice(dir, "pdf", inputs);
+  await soffice(dir, "docx:MS Word 2007 XML", open.filter((f) => f.endsWith(".odt")));
+  await soffice(dir, "pptx:Impress MS PowerPoint 2007 XML", open.filter((f) => f.endsWith(".odp")));
+  const totals = { headings: 0, headingHits: 0, cells: 0, cellHits: 0 };
+  console.log(`${"file".padEnd(36)} headings      table cells`);
+  for (const source of inputs) {
+    const name = basename(source);
+    const stem = name.replace(/\.[^.]+$/, "");
+    const ext = name.split(".").pop()!;
+    const office = ext === "odt" ? join(dir, "out", `${stem}.docx`) : ext === "odp" ? join(dir, "out", `${stem}.pptx`) : source;
+    const isSlides = ext === "pptx" || ext === "odp";
+    let sourceMd: string;
+    let pdfMd: string;
+    try {
+      sourceMd = await convert(isSlides ? convertPptx : convertDocx, office, isSlides ? "pptx" : "docx", pool);
+      pdfMd = await convert(convertPdf, join(dir, "out", `${stem}.pdf`), "pdf", pool);
+    } catch (error) {
+      console.log(`${name.padEnd(36)} not converted: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    if (DUMP) {
+      await Bun.write(join(DUMP, `${stem}.source.md`), sourceMd);
+      await Bun.write(join(DUMP, `${stem}.pdf.md`), pdfMd);
+    }
+    const h = found(headingsOf(sourceStructure(sourceMd)), headingsOf(pdfMd));
+    const wantedCells = tableCellsOf(sourceStructure(sourceMd));
+    const c = found(wantedCells, tableCellsOf(pdfMd));
+    const headingCount = h.hits + h.misses.length;
+    totals.headings += headingCount;
+    totals.headingHits += h.hits;
+    totals.cells += wantedCells.length;
+    totals.cellHits += c.hits;
+    const share = (hits: number, n: number) => (n ? `${hits}/${n}`.padEnd(8) + (hits / n).toFixed(2) : "-".padEnd(12));
+    console.log(`${name.padEnd(36)} ${share(h.hits, headingCount)}  ${share(c.hits, wantedCells.length)}`);
+    if (SHOW) {
+      for (const miss of h.misses) console.log(`    heading missed: ${miss}`);
+      for (const miss of c.misses.slice(0, 20)) console.log(`    cell missed:    ${miss}`);
+    }
+  }
+  // Born-digital PDFs with reference markdown written by people (MarkItDown's expected output):
+  // their table cells, looked for the same way.
+  const born = { cells: 0, hits: 0 };
+  for (const expectedFile of readdirSync(EXPECTED).filter((f) => f.endsWith(".md") && f.includes(FILTER))) {
+    const pdf = join(FIXTURES, expectedFile.replace(/\.md$/, ".pdf"));
+    const wanted = tableCellsOf(await Bun.file(join(EXPECTED, expectedFile)).text());
+    const pdfMd = await convert(convertPdf, pdf, "pdf", pool);
+    const c = found(wanted, tableCellsOf(pdfMd));
+    born.cells += wanted.length;
+    born.hits += c.hits;
+    console.log(`${basename(pdf).padEnd(36)} -             ${`${c.hits}/${wanted.length}`.padEnd(8)}${(c.hits / Math.max(1, wanted.length)).toFixed(2)}  (reference markdown)`);
+    if (SHOW) for (const miss of c.misses.slice(0, 20)) console.log(`    cell missed:    ${miss}`);
+  }
+  if (born.cells) console.log(`born-digital PDFs against reference markdown: table cells ${born.hits}/${born.cells} = ${(born.hits / born.cells).toFixed(3)}`);
+  totals.cells += born.cells;
+  totals.cellHits += born.hits;
+  const headings = totals.headings ? totals.headingHits / totals.headings : 0;
+  const cells = totals.cells ? totals.cellHits / totals.cells : 0;
+  console.log(`overall: headings ${totals.headingHits}/${totals.headings} = ${headings.toFixed(3)}, table cells ${totals.cellHits}/${totals.cells} = ${cells.toFixed(3)} over ${sources.length} files`);
+  const met = headings >= GOAL && cells >= GOAL;
+  console.log(`RESULT pdf-structure headings found = ${headings.toFixed(3)}, table cells found = ${cells.toFixed(3)} (goal >= ${GOAL} each) ${met ? "met" : "NOT met"}`);
+} finally {
+  await pool.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,156 @@
+/**
+ * PDF structure as a reader sees it, through the real server: PDFs printed by LibreOffice from
+ * flat ODF documents written in test/helpers/pdfFixtures.ts (a three-page paper with a running
+ * header, page numbers, numbered bold section titles in the body's font, footnotes, soft
+ * hyphens, a hanging-indent numbered list and a table with a two-row header and grouped rows; a
+ * two-column report in justified text; Arabic and Hebrew paragraphs).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { makePdfFixtures } from "./helpers/pdfFixtures";
+import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
+
+let server: TestServer;
+let key: string;
+let pdfs: Awaited<ReturnType<typeof makePdfFixtures>>;
+const markdown: Record<string, string> = {};
+
+beforeAll(async () => {
+  [server, pdfs] = await Promise.all([startServer(), makePdfFixtures(join(tempDir("docintel-pdf-structure-"), "fixtures"))]);
+  ({ key } = await server.key("pro"));
+  for (const [name, bytes] of Object.entries(pdfs)) {
+    const { status, body } = await api(server, key, "POST", "/api/v1/markdown/convert", form({ file: new File([bytes as Uint8Array<ArrayBuffer>], `${name}.pdf`) }));
+    expect(status).toBe(200);
+    markdown[name] = body.markdown;
+  }
+}, 240_000);
+afterAll(() => server.stop());
+
+describe("a paper", () => {
+  test("numbered section titles in the body's font are headings, ranked below the title and by numbering depth", () => {
+    const md = markdown.paper!;
+    expect(md).toMatch(/^# Table Structure Recognition$/m);
+    expect(md).toMatch(/^## 1 Introduction$/m);
+    expect(md).toMatch(/^## 2 Method$/m);
+    expect(md).toMatch(/^### 2\.1 Hyper Parameter Optimization$/m);
+    expect(md).toMatch(/^## 3 Results$/m);
+    // a paper's unnumbered section, in the body's font, ranks with the numbered ones
+    expect(md).toMatch(/^## Acknowledgements\n\nWe thank the maintainers of the public collections\.$/m);
+  });
+
+  test("the running header and the page numbers are gone", () => {
+    const md = markdown.paper!;
+    expect(md).not.toContain("Optimized Table Tokenization");
+    expect(md).not.toMatch(/^\s*[123]\s*$/m);
+  });
+
+  test("words hyphenated at line ends are joined, with no hyphen left before a line break", () => {
+    const md = markdown.paper!;
+    expect(md).not.toMatch(/\p{L}-\s*\n/u);
+    expect(md).not.toMatch(/\b(?:lever|trans|transform|archi|architec)- ?\p{Ll}/u);
+    // rule-based keeps its real hyphen
+    expect(md).toContain("rule-based approaches");
+    expect(md.match(/leverage transformers/g)?.length ?? 0).toBeGreaterThanOrEqual(5);
+  });
+
+  test("footnote references are [^n] and the footnotes are listed at the end", () => {
+    const md = markdown.paper!;
+    expect(md).toContain("rule-based approaches,[^1] which break");
+    expect(md).toContain("We tuned on public benchmarks.[^2]");
+    expect(md).toMatch(/\n\[\^1\]: Rule-based systems date back to the early nineties\.\n\[\^2\]: The benchmarks are listed in the appendix\.\s*$/);
+    // the footnote area no longer cuts the paragraph it interrupted
+    expect(md).not.toMatch(/\n1 ?Rule-based/);
+  });
+
+  test("numbered items with a hanging indent are list items with their wrapped lines joined", () => {
+    const md = markdown.paper!;
+    expect(md).toContain("Our evaluation follows three steps:\n\n1. Collect the pages and print every document to PDF with the same settings, so that the layouts are comparable across the whole set of files.\n\n2. Convert each PDF");
+    expect(md).toContain("3. Report the share of headings and table cells that were found.");
+  });
+
+  test("a table with a two-row header and grouped rows keeps every cell in its column", () => {
+    const md = markdown.paper!;
+    const table = md.split("\n").filter((line) => line.startsWith("|"));
+    expect(table[0]).toMatch(/^\| Split \| Model \| Score \|/);
+    expect(table.some((line) => /^\|\s*\|\s*\| Precision \| Recall \|$/.test(line))).toBe(true);
+    expect(table).toContain("| Printed | Baseline | 0.91 | 0.88 |");
+    expect(table).toContain("|  | Ours | 0.95 | 0.93 |");
+    expect(table).toContain("| Handwritten | Baseline | 0.72 | 0.69 |");
+    expect(table).toContain("|  | Ours | 0.81 | 0.78 |");
+  });
+});
+
+describe("running headers", () => {
+  test("headers that alternate between odd and even pages are removed, and paragraphs run on across pages", () => {
+    const md = markdown.book!;
+    expect(md).not.toContain("Optimized Table Tokenization");
+    expect(md).not.toContain("Lysak");
+    const paragraphs = md.trim().split(/\n\n+/).filter((p) => !p.startsWith("#"));
+    expect(paragraphs).toHaveLength(22);
+    for (const p of paragraphs) expect(p).toMatch(/^(?:Modern|Table|We|Each) .*(?:survives|drawn|collections|point)\.$/);
+  });
+
+  test("a two-page letter loses its letterhead and 'Page N of 2'", () => {
+    const md = markdown.letter!;
+    expect(md).not.toContain("ACME Corp");
+    expect(md).not.toMatch(/Page \d of 2/);
+    expect(md.startsWith("Dear customer,")).toBe(true);
+    expect(md.trim().endsWith("Kind regards, the support team")).toBe(true);
+  });
+});
+
+describe("two columns", () => {
+  test("the left column is read before the right one, each paragraph whole", () => {
+    const md = markdown.twocolumn!;
+    expect(md).toMatch(/^# Two Column Report$/m);
+    const paragraphs = md.split(/\n\n+/).filter((p) => /column paragraph/.test(p));
+    expect(paragraphs.map((p) => p.slice(0, 25))).toEqual([
+      "Left column paragraph 1. ",
+      "Left column paragraph 2. ",
+      "Left column paragraph 3. ",
+      "Left column paragraph 4. ",
+      "Right column paragraph 1.",
+      "Right column paragraph 2.",
+      "Right column paragraph 3.",
+      "Right column paragraph 4.",
+    ]);
+    for (const p of paragraphs) expect(p).toMatch(/drawn\.|collections\.|point\.|survives\.$/);
+    expect(md).not.toContain("|");
+  });
+});
+
+describe("tables", () => {
+  test("cells that wrap over several lines stay in their cell, hyphens of identifiers kept", () => {
+    const table = markdown.cells!.split("\n").filter((line) => line.startsWith("|"));
+    expect(table[0]).toBe("| Identifier | Description | Units |");
+    expect(table).toContain("| 49e168b7-d2ae-407f-a055-2167576f39a1 | Pressure sensor for the intake manifold, calibrated at the factory and sealed against moisture | 12 |");
+    expect(table).toContain("| A-100 | Bracket | 4 |");
+    expect(table).toContain("| B-220 | Wiring harness with connectors on both ends and a protective sleeve over its whole length | 2 |");
+    expect(table).toHaveLength(5);
+    expect(markdown.cells).toContain("All parts were counted on the first of the month.");
+  });
+});
+
+describe("lists", () => {
+  test("bullets drawn by a symbol font are list items, nested by their indent", () => {
+    expect(markdown.lists).toContain("Bring the following:\n\n- Clothes\n\n  - Two shirts\n\n  - A warm jacket\n\n- Documents\n\n  - Passport\n\n- Snacks\n\nCheck the weather before leaving.");
+  });
+});
+
+describe("slides", () => {
+  test("a title a little larger than the text under it (36 over 32 pt) is a heading", () => {
+    expect(markdown.slides).toMatch(/^# Quarterly Review$/m);
+    expect(markdown.slides).toMatch(/^# Slide 2$/m);
+    expect(markdown.slides).toContain("\nRevenue grew\n");
+  });
+});
+
+describe("right-to-left scripts", () => {
+  test("Arabic and Hebrew come out in logical order with the right letters", () => {
+    const md = markdown.arabic!;
+    expect(md).toMatch(/^# الإنتاجية الزراعية$/m);
+    expect(md).toContain("تحسين الإنتاجية في المزارع الصغيرة");
+    expect(md).toContain("שלום עולם");
+    expect(md).not.toContain("اإل");
+  });
+});
