@@ -319,3 +319,83 @@ describe("boilerplate removal on synthetic pages with known main text", () => {
     expect(markdown.startsWith("# Configuring the cache\n")).toBe(true);
   });
 });
+
+/** PARAGRAPHS: article prose long enough for Readability to take its container as the article. */
+const PARAGRAPHS = [
+  "The river ferry between the two old market towns resumed its crossings this week after the spring floods had closed the landing stages for almost a month.",
+  "The ferryman, who has worked the route for thirty years, said the water had never risen so high, and that the new stone landing built last autumn had saved the boat from being torn loose.",
+  "Farmers on the eastern bank depend on the ferry to bring their vegetables to the Saturday market, because the nearest bridge lies twenty kilometres downstream.",
+  "The town council has promised to study a second landing further upstream, where the banks are higher and the current is slower in the flood season.",
+];
+
+/** articlePage wraps `inner` (the article's body) in a page with a menu and a footer. */
+const articlePage = (inner: string) => `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></div>
+<div class="content"><div class="post"><h1>Ferry crossings resume after the floods</h1>${inner}</div></div>
+<div class="site-footer"><a href="/imprint">Imprint</a> <a href="/privacy">Privacy</a></div></body></html>`;
+
+const paragraphs = (from = 0, to = PARAGRAPHS.length) => PARAGRAPHS.slice(from, to).map((p) => `<p>${p}</p>`).join("\n");
+
+describe("main content: chrome and content inside the article", () => {
+  const main = (html: string) => plain(htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" }).markdown);
+
+  test("sections of running text keep their place though their class or id names chrome ('Section--Ads', 'TOC_TITLE_2'); a short ad block goes", () => {
+    // The article is long enough that neither named block holds a large share of it (a wrapper's share).
+    const html = articlePage(`${paragraphs()}${paragraphs().replace(/ferry/g, "boat")}
+<section class="Report__Section Report__Section--Ads" id="Der-Preis"><h2>The price</h2>${paragraphs(1, 4)}</section>
+<div class="content_body" id="TOC_TITLE_2"><p>${PARAGRAPHS[1]!.replace("ferryman", "harbour master")}</p><p>${PARAGRAPHS[2]!.replace("Farmers", "Bakers")}</p><p>${PARAGRAPHS[3]}</p></div>
+<div class="ad-slot"><p>Advertisement</p><p>Cheap flights to the coast</p></div>`);
+    const text = main(html);
+    expect(text).toContain("The price");
+    expect(text).toContain("The town council has promised to study a second landing");
+    expect(text).toContain("The harbour master, who has worked the route");
+    expect(text).toContain("Bakers on the eastern bank");
+    expect(text).not.toContain("Cheap flights");
+  });
+
+  test("figure captions and photo credits are dropped, the image stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<figure><img src="/ferry.jpg" alt="The ferry at the landing"><figcaption>The ferry at the eastern landing. Photo: J. Smith</figcaption></figure>
+<div class="wp-caption"><img src="/flood.jpg" alt="Flood"><p class="wp-caption-text">The flood in April</p></div>
+<p><span class="image-credit">Photo: River Archive</span></p>
+${paragraphs(2)}`);
+    const markdown = htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" }).markdown;
+    expect(markdown).toContain("![The ferry at the landing](https://example.com/ferry.jpg)");
+    expect(markdown).toContain("![Flood](https://example.com/flood.jpg)");
+    expect(markdown).not.toContain("Photo: J. Smith");
+    expect(markdown).not.toContain("The flood in April");
+    expect(markdown).not.toContain("River Archive");
+    expect(plain(markdown)).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("a 'related' heading and the teaser links under it are dropped, in any of several languages; the next section stays", () => {
+    for (const label of ["Related articles", "Lesen Sie auch:", "Te puede interesar", "À lire aussi", "Mehr zum Thema"]) {
+      const html = articlePage(`${paragraphs(0, 2)}
+<h3>${label}</h3><ul><li><a href="/x1">Bridge tolls rise again</a></li><li><a href="/x2">New bus timetable for the valley</a></li></ul>
+<h2>What comes next</h2>${paragraphs(2)}`);
+      const text = main(html);
+      expect({ label, kept: text.includes(label.replace(":", "")) }).toEqual({ label, kept: false });
+      expect(text).not.toContain("Bridge tolls rise again");
+      expect(text).toContain("What comes next");
+      expect(text).toContain(PARAGRAPHS[3]!);
+    }
+  });
+
+  test("a teaser list of links inside the article is dropped; a paragraph that is one link and the links of a table cell stay", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<ul class="more"><li><a href="/y1">Storm warning for the coast</a></li><li><a href="/y2">Market hall reopens</a></li><li><a href="/y3">School holidays start early</a></li></ul>
+<p><a href="https://example.org/timetable">Timetable of the ferry</a></p>
+<table><tr><th>Operators</th><td><ul><li><a href="/o1">River Line</a></li><li><a href="/o2">Valley Boats</a></li></ul></td></tr><tr><th>Founded</th><td>1921</td></tr></table>
+${paragraphs(2)}`);
+    const text = main(html);
+    expect(text).not.toContain("Storm warning for the coast");
+    expect(text).toContain("Timetable of the ferry");
+    expect(text).toContain("River Line");
+    expect(text).toContain("Valley Boats");
+  });
+
+  test("soft hyphens (U+00AD) are dropped from the text", () => {
+    const { markdown } = htmlToMarkdown(`<p>Mit\u00adtel\u00adal\u00adter and Fluss&shy;fähre</p>`, { mainContent: false });
+    expect(markdown).toBe("Mittelalter and Flussfähre\n");
+  });
+});

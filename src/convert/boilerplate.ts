@@ -55,18 +55,80 @@ const CONTENT_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "p", "pre", "c
  * `header` elements count only outside an article: an article's own header holds its title.
  */
 export function isBoilerplate(el: DomElement): boolean {
+  return chromeKind(el) !== null;
+}
+
+/**
+ * chromeKind says why an element is page chrome: "markup" when its tag, role or hidden class says
+ * so, "name" when only a word of its class or id does ("TestReport__Section--Ads", "TOC_TITLE_1"),
+ * which is weaker evidence; null when it is not chrome.
+ */
+export function chromeKind(el: DomElement): "markup" | "name" | null {
   const tag = el.nodeName.toLowerCase();
-  if (KEEP_TAGS.has(tag)) return false;
+  if (KEEP_TAGS.has(tag)) return null;
   const role = el.getAttribute("role");
-  if (role === "main" || role === "article") return false;
-  if (BOILERPLATE_TAGS.has(tag)) return true;
-  if (role && BOILERPLATE_ROLES.has(role) && !(role === "banner" && insideArticle(el))) return true;
-  if (tag === "header" && !insideArticle(el)) return true;
-  if (CONTENT_TAGS.has(tag)) return false;
+  if (role === "main" || role === "article") return null;
+  if (BOILERPLATE_TAGS.has(tag)) return "markup";
+  if (role && BOILERPLATE_ROLES.has(role) && !(role === "banner" && insideArticle(el))) return "markup";
+  if (tag === "header" && !insideArticle(el)) return "markup";
+  if (CONTENT_TAGS.has(tag)) return null;
   const cls = el.getAttribute("class") ?? "";
-  if (cls && HIDDEN_CLASSES.test(cls)) return true;
-  if (/breadcrumb/i.test(el.getAttribute("itemtype") ?? "")) return true;
-  return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") || /cookie|consent|breadcrumb/i.test(el.getAttribute("aria-label") ?? "");
+  if (cls && HIDDEN_CLASSES.test(cls)) return "markup";
+  if (/breadcrumb/i.test(el.getAttribute("itemtype") ?? "")) return "markup";
+  if (/cookie|consent|breadcrumb/i.test(el.getAttribute("aria-label") ?? "")) return "markup";
+  return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") ? "name" : null;
+}
+
+/** CAPTION_WORDS: a class or id word that names an image caption or credit ("wp-caption-text", "image-credits") */
+const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "subcaption", "imagecaption", "bildunterschrift"]);
+
+/**
+ * isCaption: a figure caption or photo credit (figcaption, or a class/id that says caption or credit
+ * on a block without the image itself). Main-content extraction drops them as trafilatura does: they
+ * describe a picture, not the article ("Photo: AP", "Imagen: Télam"); the image stays.
+ */
+export function isCaption(el: DomElement): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (tag === "figcaption") return true;
+  if (CONTENT_TAGS.has(tag) && tag !== "p") return false;
+  const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
+  if (!/caption|credit|bildunterschrift/i.test(names)) return false;
+  const named = names.split(/\s+/).some((name) => name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/).some((w) => CAPTION_WORDS.has(w)));
+  return named && el.querySelectorAll("img, picture, video").length === 0;
+}
+
+/** PROSE_MIN_CHARS, PROSE_MAX_LINK_DENSITY: a block with this much paragraph text and few links reads as article text */
+const PROSE_MIN_CHARS = 300;
+const PROSE_MAX_LINK_DENSITY = 0.2;
+
+/**
+ * isProse: the element holds paragraphs of running text (at least PROSE_MIN_CHARS non-space
+ * characters in <p> outside links) and few links. Chrome (menus, share bars, teaser lists,
+ * newsletter boxes) is short or made of links; a section of the article is not.
+ */
+function isProse(el: DomElement): boolean {
+  let text = 0;
+  let links = 0;
+  let paragraphs = 0;
+  const stack: Array<[DomNode, boolean, boolean]> = [[el, false, false]];
+  while (stack.length > 0) {
+    const [node, inLink, inParagraph] = stack.pop()!;
+    const kids = node.childNodes;
+    for (let i = 0; i < kids.length; i++) {
+      const kid = kids[i]!;
+      if (kid.nodeType === 3) {
+        const n = countChars(kid.textContent ?? "");
+        text += n;
+        if (inLink) links += n;
+        else if (inParagraph) paragraphs += n;
+      } else if (kid.nodeType === 1) {
+        const tag = kid.nodeName.toLowerCase();
+        if (DROPPED_TAGS.has(tag)) continue;
+        stack.push([kid, inLink || tag === "a", inParagraph || tag === "p" || tag === "li" || tag === "dd" || tag === "blockquote"]);
+      }
+    }
+  }
+  return paragraphs >= PROSE_MIN_CHARS && links <= PROSE_MAX_LINK_DENSITY * text;
 }
 
 function hasBoilerplateName(names: string): boolean {
@@ -209,6 +271,21 @@ function isLinkList(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
 }
 
 /**
+ * isTeaserList: inside Readability's article, a list or block of links ("Read also: ...", a
+ * teaser rail) is dropped like in the fallback; a paragraph that is one link, or a list of links in
+ * a table cell (an infobox's "Founders"), is content.
+ */
+function isTeaserList(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  if (el.nodeName.toLowerCase() === "p" || !isLinkList(el, stats)) return false;
+  for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) {
+    const tag = p.nodeName.toLowerCase();
+    if (tag === "td" || tag === "th") return false;
+    if (tag === "table" || tag === "article" || tag === "body") break;
+  }
+  return true;
+}
+
+/**
  * findMainContent picks the main content of a parsed page. `reparse` yields a fresh copy of the page,
  * needed only when the fallback wins (Readability rewrites the document it reads).
  */
@@ -223,13 +300,70 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   if (article && enough) {
     // Inside Readability's article a chrome-like class name ("post-related-wrap") on a block that
     // holds much of the article's text names a layout wrapper, not chrome: keep it.
-    const skip = (el: DomElement) => isBoilerplate(el) && !holdsMuchOf(el, articleChars);
+    const stats = measureText(article);
+    const related = relatedBlocks(article, stats);
+    const skip = (el: DomElement) => {
+      if (related.has(el) || isCaption(el) || isTeaserList(el, stats)) return true;
+      const kind = chromeKind(el);
+      return kind !== null && !holdsMuchOf(el, articleChars) && !(kind === "name" && isProse(el));
+    };
     return { roots: [article], skip, method: "readability" };
   }
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
   const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse())) : density;
-  const skip = (el: DomElement) => isBoilerplate(el) || isLinkList(el, pick.stats);
+  const related = relatedBlocks(pick.element, pick.stats);
+  const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el) || isLinkList(el, pick.stats);
   return { roots: [pick.element], skip, method: "density" };
+}
+
+/**
+ * RELATED_HEADING: a heading that opens a block of links to other pages ("Related articles", "Auch
+ * interessant", "Lesen Sie auch", "Te puede interesar", "À lire aussi"), or the author's box.
+ */
+const RELATED_HEADING = new RegExp(
+  "^(?:related(?: articles| posts| stories| content| reading)?|more (?:from|on|in|stories|articles|news)\\b|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended(?: for you)?|most (?:read|popular)|about the author|" +
+    "auch interessant|das könnte (?:dich|sie) (?:auch )?interessieren|mehr (?:zum thema|zu|zum|aus|von|themen)\\b|weitere (?:artikel|beiträge|informationen|themen|links|nachrichten|meldungen)|weiterführende links|zum weiterlesen|lesen sie (?:auch|mehr)|über (?:den autor|die autorin)|neueste (?:artikel|beiträge)|ähnliche (?:artikel|beiträge)|verwandte (?:artikel|beiträge|themen)|meistgelesen|" +
+    "(?:te|le) puede interesar|noticias relacionadas|lee también|artículos relacionados|más noticias|à lire aussi|lire aussi|articles similaires|sur le même sujet|leggi anche|articoli correlati|(?:czytaj|zobacz) (?:też|także|również)|polecamy|(?:veja|leia) também|mais lidas)",
+  "i",
+);
+const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+/** RELATED_MAX_CHARS: a block after a related heading with more non-link text than this is article text again */
+const RELATED_MAX_CHARS = 400;
+
+/**
+ * relatedBlocks finds the "related" headings under `root` and the short blocks that follow each
+ * one up to the next heading: teaser lists and author boxes that Readability keeps in the article.
+ */
+function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNode> {
+  const found = new Set<DomNode>();
+  const headings = (root as unknown as DomElement).querySelectorAll?.("h1, h2, h3, h4, h5, h6") ?? [];
+  for (let i = 0; i < headings.length; i++) {
+    const heading = headings[i]!;
+    const text = (heading.textContent ?? "").replace(/\s+/g, " ").trim().replace(/[:.…»›>\s]+$/, "");
+    if (!text || text.length > 60 || !RELATED_HEADING.test(text)) continue;
+    // A heading alone in its wrapper ("<div class=title><h2>..</h2></div>"): the wrapper's siblings follow it.
+    let unit: DomElement = heading;
+    for (let up = 0; up < 2; up++) {
+      const parent = unit.parentNode as DomElement | null;
+      if (!parent || parent === root || parent.nodeType !== 1 || countChars(parent.textContent ?? "") > countChars(heading.textContent ?? "") + 5) break;
+      unit = parent;
+    }
+    found.add(unit);
+    for (let next = nextElement(unit); next; next = nextElement(next)) {
+      if (HEADING_TAGS.has(next.nodeName.toLowerCase()) || next.querySelectorAll("h1, h2, h3, h4, h5, h6").length > 0) break;
+      const s = stats.get(next);
+      if (s && s.text - s.linkText > RELATED_MAX_CHARS) break;
+      found.add(next);
+    }
+  }
+  return found;
+}
+
+function nextElement(node: DomNode): DomElement | null {
+  for (let n = (node as unknown as Element).nextSibling as unknown as DomNode | null; n; n = (n as unknown as Element).nextSibling as unknown as DomNode | null) {
+    if (n.nodeType === 1) return n as DomElement;
+  }
+  return null;
 }
 
 /** WRAPPER_SHARE: a block with a chrome-like name holding more than this share of the article's text is a wrapper of content */
