@@ -82,6 +82,7 @@ function normalize(text: string): string {
     .replace(/(\*\*|__|~~|`)/g, "")
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, "")
     .replace(/\|/g, " ")
+    .replace(/\u00ad/g, "") // soft hyphens are invisible: some labels carry them, markdown drops them
     .replace(/[\u00a0\s]+/g, " ")
     .trim();
 }

@@ -394,6 +394,38 @@ ${paragraphs(2)}`);
     expect(text).toContain("Valley Boats");
   });
 
+  test("the author's box under the article is dropped, also when it is a paragraph with a chrome class", () => {
+    const html = articlePage(`${paragraphs()}
+<div class="author-box"><img src="/jane.jpg" alt=""><div class="author-box__text"><b>Jane Doe</b> has written about rivers and boats for the Valley Courier since 2009 and lives on a houseboat near the old mill.</div></div>
+<p class="newsletter-teaser">Get the Valley Courier newsletter every morning</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("lives on a houseboat");
+    expect(text).not.toContain("newsletter every morning");
+  });
+
+  test("the lead under the headline, which Readability leaves out, comes back before the article", () => {
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<div class="page"><div class="header-area"><h1>Ferry crossings resume after the floods</h1><div class="article-lead">After a month of closure the valley's only ferry is running again, and the market towns on both banks are relieved.</div></div>
+<div class="article-body">${paragraphs()}</div></div></body></html>`;
+    const text = main(html);
+    expect(text).toContain("the market towns on both banks are relieved");
+    expect(text.indexOf("are relieved")).toBeLessThan(text.indexOf(PARAGRAPHS[0]!));
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("the page's single <article> wins when Readability takes another block of the page", () => {
+    const legal = Array.from({ length: 6 }, (_, i) => `<p>Clause ${i + 1}: by creating an account, you agree that your personal data, including your name, address, and payment details, may be stored, processed, and shared with partners, as described in our terms, which may change at any time.</p>`).join("");
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="account-panel"><h2>Create your account</h2>${legal}</div>
+<article><h1>Ferry crossings resume after the floods</h1><p>${PARAGRAPHS[0]}</p><p>${PARAGRAPHS[2]}</p></article></body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[2]!);
+    expect(text).not.toContain("by creating an account");
+  });
+
   test("soft hyphens (U+00AD) are dropped from the text", () => {
     const { markdown } = htmlToMarkdown(`<p>Mit\u00adtel\u00adal\u00adter and Fluss&shy;fähre</p>`, { mainContent: false });
     expect(markdown).toBe("Mittelalter and Flussfähre\n");

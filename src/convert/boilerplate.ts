@@ -13,8 +13,8 @@ import { DROPPED_TAGS, isHidden, type DomElement, type DomNode } from "./htmlDom
 export interface MainContent {
   roots: DomNode[];
   skip: (el: DomElement) => boolean;
-  /** method: "readability" or "density" (the fallback) */
-  method: "readability" | "density";
+  /** method: "readability", "marked" (the page's own articleBody or single <article>) or "density" (the fallback) */
+  method: "readability" | "marked" | "density";
 }
 
 /** MIN_ARTICLE_CHARS: a Readability article shorter than this (non-space characters) is "too little" */
@@ -44,6 +44,11 @@ const BOILERPLATE_WORDS = new Set([
   "catlinks", "noprint", "printfooter", "banner", "outbrain", "taboola", "toc", "sitenotice", "authority",
   "crumb", "crumbs", "onetrust", "cookiebot", "cookielaw", "didomi", "usercentrics", "truste", "sharethis", "addthis", "addtoany", "shareaholic",
 ]);
+/**
+ * AUTHOR_BOX: the author's box under an article (portrait, bio, "more posts by"), named in a class or
+ * id: "author-bio", "author-box", "about-the-author", "post-author", "saboxplugin-wrap" (a WordPress plugin).
+ */
+const AUTHOR_BOX = /(?:^|[\s_-])(?:author|autor|autorin)[-_]?(?:bio|box|info|description|card|about|details|profile)\b|about[-_]?(?:the[-_]?)?author|\b(?:post|entry|article)[-_]author\b|saboxplugin/i;
 /** HIDDEN_CLASSES: screen-reader-only text ("Skip to content") */
 const HIDDEN_CLASSES = /(?:^|\s)(?:sr-only|screen-reader-text|visually-hidden|visuallyhidden)(?:\s|$)/i;
 const KEEP_TAGS = new Set(["html", "body", "main", "article"]);
@@ -71,11 +76,14 @@ export function chromeKind(el: DomElement): "markup" | "name" | null {
   if (BOILERPLATE_TAGS.has(tag)) return "markup";
   if (role && BOILERPLATE_ROLES.has(role) && !(role === "banner" && insideArticle(el))) return "markup";
   if (tag === "header" && !insideArticle(el)) return "markup";
-  if (CONTENT_TAGS.has(tag)) return null;
   const cls = el.getAttribute("class") ?? "";
+  // A paragraph's class or id rarely names chrome, but Readability turns wrapper divs into <p> (their names kept).
+  if (tag === "p") return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") ? "name" : null;
+  if (CONTENT_TAGS.has(tag)) return null;
   if (cls && HIDDEN_CLASSES.test(cls)) return "markup";
   if (/breadcrumb/i.test(el.getAttribute("itemtype") ?? "")) return "markup";
   if (/cookie|consent|breadcrumb/i.test(el.getAttribute("aria-label") ?? "")) return "markup";
+  if (AUTHOR_BOX.test(cls) || AUTHOR_BOX.test(el.getAttribute("id") ?? "")) return "markup";
   return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") ? "name" : null;
 }
 
@@ -270,6 +278,112 @@ function isLinkList(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   return s.linkText / s.text > 0.6 && s.text - s.linkText < 200;
 }
 
+/** MarkedArticle is the element a page marks as its article, as a path of child indices from the body, and probes of its text. */
+interface MarkedArticle {
+  path: number[];
+  probes: string[];
+}
+
+/** PROBE_CHARS: the length of each probe of a marked article's paragraphs; MAX_PROBES of them at most */
+const PROBE_CHARS = 30;
+const MAX_PROBES = 8;
+
+/**
+ * markedArticle finds the element the page marks as its article: the one [itemprop=articleBody],
+ * else the one outermost <article>, when it holds paragraphs of visible text; null otherwise.
+ */
+function markedArticle(body: DomNode, stats: Map<DomNode, TextStats>): MarkedArticle | null {
+  const root = body as unknown as DomElement;
+  let found = Array.from(root.querySelectorAll('[itemprop="articleBody"]'));
+  if (found.length !== 1) found = Array.from(root.querySelectorAll("article")).filter((a) => !hasAncestor(a, "article"));
+  if (found.length !== 1 || !stats.has(found[0]!)) return null;
+  const el = found[0]!;
+  const probes: string[] = [];
+  const paragraphs = el.querySelectorAll("p");
+  for (let i = 0; i < paragraphs.length && probes.length < MAX_PROBES; i++) {
+    const text = normalizeSpace(paragraphs[i]!.textContent ?? "");
+    if (text.length < 2 * PROBE_CHARS || !stats.has(paragraphs[i]!)) continue;
+    const start = Math.floor((text.length - PROBE_CHARS) / 2);
+    probes.push(text.slice(start, start + PROBE_CHARS));
+  }
+  if (probes.length < 2) return null;
+  const path: number[] = [];
+  for (let node: DomNode = el; node !== body; node = node.parentNode!) {
+    const parent = node.parentNode!;
+    path.unshift(Array.prototype.indexOf.call(parent.childNodes, node));
+  }
+  return { path, probes };
+}
+
+function hasAncestor(el: DomElement, tag: string): boolean {
+  for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) if (p.nodeName.toLowerCase() === tag) return true;
+  return false;
+}
+
+function followPath(root: DomNode, path: number[]): DomNode | null {
+  let node: DomNode | undefined = root;
+  for (const i of path) node = node?.childNodes[i];
+  return node ?? null;
+}
+
+function normalizeSpace(text: string): string {
+  return text.replace(/[\s\u00a0]+/g, " ").trim();
+}
+
+/** SHARED_PROBES: Readability's article holds the marked article when it contains this share of its probes */
+const SHARED_PROBES = 0.3;
+
+function sharesText(article: DomNode, probes: string[]): boolean {
+  const text = normalizeSpace(article.textContent ?? "");
+  return probes.filter((p) => text.includes(p)).length > SHARED_PROBES * probes.length;
+}
+
+/** LEAD_WORDS: a class or id word that names the lead (standfirst) under an article's headline */
+const LEAD_WORDS = new Set(["lead", "lede", "leadtext", "intro", "introduction", "excerpt", "standfirst", "subtitle", "subheadline", "dek", "abstract", "summary", "teasertext"]);
+/** LEAD_MIN_CHARS, LEAD_MAX_CHARS: a lead is a sentence or a short paragraph (non-space characters) */
+const LEAD_MIN_CHARS = 40;
+const LEAD_MAX_CHARS = 800;
+/** LEAD_SEARCH_ELEMENTS: the lead is looked for among this many elements after the headline */
+const LEAD_SEARCH_ELEMENTS = 200;
+
+/**
+ * leadParagraph finds the lead under the page's headline (the first h1): the first element after
+ * it whose class or id says lead, intro, excerpt, standfirst, subtitle or summary, holding one short
+ * paragraph of text with few links. Returns a copy (Readability rewrites the page) and a probe of its text.
+ */
+function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element: DomNode; probe: string } | null {
+  const all = (body as unknown as DomElement).querySelectorAll("*");
+  let from = -1;
+  for (let i = 0; i < all.length; i++) {
+    if (all[i]!.nodeName.toLowerCase() === "h1" && stats.has(all[i]!)) {
+      from = i;
+      break;
+    }
+  }
+  if (from < 0) return null;
+  for (let i = from + 1; i < all.length && i <= from + LEAD_SEARCH_ELEMENTS; i++) {
+    const el = all[i]!;
+    const s = stats.get(el);
+    if (!s || !hasLeadName(el)) continue;
+    if (s.text < LEAD_MIN_CHARS || s.text > LEAD_MAX_CHARS || s.linkText > 0.3 * s.text) continue;
+    if (el.querySelectorAll("h1, h2, h3, p + p, li, table, img").length > 0) continue;
+    const text = normalizeSpace(el.textContent ?? "");
+    const start = Math.max(0, Math.floor((text.length - PROBE_CHARS) / 2));
+    return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, probe: text.slice(start, start + PROBE_CHARS) };
+  }
+  return null;
+}
+
+function hasLeadName(el: DomElement): boolean {
+  const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`.trim();
+  if (!names) return false;
+  for (const name of names.split(/\s+/)) {
+    const words = name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/);
+    if (words.some((w) => LEAD_WORDS.has(w)) || /teaser-?text/i.test(name)) return true;
+  }
+  return false;
+}
+
 /**
  * isTeaserList: inside Readability's article, a list or block of links ("Read also: ...", a
  * teaser rail) is dropped like in the fallback; a paragraph that is one link, or a list of links in
@@ -294,9 +408,22 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const density = densityPick(body);
   const shape = pageShape(body);
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
+  const marked = markedArticle(body, density.stats);
+  const lead = leadParagraph(body, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
   const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && articleChars >= MIN_SHARE_OF_DENSITY * density.contentChars;
+  if (marked && article && enough && !sharesText(article, marked.probes)) {
+    // The page marks its article (articleBody, a single <article>) and Readability took another part
+    // of the page (a login box, a teaser block): the page's own mark wins.
+    const fresh = followPath(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse()), marked.path);
+    if (fresh) {
+      const stats = measureText(fresh);
+      const related = relatedBlocks(fresh, stats);
+      const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el) || isLinkList(el, stats);
+      return { roots: [fresh], skip, method: "marked" };
+    }
+  }
   if (article && enough) {
     // Inside Readability's article a chrome-like class name ("post-related-wrap") on a block that
     // holds much of the article's text names a layout wrapper, not chrome: keep it.
@@ -307,7 +434,9 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
       const kind = chromeKind(el);
       return kind !== null && !holdsMuchOf(el, articleChars) && !(kind === "name" && isProse(el));
     };
-    return { roots: [article], skip, method: "readability" };
+    // Readability often leaves out the lead under the headline (it sits in the article's header).
+    const roots = lead && !sharesText(article, [lead.probe]) ? [lead.element, article] : [article];
+    return { roots, skip, method: "readability" };
   }
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
   const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse())) : density;
