@@ -426,6 +426,21 @@ ${paragraphs(2)}`);
     expect(text).not.toContain("by creating an account");
   });
 
+  test("calls to subscribe, 'Read also:' paragraphs and rating widgets inside the article are dropped", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p><strong>Lesen Sie auch:</strong> <a href="/z1">Neue Brücke für das Tal geplant</a></p>
+${paragraphs(2)}
+<p>To view the full story, please subscribe to the Valley Courier.</p>
+<p>HAZTE MIEMBRO Y DISFRUTA DE BENEFICIOS EXCLUSIVOS</p>
+<div class="rating-box"><span class="post-ratings"><strong>Was this article useful?</strong> (No ratings yet)</span><div class="rating-stars"><img src="/stars.png" alt=""></div></div>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[2]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    for (const chrome of ["Lesen Sie auch", "Neue Brücke", "please subscribe", "HAZTE MIEMBRO", "Was this article useful"]) {
+      expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
+    }
+  });
+
   test("soft hyphens (U+00AD) are dropped from the text", () => {
     const { markdown } = htmlToMarkdown(`<p>Mit\u00adtel\u00adal\u00adter and Fluss&shy;fähre</p>`, { mainContent: false });
     expect(markdown).toBe("Mittelalter and Flussfähre\n");

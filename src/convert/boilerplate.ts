@@ -42,7 +42,7 @@ const BOILERPLATE_WORDS = new Set([
   "subscription", "signup", "ad", "ads", "advert", "adverts", "advertisement", "adsbygoogle", "sponsor", "sponsored", "promo",
   "popup", "modal", "toolbar", "skip", "jump", "pagination", "pager", "widget", "widgets", "tags", "editsection",
   "catlinks", "noprint", "printfooter", "banner", "outbrain", "taboola", "toc", "sitenotice", "authority",
-  "crumb", "crumbs", "onetrust", "cookiebot", "cookielaw", "didomi", "usercentrics", "truste", "sharethis", "addthis", "addtoany", "shareaholic",
+  "rating", "ratings", "crumb", "crumbs", "onetrust", "cookiebot", "cookielaw", "didomi", "usercentrics", "truste", "sharethis", "addthis", "addtoany", "shareaholic",
 ]);
 /**
  * AUTHOR_BOX: the author's box under an article (portrait, bio, "more posts by"), named in a class or
@@ -384,6 +384,26 @@ function hasLeadName(el: DomElement): boolean {
   return false;
 }
 
+/** CTA_MAX_CHARS: a call to action is one short paragraph (non-space characters) */
+const CTA_MAX_CHARS = 250;
+/** SUBSCRIBE_WORDS: asking the reader to subscribe or sign up, in the languages of the pages seen */
+const SUBSCRIBE_WORDS = /\b(?:subscribe|subscription|subscribers?|sign(?:ing)? up|newsletter|abonnieren|abonnement|abonnez|abónate|suscr[ií]b[ea]|suscripci[oó]n|hazte miembro|assine|assinatura|subskrypc\p{L}*|prenumer\p{L}*|iscriviti)\b/iu;
+
+/**
+ * isCallToAction: a short paragraph that asks the reader to subscribe or sign up (paywall and
+ * newsletter boxes inside the article), or that points to other articles ("Lesen Sie auch: <link>").
+ */
+function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (tag !== "p" && tag !== "div") return false;
+  const s = stats.get(el);
+  if (!s || s.text === 0 || s.text > CTA_MAX_CHARS) return false;
+  if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
+  const text = normalizeSpace(el.textContent ?? "");
+  if (SUBSCRIBE_WORDS.test(text)) return true;
+  return READ_ALSO.test(text) && s.linkText > 0;
+}
+
 /**
  * isTeaserList: inside Readability's article, a list or block of links ("Read also: ...", a
  * teaser rail) is dropped like in the fallback; a paragraph that is one link, or a list of links in
@@ -420,7 +440,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     if (fresh) {
       const stats = measureText(fresh);
       const related = relatedBlocks(fresh, stats);
-      const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el) || isLinkList(el, stats);
+      const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el) || isLinkList(el, stats) || isCallToAction(el, stats);
       return { roots: [fresh], skip, method: "marked" };
     }
   }
@@ -430,7 +450,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     const stats = measureText(article);
     const related = relatedBlocks(article, stats);
     const skip = (el: DomElement) => {
-      if (related.has(el) || isCaption(el) || isTeaserList(el, stats)) return true;
+      if (related.has(el) || isCaption(el) || isTeaserList(el, stats) || isCallToAction(el, stats)) return true;
       const kind = chromeKind(el);
       return kind !== null && !holdsMuchOf(el, articleChars) && !(kind === "name" && isProse(el));
     };
@@ -441,7 +461,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
   const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse())) : density;
   const related = relatedBlocks(pick.element, pick.stats);
-  const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el) || isLinkList(el, pick.stats);
+  const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats);
   return { roots: [pick.element], skip, method: "density" };
 }
 
@@ -455,6 +475,8 @@ const RELATED_HEADING = new RegExp(
     "(?:te|le) puede interesar|noticias relacionadas|lee también|artículos relacionados|más noticias|à lire aussi|lire aussi|articles similaires|sur le même sujet|leggi anche|articoli correlati|(?:czytaj|zobacz) (?:też|także|również)|polecamy|(?:veja|leia) também|mais lidas)",
   "i",
 );
+/** READ_ALSO: a paragraph that opens with "Read also:", "Lea:", "Mehr Themen:" and then links */
+const READ_ALSO = new RegExp(`^(?:${RELATED_HEADING.source.slice(4, -1)}|lea|lee|mira|mire|ver|véase|siehe auch|voir|leia|czytaj|zobacz)\\s*:`, "i");
 const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 /** RELATED_MAX_CHARS: a block after a related heading with more non-link text than this is article text again */
 const RELATED_MAX_CHARS = 400;
