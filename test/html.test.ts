@@ -441,6 +441,16 @@ ${paragraphs(2)}
     }
   });
 
+  test("a form that wraps running text (a shop's product form) is content; a search form is not", () => {
+    const html = articlePage(`${paragraphs(0, 1)}
+<form class="product-form" action="/cart"><div class="product-description"><p>${PARAGRAPHS[1]}</p><p>${PARAGRAPHS[2]}</p><p>Delivery time: 3 to 5 days.</p></div><select name="size"><option>S</option></select><button>Add to cart</button></form>
+<form class="search-form" action="/search"><label>Search the site for ferries and bridges</label><input name="q"><button>Go</button></form>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[1]!);
+    expect(text).toContain("Delivery time: 3 to 5 days.");
+    expect(text).not.toContain("Search the site");
+  });
+
   test("soft hyphens (U+00AD) are dropped from the text", () => {
     const { markdown } = htmlToMarkdown(`<p>Mit\u00adtel\u00adal\u00adter and Fluss&shy;fähre</p>`, { mainContent: false });
     expect(markdown).toBe("Mittelalter and Flussfähre\n");

@@ -73,6 +73,8 @@ export function chromeKind(el: DomElement): "markup" | "name" | null {
   if (KEEP_TAGS.has(tag)) return null;
   const role = el.getAttribute("role");
   if (role === "main" || role === "article") return null;
+  // A form is a search box, a login or a sign-up, unless it wraps the page's text (ASP.NET pages, shop product forms).
+  if (tag === "form") return isProse(el) ? null : "markup";
   if (BOILERPLATE_TAGS.has(tag)) return "markup";
   if (role && BOILERPLATE_ROLES.has(role) && !(role === "banner" && insideArticle(el))) return "markup";
   if (tag === "header" && !insideArticle(el)) return "markup";
