@@ -451,6 +451,18 @@ ${paragraphs(2)}
     expect(text).not.toContain("Search the site");
   });
 
+  test("text density finds the article in a wrapper named like chrome ('layout-sidebar-right') when nothing else holds text", () => {
+    // 160 nested divs in the footer make the page too deep for Readability: the density estimate decides alone.
+    const html = `<!doctype html><html><head><title>Ferry</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></div>
+<div class="post-wrap layout-sidebar-right"><div class="entry"><h1>Ferry crossings resume</h1>${paragraphs()}</div></div>
+<div class="site-footer">${"<div>".repeat(160)}<a href="/imprint">Imprint</a>${"</div>".repeat(160)}</div></body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Sport");
+  });
+
   test("soft hyphens (U+00AD) are dropped from the text", () => {
     const { markdown } = htmlToMarkdown(`<p>Mit\u00adtel\u00adal\u00adter and Fluss&shy;fähre</p>`, { mainContent: false });
     expect(markdown).toBe("Mittelalter and Flussfähre\n");

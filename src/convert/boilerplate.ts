@@ -168,9 +168,9 @@ interface TextStats {
 
 /**
  * measureText computes TextStats for every element under `root` in one pass (no recursion),
- * leaving boilerplate and invisible subtrees out of the counts.
+ * leaving invisible subtrees and those `excluded` (boilerplate by default) out of the counts.
  */
-function measureText(root: DomNode): Map<DomNode, TextStats> {
+function measureText(root: DomNode, excluded: (el: DomElement) => boolean = isBoilerplate): Map<DomNode, TextStats> {
   const stats = new Map<DomNode, TextStats>();
   const order: DomNode[] = [];
   const stack: DomNode[] = [root];
@@ -179,7 +179,7 @@ function measureText(root: DomNode): Map<DomNode, TextStats> {
     if (node !== root) {
       const el = node as DomElement;
       const tag = node.nodeName.toLowerCase();
-      if (DROPPED_TAGS.has(tag) || isHidden(el) || isBoilerplate(el)) continue;
+      if (DROPPED_TAGS.has(tag) || isHidden(el) || excluded(el)) continue;
     }
     order.push(node);
     const kids = node.childNodes;
@@ -204,6 +204,12 @@ function measureText(root: DomNode): Map<DomNode, TextStats> {
     stats.set(node, own);
   }
   return stats;
+}
+
+/** contentOf: the non-link characters of a measured node (0 when it was left out). */
+function contentOf(stats: Map<DomNode, TextStats>, node: DomNode): number {
+  const s = stats.get(node);
+  return s ? s.text - s.linkText : 0;
 }
 
 /** pageShape counts the elements of a page and its deepest nesting, without recursion. */
@@ -235,14 +241,16 @@ interface DensityPick {
   element: DomNode;
   contentChars: number;
   stats: Map<DomNode, TextStats>;
+  /** excluded: the chrome test the pick was measured with */
+  excluded: (el: DomElement) => boolean;
 }
 
 /**
  * densityPick starts at the body and moves into the child that holds most of the non-link text
  * while one child dominates, so it stops at the tightest container of the page's main text.
  */
-function densityPick(body: DomNode): DensityPick {
-  const stats = measureText(body);
+function densityPick(body: DomNode, excluded: (el: DomElement) => boolean = isBoilerplate): DensityPick {
+  const stats = measureText(body, excluded);
   const content = (n: DomNode) => {
     const s = stats.get(n);
     return s ? s.text - s.linkText : 0;
@@ -265,7 +273,7 @@ function densityPick(body: DomNode): DensityPick {
     if (!best || total <= 0 || bestScore < DESCEND_SHARE * total) break;
     node = best;
   }
-  return { element: node, contentChars: content(node), stats };
+  return { element: node, contentChars: content(node), stats, excluded };
 }
 
 /**
@@ -425,16 +433,43 @@ function isTeaserList(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
  * findMainContent picks the main content of a parsed page. `reparse` yields a fresh copy of the page,
  * needed only when the fallback wins (Readability rewrites the document it reads).
  */
+/**
+ * isChromeUnlessProse: chrome by markup, or by name unless the block holds running text. The density
+ * estimate falls back to it when the strict test leaves almost no text (the page's content sits in a
+ * wrapper named "cb-sidebar-right" or the like).
+ */
+function isChromeUnlessProse(el: DomElement): boolean {
+  const kind = chromeKind(el);
+  return kind === "markup" || (kind === "name" && !isProse(el));
+}
+
+/** densityEstimate: the density pick with the strict chrome test, or with the broad one when the strict one finds too little. */
+function densityEstimate(body: DomNode): DensityPick {
+  const strict = densityPick(body);
+  if (strict.contentChars >= MIN_ARTICLE_CHARS) return strict;
+  const broad = densityPick(body, isChromeUnlessProse);
+  return broad.contentChars > 2 * strict.contentChars ? broad : strict;
+}
+
 export function findMainContent(document: Document, reparse: () => Document): MainContent {
   const body = (document.body ?? document.documentElement) as unknown as DomNode;
-  const density = densityPick(body);
+  const density = densityEstimate(body);
   const shape = pageShape(body);
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
   const marked = markedArticle(body, density.stats);
   const lead = leadParagraph(body, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
-  const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && articleChars >= MIN_SHARE_OF_DENSITY * density.contentChars;
+  // Inside Readability's article a chrome-like class name ("post-related-wrap") on a block that
+  // holds much of the article's text names a layout wrapper, not chrome: keep it.
+  const articleChrome = (el: DomElement) => {
+    const kind = chromeKind(el);
+    return kind !== null && !holdsMuchOf(el, articleChars) && !(kind === "name" && isProse(el));
+  };
+  const articleStats = article ? measureText(article, articleChrome) : null;
+  // What is left of the article once its chrome is out must still be "enough" (not a cookie notice).
+  const keptChars = article ? contentOf(articleStats!, article) : 0;
+  const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && keptChars >= MIN_SHARE_OF_DENSITY * density.contentChars;
   if (marked && article && enough && !sharesText(article, marked.probes)) {
     // The page marks its article (articleBody, a single <article>) and Readability took another part
     // of the page (a login box, a teaser block): the page's own mark wins.
@@ -447,23 +482,17 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     }
   }
   if (article && enough) {
-    // Inside Readability's article a chrome-like class name ("post-related-wrap") on a block that
-    // holds much of the article's text names a layout wrapper, not chrome: keep it.
-    const stats = measureText(article);
+    const stats = articleStats!;
     const related = relatedBlocks(article, stats);
-    const skip = (el: DomElement) => {
-      if (related.has(el) || isCaption(el) || isTeaserList(el, stats) || isCallToAction(el, stats)) return true;
-      const kind = chromeKind(el);
-      return kind !== null && !holdsMuchOf(el, articleChars) && !(kind === "name" && isProse(el));
-    };
+    const skip = (el: DomElement) => related.has(el) || isCaption(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || articleChrome(el);
     // Readability often leaves out the lead under the headline (it sits in the article's header).
     const roots = lead && !sharesText(article, [lead.probe]) ? [lead.element, article] : [article];
     return { roots, skip, method: "readability" };
   }
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
-  const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse())) : density;
+  const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
-  const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats);
+  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || isCaption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats);
   return { roots: [pick.element], skip, method: "density" };
 }
 
