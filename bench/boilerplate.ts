@@ -76,7 +76,7 @@ const pages: Labelled[] = SAMPLE ? loaded.pages.filter((_, i) => i % Number(SAMP
 /** normalize makes text and snippets comparable: entities and markdown syntax gone, whitespace single. */
 function normalize(text: string): string {
   return text
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1") // images
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ") // images: their alt text is not text on the page (trafilatura outputs none, Readability's textContent has none)
     .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, "$1") // links keep their text
     .replace(/\\([\\`*_{}[\]()#+\-.!|>~<])/g, "$1") // markdown escapes
     .replace(/(\*\*|__|~~|`)/g, "")

@@ -463,6 +463,16 @@ ${paragraphs(2)}
     expect(text).not.toContain("Sport");
   });
 
+  test("a date on its own (a <time> and a label) is dropped; a <time> inside a sentence and a duration stay", () => {
+    const html = articlePage(`<div class="entry-dates">Updated: <time datetime="2020-04-03">03.04.2020</time></div>${paragraphs(0, 2)}
+<p>The first crossing after the flood left on <time datetime="2020-04-06">Monday 6 April</time> at seven.</p>${paragraphs(2)}
+<div class="recipe-times">Crossing: <time itemprop="totalTime" datetime="PT20M">20 Min</time></div>`);
+    const text = main(html);
+    expect(text).not.toContain("03.04.2020");
+    expect(text).toContain("left on Monday 6 April at seven.");
+    expect(text).toContain("Crossing: 20 Min");
+  });
+
   test("soft hyphens (U+00AD) are dropped from the text", () => {
     const { markdown } = htmlToMarkdown(`<p>Mit\u00adtel\u00adal\u00adter and Fluss&shy;fähre</p>`, { mainContent: false });
     expect(markdown).toBe("Mittelalter and Flussfähre\n");

@@ -100,6 +100,9 @@ const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "subc
 export function isCaption(el: DomElement): boolean {
   const tag = el.nodeName.toLowerCase();
   if (tag === "figcaption") return true;
+  // A date on its own (the byline's <time>, "Updated: 03.04.2020") is page furniture; one inside a sentence stays.
+  if (tag === "time") return !isDuration(el) && !insideProse(el);
+  if ((tag === "p" || tag === "div" || tag === "span") && isDateLine(el)) return true;
   if (CONTENT_TAGS.has(tag) && tag !== "p") return false;
   const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
   if (!/caption|credit|bildunterschrift/i.test(names)) return false;
@@ -150,6 +153,34 @@ function hasBoilerplateName(names: string): boolean {
   }
   return false;
 }
+
+/** DATE_LINE_LABEL_CHARS: the words a date line adds to its <time> ("Updated:", "Published on") */
+const DATE_LINE_LABEL_CHARS = 30;
+
+/** isDateLine: a short block that is a <time> and a label around it (Readability turns such divs into paragraphs). */
+function isDateLine(el: DomElement): boolean {
+  const times = Array.from(el.querySelectorAll("time")).filter((t) => !isDuration(t));
+  if (times.length === 0) return false;
+  let timeChars = 0;
+  for (const time of times) timeChars += countChars(time.textContent ?? "");
+  return countChars(el.textContent ?? "") - timeChars <= DATE_LINE_LABEL_CHARS;
+}
+
+/** isDuration: a <time> that is a duration (a recipe's "15 Min", datetime="PT15M"), content rather than a date stamp. */
+function isDuration(time: DomElement): boolean {
+  return /^P/i.test(time.getAttribute("datetime") ?? "") || /(?:prep|cook|total|perform)Time|duration/i.test(time.getAttribute("itemprop") ?? "");
+}
+
+function insideProse(el: DomElement): boolean {
+  for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) {
+    const tag = p.nodeName.toLowerCase();
+    if (tag === "p" || tag === "li" || tag === "td" || tag === "th" || tag === "blockquote" || tag === "dd") return true;
+    if (BLOCK_LIKE.has(tag)) return false;
+  }
+  return false;
+}
+
+const BLOCK_LIKE = new Set(["div", "section", "article", "header", "footer", "main", "body", "aside", "figure"]);
 
 function insideArticle(el: DomElement): boolean {
   for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) {
