@@ -358,6 +358,8 @@ describe("main content: chrome and content inside the article", () => {
 <figure><img src="/ferry.jpg" alt="The ferry at the landing"><figcaption>The ferry at the eastern landing. Photo: J. Smith</figcaption></figure>
 <div class="wp-caption"><img src="/flood.jpg" alt="Flood"><p class="wp-caption-text">The flood in April</p></div>
 <p><span class="image-credit">Photo: River Archive</span></p>
+<figure class="media"><img src="/mill.jpg" alt="The mill"><span class="media-text">The old mill above the landing</span></figure>
+<p>Foto: dpa</p>
 ${paragraphs(2)}`);
     const markdown = htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" }).markdown;
     expect(markdown).toContain("![The ferry at the landing](https://example.com/ferry.jpg)");
@@ -365,6 +367,8 @@ ${paragraphs(2)}`);
     expect(markdown).not.toContain("Photo: J. Smith");
     expect(markdown).not.toContain("The flood in April");
     expect(markdown).not.toContain("River Archive");
+    expect(markdown).not.toContain("The old mill above the landing");
+    expect(markdown).not.toContain("Foto: dpa");
     expect(plain(markdown)).toContain(PARAGRAPHS[3]!);
   });
 
@@ -429,6 +433,7 @@ ${paragraphs(2)}`);
   test("calls to subscribe, 'Read also:' paragraphs and rating widgets inside the article are dropped", () => {
     const html = articlePage(`${paragraphs(0, 2)}
 <p><strong>Lesen Sie auch:</strong> <a href="/z1">Neue Brücke für das Tal geplant</a></p>
+<p><strong>Auch lesen:</strong></p>
 ${paragraphs(2)}
 <p>To view the full story, please subscribe to the Valley Courier.</p>
 <p>HAZTE MIEMBRO Y DISFRUTA DE BENEFICIOS EXCLUSIVOS</p>
@@ -436,7 +441,7 @@ ${paragraphs(2)}
     const text = main(html);
     expect(text).toContain(PARAGRAPHS[2]!);
     expect(text).toContain(PARAGRAPHS[3]!);
-    for (const chrome of ["Lesen Sie auch", "Neue Brücke", "please subscribe", "HAZTE MIEMBRO", "Was this article useful"]) {
+    for (const chrome of ["Lesen Sie auch", "Auch lesen", "Neue Brücke", "please subscribe", "HAZTE MIEMBRO", "Was this article useful"]) {
       expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
     }
   });

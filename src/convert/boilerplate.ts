@@ -90,7 +90,11 @@ export function chromeKind(el: DomElement): "markup" | "name" | null {
 }
 
 /** CAPTION_WORDS: a class or id word that names an image caption or credit ("wp-caption-text", "image-credits") */
-const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "subcaption", "imagecaption", "bildunterschrift"]);
+const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "copyright", "subcaption", "imagecaption", "imagedescription", "bildunterschrift"]);
+/** PHOTO_CREDIT: a short line that names a picture's source ("Foto: dpa", "Crédits photos : Bestimage", "Credit:") */
+const PHOTO_CREDIT = /^\s*(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image|fotografía|picture)\s*:/i;
+/** PHOTO_CREDIT_MAX_CHARS: a credit line is short (non-space characters) */
+const PHOTO_CREDIT_MAX_CHARS = 80;
 
 /**
  * isCaption: a figure caption or photo credit (figcaption, or a class/id that says caption or credit
@@ -104,10 +108,25 @@ export function isCaption(el: DomElement): boolean {
   if (tag === "time") return !isDuration(el) && !insideProse(el);
   if ((tag === "p" || tag === "div" || tag === "span") && isDateLine(el)) return true;
   if (CONTENT_TAGS.has(tag) && tag !== "p") return false;
+  if (tag === "p" || tag === "span" || tag === "div" || tag === "small" || tag === "em") {
+    const chars = countChars(el.textContent ?? "");
+    if (chars <= PHOTO_CREDIT_MAX_CHARS && PHOTO_CREDIT.test(el.textContent ?? "") && el.querySelectorAll("img, picture, a").length === 0) return true;
+    // Text beside the picture inside a <figure> describes it.
+    if (chars > 0 && el.querySelectorAll("img, picture, video, table, pre, blockquote").length === 0 && inPictureFigure(el)) return true;
+  }
   const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
-  if (!/caption|credit|bildunterschrift/i.test(names)) return false;
+  if (!/caption|credit|copyright|description|bildunterschrift/i.test(names)) return false;
   const named = names.split(/\s+/).some((name) => name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/).some((w) => CAPTION_WORDS.has(w)));
   return named && el.querySelectorAll("img, picture, video").length === 0;
+}
+
+/** inPictureFigure: the element sits (within three levels) in a <figure> that holds a picture. */
+function inPictureFigure(el: DomElement): boolean {
+  let p = el.parentNode;
+  for (let up = 0; up < 3 && p && p.nodeType === 1; up++, p = p.parentNode) {
+    if (p.nodeName.toLowerCase() === "figure") return (p as DomElement).querySelectorAll("img, picture").length > 0;
+  }
+  return false;
 }
 
 /** PROSE_MIN_CHARS, PROSE_MAX_LINK_DENSITY: a block with this much paragraph text and few links reads as article text */
@@ -442,6 +461,8 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
   const text = normalizeSpace(el.textContent ?? "");
   if (SUBSCRIBE_WORDS.test(text)) return true;
+  // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
+  if (text.length <= 40 && RELATED_HEADING.test(text.replace(/[:.…»›>\s]+$/, "")) && RELATED_HEADING.exec(text)![0].length >= text.replace(/[:.…»›>\s]+$/, "").length) return true;
   return READ_ALSO.test(text) && s.linkText > 0;
 }
 
@@ -533,7 +554,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
  */
 const RELATED_HEADING = new RegExp(
   "^(?:related(?: articles| posts| stories| content| reading)?|more (?:from|on|in|stories|articles|news)\\b|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended(?: for you)?|most (?:read|popular)|about the author|" +
-    "auch interessant|das könnte (?:dich|sie) (?:auch )?interessieren|mehr (?:zum thema|zu|zum|aus|von|themen)\\b|weitere (?:artikel|beiträge|informationen|themen|links|nachrichten|meldungen)|weiterführende links|zum weiterlesen|lesen sie (?:auch|mehr)|über (?:den autor|die autorin)|neueste (?:artikel|beiträge)|ähnliche (?:artikel|beiträge)|verwandte (?:artikel|beiträge|themen)|meistgelesen|" +
+    "auch interessant|auch lesen|lies auch|siehe auch|das könnte (?:dich|sie) (?:auch )?interessieren|mehr (?:zum thema|zu|zum|aus|von|themen)\\b|weitere (?:artikel|beiträge|informationen|themen|links|nachrichten|meldungen)|weiterführende links|zum weiterlesen|lesen sie (?:auch|mehr)|über (?:den autor|die autorin)|neueste (?:artikel|beiträge)|ähnliche (?:artikel|beiträge)|verwandte (?:artikel|beiträge|themen)|meistgelesen|" +
     "(?:te|le) puede interesar|noticias relacionadas|lee también|artículos relacionados|más noticias|à lire aussi|lire aussi|articles similaires|sur le même sujet|leggi anche|articoli correlati|(?:czytaj|zobacz) (?:też|także|również)|polecamy|(?:veja|leia) também|mais lidas)",
   "i",
 );
