@@ -319,3 +319,167 @@ describe("boilerplate removal on synthetic pages with known main text", () => {
     expect(markdown.startsWith("# Configuring the cache\n")).toBe(true);
   });
 });
+
+/** PARAGRAPHS: article prose long enough for Readability to take its container as the article. */
+const PARAGRAPHS = [
+  "The river ferry between the two old market towns resumed its crossings this week after the spring floods had closed the landing stages for almost a month.",
+  "The ferryman, who has worked the route for thirty years, said the water had never risen so high, and that the new stone landing built last autumn had saved the boat from being torn loose.",
+  "Farmers on the eastern bank depend on the ferry to bring their vegetables to the Saturday market, because the nearest bridge lies twenty kilometres downstream.",
+  "The town council has promised to study a second landing further upstream, where the banks are higher and the current is slower in the flood season.",
+];
+
+/** articlePage wraps `inner` (the article's body) in a page with a menu and a footer. */
+const articlePage = (inner: string) => `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></div>
+<div class="content"><div class="post"><h1>Ferry crossings resume after the floods</h1>${inner}</div></div>
+<div class="site-footer"><a href="/imprint">Imprint</a> <a href="/privacy">Privacy</a></div></body></html>`;
+
+const paragraphs = (from = 0, to = PARAGRAPHS.length) => PARAGRAPHS.slice(from, to).map((p) => `<p>${p}</p>`).join("\n");
+
+describe("main content: chrome and content inside the article", () => {
+  const main = (html: string) => plain(htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" }).markdown);
+
+  test("sections of running text keep their place though their class or id names chrome ('Section--Ads', 'TOC_TITLE_2'); a short ad block goes", () => {
+    // The article is long enough that neither named block holds a large share of it (a wrapper's share).
+    const html = articlePage(`${paragraphs()}${paragraphs().replace(/ferry/g, "boat")}
+<section class="Report__Section Report__Section--Ads" id="Der-Preis"><h2>The price</h2>${paragraphs(1, 4)}</section>
+<div class="content_body" id="TOC_TITLE_2"><p>${PARAGRAPHS[1]!.replace("ferryman", "harbour master")}</p><p>${PARAGRAPHS[2]!.replace("Farmers", "Bakers")}</p><p>${PARAGRAPHS[3]}</p></div>
+<div class="ad-slot"><p>Advertisement</p><p>Cheap flights to the coast</p></div>`);
+    const text = main(html);
+    expect(text).toContain("The price");
+    expect(text).toContain("The town council has promised to study a second landing");
+    expect(text).toContain("The harbour master, who has worked the route");
+    expect(text).toContain("Bakers on the eastern bank");
+    expect(text).not.toContain("Cheap flights");
+  });
+
+  test("figure captions and photo credits are dropped, the image stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<figure><img src="/ferry.jpg" alt="The ferry at the landing"><figcaption>The ferry at the eastern landing. Photo: J. Smith</figcaption></figure>
+<div class="wp-caption"><img src="/flood.jpg" alt="Flood"><p class="wp-caption-text">The flood in April</p></div>
+<p><span class="image-credit">Photo: River Archive</span></p>
+<figure class="media"><img src="/mill.jpg" alt="The mill"><span class="media-text">The old mill above the landing</span></figure>
+<p>Foto: dpa</p>
+${paragraphs(2)}`);
+    const markdown = htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" }).markdown;
+    expect(markdown).toContain("![The ferry at the landing](https://example.com/ferry.jpg)");
+    expect(markdown).toContain("![Flood](https://example.com/flood.jpg)");
+    expect(markdown).not.toContain("Photo: J. Smith");
+    expect(markdown).not.toContain("The flood in April");
+    expect(markdown).not.toContain("River Archive");
+    expect(markdown).not.toContain("The old mill above the landing");
+    expect(markdown).not.toContain("Foto: dpa");
+    expect(plain(markdown)).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("a 'related' heading and the teaser links under it are dropped, in any of several languages; the next section stays", () => {
+    for (const label of ["Related articles", "Lesen Sie auch:", "Te puede interesar", "À lire aussi", "Mehr zum Thema"]) {
+      const html = articlePage(`${paragraphs(0, 2)}
+<h3>${label}</h3><ul><li><a href="/x1">Bridge tolls rise again</a></li><li><a href="/x2">New bus timetable for the valley</a></li></ul>
+<h2>What comes next</h2>${paragraphs(2)}`);
+      const text = main(html);
+      expect({ label, kept: text.includes(label.replace(":", "")) }).toEqual({ label, kept: false });
+      expect(text).not.toContain("Bridge tolls rise again");
+      expect(text).toContain("What comes next");
+      expect(text).toContain(PARAGRAPHS[3]!);
+    }
+  });
+
+  test("a teaser list of links inside the article is dropped; a paragraph that is one link and the links of a table cell stay", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<ul class="more"><li><a href="/y1">Storm warning for the coast</a></li><li><a href="/y2">Market hall reopens</a></li><li><a href="/y3">School holidays start early</a></li></ul>
+<p><a href="https://example.org/timetable">Timetable of the ferry</a></p>
+<table><tr><th>Operators</th><td><ul><li><a href="/o1">River Line</a></li><li><a href="/o2">Valley Boats</a></li></ul></td></tr><tr><th>Founded</th><td>1921</td></tr></table>
+${paragraphs(2)}`);
+    const text = main(html);
+    expect(text).not.toContain("Storm warning for the coast");
+    expect(text).toContain("Timetable of the ferry");
+    expect(text).toContain("River Line");
+    expect(text).toContain("Valley Boats");
+  });
+
+  test("the author's box under the article is dropped, also when it is a paragraph with a chrome class", () => {
+    const html = articlePage(`${paragraphs()}
+<div class="author-box"><img src="/jane.jpg" alt=""><div class="author-box__text"><b>Jane Doe</b> has written about rivers and boats for the Valley Courier since 2009 and lives on a houseboat near the old mill.</div></div>
+<p class="newsletter-teaser">Get the Valley Courier newsletter every morning</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("lives on a houseboat");
+    expect(text).not.toContain("newsletter every morning");
+  });
+
+  test("the lead under the headline, which Readability leaves out, comes back before the article", () => {
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<div class="page"><div class="header-area"><h1>Ferry crossings resume after the floods</h1><div class="article-lead">After a month of closure the valley's only ferry is running again, and the market towns on both banks are relieved.</div></div>
+<div class="article-body">${paragraphs()}</div></div></body></html>`;
+    const text = main(html);
+    expect(text).toContain("the market towns on both banks are relieved");
+    expect(text.indexOf("are relieved")).toBeLessThan(text.indexOf(PARAGRAPHS[0]!));
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("the page's single <article> wins when Readability takes another block of the page", () => {
+    const legal = Array.from({ length: 6 }, (_, i) => `<p>Clause ${i + 1}: by creating an account, you agree that your personal data, including your name, address, and payment details, may be stored, processed, and shared with partners, as described in our terms, which may change at any time.</p>`).join("");
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="account-panel"><h2>Create your account</h2>${legal}</div>
+<article><h1>Ferry crossings resume after the floods</h1><p>${PARAGRAPHS[0]}</p><p>${PARAGRAPHS[2]}</p></article></body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[2]!);
+    expect(text).not.toContain("by creating an account");
+  });
+
+  test("calls to subscribe, 'Read also:' paragraphs and rating widgets inside the article are dropped", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p><strong>Lesen Sie auch:</strong> <a href="/z1">Neue Brücke für das Tal geplant</a></p>
+<p><strong>Auch lesen:</strong></p>
+${paragraphs(2)}
+<p>To view the full story, please subscribe to the Valley Courier.</p>
+<p>HAZTE MIEMBRO Y DISFRUTA DE BENEFICIOS EXCLUSIVOS</p>
+<div class="rating-box"><span class="post-ratings"><strong>Was this article useful?</strong> (No ratings yet)</span><div class="rating-stars"><img src="/stars.png" alt=""></div></div>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[2]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    for (const chrome of ["Lesen Sie auch", "Auch lesen", "Neue Brücke", "please subscribe", "HAZTE MIEMBRO", "Was this article useful"]) {
+      expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
+    }
+  });
+
+  test("a form that wraps running text (a shop's product form) is content; a search form is not", () => {
+    const html = articlePage(`${paragraphs(0, 1)}
+<form class="product-form" action="/cart"><div class="product-description"><p>${PARAGRAPHS[1]}</p><p>${PARAGRAPHS[2]}</p><p>Delivery time: 3 to 5 days.</p></div><select name="size"><option>S</option></select><button>Add to cart</button></form>
+<form class="search-form" action="/search"><label>Search the site for ferries and bridges</label><input name="q"><button>Go</button></form>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[1]!);
+    expect(text).toContain("Delivery time: 3 to 5 days.");
+    expect(text).not.toContain("Search the site");
+  });
+
+  test("text density finds the article in a wrapper named like chrome ('layout-sidebar-right') when nothing else holds text", () => {
+    // 160 nested divs in the footer make the page too deep for Readability: the density estimate decides alone.
+    const html = `<!doctype html><html><head><title>Ferry</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></div>
+<div class="post-wrap layout-sidebar-right"><div class="entry"><h1>Ferry crossings resume</h1>${paragraphs()}</div></div>
+<div class="site-footer">${"<div>".repeat(160)}<a href="/imprint">Imprint</a>${"</div>".repeat(160)}</div></body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Sport");
+  });
+
+  test("a date on its own (a <time> and a label) is dropped; a <time> inside a sentence and a duration stay", () => {
+    const html = articlePage(`<div class="entry-dates">Updated: <time datetime="2020-04-03">03.04.2020</time></div>${paragraphs(0, 2)}
+<p>The first crossing after the flood left on <time datetime="2020-04-06">Monday 6 April</time> at seven.</p>${paragraphs(2)}
+<div class="recipe-times">Crossing: <time itemprop="totalTime" datetime="PT20M">20 Min</time></div>`);
+    const text = main(html);
+    expect(text).not.toContain("03.04.2020");
+    expect(text).toContain("left on Monday 6 April at seven.");
+    expect(text).toContain("Crossing: 20 Min");
+  });
+
+  test("soft hyphens (U+00AD) are dropped from the text", () => {
+    const { markdown } = htmlToMarkdown(`<p>Mit\u00adtel\u00adal\u00adter and Fluss&shy;fähre</p>`, { mainContent: false });
+    expect(markdown).toBe("Mittelalter and Flussfähre\n");
+  });
+});

@@ -13,8 +13,8 @@ import { DROPPED_TAGS, isHidden, type DomElement, type DomNode } from "./htmlDom
 export interface MainContent {
   roots: DomNode[];
   skip: (el: DomElement) => boolean;
-  /** method: "readability" or "density" (the fallback) */
-  method: "readability" | "density";
+  /** method: "readability", "marked" (the page's own articleBody or single <article>) or "density" (the fallback) */
+  method: "readability" | "marked" | "density";
 }
 
 /** MIN_ARTICLE_CHARS: a Readability article shorter than this (non-space characters) is "too little" */
@@ -42,8 +42,13 @@ const BOILERPLATE_WORDS = new Set([
   "subscription", "signup", "ad", "ads", "advert", "adverts", "advertisement", "adsbygoogle", "sponsor", "sponsored", "promo",
   "popup", "modal", "toolbar", "skip", "jump", "pagination", "pager", "widget", "widgets", "tags", "editsection",
   "catlinks", "noprint", "printfooter", "banner", "outbrain", "taboola", "toc", "sitenotice", "authority",
-  "crumb", "crumbs", "onetrust", "cookiebot", "cookielaw", "didomi", "usercentrics", "truste", "sharethis", "addthis", "addtoany", "shareaholic",
+  "rating", "ratings", "crumb", "crumbs", "onetrust", "cookiebot", "cookielaw", "didomi", "usercentrics", "truste", "sharethis", "addthis", "addtoany", "shareaholic",
 ]);
+/**
+ * AUTHOR_BOX: the author's box under an article (portrait, bio, "more posts by"), named in a class or
+ * id: "author-bio", "author-box", "about-the-author", "post-author", "saboxplugin-wrap" (a WordPress plugin).
+ */
+const AUTHOR_BOX = /(?:^|[\s_-])(?:author|autor|autorin)[-_]?(?:bio|box|info|description|card|about|details|profile)\b|about[-_]?(?:the[-_]?)?author|\b(?:post|entry|article)[-_]author\b|saboxplugin/i;
 /** HIDDEN_CLASSES: screen-reader-only text ("Skip to content") */
 const HIDDEN_CLASSES = /(?:^|\s)(?:sr-only|screen-reader-text|visually-hidden|visuallyhidden)(?:\s|$)/i;
 const KEEP_TAGS = new Set(["html", "body", "main", "article"]);
@@ -55,18 +60,107 @@ const CONTENT_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "p", "pre", "c
  * `header` elements count only outside an article: an article's own header holds its title.
  */
 export function isBoilerplate(el: DomElement): boolean {
+  return chromeKind(el) !== null;
+}
+
+/**
+ * chromeKind says why an element is page chrome: "markup" when its tag, role or hidden class says
+ * so, "name" when only a word of its class or id does ("TestReport__Section--Ads", "TOC_TITLE_1"),
+ * which is weaker evidence; null when it is not chrome.
+ */
+export function chromeKind(el: DomElement): "markup" | "name" | null {
   const tag = el.nodeName.toLowerCase();
-  if (KEEP_TAGS.has(tag)) return false;
+  if (KEEP_TAGS.has(tag)) return null;
   const role = el.getAttribute("role");
-  if (role === "main" || role === "article") return false;
-  if (BOILERPLATE_TAGS.has(tag)) return true;
-  if (role && BOILERPLATE_ROLES.has(role) && !(role === "banner" && insideArticle(el))) return true;
-  if (tag === "header" && !insideArticle(el)) return true;
-  if (CONTENT_TAGS.has(tag)) return false;
+  if (role === "main" || role === "article") return null;
+  // A form is a search box, a login or a sign-up, unless it wraps the page's text (ASP.NET pages, shop product forms).
+  if (tag === "form") return isProse(el) ? null : "markup";
+  if (BOILERPLATE_TAGS.has(tag)) return "markup";
+  if (role && BOILERPLATE_ROLES.has(role) && !(role === "banner" && insideArticle(el))) return "markup";
+  if (tag === "header" && !insideArticle(el)) return "markup";
   const cls = el.getAttribute("class") ?? "";
-  if (cls && HIDDEN_CLASSES.test(cls)) return true;
-  if (/breadcrumb/i.test(el.getAttribute("itemtype") ?? "")) return true;
-  return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") || /cookie|consent|breadcrumb/i.test(el.getAttribute("aria-label") ?? "");
+  // A paragraph's class or id rarely names chrome, but Readability turns wrapper divs into <p> (their names kept).
+  if (tag === "p") return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") ? "name" : null;
+  if (CONTENT_TAGS.has(tag)) return null;
+  if (cls && HIDDEN_CLASSES.test(cls)) return "markup";
+  if (/breadcrumb/i.test(el.getAttribute("itemtype") ?? "")) return "markup";
+  if (/cookie|consent|breadcrumb/i.test(el.getAttribute("aria-label") ?? "")) return "markup";
+  if (AUTHOR_BOX.test(cls) || AUTHOR_BOX.test(el.getAttribute("id") ?? "")) return "markup";
+  return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") ? "name" : null;
+}
+
+/** CAPTION_WORDS: a class or id word that names an image caption or credit ("wp-caption-text", "image-credits") */
+const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "copyright", "subcaption", "imagecaption", "imagedescription", "bildunterschrift"]);
+/** PHOTO_CREDIT: a short line that names a picture's source ("Foto: dpa", "Crédits photos : Bestimage", "Credit:") */
+const PHOTO_CREDIT = /^\s*(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image|fotografía|picture)\s*:/i;
+/** PHOTO_CREDIT_MAX_CHARS: a credit line is short (non-space characters) */
+const PHOTO_CREDIT_MAX_CHARS = 80;
+
+/**
+ * isCaption: a figure caption or photo credit (figcaption, or a class/id that says caption or credit
+ * on a block without the image itself). Main-content extraction drops them as trafilatura does: they
+ * describe a picture, not the article ("Photo: AP", "Imagen: Télam"); the image stays.
+ */
+export function isCaption(el: DomElement): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (tag === "figcaption") return true;
+  // A date on its own (the byline's <time>, "Updated: 03.04.2020") is page furniture; one inside a sentence stays.
+  if (tag === "time") return !isDuration(el) && !insideProse(el);
+  if ((tag === "p" || tag === "div" || tag === "span") && isDateLine(el)) return true;
+  if (CONTENT_TAGS.has(tag) && tag !== "p") return false;
+  if (tag === "p" || tag === "span" || tag === "div" || tag === "small" || tag === "em") {
+    const chars = countChars(el.textContent ?? "");
+    if (chars <= PHOTO_CREDIT_MAX_CHARS && PHOTO_CREDIT.test(el.textContent ?? "") && el.querySelectorAll("img, picture, a").length === 0) return true;
+    // Text beside the picture inside a <figure> describes it.
+    if (chars > 0 && el.querySelectorAll("img, picture, video, table, pre, blockquote").length === 0 && inPictureFigure(el)) return true;
+  }
+  const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
+  if (!/caption|credit|copyright|description|bildunterschrift/i.test(names)) return false;
+  const named = names.split(/\s+/).some((name) => name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/).some((w) => CAPTION_WORDS.has(w)));
+  return named && el.querySelectorAll("img, picture, video").length === 0;
+}
+
+/** inPictureFigure: the element sits (within three levels) in a <figure> that holds a picture. */
+function inPictureFigure(el: DomElement): boolean {
+  let p = el.parentNode;
+  for (let up = 0; up < 3 && p && p.nodeType === 1; up++, p = p.parentNode) {
+    if (p.nodeName.toLowerCase() === "figure") return (p as DomElement).querySelectorAll("img, picture").length > 0;
+  }
+  return false;
+}
+
+/** PROSE_MIN_CHARS, PROSE_MAX_LINK_DENSITY: a block with this much paragraph text and few links reads as article text */
+const PROSE_MIN_CHARS = 300;
+const PROSE_MAX_LINK_DENSITY = 0.2;
+
+/**
+ * isProse: the element holds paragraphs of running text (at least PROSE_MIN_CHARS non-space
+ * characters in <p> outside links) and few links. Chrome (menus, share bars, teaser lists,
+ * newsletter boxes) is short or made of links; a section of the article is not.
+ */
+function isProse(el: DomElement): boolean {
+  let text = 0;
+  let links = 0;
+  let paragraphs = 0;
+  const stack: Array<[DomNode, boolean, boolean]> = [[el, false, false]];
+  while (stack.length > 0) {
+    const [node, inLink, inParagraph] = stack.pop()!;
+    const kids = node.childNodes;
+    for (let i = 0; i < kids.length; i++) {
+      const kid = kids[i]!;
+      if (kid.nodeType === 3) {
+        const n = countChars(kid.textContent ?? "");
+        text += n;
+        if (inLink) links += n;
+        else if (inParagraph) paragraphs += n;
+      } else if (kid.nodeType === 1) {
+        const tag = kid.nodeName.toLowerCase();
+        if (DROPPED_TAGS.has(tag)) continue;
+        stack.push([kid, inLink || tag === "a", inParagraph || tag === "p" || tag === "li" || tag === "dd" || tag === "blockquote"]);
+      }
+    }
+  }
+  return paragraphs >= PROSE_MIN_CHARS && links <= PROSE_MAX_LINK_DENSITY * text;
 }
 
 function hasBoilerplateName(names: string): boolean {
@@ -78,6 +172,34 @@ function hasBoilerplateName(names: string): boolean {
   }
   return false;
 }
+
+/** DATE_LINE_LABEL_CHARS: the words a date line adds to its <time> ("Updated:", "Published on") */
+const DATE_LINE_LABEL_CHARS = 30;
+
+/** isDateLine: a short block that is a <time> and a label around it (Readability turns such divs into paragraphs). */
+function isDateLine(el: DomElement): boolean {
+  const times = Array.from(el.querySelectorAll("time")).filter((t) => !isDuration(t));
+  if (times.length === 0) return false;
+  let timeChars = 0;
+  for (const time of times) timeChars += countChars(time.textContent ?? "");
+  return countChars(el.textContent ?? "") - timeChars <= DATE_LINE_LABEL_CHARS;
+}
+
+/** isDuration: a <time> that is a duration (a recipe's "15 Min", datetime="PT15M"), content rather than a date stamp. */
+function isDuration(time: DomElement): boolean {
+  return /^P/i.test(time.getAttribute("datetime") ?? "") || /(?:prep|cook|total|perform)Time|duration/i.test(time.getAttribute("itemprop") ?? "");
+}
+
+function insideProse(el: DomElement): boolean {
+  for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) {
+    const tag = p.nodeName.toLowerCase();
+    if (tag === "p" || tag === "li" || tag === "td" || tag === "th" || tag === "blockquote" || tag === "dd") return true;
+    if (BLOCK_LIKE.has(tag)) return false;
+  }
+  return false;
+}
+
+const BLOCK_LIKE = new Set(["div", "section", "article", "header", "footer", "main", "body", "aside", "figure"]);
 
 function insideArticle(el: DomElement): boolean {
   for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) {
@@ -96,9 +218,9 @@ interface TextStats {
 
 /**
  * measureText computes TextStats for every element under `root` in one pass (no recursion),
- * leaving boilerplate and invisible subtrees out of the counts.
+ * leaving invisible subtrees and those `excluded` (boilerplate by default) out of the counts.
  */
-function measureText(root: DomNode): Map<DomNode, TextStats> {
+function measureText(root: DomNode, excluded: (el: DomElement) => boolean = isBoilerplate): Map<DomNode, TextStats> {
   const stats = new Map<DomNode, TextStats>();
   const order: DomNode[] = [];
   const stack: DomNode[] = [root];
@@ -107,7 +229,7 @@ function measureText(root: DomNode): Map<DomNode, TextStats> {
     if (node !== root) {
       const el = node as DomElement;
       const tag = node.nodeName.toLowerCase();
-      if (DROPPED_TAGS.has(tag) || isHidden(el) || isBoilerplate(el)) continue;
+      if (DROPPED_TAGS.has(tag) || isHidden(el) || excluded(el)) continue;
     }
     order.push(node);
     const kids = node.childNodes;
@@ -132,6 +254,12 @@ function measureText(root: DomNode): Map<DomNode, TextStats> {
     stats.set(node, own);
   }
   return stats;
+}
+
+/** contentOf: the non-link characters of a measured node (0 when it was left out). */
+function contentOf(stats: Map<DomNode, TextStats>, node: DomNode): number {
+  const s = stats.get(node);
+  return s ? s.text - s.linkText : 0;
 }
 
 /** pageShape counts the elements of a page and its deepest nesting, without recursion. */
@@ -163,14 +291,16 @@ interface DensityPick {
   element: DomNode;
   contentChars: number;
   stats: Map<DomNode, TextStats>;
+  /** excluded: the chrome test the pick was measured with */
+  excluded: (el: DomElement) => boolean;
 }
 
 /**
  * densityPick starts at the body and moves into the child that holds most of the non-link text
  * while one child dominates, so it stops at the tightest container of the page's main text.
  */
-function densityPick(body: DomNode): DensityPick {
-  const stats = measureText(body);
+function densityPick(body: DomNode, excluded: (el: DomElement) => boolean = isBoilerplate): DensityPick {
+  const stats = measureText(body, excluded);
   const content = (n: DomNode) => {
     const s = stats.get(n);
     return s ? s.text - s.linkText : 0;
@@ -193,7 +323,7 @@ function densityPick(body: DomNode): DensityPick {
     if (!best || total <= 0 || bestScore < DESCEND_SHARE * total) break;
     node = best;
   }
-  return { element: node, contentChars: content(node), stats };
+  return { element: node, contentChars: content(node), stats, excluded };
 }
 
 /**
@@ -208,28 +338,266 @@ function isLinkList(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   return s.linkText / s.text > 0.6 && s.text - s.linkText < 200;
 }
 
+/** MarkedArticle is the element a page marks as its article, as a path of child indices from the body, and probes of its text. */
+interface MarkedArticle {
+  path: number[];
+  probes: string[];
+}
+
+/** PROBE_CHARS: the length of each probe of a marked article's paragraphs; MAX_PROBES of them at most */
+const PROBE_CHARS = 30;
+const MAX_PROBES = 8;
+
+/**
+ * markedArticle finds the element the page marks as its article: the one [itemprop=articleBody],
+ * else the one outermost <article>, when it holds paragraphs of visible text; null otherwise.
+ */
+function markedArticle(body: DomNode, stats: Map<DomNode, TextStats>): MarkedArticle | null {
+  const root = body as unknown as DomElement;
+  let found = Array.from(root.querySelectorAll('[itemprop="articleBody"]'));
+  if (found.length !== 1) found = Array.from(root.querySelectorAll("article")).filter((a) => !hasAncestor(a, "article"));
+  if (found.length !== 1 || !stats.has(found[0]!)) return null;
+  const el = found[0]!;
+  const probes: string[] = [];
+  const paragraphs = el.querySelectorAll("p");
+  for (let i = 0; i < paragraphs.length && probes.length < MAX_PROBES; i++) {
+    const text = normalizeSpace(paragraphs[i]!.textContent ?? "");
+    if (text.length < 2 * PROBE_CHARS || !stats.has(paragraphs[i]!)) continue;
+    const start = Math.floor((text.length - PROBE_CHARS) / 2);
+    probes.push(text.slice(start, start + PROBE_CHARS));
+  }
+  if (probes.length < 2) return null;
+  const path: number[] = [];
+  for (let node: DomNode = el; node !== body; node = node.parentNode!) {
+    const parent = node.parentNode!;
+    path.unshift(Array.prototype.indexOf.call(parent.childNodes, node));
+  }
+  return { path, probes };
+}
+
+function hasAncestor(el: DomElement, tag: string): boolean {
+  for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) if (p.nodeName.toLowerCase() === tag) return true;
+  return false;
+}
+
+function followPath(root: DomNode, path: number[]): DomNode | null {
+  let node: DomNode | undefined = root;
+  for (const i of path) node = node?.childNodes[i];
+  return node ?? null;
+}
+
+function normalizeSpace(text: string): string {
+  return text.replace(/[\s\u00a0]+/g, " ").trim();
+}
+
+/** SHARED_PROBES: Readability's article holds the marked article when it contains this share of its probes */
+const SHARED_PROBES = 0.3;
+
+function sharesText(article: DomNode, probes: string[]): boolean {
+  const text = normalizeSpace(article.textContent ?? "");
+  return probes.filter((p) => text.includes(p)).length > SHARED_PROBES * probes.length;
+}
+
+/** LEAD_WORDS: a class or id word that names the lead (standfirst) under an article's headline */
+const LEAD_WORDS = new Set(["lead", "lede", "leadtext", "intro", "introduction", "excerpt", "standfirst", "subtitle", "subheadline", "dek", "abstract", "summary", "teasertext"]);
+/** LEAD_MIN_CHARS, LEAD_MAX_CHARS: a lead is a sentence or a short paragraph (non-space characters) */
+const LEAD_MIN_CHARS = 40;
+const LEAD_MAX_CHARS = 800;
+/** LEAD_SEARCH_ELEMENTS: the lead is looked for among this many elements after the headline */
+const LEAD_SEARCH_ELEMENTS = 200;
+
+/**
+ * leadParagraph finds the lead under the page's headline (the first h1): the first element after
+ * it whose class or id says lead, intro, excerpt, standfirst, subtitle or summary, holding one short
+ * paragraph of text with few links. Returns a copy (Readability rewrites the page) and a probe of its text.
+ */
+function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element: DomNode; probe: string } | null {
+  const all = (body as unknown as DomElement).querySelectorAll("*");
+  let from = -1;
+  for (let i = 0; i < all.length; i++) {
+    if (all[i]!.nodeName.toLowerCase() === "h1" && stats.has(all[i]!)) {
+      from = i;
+      break;
+    }
+  }
+  if (from < 0) return null;
+  for (let i = from + 1; i < all.length && i <= from + LEAD_SEARCH_ELEMENTS; i++) {
+    const el = all[i]!;
+    const s = stats.get(el);
+    if (!s || !hasLeadName(el)) continue;
+    if (s.text < LEAD_MIN_CHARS || s.text > LEAD_MAX_CHARS || s.linkText > 0.3 * s.text) continue;
+    if (el.querySelectorAll("h1, h2, h3, p + p, li, table, img").length > 0) continue;
+    const text = normalizeSpace(el.textContent ?? "");
+    const start = Math.max(0, Math.floor((text.length - PROBE_CHARS) / 2));
+    return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, probe: text.slice(start, start + PROBE_CHARS) };
+  }
+  return null;
+}
+
+function hasLeadName(el: DomElement): boolean {
+  const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`.trim();
+  if (!names) return false;
+  for (const name of names.split(/\s+/)) {
+    const words = name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/);
+    if (words.some((w) => LEAD_WORDS.has(w)) || /teaser-?text/i.test(name)) return true;
+  }
+  return false;
+}
+
+/** CTA_MAX_CHARS: a call to action is one short paragraph (non-space characters) */
+const CTA_MAX_CHARS = 250;
+/** SUBSCRIBE_WORDS: asking the reader to subscribe or sign up, in the languages of the pages seen */
+const SUBSCRIBE_WORDS = /\b(?:subscribe|subscription|subscribers?|sign(?:ing)? up|newsletter|abonnieren|abonnement|abonnez|abónate|suscr[ií]b[ea]|suscripci[oó]n|hazte miembro|assine|assinatura|subskrypc\p{L}*|prenumer\p{L}*|iscriviti)\b/iu;
+
+/**
+ * isCallToAction: a short paragraph that asks the reader to subscribe or sign up (paywall and
+ * newsletter boxes inside the article), or that points to other articles ("Lesen Sie auch: <link>").
+ */
+function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (tag !== "p" && tag !== "div") return false;
+  const s = stats.get(el);
+  if (!s || s.text === 0 || s.text > CTA_MAX_CHARS) return false;
+  if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
+  const text = normalizeSpace(el.textContent ?? "");
+  if (SUBSCRIBE_WORDS.test(text)) return true;
+  // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
+  if (text.length <= 40 && RELATED_HEADING.test(text.replace(/[:.…»›>\s]+$/, "")) && RELATED_HEADING.exec(text)![0].length >= text.replace(/[:.…»›>\s]+$/, "").length) return true;
+  return READ_ALSO.test(text) && s.linkText > 0;
+}
+
+/**
+ * isTeaserList: inside Readability's article, a list or block of links ("Read also: ...", a
+ * teaser rail) is dropped like in the fallback; a paragraph that is one link, or a list of links in
+ * a table cell (an infobox's "Founders"), is content.
+ */
+function isTeaserList(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  if (el.nodeName.toLowerCase() === "p" || !isLinkList(el, stats)) return false;
+  for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) {
+    const tag = p.nodeName.toLowerCase();
+    if (tag === "td" || tag === "th") return false;
+    if (tag === "table" || tag === "article" || tag === "body") break;
+  }
+  return true;
+}
+
 /**
  * findMainContent picks the main content of a parsed page. `reparse` yields a fresh copy of the page,
  * needed only when the fallback wins (Readability rewrites the document it reads).
  */
+/**
+ * isChromeUnlessProse: chrome by markup, or by name unless the block holds running text. The density
+ * estimate falls back to it when the strict test leaves almost no text (the page's content sits in a
+ * wrapper named "cb-sidebar-right" or the like).
+ */
+function isChromeUnlessProse(el: DomElement): boolean {
+  const kind = chromeKind(el);
+  return kind === "markup" || (kind === "name" && !isProse(el));
+}
+
+/** densityEstimate: the density pick with the strict chrome test, or with the broad one when the strict one finds too little. */
+function densityEstimate(body: DomNode): DensityPick {
+  const strict = densityPick(body);
+  if (strict.contentChars >= MIN_ARTICLE_CHARS) return strict;
+  const broad = densityPick(body, isChromeUnlessProse);
+  return broad.contentChars > 2 * strict.contentChars ? broad : strict;
+}
+
 export function findMainContent(document: Document, reparse: () => Document): MainContent {
   const body = (document.body ?? document.documentElement) as unknown as DomNode;
-  const density = densityPick(body);
+  const density = densityEstimate(body);
   const shape = pageShape(body);
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
+  const marked = markedArticle(body, density.stats);
+  const lead = leadParagraph(body, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
-  const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && articleChars >= MIN_SHARE_OF_DENSITY * density.contentChars;
+  // Inside Readability's article a chrome-like class name ("post-related-wrap") on a block that
+  // holds much of the article's text names a layout wrapper, not chrome: keep it.
+  const articleChrome = (el: DomElement) => {
+    const kind = chromeKind(el);
+    return kind !== null && !holdsMuchOf(el, articleChars) && !(kind === "name" && isProse(el));
+  };
+  const articleStats = article ? measureText(article, articleChrome) : null;
+  // What is left of the article once its chrome is out must still be "enough" (not a cookie notice).
+  const keptChars = article ? contentOf(articleStats!, article) : 0;
+  const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && keptChars >= MIN_SHARE_OF_DENSITY * density.contentChars;
+  if (marked && article && enough && !sharesText(article, marked.probes)) {
+    // The page marks its article (articleBody, a single <article>) and Readability took another part
+    // of the page (a login box, a teaser block): the page's own mark wins.
+    const fresh = followPath(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse()), marked.path);
+    if (fresh) {
+      const stats = measureText(fresh);
+      const related = relatedBlocks(fresh, stats);
+      const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el) || isLinkList(el, stats) || isCallToAction(el, stats);
+      return { roots: [fresh], skip, method: "marked" };
+    }
+  }
   if (article && enough) {
-    // Inside Readability's article a chrome-like class name ("post-related-wrap") on a block that
-    // holds much of the article's text names a layout wrapper, not chrome: keep it.
-    const skip = (el: DomElement) => isBoilerplate(el) && !holdsMuchOf(el, articleChars);
-    return { roots: [article], skip, method: "readability" };
+    const stats = articleStats!;
+    const related = relatedBlocks(article, stats);
+    const skip = (el: DomElement) => related.has(el) || isCaption(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || articleChrome(el);
+    // Readability often leaves out the lead under the headline (it sits in the article's header).
+    const roots = lead && !sharesText(article, [lead.probe]) ? [lead.element, article] : [article];
+    return { roots, skip, method: "readability" };
   }
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
-  const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse())) : density;
-  const skip = (el: DomElement) => isBoilerplate(el) || isLinkList(el, pick.stats);
+  const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse()), density.excluded) : density;
+  const related = relatedBlocks(pick.element, pick.stats);
+  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || isCaption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats);
   return { roots: [pick.element], skip, method: "density" };
+}
+
+/**
+ * RELATED_HEADING: a heading that opens a block of links to other pages ("Related articles", "Auch
+ * interessant", "Lesen Sie auch", "Te puede interesar", "À lire aussi"), or the author's box.
+ */
+const RELATED_HEADING = new RegExp(
+  "^(?:related(?: articles| posts| stories| content| reading)?|more (?:from|on|in|stories|articles|news)\\b|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended(?: for you)?|most (?:read|popular)|about the author|" +
+    "auch interessant|auch lesen|lies auch|siehe auch|das könnte (?:dich|sie) (?:auch )?interessieren|mehr (?:zum thema|zu|zum|aus|von|themen)\\b|weitere (?:artikel|beiträge|informationen|themen|links|nachrichten|meldungen)|weiterführende links|zum weiterlesen|lesen sie (?:auch|mehr)|über (?:den autor|die autorin)|neueste (?:artikel|beiträge)|ähnliche (?:artikel|beiträge)|verwandte (?:artikel|beiträge|themen)|meistgelesen|" +
+    "(?:te|le) puede interesar|noticias relacionadas|lee también|artículos relacionados|más noticias|à lire aussi|lire aussi|articles similaires|sur le même sujet|leggi anche|articoli correlati|(?:czytaj|zobacz) (?:też|także|również)|polecamy|(?:veja|leia) também|mais lidas)",
+  "i",
+);
+/** READ_ALSO: a paragraph that opens with "Read also:", "Lea:", "Mehr Themen:" and then links */
+const READ_ALSO = new RegExp(`^(?:${RELATED_HEADING.source.slice(4, -1)}|lea|lee|mira|mire|ver|véase|siehe auch|voir|leia|czytaj|zobacz)\\s*:`, "i");
+const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+/** RELATED_MAX_CHARS: a block after a related heading with more non-link text than this is article text again */
+const RELATED_MAX_CHARS = 400;
+
+/**
+ * relatedBlocks finds the "related" headings under `root` and the short blocks that follow each
+ * one up to the next heading: teaser lists and author boxes that Readability keeps in the article.
+ */
+function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNode> {
+  const found = new Set<DomNode>();
+  const headings = (root as unknown as DomElement).querySelectorAll?.("h1, h2, h3, h4, h5, h6") ?? [];
+  for (let i = 0; i < headings.length; i++) {
+    const heading = headings[i]!;
+    const text = (heading.textContent ?? "").replace(/\s+/g, " ").trim().replace(/[:.…»›>\s]+$/, "");
+    if (!text || text.length > 60 || !RELATED_HEADING.test(text)) continue;
+    // A heading alone in its wrapper ("<div class=title><h2>..</h2></div>"): the wrapper's siblings follow it.
+    let unit: DomElement = heading;
+    for (let up = 0; up < 2; up++) {
+      const parent = unit.parentNode as DomElement | null;
+      if (!parent || parent === root || parent.nodeType !== 1 || countChars(parent.textContent ?? "") > countChars(heading.textContent ?? "") + 5) break;
+      unit = parent;
+    }
+    found.add(unit);
+    for (let next = nextElement(unit); next; next = nextElement(next)) {
+      if (HEADING_TAGS.has(next.nodeName.toLowerCase()) || next.querySelectorAll("h1, h2, h3, h4, h5, h6").length > 0) break;
+      const s = stats.get(next);
+      if (s && s.text - s.linkText > RELATED_MAX_CHARS) break;
+      found.add(next);
+    }
+  }
+  return found;
+}
+
+function nextElement(node: DomNode): DomElement | null {
+  for (let n = (node as unknown as Element).nextSibling as unknown as DomNode | null; n; n = (n as unknown as Element).nextSibling as unknown as DomNode | null) {
+    if (n.nodeType === 1) return n as DomElement;
+  }
+  return null;
 }
 
 /** WRAPPER_SHARE: a block with a chrome-like name holding more than this share of the article's text is a wrapper of content */

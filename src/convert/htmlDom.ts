@@ -600,9 +600,13 @@ function destination(url: string): string {
 // ---------------------------------------------------------------------------------------------
 // Text
 
-/** collapse turns every run of HTML whitespace into one space; no-break spaces become spaces. */
+/**
+ * collapse turns every run of HTML whitespace into one space; no-break spaces become spaces. Soft
+ * hyphens (U+00AD, a browser shows them only where it breaks a line) are dropped: kept, they split
+ * words for every reader of the markdown ("Mit\u00adtel\u00adal\u00adter").
+ */
 function collapse(text: string): string {
-  return text.replace(/[ \t\n\r\f\u00a0]+/g, " ");
+  return text.replace(/\u00ad/g, "").replace(/[ \t\n\r\f\u00a0]+/g, " ");
 }
 
 /** escapeInline escapes characters that would start markdown syntax inside running text. */
