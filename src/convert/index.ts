@@ -5,7 +5,7 @@
  */
 import { AppError } from "../errors";
 import { extensionOf } from "../ingest/sniff";
-import { formatOf, type Engine, type Format } from "./formats";
+import { formatOf, noReaderAdvice, type Engine, type Format } from "./formats";
 import type { Conversion, ConvertContext, ConvertInput, Converter } from "./types";
 import { convertPdf } from "./pdf";
 import { convertDocx } from "./docx";
@@ -65,6 +65,8 @@ export interface DocumentConversion extends Conversion {
 export function formatFor(input: ConvertInput): Format {
   const format = formatOf(input, extensionOf(input.filename));
   if (!format) {
+    const advice = noReaderAdvice(input.contentType);
+    if (advice) throw new AppError("unsupported_media_type", `'${input.filename}' is ${advice}`);
     throw new AppError(
       "unsupported_media_type",
       `'${input.filename}' is ${input.contentType}, which markdown conversion does not support; GET /api/v1/markdown/supported lists the formats`,
