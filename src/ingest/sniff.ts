@@ -483,9 +483,9 @@ function sniffOle(bytes: Uint8Array, nameExt: string): string {
   if (hasStream("WordDocument")) return hasStream("WpsCustomData") ? EXTENSION_MIME.wps : EXTENSION_MIME.doc;
   if (hasStream("Workbook") || hasStream("Book\0")) return EXTENSION_MIME.xls;
   if (hasStream("PowerPoint Document")) return EXTENSION_MIME.ppt;
-  // Microsoft Works word processor files hold MatOST, or CONTENTS with SPELLING: the stream names
-  // Apache Tika's detector uses; no Works sample was at hand to check them
-  if (hasStream("MatOST") || (hasStream("CONTENTS") && hasStream("SPELLING"))) return EXTENSION_MIME.wps;
+  // Microsoft Works word processor files hold MatOST, or a CONTENTS stream (Works 2000-9 start it with
+  // "CHNKWKS", as libwps checks; Tika looks for SPELLING beside it). No Works sample was at hand to check.
+  if (hasStream("MatOST") || (hasStream("CONTENTS") && (hasStream("SPELLING") || text.includes("CHNKWKS")))) return EXTENSION_MIME.wps;
   return "application/x-ole-storage";
 }
 
