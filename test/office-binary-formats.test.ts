@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { api, form, startServer, type TestServer } from "./helpers/server";
+import { zipOf } from "./helpers/zip";
 import { sniffType } from "../src/ingest/sniff";
+import { ZipArchive } from "../src/convert/zip";
 
 const SAMPLES = join(import.meta.dir, "fixtures/formats");
 const XLSB = new Uint8Array(readFileSync(join(SAMPLES, "xlsb_six_sheets_calamine.xlsb")));
@@ -60,6 +62,16 @@ describe("xlsb (Excel binary workbook)", () => {
     expect(body.success).toBe(false);
     expect(body.error).toBe("unreadable_document");
     expect(body.detail).toContain(".xlsb");
+  }, 120_000);
+
+  test("an xlsb whose workbook part is damaged is 400 unreadable_document, not an empty success", async () => {
+    // LibreOffice opens it as a new workbook with one empty sheet and reports success
+    const archive = new ZipArchive(XLSB, 10_000_000, "sample");
+    const damaged = zipOf(archive.names().map((name) => ({ name, data: name === "xl/workbook.bin" ? new Uint8Array(archive.read(name)!.length).fill(0xa5) : archive.read(name)! })));
+    const { status, body } = await convert(damaged, "damaged.xlsb");
+    expect(status).toBe(400);
+    expect(body.error).toBe("unreadable_document");
+    expect(body.detail).toContain("read 1 of the 6 worksheets");
   }, 120_000);
 
   test("text named .xlsb is 400 unreadable_document, not a 500", async () => {
