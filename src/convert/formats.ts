@@ -63,7 +63,7 @@ const FAMILY_LABEL: Record<Family, string> = {
 const rows: Array<[Family, Engine, string[]]> = [
   ["documents", "pdf", ["pdf"]],
   ["documents", "docx", ["docx", "docm", "dotx"]],
-  ["documents", "office:docx", ["doc", "dot", "odt", "ott", "fodt", "rtf", "pages"]],
+  ["documents", "office:docx", ["doc", "dot", "odt", "ott", "fodt", "rtf", "pages", "wps"]],
   ["documents", "epub", ["epub"]],
   ["documents", "xps", ["xps", "oxps"]],
   ["documents", "text", ["txt", "text", "md", "markdown", "rst", "adoc", "org", "tex", "log"]],
@@ -71,7 +71,7 @@ const rows: Array<[Family, Engine, string[]]> = [
   ["documents", "msg", ["msg"]],
   ["documents", "mbox", ["mbox"]],
   ["spreadsheets", "xlsx", ["xlsx", "xlsm", "xltx"]],
-  ["spreadsheets", "office:xlsx", ["xls", "xlt", "ods", "ots", "fods", "numbers"]],
+  ["spreadsheets", "office:xlsx", ["xls", "xlt", "xlsb", "ods", "ots", "fods", "numbers"]],
   ["spreadsheets", "delimited", ["csv", "tsv"]],
   ["presentations", "pptx", ["pptx", "pptm", "potx", "ppsx"]],
   ["presentations", "office:pptx", ["ppt", "pps", "pot", "odp", "otp", "fodp", "key"]],
@@ -131,6 +131,20 @@ export function formatOf(detected: { contentType: string; ext: string }, nameExt
   const byName = nameExt ? BY_EXT.get(nameExt) : undefined;
   if (byName && (byName.mime === detected.contentType || CONTAINER_TYPES.has(detected.contentType))) return byName;
   return (detected.ext ? BY_EXT.get(detected.ext) : undefined) ?? BY_MIME.get(detected.contentType) ?? (detected.contentType.startsWith("text/") ? BY_EXT.get("txt") : undefined);
+}
+
+/**
+ * NO_READER_ADVICE: formats that are recognised but that no program on the server reads, by MIME
+ * type, with what the caller can do instead; the 415 for them says so rather than "not supported".
+ */
+const NO_READER_ADVICE: Record<string, string> = {
+  "application/onenote":
+    "a OneNote notebook file (.one, .onetoc2), which no program on this server can read; in OneNote, export the page or section as PDF or Word (File > Export) and upload that file",
+};
+
+/** noReaderAdvice says what a recognised but unreadable type is and what to upload instead; undefined for other types. */
+export function noReaderAdvice(contentType: string): string | undefined {
+  return NO_READER_ADVICE[contentType];
 }
 
 /** supportedFormats groups the table by family for the API and the README. */

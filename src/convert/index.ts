@@ -5,7 +5,7 @@
  */
 import { AppError } from "../errors";
 import { extensionOf } from "../ingest/sniff";
-import { formatOf, type Engine, type Format } from "./formats";
+import { formatOf, noReaderAdvice, type Engine, type Format } from "./formats";
 import type { Conversion, ConvertContext, ConvertInput, Converter } from "./types";
 import { convertPdf } from "./pdf";
 import { convertDocx } from "./docx";
@@ -24,6 +24,7 @@ import { convertImage } from "./image";
 import { convertMedia } from "./media";
 import { convertArchive } from "./archive";
 import { convertXps } from "./xps";
+import { checkXlsbImport } from "./xlsb";
 
 type NativeEngine = Exclude<Engine, `office:${string}`>;
 
@@ -57,6 +58,11 @@ function convertXmlOrFeed(input: ConvertInput, ctx: ConvertContext): Promise<Con
   return isFeed(head) ? convertFeed(input, ctx) : convertXml(input, ctx);
 }
 
+/** OFFICE_IMPORT_CHECKS: by source extension, checks of LibreOffice's output for what its import loses without an error */
+const OFFICE_IMPORT_CHECKS: Record<string, (input: ConvertInput, converted: Uint8Array, ctx: ConvertContext) => void> = {
+  xlsb: checkXlsbImport,
+};
+
 export interface DocumentConversion extends Conversion {
   format: Format;
 }
@@ -65,6 +71,8 @@ export interface DocumentConversion extends Conversion {
 export function formatFor(input: ConvertInput): Format {
   const format = formatOf(input, extensionOf(input.filename));
   if (!format) {
+    const advice = noReaderAdvice(input.contentType);
+    if (advice) throw new AppError("unsupported_media_type", `'${input.filename}' is ${advice}`);
     throw new AppError(
       "unsupported_media_type",
       `'${input.filename}' is ${input.contentType}, which markdown conversion does not support; GET /api/v1/markdown/supported lists the formats`,
@@ -81,6 +89,7 @@ export async function convertDocument(input: ConvertInput, ctx: ConvertContext):
     const target = format.engine.slice("office:".length) as "docx" | "xlsx" | "pptx" | "pdf";
     const converted = await ctx.tools.office.convert(input.bytes, format.ext, target, ctx.signal);
     ctx.signal.throwIfAborted();
+    OFFICE_IMPORT_CHECKS[format.ext]?.(input, converted, ctx);
     const result = await CONVERTERS[target]({ ...input, bytes: converted, ext: target }, ctx);
     return { ...result, method: `libreoffice+${result.method}`, format };
   }

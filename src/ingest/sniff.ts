@@ -30,6 +30,7 @@ const KNOWN_EXTENSIONS = {
   rtf: "application/rtf",
   pages: "application/vnd.apple.pages",
   wpd: "application/vnd.wordperfect",
+  wps: "application/vnd.ms-works",
   epub: "application/epub+zip",
   mobi: "application/x-mobipocket-ebook",
   djvu: "image/vnd.djvu",
@@ -66,6 +67,8 @@ const KNOWN_EXTENSIONS = {
   vsd: "application/vnd.visio",
   vsdx: "application/vnd.ms-visio.drawing",
   pub: "application/x-mspublisher",
+  one: "application/onenote",
+  onetoc2: "application/onenote",
   // mail and notebooks
   eml: "message/rfc822",
   msg: "application/vnd.ms-outlook",
@@ -318,6 +321,7 @@ function sniffMagic(bytes: Uint8Array, nameExt: string): string | null {
   if (u32(bytes, 0) === 1 && ascii(bytes, 40, 4) === " EMF") return "image/emf";
   // WMF: the placeable header's key, or a standard header (type 1 or 2, header size 9 words, version 0x100/0x300)
   if (startsWith(bytes, [0xd7, 0xcd, 0xc6, 0x9a]) || ((u16(bytes, 0) === 1 || u16(bytes, 0) === 2) && u16(bytes, 2) === 9 && (u16(bytes, 4) === 0x100 || u16(bytes, 4) === 0x300))) return "image/wmf";
+  if (ONENOTE_FILE_TYPES.some((guid) => startsWith(bytes, guid))) return EXTENSION_MIME.one;
   if (ascii(bytes, 4, 4) === "ftyp") return sniffIsoMedia(bytes, nameExt);
   if (startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return ascii(bytes, 0, 64).includes("webm") ? "video/webm" : "video/x-matroska";
   if (head.startsWith("OggS")) return ascii(bytes, 0, 64).includes("theora") ? "video/ogg" : "audio/ogg";
@@ -333,6 +337,24 @@ function sniffMagic(bytes: Uint8Array, nameExt: string): string | null {
   if (head.startsWith("BZh")) return "application/x-bzip2";
   if (ascii(bytes, 257, 5) === "ustar") return "application/x-tar";
   return sniffTextFormat(bytes, nameExt);
+}
+
+/**
+ * ONENOTE_FILE_TYPES: the GUIDs a OneNote file starts with ([MS-ONESTORE] 2.3.1 guidFileType for a
+ * section .one and a table of contents .onetoc2; 2.8 guidFileFormat for the alternative packaging),
+ * as stored: the first three fields little-endian.
+ */
+const ONENOTE_FILE_TYPES = [
+  "7b5c52e4-d88c-4da7-aeb1-5378d02996d3",
+  "43ff2fa1-efd9-4c76-9ee2-10ea5722765f",
+  "638de92f-a6d4-4bc1-9a36-b3fc2511a5b7",
+].map(guidBytes);
+
+/** guidBytes turns "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" into its 16 bytes as a file stores them. */
+function guidBytes(guid: string): number[] {
+  const hex = guid.replace(/-/g, "");
+  const bytes = Array.from({ length: 16 }, (_, i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16));
+  return [...bytes.slice(0, 4).reverse(), ...bytes.slice(4, 6).reverse(), ...bytes.slice(6, 8).reverse(), ...bytes.slice(8)];
 }
 
 /** isPdf accepts "%PDF-" at the start, or within the first 1 KB (as readers do) when the file also ends with %%EOF. */
@@ -435,6 +457,7 @@ function sniffZip(bytes: Uint8Array, nameExt: string): string {
   const anyStartsWith = (prefix: string) => list.some((n) => n.startsWith(prefix));
   const refine = (family: string) => (EXTENSION_MIME[nameExt]?.includes(family) && ZIP_BASED_EXTENSIONS.has(nameExt) ? EXTENSION_MIME[nameExt] : null);
   if (anyStartsWith("word/")) return refine("word") ?? EXTENSION_MIME.docx;
+  if (names.has("xl/workbook.bin")) return EXTENSION_MIME.xlsb;
   if (anyStartsWith("xl/")) return refine("excel") ?? refine("spreadsheetml") ?? EXTENSION_MIME.xlsx;
   if (anyStartsWith("ppt/")) return refine("presentation") ?? refine("powerpoint") ?? EXTENSION_MIME.pptx;
   if (anyStartsWith("visio/")) return EXTENSION_MIME.vsdx;
@@ -454,7 +477,7 @@ function sniffZip(bytes: Uint8Array, nameExt: string): string {
 // ---------------------------------------------------------------------------------------------
 // OLE2 compound files
 
-const OLE_EXTENSIONS = new Set(["doc", "dot", "xls", "xlt", "ppt", "pps", "pot", "msg", "vsd", "pub"]);
+const OLE_EXTENSIONS = new Set(["doc", "dot", "wps", "xls", "xlt", "ppt", "pps", "pot", "msg", "vsd", "pub"]);
 
 /** sniffOle names an OLE2 file by its extension, else by the stream names stored in UTF-16 in its directory. */
 function sniffOle(bytes: Uint8Array, nameExt: string): string {
@@ -462,9 +485,13 @@ function sniffOle(bytes: Uint8Array, nameExt: string): string {
   const text = latin1.decode(bytes);
   const hasStream = (name: string) => text.includes(name.replace(/./g, "$&\0"));
   if (hasStream("__substg1.0_")) return EXTENSION_MIME.msg;
-  if (hasStream("WordDocument")) return EXTENSION_MIME.doc;
+  // Kingsoft WPS Writer keeps a Word binary document beside its own WpsCustomData stream (seen in its files)
+  if (hasStream("WordDocument")) return hasStream("WpsCustomData") ? EXTENSION_MIME.wps : EXTENSION_MIME.doc;
   if (hasStream("Workbook") || hasStream("Book\0")) return EXTENSION_MIME.xls;
   if (hasStream("PowerPoint Document")) return EXTENSION_MIME.ppt;
+  // Microsoft Works word processor files hold MatOST, or a CONTENTS stream (Works 2000-9 start it with
+  // "CHNKWKS", as libwps checks; Tika looks for SPELLING beside it). No Works sample was at hand to check.
+  if (hasStream("MatOST") || (hasStream("CONTENTS") && (hasStream("SPELLING") || text.includes("CHNKWKS")))) return EXTENSION_MIME.wps;
   return "application/x-ole-storage";
 }
 
