@@ -12,8 +12,8 @@
  * - generated: test/fixtures/extract (made by make.ts, the set bench/extract-local.ts reports),
  *   printed beside the real ones.
  *
- * Each document is converted by the real converter (`docintel md`, OCR included), then extractLocal
- * runs with the set's schema. Scoring, as issue 15 "How the held-back sets are scored" says:
+ * Each document is converted by the real converter (`docintel md --json`, OCR included), then
+ * extractLocal runs with the set's schema and the document's OCR quality, as the service calls it. Scoring, as issue 15 "How the held-back sets are scored" says:
  * identifiers ignoring case, spaces and a leading `#` or `:`; dates as calendar dates (a value counts
  * when one of its readings, day first or month first, is the right date); names (vendor, merchant)
  * when the expected name, lowercased without punctuation, is in the value, or the value (6+
@@ -37,6 +37,7 @@ import { basename, join, resolve } from "node:path";
 import { extractLocal, type LocalFieldResult } from "../src/extract/local";
 import { parseTypedSchema, type TypedSchema } from "../src/schema/typed";
 import { allNumbers, parseDate, dateReadings } from "../src/extract/local/values";
+import { qualitySignals } from "../src/extract/confidence";
 
 const ROOT = resolve(import.meta.dir, "..");
 const CLI = join(ROOT, "bin/docintel");
@@ -88,18 +89,30 @@ interface Scored {
   confidence: number;
 }
 
-/** markdownOf converts a file with the real converter, as `docintel md` does for a user. */
-async function markdownOf(path: string): Promise<string> {
-  const cached = CACHE ? join(CACHE, `${basename(path)}.md`) : "";
-  if (cached && existsSync(cached)) return readFileSync(cached, "utf8");
-  const proc = Bun.spawn([process.execPath, CLI, "md", path], { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`docintel md ${path} exited ${code}: ${err}`);
-  if (cached) {
-    mkdirSync(CACHE, { recursive: true });
-    writeFileSync(cached, out);
+interface Converted {
+  markdown: string;
+  /** ocrQuality: the document's ocr_quality as the service computes it; null = no page was OCRed */
+  ocrQuality: number | null;
+}
+
+/** convert runs the real converter as `docintel md --json` does for a user: the markdown and each page's OCR quality. */
+async function convert(path: string): Promise<Converted> {
+  const cached = CACHE ? join(CACHE, `${basename(path)}.json`) : "";
+  let json: string;
+  if (cached && existsSync(cached)) json = readFileSync(cached, "utf8");
+  else {
+    const proc = Bun.spawn([process.execPath, CLI, "md", "--json", path], { stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    if (code !== 0) throw new Error(`docintel md ${path} exited ${code}: ${err}`);
+    json = out;
+    if (cached) {
+      mkdirSync(CACHE, { recursive: true });
+      writeFileSync(cached, out);
+    }
   }
-  return out;
+  const result = JSON.parse(json) as { markdown: string; pages?: { ocr_quality?: number }[] };
+  const pageOcr = (result.pages ?? []).flatMap((p) => (p.ocr_quality === undefined ? [] : [p.ocr_quality]));
+  return { markdown: result.markdown, ocrQuality: qualitySignals({ pageOcrConfidences: pageOcr, tokenProbabilities: [], selfReports: [] }).ocr_quality ?? null };
 }
 
 const squash = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
@@ -234,8 +247,8 @@ async function runSet(name: string, set: { docs: Labelled[] } | { skipped: strin
   }
   const scored: Scored[] = [];
   for (const doc of set.docs) {
-    const markdown = await markdownOf(doc.path);
-    const result: Record<string, LocalFieldResult> = extractLocal(markdown, doc.schema);
+    const { markdown, ocrQuality } = await convert(doc.path);
+    const result: Record<string, LocalFieldResult> = extractLocal(markdown, doc.schema, { ocrQuality });
     const lines: string[] = [];
     for (const [field, want] of Object.entries(doc.expected)) {
       const got = result[field]!;
@@ -245,7 +258,7 @@ async function runSet(name: string, set: { docs: Labelled[] } | { skipped: strin
       if (!right || verbose) lines.push(`    ${right ? "ok " : got.found && got.confidence >= 0.8 ? "WRONG!" : "miss"} ${field}: got ${JSON.stringify(got.value)} (${got.confidence}) want ${JSON.stringify(want)}`);
     }
     const ok = Object.keys(doc.expected).length - lines.filter((l) => !l.trimStart().startsWith("ok")).length;
-    if (verbose || lines.length) console.log(`${doc.file.padEnd(48)} ${ok}/${Object.keys(doc.expected).length}`);
+    if (verbose || lines.length) console.log(`${doc.file.padEnd(48)} ${ok}/${Object.keys(doc.expected).length}${ocrQuality === null ? "" : ` (ocr_quality ${ocrQuality})`}`);
     for (const l of lines) console.log(l);
   }
   const right = scored.filter((s) => s.right);

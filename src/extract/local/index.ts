@@ -12,6 +12,7 @@ import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer } from "./parties";
+import { totalEvidence } from "./amounts";
 import {
   EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
@@ -38,9 +39,15 @@ const KIND_CONFIDENCE: Record<Candidate["kind"], number> = {
   colon: 0.95, cell: 0.95, "cell-last": 0.9, inline: 0.9, "next-line": 0.85, column: 0.88, prefix: 0.85, phrase: 0.7, title: 0.85,
 };
 
+export interface LocalOptions {
+  /** ocrQuality: the document's ocr_quality (0..1) when its text came from OCR; null or absent = a text layer */
+  ocrQuality?: number | null;
+}
+
 /** extractLocal extracts every field of the schema from the markdown. */
-export function extractLocal(markdown: string, schema: TypedSchema): Record<string, LocalFieldResult> {
+export function extractLocal(markdown: string, schema: TypedSchema, options: LocalOptions = {}): Record<string, LocalFieldResult> {
   const doc = parseDocument(markdown, labelVocabulary(schemaWords(schema)));
+  doc.ocrQuality = options.ocrQuality ?? null;
   const out: Record<string, LocalFieldResult> = {};
   for (const [name, def] of Object.entries(schema)) {
     const { span: _span, ...result } = extractField(doc, name, def, null);
@@ -95,6 +102,8 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     // "Name: Lieferant GmbH" in the seller's block ("### Verkäufer") names the seller
     if (score === 0 && isPartyField(labels) && !parent && PARTY_NAME_LABEL.test(normaliseLabel(candidate.label)) && candidate.section && labelScore(candidate.section, labels) === 1) score = 1;
     if (score === 0) continue;
+    // "Company rio; 1474703-K", "from the date of purchase": one unpunctuated word is no party label
+    if (isPartyField(labels) && (candidate.kind === "prefix" || candidate.kind === "phrase") && normaliseLabel(candidate.label).split(" ").length < 2) continue;
     // an item table's "Total" column holds line totals, not the document's
     if (candidate.kind === "column" && isAmountField(labels) && (candidate.tableWidth ?? 0) >= 3) continue;
     const coerced = coerce(candidate, def, labels, parent);
@@ -113,13 +122,31 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
   }
   if (scored.length === 0) return null;
   scored.sort((a, b) => b.rank - a.rank || a.candidate.order - b.candidate.order);
-  const best = scored[0]!;
+  let best = scored[0]!;
   let confidence = best.confidence;
   // another equally good label with a different value makes the pick uncertain
   const rival = scored.find((s) => s !== best && s.rank >= best.rank - 0.05 && JSON.stringify(s.value) !== JSON.stringify(best.value));
   if (rival) confidence = Math.min(confidence - 0.1, 0.85);
+  if (labels.concept === "total" && typeof best.value === "number" && !parent) {
+    const evidence = totalEvidence(doc, best.candidate, best.value);
+    if (evidence.better) {
+      best = { candidate: evidence.better.candidate, value: evidence.better.value, confidence: 0.85, rank: best.rank };
+      confidence = 0.85;
+    }
+    if (evidence.contradicted) confidence *= 0.75;
+    // digits read by OCR are settled only when the page repeats or adds up to them
+    if (doc.ocrQuality !== null && !evidence.corroborated) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);
+  }
+  if (doc.ocrQuality !== null && isDateField(labels) && typeof best.value === "string") {
+    // an OCR-read date is settled when the page prints it twice; one reading may have a misread digit
+    const readings = allDates(doc.markdown).filter((d) => d.text === best.value).length;
+    if (readings < 2) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);
+  }
   return cite(doc, best.value, confidence, best.candidate.start, best.candidate.end);
 }
+
+/** OCR_UNSETTLED_CAP: the highest confidence of an OCR-read amount that nothing else on the page confirms. */
+const OCR_UNSETTLED_CAP = 0.75;
 
 /** PRINT_STAMP: a line with a time of day and a page number, as printing systems stamp each page. */
 const PRINT_STAMP = /\b\d{1,2}:\d{2}(:\d{2})?\b[^]*\b(seite|page|pag|blatt|strona|pagina)\b\.?\s*:?\s*\d|\b(seite|page|pag|blatt|strona|pagina)\b\.?\s*:?\s*\d[^]*\b\d{1,2}:\d{2}(:\d{2})?\b/i;
@@ -225,6 +252,8 @@ export function coerceText(raw: string, def: FieldDefinition, labels: FieldLabel
       if (n.percent !== isPercentField(labels)) quality = n.percent ? 0.5 : 0.85;
       const rest = (text.slice(0, n.index) + text.slice(n.end)).replace(/[\s$€£¥%.,:()-]/g, "");
       if (/[A-Za-z]{3,}/.test(rest)) quality *= 0.8;
+      // "TOTAL: 26.00 1.86": a row of several amounts, the label names only one of them
+      if (allNumbers(text.slice(n.end)).some((m) => !m.percent)) quality *= 0.85;
       return { value: n.value, quality };
     }
     case "boolean": {
@@ -249,7 +278,10 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   if (isDateField(labels)) {
     // the date as the document writes it: the spec returns values literally present in the source
     const d = parseDate(text);
-    return d ? { value: d.text, quality: d.text.length >= text.length - 3 ? 1 : 0.9, openDateOrder: d.ambiguous } : null;
+    if (!d) return null;
+    // "10/03/2078": a document date more than ten years ahead is more likely a misread digit
+    const implausible = +d.iso.slice(0, 4) > new Date().getUTCFullYear() + 10;
+    return { value: d.text, quality: (d.text.length >= text.length - 3 ? 1 : 0.9) * (implausible ? 0.6 : 1), openDateOrder: d.ambiguous };
   }
   // "Date de facture 16/11/2017": a date is not a document number
   if (isIdField(labels)) {

@@ -57,6 +57,8 @@ export interface ParsedDocument {
   candidates: Candidate[];
   /** dateOrderKnown: the document settles the day/month order of its numeric dates (values.ts dayMonthOrderKnown) */
   dateOrderKnown: boolean;
+  /** ocrQuality: the document's OCR quality (0..1) when its text came from OCR, else null */
+  ocrQuality: number | null;
 }
 
 /** splitLines cuts the markdown into lines with their offsets. */
@@ -197,6 +199,8 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon
   const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
   for (const m of text.matchAll(INLINE)) {
+    // "SUB-TOTAL (EX) 26.00": a label starts at a word, not inside "SUB-TOTAL"
+    if (m.index! > 0 && /[\p{L}\d-]/u.test(text[m.index! - 1]!)) continue;
     const words = m[1]!.trim().split(/\s+/);
     // every vocabulary-word suffix is a possible label ("BOOKING ORDER Print Date" -> "Print Date", "ORDER Print Date")
     const longest = trailingLabel(words, vocab).split(" ").length;
@@ -312,5 +316,5 @@ export function parseDocument(markdown: string, vocab: Set<string>): ParsedDocum
     lineCandidates(lines, i, i > 0 ? sections[i - 1]! : "", vocab, add);
   }
   titleCandidates(lines, add);
-  return { markdown, lines, tables, candidates, dateOrderKnown: dayMonthOrderKnown(markdown) };
+  return { markdown, lines, tables, candidates, dateOrderKnown: dayMonthOrderKnown(markdown), ocrQuality: null };
 }

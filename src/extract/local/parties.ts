@@ -45,10 +45,22 @@ function nameLike(text: string): boolean {
   const words = t.split(/\s+/);
   const short = words.filter((w) => w.replace(/[^\p{L}]/gu, "").length <= 2).length;
   if (words.length >= 3 && short > words.length / 2) return false;
-  // a street or town line ("Musterstr. 99", "12345 Stadt")
-  if (/\b(str\.|straße|strasse|street|road|rue|avenue|weg|allee|platz|jalan|lorong|taman)\b/i.test(t) && /\d/.test(t)) return false;
+  if (addressLike(t)) return false;
   return true;
 }
+
+/** STREET_WORDS: words of street addresses in the languages documents come in. */
+const STREET_WORDS = /(?<!\p{L})(str\.|straße|strasse|street|st\.|road|rd\.?|avenue|ave\.?|lane|drive|blvd|rue|chemin|boulevard|avenida|calle|via|rua|ulica|ul\.|weg|allee|platz|laan|straat|plein|jalan|jln\.?|lorong|taman|lot|blok|block|floor|suite|court|way|place|square|terrace|crescent|highway|close)(?!\p{L})/iu;
+
+/** addressLike says whether a line reads as part of an address: a street with a number, or a postcode and town. */
+function addressLike(t: string): boolean {
+  if (STREET_WORDS.test(t) && /\d/.test(t)) return true;
+  if (/^(?:[A-Z]{1,2}[- ])?\d{4,5}\s+\p{L}/u.test(t)) return true;
+  return /,\s*\d{4,5}\b|\b\d{4,5}\s+\p{Lu}\p{L}+,/u.test(t);
+}
+
+/** REGISTRATION: a company registration or tax number line, printed under the issuer's name. */
+const REGISTRATION = /^\(?\s*\d{5,7}-?[A-Z]\s*\)?$|\b(reg\.?|registration|company|co\.)\s*(no|nr|number)\b|\b(gst|vat|ust-?id|tva|btw|siret|siren|abn|tax id)\b|\(\d{4,}-[A-Z]\)/i;
 
 /** companyName cuts a name at its legal form ("Kraxi GmbH Flugzeugallee 17" -> "Kraxi GmbH"). */
 function companyName(text: string): string {
@@ -111,6 +123,11 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     for (let j = i; j < Math.min(lines.length, i + 6); j++) customerLines.add(j);
   });
 
+  // the issuer's name heads its letterhead: the lines below it are its address, phone and registration
+  const headsBlock = (line: number) => {
+    const below = content.filter((x) => x.i > line).slice(0, 2);
+    return below.some((x) => addressLike(x.l.plain) || REGISTRATION.test(x.l.plain) || /^(tel|phone|telefon|fax)\b/i.test(x.l.plain));
+  };
   const byName = new Map<string, { mention: Mention; score: number; count: number }>();
   for (const m of mentionsOf(lines)) {
     const key = squash(m.name);
@@ -122,6 +139,12 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     if (topLines.has(m.line)) score += 1;
     if (m.line === firstLine) score += 1;
     if (m.line >= footerFrom && !topLines.has(m.line)) score += 0.5;
+    // a town line inside an address ("SELANGOR DARUL EHSAN") follows the street line
+    const above = content.filter((x) => x.i < m.line).at(-1);
+    const inAddress = above !== undefined && addressLike(above.l.plain);
+    if (inAddress) score -= 1.5;
+    else if (topLines.has(m.line) && headsBlock(m.line)) score += 1.5;
+    if (REGISTRATION.test(m.name)) score -= 3;
     if (customerLines.has(m.line)) score -= 3;
     const seen = byName.get(key);
     if (seen) {

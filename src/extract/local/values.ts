@@ -29,7 +29,7 @@ const monthOf = (name: string) => MONTHS[name.toLowerCase().replace(".", "")]!;
 
 /** NUMBER_RE: one numeric token with optional sign, currency symbol or code, parentheses and percent. */
 const NUMBER_RE =
-  /(\()?(-|−)?\s?(?:(US\$|[$€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?/i;
+  /(\()?(-|−)?\s?(?:(US\$|[$€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d+)?|\d+[.,] \d{2}(?![\d.,])|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?/i;
 
 export interface ParsedNumber {
   value: number;
