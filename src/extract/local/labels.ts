@@ -107,8 +107,17 @@ export function splitWords(text: string): string[] {
 
 /** normaliseLabel returns a label's words joined by one space, without parenthesised notes. */
 export function normaliseLabel(label: string): string {
-  return splitWords(label.replace(/\([^)]*\)/g, " ")).join(" ");
+  const words = splitWords(label.replace(/\([^)]*\)/g, " "));
+  // "Total Incl. GST RM", "Betrag EUR": the currency after a label is the amount's, not the label's
+  while (words.length > 1 && CURRENCY_WORDS.has(words.at(-1)!)) words.pop();
+  return words.join(" ");
 }
+
+const CURRENCY_WORDS = new Set(["rm", "myr", "eur", "usd", "gbp", "chf", "pln", "sgd", "aud", "cad", "inr", "jpy", "sek", "nok", "dkk", "czk", "huf"]);
+
+/** INCLUSIVE: words that say an amount includes the tax ("Total Incl. GST", "Total TTC"). */
+const INCLUSIVE = new Set(["incl", "inkl", "includes", "including", "inclusive", "inc", "ttc", "brutto", "gross"]);
+const TOTAL_HEADS = new Set(["total", "grand", "amount", "gesamt", "gesamtbetrag", "summe", "montant", "totaal", "totale", "importe", "valor", "razem"]);
 
 export interface FieldLabels {
   /** phrases that count as an exact label (normalised) */
@@ -181,6 +190,8 @@ export function labelScore(label: string, field: FieldLabels): number {
   // "Liefer- und Rechnungsdatum": a compound label word that ends the label names the field
   const head = words.at(-1)!;
   const compoundHead = words.length > 1 && head.length >= 8 && field.exact.has(head);
+  // "Total Includes GST", "Gesamtbetrag inkl. MwSt": a total that says it includes the tax
+  if (field.concept === "total" && TOTAL_HEADS.has(words[0]!) && words.some((w) => INCLUSIVE.has(w)) && !words.some((w) => ["excl", "exkl", "excluding", "exclusive", "sub", "net", "netto", "ht", "qty"].includes(w))) return 1;
   if (field.concept && EXCLUDED[field.concept]?.some((w) => words.includes(w)) && !field.exact.has(norm) && !compoundHead) return 0;
   if (field.exact.has(norm)) return 1;
   if (compoundHead) return 0.85;

@@ -170,7 +170,8 @@ const COLON_RE = /:(?=\s|$)/g;
 /** lineCandidates reads "A: x  B: y", "LABEL $12.00" and "LABEL:" + next line pairs from a line. */
 function lineCandidates(lines: Line[], index: number, section: string, vocab: Set<string>, add: (c: Omit<Candidate, "order">) => void): void {
   const line = lines[index]!;
-  const text = line.plain;
+  // "Total Incl. GST@6% RM 5.90": a rate written into the label is a note, not the value
+  const text = line.plain.replace(/\s?@\s?\d+(?:[.,]\d+)?\s?%/g, "");
   if (!text) return;
   const colons = [...text.matchAll(COLON_RE)].map((m) => m.index!).filter((i) => !/https?$/i.test(text.slice(0, i)));
   let labelStart = 0;
@@ -197,7 +198,7 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   const blockTitle = isAllCapsLabel(text) || line.isHeading || (text.split(/\s+/).length <= 4 && conceptOf(normaliseLabel(text)) !== null);
   if (colons.length === 0 && blockTitle && !line.isTable) nextLineCandidate(lines, index, text, section, add);
   // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon
-  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
+  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
   for (const m of text.matchAll(INLINE)) {
     // "SUB-TOTAL (EX) 26.00": a label starts at a word, not inside "SUB-TOTAL"
     if (m.index! > 0 && /[\p{L}\d-]/u.test(text[m.index! - 1]!)) continue;
