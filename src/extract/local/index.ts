@@ -352,8 +352,13 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     if (labels.concept === "website" || words.includes("url") || words.includes("website")) return regexFallback(md, URL_RE, 0.55, at);
     if (labels.concept === "currency") return currencyOfAmounts(doc);
     if (labels.concept === "date" || (words.length === 1 && words[0] === "date")) {
-      const d = allDates(md)[0];
-      return d ? at(d.text, 0.5, d.index) : null;
+      // a page with one date (written once or repeated) settles it; with several, the first is a guess
+      const dates = allDates(md);
+      const d = dates[0];
+      if (!d) return null;
+      const single = dates.every((x) => x.iso === d.iso);
+      const doubt = d.ambiguous && !doc.dateOrderKnown ? UNSETTLED_DATE_QUALITY : 1;
+      return at(d.text, (single ? 0.7 : 0.5) * doubt, d.index);
     }
     if (labels.concept === "vendor") {
       const issuer = findIssuer(doc);
