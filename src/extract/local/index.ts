@@ -11,7 +11,7 @@
 import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
-import { findIssuer } from "./parties";
+import { findIssuer, nameLike } from "./parties";
 import { totalEvidence } from "./amounts";
 import {
   EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
@@ -367,7 +367,7 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
       const pick = doc.lines
         .filter((l) => l.plain && !l.isTable)
         .slice(0, 10)
-        .find((l) => l.plain.length <= 60 && /^[A-Za-z]/.test(l.plain) && !/:|@|\.[a-z0-9]{2,4}$/i.test(l.plain) && !DOC_TITLE.test(l.plain));
+        .find((l) => l.plain.length <= 60 && /^[A-Za-z]/.test(l.plain) && !/:|@|\.[a-z0-9]{2,4}$/i.test(l.plain) && !DOC_TITLE.test(l.plain) && nameLike(l.plain));
       return pick ? cite(doc, pick.plain, 0.4, pick.start, pick.end) : null;
     }
     if (isIdField(labels)) return idFallback(doc, labels, at);

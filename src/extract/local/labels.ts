@@ -221,7 +221,7 @@ let conceptWords: Set<string> | null = null;
 /** labelVocabulary collects every word that may be part of a label, for splitting "A: x B C: y". */
 export function labelVocabulary(extra: Iterable<string>): Set<string> {
   if (!conceptWords) {
-    conceptWords = new Set<string>(["number", "date", "id", "code", "reference", "no", "total", "amount", "name", "due", "address"]);
+    conceptWords = new Set<string>(["number", "date", "id", "code", "reference", "no", "total", "amount", "name", "due", "address", ...INCLUSIVE, ...CURRENCY_WORDS, "excluding", "exclusive", "excl"]);
     for (const phrases of Object.values(CONCEPTS)) for (const p of phrases) for (const w of p.split(" ")) conceptWords.add(w);
   }
   const vocab = new Set(conceptWords);

@@ -30,17 +30,24 @@ const CUSTOMER_LABEL =
 const NOT_A_NAME =
   /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung|handelsrechnung|gutschrift|facture|avoir|factuur|factura|fattura|fatura|faktura|page|seite|date|datum|total|summe|tel|fax|phone|telefon|email|e-mail|www|http|iban|bic|ust|vat|gst|tva|btw|no\b|nr\b)/i;
 
+/** FIELD_WORDS: words of a receipt's or invoice's fields and column headers, never part of an issuer's name. */
+const FIELD_WORDS =
+  /(?<!\p{L})(qty|quantity|description|amount|cash|cashier|change|sub-?total|subtotal|total|price|item|items|discount|rounding|tax|gst|vat|thank|welcome|counter|operator|salesperson|served|member|points|menge|preis|betrag|summe|montant|prix|quantit[eé])(?!\p{L})/iu;
+
 /** SEPARATORS: how a sender line separates name, street and town. */
 const SEPARATORS = /\s+[·•●|]\s+|\s+[-–]\s+/;
 
 /** nameLike says whether text reads as a name: mostly letters, a few words, no address or amount. */
-function nameLike(text: string): boolean {
+export function nameLike(text: string): boolean {
   const t = text.trim();
   if (t.length < 3 || t.length > 60) return false;
   if (/@|https?:|:\s*$|^\W/.test(t) || NOT_A_NAME.test(t)) return false;
   const letters = (t.match(/\p{L}/gu) ?? []).length;
   const digits = (t.match(/\d/g) ?? []).length;
-  if (letters < 3 || digits > letters / 3) return false;
+  if (letters < 4 || digits > letters / 3) return false;
+  if (!/\p{L}{3,}/u.test(t)) return false;
+  // a table header or a field of the document ("Item Qty Total", "CASH", "Sub-total")
+  if (FIELD_WORDS.test(t)) return false;
   // OCR noise: most words one or two letters long
   const words = t.split(/\s+/);
   const short = words.filter((w) => w.replace(/[^\p{L}]/gu, "").length <= 2).length;
