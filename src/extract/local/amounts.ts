@@ -42,7 +42,7 @@ function amountsOf(doc: ParsedDocument): { all: (Amount & { kind: "sub" | "tax" 
   const all: (Amount & { kind: "sub" | "tax" | "paid" | "change" | "total" | "other" })[] = [];
   for (const c of doc.candidates) {
     if (c.kind === "column") continue;
-    const n = parseNumber(cleanText(c.value));
+    const n = parseNumber(cleanText(c.value), doc.decimalMark);
     if (!n || n.percent) continue;
     const label = normaliseLabel(c.label);
     const kind = labelScore(c.label, subtotalLabels) === 1

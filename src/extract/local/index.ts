@@ -14,7 +14,7 @@ import { parseDocument, type Candidate, type ParsedDocument, type Table } from "
 import { findIssuer, nameLike } from "./parties";
 import { totalEvidence } from "./amounts";
 import {
-  EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
+  EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
 
 export interface LocalFieldResult {
@@ -117,7 +117,7 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (isPartyField(labels) && (candidate.kind === "prefix" || candidate.kind === "phrase") && normaliseLabel(candidate.label).split(" ").length < 2) continue;
     // an item table's "Total" column holds line totals, not the document's
     if (candidate.kind === "column" && isAmountField(labels) && (candidate.tableWidth ?? 0) >= 3) continue;
-    const coerced = coerce(candidate, def, labels, parent);
+    const coerced = coerce(candidate, def, labels, parent, doc.decimalMark);
     if (!coerced) continue;
     let base = KIND_CONFIDENCE[candidate.kind];
     if (candidate.kind === "column" && (candidate.columnValues ?? 1) > 1) base = 0.55;
@@ -249,23 +249,23 @@ const isIdField = (l: FieldLabels) =>
   ["invoice_number", "po_number", "transaction_id"].includes(l.concept ?? "") || ["number", "id", "code", "reference", "sku", "vin"].includes(l.nameWords.at(-1) ?? "");
 
 /** coerce turns a candidate's text into the field's type, or null when it does not fit. */
-function coerce(candidate: Candidate, def: FieldDefinition, labels: FieldLabels, parent: FieldLabels | null): Coerced | null {
+function coerce(candidate: Candidate, def: FieldDefinition, labels: FieldLabels, parent: FieldLabels | null, mark: DecimalMark): Coerced | null {
   if (candidate.block && labels.concept === "address") {
     // a "BILL TO:" block under its owner: the address is the lines after the name
     const lines = parent && labelScore(candidate.label, parent) > 0 ? candidate.block.slice(1) : candidate.block;
     return lines.length ? { value: lines.join(", "), quality: 0.85 } : null;
   }
-  return coerceText(candidate.value, def, labels);
+  return coerceText(candidate.value, def, labels, mark);
 }
 
 /** coerceText turns a value's text into the field's type, or null when it does not fit. */
-export function coerceText(raw: string, def: FieldDefinition, labels: FieldLabels): Coerced | null {
+export function coerceText(raw: string, def: FieldDefinition, labels: FieldLabels, mark: DecimalMark = null): Coerced | null {
   const text = cleanText(raw);
   if (!text) return null;
   switch (def.type) {
     case "number":
     case "integer": {
-      const n = parseNumber(text);
+      const n = parseNumber(text, mark);
       if (!n) return null;
       if (def.type === "integer" && !Number.isInteger(n.value)) return null;
       if (def.enum && !def.enum.includes(n.value)) return null;
@@ -503,7 +503,7 @@ function columnValues(doc: ParsedDocument, items: FieldDefinition, labels: Field
   let doubt = 1;
   for (const row of table.rows) {
     if (TOTAL_ROW.test(row.find((x) => x) ?? "")) continue;
-    const c = row[col] ? coerceText(row[col]!, items, labels) : null;
+    const c = row[col] ? coerceText(row[col]!, items, labels, doc.decimalMark) : null;
     if (c) doubt = Math.min(doubt, dateDoubt(c, doc));
     if (c && !values.some((v) => JSON.stringify(v) === JSON.stringify(c.value))) values.push(c.value);
   }
@@ -518,7 +518,7 @@ function labelledValues(doc: ParsedDocument, items: FieldDefinition, labels: Fie
     if (c.kind === "column" || c.kind === "cell-last" || c.block) continue;
     const score = labelScore(c.label, labels);
     if (score < 0.5) continue;
-    const v = coerceText(c.value, items, labels);
+    const v = coerceText(c.value, items, labels, doc.decimalMark);
     if (v && !hits.some((h) => JSON.stringify(h.value) === JSON.stringify(v.value))) hits.push({ value: v.value, c, conf: (score === 1 ? 0.85 : 0.6) * v.quality * dateDoubt(v, doc) });
   }
   if (!hits.length) return null;
@@ -591,7 +591,7 @@ function tableObjects(doc: ParsedDocument, items: FieldDefinition): FieldOutcome
     let any = false;
     members.forEach(([n, d], k) => {
       const cell = columns[k]! >= 0 ? row[columns[k]!] : undefined;
-      const c = cell ? coerceText(cell, d, memberLabels[k]!) : null;
+      const c = cell ? coerceText(cell, d, memberLabels[k]!, doc.decimalMark) : null;
       obj[n] = c ? c.value : null;
       if (c) {
         any = true;

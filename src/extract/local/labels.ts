@@ -95,6 +95,8 @@ export function splitWords(text: string): string[] {
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/ß/g, "ss")
+    .replace(/ł/g, "l")
+    .replace(/Ł/g, "L")
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .replace(/#/g, " # ")
     .toLowerCase()

@@ -5,7 +5,7 @@
  * citation is always a verbatim slice of the input.
  */
 import { conceptOf, normaliseLabel } from "./labels";
-import { cleanText, dayMonthOrderKnown } from "./values";
+import { cleanText, dayMonthOrderKnown, decimalMarkOf, type DecimalMark } from "./values";
 
 /** CandidateKind says how a pair was found; it sets the confidence of an exact label match. */
 export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line" | "prefix" | "phrase" | "title";
@@ -59,6 +59,8 @@ export interface ParsedDocument {
   dateOrderKnown: boolean;
   /** ocrQuality: the document's OCR quality (0..1) when its text came from OCR, else null */
   ocrQuality: number | null;
+  /** decimalMark: the decimal mark the document's amounts settle (values.ts decimalMarkOf) */
+  decimalMark: DecimalMark;
 }
 
 /** splitLines cuts the markdown into lines with their offsets. */
@@ -317,5 +319,5 @@ export function parseDocument(markdown: string, vocab: Set<string>): ParsedDocum
     lineCandidates(lines, i, i > 0 ? sections[i - 1]! : "", vocab, add);
   }
   titleCandidates(lines, add);
-  return { markdown, lines, tables, candidates, dateOrderKnown: dayMonthOrderKnown(markdown), ocrQuality: null };
+  return { markdown, lines, tables, candidates, dateOrderKnown: dayMonthOrderKnown(markdown), ocrQuality: null, decimalMark: decimalMarkOf(markdown) };
 }

@@ -45,8 +45,32 @@ export interface ParsedNumber {
 
 const SYMBOL_CURRENCY: Record<string, string> = { $: "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR" };
 
-/** normaliseDigits reads "1,234.50", "1.234,50", "1 234,50" and "1'234.50" as 1234.5. */
-function normaliseDigits(raw: string): number | null {
+/**
+ * DecimalMark: the character a document writes before its decimals, when its amounts settle it
+ * ("1.234,56" and "12,50" write ","); null = not settled, read each number on its own.
+ */
+export type DecimalMark = "." | "," | null;
+
+/** decimalMarkOf reads the document's decimal mark from its amounts with two decimals ("12,50", "1,234.50"). */
+export function decimalMarkOf(text: string): DecimalMark {
+  let comma = 0;
+  let dot = 0;
+  for (const m of text.matchAll(/(?<![\d.,])\d{1,3}(?:([.,' ])\d{3})*([.,])\d{2}(?![\d.,])/g)) {
+    if (m[1] && m[1] === m[2]) continue;
+    if (m[2] === ",") comma++;
+    else dot++;
+  }
+  if (comma >= 2 && comma >= 3 * dot) return ",";
+  if (dot >= 2 && dot >= 3 * comma) return ".";
+  return null;
+}
+
+/**
+ * normaliseDigits reads "1,234.50", "1.234,50", "1 234,50" and "1'234.50" as 1234.5. A lone
+ * separator before three digits ("1.234", "1,234") is read by the document's decimal mark when it
+ * has one (a thousands separator unless it is the mark), else "," as thousands and "." as decimals.
+ */
+function normaliseDigits(raw: string, mark: DecimalMark = null): number | null {
   let s = raw.replace(/[' ]/g, "");
   const lastComma = s.lastIndexOf(",");
   const lastDot = s.lastIndexOf(".");
@@ -54,8 +78,9 @@ function normaliseDigits(raw: string): number | null {
     s = lastComma > lastDot ? s.replace(/\./g, "").replace(",", ".") : s.replace(/,/g, "");
   } else if (lastComma >= 0) {
     // "1,234" and "12,345,678" are thousands; "12,5" and "1234,56" are decimals
-    s = /^\d{1,3}(,\d{3})+$/.test(s) ? s.replace(/,/g, "") : s.replace(",", ".");
-  } else if (lastDot >= 0 && /^\d{1,3}(\.\d{3}){2,}$/.test(s)) {
+    const thousands = /^\d{1,3}(,\d{3}){2,}$/.test(s) || (/^\d{1,3}(,\d{3})$/.test(s) && mark !== ",");
+    s = thousands ? s.replace(/,/g, "") : s.replace(",", ".");
+  } else if (lastDot >= 0 && (/^\d{1,3}(\.\d{3}){2,}$/.test(s) || (/^\d{1,3}\.\d{3}$/.test(s) && mark === ","))) {
     s = s.replace(/\./g, "");
   }
   const n = Number(s);
@@ -63,10 +88,10 @@ function normaliseDigits(raw: string): number | null {
 }
 
 /** parseNumber finds the first number in text ("$1,234.50" -> 1234.5, "(12.00)" -> -12, "-$5" -> -5). */
-export function parseNumber(text: string): ParsedNumber | null {
+export function parseNumber(text: string, mark: DecimalMark = null): ParsedNumber | null {
   const re = new RegExp(NUMBER_RE.source, "gi");
   for (const m of text.matchAll(re)) {
-    const value = normaliseDigits(m[5]!);
+    const value = normaliseDigits(m[5]!, mark);
     if (value === null) continue;
     // skip digits glued to letters, as in "A-12" or "SKU8847" (they are codes, not quantities)
     const before = text.slice(0, m.index!).trimEnd();
