@@ -13,8 +13,8 @@
  *   printed beside the real ones.
  *
  * Each document is converted by the real converter (`docintel md --json`, OCR included), then
- * extractLocal runs with the set's schema and the document's OCR quality, as the service calls it. Scoring, as issue 15 "How the held-back sets are scored" says:
- * identifiers ignoring case, spaces and a leading `#` or `:`; dates as calendar dates (a value counts
+ * extractLocal runs with the set's schema and the document's OCR quality, as the service calls it.
+ * Scoring, as issue 15 "How the held-back sets are scored" says: identifiers ignoring case, spaces and a leading `#` or `:`; dates as calendar dates (a value counts
  * when one of its readings, day first or month first, is the right date); names (vendor, merchant)
  * when the expected name, lowercased without punctuation, is in the value, or the value (6+
  * characters) is in it; numbers within 0.005; currency as its ISO code or its symbol. A value not
