@@ -275,3 +275,40 @@ describe("arrays", () => {
     expect(r.emails!.value).toEqual(["buyer@plant.example", "ap@plant.example"]);
   });
 });
+
+describe("documents in other languages and conventions", () => {
+  const INVOICE = {
+    invoice_number: { type: "string", description: "The invoice number" },
+    invoice_date: { type: "string", description: "The date the invoice was issued" },
+    total: { type: "number", description: "Total amount to pay, tax included" },
+  };
+
+  test.each([
+    ["de", "Rechnungsnr.: RG-2024-118\nRechnungsdatum: 7. Mai 2014\nBestelldatum: 02.05.2014\nNettobetrag 1.000,00 EUR\nMwSt. 19 % 190,00 EUR\nGesamtbetrag 1.190,00 EUR", "RG-2024-118", "7. Mai 2014", 1190],
+    ["fr", "Facture n° F-2019-07\nDate de facture : 3 décembre 2019\nTotal HT 250,00 €\nTVA 20 % 50,00 €\nTotal TTC 300,00 €", "F-2019-07", "3 décembre 2019", 300],
+    ["nl", "Factuurnummer: 2023/0042\nFactuurdatum: 14-03-2023\nSubtotaal € 100,00\nBTW 21% € 21,00\nTotaal te betalen € 121,00", "2023/0042", "14-03-2023", 121],
+    ["pl", "Faktura nr FV/12/2024\nData wystawienia: 05.06.2024\nWartość netto 1 000,00 zł\nRazem do zapłaty 1 230,00 zł", "FV/12/2024", "05.06.2024", 1230],
+    ["es", "Número de factura: A-0193\nFecha de factura: 21/02/2024\nBase imponible 80,00 €\nIVA 21% 16,80 €\nTotal a pagar 96,80 €", "A-0193", "21/02/2024", 96.8],
+  ])("%s: the number under its own label, the issue date over the order date, the final amount over net and tax", (_lang, md, number, date, total) => {
+    const r = run(md, INVOICE);
+    expect(r.invoice_number!.value).toBe(number);
+    expect(r.invoice_date!.value).toBe(date);
+    expect(r.total!.value).toBe(total);
+    expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("a lone separator before three digits is read by the document's decimal mark", () => {
+    const schema = { quantity: { type: "number" }, total: { type: "number", description: "Total amount to pay" } };
+    const german = run("Quantity: 1.000\nPreis 12,50 EUR\nSumme 12.500,00 EUR\nGesamtbetrag: 1.250 EUR\nZwischensumme 3,75", schema);
+    expect(german.quantity!.value).toBe(1000);
+    expect(german.total!.value).toBe(1250);
+    const english = run("Quantity: 1.250\nPrice 12.50\nSubtotal 1,234.50\nTotal: 1,250", schema);
+    expect(english.quantity!.value).toBe(1.25);
+    expect(english.total!.value).toBe(1250);
+  });
+
+  test("a receipt's total that the net amount and the tax add up to replaces the net amount", () => {
+    const r = run("SHOP SDN BHD\n5 Item(s) Total(MYR): 20.00\nGST @ 6% : 1.20\nNet Total(MYR): 21.20\nCash : 21.20", { total: { type: "number", description: "Total amount paid, tax included" } });
+    expect(r.total!.value).toBe(21.2);
+  });
+});

@@ -92,7 +92,7 @@ export async function extractDocument(source: MarkdownSource, options: ExtractOp
   const ocrSignals = qualitySignals({ pageOcrConfidences: pageOcr, tokenProbabilities: [], selfReports: [] });
   const answers = deps.provider
     ? await answerWithProvider(document, options, deps.provider, method, ocrSignals.ocr_quality ?? null, pageOcr, images, signal)
-    : answerLocally(document, options.schema, ocrSignals);
+    : answerLocally(document, options.schema, ocrSignals, method === "ocr" ? (ocrSignals.ocr_quality ?? null) : null);
   return shape(document, options.schema, answers, method, warnings);
 }
 
@@ -143,8 +143,9 @@ async function answerWithProvider(
   };
 }
 
-function answerLocally(document: MarkdownOutcome, schema: TypedSchema, ocrSignals: QualitySignals): FieldAnswers {
-  const local = extractLocal(document.markdown, schema);
+/** answerLocally reads the fields with the local engine; ocrQuality bounds what it read from OCR text (null: a text layer). */
+function answerLocally(document: MarkdownOutcome, schema: TypedSchema, ocrSignals: QualitySignals, ocrQuality: number | null): FieldAnswers {
+  const local = extractLocal(document.markdown, schema, { ocrQuality });
   const data: Record<string, unknown> = {};
   const confidence: Record<string, number> = {};
   const citations: Record<string, string | null> = {};

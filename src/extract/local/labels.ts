@@ -6,15 +6,45 @@
 
 /** CONCEPTS: common business fields and the labels documents use for them (normalised words). */
 export const CONCEPTS: Record<string, string[]> = {
-  total: ["total", "grand total", "amount due", "total amount", "total due", "balance due", "balance", "total amount due", "invoice total", "total payable", "order total", "amount payable", "total price", "total cost", "total to pay", "amount to pay", "total incl tax", "total including tax", "total inc vat"],
-  subtotal: ["subtotal", "sub total", "net total", "total before tax", "total excl tax", "net amount", "amount before tax"],
-  tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes"],
-  date: ["date", "invoice date", "issue date", "issued", "date issued", "issued on", "dated", "order date", "receipt date", "transaction date", "document date", "purchase date", "date of issue", "bill date", "po date"],
-  due_date: ["due date", "payment due", "due", "pay by", "due by", "payment due date", "date due"],
-  invoice_number: ["invoice number", "invoice", "invoice id", "inv number", "invoice ref", "invoice reference", "bill number", "invoice no"],
-  vendor: ["vendor", "seller", "merchant", "company", "from", "supplier", "store", "issued by", "sold by", "biller", "payee", "business", "company name", "vendor name", "supplier name", "merchant name", "store name", "seller name"],
-  customer: ["customer", "bill to", "billed to", "sold to", "client", "buyer", "customer name", "purchaser", "client name", "invoice to", "ship to", "deliver to"],
-  currency: ["currency", "currency code"],
+  total: [
+    "total", "grand total", "amount due", "total amount", "total due", "balance due", "balance", "total amount due", "invoice total", "total payable", "order total", "amount payable", "total price", "total cost", "total to pay", "amount to pay", "total incl tax", "total including tax", "total inc vat",
+    "total incl vat", "total including vat", "total inclusive gst", "total incl gst", "total inclusive", "total amount payable", "rounded total", "total rounded", "total sales", "total sales inclusive gst", "total amount incl gst", "nett total", "net total amount",
+    // de, fr, nl, es, it, pt, pl
+    "gesamtbetrag", "gesamtsumme", "rechnungsbetrag", "rechnungssumme", "rechnungssumme brutto", "bruttobetrag", "bruttosumme", "endsumme", "endbetrag", "zahlbetrag", "zu zahlen", "zu zahlender betrag", "summe", "gesamt", "rechnungsendbetrag", "gesamtbetrag brutto", "summe brutto",
+    "total ttc", "montant ttc", "montant total ttc", "net a payer", "total a payer", "montant a payer", "montant total", "montant du", "reste a payer", "ttc",
+    "totaal", "totaalbedrag", "te betalen", "totaal te betalen", "totaal incl btw", "totaalbedrag incl btw", "te betalen bedrag",
+    "importe total", "total a pagar", "importe a pagar", "total factura",
+    "totale", "totale da pagare", "totale fattura", "importo totale", "totale documento",
+    "valor total", "total da fatura", "valor a pagar",
+    "razem", "do zaplaty", "razem do zaplaty", "suma", "wartosc brutto", "kwota do zaplaty",
+  ],
+  subtotal: ["subtotal", "sub total", "net total", "total before tax", "total excl tax", "net amount", "amount before tax", "zwischensumme", "nettobetrag", "summe netto", "rechnungssumme netto", "total ht", "montant ht", "sous total", "subtotaal", "totaal excl btw", "base imponible", "imponibile", "wartosc netto"],
+  tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes", "mwst", "ust", "umsatzsteuer", "steuerbetrag", "mehrwertsteuer", "tva", "montant tva", "total tva", "btw", "iva", "vat amount", "podatek vat", "kwota vat"],
+  date: [
+    "date", "invoice date", "issue date", "issued", "date issued", "issued on", "dated", "order date", "receipt date", "transaction date", "document date", "purchase date", "date of issue", "bill date", "po date", "tax invoice date", "inv date", "invoice date time", "date time",
+    "datum", "rechnungsdatum", "belegdatum", "ausstellungsdatum", "rechnungs datum", "date de facture", "date facture", "date d emission", "date de la facture", "factuurdatum", "datum factuur", "fecha", "fecha de factura", "fecha factura", "fecha de emision",
+    "data", "data fattura", "data documento", "data di emissione", "data da fatura", "data de emissao", "data wystawienia", "data faktury", "tarikh",
+  ],
+  due_date: ["due date", "payment due", "due", "pay by", "due by", "payment due date", "date due", "falligkeitsdatum", "fallig am", "zahlbar bis", "date d echeance", "echeance", "vervaldatum", "fecha de vencimiento", "vencimiento", "data di scadenza", "scadenza", "data de vencimento", "termin platnosci"],
+  invoice_number: [
+    "invoice number", "invoice", "invoice id", "inv number", "invoice ref", "invoice reference", "bill number", "invoice no", "tax invoice number", "invoice number number", "credit note number",
+    "rechnungsnummer", "rechnungsnr", "rechnung number", "rechnungs number", "rechnung", "belegnummer", "beleg number", "gutschrift number", "gutschriftsnummer",
+    "facture number", "number de facture", "numero de facture", "numero facture", "facture", "avoir number", "number d avoir",
+    "factuurnummer", "factuur number", "factuurnr", "factuur",
+    "numero de factura", "factura number", "number de factura", "factura",
+    "numero fattura", "fattura number", "number fattura", "fattura",
+    "numero da fatura", "fatura number", "number da fatura", "fatura",
+    "faktura number", "numer faktury", "number faktury", "faktura vat number", "faktura",
+  ],
+  vendor: [
+    "vendor", "seller", "merchant", "company", "from", "supplier", "store", "issued by", "sold by", "biller", "payee", "business", "company name", "vendor name", "supplier name", "merchant name", "store name", "seller name",
+    "verkaufer", "lieferant", "rechnungssteller", "rechnungsersteller", "leistungserbringer", "vendeur", "fournisseur", "emetteur", "leverancier", "verkoper", "vendedor", "proveedor", "emisor", "fornitore", "cedente", "venditore", "fornecedor", "sprzedawca", "dostawca",
+  ],
+  customer: [
+    "customer", "bill to", "billed to", "sold to", "client", "buyer", "customer name", "purchaser", "client name", "invoice to", "ship to", "deliver to",
+    "kunde", "kaufer", "rechnungsempfanger", "leistungsempfanger", "kaufer leistungsempfanger", "lieferadresse", "rechnungsadresse", "acheteur", "destinataire", "adresse de facturation", "adresse de livraison", "klant", "afnemer", "koper", "cliente", "comprador", "destinatario", "cessionario", "nabywca", "odbiorca",
+  ],
+  currency: ["currency", "currency code", "wahrung", "devise", "monnaie", "valuta", "moneda", "divisa", "moeda", "waluta"],
   email: ["email", "email address", "contact email", "mail", "e mail"],
   phone: ["phone", "telephone", "tel", "phone number", "mobile", "cell", "contact number", "ph"],
   address: ["address", "street address", "billing address", "mailing address", "street"],
@@ -29,8 +59,15 @@ export const CONCEPTS: Record<string, string[]> = {
 
 /** EXCLUDED: words that, in a label, mean it is not the concept (a "Total Points" is no total). */
 const EXCLUDED: Record<string, string[]> = {
-  total: ["sub", "subtotal", "tax", "vat", "gst", "points", "discount", "savings", "items", "quantity", "qty", "pts", "shows", "hours", "weight", "pages", "before", "excl", "net"],
-  date: ["due", "birth", "delivery", "ship", "start", "end", "expiry", "expiration", "print", "printed"],
+  total: [
+    "sub", "subtotal", "tax", "vat", "gst", "points", "discount", "savings", "items", "quantity", "qty", "pts", "shows", "hours", "weight", "pages", "before", "excl", "net",
+    "netto", "ht", "exkl", "ohne", "zwischensumme", "positionssumme", "anzahlung", "anzahlungen", "skonto", "rabatt", "change", "cash", "tendered", "rounding", "adj", "adjustment",
+    "ust", "mwst", "tva", "btw", "iva", "steuer", "steuerbetrag", "der", "zuschlage", "abschlage", "excluding", "exclusive", "saved", "paid", "received", "erhaltene", "acompte",
+  ],
+  date: [
+    "due", "birth", "delivery", "ship", "start", "end", "expiry", "expiration", "print", "printed", "liefer", "lieferdatum", "leistungsdatum", "livraison", "echeance", "prestation", "debut", "fin",
+    "fallig", "falligkeit", "vervaldatum", "levering", "leverdatum", "vencimiento", "scadenza", "entrega", "consegna", "bestellung", "stylesheet", "version", "geburtsdatum", "zahlbar", "skonto", "payment",
+  ],
   tax: ["rate", "id", "number", "registration"],
   invoice_number: ["date", "total", "amount", "to", "due"],
   customer: ["id", "number", "email", "phone", "address", "information", "info", "category", "service", "signature", "code"],
@@ -54,6 +91,12 @@ const STOP = new Set(["the", "a", "an", "of", "for", "on", "in", "to", "and", "o
 /** splitWords turns "invoiceNumber", "invoice_number" or "Invoice #:" into normalised words. */
 export function splitWords(text: string): string[] {
   return text
+    .replace(/\b[Nn][°º]|№/g, " number ")
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/ß/g, "ss")
+    .replace(/ł/g, "l")
+    .replace(/Ł/g, "L")
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .replace(/#/g, " # ")
     .toLowerCase()
@@ -66,8 +109,17 @@ export function splitWords(text: string): string[] {
 
 /** normaliseLabel returns a label's words joined by one space, without parenthesised notes. */
 export function normaliseLabel(label: string): string {
-  return splitWords(label.replace(/\([^)]*\)/g, " ")).join(" ");
+  const words = splitWords(label.replace(/\([^)]*\)/g, " "));
+  // "Total Incl. GST RM", "Betrag EUR": the currency after a label is the amount's, not the label's
+  while (words.length > 1 && CURRENCY_WORDS.has(words.at(-1)!)) words.pop();
+  return words.join(" ");
 }
+
+const CURRENCY_WORDS = new Set(["rm", "myr", "eur", "usd", "gbp", "chf", "pln", "sgd", "aud", "cad", "inr", "jpy", "sek", "nok", "dkk", "czk", "huf"]);
+
+/** INCLUSIVE: words that say an amount includes the tax ("Total Incl. GST", "Total TTC"). */
+const INCLUSIVE = new Set(["incl", "inkl", "includes", "including", "inclusive", "inc", "ttc", "brutto", "gross"]);
+const TOTAL_HEADS = new Set(["total", "grand", "amount", "gesamt", "gesamtbetrag", "summe", "montant", "totaal", "totale", "importe", "valor", "razem"]);
 
 export interface FieldLabels {
   /** phrases that count as an exact label (normalised) */
@@ -137,8 +189,16 @@ export function labelScore(label: string, field: FieldLabels): number {
   const norm = normaliseLabel(label);
   if (!norm) return 0;
   const words = norm.split(" ");
-  if (field.concept && EXCLUDED[field.concept]?.some((w) => words.includes(w)) && !field.exact.has(norm)) return 0;
+  // "Liefer- und Rechnungsdatum": a compound label word that ends the label names the field
+  const head = words.at(-1)!;
+  const compoundHead = words.length > 1 && head.length >= 8 && field.exact.has(head);
+  // "Total Includes GST", "Gesamtbetrag inkl. MwSt": a total that says it includes the tax
+  if (field.concept === "total" && TOTAL_HEADS.has(words[0]!) && words.some((w) => INCLUSIVE.has(w)) && !words.some((w) => ["excl", "exkl", "excluding", "exclusive", "sub", "net", "netto", "ht", "qty"].includes(w))) return 1;
+  if (field.concept && EXCLUDED[field.concept]?.some((w) => words.includes(w)) && !field.exact.has(norm) && !compoundHead) return 0;
   if (field.exact.has(norm)) return 1;
+  if (compoundHead) return 0.85;
+  // a word broken by the text layer ("Br uttosumme", "Zahlbetr ag")
+  if (words.length > 1 && field.exact.has(words.join(""))) return 0.9;
   // a label that exactly names another concept ("TOTAL" for a tax field) is that concept's
   const other = conceptOf(norm);
   if (other && other !== field.concept) return 0;
@@ -163,7 +223,7 @@ let conceptWords: Set<string> | null = null;
 /** labelVocabulary collects every word that may be part of a label, for splitting "A: x B C: y". */
 export function labelVocabulary(extra: Iterable<string>): Set<string> {
   if (!conceptWords) {
-    conceptWords = new Set<string>(["number", "date", "id", "code", "reference", "no", "total", "amount", "name", "due", "address"]);
+    conceptWords = new Set<string>(["number", "date", "id", "code", "reference", "no", "total", "amount", "name", "due", "address", ...INCLUSIVE, ...CURRENCY_WORDS, "excluding", "exclusive", "excl"]);
     for (const phrases of Object.values(CONCEPTS)) for (const p of phrases) for (const w of p.split(" ")) conceptWords.add(w);
   }
   const vocab = new Set(conceptWords);

@@ -5,10 +5,10 @@
  * citation is always a verbatim slice of the input.
  */
 import { conceptOf, normaliseLabel } from "./labels";
-import { cleanText, dayMonthOrderKnown } from "./values";
+import { cleanText, dayMonthOrderKnown, decimalMarkOf, type DecimalMark } from "./values";
 
 /** CandidateKind says how a pair was found; it sets the confidence of an exact label match. */
-export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line" | "prefix" | "phrase";
+export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line" | "prefix" | "phrase" | "title";
 
 export interface Candidate {
   label: string;
@@ -23,6 +23,8 @@ export interface Candidate {
   block?: string[];
   /** for column candidates: how many distinct non-empty values the column holds */
   columnValues?: number;
+  /** for column candidates: how many named columns the table has */
+  tableWidth?: number;
   order: number;
 }
 
@@ -55,6 +57,10 @@ export interface ParsedDocument {
   candidates: Candidate[];
   /** dateOrderKnown: the document settles the day/month order of its numeric dates (values.ts dayMonthOrderKnown) */
   dateOrderKnown: boolean;
+  /** ocrQuality: the document's OCR quality (0..1) when its text came from OCR, else null */
+  ocrQuality: number | null;
+  /** decimalMark: the decimal mark the document's amounts settle (values.ts decimalMarkOf) */
+  decimalMark: DecimalMark;
 }
 
 /** splitLines cuts the markdown into lines with their offsets. */
@@ -132,9 +138,13 @@ function tableCandidates(table: Table, add: (c: Omit<Candidate, "order">) => voi
     const { cells, span } = row;
     const nonEmpty = cells.map((c, i) => ({ c, i })).filter((x) => x.c);
     for (let k = 0; k < nonEmpty.length - 1; k++) {
-      const label = nonEmpty[k]!;
+      const label = { ...nonEmpty[k]! };
       const next = nonEmpty[k + 1]!;
       if (!isLabelLike(label.c)) continue;
+      // "Kunden-Nr.: 10000 Belegdatum:" | "26.10.22": the cell's last label names the next cell
+      const inner = label.c.replace(/:$/, "").split(/:\s+/);
+      if (inner.length > 1) label.c = inner.at(-1)!.split(/\s+/).filter((w) => !/\d/.test(w)).join(" ");
+      if (!label.c) continue;
       // a header row such as "Product Code | Location" is column names, not a label and its value
       if (row.isHeader && !label.c.trim().endsWith(":") && !/\d/.test(next.c) && width > 2) continue;
       add({ label: label.c, value: next.c, kind: "cell", start: span[0], end: span[1], section: table.section });
@@ -152,7 +162,7 @@ function tableCandidates(table: Table, add: (c: Omit<Candidate, "order">) => voi
     const distinct = new Set(values).size;
     const k = table.rows.findIndex((r) => r[col]);
     const [s, e] = table.rowSpans[k]!;
-    add({ label, value: values[0]!, kind: "column", start: k === 0 ? table.start : s, end: e, section: table.section, columnValues: distinct });
+    add({ label, value: values[0]!, kind: "column", start: k === 0 ? table.start : s, end: e, section: table.section, columnValues: distinct, tableWidth: table.header.filter(Boolean).length });
   }
 }
 
@@ -162,7 +172,8 @@ const COLON_RE = /:(?=\s|$)/g;
 /** lineCandidates reads "A: x  B: y", "LABEL $12.00" and "LABEL:" + next line pairs from a line. */
 function lineCandidates(lines: Line[], index: number, section: string, vocab: Set<string>, add: (c: Omit<Candidate, "order">) => void): void {
   const line = lines[index]!;
-  const text = line.plain;
+  // "Total Incl. GST@6% RM 5.90": a rate written into the label is a note, not the value
+  const text = line.plain.replace(/\s?@\s?\d+(?:[.,]\d+)?\s?%/g, "").replace(/([A-Z]{2})\.([A-Z]{2,})/g, "$1. $2");
   if (!text) return;
   const colons = [...text.matchAll(COLON_RE)].map((m) => m.index!).filter((i) => !/https?$/i.test(text.slice(0, i)));
   let labelStart = 0;
@@ -189,8 +200,10 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   const blockTitle = isAllCapsLabel(text) || line.isHeading || (text.split(/\s+/).length <= 4 && conceptOf(normaliseLabel(text)) !== null);
   if (colons.length === 0 && blockTitle && !line.isTable) nextLineCandidate(lines, index, text, section, add);
   // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon
-  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
+  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
   for (const m of text.matchAll(INLINE)) {
+    // "SUB-TOTAL (EX) 26.00": a label starts at a word, not inside "SUB-TOTAL"
+    if (m.index! > 0 && /[\p{L}\d-]/u.test(text[m.index! - 1]!)) continue;
     const words = m[1]!.trim().split(/\s+/);
     // every vocabulary-word suffix is a possible label ("BOOKING ORDER Print Date" -> "Print Date", "ORDER Print Date")
     const longest = trailingLabel(words, vocab).split(" ").length;
@@ -263,6 +276,27 @@ function sectionsOf(lines: Line[]): string[] {
   return out;
 }
 
+/**
+ * TITLE_RE: a document title that carries its number (and often its date): "Invoice 103767",
+ * "Rechnung RE1001", "Handelsrechnung (380) Nr. 471102 vom 15.11.2024", "Avoir AV-2017-0005",
+ * "Faktura VAT nr 12/2024 z dnia 3.05.2024". The title word starts the line; the number holds a digit.
+ */
+const TITLE_RE =
+  /^(?:tax invoice|commercial invoice|invoice|credit note|[a-zäöü]*rechnung|gutschrift|facture|avoir|factuur|creditnota|factura|fattura|fatura|faktura(?: vat)?|nota de cr[eé]dito)\s*(?:\(\d+\)\s*)?(?:(?:no|nr|n[°º]|num(?:ber|[eé]ro)?|#)\.?\s*)?[:.]?\s*([A-Z0-9][A-Z0-9/_.-]*\d[A-Z0-9/_-]*|\d[A-Z0-9/_.-]*)\s*(?:(?:vom|du|del|dated|of|from|van|z dnia|de|dd\.?)\s+(.{6,24}))?$/i;
+
+/** titleCandidates reads a document title's number and date as the invoice's number and date. */
+function titleCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => void): void {
+  for (const line of lines) {
+    if (line.isTable || line.plain.length > 80) continue;
+    const m = line.plain.match(TITLE_RE);
+    if (!m) continue;
+    const id = m[1]!.replace(/[.]$/, "");
+    if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(id)) continue;
+    add({ label: "invoice number", value: id, kind: "title", start: line.start, end: line.end, section: "" });
+    if (m[2]) add({ label: "invoice date", value: m[2], kind: "title", start: line.start, end: line.end, section: "" });
+  }
+}
+
 /** parseDocument reads the markdown into lines, tables and label/value candidates. */
 export function parseDocument(markdown: string, vocab: Set<string>): ParsedDocument {
   const lines = splitLines(markdown);
@@ -284,5 +318,6 @@ export function parseDocument(markdown: string, vocab: Set<string>): ParsedDocum
     // a line's own section is the one above it (a heading is not its own section)
     lineCandidates(lines, i, i > 0 ? sections[i - 1]! : "", vocab, add);
   }
-  return { markdown, lines, tables, candidates, dateOrderKnown: dayMonthOrderKnown(markdown) };
+  titleCandidates(lines, add);
+  return { markdown, lines, tables, candidates, dateOrderKnown: dayMonthOrderKnown(markdown), ocrQuality: null, decimalMark: decimalMarkOf(markdown) };
 }

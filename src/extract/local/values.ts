@@ -4,16 +4,32 @@
  * currency codes. Every function is pure and returns null when the text holds no such value.
  */
 
-const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
-  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11,
-  november: 11, dec: 12, december: 12,
-};
-const MONTH_RE = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
+/**
+ * MONTH_NAMES: month names and their usual abbreviations in English, German, French, Dutch, Spanish,
+ * Italian, Portuguese and Polish (Polish in the genitive, as dates write it), by month number.
+ */
+const MONTH_NAMES: string[][] = [
+  ["january", "jan", "januar", "janvier", "janv", "januari", "enero", "gennaio", "janeiro", "stycznia", "styczen"],
+  ["february", "feb", "februar", "fevrier", "février", "févr", "fevr", "februari", "febrero", "febbraio", "fevereiro", "lutego", "luty"],
+  ["march", "mar", "märz", "maerz", "marz", "mär", "mars", "maart", "mrt", "marzo", "março", "marco", "marca", "marzec"],
+  ["april", "apr", "avril", "avr", "abril", "aprile", "kwietnia", "kwiecien"],
+  ["may", "mai", "mei", "mayo", "maggio", "maio", "maja"],
+  ["june", "jun", "juni", "juin", "junio", "giugno", "junho", "czerwca", "czerwiec"],
+  ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "julho", "lipca", "lipiec"],
+  ["august", "aug", "août", "aout", "augustus", "agosto", "sierpnia", "sierpien"],
+  ["september", "sep", "sept", "septembre", "septiembre", "settembre", "setembro", "września", "wrzesnia", "wrzesien"],
+  ["october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "outubro", "października", "pazdziernika"],
+  ["november", "nov", "novembre", "noviembre", "novembro", "listopada", "listopad"],
+  ["december", "dec", "dezember", "dez", "décembre", "decembre", "déc", "diciembre", "dicembre", "dezembro", "grudnia", "grudzien"],
+];
+const MONTHS: Record<string, number> = Object.fromEntries(MONTH_NAMES.flatMap((names, k) => names.map((n) => [n, k + 1])));
+/** MONTH_RE: any month name, longest first, optionally followed by a dot; matched case-insensitively with the u flag. */
+const MONTH_RE = `(${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join("|")})\\.?`;
+const monthOf = (name: string) => MONTHS[name.toLowerCase().replace(".", "")]!;
 
 /** NUMBER_RE: one numeric token with optional sign, currency symbol or code, parentheses and percent. */
 const NUMBER_RE =
-  /(\()?(-|−)?\s?(?:(US\$|[$€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?/i;
+  /(\()?(-|−)?\s?(?:(US\$|[$€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d+)?|\d+[.,] \d{2}(?![\d.,])|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?/i;
 
 export interface ParsedNumber {
   value: number;
@@ -29,8 +45,32 @@ export interface ParsedNumber {
 
 const SYMBOL_CURRENCY: Record<string, string> = { $: "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR" };
 
-/** normaliseDigits reads "1,234.50", "1.234,50", "1 234,50" and "1'234.50" as 1234.5. */
-function normaliseDigits(raw: string): number | null {
+/**
+ * DecimalMark: the character a document writes before its decimals, when its amounts settle it
+ * ("1.234,56" and "12,50" write ","); null = not settled, read each number on its own.
+ */
+export type DecimalMark = "." | "," | null;
+
+/** decimalMarkOf reads the document's decimal mark from its amounts with two decimals ("12,50", "1,234.50"). */
+export function decimalMarkOf(text: string): DecimalMark {
+  let comma = 0;
+  let dot = 0;
+  for (const m of text.matchAll(/(?<![\d.,])\d{1,3}(?:([.,' ])\d{3})*([.,])\d{2}(?![\d.,])/g)) {
+    if (m[1] && m[1] === m[2]) continue;
+    if (m[2] === ",") comma++;
+    else dot++;
+  }
+  if (comma >= 2 && comma >= 3 * dot) return ",";
+  if (dot >= 2 && dot >= 3 * comma) return ".";
+  return null;
+}
+
+/**
+ * normaliseDigits reads "1,234.50", "1.234,50", "1 234,50" and "1'234.50" as 1234.5. A lone
+ * separator before three digits ("1.234", "1,234") is read by the document's decimal mark when it
+ * has one (a thousands separator unless it is the mark), else "," as thousands and "." as decimals.
+ */
+function normaliseDigits(raw: string, mark: DecimalMark = null): number | null {
   let s = raw.replace(/[' ]/g, "");
   const lastComma = s.lastIndexOf(",");
   const lastDot = s.lastIndexOf(".");
@@ -38,8 +78,9 @@ function normaliseDigits(raw: string): number | null {
     s = lastComma > lastDot ? s.replace(/\./g, "").replace(",", ".") : s.replace(/,/g, "");
   } else if (lastComma >= 0) {
     // "1,234" and "12,345,678" are thousands; "12,5" and "1234,56" are decimals
-    s = /^\d{1,3}(,\d{3})+$/.test(s) ? s.replace(/,/g, "") : s.replace(",", ".");
-  } else if (lastDot >= 0 && /^\d{1,3}(\.\d{3}){2,}$/.test(s)) {
+    const thousands = /^\d{1,3}(,\d{3}){2,}$/.test(s) || (/^\d{1,3}(,\d{3})$/.test(s) && mark !== ",");
+    s = thousands ? s.replace(/,/g, "") : s.replace(",", ".");
+  } else if (lastDot >= 0 && (/^\d{1,3}(\.\d{3}){2,}$/.test(s) || (/^\d{1,3}\.\d{3}$/.test(s) && mark === ","))) {
     s = s.replace(/\./g, "");
   }
   const n = Number(s);
@@ -47,10 +88,10 @@ function normaliseDigits(raw: string): number | null {
 }
 
 /** parseNumber finds the first number in text ("$1,234.50" -> 1234.5, "(12.00)" -> -12, "-$5" -> -5). */
-export function parseNumber(text: string): ParsedNumber | null {
+export function parseNumber(text: string, mark: DecimalMark = null): ParsedNumber | null {
   const re = new RegExp(NUMBER_RE.source, "gi");
   for (const m of text.matchAll(re)) {
-    const value = normaliseDigits(m[5]!);
+    const value = normaliseDigits(m[5]!, mark);
     if (value === null) continue;
     // skip digits glued to letters, as in "A-12" or "SKU8847" (they are codes, not quantities)
     const before = text.slice(0, m.index!).trimEnd();
@@ -106,8 +147,15 @@ const DATE_PATTERNS: { re: RegExp; ymd: (m: RegExpMatchArray) => [number, number
       return dayFirst ? [+m[4]!, b, a] : [+m[4]!, a, b];
     },
   },
-  { re: new RegExp(`\\b${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, "i"), ymd: (m) => [+m[3]!, MONTHS[m[1]!.toLowerCase().replace(".", "")]!, +m[2]!] },
-  { re: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?[\\s-]+(?:of\\s+)?${MONTH_RE}[\\s,-]+(\\d{4})\\b`, "i"), ymd: (m) => [+m[3]!, MONTHS[m[2]!.toLowerCase().replace(".", "")]!, +m[1]!] },
+  // "January 17, 2024", "Mai 7 2014"
+  { re: new RegExp(`(?<![\\p{L}\\d])${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, "iu"), ymd: (m) => [+m[3]!, monthOf(m[1]!), +m[2]!] },
+  // "17 January 2024", "7. Mai 2014", "28 MAR 18", "3 de marzo de 2024", "17-Jan-2024"
+  {
+    re: new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})(?:st|nd|rd|th|\\.)?[\\s-]*(?:of\\s+|de\\s+)?${MONTH_RE}(?!\\p{L})[\\s,.-]+(?:de\\s+)?(\\d{4}|\\d{2})(?![\\d.,:])`, "iu"),
+    ymd: (m) => [+m[3]!, monthOf(m[2]!), +m[1]!],
+  },
+  // "20180304": a compact year-month-day
+  { re: /(?<![\d.,])(19[5-9]\d|20[0-4]\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\d.,])/, ymd: (m) => [+m[1]!, +m[2]!, +m[3]!] },
 ];
 
 export interface ParsedDate {
@@ -130,6 +178,17 @@ export function parseDate(text: string): ParsedDate | null {
     if (value && (!best || m.index < best.index)) best = { iso: value, text: m[0], index: m.index, ambiguous: ambiguous?.(m) ?? false };
   }
   return best;
+}
+
+/**
+ * dateReadings lists the calendar dates a written date can mean: its reading, and for a numeric
+ * day/month/year date whose first two parts could both be a month, the swapped one as well.
+ */
+export function dateReadings(date: ParsedDate): string[] {
+  const m = date.text.match(/^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})$/);
+  if (!m) return [date.iso];
+  const readings = [iso(+m[4]!, +m[1]!, +m[3]!), iso(+m[4]!, +m[3]!, +m[1]!)].filter((r): r is string => r !== null);
+  return [date.iso, ...readings.filter((r) => r !== date.iso)];
 }
 
 /** allDates lists every date in text, in order. */
@@ -185,8 +244,8 @@ export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
 export const URL_RE = /\b(?:https?:\/\/[^\s)|>\]]+|www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:\/[^\s)|>\]]*)?)/;
 export const PHONE_RE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s?|\b\d{2,4}[\s.-])\d{3,4}[\s.-]?\d{3,4}\b/;
 /** ID_RE: codes such as INV-2024-001, PO-7781, TXN98765, A12-B. */
-export const ID_RE = /\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:[-/#][A-Z0-9]+)*\b|\b\d[\d-]{2,}\d\b/;
-const CURRENCY_CODES = ["USD", "EUR", "GBP", "CAD", "AUD", "JPY", "CHF", "INR", "CNY", "MXN", "SEK", "NOK", "DKK", "NZD", "SGD", "HKD", "ZAR", "BRL"];
+export const ID_RE = /\b(?=[A-Z0-9/-]*\d)(?=[A-Z0-9/-]*[A-Z])[A-Z0-9]+(?:[-/#][A-Z0-9]+)*\b|\b\d[\d-]{2,}\d\b/;
+const CURRENCY_CODES = ["USD", "EUR", "GBP", "CAD", "AUD", "JPY", "CHF", "INR", "CNY", "MXN", "SEK", "NOK", "DKK", "NZD", "SGD", "HKD", "ZAR", "BRL", "PLN", "CZK", "HUF", "MYR"];
 const CURRENCY_WORDS: Record<string, string> = { dollar: "USD", dollars: "USD", euro: "EUR", euros: "EUR", pound: "GBP", pounds: "GBP", yen: "JPY" };
 
 /** parseCurrency returns an ISO 4217 code named or implied (by symbol) in text. */
@@ -219,7 +278,8 @@ export function cleanText(text: string): string {
     .replace(/(^|\s)[*_]+|[*_]+(\s|$)/g, "$1$2")
     .replace(/\s+/g, " ")
     .trim()
-    .replace(/^[:\-–—|,;]+\s*/, "")
+    // a leading dash is punctuation, unless it is a minus sign ("-233,47 €")
+    .replace(/^(?:[:|,;]|[-–—](?!\s?[\d$€£¥]))+\s*/, "")
     .replace(/\s*[|,;]+$/, "")
     .trim();
 }

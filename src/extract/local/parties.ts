@@ -1,0 +1,168 @@
+/**
+ * The issuer of a document that does not label it ("Seller: ..."): invoices and receipts print
+ * their issuer's name at the top, in the sender line above the address window ("Kraxi GmbH ·
+ * Flugzeugallee 17 · 12345 Papierfeld"), again in the footer beside its bank and tax numbers, and
+ * write their e-mail and web addresses under its name. The customer's name sits under a "Bill to",
+ * "Käufer" or "Client" label. findIssuer scores every name-like line and cell by that evidence.
+ */
+import type { Line, ParsedDocument } from "./parse";
+
+export interface Issuer {
+  name: string;
+  /** confidence: 0.4..0.75; a guess from layout, never in the top band */
+  confidence: number;
+  start: number;
+  end: number;
+}
+
+/** LEGAL_FORM_WORDS: company forms written in any case (GmbH, SARL, Sdn Bhd, ...). */
+const LEGAL_FORM_WORDS = /(?<![\p{L}])(gmbh|sarl|s\.a\.r\.l\.?|sdn\.? ?bhd\.?|bhd\.?|s\/b|limited|corporation|incorporated|enterprises?|trading|sp\. ?z ?o\.? ?o\.?|s\.r\.l\.?|s\.p\.a\.?|pte\.? ltd\.?|gmbh & co\.? kg)(?![\p{L}])/iu;
+/** LEGAL_FORM_CAPS: short company forms, only as written (AG, SA, Ltd, Inc, B.V.). */
+const LEGAL_FORM_CAPS = /(?<![\p{L}])(AG|SA|SAS|SE|KG|OHG|UG|BV|B\.V\.|NV|N\.V\.|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|LLP|PLC|Co\.|CO\.|Lda|S\.L\.|S\.A\.)(?![\p{L}])/u;
+
+const hasLegalForm = (s: string) => LEGAL_FORM_WORDS.test(s) || LEGAL_FORM_CAPS.test(s);
+
+/** CUSTOMER_LABEL: lines that open the customer's block. */
+const CUSTOMER_LABEL =
+  /^(bill(ed)? to|sold to|ship to|deliver to|invoice to|customer|client|buyer|recipient|kunde|käufer|rechnungsempfänger|leistungsempfänger|lieferadresse|rechnungsadresse|adresse de (livraison|facturation)|destinataire|acheteur|klant|afnemer|cliente|destinatario|nabywca|odbiorca)\b/i;
+
+/** DOC_WORDS: lines that name the document or a field, not a party. */
+const NOT_A_NAME =
+  /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung|handelsrechnung|gutschrift|facture|avoir|factuur|factura|fattura|fatura|faktura|page|seite|date|datum|total|summe|tel|fax|phone|telefon|email|e-mail|www|http|iban|bic|ust|vat|gst|tva|btw|no\b|nr\b)/i;
+
+/** FIELD_WORDS: words of a receipt's or invoice's fields and column headers, never part of an issuer's name. */
+const FIELD_WORDS =
+  /(?<!\p{L})(qty|quantity|description|amount|cash|cashier|change|sub-?total|subtotal|total|price|item|items|discount|rounding|tax|gst|vat|thank|welcome|counter|operator|salesperson|served|member|points|menge|preis|betrag|summe|montant|prix|quantit[eé])(?!\p{L})/iu;
+
+/** SEPARATORS: how a sender line separates name, street and town. */
+const SEPARATORS = /\s+[·•●|]\s+|\s+[-–]\s+/;
+
+/** nameLike says whether text reads as a name: mostly letters, a few words, no address or amount. */
+export function nameLike(text: string): boolean {
+  const t = text.trim();
+  if (t.length < 3 || t.length > 60) return false;
+  if (/@|https?:|:\s*$|^\W/.test(t) || NOT_A_NAME.test(t)) return false;
+  const letters = (t.match(/\p{L}/gu) ?? []).length;
+  const digits = (t.match(/\d/g) ?? []).length;
+  if (letters < 4 || digits > letters / 3) return false;
+  if (!/\p{L}{3,}/u.test(t)) return false;
+  // a table header or a field of the document ("Item Qty Total", "CASH", "Sub-total")
+  if (FIELD_WORDS.test(t)) return false;
+  // OCR noise: most words one or two letters long
+  const words = t.split(/\s+/);
+  const short = words.filter((w) => w.replace(/[^\p{L}]/gu, "").length <= 2).length;
+  if (words.length >= 3 && short > words.length / 2) return false;
+  if (addressLike(t)) return false;
+  return true;
+}
+
+/** STREET_WORDS: words of street addresses in the languages documents come in. */
+const STREET_WORDS = /(?<!\p{L})(str\.|straße|strasse|street|st\.|road|rd\.?|avenue|ave\.?|lane|drive|blvd|rue|chemin|boulevard|avenida|calle|via|rua|ulica|ul\.|weg|allee|platz|laan|straat|plein|jalan|jln\.?|lorong|taman|lot|blok|block|floor|suite|court|way|place|square|terrace|crescent|highway|close)(?!\p{L})/iu;
+
+/** addressLike says whether a line reads as part of an address: a street with a number, or a postcode and town. */
+function addressLike(t: string): boolean {
+  if (STREET_WORDS.test(t) && /\d/.test(t)) return true;
+  if (/^(?:[A-Z]{1,2}[- ])?\d{4,5}\s+\p{L}/u.test(t)) return true;
+  return /,\s*\d{4,5}\b|\b\d{4,5}\s+\p{Lu}\p{L}+,/u.test(t);
+}
+
+/** REGISTRATION: a company registration or tax number line, printed under the issuer's name. */
+const REGISTRATION = /^\(?\s*\d{5,7}-?[A-Z]\s*\)?$|\b(reg\.?|registration|company|co\.)\s*(no|nr|number)\b|\b(gst|vat|ust-?id|tva|btw|siret|siren|abn|tax id)\b|\(\d{4,}-[A-Z]\)/i;
+
+/** companyName cuts a name at its legal form ("Kraxi GmbH Flugzeugallee 17" -> "Kraxi GmbH"). */
+function companyName(text: string): string {
+  const m = text.match(LEGAL_FORM_WORDS) ?? text.match(LEGAL_FORM_CAPS);
+  if (!m || m.index === undefined) return text.trim();
+  const end = m.index + m[0].length;
+  // keep a closing part such as "(M) SDN BHD" or "Sdn. Bhd." that belongs to the name
+  return text.slice(0, end).replace(/[\s,;]+$/, "").trim() || text.trim();
+}
+
+/** domainsOf lists the names in the document's e-mail and web addresses ("kraxi" from info@kraxi.com). */
+function domainsOf(markdown: string): string[] {
+  const out = new Set<string>();
+  for (const m of markdown.matchAll(/(?:@|www\.|https?:\/\/(?:www\.)?)([a-z0-9-]+)\.[a-z]{2,}/gi)) if (m[1]!.length >= 4) out.add(m[1]!.toLowerCase().replace(/-/g, ""));
+  return [...out];
+}
+
+const squash = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "");
+
+interface Mention {
+  name: string;
+  line: number;
+  start: number;
+  end: number;
+  sender: boolean;
+}
+
+/** mentionsOf reads the name-like lines, table cells and sender-line heads of the document. */
+function mentionsOf(lines: Line[]): Mention[] {
+  const out: Mention[] = [];
+  lines.forEach((line, index) => {
+    if (!line.plain) return;
+    const pieces = line.isTable ? line.text.split("|").map((c) => c.trim()).filter(Boolean) : [line.plain];
+    for (const piece of pieces) {
+      const segments = piece.split(SEPARATORS);
+      // "Name · Street 17 · 12345 Town": the sender line above the address window
+      const sender = segments.length >= 2 && segments.slice(1).some((s) => /\b\d{4,5}\b|\b\d+\w?$/.test(s));
+      const head = sender ? segments[0]! : piece;
+      const name = companyName(head.replace(/\*\*/g, ""));
+      if (nameLike(name)) out.push({ name, line: index, start: line.start, end: line.end, sender });
+    }
+  });
+  return out;
+}
+
+/** findIssuer picks the name that the document's layout and wording say issued it, or null. */
+export function findIssuer(doc: ParsedDocument): Issuer | null {
+  const lines = doc.lines;
+  const content = lines.map((l, i) => ({ l, i })).filter((x) => x.l.plain);
+  if (!content.length) return null;
+  const topLines = new Set(content.slice(0, 12).map((x) => x.i));
+  const firstLine = content[0]!.i;
+  const footerFrom = content[Math.max(0, content.length - 12)]!.i;
+  const domains = domainsOf(doc.markdown);
+  // lines under a customer label, up to the next blank-separated block
+  const customerLines = new Set<number>();
+  lines.forEach((l, i) => {
+    const cells = l.isTable ? l.text.split("|").map((c) => c.trim()) : [l.plain];
+    if (!cells.some((c) => CUSTOMER_LABEL.test(c))) return;
+    for (let j = i; j < Math.min(lines.length, i + 6); j++) customerLines.add(j);
+  });
+
+  // the issuer's name heads its letterhead: the lines below it are its address, phone and registration
+  const headsBlock = (line: number) => {
+    const below = content.filter((x) => x.i > line).slice(0, 2);
+    return below.some((x) => addressLike(x.l.plain) || REGISTRATION.test(x.l.plain) || /^(tel|phone|telefon|fax)\b/i.test(x.l.plain));
+  };
+  const byName = new Map<string, { mention: Mention; score: number; count: number }>();
+  for (const m of mentionsOf(lines)) {
+    const key = squash(m.name);
+    if (key.length < 3) continue;
+    let score = 0;
+    if (hasLegalForm(m.name)) score += 2;
+    if (domains.some((d) => key.includes(d) || (key.length >= 4 && d.includes(key.slice(0, Math.max(4, key.length - 2)))))) score += 2;
+    if (m.sender) score += 2;
+    if (topLines.has(m.line)) score += 1;
+    if (m.line === firstLine) score += 1;
+    if (m.line >= footerFrom && !topLines.has(m.line)) score += 0.5;
+    // a town line inside an address ("SELANGOR DARUL EHSAN") follows the street line
+    const above = content.filter((x) => x.i < m.line).at(-1);
+    const inAddress = above !== undefined && addressLike(above.l.plain);
+    if (inAddress) score -= 1.5;
+    else if (topLines.has(m.line) && headsBlock(m.line)) score += 1.5;
+    if (REGISTRATION.test(m.name)) score -= 3;
+    if (customerLines.has(m.line)) score -= 3;
+    const seen = byName.get(key);
+    if (seen) {
+      seen.count++;
+      seen.score = Math.max(seen.score, score) + (seen.count <= 3 ? 0.5 : 0);
+    } else byName.set(key, { mention: m, score, count: 1 });
+  }
+  const ranked = [...byName.values()].sort((a, b) => b.score - a.score || a.mention.line - b.mention.line);
+  const best = ranked[0];
+  if (!best || best.score < 1) return null;
+  const margin = best.score - (ranked[1]?.score ?? 0);
+  const confidence = Math.min(0.75, 0.45 + 0.04 * best.score) - (margin < 1 ? 0.1 : 0);
+  return { name: best.mention.name, confidence, start: best.mention.start, end: best.mention.end };
+}
