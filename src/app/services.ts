@@ -18,6 +18,9 @@ import { TaskRunner } from "../tasks/runner";
 import { WebhookDispatcher } from "../webhooks/dispatcher";
 import { PythonSandbox } from "../ai/sandbox";
 import type { AgentDeps } from "../analyze/service";
+import { ThumbnailJobs } from "../thumbnails/jobs";
+import { thumbnailDepsOf } from "../thumbnails/service";
+import { resolveUrlSigningKey } from "../thumbnails/signing";
 
 export interface Services {
   config: Config;
@@ -42,6 +45,8 @@ export interface Services {
   tasks: TaskRunner;
   /** webhooks: signed deliveries and their retry schedule (started by startServer) */
   webhooks: WebhookDispatcher;
+  /** thumbnails: thumbnail jobs and their images (async jobs run as tasks) */
+  thumbnails: ThumbnailJobs;
   startedAt: Date;
   /** true once shutdown has begun: new work is refused with 503 */
   draining: boolean;
@@ -71,11 +76,21 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
   } as Services;
   services.webhooks = new WebhookDispatcher({ store, sharedSecret: services.webhookSecret, allowPrivate: config.allowPrivateUrls, logger: services.logger, retryScale: config.webhooks.retryScale });
   services.tasks = new TaskRunner(services, { concurrency: config.tasks.concurrency, leaseMs: config.tasks.leaseMs });
+  services.thumbnails = new ThumbnailJobs({
+    store,
+    ledger: services.ledger,
+    dataDir: config.dataDir,
+    thumbnail: thumbnailDepsOf(config, services.markdown),
+    logger: services.logger,
+    urlSigningKey: resolveUrlSigningKey(config.dataDir),
+    forgetTask: (id) => services.tasks.forget(id),
+  });
   return services;
 }
 
 export async function closeServices(services: Services): Promise<void> {
   await services.tasks.stop();
+  services.thumbnails.close();
   await services.webhooks.stop();
   await services.markdown.converter.close();
   await closeConvertTools(services.markdown.tools);

@@ -40,6 +40,10 @@ export interface TaskRequest {
   webhookUrl?: string;
   /** source: the document's filename or URL, for listings; default: the input's file name or url */
   source?: string;
+  /** id: the task's id when the feature names it (thumb_...); default task_<random> */
+  id?: string;
+  /** alongside writes the feature's own record of the task, in the acceptance transaction */
+  alongside?: (taskId: string) => void;
 }
 
 export interface AsyncAccepted {
@@ -54,6 +58,9 @@ export interface BatchAccepted {
   item_count: number;
   poll_url: string;
 }
+
+/** PENDING_CAP_RETRY_AFTER_S: the Retry-After of work refused by the per-key cap (tasks take seconds) */
+const PENDING_CAP_RETRY_AFTER_S = 10;
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString("hex")}`;
 
@@ -81,7 +88,7 @@ export async function runNowOrAccept<R = unknown>(call: HandlerInput, operation:
     return { accepted: true, body: accepted };
   }
   const kind = kindOf(operation);
-  const { result } = await metered(services.ledger, ctx.key!, operation, kind.minimumCost, ctx.id, () => kind.run(input, services, request.signal, () => {}));
+  const { result } = await metered(services.ledger, ctx.key!, operation, kind.minimumCost, ctx.id, () => kind.run(input, services, request.signal, () => {}, { id: ctx.id }));
   return { accepted: false, body: result as R };
 }
 
@@ -113,11 +120,12 @@ async function acceptMany(services: Services, ctx: RequestContext, requests: Tas
   const prepared: { request: TaskRequest; id: string; input: string; minimumCost: number }[] = [];
   try {
     for (const request of requests) {
-      const id = newId("task");
+      const id = request.id ?? newId("task");
       prepared.push({ request, id, input: await storeInput(request.input, inputDirOf(services.config.dataDir, id)), minimumCost: kindOf(request.operation).minimumCost });
     }
     // one commit: the holds and the rows are written together, or nothing is (a 402 rolls all back)
     services.store.immediate(() => {
+      checkPendingCap(q, account.id, prepared.length, services.config.tasks.maxPendingPerKey);
       if (batch) q.insertBatch({ id: batch.id, key_id: account.id, operation: batch.operation, webhook_url: batch.webhookUrl, item_count: prepared.length, created_at: createdAt });
       for (const [index, { request, id, input, minimumCost }] of prepared.entries()) {
         const hold = minimumCost > 0 ? services.ledger.holdNow(account, minimumCost, TASK_HOLD_TTL_MS) : null;
@@ -134,6 +142,7 @@ async function acceptMany(services: Services, ctx: RequestContext, requests: Tas
           source: request.source ?? sourceOf(request.input),
           created_at: createdAt,
         });
+        request.alongside?.(id);
       }
     });
   } catch (error) {
@@ -145,4 +154,15 @@ async function acceptMany(services: Services, ctx: RequestContext, requests: Tas
   }
   services.tasks.wake();
   return prepared.map((p) => p.id);
+}
+
+/** checkPendingCap refuses work past the key's cap on tasks waiting or running (--max-pending-tasks): 429. */
+function checkPendingCap(q: ReturnType<typeof taskQueries>, keyId: string, adding: number, cap: number): void {
+  const unfinished = q.unfinishedOfKey(keyId);
+  if (unfinished + adding <= cap) return;
+  throw new AppError(
+    "rate_limited",
+    `this API key has ${unfinished} async tasks pending or running and may have at most ${cap} (the server's --max-pending-tasks); ${adding > 1 ? `this batch adds ${adding}; ` : ""}wait for some to end, then submit again`,
+    { headers: { "Retry-After": String(PENDING_CAP_RETRY_AFTER_S) } },
+  );
 }

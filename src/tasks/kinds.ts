@@ -23,6 +23,7 @@
  * - Throw AppError for failures the client should see: the task fails with `{error: code, detail}`.
  */
 import type { Services } from "../app/services";
+import type { TaskRow } from "./queries";
 
 /** TaskProgress records how far a task is, e.g. progress(3, 10) for 3 pages of 10. */
 export type TaskProgress = (done: number, total: number) => void;
@@ -34,12 +35,28 @@ export interface TaskOutcome<R = unknown> {
   credits: number;
 }
 
-export type TaskExecutor<I = any, R = unknown> = (input: I, services: Services, signal: AbortSignal, progress: TaskProgress) => Promise<TaskOutcome<R>>;
+/** TaskIdentity: which task a run belongs to (a sync call runs under its request id). */
+export interface TaskIdentity {
+  id: string;
+}
+
+export type TaskExecutor<I = any, R = unknown> = (input: I, services: Services, signal: AbortSignal, progress: TaskProgress, task: TaskIdentity) => Promise<TaskOutcome<R>>;
 
 export interface TaskKind<I = any, R = unknown> {
   /** minimumCost: credits held at acceptance (402 when the balance cannot cover them); 0 = no hold */
   minimumCost: number;
   run: TaskExecutor<I, R>;
+  /**
+   * ownRoutes: the kind's tasks are polled and deleted through its feature's own endpoints (thumbnail
+   * jobs under /api/v1/thumbnails/jobs), so /api/v1/jobs answers 404 for them.
+   */
+  ownRoutes?: boolean;
+  /**
+   * ended runs inside the transaction that ends a task (completed, failed or cancelled): it writes the
+   * feature's own record of the ending and returns the body of the task's webhook. Without it the
+   * webhook carries the task record (spec "Task record delivered by webhook").
+   */
+  ended?: (task: TaskRow, services: Services) => unknown;
 }
 
 const kinds = new Map<string, TaskKind>();

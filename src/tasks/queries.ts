@@ -175,6 +175,12 @@ export const taskQueries = (store: Store) => ({
   requeue: (id: string, owner: string) =>
     store.db.query("UPDATE tasks SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, attempts = MAX(attempts - 1, 0) WHERE id = ? AND lease_owner = ? AND status = 'processing'").run(id, owner).changes === 1,
 
+  /** removeEnded deletes an ended task's row (a feature deleted its record of it, or retention) */
+  removeEnded: (id: string) => store.db.query("DELETE FROM tasks WHERE id = ? AND status IN ('completed', 'failed', 'cancelled')").run(id).changes === 1,
+
+  /** unfinishedOfKey: the key's tasks waiting or running, for the cap on pending work per key */
+  unfinishedOfKey: (keyId: string) => store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM tasks WHERE key_id = ? AND status IN ('pending', 'processing')").get(keyId)!.n,
+
   /** unfinishedIds: tasks whose input files must be kept */
   unfinishedIds: () => new Set(store.db.query<{ id: string }, []>("SELECT id FROM tasks WHERE status IN ('pending', 'processing')").all().map((r) => r.id)),
 

@@ -1,6 +1,7 @@
 import type { Route } from "../app/route";
 import type { Services } from "../app/services";
 import { AppError } from "../errors";
+import { taskKindOf } from "./kinds";
 import { taskQueries } from "./queries";
 import { batchRecord, deliveryRecord, taskRecord } from "./records";
 import { BatchParams, BatchRecord, DeliveryLog, DeliveryParams, DeliveryRecord, TaskParams, TaskRecord } from "./schema";
@@ -11,12 +12,13 @@ const tag = "Jobs";
 function ownedTaskOrBatch(services: Services, id: string, keyId: string): void {
   const q = taskQueries(services.store);
   const found = id.startsWith("batch_") ? q.getBatchOwned(id, keyId) : q.getOwned(id, keyId);
-  if (!found) throw new AppError("not_found", `No task or batch ${id} for this API key.`);
+  if (!found || ("operation" in found && !id.startsWith("batch_") && taskKindOf(found.operation)?.ownRoutes)) throw new AppError("not_found", `No task or batch ${id} for this API key.`);
 }
 
+/** ownedTask finds a task of the key; tasks of kinds with their own endpoints (thumbnail jobs) are not shown here. */
 function ownedTask(services: Services, id: string, keyId: string) {
   const row = taskQueries(services.store).getOwned(id, keyId);
-  if (!row) throw new AppError("not_found", `No task ${id} for this API key; tasks are visible only to the key that created them.`);
+  if (!row || taskKindOf(row.operation)?.ownRoutes) throw new AppError("not_found", `No task ${id} for this API key; tasks are visible only to the key that created them.`);
   return row;
 }
 

@@ -141,6 +141,15 @@ export class TaskRunner {
     return true;
   }
 
+  /**
+   * forget cancels a task that has not ended (its hold is released) and deletes its row: for a feature
+   * that deletes its own record of the task (DELETE of a thumbnail job), and for retention.
+   */
+  forget(taskId: string): void {
+    this.cancel(taskId);
+    this.q.removeEnded(taskId);
+  }
+
   /** fill ends the waiting tasks of revoked keys, then claims waiting tasks while there is room. */
   private fill(): void {
     if (!this.active) return;
@@ -189,7 +198,7 @@ export class TaskRunner {
             this.q.setProgress(row.id, this.owner, reported[0], reported[1]);
           } catch {} // progress is bookkeeping; a busy store must not fail the task
         };
-        const outcome: TaskOutcome = await kind.run(input, this.services, controller.signal, progress);
+        const outcome: TaskOutcome = await kind.run(input, this.services, controller.signal, progress, { id: row.id });
         controller.signal.throwIfAborted();
         ending = { kind: "completed", result: outcome.result, credits: Math.max(0, Math.round(outcome.credits)) };
       }
@@ -204,7 +213,7 @@ export class TaskRunner {
     if (ending) this.end(row, ending, reported);
     if (hasFilesOnDisk(row.input)) {
       const after = this.q.get(row.id);
-      if (after && ENDED_TASK_STATES.includes(after.status)) removeInput(dir);
+      if (!after || ENDED_TASK_STATES.includes(after.status)) removeInput(dir); // no row: deleted by forget
     }
     this.wake();
   }
@@ -241,7 +250,9 @@ export class TaskRunner {
   /** afterTaskEnded (inside the ending transaction): the task's webhook and the end of its batch. */
   private afterTaskEnded(taskId: string): void {
     const row = this.q.get(taskId)!;
-    if (row.webhook_url && row.status !== "cancelled") this.services.webhooks.enqueue(row.id, row.key_id, row.webhook_url, taskWebhookBody(row));
+    const ended = taskKindOf(row.operation)?.ended;
+    const body = ended ? ended(row, this.services) : taskWebhookBody(row);
+    if (row.webhook_url && row.status !== "cancelled") this.services.webhooks.enqueue(row.id, row.key_id, row.webhook_url, body);
     if (row.batch_id) this.endBatchIfDone(row.batch_id);
   }
 
