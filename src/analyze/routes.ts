@@ -8,7 +8,7 @@ import { AppError } from "../errors";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import { requireProvider } from "../ai/groq";
 import { agentDepsOf } from "../app/services";
-import { costs, MINIMUM_COST } from "../credits/costs";
+import { costs, MINIMUM_COST, priceText } from "../credits/costs";
 import type { TypedSchema } from "../schema/typed";
 import { registerTaskKind } from "../tasks/kinds";
 import { acceptBatch, runNowOrAccept } from "../tasks/accept";
@@ -71,8 +71,8 @@ interface CrossInput {
 /** analyzeWork runs one analysis and prices it: the registered task kind, run now (sync) or as a task (runNowOrAccept). */
 async function analyzeWork(input: AnalyzeInput, services: Services, signal: AbortSignal) {
   const outcome = await analyzeDocument({ file: input.file, url: input.url, urlHeaders: input.urlHeaders, render: input.render }, { schema: input.schema, includeSteps: input.includeSteps }, agentDepsOf(services), signal);
-  const credits = costs.analyze({ pages: outcome.total_pages, website: outcome.website });
-  const { website: _website, ...fields } = outcome;
+  const credits = costs.analyze({ pages: outcome.billedPages, website: outcome.website });
+  const { website: _website, billedPages: _billed, ...fields } = outcome;
   return { result: { ...fields, credits_used: credits }, credits };
 }
 
@@ -106,7 +106,7 @@ export const analyzeRoutes: Route[] = [
           "- `compute(code)`: Python 3 in a sandbox (standard library, no files, no network, time and memory limits): every calculation;",
           "- `extract_table(page?, index?, document?)`: tables as rows of {column: value};",
           "- `view_page_image(page, question, document?)`: PDFs only; the rendered page and the question go to the vision model.",
-          "Budgets: 12 tool calls and 150,000 tokens, then the final answer (a strict json_schema call). Sources are kept only when found in the document; a value with no found source and no computation is capped at 0.59 confidence. `steps` per field with include_steps=true. Limit: 5 minutes (504; use sync=false). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). Credits: 2 per page (minimum 5); 10 for a website.",
+          "Budgets: 12 tool calls and 150,000 tokens, then the final answer (a strict json_schema call). Sources are kept only when found in the document; a value with no found source and no computation is capped at 0.59 confidence. `steps` per field with include_steps=true. Limit: 5 minutes (504; use sync=false). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). " + priceText("analyze"),
         ].join("\n"),
       body: AnalyzeBody,
       responses: {
@@ -163,7 +163,7 @@ export const analyzeRoutes: Route[] = [
       tag,
       summary: "Cross-document analysis (2 to 5 documents)",
       description:
-        "Uploaded `files` (labels from `document_labels` or file names) and/or `urls` (array, or object label -> URL). `render` chooses how web page URLs become text, as in markdown/convert. At most 10 schema fields, 100 MB combined, 5 minutes synchronous. Credits: 5 per document plus 3 per page (minimum 10).",
+        "Uploaded `files` (labels from `document_labels` or file names) and/or `urls` (array, or object label -> URL). `render` chooses how web page URLs become text, as in markdown/convert. At most 10 schema fields, 100 MB combined, 5 minutes synchronous. " + priceText("cross"),
       body: CrossAnalyzeBody,
       maxRequestBytes: 101_000_000,
       responses: {

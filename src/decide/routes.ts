@@ -8,7 +8,7 @@ import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
 import { requireProvider } from "../ai/groq";
 import { agentDepsOf } from "../app/services";
-import { costs, MINIMUM_COST } from "../credits/costs";
+import { costs, MINIMUM_COST, priceText } from "../credits/costs";
 import { decide, type DecideInput } from "./service";
 import { DECIDE_LIMITS, DecideBody, DecisionResult, type ContextBlock } from "./schema";
 import type { RenderMode } from "../convert/types";
@@ -68,7 +68,7 @@ export const decideRoutes: Route[] = [
       tag: "Decide",
       summary: "One coherent decision about a document and/or context",
       description:
-        "`instructions` and a typed `schema` (at most 10 fields), plus at least one of `file`, `url` or `context` (`render` chooses how a web page URL becomes text, as in markdown/convert). The agent may investigate the document with the analyze tools (at most 6 calls); with context only the decision is one call. Every field of the decision gets a real value (the response schema allows no nulls) with a confidence, plus one rationale and the sources it checked against the document and context. Credits: 2 per page (minimum 5) for documents; 10 for a website; 5 for context only.",
+        "`instructions` and a typed `schema` (at most 10 fields), plus at least one of `file`, `url` or `context` (`render` chooses how a web page URL becomes text, as in markdown/convert). The agent may investigate the document with the analyze tools (at most 6 calls); with context only the decision is one call. Every field of the decision gets a real value (the response schema allows no nulls) with a confidence, plus one rationale and the sources it checked against the document and context. " + priceText("decide"),
       body: DecideBody,
       responses: {
         200: { description: "Decision result", schema: DecisionResult },

@@ -4,7 +4,7 @@ import type { Services } from "../app/services";
 import { checkBatchInputs, checkWebhookUrl, renderModeOf, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
 import { parseTypedSchema, type TypedSchema } from "../schema/typed";
-import { costs, MINIMUM_COST } from "../credits/costs";
+import { costs, MINIMUM_COST, priceText } from "../credits/costs";
 import { registerTaskKind } from "../tasks/kinds";
 import { acceptBatch, runNowOrAccept } from "../tasks/accept";
 import { extractDocument, type ExtractOptions } from "./service";
@@ -32,8 +32,8 @@ async function extractWork(input: ExtractInput, services: Services, signal: Abor
     { markdown: services.markdown, provider: services.provider },
     signal,
   );
-  const credits = costs.extract({ pages: outcome.total_pages, website: outcome.website });
-  const { website: _website, ...fields } = outcome;
+  const credits = costs.extract({ pages: outcome.billedPages, website: outcome.website });
+  const { website: _website, billedPages: _billed, ...fields } = outcome;
   return { result: { ...fields, credits_used: credits }, credits };
 }
 
@@ -62,7 +62,7 @@ export const extractRoutes: Route[] = [
       tag,
       summary: "Typed extraction of values stated in the source",
       description:
-        "Multipart: `schema` (typed schema JSON) and `file` or `url`. The document is converted as by POST /api/v1/markdown/convert, then each field is read by the AI provider (with GROQ_API_KEY; `model` fast, accurate or auto) or, without one, by the local engine (labels, tables and typed patterns; `engine: local`). Per field: value, confidence and a verbatim citation; `field_status` for every field; `missing_required_fields` when success=false. `sync=false` answers 202 with a task_id at once (poll GET /api/v1/jobs/{task_id}; `webhook_url` receives the signed task record). `use_vision=true` (needs the provider; 503 ai_unavailable without one) sends the image, or the PDF pages without a text layer (the first 5), to the vision model with the text: extraction_method ocr+vision (vision when OCR found no text). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). `follow_links=true` on a web page URL also reads up to 5 same-site links about the owner (about, contact, team, company, imprint, ...) and appends their text; a link that fails is named in `warnings`. Credits: 1 per page (minimum 3); 5 for a website; the minimum is held when a task is accepted.",
+        "Multipart: `schema` (typed schema JSON) and `file` or `url`. The document is converted as by POST /api/v1/markdown/convert, then each field is read by the AI provider (with GROQ_API_KEY; `model` fast, accurate or auto) or, without one, by the local engine (labels, tables and typed patterns; `engine: local`). Per field: value, confidence and a verbatim citation; `field_status` for every field; `missing_required_fields` when success=false. `sync=false` answers 202 with a task_id at once (poll GET /api/v1/jobs/{task_id}; `webhook_url` receives the signed task record). `use_vision=true` (needs the provider; 503 ai_unavailable without one) sends the image, or the PDF pages without a text layer (the first 5), to the vision model with the text: extraction_method ocr+vision (vision when OCR found no text). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). `follow_links=true` on a web page URL also reads up to 5 same-site links about the owner (about, contact, team, company, imprint, ...) and appends their text; a link that fails is named in `warnings`. " + priceText("extract") + " The minimum is held when a task is accepted.",
       body: ExtractBody,
       responses: {
         200: { description: "Extraction result", schema: ExtractionResult },

@@ -56,6 +56,8 @@ export interface ExtractionOutcome {
   warnings: string[];
   /** website: the input was a web page rendered in the browser (credits: 5) */
   website: boolean;
+  /** billedPages: pages the conversion actually read (credits/costs.ts pagesRead) */
+  billedPages: number;
 }
 
 interface FieldAnswers {
@@ -195,5 +197,6 @@ function shape(document: MarkdownOutcome, schema: TypedSchema, answers: FieldAns
     quality_signals: answers.signals,
     warnings,
     website: document.website,
+    billedPages: document.billedPages,
   };
 }

@@ -1,4 +1,5 @@
 import type { Route } from "../app/route";
+import { priceText } from "../credits/costs";
 import type { HandlerInput } from "../app/operation";
 import { checkWebhookUrl } from "../app/inputs";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
@@ -97,7 +98,7 @@ export const thumbnailRoutes: Route[] = [
       path: "/api/v1/thumbnails/generate",
       tag,
       summary: "Thumbnail of an uploaded file",
-      description: `Multipart \`file\` plus options. Images, PDF, office and iWork documents, spreadsheets, presentations, video, audio, HTML, text, markdown and code (GET /api/v1/thumbnails/supported-types). ${RESPONSE_FIELDS_DOC} sync=false answers 202 with a job to poll. 1 credit.`,
+      description: `Multipart \`file\` plus options. Images, PDF, office and iWork documents, spreadsheets, presentations, video, audio, HTML, text, markdown and code (GET /api/v1/thumbnails/supported-types). ${RESPONSE_FIELDS_DOC} sync=false answers 202 with a job to poll. ${priceText("thumbnail")}`,
       body: ThumbnailGenerateBody,
       responses: {
         200: { description: "Thumbnail (sync)", schema: ThumbnailResponse },
@@ -122,7 +123,7 @@ export const thumbnailRoutes: Route[] = [
       path: "/api/v1/thumbnails/generate/json",
       tag,
       summary: "Thumbnail of a URL",
-      description: `JSON body with \`url\` and the thumbnail options; \`url_headers\` for authenticated URLs. A web page is drawn as a 1280x800 screenshot; a document behind the URL like an upload. ${RESPONSE_FIELDS_DOC} 1 credit.`,
+      description: `JSON body with \`url\` and the thumbnail options; \`url_headers\` for authenticated URLs. A web page is drawn as a 1280x800 screenshot; a document behind the URL like an upload. ${RESPONSE_FIELDS_DOC} ${priceText("thumbnail")}`,
       body: ThumbnailGenerateJsonBody,
       bodyType: "json",
       responses: {
