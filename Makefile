@@ -47,6 +47,7 @@ run: setup ## set up, then start the service on PORT (8080) with DATA (./data)
 
 test: setup ## set up, then type-check and run the test suite against real servers and tools
 	$(BUN) x tsc --noEmit -p .
+	$(BUN) scripts/check-cycles.ts
 	$(BUN) test --timeout 60000
 
 build: setup-bun setup-deps ## compile the single binary dist/docintel

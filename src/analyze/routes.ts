@@ -1,18 +1,13 @@
 import type { Route } from "../app/route";
-import type { Services } from "../app/services";
 import { checkBatchInputs, checkWebhookUrl, parseJsonField, parseUrlList, renderModeOf, requireOneDocument } from "../app/inputs";
-import type { RenderMode } from "../convert/types";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import { requireProvider } from "../ai/groq";
-import { agentDepsOf } from "../app/services";
-import { costs, MINIMUM_COST, priceText } from "../credits/costs";
-import type { TypedSchema } from "../schema/typed";
-import { registerTaskKind } from "../tasks/kinds";
-import { acceptBatch, runNowOrAccept } from "../tasks/accept";
-import { analyzeDocument, crossAnalyze, type LabelledSource } from "./service";
+import { priceText } from "../credits/costs";
+import { runNowOrAccept } from "../tasks/routes";
+import type { AnalyzeInput, CrossInput } from "./task";
 import { ANALYZE_BATCH_MAX_ITEMS, AnalysisResult, AnalyzeBatchBody, AnalyzeBody, CROSS_MAX_DOCUMENTS, CROSS_MAX_FIELDS, CrossAnalysisResult, CrossAnalyzeBody } from "./schema";
 
 const tag = "Analyze";
@@ -33,62 +28,6 @@ function labelOfUrl(url: string): string {
   const name = decodeURIComponent(parsed.pathname.split("/").filter(Boolean).pop() ?? "");
   return name || parsed.hostname;
 }
-
-/** labelled makes the labels unique ("a.pdf", "a.pdf (2)") so tools and sources can name each document. */
-function labelled(items: LabelledSource[]): LabelledSource[] {
-  const seen = new Map<string, number>();
-  return items.map((item) => {
-    const base = item.label.trim() || "document";
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    return { ...item, label: n === 1 ? base : `${base} (${n})` };
-  });
-}
-
-/** AnalyzeInput is one analysis, as the sync route runs it and as a task stores it. */
-interface AnalyzeInput {
-  file?: File;
-  url?: string;
-  urlHeaders: Record<string, string>;
-  /** render: how web page URLs become text; absent (older tasks) = auto */
-  render?: RenderMode;
-  schema: TypedSchema;
-  includeSteps: boolean;
-}
-
-/** CrossInput keeps files top-level (the task store saves top-level files) with their labels beside them. */
-interface CrossInput {
-  files: File[];
-  fileLabels: string[];
-  urls: { label: string; url: string }[];
-  urlHeaders: Record<string, string>;
-  /** render: how web page URLs become text; absent (older tasks) = auto */
-  render?: RenderMode;
-  schema: TypedSchema;
-  includeSteps: boolean;
-}
-
-/** analyzeWork runs one analysis and prices it: the registered task kind, run now (sync) or as a task (runNowOrAccept). */
-async function analyzeWork(input: AnalyzeInput, services: Services, signal: AbortSignal) {
-  const outcome = await analyzeDocument({ file: input.file, url: input.url, urlHeaders: input.urlHeaders, render: input.render }, { schema: input.schema, includeSteps: input.includeSteps }, agentDepsOf(services), signal);
-  const credits = costs.analyze({ pages: outcome.billedPages, website: outcome.website });
-  const { website: _website, billedPages: _billed, ...fields } = outcome;
-  return { result: { ...fields, credits_used: credits }, credits };
-}
-
-async function crossWork(input: CrossInput, services: Services, signal: AbortSignal) {
-  const sources = labelled([
-    ...input.files.map((file, i) => ({ label: input.fileLabels[i] ?? file.name, source: { file } })),
-    ...input.urls.map(({ label, url }) => ({ label, source: { url, urlHeaders: input.urlHeaders, render: input.render } })),
-  ]);
-  const outcome = await crossAnalyze(sources, { schema: input.schema, includeSteps: input.includeSteps }, agentDepsOf(services), signal);
-  const credits = costs.cross(outcome.sizes);
-  const { sizes: _sizes, ...fields } = outcome;
-  return { result: { ...fields, credits_used: credits }, credits };
-}
-
-registerTaskKind<AnalyzeInput>("analyze", { minimumCost: MINIMUM_COST.analyze, run: (input, services, signal) => analyzeWork(input, services, signal) });
-registerTaskKind<CrossInput>("cross", { minimumCost: MINIMUM_COST.cross, run: (input, services, signal) => crossWork(input, services, signal) });
 
 export const analyzeRoutes: Route[] = [
   {
@@ -152,8 +91,9 @@ export const analyzeRoutes: Route[] = [
       const includeSteps = body.include_steps === true;
       const render = renderModeOf(body);
       const items: AnalyzeInput[] = [...files.map((file) => ({ file, urlHeaders: {}, schema, includeSteps })), ...urls.map((url) => ({ url, urlHeaders: {}, render, schema, includeSteps }))];
+      const accepted = await services.tasks.acceptBatch(ctx.key!, "analyze", items.map((input) => ({ input: { ...input } })), body.webhook_url as string | undefined);
       set.status = 202;
-      return acceptBatch(services, ctx, "analyze", items.map((input) => ({ input: { ...input } })), body.webhook_url as string | undefined);
+      return accepted;
     },
   },
   {

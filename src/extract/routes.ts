@@ -1,51 +1,12 @@
 import type { Route } from "../app/route";
 import { requireProvider } from "../ai/groq";
-import type { Services } from "../app/services";
 import { checkBatchInputs, checkWebhookUrl, renderModeOf, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
-import { parseTypedSchema, type TypedSchema } from "../schema/typed";
-import { costs, MINIMUM_COST, priceText } from "../credits/costs";
-import { registerTaskKind } from "../tasks/kinds";
-import { acceptBatch, runNowOrAccept } from "../tasks/accept";
-import { extractDocument, type ExtractOptions } from "./service";
-import type { RenderMode } from "../convert/types";
+import { parseTypedSchema } from "../schema/typed";
+import { priceText } from "../credits/costs";
+import { runNowOrAccept } from "../tasks/routes";
+import type { ExtractInput } from "./task";
 import { EXTRACT_BATCH_MAX_ITEMS, ExtractBatchBody, ExtractBody, ExtractionResult } from "./schema";
-
-/** ExtractInput is one extraction, as the sync route runs it and as a task stores it. */
-interface ExtractInput {
-  file?: File;
-  url?: string;
-  urlHeaders: Record<string, string>;
-  /** render: how a web page URL becomes text; absent (older tasks) = auto */
-  render?: RenderMode;
-  schema: TypedSchema;
-  model: ExtractOptions["model"];
-  useVision?: boolean;
-  followLinks?: boolean;
-}
-
-/** extractWork runs one extraction and prices it: the registered task kind, run now (sync) or as a task (runNowOrAccept). */
-async function extractWork(input: ExtractInput, services: Services, signal: AbortSignal) {
-  const outcome = await extractDocument(
-    { file: input.file, url: input.url, urlHeaders: input.urlHeaders, render: input.render },
-    { schema: input.schema, model: input.model, useVision: input.useVision, followLinks: input.followLinks },
-    { markdown: services.markdown, provider: services.provider },
-    signal,
-  );
-  const credits = costs.extract({ pages: outcome.billedPages, website: outcome.website });
-  const { website: _website, billedPages: _billed, ...fields } = outcome;
-  return { result: { ...fields, credits_used: credits }, credits };
-}
-
-registerTaskKind<ExtractInput>("extract", {
-  minimumCost: MINIMUM_COST.extract,
-  run: async (input, services, signal, progress) => {
-    progress(0, 1);
-    const outcome = await extractWork(input, services, signal);
-    progress(1, 1);
-    return outcome;
-  },
-});
 
 /** optionsOf reads the extraction options a request may carry (the batch shares them across items). */
 function optionsOf(body: Record<string, unknown>): Pick<ExtractInput, "model" | "useVision" | "followLinks" | "render"> {
@@ -106,8 +67,9 @@ export const extractRoutes: Route[] = [
       if (body.use_vision === true) requireProvider(services.provider, "use_vision");
       const options = optionsOf(body);
       const items: { input: ExtractInput }[] = [...files.map((file) => ({ input: { file, urlHeaders: {}, schema, ...options } })), ...urls.map((url) => ({ input: { url, urlHeaders: {}, schema, ...options } }))];
+      const accepted = await services.tasks.acceptBatch(ctx.key!, "extract", items.map((item) => ({ input: { ...item.input } })), body.webhook_url as string | undefined);
       set.status = 202;
-      return acceptBatch(services, ctx, "extract", items.map((item) => ({ input: { ...item.input } })), body.webhook_url as string | undefined);
+      return accepted;
     },
   },
 ];

@@ -22,7 +22,7 @@ import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
 import type { Logger } from "../app/log";
 import type { TaskOutcome } from "../tasks/kinds";
-import type { TaskRequest } from "../tasks/accept";
+import type { TaskRequest } from "../tasks/engine";
 import type { TaskRow } from "../tasks/queries";
 import { thumbnailQueries, type ThumbnailJobRow } from "./queries";
 import { thumbnailOf, type ThumbnailDeps, type ThumbnailOutcome, type ThumbnailSize, type ThumbnailSource } from "./service";

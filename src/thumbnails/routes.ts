@@ -4,10 +4,8 @@ import type { HandlerInput } from "../app/operation";
 import { checkWebhookUrl } from "../app/inputs";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import type { ThumbnailJobRow } from "./queries";
-import { THUMBNAIL_OPERATION, type JobInput, type ResponseType } from "./jobs";
-import { thumbnailTask } from "./task";
-import { registerTaskKind } from "../tasks/kinds";
-import { acceptTask } from "../tasks/accept";
+import type { JobInput, ResponseType } from "./jobs";
+import { acceptTask } from "../tasks/routes";
 import type { ThumbnailOutcome, ThumbnailSize, ThumbnailSource } from "./service";
 import { supportedThumbnailTypes } from "./handlers";
 import {
@@ -22,8 +20,6 @@ import {
 } from "./schema";
 
 const tag = "Thumbnails";
-
-registerTaskKind(THUMBNAIL_OPERATION, thumbnailTask);
 const JOBS_PATH = "/api/v1/thumbnails/jobs";
 
 /** SUPPORTED is built once: the handler table does not change while the service runs. */
@@ -67,14 +63,13 @@ async function jobBody({ services }: HandlerInput, row: ThumbnailJobRow, jpeg?: 
 
 /** generate answers one generate request: sync (200, the thumbnail) or async (202, the job). */
 async function generate(input: HandlerInput, source: ThumbnailSource, fields: Record<string, unknown>) {
-  const { services, ctx, request, set } = input;
+  const { services, ctx, request } = input;
   const size = sizeOf(fields);
   const responseType = responseTypeOf(fields);
   if (fields.sync === false) {
     const request = services.thumbnails.taskRequest(ctx.key!, source, size, responseType, fields.webhook_url as string | undefined);
-    await acceptTask(services, ctx, request);
+    await acceptTask(input, request);
     const row = services.thumbnails.job(ctx.key!.id, request.id);
-    set.status = 202;
     return { success: true, job_id: row.id, status: "pending", poll_url: `${JOBS_PATH}/${row.id}`, image_url: `${JOBS_PATH}/${row.id}/image`, created_at: row.created_at };
   }
   const { job, outcome } = await services.thumbnails.generate(ctx.key!, source, size, responseType, ctx.id, request.signal);
