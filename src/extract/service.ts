@@ -2,7 +2,7 @@
  * extractDocument is the extract operation without HTTP: convert the document to markdown (the
  * markdown service: deadline, OCR, rendered web pages), then read the schema's fields with the AI
  * provider when one is configured, or with the local engine when none is, and shape the spec's
- * Extraction result. Sync routes, the task runner (later) and tests call it.
+ * Extraction result. Sync routes, the task engine (extract/task.ts) and tests call it.
  *
  *   [convert, extract (provider | local), score, shape]
  */
