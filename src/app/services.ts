@@ -22,6 +22,7 @@ import type { AgentDeps } from "../analyze/service";
 import { ThumbnailJobs } from "../thumbnails/jobs";
 import { thumbnailDepsOf } from "../thumbnails/service";
 import { resolveUrlSigningKey } from "../thumbnails/signing";
+import { screenshotDepsOf } from "../screenshots/service";
 
 export interface Services {
   config: Config;
@@ -85,7 +86,8 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
     urlSigningKey: resolveUrlSigningKey(config.dataDir),
     forgetTask: (id) => services.tasks.forget(id),
   });
-  const operationDeps: OperationDeps = { ...agentDepsOf(services), thumbnails: services.thumbnails };
+  const screenshots = screenshotDepsOf(services.markdown.tools, { timeoutMs: config.chromium.screenshotTimeoutMs, allowPrivateUrls: config.allowPrivateUrls, maxPixels: config.convert.maxPixels });
+  const operationDeps: OperationDeps = { ...agentDepsOf(services), thumbnails: services.thumbnails, screenshots };
   services.tasks = new TaskEngine(
     { store, ledger: services.ledger, webhooks: services.webhooks, logger: services.logger, dataDir: config.dataDir },
     OPERATIONS,

@@ -25,7 +25,7 @@ import type { TaskOutcome } from "../tasks/kinds";
 import type { TaskRequest } from "../tasks/engine";
 import type { TaskRow } from "../tasks/queries";
 import { thumbnailQueries, type ThumbnailJobRow } from "./queries";
-import { thumbnailOf, type ThumbnailDeps, type ThumbnailOutcome, type ThumbnailSize, type ThumbnailSource } from "./service";
+import { thumbnailOf, type ThumbnailDeps, type ThumbnailSize, type ThumbnailSource } from "./service";
 import { UrlSigner } from "./signing";
 
 export type ResponseType = "url" | "base64";
@@ -120,8 +120,10 @@ export class ThumbnailJobs {
     }));
     const now = new Date().toISOString();
     const input: JobInput = { size, responseType };
-    this.q.insert({ id, key_id: account.id, status: "processing", input: JSON.stringify(input), webhook_url: null, created_at: now });
-    await this.saveImage(id, result, creditsUsed);
+    const path = this.imagePath(id);
+    await writeAtomically(path, result.jpeg);
+    // one write: the job is born completed (a sync thumbnail never waits)
+    this.q.insertCompleted({ id, key_id: account.id, input: JSON.stringify(input), image_path: path, width: result.width, height: result.height, handler: result.handler, credits_used: creditsUsed, created_at: now, completed_at: now });
     return { job: this.q.byId(id)!, outcome: result };
   }
 
@@ -235,14 +237,6 @@ export class ThumbnailJobs {
   }
 
   // -------------------------------------------------------------------------------------------
-
-  /** saveImage writes the JPEG of a sync thumbnail and marks its job completed. */
-  private async saveImage(id: string, outcome: ThumbnailOutcome, creditsUsed: number): Promise<void> {
-    const path = this.imagePath(id);
-    await writeAtomically(path, outcome.jpeg);
-    const changed = this.q.complete({ id, image_path: path, width: outcome.width, height: outcome.height, handler: outcome.handler, credits_used: creditsUsed, completed_at: new Date().toISOString() });
-    if (changed === 0) await rm(path, { force: true });
-  }
 
   /** sweep deletes jobs (with their tasks) that ended more than RETENTION_MS ago, and stale previews. */
   private async sweep(): Promise<void> {

@@ -31,6 +31,13 @@ export const thumbnailQueries = (store: Store) => ({
          VALUES ($id, $key_id, $status, $input, $webhook_url, $created_at)`,
       )
       .run(row),
+  insertCompleted: (row: Omit<ThumbnailJobRow, "status" | "error" | "webhook_url">) =>
+    store.db
+      .query(
+        `INSERT INTO thumbnail_jobs (id, key_id, status, input, image_path, width, height, handler, credits_used, created_at, completed_at)
+         VALUES ($id, $key_id, 'completed', $input, $image_path, $width, $height, $handler, $credits_used, $created_at, $completed_at)`,
+      )
+      .run(row),
   /** byId: the job; a pending job whose task runs shows as processing */
   byId: (id: string) =>
     store.db
