@@ -104,22 +104,25 @@ export const taskQueries = (store: Store) => ({
       .get(id)!.n,
 
   /**
-   * nextClaimable: the oldest task of a known operation that is pending, or processing with an expired
-   * lease (its process died); a batch item waits while its batch already runs `perBatch` items.
+   * nextClaimable: a task of a known operation whose process died (processing, lease expired) first,
+   * else the oldest pending one; a batch item waits while its batch already runs `perBatch` items.
+   * Two statements, each walking tasks_by_status in order and stopping at the first fit, so the cost
+   * does not grow with the number of pending tasks (one OR-ed statement sorted them all: 0.28 ms at 1,000).
    */
-  nextClaimable: (operations: string[], nowMs: number, perBatch: number) =>
-    operations.length === 0
-      ? null
-      : store.db
-          .query<TaskRow, (string | number)[]>(
-            `SELECT * FROM tasks t
-             WHERE (t.status = 'pending' OR (t.status = 'processing' AND t.lease_expires_at < ?))
-               AND t.operation IN (${placeholders(operations.length)})
+  nextClaimable: (operations: string[], nowMs: number, perBatch: number) => {
+    if (operations.length === 0) return null;
+    const fits = `t.operation IN (${placeholders(operations.length)})
                AND (t.batch_id IS NULL OR
-                    (SELECT count(*) FROM tasks b WHERE b.batch_id = t.batch_id AND b.status = 'processing' AND b.lease_expires_at >= ?) < ?)
-             ORDER BY t.rowid LIMIT 1`,
-          )
-          .get(nowMs, ...operations, nowMs, perBatch),
+                    (SELECT count(*) FROM tasks b WHERE b.batch_id = t.batch_id AND b.status = 'processing' AND b.lease_expires_at >= ?) < ?)`;
+    return (
+      store.db
+        .query<TaskRow, (string | number)[]>(`SELECT * FROM tasks t WHERE t.status = 'processing' AND t.lease_expires_at < ? AND ${fits} ORDER BY t.created_at, t.rowid LIMIT 1`)
+        .get(nowMs, ...operations, nowMs, perBatch) ??
+      store.db
+        .query<TaskRow, (string | number)[]>(`SELECT * FROM tasks t WHERE t.status = 'pending' AND ${fits} ORDER BY t.created_at, t.rowid LIMIT 1`)
+        .get(...operations, nowMs, perBatch)
+    );
+  },
 
   /** claim takes the lease of a task found by nextClaimable; false when another worker took it first */
   claim: (id: string, owner: string, leaseUntil: number, nowMs: number, startedAt: string) =>
