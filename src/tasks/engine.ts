@@ -20,7 +20,7 @@ import type { Account } from "../credits/ledger";
 import { metered } from "../credits/meter";
 import { AppError } from "../errors";
 import { hasFilesOnDisk, inputDirOf, removeInput, storeInput } from "./files";
-import type { TaskKind, TaskKinds, TaskOutcome } from "./kinds";
+import { OPERATION_NAME, type TaskKind, type TaskKinds, type TaskOutcome } from "./kinds";
 import { taskQueries, type TaskQueries } from "./queries";
 import { TaskRunner, type TaskRunnerDeps, type TaskRunnerOptions } from "./runner";
 
@@ -88,6 +88,7 @@ export class TaskEngine {
     private readonly kindDeps: unknown,
     private readonly o: TaskEngineOptions,
   ) {
+    for (const name of Object.keys(kinds)) if (!OPERATION_NAME.test(name)) throw new Error(`operation '${name}': use lowercase letters, digits, '_', '-' or '.' (it is stored in tasks.operation)`);
     this.runner = new TaskRunner(deps, kinds, kindDeps, o);
     this.q = taskQueries(deps.store);
   }
