@@ -51,6 +51,7 @@ run: setup ## set up, then start the service on PORT (8080) with DATA (./data)
 test: ## set up, then type-check and run the test suite against real servers and tools
 	@$(MAKE) --no-print-directory setup EXTRA_APT="$(TEST_APT_PACKAGES)"
 	$(BUN) x tsc --noEmit -p .
+	$(BUN) scripts/check-cycles.ts
 	$(BUN) test --timeout 60000
 
 build: setup-bun setup-deps ## compile the single binary dist/docintel

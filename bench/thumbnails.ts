@@ -113,8 +113,10 @@ try {
     if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${await r.text()}`);
     await r.arrayBuffer();
   };
+  // a fresh copy per call, as every request hands the server new bytes: with the same buffer each round,
+  // libvips' operation cache serves part of the work again (7-20 % faster here), which no request can get
   const inProcess = async (bytes: Uint8Array) => {
-    await sharp(bytes).rotate().resize({ width: BOX.width, height: BOX.height, fit: "inside", withoutEnlargement: true }).jpeg({ quality: BOX.quality }).toBuffer();
+    await sharp(new Uint8Array(bytes)).rotate().resize({ width: BOX.width, height: BOX.height, fit: "inside", withoutEnlargement: true }).jpeg({ quality: BOX.quality }).toBuffer();
   };
   const vips = async (_: Uint8Array, i: number) => {
     const out = join(work, `vips_${i}.jpg`);

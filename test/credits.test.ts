@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { openStore, type Store } from "../src/store";
 import { createApiKey } from "../src/security/apiKeys";
 import { Ledger } from "../src/credits/ledger";
-import { MINIMUM_COST, costs } from "../src/credits/costs";
+import { MINIMUM_COST, costs, pagesRead } from "../src/credits/costs";
 import { metered } from "../src/credits/meter";
 import { AppError } from "../src/errors";
-import { ROOT, tempDir } from "./helpers/server";
+import { ROOT, api, form, startServer, tempDir } from "./helpers/server";
 
 const cleanup: (() => void)[] = [];
 afterEach(() => cleanup.splice(0).forEach((f) => f()));
@@ -252,5 +253,45 @@ test("the amount held before work starts is the least the operation can cost", (
     analyze: costs.analyze(onePage),
     cross: costs.cross([onePage]),
     decide: costs.decide(onePage),
+  });
+});
+
+describe("billing by pages actually read", () => {
+  const SCHEMA = JSON.stringify({ total: { type: "number", description: "total amount due", required: true } });
+  /** test.rtf (MarkItDown's sample: a heading and one sentence, written by Word) with its sentence replaced by an invoice total */
+  const invoiceRtf = () =>
+    new File([readFileSync(join(ROOT, "test/fixtures/test.rtf"), "latin1").replace("It is included to test if the MarkItDown sample plugin can correctly convert RTF files.", "Total: 42.50 EUR")], "invoice.rtf", {
+      type: "application/rtf",
+    });
+
+  test("a one-paragraph RTF that states 99 pages is billed by the text read (LibreOffice carries the count into the DOCX it makes)", async () => {
+    const server = await startServer();
+    try {
+      const { key } = await server.key("enterprise");
+      const converted = await api(server, key, "POST", "/api/v1/markdown/convert", form({ file: invoiceRtf() }));
+      expect(converted.status).toBe(200);
+      expect(converted.body.total_pages).toBe(99); // what the document says of itself
+      const r = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoiceRtf() }));
+      expect(r.status).toBe(200);
+      expect(r.body.data.total).toBe(42.5);
+      const expected = costs.extract({ pages: pagesRead(undefined, converted.body.text_length), website: false });
+      expect(expected).toBeLessThan(10);
+      expect(r.body.credits_used).toBe(expected);
+      const charged = server.store().db.query<{ operation: string; amount: number }, []>("SELECT operation, amount FROM credit_ledger WHERE kind = 'charge' ORDER BY id").all();
+      expect(charged).toEqual([
+        { operation: "markdown", amount: 1 },
+        { operation: "extract", amount: expected },
+      ]);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  test("pagesRead: pages the converter read, else the text in pages of 3,000 characters, at least 1", () => {
+    expect(pagesRead(4, 100)).toBe(4);
+    expect(pagesRead(undefined, 0)).toBe(1);
+    expect(pagesRead(undefined, 3000)).toBe(1);
+    expect(pagesRead(undefined, 9001)).toBe(4);
+    expect(pagesRead(0, 6500)).toBe(3);
   });
 });

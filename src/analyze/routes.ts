@@ -1,18 +1,13 @@
 import type { Route } from "../app/route";
-import type { Services } from "../app/services";
 import { checkBatchInputs, checkWebhookUrl, parseJsonField, parseUrlList, renderModeOf, requireOneDocument } from "../app/inputs";
-import type { RenderMode } from "../convert/types";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import { requireProvider } from "../ai/groq";
-import { agentDepsOf } from "../app/services";
-import { costs, MINIMUM_COST } from "../credits/costs";
-import type { TypedSchema } from "../schema/typed";
-import { registerTaskKind } from "../tasks/kinds";
-import { acceptBatch, runNowOrAccept } from "../tasks/accept";
-import { analyzeDocument, crossAnalyze, type LabelledSource } from "./service";
+import { priceText } from "../credits/costs";
+import { runNowOrAccept } from "../tasks/routes";
+import type { AnalyzeInput, CrossInput } from "./task";
 import { ANALYZE_BATCH_MAX_ITEMS, AnalysisResult, AnalyzeBatchBody, AnalyzeBody, CROSS_MAX_DOCUMENTS, CROSS_MAX_FIELDS, CrossAnalysisResult, CrossAnalyzeBody } from "./schema";
 
 const tag = "Analyze";
@@ -34,62 +29,6 @@ function labelOfUrl(url: string): string {
   return name || parsed.hostname;
 }
 
-/** labelled makes the labels unique ("a.pdf", "a.pdf (2)") so tools and sources can name each document. */
-function labelled(items: LabelledSource[]): LabelledSource[] {
-  const seen = new Map<string, number>();
-  return items.map((item) => {
-    const base = item.label.trim() || "document";
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    return { ...item, label: n === 1 ? base : `${base} (${n})` };
-  });
-}
-
-/** AnalyzeInput is one analysis, as the sync route runs it and as a task stores it. */
-interface AnalyzeInput {
-  file?: File;
-  url?: string;
-  urlHeaders: Record<string, string>;
-  /** render: how web page URLs become text; absent (older tasks) = auto */
-  render?: RenderMode;
-  schema: TypedSchema;
-  includeSteps: boolean;
-}
-
-/** CrossInput keeps files top-level (the task store saves top-level files) with their labels beside them. */
-interface CrossInput {
-  files: File[];
-  fileLabels: string[];
-  urls: { label: string; url: string }[];
-  urlHeaders: Record<string, string>;
-  /** render: how web page URLs become text; absent (older tasks) = auto */
-  render?: RenderMode;
-  schema: TypedSchema;
-  includeSteps: boolean;
-}
-
-/** analyzeWork runs one analysis and prices it: the registered task kind, run now (sync) or as a task (runNowOrAccept). */
-async function analyzeWork(input: AnalyzeInput, services: Services, signal: AbortSignal) {
-  const outcome = await analyzeDocument({ file: input.file, url: input.url, urlHeaders: input.urlHeaders, render: input.render }, { schema: input.schema, includeSteps: input.includeSteps }, agentDepsOf(services), signal);
-  const credits = costs.analyze({ pages: outcome.total_pages, website: outcome.website });
-  const { website: _website, ...fields } = outcome;
-  return { result: { ...fields, credits_used: credits }, credits };
-}
-
-async function crossWork(input: CrossInput, services: Services, signal: AbortSignal) {
-  const sources = labelled([
-    ...input.files.map((file, i) => ({ label: input.fileLabels[i] ?? file.name, source: { file } })),
-    ...input.urls.map(({ label, url }) => ({ label, source: { url, urlHeaders: input.urlHeaders, render: input.render } })),
-  ]);
-  const outcome = await crossAnalyze(sources, { schema: input.schema, includeSteps: input.includeSteps }, agentDepsOf(services), signal);
-  const credits = costs.cross(outcome.sizes);
-  const { sizes: _sizes, ...fields } = outcome;
-  return { result: { ...fields, credits_used: credits }, credits };
-}
-
-registerTaskKind<AnalyzeInput>("analyze", { minimumCost: MINIMUM_COST.analyze, run: (input, services, signal) => analyzeWork(input, services, signal) });
-registerTaskKind<CrossInput>("cross", { minimumCost: MINIMUM_COST.cross, run: (input, services, signal) => crossWork(input, services, signal) });
-
 export const analyzeRoutes: Route[] = [
   {
     op: {
@@ -106,7 +45,7 @@ export const analyzeRoutes: Route[] = [
           "- `compute(code)`: Python 3 in a sandbox (standard library, no files, no network, time and memory limits): every calculation;",
           "- `extract_table(page?, index?, document?)`: tables as rows of {column: value};",
           "- `view_page_image(page, question, document?)`: PDFs only; the rendered page and the question go to the vision model.",
-          "Budgets: 12 tool calls and 150,000 tokens, then the final answer (a strict json_schema call). Sources are kept only when found in the document; a value with no found source and no computation is capped at 0.59 confidence. `steps` per field with include_steps=true. Limit: 5 minutes (504; use sync=false). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). Credits: 2 per page (minimum 5); 10 for a website.",
+          "Budgets: 12 tool calls and 150,000 tokens, then the final answer (a strict json_schema call). Sources are kept only when found in the document; a value with no found source and no computation is capped at 0.59 confidence. `steps` per field with include_steps=true. Limit: 5 minutes (504; use sync=false). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). " + priceText("analyze"),
         ].join("\n"),
       body: AnalyzeBody,
       responses: {
@@ -152,8 +91,9 @@ export const analyzeRoutes: Route[] = [
       const includeSteps = body.include_steps === true;
       const render = renderModeOf(body);
       const items: AnalyzeInput[] = [...files.map((file) => ({ file, urlHeaders: {}, schema, includeSteps })), ...urls.map((url) => ({ url, urlHeaders: {}, render, schema, includeSteps }))];
+      const accepted = await services.tasks.acceptBatch(ctx.key!, "analyze", items.map((input) => ({ input: { ...input } })), body.webhook_url as string | undefined);
       set.status = 202;
-      return acceptBatch(services, ctx, "analyze", items.map((input) => ({ input: { ...input } })), body.webhook_url as string | undefined);
+      return accepted;
     },
   },
   {
@@ -163,7 +103,7 @@ export const analyzeRoutes: Route[] = [
       tag,
       summary: "Cross-document analysis (2 to 5 documents)",
       description:
-        "Uploaded `files` (labels from `document_labels` or file names) and/or `urls` (array, or object label -> URL). `render` chooses how web page URLs become text, as in markdown/convert. At most 10 schema fields, 100 MB combined, 5 minutes synchronous. Credits: 5 per document plus 3 per page (minimum 10).",
+        "Uploaded `files` (labels from `document_labels` or file names) and/or `urls` (array, or object label -> URL). `render` chooses how web page URLs become text, as in markdown/convert. At most 10 schema fields, 100 MB combined, 5 minutes synchronous. " + priceText("cross"),
       body: CrossAnalyzeBody,
       maxRequestBytes: 101_000_000,
       responses: {

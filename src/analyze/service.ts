@@ -57,9 +57,11 @@ export interface AnalysisOutcome {
   warnings: string[];
   /** website: the input was a web page rendered in the browser (credits: 10) */
   website: boolean;
+  /** billedPages: pages the conversion actually read (credits/costs.ts pagesRead) */
+  billedPages: number;
 }
 
-export interface CrossOutcome extends Omit<AnalysisOutcome, "website"> {
+export interface CrossOutcome extends Omit<AnalysisOutcome, "website" | "billedPages"> {
   documents: Array<{ label: string; filename: string; content_type: string; total_pages: number; text_length: number }>;
   /** sizes: each document's pages and kind, for the credit cost */
   sizes: Array<{ pages: number; website: boolean }>;
@@ -77,7 +79,7 @@ export async function analyzeDocument(source: MarkdownSource, options: AnalyzeOp
     const document = await loadDocument(source, "document", deps.markdown, deadline);
     const run = await investigate({ mode: "analyze", schema: options.schema, documents: [document] }, provider, deps, BUDGETS.analyze, deadline);
     const { website: _website, ...common } = shape(run, options, [document], provider.models.accurate);
-    return { ...common, filename: document.filename, text_length: document.textLength, content_type: document.contentType, total_pages: document.totalPages, website: document.website };
+    return { ...common, filename: document.filename, text_length: document.textLength, content_type: document.contentType, total_pages: document.totalPages, website: document.website, billedPages: document.billedPages };
   });
 }
 
@@ -95,7 +97,7 @@ export async function crossAnalyze(sources: LabelledSource[], options: AnalyzeOp
       content_type: [...new Set(documents.map((d) => d.contentType))].join(", "),
       total_pages: documents.reduce((n, d) => n + d.totalPages, 0),
       documents: documents.map((d) => ({ label: d.label, filename: d.filename, content_type: d.contentType, total_pages: d.totalPages, text_length: d.textLength })),
-      sizes: documents.map((d) => ({ pages: d.totalPages, website: d.website })),
+      sizes: documents.map((d) => ({ pages: d.billedPages, website: d.website })),
     };
   });
 }
@@ -126,7 +128,7 @@ async function investigate(prompt: PromptInput, provider: Provider, deps: AgentD
 }
 
 /** shape builds the fields analyze and cross-analyze share; an answer with no value at all is an error. */
-function shape(run: Investigation, options: AnalyzeOptions, documents: AgentDocument[], model: string): Omit<AnalysisOutcome, "filename" | "text_length" | "content_type" | "total_pages"> {
+function shape(run: Investigation, options: AnalyzeOptions, documents: AgentDocument[], model: string): Omit<AnalysisOutcome, "filename" | "text_length" | "content_type" | "total_pages" | "billedPages"> {
   const out = { data: {} as Record<string, unknown>, confidence: {} as Record<string, number>, reasoning: {} as Record<string, string>, sources: {} as Record<string, string[]>, steps: {} as Record<string, Step[]> };
   const missing: string[] = [];
   for (const [name, def] of Object.entries(options.schema)) {

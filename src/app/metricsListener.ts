@@ -16,7 +16,7 @@ export function metricsText(services: Services): string {
   return services.metrics.render({
     poolQueueDepth: () => services.pool.queueSize,
     poolThreads: () => services.pool.threads,
-    poolJobsCompleted: () => services.pool.completedJobs,
+    poolJobsCompleted: () => services.pool.completedCalls,
     tasksByState: () => taskQueries(services.store).countByState(),
   });
 }

@@ -10,7 +10,6 @@ import { createApp, routeLabel } from "./app";
 import { contextOf } from "./context";
 import { startMetricsListener } from "./metricsListener";
 import { closeServices, type Services } from "./services";
-import { thumbnailJobsOf } from "../thumbnails/jobs";
 
 /** BODY_SIZE_BACKSTOP: Bun's own cap, above every route's limit; ours answer first with a clear 413. */
 const BODY_SIZE_BACKSTOP = 256 * 1024 * 1024;
@@ -69,7 +68,7 @@ export function startServer(services: Services): RunningServer {
     }
   }, 60_000);
   housekeeping.unref();
-  thumbnailJobsOf(services).resume();
+  services.thumbnails.start();
   services.webhooks.start();
   services.tasks.start();
 
@@ -85,7 +84,6 @@ export function startServer(services: Services): RunningServer {
       // running tasks get the same grace; what is still running then goes back to pending for the next start
       await services.tasks.stop(graceMs);
       await services.webhooks.stop();
-      thumbnailJobsOf(services).close();
       await closeServices(services);
     },
   };

@@ -14,10 +14,15 @@ import { KeyResolver } from "../security/apiKeys";
 import { closeConvertTools, createConvertTools, markdownDepsOf, providerClientOf } from "../convert/tools";
 import type { MarkdownDeps } from "../markdown/service";
 import type { ExtractDeps } from "../extract/service";
-import { TaskRunner } from "../tasks/runner";
+import { TaskEngine } from "../tasks/engine";
+import { OPERATIONS, type OperationDeps } from "../operations";
 import { WebhookDispatcher } from "../webhooks/dispatcher";
 import { PythonSandbox } from "../ai/sandbox";
 import type { AgentDeps } from "../analyze/service";
+import { ThumbnailJobs } from "../thumbnails/jobs";
+import { thumbnailDepsOf } from "../thumbnails/service";
+import { resolveUrlSigningKey } from "../thumbnails/signing";
+import { screenshotDepsOf } from "../screenshots/service";
 
 export interface Services {
   config: Config;
@@ -38,10 +43,12 @@ export interface Services {
   logger: Logger;
   /** webhookSecret: the shared signing secret of keys made before per-key secrets (src/webhooks/secret.ts) */
   webhookSecret: string;
-  /** tasks: the async task runner (started by startServer) */
-  tasks: TaskRunner;
+  /** tasks: the engine that bills and runs the operations table, sync or as tasks (started by startServer) */
+  tasks: TaskEngine;
   /** webhooks: signed deliveries and their retry schedule (started by startServer) */
   webhooks: WebhookDispatcher;
+  /** thumbnails: thumbnail jobs and their images (async jobs run as tasks) */
+  thumbnails: ThumbnailJobs;
   startedAt: Date;
   /** true once shutdown has begun: new work is refused with 503 */
   draining: boolean;
@@ -70,12 +77,29 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
     draining: false,
   } as Services;
   services.webhooks = new WebhookDispatcher({ store, sharedSecret: services.webhookSecret, allowPrivate: config.allowPrivateUrls, logger: services.logger, retryScale: config.webhooks.retryScale });
-  services.tasks = new TaskRunner(services, { concurrency: config.tasks.concurrency, leaseMs: config.tasks.leaseMs });
+  services.thumbnails = new ThumbnailJobs({
+    store,
+    ledger: services.ledger,
+    dataDir: config.dataDir,
+    thumbnail: thumbnailDepsOf(config, services.markdown),
+    logger: services.logger,
+    urlSigningKey: resolveUrlSigningKey(config.dataDir),
+    forgetTask: (id) => services.tasks.forget(id),
+  });
+  const screenshots = screenshotDepsOf(services.markdown.tools, { timeoutMs: config.chromium.screenshotTimeoutMs, allowPrivateUrls: config.allowPrivateUrls, maxPixels: config.convert.maxPixels });
+  const operationDeps: OperationDeps = { ...agentDepsOf(services), thumbnails: services.thumbnails, screenshots };
+  services.tasks = new TaskEngine(
+    { store, ledger: services.ledger, webhooks: services.webhooks, logger: services.logger, dataDir: config.dataDir },
+    OPERATIONS,
+    operationDeps,
+    { concurrency: config.tasks.concurrency, leaseMs: config.tasks.leaseMs, maxPendingPerKey: config.tasks.maxPendingPerKey },
+  );
   return services;
 }
 
 export async function closeServices(services: Services): Promise<void> {
   await services.tasks.stop();
+  services.thumbnails.close();
   await services.webhooks.stop();
   await services.markdown.converter.close();
   await closeConvertTools(services.markdown.tools);

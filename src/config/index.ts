@@ -102,6 +102,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: "compute-interpreters", env: "DOCINTEL_COMPUTE_INTERPRETERS", kind: "integer", min: 1, max: 64, default: 4, describe: "most Python interpreters alive at once (spares and those of running agents); a run that finds all in use waits up to --compute-timeout-ms for one, then its compute call fails as busy" },
   { flag: "task-concurrency", env: "DOCINTEL_TASK_CONCURRENCY", kind: "integer", min: 1, max: 256, defaultText: "max(2, CPUs)", default: Math.max(2, cpuCount), describe: "async tasks (sync=false, batch items) running at once; more wait as pending" },
   { flag: "task-lease-ms", env: "DOCINTEL_TASK_LEASE_MS", kind: "integer", min: 1000, default: 30000, describe: "lease of a running task, renewed every third of it; a task whose process died runs again once its lease has expired" },
+  { flag: "max-pending-tasks", env: "DOCINTEL_MAX_PENDING_TASKS", kind: "integer", min: 1, default: 1000, describe: "async tasks and thumbnail jobs one API key may have pending or running at once; more get 429 rate_limited" },
   { flag: "webhook-retry-scale", env: "DOCINTEL_WEBHOOK_RETRY_SCALE", kind: "number", min: 0.0001, max: 100, default: 1, describe: "multiplies every delay of the webhook retry schedule (2 s ... 4 h); e.g. 0.001 in tests" },
   { flag: "log-level", env: "DOCINTEL_LOG_LEVEL", kind: "string", choices: ["info", "error"], default: "info", describe: "info, or error: only failed requests are logged" },
   { flag: "max-spools", env: "DOCINTEL_MAX_SPOOLS", kind: "integer", min: 1, default: 16, describe: "chunked uploads (no Content-Length) spooled to the data dir at once, all keys together; more get 503 overloaded with Retry-After" },
@@ -204,7 +205,7 @@ function configOf(o: Record<string, string | number | boolean | undefined>, env:
     ocrConcurrency: Number(o["ocr-concurrency"]),
     bwrapPath: String(o["bwrap-path"]),
     compute: { timeoutMs: Number(o["compute-timeout-ms"]), memoryLimitMb: Number(o["compute-memory-mb"]), spares: Number(o["compute-spares"]), maxInterpreters: Number(o["compute-interpreters"]) },
-    tasks: { concurrency: Number(o["task-concurrency"]), leaseMs: Number(o["task-lease-ms"]) },
+    tasks: { concurrency: Number(o["task-concurrency"]), leaseMs: Number(o["task-lease-ms"]), maxPendingPerKey: Number(o["max-pending-tasks"]) },
     webhooks: { retryScale: Number(o["webhook-retry-scale"]) },
     spools: { max: Number(o["max-spools"]), maxPerKey: Number(o["max-spools-per-key"]) },
     metrics: {

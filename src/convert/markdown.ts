@@ -1,13 +1,14 @@
 /** Markdown building blocks shared by the converters, so every family writes tables and code alike. */
 import { AppError } from "../errors";
-import type { ConvertLimits } from "./types";
 
 /**
  * checkMarkdownSize refuses markdown longer than the server allows (--max-markdown-mb). Converters
  * whose output can outgrow their input (nesting re-indented, inflated parts, repeated shared
  * strings) call it while they write, with the length so far, so the cap stops the work early.
+ * `limits` is ConvertLimits (typed by its one field here: this file sits below types.ts, which the
+ * worker pool's job table reaches through pdfText -> pdfLayout -> here).
  */
-export function checkMarkdownSize(chars: number, limits: ConvertLimits, what: string): void {
+export function checkMarkdownSize(chars: number, limits: { maxMarkdownChars?: number }, what: string): void {
   const max = limits.maxMarkdownChars ?? 0;
   if (max > 0 && chars > max) {
     throw new AppError(

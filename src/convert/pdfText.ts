@@ -1,6 +1,6 @@
 /**
  * PDF text extraction with the pdf.js build that pdf.js-extract bundles, run inside the pool's
- * worker threads (registered in src/pool/jobs.ts). Each job loads the document from its bytes, reads
+ * worker threads (listed in src/pool/functions.ts). Each call loads the document from its bytes, reads
  * a range of pages with `getTextContent` only, analyses each page's layout (pdfLayout.ts) and
  * releases the page before the next, so a worker holds one page's text items at a time.
  *

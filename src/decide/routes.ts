@@ -1,17 +1,13 @@
 import type { Route } from "../app/route";
-import type { Services } from "../app/services";
-import { registerTaskKind } from "../tasks/kinds";
-import { runNowOrAccept } from "../tasks/accept";
+import { runNowOrAccept } from "../tasks/routes";
+import type { DecideTaskInput } from "./task";
 import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
 import { requireProvider } from "../ai/groq";
-import { agentDepsOf } from "../app/services";
-import { costs, MINIMUM_COST } from "../credits/costs";
-import { decide, type DecideInput } from "./service";
+import { priceText } from "../credits/costs";
 import { DECIDE_LIMITS, DecideBody, DecisionResult, type ContextBlock } from "./schema";
-import type { RenderMode } from "../convert/types";
 
 /** parseContext reads the context field: a JSON array of {label, content}, or a JSON string (one block). */
 export function parseContext(text: string | undefined): ContextBlock[] {
@@ -40,26 +36,6 @@ export function parseContext(text: string | undefined): ContextBlock[] {
   return blocks;
 }
 
-/** DecideTaskInput is DecideInput with the document's file top-level, as the task store keeps files. */
-interface DecideTaskInput extends Omit<DecideInput, "source"> {
-  file?: File;
-  url?: string;
-  urlHeaders: Record<string, string>;
-  /** render: how a web page URL becomes text; absent (older tasks) = auto */
-  render?: RenderMode;
-}
-
-/** decideWork runs one decision and prices it: the registered task kind, run now (sync) or as a task (runNowOrAccept). */
-async function decideWork(input: DecideTaskInput, services: Services, signal: AbortSignal) {
-  const { file, url, urlHeaders, render, ...rest } = input;
-  const outcome = await decide({ ...rest, ...(file || url ? { source: { file, url, urlHeaders, render } } : {}) }, agentDepsOf(services), signal);
-  const credits = costs.decide(outcome.document);
-  const { document: _document, ...fields } = outcome;
-  return { result: { ...fields, credits_used: credits }, credits };
-}
-
-registerTaskKind<DecideTaskInput>("decide", { minimumCost: MINIMUM_COST.decide, run: (input, services, signal) => decideWork(input, services, signal) });
-
 export const decideRoutes: Route[] = [
   {
     op: {
@@ -68,7 +44,7 @@ export const decideRoutes: Route[] = [
       tag: "Decide",
       summary: "One coherent decision about a document and/or context",
       description:
-        "`instructions` and a typed `schema` (at most 10 fields), plus at least one of `file`, `url` or `context` (`render` chooses how a web page URL becomes text, as in markdown/convert). The agent may investigate the document with the analyze tools (at most 6 calls); with context only the decision is one call. Every field of the decision gets a real value (the response schema allows no nulls) with a confidence, plus one rationale and the sources it checked against the document and context. Credits: 2 per page (minimum 5) for documents; 10 for a website; 5 for context only.",
+        "`instructions` and a typed `schema` (at most 10 fields), plus at least one of `file`, `url` or `context` (`render` chooses how a web page URL becomes text, as in markdown/convert). The agent may investigate the document with the analyze tools (at most 6 calls); with context only the decision is one call. Every field of the decision gets a real value (the response schema allows no nulls) with a confidence, plus one rationale and the sources it checked against the document and context. " + priceText("decide"),
       body: DecideBody,
       responses: {
         200: { description: "Decision result", schema: DecisionResult },

@@ -58,7 +58,7 @@ export async function decide(input: DecideInput, deps: AgentDeps, signal?: Abort
       model_used: model,
       schema_format: "typed",
       warnings,
-      document: document ? { pages: document.totalPages, website: document.website } : null,
+      document: document ? { pages: document.billedPages, website: document.website } : null,
     };
   });
 }

@@ -1,45 +1,11 @@
 import type { Route } from "../app/route";
-import { registerTaskKind } from "../tasks/kinds";
-import { runNowOrAccept } from "../tasks/accept";
+import { runNowOrAccept } from "../tasks/routes";
+import type { DiffInput } from "./task";
 import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema } from "../app/common";
-import { costs, MINIMUM_COST } from "../credits/costs";
-import type { Services } from "../app/services";
-import { diffDocuments, providerFor, type DiffFormat, type DiffOptions, type DiffOutcome } from "./service";
+import { providerFor, type DiffFormat, type DiffOptions, type DiffOutcome } from "./service";
 import type { Granularity } from "./compare";
 import { DiffBody, DiffResult } from "./schema";
-import type { RenderMode } from "../convert/types";
-
-/**
- * DiffInput is one comparison, as the sync route runs it and as a task would store it: flat, because
- * a task keeps top-level File values only (src/tasks/kinds.ts).
- */
-export interface DiffInput extends DiffOptions {
-  fileA?: File;
-  urlA?: string;
-  fileB?: File;
-  urlB?: string;
-  urlHeaders: Record<string, string>;
-  /** render: how url_a and url_b become text when they are web pages; absent (older tasks) = auto */
-  render?: RenderMode;
-}
-
-/**
- * diffWork runs one comparison and prices it (1 credit): it is the "diff" task kind's `run`, run
- * now (sync) or as a task (sync=false) by runNowOrAccept.
- */
-export async function diffWork(input: DiffInput, services: Services, signal: AbortSignal) {
-  const sources = {
-    a: { file: input.fileA, url: input.urlA, urlHeaders: input.urlHeaders, render: input.render },
-    b: { file: input.fileB, url: input.urlB, urlHeaders: input.urlHeaders, render: input.render },
-  };
-  const options = { granularity: input.granularity, format: input.format, annotate: input.annotate };
-  const outcome = await diffDocuments(sources, options, { markdown: services.markdown, provider: services.provider }, signal);
-  const credits = costs.diff();
-  return { result: { ...outcome, credits_used: credits }, credits };
-}
-
-registerTaskKind<DiffInput>("diff", { minimumCost: MINIMUM_COST.diff, run: (input, services, signal) => diffWork(input, services, signal) });
 
 /** wantsJson: `Accept: application/json` asks for the JSON result with format=markdown or html. */
 function wantsJson(request: Request): boolean {

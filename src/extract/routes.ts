@@ -1,51 +1,12 @@
 import type { Route } from "../app/route";
 import { requireProvider } from "../ai/groq";
-import type { Services } from "../app/services";
 import { checkBatchInputs, checkWebhookUrl, renderModeOf, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
-import { parseTypedSchema, type TypedSchema } from "../schema/typed";
-import { costs, MINIMUM_COST } from "../credits/costs";
-import { registerTaskKind } from "../tasks/kinds";
-import { acceptBatch, runNowOrAccept } from "../tasks/accept";
-import { extractDocument, type ExtractOptions } from "./service";
-import type { RenderMode } from "../convert/types";
+import { parseTypedSchema } from "../schema/typed";
+import { priceText } from "../credits/costs";
+import { runNowOrAccept } from "../tasks/routes";
+import type { ExtractInput } from "./task";
 import { EXTRACT_BATCH_MAX_ITEMS, ExtractBatchBody, ExtractBody, ExtractionResult } from "./schema";
-
-/** ExtractInput is one extraction, as the sync route runs it and as a task stores it. */
-interface ExtractInput {
-  file?: File;
-  url?: string;
-  urlHeaders: Record<string, string>;
-  /** render: how a web page URL becomes text; absent (older tasks) = auto */
-  render?: RenderMode;
-  schema: TypedSchema;
-  model: ExtractOptions["model"];
-  useVision?: boolean;
-  followLinks?: boolean;
-}
-
-/** extractWork runs one extraction and prices it: the registered task kind, run now (sync) or as a task (runNowOrAccept). */
-async function extractWork(input: ExtractInput, services: Services, signal: AbortSignal) {
-  const outcome = await extractDocument(
-    { file: input.file, url: input.url, urlHeaders: input.urlHeaders, render: input.render },
-    { schema: input.schema, model: input.model, useVision: input.useVision, followLinks: input.followLinks },
-    { markdown: services.markdown, provider: services.provider },
-    signal,
-  );
-  const credits = costs.extract({ pages: outcome.total_pages, website: outcome.website });
-  const { website: _website, ...fields } = outcome;
-  return { result: { ...fields, credits_used: credits }, credits };
-}
-
-registerTaskKind<ExtractInput>("extract", {
-  minimumCost: MINIMUM_COST.extract,
-  run: async (input, services, signal, progress) => {
-    progress(0, 1);
-    const outcome = await extractWork(input, services, signal);
-    progress(1, 1);
-    return outcome;
-  },
-});
 
 /** optionsOf reads the extraction options a request may carry (the batch shares them across items). */
 function optionsOf(body: Record<string, unknown>): Pick<ExtractInput, "model" | "useVision" | "followLinks" | "render"> {
@@ -62,7 +23,7 @@ export const extractRoutes: Route[] = [
       tag,
       summary: "Typed extraction of values stated in the source",
       description:
-        "Multipart: `schema` (typed schema JSON, or a standard JSON Schema object, converted to the typed form) and `file` or `url`. The document is converted as by POST /api/v1/markdown/convert, then each field is read by the AI provider (with GROQ_API_KEY; `model` fast, accurate or auto) or, without one, by the local engine (labels, tables and typed patterns; `engine: local`). Per field: value, confidence and a verbatim citation; `field_status` for every field; `missing_required_fields` when success=false. `sync=false` answers 202 with a task_id at once (poll GET /api/v1/jobs/{task_id}; `webhook_url` receives the signed task record). `use_vision=true` (needs the provider; 503 ai_unavailable without one) sends the image, or the PDF pages without a text layer (the first 5), to the vision model with the text: extraction_method ocr+vision (vision when OCR found no text). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). `follow_links=true` on a web page URL also reads up to 5 same-site links about the owner (about, contact, team, company, imprint, ...) and appends their text; a link that fails is named in `warnings`. Credits: 1 per page (minimum 3); 5 for a website; the minimum is held when a task is accepted.",
+        "Multipart: `schema` (typed schema JSON, or a standard JSON Schema object, converted to the typed form) and `file` or `url`. The document is converted as by POST /api/v1/markdown/convert, then each field is read by the AI provider (with GROQ_API_KEY; `model` fast, accurate or auto) or, without one, by the local engine (labels, tables and typed patterns; `engine: local`). Per field: value, confidence and a verbatim citation; `field_status` for every field; `missing_required_fields` when success=false. `sync=false` answers 202 with a task_id at once (poll GET /api/v1/jobs/{task_id}; `webhook_url` receives the signed task record). `use_vision=true` (needs the provider; 503 ai_unavailable without one) sends the image, or the PDF pages without a text layer (the first 5), to the vision model with the text: extraction_method ocr+vision (vision when OCR found no text). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). `follow_links=true` on a web page URL also reads up to 5 same-site links about the owner (about, contact, team, company, imprint, ...) and appends their text; a link that fails is named in `warnings`. " + priceText("extract") + " The minimum is held when a task is accepted.",
       body: ExtractBody,
       responses: {
         200: { description: "Extraction result", schema: ExtractionResult },
@@ -106,8 +67,9 @@ export const extractRoutes: Route[] = [
       if (body.use_vision === true) requireProvider(services.provider, "use_vision");
       const options = optionsOf(body);
       const items: { input: ExtractInput }[] = [...files.map((file) => ({ input: { file, urlHeaders: {}, schema, ...options } })), ...urls.map((url) => ({ input: { url, urlHeaders: {}, schema, ...options } }))];
+      const accepted = await services.tasks.acceptBatch(ctx.key!, "extract", items.map((item) => ({ input: { ...item.input } })), body.webhook_url as string | undefined);
       set.status = 202;
-      return acceptBatch(services, ctx, "extract", items.map((item) => ({ input: { ...item.input } })), body.webhook_url as string | undefined);
+      return accepted;
     },
   },
 ];

@@ -2,7 +2,7 @@
  * extractDocument is the extract operation without HTTP: convert the document to markdown (the
  * markdown service: deadline, OCR, rendered web pages), then read the schema's fields with the AI
  * provider when one is configured, or with the local engine when none is, and shape the spec's
- * Extraction result. Sync routes, the task runner (later) and tests call it.
+ * Extraction result. Sync routes, the task engine (extract/task.ts) and tests call it.
  *
  *   [convert, extract (provider | local), score, shape]
  */
@@ -56,6 +56,8 @@ export interface ExtractionOutcome {
   warnings: string[];
   /** website: the input was a web page rendered in the browser (credits: 5) */
   website: boolean;
+  /** billedPages: pages the conversion actually read (credits/costs.ts pagesRead) */
+  billedPages: number;
 }
 
 interface FieldAnswers {
@@ -196,5 +198,6 @@ function shape(document: MarkdownOutcome, schema: TypedSchema, answers: FieldAns
     quality_signals: answers.signals,
     warnings,
     website: document.website,
+    billedPages: document.billedPages,
   };
 }

@@ -5,11 +5,9 @@ import type { HandlerInput } from "../app/operation";
 import { renderModeOf, requireOneDocument } from "../app/inputs";
 import { assertFetchableUrl } from "../security/ssrf";
 import { targetUrlOf } from "../screenshots/routes";
-import { metered } from "../credits/meter";
-import { costs, MINIMUM_COST } from "../credits/costs";
 import { supportedFormats } from "../convert/formats";
 import type { PageOptions } from "../convert/types";
-import { markdownOf, resultFields, type MarkdownOutcome, type MarkdownSource } from "./service";
+import { resultFields, type MarkdownOutcome, type MarkdownSource } from "./service";
 import { MarkdownConvertBody, MarkdownConvertQuery, MarkdownResponse, MarkdownUrlQuery, SupportedResponse } from "./schema";
 
 /** SUPPORTED is built once: the formats table does not change while the service runs. */
@@ -18,12 +16,9 @@ const SUPPORTED = (() => {
   return { success: true as const, total_extensions: families.reduce((n, f) => n + f.extensions.length, 0), families };
 })();
 
-/** convertMetered runs one markdown conversion under the ledger: 1 credit, plus transcribed minutes. */
+/** convertMetered runs one markdown conversion through the engine (markdown/task.ts): 1 credit, plus transcribed minutes. */
 async function convertMetered({ ctx, services, request }: HandlerInput, source: MarkdownSource, page: PageOptions) {
-  const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "markdown", MINIMUM_COST.markdown, ctx.id, async () => {
-    const outcome = await markdownOf(source, page, services.markdown, request.signal);
-    return { result: outcome, credits: costs.markdown(outcome.transcribedSeconds) };
-  });
+  const { result, creditsUsed } = await services.tasks.runNow<MarkdownOutcome>(ctx.key!, "markdown", { source, page }, ctx.id, request.signal);
   return responseBody(result, creditsUsed);
 }
 

@@ -10,6 +10,7 @@ import { underDeadline } from "../runtime/deadline";
 import { ingestUpload, ingestUrl, type IngestedDocument, type IngestLimits } from "../ingest";
 import type { DocumentConverter } from "../convert/isolation";
 import { checkMarkdownSize } from "../convert/markdown";
+import { pagesRead } from "../credits/costs";
 import { headersForOrigin } from "../security/ssrf";
 import type { Conversion, ConvertLimits, ConvertTools, PageOptions, PageReport, RenderMode } from "../convert/types";
 
@@ -47,11 +48,13 @@ export interface MarkdownOutcome {
   transcribedSeconds: number;
   /** website: the input was a web page rendered in the browser */
   website: boolean;
+  /** billedPages: the pages the conversion actually read, for page-priced operations (credits/costs.ts pagesRead) */
+  billedPages: number;
 }
 
 /** resultFields is the outcome as clients see it: without the facts kept for metering. */
-export function resultFields(outcome: MarkdownOutcome): Omit<MarkdownOutcome, "transcribedSeconds" | "website"> {
-  const { transcribedSeconds: _seconds, website: _website, ...fields } = outcome;
+export function resultFields(outcome: MarkdownOutcome): Omit<MarkdownOutcome, "transcribedSeconds" | "website" | "billedPages"> {
+  const { transcribedSeconds: _seconds, website: _website, billedPages: _billed, ...fields } = outcome;
   return fields;
 }
 
@@ -124,6 +127,7 @@ async function runSteps(source: MarkdownSource, page: PageOptions, deps: Markdow
     ...(document.finalUrl ? { source_url: document.finalUrl } : {}),
     transcribedSeconds: conversion.transcribedSeconds ?? 0,
     website,
+    billedPages: pagesRead(conversion.pages?.length, markdown.length),
   };
   return { outcome, bytes: document.bytes, ...(conversion.pageTexts ? { pageTexts: conversion.pageTexts } : {}) };
 }

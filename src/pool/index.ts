@@ -1,16 +1,16 @@
 /**
- * WorkerPool runs CPU-heavy jobs on piscina worker threads. The queue is bounded: when it is full a
+ * WorkerPool runs CPU-heavy functions (functions.ts) on piscina worker threads. The queue is bounded: when it is full a
  * request gets 503 `overloaded` with Retry-After instead of joining an unbounded backlog.
  */
 import Piscina from "piscina";
 import { AppError } from "../errors";
 import { compiledEntryPath, isCompiled } from "../runtime/embedded";
-import type { JobArgs, JobName, JobResult } from "./jobs";
+import type { WorkerArgs, WorkerFunctionName, WorkerResult } from "./functions";
 
 export interface PoolOptions {
   /** threads: number of worker threads (the CPU count by default) */
   threads: number;
-  /** maxQueue: jobs that may wait for a free thread; 0 = none may wait */
+  /** maxQueue: calls that may wait for a free thread; 0 = none may wait */
   maxQueue: number;
   /** workerUrl: the worker script; the compiled binary passes its embedded path */
   workerUrl?: string;
@@ -51,8 +51,8 @@ export class WorkerPool {
     return this.piscina.threads.length;
   }
 
-  /** completedJobs: jobs finished (with a result or an error) since the pool started */
-  get completedJobs(): number {
+  /** completedCalls: calls finished (with a result or an error) since the pool started */
+  get completedCalls(): number {
     return this.piscina.completed;
   }
 
@@ -60,10 +60,10 @@ export class WorkerPool {
     return this.piscina.utilization;
   }
 
-  async run<N extends JobName>(name: N, args: JobArgs<N>, signal?: AbortSignal): Promise<JobResult<N>> {
+  async run<N extends WorkerFunctionName>(name: N, args: WorkerArgs<N>, signal?: AbortSignal): Promise<WorkerResult<N>> {
     if (this.piscina.queueSize >= this.options.maxQueue && this.piscina.utilization >= 1) this.throwOverloaded();
     try {
-      return (await this.piscina.run({ name, args }, { signal })) as JobResult<N>;
+      return (await this.piscina.run({ name, args }, { signal })) as WorkerResult<N>;
     } catch (error) {
       if (error instanceof Error && /queue is at limit/i.test(error.message)) this.throwOverloaded();
       throw error;
@@ -75,7 +75,7 @@ export class WorkerPool {
   }
 
   private throwOverloaded(): never {
-    throw new AppError("overloaded", `All ${this.options.threads} workers are busy and ${this.options.maxQueue} jobs are waiting; retry in a few seconds.`, {
+    throw new AppError("overloaded", `All ${this.options.threads} workers are busy and ${this.options.maxQueue} calls are waiting; retry in a few seconds.`, {
       headers: { "Retry-After": String(RETRY_AFTER_OVERLOADED_S) },
     });
   }

@@ -4,10 +4,8 @@ import type { Route } from "../app/route";
 import { AppError } from "../errors";
 import { contextOf } from "../app/context";
 import { assertFetchableUrl } from "../security/ssrf";
-import { metered } from "../credits/meter";
-import { costs, MINIMUM_COST } from "../credits/costs";
 import { ScreenshotQuery, type ScreenshotFormat } from "./schema";
-import { screenshotDepsOf, screenshotOf, type ScreenshotOptions } from "./service";
+import type { Screenshot, ScreenshotOptions } from "./service";
 
 /**
  * targetUrlOf reads the target URL from the raw path: everything after `prefix` (percent-decoded
@@ -49,15 +47,7 @@ export const screenshotRoutes: Route[] = [
     handler: async ({ query, request, services, ctx, set }) => {
       const url = targetUrlOf(request, "/");
       await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
-      const deps = screenshotDepsOf(services.markdown.tools, {
-        timeoutMs: services.config.chromium.screenshotTimeoutMs,
-        allowPrivateUrls: services.config.allowPrivateUrls,
-        maxPixels: services.config.convert.maxPixels,
-      });
-      const { result, creditsUsed } = await metered(services.ledger, ctx.key!, "screenshot", MINIMUM_COST.screenshot, ctx.id, async () => ({
-        result: await screenshotOf(url, screenshotOptionsOf(query), deps, request.signal),
-        credits: costs.screenshot(),
-      }));
+      const { result, creditsUsed } = await services.tasks.runNow<Screenshot>(ctx.key!, "screenshot", { url, options: screenshotOptionsOf(query) }, ctx.id, request.signal);
       const headers = new Headers({
         "content-type": result.contentType,
         "x-page-status": String(result.status),

@@ -104,22 +104,25 @@ export const taskQueries = (store: Store) => ({
       .get(id)!.n,
 
   /**
-   * nextClaimable: the oldest task of a known operation that is pending, or processing with an expired
-   * lease (its process died); a batch item waits while its batch already runs `perBatch` items.
+   * nextClaimable: a task of a known operation whose process died (processing, lease expired) first,
+   * else the oldest pending one; a batch item waits while its batch already runs `perBatch` items.
+   * Two statements, each walking tasks_by_status in order and stopping at the first fit, so the cost
+   * does not grow with the number of pending tasks (one OR-ed statement sorted them all: 0.28 ms at 1,000).
    */
-  nextClaimable: (operations: string[], nowMs: number, perBatch: number) =>
-    operations.length === 0
-      ? null
-      : store.db
-          .query<TaskRow, (string | number)[]>(
-            `SELECT * FROM tasks t
-             WHERE (t.status = 'pending' OR (t.status = 'processing' AND t.lease_expires_at < ?))
-               AND t.operation IN (${placeholders(operations.length)})
+  nextClaimable: (operations: string[], nowMs: number, perBatch: number) => {
+    if (operations.length === 0) return null;
+    const fits = `t.operation IN (${placeholders(operations.length)})
                AND (t.batch_id IS NULL OR
-                    (SELECT count(*) FROM tasks b WHERE b.batch_id = t.batch_id AND b.status = 'processing' AND b.lease_expires_at >= ?) < ?)
-             ORDER BY t.rowid LIMIT 1`,
-          )
-          .get(nowMs, ...operations, nowMs, perBatch),
+                    (SELECT count(*) FROM tasks b WHERE b.batch_id = t.batch_id AND b.status = 'processing' AND b.lease_expires_at >= ?) < ?)`;
+    return (
+      store.db
+        .query<TaskRow, (string | number)[]>(`SELECT * FROM tasks t WHERE t.status = 'processing' AND t.lease_expires_at < ? AND ${fits} ORDER BY t.created_at, t.rowid LIMIT 1`)
+        .get(nowMs, ...operations, nowMs, perBatch) ??
+      store.db
+        .query<TaskRow, (string | number)[]>(`SELECT * FROM tasks t WHERE t.status = 'pending' AND ${fits} ORDER BY t.created_at, t.rowid LIMIT 1`)
+        .get(...operations, nowMs, perBatch)
+    );
+  },
 
   /** claim takes the lease of a task found by nextClaimable; false when another worker took it first */
   claim: (id: string, owner: string, leaseUntil: number, nowMs: number, startedAt: string) =>
@@ -174,6 +177,12 @@ export const taskQueries = (store: Store) => ({
   /** requeue hands a task back (the server is stopping): the next worker starts it without waiting for the lease */
   requeue: (id: string, owner: string) =>
     store.db.query("UPDATE tasks SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, attempts = MAX(attempts - 1, 0) WHERE id = ? AND lease_owner = ? AND status = 'processing'").run(id, owner).changes === 1,
+
+  /** removeEnded deletes an ended task's row (a feature deleted its record of it, or retention) */
+  removeEnded: (id: string) => store.db.query("DELETE FROM tasks WHERE id = ? AND status IN ('completed', 'failed', 'cancelled')").run(id).changes === 1,
+
+  /** unfinishedOfKey: the key's tasks waiting or running, for the cap on pending work per key */
+  unfinishedOfKey: (keyId: string) => store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM tasks WHERE key_id = ? AND status IN ('pending', 'processing')").get(keyId)!.n,
 
   /** unfinishedIds: tasks whose input files must be kept */
   unfinishedIds: () => new Set(store.db.query<{ id: string }, []>("SELECT id FROM tasks WHERE status IN ('pending', 'processing')").all().map((r) => r.id)),

@@ -1,22 +1,49 @@
 import type { Route } from "../app/route";
+import type { HandlerInput } from "../app/operation";
 import type { Services } from "../app/services";
 import { AppError } from "../errors";
+import type { AsyncAccepted, TaskRequest } from "./engine";
 import { taskQueries } from "./queries";
 import { batchRecord, deliveryRecord, taskRecord } from "./records";
 import { BatchParams, BatchRecord, DeliveryLog, DeliveryParams, DeliveryRecord, TaskParams, TaskRecord } from "./schema";
 
 const tag = "Jobs";
 
+/** RunOrAccept: the finished work's result, or (sync=false) the acceptance record the route answers with 202. */
+export type RunOrAccept<R> = { accepted: true; body: AsyncAccepted } | { accepted: false; body: R };
+
+/**
+ * runNowOrAccept is a route's one way to run an operation of the table: with sync=false a task (202
+ * and its acceptance record), else now under the ledger; the same kind.run either way (tasks/engine.ts).
+ */
+export async function runNowOrAccept<R = unknown>(call: HandlerInput, operation: string, input: object): Promise<RunOrAccept<R>> {
+  const { body, services, ctx, request } = call;
+  if (body.sync === false) {
+    const accepted = await acceptTask(call, { operation, input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
+    return { accepted: true, body: accepted };
+  }
+  const { result } = await services.tasks.runNow<R>(ctx.key!, operation, input, ctx.id, request.signal);
+  return { accepted: false, body: result };
+}
+
+/** acceptTask accepts one task for the calling key and sets the answer's status to 202. */
+export async function acceptTask(call: HandlerInput, request: TaskRequest): Promise<AsyncAccepted> {
+  const accepted = await call.services.tasks.accept(call.ctx.key!, request);
+  call.set.status = 202;
+  return accepted;
+}
+
 /** ownedTaskOrBatch finds a task or batch of the key; anything else, another key's included, is 404. */
 function ownedTaskOrBatch(services: Services, id: string, keyId: string): void {
   const q = taskQueries(services.store);
   const found = id.startsWith("batch_") ? q.getBatchOwned(id, keyId) : q.getOwned(id, keyId);
-  if (!found) throw new AppError("not_found", `No task or batch ${id} for this API key.`);
+  if (!found || ("operation" in found && !id.startsWith("batch_") && services.tasks.kindOf(found.operation)?.ownRoutes)) throw new AppError("not_found", `No task or batch ${id} for this API key.`);
 }
 
+/** ownedTask finds a task of the key; tasks of kinds with their own endpoints (thumbnail jobs) are not shown here. */
 function ownedTask(services: Services, id: string, keyId: string) {
   const row = taskQueries(services.store).getOwned(id, keyId);
-  if (!row) throw new AppError("not_found", `No task ${id} for this API key; tasks are visible only to the key that created them.`);
+  if (!row || services.tasks.kindOf(row.operation)?.ownRoutes) throw new AppError("not_found", `No task ${id} for this API key; tasks are visible only to the key that created them.`);
   return row;
 }
 

@@ -21,14 +21,26 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { Services } from "../app/services";
+import type { Logger } from "../app/log";
 import { AppError } from "../errors";
-import type { Hold } from "../credits/ledger";
+import type { Hold, Ledger } from "../credits/ledger";
+import type { Store } from "../store";
+import type { WebhookDispatcher } from "../webhooks/dispatcher";
 import { coalesced } from "../runtime/coalesce";
 import { hasFilesOnDisk, inputDirOf, loadInput, removeInput, sweepInputs } from "./files";
-import { registeredOperations, taskKindOf, type TaskOutcome } from "./kinds";
+import type { TaskKinds, TaskOutcome } from "./kinds";
 import { ENDED_TASK_STATES, taskQueries, type TaskQueries, type TaskRow } from "./queries";
 import { batchRecord, taskWebhookBody, type TaskError } from "./records";
+
+/** TaskRunnerDeps: what the runner itself uses (the kinds get their own dependencies, see TaskKind) */
+export interface TaskRunnerDeps {
+  store: Store;
+  ledger: Ledger;
+  webhooks: Pick<WebhookDispatcher, "enqueue" | "wake">;
+  logger: Logger;
+  /** dataDir: where task inputs are kept (<dataDir>/inputs/<task_id>/) */
+  dataDir: string;
+}
 
 export interface TaskRunnerOptions {
   /** concurrency: tasks running at once in this process */
@@ -66,11 +78,17 @@ export class TaskRunner {
   private active = false;
   private timers: ReturnType<typeof setInterval>[] = [];
 
+  /**
+   * @param kinds the operations this runner claims and runs (OPERATIONS, src/operations.ts)
+   * @param kindDeps the dependencies handed to every kind's run and ended (each kind reads its part)
+   */
   constructor(
-    private readonly services: Services,
+    private readonly deps: TaskRunnerDeps,
+    private readonly kinds: TaskKinds,
+    private readonly kindDeps: unknown,
     private readonly o: TaskRunnerOptions,
   ) {
-    this.q = taskQueries(services.store);
+    this.q = taskQueries(deps.store);
     this.perBatch = o.perBatch ?? 4;
     this.pollMs = o.pollMs ?? 1_000;
     this.maxAttempts = o.maxAttempts ?? 3;
@@ -80,7 +98,7 @@ export class TaskRunner {
   start(): void {
     if (this.active) return;
     this.active = true;
-    sweepInputs(this.services.config.dataDir, this.q.unfinishedIds());
+    sweepInputs(this.deps.dataDir, this.q.unfinishedIds());
     const poll = setInterval(() => this.fill(), this.pollMs);
     const heartbeat = setInterval(() => this.heartbeat(), Math.max(100, Math.floor(this.o.leaseMs / 3)));
     for (const t of [poll, heartbeat]) t.unref?.();
@@ -127,24 +145,33 @@ export class TaskRunner {
   cancel(taskId: string): boolean {
     const row = this.q.get(taskId);
     if (!row) return false;
-    const cancelled = this.services.store.immediate(() => {
+    const cancelled = this.deps.store.immediate(() => {
       if (!this.q.cancel(taskId, new Date().toISOString())) return false;
-      this.services.ledger.settleNow(this.holdOf(row), 0, { operation: row.operation, requestId: row.id });
+      this.deps.ledger.settleNow(this.holdOf(row), 0, { operation: row.operation, requestId: row.id });
       this.afterTaskEnded(taskId);
       return true;
     });
     if (!cancelled) return false;
-    this.services.webhooks.wake();
+    this.deps.webhooks.wake();
     const local = this.running.get(taskId);
     if (local) local.controller.abort("cancelled" satisfies AbortReason);
-    else if (hasFilesOnDisk(row.input)) removeInput(inputDirOf(this.services.config.dataDir, taskId));
+    else if (hasFilesOnDisk(row.input)) removeInput(inputDirOf(this.deps.dataDir, taskId));
     return true;
+  }
+
+  /**
+   * forget cancels a task that has not ended (its hold is released) and deletes its row: for a feature
+   * that deletes its own record of the task (DELETE of a thumbnail job), and for retention.
+   */
+  forget(taskId: string): void {
+    this.cancel(taskId);
+    this.q.removeEnded(taskId);
   }
 
   /** fill ends the waiting tasks of revoked keys, then claims waiting tasks while there is room. */
   private fill(): void {
     if (!this.active) return;
-    const operations = registeredOperations();
+    const operations = Object.keys(this.kinds);
     try {
       this.endRevoked();
       for (let tries = 0; this.active && this.running.size < this.o.concurrency && tries < this.o.concurrency * 4; tries++) {
@@ -157,18 +184,18 @@ export class TaskRunner {
       }
     } catch (error) {
       // a busy or closing store: the next poll tries again
-      this.services.logger.error("-", "task runner could not claim work", error);
+      this.deps.logger.error("-", "task runner could not claim work", error);
     }
   }
 
   private launch(row: TaskRow): void {
     const controller = new AbortController();
-    const done = this.execute(row, controller).catch((error) => this.services.logger.error(row.id, "task runner failed", error));
+    const done = this.execute(row, controller).catch((error) => this.deps.logger.error(row.id, "task runner failed", error));
     this.running.set(row.id, { controller, done, keyId: row.key_id });
   }
 
   private async execute(row: TaskRow, controller: AbortController): Promise<void> {
-    const dir = inputDirOf(this.services.config.dataDir, row.id);
+    const dir = inputDirOf(this.deps.dataDir, row.id);
     let ending: Ending | null = null;
     let reported: [number, number] | null = null;
     try {
@@ -177,7 +204,7 @@ export class TaskRunner {
       } else if (this.q.revokedKeys([row.key_id]).size > 0) {
         ending = { kind: "failed", error: REVOKED_BEFORE_START }; // revoked between the sweep and the claim
       } else {
-        const kind = taskKindOf(row.operation)!; // claimed only when registered
+        const kind = this.kinds[row.operation]!; // claimed only when known
         const input = await loadInput(row.input, dir);
         let written = 0;
         const progress = (done: number, total: number) => {
@@ -189,7 +216,7 @@ export class TaskRunner {
             this.q.setProgress(row.id, this.owner, reported[0], reported[1]);
           } catch {} // progress is bookkeeping; a busy store must not fail the task
         };
-        const outcome: TaskOutcome = await kind.run(input, this.services, controller.signal, progress);
+        const outcome: TaskOutcome = await kind.run(input, this.kindDeps, controller.signal, progress, { id: row.id });
         controller.signal.throwIfAborted();
         ending = { kind: "completed", result: outcome.result, credits: Math.max(0, Math.round(outcome.credits)) };
       }
@@ -204,7 +231,7 @@ export class TaskRunner {
     if (ending) this.end(row, ending, reported);
     if (hasFilesOnDisk(row.input)) {
       const after = this.q.get(row.id);
-      if (after && ENDED_TASK_STATES.includes(after.status)) removeInput(dir);
+      if (!after || ENDED_TASK_STATES.includes(after.status)) removeInput(dir); // no row: deleted by forget
     }
     this.wake();
   }
@@ -213,18 +240,18 @@ export class TaskRunner {
   private end(row: TaskRow, ending: Ending, progress: [number, number] | null): void {
     const meta = { operation: row.operation, requestId: row.id };
     try {
-      this.services.store.immediate(() => {
+      this.deps.store.immediate(() => {
         const hold = this.holdOf(row);
         let final = ending;
         if (final.kind === "completed") {
           try {
-            this.services.ledger.settleNow(hold, final.credits, meta);
+            this.deps.ledger.settleNow(hold, final.credits, meta);
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
             final = { kind: "failed", error: { error: error.code, detail: error.detail } }; // e.g. 402 when the cost outgrew the hold
           }
         }
-        if (final.kind === "failed") this.services.ledger.settleNow(hold, 0, meta);
+        if (final.kind === "failed") this.deps.ledger.settleNow(hold, 0, meta);
         const now = new Date().toISOString();
         if (progress) this.q.setProgress(row.id, this.owner, progress[0], progress[1]);
         const written = final.kind === "completed" ? this.q.complete(row.id, this.owner, JSON.stringify(final.result), final.credits, now) : this.q.fail(row.id, this.owner, JSON.stringify(final.error), now);
@@ -235,13 +262,15 @@ export class TaskRunner {
       if (error instanceof LeaseLost) return;
       throw error;
     }
-    this.services.webhooks.wake();
+    this.deps.webhooks.wake();
   }
 
   /** afterTaskEnded (inside the ending transaction): the task's webhook and the end of its batch. */
   private afterTaskEnded(taskId: string): void {
     const row = this.q.get(taskId)!;
-    if (row.webhook_url && row.status !== "cancelled") this.services.webhooks.enqueue(row.id, row.key_id, row.webhook_url, taskWebhookBody(row));
+    const ended = this.kinds[row.operation]?.ended;
+    const body = ended ? ended(row, this.kindDeps) : taskWebhookBody(row);
+    if (row.webhook_url && row.status !== "cancelled") this.deps.webhooks.enqueue(row.id, row.key_id, row.webhook_url, body);
     if (row.batch_id) this.endBatchIfDone(row.batch_id);
   }
 
@@ -251,7 +280,7 @@ export class TaskRunner {
     const status = counts.completed > 0 ? "completed" : counts.failed > 0 ? "failed" : "cancelled";
     if (!this.q.endBatch(batchId, status, counts.credits, new Date().toISOString())) return;
     const batch = this.q.getBatch(batchId)!;
-    if (batch.webhook_url) this.services.webhooks.enqueue(batch.id, batch.key_id, batch.webhook_url, batchRecord(batch, this.q));
+    if (batch.webhook_url) this.deps.webhooks.enqueue(batch.id, batch.key_id, batch.webhook_url, batchRecord(batch, this.q));
   }
 
   /**
@@ -264,7 +293,7 @@ export class TaskRunner {
     try {
       revoked = this.q.revokedKeys([...new Set([...this.running.values()].map((r) => r.keyId))]);
     } catch (error) {
-      this.services.logger.error("-", "task runner could not look up revoked keys", error);
+      this.deps.logger.error("-", "task runner could not look up revoked keys", error);
     }
     for (const [id, { controller, keyId }] of this.running) {
       // the lease is still renewed: this process writes the task's failure once its work has stopped
@@ -272,7 +301,7 @@ export class TaskRunner {
       try {
         if (!this.q.renewLease(id, this.owner, until)) controller.abort(this.q.get(id)?.status === "cancelled" ? "cancelled" : ("lease_lost" satisfies AbortReason));
       } catch (error) {
-        this.services.logger.error(id, "task lease renewal failed", error);
+        this.deps.logger.error(id, "task lease renewal failed", error);
       }
     }
   }
@@ -285,15 +314,15 @@ export class TaskRunner {
     const now = Date.now();
     const rows = this.q.unclaimedOfRevokedKeys(now);
     for (const row of rows) {
-      const ended = this.services.store.immediate(() => {
+      const ended = this.deps.store.immediate(() => {
         if (!this.q.failUnclaimed(row.id, JSON.stringify(REVOKED_BEFORE_START), new Date(now).toISOString(), now)) return false;
-        this.services.ledger.settleNow(this.holdOf(row), 0, { operation: row.operation, requestId: row.id });
+        this.deps.ledger.settleNow(this.holdOf(row), 0, { operation: row.operation, requestId: row.id });
         this.afterTaskEnded(row.id);
         return true;
       });
-      if (ended && hasFilesOnDisk(row.input)) removeInput(inputDirOf(this.services.config.dataDir, row.id));
+      if (ended && hasFilesOnDisk(row.input)) removeInput(inputDirOf(this.deps.dataDir, row.id));
     }
-    if (rows.length) this.services.webhooks.wake();
+    if (rows.length) this.deps.webhooks.wake();
   }
 
   /** holdOf rebuilds the task's credit hold from its row (the hold outlives the process that took it). */
@@ -303,7 +332,7 @@ export class TaskRunner {
 
   private errorOf(row: TaskRow, error: unknown): TaskError {
     if (error instanceof AppError) return { error: error.code, detail: error.detail };
-    this.services.logger.error(row.id, `task ${row.operation} failed`, error);
+    this.deps.logger.error(row.id, `task ${row.operation} failed`, error);
     return { error: "internal_error", detail: `An unexpected error occurred; quote task id ${row.id} when reporting it.` };
   }
 }

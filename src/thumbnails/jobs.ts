@@ -1,16 +1,18 @@
 /**
  * ThumbnailJobs keeps every thumbnail as a job: a row in thumbnail_jobs and a JPEG under
  * data/thumbnails/, so the sync answer, the job status, the job image and the signed URL all read
- * the same record. Async jobs (sync=false) keep their input under data/thumbnails/inputs/ until they
- * end, run in the background at most JOBS_AT_ONCE at a time, and are picked up again after a restart.
+ * the same record.
  *
- *   job: pending -> processing -> completed | failed          (DELETE removes it in any state)
- *   restart: processing -> pending (the process that ran it is gone), then every pending job runs
+ * An async job (sync=false) is a task of the one task runner (src/tasks, operation "thumbnail", the
+ * task id is the job id): it gets the runner's lease and crash recovery across processes, its credit
+ * held at acceptance, the per-key cap on pending work, the webhook outbox and the ending written in
+ * one transaction. This class holds the thumbnail side of it: the task request (taskRequest), the work
+ * (draw) and the job record written in the task's ending transaction (recordEnding).
  *
- * Webhooks: when an async job ends, `jobEnded` is the one place that notifies (see there).
+ *   job: pending -> processing (its task runs) -> completed | failed     (DELETE removes it in any state)
  */
 import { randomBytes, createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { readFile, rm, stat, writeFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "../errors";
@@ -18,21 +20,39 @@ import type { Store } from "../store";
 import type { Account, Ledger } from "../credits/ledger";
 import { metered } from "../credits/meter";
 import { costs, MINIMUM_COST } from "../credits/costs";
-import { getApiKey } from "../security/apiKeys";
 import type { Logger } from "../app/log";
-import type { WebhookDispatcher } from "../webhooks/dispatcher";
-import type { Services } from "../app/services";
+import type { TaskOutcome } from "../tasks/kinds";
+import type { TaskRequest } from "../tasks/engine";
+import type { TaskRow } from "../tasks/queries";
 import { thumbnailQueries, type ThumbnailJobRow } from "./queries";
-import { thumbnailDepsOf, thumbnailOf, type ThumbnailDeps, type ThumbnailOutcome, type ThumbnailSize, type ThumbnailSource } from "./service";
-import { UrlSigner, resolveUrlSigningKey } from "./signing";
+import { thumbnailOf, type ThumbnailDeps, type ThumbnailSize, type ThumbnailSource } from "./service";
+import { UrlSigner } from "./signing";
 
 export type ResponseType = "url" | "base64";
 
-/** JobInput is what a job row keeps of its request: the options and where the input is. */
+/** THUMBNAIL_OPERATION: the task kind of async thumbnail jobs */
+export const THUMBNAIL_OPERATION = "thumbnail";
+
+/** JobInput is what a job row keeps of its request (the input itself is the task's). */
 export interface JobInput {
   size: ThumbnailSize;
   responseType: ResponseType;
-  source: { kind: "file"; filename: string } | { kind: "url"; url: string; headers: Record<string, string> } | { kind: "done" };
+}
+
+/** ThumbnailTaskInput is the input of a thumbnail task: JSON values and the uploaded File. */
+export interface ThumbnailTaskInput {
+  size: ThumbnailSize;
+  file?: File;
+  url?: string;
+  urlHeaders?: Record<string, string>;
+}
+
+/** ThumbnailTaskResult is the stored result of a thumbnail task; the job record is written from it. */
+export interface ThumbnailTaskResult {
+  handler: string;
+  width: number;
+  height: number;
+  image_path: string;
 }
 
 export interface ThumbnailJobsDeps {
@@ -44,28 +64,23 @@ export interface ThumbnailJobsDeps {
   logger: Logger;
   /** urlSigningKey: the server-only key of signed thumbnail URLs (resolveUrlSigningKey) */
   urlSigningKey: string;
-  /** webhooks: the signed delivery outbox shared with tasks (src/webhooks) */
-  webhooks: Pick<WebhookDispatcher, "enqueue" | "wake">;
+  /** forgetTask cancels a job's task if it has not ended and deletes it (TaskRunner.forget) */
+  forgetTask: (taskId: string) => void;
 }
 
-/** JOBS_AT_ONCE: async thumbnail jobs running at the same time (each may hold a browser page or soffice) */
-const JOBS_AT_ONCE = 2;
 /** RETENTION_MS: a job and its image are deleted this long after the job ended */
 export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /** PREVIEW_TTL_MS: how long a cached preview is served before it is drawn again */
 export const PREVIEW_TTL_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
+const INTERRUPTED_BY_UPGRADE = JSON.stringify({ error: "internal_error", detail: "this job was accepted by an older version of the server and was not run; submit it again" });
+
 export class ThumbnailJobs {
   readonly signer: UrlSigner;
   private readonly q: ReturnType<typeof thumbnailQueries>;
   private readonly imageDir: string;
-  private readonly inputDir: string;
   private readonly previewDir: string;
-  private readonly queue: string[] = [];
-  private running = 0;
-  private closed = false;
-  private readonly stop = new AbortController();
   private sweeper: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly deps: ThumbnailJobsDeps) {
@@ -73,25 +88,23 @@ export class ThumbnailJobs {
     this.signer = new UrlSigner(deps.urlSigningKey);
     const root = join(deps.dataDir, "thumbnails");
     this.imageDir = join(root, "images");
-    this.inputDir = join(root, "inputs");
     this.previewDir = join(root, "previews");
-    for (const dir of [this.imageDir, this.inputDir, this.previewDir]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const dir of [this.imageDir, this.previewDir]) mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** resume requeues jobs a stopped process left behind and starts the retention sweep; called once the server listens. */
-  resume(): void {
-    const interrupted = this.q.requeueInterrupted();
-    const pending = this.q.pendingIds();
-    if (pending.length) this.deps.logger.info("thumbnail jobs resumed", { pending: pending.length, interrupted });
-    for (const id of pending) this.enqueue(id);
+  /**
+   * start starts the retention sweep; called once the server listens. Jobs an older version left
+   * pending (before they were tasks) fail with a clear error, and their inputs go.
+   */
+  start(): void {
+    const orphans = this.q.failWithoutTask(INTERRUPTED_BY_UPGRADE, new Date().toISOString());
+    if (orphans) this.deps.logger.info("thumbnail jobs of an older version failed", { jobs: orphans });
+    rmSync(join(this.deps.dataDir, "thumbnails", "inputs"), { recursive: true, force: true });
     this.sweeper = setInterval(() => void this.sweep().catch((error) => this.deps.logger.error("-", "thumbnail sweep failed", error)), SWEEP_EVERY_MS);
     this.sweeper.unref();
   }
 
-  /** close stops taking jobs; jobs in flight are abandoned as processing and resumed at the next start. */
   close(): void {
-    this.closed = true;
-    this.stop.abort(new AppError("shutting_down", "the server is shutting down; the job resumes at the next start"));
     if (this.sweeper) clearInterval(this.sweeper);
   }
 
@@ -101,41 +114,72 @@ export class ThumbnailJobs {
   /** generate draws a thumbnail now, under the ledger, and keeps it as a completed job. */
   async generate(account: Account, source: ThumbnailSource, size: ThumbnailSize, responseType: ResponseType, requestId: string, signal: AbortSignal) {
     const id = newJobId();
-    const { result, creditsUsed } = await metered(this.deps.ledger, account, "thumbnail", MINIMUM_COST.thumbnail, requestId, async () => ({
+    const { result, creditsUsed } = await metered(this.deps.ledger, account, THUMBNAIL_OPERATION, MINIMUM_COST.thumbnail, requestId, async () => ({
       result: await thumbnailOf(source, size, this.deps.thumbnail, signal),
       credits: costs.thumbnail(),
     }));
     const now = new Date().toISOString();
-    const input: JobInput = { size, responseType, source: { kind: "done" } };
-    this.q.insert({ id, key_id: account.id, status: "processing", input: JSON.stringify(input), webhook_url: null, created_at: now });
-    await this.saveImage(id, result, creditsUsed);
+    const input: JobInput = { size, responseType };
+    const path = this.imagePath(id);
+    await writeAtomically(path, result.jpeg);
+    // one write: the job is born completed (a sync thumbnail never waits)
+    this.q.insertCompleted({ id, key_id: account.id, input: JSON.stringify(input), image_path: path, width: result.width, height: result.height, handler: result.handler, credits_used: creditsUsed, created_at: now, completed_at: now });
     return { job: this.q.byId(id)!, outcome: result };
   }
 
   /**
-   * accept stores an async job and its input and queues it. Credits are checked now (402 at once
-   * when the balance is empty) and charged when the job runs, so a failed job costs nothing.
+   * taskRequest is an async job as a task request (acceptTask): the task carries the input and the
+   * credit hold; the job row is written in the same acceptance transaction.
    */
-  async accept(account: Account, source: ThumbnailSource, size: ThumbnailSize, responseType: ResponseType, webhookUrl: string | undefined): Promise<ThumbnailJobRow> {
-    const balance = this.deps.ledger.balance(account);
-    if (balance.remaining !== null && balance.remaining < MINIMUM_COST.thumbnail) {
-      throw new AppError("insufficient_credits", `a thumbnail costs ${MINIMUM_COST.thumbnail} credit and ${balance.remaining} remain this month`);
+  taskRequest(account: Account, source: ThumbnailSource, size: ThumbnailSize, responseType: ResponseType, webhookUrl: string | undefined): TaskRequest & { id: string } {
+    if (source.file && source.file.size > this.deps.thumbnail.ingest.maxBytes) {
+      throw new AppError("payload_too_large", `file: '${source.file.name}' is larger than the ${Math.round(this.deps.thumbnail.ingest.maxBytes / 1e6)} MB limit`);
     }
     const id = newJobId();
-    let stored: JobInput["source"];
-    if (source.file) {
-      if (source.file.size > this.deps.thumbnail.ingest.maxBytes) {
-        throw new AppError("payload_too_large", `file: '${source.file.name}' is larger than the ${Math.round(this.deps.thumbnail.ingest.maxBytes / 1e6)} MB limit`);
-      }
-      await writeFile(this.inputPath(id), new Uint8Array(await source.file.arrayBuffer()), { mode: 0o600 });
-      stored = { kind: "file", filename: source.file.name };
-    } else {
-      stored = { kind: "url", url: source.url!, headers: source.urlHeaders ?? {} };
+    const input: ThumbnailTaskInput = source.file ? { size, file: source.file } : { size, url: source.url!, urlHeaders: source.urlHeaders ?? {} };
+    const job: JobInput = { size, responseType };
+    return {
+      id,
+      operation: THUMBNAIL_OPERATION,
+      input: { ...input },
+      webhookUrl,
+      alongside: () => this.q.insert({ id, key_id: account.id, status: "pending", input: JSON.stringify(job), webhook_url: webhookUrl ?? null, created_at: new Date().toISOString() }),
+    };
+  }
+
+  /** draw is the work of a thumbnail task: the JPEG goes to the job's image path; the job record is written when the task ends. */
+  async draw(jobId: string, input: ThumbnailTaskInput, signal: AbortSignal): Promise<TaskOutcome<ThumbnailTaskResult>> {
+    const source: ThumbnailSource = input.file ? { file: input.file } : { url: input.url, urlHeaders: input.urlHeaders };
+    const outcome = await thumbnailOf(source, input.size, this.deps.thumbnail, signal);
+    const path = this.imagePath(jobId);
+    await writeAtomically(path, outcome.jpeg);
+    return { result: { handler: outcome.handler, width: outcome.width, height: outcome.height, image_path: path }, credits: costs.thumbnail() };
+  }
+
+  /**
+   * recordEnding writes a thumbnail task's ending into its job row (inside the task's ending
+   * transaction) and returns the job's webhook body: the job record as GET
+   * /api/v1/thumbnails/jobs/{job_id} shows it, without the signed image URL (made fresh at each poll).
+   */
+  recordEnding(task: TaskRow): unknown {
+    const at = task.completed_at ?? new Date().toISOString();
+    if (task.status === "completed") {
+      const result = JSON.parse(task.result!) as ThumbnailTaskResult;
+      this.q.complete({ id: task.id, image_path: result.image_path, width: result.width, height: result.height, handler: result.handler, credits_used: task.credits_used, completed_at: at });
+    } else if (task.status === "failed") {
+      this.q.fail(task.id, task.error ?? JSON.stringify({ error: "internal_error", detail: "the thumbnail failed" }), null, at);
     }
-    const input: JobInput = { size, responseType, source: stored };
-    this.q.insert({ id, key_id: account.id, status: "pending", input: JSON.stringify(input), webhook_url: webhookUrl ?? null, created_at: new Date().toISOString() });
-    this.enqueue(id);
-    return this.q.byId(id)!;
+    const row = this.q.byId(task.id);
+    if (!row) return undefined;
+    return {
+      job_id: row.id,
+      status: row.status,
+      created_at: row.created_at,
+      completed_at: row.completed_at,
+      credits_used: row.credits_used,
+      ...(row.status === "completed" ? { handler: row.handler, width: row.width, height: row.height, content_type: "image/jpeg", image_url: `/api/v1/thumbnails/jobs/${row.id}/image` } : {}),
+      ...(row.error ? { error: JSON.parse(row.error) } : {}),
+    };
   }
 
   /**
@@ -155,7 +199,7 @@ export class ThumbnailJobs {
     // signed preview links (previewLinks.ts): a cached preview costs nothing, only renders are billed
     const free = options.cacheHitsFree && !nocache ? await freshFile(path, PREVIEW_TTL_MS) : null;
     if (free) return { jpeg: free, cached: true, creditsUsed: 0 };
-    const { result, creditsUsed } = await metered(this.deps.ledger, account, "thumbnail", MINIMUM_COST.thumbnail, requestId, async () => {
+    const { result, creditsUsed } = await metered(this.deps.ledger, account, THUMBNAIL_OPERATION, MINIMUM_COST.thumbnail, requestId, async () => {
       const cached = nocache ? null : await freshFile(path, PREVIEW_TTL_MS);
       if (cached) return { result: { jpeg: cached, cached: true }, credits: costs.thumbnail() };
       const drawn = await thumbnailOf({ url }, size, this.deps.thumbnail, signal);
@@ -196,135 +240,31 @@ export class ThumbnailJobs {
     return this.image(row);
   }
 
-  /** remove deletes a job, its image and its stored input. */
+  /** remove deletes a job, its task (cancelled first when it has not ended, its hold released) and its image. */
   async remove(row: ThumbnailJobRow): Promise<void> {
+    this.deps.forgetTask(row.id);
     this.q.remove(row.id);
-    await this.removeFiles(row.id);
+    await rm(this.imagePath(row.id), { force: true });
   }
 
   // -------------------------------------------------------------------------------------------
-  // Background runner
 
-  private enqueue(id: string): void {
-    this.queue.push(id);
-    this.drain();
-  }
-
-  private drain(): void {
-    while (!this.closed && this.running < JOBS_AT_ONCE && this.queue.length > 0) {
-      const id = this.queue.shift()!;
-      this.running++;
-      void this.run(id).finally(() => {
-        this.running--;
-        this.drain();
-      });
-    }
-  }
-
-  /** run processes one queued job: claim it, draw under the ledger, record the end, notify. */
-  private async run(id: string): Promise<void> {
-    if (this.q.claim(id) === 0) return; // deleted, or taken by another runner
-    const row = this.q.byId(id)!;
-    try {
-      const input = JSON.parse(row.input) as JobInput;
-      const source = await this.sourceOf(id, input);
-      const account = accountOf(this.deps.store, row.key_id);
-      const { result, creditsUsed } = await metered(this.deps.ledger, account, "thumbnail", MINIMUM_COST.thumbnail, id, async () => ({
-        result: await thumbnailOf(source, input.size, this.deps.thumbnail, this.stop.signal),
-        credits: costs.thumbnail(),
-      }));
-      await this.saveImage(id, result, creditsUsed);
-    } catch (error) {
-      if (this.closed) return; // left as processing: resumed at the next start
-      const body = error instanceof AppError ? { error: error.code, detail: error.detail } : { error: "internal_error", detail: "the thumbnail failed unexpectedly; the server log has the cause" };
-      if (!(error instanceof AppError)) this.deps.logger.error(id, "thumbnail job failed", error);
-      this.q.fail(id, JSON.stringify(body), null, new Date().toISOString());
-    }
-    if (this.closed) return;
-    await this.forgetInput(id);
-    const ended = this.q.byId(id);
-    if (ended) this.jobEnded(ended);
-  }
-
-  /**
-   * jobEnded is the single call site for "an async thumbnail job ended -> notify its webhook_url": a
-   * signed delivery of the job record (as GET /api/v1/thumbnails/jobs/{job_id} shows it, without the
-   * signed image URL, which is made fresh at each poll) goes into the webhook outbox,
-   * with the same signature, delivery id and retry schedule as task webhooks.
-   */
-  private jobEnded(row: ThumbnailJobRow): void {
-    if (!row.webhook_url) return;
-    const record = {
-      job_id: row.id,
-      status: row.status,
-      created_at: row.created_at,
-      completed_at: row.completed_at,
-      credits_used: row.credits_used,
-      ...(row.status === "completed" ? { handler: row.handler, width: row.width, height: row.height, content_type: "image/jpeg", image_url: `/api/v1/thumbnails/jobs/${row.id}/image` } : {}),
-      ...(row.error ? { error: JSON.parse(row.error) } : {}),
-    };
-    this.deps.webhooks.enqueue(row.id, row.key_id, row.webhook_url, record);
-    this.deps.webhooks.wake();
-  }
-
-  /** forgetInput removes an ended job's stored file and its url_headers (they may hold credentials). */
-  private async forgetInput(id: string): Promise<void> {
-    await rm(this.inputPath(id), { force: true });
-    const row = this.q.byId(id);
-    if (!row) return;
-    const input = JSON.parse(row.input) as JobInput;
-    this.q.setInput(id, JSON.stringify({ ...input, source: { kind: "done" } }));
-  }
-
-  private async sourceOf(id: string, input: JobInput): Promise<ThumbnailSource> {
-    if (input.source.kind === "url") return { url: input.source.url, urlHeaders: input.source.headers };
-    if (input.source.kind === "file") {
-      const bytes = await readFile(this.inputPath(id)).catch((cause) => {
-        throw new AppError("internal_error", "the stored input of this job is missing", { cause });
-      });
-      return { file: new File([bytes], input.source.filename) };
-    }
-    throw new AppError("internal_error", "this job has no stored input");
-  }
-
-  /** saveImage writes the JPEG and marks the job completed; a job deleted meanwhile leaves no file behind. */
-  private async saveImage(id: string, outcome: ThumbnailOutcome, creditsUsed: number): Promise<void> {
-    const path = join(this.imageDir, `${id}.jpg`);
-    await writeAtomically(path, outcome.jpeg);
-    const changed = this.q.complete({ id, image_path: path, width: outcome.width, height: outcome.height, handler: outcome.handler, credits_used: creditsUsed, completed_at: new Date().toISOString() });
-    if (changed === 0) await rm(path, { force: true });
-  }
-
-  /** sweep deletes jobs that ended more than RETENTION_MS ago, and stale previews. */
+  /** sweep deletes jobs (with their tasks) that ended more than RETENTION_MS ago, and stale previews. */
   private async sweep(): Promise<void> {
-    for (const row of this.q.endedBefore(new Date(Date.now() - RETENTION_MS).toISOString())) {
-      this.q.remove(row.id);
-      await this.removeFiles(row.id);
-    }
+    for (const row of this.q.endedBefore(new Date(Date.now() - RETENTION_MS).toISOString())) await this.remove(row as ThumbnailJobRow);
     for (const name of await Array.fromAsync(new Bun.Glob("*.jpg").scan(this.previewDir))) {
       const path = join(this.previewDir, name);
       if (!(await freshFile(path, PREVIEW_TTL_MS))) await rm(path, { force: true });
     }
   }
 
-  private async removeFiles(id: string): Promise<void> {
-    await Promise.all([rm(join(this.imageDir, `${id}.jpg`), { force: true }), rm(this.inputPath(id), { force: true })]);
-  }
-
-  private inputPath(id: string): string {
-    return join(this.inputDir, id);
+  private imagePath(id: string): string {
+    return join(this.imageDir, `${id}.jpg`);
   }
 }
 
 function newJobId(): string {
   return `thumb_${randomBytes(10).toString("hex")}`;
-}
-
-/** accountOf finds the key a background job is charged to. */
-function accountOf(store: Store, keyId: string): Account {
-  const key = getApiKey(store, keyId);
-  if (!key || key.revokedAt) throw new AppError("key_revoked", "the API key that created this job was revoked before the job ran; it was not run and nothing was charged");
-  return { id: key.id, plan: key.plan };
 }
 
 /** freshFile reads a file younger than `ttlMs`; null when it is missing or older. */
@@ -343,30 +283,4 @@ async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
   const temp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
   await writeFile(temp, bytes, { mode: 0o600 });
   await rename(temp, path);
-}
-
-// ---------------------------------------------------------------------------------------------
-// One ThumbnailJobs per Services
-
-const JOBS_OF = new WeakMap<object, ThumbnailJobs>();
-
-/**
- * thumbnailJobsOf returns the ThumbnailJobs of a Services object, made on first use from its
- * store, ledger, data dir and tools. startServer resumes it at boot and closes it at shutdown.
- */
-export function thumbnailJobsOf(services: Services): ThumbnailJobs {
-  let jobs = JOBS_OF.get(services);
-  if (!jobs) {
-    jobs = new ThumbnailJobs({
-      store: services.store,
-      ledger: services.ledger,
-      dataDir: services.config.dataDir,
-      thumbnail: thumbnailDepsOf(services.config, services.markdown),
-      logger: services.logger,
-      urlSigningKey: resolveUrlSigningKey(services.config.dataDir),
-      webhooks: services.webhooks,
-    });
-    JOBS_OF.set(services, jobs);
-  }
-  return jobs;
 }

@@ -21,7 +21,6 @@ import { getApiKey } from "../security/apiKeys";
 import { assertFetchableUrl } from "../security/ssrf";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { resolveUrlSigningKey } from "./signing";
-import { thumbnailJobsOf } from "./jobs";
 import type { ThumbnailSize } from "./service";
 
 export const PREVIEW_SIGNED_PATH = "/api/v1/thumbnails/preview/signed";
@@ -160,7 +159,7 @@ export const previewLinkRoutes: Route[] = [
         throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute of the key behind this link exceeded; retry in ${ctx.rate.resetSeconds} s.`, { headers: { "Retry-After": String(ctx.rate.resetSeconds) } });
       }
       await assertFetchableUrl(link.url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
-      const { jpeg, cached, creditsUsed } = await thumbnailJobsOf(services).preview(key, link.url, link, false, ctx.id, request.signal, { cacheHitsFree: true });
+      const { jpeg, cached, creditsUsed } = await services.thumbnails.preview(key, link.url, link, false, ctx.id, request.signal, { cacheHitsFree: true });
       const headers = new Headers({ "content-type": "image/jpeg", "x-cache": cached ? "hit" : "miss", "x-credits-used": String(creditsUsed), "cache-control": "public, max-age=3600" });
       for (const [name, value] of Object.entries(set.headers)) headers.set(name, String(value));
       return new Response(jpeg as Uint8Array<ArrayBuffer>, { headers });

@@ -31,9 +31,21 @@ export const thumbnailQueries = (store: Store) => ({
          VALUES ($id, $key_id, $status, $input, $webhook_url, $created_at)`,
       )
       .run(row),
-  byId: (id: string) => store.db.query<ThumbnailJobRow, [string]>("SELECT * FROM thumbnail_jobs WHERE id = ?").get(id),
-  /** claim moves a pending job to processing; 0 when it is gone or another runner took it */
-  claim: (id: string) => store.db.query("UPDATE thumbnail_jobs SET status = 'processing' WHERE id = ? AND status = 'pending'").run(id).changes,
+  insertCompleted: (row: Omit<ThumbnailJobRow, "status" | "error" | "webhook_url">) =>
+    store.db
+      .query(
+        `INSERT INTO thumbnail_jobs (id, key_id, status, input, image_path, width, height, handler, credits_used, created_at, completed_at)
+         VALUES ($id, $key_id, 'completed', $input, $image_path, $width, $height, $handler, $credits_used, $created_at, $completed_at)`,
+      )
+      .run(row),
+  /** byId: the job; a pending job whose task runs shows as processing */
+  byId: (id: string) =>
+    store.db
+      .query<ThumbnailJobRow, [string]>(
+        `SELECT j.*, CASE WHEN j.status = 'pending' AND t.status = 'processing' THEN 'processing' ELSE j.status END AS status
+         FROM thumbnail_jobs j LEFT JOIN tasks t ON t.id = j.id WHERE j.id = ?`,
+      )
+      .get(id),
   complete: (row: Completion) =>
     store.db
       .query(
@@ -44,16 +56,19 @@ export const thumbnailQueries = (store: Store) => ({
       .run(row).changes,
   fail: (id: string, error: string, handler: string | null, at: string) =>
     store.db.query("UPDATE thumbnail_jobs SET status = 'failed', error = ?, handler = ?, completed_at = ? WHERE id = ?").run(error, handler, at, id).changes,
-  /** setInput replaces a job's stored input (to drop url_headers once the job ended) */
-  setInput: (id: string, input: string) => store.db.query("UPDATE thumbnail_jobs SET input = ? WHERE id = ?").run(input, id).changes,
   remove: (id: string) => store.db.query("DELETE FROM thumbnail_jobs WHERE id = ?").run(id).changes,
-  /** requeueInterrupted puts jobs a stopped process left in processing back to pending */
-  requeueInterrupted: () => store.db.query("UPDATE thumbnail_jobs SET status = 'pending' WHERE status = 'processing'").run().changes,
-  pendingIds: () =>
+  /**
+   * failWithoutTask fails the unfinished async jobs of a version whose jobs were not tasks: their
+   * input names where it was stored (source.kind file or url), and no task has their id.
+   */
+  failWithoutTask: (error: string, at: string) =>
     store.db
-      .query<{ id: string }, []>("SELECT id FROM thumbnail_jobs WHERE status = 'pending' ORDER BY created_at, id")
-      .all()
-      .map((r) => r.id),
+      .query(
+        `UPDATE thumbnail_jobs SET status = 'failed', error = ?, completed_at = ?
+         WHERE status IN ('pending', 'processing') AND json_extract(input, '$.source.kind') IN ('file', 'url')
+           AND id NOT IN (SELECT id FROM tasks)`,
+      )
+      .run(error, at).changes,
   /** endedBefore lists jobs that ended before `at` (ISO time), for the retention sweep */
   endedBefore: (at: string) =>
     store.db.query<Pick<ThumbnailJobRow, "id" | "image_path">, [string]>("SELECT id, image_path FROM thumbnail_jobs WHERE completed_at IS NOT NULL AND completed_at < ?").all(at),

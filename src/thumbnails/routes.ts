@@ -1,9 +1,11 @@
 import type { Route } from "../app/route";
+import { priceText } from "../credits/costs";
 import type { HandlerInput } from "../app/operation";
 import { checkWebhookUrl } from "../app/inputs";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import type { ThumbnailJobRow } from "./queries";
-import { thumbnailJobsOf, type JobInput, type ResponseType } from "./jobs";
+import type { JobInput, ResponseType } from "./jobs";
+import { acceptTask } from "../tasks/routes";
 import type { ThumbnailOutcome, ThumbnailSize, ThumbnailSource } from "./service";
 import { supportedThumbnailTypes } from "./handlers";
 import {
@@ -49,10 +51,10 @@ async function jobBody({ services }: HandlerInput, row: ThumbnailJobRow, jpeg?: 
     credits_used: row.credits_used,
   };
   if (completed && input.responseType === "url") {
-    const { url, expiresAt } = thumbnailJobsOf(services).signer.signedUrl(services.config.publicUrl ?? "", row.id);
+    const { url, expiresAt } = services.thumbnails.signer.signedUrl(services.config.publicUrl ?? "", row.id);
     Object.assign(body, { url, expires_at: expiresAt });
   }
-  if (completed && input.responseType === "base64") body.image_base64 = Buffer.from(jpeg ?? (await thumbnailJobsOf(services).image(row))).toString("base64");
+  if (completed && input.responseType === "base64") body.image_base64 = Buffer.from(jpeg ?? (await services.thumbnails.image(row))).toString("base64");
   Object.assign(body, { image_url: `${JOBS_PATH}/${row.id}/image`, created_at: row.created_at });
   if (row.completed_at) body.completed_at = row.completed_at;
   if (row.error) body.error = JSON.parse(row.error);
@@ -61,15 +63,16 @@ async function jobBody({ services }: HandlerInput, row: ThumbnailJobRow, jpeg?: 
 
 /** generate answers one generate request: sync (200, the thumbnail) or async (202, the job). */
 async function generate(input: HandlerInput, source: ThumbnailSource, fields: Record<string, unknown>) {
-  const { services, ctx, request, set } = input;
+  const { services, ctx, request } = input;
   const size = sizeOf(fields);
   const responseType = responseTypeOf(fields);
   if (fields.sync === false) {
-    const row = await thumbnailJobsOf(services).accept(ctx.key!, source, size, responseType, fields.webhook_url as string | undefined);
-    set.status = 202;
+    const request = services.thumbnails.taskRequest(ctx.key!, source, size, responseType, fields.webhook_url as string | undefined);
+    await acceptTask(input, request);
+    const row = services.thumbnails.job(ctx.key!.id, request.id);
     return { success: true, job_id: row.id, status: "pending", poll_url: `${JOBS_PATH}/${row.id}`, image_url: `${JOBS_PATH}/${row.id}/image`, created_at: row.created_at };
   }
-  const { job, outcome } = await thumbnailJobsOf(services).generate(ctx.key!, source, size, responseType, ctx.id, request.signal);
+  const { job, outcome } = await services.thumbnails.generate(ctx.key!, source, size, responseType, ctx.id, request.signal);
   return { ...(await jobBody(input, job, outcome.jpeg)), ...sourceFields(outcome) };
 }
 
@@ -90,7 +93,7 @@ export const thumbnailRoutes: Route[] = [
       path: "/api/v1/thumbnails/generate",
       tag,
       summary: "Thumbnail of an uploaded file",
-      description: `Multipart \`file\` plus options. Images, PDF, office and iWork documents, spreadsheets, presentations, video, audio, HTML, text, markdown and code (GET /api/v1/thumbnails/supported-types). ${RESPONSE_FIELDS_DOC} sync=false answers 202 with a job to poll. 1 credit.`,
+      description: `Multipart \`file\` plus options. Images, PDF, office and iWork documents, spreadsheets, presentations, video, audio, HTML, text, markdown and code (GET /api/v1/thumbnails/supported-types). ${RESPONSE_FIELDS_DOC} sync=false answers 202 with a job to poll. ${priceText("thumbnail")}`,
       body: ThumbnailGenerateBody,
       responses: {
         200: { description: "Thumbnail (sync)", schema: ThumbnailResponse },
@@ -115,7 +118,7 @@ export const thumbnailRoutes: Route[] = [
       path: "/api/v1/thumbnails/generate/json",
       tag,
       summary: "Thumbnail of a URL",
-      description: `JSON body with \`url\` and the thumbnail options; \`url_headers\` for authenticated URLs. A web page is drawn as a 1280x800 screenshot; a document behind the URL like an upload. ${RESPONSE_FIELDS_DOC} 1 credit.`,
+      description: `JSON body with \`url\` and the thumbnail options; \`url_headers\` for authenticated URLs. A web page is drawn as a 1280x800 screenshot; a document behind the URL like an upload. ${RESPONSE_FIELDS_DOC} ${priceText("thumbnail")}`,
       body: ThumbnailGenerateJsonBody,
       bodyType: "json",
       responses: {
@@ -148,7 +151,7 @@ export const thumbnailRoutes: Route[] = [
       params: ThumbnailJobParams,
       responses: { 200: { description: "Job status", schema: ThumbnailResponse }, 404: "Job not found" },
     },
-    handler: async (input) => jobBody(input, thumbnailJobsOf(input.services).job(input.ctx.key!.id, input.params.job_id as string)),
+    handler: async (input) => jobBody(input, input.services.thumbnails.job(input.ctx.key!.id, input.params.job_id as string)),
   },
   {
     op: {
@@ -161,8 +164,8 @@ export const thumbnailRoutes: Route[] = [
       responses: { 200: "Deleted: {success, job_id, deleted: true}", 404: "Job not found" },
     },
     handler: async ({ services, ctx, params }) => {
-      const row = thumbnailJobsOf(services).job(ctx.key!.id, params.job_id as string);
-      await thumbnailJobsOf(services).remove(row);
+      const row = services.thumbnails.job(ctx.key!.id, params.job_id as string);
+      await services.thumbnails.remove(row);
       return { success: true, job_id: row.id, deleted: true };
     },
   },
@@ -181,8 +184,8 @@ export const thumbnailRoutes: Route[] = [
       },
     },
     handler: async ({ services, ctx, params, set }) => {
-      const row = thumbnailJobsOf(services).job(ctx.key!.id, params.job_id as string);
-      return jpegResponse(await thumbnailJobsOf(services).image(row), set, { "cache-control": "private, max-age=3600" });
+      const row = services.thumbnails.job(ctx.key!.id, params.job_id as string);
+      return jpegResponse(await services.thumbnails.image(row), set, { "cache-control": "private, max-age=3600" });
     },
   },
   {
@@ -202,7 +205,7 @@ export const thumbnailRoutes: Route[] = [
       },
     },
     handler: async ({ services, params, query, set }) => {
-      const jpeg = await thumbnailJobsOf(services).imageBySignedUrl(params.job_id as string, Number(query.expires), String(query.signature));
+      const jpeg = await services.thumbnails.imageBySignedUrl(params.job_id as string, Number(query.expires), String(query.signature));
       return jpegResponse(jpeg, set, { "cache-control": "private, max-age=3600" });
     },
   },
@@ -238,7 +241,7 @@ export const thumbnailRoutes: Route[] = [
     handler: async ({ query, services, ctx, request, set }) => {
       const url = (query.url as string).trim();
       await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
-      const { jpeg, cached } = await thumbnailJobsOf(services).preview(ctx.key!, url, sizeOf(query), query.nocache === true, ctx.id, request.signal);
+      const { jpeg, cached } = await services.thumbnails.preview(ctx.key!, url, sizeOf(query), query.nocache === true, ctx.id, request.signal);
       return jpegResponse(jpeg, set, { "x-cache": cached ? "hit" : "miss", "cache-control": "private, max-age=3600" });
     },
   },

@@ -13,6 +13,8 @@ export interface AgentDocument {
   filename: string;
   contentType: string;
   totalPages: number;
+  /** billedPages: pages the conversion actually read, for the price (credits/costs.ts pagesRead) */
+  billedPages: number;
   textLength: number;
   website: boolean;
   markdown: string;
@@ -35,6 +37,7 @@ export async function loadDocument(source: MarkdownSource, label: string, deps: 
     filename: outcome.source_url ?? outcome.filename,
     contentType: outcome.content_type,
     totalPages: outcome.total_pages,
+    billedPages: outcome.billedPages,
     textLength: outcome.text_length,
     website: outcome.website,
     markdown: outcome.markdown,

@@ -1,6 +1,6 @@
 /**
  * regexMatches is the body of the agent's `regex_search` tool. It runs as a worker-pool job (see
- * src/pool/jobs.ts) because a model-written pattern can backtrack for hours: the caller aborts the
+ * src/pool/functions.ts) because a model-written pattern can backtrack for hours: the caller aborts the
  * job at a deadline and piscina terminates the thread, so a bad pattern costs seconds, not the process.
  *
  * JavaScriptCore also has a backtracking limit of its own: past it (about 1-1.5 s here) `exec`

@@ -1,12 +1,12 @@
 /**
- * JOBS are the functions that run in worker threads, registered by name. Each takes a plain,
+ * WORKER_FUNCTIONS are the functions that run in worker threads, listed by name. Each takes a plain,
  * structured-cloneable argument and returns one. Capability modules add their CPU-heavy steps here.
  */
 import sharp from "sharp";
 import { extractPdfPages, probePdf } from "../convert/pdfText";
 import { regexMatches } from "../analyze/agent/regex";
 
-export const JOBS = {
+export const WORKER_FUNCTIONS = {
   /** selfTest creates a small solid image with sharp and encodes it as JPEG: proves libvips loads in a worker. */
   async selfTest(_: Record<string, never>): Promise<{ format: string; width: number; height: number; bytes: number; vips: string }> {
     const { data, info } = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 30, g: 120, b: 200 } } })
@@ -22,6 +22,6 @@ export const JOBS = {
   regexSearch: regexMatches,
 } as const;
 
-export type JobName = keyof typeof JOBS;
-export type JobArgs<N extends JobName> = Parameters<(typeof JOBS)[N]>[0];
-export type JobResult<N extends JobName> = Awaited<ReturnType<(typeof JOBS)[N]>>;
+export type WorkerFunctionName = keyof typeof WORKER_FUNCTIONS;
+export type WorkerArgs<N extends WorkerFunctionName> = Parameters<(typeof WORKER_FUNCTIONS)[N]>[0];
+export type WorkerResult<N extends WorkerFunctionName> = Awaited<ReturnType<(typeof WORKER_FUNCTIONS)[N]>>;
