@@ -385,7 +385,10 @@ describe("jobs", () => {
     const second = await startServer({ dataDir, args: ["--allow-private-urls", "--webhook-secret", SECRET] });
     try {
       let body: any;
-      for (let i = 0; i < 300; i++) {
+      // the second server takes the job over once the first one's lease is gone; on a loaded
+      // machine that has taken 40 s, so wait by the clock rather than by a count of polls
+      const deadline = Date.now() + 90_000;
+      while (Date.now() < deadline) {
         body = await (await fetch(`${second.url}/api/v1/thumbnails/jobs/${id}`, { headers: { "X-API-Key": ownKey } })).json();
         if (body.status === "completed") break;
         await Bun.sleep(100);
@@ -395,7 +398,7 @@ describe("jobs", () => {
     } finally {
       await second.stop();
     }
-  });
+  }, 150_000);
 });
 
 describe("signed URLs", () => {
