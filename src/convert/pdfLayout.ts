@@ -461,8 +461,14 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
   let end = start + 1;
   let lastRow = start;
   let widest = first.segs.length;
-  // Cell starts rounded to whole points, so long tables keep a short list.
-  const cellStarts = [...new Set(first.segs.map((seg) => Math.round(seg.x)))];
+  // Cell starts rounded to whole points, with how many rows have a cell there (a title spanning
+  // columns starts where no column does).
+  const starts = new Map<number, number>();
+  const addStarts = (line: RawLine) => {
+    for (const seg of line.segs) starts.set(Math.round(seg.x), (starts.get(Math.round(seg.x)) ?? 0) + 1);
+  };
+  addStarts(first);
+  let cellStarts = [...starts.keys()];
   let rightEdge = Math.max(...first.segs.map((seg) => seg.x2));
   while (end < lines.length) {
     const prev = lines[end - 1]!;
@@ -475,7 +481,9 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
     } else if (line.segs.length >= 2) {
       lastRow = end;
       widest = Math.max(widest, line.segs.length);
-      for (const seg of line.segs) if (!cellStarts.includes(Math.round(seg.x))) cellStarts.push(Math.round(seg.x));
+      addStarts(line);
+      const shared = [...starts.entries()].filter(([, rows]) => rows >= 2).map(([x]) => x);
+      cellStarts = shared.length >= 2 ? shared : [...starts.keys()];
     } else {
       break;
     }
@@ -504,8 +512,10 @@ function wrapsCellAbove(seg: Segment, line: RawLine, prev: RawLine, prevWrapped:
   // The one cell of a line off the first column: the next line or paragraph of a cell above.
   if (line.segs.length === 1 && seg.x - Math.min(...cellStarts) > seg.size) return true;
   const nextColumn = Math.min(rightEdge, ...cellStarts.filter((x) => x > above.x2));
+  // the first word's width, from the segment's own width per character, plus a space and the cell padding
   const firstWord = seg.text.split(" ")[0] ?? "";
-  return nextColumn - above.x2 < (firstWord.length + 2) * 0.6 * seg.size;
+  const wordWidth = ((seg.x2 - seg.x) * firstWord.length) / Math.max(1, seg.text.length);
+  return nextColumn - above.x2 < wordWidth + 0.8 * seg.size;
 }
 
 /** clusterPositions groups sorted positions closer than `tolerance` to their neighbour. */
