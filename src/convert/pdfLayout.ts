@@ -4,6 +4,13 @@
  * `analyzePage`; the converter (pdf.ts) then renders all pages at once with `renderPages`, because
  * running headers, the body font size and the heading ranks are facts of the whole document.
  *
+ *   analyzePage: items -> lines (segments split at cell-sized gaps; raised small numbers marked as
+ *                footnote references) -> columns (a gutter) -> tables (aligned cells, wrapped cells)
+ *                and text blocks -> the page's footnotes taken out
+ *   renderPages: running headers/footers dropped -> body size from prose -> headings (size rank,
+ *                then section numbering) -> paragraphs joined across pages, nested lists, tables
+ *                -> footnotes at the end
+ *
  * Coordinates are PDF points (1/72 inch) with the origin at the top left of the page; `y` of a text
  * item or line is its baseline.
  */
@@ -108,7 +115,7 @@ const isSectionTitle = (text: string) => SECTION_NUMBER.test(text) || PAPER_SECT
 /** GLUED_NUMBER: numbering printed without a space before its text ("1.2.Features"), which gets one */
 const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\p{Ll})/u;
 
-/** analyzePage turns the text items of one page into blocks in reading order. */
+/** analyzePage turns the text items of one page into blocks in reading order (the items are annotated in place). */
 export function analyzePage(items: PdfTextItem[], page: number, width: number, height: number): PageLayout {
   const visible: PdfTextItem[] = [];
   for (let i = 0; i < items.length; i++) {
@@ -667,9 +674,10 @@ const PAGE_NUMBER = /^(?:page\s*)?[-–—(]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-�
 
 /**
  * renderPages renders the pages in order: running headers and footers (the same text at the same
- * place on most pages) and page numbers are dropped, blocks in a font clearly larger than the body
- * become headings ranked by size (#, ##, ###), lists and tables are rendered, and a paragraph cut
- * by a page break is joined again.
+ * place on many pages) and page numbers are dropped, blocks in a font larger than the body become
+ * headings ranked by size (#, ##, ###) and numbered section titles in the body's font rank below
+ * them, lists (nested by indent) and tables are rendered, a paragraph cut by a page break is joined
+ * again, and the pages' footnotes follow at the end as `[^label]: text`.
  */
 export function renderPages(pages: PageLayout[]): RenderedDocument {
   const removed = runningBlocks(pages);
