@@ -137,6 +137,15 @@ describe("lists", () => {
   });
 });
 
+describe("outline", () => {
+  test("the PDF's bookmarks make headings at their depth, though set in the body's font", () => {
+    const md = markdown.outline!;
+    expect(md).toMatch(/^# Overview$/m);
+    expect(md).toMatch(/^## Scope and Limits$/m);
+    expect(md).toMatch(/^# Procedure$/m);
+  });
+});
+
 describe("slides", () => {
   test("a title a little larger than the text under it (36 over 32 pt) is a heading", () => {
     expect(markdown.slides).toMatch(/^# Quarterly Review$/m);

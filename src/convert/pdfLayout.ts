@@ -662,6 +662,17 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
   return blocks;
 }
 
+/** OutlineEntry is one bookmark of the PDF's outline: its title and depth (1 = top level). */
+export interface OutlineEntry {
+  title: string;
+  level: number;
+}
+
+/** outlineKey folds a title for matching against a block's text: letters and digits only, lower case. */
+function outlineKey(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
 /** RenderedDocument is the markdown of all pages and the first heading (a fallback title). */
 export interface RenderedDocument {
   markdown: string;
@@ -677,12 +688,24 @@ const PAGE_NUMBER = /^(?:page\s*)?[-–—(]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-�
  * place on many pages) and page numbers are dropped, blocks in a font larger than the body become
  * headings ranked by size (#, ##, ###) and numbered section titles in the body's font rank below
  * them, lists (nested by indent) and tables are rendered, a paragraph cut by a page break is joined
- * again, and the pages' footnotes follow at the end as `[^label]: text`.
+ * again, and the pages' footnotes follow at the end as `[^label]: text`. A block whose text is a
+ * bookmark of the PDF's `outline` is a heading at the bookmark's depth.
  */
-export function renderPages(pages: PageLayout[]): RenderedDocument {
+export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): RenderedDocument {
   const removed = runningBlocks(pages);
   const body = bodySize(pages, removed);
   const levels = headingLevels(pages, removed, body);
+  // Bookmarks say which blocks are headings and how deep, whatever their font: each title once.
+  const bookmarks = new Map<string, number[]>();
+  for (const entry of outline) {
+    const key = outlineKey(entry.title);
+    if (key) bookmarks.set(key, [...(bookmarks.get(key) ?? []), entry.level]);
+  }
+  const bookmarkLevel = (block: LayoutBlock): number => {
+    if (!bookmarks.size || block.kind !== "text" || block.lines.length > 3) return 0;
+    const list = bookmarks.get(outlineKey(blockText(block)));
+    return list?.shift() ?? 0;
+  };
   const out: string[] = [];
   let firstHeading: string | null = null;
   let openParagraph = false;
@@ -701,7 +724,7 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
       notes.push(`[^${label}]: ${note.text}`);
     }
     if (renamed.size) relabelNotes(page.blocks, renamed);
-    for (const block of page.blocks) {
+    for (const block of bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks) {
       if (removed.has(block)) continue;
       if (block.kind === "table") {
         out.push(gfmTable(block.rows));
@@ -710,7 +733,7 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
         listLevels = [];
         continue;
       }
-      const level = headingLevel(block, body, levels);
+      const level = bookmarkLevel(block) || headingLevel(block, body, levels);
       if (level) listLevels = [];
       if (level) {
         const text = blockText(block);
@@ -749,6 +772,25 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
   }
   if (notes.length) out.push(notes.join("\n"));
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+/**
+ * splitAtBookmarks gives a bookmark's title its own block when it opens a block of text (a heading
+ * in the body's font, set as close to its paragraph as the paragraph's own lines).
+ */
+function splitAtBookmarks(blocks: LayoutBlock[], bookmarks: Map<string, number[]>): LayoutBlock[] {
+  const out: LayoutBlock[] = [];
+  for (const block of blocks) {
+    const first = block.kind === "text" ? block.lines[0]! : null;
+    if (block.kind !== "text" || block.lines.length < 2 || first!.wraps || !bookmarks.get(outlineKey(first!.text))?.length) {
+      out.push(block);
+      continue;
+    }
+    const rest = block.lines.slice(1);
+    out.push({ ...block, lines: [first!], size: first!.size, bottom: first!.y });
+    out.push({ ...block, lines: rest, size: median(rest.map((l) => l.size)), top: rest[0]!.y - rest[0]!.size });
+  }
+  return out;
 }
 
 function relabelNotes(blocks: LayoutBlock[], renamed: Map<string, string>): void {

@@ -19,6 +19,8 @@
  * - lists: a bullet list in OpenSymbol bullets with a nested level: Clothes (Two shirts, A warm
  *   jacket), Documents (Passport), Snacks; between "Bring the following:" and "Check the weather
  *   before leaving."
+ * - outline: headings in bold 10 pt like the text, as outline levels that LibreOffice exports as
+ *   bookmarks: "Overview" (1), "Scope and Limits" (2), "Procedure" (1), each over a paragraph.
  * - book: about six pages under "Chapter One" whose running header alternates: odd pages
  *   "Optimized Table Tokenization N", even pages "N M. Lysak, A. Nassar et al.".
  * - letter: two pages with the header "ACME Corp, Customer Support" and the footer "Page N of 2",
@@ -178,6 +180,11 @@ function letterBody(): string {
   return [p("Dear customer,"), ...Array.from({ length: 9 }, (_, i) => p(paragraph(i, 6))), p("Kind regards, the support team")].join("\n");
 }
 
+function outlineBody(): string {
+  const h = (level: number, text: string) => `<text:h text:style-name="Section" text:outline-level="${level}">${text}</text:h>`;
+  return [h(1, "Overview"), p(paragraph(0, 3)), h(2, "Scope and Limits"), p(paragraph(1, 3)), h(1, "Procedure"), p(paragraph(2, 3))].join("\n");
+}
+
 function slideBody(): string {
   return [p("Quarterly Review", "SlideTitle"), p("Revenue grew", "SlideText"), p("Slide 2", "SlideBreak"), p("Costs held flat", "SlideText")].join("\n");
 }
@@ -196,6 +203,7 @@ export const PDF_FIXTURES = {
   arabic: () => fodt(arabicBody(), { font: "DejaVu Sans" }),
   cells: () => fodt(wrappedCellsBody()),
   lists: () => fodt(listsBody()),
+  outline: () => fodt(outlineBody()),
   book: () => fodt(bookBody(), { header: `Optimized Table Tokenization <text:page-number text:select-page="current"/>`, headerLeft: `<text:page-number text:select-page="current"/> M. Lysak, A. Nassar et al.` }),
   letter: () => fodt(letterBody(), { header: "ACME Corp, Customer Support", footer: `Page <text:page-number text:select-page="current"/> of <text:page-count/>` }),
   slides: () => fodt(slideBody(), { font: "DejaVu Sans" }),
