@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { repairArabic } from "../src/convert/pdfLayout";
 import { makePdfFixtures } from "./helpers/pdfFixtures";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 
@@ -161,5 +162,13 @@ describe("right-to-left scripts", () => {
     expect(md).toContain("تحسين الإنتاجية في المزارع الصغيرة");
     expect(md).toContain("שלום עולם");
     expect(md).not.toContain("اإل");
+  });
+
+  test("Arabic presentation forms are read as letters", () => {
+    // a text layer that maps glyphs to shaped forms: ﻻ (lam-alef ligature), ﺳ ﻼ ﻡ (seen, lam-alef, meem)
+    expect(repairArabic("\ufefb")).toBe("لا");
+    expect(repairArabic("\ufeb3\ufefc\ufee1")).toBe("سلام");
+    expect(repairArabic("اإلنتاجية")).toBe("الإنتاجية");
+    expect(repairArabic("سأل")).toBe("سأل");
   });
 });

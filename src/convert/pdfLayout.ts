@@ -138,16 +138,18 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   return layout;
 }
 
-const ARABIC = /[\u0600-\u06ff]/;
+const ARABIC = /[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufefe]/;
 
 /**
- * repairArabic undoes what reading a lam-alef ligature in visual order does: the ligature's glyph
- * maps to two letters, which the right-to-left reordering swaps ("اإلنتاجية" for "الإنتاجية"). An
- * alef never follows an alef in Arabic spelling, so "ا" + alef + "ل" is the article before a
- * word that starts with an alef, with its lam-alef ligature read backwards.
+ * repairArabic puts Arabic text as a reader types it: presentation forms (the shaped letters and
+ * ligatures some PDFs map their glyphs to, and pdf.js leaves some of) become the letters (NFKC),
+ * and what reading a lam-alef ligature in visual order does is undone: the ligature's glyph maps
+ * to two letters, which the right-to-left reordering swaps ("اإلنتاجية" for "الإنتاجية"). An alef
+ * never follows an alef in Arabic spelling, so "ا" + alef + "ل" is the article before a word that
+ * starts with an alef, with its lam-alef ligature read backwards.
  */
 export function repairArabic(text: string): string {
-  return text.replace(/ا([اأإآ])ل/g, "ال$1");
+  return text.replace(/[\ufb50-\ufdff\ufe70-\ufefe]+/g, (forms) => forms.normalize("NFKC")).replace(/ا([اأإآ])ل/g, "ال$1");
 }
 
 /** FOOTNOTE_TEXT: a footnote at the foot of a page: its label (raised or not), then its text */
