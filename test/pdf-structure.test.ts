@@ -132,6 +132,19 @@ describe("tables", () => {
   });
 });
 
+describe("group headers", () => {
+  test("a label spanning columns above the header row stays in the table, over its columns", () => {
+    const md = markdown.grouped!;
+    const table = md.split("\n").filter((line) => line.startsWith("|"));
+    expect(table[0]).toMatch(/^\|\s*\|\s*\| Tables \|/);
+    expect(table).toContain("| Split | Model | TEDS | mAP | Speed |");
+    expect(table).toContain("| PubTabNet | OTSL | 0.95 | 0.88 | 2.1 |");
+    expect(table).toContain("| PubTables | HTML | 0.93 | 0.85 | 4.4 |");
+    expect(md).toContain("Results by split and model, on the held-out pages of each collection.\n\n|");
+    expect(md).toContain("|\n\nSpeed is in seconds per page.");
+  });
+});
+
 describe("lists", () => {
   test("bullets drawn by a symbol font are list items, nested by their indent", () => {
     expect(markdown.lists).toContain("Bring the following:\n\n- Clothes\n\n  - Two shirts\n\n  - A warm jacket\n\n- Documents\n\n  - Passport\n\n- Snacks\n\nCheck the weather before leaving.");

@@ -437,18 +437,42 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
   let i = 0;
   while (i < lines.length) {
     const { end, wrapped } = tableRunEnd(lines, i);
-    const table = end - i >= 2 ? tableFrom(lines.slice(i, end), new Set([...wrapped].map((w) => w - i))) : null;
-    if (table) {
-      flushText();
-      blocks.push(table);
-      i = end;
-      continue;
+    if (end - i >= 2) {
+      // A group header above the table's first row (a label centred over the columns it spans)
+      // belongs to the table.
+      const above = pending.length ? pending[pending.length - 1]! : null;
+      const group = above !== null && isGroupHeader(above, lines.slice(i, end));
+      const start = group ? i - 1 : i;
+      const table = tableFrom(lines.slice(start, end), new Set([...wrapped].map((w) => w - start)));
+      if (table) {
+        if (group) pending.pop();
+        flushText();
+        blocks.push(table);
+        i = end;
+        continue;
+      }
     }
     pending.push(lines[i]!);
     i++;
   }
   flushText();
   return blocks;
+}
+
+/**
+ * isGroupHeader says whether `line`, just above a table's rows, is a header row of labels that
+ * span columns: at line spacing above the first row, fewer cells than it, short labels within the
+ * table's width, none at the first column (where a caption or the text before the table starts).
+ */
+function isGroupHeader(line: RawLine, rows: RawLine[]): boolean {
+  const first = rows[0]!;
+  if (line.segs.length >= first.segs.length || first.y - line.y > 1.8 * Math.max(line.size, first.size) || first.y <= line.y) return false;
+  if (Math.abs(line.size - first.size) > 0.25 * first.size) return false;
+  const left = Math.min(...rows.map((r) => r.segs[0]!.x));
+  const right = Math.max(...rows.map((r) => r.segs[r.segs.length - 1]!.x2));
+  return line.segs.every(
+    (seg) => seg.x > left + first.size && seg.x2 <= right + first.size && seg.text.length <= 40 && seg.x2 - seg.x <= 0.6 * (right - left) && !/^(?:table|tab\.|figure|fig\.)\s/i.test(seg.text),
+  );
 }
 
 /** TableRun: lines [start, end) of a table; `wrapped` holds the indexes of lines that continue cells of the row above. */
