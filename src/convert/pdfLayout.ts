@@ -462,7 +462,8 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
 /**
  * isGroupHeader says whether `line`, just above a table's rows, is a header row of labels that
  * span columns: at line spacing above the first row, fewer cells than it, short labels within the
- * table's width, none at the first column (where a caption or the text before the table starts).
+ * table's width, none at the first column (where a caption or the text before the table starts),
+ * each starting at a column or centred over two or more (a title is centred over the table).
  */
 function isGroupHeader(line: RawLine, rows: RawLine[]): boolean {
   const first = rows[0]!;
@@ -470,8 +471,33 @@ function isGroupHeader(line: RawLine, rows: RawLine[]): boolean {
   if (Math.abs(line.size - first.size) > 0.25 * first.size) return false;
   const left = Math.min(...rows.map((r) => r.segs[0]!.x));
   const right = Math.max(...rows.map((r) => r.segs[r.segs.length - 1]!.x2));
+  // The columns below: starts shared by two rows, each with the right end of its cells.
+  const counts = new Map<number, { rows: number; end: number }>();
+  for (const row of rows) {
+    for (const seg of row.segs) {
+      const key = Math.round(seg.x);
+      const column = counts.get(key) ?? { rows: 0, end: seg.x2 };
+      counts.set(key, { rows: column.rows + 1, end: Math.max(column.end, seg.x2) });
+    }
+  }
+  const columns = [...counts.entries()].filter(([, c]) => c.rows >= 2).map(([start, c]) => ({ start, end: c.end })).sort((a, b) => a.start - b.start);
+  // A label starts at a column, or is centred over two or more (a title centred over the table is neither).
+  const overColumns = (seg: Segment) => {
+    const centre = (seg.x + seg.x2) / 2;
+    if (columns.some((c) => Math.abs(seg.x - c.start) <= 0.5 * first.size)) return true;
+    for (let a = 0; a < columns.length; a++) {
+      for (let b = a + 1; b < columns.length; b++) if (Math.abs(centre - (columns[a]!.start + columns[b]!.end) / 2) <= first.size) return true;
+    }
+    return false;
+  };
   return line.segs.every(
-    (seg) => seg.x > left + first.size && seg.x2 <= right + first.size && seg.text.length <= 40 && seg.x2 - seg.x <= 0.6 * (right - left) && !/^(?:table|tab\.|figure|fig\.)\s/i.test(seg.text),
+    (seg) =>
+      seg.x > left + first.size &&
+      seg.x2 <= right + first.size &&
+      seg.text.length <= 40 &&
+      seg.x2 - seg.x <= 0.6 * (right - left) &&
+      !/^(?:table|tab\.|figure|fig\.)\s/i.test(seg.text) &&
+      overColumns(seg),
   );
 }
 
