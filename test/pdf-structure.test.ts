@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { repairArabic } from "../src/convert/pdfLayout";
 import { makePdfFixtures } from "./helpers/pdfFixtures";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 
@@ -131,9 +132,31 @@ describe("tables", () => {
   });
 });
 
+describe("group headers", () => {
+  test("a label spanning columns above the header row stays in the table, over its columns", () => {
+    const md = markdown.grouped!;
+    const table = md.split("\n").filter((line) => line.startsWith("|"));
+    expect(table[0]).toMatch(/^\|\s*\|\s*\| Tables \|/);
+    expect(table).toContain("| Split | Model | TEDS | mAP | Speed |");
+    expect(table).toContain("| PubTabNet | OTSL | 0.95 | 0.88 | 2.1 |");
+    expect(table).toContain("| PubTables | HTML | 0.93 | 0.85 | 4.4 |");
+    expect(md).toContain("Results by split and model, on the held-out pages of each collection.\n\n|");
+    expect(md).toContain("|\n\nSpeed is in seconds per page.");
+  });
+});
+
 describe("lists", () => {
   test("bullets drawn by a symbol font are list items, nested by their indent", () => {
     expect(markdown.lists).toContain("Bring the following:\n\n- Clothes\n\n  - Two shirts\n\n  - A warm jacket\n\n- Documents\n\n  - Passport\n\n- Snacks\n\nCheck the weather before leaving.");
+  });
+});
+
+describe("outline", () => {
+  test("the PDF's bookmarks make headings at their depth, though set in the body's font", () => {
+    const md = markdown.outline!;
+    expect(md).toMatch(/^# Overview$/m);
+    expect(md).toMatch(/^## Scope and Limits$/m);
+    expect(md).toMatch(/^# Procedure$/m);
   });
 });
 
@@ -152,5 +175,13 @@ describe("right-to-left scripts", () => {
     expect(md).toContain("تحسين الإنتاجية في المزارع الصغيرة");
     expect(md).toContain("שלום עולם");
     expect(md).not.toContain("اإل");
+  });
+
+  test("Arabic presentation forms are read as letters", () => {
+    // a text layer that maps glyphs to shaped forms: ﻻ (lam-alef ligature), ﺳ ﻼ ﻡ (seen, lam-alef, meem)
+    expect(repairArabic("\ufefb")).toBe("لا");
+    expect(repairArabic("\ufeb3\ufefc\ufee1")).toBe("سلام");
+    expect(repairArabic("اإلنتاجية")).toBe("الإنتاجية");
+    expect(repairArabic("سأل")).toBe("سأل");
   });
 });

@@ -89,6 +89,9 @@ describe("PDF text layer", () => {
     expect(result.markdown).toContain("| Insured name | Gabriel Diaz | Year | 2022 |");
     expect(result.markdown).toContain("| Insured name | Bruce Wayne | Year | 2025 |");
     expect(result.markdown).toContain("| Body Labor | 2 | 150 | 300 |");
+    // rows set tightly under one another stay rows (not a cell wrapping onto the next line)
+    expect(result.markdown).toContain("| Email | gabriel@contoso.com | VIN | 1C4RJFBG2NC123456 |");
+    expect(result.markdown).toContain("|  |  | Color | White |");
     expect(result.markdown).toContain("| GRAND TOTAL |  | 211,522 |");
     expect(result.markdown).toContain("Suspension damages may be present, but can not be determined");
   });

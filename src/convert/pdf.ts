@@ -11,7 +11,7 @@ import { AppError } from "../errors";
 import { extractPageImages, listPdfImages, renderPdfPage, type PdfImageInfo } from "../tools/poppler";
 import { Semaphore } from "../tools/semaphore";
 import { joinBlocks, tidyMarkdown } from "./markdown";
-import { formatOcrText, renderPages, type PageLayout } from "./pdfLayout";
+import { formatOcrText, renderPages, type OutlineEntry, type PageLayout } from "./pdfLayout";
 import type { PdfFailure } from "./pdfText";
 import type { ConvertContext, ConvertInput, Conversion, Converter, OcrResult, PageReport } from "./types";
 
@@ -36,7 +36,20 @@ const MAX_PICTURES_OCR = 40;
 /** PICTURE_MIN_CONFIDENCE: OCR text of a picture below this confidence is not shown (photos give noise). */
 const PICTURE_MIN_CONFIDENCE = 0.5;
 
-export const convertPdf: Converter = async (input, ctx) => {
+/** PdfOptions: how convertPdf reads a PDF. */
+export interface PdfOptions {
+  /** outline: headings from the PDF's bookmarks where it has them (benchmarks of the layout alone turn it off) */
+  outline: boolean;
+}
+
+/** makeConvertPdf returns the PDF converter with these options; convertPdf is the service's. */
+export function makeConvertPdf(options: PdfOptions): Converter {
+  return (input, ctx) => convertPdfWith(input, ctx, options);
+}
+
+export const convertPdf: Converter = makeConvertPdf({ outline: true });
+
+async function convertPdfWith(input: ConvertInput, ctx: ConvertContext, options: PdfOptions): Promise<Conversion> {
   const { signal } = ctx;
   const name = input.filename || "the PDF";
 
@@ -56,12 +69,13 @@ export const convertPdf: Converter = async (input, ctx) => {
   const [ocr, pictures] = await Promise.all([ocrAll(input.bytes, ocrPages, ctx), readPictures(input.bytes, pages, ctx)]);
   signal.throwIfAborted();
 
-  const conversion = assemble(pages, ocr, { total, title: probe.title, name, failedPages });
-  if (ctx.keepPageTexts) conversion.pageTexts = pageTextsOf(pages, ocr);
+  const outline = options.outline ? probe.outline : [];
+  const conversion = assemble(pages, ocr, { total, title: probe.title, name, failedPages, outline });
+  if (ctx.keepPageTexts) conversion.pageTexts = pageTextsOf(pages, ocr, outline);
   conversion.warnings.push(...pictures.warnings);
   if (pictures.found > 0 && conversion.method === "text") conversion.method = "text+ocr";
   return conversion;
-};
+}
 
 function pdfError(failure: PdfFailure, name: string): AppError {
   if (failure.reason === "encrypted") {
@@ -204,6 +218,7 @@ interface AssembleFacts {
   title: string | null;
   name: string;
   failedPages: Array<{ page: number; message: string }>;
+  outline: OutlineEntry[];
 }
 
 /**
@@ -218,7 +233,7 @@ function assemble(pages: PageLayout[], ocr: Map<number, OcrResult | Error>, fact
   let run: PageLayout[] = [];
   const flushRun = () => {
     if (!run.length) return;
-    const rendered = renderPages(run);
+    const rendered = renderPages(run, facts.outline);
     firstHeading ??= rendered.firstHeading;
     parts.push(rendered.markdown);
     run = [];
@@ -256,12 +271,12 @@ function assemble(pages: PageLayout[], ocr: Map<number, OcrResult | Error>, fact
  * pageTextsOf renders every page on its own (OCR text where OCR read more than the text layer). The
  * document's markdown is rendered in runs of pages instead, so paragraphs can continue across pages.
  */
-function pageTextsOf(pages: PageLayout[], ocr: Map<number, OcrResult | Error>): string[] {
+function pageTextsOf(pages: PageLayout[], ocr: Map<number, OcrResult | Error>, outline: OutlineEntry[]): string[] {
   return pages.map((page) => {
     const result = ocr.get(page.page);
     const ocrText = result && !(result instanceof Error) ? result.text.trim() : "";
     if (ocrText.replace(/\s+/g, "").length > page.chars) return formatOcrText(ocrText);
-    return tidyMarkdown(renderPages([page]).markdown);
+    return tidyMarkdown(renderPages([page], outline).markdown);
   });
 }
 

@@ -4,6 +4,13 @@
  * `analyzePage`; the converter (pdf.ts) then renders all pages at once with `renderPages`, because
  * running headers, the body font size and the heading ranks are facts of the whole document.
  *
+ *   analyzePage: items -> lines (segments split at cell-sized gaps; raised small numbers marked as
+ *                footnote references) -> columns (a gutter) -> tables (aligned cells, wrapped cells)
+ *                and text blocks -> the page's footnotes taken out
+ *   renderPages: running headers/footers dropped -> body size from prose -> headings (size rank,
+ *                then section numbering) -> paragraphs joined across pages, nested lists, tables
+ *                -> footnotes at the end
+ *
  * Coordinates are PDF points (1/72 inch) with the origin at the top left of the page; `y` of a text
  * item or line is its baseline.
  */
@@ -108,7 +115,7 @@ const isSectionTitle = (text: string) => SECTION_NUMBER.test(text) || PAPER_SECT
 /** GLUED_NUMBER: numbering printed without a space before its text ("1.2.Features"), which gets one */
 const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\p{Ll})/u;
 
-/** analyzePage turns the text items of one page into blocks in reading order. */
+/** analyzePage turns the text items of one page into blocks in reading order (the items are annotated in place). */
 export function analyzePage(items: PdfTextItem[], page: number, width: number, height: number): PageLayout {
   const visible: PdfTextItem[] = [];
   for (let i = 0; i < items.length; i++) {
@@ -131,16 +138,18 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   return layout;
 }
 
-const ARABIC = /[\u0600-\u06ff]/;
+const ARABIC = /[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufefe]/;
 
 /**
- * repairArabic undoes what reading a lam-alef ligature in visual order does: the ligature's glyph
- * maps to two letters, which the right-to-left reordering swaps ("اإلنتاجية" for "الإنتاجية"). An
- * alef never follows an alef in Arabic spelling, so "ا" + alef + "ل" is the article before a
- * word that starts with an alef, with its lam-alef ligature read backwards.
+ * repairArabic puts Arabic text as a reader types it: presentation forms (the shaped letters and
+ * ligatures some PDFs map their glyphs to, and pdf.js leaves some of) become the letters (NFKC),
+ * and what reading a lam-alef ligature in visual order does is undone: the ligature's glyph maps
+ * to two letters, which the right-to-left reordering swaps ("اإلنتاجية" for "الإنتاجية"). An alef
+ * never follows an alef in Arabic spelling, so "ا" + alef + "ل" is the article before a word that
+ * starts with an alef, with its lam-alef ligature read backwards.
  */
 export function repairArabic(text: string): string {
-  return text.replace(/ا([اأإآ])ل/g, "ال$1");
+  return text.replace(/[\ufb50-\ufdff\ufe70-\ufefe]+/g, (forms) => forms.normalize("NFKC")).replace(/ا([اأإآ])ل/g, "ال$1");
 }
 
 /** FOOTNOTE_TEXT: a footnote at the foot of a page: its label (raised or not), then its text */
@@ -428,18 +437,68 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
   let i = 0;
   while (i < lines.length) {
     const { end, wrapped } = tableRunEnd(lines, i);
-    const table = end - i >= 2 ? tableFrom(lines.slice(i, end), new Set([...wrapped].map((w) => w - i))) : null;
-    if (table) {
-      flushText();
-      blocks.push(table);
-      i = end;
-      continue;
+    if (end - i >= 2) {
+      // A group header above the table's first row (a label centred over the columns it spans)
+      // belongs to the table.
+      const above = pending.length ? pending[pending.length - 1]! : null;
+      const group = above !== null && isGroupHeader(above, lines.slice(i, end));
+      const start = group ? i - 1 : i;
+      const table = tableFrom(lines.slice(start, end), new Set([...wrapped].map((w) => w - start)));
+      if (table) {
+        if (group) pending.pop();
+        flushText();
+        blocks.push(table);
+        i = end;
+        continue;
+      }
     }
     pending.push(lines[i]!);
     i++;
   }
   flushText();
   return blocks;
+}
+
+/**
+ * isGroupHeader says whether `line`, just above a table's rows, is a header row of labels that
+ * span columns: at line spacing above the first row, fewer cells than it, short labels within the
+ * table's width, none at the first column (where a caption or the text before the table starts),
+ * each starting at a column or centred over two or more (a title is centred over the table).
+ */
+function isGroupHeader(line: RawLine, rows: RawLine[]): boolean {
+  const first = rows[0]!;
+  if (line.segs.length >= first.segs.length || first.y - line.y > 1.8 * Math.max(line.size, first.size) || first.y <= line.y) return false;
+  if (Math.abs(line.size - first.size) > 0.25 * first.size) return false;
+  const left = Math.min(...rows.map((r) => r.segs[0]!.x));
+  const right = Math.max(...rows.map((r) => r.segs[r.segs.length - 1]!.x2));
+  // The columns below: starts shared by two rows, each with the right end of its cells.
+  const counts = new Map<number, { rows: number; end: number }>();
+  for (const row of rows) {
+    for (const seg of row.segs) {
+      const key = Math.round(seg.x);
+      const column = counts.get(key) ?? { rows: 0, end: seg.x2 };
+      counts.set(key, { rows: column.rows + 1, end: Math.max(column.end, seg.x2) });
+    }
+  }
+  const columns = [...counts.entries()].filter(([, c]) => c.rows >= 2).map(([start, c]) => ({ start, end: c.end })).sort((a, b) => a.start - b.start);
+  // A label starts at a column, or is centred over two or more (a title centred over the table is neither).
+  const overColumns = (seg: Segment) => {
+    const centre = (seg.x + seg.x2) / 2;
+    if (columns.some((c) => Math.abs(seg.x - c.start) <= 0.5 * first.size)) return true;
+    for (let a = 0; a < columns.length; a++) {
+      for (let b = a + 1; b < columns.length; b++) if (Math.abs(centre - (columns[a]!.start + columns[b]!.end) / 2) <= first.size) return true;
+    }
+    return false;
+  };
+  return line.segs.every(
+    (seg) =>
+      seg.x > left + first.size &&
+      seg.x2 <= right + first.size &&
+      seg.text.length <= 40 &&
+      seg.x2 - seg.x <= 0.6 * (right - left) &&
+      !/^(?:table|tab\.|figure|fig\.)\s/i.test(seg.text) &&
+      overColumns(seg),
+  );
 }
 
 /** TableRun: lines [start, end) of a table; `wrapped` holds the indexes of lines that continue cells of the row above. */
@@ -461,8 +520,14 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
   let end = start + 1;
   let lastRow = start;
   let widest = first.segs.length;
-  // Cell starts rounded to whole points, so long tables keep a short list.
-  const cellStarts = [...new Set(first.segs.map((seg) => Math.round(seg.x)))];
+  // Cell starts rounded to whole points, with how many rows have a cell there (a title spanning
+  // columns starts where no column does).
+  const starts = new Map<number, number>();
+  const addStarts = (line: RawLine) => {
+    for (const seg of line.segs) starts.set(Math.round(seg.x), (starts.get(Math.round(seg.x)) ?? 0) + 1);
+  };
+  addStarts(first);
+  let cellStarts = [...starts.keys()];
   let rightEdge = Math.max(...first.segs.map((seg) => seg.x2));
   while (end < lines.length) {
     const prev = lines[end - 1]!;
@@ -475,7 +540,9 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
     } else if (line.segs.length >= 2) {
       lastRow = end;
       widest = Math.max(widest, line.segs.length);
-      for (const seg of line.segs) if (!cellStarts.includes(Math.round(seg.x))) cellStarts.push(Math.round(seg.x));
+      addStarts(line);
+      const shared = [...starts.entries()].filter(([, rows]) => rows >= 2).map(([x]) => x);
+      cellStarts = shared.length >= 2 ? shared : [...starts.keys()];
     } else {
       break;
     }
@@ -504,8 +571,10 @@ function wrapsCellAbove(seg: Segment, line: RawLine, prev: RawLine, prevWrapped:
   // The one cell of a line off the first column: the next line or paragraph of a cell above.
   if (line.segs.length === 1 && seg.x - Math.min(...cellStarts) > seg.size) return true;
   const nextColumn = Math.min(rightEdge, ...cellStarts.filter((x) => x > above.x2));
+  // the first word's width, from the segment's own width per character, plus a space and the cell padding
   const firstWord = seg.text.split(" ")[0] ?? "";
-  return nextColumn - above.x2 < (firstWord.length + 2) * 0.6 * seg.size;
+  const wordWidth = ((seg.x2 - seg.x) * firstWord.length) / Math.max(1, seg.text.length);
+  return nextColumn - above.x2 < wordWidth + 0.8 * seg.size;
 }
 
 /** clusterPositions groups sorted positions closer than `tolerance` to their neighbour. */
@@ -645,6 +714,17 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
   return blocks;
 }
 
+/** OutlineEntry is one bookmark of the PDF's outline: its title and depth (1 = top level). */
+export interface OutlineEntry {
+  title: string;
+  level: number;
+}
+
+/** outlineKey folds a title for matching against a block's text: letters and digits only, lower case. */
+function outlineKey(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
 /** RenderedDocument is the markdown of all pages and the first heading (a fallback title). */
 export interface RenderedDocument {
   markdown: string;
@@ -657,14 +737,27 @@ const PAGE_NUMBER = /^(?:page\s*)?[-–—(]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-�
 
 /**
  * renderPages renders the pages in order: running headers and footers (the same text at the same
- * place on most pages) and page numbers are dropped, blocks in a font clearly larger than the body
- * become headings ranked by size (#, ##, ###), lists and tables are rendered, and a paragraph cut
- * by a page break is joined again.
+ * place on many pages) and page numbers are dropped, blocks in a font larger than the body become
+ * headings ranked by size (#, ##, ###) and numbered section titles in the body's font rank below
+ * them, lists (nested by indent) and tables are rendered, a paragraph cut by a page break is joined
+ * again, and the pages' footnotes follow at the end as `[^label]: text`. A block whose text is a
+ * bookmark of the PDF's `outline` is a heading at the bookmark's depth.
  */
-export function renderPages(pages: PageLayout[]): RenderedDocument {
+export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): RenderedDocument {
   const removed = runningBlocks(pages);
   const body = bodySize(pages, removed);
   const levels = headingLevels(pages, removed, body);
+  // Bookmarks say which blocks are headings and how deep, whatever their font: each title once.
+  const bookmarks = new Map<string, number[]>();
+  for (const entry of outline) {
+    const key = outlineKey(entry.title);
+    if (key) bookmarks.set(key, [...(bookmarks.get(key) ?? []), entry.level]);
+  }
+  const bookmarkLevel = (block: LayoutBlock): number => {
+    if (!bookmarks.size || block.kind !== "text" || block.lines.length > 3) return 0;
+    const list = bookmarks.get(outlineKey(blockText(block)));
+    return list?.shift() ?? 0;
+  };
   const out: string[] = [];
   let firstHeading: string | null = null;
   let openParagraph = false;
@@ -683,7 +776,7 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
       notes.push(`[^${label}]: ${note.text}`);
     }
     if (renamed.size) relabelNotes(page.blocks, renamed);
-    for (const block of page.blocks) {
+    for (const block of bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks) {
       if (removed.has(block)) continue;
       if (block.kind === "table") {
         out.push(gfmTable(block.rows));
@@ -692,7 +785,7 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
         listLevels = [];
         continue;
       }
-      const level = headingLevel(block, body, levels);
+      const level = bookmarkLevel(block) || headingLevel(block, body, levels);
       if (level) listLevels = [];
       if (level) {
         const text = blockText(block);
@@ -731,6 +824,25 @@ export function renderPages(pages: PageLayout[]): RenderedDocument {
   }
   if (notes.length) out.push(notes.join("\n"));
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+/**
+ * splitAtBookmarks gives a bookmark's title its own block when it opens a block of text (a heading
+ * in the body's font, set as close to its paragraph as the paragraph's own lines).
+ */
+function splitAtBookmarks(blocks: LayoutBlock[], bookmarks: Map<string, number[]>): LayoutBlock[] {
+  const out: LayoutBlock[] = [];
+  for (const block of blocks) {
+    const first = block.kind === "text" ? block.lines[0]! : null;
+    if (block.kind !== "text" || block.lines.length < 2 || first!.wraps || !bookmarks.get(outlineKey(first!.text))?.length) {
+      out.push(block);
+      continue;
+    }
+    const rest = block.lines.slice(1);
+    out.push({ ...block, lines: [first!], size: first!.size, bottom: first!.y });
+    out.push({ ...block, lines: rest, size: median(rest.map((l) => l.size)), top: rest[0]!.y - rest[0]!.size });
+  }
+  return out;
 }
 
 function relabelNotes(blocks: LayoutBlock[], renamed: Map<string, string>): void {

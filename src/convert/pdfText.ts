@@ -18,7 +18,7 @@ import * as pdfjsWorker from "../../node_modules/pdf.js-extract/lib/pdfjs/pdf.wo
 import * as pdfjsModule from "../../node_modules/pdf.js-extract/lib/pdfjs/pdf.mjs";
 import { fileURLToPath } from "node:url";
 import { isCompiled } from "../runtime/embedded";
-import { analyzePage, type PageLayout, type PdfTextItem } from "./pdfLayout";
+import { analyzePage, type OutlineEntry, type PageLayout, type PdfTextItem } from "./pdfLayout";
 
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
 
@@ -39,7 +39,12 @@ interface PdfjsDocument {
   numPages: number;
   getPage(n: number): Promise<PdfjsPage>;
   getMetadata(): Promise<{ info?: Record<string, unknown>; metadata?: { get(name: string): unknown } | null }>;
+  getOutline(): Promise<PdfjsOutlineItem[] | null>;
   destroy(): Promise<void>;
+}
+interface PdfjsOutlineItem {
+  title?: string;
+  items?: PdfjsOutlineItem[];
 }
 interface PdfjsLoadingTask {
   promise: Promise<PdfjsDocument>;
@@ -59,7 +64,12 @@ export interface PdfProbe {
   numPages: number;
   /** title: the document information Title, else the XMP dc:title; null when absent */
   title: string | null;
+  /** outline: the bookmarks' titles in document order with their depth (1 = top level); empty when the PDF has none */
+  outline: OutlineEntry[];
 }
+
+/** MAX_OUTLINE_ENTRIES: bookmarks read from one PDF (a damaged outline may loop). */
+const MAX_OUTLINE_ENTRIES = 5000;
 
 export interface PdfPagesResult {
   ok: true;
@@ -113,8 +123,24 @@ async function withDocument<T>(bytes: Uint8Array, fn: (doc: PdfjsDocument) => Pr
 export async function probePdf(args: { bytes: Uint8Array }): Promise<PdfProbe | PdfFailure> {
   return withDocument(args.bytes, async (doc) => {
     const meta = await doc.getMetadata().catch(() => null);
-    return { ok: true as const, numPages: doc.numPages, title: titleOf(meta) };
+    const outline = await doc.getOutline().catch(() => null);
+    return { ok: true as const, numPages: doc.numPages, title: titleOf(meta), outline: flattenOutline(outline ?? []) };
   });
+}
+
+/** flattenOutline lists the bookmarks depth first, at most MAX_OUTLINE_ENTRIES, at most 6 deep. */
+function flattenOutline(items: PdfjsOutlineItem[]): OutlineEntry[] {
+  const out: OutlineEntry[] = [];
+  const visit = (list: PdfjsOutlineItem[], level: number) => {
+    for (const item of list) {
+      if (out.length >= MAX_OUTLINE_ENTRIES) return;
+      const title = (item.title ?? "").replace(/\s+/g, " ").trim();
+      if (title) out.push({ title, level: Math.min(6, level) });
+      if (item.items?.length && level < 6) visit(item.items, level + 1);
+    }
+  };
+  visit(items, 1);
+  return out;
 }
 
 function titleOf(meta: Awaited<ReturnType<PdfjsDocument["getMetadata"]>> | null): string | null {

@@ -16,9 +16,14 @@
  *   start "Left column paragraph N", the right column's "Right column paragraph N".
  * - cells: a table of three columns (Identifier 3 cm, Description 7 cm, Units 3 cm) whose identifier
  *   "49e168b7-d2ae-407f-a055-2167576f39a1" and descriptions wrap over several lines in their cells.
+ * - grouped: a table whose header cells sit at the bottom of a two-row header: "Tables" spans "TEDS"
+ *   and "mAP" and stands alone on the first line; "Split", "Model", "Speed" span both rows. Rows:
+ *   PubTabNet OTSL 0.95 0.88 2.1 / FinTabNet OTSL 0.96 0.90 1.9 / PubTables HTML 0.93 0.85 4.4.
  * - lists: a bullet list in OpenSymbol bullets with a nested level: Clothes (Two shirts, A warm
  *   jacket), Documents (Passport), Snacks; between "Bring the following:" and "Check the weather
  *   before leaving."
+ * - outline: headings in bold 10 pt like the text, as outline levels that LibreOffice exports as
+ *   bookmarks: "Overview" (1), "Scope and Limits" (2), "Procedure" (1), each over a paragraph.
  * - book: about six pages under "Chapter One" whose running header alternates: odd pages
  *   "Optimized Table Tokenization N", even pages "N M. Lysak, A. Nassar et al.".
  * - letter: two pages with the header "ACME Corp, Customer Support" and the footer "Page N of 2",
@@ -68,6 +73,7 @@ function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: 
   <style:style style:name="Rtl" style:family="paragraph" style:parent-style-name="Standard"><style:paragraph-properties style:writing-mode="rl-tb" fo:text-align="end"/></style:style>
   <style:style style:name="RtlTitle" style:family="paragraph" style:parent-style-name="Rtl"><style:text-properties fo:font-size="16pt" fo:font-weight="bold" style:font-size-complex="16pt" style:font-weight-complex="bold"/></style:style>
   <style:style style:name="Break" style:family="paragraph" style:parent-style-name="Section"><style:paragraph-properties fo:break-before="page"/></style:style>
+  <style:style style:name="Bottom" style:family="table-cell"><style:table-cell-properties style:vertical-align="bottom"/></style:style>
   <style:style style:name="Narrow" style:family="table-column"><style:table-column-properties style:column-width="3cm"/></style:style>
   <style:style style:name="Wide" style:family="table-column"><style:table-column-properties style:column-width="7cm"/></style:style>
   <style:style style:name="SlideTitle" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm"/><style:text-properties fo:font-size="36pt"/></style:style>
@@ -143,6 +149,23 @@ function twoColumnBody(): string {
   return [p("Two Column Report", "Title"), `<text:section text:style-name="TwoColumns" text:name="Body">${column("Left")}\n<text:soft-page-break/>${column("Right")}</text:section>`].join("\n");
 }
 
+function groupHeaderBody(): string {
+  const cell = (text: string, attrs = "") => `<table:table-cell table:style-name="Bottom" office:value-type="string"${attrs}>${p(text, "Cell")}</table:table-cell>`;
+  const covered = "<table:covered-table-cell/>";
+  const row = (...cells: string[]) => `<table:table-row>${cells.join("")}</table:table-row>`;
+  return [
+    p("Results by split and model, on the held-out pages of each collection."),
+    `<table:table table:name="Grouped"><table:table-column table:number-columns-repeated="5"/>
+      ${row(cell("Split", ' table:number-rows-spanned="2"'), cell("Model", ' table:number-rows-spanned="2"'), cell("Tables", ' table:number-columns-spanned="2"'), covered, cell("Speed", ' table:number-rows-spanned="2"'))}
+      ${row(covered, covered, cell("TEDS"), cell("mAP"), covered)}
+      ${row(cell("PubTabNet"), cell("OTSL"), cell("0.95"), cell("0.88"), cell("2.1"))}
+      ${row(cell("FinTabNet"), cell("OTSL"), cell("0.96"), cell("0.90"), cell("1.9"))}
+      ${row(cell("PubTables"), cell("HTML"), cell("0.93"), cell("0.85"), cell("4.4"))}
+    </table:table>`,
+    p("Speed is in seconds per page."),
+  ].join("\n");
+}
+
 function wrappedCellsBody(): string {
   const cell = (text: string) => `<table:table-cell office:value-type="string">${p(text, "Cell")}</table:table-cell>`;
   const row = (...cells: string[]) => `<table:table-row>${cells.map(cell).join("")}</table:table-row>`;
@@ -178,6 +201,11 @@ function letterBody(): string {
   return [p("Dear customer,"), ...Array.from({ length: 9 }, (_, i) => p(paragraph(i, 6))), p("Kind regards, the support team")].join("\n");
 }
 
+function outlineBody(): string {
+  const h = (level: number, text: string) => `<text:h text:style-name="Section" text:outline-level="${level}">${text}</text:h>`;
+  return [h(1, "Overview"), p(paragraph(0, 3)), h(2, "Scope and Limits"), p(paragraph(1, 3)), h(1, "Procedure"), p(paragraph(2, 3))].join("\n");
+}
+
 function slideBody(): string {
   return [p("Quarterly Review", "SlideTitle"), p("Revenue grew", "SlideText"), p("Slide 2", "SlideBreak"), p("Costs held flat", "SlideText")].join("\n");
 }
@@ -195,7 +223,9 @@ export const PDF_FIXTURES = {
   twocolumn: () => fodt(twoColumnBody()),
   arabic: () => fodt(arabicBody(), { font: "DejaVu Sans" }),
   cells: () => fodt(wrappedCellsBody()),
+  grouped: () => fodt(groupHeaderBody()),
   lists: () => fodt(listsBody()),
+  outline: () => fodt(outlineBody()),
   book: () => fodt(bookBody(), { header: `Optimized Table Tokenization <text:page-number text:select-page="current"/>`, headerLeft: `<text:page-number text:select-page="current"/> M. Lysak, A. Nassar et al.` }),
   letter: () => fodt(letterBody(), { header: "ACME Corp, Customer Support", footer: `Page <text:page-number text:select-page="current"/> of <text:page-count/>` }),
   slides: () => fodt(slideBody(), { font: "DejaVu Sans" }),
