@@ -315,8 +315,10 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   }
   if (isIdField(labels) && !/\d/.test(text) && !/[A-Z]{2,}/.test(text)) return null;
   if (labels.concept === "vendor" || labels.concept === "customer") {
-    // "Store #0342 ...", "Customer 1042": a number, not the party's name
-    if (/^[#\d]/.test(text)) return null;
+    // "Store #0342 ...", "Customer 1042": a number, not the party's name; "COMPTE :" is a label
+    if (/^[#\d]/.test(text) || /:$/.test(text)) return null;
+    // "Musterstr. 99", "GLN 4333741000005 Lief-Nr: 549910": an address or a number line, not a name
+    if (!nameLike(text.match(LEGAL_NAME)?.[1] ?? text)) return null;
     const legal = text.match(LEGAL_NAME);
     if (legal && legal[1]!.length < text.length) return { value: legal[1]!.replace(/,$/, ""), quality: 0.9 };
   }

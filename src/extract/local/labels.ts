@@ -191,7 +191,8 @@ export function labelScore(label: string, field: FieldLabels): number {
   const words = norm.split(" ");
   // "Liefer- und Rechnungsdatum": a compound label word that ends the label names the field
   const head = words.at(-1)!;
-  const compoundHead = words.length > 1 && head.length >= 8 && field.exact.has(head);
+  // (not for parties: "LE FOURNISSEUR" is a company's name, not a label)
+  const compoundHead = words.length > 1 && head.length >= 8 && field.exact.has(head) && field.concept !== "vendor" && field.concept !== "customer";
   // "Total Includes GST", "Gesamtbetrag inkl. MwSt": a total that says it includes the tax
   if (field.concept === "total" && TOTAL_HEADS.has(words[0]!) && words.some((w) => INCLUSIVE.has(w)) && !words.some((w) => ["excl", "exkl", "excluding", "exclusive", "sub", "net", "netto", "ht", "qty"].includes(w))) return 1;
   if (field.concept && EXCLUDED[field.concept]?.some((w) => words.includes(w)) && !field.exact.has(norm) && !compoundHead) return 0;

@@ -62,6 +62,8 @@ const STREET_WORDS = /(?<!\p{L})(str\.|straße|strasse|street|st\.|road|rd\.?|av
 /** addressLike says whether a line reads as part of an address: a street with a number, or a postcode and town. */
 function addressLike(t: string): boolean {
   if (STREET_WORDS.test(t) && /\d/.test(t)) return true;
+  // German and Dutch street names are one word: "Musterstr. 99", "Lieferantenstraße 20", "Kerkstraat 5"
+  if (/\p{L}(str\.|straße|strasse|straat|weg|allee|platz|gasse|damm|laan)\s*\d/iu.test(t)) return true;
   if (/^(?:[A-Z]{1,2}[- ])?\d{4,5}\s+\p{L}/u.test(t)) return true;
   return /,\s*\d{4,5}\b|\b\d{4,5}\s+\p{Lu}\p{L}+,/u.test(t);
 }
@@ -135,8 +137,13 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     const below = content.filter((x) => x.i > line).slice(0, 2);
     return below.some((x) => addressLike(x.l.plain) || REGISTRATION.test(x.l.plain) || /^(tel|phone|telefon|fax)\b/i.test(x.l.plain));
   };
+  const mentions = mentionsOf(lines);
+  // the address window under a sender line holds the recipient
+  for (const m of mentions.filter((x) => x.sender)) {
+    for (const x of content.filter((c) => c.i > m.line).slice(0, 4)) if (!mentions.some((o) => o.sender && o.line === x.i)) customerLines.add(x.i);
+  }
   const byName = new Map<string, { mention: Mention; score: number; count: number }>();
-  for (const m of mentionsOf(lines)) {
+  for (const m of mentions) {
     const key = squash(m.name);
     if (key.length < 3) continue;
     let score = 0;
