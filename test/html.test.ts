@@ -478,6 +478,19 @@ ${paragraphs(2)}
     expect(text).toContain("Crossing: 20 Min");
   });
 
+  test("of several <article> elements, the one with the headline wins when Readability takes another block of the page", () => {
+    const legal = Array.from({ length: 6 }, (_, i) => `<p>Clause ${i + 1}: by creating an account, you agree that your personal data, including your name, address, and payment details, may be stored, processed, and shared with partners, as described in our terms, which may change at any time.</p>`).join("");
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="account-panel"><h2>Create your account</h2>${legal}</div>
+<article><h1>Ferry crossings resume after the floods</h1><p>${PARAGRAPHS[0]}</p><p>${PARAGRAPHS[2]}</p></article>
+<article class="teaser"><h2><a href="/t1">Bridge tolls rise again</a></h2><p>The council will raise the tolls on the old bridge by a tenth from the first of May, it said.</p></article></body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[2]!);
+    expect(text).not.toContain("by creating an account");
+    expect(text).not.toContain("raise the tolls");
+  });
+
   test("soft hyphens (U+00AD) are dropped from the text", () => {
     const { markdown } = htmlToMarkdown(`<p>Mit\u00adtel\u00adal\u00adter and Fluss&shy;fähre</p>`, { mainContent: false });
     expect(markdown).toBe("Mittelalter and Flussfähre\n");

@@ -101,18 +101,19 @@ const PHOTO_CREDIT_MAX_CHARS = 80;
  * on a block without the image itself). Main-content extraction drops them as trafilatura does: they
  * describe a picture, not the article ("Photo: AP", "Imagen: Télam"); the image stays.
  */
-export function isCaption(el: DomElement): boolean {
+export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const tag = el.nodeName.toLowerCase();
   if (tag === "figcaption") return true;
   // A date on its own (the byline's <time>, "Updated: 03.04.2020") is page furniture; one inside a sentence stays.
   if (tag === "time") return !isDuration(el) && !insideProse(el);
-  if ((tag === "p" || tag === "div" || tag === "span") && isDateLine(el)) return true;
   if (CONTENT_TAGS.has(tag) && tag !== "p") return false;
+  // Lines short enough to be a credit or a date: the measured size first, the subtree only then.
+  const chars = stats.get(el)?.text ?? 0;
+  if ((tag === "p" || tag === "div" || tag === "span") && chars <= DATE_LINE_MAX_CHARS && isDateLine(el)) return true;
   if (tag === "p" || tag === "span" || tag === "div" || tag === "small" || tag === "em") {
-    const chars = countChars(el.textContent ?? "");
-    if (chars <= PHOTO_CREDIT_MAX_CHARS && PHOTO_CREDIT.test(el.textContent ?? "") && el.querySelectorAll("img, picture, a").length === 0) return true;
+    if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && PHOTO_CREDIT.test(el.textContent ?? "") && el.querySelectorAll("img, picture, a").length === 0) return true;
     // Text beside the picture inside a <figure> describes it.
-    if (chars > 0 && el.querySelectorAll("img, picture, video, table, pre, blockquote").length === 0 && inPictureFigure(el)) return true;
+    if (chars > 0 && inPictureFigure(el) && el.querySelectorAll("img, picture, video, table, pre, blockquote").length === 0) return true;
   }
   const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
   if (!/caption|credit|copyright|description|bildunterschrift/i.test(names)) return false;
@@ -173,8 +174,9 @@ function hasBoilerplateName(names: string): boolean {
   return false;
 }
 
-/** DATE_LINE_LABEL_CHARS: the words a date line adds to its <time> ("Updated:", "Published on") */
+/** DATE_LINE_LABEL_CHARS: the words a date line adds to its <time> ("Updated:", "Published on"); DATE_LINE_MAX_CHARS: its whole length */
 const DATE_LINE_LABEL_CHARS = 30;
+const DATE_LINE_MAX_CHARS = 80;
 
 /** isDateLine: a short block that is a <time> and a label around it (Readability turns such divs into paragraphs). */
 function isDateLine(el: DomElement): boolean {
@@ -350,12 +352,15 @@ const MAX_PROBES = 8;
 
 /**
  * markedArticle finds the element the page marks as its article: the one [itemprop=articleBody],
- * else the one outermost <article>, when it holds paragraphs of visible text; null otherwise.
+ * else the one outermost <article> (of several, the one holding an h1), when it holds paragraphs of
+ * visible text; null otherwise.
  */
 function markedArticle(body: DomNode, stats: Map<DomNode, TextStats>): MarkedArticle | null {
   const root = body as unknown as DomElement;
   let found = Array.from(root.querySelectorAll('[itemprop="articleBody"]'));
   if (found.length !== 1) found = Array.from(root.querySelectorAll("article")).filter((a) => !hasAncestor(a, "article"));
+  // Several articles (teasers are articles too): the one that holds the page's headline.
+  if (found.length > 1) found = found.filter((a) => a.querySelectorAll("h1").length > 0);
   if (found.length !== 1 || !stats.has(found[0]!)) return null;
   const el = found[0]!;
   const probes: string[] = [];
@@ -514,9 +519,15 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
   // Inside Readability's article a chrome-like class name ("post-related-wrap") on a block that
   // holds much of the article's text names a layout wrapper, not chrome: keep it.
+  const chromeSeen = new Map<DomElement, boolean>();
   const articleChrome = (el: DomElement) => {
-    const kind = chromeKind(el);
-    return kind !== null && !holdsMuchOf(el, articleChars) && !(kind === "name" && isProse(el));
+    let chrome = chromeSeen.get(el);
+    if (chrome === undefined) {
+      const kind = chromeKind(el);
+      chrome = kind !== null && !holdsMuchOf(el, articleChars) && !(kind === "name" && isProse(el));
+      chromeSeen.set(el, chrome);
+    }
+    return chrome;
   };
   const articleStats = article ? measureText(article, articleChrome) : null;
   // What is left of the article once its chrome is out must still be "enough" (not a cookie notice).
@@ -529,14 +540,14 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     if (fresh) {
       const stats = measureText(fresh);
       const related = relatedBlocks(fresh, stats);
-      const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el) || isLinkList(el, stats) || isCallToAction(el, stats);
+      const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el, stats) || isLinkList(el, stats) || isCallToAction(el, stats);
       return { roots: [fresh], skip, method: "marked" };
     }
   }
   if (article && enough) {
     const stats = articleStats!;
     const related = relatedBlocks(article, stats);
-    const skip = (el: DomElement) => related.has(el) || isCaption(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || articleChrome(el);
+    const skip = (el: DomElement) => related.has(el) || isCaption(el, stats) || isTeaserList(el, stats) || isCallToAction(el, stats) || articleChrome(el);
     // Readability often leaves out the lead under the headline (it sits in the article's header).
     const roots = lead && !sharesText(article, [lead.probe]) ? [lead.element, article] : [article];
     return { roots, skip, method: "readability" };
@@ -544,7 +555,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
   const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
-  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || isCaption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats);
+  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || isCaption(el, pick.stats) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats);
   return { roots: [pick.element], skip, method: "density" };
 }
 
