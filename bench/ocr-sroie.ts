@@ -121,7 +121,8 @@ for (const id of ids) {
   const bytes = new Uint8Array(readFileSync(path));
 
   let started = performance.now();
-  const plain = await runProcess("tesseract", [path, "stdout"], { timeoutMs: 120_000, env: { OMP_THREAD_LIMIT: "1" }, what: "plain tesseract" });
+  // the image goes in on stdin: the tool sandbox shows tesseract no host directory
+  const plain = await runProcess("tesseract", ["stdin", "stdout"], { stdin: bytes, timeoutMs: 120_000, env: { OMP_THREAD_LIMIT: "1" }, what: "plain tesseract" });
   msPlain.push(performance.now() - started);
 
   started = performance.now();
