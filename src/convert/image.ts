@@ -348,8 +348,11 @@ async function prepareForOcr(input: ConvertInput, image: DecodableImage, facts: 
   try {
     const pipeline = sharp(image.input, { limitInputPixels, page: 0, pages: 1, density: image.svgDensity, raw: image.raw });
     const decoded = await pipeline.autoOrient().flatten({ background: "#ffffff" }).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
-    const grey: GreyImage = { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
-    const plan = image.svgDensity ? { scale: 1, segmentation: "auto" as const } : planOcr(measureText(grey), ocrScale(grey.width, grey.height));
+    let grey: GreyImage = { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
+    const measure = image.svgDensity ? null : measureText(grey);
+    const plan: OcrPlan = measure ? planOcr(measure, ocrScale(grey.width, grey.height)) : { scale: 1, segmentation: "auto" };
+    // a receipt's dashed separators, read as part of the lines they touch, garble them: they go
+    if (measure?.withoutRules) grey = measure.withoutRules;
     const scale = Math.min(plan.scale, OCR_MAX_SIDE / Math.max(grey.width, grey.height), maxPixels > 0 ? Math.sqrt(maxPixels / (grey.width * grey.height)) : Infinity);
     // PGM carries no resolution: pass the file's own (sane ones only; JFIF often says 1 x 1), scaled
     const dpi = image.svgDensity ?? (facts.density && facts.density >= 50 && facts.density <= 1200 ? facts.density * scale : undefined);

@@ -1,0 +1,42 @@
+/**
+ * OCR preparation (src/convert/ocrPrep.ts) on small drawn pages: a receipt's dashed separator is
+ * found and painted in the paper's grey while letters and a dot-matrix row stay. The effect on real
+ * scans is measured by bench/ocr-sroie.ts and shown through the server in image-receipts.test.ts.
+ */
+import { expect, test } from "bun:test";
+import { measureText, type GreyImage } from "../src/convert/ocrPrep";
+
+const PAPER = 230;
+const INK = 20;
+
+/** page draws filled boxes [x, y, w, h] in ink on a paper-grey page. */
+function page(width: number, height: number, boxes: Array<[number, number, number, number]>): GreyImage {
+  const data = new Uint8Array(width * height).fill(PAPER);
+  for (const [x, y, w, h] of boxes) for (let j = y; j < y + h; j++) data.fill(INK, j * width + x, j * width + x + w);
+  return { data, width, height };
+}
+
+/** letters: one line of `count` letter-sized boxes (10 x 16 px) starting at (x, y). */
+function letters(x: number, y: number, count: number): Array<[number, number, number, number]> {
+  return Array.from({ length: count }, (_, i) => [x + i * 14, y, 10, 16] as [number, number, number, number]);
+}
+
+test("a dashed separator between two lines of letters is found and painted in the paper's grey", () => {
+  const dashes = Array.from({ length: 30 }, (_, i) => [20 + i * 12, 60, 8, 3] as [number, number, number, number]);
+  const image = page(420, 120, [...letters(20, 30, 25), ...dashes, ...letters(20, 75, 25)]);
+  const measure = measureText(image);
+  expect(measure.glyphHeight).toBe(16);
+  expect(measure.rules).toBe(1);
+  const clean = measure.withoutRules!;
+  expect(clean.data[61 * 420 + 21]).toBe(PAPER); // a dash
+  expect(clean.data[35 * 420 + 21]).toBe(INK); // a letter above
+  expect(clean.data[80 * 420 + 21]).toBe(INK); // a letter below
+  expect(image.data[61 * 420 + 21]).toBe(INK); // the input is not changed
+});
+
+test("a row of round dot-matrix dots and a line of letters are not rules", () => {
+  const dots = Array.from({ length: 30 }, (_, i) => [20 + i * 6, 60, 3, 3] as [number, number, number, number]);
+  const measure = measureText(page(420, 120, [...letters(20, 30, 25), ...dots, ...letters(20, 75, 25)]));
+  expect(measure.rules).toBe(0);
+  expect(measure.withoutRules).toBeNull();
+});
