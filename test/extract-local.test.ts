@@ -312,3 +312,35 @@ describe("documents in other languages and conventions", () => {
     expect(r.total!.value).toBe(21.2);
   });
 });
+
+describe("scanned shop receipts (OCR text, made-up shops)", () => {
+  const RECEIPT = {
+    merchant: { type: "string", description: "Name of the shop or company that issued the receipt" },
+    date: { type: "string", description: "The date of the purchase" },
+    total: { type: "number", description: "Total amount paid, tax included" },
+  };
+  const ocr = (md: string) => {
+    const r = extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality: 0.75 });
+    for (const f of Object.values(r)) if (f.found) expect(md.includes(f.citation!)).toBe(true);
+    return r;
+  };
+
+  test("merchant: OCR specks around the name are dropped, and a misread legal form is read as Sdn Bhd", () => {
+    const r = ocr("~ KEDAI RUNCIT MAWAR SON BHD (123456-X) :\nNO. 12, JALAN MELATI 3\n47000 SUNGAI BULOH\nTEL: 03-1234 5678\nTOTAL: 12.50");
+    expect(r.merchant!.value).toBe("KEDAI RUNCIT MAWAR SDN BHD");
+    expect(r.merchant!.citation).toContain("SON BHD");
+    expect(r.merchant!.confidence).toBeLessThan(0.8);
+    expect(ocr("Kopi Pagi Sdn, 8HD\nLot 3, Jalan Kenari\nTOTAL 4.20").merchant!.value).toBe("Kopi Pagi Sdn Bhd");
+    expect(ocr("ORKID FLORIST $/B\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("ORKID FLORIST S/B");
+  });
+
+  test("merchant: the capitalised shop name heading its address, not a lowercase note above it", () => {
+    const r = ocr("# scan.jpg\n\njohn smith\nHAPPY HOME DECOR\n27, JALAN MAJU 5,\n81100 JOHOR BAHRU\nTel:07-1111111\nTOTAL 30.00");
+    expect(r.merchant!.value).toBe("HAPPY HOME DECOR");
+  });
+
+  test("a one-word label with a spaced colon stays a label, not a name", () => {
+    const r = ocr("Seller :\nSUNRISE TRADING\nNo 8, Jalan Satu\nTOTAL 9.90");
+    expect(r.merchant!.value).toBe("SUNRISE TRADING");
+  });
+});

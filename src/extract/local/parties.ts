@@ -80,6 +80,31 @@ function companyName(text: string): string {
   return text.slice(0, end).replace(/[\s,;]+$/, "").trim() || text.trim();
 }
 
+/**
+ * trimOcrNoise drops the specks OCR reads around a scanned line ("~ AEON CO. (M) BHD",
+ * "PERNIAGAAN ZHENG HUI :"): punctuation before the first letter, and punctuation after a space at
+ * the end of a line of two or more words (a one-word "Seller :" stays a label).
+ */
+export function trimOcrNoise(text: string): string {
+  let t = text.replace(/^[^\p{L}\d(]+/u, "");
+  if (/\p{L}{2,}\s+\p{L}{2,}/u.test(t)) t = t.replace(/(\s+[^\p{L}\d()\s]+)+\s*$/u, "");
+  return t;
+}
+
+/**
+ * ocrFixedForm reads a company form that OCR misread in a known way: "SON BHD" / "SDN 8HD" are
+ * Sdn Bhd (Malaysian private limited; no other "Son Bhd" exists), "$/B" is S/B. Only the legal
+ * form, a closed vocabulary, is corrected; the name's own letters stay as read.
+ */
+export function ocrFixedForm(text: string): string {
+  return text
+    .replace(/(?<![\p{L}\d])(S[O0D]N)(\.?,?\s*)([B8]H[D0O])(?![\p{L}\d])/giu, (_m, sdn: string, gap: string, bhd: string) => {
+      const upper = sdn === sdn.toUpperCase();
+      return `${upper ? "SDN" : "Sdn"}${gap.replace(",", "")}${upper ? "BHD" : "Bhd"}`;
+    })
+    .replace(/(?<![\p{L}\d])\$\/B(?![\p{L}\d])/g, "S/B");
+}
+
 /** domainsOf lists the names in the document's e-mail and web addresses ("kraxi" from info@kraxi.com). */
 function domainsOf(markdown: string): string[] {
   const out = new Set<string>();
@@ -108,7 +133,7 @@ function mentionsOf(lines: Line[]): Mention[] {
       // "Name · Street 17 · 12345 Town": the sender line above the address window
       const sender = segments.length >= 2 && segments.slice(1).some((s) => /\b\d{4,5}\b|\b\d+\w?$/.test(s));
       const head = sender ? segments[0]! : piece;
-      const name = companyName(head.replace(/\*\*/g, ""));
+      const name = companyName(ocrFixedForm(trimOcrNoise(head.replace(/\*\*/g, ""))));
       if (nameLike(name)) out.push({ name, line: index, start: line.start, end: line.end, sender });
     }
   });
@@ -151,6 +176,8 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     if (domains.some((d) => key.includes(d) || (key.length >= 4 && d.includes(key.slice(0, Math.max(4, key.length - 2)))))) score += 2;
     if (m.sender) score += 2;
     if (topLines.has(m.line)) score += 1;
+    // a receipt's or letterhead's name is printed in capitals; a lowercase line on top is a handwritten note or noise
+    if (topLines.has(m.line) && /\p{Lu}{3,}/u.test(m.name) && !/\p{Ll}/u.test(m.name)) score += 0.5;
     if (m.line === firstLine) score += 1;
     if (m.line >= footerFrom && !topLines.has(m.line)) score += 0.5;
     // a town line inside an address ("SELANGOR DARUL EHSAN") follows the street line
