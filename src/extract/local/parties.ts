@@ -102,7 +102,7 @@ export function ocrFixedForm(text: string): string {
       const upper = sdn === sdn.toUpperCase();
       return `${upper ? "SDN" : "Sdn"}${gap.replace(",", "")}${upper ? "BHD" : "Bhd"}`;
     })
-    .replace(/(?<![\p{L}\d])\$\/B(?![\p{L}\d])/g, "S/B");
+    .replace(/(?<![\p{L}\d])\$\/B(?![\p{L}\d])/gu, "S/B");
 }
 
 /** domainsOf lists the names in the document's e-mail and web addresses ("kraxi" from info@kraxi.com). */
