@@ -339,6 +339,14 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(r.merchant!.value).toBe("HAPPY HOME DECOR");
   });
 
+  test("merchant: a name printed over two lines is read whole, its citation spanning both", () => {
+    const wrapped = ocr("# scan.jpg\n\nKEDAI BESI JAYA &\nELEKTRIK\nNO. 5, JALAN SERI 2,\n40170 SHAH ALAM\nTOTAL 8.00");
+    expect(wrapped.merchant!.value).toBe("KEDAI BESI JAYA & ELEKTRIK");
+    expect(wrapped.merchant!.citation).toBe("KEDAI BESI JAYA &\nELEKTRIK");
+    const form = ocr("# scan.jpg\n\nPASARAYA SERI MAJU\n\nSDN BHD\n\nCo. Reg. No. : (654321-K)\nTOTAL 8.00");
+    expect(form.merchant!.value).toBe("PASARAYA SERI MAJU SDN BHD");
+  });
+
   test("a one-word label with a spaced colon stays a label, not a name", () => {
     const r = ocr("Seller :\nSUNRISE TRADING\nNo 8, Jalan Satu\nTOTAL 9.90");
     expect(r.merchant!.value).toBe("SUNRISE TRADING");

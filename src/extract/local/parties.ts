@@ -87,7 +87,7 @@ function companyName(text: string): string {
  */
 export function trimOcrNoise(text: string): string {
   let t = text.replace(/^[^\p{L}\d(]+/u, "");
-  if (/\p{L}{2,}\s+\p{L}{2,}/u.test(t)) t = t.replace(/(\s+[^\p{L}\d()\s]+)+\s*$/u, "");
+  if (/\p{L}{2,}\s+\p{L}{2,}/u.test(t)) t = t.replace(/(\s+[^\p{L}\d()\s&]+)+\s*$/u, "");
   return t;
 }
 
@@ -120,6 +120,8 @@ interface Mention {
   start: number;
   end: number;
   sender: boolean;
+  /** last: the index of the mention's last line (a name printed over two lines ends below its first) */
+  last: number;
 }
 
 /** mentionsOf reads the name-like lines, table cells and sender-line heads of the document. */
@@ -134,10 +136,29 @@ function mentionsOf(lines: Line[]): Mention[] {
       const sender = segments.length >= 2 && segments.slice(1).some((s) => /\b\d{4,5}\b|\b\d+\w?$/.test(s));
       const head = sender ? segments[0]! : piece;
       const name = companyName(ocrFixedForm(trimOcrNoise(head.replace(/\*\*/g, ""))));
-      if (nameLike(name)) out.push({ name, line: index, start: line.start, end: line.end, sender });
+      // a name printed over two lines (the next, or the one after a blank line): "HOME MASTER HARDWARE &" /
+      // "ELECTRICAL", "PASARAYA MAJU" / "SDN BHD"
+      const nextIndex = lines[index + 1]?.plain ? index + 1 : index + 2;
+      const next = line.isTable || sender ? null : lines[nextIndex];
+      if (!next?.plain || next.isTable) {
+        if (nameLike(name)) out.push({ name, line: index, last: index, start: line.start, end: line.end, sender });
+        continue;
+      }
+      const second = ocrFixedForm(trimOcrNoise(next.plain.replace(/\*\*/g, "")));
+      const first = ocrFixedForm(trimOcrNoise(head.replace(/\*\*/g, "")));
+      const continues = /&$/.test(first) ? nameLike(second) && !hasLegalForm(first) : onlyLegalForm(second) && !hasLegalForm(first) && nameLike(first);
+      const joined = companyName(`${first} ${second}`);
+      if (continues && nameLike(joined)) out.push({ name: joined, line: index, last: nextIndex, start: line.start, end: next.end, sender: false });
+      else if (nameLike(name)) out.push({ name, line: index, last: index, start: line.start, end: line.end, sender });
     }
   });
   return out;
+}
+
+/** onlyLegalForm says whether a line holds nothing but a company form ("SDN BHD", "(M) SDN. BHD.", "S/B"). */
+function onlyLegalForm(text: string): boolean {
+  const m = text.match(LEGAL_FORM_WORDS) ?? text.match(LEGAL_FORM_CAPS);
+  return m !== null && m.index !== undefined && /^[\s(]*(\(?[A-Z]\)\s*)?$/.test(text.slice(0, m.index)) && /^[\s.,]*$/.test(text.slice(m.index + m[0].length));
 }
 
 /** findIssuer picks the name that the document's layout and wording say issued it, or null. */
@@ -184,7 +205,7 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     const above = content.filter((x) => x.i < m.line).at(-1);
     const inAddress = above !== undefined && addressLike(above.l.plain);
     if (inAddress) score -= 1.5;
-    else if (topLines.has(m.line) && headsBlock(m.line)) score += 1.5;
+    else if (topLines.has(m.line) && headsBlock(m.last)) score += 1.5;
     if (REGISTRATION.test(m.name)) score -= 3;
     if (customerLines.has(m.line)) score -= 3;
     const seen = byName.get(key);
