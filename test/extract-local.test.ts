@@ -347,6 +347,30 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(form.merchant!.value).toBe("PASARAYA SERI MAJU SDN BHD");
   });
 
+  test("total: cash less change settles the total the page prints, over a before-tax total", () => {
+    const r = ocr("KEDAI MAJU\nTotal Sales (Excluding GST) 47.17\nTotal Sales (Inclusive of GST) 50.00\nCASH 100.00\nCHANGE 50.00");
+    expect(r.total!.value).toBe(50);
+    expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    const misread = ocr("KEDAI MAJU\nSub Total 18.87\nTOTAL 19.80\nGST 1.13\nGst Summary 18.87 1.13\nCASH 50.00\nCHANGE 30.00\nAmount 20.00");
+    expect(misread.total!.value).toBe(20);
+  });
+
+  test("total: a total line OCR misread by one digit or a lost point gives way to cash less change, below 0.8", () => {
+    const digit = ocr("KEDAI MAJU\nTotal Incl. GST 9.85\nCash 50.00\nCHANGE 40.35");
+    expect(digit.total!.value).toBe(9.65);
+    expect(digit.total!.confidence).toBeLessThan(0.8);
+    expect(ocr("KEDAI MAJU\nTotal Amt Incl. GST 1250\nPaid Amount 20.00\nChange 7.50").total!.value).toBe(12.5);
+    // a total that differs by more than a digit stays as printed
+    expect(ocr("KEDAI MAJU\nTotal Incl. GST 12.50\nCash 50.00\nCHANGE 30.00").total!.value).toBe(12.5);
+  });
+
+  test("total: with no readable total label, what the payment lines say was paid, spaced decimals read whole", () => {
+    const r = ocr("KEDAI MAJU\nTQR: RM 73. 00\nCA. : RM = 73. 00\nCHANGE: RM 0.00");
+    expect(r.total!.value).toBe(73);
+    expect(r.total!.confidence).toBeLessThan(0.8);
+    expect(ocr("KEDAI MAJU\nTatal Sales (Inclusive of GST) : 32.70\nCASH : 40.00").total!.value).toBe(32.7);
+  });
+
   test("a one-word label with a spaced colon stays a label, not a name", () => {
     const r = ocr("Seller :\nSUNRISE TRADING\nNo 8, Jalan Satu\nTOTAL 9.90");
     expect(r.merchant!.value).toBe("SUNRISE TRADING");

@@ -12,7 +12,7 @@ import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
-import { totalEvidence } from "./amounts";
+import { receiptPayment, totalEvidence } from "./amounts";
 import {
   EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
@@ -141,8 +141,8 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
   if (labels.concept === "total" && typeof best.value === "number" && !parent) {
     const evidence = totalEvidence(doc, best.candidate, best.value);
     if (evidence.better) {
-      best = { candidate: evidence.better.candidate, value: evidence.better.value, confidence: 0.85, rank: best.rank };
-      confidence = 0.85;
+      best = { candidate: evidence.better.candidate, value: evidence.better.value, confidence: evidence.betterConfidence, rank: best.rank };
+      confidence = evidence.betterConfidence;
     }
     if (evidence.contradicted) confidence *= 0.75;
     // digits read by OCR are settled only when the page repeats or adds up to them
@@ -384,6 +384,9 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     if (isIdField(labels)) return idFallback(doc, labels, at);
   }
   if ((def.type === "number") && labels.concept === "total") {
+    // no total label a reader can make out ("TOR: RM 73. 00"): what the payment lines say was paid
+    const payment = receiptPayment(doc);
+    if (payment) return payment.confirmedAt ? cite(doc, payment.value, 0.75, ...payment.confirmedAt) : cite(doc, payment.value, 0.5, payment.start, payment.end);
     const money = allNumbers(md).filter((n) => n.currency && !n.percent);
     if (!money.length) return null;
     const largest = money.reduce((a, b) => (b.value > a.value ? b : a));
