@@ -364,6 +364,15 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\nTotal Incl. GST 12.50\nCash 50.00\nCHANGE 30.00").total!.value).toBe(12.5);
   });
 
+  test("total: a tax summary row whose net amount and tax add up to it settles an OCR-read total", () => {
+    const summary = ocr("KEDAI MAJU\nTotal Incl. GST RM 21.20\nGST Summary Amount Tax\nSR @ 6% 20.00 1.20");
+    expect(summary.total!.value).toBe(21.2);
+    expect(summary.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(ocr("KEDAI MAJU\nTotal Incl. GST RM 21.20\nThank you").total!.confidence).toBeLessThan(0.8);
+    // two item amounts that happen to add up are no tax row
+    expect(ocr("KEDAI MAJU\nTotal Incl. GST RM 15.00\n2 x 5.00 10.00").total!.confidence).toBeLessThan(0.8);
+  });
+
   test("total: with no readable total label, what the payment lines say was paid, spaced decimals read whole", () => {
     const r = ocr("KEDAI MAJU\nTQR: RM 73. 00\nCA. : RM = 73. 00\nCHANGE: RM 0.00");
     expect(r.total!.value).toBe(73);

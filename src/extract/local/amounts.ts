@@ -71,6 +71,21 @@ export function receiptPayment(doc: ParsedDocument): Payment | null {
   return null;
 }
 
+/**
+ * taxRowAddsUp says whether another line of the page prints two amounts that add up to the total, the
+ * smaller at most 30 % of the larger: a tax summary's net amount and tax ("SR 6% 9.34 0.56" under a
+ * total of 9.90). Lines that print the total itself, and the picked line, do not count.
+ */
+function taxRowAddsUp(doc: ParsedDocument, picked: Candidate, value: number): boolean {
+  if (value <= 0) return false;
+  return doc.lines.some((l) => {
+    if (!l.plain || (l.start < picked.end && l.end > picked.start)) return false;
+    const amounts = ocrAmounts(l.plain).map((a) => a.value);
+    if (amounts.some((a) => same(a, value))) return false;
+    return amounts.some((a, i) => amounts.some((b, j) => i !== j && b > 0 && b <= 0.3 * a && same(a + b, value)));
+  });
+}
+
 /** oneDigitOff says whether two amounts differ by one misread digit (9.85 / 9.65) or a lost point (7950 / 79.50). */
 export function oneDigitOff(read: number, paid: number): boolean {
   if (same(read, paid * 100)) return true;
@@ -150,6 +165,7 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
       corroborated = true;
     }
   }
+  if (!corroborated && !isNet && taxRowAddsUp(doc, picked, value)) corroborated = true;
   let betterConfidence = 0.85;
   const payment = receiptPayment(doc);
   if (payment && same(payment.value, value)) corroborated = true;
