@@ -373,6 +373,13 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\nTotal Incl. GST RM 15.00\n2 x 5.00 10.00").total!.confidence).toBeLessThan(0.8);
   });
 
+  test("total: a label read inside a longer one that names something else is not the total's", () => {
+    // "SUB TOTAL" is the line's label, not "TOTAL"; "Total GST Amt :" names the tax
+    const r = ocr("KEDAI MAJU\n1 SUB TOTAL 40,00\nTotal GST Amt : 2.40\nGRAND TOTAL 42.40");
+    expect(r.total!.value).toBe(42.4);
+    expect(ocr("KEDAI MAJU\n1 SUB TOTAL 40,00\nTotal GST Amt : 2.40").total!.value).not.toBe(2.4);
+  });
+
   test("total: with no readable total label, what the payment lines say was paid, spaced decimals read whole", () => {
     const r = ocr("KEDAI MAJU\nTQR: RM 73. 00\nCA. : RM = 73. 00\nCHANGE: RM 0.00");
     expect(r.total!.value).toBe(73);

@@ -128,8 +128,11 @@ interface Scored {
 /** extractScalar picks the best labelled candidate for a string, number, integer or boolean field. */
 function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldLabels, parent: FieldLabels | null): FieldOutcome | null {
   const scored: Scored[] = [];
-  for (const candidate of [...doc.candidates, ...phraseCandidates(doc, labels)]) {
+  const all = [...doc.candidates, ...phraseCandidates(doc, labels)];
+  for (const candidate of all) {
     if (candidate.block && labels.concept !== "address") continue;
+    // "1 SUB TOTAL 159,00" read both as "SUB TOTAL" and as "TOTAL": the longer label is the line's, and names something else
+    if (all.some((o) => o !== candidate && o.start === candidate.start && o.value === candidate.value && normaliseLabel(o.label).endsWith(` ${normaliseLabel(candidate.label)}`) && labelScore(o.label, labels) === 0)) continue;
     let score = labelScore(candidate.label, labels);
     // the lines of a "BILL TO:" block are its owner's address
     if (score === 0 && candidate.block && labels.concept === "address" && parent && labelScore(candidate.label, parent) > 0) score = 0.9;
@@ -235,11 +238,19 @@ function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[]
       }
       // "Invoice Date ..." is a date label, not the invoice number's
       if (own === 0 || longest > own) continue;
+      // "SUB TOTAL 159,00": the word before makes it another concept's label
+      if (p > 0) {
+        const wider = normaliseLabel(words.slice(p - 1, p + own).map((w) => w[0]).join(" "));
+        const other = conceptOf(wider);
+        if (other && other !== labels.concept) continue;
+      }
       // mid-line, only a capitalised label right after a value ("... 2024 Currency USD"), not prose
       if (p > 0 && !(/^[A-Z]/.test(words[p]![0]) && /\d|\|$|^[A-Z]{2,}$/.test(words[p - 1]![0]))) continue;
       const last = words[p + own - 1]!;
       const value = line.plain.slice(last.index! + last[0].length).replace(/^[\s:|.\-–]+/, "");
       if (!value) continue;
+      // "Total GST Amt : 2.40": the label runs on to the colon, and names something else
+      if (/^[^\d:]*\p{L}[^\d:]*:/u.test(value)) continue;
       out.push({ label: words.slice(p, p + own).map((w) => w[0]).join(" "), value, kind: p === 0 ? "prefix" : "phrase", start: line.start, end: line.end, section: "", order: 1_000_000 + index * 100 + p });
     }
   });
