@@ -380,6 +380,12 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\n1 SUB TOTAL 40,00\nTotal GST Amt : 2.40").total!.value).not.toBe(2.4);
   });
 
+  test("total: a receipt's NET TOTAL below a smaller subtotal is what is paid; an invoice's net stays the net", () => {
+    expect(ocr("KEDAI MAJU\nSUB TOTAL 100.00\nSERVICE CHARGE 10% 10.00\nGST 6% 6.60\nNET TOTAL 116.60").total!.value).toBe(116.6);
+    const invoice = run("Subtotal 100.00\nNet total 100.00\nVAT 20% 20.00\nTotal 120.00", { total: { type: "number", description: "Total amount to pay, tax included" } });
+    expect(invoice.total!.value).toBe(120);
+  });
+
   test("total: with no readable total label, what the payment lines say was paid, spaced decimals read whole", () => {
     const r = ocr("KEDAI MAJU\nTQR: RM 73. 00\nCA. : RM = 73. 00\nCHANGE: RM 0.00");
     expect(r.total!.value).toBe(73);

@@ -157,6 +157,7 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (parent && candidate.section && labelScore(candidate.section, parent) > 0) rank += 0.2;
     scored.push({ candidate, value: coerced.value, confidence, rank });
   }
+  if (labels.concept === "total" && def.type === "number" && !parent) scored.push(...netAfterSubtotal(doc, all));
   if (scored.length === 0) return null;
   scored.sort((a, b) => b.rank - a.rank || a.candidate.order - b.candidate.order);
   let best = scored[0]!;
@@ -175,6 +176,29 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (doc.ocrQuality !== null && !evidence.corroborated) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);
   }
   return cite(doc, best.value, confidence, best.candidate.start, best.candidate.end);
+}
+
+/** NET_FINAL: a receipt's "NET TOTAL", "Nett Amount", "Net Amt": after a subtotal and the charges, the amount to pay. */
+const NET_FINAL = /^(net|nett) (total|amount)$/;
+/** GROSS_OR_SUB: the amount before a receipt's tax and service charge ("SUB TOTAL", "Gross Amt"). */
+const GROSS_OR_SUB = /\b(sub ?total|sub|gross)\b/;
+
+/**
+ * netAfterSubtotal: on a receipt a "NET TOTAL" printed below a larger-than-it subtotal or gross amount
+ * ("SUB TOTAL 159.00 ... NET TOTAL 174.90") is what is paid, not the net of an invoice (which is
+ * at most its subtotal). Ranked below an exact total label, and never above 0.75 on its own.
+ */
+function netAfterSubtotal(doc: ParsedDocument, candidates: Candidate[]): Scored[] {
+  const out: Scored[] = [];
+  const amount = (c: Candidate) => parseNumber(cleanText(c.value), doc.decimalMark);
+  for (const c of candidates) {
+    if (c.kind === "column" || !NET_FINAL.test(normaliseLabel(c.label))) continue;
+    const n = amount(c);
+    if (!n || n.percent || n.value <= 0) continue;
+    const below = candidates.some((o) => o.start < c.start && o.kind !== "column" && GROSS_OR_SUB.test(normaliseLabel(o.label)) && (amount(o)?.value ?? Infinity) < n.value);
+    if (below) out.push({ candidate: c, value: n.value, confidence: 0.75, rank: 0.7 });
+  }
+  return out;
 }
 
 /**

@@ -32,7 +32,7 @@ const NOT_A_NAME =
 
 /** FIELD_WORDS: words of a receipt's or invoice's fields and column headers, never part of an issuer's name. */
 const FIELD_WORDS =
-  /(?<!\p{L})(qty|quantity|description|amount|cash|cashier|change|sub-?total|subtotal|total|price|item|items|discount|rounding|tax|gst|vat|thank|welcome|counter|operator|salesperson|served|member|points|menge|preis|betrag|summe|montant|prix|quantit[eé])(?!\p{L})/iu;
+  /(?<!\p{L})(qty|quantity|description|amount|cash|cashier|cash[lt]er|casheer|change|shopping|tq|visit|terima|kasih|sub-?total|subtotal|total|price|item|items|discount|rounding|tax|gst|vat|thank|welcome|counter|operator|salesperson|served|member|points|menge|preis|betrag|summe|montant|prix|quantit[eé])(?!\p{L})/iu;
 
 /** SEPARATORS: how a sender line separates name, street and town. */
 const SEPARATORS = /\s+[·•●|]\s+|\s+[-–]\s+/;
