@@ -393,13 +393,15 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\nTatal Sales (Inclusive of GST) : 32.70\nCASH : 40.00").total!.value).toBe(32.7);
   });
 
-  test("date: a till's timestamp in full on a fairly read page is settled; a bare or ambiguous one is not", () => {
+  test("date: a till's timestamp or a labelled date, in full, on a fairly read page is settled; a bare, short or ambiguous one is not", () => {
     const run = (md: string, ocrQuality: number) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality }).date!;
     const stamped = "KEDAI MAJU\nInvoice 0042\nDate: 19/10/2018 20:49:59\nDue: 26/10/2018\nTOTAL 5.00";
     expect(run(stamped, 0.75).value).toBe("19/10/2018");
     expect(run(stamped, 0.75).confidence).toBeGreaterThanOrEqual(0.8);
     expect(run(stamped, 0.6).confidence).toBeLessThan(0.8);
-    expect(run("KEDAI MAJU\nDate: 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    expect(run("KEDAI MAJU\nDate: 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("KEDAI MAJU\nRef 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    expect(run("KEDAI MAJU\nDate: 19/10/18\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
     expect(run("KEDAI MAJU\n03 Mar 2018 18:22\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
     // day and month could be swapped: the time settles the format, not the order
     expect(run("KEDAI MAJU\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);

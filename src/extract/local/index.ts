@@ -85,8 +85,8 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
 function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldOutcome): FieldOutcome {
   if (doc.ocrQuality === null || !outcome.found || !isDateField(labels) || typeof outcome.value !== "string") return outcome;
   if (doc.ocrQuality >= OCR_FAIR && tillStamp(doc, outcome.value, outcome.span)) {
-    // "19/10/2018 20:49:59", "03 Mar 2018 18:22": the till's timestamp, in full, on a page read fairly well
-    // (on SROIE 16 of 16 such dates right from ocr_quality 0.7; the misread ones sit on pages below 0.67)
+    // "19/10/2018 20:49:59", "Date: 03 Mar 2018": the till's timestamp or a labelled date, in full, on a page read
+    // fairly well (on SROIE none of these is wrong from ocr_quality 0.7; the misread dates sit on pages below 0.67)
     const open = parseDate(outcome.value)?.ambiguous && !doc.dateOrderKnown;
     return { ...outcome, confidence: round(Math.max(outcome.confidence, open ? outcome.confidence : TILL_STAMP_CONFIDENCE)) };
   }
@@ -100,15 +100,20 @@ const OCR_FAIR = 0.7;
 const TILL_STAMP_CONFIDENCE = 0.85;
 
 /**
- * tillStamp says whether a date is printed as a till's timestamp: in full (a four-digit year, or a
- * month name), a plausible purchase date (not years ahead), a time of day right after it.
+ * tillStamp says whether a date is printed as a receipt prints its purchase date: in full (a four-digit
+ * year), a plausible purchase date (not years ahead), with a time of day right after it or under a
+ * date label of its own.
  */
 function tillStamp(doc: ParsedDocument, value: string, span: [number, number] | null): boolean {
   const d = parseDate(value);
   if (!d || !/\d{4}$|\p{L}{3}/u.test(value) || !/\d{4}/.test(value)) return false;
   if (+d.iso.slice(0, 4) > new Date().getUTCFullYear() + 1) return false;
   const at = doc.markdown.indexOf(value, span?.[0] ?? 0);
-  return at >= 0 && /^\s{0,3}\d{1,2}:\d{2}/.test(doc.markdown.slice(at + value.length, at + value.length + 12));
+  if (at < 0) return false;
+  if (/^\s{0,3}\d{1,2}:\d{2}/.test(doc.markdown.slice(at + value.length, at + value.length + 12))) return true;
+  // "Date: 19/10/2018", "DATE 19/10/2018": under a date label of its own
+  const before = doc.markdown.slice(Math.max(0, at - 24), at).split("\n").at(-1) ?? "";
+  return /(?<!\p{L})(date|tarikh|datum|fecha|data)\s*[:.]?\s*$/iu.test(before);
 }
 
 /** cite builds a field outcome whose citation is the markdown slice [start, end). */
