@@ -373,6 +373,12 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\nTotal Incl. GST RM 15.00\n2 x 5.00 10.00").total!.confidence).toBeLessThan(0.8);
   });
 
+  test("total: cash less change that a tax summary row adds up to settles the total over a summary row's net amount", () => {
+    const r = ocr("KEDAI MAJU\nTotal Sales 45.00 2.70\nCASH 47.70\nChange 0.00\nSR 6% 45.00 2.70");
+    expect(r.total!.value).toBe(47.7);
+    expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
   test("total: a label read inside a longer one that names something else is not the total's", () => {
     // "SUB TOTAL" is the line's label, not "TOTAL"; "Total GST Amt :" names the tax
     const r = ocr("KEDAI MAJU\n1 SUB TOTAL 40,00\nTotal GST Amt : 2.40\nGRAND TOTAL 42.40");

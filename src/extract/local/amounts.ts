@@ -6,7 +6,7 @@
  * is probably the net amount, and the amount that adds the tax to it is the total.
  */
 import { fieldLabels, labelScore, normaliseLabel } from "./labels";
-import type { Candidate, ParsedDocument } from "./parse";
+import type { Candidate, Line, ParsedDocument } from "./parse";
 import { cleanText, parseNumber } from "./values";
 
 /** PAID: labels of the amount handed over or charged (cash, card), which repeat the total. */
@@ -50,7 +50,7 @@ export interface Payment {
  * receiptPayment reads what a receipt says was paid: the amount on a payment line less the change on
  * the change line just below it (the change 0.00 when paid exactly). Cash minus change is the total
  * by arithmetic, from two numbers the total line does not share; when a third line prints the same
- * amount, three readings agree.
+ * amount, or a tax summary row adds up to it, three readings agree.
  */
 export function receiptPayment(doc: ParsedDocument): Payment | null {
   const lines = doc.lines.map((l, i) => ({ l, i })).filter((x) => x.l.plain && !x.l.isTable);
@@ -64,8 +64,8 @@ export function receiptPayment(doc: ParsedDocument): Payment | null {
       const p = ocrAmounts(paid.l.plain).at(-1);
       if (!p || p.value <= c.value) break;
       const value = Math.round((p.value - c.value) * 100) / 100;
-      const other = lines.find((x) => x !== paid && x !== change && ocrAmounts(x.l.plain).some((a) => same(a.value, value)));
-      return { value, start: paid.l.start, end: change.l.end, confirmedAt: other ? [other.l.start, other.l.end] : null };
+      const other = lines.find((x) => x !== paid && x !== change && ocrAmounts(x.l.plain).some((a) => same(a.value, value)))?.l ?? taxRowOf(doc, value, paid.l.start, change.l.end);
+      return { value, start: paid.l.start, end: change.l.end, confirmedAt: other ? [other.start, other.end] : null };
     }
   }
   return null;
@@ -77,13 +77,18 @@ export function receiptPayment(doc: ParsedDocument): Payment | null {
  * total of 9.90). Lines that print the total itself, and the picked line, do not count.
  */
 function taxRowAddsUp(doc: ParsedDocument, picked: Candidate, value: number): boolean {
-  if (value <= 0) return false;
-  return doc.lines.some((l) => {
-    if (!l.plain || (l.start < picked.end && l.end > picked.start)) return false;
+  return taxRowOf(doc, value, picked.start, picked.end) !== null;
+}
+
+/** taxRowOf finds a line outside [start, end) whose two amounts, the smaller at most 30 % of the larger, add up to value. */
+function taxRowOf(doc: ParsedDocument, value: number, start: number, end: number): Line | null {
+  if (value <= 0) return null;
+  return doc.lines.find((l) => {
+    if (!l.plain || (l.start < end && l.end > start)) return false;
     const amounts = ocrAmounts(l.plain).map((a) => a.value);
     if (amounts.some((a) => same(a, value))) return false;
     return amounts.some((a, i) => amounts.some((b, j) => i !== j && b > 0 && b <= 0.3 * a && same(a + b, value)));
-  });
+  }) ?? null;
 }
 
 /** oneDigitOff says whether two amounts differ by one misread digit (9.85 / 9.65) or a lost point (7950 / 79.50). */
