@@ -379,6 +379,17 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
   });
 
+  test("total: repeated on a card or total line, or added up by a tax row, it is settled despite a summary row's rival", () => {
+    const card = ocr("KEDAI MAJU\nTotal RN 85. 54\nVisa RN 85.54");
+    expect(card.total!.value).toBe(85.54);
+    expect(card.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    const rival = ocr("KEDAI MAJU\nTOTAL : 18.00\nTOTAL: 16.98 1.02\nSR 6% 16.98 1.02");
+    expect(rival.total!.value).toBe(18);
+    expect(rival.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    const unconfirmed = ocr("KEDAI MAJU\nTOTAL : 18.00\nTOTAL: 16.98 2.02");
+    expect(unconfirmed.total!.confidence).toBeLessThan(0.8);
+  });
+
   test("total: a label read inside a longer one that names something else is not the total's", () => {
     // "SUB TOTAL" is the line's label, not "TOTAL"; "Total GST Amt :" names the tax
     const r = ocr("KEDAI MAJU\n1 SUB TOTAL 40,00\nTotal GST Amt : 2.40\nGRAND TOTAL 42.40");
@@ -395,7 +406,11 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
   test("total: with no readable total label, what the payment lines say was paid, spaced decimals read whole", () => {
     const r = ocr("KEDAI MAJU\nTQR: RM 73. 00\nCA. : RM = 73. 00\nCHANGE: RM 0.00");
     expect(r.total!.value).toBe(73);
-    expect(r.total!.confidence).toBeLessThan(0.8);
+    // paid less change, printed again on another line: three readings agree
+    expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    const alone = ocr("KEDAI MAJU\nTQR: RM 7E. 0O\nCA. : RM = 73. 00\nCHANGE: RM 0.00");
+    expect(alone.total!.value).toBe(73);
+    expect(alone.total!.confidence).toBeLessThan(0.8);
     expect(ocr("KEDAI MAJU\nTatal Sales (Inclusive of GST) : 32.70\nCASH : 40.00").total!.value).toBe(32.7);
   });
 

@@ -91,6 +91,14 @@ function taxRowOf(doc: ParsedDocument, value: number, start: number, end: number
   }) ?? null;
 }
 
+/** repeatedOnPaymentLine says whether another line that pays or totals ("Visa RN 85.54", "Total Gross RM 85.54") prints the amount again. */
+function repeatedOnPaymentLine(doc: ParsedDocument, picked: Candidate, value: number): boolean {
+  if (value <= 0) return false;
+  return doc.lines.some(
+    (l) => l.plain && !(l.start < picked.end && l.end > picked.start) && (PAID_LINE.test(l.plain) || /^\W*(grand |nett? )?total(?![\p{L}])(?!.*\b(qty|quantity|items?|excl\w*|tax|gst|vat)\b)/iu.test(l.plain)) && ocrAmounts(l.plain).some((a) => same(a.value, value)),
+  );
+}
+
 /** oneDigitOff says whether two amounts differ by one misread digit (9.85 / 9.65) or a lost point (7950 / 79.50). */
 export function oneDigitOff(read: number, paid: number): boolean {
   if (same(read, paid * 100)) return true;
@@ -170,7 +178,7 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
       corroborated = true;
     }
   }
-  if (!corroborated && !isNet && taxRowAddsUp(doc, picked, value)) corroborated = true;
+  if (!corroborated && !isNet && (taxRowAddsUp(doc, picked, value) || repeatedOnPaymentLine(doc, picked, value))) corroborated = true;
   let betterConfidence = 0.85;
   const payment = receiptPayment(doc);
   if (payment && same(payment.value, value)) corroborated = true;

@@ -176,6 +176,8 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
       best = { candidate: evidence.better.candidate, value: evidence.better.value, confidence: evidence.betterConfidence, rank: best.rank };
       confidence = evidence.betterConfidence;
     }
+    // a rival label's amount that nothing on the page confirms does not unsettle one that the page adds up to
+    else if (rival && evidence.corroborated && typeof rival.value === "number" && !totalEvidence(doc, rival.candidate, rival.value).corroborated) confidence = best.confidence;
     if (evidence.contradicted) confidence *= 0.75;
     // digits read by OCR are settled only when the page repeats or adds up to them
     if (doc.ocrQuality !== null && !evidence.corroborated) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);
@@ -449,7 +451,7 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
   if ((def.type === "number") && labels.concept === "total") {
     // no total label a reader can make out ("TOR: RM 73. 00"): what the payment lines say was paid
     const payment = receiptPayment(doc);
-    if (payment) return payment.confirmedAt ? cite(doc, payment.value, 0.75, ...payment.confirmedAt) : cite(doc, payment.value, 0.5, payment.start, payment.end);
+    if (payment) return payment.confirmedAt ? cite(doc, payment.value, 0.85, ...payment.confirmedAt) : cite(doc, payment.value, 0.5, payment.start, payment.end);
     const money = allNumbers(md).filter((n) => n.currency && !n.percent);
     if (!money.length) return null;
     const largest = money.reduce((a, b) => (b.value > a.value ? b : a));
