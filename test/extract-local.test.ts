@@ -390,6 +390,15 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(unconfirmed.total!.confidence).toBeLessThan(0.8);
   });
 
+  test("total: a loosely labelled total that the payment lines confirm is settled, on a poor scan too; 'GASH' is read as cash", () => {
+    const loose = (md: string, q: number) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality: q }).total!;
+    const confirmed = loose("KEDAI MAJU\nTotal Ingi, RS TaBs RM 37,10\nCASH RM 50.00\nCHANGE RM. 12.90", 0.55);
+    expect(confirmed.value).toBe(37.1);
+    expect(confirmed.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(loose("KEDAI MAJU\nTotal Ingi, RS TaBs RM 37,10\nCASH RM 50.00", 0.55).confidence).toBeLessThan(0.6);
+    expect(loose("KEDAI MAJU\nTOTAL 13.80\nGASH 13.80\nCHANGE 0.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
   test("total: a label read inside a longer one that names something else is not the total's", () => {
     // "SUB TOTAL" is the line's label, not "TOTAL"; "Total GST Amt :" names the tax
     const r = ocr("KEDAI MAJU\n1 SUB TOTAL 40,00\nTotal GST Amt : 2.40\nGRAND TOTAL 42.40");

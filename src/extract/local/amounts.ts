@@ -26,7 +26,7 @@ interface Amount {
  * = 73. 00", "Paid Amount 100.00", "CHANGE: RM 0.00", "CASH CHANGE 71.40"), read off the raw lines
  * because OCR often leaves no clean label for the parser.
  */
-const PAID_LINE = /^\W*(cash|ca\.|tunai|tendered|paid|paid amount|amount paid|payment|card|visa|master(card)?|debit card|credit card)(?![\p{L}])/iu;
+const PAID_LINE = /^\W*(cash|gash|ca\.|tunai|tendered|paid|paid amount|amount paid|payment|card|visa|master(card)?|debit card|credit card)(?![\p{L}])/iu;
 const CHANGE_LINE = /^\W*(cash\s+)?(change|kembalian|baki|ruckgeld|wechselgeld|rendu)(?![\p{L}])/iu;
 
 /** OCR_AMOUNT: a two-decimal amount, tolerating the spaces OCR puts around its point ("73. 00", "28 .60"). */

@@ -181,6 +181,8 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (evidence.contradicted) confidence *= 0.75;
     // digits read by OCR are settled only when the page repeats or adds up to them
     if (doc.ocrQuality !== null && !evidence.corroborated) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);
+    // an amount the page confirms (paid less change, a tax row, a payment line) is settled by the data, however loosely labelled
+    else if (evidence.corroborated && !evidence.contradicted) confidence = Math.max(confidence, CORROBORATED_TOTAL);
   }
   return cite(doc, best.value, confidence, best.candidate.start, best.candidate.end);
 }
@@ -222,6 +224,9 @@ function ocrCalibrated(confidence: number, labels: FieldLabels, ocrQuality: numb
 
 /** OCR_WELL_READ: the ocr_quality from which tesseract's digits are trusted as read. */
 const OCR_WELL_READ = 0.8;
+
+/** CORROBORATED_TOTAL: the confidence of a total that other amounts of the page confirm. */
+const CORROBORATED_TOTAL = 0.85;
 
 /** OCR_UNSETTLED_CAP: the highest confidence of an OCR-read amount that nothing else on the page confirms. */
 const OCR_UNSETTLED_CAP = 0.75;
