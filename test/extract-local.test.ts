@@ -435,6 +435,9 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(run("KEDAI MAJU\n03 Mar 2018 18:22\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
     // day and month could be swapped: the time settles the format, not the order
     expect(run("KEDAI MAJU\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    // amounts in ringgit, a Malaysian street: a place that writes the day first settles the order
+    expect(run("KEDAI MAJU\nDate: 05/03/2018 10:15\nTOTAL RM 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("KEDAI MAJU\nNo. 3, Jalan Kenanga\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
   });
 
   test("a one-word label with a spaced colon stays a label, not a name", () => {
