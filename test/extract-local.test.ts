@@ -432,6 +432,7 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(run("KEDAI MAJU\nDate: 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
     expect(run("KEDAI MAJU\nRef 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
     expect(run("KEDAI MAJU\nDate: 19/10/18\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    expect(run("KEDAI MAJU\n28-10-18 18: 52 SHOP 2\nDue: 26/11/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
     expect(run("KEDAI MAJU\n03 Mar 2018 18:22\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
     // day and month could be swapped: the time settles the format, not the order
     expect(run("KEDAI MAJU\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);

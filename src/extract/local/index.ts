@@ -100,17 +100,18 @@ const OCR_FAIR = 0.7;
 const TILL_STAMP_CONFIDENCE = 0.85;
 
 /**
- * tillStamp says whether a date is printed as a receipt prints its purchase date: in full (a four-digit
- * year), a plausible purchase date (not years ahead), with a time of day right after it or under a
+ * tillStamp says whether a date is printed as a receipt prints its purchase date: a plausible purchase
+ * date (not years ahead) with a time of day right after it, or in full (a four-digit year) under a
  * date label of its own.
  */
 function tillStamp(doc: ParsedDocument, value: string, span: [number, number] | null): boolean {
   const d = parseDate(value);
-  if (!d || !/\d{4}$|\p{L}{3}/u.test(value) || !/\d{4}/.test(value)) return false;
-  if (+d.iso.slice(0, 4) > new Date().getUTCFullYear() + 1) return false;
+  if (!d || +d.iso.slice(0, 4) > new Date().getUTCFullYear() + 1) return false;
   const at = doc.markdown.indexOf(value, span?.[0] ?? 0);
   if (at < 0) return false;
-  if (/^\s{0,3}\d{1,2}:\d{2}/.test(doc.markdown.slice(at + value.length, at + value.length + 12))) return true;
+  // "12-01-19 21:13": a till prints a two-digit year too, with the time beside it
+  if (/^\s{0,3}\d{1,2}:\s?\d{2}/.test(doc.markdown.slice(at + value.length, at + value.length + 12))) return true;
+  if (!/\d{4}/.test(value)) return false;
   // "Date: 19/10/2018", "DATE 19/10/2018": under a date label of its own
   const before = doc.markdown.slice(Math.max(0, at - 24), at).split("\n").at(-1) ?? "";
   return /(?<!\p{L})(date|tarikh|datum|fecha|data)\s*[:.]?\s*$/iu.test(before);
