@@ -339,6 +339,13 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(r.merchant!.value).toBe("HAPPY HOME DECOR");
   });
 
+  test("merchant: area, state and house-number lines are the address, not the shop", () => {
+    const r = ocr("# scan.jpg\n\nORCHID BISTRO\nCAFE & BAR\n12, SS2/3A,\nBANDAR UTAMA\nGST ID : 001234567890\nTOTAL RM 30.00");
+    expect(r.merchant!.value).toBe("ORCHID BISTRO");
+    const state = ocr("# scan.jpg\n\n(123456-X)\nNO. 53, JALAN MAWAR, 45600\nSELANGOR DARUL EHSAN\nTEL : 03-1234 5678\nTOTAL RM 30.00");
+    expect(state.merchant!.value).not.toBe("SELANGOR DARUL EHSAN");
+  });
+
   test("merchant: a name printed over two lines is read whole, its citation spanning both", () => {
     const wrapped = ocr("# scan.jpg\n\nKEDAI BESI JAYA &\nELEKTRIK\nNO. 5, JALAN SERI 2,\n40170 SHAH ALAM\nTOTAL 8.00");
     expect(wrapped.merchant!.value).toBe("KEDAI BESI JAYA & ELEKTRIK");

@@ -65,6 +65,9 @@ function addressLike(t: string): boolean {
   // German and Dutch street names are one word: "Musterstr. 99", "Lieferantenstraße 20", "Kerkstraat 5"
   if (/\p{L}(str\.|straße|strasse|straat|weg|allee|platz|gasse|damm|laan)\s*\d/iu.test(t)) return true;
   if (/^(?:[A-Z]{1,2}[- ])?\d{4,5}\s+\p{L}/u.test(t)) return true;
+  // "109, SS21/1A,": a house number before a comma; Malaysian area and state lines ("TAMAN JOHOR JAYA", "SELANGOR DARUL EHSAN")
+  if (/^(no\.?\s*)?\d+[A-Z]?(-\d+[A-Z]?)?\s*,/i.test(t)) return true;
+  if (/^(taman|bandar|jalan|jln\.?|lorong|kampung|persiaran|lebuh)\s+\p{L}/iu.test(t) || /\bdarul\s+(ehsan|takzim|aman|naim|khusus|ridzuan|makmur)\b/i.test(t)) return true;
   return /,\s*\d{4,5}\b|\b\d{4,5}\s+\p{Lu}\p{L}+,/u.test(t);
 }
 
