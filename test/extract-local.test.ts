@@ -406,6 +406,13 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(loose("KEDAI MAJU\nTOTAL 13.80\nGASH 13.80\nCHANGE 0.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
   });
 
+  test("total: on a page that rounds its cash total to 5 cents, the unrounded total read is paid rounded, below 0.8", () => {
+    const r = ocr("KEDAI MAJU\nTOTAL AMT RM 60.31\nROUNDING ADJ. -0.01\nTHANK YOU");
+    expect(r.total!.value).toBe(60.3);
+    expect(r.total!.confidence).toBeLessThan(0.8);
+    expect(ocr("KEDAI MAJU\nTOTAL AMT RM 60.31\nTHANK YOU").total!.value).toBe(60.31);
+  });
+
   test("total: a label read inside a longer one that names something else is not the total's", () => {
     // "SUB TOTAL" is the line's label, not "TOTAL"; "Total GST Amt :" names the tax
     const r = ocr("KEDAI MAJU\n1 SUB TOTAL 40,00\nTotal GST Amt : 2.40\nGRAND TOTAL 42.40");

@@ -180,6 +180,13 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     // a rival label's amount that nothing on the page confirms does not unsettle one that the page adds up to
     else if (rival && evidence.corroborated && typeof rival.value === "number" && !totalEvidence(doc, rival.candidate, rival.value).corroborated) confidence = best.confidence;
     if (evidence.contradicted) confidence *= 0.75;
+    // "TOTAL 60.31 / ROUNDING ADJ -0.01": a page that rounds its cash total to 5 cents is paid the rounded amount
+    const read = Number(best.value);
+    const rounded = Math.round(read * 20) / 20;
+    if (!evidence.better && !evidence.corroborated && Math.abs(rounded - read) > 0.0049 && ROUNDING_LINE.test(doc.markdown)) {
+      best = { ...best, value: rounded };
+      confidence = Math.min(confidence, ROUNDED_TOTAL_CAP);
+    }
     // digits read by OCR are settled only when the page repeats or adds up to them
     if (doc.ocrQuality !== null && !evidence.corroborated) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);
     // an amount the page confirms (paid less change, a tax row, a payment line) is settled by the data, however loosely labelled
@@ -225,6 +232,11 @@ function ocrCalibrated(confidence: number, labels: FieldLabels, ocrQuality: numb
 
 /** OCR_WELL_READ: the ocr_quality from which tesseract's digits are trusted as read. */
 const OCR_WELL_READ = 0.8;
+
+/** ROUNDING_LINE: a line of the cash rounding to 5 cents ("ROUNDING ADJ. -0.01", "Rounding (RM): 0.02"). */
+const ROUNDING_LINE = /^\W*(total\s+)?round(ing|ed)?\b(?!.*\btotal\b)/im;
+/** ROUNDED_TOTAL_CAP: a total rounded by the engine, not read: the page does not print it as such. */
+const ROUNDED_TOTAL_CAP = 0.6;
 
 /** CORROBORATED_TOTAL: the confidence of a total that other amounts of the page confirm. */
 const CORROBORATED_TOTAL = 0.85;
