@@ -411,6 +411,8 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(r.total!.value).toBe(60.3);
     expect(r.total!.confidence).toBeLessThan(0.8);
     expect(ocr("KEDAI MAJU\nTOTAL AMT RM 60.31\nTHANK YOU").total!.value).toBe(60.31);
+    // the total noted as tax-inclusive, over one whose note OCR garbled
+    expect(ocr("KEDAI MAJU\nTotal (Eaotuating GSI): 21,30\nTotal (Inclusive of GST): 23.26\nRounding: -0.01").total!.value).toBe(23.25);
   });
 
   test("total: a label read inside a longer one that names something else is not the total's", () => {

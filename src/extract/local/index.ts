@@ -266,7 +266,8 @@ const SECONDARY_DATE = /\b(order|po|purchase|bestellung|bestelldatum|auftrag|com
 /** meaningBonus ranks labels by what they mean for the field: the final amount over a plain total, the document's date over an order's. */
 function meaningBonus(label: string, labels: FieldLabels): number {
   const norm = normaliseLabel(label);
-  if (labels.concept === "total") return FINAL_AMOUNT.test(norm) ? 0.06 : 0;
+  // "Total (Inclusive of GST)": the note in parentheses says it is the final amount
+  if (labels.concept === "total") return FINAL_AMOUNT.test(norm) || FINAL_AMOUNT.test(splitWords(label).join(" ")) ? 0.06 : 0;
   if (labels.concept === "date" && !labels.nameWords.some((w) => SECONDARY_DATE.test(w))) return SECONDARY_DATE.test(norm) ? -0.1 : 0;
   return 0;
 }
