@@ -415,6 +415,13 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\nTotal (Eaotuating GSI): 21,30\nTotal (Inclusive of GST): 23.26\nRounding: -0.01").total!.value).toBe(23.25);
   });
 
+  test("total: a bare four-digit total on a page of two-decimal amounts lost its point to OCR, below 0.8", () => {
+    const r = ocr("KEDAI MAJU\nPENCIL 2 1.50 3.00\nPAPER 1 28.45 28.45\nTotal RK 3145\nTHANK YOU");
+    expect(r.total!.value).toBe(31.45);
+    expect(r.total!.confidence).toBeLessThan(0.8);
+    expect(run("Invoice 12\nTotal: 3145", { total: { type: "number", description: "Total amount to pay" } }).total!.value).toBe(3145);
+  });
+
   test("total: a label read inside a longer one that names something else is not the total's", () => {
     // "SUB TOTAL" is the line's label, not "TOTAL"; "Total GST Amt :" names the tax
     const r = ocr("KEDAI MAJU\n1 SUB TOTAL 40,00\nTotal GST Amt : 2.40\nGRAND TOTAL 42.40");

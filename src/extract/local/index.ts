@@ -180,6 +180,12 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     // a rival label's amount that nothing on the page confirms does not unsettle one that the page adds up to
     else if (rival && evidence.corroborated && typeof rival.value === "number" && !totalEvidence(doc, rival.candidate, rival.value).corroborated) confidence = best.confidence;
     if (evidence.contradicted) confidence *= 0.75;
+    // "Total RM 3145" on a page of two-decimal amounts: OCR lost the point
+    const digits = cleanText(best.candidate.value).match(/^\D*?(\d{3,5})\D*$/)?.[1];
+    if (!evidence.better && !evidence.corroborated && doc.ocrQuality !== null && digits && Number(digits) === best.value && twoDecimalPage(doc)) {
+      best = { ...best, value: Number(digits) / 100 };
+      confidence = Math.min(confidence, ROUNDED_TOTAL_CAP);
+    }
     // "TOTAL 60.31 / ROUNDING ADJ -0.01": a page that rounds its cash total to 5 cents is paid the rounded amount
     const read = Number(best.value);
     const rounded = Math.round(read * 20) / 20;
@@ -232,6 +238,12 @@ function ocrCalibrated(confidence: number, labels: FieldLabels, ocrQuality: numb
 
 /** OCR_WELL_READ: the ocr_quality from which tesseract's digits are trusted as read. */
 const OCR_WELL_READ = 0.8;
+
+/** twoDecimalPage says whether the page writes its amounts with two decimals (at least three such). */
+function twoDecimalPage(doc: ParsedDocument): boolean {
+  const amounts = [...doc.markdown.matchAll(/(?<![\d.,])\d{1,5}[.,]\d{2}(?![\d])/g)].length;
+  return amounts >= 3;
+}
 
 /** ROUNDING_LINE: a line of the cash rounding to 5 cents ("ROUNDING ADJ. -0.01", "Rounding (RM): 0.02"). */
 const ROUNDING_LINE = /^\W*(total\s+)?round(ing|ed)?\b(?!.*\btotal\b)/im;
