@@ -332,6 +332,7 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(r.merchant!.confidence).toBeLessThan(0.8);
     expect(ocr("Kopi Pagi Sdn, 8HD\nLot 3, Jalan Kenari\nTOTAL 4.20").merchant!.value).toBe("Kopi Pagi Sdn Bhd");
     expect(ocr("ORKID FLORIST $/B\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("ORKID FLORIST S/B");
+    expect(ocr("MR.J.¥(M)SON BHD\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("MR.J.Y(M)SDN BHD");
   });
 
   test("merchant: the capitalised shop name heading its address, not a lowercase note above it", () => {

@@ -96,8 +96,8 @@ export function trimOcrNoise(text: string): string {
 
 /**
  * ocrFixedForm reads a company form that OCR misread in a known way: "SON BHD" / "SDN 8HD" are
- * Sdn Bhd (Malaysian private limited; no other "Son Bhd" exists), "$/B" is S/B. Only the legal
- * form, a closed vocabulary, is corrected; the name's own letters stay as read.
+ * Sdn Bhd (Malaysian private limited; no other "Son Bhd" exists), "$/B" is S/B, and a yen sign
+ * among capitals is a Y. Only these are corrected; the name's other letters stay as read.
  */
 export function ocrFixedForm(text: string): string {
   return text
@@ -105,7 +105,9 @@ export function ocrFixedForm(text: string): string {
       const upper = sdn === sdn.toUpperCase();
       return `${upper ? "SDN" : "Sdn"}${gap.replace(",", "")}${upper ? "BHD" : "Bhd"}`;
     })
-    .replace(/(?<![\p{L}\d])\$\/B(?![\p{L}\d])/gu, "S/B");
+    .replace(/(?<![\p{L}\d])\$\/B(?![\p{L}\d])/gu, "S/B")
+    // "MR.D.I.¥(M)": a yen sign among a name's capitals and initials is OCR's Y
+    .replace(/(?<=[A-Z]\.?)¥(?=[.(\s]|[A-Z]|$)/g, "Y");
 }
 
 /** domainsOf lists the names in the document's e-mail and web addresses ("kraxi" from info@kraxi.com). */
