@@ -312,3 +312,161 @@ describe("documents in other languages and conventions", () => {
     expect(r.total!.value).toBe(21.2);
   });
 });
+
+describe("scanned shop receipts (OCR text, made-up shops)", () => {
+  const RECEIPT = {
+    merchant: { type: "string", description: "Name of the shop or company that issued the receipt" },
+    date: { type: "string", description: "The date of the purchase" },
+    total: { type: "number", description: "Total amount paid, tax included" },
+  };
+  const ocr = (md: string) => {
+    const r = extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality: 0.75 });
+    for (const f of Object.values(r)) if (f.found) expect(md.includes(f.citation!)).toBe(true);
+    return r;
+  };
+
+  test("merchant: OCR specks around the name are dropped, and a misread legal form is read as Sdn Bhd", () => {
+    const r = ocr("~ KEDAI RUNCIT MAWAR SON BHD (123456-X) :\nNO. 12, JALAN MELATI 3\n47000 SUNGAI BULOH\nTEL: 03-1234 5678\nTOTAL: 12.50");
+    expect(r.merchant!.value).toBe("KEDAI RUNCIT MAWAR SDN BHD");
+    expect(r.merchant!.citation).toContain("SON BHD");
+    expect(r.merchant!.confidence).toBeLessThan(0.8);
+    expect(ocr("Kopi Pagi Sdn, 8HD\nLot 3, Jalan Kenari\nTOTAL 4.20").merchant!.value).toBe("Kopi Pagi Sdn Bhd");
+    expect(ocr("ORKID FLORIST $/B\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("ORKID FLORIST S/B");
+    expect(ocr("MR.J.¥(M)SON BHD\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("MR.J.Y(M)SDN BHD");
+  });
+
+  test("merchant: the capitalised shop name heading its address, not a lowercase note above it", () => {
+    const r = ocr("# scan.jpg\n\njohn smith\nHAPPY HOME DECOR\n27, JALAN MAJU 5,\n81100 JOHOR BAHRU\nTel:07-1111111\nTOTAL 30.00");
+    expect(r.merchant!.value).toBe("HAPPY HOME DECOR");
+  });
+
+  test("merchant: area, state and house-number lines are the address, not the shop", () => {
+    const r = ocr("# scan.jpg\n\nORCHID BISTRO\nCAFE & BAR\n12, SS2/3A,\nBANDAR UTAMA\nGST ID : 001234567890\nTOTAL RM 30.00");
+    expect(r.merchant!.value).toBe("ORCHID BISTRO");
+    const state = ocr("# scan.jpg\n\n(123456-X)\nNO. 53, JALAN MAWAR, 45600\nSELANGOR DARUL EHSAN\nTEL : 03-1234 5678\nTOTAL RM 30.00");
+    expect(state.merchant!.value).not.toBe("SELANGOR DARUL EHSAN");
+  });
+
+  test("merchant: a name printed over two lines is read whole, its citation spanning both", () => {
+    const wrapped = ocr("# scan.jpg\n\nKEDAI BESI JAYA &\nELEKTRIK\nNO. 5, JALAN SERI 2,\n40170 SHAH ALAM\nTOTAL 8.00");
+    expect(wrapped.merchant!.value).toBe("KEDAI BESI JAYA & ELEKTRIK");
+    expect(wrapped.merchant!.citation).toBe("KEDAI BESI JAYA &\nELEKTRIK");
+    const form = ocr("# scan.jpg\n\nPASARAYA SERI MAJU\n\nSDN BHD\n\nCo. Reg. No. : (654321-K)\nTOTAL 8.00");
+    expect(form.merchant!.value).toBe("PASARAYA SERI MAJU SDN BHD");
+  });
+
+  test("total: cash less change settles the total the page prints, over a before-tax total", () => {
+    const r = ocr("KEDAI MAJU\nTotal Sales (Excluding GST) 47.17\nTotal Sales (Inclusive of GST) 50.00\nCASH 100.00\nCHANGE 50.00");
+    expect(r.total!.value).toBe(50);
+    expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    const misread = ocr("KEDAI MAJU\nSub Total 18.87\nTOTAL 19.80\nGST 1.13\nGst Summary 18.87 1.13\nCASH 50.00\nCHANGE 30.00\nAmount 20.00");
+    expect(misread.total!.value).toBe(20);
+  });
+
+  test("total: a total line OCR misread by one digit or a lost point gives way to cash less change, below 0.8", () => {
+    const digit = ocr("KEDAI MAJU\nTotal Incl. GST 9.85\nCash 50.00\nCHANGE 40.35");
+    expect(digit.total!.value).toBe(9.65);
+    expect(digit.total!.confidence).toBeLessThan(0.8);
+    expect(ocr("KEDAI MAJU\nTotal Amt Incl. GST 1250\nPaid Amount 20.00\nChange 7.50").total!.value).toBe(12.5);
+    // a total that differs by more than a digit stays as printed
+    expect(ocr("KEDAI MAJU\nTotal Incl. GST 12.50\nCash 50.00\nCHANGE 30.00").total!.value).toBe(12.5);
+  });
+
+  test("total: a tax summary row whose net amount and tax add up to it settles an OCR-read total", () => {
+    const summary = ocr("KEDAI MAJU\nTotal Incl. GST RM 21.20\nGST Summary Amount Tax\nSR @ 6% 20.00 1.20");
+    expect(summary.total!.value).toBe(21.2);
+    expect(summary.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(ocr("KEDAI MAJU\nTotal Incl. GST RM 21.20\nThank you").total!.confidence).toBeLessThan(0.8);
+    // two item amounts that happen to add up are no tax row
+    expect(ocr("KEDAI MAJU\nTotal Incl. GST RM 15.00\n2 x 5.00 10.00").total!.confidence).toBeLessThan(0.8);
+  });
+
+  test("total: cash less change that a tax summary row adds up to settles the total over a summary row's net amount", () => {
+    const r = ocr("KEDAI MAJU\nTotal Sales 45.00 2.70\nCASH 47.70\nChange 0.00\nSR 6% 45.00 2.70");
+    expect(r.total!.value).toBe(47.7);
+    expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("total: repeated on a card or total line, or added up by a tax row, it is settled despite a summary row's rival", () => {
+    const card = ocr("KEDAI MAJU\nTotal RN 85. 54\nVisa RN 85.54");
+    expect(card.total!.value).toBe(85.54);
+    expect(card.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    const rival = ocr("KEDAI MAJU\nTOTAL : 18.00\nTOTAL: 16.98 1.02\nSR 6% 16.98 1.02");
+    expect(rival.total!.value).toBe(18);
+    expect(rival.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    const unconfirmed = ocr("KEDAI MAJU\nTOTAL : 18.00\nTOTAL: 16.98 2.02");
+    expect(unconfirmed.total!.confidence).toBeLessThan(0.8);
+  });
+
+  test("total: a loosely labelled total that the payment lines confirm is settled, on a poor scan too; 'GASH' is read as cash", () => {
+    const loose = (md: string, q: number) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality: q }).total!;
+    const confirmed = loose("KEDAI MAJU\nTotal Ingi, RS TaBs RM 37,10\nCASH RM 50.00\nCHANGE RM. 12.90", 0.55);
+    expect(confirmed.value).toBe(37.1);
+    expect(confirmed.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(loose("KEDAI MAJU\nTotal Ingi, RS TaBs RM 37,10\nCASH RM 50.00", 0.55).confidence).toBeLessThan(0.6);
+    expect(loose("KEDAI MAJU\nTOTAL 13.80\nGASH 13.80\nCHANGE 0.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("total: on a page that rounds its cash total to 5 cents, the unrounded total read is paid rounded, below 0.8", () => {
+    const r = ocr("KEDAI MAJU\nTOTAL AMT RM 60.31\nROUNDING ADJ. -0.01\nTHANK YOU");
+    expect(r.total!.value).toBe(60.3);
+    expect(r.total!.confidence).toBeLessThan(0.8);
+    expect(ocr("KEDAI MAJU\nTOTAL AMT RM 60.31\nTHANK YOU").total!.value).toBe(60.31);
+    // the total noted as tax-inclusive, over one whose note OCR garbled
+    expect(ocr("KEDAI MAJU\nTotal (Eaotuating GSI): 21,30\nTotal (Inclusive of GST): 23.26\nRounding: -0.01").total!.value).toBe(23.25);
+  });
+
+  test("total: a bare four-digit total on a page of two-decimal amounts lost its point to OCR, below 0.8", () => {
+    const r = ocr("KEDAI MAJU\nPENCIL 2 1.50 3.00\nPAPER 1 28.45 28.45\nTotal RK 3145\nTHANK YOU");
+    expect(r.total!.value).toBe(31.45);
+    expect(r.total!.confidence).toBeLessThan(0.8);
+    expect(run("Invoice 12\nTotal: 3145", { total: { type: "number", description: "Total amount to pay" } }).total!.value).toBe(3145);
+  });
+
+  test("total: a label read inside a longer one that names something else is not the total's", () => {
+    // "SUB TOTAL" is the line's label, not "TOTAL"; "Total GST Amt :" names the tax
+    const r = ocr("KEDAI MAJU\n1 SUB TOTAL 40,00\nTotal GST Amt : 2.40\nGRAND TOTAL 42.40");
+    expect(r.total!.value).toBe(42.4);
+    expect(ocr("KEDAI MAJU\n1 SUB TOTAL 40,00\nTotal GST Amt : 2.40").total!.value).not.toBe(2.4);
+  });
+
+  test("total: a receipt's NET TOTAL below a smaller subtotal is what is paid; an invoice's net stays the net", () => {
+    expect(ocr("KEDAI MAJU\nSUB TOTAL 100.00\nSERVICE CHARGE 10% 10.00\nGST 6% 6.60\nNET TOTAL 116.60").total!.value).toBe(116.6);
+    const invoice = run("Subtotal 100.00\nNet total 100.00\nVAT 20% 20.00\nTotal 120.00", { total: { type: "number", description: "Total amount to pay, tax included" } });
+    expect(invoice.total!.value).toBe(120);
+  });
+
+  test("total: with no readable total label, what the payment lines say was paid, spaced decimals read whole", () => {
+    const r = ocr("KEDAI MAJU\nTQR: RM 73. 00\nCA. : RM = 73. 00\nCHANGE: RM 0.00");
+    expect(r.total!.value).toBe(73);
+    // paid less change, printed again on another line: three readings agree
+    expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    const alone = ocr("KEDAI MAJU\nTQR: RM 7E. 0O\nCA. : RM = 73. 00\nCHANGE: RM 0.00");
+    expect(alone.total!.value).toBe(73);
+    expect(alone.total!.confidence).toBeLessThan(0.8);
+    expect(ocr("KEDAI MAJU\nTatal Sales (Inclusive of GST) : 32.70\nCASH : 40.00").total!.value).toBe(32.7);
+  });
+
+  test("date: a till's timestamp or a labelled date, in full, on a fairly read page is settled; a bare, short or ambiguous one is not", () => {
+    const run = (md: string, ocrQuality: number) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality }).date!;
+    const stamped = "KEDAI MAJU\nInvoice 0042\nDate: 19/10/2018 20:49:59\nDue: 26/10/2018\nTOTAL 5.00";
+    expect(run(stamped, 0.75).value).toBe("19/10/2018");
+    expect(run(stamped, 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run(stamped, 0.6).confidence).toBeLessThan(0.8);
+    expect(run("KEDAI MAJU\nDate: 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("KEDAI MAJU\nRef 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    expect(run("KEDAI MAJU\nDate: 19/10/18\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    expect(run("KEDAI MAJU\n28-10-18 18: 52 SHOP 2\nDue: 26/11/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("KEDAI MAJU\n03 Mar 2018 18:22\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    // day and month could be swapped: the time settles the format, not the order
+    expect(run("KEDAI MAJU\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    // amounts in ringgit, a Malaysian street: a place that writes the day first settles the order
+    expect(run("KEDAI MAJU\nDate: 05/03/2018 10:15\nTOTAL RM 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("KEDAI MAJU\nNo. 3, Jalan Kenanga\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("a one-word label with a spaced colon stays a label, not a name", () => {
+    const r = ocr("Seller :\nSUNRISE TRADING\nNo 8, Jalan Satu\nTOTAL 9.90");
+    expect(r.merchant!.value).toBe("SUNRISE TRADING");
+  });
+});

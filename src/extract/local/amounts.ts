@@ -6,7 +6,7 @@
  * is probably the net amount, and the amount that adds the tax to it is the total.
  */
 import { fieldLabels, labelScore, normaliseLabel } from "./labels";
-import type { Candidate, ParsedDocument } from "./parse";
+import type { Candidate, Line, ParsedDocument } from "./parse";
 import { cleanText, parseNumber } from "./values";
 
 /** PAID: labels of the amount handed over or charged (cash, card), which repeat the total. */
@@ -21,13 +21,103 @@ interface Amount {
   candidate: Candidate;
 }
 
+/**
+ * PAID_LINE / CHANGE_LINE: a receipt's payment lines as OCR reads them ("CASH RM 50.00", "CA. : RM
+ * = 73. 00", "Paid Amount 100.00", "CHANGE: RM 0.00", "CASH CHANGE 71.40"), read off the raw lines
+ * because OCR often leaves no clean label for the parser.
+ */
+const PAID_LINE = /^\W*(cash|gash|ca\.|tunai|tendered|paid|paid amount|amount paid|payment|card|visa|master(card)?|debit card|credit card)(?![\p{L}])/iu;
+const CHANGE_LINE = /^\W*(cash\s+)?(change|kembalian|baki|ruckgeld|wechselgeld|rendu)(?![\p{L}])/iu;
+
+/** OCR_AMOUNT: a two-decimal amount, tolerating the spaces OCR puts around its point ("73. 00", "28 .60"). */
+const OCR_AMOUNT = /(?<![\d.,])(\d{1,6})\s?[.,]\s?(\d{2})(?![\d])/g;
+
+/** ocrAmounts lists the two-decimal amounts of a line, in order. */
+export function ocrAmounts(text: string): { value: number; index: number }[] {
+  return [...text.matchAll(OCR_AMOUNT)].map((m) => ({ value: Number(`${m[1]}.${m[2]}`), index: m.index! }));
+}
+
+export interface Payment {
+  /** value: the amount handed over less the change given back: what was paid, the total */
+  value: number;
+  start: number;
+  end: number;
+  /** confirmedAt: the offsets of another line of the page that prints the same amount, if any */
+  confirmedAt: [number, number] | null;
+}
+
+/**
+ * receiptPayment reads what a receipt says was paid: the amount on a payment line less the change on
+ * the change line just below it (the change 0.00 when paid exactly). Cash minus change is the total
+ * by arithmetic, from two numbers the total line does not share; when a third line prints the same
+ * amount, or a tax summary row adds up to it, three readings agree.
+ */
+export function receiptPayment(doc: ParsedDocument): Payment | null {
+  const lines = doc.lines.map((l, i) => ({ l, i })).filter((x) => x.l.plain && !x.l.isTable);
+  for (let j = 0; j < lines.length; j++) {
+    const change = lines[j]!;
+    if (!CHANGE_LINE.test(change.l.plain)) continue;
+    const c = ocrAmounts(change.l.plain).at(-1);
+    if (!c) continue;
+    for (const paid of lines.slice(Math.max(0, j - 3), j).reverse()) {
+      if (!PAID_LINE.test(paid.l.plain) || CHANGE_LINE.test(paid.l.plain)) continue;
+      const p = ocrAmounts(paid.l.plain).at(-1);
+      if (!p || p.value <= c.value) break;
+      const value = Math.round((p.value - c.value) * 100) / 100;
+      const other = lines.find((x) => x !== paid && x !== change && ocrAmounts(x.l.plain).some((a) => same(a.value, value)))?.l ?? taxRowOf(doc, value, paid.l.start, change.l.end);
+      return { value, start: paid.l.start, end: change.l.end, confirmedAt: other ? [other.start, other.end] : null };
+    }
+  }
+  return null;
+}
+
+/**
+ * taxRowAddsUp says whether another line of the page prints two amounts that add up to the total, the
+ * smaller at most 30 % of the larger: a tax summary's net amount and tax ("SR 6% 9.34 0.56" under a
+ * total of 9.90). Lines that print the total itself, and the picked line, do not count.
+ */
+function taxRowAddsUp(doc: ParsedDocument, picked: Candidate, value: number): boolean {
+  return taxRowOf(doc, value, picked.start, picked.end) !== null;
+}
+
+/** taxRowOf finds a line outside [start, end) whose two amounts, the smaller at most 30 % of the larger, add up to value. */
+function taxRowOf(doc: ParsedDocument, value: number, start: number, end: number): Line | null {
+  if (value <= 0) return null;
+  return doc.lines.find((l) => {
+    if (!l.plain || (l.start < end && l.end > start)) return false;
+    const amounts = ocrAmounts(l.plain).map((a) => a.value);
+    if (amounts.some((a) => same(a, value))) return false;
+    return amounts.some((a, i) => amounts.some((b, j) => i !== j && b > 0 && b <= 0.3 * a && same(a + b, value)));
+  }) ?? null;
+}
+
+/** repeatedOnPaymentLine says whether another line that pays or totals ("Visa RN 85.54", "Total Gross RM 85.54") prints the amount again. */
+function repeatedOnPaymentLine(doc: ParsedDocument, picked: Candidate, value: number): boolean {
+  if (value <= 0) return false;
+  return doc.lines.some(
+    (l) => l.plain && !(l.start < picked.end && l.end > picked.start) && (PAID_LINE.test(l.plain) || /^\W*(grand |nett? )?total(?![\p{L}])(?!.*\b(qty|quantity|items?|excl\w*|tax|gst|vat)\b)/iu.test(l.plain)) && ocrAmounts(l.plain).some((a) => same(a.value, value)),
+  );
+}
+
+/** oneDigitOff says whether two amounts differ by one misread digit (9.85 / 9.65) or a lost point (7950 / 79.50). */
+export function oneDigitOff(read: number, paid: number): boolean {
+  if (same(read, paid * 100)) return true;
+  const a = read.toFixed(2), b = paid.toFixed(2);
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
+  return diff === 1;
+}
+
 export interface TotalEvidence {
   /** corroborated: another line repeats the amount, or the net amount and the tax add up to it */
   corroborated: boolean;
   /** contradicted: the amount equals the net amount while a tax is charged on top of it */
   contradicted: boolean;
-  /** better: the amount that adds the tax to the picked one, when the pick was the net amount */
+  /** better: the amount that adds the tax to the picked one, when the pick was the net amount, or what the payment lines say was paid */
   better: Amount | null;
+  /** betterConfidence: how sure the better amount is */
+  betterConfidence: number;
 }
 
 const same = (a: number, b: number) => Math.abs(a - b) < 0.005;
@@ -88,5 +178,22 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
       corroborated = true;
     }
   }
-  return { corroborated, contradicted: isNet && !better, better };
+  if (!corroborated && !isNet && (taxRowAddsUp(doc, picked, value) || repeatedOnPaymentLine(doc, picked, value))) corroborated = true;
+  let betterConfidence = 0.85;
+  const payment = receiptPayment(doc);
+  if (payment && same(payment.value, value)) corroborated = true;
+  else if (payment && !better && !corroborated) {
+    // "Total Sales 60.91 ... CASH 100.00 Change 19.10" with 80.90 printed above: what was paid, printed again, is the total;
+    // "Total 9.85 ... Cash 50.00 Change 40.35": the total line misread one digit
+    const at = payment.confirmedAt ?? [payment.start, payment.end];
+    const candidate: Candidate = { label: "paid", value: payment.value.toFixed(2), kind: "colon", start: at[0], end: at[1], section: "", order: picked.order };
+    if (payment.confirmedAt) {
+      better = { value: payment.value, candidate };
+      corroborated = true;
+    } else if (oneDigitOff(value, payment.value)) {
+      better = { value: payment.value, candidate };
+      betterConfidence = 0.7;
+    }
+  }
+  return { corroborated, contradicted: isNet && !better, better, betterConfidence };
 }

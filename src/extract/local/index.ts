@@ -12,7 +12,7 @@ import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
-import { totalEvidence } from "./amounts";
+import { receiptPayment, totalEvidence } from "./amounts";
 import {
   EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
@@ -83,9 +83,38 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
  * misread digit, and it stays at OCR_UNSETTLED_CAP at most.
  */
 function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldOutcome): FieldOutcome {
-  if (doc.ocrQuality === null || doc.ocrQuality >= OCR_WELL_READ || !outcome.found || !isDateField(labels) || typeof outcome.value !== "string") return outcome;
+  if (doc.ocrQuality === null || !outcome.found || !isDateField(labels) || typeof outcome.value !== "string") return outcome;
+  if (doc.ocrQuality >= OCR_FAIR && tillStamp(doc, outcome.value, outcome.span)) {
+    // "19/10/2018 20:49:59", "Date: 03 Mar 2018": the till's timestamp or a labelled date, in full, on a page read
+    // fairly well (on SROIE none of these is wrong from ocr_quality 0.7; the misread dates sit on pages below 0.67)
+    const open = parseDate(outcome.value)?.ambiguous && !doc.dateOrderKnown;
+    return { ...outcome, confidence: round(Math.max(outcome.confidence, open ? outcome.confidence : TILL_STAMP_CONFIDENCE)) };
+  }
+  if (doc.ocrQuality >= OCR_WELL_READ) return outcome;
   const readings = allDates(doc.markdown).filter((d) => d.text === outcome.value).length;
   return readings >= 2 ? outcome : { ...outcome, confidence: Math.min(outcome.confidence, OCR_UNSETTLED_CAP) };
+}
+
+/** OCR_FAIR: the ocr_quality from which a date printed as a till's timestamp is trusted as read. */
+const OCR_FAIR = 0.7;
+const TILL_STAMP_CONFIDENCE = 0.85;
+
+/**
+ * tillStamp says whether a date is printed as a receipt prints its purchase date: a plausible purchase
+ * date (not years ahead) with a time of day right after it, or in full (a four-digit year) under a
+ * date label of its own.
+ */
+function tillStamp(doc: ParsedDocument, value: string, span: [number, number] | null): boolean {
+  const d = parseDate(value);
+  if (!d || +d.iso.slice(0, 4) > new Date().getUTCFullYear() + 1) return false;
+  const at = doc.markdown.indexOf(value, span?.[0] ?? 0);
+  if (at < 0) return false;
+  // "12-01-19 21:13": a till prints a two-digit year too, with the time beside it
+  if (/^\s{0,3}\d{1,2}:\s?\d{2}/.test(doc.markdown.slice(at + value.length, at + value.length + 12))) return true;
+  if (!/\d{4}/.test(value)) return false;
+  // "Date: 19/10/2018", "DATE 19/10/2018": under a date label of its own
+  const before = doc.markdown.slice(Math.max(0, at - 24), at).split("\n").at(-1) ?? "";
+  return /(?<!\p{L})(date|tarikh|datum|fecha|data)\s*[:.]?\s*$/iu.test(before);
 }
 
 /** cite builds a field outcome whose citation is the markdown slice [start, end). */
@@ -105,8 +134,11 @@ interface Scored {
 /** extractScalar picks the best labelled candidate for a string, number, integer or boolean field. */
 function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldLabels, parent: FieldLabels | null): FieldOutcome | null {
   const scored: Scored[] = [];
-  for (const candidate of [...doc.candidates, ...phraseCandidates(doc, labels)]) {
+  const all = [...doc.candidates, ...phraseCandidates(doc, labels)];
+  for (const candidate of all) {
     if (candidate.block && labels.concept !== "address") continue;
+    // "1 SUB TOTAL 159,00" read both as "SUB TOTAL" and as "TOTAL": the longer label is the line's, and names something else
+    if (all.some((o) => o !== candidate && o.start === candidate.start && o.value === candidate.value && normaliseLabel(o.label).endsWith(` ${normaliseLabel(candidate.label)}`) && labelScore(o.label, labels) === 0)) continue;
     let score = labelScore(candidate.label, labels);
     // the lines of a "BILL TO:" block are its owner's address
     if (score === 0 && candidate.block && labels.concept === "address" && parent && labelScore(candidate.label, parent) > 0) score = 0.9;
@@ -131,6 +163,7 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (parent && candidate.section && labelScore(candidate.section, parent) > 0) rank += 0.2;
     scored.push({ candidate, value: coerced.value, confidence, rank });
   }
+  if (labels.concept === "total" && def.type === "number" && !parent) scored.push(...netAfterSubtotal(doc, all));
   if (scored.length === 0) return null;
   scored.sort((a, b) => b.rank - a.rank || a.candidate.order - b.candidate.order);
   let best = scored[0]!;
@@ -141,14 +174,54 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
   if (labels.concept === "total" && typeof best.value === "number" && !parent) {
     const evidence = totalEvidence(doc, best.candidate, best.value);
     if (evidence.better) {
-      best = { candidate: evidence.better.candidate, value: evidence.better.value, confidence: 0.85, rank: best.rank };
-      confidence = 0.85;
+      best = { candidate: evidence.better.candidate, value: evidence.better.value, confidence: evidence.betterConfidence, rank: best.rank };
+      confidence = evidence.betterConfidence;
     }
+    // a rival label's amount that nothing on the page confirms does not unsettle one that the page adds up to
+    else if (rival && evidence.corroborated && typeof rival.value === "number" && !totalEvidence(doc, rival.candidate, rival.value).corroborated) confidence = best.confidence;
     if (evidence.contradicted) confidence *= 0.75;
+    // "Total RM 3145" on a page of two-decimal amounts: OCR lost the point
+    const digits = cleanText(best.candidate.value).match(/^\D*?(\d{3,5})\D*$/)?.[1];
+    if (!evidence.better && !evidence.corroborated && doc.ocrQuality !== null && digits && Number(digits) === best.value && twoDecimalPage(doc)) {
+      best = { ...best, value: Number(digits) / 100 };
+      confidence = Math.min(confidence, ROUNDED_TOTAL_CAP);
+    }
+    // "TOTAL 60.31 / ROUNDING ADJ -0.01": a page that rounds its cash total to 5 cents is paid the rounded amount
+    const read = Number(best.value);
+    const rounded = Math.round(read * 20) / 20;
+    if (!evidence.better && !evidence.corroborated && Math.abs(rounded - read) > 0.0049 && ROUNDING_LINE.test(doc.markdown)) {
+      best = { ...best, value: rounded };
+      confidence = Math.min(confidence, ROUNDED_TOTAL_CAP);
+    }
     // digits read by OCR are settled only when the page repeats or adds up to them
     if (doc.ocrQuality !== null && !evidence.corroborated) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);
+    // an amount the page confirms (paid less change, a tax row, a payment line) is settled by the data, however loosely labelled
+    else if (evidence.corroborated && !evidence.contradicted) confidence = Math.max(confidence, CORROBORATED_TOTAL);
   }
   return cite(doc, best.value, confidence, best.candidate.start, best.candidate.end);
+}
+
+/** NET_FINAL: a receipt's "NET TOTAL", "Nett Amount", "Net Amt": after a subtotal and the charges, the amount to pay. */
+const NET_FINAL = /^(net|nett) (total|amount)$/;
+/** GROSS_OR_SUB: the amount before a receipt's tax and service charge ("SUB TOTAL", "Gross Amt"). */
+const GROSS_OR_SUB = /\b(sub ?total|sub|gross)\b/;
+
+/**
+ * netAfterSubtotal: on a receipt a "NET TOTAL" printed below a larger-than-it subtotal or gross amount
+ * ("SUB TOTAL 159.00 ... NET TOTAL 174.90") is what is paid, not the net of an invoice (which is
+ * at most its subtotal). Ranked below an exact total label, and never above 0.75 on its own.
+ */
+function netAfterSubtotal(doc: ParsedDocument, candidates: Candidate[]): Scored[] {
+  const out: Scored[] = [];
+  const amount = (c: Candidate) => parseNumber(cleanText(c.value), doc.decimalMark);
+  for (const c of candidates) {
+    if (c.kind === "column" || !NET_FINAL.test(normaliseLabel(c.label))) continue;
+    const n = amount(c);
+    if (!n || n.percent || n.value <= 0) continue;
+    const below = candidates.some((o) => o.start < c.start && o.kind !== "column" && GROSS_OR_SUB.test(normaliseLabel(o.label)) && (amount(o)?.value ?? Infinity) < n.value);
+    if (below) out.push({ candidate: c, value: n.value, confidence: 0.75, rank: 0.7 });
+  }
+  return out;
 }
 
 /**
@@ -165,6 +238,20 @@ function ocrCalibrated(confidence: number, labels: FieldLabels, ocrQuality: numb
 
 /** OCR_WELL_READ: the ocr_quality from which tesseract's digits are trusted as read. */
 const OCR_WELL_READ = 0.8;
+
+/** twoDecimalPage says whether the page writes its amounts with two decimals (at least three such). */
+function twoDecimalPage(doc: ParsedDocument): boolean {
+  const amounts = [...doc.markdown.matchAll(/(?<![\d.,])\d{1,5}[.,]\d{2}(?![\d])/g)].length;
+  return amounts >= 3;
+}
+
+/** ROUNDING_LINE: a line of the cash rounding to 5 cents ("ROUNDING ADJ. -0.01", "Rounding (RM): 0.02"). */
+const ROUNDING_LINE = /^\W*(total\s+)?round(ing|ed)?\b(?!.*\btotal\b)/im;
+/** ROUNDED_TOTAL_CAP: a total rounded by the engine, not read: the page does not print it as such. */
+const ROUNDED_TOTAL_CAP = 0.6;
+
+/** CORROBORATED_TOTAL: the confidence of a total that other amounts of the page confirm. */
+const CORROBORATED_TOTAL = 0.85;
 
 /** OCR_UNSETTLED_CAP: the highest confidence of an OCR-read amount that nothing else on the page confirms. */
 const OCR_UNSETTLED_CAP = 0.75;
@@ -191,7 +278,8 @@ const SECONDARY_DATE = /\b(order|po|purchase|bestellung|bestelldatum|auftrag|com
 /** meaningBonus ranks labels by what they mean for the field: the final amount over a plain total, the document's date over an order's. */
 function meaningBonus(label: string, labels: FieldLabels): number {
   const norm = normaliseLabel(label);
-  if (labels.concept === "total") return FINAL_AMOUNT.test(norm) ? 0.06 : 0;
+  // "Total (Inclusive of GST)": the note in parentheses says it is the final amount
+  if (labels.concept === "total") return FINAL_AMOUNT.test(norm) || FINAL_AMOUNT.test(splitWords(label).join(" ")) ? 0.06 : 0;
   if (labels.concept === "date" && !labels.nameWords.some((w) => SECONDARY_DATE.test(w))) return SECONDARY_DATE.test(norm) ? -0.1 : 0;
   return 0;
 }
@@ -212,11 +300,19 @@ function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[]
       }
       // "Invoice Date ..." is a date label, not the invoice number's
       if (own === 0 || longest > own) continue;
+      // "SUB TOTAL 159,00": the word before makes it another concept's label
+      if (p > 0) {
+        const wider = normaliseLabel(words.slice(p - 1, p + own).map((w) => w[0]).join(" "));
+        const other = conceptOf(wider);
+        if (other && other !== labels.concept) continue;
+      }
       // mid-line, only a capitalised label right after a value ("... 2024 Currency USD"), not prose
       if (p > 0 && !(/^[A-Z]/.test(words[p]![0]) && /\d|\|$|^[A-Z]{2,}$/.test(words[p - 1]![0]))) continue;
       const last = words[p + own - 1]!;
       const value = line.plain.slice(last.index! + last[0].length).replace(/^[\s:|.\-–]+/, "");
       if (!value) continue;
+      // "Total GST Amt : 2.40": the label runs on to the colon, and names something else
+      if (/^[^\d:]*\p{L}[^\d:]*:/u.test(value)) continue;
       out.push({ label: words.slice(p, p + own).map((w) => w[0]).join(" "), value, kind: p === 0 ? "prefix" : "phrase", start: line.start, end: line.end, section: "", order: 1_000_000 + index * 100 + p });
     }
   });
@@ -384,6 +480,9 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     if (isIdField(labels)) return idFallback(doc, labels, at);
   }
   if ((def.type === "number") && labels.concept === "total") {
+    // no total label a reader can make out ("TOR: RM 73. 00"): what the payment lines say was paid
+    const payment = receiptPayment(doc);
+    if (payment) return payment.confirmedAt ? cite(doc, payment.value, 0.85, ...payment.confirmedAt) : cite(doc, payment.value, 0.5, payment.start, payment.end);
     const money = allNumbers(md).filter((n) => n.currency && !n.percent);
     if (!money.length) return null;
     const largest = money.reduce((a, b) => (b.value > a.value ? b : a));

@@ -84,6 +84,8 @@ const WORD_ALIASES: Record<string, string> = {
   amt: "amount", qty: "quantity", addr: "address", telephone: "phone", tel: "phone", "e-mail": "email",
   inv: "invoice", txn: "transaction", trans: "transaction", ref: "reference", desc: "description",
   subtotal: "subtotal", sub: "sub", "p.o": "po", "p.o.": "po", dt: "date", cust: "customer",
+  // the word total as OCR misreads it on scanned receipts (a/o, l/i/t confusions)
+  tatal: "total", totai: "total", totat: "total", tolal: "total", iotal: "total", t0tal: "total", tota1: "total",
 };
 
 const STOP = new Set(["the", "a", "an", "of", "for", "on", "in", "to", "and", "or", "is", "as", "at", "by", "this", "that", "with", "from", "its", "it", "be", "which", "what", "value", "document", "field", "extract", "if", "any", "name"]);
@@ -119,6 +121,8 @@ const CURRENCY_WORDS = new Set(["rm", "myr", "eur", "usd", "gbp", "chf", "pln", 
 
 /** INCLUSIVE: words that say an amount includes the tax ("Total Incl. GST", "Total TTC"). */
 const INCLUSIVE = new Set(["incl", "inkl", "includes", "including", "inclusive", "inc", "ttc", "brutto", "gross"]);
+/** TAX_EXCLUDED: words that say an amount is before tax ("Total (Excluding GST)", "Total HT"). */
+const TAX_EXCLUDED = new Set(["excl", "exkl", "excluding", "exclusive", "excluded", "ht", "before"]);
 const TOTAL_HEADS = new Set(["total", "grand", "amount", "gesamt", "gesamtbetrag", "summe", "montant", "totaal", "totale", "importe", "valor", "razem"]);
 
 export interface FieldLabels {
@@ -194,7 +198,10 @@ export function labelScore(label: string, field: FieldLabels): number {
   // (not for parties: "LE FOURNISSEUR" is a company's name, not a label)
   const compoundHead = words.length > 1 && head.length >= 8 && field.exact.has(head) && field.concept !== "vendor" && field.concept !== "customer";
   // "Total Includes GST", "Gesamtbetrag inkl. MwSt": a total that says it includes the tax
-  if (field.concept === "total" && TOTAL_HEADS.has(words[0]!) && words.some((w) => INCLUSIVE.has(w)) && !words.some((w) => ["excl", "exkl", "excluding", "exclusive", "sub", "net", "netto", "ht", "qty"].includes(w))) return 1;
+  // "Total Sales (Excluding GST)", "Total (Inclusive of GST)": a note in parentheses says which total it is
+  const noted = label.includes("(") ? splitWords(label) : words;
+  if (field.concept === "total" && noted.some((w) => TAX_EXCLUDED.has(w))) return 0;
+  if (field.concept === "total" && TOTAL_HEADS.has(words[0]!) && noted.some((w) => INCLUSIVE.has(w)) && !noted.some((w) => ["sub", "net", "netto", "qty"].includes(w))) return 1;
   if (field.concept && EXCLUDED[field.concept]?.some((w) => words.includes(w)) && !field.exact.has(norm) && !compoundHead) return 0;
   if (field.exact.has(norm)) return 1;
   if (compoundHead) return 0.85;

@@ -32,7 +32,7 @@ const NOT_A_NAME =
 
 /** FIELD_WORDS: words of a receipt's or invoice's fields and column headers, never part of an issuer's name. */
 const FIELD_WORDS =
-  /(?<!\p{L})(qty|quantity|description|amount|cash|cashier|change|sub-?total|subtotal|total|price|item|items|discount|rounding|tax|gst|vat|thank|welcome|counter|operator|salesperson|served|member|points|menge|preis|betrag|summe|montant|prix|quantit[eé])(?!\p{L})/iu;
+  /(?<!\p{L})(qty|quantity|description|amount|cash|cashier|cash[lt]er|casheer|change|shopping|tq|visit|terima|kasih|sub-?total|subtotal|total|price|item|items|discount|rounding|tax|gst|vat|thank|welcome|counter|operator|salesperson|served|member|points|menge|preis|betrag|summe|montant|prix|quantit[eé])(?!\p{L})/iu;
 
 /** SEPARATORS: how a sender line separates name, street and town. */
 const SEPARATORS = /\s+[·•●|]\s+|\s+[-–]\s+/;
@@ -65,6 +65,9 @@ function addressLike(t: string): boolean {
   // German and Dutch street names are one word: "Musterstr. 99", "Lieferantenstraße 20", "Kerkstraat 5"
   if (/\p{L}(str\.|straße|strasse|straat|weg|allee|platz|gasse|damm|laan)\s*\d/iu.test(t)) return true;
   if (/^(?:[A-Z]{1,2}[- ])?\d{4,5}\s+\p{L}/u.test(t)) return true;
+  // "109, SS21/1A,": a house number before a comma; Malaysian area and state lines ("TAMAN JOHOR JAYA", "SELANGOR DARUL EHSAN")
+  if (/^(no\.?\s*)?\d+[A-Z]?(-\d+[A-Z]?)?\s*,/i.test(t)) return true;
+  if (/^(taman|bandar|jalan|jln\.?|lorong|kampung|persiaran|lebuh)\s+\p{L}/iu.test(t) || /\bdarul\s+(ehsan|takzim|aman|naim|khusus|ridzuan|makmur)\b/i.test(t)) return true;
   return /,\s*\d{4,5}\b|\b\d{4,5}\s+\p{Lu}\p{L}+,/u.test(t);
 }
 
@@ -78,6 +81,33 @@ function companyName(text: string): string {
   const end = m.index + m[0].length;
   // keep a closing part such as "(M) SDN BHD" or "Sdn. Bhd." that belongs to the name
   return text.slice(0, end).replace(/[\s,;]+$/, "").trim() || text.trim();
+}
+
+/**
+ * trimOcrNoise drops the specks OCR reads around a scanned line ("~ AEON CO. (M) BHD",
+ * "PERNIAGAAN ZHENG HUI :"): punctuation before the first letter, and punctuation after a space at
+ * the end of a line of two or more words (a one-word "Seller :" stays a label).
+ */
+export function trimOcrNoise(text: string): string {
+  let t = text.replace(/^[^\p{L}\d(]+/u, "");
+  if (/\p{L}{2,}\s+\p{L}{2,}/u.test(t)) t = t.replace(/(\s+[^\p{L}\d()\s&]+)+\s*$/u, "");
+  return t;
+}
+
+/**
+ * ocrFixedForm reads a company form that OCR misread in a known way: "SON BHD" / "SDN 8HD" are
+ * Sdn Bhd (Malaysian private limited; no other "Son Bhd" exists), "$/B" is S/B, and a yen sign
+ * among capitals is a Y. Only these are corrected; the name's other letters stay as read.
+ */
+export function ocrFixedForm(text: string): string {
+  return text
+    .replace(/(?<![\p{L}\d])(S[O0D]N)(\.?,?\s*)([B8]H[D0O])(?![\p{L}\d])/giu, (_m, sdn: string, gap: string, bhd: string) => {
+      const upper = sdn === sdn.toUpperCase();
+      return `${upper ? "SDN" : "Sdn"}${gap.replace(",", "")}${upper ? "BHD" : "Bhd"}`;
+    })
+    .replace(/(?<![\p{L}\d])\$\/B(?![\p{L}\d])/gu, "S/B")
+    // "MR.D.I.¥(M)": a yen sign among a name's capitals and initials is OCR's Y
+    .replace(/(?<=[A-Z]\.?)¥(?=[.(\s]|[A-Z]|$)/g, "Y");
 }
 
 /** domainsOf lists the names in the document's e-mail and web addresses ("kraxi" from info@kraxi.com). */
@@ -95,6 +125,8 @@ interface Mention {
   start: number;
   end: number;
   sender: boolean;
+  /** last: the index of the mention's last line (a name printed over two lines ends below its first) */
+  last: number;
 }
 
 /** mentionsOf reads the name-like lines, table cells and sender-line heads of the document. */
@@ -108,11 +140,30 @@ function mentionsOf(lines: Line[]): Mention[] {
       // "Name · Street 17 · 12345 Town": the sender line above the address window
       const sender = segments.length >= 2 && segments.slice(1).some((s) => /\b\d{4,5}\b|\b\d+\w?$/.test(s));
       const head = sender ? segments[0]! : piece;
-      const name = companyName(head.replace(/\*\*/g, ""));
-      if (nameLike(name)) out.push({ name, line: index, start: line.start, end: line.end, sender });
+      const name = companyName(ocrFixedForm(trimOcrNoise(head.replace(/\*\*/g, ""))));
+      // a name printed over two lines (the next, or the one after a blank line): "HOME MASTER HARDWARE &" /
+      // "ELECTRICAL", "PASARAYA MAJU" / "SDN BHD"
+      const nextIndex = lines[index + 1]?.plain ? index + 1 : index + 2;
+      const next = line.isTable || sender ? null : lines[nextIndex];
+      if (!next?.plain || next.isTable) {
+        if (nameLike(name)) out.push({ name, line: index, last: index, start: line.start, end: line.end, sender });
+        continue;
+      }
+      const second = ocrFixedForm(trimOcrNoise(next.plain.replace(/\*\*/g, "")));
+      const first = ocrFixedForm(trimOcrNoise(head.replace(/\*\*/g, "")));
+      const continues = /&$/.test(first) ? nameLike(second) && !hasLegalForm(first) : onlyLegalForm(second) && !hasLegalForm(first) && nameLike(first);
+      const joined = companyName(`${first} ${second}`);
+      if (continues && nameLike(joined)) out.push({ name: joined, line: index, last: nextIndex, start: line.start, end: next.end, sender: false });
+      else if (nameLike(name)) out.push({ name, line: index, last: index, start: line.start, end: line.end, sender });
     }
   });
   return out;
+}
+
+/** onlyLegalForm says whether a line holds nothing but a company form ("SDN BHD", "(M) SDN. BHD.", "S/B"). */
+function onlyLegalForm(text: string): boolean {
+  const m = text.match(LEGAL_FORM_WORDS) ?? text.match(LEGAL_FORM_CAPS);
+  return m !== null && m.index !== undefined && /^[\s(]*(\(?[A-Z]\)\s*)?$/.test(text.slice(0, m.index)) && /^[\s.,]*$/.test(text.slice(m.index + m[0].length));
 }
 
 /** findIssuer picks the name that the document's layout and wording say issued it, or null. */
@@ -151,13 +202,15 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     if (domains.some((d) => key.includes(d) || (key.length >= 4 && d.includes(key.slice(0, Math.max(4, key.length - 2)))))) score += 2;
     if (m.sender) score += 2;
     if (topLines.has(m.line)) score += 1;
+    // a receipt's or letterhead's name is printed in capitals; a lowercase line on top is a handwritten note or noise
+    if (topLines.has(m.line) && /\p{Lu}{3,}/u.test(m.name) && !/\p{Ll}/u.test(m.name)) score += 0.5;
     if (m.line === firstLine) score += 1;
     if (m.line >= footerFrom && !topLines.has(m.line)) score += 0.5;
     // a town line inside an address ("SELANGOR DARUL EHSAN") follows the street line
     const above = content.filter((x) => x.i < m.line).at(-1);
     const inAddress = above !== undefined && addressLike(above.l.plain);
     if (inAddress) score -= 1.5;
-    else if (topLines.has(m.line) && headsBlock(m.line)) score += 1.5;
+    else if (topLines.has(m.line) && headsBlock(m.last)) score += 1.5;
     if (REGISTRATION.test(m.name)) score -= 3;
     if (customerLines.has(m.line)) score -= 3;
     const seen = byName.get(key);
