@@ -21,6 +21,7 @@ import { getApiKey } from "../security/apiKeys";
 import { assertFetchableUrl } from "../security/ssrf";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { resolveUrlSigningKey } from "./signing";
+import { previewOf } from "./routes";
 import type { ThumbnailSize } from "./service";
 
 export const PREVIEW_SIGNED_PATH = "/api/v1/thumbnails/preview/signed";
@@ -148,7 +149,7 @@ export const previewLinkRoutes: Route[] = [
       },
     },
     handler: async (input) => {
-      const { services, ctx, request, set } = input;
+      const { services, ctx, set } = input;
       const link = verifiedLink(input);
       const key = getApiKey(services.store, link.keyId);
       if (!key || key.revokedAt) throw new AppError("forbidden", "key_id: the key that minted this preview link was revoked; mint a new one with an active key");
@@ -159,7 +160,7 @@ export const previewLinkRoutes: Route[] = [
         throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute of the key behind this link exceeded; retry in ${ctx.rate.resetSeconds} s.`, { headers: { "Retry-After": String(ctx.rate.resetSeconds) } });
       }
       await assertFetchableUrl(link.url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
-      const { jpeg, cached, creditsUsed } = await services.thumbnails.preview(key, link.url, link, false, ctx.id, request.signal, { cacheHitsFree: true });
+      const { jpeg, cached, creditsUsed } = await previewOf(input, key, link.url, link, false, { cacheHitsFree: true });
       const headers = new Headers({ "content-type": "image/jpeg", "x-cache": cached ? "hit" : "miss", "x-credits-used": String(creditsUsed), "cache-control": "public, max-age=3600" });
       for (const [name, value] of Object.entries(set.headers)) headers.set(name, String(value));
       return new Response(jpeg as Uint8Array<ArrayBuffer>, { headers });
