@@ -1,3 +1,4 @@
+import { priceText } from "../credits/costs";
 import { Fields } from "../app/fields";
 import { Type } from "@sinclair/typebox";
 import type { Route } from "../app/route";
@@ -33,7 +34,7 @@ export const screenshotRoutes: Route[] = [
       tag: "Screenshots",
       summary: "Screenshot of a URL",
       description:
-        "Everything after the first `/` is the target URL (percent-encode its own query string: `/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`); options are query parameters. The page is rendered in the shared headless Chromium, every request it makes passes the SSRF guard, and it is captured once it settled (plus `wait_ms`). Answers image/jpeg, image/png, image/webp, image/gif or video/mp4 (H.264) with `X-Page-Status` (the page's HTTP status) and `X-Credits-Used`. A page that does not load within the server's screenshot deadline gets 504. 1 credit.",
+        "Everything after the first `/` is the target URL (percent-encode its own query string: `/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`); options are query parameters. The page is rendered in the shared headless Chromium, every request it makes passes the SSRF guard, and it is captured once it settled (plus `wait_ms`). Answers image/jpeg, image/png, image/webp, image/gif or video/mp4 (H.264) with `X-Page-Status` (the page's HTTP status) and `X-Credits-Used`. A page that does not load within the server's screenshot deadline gets 504. " + priceText("screenshot"),
       params: Fields({ url: Type.String({ description: "target URL, e.g. https://example.com" }) }),
       query: ScreenshotQuery,
       responses: {

@@ -214,7 +214,7 @@ export class ThumbnailJobs {
     return freshFile(this.previewPath(url, size), PREVIEW_TTL_MS);
   }
 
-  /** drawPreview is the work of the operation "thumbnail.preview": the cached JPEG (unless nocache), else drawn and cached; 1 credit either way. */
+  /** drawPreview is the work of the operation "thumbnail.preview": the cached JPEG (unless nocache), else drawn and cached; priced as a thumbnail either way. */
   async drawPreview(input: PreviewInput, signal: AbortSignal): Promise<TaskOutcome<Preview>> {
     const cached = input.nocache ? null : await this.cachedPreview(input.url, input.size);
     if (cached) return { result: { jpeg: cached, cached: true }, credits: costs.thumbnail() };

@@ -10,6 +10,7 @@
  * URL's signature or the reverse. Changing any parameter (a bigger size, another URL, another key)
  * breaks it. A revoked key's links stop working; its rate limit counts every view.
  */
+import { priceText } from "../credits/costs";
 import { Type } from "@sinclair/typebox";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors";
@@ -115,7 +116,9 @@ export const previewLinkRoutes: Route[] = [
       tag: "Thumbnails",
       summary: "Mint a signed preview link for an <img> tag",
       description:
-        "JSON body: `url`, optional `width`, `height`, `quality` and `expires_in` (seconds, default one day, at most 7 days). Answers a link to GET /api/v1/thumbnails/preview/signed that needs no key, absolute under the server's --public-url or else relative. Each render through the link is billed to this key (1 credit); a preview served from the cache (an hour per URL and size) is free. Changing any part of the link breaks its signature; revoking the key ends its links. Minting is free.",
+        "JSON body: `url`, optional `width`, `height`, `quality` and `expires_in` (seconds, default one day, at most 7 days). Answers a link to GET /api/v1/thumbnails/preview/signed that needs no key, absolute under the server's --public-url or else relative. Each render through the link is billed to this key as a thumbnail (" +
+        priceText("thumbnail") +
+        "); a preview served from the cache (an hour per URL and size) is free. Changing any part of the link breaks its signature; revoking the key ends its links. Minting is free.",
       body: SignBody,
       bodyType: "json",
       maxRequestBytes: 64 * 1024,
@@ -137,7 +140,9 @@ export const previewLinkRoutes: Route[] = [
       public: true,
       summary: "JPEG preview through a signed link (no key)",
       description:
-        "The link minted by POST /api/v1/thumbnails/preview/sign: the JPEG preview of `url` at the signed size, for an <img> tag. Billed to the key that minted it (1 credit a render; cache hits free), under that key's rate limit. 403 when the signature does not match or the link expired, or the key was revoked.",
+        "The link minted by POST /api/v1/thumbnails/preview/sign: the JPEG preview of `url` at the signed size, for an <img> tag. Billed to the key that minted it, each render as a thumbnail (" +
+        priceText("thumbnail") +
+        "; cache hits free), under that key's rate limit. 403 when the signature does not match or the link expired, or the key was revoked.",
       query: SignedQuery,
       responses: {
         200: { description: "The preview", contentType: "image/jpeg" },

@@ -246,7 +246,7 @@ export const thumbnailRoutes: Route[] = [
       tag,
       summary: "JPEG preview of a URL for an <img> tag",
       description:
-        "Returns the JPEG itself (a web page as a screenshot, a document or image behind the URL like an upload). Previews are cached for an hour per URL and size (`X-Cache: hit` or `miss`); `nocache=true` draws afresh. 1 credit (cache hits included).",
+        "Returns the JPEG itself (a web page as a screenshot, a document or image behind the URL like an upload). Previews are cached for an hour per URL and size (`X-Cache: hit` or `miss`); `nocache=true` draws afresh. " + priceText("thumbnail") + " Cache hits cost the same.",
       query: ThumbnailPreviewQuery,
       responses: {
         200: { description: "The preview", contentType: "image/jpeg" },
