@@ -25,6 +25,7 @@ import type { Logger } from "../app/log";
 import type { TaskOutcome } from "../tasks/kinds";
 import type { TaskRequest } from "../tasks/engine";
 import type { TaskRow } from "../tasks/queries";
+import { TASK_RETENTION_MS } from "../tasks/runner";
 import { thumbnailQueries, type ThumbnailJobRow } from "./queries";
 import { thumbnailOf, type ThumbnailDeps, type ThumbnailSize, type ThumbnailSource } from "./service";
 import { UrlSigner } from "./signing";
@@ -87,8 +88,8 @@ export interface ThumbnailJobsDeps {
   forgetTask: (taskId: string) => void;
 }
 
-/** RETENTION_MS: a job and its image are deleted this long after the job ended */
-export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** RETENTION_MS: a job and its image are deleted this long after the job ended (the tasks' retention) */
+export const RETENTION_MS = TASK_RETENTION_MS;
 /** PREVIEW_TTL_MS: how long a cached preview is served before it is drawn again */
 export const PREVIEW_TTL_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
