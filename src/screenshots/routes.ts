@@ -3,26 +3,10 @@ import { Fields } from "../app/fields";
 import { Type } from "@sinclair/typebox";
 import type { Route } from "../app/route";
 import { AppError } from "../errors";
-import { contextOf } from "../app/context";
+import { targetUrlOf } from "../app/context";
 import { assertFetchableUrl } from "../security/ssrf";
 import { ScreenshotQuery, type ScreenshotFormat } from "./schema";
 import type { Screenshot, ScreenshotOptions } from "./service";
-
-/**
- * targetUrlOf reads the target URL from the raw path: everything after `prefix` (percent-decoded
- * once). A target with its own query string sends it percent-encoded; our query is the options.
- */
-export function targetUrlOf(request: Request, prefix: string): string {
-  const path = contextOf(request).url.pathname;
-  let raw = path.slice(prefix.length);
-  try {
-    raw = decodeURIComponent(raw);
-  } catch {
-    throw new AppError("bad_request", "url: the target URL in the path is not valid percent-encoding");
-  }
-  if (!raw) throw new AppError("missing_input", `Put the target URL after '${prefix}', e.g. ${prefix}https://example.com`);
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`;
-}
 
 export const screenshotRoutes: Route[] = [
   {
