@@ -15,8 +15,8 @@ import { markdownTask } from "./markdown/task";
 import { screenshotTask } from "./screenshots/task";
 import type { ScreenshotDeps } from "./screenshots/service";
 import type { ExtractDeps } from "./extract/service";
-import { THUMBNAIL_OPERATION, type ThumbnailJobs } from "./thumbnails/jobs";
-import { thumbnailTask } from "./thumbnails/task";
+import { PREVIEW_OPERATION, THUMBNAIL_OPERATION, type ThumbnailJobs } from "./thumbnails/jobs";
+import { previewTask, thumbnailTask } from "./thumbnails/task";
 
 /** OperationDeps: the dependencies the composition root hands the engine; each operation reads its part. */
 export type OperationDeps = AgentDeps & ExtractDeps & DiffDeps & { thumbnails: ThumbnailJobs; screenshots: ScreenshotDeps };
@@ -30,6 +30,7 @@ export const OPERATIONS = {
   decide: decideTask,
   diff: diffTask,
   [THUMBNAIL_OPERATION]: thumbnailTask,
+  [PREVIEW_OPERATION]: previewTask,
 } as const satisfies Record<string, TaskKind<any, any, any>>;
 
 /** OperationName: an operation of the table (the name stored in tasks.operation) */
@@ -38,5 +39,5 @@ export type OperationName = keyof typeof OPERATIONS;
 /** OperationsFit: a compile-time check that OperationDeps gives every operation what it declares. */
 type DepsOf<K> = K extends TaskKind<any, any, infer D> ? D : never;
 export type OperationsFit = { [N in OperationName]: OperationDeps extends DepsOf<(typeof OPERATIONS)[N]> ? true : never };
-const _fit: OperationsFit = { markdown: true, screenshot: true, extract: true, analyze: true, cross: true, decide: true, diff: true, thumbnail: true };
+const _fit: OperationsFit = { markdown: true, screenshot: true, extract: true, analyze: true, cross: true, decide: true, diff: true, thumbnail: true, "thumbnail.preview": true };
 void _fit;

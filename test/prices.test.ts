@@ -33,3 +33,13 @@ test("each operation's minimum is its cost for the least work (one page, no tran
     decide: PRICES.decide.cost(null),
   });
 });
+
+test("route descriptions state prices only through the price table (priceText), never as a number in prose", async () => {
+  const { ROUTES } = await import("../src/app/app");
+  // "N credit(s)" in prose, except the free plan's allowance (FREE_MONTHLY_CREDITS "credits per calendar month"), which is no price
+  const inProse = /\b\d+ credits?\b(?! per calendar month)/i;
+  const offenders = ROUTES.filter((route) => inProse.test(route.op.description ?? "")).map((route) => `${route.op.method} ${route.op.path}: ${route.op.description!.match(inProse)![0]}`);
+  expect(offenders).toEqual([]);
+  const priced = ROUTES.filter((route) => (route.op.description ?? "").includes("Credits: "));
+  for (const path of ["/api/v1/markdown/convert", "/api/v1/diff", "/api/v1/thumbnails/preview", "/api/v1/extract"]) expect(priced.map((route) => route.op.path)).toContain(path);
+});

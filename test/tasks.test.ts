@@ -276,3 +276,41 @@ describe("crash recovery", () => {
     }
   }, 120_000);
 });
+
+describe("retention", () => {
+  const dataDir = tempDir();
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  test("tasks and batches that ended more than 7 days ago are deleted when the runner starts; newer ones stay", async () => {
+    const first = await startServer({ dataDir });
+    const { key } = await first.key("enterprise");
+    const accept = async (path: string, body: FormData) => {
+      const r = await api(first, key, "POST", path, body);
+      expect(r.status).toBe(202);
+      return r.body;
+    };
+    const [old, recent] = [await accept("/api/v1/extract", form({ schema: SCHEMA, file: invoice(1), sync: "false" })), await accept("/api/v1/extract", form({ schema: SCHEMA, file: invoice(2), sync: "false" }))];
+    const batch = await accept("/api/v1/extract/batch", form({ schema: SCHEMA, files: [invoice(3), invoice(4)] }));
+    for (const path of [`/api/v1/jobs/${old.task_id}`, `/api/v1/jobs/${recent.task_id}`, `/api/v1/jobs/batch/${batch.batch_id}`]) expect((await poll(first, key, path, ended)).status).toBe("completed");
+    await first.stop();
+
+    // the old task and the batch ended 8 days ago (its items too); the recent one 6 days ago
+    const db = first.store().db;
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    db.query("UPDATE tasks SET completed_at = ? WHERE id = ? OR batch_id = ?").run(daysAgo(8), old.task_id, batch.batch_id);
+    db.query("UPDATE batches SET completed_at = ? WHERE id = ?").run(daysAgo(8), batch.batch_id);
+    db.query("UPDATE tasks SET completed_at = ? WHERE id = ?").run(daysAgo(6), recent.task_id);
+
+    const second = await startServer({ dataDir });
+    try {
+      expect((await api(second, key, "GET", `/api/v1/jobs/${old.task_id}`)).status).toBe(404);
+      expect((await api(second, key, "GET", `/api/v1/jobs/batch/${batch.batch_id}`)).status).toBe(404);
+      const kept = await api(second, key, "GET", `/api/v1/jobs/${recent.task_id}`);
+      expect(kept.status).toBe(200);
+      expect(kept.body.result.data.invoice_number).toBe("INV-1002");
+      expect(second.store().db.query<{ n: number }, []>("SELECT count(*) AS n FROM tasks").get()!.n).toBe(1);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+});

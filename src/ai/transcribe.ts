@@ -6,8 +6,12 @@
 import type Groq from "groq-sdk";
 import { toFile } from "groq-sdk";
 import { AppError } from "../errors";
-import type { Transcriber } from "../convert/types";
 import { withProviderPolicy } from "./groq";
+
+/** Transcriber is the AI provider's speech-to-text (Groq Whisper). */
+export interface Transcriber {
+  transcribe(audio: { audio: Uint8Array; filename: string; contentType: string }, signal: AbortSignal): Promise<{ text: string; language: string | null; durationSeconds: number | null }>;
+}
 
 /** GROQ_MAX_UPLOAD_BYTES: the provider's limit for one uploaded audio file. */
 export const GROQ_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;

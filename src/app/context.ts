@@ -4,6 +4,7 @@
  */
 import type { ApiKeyInfo } from "../security/apiKeys";
 import type { RateDecision } from "../credits/rateLimit";
+import { AppError } from "../errors";
 
 export interface RequestContext {
   id: string;
@@ -41,4 +42,20 @@ export function rateLimitHeaders(ctx: RequestContext): Record<string, string> {
     "RateLimit-Remaining": String(ctx.rate.remaining),
     "RateLimit-Reset": String(ctx.rate.resetSeconds),
   };
+}
+
+/**
+ * targetUrlOf reads the target URL from the raw path: everything after `prefix` (percent-decoded
+ * once). A target with its own query string sends it percent-encoded; our query is the options.
+ */
+export function targetUrlOf(request: Request, prefix: string): string {
+  const path = contextOf(request).url.pathname;
+  let raw = path.slice(prefix.length);
+  try {
+    raw = decodeURIComponent(raw);
+  } catch {
+    throw new AppError("bad_request", "url: the target URL in the path is not valid percent-encoding");
+  }
+  if (!raw) throw new AppError("missing_input", `Put the target URL after '${prefix}', e.g. ${prefix}https://example.com`);
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`;
 }

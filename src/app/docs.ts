@@ -10,6 +10,7 @@ import { Elysia } from "elysia";
 // @ts-ignore: a file import yields its path
 import scalarBundlePath from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import { CREDIT_COST_TABLE } from "../credits/costs";
+import { FREE_MONTHLY_CREDITS, RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { ERROR_STATUS } from "../errors";
 import { INTERFACE_VERSION, VERSION } from "../version";
 import { openApiOperation, type Operation } from "./operation";
@@ -28,11 +29,11 @@ the signed thumbnail URLs and /docs. Missing, invalid or revoked keys get 401. A
 another method is 405 \`method_not_allowed\` with \`Allow\`. When the operator allows keyless use (--anonymous-plan free),
 GET /md/{url} and GET /{url} also answer requests without a key, on a shared budget with a per-address rate limit.
 
-**Rate limits** per key and minute: Free 30, Pro 120, Enterprise 600. Every authenticated response carries
+**Rate limits** per key and minute: Free ${RATE_LIMIT_PER_MINUTE.free}, Pro ${RATE_LIMIT_PER_MINUTE.pro}, Enterprise ${RATE_LIMIT_PER_MINUTE.enterprise}. Every authenticated response carries
 \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; over the limit: 429 \`rate_limited\` with \`Retry-After\`.
 
 **Credits** are charged only when an operation succeeds; every metered response carries \`credits_used\`.
-Free keys get 100 credits per calendar month (UTC), no carry-over; Pro and Enterprise are metered without a cap.
+Free keys get ${FREE_MONTHLY_CREDITS} credits per calendar month (UTC), no carry-over; Pro and Enterprise are metered without a cap.
 Not enough credits: 402 \`insufficient_credits\`.
 
 | Operation | Credits |

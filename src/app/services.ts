@@ -79,7 +79,6 @@ export function createServices(config: Config, overrides: Partial<Pick<Services,
   services.webhooks = new WebhookDispatcher({ store, sharedSecret: services.webhookSecret, allowPrivate: config.allowPrivateUrls, logger: services.logger, retryScale: config.webhooks.retryScale });
   services.thumbnails = new ThumbnailJobs({
     store,
-    ledger: services.ledger,
     dataDir: config.dataDir,
     thumbnail: thumbnailDepsOf(config, services.markdown),
     logger: services.logger,

@@ -14,7 +14,7 @@ import { gunzipSync } from "node:zlib";
 import { AppError } from "../errors";
 import { describeBytes } from "../security/ssrf";
 import { sniffType } from "../ingest/sniff";
-import { checkMarkdownSize, heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, demoteHeadings, heading, joinBlocks, tidyMarkdown } from "./markdown";
 import { decompressStream, withSevenZip } from "../tools/archivers";
 
 import { isTar, MAX_TAR_ENTRIES, TarArchive } from "./tar";
@@ -167,16 +167,3 @@ async function convertMembers(input: ConvertInput, members: Members, ctx: Conver
   return { markdown: tidyMarkdown(joinBlocks(blocks)), title: input.filename, totalPages: pages, method: "archive", warnings };
 }
 
-/** demoteHeadings moves every ATX heading `levels` deeper (max 6), leaving fenced code alone. */
-export function demoteHeadings(markdown: string, levels: number): string {
-  let fenced = false;
-  return markdown
-    .split("\n")
-    .map((line) => {
-      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-      if (fenced) return line;
-      const m = line.match(/^(#{1,6}) (.*)$/);
-      return m ? `${"#".repeat(Math.min(6, m[1]!.length + levels))} ${m[2]}` : line;
-    })
-    .join("\n");
-}

@@ -7,7 +7,7 @@ import MsgReader from "@kenjiuno/msgreader";
 import PostalMime from "postal-mime";
 import { AppError } from "../errors";
 import { htmlToMarkdown } from "./html";
-import { gfmTable, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import { demoteHeadings, gfmTable, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import type { Conversion, ConvertContext, Converter, ConvertInput } from "./types";
 
 /** MailAttachment is one attachment as listed in the output. */
@@ -223,7 +223,7 @@ export const convertMbox: Converter = async (input: ConvertInput, ctx: ConvertCo
     try {
       const mail = await convertEml({ ...input, bytes, filename: `message ${i + 1}`, ext: "eml", contentType: "message/rfc822" }, ctx);
       const body = mail.title ? mail.markdown : joinBlocks([heading(1, `Message ${i + 1}`), mail.markdown]);
-      sections.push(demoteOneLevel(body));
+      sections.push(demoteHeadings(body, 1));
       warnings.push(...mail.warnings.map((w) => `message ${i + 1}: ${w}`));
       read++;
     } catch (error) {
@@ -235,15 +235,3 @@ export const convertMbox: Converter = async (input: ConvertInput, ctx: ConvertCo
   return { markdown: tidyMarkdown(joinBlocks(sections)), title: input.filename, totalPages: 0, method: "text", warnings };
 };
 
-/** demoteOneLevel moves every ATX heading one level deeper (max 6), leaving fenced code alone. */
-function demoteOneLevel(markdown: string): string {
-  let fenced = false;
-  return markdown
-    .split("\n")
-    .map((line) => {
-      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-      if (fenced) return line;
-      return line.replace(/^(#{1,5}) /, "#$1 ");
-    })
-    .join("\n");
-}

@@ -83,3 +83,17 @@ export function metadataBlock(facts: Array<[string, unknown]>): string {
     .map(([k, v]) => `- **${k}:** ${String(v).replace(/\s+/g, " ").trim()}`)
     .join("\n");
 }
+
+/** demoteHeadings moves every ATX heading `levels` deeper (max 6), leaving fenced code alone. */
+export function demoteHeadings(markdown: string, levels: number): string {
+  let fenced = false;
+  return markdown
+    .split("\n")
+    .map((line) => {
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      if (fenced) return line;
+      const m = line.match(/^(#{1,6}) (.*)$/);
+      return m ? `${"#".repeat(Math.min(6, m[1]!.length + levels))} ${m[2]}` : line;
+    })
+    .join("\n");
+}

@@ -4,6 +4,8 @@
  * tools through the interfaces below, so each tool has one supervisor and tests use the real ones.
  */
 import type { WorkerPool } from "../pool";
+import type { Transcriber } from "../ai/transcribe";
+export type { Transcriber };
 
 /** ConvertInput is one document as ingest delivers it. */
 export interface ConvertInput {
@@ -127,10 +129,6 @@ export interface MediaTools {
   audioForTranscription(bytes: Uint8Array, signal: AbortSignal): Promise<{ audio: Uint8Array; filename: string; contentType: string }>;
 }
 
-/** Transcriber is the AI provider's speech-to-text (Groq Whisper). */
-export interface Transcriber {
-  transcribe(audio: { audio: Uint8Array; filename: string; contentType: string }, signal: AbortSignal): Promise<{ text: string; language: string | null; durationSeconds: number | null }>;
-}
 
 /** RenderedPage is a web page after JavaScript ran. */
 export interface RenderedPage {

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { Route } from "../app/route";
-import { RATE_LIMIT_PER_MINUTE } from "./plans";
+import { FREE_MONTHLY_CREDITS, RATE_LIMIT_PER_MINUTE } from "./plans";
 
 export const UsageResponse = Type.Object(
   {
@@ -26,7 +26,7 @@ export const usageRoutes: Route[] = [
       path: "/api/v1/usage",
       tag: "Account",
       summary: "Plan, credits and rate limit of the calling key",
-      description: "Beyond the spec. Free keys get 100 credits per calendar month (UTC) without carry-over; Pro and Enterprise are metered without a cap.",
+      description: `Beyond the spec. Free keys get ${FREE_MONTHLY_CREDITS} credits per calendar month (UTC) without carry-over; Pro and Enterprise are metered without a cap.`,
       responses: { 200: { description: "Usage", schema: UsageResponse } },
     },
     handler: ({ ctx, services }) => {

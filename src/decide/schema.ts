@@ -2,11 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { commonFields } from "../app/fieldsCommon";
 import { JsonText, Fields } from "../app/fields";
 
-/** ContextBlock (spec "Context block"): authoritative situational data for decide. */
-export interface ContextBlock {
-  label: string;
-  content: string;
-}
+export type { ContextBlock } from "../analyze/agent/answer";
 
 export const DECIDE_LIMITS = { instructionsChars: 20_000, fields: 10, contextBlocks: 50, contextChars: 200_000 } as const;
 

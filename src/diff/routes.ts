@@ -1,3 +1,4 @@
+import { priceText } from "../credits/costs";
 import type { Route } from "../app/route";
 import { runNowOrAccept } from "../tasks/routes";
 import type { DiffInput } from "./task";
@@ -38,7 +39,7 @@ export const diffRoutes: Route[] = [
         "Multipart: `file_a`/`url_a` (the older document) and `file_b`/`url_b` (the newer one), mixed allowed, any format POST /api/v1/markdown/convert reads (`render` chooses how web page URLs become text, as there). Both are converted concurrently, cut into blocks (headings, paragraphs, list items, table rows, code blocks, quotes) and aligned: each block is equal, insert, delete, replace (edited) or move (the same text elsewhere). Formatting-only differences (heading level, bold, list marker, line wrapping) count as equal, so a PDF compares with its DOCX source.",
         "`granularity=word` (default) adds the word-level operations inside replaced blocks (`blocks[].words`); `block` gives the aligned blocks only. `stats` counts blocks and words added, removed, changed and moved; `similarity` is the share of words in common (1 = the same text).",
         "`format=json` (default) answers the DiffResult. `format=markdown` answers the diff as a `text/markdown` document (~~deleted~~ and **inserted** words, moved blocks marked *(moved)*); `format=html` as a self-contained `text/html` page (<del> red, <ins> green). Both carry the facts in headers (`X-Similarity`, `X-Blocks-Changed`, `X-Blocks-Added`, `X-Blocks-Removed`, `X-Blocks-Moved`, `X-Credits-Used`); with `Accept: application/json` they answer the DiffResult with a `markdown` or `html` field instead.",
-        "`annotate=true` adds an AI summary (`annotations.summary`) and per changed block its `significance` (material: an amount, date, deadline, party or obligation changed; wording; structural: moved); it needs the server's AI provider (GROQ_API_KEY), else 503 ai_unavailable. `sync=false` answers 202 with a task_id (poll GET /api/v1/jobs/{task_id}); a task's result is always the JSON DiffResult, with the `markdown` or `html` field for those formats. 1 credit.",
+        "`annotate=true` adds an AI summary (`annotations.summary`) and per changed block its `significance` (material: an amount, date, deadline, party or obligation changed; wording; structural: moved); it needs the server's AI provider (GROQ_API_KEY), else 503 ai_unavailable. `sync=false` answers 202 with a task_id (poll GET /api/v1/jobs/{task_id}); a task's result is always the JSON DiffResult, with the `markdown` or `html` field for those formats. " + priceText("diff"),
       ].join("\n\n"),
       body: DiffBody,
       maxRequestBytes: 101_000_000,

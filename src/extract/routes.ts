@@ -3,7 +3,7 @@ import { requireProvider } from "../ai/groq";
 import { checkBatchInputs, checkWebhookUrl, renderModeOf, requireOneDocument } from "../app/inputs";
 import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
 import { parseTypedSchema } from "../schema/typed";
-import { priceText } from "../credits/costs";
+import { MINIMUM_COST, priceText } from "../credits/costs";
 import { runNowOrAccept } from "../tasks/routes";
 import type { ExtractInput } from "./task";
 import { EXTRACT_BATCH_MAX_ITEMS, ExtractBatchBody, ExtractBody, ExtractionResult } from "./schema";
@@ -51,7 +51,7 @@ export const extractRoutes: Route[] = [
       tag,
       summary: "Batch extraction (up to 20 documents)",
       description:
-        "One schema for every item; `files` (repeatable) and/or `urls` (JSON array), at most 20 together (more: 422). Answers 202 with a batch_id at once; items run concurrently (a few at a time) as tasks. Poll GET /api/v1/jobs/batch/{batch_id}; `webhook_url` receives the signed batch record once, when every item has ended. Credits: the sum of the items' costs (the minimum of every item, 3 each, is held at acceptance; 402 when the balance cannot cover it).",
+        "One schema for every item; `files` (repeatable) and/or `urls` (JSON array), at most 20 together (more: 422). Answers 202 with a batch_id at once; items run concurrently (a few at a time) as tasks. Poll GET /api/v1/jobs/batch/{batch_id}; `webhook_url` receives the signed batch record once, when every item has ended. Credits: the sum of the items' costs (the minimum of every item, " + MINIMUM_COST.extract + " each, is held at acceptance; 402 when the balance cannot cover it).",
       body: ExtractBatchBody,
       maxRequestBytes: 200_000_000,
       responses: {

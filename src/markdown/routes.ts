@@ -1,10 +1,11 @@
+import { priceText } from "../credits/costs";
 import { Fields } from "../app/fields";
 import { Type } from "@sinclair/typebox";
 import type { Route } from "../app/route";
 import type { HandlerInput } from "../app/operation";
+import { targetUrlOf } from "../app/context";
 import { renderModeOf, requireOneDocument } from "../app/inputs";
 import { assertFetchableUrl } from "../security/ssrf";
-import { targetUrlOf } from "../screenshots/routes";
 import { supportedFormats } from "../convert/formats";
 import type { PageOptions } from "../convert/types";
 import { resultFields, type MarkdownOutcome, type MarkdownSource } from "./service";
@@ -16,7 +17,7 @@ const SUPPORTED = (() => {
   return { success: true as const, total_extensions: families.reduce((n, f) => n + f.extensions.length, 0), families };
 })();
 
-/** convertMetered runs one markdown conversion through the engine (markdown/task.ts): 1 credit, plus transcribed minutes. */
+/** convertMetered runs one markdown conversion through the engine (markdown/task.ts), priced by PRICES.markdown. */
 async function convertMetered({ ctx, services, request }: HandlerInput, source: MarkdownSource, page: PageOptions) {
   const { result, creditsUsed } = await services.tasks.runNow<MarkdownOutcome>(ctx.key!, "markdown", { source, page }, ctx.id, request.signal);
   return responseBody(result, creditsUsed);
@@ -78,7 +79,7 @@ export const markdownRoutes: Route[] = [
       tag: "Markdown",
       summary: "URL to markdown",
       description:
-        "Everything after `/md/` is the target URL; percent-encode the target's own query string (`/md/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`), because the query of this request holds the options. Web pages are rendered with JavaScript and boilerplate is stripped (`main_content=false` keeps it); `render` chooses the source of a web page: `auto` (default) also reads the HTML as served and keeps the more complete article, `never` skips the browser, `always` takes only the rendered page. Documents (PDF, DOCX, ...) behind the URL are converted like uploads. Answers `text/markdown` with the facts in headers (`X-Title`, `X-Total-Pages`, `X-Extraction-Method`, `X-Credits-Used`, one `X-Warning` per warning, percent-encoded), or the JSON result with `Accept: application/json`. 1 credit, plus 1 per minute of transcribed audio or video.",
+        "Everything after `/md/` is the target URL; percent-encode the target's own query string (`/md/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`), because the query of this request holds the options. Web pages are rendered with JavaScript and boilerplate is stripped (`main_content=false` keeps it); `render` chooses the source of a web page: `auto` (default) also reads the HTML as served and keeps the more complete article, `never` skips the browser, `always` takes only the rendered page. Documents (PDF, DOCX, ...) behind the URL are converted like uploads. Answers `text/markdown` with the facts in headers (`X-Title`, `X-Total-Pages`, `X-Extraction-Method`, `X-Credits-Used`, one `X-Warning` per warning, percent-encoded), or the JSON result with `Accept: application/json`. " + priceText("markdown"),
       params: Fields({ url: Type.String({ description: "target URL" }) }),
       query: MarkdownUrlQuery,
       responses: {
@@ -106,7 +107,7 @@ export const markdownRoutes: Route[] = [
       tag: "Markdown",
       summary: "File or URL to markdown",
       description:
-        "Multipart: `file` or `url` (with optional `url_headers`). Web pages are rendered in a headless browser first; `render` chooses the source of a web page (`auto`: the rendered page or the HTML as served, whichever holds the more complete article; `never`: the served HTML, no browser; `always`: the rendered page only); `main_content`, `wait_ms` and `selector` shape web pages and HTML. PDF pages without a text layer are OCRed (see `pages[].ocr_quality`); audio and video get metadata and, when the server has a speech-to-text provider, a transcript. See GET /api/v1/markdown/supported for the formats. Answers the JSON result, or with `Accept: text/markdown` or `?format=markdown` the markdown alone as `text/markdown; charset=utf-8` with the facts in headers (`X-Title`, `X-Total-Pages`, `X-Extraction-Method`, `X-Credits-Used`, one `X-Warning` per warning, percent-encoded). 1 credit, plus 1 per started minute of transcribed audio or video.",
+        "Multipart: `file` or `url` (with optional `url_headers`). Web pages are rendered in a headless browser first; `render` chooses the source of a web page (`auto`: the rendered page or the HTML as served, whichever holds the more complete article; `never`: the served HTML, no browser; `always`: the rendered page only); `main_content`, `wait_ms` and `selector` shape web pages and HTML. PDF pages without a text layer are OCRed (see `pages[].ocr_quality`); audio and video get metadata and, when the server has a speech-to-text provider, a transcript. See GET /api/v1/markdown/supported for the formats. Answers the JSON result, or with `Accept: text/markdown` or `?format=markdown` the markdown alone as `text/markdown; charset=utf-8` with the facts in headers (`X-Title`, `X-Total-Pages`, `X-Extraction-Method`, `X-Credits-Used`, one `X-Warning` per warning, percent-encoded). " + priceText("markdown"),
       body: MarkdownConvertBody,
       query: MarkdownConvertQuery,
       responses: {

@@ -1,6 +1,6 @@
 /**
  * markdownTask: one conversion to markdown as an operation of the table (src/operations.ts); sync only
- * (GET /md/{url}, POST /api/v1/markdown/convert). 1 credit plus transcribed minutes.
+ * (GET /md/{url}, POST /api/v1/markdown/convert), priced by PRICES.markdown (credits/costs.ts).
  */
 import { costs, MINIMUM_COST } from "../credits/costs";
 import type { PageOptions } from "../convert/types";

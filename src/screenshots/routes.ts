@@ -1,27 +1,12 @@
+import { priceText } from "../credits/costs";
 import { Fields } from "../app/fields";
 import { Type } from "@sinclair/typebox";
 import type { Route } from "../app/route";
 import { AppError } from "../errors";
-import { contextOf } from "../app/context";
+import { targetUrlOf } from "../app/context";
 import { assertFetchableUrl } from "../security/ssrf";
 import { ScreenshotQuery, type ScreenshotFormat } from "./schema";
 import type { Screenshot, ScreenshotOptions } from "./service";
-
-/**
- * targetUrlOf reads the target URL from the raw path: everything after `prefix` (percent-decoded
- * once). A target with its own query string sends it percent-encoded; our query is the options.
- */
-export function targetUrlOf(request: Request, prefix: string): string {
-  const path = contextOf(request).url.pathname;
-  let raw = path.slice(prefix.length);
-  try {
-    raw = decodeURIComponent(raw);
-  } catch {
-    throw new AppError("bad_request", "url: the target URL in the path is not valid percent-encoding");
-  }
-  if (!raw) throw new AppError("missing_input", `Put the target URL after '${prefix}', e.g. ${prefix}https://example.com`);
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`;
-}
 
 export const screenshotRoutes: Route[] = [
   {
@@ -33,7 +18,7 @@ export const screenshotRoutes: Route[] = [
       tag: "Screenshots",
       summary: "Screenshot of a URL",
       description:
-        "Everything after the first `/` is the target URL (percent-encode its own query string: `/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`); options are query parameters. The page is rendered in the shared headless Chromium, every request it makes passes the SSRF guard, and it is captured once it settled (plus `wait_ms`). Answers image/jpeg, image/png, image/webp, image/gif or video/mp4 (H.264) with `X-Page-Status` (the page's HTTP status) and `X-Credits-Used`. A page that does not load within the server's screenshot deadline gets 504. 1 credit.",
+        "Everything after the first `/` is the target URL (percent-encode its own query string: `/https%3A%2F%2Fexample.com%2Fa%3Fb%3D1`); options are query parameters. The page is rendered in the shared headless Chromium, every request it makes passes the SSRF guard, and it is captured once it settled (plus `wait_ms`). Answers image/jpeg, image/png, image/webp, image/gif or video/mp4 (H.264) with `X-Page-Status` (the page's HTTP status) and `X-Credits-Used`. A page that does not load within the server's screenshot deadline gets 504. " + priceText("screenshot"),
       params: Fields({ url: Type.String({ description: "target URL, e.g. https://example.com" }) }),
       query: ScreenshotQuery,
       responses: {

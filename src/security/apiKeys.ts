@@ -8,7 +8,11 @@ import { AppError } from "../errors";
 import type { Store } from "../store";
 import { PLANS, type Plan } from "../store/states";
 import { keyQueries, type ApiKeyRow } from "./queries";
-import { newSigningSecret } from "../webhooks/secret";
+
+/** newSigningSecret makes a key's webhook signing secret (webhooks/secret.ts): whsec_ and 32 random bytes in hex. */
+export function newSigningSecret(): string {
+  return "whsec_" + randomBytes(32).toString("hex");
+}
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const KEY_PREFIX = "dk_";

@@ -20,7 +20,7 @@ import type { Account } from "../credits/ledger";
 import { metered } from "../credits/meter";
 import { AppError } from "../errors";
 import { hasFilesOnDisk, inputDirOf, removeInput, storeInput } from "./files";
-import { OPERATION_NAME, type TaskKind, type TaskKinds, type TaskOutcome } from "./kinds";
+import { OPERATION_NAME, type TaskIdentity, type TaskKind, type TaskKinds, type TaskOutcome } from "./kinds";
 import { taskQueries, type TaskQueries } from "./queries";
 import { TaskRunner, type TaskRunnerDeps, type TaskRunnerOptions } from "./runner";
 
@@ -98,10 +98,13 @@ export class TaskEngine {
     return Object.hasOwn(this.kinds, operation) ? this.kinds[operation] : undefined;
   }
 
-  /** runNow runs an operation at once under the ledger (the sync call): the same `run` a task runs. */
-  async runNow<R>(account: Account, operation: string, input: object, requestId: string, signal: AbortSignal): Promise<{ result: R; creditsUsed: number }> {
+  /**
+   * runNow runs an operation at once under the ledger (the sync call): the same `run` a task runs.
+   * `identity` is what `run` sees as its task; default the request id (a thumbnail job passes its own id).
+   */
+  async runNow<R>(account: Account, operation: string, input: object, requestId: string, signal: AbortSignal, identity: TaskIdentity = { id: requestId }): Promise<{ result: R; creditsUsed: number }> {
     const kind = this.requireKind(operation);
-    return metered(this.deps.ledger, account, operation, kind.minimumCost, requestId, () => kind.run(input, this.kindDeps, signal, () => {}, { id: requestId }) as Promise<TaskOutcome<R>>);
+    return metered(this.deps.ledger, account, operation, kind.minimumCost, requestId, () => kind.run(input, this.kindDeps, signal, () => {}, identity) as Promise<TaskOutcome<R>>);
   }
 
   /** accept persists one task and returns the spec's acceptance record (answer it with 202). */

@@ -181,6 +181,21 @@ export const taskQueries = (store: Store) => ({
   /** removeEnded deletes an ended task's row (a feature deleted its record of it, or retention) */
   removeEnded: (id: string) => store.db.query("DELETE FROM tasks WHERE id = ? AND status IN ('completed', 'failed', 'cancelled')").run(id).changes === 1,
 
+  /**
+   * removeEndedBefore deletes, for the retention sweep, the tasks that ended before `at` (ISO time)
+   * outside batches, and the batches that ended before `at` with their items; returns how many tasks
+   * and batches went. A batch's items go with it, so a batch record never loses part of its items.
+   */
+  removeEndedBefore: (at: string): { tasks: number; batches: number } =>
+    store.immediate(() => {
+      const ended = ENDED_TASK_STATES.map((state) => `'${state}'`).join(", ");
+      const endedBatches = `SELECT id FROM batches WHERE status IN (${ended}) AND completed_at < ?`;
+      const single = store.db.query(`DELETE FROM tasks WHERE batch_id IS NULL AND status IN (${ended}) AND completed_at < ?`).run(at).changes;
+      const items = store.db.query(`DELETE FROM tasks WHERE batch_id IN (${endedBatches})`).run(at).changes;
+      const batches = store.db.query(`DELETE FROM batches WHERE id IN (${endedBatches})`).run(at).changes;
+      return { tasks: single + items, batches };
+    }),
+
   /** unfinishedOfKey: the key's tasks waiting or running, for the cap on pending work per key */
   unfinishedOfKey: (keyId: string) => store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM tasks WHERE key_id = ? AND status IN ('pending', 'processing')").get(keyId)!.n,
 

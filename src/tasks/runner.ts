@@ -8,7 +8,8 @@
  *                the store; processing -> aborted at the next heartbeat -> failed (key_revoked)
  *
  * An ended task keeps no input: the row's input (inline files, url_headers) is emptied by the
- * statement that ends it, and its input dir is removed.
+ * statement that ends it, and its input dir is removed. Its row (its result) is deleted
+ * `retentionMs` after it ended (a batch's items with the batch), by a sweep at start and every hour.
  *
  * Nothing that decides what runs next lives in memory: a task's state, input, lease, credit hold and
  * webhook are rows in SQLite. A process that is killed leaves `processing` rows whose lease runs out;
@@ -53,7 +54,14 @@ export interface TaskRunnerOptions {
   pollMs?: number;
   /** maxAttempts: claims of one task before it fails as lost (its worker kept dying); default 3 */
   maxAttempts?: number;
+  /** retentionMs: how long an ended task (its result) is kept; default TASK_RETENTION_MS */
+  retentionMs?: number;
 }
+
+/** TASK_RETENTION_MS: an ended task and its result are deleted this long after it ended (thumbnail jobs too) */
+export const TASK_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** RETENTION_SWEEP_MS: how often ended tasks past their retention are looked for */
+const RETENTION_SWEEP_MS = 60 * 60 * 1000;
 
 type AbortReason = "cancelled" | "shutdown" | "lease_lost" | "revoked";
 type Ending = { kind: "completed"; result: unknown; credits: number } | { kind: "failed"; error: TaskError };
@@ -101,9 +109,21 @@ export class TaskRunner {
     sweepInputs(this.deps.dataDir, this.q.unfinishedIds());
     const poll = setInterval(() => this.fill(), this.pollMs);
     const heartbeat = setInterval(() => this.heartbeat(), Math.max(100, Math.floor(this.o.leaseMs / 3)));
-    for (const t of [poll, heartbeat]) t.unref?.();
-    this.timers = [poll, heartbeat];
+    const retention = setInterval(() => this.sweepEnded(), RETENTION_SWEEP_MS);
+    for (const t of [poll, heartbeat, retention]) t.unref?.();
+    this.timers = [poll, heartbeat, retention];
+    this.sweepEnded();
     this.fill();
+  }
+
+  /** sweepEnded deletes the tasks and batches that ended more than retentionMs ago. */
+  private sweepEnded(): void {
+    try {
+      const swept = this.q.removeEndedBefore(new Date(Date.now() - (this.o.retentionMs ?? TASK_RETENTION_MS)).toISOString());
+      if (swept.tasks || swept.batches) this.deps.logger.info("ended tasks past their retention deleted", swept);
+    } catch (error) {
+      this.deps.logger.error("-", "task retention sweep failed", error);
+    }
   }
 
   /** wake starts waiting tasks now (after an acceptance commits) instead of at the next poll. */

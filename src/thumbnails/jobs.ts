@@ -3,11 +3,13 @@
  * data/thumbnails/, so the sync answer, the job status, the job image and the signed URL all read
  * the same record.
  *
- * An async job (sync=false) is a task of the one task runner (src/tasks, operation "thumbnail", the
- * task id is the job id): it gets the runner's lease and crash recovery across processes, its credit
+ * Every thumbnail is drawn by the engine (src/tasks/engine.ts), operation "thumbnail", whose id is
+ * the job id. A sync one runs now (TaskEngine.runNow) and its job is born completed (recordDrawn); an
+ * async one (sync=false) is a task: the runner's lease and crash recovery across processes, its credit
  * held at acceptance, the per-key cap on pending work, the webhook outbox and the ending written in
  * one transaction. This class holds the thumbnail side of it: the task request (taskRequest), the work
- * (draw) and the job record written in the task's ending transaction (recordEnding).
+ * (draw) and the job record (recordDrawn, or recordEnding in the task's ending transaction). Previews
+ * are the operation "thumbnail.preview" (drawPreview), cached per URL and size (cachedPreview).
  *
  *   job: pending -> processing (its task runs) -> completed | failed     (DELETE removes it in any state)
  */
@@ -17,21 +19,23 @@ import { readFile, rm, stat, writeFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "../errors";
 import type { Store } from "../store";
-import type { Account, Ledger } from "../credits/ledger";
-import { metered } from "../credits/meter";
-import { costs, MINIMUM_COST } from "../credits/costs";
+import type { Account } from "../credits/ledger";
+import { costs } from "../credits/costs";
 import type { Logger } from "../app/log";
 import type { TaskOutcome } from "../tasks/kinds";
 import type { TaskRequest } from "../tasks/engine";
 import type { TaskRow } from "../tasks/queries";
+import { TASK_RETENTION_MS } from "../tasks/runner";
 import { thumbnailQueries, type ThumbnailJobRow } from "./queries";
 import { thumbnailOf, type ThumbnailDeps, type ThumbnailSize, type ThumbnailSource } from "./service";
 import { UrlSigner } from "./signing";
 
 export type ResponseType = "url" | "base64";
 
-/** THUMBNAIL_OPERATION: the task kind of async thumbnail jobs */
+/** THUMBNAIL_OPERATION: the operation that draws a thumbnail job, sync or async */
 export const THUMBNAIL_OPERATION = "thumbnail";
+/** PREVIEW_OPERATION: the operation that serves a preview (GET /api/v1/thumbnails/preview, signed preview links) */
+export const PREVIEW_OPERATION = "thumbnail.preview";
 
 /** JobInput is what a job row keeps of its request (the input itself is the task's). */
 export interface JobInput {
@@ -53,11 +57,27 @@ export interface ThumbnailTaskResult {
   width: number;
   height: number;
   image_path: string;
+  /** filename and source_content_type: the input's, which a sync answer shows */
+  filename: string;
+  source_content_type: string;
+}
+
+/** PreviewInput is the input of a preview: the URL (already checked by the route) and the size. */
+export interface PreviewInput {
+  url: string;
+  size: ThumbnailSize;
+  /** nocache draws afresh even when a preview younger than PREVIEW_TTL_MS is cached */
+  nocache: boolean;
+}
+
+/** Preview: the JPEG of a preview and whether it came from the cache */
+export interface Preview {
+  jpeg: Uint8Array;
+  cached: boolean;
 }
 
 export interface ThumbnailJobsDeps {
   store: Store;
-  ledger: Ledger;
   /** dataDir: the service's data dir; thumbnails live in its thumbnails/ folder */
   dataDir: string;
   thumbnail: ThumbnailDeps;
@@ -68,8 +88,8 @@ export interface ThumbnailJobsDeps {
   forgetTask: (taskId: string) => void;
 }
 
-/** RETENTION_MS: a job and its image are deleted this long after the job ended */
-export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** RETENTION_MS: a job and its image are deleted this long after the job ended (the tasks' retention) */
+export const RETENTION_MS = TASK_RETENTION_MS;
 /** PREVIEW_TTL_MS: how long a cached preview is served before it is drawn again */
 export const PREVIEW_TTL_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
@@ -111,20 +131,19 @@ export class ThumbnailJobs {
   // -------------------------------------------------------------------------------------------
   // Sync, async and preview
 
-  /** generate draws a thumbnail now, under the ledger, and keeps it as a completed job. */
-  async generate(account: Account, source: ThumbnailSource, size: ThumbnailSize, responseType: ResponseType, requestId: string, signal: AbortSignal) {
-    const id = newJobId();
-    const { result, creditsUsed } = await metered(this.deps.ledger, account, THUMBNAIL_OPERATION, MINIMUM_COST.thumbnail, requestId, async () => ({
-      result: await thumbnailOf(source, size, this.deps.thumbnail, signal),
-      credits: costs.thumbnail(),
-    }));
+  /** newJobId: the id of a new job, which is also its task's id (the engine's TaskIdentity) */
+  newJobId(): string {
+    return `thumb_${randomBytes(10).toString("hex")}`;
+  }
+
+  /**
+   * recordDrawn keeps a sync thumbnail, which the engine drew under the job's id (draw), as a job
+   * born completed (a sync thumbnail never waits), and returns its row.
+   */
+  recordDrawn(account: Account, id: string, job: JobInput, result: ThumbnailTaskResult, creditsUsed: number): ThumbnailJobRow {
     const now = new Date().toISOString();
-    const input: JobInput = { size, responseType };
-    const path = this.imagePath(id);
-    await writeAtomically(path, result.jpeg);
-    // one write: the job is born completed (a sync thumbnail never waits)
-    this.q.insertCompleted({ id, key_id: account.id, input: JSON.stringify(input), image_path: path, width: result.width, height: result.height, handler: result.handler, credits_used: creditsUsed, created_at: now, completed_at: now });
-    return { job: this.q.byId(id)!, outcome: result };
+    this.q.insertCompleted({ id, key_id: account.id, input: JSON.stringify(job), image_path: result.image_path, width: result.width, height: result.height, handler: result.handler, credits_used: creditsUsed, created_at: now, completed_at: now });
+    return this.q.byId(id)!;
   }
 
   /**
@@ -135,7 +154,7 @@ export class ThumbnailJobs {
     if (source.file && source.file.size > this.deps.thumbnail.ingest.maxBytes) {
       throw new AppError("payload_too_large", `file: '${source.file.name}' is larger than the ${Math.round(this.deps.thumbnail.ingest.maxBytes / 1e6)} MB limit`);
     }
-    const id = newJobId();
+    const id = this.newJobId();
     const input: ThumbnailTaskInput = source.file ? { size, file: source.file } : { size, url: source.url!, urlHeaders: source.urlHeaders ?? {} };
     const job: JobInput = { size, responseType };
     return {
@@ -147,13 +166,19 @@ export class ThumbnailJobs {
     };
   }
 
-  /** draw is the work of a thumbnail task: the JPEG goes to the job's image path; the job record is written when the task ends. */
+  /**
+   * draw is the work of the operation "thumbnail": the JPEG goes to the job's image path; the job
+   * record is written after (recordDrawn) or when the task ends (recordEnding).
+   */
   async draw(jobId: string, input: ThumbnailTaskInput, signal: AbortSignal): Promise<TaskOutcome<ThumbnailTaskResult>> {
     const source: ThumbnailSource = input.file ? { file: input.file } : { url: input.url, urlHeaders: input.urlHeaders };
     const outcome = await thumbnailOf(source, input.size, this.deps.thumbnail, signal);
     const path = this.imagePath(jobId);
     await writeAtomically(path, outcome.jpeg);
-    return { result: { handler: outcome.handler, width: outcome.width, height: outcome.height, image_path: path }, credits: costs.thumbnail() };
+    return {
+      result: { handler: outcome.handler, width: outcome.width, height: outcome.height, image_path: path, filename: outcome.filename, source_content_type: outcome.sourceType },
+      credits: costs.thumbnail(),
+    };
   }
 
   /**
@@ -183,30 +208,20 @@ export class ThumbnailJobs {
   }
 
   /**
-   * preview draws (or reads from the cache) the JPEG of a URL for an <img> tag; 1 credit either way.
-   * The cache is keyed by URL and size and shared by every key: previews never carry url_headers.
+   * cachedPreview reads the cached preview of a URL and size while it is younger than PREVIEW_TTL_MS;
+   * null when there is none. The cache is shared by every key: previews never carry url_headers.
    */
-  async preview(
-    account: Account,
-    url: string,
-    size: ThumbnailSize,
-    nocache: boolean,
-    requestId: string,
-    signal: AbortSignal,
-    options: { cacheHitsFree?: boolean } = {},
-  ): Promise<{ jpeg: Uint8Array; cached: boolean; creditsUsed: number }> {
-    const path = join(this.previewDir, `${createHash("sha256").update(JSON.stringify([url, size.width, size.height, size.quality])).digest("hex")}.jpg`);
-    // signed preview links (previewLinks.ts): a cached preview costs nothing, only renders are billed
-    const free = options.cacheHitsFree && !nocache ? await freshFile(path, PREVIEW_TTL_MS) : null;
-    if (free) return { jpeg: free, cached: true, creditsUsed: 0 };
-    const { result, creditsUsed } = await metered(this.deps.ledger, account, THUMBNAIL_OPERATION, MINIMUM_COST.thumbnail, requestId, async () => {
-      const cached = nocache ? null : await freshFile(path, PREVIEW_TTL_MS);
-      if (cached) return { result: { jpeg: cached, cached: true }, credits: costs.thumbnail() };
-      const drawn = await thumbnailOf({ url }, size, this.deps.thumbnail, signal);
-      await writeAtomically(path, drawn.jpeg);
-      return { result: { jpeg: drawn.jpeg, cached: false }, credits: costs.thumbnail() };
-    });
-    return { ...result, creditsUsed };
+  cachedPreview(url: string, size: ThumbnailSize): Promise<Uint8Array | null> {
+    return freshFile(this.previewPath(url, size), PREVIEW_TTL_MS);
+  }
+
+  /** drawPreview is the work of the operation "thumbnail.preview": the cached JPEG (unless nocache), else drawn and cached; priced as a thumbnail either way. */
+  async drawPreview(input: PreviewInput, signal: AbortSignal): Promise<TaskOutcome<Preview>> {
+    const cached = input.nocache ? null : await this.cachedPreview(input.url, input.size);
+    if (cached) return { result: { jpeg: cached, cached: true }, credits: costs.thumbnail() };
+    const drawn = await thumbnailOf({ url: input.url }, input.size, this.deps.thumbnail, signal);
+    await writeAtomically(this.previewPath(input.url, input.size), drawn.jpeg);
+    return { result: { jpeg: drawn.jpeg, cached: false }, credits: costs.thumbnail() };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -261,10 +276,10 @@ export class ThumbnailJobs {
   private imagePath(id: string): string {
     return join(this.imageDir, `${id}.jpg`);
   }
-}
 
-function newJobId(): string {
-  return `thumb_${randomBytes(10).toString("hex")}`;
+  private previewPath(url: string, size: ThumbnailSize): string {
+    return join(this.previewDir, `${createHash("sha256").update(JSON.stringify([url, size.width, size.height, size.quality])).digest("hex")}.jpg`);
+  }
 }
 
 /** freshFile reads a file younger than `ttlMs`; null when it is missing or older. */

@@ -10,6 +10,7 @@
  * URL's signature or the reverse. Changing any parameter (a bigger size, another URL, another key)
  * breaks it. A revoked key's links stop working; its rate limit counts every view.
  */
+import { priceText } from "../credits/costs";
 import { Type } from "@sinclair/typebox";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors";
@@ -21,6 +22,7 @@ import { getApiKey } from "../security/apiKeys";
 import { assertFetchableUrl } from "../security/ssrf";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { resolveUrlSigningKey } from "./signing";
+import { previewOf } from "./routes";
 import type { ThumbnailSize } from "./service";
 
 export const PREVIEW_SIGNED_PATH = "/api/v1/thumbnails/preview/signed";
@@ -114,7 +116,9 @@ export const previewLinkRoutes: Route[] = [
       tag: "Thumbnails",
       summary: "Mint a signed preview link for an <img> tag",
       description:
-        "JSON body: `url`, optional `width`, `height`, `quality` and `expires_in` (seconds, default one day, at most 7 days). Answers a link to GET /api/v1/thumbnails/preview/signed that needs no key, absolute under the server's --public-url or else relative. Each render through the link is billed to this key (1 credit); a preview served from the cache (an hour per URL and size) is free. Changing any part of the link breaks its signature; revoking the key ends its links. Minting is free.",
+        "JSON body: `url`, optional `width`, `height`, `quality` and `expires_in` (seconds, default one day, at most 7 days). Answers a link to GET /api/v1/thumbnails/preview/signed that needs no key, absolute under the server's --public-url or else relative. Each render through the link is billed to this key as a thumbnail (" +
+        priceText("thumbnail") +
+        "); a preview served from the cache (an hour per URL and size) is free. Changing any part of the link breaks its signature; revoking the key ends its links. Minting is free.",
       body: SignBody,
       bodyType: "json",
       maxRequestBytes: 64 * 1024,
@@ -136,7 +140,9 @@ export const previewLinkRoutes: Route[] = [
       public: true,
       summary: "JPEG preview through a signed link (no key)",
       description:
-        "The link minted by POST /api/v1/thumbnails/preview/sign: the JPEG preview of `url` at the signed size, for an <img> tag. Billed to the key that minted it (1 credit a render; cache hits free), under that key's rate limit. 403 when the signature does not match or the link expired, or the key was revoked.",
+        "The link minted by POST /api/v1/thumbnails/preview/sign: the JPEG preview of `url` at the signed size, for an <img> tag. Billed to the key that minted it, each render as a thumbnail (" +
+        priceText("thumbnail") +
+        "; cache hits free), under that key's rate limit. 403 when the signature does not match or the link expired, or the key was revoked.",
       query: SignedQuery,
       responses: {
         200: { description: "The preview", contentType: "image/jpeg" },
@@ -148,7 +154,7 @@ export const previewLinkRoutes: Route[] = [
       },
     },
     handler: async (input) => {
-      const { services, ctx, request, set } = input;
+      const { services, ctx, set } = input;
       const link = verifiedLink(input);
       const key = getApiKey(services.store, link.keyId);
       if (!key || key.revokedAt) throw new AppError("forbidden", "key_id: the key that minted this preview link was revoked; mint a new one with an active key");
@@ -159,7 +165,7 @@ export const previewLinkRoutes: Route[] = [
         throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute of the key behind this link exceeded; retry in ${ctx.rate.resetSeconds} s.`, { headers: { "Retry-After": String(ctx.rate.resetSeconds) } });
       }
       await assertFetchableUrl(link.url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
-      const { jpeg, cached, creditsUsed } = await services.thumbnails.preview(key, link.url, link, false, ctx.id, request.signal, { cacheHitsFree: true });
+      const { jpeg, cached, creditsUsed } = await previewOf(input, key, link.url, link, false, { cacheHitsFree: true });
       const headers = new Headers({ "content-type": "image/jpeg", "x-cache": cached ? "hit" : "miss", "x-credits-used": String(creditsUsed), "cache-control": "public, max-age=3600" });
       for (const [name, value] of Object.entries(set.headers)) headers.set(name, String(value));
       return new Response(jpeg as Uint8Array<ArrayBuffer>, { headers });

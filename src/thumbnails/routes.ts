@@ -4,9 +4,10 @@ import type { HandlerInput } from "../app/operation";
 import { checkWebhookUrl } from "../app/inputs";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import type { ThumbnailJobRow } from "./queries";
-import type { JobInput, ResponseType } from "./jobs";
+import { PREVIEW_OPERATION, THUMBNAIL_OPERATION, type JobInput, type Preview, type ResponseType, type ThumbnailTaskInput, type ThumbnailTaskResult } from "./jobs";
 import { acceptTask } from "../tasks/routes";
-import type { ThumbnailOutcome, ThumbnailSize, ThumbnailSource } from "./service";
+import type { Account } from "../credits/ledger";
+import type { ThumbnailSize, ThumbnailSource } from "./service";
 import { supportedThumbnailTypes } from "./handlers";
 import {
   SignedFileQuery,
@@ -37,8 +38,8 @@ function responseTypeOf(fields: Record<string, unknown>): ResponseType {
   return fields.response_type === "base64" ? "base64" : "url";
 }
 
-/** jobBody renders a job as the client sees it; `jpeg` is the image when the caller already has it in memory. */
-async function jobBody({ services }: HandlerInput, row: ThumbnailJobRow, jpeg?: Uint8Array) {
+/** jobBody renders a job as the client sees it. */
+async function jobBody({ services }: HandlerInput, row: ThumbnailJobRow) {
   const input = JSON.parse(row.input) as JobInput;
   const completed = row.status === "completed";
   const body: Record<string, unknown> = {
@@ -54,7 +55,7 @@ async function jobBody({ services }: HandlerInput, row: ThumbnailJobRow, jpeg?: 
     const { url, expiresAt } = services.thumbnails.signer.signedUrl(services.config.publicUrl ?? "", row.id);
     Object.assign(body, { url, expires_at: expiresAt });
   }
-  if (completed && input.responseType === "base64") body.image_base64 = Buffer.from(jpeg ?? (await services.thumbnails.image(row))).toString("base64");
+  if (completed && input.responseType === "base64") body.image_base64 = Buffer.from(await services.thumbnails.image(row)).toString("base64");
   Object.assign(body, { image_url: `${JOBS_PATH}/${row.id}/image`, created_at: row.created_at });
   if (row.completed_at) body.completed_at = row.completed_at;
   if (row.error) body.error = JSON.parse(row.error);
@@ -72,12 +73,30 @@ async function generate(input: HandlerInput, source: ThumbnailSource, fields: Re
     const row = services.thumbnails.job(ctx.key!.id, request.id);
     return { success: true, job_id: row.id, status: "pending", poll_url: `${JOBS_PATH}/${row.id}`, image_url: `${JOBS_PATH}/${row.id}/image`, created_at: row.created_at };
   }
-  const { job, outcome } = await services.thumbnails.generate(ctx.key!, source, size, responseType, ctx.id, request.signal);
-  return { ...(await jobBody(input, job, outcome.jpeg)), ...sourceFields(outcome) };
+  // sync: the engine draws it under the job's id, then the job is kept as completed
+  const id = services.thumbnails.newJobId();
+  const taskInput: ThumbnailTaskInput = { size, ...source };
+  const { result, creditsUsed } = await services.tasks.runNow<ThumbnailTaskResult>(ctx.key!, THUMBNAIL_OPERATION, taskInput, ctx.id, request.signal, { id });
+  const job = services.thumbnails.recordDrawn(ctx.key!, id, { size, responseType }, result, creditsUsed);
+  return { ...(await jobBody(input, job)), filename: result.filename, source_content_type: result.source_content_type };
 }
 
-function sourceFields(outcome: ThumbnailOutcome) {
-  return { filename: outcome.filename, source_content_type: outcome.sourceType };
+/**
+ * previewOf serves a preview through the engine (operation "thumbnail.preview", billed to `account`).
+ * With cacheHitsFree (signed preview links) a cached preview is served before the engine, at no cost.
+ */
+export async function previewOf(
+  { services, ctx, request }: HandlerInput,
+  account: Account,
+  url: string,
+  size: ThumbnailSize,
+  nocache: boolean,
+  options: { cacheHitsFree?: boolean } = {},
+): Promise<Preview & { creditsUsed: number }> {
+  const free = options.cacheHitsFree && !nocache ? await services.thumbnails.cachedPreview(url, size) : null;
+  if (free) return { jpeg: free, cached: true, creditsUsed: 0 };
+  const { result, creditsUsed } = await services.tasks.runNow<Preview>(account, PREVIEW_OPERATION, { url, size, nocache }, ctx.id, request.signal);
+  return { ...result, creditsUsed };
 }
 
 function jpegResponse(jpeg: Uint8Array, set: HandlerInput["set"], extra: Record<string, string> = {}): Response {
@@ -227,7 +246,7 @@ export const thumbnailRoutes: Route[] = [
       tag,
       summary: "JPEG preview of a URL for an <img> tag",
       description:
-        "Returns the JPEG itself (a web page as a screenshot, a document or image behind the URL like an upload). Previews are cached for an hour per URL and size (`X-Cache: hit` or `miss`); `nocache=true` draws afresh. 1 credit (cache hits included).",
+        "Returns the JPEG itself (a web page as a screenshot, a document or image behind the URL like an upload). Previews are cached for an hour per URL and size (`X-Cache: hit` or `miss`); `nocache=true` draws afresh. " + priceText("thumbnail") + " Cache hits cost the same.",
       query: ThumbnailPreviewQuery,
       responses: {
         200: { description: "The preview", contentType: "image/jpeg" },
@@ -238,10 +257,11 @@ export const thumbnailRoutes: Route[] = [
         504: "The preview did not finish within the deadline",
       },
     },
-    handler: async ({ query, services, ctx, request, set }) => {
+    handler: async (input) => {
+      const { query, services, ctx, set } = input;
       const url = (query.url as string).trim();
       await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
-      const { jpeg, cached } = await services.thumbnails.preview(ctx.key!, url, sizeOf(query), query.nocache === true, ctx.id, request.signal);
+      const { jpeg, cached } = await previewOf(input, ctx.key!, url, sizeOf(query), query.nocache === true);
       return jpegResponse(jpeg, set, { "x-cache": cached ? "hit" : "miss", "cache-control": "private, max-age=3600" });
     },
   },

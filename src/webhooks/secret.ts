@@ -18,18 +18,14 @@
  * signing secret lets its holder forge webhooks to that one key's receivers; it does not let anyone
  * call the API.
  */
-import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { keyQueries } from "../security/queries";
+import { newSigningSecret } from "../security/apiKeys";
 import type { Store } from "../store";
 
 export const WEBHOOK_SECRET_FILE = "webhook-secret";
 
-/** newSigningSecret makes a key's signing secret: whsec_ and 32 random bytes in hex. */
-export function newSigningSecret(): string {
-  return "whsec_" + randomBytes(32).toString("hex");
-}
 
 export function resolveWebhookSecret(dataDir: string, configured?: string): { secret: string; source: "flag" | "file" | "generated" } {
   if (configured) return { secret: configured, source: "flag" };

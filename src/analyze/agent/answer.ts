@@ -15,10 +15,15 @@ import { askStructured } from "../../ai/structured";
 import { normalizeText } from "../../extract/confidence";
 import { describeFields, isMissing, selfReportOf } from "../../extract/provider";
 import type { TypedSchema } from "../../schema/typed";
-import type { ContextBlock } from "../../decide/schema";
 import type { AgentDocument } from "./documents";
 import type { Step } from "./loop";
 import { isPlainObject, round3 } from "../../runtime/values";
+
+/** ContextBlock (spec "Context block"): authoritative situational data for decide (the agent reads it as a document). */
+export interface ContextBlock {
+  label: string;
+  content: string;
+}
 
 /** UNSOURCED_CAP: the highest confidence of a value with neither a found source nor a computation. */
 export const UNSOURCED_CAP = 0.59;

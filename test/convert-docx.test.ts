@@ -1,0 +1,122 @@
+/**
+ * The native DOCX converter (src/convert/docx.ts) against real-world files (MarkItDown's corpus) and
+ * LibreOffice's own DOCX output.
+ */
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { convertDocx } from "../src/convert/docx";
+import { context, convert, officeWorkDir, zipTuples } from "./helpers/office";
+
+const { work, soffice } = officeWorkDir("convert-docx-");
+
+describe("DOCX", () => {
+  test("test.docx: title heading, section headings, paragraphs, the table and the image alt text", async () => {
+    const result = await convert(convertDocx, "test.docx");
+    expect(result.markdown).toStartWith("# AutoGen: Enabling Next-Gen LLM Applications via Multi-Agent Conversation\n");
+    expect(result.markdown).toContain("\n# Abstract\n");
+    expect(result.markdown).toContain("\n## d666f1f7-46cb-42bd-9a39-9a39cf2a509f\n");
+    expect(result.markdown).toContain("Here is a random UUID in the middle of the paragraph! 314b0a30-5b04-470b-b9f7-eed2c2bec74a");
+    expect(result.markdown).toContain("| 1 | 2 | 3 | 4 | 5 | 6 |\n| --- | --- | --- | --- | --- | --- |\n| 7 | 8 | 9 | 10 | 11 | 12 |");
+    expect(result.markdown).toContain("| 13 | 14 | 49e168b7-d2ae-407f-a055-2167576f39a1 | 15 | 16 | 17 |");
+    expect(result.markdown).toMatch(/!\[[^\]]+\]\(image1\.png\)/);
+    expect(result.title).toBe("AutoGen: Enabling Next-Gen LLM Applications via Multi-Agent Conversation");
+    expect(result.totalPages).toBe(2);
+    // The picture is a screenshot of the paper's abstract: tesseract reads it under the image.
+    expect(result.markdown).toMatch(/\(image1\.png\)\n\n> \[Image text\] [\s\S]*> mathematics, coding, question answering/);
+    expect(result.method).toBe("text+ocr");
+  });
+
+  test("equations.docx: inline math as $...$ and display math as $$...$$ in LaTeX", async () => {
+    const { markdown } = await convert(convertDocx, "equations.docx");
+    expect(markdown).toContain("For $m=1$,");
+    expect(markdown).toContain("$$\\sin \\theta =\\frac{m\\lambda}{a}=");
+    expect(markdown).toContain("{10}^{-6}");
+    expect(markdown).toContain("\\frac{a}{\\lambda}=\\frac{m}{\\sin \\theta}");
+    expect(markdown).toContain("The angle is $\\theta =");
+    expect(markdown.match(/^\$\$.+\$\$$/gm)?.length).toBe(2);
+  });
+
+  test("test_with_comment.docx: comments appended with their author", async () => {
+    const { markdown } = await convert(convertDocx, "test_with_comment.docx");
+    expect(markdown).toContain("## Comments");
+    expect(markdown).toContain("- **Unknown Author** (2024-12-15): This is a test comment. 12df-321a");
+    expect(markdown).toContain("Yet another comment in the doc. 55yiyi-asd09");
+    expect(markdown).toContain("| 13 | 14 | 49e168b7-d2ae-407f-a055-2167576f39a1 | 15 | 16 | 17 |");
+  });
+
+  test("rlink.docx: a linked picture shows its alt text and its local target is never followed", async () => {
+    const { markdown } = await convert(convertDocx, "rlink.docx");
+    expect(markdown).toContain("Testing Linked Images");
+    expect(markdown).toContain("![A red and blue square AI-generated content may be incorrect.](image)");
+    expect(markdown).not.toContain("file://");
+  });
+
+  test("ocr_docx_multiple_images.docx: text inside both images comes out through tesseract", async () => {
+    const result = await convert(convertDocx, "ocr_docx_multiple_images.docx");
+    expect(result.markdown).toStartWith("# Multi-Image Document\n");
+    expect(result.markdown).toMatch(/First section\n\n!\[\]\(image1\.png\)\n\n> \[Image text\] Chart 1: Revenue Growth/);
+    expect(result.markdown).toMatch(/> \[Image text\] Chart 2: Customer Satisfaction/);
+    expect(result.markdown.indexOf("Revenue Growth")).toBeLessThan(result.markdown.indexOf("Second section"));
+    expect(result.method).toBe("text+ocr");
+  });
+
+  test("without an OCR engine images keep their alt text and the method stays text", async () => {
+    const result = await convert(convertDocx, "ocr_docx_multiple_images.docx", undefined, context({}, false));
+    expect(result.markdown).toContain("![](image2.png)");
+    expect(result.markdown).not.toContain("[Image text]");
+    expect(result.method).toBe("text");
+  });
+
+  test("footnotes, field hyperlinks, internal anchors, vertical merges and a decimal list that continues", async () => {
+    const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+    const p = (inner: string, pPr = "") => `<w:p>${pPr ? `<w:pPr>${pPr}</w:pPr>` : ""}${inner}</w:p>`;
+    const r = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`;
+    const item = (text: string) => p(r(text), `<w:numPr><w:ilvl w:val="0"/><w:numId w:val="7"/></w:numPr>`);
+    const cell = (inner: string, tcPr = "") => `<w:tc>${tcPr ? `<w:tcPr>${tcPr}</w:tcPr>` : ""}${p(r(inner))}</w:tc>`;
+    const body = [
+      p(`${r("Claim")}<w:r><w:footnoteReference w:id="2"/></w:r>${r(" and ")}<w:fldSimple w:instr=' HYPERLINK "https://example.org/x" '>${r("field link")}</w:fldSimple>${r(" and ")}<w:hyperlink w:anchor="sec2">${r("an anchor")}</w:hyperlink>${r(".")}`),
+      p(`<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText>HYPERLINK "https://example.net/"</w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>${r("complex link")}<w:r><w:fldChar w:fldCharType="end"/></w:r>`),
+      item("one"),
+      item("two"),
+      p(r("between")),
+      item("three"),
+      `<w:tbl><w:tr>${cell("Region")}${cell("Q1")}${cell("Q2")}</w:tr><w:tr>${cell("North", '<w:vMerge w:val="restart"/>')}${cell("Both quarters", '<w:gridSpan w:val="2"/>')}</w:tr><w:tr>${cell("", "<w:vMerge/>")}${cell("5")}${cell("6")}</w:tr></w:tbl>`,
+    ].join("");
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`],
+      ["word/document.xml", `<w:document ${W}><w:body>${body}</w:body></w:document>`],
+      ["word/_rels/document.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>`],
+      ["word/footnotes.xml", `<w:footnotes ${W}><w:footnote w:type="separator" w:id="0">${p(r("---"))}</w:footnote><w:footnote w:id="2">${p(r("Source: the annual report."))}</w:footnote></w:footnotes>`],
+      ["word/numbering.xml", `<w:numbering ${W}><w:abstractNum w:abstractNumId="3"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/></w:lvl></w:abstractNum><w:num w:numId="7"><w:abstractNumId w:val="3"/></w:num></w:numbering>`],
+    ]);
+    const { markdown } = await convert(convertDocx, "notes.docx", bytes);
+    expect(markdown).toContain("Claim[^1] and [field link](https://example.org/x) and an anchor.");
+    expect(markdown).toContain("[complex link](https://example.net/)");
+    expect(markdown).toContain("1. one\n2. two\n\nbetween\n\n3. three");
+    expect(markdown).toContain("| Region | Q1 | Q2 |\n| --- | --- | --- |\n| North | Both quarters |  |\n|  | 5 | 6 |");
+    expect(markdown).toEndWith("[^1]: Source: the annual report.\n");
+  });
+
+  test("LibreOffice's DOCX: headings, nested and numbered lists, merged table cells, link, emphasis", async () => {
+    const html = join(work, "report.html");
+    writeFileSync(
+      html,
+      `<html><head><title>Quarterly Report</title></head><body><h1>Quarterly Report</h1>
+      <p>Intro with <b>bold</b>, <i>italic</i>, <s>struck</s> and a <a href="https://example.com/page">link to example</a>.</p>
+      <h2>Findings</h2><ul><li>First bullet</li><li>Second bullet<ul><li>Nested bullet</li></ul></li></ul>
+      <ol><li>Step one</li><li>Step two</li><li>Step three</li></ol>
+      <table border="1"><tr><th>Name</th><th>Qty</th><th>Price</th></tr><tr><td colspan="2">Merged widget</td><td>9.50</td></tr>
+      <tr><td>Gadget</td><td>3</td><td>4.25</td></tr></table><h3>Details</h3><p>Closing paragraph.</p></body></html>`,
+    );
+    const bytes = soffice(html, "docx:MS Word 2007 XML", "report.docx");
+    const { markdown, title } = await convert(convertDocx, "report.docx", bytes);
+    expect(title).toBe("Quarterly Report");
+    expect(markdown).toContain("# Quarterly Report\n");
+    expect(markdown).toContain("Intro with **bold**, *italic*, ~~struck~~ and a [link to example](https://example.com/page).");
+    expect(markdown).toContain("## Findings\n\n- First bullet\n- Second bullet\n  - Nested bullet");
+    expect(markdown).toContain("1. Step one\n2. Step two\n3. Step three");
+    expect(markdown).toContain("| Name | Qty | Price |\n| --- | --- | --- |\n| Merged widget |  | 9.50 |\n| Gadget | 3 | 4.25 |");
+    expect(markdown).toContain("### Details\n\nClosing paragraph.");
+  }, 60_000);
+});
