@@ -106,7 +106,8 @@ describe("async tasks", () => {
     expect(big.status).toBe(202);
     expect(inputDirs(server.dataDir)).toContain(big.body.task_id); // pending behind the held task (one at a time)
     docs.release();
-    for (const id of [hold.body.task_id, big.body.task_id]) expect((await poll(server, key, `/api/v1/jobs/${id}`, ended)).status).toBe("completed");
+    // the whole record on a mismatch, so a failure shows its error and detail
+    for (const id of [hold.body.task_id, big.body.task_id]) expect(await poll(server, key, `/api/v1/jobs/${id}`, ended)).toMatchObject({ task_id: id, status: "completed" });
     const record = (await api(server, key, "GET", `/api/v1/jobs/${big.body.task_id}`)).body;
     expect(record.result.data.invoice_number).toBe("INV-1007");
     expect(inputDirs(server.dataDir)).not.toContain(big.body.task_id);
