@@ -84,7 +84,7 @@ describe("docintel migrate and doctor on PostgreSQL", () => {
 });
 
 describe("key commands on PostgreSQL", () => {
-  test("create, list and revoke work on the database and name it; credits commands refuse it by name", async () => {
+  test("create, list and revoke work on the database and name it", async () => {
     const url = await pg.newDatabase();
     const created = await runCli(["keys", "create", "--plan", "pro", "--name", "machine-b"], { DOCINTEL_DATABASE: url });
     expect(created.code).toBe(0);
@@ -99,9 +99,26 @@ describe("key commands on PostgreSQL", () => {
     expect((await runCli(["keys", "revoke", id, "--database", url])).stdout.trim()).toBe(`revoked ${id}`);
     expect((await runCli(["keys", "list", "--database", url])).stdout).toContain("\tpro\trevoked\t");
     expect((await runCli(["keys", "revoke", "key_nope", "--database", url])).code).toBe(1);
+  });
+
+  test("credits grant and show, keys secret and its rotation work on the database", async () => {
+    const url = await pg.newDatabase();
+    const created = await runCli(["keys", "create", "--plan", "free", "--name", "carol", "--database", url]);
+    const id = /created (key_[0-9a-f]+)/.exec(created.stderr)![1]!;
     const grant = await runCli(["credits", "grant", id, "5", "--database", url]);
-    expect(grant.code).toBe(2);
-    expect(grant.stderr).toContain("credits grant does not work on PostgreSQL yet");
+    expect(grant.code).toBe(0);
+    expect(grant.stderr).toContain("store postgres postgres://docintel@localhost:5432/");
+    expect(grant.stdout).toContain(`granted 5 credits to ${id}; remaining this month (${PERIOD}): ${FREE_MONTHLY_CREDITS + 5}`);
+    const shown = await runCli(["credits", "show", id], { DOCINTEL_DATABASE: url });
+    expect(shown.stdout).toMatch(/granted\s+5\n/);
+    expect(shown.stdout).toMatch(new RegExp(`remaining\\s+${FREE_MONTHLY_CREDITS + 5}\\n`));
+    const secret = await runCli(["keys", "secret", id, "--database", url]);
+    expect(secret.stdout.trim()).toMatch(/^whsec_[0-9a-f]{64}$/);
+    const rotated = await runCli(["keys", "secret", id, "--rotate", "--database", url]);
+    expect(rotated.stderr).toContain(`rotated: the next webhook request of ${id} is signed with this secret`);
+    expect(rotated.stdout.trim()).not.toBe(secret.stdout.trim());
+    expect((await runCli(["keys", "secret", id, "--database", url])).stdout).toBe(rotated.stdout);
+    expect((await runCli(["credits", "show", "key_nope", "--database", url])).code).toBe(1);
   });
 });
 

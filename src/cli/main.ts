@@ -10,8 +10,8 @@ import { SCHEMA_VERSION, checkDatabase, describeDatabase, openDatabase } from ".
 import { exportSqlite, importPostgres } from "../store/transfer";
 import { redactUrl } from "../store/postgres";
 import { STORE_FILE, openStore } from "../store";
-import { countApiKeys, createApiKey, getApiKey, isPlan, keyInfoOf, newApiKey, type ApiKeyInfo } from "../security/apiKeys";
-import { Ledger } from "../credits/ledger";
+import { countApiKeys, createApiKey, isPlan, keyInfoOf, newApiKey, type ApiKeyInfo } from "../security/apiKeys";
+import { balanceOf, periodOf } from "../credits/ledger";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { createServices } from "../app/services";
 import { PythonSandbox } from "../ai/sandbox";
@@ -20,7 +20,7 @@ import { PRIVATE_UMASK, tightenDataDir } from "../security/dataDir";
 import { WorkerPool } from "../pool";
 import { detectPrograms } from "../tools/programs";
 import { detectIsolation, isolationStatus } from "../tools/sandbox";
-import { keySigningSecret, resolveWebhookSecret, rotateSigningSecret } from "../webhooks/secret";
+import { newSigningSecret, resolveWebhookSecret } from "../webhooks/secret";
 import { serviceUnit } from "./serviceUnit";
 import { optionHelp, parseArgv } from "./args";
 import { VERSION, INTERFACE_VERSION } from "../version";
@@ -75,23 +75,6 @@ interface Command {
   run(positionals: string[], flags: Record<string, string | boolean | undefined>): Promise<number>;
 }
 
-/**
- * sqliteOnly returns the data dir of a command not yet available on PostgreSQL, or refuses a
- * postgres:// --database naming the command.
- */
-function sqliteOnly(flags: Record<string, string | boolean | undefined>, command: string): string {
-  const choice = databaseFrom(env, flags);
-  if (choice.kind === "postgres") throw new ConfigError(`--database ${redactUrl(choice.url)}: ${command} does not work on PostgreSQL yet (keys create, list and revoke, migrate, import and doctor do); see docs/postgres.md`);
-  return choice.dataDir;
-}
-
-/** openStoreFor opens the SQLite store of the data dir the flags or DOCINTEL_DATA name (else the default), saying which on stderr. */
-function openStoreFor(flags: Record<string, string | boolean | undefined>, command: string) {
-  const dataDir = sqliteOnly(flags, command);
-  err(`data dir ${dataDir} (store ${join(dataDir, STORE_FILE)})`);
-  return openStore(dataDir);
-}
-
 /** withDatabase opens the store --database names (SQLite in the data dir by default), says which on stderr, and closes it after `fn`. */
 async function withDatabase<T>(choice: DatabaseChoice, fn: (backend: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
   const backend = await openDatabase(choice);
@@ -118,20 +101,27 @@ async function* stdinLines(): AsyncGenerator<string> {
   if (rest !== "") yield rest;
 }
 
-/** withKey opens the store, finds key `id` (exit 1 when there is none) and runs `fn` with it. */
-async function withKey(flags: Record<string, string | boolean | undefined>, command: string, id: string, fn: (key: ApiKeyInfo, ledger: Ledger) => Promise<void>): Promise<number> {
-  const store = openStoreFor(flags, command);
-  try {
-    const key = getApiKey(store, id);
-    if (!key) {
+/**
+ * withKey opens the store --database names (the data dir's by default), finds key `id` (exit 1 when
+ * there is none) and runs `fn` with it and this month's balance.
+ */
+async function withKey(flags: Record<string, string | boolean | undefined>, id: string, fn: (key: ApiKeyInfo, backend: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>): Promise<number> {
+  return withDatabase(databaseFrom(env, flags), async (backend) => {
+    const row = await backend.keys.byId(id);
+    if (!row) {
       err(`no key ${id}; see docintel keys list`);
       return 1;
     }
-    await fn(key, new Ledger(store));
+    await fn(keyInfoOf(row), backend);
     return 0;
-  } finally {
-    store.close();
-  }
+  });
+}
+
+/** balanceNow reads a key's balance of the current month from either backend */
+async function balanceNow(backend: Awaited<ReturnType<typeof openDatabase>>, key: ApiKeyInfo) {
+  const now = new Date();
+  const period = periodOf(now);
+  return balanceOf(key, period, await backend.credits.totals(key.id, period, now.getTime()));
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -236,55 +226,56 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   "keys secret": {
-    usage: "docintel keys secret KEY_ID [--rotate] [--data DIR] [--webhook-secret S]",
+    usage: "docintel keys secret KEY_ID [--rotate] [--data DIR | --database URL] [--webhook-secret S]",
     summary: "print a key's webhook signing secret (the shared one for keys made before per-key secrets); --rotate replaces it",
     options: [ROTATE_OPTION, ...DATABASE_OPTIONS, WEBHOOK_SECRET_OPTION],
     async run([id], flags) {
       if (!id) throw new ConfigError("name the key: docintel keys secret KEY_ID [--rotate]");
       const o = resolveOptions([ROTATE_OPTION, WEBHOOK_SECRET_OPTION], env, flags);
-      const dataDir = sqliteOnly(flags, "keys secret");
-      const store = openStore(dataDir);
-      err(`data dir ${dataDir} (store ${join(dataDir, STORE_FILE)})`);
-      try {
-        const secret = o.rotate ? rotateSigningSecret(store, id) : keySigningSecret(store, id);
-        if (!secret) {
+      const choice = databaseFrom(env, flags);
+      const dataDir = choice.kind === "sqlite" ? choice.dataDir : dataDirFrom(env, flags);
+      return withDatabase(choice, async (backend) => {
+        const at = new Date().toISOString();
+        const own = o.rotate ? newSigningSecret() : null;
+        const row = own ? ((await backend.keys.setWebhookSecret(id, own, at)) ? { webhook_secret: own, webhook_secret_at: at } : null) : await backend.keys.webhookSecret(id);
+        if (!row) {
           err(`no key ${id}; see docintel keys list`);
           return 1;
         }
-        if (secret.own === null) {
+        if (row.webhook_secret === null) {
           err(`${id} was made before per-key secrets and signs with the shared secret (docintel keys secret ${id} --rotate gives it its own)`);
+          if (choice.kind === "postgres") err("note: with PostgreSQL every machine must sign alike: give each the same --webhook-secret, or rotate the key to its own secret");
           out(resolveWebhookSecret(dataDir, o["webhook-secret"] as string | undefined).secret);
           return 0;
         }
-        err(o.rotate ? `rotated: the next webhook request of ${id} is signed with this secret` : `${id}'s own secret, made ${secret.setAt}`);
-        out(secret.own);
+        err(o.rotate ? `rotated: the next webhook request of ${id} is signed with this secret` : `${id}'s own secret, made ${row.webhook_secret_at}`);
+        out(row.webhook_secret);
         return 0;
-      } finally {
-        store.close();
-      }
+      });
     },
   },
   "credits grant": {
-    usage: "docintel credits grant KEY_ID N [--data DIR]",
+    usage: "docintel credits grant KEY_ID N [--data DIR | --database URL]",
     summary: "add N credits to a key for the current month",
     options: DATABASE_OPTIONS,
     async run([id, n], flags) {
       if (!id || !n || !/^\d+$/.test(n) || Number(n) <= 0) throw new ConfigError("usage: docintel credits grant KEY_ID N (N a positive whole number)");
-      return withKey(flags, "credits grant", id, async (key, ledger) => {
-        await ledger.grant(id, Number(n), "granted with the CLI");
-        const b = ledger.balance(key);
+      return withKey(flags, id, async (key, backend) => {
+        const now = new Date();
+        await backend.credits.grant({ key_id: id, kind: "grant", amount: Number(n), period: periodOf(now), operation: null, request_id: null, note: "granted with the CLI", created_at: now.toISOString() });
+        const b = await balanceNow(backend, key);
         out(`granted ${n} credits to ${id}; remaining this month (${b.period}): ${b.remaining ?? "metered, no cap"}`);
       });
     },
   },
   "credits show": {
-    usage: "docintel credits show KEY_ID [--data DIR]",
+    usage: "docintel credits show KEY_ID [--data DIR | --database URL]",
     summary: "show a key's plan, allowance, grants, use and balance this month",
     options: DATABASE_OPTIONS,
     async run([id], flags) {
       if (!id) throw new ConfigError("usage: docintel credits show KEY_ID");
-      return withKey(flags, "credits show", id, async (key, ledger) => {
-        const b = ledger.balance(key);
+      return withKey(flags, id, async (key, backend) => {
+        const b = await balanceNow(backend, key);
         out(`key        ${key.id}${key.revokedAt ? " (revoked)" : ""}`);
         out(`plan       ${b.plan} (${RATE_LIMIT_PER_MINUTE[b.plan]} requests/min)`);
         out(`period     ${b.period}`);
@@ -391,7 +382,9 @@ const COMMANDS: Record<string, Command> = {
     options: [DATA_OPTION, DATABASE_OPTION],
     async run(positionals, flags) {
       if (positionals.length) throw new ConfigError(`takes no arguments, got '${positionals.join(" ")}'; the export goes to stdout (docintel export > store.jsonl)`);
-      const dataDir = sqliteOnly(flags, "export (it reads a SQLite data dir)");
+      const choice = databaseFrom(env, flags);
+      if (choice.kind === "postgres") throw new ConfigError(`--database ${redactUrl(choice.url)}: export reads a SQLite data dir (--data DIR); back a PostgreSQL store up with pg_dump`);
+      const dataDir = choice.dataDir;
       if (!existsSync(join(dataDir, STORE_FILE))) {
         err(`no store in ${dataDir} (${STORE_FILE} is missing); name the data dir with --data`);
         return 1;
