@@ -59,6 +59,14 @@ describe("docintel migrate and doctor on PostgreSQL", () => {
     expect(second.stderr).not.toContain("applied");
   });
 
+  test("three machines running migrate at once: one applies the schema, all report the same version", async () => {
+    const url = await pg.newDatabase();
+    const runs = await Promise.all([1, 2, 3].map(() => cli(["migrate", "--database", url])));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    expect(runs.filter((r) => r.stderr.includes("applied schema_migrations")).length).toBe(1);
+    expect(new Set(runs.map((r) => r.stdout.trim().replace(" (already current)", "")))).toEqual(new Set([`schema version ${SCHEMA_VERSION}`]));
+  });
+
   test("the store check: no schema, current schema, unreachable server, a data dir not made yet", async () => {
     const url = await pg.newDatabase();
     expect(await checkDatabase(postgres(url))).toEqual({ ok: false, detail: "reachable, but no docintel schema: run docintel migrate --database URL" });
