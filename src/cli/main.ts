@@ -10,7 +10,7 @@ import { SCHEMA_VERSION, checkDatabase, describeDatabase, openDatabase } from ".
 import { exportSqlite, importPostgres } from "../store/transfer";
 import { redactUrl } from "../store/postgres";
 import { STORE_FILE, openStore } from "../store";
-import { countApiKeys, createApiKey, isPlan, keyInfoOf, newApiKey, type ApiKeyInfo } from "../security/apiKeys";
+import { countApiKeys, createApiKey, isPlan, keyInfoOf, newApiKey, newSigningSecret, type ApiKeyInfo } from "../security/apiKeys";
 import { balanceOf, periodOf } from "../credits/ledger";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { createServices } from "../app/services";
@@ -20,7 +20,7 @@ import { PRIVATE_UMASK, tightenDataDir } from "../security/dataDir";
 import { WorkerPool } from "../pool";
 import { detectPrograms } from "../tools/programs";
 import { detectIsolation, isolationStatus } from "../tools/sandbox";
-import { newSigningSecret, resolveWebhookSecret } from "../webhooks/secret";
+import { resolveWebhookSecret } from "../webhooks/secret";
 import { serviceUnit } from "./serviceUnit";
 import { optionHelp, parseArgv } from "./args";
 import { VERSION, INTERFACE_VERSION } from "../version";

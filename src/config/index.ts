@@ -4,6 +4,7 @@
  * Per-command flags (docintel md --selector, keys create --plan, ...) are read from the command line
  * only. `process.env` is read here and nowhere else: modules receive their slice of `Config`.
  */
+import type { DatabaseChoice } from "../runtime/database";
 import { existsSync } from "node:fs";
 import { cpus } from "node:os";
 import { resolve } from "node:path";
@@ -253,13 +254,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
   return configOf(withStoreDir(resolveOptions(SERVE_OPTIONS, env, flags), env, flags), env);
 }
 
-/**
- * DatabaseChoice: the store a command or the service uses. sqlite: the store file in the data dir
- * (dataDir); postgres: the URL (its password never printed: see redactUrl) and the pool's settings.
- */
-export type DatabaseChoice =
-  | { kind: "sqlite"; dataDir: string }
-  | { kind: "postgres"; url: string; poolSize: number; statementTimeoutMs: number };
+export type { DatabaseChoice };
 
 /**
  * databaseUrlOf checks a --database value: "sqlite:", "sqlite:DIR" (DIR returned), or a

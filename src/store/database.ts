@@ -6,7 +6,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { DatabaseChoice } from "../config";
+import type { DatabaseChoice } from "../runtime/database";
 import { STORE_FILE } from "./index";
 import type { StoreBackend } from "./backend";
 import { MIGRATIONS } from "./migrations";
