@@ -55,6 +55,29 @@ describe("the option table", () => {
     expect(refusal({}, { "public-url": "ftp://x" })).toStartWith("--public-url must be the http or https URL");
   });
 
+  test("--database: sqlite: is the data dir's store, sqlite:DIR the same as --data DIR, a postgres URL keeps its pool settings", () => {
+    expect(loadConfig({}, { data: "/tmp/d1" }).database).toEqual({ kind: "sqlite", dataDir: "/tmp/d1" });
+    const fromUrl = loadConfig({ DOCINTEL_DATABASE: "sqlite:/tmp/d2" });
+    expect([fromUrl.dataDir, fromUrl.database]).toEqual(["/tmp/d2", { kind: "sqlite", dataDir: "/tmp/d2" }]);
+    const pg = loadConfig({ DOCINTEL_DB_POOL_SIZE: "4" }, { database: "postgres://app:pw@db.internal:5432/docintel", "db-statement-timeout-ms": "5000" });
+    expect(pg.database).toEqual({ kind: "postgres", url: "postgres://app:pw@db.internal:5432/docintel", poolSize: 4, statementTimeoutMs: 5000 });
+  });
+
+  test("a bad --database is refused naming the flag or variable, and never repeats a password", () => {
+    expect(refusal({}, { database: "mysql://u:secret@h/db" })).toBe("--database must be sqlite: (the SQLite store in --data), sqlite:DIR, or postgres://user:password@host:5432/database, got 'mysql://***@h/db'");
+    expect(refusal({ DOCINTEL_DATABASE: "postgres://u:secret@db.internal:5432" })).toBe("DOCINTEL_DATABASE names no database (the path after the host): expected sqlite: (the SQLite store in --data), sqlite:DIR, or postgres://user:password@host:5432/database, got 'postgres://u:***@db.internal:5432'");
+    expect(refusal({}, { database: "postgres://u:p@[bad/db" })).toStartWith("--database is not a valid URL");
+    expect(refusal({}, { database: "sqlite:/tmp/a", data: "/tmp/b" })).toBe("--database sqlite:/tmp/a and --data /tmp/b name different data dirs; give one of them");
+    expect(refusal({}, { "db-pool-size": "0" })).toBe("--db-pool-size must be from 1 to 1000, got 0");
+  });
+
+  test("serve refuses a PostgreSQL database at start with what works instead, and no password", async () => {
+    const r = await runCli(["serve", "--database", "postgres://app:hunter2hunter2@127.0.0.1:1/docintel"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("PostgreSQL is not yet supported by serve; use it with docintel migrate, import and doctor");
+    expect(r.stderr).not.toContain("hunter2");
+  });
+
   test("serve --help shows a machine-dependent default once, with its value here", async () => {
     const { stdout } = await runCli(["serve", "--help"]);
     const line = stdout.split("\n").find((l) => l.includes("--workers"))!;

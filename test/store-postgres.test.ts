@@ -429,8 +429,11 @@ for (const kind of ["sqlite", "postgres"] as const) {
 describe("postgres change feed", () => {
   test("last_used_at, which moves on every request, announces nothing", async () => {
     const [a, b] = await machines(2);
+    const initial = b!.changeStamp("keys");
     const keyId = await makeKey(a!);
-    await Bun.sleep(100);
+    // the insert's own notification must have arrived first (a fixed sleep was too short under load)
+    for (const until = Date.now() + 5_000; b!.changeStamp("keys") === initial && Date.now() < until; ) await Bun.sleep(10);
+    expect(b!.changeStamp("keys")).not.toBe(initial);
     const before = b!.changeStamp("keys");
     await a!.keys.touch(keyId, nowIso());
     await Bun.sleep(200);

@@ -5,10 +5,13 @@
  * create --plan, ...) are read from the command line only, so a variable left in a shell never
  * changes a later command.
  */
-import { ConfigError, DATA_OPTION, SERVE_OPTIONS, dataDirFrom, loadConfig, resolveOptions, type OptionSpec } from "../config";
+import { ConfigError, DATA_OPTION, DATABASE_OPTION, DATABASE_OPTIONS, DB_POOL_OPTION, DB_TIMEOUT_OPTION, SERVE_OPTIONS, databaseFrom, dataDirFrom, loadConfig, resolveOptions, type DatabaseChoice, type OptionSpec } from "../config";
+import { SCHEMA_VERSION, checkDatabase, describeDatabase, openDatabase } from "../store/database";
+import { exportSqlite, importPostgres } from "../store/transfer";
+import { redactUrl } from "../store/postgres";
 import { STORE_FILE, openStore } from "../store";
-import { countApiKeys, createApiKey, getApiKey, isPlan, listApiKeys, revokeApiKey, type ApiKeyInfo } from "../security/apiKeys";
-import { Ledger } from "../credits/ledger";
+import { countApiKeys, createApiKey, isPlan, keyInfoOf, newApiKey, newSigningSecret, type ApiKeyInfo } from "../security/apiKeys";
+import { balanceOf, periodOf } from "../credits/ledger";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { createServices } from "../app/services";
 import { PythonSandbox } from "../ai/sandbox";
@@ -17,7 +20,7 @@ import { PRIVATE_UMASK, tightenDataDir } from "../security/dataDir";
 import { WorkerPool } from "../pool";
 import { detectPrograms } from "../tools/programs";
 import { detectIsolation, isolationStatus } from "../tools/sandbox";
-import { keySigningSecret, resolveWebhookSecret, rotateSigningSecret } from "../webhooks/secret";
+import { resolveWebhookSecret } from "../webhooks/secret";
 import { serviceUnit } from "./serviceUnit";
 import { optionHelp, parseArgv } from "./args";
 import { VERSION, INTERFACE_VERSION } from "../version";
@@ -55,7 +58,7 @@ const MD_OWN_OPTIONS: OptionSpec[] = [
 const MD_OPTIONS: OptionSpec[] = [...MD_OWN_OPTIONS, ...SERVE_OPTIONS.filter((o) => MD_SERVE_FLAGS.has(o.flag))];
 
 /** DOCTOR_OPTIONS: doctor checks isolation with serve's own --bwrap-path */
-const DOCTOR_OPTIONS: OptionSpec[] = SERVE_OPTIONS.filter((o) => o.flag === "bwrap-path");
+const DOCTOR_OPTIONS: OptionSpec[] = [...SERVE_OPTIONS.filter((o) => o.flag === "bwrap-path"), ...DATABASE_OPTIONS];
 
 const UNIT_OPTIONS: OptionSpec[] = [
   { flag: "exec", env: null, kind: "string", default: "/usr/local/bin/docintel", describe: "path of the installed binary" },
@@ -72,27 +75,53 @@ interface Command {
   run(positionals: string[], flags: Record<string, string | boolean | undefined>): Promise<number>;
 }
 
-/** openStoreFor opens the store of the data dir the flags or DOCINTEL_DATA name (else the default), saying which on stderr. */
-function openStoreFor(flags: Record<string, string | boolean | undefined>) {
-  const dataDir = dataDirFrom(env, flags);
-  err(`data dir ${dataDir}`);
-  return openStore(dataDir);
+/** withDatabase opens the store --database names (SQLite in the data dir by default), says which on stderr, and closes it after `fn`. */
+async function withDatabase<T>(choice: DatabaseChoice, fn: (backend: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+  const backend = await openDatabase(choice);
+  err(choice.kind === "sqlite" ? `data dir ${choice.dataDir} (store ${backend.location})` : `store ${describeDatabase(choice)}`);
+  try {
+    return await fn(backend);
+  } finally {
+    await backend.close();
+  }
 }
 
-/** withKey opens the store, finds key `id` (exit 1 when there is none) and runs `fn` with it. */
-async function withKey(flags: Record<string, string | boolean | undefined>, id: string, fn: (key: ApiKeyInfo, ledger: Ledger) => Promise<void>): Promise<number> {
-  const store = openStoreFor(flags);
-  try {
-    const key = getApiKey(store, id);
-    if (!key) {
+/** stdinLines yields stdin's lines as they arrive (an export may be larger than memory should hold at once) */
+async function* stdinLines(): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let rest = "";
+  const reader = Bun.stdin.stream().getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    rest += decoder.decode(read.value, { stream: true });
+    const lines = rest.split("\n");
+    rest = lines.pop()!;
+    yield* lines;
+  }
+  rest += decoder.decode();
+  if (rest !== "") yield rest;
+}
+
+/**
+ * withKey opens the store --database names (the data dir's by default), finds key `id` (exit 1 when
+ * there is none) and runs `fn` with it and this month's balance.
+ */
+async function withKey(flags: Record<string, string | boolean | undefined>, id: string, fn: (key: ApiKeyInfo, backend: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>): Promise<number> {
+  return withDatabase(databaseFrom(env, flags), async (backend) => {
+    const row = await backend.keys.byId(id);
+    if (!row) {
       err(`no key ${id}; see docintel keys list`);
       return 1;
     }
-    await fn(key, new Ledger(store));
+    await fn(keyInfoOf(row), backend);
     return 0;
-  } finally {
-    store.close();
-  }
+  });
+}
+
+/** balanceNow reads a key's balance of the current month from either backend */
+async function balanceNow(backend: Awaited<ReturnType<typeof openDatabase>>, key: ApiKeyInfo) {
+  const now = new Date();
+  const period = periodOf(now);
+  return balanceOf(key, period, await backend.credits.totals(key.id, period, now.getTime()));
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -102,6 +131,9 @@ const COMMANDS: Record<string, Command> = {
     options: SERVE_OPTIONS,
     async run(_, flags) {
       const config = loadConfig(env, flags);
+      if (config.database.kind === "postgres") {
+        throw new ConfigError(`--database ${redactUrl(config.database.url)}: PostgreSQL is not yet supported by serve; use it with docintel migrate, import and doctor (docs/postgres.md). serve runs on the SQLite store in --data`);
+      }
       // before the store opens: its files, and everything made from here on, are the service user's only
       process.umask(PRIVATE_UMASK);
       const tightened = tightenDataDir(config.dataDir);
@@ -138,47 +170,53 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   "keys create": {
-    usage: "docintel keys create --plan free|pro|enterprise [--name N] [--data DIR]",
+    usage: "docintel keys create --plan free|pro|enterprise [--name N] [--data DIR | --database URL]",
     summary: "create an API key; the key is printed once, as the last line",
-    options: [PLAN_OPTION, NAME_OPTION, DATA_OPTION],
+    options: [PLAN_OPTION, NAME_OPTION, ...DATABASE_OPTIONS],
     async run(_, flags) {
       const o = resolveOptions([PLAN_OPTION, NAME_OPTION], env, flags);
       const plan = String(o.plan ?? "");
       if (!isPlan(plan)) throw new ConfigError("--plan is needed: free, pro or enterprise");
-      const dataDir = dataDirFrom(env, flags);
-      const storeExisted = existsSync(join(dataDir, STORE_FILE));
-      const store = openStore(dataDir);
-      const { key, info } = createApiKey(store, plan, String(o.name ?? ""));
-      store.close();
-      err(`data dir ${dataDir} (store ${join(dataDir, STORE_FILE)}${storeExisted ? "" : ", new: it did not exist"})`);
-      if (!storeExisted) err(`note: the service accepts this key only when it runs with this data dir (--data ${dataDir} or DOCINTEL_DATA)`);
+      const choice = databaseFrom(env, flags);
+      const { key, row, info } = newApiKey(plan, String(o.name ?? ""));
+      if (choice.kind === "sqlite") {
+        const dataDir = choice.dataDir;
+        const storeExisted = existsSync(join(dataDir, STORE_FILE));
+        const backend = await openDatabase(choice);
+        await backend.keys.insert(row);
+        await backend.close();
+        err(`data dir ${dataDir} (store ${join(dataDir, STORE_FILE)}${storeExisted ? "" : ", new: it did not exist"})`);
+        if (!storeExisted) err(`note: the service accepts this key only when it runs with this data dir (--data ${dataDir} or DOCINTEL_DATA)`);
+      } else {
+        await withDatabase(choice, (backend) => backend.keys.insert(row));
+      }
       err(`created ${info.id} (plan ${info.plan}${info.name ? `, name ${info.name}` : ""}); the key below is shown only once`);
       out(key);
       return 0;
     },
   },
   "keys list": {
-    usage: "docintel keys list [--data DIR]",
+    usage: "docintel keys list [--data DIR | --database URL]",
     summary: "list keys (id, plan, name, prefix, dates); never prints a full key",
-    options: [DATA_OPTION],
+    options: DATABASE_OPTIONS,
     async run(_, flags) {
-      const store = openStoreFor(flags);
-      const keys = listApiKeys(store);
-      store.close();
+      const keys = await withDatabase(databaseFrom(env, flags), async (backend) => (await backend.keys.list()).map(keyInfoOf));
       out(["ID", "PLAN", "STATUS", "PREFIX", "CREATED", "LAST USED", "NAME"].join("\t"));
       for (const k of keys) out([k.id, k.plan, k.revokedAt ? "revoked" : "active", `${k.prefix}...`, k.createdAt, k.lastUsedAt ?? "-", k.name || "-"].join("\t"));
       return 0;
     },
   },
   "keys revoke": {
-    usage: "docintel keys revoke KEY_ID [--data DIR]",
+    usage: "docintel keys revoke KEY_ID [--data DIR | --database URL]",
     summary: "revoke a key; it gets 401 from then on, its pending tasks fail (key_revoked) and its running ones stop",
-    options: [DATA_OPTION],
+    options: DATABASE_OPTIONS,
     async run([id], flags) {
       if (!id) throw new ConfigError("name the key to revoke: docintel keys revoke KEY_ID");
-      const store = openStoreFor(flags);
-      const found = revokeApiKey(store, id);
-      store.close();
+      const found = await withDatabase(databaseFrom(env, flags), async (backend) => {
+        if (!(await backend.keys.byId(id))) return false;
+        await backend.keys.revoke(id, new Date().toISOString());
+        return true;
+      });
       if (!found) {
         err(`no key ${id}; see docintel keys list`);
         return 1;
@@ -188,54 +226,56 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   "keys secret": {
-    usage: "docintel keys secret KEY_ID [--rotate] [--data DIR] [--webhook-secret S]",
+    usage: "docintel keys secret KEY_ID [--rotate] [--data DIR | --database URL] [--webhook-secret S]",
     summary: "print a key's webhook signing secret (the shared one for keys made before per-key secrets); --rotate replaces it",
-    options: [ROTATE_OPTION, DATA_OPTION, WEBHOOK_SECRET_OPTION],
+    options: [ROTATE_OPTION, ...DATABASE_OPTIONS, WEBHOOK_SECRET_OPTION],
     async run([id], flags) {
       if (!id) throw new ConfigError("name the key: docintel keys secret KEY_ID [--rotate]");
       const o = resolveOptions([ROTATE_OPTION, WEBHOOK_SECRET_OPTION], env, flags);
-      const dataDir = dataDirFrom(env, flags);
-      const store = openStore(dataDir);
-      try {
-        const secret = o.rotate ? rotateSigningSecret(store, id) : keySigningSecret(store, id);
-        if (!secret) {
+      const choice = databaseFrom(env, flags);
+      const dataDir = choice.kind === "sqlite" ? choice.dataDir : dataDirFrom(env, flags);
+      return withDatabase(choice, async (backend) => {
+        const at = new Date().toISOString();
+        const own = o.rotate ? newSigningSecret() : null;
+        const row = own ? ((await backend.keys.setWebhookSecret(id, own, at)) ? { webhook_secret: own, webhook_secret_at: at } : null) : await backend.keys.webhookSecret(id);
+        if (!row) {
           err(`no key ${id}; see docintel keys list`);
           return 1;
         }
-        if (secret.own === null) {
+        if (row.webhook_secret === null) {
           err(`${id} was made before per-key secrets and signs with the shared secret (docintel keys secret ${id} --rotate gives it its own)`);
+          if (choice.kind === "postgres") err("note: with PostgreSQL every machine must sign alike: give each the same --webhook-secret, or rotate the key to its own secret");
           out(resolveWebhookSecret(dataDir, o["webhook-secret"] as string | undefined).secret);
           return 0;
         }
-        err(o.rotate ? `rotated: the next webhook request of ${id} is signed with this secret` : `${id}'s own secret, made ${secret.setAt}`);
-        out(secret.own);
+        err(o.rotate ? `rotated: the next webhook request of ${id} is signed with this secret` : `${id}'s own secret, made ${row.webhook_secret_at}`);
+        out(row.webhook_secret);
         return 0;
-      } finally {
-        store.close();
-      }
+      });
     },
   },
   "credits grant": {
-    usage: "docintel credits grant KEY_ID N [--data DIR]",
+    usage: "docintel credits grant KEY_ID N [--data DIR | --database URL]",
     summary: "add N credits to a key for the current month",
-    options: [DATA_OPTION],
+    options: DATABASE_OPTIONS,
     async run([id, n], flags) {
       if (!id || !n || !/^\d+$/.test(n) || Number(n) <= 0) throw new ConfigError("usage: docintel credits grant KEY_ID N (N a positive whole number)");
-      return withKey(flags, id, async (key, ledger) => {
-        await ledger.grant(id, Number(n), "granted with the CLI");
-        const b = ledger.balance(key);
+      return withKey(flags, id, async (key, backend) => {
+        const now = new Date();
+        await backend.credits.grant({ key_id: id, kind: "grant", amount: Number(n), period: periodOf(now), operation: null, request_id: null, note: "granted with the CLI", created_at: now.toISOString() });
+        const b = await balanceNow(backend, key);
         out(`granted ${n} credits to ${id}; remaining this month (${b.period}): ${b.remaining ?? "metered, no cap"}`);
       });
     },
   },
   "credits show": {
-    usage: "docintel credits show KEY_ID [--data DIR]",
+    usage: "docintel credits show KEY_ID [--data DIR | --database URL]",
     summary: "show a key's plan, allowance, grants, use and balance this month",
-    options: [DATA_OPTION],
+    options: DATABASE_OPTIONS,
     async run([id], flags) {
       if (!id) throw new ConfigError("usage: docintel credits show KEY_ID");
-      return withKey(flags, id, async (key, ledger) => {
-        const b = ledger.balance(key);
+      return withKey(flags, id, async (key, backend) => {
+        const b = await balanceNow(backend, key);
         out(`key        ${key.id}${key.revokedAt ? " (revoked)" : ""}`);
         out(`plan       ${b.plan} (${RATE_LIMIT_PER_MINUTE[b.plan]} requests/min)`);
         out(`period     ${b.period}`);
@@ -262,7 +302,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   doctor: {
-    usage: "docintel doctor [--bwrap-path bwrap]",
+    usage: "docintel doctor [--bwrap-path bwrap] [--data DIR | --database URL]",
     summary: "report the external programs found, what they enable, whether they run isolated, and check the worker pool (sharp) and the Python sandbox",
     options: DOCTOR_OPTIONS,
     async run(_, flags) {
@@ -281,6 +321,11 @@ const COMMANDS: Record<string, Command> = {
       out("tool isolation (bubblewrap):");
       const isolation = detectIsolation(String(resolveOptions(DOCTOR_OPTIONS, env, flags)["bwrap-path"]));
       out(`  ${isolation.enabled ? "ok     " : "OFF    "}  ${isolation.detail}`);
+      out("");
+      const choice = databaseFrom(env, flags);
+      out(`store (${describeDatabase(choice)}):`);
+      const database = await checkDatabase(choice);
+      out(`  ${database.ok ? "ok     " : "FAILED "}  ${database.detail}`);
       out("");
       out("worker pool:");
       let poolOk = false;
@@ -312,7 +357,76 @@ const COMMANDS: Record<string, Command> = {
       out(env.GROQ_API_KEY ? `  ok       GROQ_API_KEY is set${env.GROQ_BASE_URL ? ` (GROQ_BASE_URL ${env.GROQ_BASE_URL})` : ""}` : "  missing  GROQ_API_KEY is not set: extract uses the local engine; analyze, cross-analyze, decide and annotated diffs answer 503 ai_unavailable");
       out("");
       out(missing ? `${missing} program(s) missing: the capabilities named above are unavailable until they are installed (make setup installs them all).` : "all programs found.");
-      return poolOk && sandboxOk ? 0 : 1;
+      return poolOk && sandboxOk && database.ok ? 0 : 1;
+    },
+  },
+  migrate: {
+    usage: "docintel migrate [--database postgres://... | --data DIR]",
+    summary: "apply the store's schema (machines starting at once migrate once) and print its version",
+    options: DATABASE_OPTIONS,
+    async run(positionals, flags) {
+      if (positionals.length) throw new ConfigError(`takes no arguments, got '${positionals.join(" ")}'`);
+      const choice = databaseFrom(env, flags);
+      return withDatabase(choice, async (backend) => {
+        const applied = backend.kind === "postgres" ? backend.migrations.applied : [];
+        for (const m of applied) err(`applied ${m.table} ${m.version} ${m.name}`);
+        const version = Math.max(0, ...(await backend.appliedMigrations()));
+        out(`schema version ${version}${backend.kind === "postgres" && applied.length === 0 ? " (already current)" : ""}`);
+        return version === SCHEMA_VERSION ? 0 : 1;
+      });
+    },
+  },
+  export: {
+    usage: "docintel export [--data DIR] > store.jsonl",
+    summary: "write a SQLite data dir's keys, ledger, holds, batches, tasks and deliveries as JSON lines (stop the service first), for docintel import",
+    options: [DATA_OPTION, DATABASE_OPTION],
+    async run(positionals, flags) {
+      if (positionals.length) throw new ConfigError(`takes no arguments, got '${positionals.join(" ")}'; the export goes to stdout (docintel export > store.jsonl)`);
+      const choice = databaseFrom(env, flags);
+      if (choice.kind === "postgres") throw new ConfigError(`--database ${redactUrl(choice.url)}: export reads a SQLite data dir (--data DIR); back a PostgreSQL store up with pg_dump`);
+      const dataDir = choice.dataDir;
+      if (!existsSync(join(dataDir, STORE_FILE))) {
+        err(`no store in ${dataDir} (${STORE_FILE} is missing); name the data dir with --data`);
+        return 1;
+      }
+      const store = openStore(dataDir);
+      err(`data dir ${dataDir} (store ${store.path})`);
+      try {
+        const writer = Bun.stdout.writer();
+        let rows = -1;
+        for (const line of exportSqlite(store)) {
+          writer.write(line + "\n");
+          rows++;
+          if (rows % 1000 === 0) await writer.flush();
+        }
+        await writer.end();
+        err(`exported ${rows} rows (files in the data dir, such as task inputs and thumbnails, do not move)`);
+        return 0;
+      } finally {
+        store.close();
+      }
+    },
+  },
+  import: {
+    usage: "docintel import --database postgres://... < store.jsonl",
+    summary: "read the output of docintel export into an empty PostgreSQL database, in one transaction (migrates it first)",
+    options: [DATABASE_OPTION, DB_POOL_OPTION, DB_TIMEOUT_OPTION],
+    async run(positionals, flags) {
+      if (positionals.length) throw new ConfigError(`takes no arguments, got '${positionals.join(" ")}'; the export comes on stdin (docintel import --database URL < store.jsonl)`);
+      const choice = databaseFrom(env, flags);
+      if (choice.kind !== "postgres") throw new ConfigError("--database must be a postgres:// URL: import moves a SQLite export into PostgreSQL");
+      return withDatabase(choice, async (backend) => {
+        if (backend.kind !== "postgres") throw new Error("import: expected a PostgreSQL store");
+        try {
+          const written = await importPostgres(backend.sql, stdinLines());
+          err(`imported ${Object.entries(written).map(([t, n]) => `${n} ${t}`).join(", ")}`);
+          out(`imported ${Object.values(written).reduce((a, b) => a + b, 0)} rows`);
+          return 0;
+        } catch (error) {
+          err(`docintel import: ${(error as Error).message}`);
+          return 1;
+        }
+      });
     },
   },
   "service-unit": {

@@ -4,6 +4,7 @@
  * Per-command flags (docintel md --selector, keys create --plan, ...) are read from the command line
  * only. `process.env` is read here and nowhere else: modules receive their slice of `Config`.
  */
+import type { DatabaseChoice } from "../runtime/database";
 import { existsSync } from "node:fs";
 import { cpus } from "node:os";
 import { resolve } from "node:path";
@@ -64,11 +65,32 @@ export const DATA_OPTION: OptionSpec = {
   describe: "data directory (SQLite store with keys and credits, webhook secret, job files)",
 };
 
+/**
+ * DATABASE_OPTION: which store holds keys, credits, tasks and deliveries. SQLite (the default) is
+ * the store in the data dir; PostgreSQL is shared by several machines (docs/postgres.md).
+ */
+export const DATABASE_OPTION: OptionSpec = {
+  flag: "database",
+  env: "DOCINTEL_DATABASE",
+  kind: "string",
+  default: "sqlite:",
+  check: (v, source) => void databaseUrlOf(v, source),
+  describe: "the store: sqlite: (the SQLite store in --data), sqlite:DIR (the same as --data DIR), or postgres://user:password@host:5432/database, shared by several machines (migrate, import, doctor, keys and credits take it; serve does not yet)",
+};
+/** DB_POOL_OPTION, DB_TIMEOUT_OPTION: the PostgreSQL connection pool; SQLite ignores them */
+export const DB_POOL_OPTION: OptionSpec = { flag: "db-pool-size", env: "DOCINTEL_DB_POOL_SIZE", kind: "integer", min: 1, max: 1000, default: 10, describe: "with a postgres:// --database: connections this process opens at most (every machine's pool plus one listener each must fit the server's max_connections)" };
+export const DB_TIMEOUT_OPTION: OptionSpec = { flag: "db-statement-timeout-ms", env: "DOCINTEL_DB_STATEMENT_TIMEOUT_MS", kind: "integer", min: 0, default: 30000, describe: "with a postgres:// --database: the server cancels a statement that runs longer (statement_timeout); 0 = no limit" };
+/** DATABASE_OPTIONS: what every command that opens the store takes */
+export const DATABASE_OPTIONS: OptionSpec[] = [DATA_OPTION, DATABASE_OPTION, DB_POOL_OPTION, DB_TIMEOUT_OPTION];
+
 /** SERVE_OPTIONS lists every option of `docintel serve`, in help order. */
 export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: "host", env: "DOCINTEL_HOST", kind: "string", minLength: 1, default: "0.0.0.0", describe: "address to listen on" },
   { flag: "port", env: "DOCINTEL_PORT", kind: "integer", min: 0, max: 65535, default: 8080, describe: "TCP port to listen on" },
   DATA_OPTION,
+  DATABASE_OPTION,
+  DB_POOL_OPTION,
+  DB_TIMEOUT_OPTION,
   { flag: "allow-private-urls", env: "DOCINTEL_ALLOW_PRIVATE_URLS", kind: "boolean", default: false, describe: "allow fetching loopback, private, link-local and metadata addresses (off: refused with 400 url_refused)" },
   { flag: "webhook-secret", env: "DOCINTEL_WEBHOOK_SECRET", kind: "string", minLength: 16, describe: "shared HMAC-SHA256 key that signs webhooks of keys made before per-key secrets (unset: generated at first start and kept in the data dir); every newer key signs with its own" },
   { flag: "public-url", env: "DOCINTEL_PUBLIC_URL", kind: "string", check: (v, source) => void publicUrlOf(v, source), describe: "the URL clients reach the service at, e.g. https://docs.example.com: the base of absolute URLs the service returns (signed thumbnail and preview links) and the explorer's server; unset: those URLs are relative (/api/v1/...). The Host header is never used" },
@@ -179,6 +201,7 @@ function configOf(o: Record<string, string | number | boolean | undefined>, env:
     host: String(o.host),
     port: Number(o.port),
     dataDir: resolve(String(o.data)),
+    database: databaseOf(o),
     allowPrivateUrls: Boolean(o["allow-private-urls"]),
     webhookSecret: o["webhook-secret"] === undefined ? undefined : String(o["webhook-secret"]),
     /** publicUrl: scheme, host and optional path prefix without a trailing slash; undefined = relative URLs */
@@ -228,7 +251,61 @@ export type Config = ReturnType<typeof configOf>;
 
 /** loadConfig reads and checks the serve options once; throws ConfigError naming the flag or variable at fault. */
 export function loadConfig(env: Record<string, string | undefined>, flags: RawOptions = {}): Config {
-  return configOf(resolveOptions(SERVE_OPTIONS, env, flags), env);
+  return configOf(withStoreDir(resolveOptions(SERVE_OPTIONS, env, flags), env, flags), env);
+}
+
+export type { DatabaseChoice };
+
+/**
+ * databaseUrlOf checks a --database value: "sqlite:", "sqlite:DIR" (DIR returned), or a
+ * postgres:// (postgresql://) URL naming a host (or a socket dir as ?host= / ?path=) and a database.
+ * The error names `source` and never repeats a password.
+ */
+function databaseUrlOf(raw: string, source: string): { kind: "sqlite"; dir: string | null } | { kind: "postgres"; url: string } {
+  const text = raw.trim();
+  if (text.startsWith("sqlite:")) {
+    const dir = text.slice("sqlite:".length);
+    return { kind: "sqlite", dir: dir === "" ? null : dir };
+  }
+  const shape = "sqlite: (the SQLite store in --data), sqlite:DIR, or postgres://user:password@host:5432/database";
+  if (!/^postgres(ql)?:\/\//i.test(text)) throw new ConfigError(`${source} must be ${shape}, got '${text.replace(/\/\/[^@/]*@/, "//***@")}'`);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${source} is not a valid URL (a password with @, /, : or # must be percent-encoded); expected ${shape}`);
+  }
+  const redacted = `postgres://${url.username ? `${url.username}${url.password ? ":***" : ""}@` : ""}${url.host}${url.pathname}`;
+  const socket = url.searchParams.get("host") ?? url.searchParams.get("path");
+  if (!url.hostname && !socket) throw new ConfigError(`${source} names no host: expected ${shape}, got '${redacted}'`);
+  if (url.pathname.replace(/^\/+/, "") === "") throw new ConfigError(`${source} names no database (the path after the host): expected ${shape}, got '${redacted}'`);
+  return { kind: "postgres", url: text };
+}
+
+/**
+ * withStoreDir applies sqlite:DIR to the data dir: it is the same as --data DIR. Both set to
+ * different directories is refused rather than one silently winning.
+ */
+function withStoreDir<T extends Record<string, string | number | boolean | undefined>>(o: T, env: Record<string, string | undefined>, flags: RawOptions): T {
+  const db = databaseUrlOf(String(o.database), "--database");
+  if (db.kind !== "sqlite" || db.dir === null) return o;
+  const dataSet = flags.data !== undefined || (env.DOCINTEL_DATA ?? "") !== "";
+  if (dataSet && resolve(String(o.data)) !== resolve(db.dir)) {
+    throw new ConfigError(`--database sqlite:${db.dir} and --data ${o.data} name different data dirs; give one of them`);
+  }
+  return { ...o, data: db.dir };
+}
+
+/** databaseOf shapes the resolved --database, --db-pool-size and --db-statement-timeout-ms */
+function databaseOf(o: Record<string, string | number | boolean | undefined>): DatabaseChoice {
+  const db = databaseUrlOf(String(o.database), "--database");
+  if (db.kind === "sqlite") return { kind: "sqlite", dataDir: resolve(String(o.data)) };
+  return { kind: "postgres", url: db.url, poolSize: Number(o["db-pool-size"]), statementTimeoutMs: Number(o["db-statement-timeout-ms"]) };
+}
+
+/** databaseFrom resolves only the store options, for CLI commands that open the store. */
+export function databaseFrom(env: Record<string, string | undefined>, flags: RawOptions): DatabaseChoice {
+  return databaseOf(withStoreDir(resolveOptions(DATABASE_OPTIONS, env, flags), env, flags));
 }
 
 /** publicUrlOf checks --public-url and drops a trailing slash; undefined when it is not set. */

@@ -52,6 +52,21 @@ export function periodOf(date: Date): string {
   return date.toISOString().slice(0, 7);
 }
 
+/** balanceOf shapes a key's totals of `period` into its Balance (the plan decides the cap); any backend's totals. */
+export function balanceOf(account: Account, period: string, totals: CreditTotals): Balance {
+  const { granted, used, held } = totals;
+  const capped = isCapped(account.plan);
+  return {
+    plan: account.plan,
+    period,
+    allowance: capped ? FREE_MONTHLY_CREDITS : null,
+    granted,
+    used,
+    held,
+    remaining: capped ? FREE_MONTHLY_CREDITS + granted - used - held : null,
+  };
+}
+
 /** MAX_CACHED_BALANCES bounds the balance cache (one entry per key seen since the last change) */
 const MAX_CACHED_BALANCES = 10_000;
 
@@ -88,17 +103,7 @@ export class Ledger {
         this.cached.set(account.id, { stamp, period, totals, validUntil: totals.next_expiry ?? Number.POSITIVE_INFINITY });
       }
     }
-    const { granted, used, held } = totals;
-    const capped = isCapped(account.plan);
-    return {
-      plan: account.plan,
-      period,
-      allowance: capped ? FREE_MONTHLY_CREDITS : null,
-      granted,
-      used,
-      held,
-      remaining: capped ? FREE_MONTHLY_CREDITS + granted - used - held : null,
-    };
+    return balanceOf(account, period, totals);
   }
 
   /** hold sets `amount` aside for an operation, or throws 402 insufficient_credits. */

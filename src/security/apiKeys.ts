@@ -59,6 +59,13 @@ export function isPlan(value: string): value is Plan {
 }
 
 export function createApiKey(store: Store, plan: Plan, name = ""): { key: string; info: ApiKeyInfo } {
+  const { key, row, info } = newApiKey(plan, name);
+  keyQueries(store).insert(row);
+  return { key, info };
+}
+
+/** newApiKey makes a key and the row that stores it (its hash, never the key), for either backend to insert. */
+export function newApiKey(plan: Plan, name = ""): { key: string; row: Omit<ApiKeyRow, "revoked_at" | "last_used_at">; info: ApiKeyInfo } {
   const key = KEY_PREFIX + randomBase62(32);
   const createdAt = new Date().toISOString();
   const row = {
@@ -72,8 +79,12 @@ export function createApiKey(store: Store, plan: Plan, name = ""): { key: string
     webhook_secret: newSigningSecret(),
     webhook_secret_at: createdAt,
   };
-  keyQueries(store).insert(row);
-  return { key, info: toInfo({ ...row, revoked_at: null, last_used_at: null }) };
+  return { key, row, info: toInfo({ ...row, revoked_at: null, last_used_at: null }) };
+}
+
+/** keyInfoOf shows a stored key row to operators (never the key) */
+export function keyInfoOf(row: ApiKeyRow): ApiKeyInfo {
+  return toInfo(row);
 }
 
 export function listApiKeys(store: Store): ApiKeyInfo[] {

@@ -4,8 +4,9 @@
  * that are each atomic on their own, so that neither the engine nor a module ever holds a
  * transaction open in its own code except through `transaction`.
  *
- * Implementations: src/store/postgres (openPostgres). The SQLite store (src/store/index.ts) does
- * not implement it yet: see docs/postgres.md for how it and the modules' queries.ts adopt it.
+ * Implementations: src/store/postgres (openPostgres) and src/store/sqliteBackend.ts (the SQLite
+ * store); src/store/database.ts opens the one --database names. The CLI's store commands use it; the
+ * service's modules do not yet: see docs/postgres.md for how they adopt it.
  *
  *   engine / ledger / key resolver
  *        |  await backend.credits.hold(cap, hold)          one atomic move, any backend

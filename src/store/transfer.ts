@@ -1,6 +1,6 @@
 /**
  * Moving a store from one machine's SQLite data dir to PostgreSQL, for an operator whose load
- * outgrew one VM (the future `docintel export` / `docintel import`; not wired into the CLI yet).
+ * outgrew one VM: `docintel export` / `docintel import` (src/cli/main.ts).
  *
  *   exportSqlite(store) -> lines of JSON: a header, then one line per row, table by table in the
  *                          order of TRANSFER_TABLES (parents before children)
