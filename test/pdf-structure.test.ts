@@ -160,6 +160,25 @@ describe("outline", () => {
   });
 });
 
+describe("bold headings", () => {
+  test("a short bold line in the body's size over a paragraph is a heading, ranked below the larger title", () => {
+    const md = markdown.bold!;
+    expect(md).toMatch(/^# Field Guide$/m);
+    expect(md).toMatch(/^## Getting Started\n\nModern document pipelines/m);
+    expect(md).toMatch(/^## Choosing a Site\n\nTable structure recognition/m);
+    expect(md).toMatch(/^## Packing Up\n\nWe compare token sequences/m);
+  });
+
+  test("bold that is not a heading stays text: a list lead-in, a label, a bold word, a table's header row", () => {
+    const md = markdown.bold!;
+    expect(md).toContain("\nYou will need:\n\n- A tent\n\n- A stove\n");
+    expect(md).toContain("\nNote the weather changes fast in the hills.\n");
+    expect(md).toMatch(/^Total:\n+3 kg in all\.$/m);
+    expect(md).toContain("| Item | Weight |\n| --- | --- |\n| Tent | 2 kg |\n| Stove | 1 kg |");
+    expect(md.match(/^#+ /gm)).toHaveLength(4);
+  });
+});
+
 describe("slides", () => {
   test("a title a little larger than the text under it (36 over 32 pt) is a heading", () => {
     expect(markdown.slides).toMatch(/^# Quarterly Review$/m);

@@ -30,6 +30,8 @@ export interface PdfTextItem {
   rtl?: boolean;
   /** spaced: a space precedes the run in the content stream (set by analyzePage) */
   spaced?: boolean;
+  /** bold: the run's font is a bold face (by its name) */
+  bold?: boolean;
 }
 
 /** LayoutLine is one line of text in reading order within its block. */
@@ -41,6 +43,8 @@ export interface LayoutLine {
   size: number;
   /** wraps: the line reaches the right edge of its column, so the next line continues it */
   wraps: boolean;
+  /** bold: all of the line's letters are in a bold face */
+  bold?: boolean;
 }
 
 export type LayoutBlock =
@@ -75,6 +79,8 @@ interface RawLine {
   segs: Segment[];
   /** rtl: most of the line's text runs right to left, so its segments read from the right */
   rtl?: boolean;
+  /** bold: all of the line's letters are in a bold face */
+  bold?: boolean;
 }
 
 /** NOTE_MARK_START/END: delimit a superscript number in line text until the page's footnotes are known */
@@ -107,7 +113,7 @@ const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}](?=\s|$)/u;
 const SECTION_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2})+\.?|\d{1,2}|[A-Z](?:\.\d{1,2})+\.?)\s+\p{Lu}/u;
 /**
  * PAPER_SECTION: the unnumbered sections of papers and reports, which are often set in the body's
- * size (in bold, which the text layer does not say), alone on their line.
+ * size, alone on their line (in bold, which only a font's name tells, and not every font's does).
  */
 const PAPER_SECTION = /^(?:abstract|summary|introduction|related work|background|conclusions?|discussion|acknowledge?ments?|references|bibliography|appendix(?: [A-Z])?)$/i;
 /** isSectionTitle: a line that reads as a section title in the body's font */
@@ -267,7 +273,8 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
     const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
     segs.unshift({ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size });
   }
-  return { y: byX[0]!.y, size, segs, rtl };
+  const bold = byX.some((item) => item.bold) && byX.every((item) => item.bold || !/\p{L}/u.test(item.str));
+  return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}) };
 }
 
 /** joinRuns joins a segment's runs, in x order or, right to left, from the last; a space where the gap was one. */
@@ -688,7 +695,7 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
   };
   for (const raw of lines) {
     const text = (raw.rtl ? [...raw.segs].reverse() : raw.segs).map((s) => s.text).join(" ");
-    const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false };
+    const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false, ...(raw.bold ? { bold: true } : {}) };
     const prev = current[current.length - 1];
     const listStart = BULLET_START.test(text) || NUMBER_START.test(text);
     // A list item's wrapped lines hang at its text, right of its marker; a line left of its marker ends it.
@@ -706,7 +713,10 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       const sizeChange = Math.abs(prev.size - line.size) > 0.12 * em;
       // A numbered section title is a block of its own, even in the body's font and spacing.
       const sectionEdge = (!prev.wraps && isSectionTitle(text)) || (current.length === 1 && !prev.wraps && isSectionTitle(prev.text));
-      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge || leavesItem) flush();
+      // So is a line all in bold above a paragraph that is not (a heading in the body's size), and
+      // a bold line a paragraph's gap below another (headings in a document of wide line spacing).
+      const boldEdge = (!prev.wraps && !line.bold && current.every((l) => l.bold)) || (prev.bold && line.bold && gap > 1.6 * em);
+      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge || boldEdge || leavesItem) flush();
     }
     current.push(line);
   }
@@ -747,6 +757,7 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
   const removed = runningBlocks(pages);
   const body = bodySize(pages, removed);
   const levels = headingLevels(pages, removed, body);
+  const bold = boldHeadings(pages, removed, body);
   // Bookmarks say which blocks are headings and how deep, whatever their font: each title once.
   const bookmarks = new Map<string, number[]>();
   for (const entry of outline) {
@@ -785,7 +796,7 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
         listLevels = [];
         continue;
       }
-      const level = bookmarkLevel(block) || headingLevel(block, body, levels);
+      const level = bookmarkLevel(block) || headingLevel(block, body, levels, bold.has(block));
       if (level) listLevels = [];
       if (level) {
         const text = blockText(block);
@@ -988,12 +999,51 @@ interface HeadingRanks {
   sectionDepth: number;
 }
 
-function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRanks): number {
+/**
+ * boldHeadings finds the headings set in bold in about the body's size, which only their weight
+ * tells from the text: a block of one short logical line, all bold, that does not read as a
+ * sentence, a label ("Total:") or a list item, followed by text that is not bold, by a table or
+ * by another heading.
+ */
+function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  if (body <= 0) return found;
+  const blocks = pages.flatMap((page) => page.blocks.filter((block) => !removed.has(block)));
+  const shaped = (block: LayoutBlock): block is Extract<LayoutBlock, { kind: "text" }> => {
+    if (block.kind !== "text" || block.lines.length > 2 || !block.lines.every((line) => line.bold)) return false;
+    if (block.size < body - 0.6 || !block.lines.slice(0, -1).every((line) => line.wraps)) return false;
+    const text = blockText(block);
+    const letters = text.replace(/[^\p{L}]/gu, "").length;
+    if (text.length > 120 || letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || /[.,;:!?]$/.test(text)) return false;
+    return !(BULLET_START.test(text) || NUMBER_START.test(text)) || SECTION_NUMBER.test(text);
+  };
+  // From the end, so that a heading over a subheading is seen to be followed by a heading. A
+  // second pass takes the titles at the end of the document, with nothing after them, in the size
+  // of bold headings found in the first.
+  const headingSizes: number[] = [];
+  for (const pass of [1, 2]) {
+    for (let i = blocks.length - 1; i >= 0; i--) {
+      const block = blocks[i]!;
+      const next = blocks[i + 1];
+      if (found.has(block) || !shaped(block)) continue;
+      const nextIsBody = next !== undefined && (next.kind === "table" || (!next.lines[0]!.bold && next.size < block.size + 0.6 && next.size >= 0.75 * body));
+      const nextIsHeading = next !== undefined && (found.has(next) || isHeadingCandidate(next, body));
+      const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);
+      if (nextIsBody || nextIsHeading || atEnd) found.add(block);
+    }
+    for (const block of found) headingSizes.push(block.size);
+  }
+  return found;
+}
+
+function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRanks, bold = false): number {
   const levels = ranks.sizes;
   if (!isHeadingCandidate(block, body)) {
-    // Numbered titles in the body's font rank below every larger heading, deeper numbers lower.
+    // Numbered titles in the body's font rank below every larger heading, deeper numbers lower;
+    // unnumbered bold ones below them all.
     const depth = sectionDepth(block, body);
-    return depth ? Math.min(4, levels.length + 1 + depth - ranks.sectionDepth) : 0;
+    if (depth) return Math.min(4, levels.length + 1 + depth - ranks.sectionDepth);
+    return bold ? Math.min(4, levels.length + 1) : 0;
   }
   const rank = levels.findIndex((size) => block.size >= size - 0.6);
   return Math.min(3, (rank < 0 ? levels.length - 1 : rank) + 1);
