@@ -132,6 +132,19 @@ describe("tables", () => {
   });
 });
 
+describe("a table over several pages", () => {
+  test("is one table: its header once, every row in order, the running header and page numbers out", () => {
+    const md = markdown.inventory!;
+    expect(md.match(/^\| --- /gm)).toHaveLength(1);
+    expect(md.match(/\| Code \| Part \| Stock \|/g)).toHaveLength(1);
+    const rows = md.split("\n").filter((line) => /^\| P-\d{3} /.test(line));
+    expect(rows).toEqual(Array.from({ length: 90 }, (_, i) => `| P-${String(i + 1).padStart(3, "0")} | Part ${i + 1} | ${i + 11} |`));
+    expect(md).toMatch(/^All parts were counted in March at the main warehouse, shelf by shelf\.\n\n\| Code \| Part \| Stock \|\n\| --- \| --- \| --- \|\n\| P-001 \| Part 1 \| 11 \|$/m);
+    expect(md).toMatch(/^\| P-090 \| Part 90 \| 100 \|\n\nMissing parts are reordered at the end of the month\.$/m);
+    expect(md).not.toContain("Parts Inventory");
+  });
+});
+
 describe("group headers", () => {
   test("a label spanning columns above the header row stays in the table, over its columns", () => {
     const md = markdown.grouped!;

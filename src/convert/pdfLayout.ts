@@ -8,8 +8,8 @@
  *                footnote references) -> columns (a gutter) -> tables (aligned cells, wrapped cells)
  *                and text blocks -> the page's footnotes taken out
  *   renderPages: running headers/footers dropped -> body size from prose -> headings (size rank,
- *                then section numbering) -> paragraphs joined across pages, nested lists, tables
- *                -> footnotes at the end
+ *                then section numbering, then bold in the body's size) -> paragraphs and tables
+ *                joined across pages, nested lists -> footnotes at the end
  *
  * Coordinates are PDF points (1/72 inch) with the origin at the top left of the page; `y` of a text
  * item or line is its baseline.
@@ -49,7 +49,13 @@ export interface LayoutLine {
 
 export type LayoutBlock =
   | { kind: "text"; lines: LayoutLine[]; size: number; top: number; bottom: number }
-  | { kind: "table"; rows: string[][]; size: number; top: number; bottom: number };
+  | { kind: "table"; rows: string[][]; size: number; top: number; bottom: number; columns?: ColumnEdge[] };
+
+/** ColumnEdge is where a table's column lines up: its cells' left edge, or their right edge for right-aligned cells. */
+export interface ColumnEdge {
+  x: number;
+  right: boolean;
+}
 
 /** PageLayout is one page after layout analysis, small enough to send from a worker thread. */
 export interface PageLayout {
@@ -606,7 +612,17 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
   const tolerance = 0.5 * size;
   const segs = lines.flatMap((l) => l.segs);
   const starts = clusterPositions(segs.map((s) => s.x), tolerance).filter((c) => c.length >= 2);
-  const startOf = (s: Segment) => starts.findIndex((c) => s.x >= c[0]! - 0.01 && s.x <= c[c.length - 1]! + 0.01);
+  const startAt = (s: Segment) => starts.findIndex((c) => s.x >= c[0]! - 0.01 && s.x <= c[c.length - 1]! + 0.01);
+  // A column whose cells also share their right edge (right-aligned numbers of one width) takes
+  // the right-aligned cells that start elsewhere: a longer number, its header.
+  const rightEdges = starts.map((_, i) => {
+    const x2s = segs.filter((s) => startAt(s) === i).map((s) => s.x2);
+    return Math.max(...x2s) - Math.min(...x2s) <= 0.2 * size ? median(x2s) : NaN;
+  });
+  const startOf = (s: Segment) => {
+    const at = startAt(s);
+    return at >= 0 ? at : rightEdges.findIndex((x2) => Math.abs(s.x2 - x2) <= 0.2 * size);
+  };
   const loose = segs.filter((s) => startOf(s) < 0);
   const ends = clusterPositions(loose.map((s) => s.x2), tolerance).filter((c) => c.length >= 2);
   const endOf = (s: Segment) => ends.findIndex((c) => s.x2 >= c[0]! - 0.01 && s.x2 <= c[c.length - 1]! + 0.01);
@@ -648,7 +664,8 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
   if (multiCell < 3 && !headerAndRow) return null;
   const used = order.map((_, c) => rows.some((r) => r[c]));
   const compact = rows.map((r) => r.filter((_, c) => used[c]));
-  return { kind: "table", rows: compact, size, top: lines[0]!.y - size, bottom: lines[lines.length - 1]!.y };
+  const columns = order.map((o) => (o.i < starts.length ? { x: o.x, right: false } : { x: ends[o.i - starts.length]![0]!, right: true })).filter((_, c) => used[c]);
+  return { kind: "table", rows: compact, size, top: lines[0]!.y - size, bottom: lines[lines.length - 1]!.y, columns };
 }
 
 function columnRightEdge(lines: RawLine[]): number {
@@ -776,6 +793,8 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
   const usedLabels = new Set<string>();
   // The open list's levels: each item's left edge and the width of its marker, for nesting by indent.
   let listLevels: Array<{ x: number; marker: number }> = [];
+  // The table that ended the last page, with its rows so far and its place in `out`, for a table that goes on at the top of the next.
+  let openTable: { block: Extract<LayoutBlock, { kind: "table" }>; rows: string[][]; at: number; page: number } | null = null;
   for (const page of pages) {
     let firstOnPage = true;
     // Footnote labels restart on some documents' pages: a label used before gets the page number.
@@ -790,12 +809,20 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
     for (const block of bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks) {
       if (removed.has(block)) continue;
       if (block.kind === "table") {
-        out.push(gfmTable(block.rows));
+        if (firstOnPage && openTable && openTable.page === page.page - 1 && continuesTable(openTable.block, block)) {
+          openTable.rows.push(...(sameRow(block.rows[0]!, openTable.rows[0]!) ? block.rows.slice(1) : block.rows));
+          out[openTable.at] = gfmTable(openTable.rows);
+          openTable.page = page.page;
+        } else {
+          out.push(gfmTable(block.rows));
+          openTable = { block, rows: [...block.rows], at: out.length - 1, page: page.page };
+        }
         openParagraph = false;
         firstOnPage = false;
         listLevels = [];
         continue;
       }
+      openTable = null;
       const level = bookmarkLevel(block) || headingLevel(block, body, levels, bold.has(block));
       if (level) listLevels = [];
       if (level) {
@@ -831,10 +858,29 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
     for (const text of page.imageTexts ?? []) {
       out.push(imageTextQuote(text));
       openParagraph = false;
+      openTable = null;
     }
   }
   if (notes.length) out.push(notes.join("\n"));
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+/**
+ * continuesTable: a table at the top of a page goes on from the one that ended the page before
+ * (nothing but running headers between them) when its columns line up with that table's: as
+ * many, each at the same edge within half a character.
+ */
+function continuesTable(before: Extract<LayoutBlock, { kind: "table" }>, table: Extract<LayoutBlock, { kind: "table" }>): boolean {
+  const a = before.columns;
+  const b = table.columns;
+  if (!a || !b || a.length !== b.length || Math.abs(before.size - table.size) > 0.5) return false;
+  const tolerance = 0.5 * Math.max(before.size, table.size);
+  return a.every((edge, i) => edge.right === b[i]!.right && Math.abs(edge.x - b[i]!.x) <= tolerance);
+}
+
+/** sameRow: two rows with the same cells (a header repeated on each page) */
+function sameRow(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((cell, i) => cell.trim() === b[i]!.trim());
 }
 
 /**

@@ -35,6 +35,10 @@
  *   ("A tent", "A stove"), a bold word opening a paragraph ("Note the weather changes fast in the
  *   hills."), a table whose header row is bold (Item | Weight; Tent | 2 kg; Stove | 1 kg) and a
  *   bold label "Total:" over "3 kg in all.".
+ * - inventory: a table of 90 rows over three pages under the running header "Parts Inventory",
+ *   its header row (Code | Part | Stock) repeated on each page; rows "P-001 | Part 1 | 11" to
+ *   "P-090 | Part 90 | 100" (stock right-aligned); "All parts were counted in March ..." before, "Missing parts are
+ *   reordered at the end of the month." after.
  * - arabic: an Arabic heading "الإنتاجية الزراعية" and the paragraph "تحسين الإنتاجية في المزارع الصغيرة",
  *   and a Hebrew paragraph "שלום עולם".
  */
@@ -82,6 +86,7 @@ function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: 
   <style:style style:name="Bottom" style:family="table-cell"><style:table-cell-properties style:vertical-align="bottom"/></style:style>
   <style:style style:name="Narrow" style:family="table-column"><style:table-column-properties style:column-width="3cm"/></style:style>
   <style:style style:name="Wide" style:family="table-column"><style:table-column-properties style:column-width="7cm"/></style:style>
+  <style:style style:name="CellRight" style:family="paragraph" style:parent-style-name="Cell"><style:paragraph-properties fo:text-align="end"/></style:style>
   <style:style style:name="Strong" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>
   <style:style style:name="SlideTitle" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm"/><style:text-properties fo:font-size="36pt"/></style:style>
   <style:style style:name="SlideText" style:family="paragraph"><style:paragraph-properties fo:text-align="center"/><style:text-properties fo:font-size="32pt"/></style:style>
@@ -243,6 +248,20 @@ function boldBody(): string {
   ].join("\n");
 }
 
+function inventoryBody(): string {
+  const cell = (text: string, style = "Cell") => `<table:table-cell office:value-type="string">${p(text, style)}</table:table-cell>`;
+  const row = (code: string, part: string, stock: string) => `<table:table-row>${cell(code)}${cell(part)}${cell(stock, "CellRight")}</table:table-row>`;
+  const rows = Array.from({ length: 90 }, (_, i) => row(`P-${String(i + 1).padStart(3, "0")}`, `Part ${i + 1}`, String(i + 11)));
+  return [
+    p("All parts were counted in March at the main warehouse, shelf by shelf."),
+    `<table:table table:name="Inventory"><table:table-column table:number-columns-repeated="3"/>
+      <table:table-header-rows>${row("Code", "Part", "Stock")}</table:table-header-rows>
+      ${rows.join("\n")}
+    </table:table>`,
+    p("Missing parts are reordered at the end of the month."),
+  ].join("\n");
+}
+
 function arabicBody(): string {
   return [
     p("الإنتاجية الزراعية", "RtlTitle"),
@@ -263,6 +282,7 @@ export const PDF_FIXTURES = {
   letter: () => fodt(letterBody(), { header: "ACME Corp, Customer Support", footer: `Page <text:page-number text:select-page="current"/> of <text:page-count/>` }),
   slides: () => fodt(slideBody(), { font: "DejaVu Sans" }),
   bold: () => fodt(boldBody()),
+  inventory: () => fodt(inventoryBody(), { header: "Parts Inventory", pageNumbers: true }),
 };
 
 /** makePdfFixtures prints every fixture to `dir`/NAME.pdf in one soffice run and returns the PDFs' bytes by name. */
