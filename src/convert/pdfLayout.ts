@@ -1048,8 +1048,8 @@ interface HeadingRanks {
 /**
  * boldHeadings finds the headings set in bold in about the body's size, which only their weight
  * tells from the text: a block of one short logical line, all bold, that does not read as a
- * sentence, a label ("Total:") or a list item, followed by text that is not bold, by a table or
- * by another heading.
+ * sentence, a label ("Total:") or a list item, followed by prose that is not bold, by a table
+ * (unless it sits as close as the table's rows: a header row) or by another heading.
  */
 function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
   const found = new Set<LayoutBlock>();
@@ -1072,7 +1072,10 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
       const block = blocks[i]!;
       const next = blocks[i + 1];
       if (found.has(block) || !shaped(block)) continue;
-      const nextIsBody = next !== undefined && (next.kind === "table" || (!next.lines[0]!.bold && next.size < block.size + 0.6 && next.size >= 0.75 * body));
+      // Body text is prose (a short line under a bold one may be a row of a table not found as one)
+      const nextIsBody =
+        next !== undefined &&
+        (next.kind === "table" ? !isHeaderRowOf(block, next) : !next.lines[0]!.bold && next.size < block.size + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40));
       const nextIsHeading = next !== undefined && (found.has(next) || isHeadingCandidate(next, body));
       const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);
       if (nextIsBody || nextIsHeading || atEnd) found.add(block);
@@ -1080,6 +1083,16 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
     for (const block of found) headingSizes.push(block.size);
   }
   return found;
+}
+
+/**
+ * isHeaderRowOf: a bold line that sits above a table at no more than the table's own row pitch is
+ * its header row (which the table did not take in), not a heading over it.
+ */
+function isHeaderRowOf(line: LayoutBlock, table: Extract<LayoutBlock, { kind: "table" }>): boolean {
+  const firstBaseline = table.top + table.size;
+  const pitch = table.rows.length >= 2 ? (table.bottom - firstBaseline) / (table.rows.length - 1) : 2 * table.size;
+  return firstBaseline - line.bottom <= 1.3 * pitch;
 }
 
 function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRanks, bold = false): number {
