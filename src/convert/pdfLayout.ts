@@ -794,7 +794,10 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
   // The open list's levels: each item's left edge and the width of its marker, for nesting by indent.
   let listLevels: Array<{ x: number; marker: number }> = [];
   // The table that ended the last page, with its rows so far and its place in `out`, for a table that goes on at the top of the next.
-  let openTable: { block: Extract<LayoutBlock, { kind: "table" }>; rows: string[][]; at: number; page: number } | null = null;
+  type OpenTable = { block: Extract<LayoutBlock, { kind: "table" }>; rows: string[][]; at: number; page: number };
+  let openTable: OpenTable | null = null;
+  // Tables joined across pages, rendered again once at the end (not per page: a table may run for hundreds).
+  const joined = new Set<OpenTable>();
   for (const page of pages) {
     let firstOnPage = true;
     // Footnote labels restart on some documents' pages: a label used before gets the page number.
@@ -811,7 +814,7 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
       if (block.kind === "table") {
         if (firstOnPage && openTable && openTable.page === page.page - 1 && continuesTable(openTable.block, block)) {
           openTable.rows.push(...(sameRow(block.rows[0]!, openTable.rows[0]!) ? block.rows.slice(1) : block.rows));
-          out[openTable.at] = gfmTable(openTable.rows);
+          joined.add(openTable);
           openTable.page = page.page;
         } else {
           out.push(gfmTable(block.rows));
@@ -861,6 +864,7 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
       openTable = null;
     }
   }
+  for (const table of joined) out[table.at] = gfmTable(table.rows);
   if (notes.length) out.push(notes.join("\n"));
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
 }
