@@ -182,12 +182,13 @@ describe("bold headings", () => {
     expect(md).toMatch(/^## Packing Up\n\nWe compare token sequences/m);
   });
 
-  test("bold that is not a heading stays text: a list lead-in, a label, a bold word, a table's header row", () => {
+  test("bold that is not a heading stays text: a list lead-in, a label, a bold word, a table's header row, an address", () => {
     const md = markdown.bold!;
     expect(md).toContain("\nYou will need:\n\n- A tent\n\n- A stove\n");
     expect(md).toContain("\nNote the weather changes fast in the hills.\n");
     expect(md).toMatch(/^Total:\n+3 kg in all\.$/m);
     expect(md).toContain("| Item | Weight |\n| --- | --- |\n| Tent | 2 kg |\n| Stove | 1 kg |");
+    expect(md).toMatch(/^HIGHLAND, SCOTLAND$/m);
     expect(md.match(/^#+ /gm)).toHaveLength(4);
   });
 });

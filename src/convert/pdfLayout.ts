@@ -1076,6 +1076,9 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
       const block = blocks[i]!;
       const next = blocks[i + 1];
       if (found.has(block) || !shaped(block)) continue;
+      // the second bold line of emphasis that began inside the paragraph before is not a heading
+      const before = blocks[i - 1];
+      if (before?.kind === "text" && before.lines.length > 1 && before.lines[before.lines.length - 1]!.bold) continue;
       // Body text is prose (a short line under a bold one may be a row of a table not found as one)
       const nextIsBody =
         next !== undefined &&

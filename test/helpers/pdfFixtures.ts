@@ -34,7 +34,9 @@
  *   Guide"; and bold text that is not a heading: the list lead-in "You will need:" over bullets
  *   ("A tent", "A stove"), a bold word opening a paragraph ("Note the weather changes fast in the
  *   hills."), a table whose header row is bold (Item | Weight; Tent | 2 kg; Stove | 1 kg) and a
- *   bold label "Total:" over "3 kg in all.".
+ *   bold label "Total:" over "3 kg in all."; an address in bold, its first line ending a
+ *   paragraph ("Send the kit ahead to the site:" / "NORTH RIDGE CAMP"), its second a paragraph of
+ *   its own ("HIGHLAND, SCOTLAND") over prose.
  * - inventory: a table of 90 rows over three pages under the running header "Parts Inventory",
  *   its header row (Code | Part | Stock) repeated on each page; rows "P-001 | Part 1 | 11" to
  *   "P-090 | Part 90 | 100" (stock right-aligned); "All parts were counted in March ..." before, "Missing parts are
@@ -243,6 +245,9 @@ function boldBody(): string {
     </table:table>`,
     p("Total:", "Section"),
     p("3 kg in all."),
+    p(`Send the kit ahead to the site:<text:line-break/>${strong("NORTH RIDGE CAMP")}`),
+    p(strong("HIGHLAND, SCOTLAND")),
+    p(paragraph(3, 2)),
     p("Packing Up", "Section"),
     p(paragraph(2, 2)),
   ].join("\n");
