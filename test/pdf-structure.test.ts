@@ -132,6 +132,19 @@ describe("tables", () => {
   });
 });
 
+describe("a table over several pages", () => {
+  test("is one table: its header once, every row in order, the running header and page numbers out", () => {
+    const md = markdown.inventory!;
+    expect(md.match(/^\| --- /gm)).toHaveLength(1);
+    expect(md.match(/\| Code \| Part \| Stock \|/g)).toHaveLength(1);
+    const rows = md.split("\n").filter((line) => /^\| P-\d{3} /.test(line));
+    expect(rows).toEqual(Array.from({ length: 90 }, (_, i) => `| P-${String(i + 1).padStart(3, "0")} | Part ${i + 1} | ${i + 11} |`));
+    expect(md).toMatch(/^All parts were counted in March at the main warehouse, shelf by shelf\.\n\n\| Code \| Part \| Stock \|\n\| --- \| --- \| --- \|\n\| P-001 \| Part 1 \| 11 \|$/m);
+    expect(md).toMatch(/^\| P-090 \| Part 90 \| 100 \|\n\nMissing parts are reordered at the end of the month\.$/m);
+    expect(md).not.toContain("Parts Inventory");
+  });
+});
+
 describe("group headers", () => {
   test("a label spanning columns above the header row stays in the table, over its columns", () => {
     const md = markdown.grouped!;
@@ -157,6 +170,26 @@ describe("outline", () => {
     expect(md).toMatch(/^# Overview$/m);
     expect(md).toMatch(/^## Scope and Limits$/m);
     expect(md).toMatch(/^# Procedure$/m);
+  });
+});
+
+describe("bold headings", () => {
+  test("a short bold line in the body's size over a paragraph is a heading, ranked below the larger title", () => {
+    const md = markdown.bold!;
+    expect(md).toMatch(/^# Field Guide$/m);
+    expect(md).toMatch(/^## Getting Started\n\nModern document pipelines/m);
+    expect(md).toMatch(/^## Choosing a Site\n\nTable structure recognition/m);
+    expect(md).toMatch(/^## Packing Up\n\nWe compare token sequences/m);
+  });
+
+  test("bold that is not a heading stays text: a list lead-in, a label, a bold word, a table's header row, an address", () => {
+    const md = markdown.bold!;
+    expect(md).toContain("\nYou will need:\n\n- A tent\n\n- A stove\n");
+    expect(md).toContain("\nNote the weather changes fast in the hills.\n");
+    expect(md).toMatch(/^Total:\n+3 kg in all\.$/m);
+    expect(md).toContain("| Item | Weight |\n| --- | --- |\n| Tent | 2 kg |\n| Stove | 1 kg |");
+    expect(md).toMatch(/^HIGHLAND, SCOTLAND$/m);
+    expect(md.match(/^#+ /gm)).toHaveLength(4);
   });
 });
 

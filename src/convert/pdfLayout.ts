@@ -8,8 +8,8 @@
  *                footnote references) -> columns (a gutter) -> tables (aligned cells, wrapped cells)
  *                and text blocks -> the page's footnotes taken out
  *   renderPages: running headers/footers dropped -> body size from prose -> headings (size rank,
- *                then section numbering) -> paragraphs joined across pages, nested lists, tables
- *                -> footnotes at the end
+ *                then section numbering, then bold in the body's size) -> paragraphs and tables
+ *                joined across pages, nested lists -> footnotes at the end
  *
  * Coordinates are PDF points (1/72 inch) with the origin at the top left of the page; `y` of a text
  * item or line is its baseline.
@@ -30,6 +30,8 @@ export interface PdfTextItem {
   rtl?: boolean;
   /** spaced: a space precedes the run in the content stream (set by analyzePage) */
   spaced?: boolean;
+  /** bold: the run's font is a bold face (by its name) */
+  bold?: boolean;
 }
 
 /** LayoutLine is one line of text in reading order within its block. */
@@ -41,11 +43,19 @@ export interface LayoutLine {
   size: number;
   /** wraps: the line reaches the right edge of its column, so the next line continues it */
   wraps: boolean;
+  /** bold: all of the line's letters are in a bold face */
+  bold?: boolean;
 }
 
 export type LayoutBlock =
   | { kind: "text"; lines: LayoutLine[]; size: number; top: number; bottom: number }
-  | { kind: "table"; rows: string[][]; size: number; top: number; bottom: number };
+  | { kind: "table"; rows: string[][]; size: number; top: number; bottom: number; columns?: ColumnEdge[] };
+
+/** ColumnEdge is where a table's column lines up: its cells' left edge, or their right edge for right-aligned cells. */
+export interface ColumnEdge {
+  x: number;
+  right: boolean;
+}
 
 /** PageLayout is one page after layout analysis, small enough to send from a worker thread. */
 export interface PageLayout {
@@ -75,6 +85,8 @@ interface RawLine {
   segs: Segment[];
   /** rtl: most of the line's text runs right to left, so its segments read from the right */
   rtl?: boolean;
+  /** bold: all of the line's letters are in a bold face */
+  bold?: boolean;
 }
 
 /** NOTE_MARK_START/END: delimit a superscript number in line text until the page's footnotes are known */
@@ -107,7 +119,7 @@ const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}](?=\s|$)/u;
 const SECTION_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2})+\.?|\d{1,2}|[A-Z](?:\.\d{1,2})+\.?)\s+\p{Lu}/u;
 /**
  * PAPER_SECTION: the unnumbered sections of papers and reports, which are often set in the body's
- * size (in bold, which the text layer does not say), alone on their line.
+ * size, alone on their line (in bold, which only a font's name tells, and not every font's does).
  */
 const PAPER_SECTION = /^(?:abstract|summary|introduction|related work|background|conclusions?|discussion|acknowledge?ments?|references|bibliography|appendix(?: [A-Z])?)$/i;
 /** isSectionTitle: a line that reads as a section title in the body's font */
@@ -267,7 +279,8 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
     const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
     segs.unshift({ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size });
   }
-  return { y: byX[0]!.y, size, segs, rtl };
+  const bold = byX.some((item) => item.bold) && byX.every((item) => item.bold || !/\p{L}/u.test(item.str));
+  return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}) };
 }
 
 /** joinRuns joins a segment's runs, in x order or, right to left, from the last; a space where the gap was one. */
@@ -599,7 +612,17 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
   const tolerance = 0.5 * size;
   const segs = lines.flatMap((l) => l.segs);
   const starts = clusterPositions(segs.map((s) => s.x), tolerance).filter((c) => c.length >= 2);
-  const startOf = (s: Segment) => starts.findIndex((c) => s.x >= c[0]! - 0.01 && s.x <= c[c.length - 1]! + 0.01);
+  const startAt = (s: Segment) => starts.findIndex((c) => s.x >= c[0]! - 0.01 && s.x <= c[c.length - 1]! + 0.01);
+  // A column whose cells also share their right edge (right-aligned numbers of one width) takes
+  // the right-aligned cells that start elsewhere: a longer number, its header.
+  const rightEdges = starts.map((_, i) => {
+    const x2s = segs.filter((s) => startAt(s) === i).map((s) => s.x2);
+    return Math.max(...x2s) - Math.min(...x2s) <= 0.2 * size ? median(x2s) : NaN;
+  });
+  const startOf = (s: Segment) => {
+    const at = startAt(s);
+    return at >= 0 ? at : rightEdges.findIndex((x2) => Math.abs(s.x2 - x2) <= 0.2 * size);
+  };
   const loose = segs.filter((s) => startOf(s) < 0);
   const ends = clusterPositions(loose.map((s) => s.x2), tolerance).filter((c) => c.length >= 2);
   const endOf = (s: Segment) => ends.findIndex((c) => s.x2 >= c[0]! - 0.01 && s.x2 <= c[c.length - 1]! + 0.01);
@@ -641,7 +664,8 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
   if (multiCell < 3 && !headerAndRow) return null;
   const used = order.map((_, c) => rows.some((r) => r[c]));
   const compact = rows.map((r) => r.filter((_, c) => used[c]));
-  return { kind: "table", rows: compact, size, top: lines[0]!.y - size, bottom: lines[lines.length - 1]!.y };
+  const columns = order.map((o) => (o.i < starts.length ? { x: o.x, right: false } : { x: ends[o.i - starts.length]![0]!, right: true })).filter((_, c) => used[c]);
+  return { kind: "table", rows: compact, size, top: lines[0]!.y - size, bottom: lines[lines.length - 1]!.y, columns };
 }
 
 function columnRightEdge(lines: RawLine[]): number {
@@ -688,7 +712,7 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
   };
   for (const raw of lines) {
     const text = (raw.rtl ? [...raw.segs].reverse() : raw.segs).map((s) => s.text).join(" ");
-    const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false };
+    const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false, ...(raw.bold ? { bold: true } : {}) };
     const prev = current[current.length - 1];
     const listStart = BULLET_START.test(text) || NUMBER_START.test(text);
     // A list item's wrapped lines hang at its text, right of its marker; a line left of its marker ends it.
@@ -706,7 +730,10 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       const sizeChange = Math.abs(prev.size - line.size) > 0.12 * em;
       // A numbered section title is a block of its own, even in the body's font and spacing.
       const sectionEdge = (!prev.wraps && isSectionTitle(text)) || (current.length === 1 && !prev.wraps && isSectionTitle(prev.text));
-      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge || leavesItem) flush();
+      // So is a line all in bold above a paragraph that is not (a heading in the body's size), and
+      // a bold line a paragraph's gap below another (headings in a document of wide line spacing).
+      const boldEdge = (!prev.wraps && !line.bold && current.every((l) => l.bold)) || (prev.bold && line.bold && gap > 1.6 * em);
+      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge || boldEdge || leavesItem) flush();
     }
     current.push(line);
   }
@@ -747,6 +774,7 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
   const removed = runningBlocks(pages);
   const body = bodySize(pages, removed);
   const levels = headingLevels(pages, removed, body);
+  const bold = boldHeadings(pages, removed, body);
   // Bookmarks say which blocks are headings and how deep, whatever their font: each title once.
   const bookmarks = new Map<string, number[]>();
   for (const entry of outline) {
@@ -765,6 +793,11 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
   const usedLabels = new Set<string>();
   // The open list's levels: each item's left edge and the width of its marker, for nesting by indent.
   let listLevels: Array<{ x: number; marker: number }> = [];
+  // The table that ended the last page, with its rows so far and its place in `out`, for a table that goes on at the top of the next.
+  type OpenTable = { block: Extract<LayoutBlock, { kind: "table" }>; rows: string[][]; at: number; page: number };
+  let openTable: OpenTable | null = null;
+  // Tables joined across pages, rendered again once at the end (not per page: a table may run for hundreds).
+  const joined = new Set<OpenTable>();
   for (const page of pages) {
     let firstOnPage = true;
     // Footnote labels restart on some documents' pages: a label used before gets the page number.
@@ -779,13 +812,21 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
     for (const block of bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks) {
       if (removed.has(block)) continue;
       if (block.kind === "table") {
-        out.push(gfmTable(block.rows));
+        if (firstOnPage && openTable && openTable.page === page.page - 1 && continuesTable(openTable.block, block)) {
+          openTable.rows.push(...(sameRow(block.rows[0]!, openTable.rows[0]!) ? block.rows.slice(1) : block.rows));
+          joined.add(openTable);
+          openTable.page = page.page;
+        } else {
+          out.push(gfmTable(block.rows));
+          openTable = { block, rows: [...block.rows], at: out.length - 1, page: page.page };
+        }
         openParagraph = false;
         firstOnPage = false;
         listLevels = [];
         continue;
       }
-      const level = bookmarkLevel(block) || headingLevel(block, body, levels);
+      openTable = null;
+      const level = bookmarkLevel(block) || headingLevel(block, body, levels, bold.has(block));
       if (level) listLevels = [];
       if (level) {
         const text = blockText(block);
@@ -820,10 +861,30 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
     for (const text of page.imageTexts ?? []) {
       out.push(imageTextQuote(text));
       openParagraph = false;
+      openTable = null;
     }
   }
+  for (const table of joined) out[table.at] = gfmTable(table.rows);
   if (notes.length) out.push(notes.join("\n"));
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+/**
+ * continuesTable: a table at the top of a page goes on from the one that ended the page before
+ * (nothing but running headers between them) when its columns line up with that table's: as
+ * many, each at the same edge within half a character.
+ */
+function continuesTable(before: Extract<LayoutBlock, { kind: "table" }>, table: Extract<LayoutBlock, { kind: "table" }>): boolean {
+  const a = before.columns;
+  const b = table.columns;
+  if (!a || !b || a.length !== b.length || Math.abs(before.size - table.size) > 0.5) return false;
+  const tolerance = 0.5 * Math.max(before.size, table.size);
+  return a.every((edge, i) => edge.right === b[i]!.right && Math.abs(edge.x - b[i]!.x) <= tolerance);
+}
+
+/** sameRow: two rows with the same cells (a header repeated on each page) */
+function sameRow(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((cell, i) => cell.trim() === b[i]!.trim());
 }
 
 /**
@@ -988,12 +1049,67 @@ interface HeadingRanks {
   sectionDepth: number;
 }
 
-function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRanks): number {
+/**
+ * boldHeadings finds the headings set in bold in about the body's size, which only their weight
+ * tells from the text: a block of one short logical line, all bold, that does not read as a
+ * sentence, a label ("Total:") or a list item, followed by prose that is not bold, by a table
+ * (unless it sits as close as the table's rows: a header row) or by another heading.
+ */
+function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  if (body <= 0) return found;
+  const blocks = pages.flatMap((page) => page.blocks.filter((block) => !removed.has(block)));
+  const shaped = (block: LayoutBlock): block is Extract<LayoutBlock, { kind: "text" }> => {
+    if (block.kind !== "text" || block.lines.length > 2 || !block.lines.every((line) => line.bold)) return false;
+    if (block.size < body - 0.6 || !block.lines.slice(0, -1).every((line) => line.wraps)) return false;
+    const text = blockText(block);
+    const letters = text.replace(/[^\p{L}]/gu, "").length;
+    if (text.length > 120 || letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || /[.,;:!?]$/.test(text)) return false;
+    return !(BULLET_START.test(text) || NUMBER_START.test(text)) || SECTION_NUMBER.test(text);
+  };
+  // From the end, so that a heading over a subheading is seen to be followed by a heading. A
+  // second pass takes the titles at the end of the document, with nothing after them, in the size
+  // of bold headings found in the first.
+  const headingSizes: number[] = [];
+  for (const pass of [1, 2]) {
+    for (let i = blocks.length - 1; i >= 0; i--) {
+      const block = blocks[i]!;
+      const next = blocks[i + 1];
+      if (found.has(block) || !shaped(block)) continue;
+      // the second bold line of emphasis that began inside the paragraph before is not a heading
+      const before = blocks[i - 1];
+      if (before?.kind === "text" && before.lines.length > 1 && before.lines[before.lines.length - 1]!.bold) continue;
+      // Body text is prose (a short line under a bold one may be a row of a table not found as one)
+      const nextIsBody =
+        next !== undefined &&
+        (next.kind === "table" ? !isHeaderRowOf(block, next) : !next.lines[0]!.bold && next.size < block.size + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40));
+      const nextIsHeading = next !== undefined && (found.has(next) || isHeadingCandidate(next, body));
+      const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);
+      if (nextIsBody || nextIsHeading || atEnd) found.add(block);
+    }
+    for (const block of found) headingSizes.push(block.size);
+  }
+  return found;
+}
+
+/**
+ * isHeaderRowOf: a bold line that sits above a table at no more than the table's own row pitch is
+ * its header row (which the table did not take in), not a heading over it.
+ */
+function isHeaderRowOf(line: LayoutBlock, table: Extract<LayoutBlock, { kind: "table" }>): boolean {
+  const firstBaseline = table.top + table.size;
+  const pitch = table.rows.length >= 2 ? (table.bottom - firstBaseline) / (table.rows.length - 1) : 2 * table.size;
+  return firstBaseline - line.bottom <= 1.3 * pitch;
+}
+
+function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRanks, bold = false): number {
   const levels = ranks.sizes;
   if (!isHeadingCandidate(block, body)) {
-    // Numbered titles in the body's font rank below every larger heading, deeper numbers lower.
+    // Numbered titles in the body's font rank below every larger heading, deeper numbers lower;
+    // unnumbered bold ones below them all.
     const depth = sectionDepth(block, body);
-    return depth ? Math.min(4, levels.length + 1 + depth - ranks.sectionDepth) : 0;
+    if (depth) return Math.min(4, levels.length + 1 + depth - ranks.sectionDepth);
+    return bold ? Math.min(4, levels.length + 1) : 0;
   }
   const rank = levels.findIndex((size) => block.size >= size - 0.6);
   return Math.min(3, (rank < 0 ? levels.length - 1 : rank) + 1);

@@ -4,6 +4,10 @@
  * a range of pages with `getTextContent` only, analyses each page's layout (pdfLayout.ts) and
  * releases the page before the next, so a worker holds one page's text items at a time.
  *
+ * Bold: pdf.js gives no font weight with the text, and the operator list that would hold the font
+ * objects costs as much as the text again; `patches/pdf.js-extract@1.0.1.patch` (applied by `bun
+ * install`) adds each font's name to getTextContent's `styles`, and the name tells a bold face.
+ *
  * Why not PDFExtract itself: it also builds every page's operator list (all drawing operations,
  * images decoded) and its annotations, which doubles the time per page for text we never use.
  *
@@ -28,11 +32,13 @@ interface PdfjsTextItem {
   transform: number[];
   width: number;
   dir?: string;
+  fontName?: string;
 }
 interface PdfjsPage {
   view: number[];
   getViewport(opts: { scale: number }): { transform: number[]; width: number; height: number };
-  getTextContent(): Promise<{ items: PdfjsTextItem[] }>;
+  /** styles: per font of the page, its name in the PDF ("ABCDEF+Arial-BoldMT"), which package.json's patch of pdf.js adds */
+  getTextContent(): Promise<{ items: PdfjsTextItem[]; styles: Record<string, { fontName?: string }> }>;
   cleanup(): boolean;
 }
 interface PdfjsDocument {
@@ -177,16 +183,29 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent();
     const items: PdfTextItem[] = [];
+    const boldFonts = new Set(Object.entries(content.styles ?? {}).filter(([, style]) => isBoldFontName(style.fontName ?? "")).map(([name]) => name));
     for (const item of content.items) {
       if (typeof item.str !== "string" || !item.transform) continue;
       const m = multiply(viewport.transform, item.transform);
       if (Math.abs(m[1]!) > Math.abs(m[0]!) * 0.1) continue; // rotated or vertical text: not in line layout
-      items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}) });
+      items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}) });
     }
     return analyzePage(items, n, viewport.width, viewport.height);
   } finally {
     page.cleanup();
   }
+}
+
+/**
+ * BOLD_FONT: the weight in a font's name ("ABCDEF+Arial-BoldMT", "LiberationSerif-Bold",
+ * "Calibri,Bold", "SourceSansPro-Semibold", "Roboto-Black"; TeX's "CMBX10"): the text layer gives
+ * no weight, but embedded fonts are named by their face.
+ */
+const BOLD_FONT = /bold|black|heavy|(?:^|[-,_ ])(?:demi|semi)(?:$|[-,_ ])|^CMBX|^SFBX/i;
+
+/** isBoldFontName: the font's name, after its subset tag, names a bold face */
+export function isBoldFontName(name: string): boolean {
+  return BOLD_FONT.test(name.replace(/^[A-Z]{6}\+/, ""));
 }
 
 /** multiply composes two affine transforms [a b c d e f] (m1 applied after m2). */

@@ -29,6 +29,18 @@
  * - letter: two pages with the header "ACME Corp, Customer Support" and the footer "Page N of 2",
  *   from "Dear customer," to "Kind regards, the support team".
  * - slides: two pages like slides: a 36 pt title ("Quarterly Review", "Slide 2") over 32 pt text.
+ * - bold: headings in bold 10 pt like the text, unnumbered and not a usual section name ("Getting
+ *   Started", "Choosing a Site", "Packing Up"), each over a paragraph, under an 18 pt title "Field
+ *   Guide"; and bold text that is not a heading: the list lead-in "You will need:" over bullets
+ *   ("A tent", "A stove"), a bold word opening a paragraph ("Note the weather changes fast in the
+ *   hills."), a table whose header row is bold (Item | Weight; Tent | 2 kg; Stove | 1 kg) and a
+ *   bold label "Total:" over "3 kg in all."; an address in bold, its first line ending a
+ *   paragraph ("Send the kit ahead to the site:" / "NORTH RIDGE CAMP"), its second a paragraph of
+ *   its own ("HIGHLAND, SCOTLAND") over prose.
+ * - inventory: a table of 90 rows over three pages under the running header "Parts Inventory",
+ *   its header row (Code | Part | Stock) repeated on each page; rows "P-001 | Part 1 | 11" to
+ *   "P-090 | Part 90 | 100" (stock right-aligned); "All parts were counted in March ..." before, "Missing parts are
+ *   reordered at the end of the month." after.
  * - arabic: an Arabic heading "الإنتاجية الزراعية" and the paragraph "تحسين الإنتاجية في المزارع الصغيرة",
  *   and a Hebrew paragraph "שלום עולם".
  */
@@ -76,6 +88,8 @@ function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: 
   <style:style style:name="Bottom" style:family="table-cell"><style:table-cell-properties style:vertical-align="bottom"/></style:style>
   <style:style style:name="Narrow" style:family="table-column"><style:table-column-properties style:column-width="3cm"/></style:style>
   <style:style style:name="Wide" style:family="table-column"><style:table-column-properties style:column-width="7cm"/></style:style>
+  <style:style style:name="CellRight" style:family="paragraph" style:parent-style-name="Cell"><style:paragraph-properties fo:text-align="end"/></style:style>
+  <style:style style:name="Strong" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>
   <style:style style:name="SlideTitle" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm"/><style:text-properties fo:font-size="36pt"/></style:style>
   <style:style style:name="SlideText" style:family="paragraph"><style:paragraph-properties fo:text-align="center"/><style:text-properties fo:font-size="32pt"/></style:style>
   <style:style style:name="SlideBreak" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm" fo:break-before="page"/><style:text-properties fo:font-size="36pt"/></style:style>
@@ -210,6 +224,49 @@ function slideBody(): string {
   return [p("Quarterly Review", "SlideTitle"), p("Revenue grew", "SlideText"), p("Slide 2", "SlideBreak"), p("Costs held flat", "SlideText")].join("\n");
 }
 
+function boldBody(): string {
+  const strong = (text: string) => `<text:span text:style-name="Strong">${text}</text:span>`;
+  const cell = (text: string) => `<table:table-cell office:value-type="string">${p(text, "Cell")}</table:table-cell>`;
+  const row = (...cells: string[]) => `<table:table-row>${cells.map(cell).join("")}</table:table-row>`;
+  const item = (text: string) => `<text:list-item>${p(text)}</text:list-item>`;
+  return [
+    p("Field Guide", "Title"),
+    p("Getting Started", "Section"),
+    p(paragraph(0, 3)),
+    p("Choosing a Site", "Section"),
+    p(paragraph(1, 3)),
+    p("You will need:", "Section"),
+    `<text:list text:style-name="Bullets">${item("A tent")}${item("A stove")}</text:list>`,
+    p(`${strong("Note")} the weather changes fast in the hills.`),
+    `<table:table table:name="Kit"><table:table-column table:number-columns-repeated="2"/>
+      ${row(strong("Item"), strong("Weight"))}
+      ${row("Tent", "2 kg")}
+      ${row("Stove", "1 kg")}
+    </table:table>`,
+    p("Total:", "Section"),
+    p("3 kg in all."),
+    p(`Send the kit ahead to the site:<text:line-break/>${strong("NORTH RIDGE CAMP")}`),
+    p(strong("HIGHLAND, SCOTLAND")),
+    p(paragraph(3, 2)),
+    p("Packing Up", "Section"),
+    p(paragraph(2, 2)),
+  ].join("\n");
+}
+
+function inventoryBody(): string {
+  const cell = (text: string, style = "Cell") => `<table:table-cell office:value-type="string">${p(text, style)}</table:table-cell>`;
+  const row = (code: string, part: string, stock: string) => `<table:table-row>${cell(code)}${cell(part)}${cell(stock, "CellRight")}</table:table-row>`;
+  const rows = Array.from({ length: 90 }, (_, i) => row(`P-${String(i + 1).padStart(3, "0")}`, `Part ${i + 1}`, String(i + 11)));
+  return [
+    p("All parts were counted in March at the main warehouse, shelf by shelf."),
+    `<table:table table:name="Inventory"><table:table-column table:number-columns-repeated="3"/>
+      <table:table-header-rows>${row("Code", "Part", "Stock")}</table:table-header-rows>
+      ${rows.join("\n")}
+    </table:table>`,
+    p("Missing parts are reordered at the end of the month."),
+  ].join("\n");
+}
+
 function arabicBody(): string {
   return [
     p("الإنتاجية الزراعية", "RtlTitle"),
@@ -229,6 +286,8 @@ export const PDF_FIXTURES = {
   book: () => fodt(bookBody(), { header: `Optimized Table Tokenization <text:page-number text:select-page="current"/>`, headerLeft: `<text:page-number text:select-page="current"/> M. Lysak, A. Nassar et al.` }),
   letter: () => fodt(letterBody(), { header: "ACME Corp, Customer Support", footer: `Page <text:page-number text:select-page="current"/> of <text:page-count/>` }),
   slides: () => fodt(slideBody(), { font: "DejaVu Sans" }),
+  bold: () => fodt(boldBody()),
+  inventory: () => fodt(inventoryBody(), { header: "Parts Inventory", pageNumbers: true }),
 };
 
 /** makePdfFixtures prints every fixture to `dir`/NAME.pdf in one soffice run and returns the PDFs' bytes by name. */
