@@ -9,7 +9,7 @@
  * - receipts: the 100 scanned receipts of ICDAR 2019 SROIE (MIT), ../shared/corpus/sroie or
  *   BENCH_SROIE_DIR: img/NNN.jpg, key/NNN.json (company, date, total). Development data: the engine
  *   is tuned for the kind of document, never for one receipt.
- * - other families (BENCH_REALDOCS_DIR): purchase orders, forms, contracts and bank statements made by
+ * - other families (BENCH_REALDOCS_DIR): more invoices, purchase orders, forms, contracts and bank statements made by
  *   other projects under permissive licences, each family in bench/expected/<family>.json (schemas in
  *   plain English, expected values written once by reading each document, and each document's
  *   repository, commit, path and licence). The files are not in the repository: BENCH_REALDOCS_DIR holds
@@ -50,6 +50,7 @@ const INVOICES_DIR = process.env.BENCH_INVOICES_DIR ?? "";
 const REALDOCS_DIR = process.env.BENCH_REALDOCS_DIR ?? "";
 /** FAMILIES: the other real families, each read from bench/expected/<file>. */
 const FAMILIES: [string, string][] = [
+  ["more invoices", "invoices-more.json"],
   ["purchase orders", "purchase-orders.json"],
   ["forms", "forms.json"],
   ["contracts", "contracts.json"],
