@@ -152,7 +152,7 @@ function sameName(got: string, want: string): boolean {
   return (w.length > 0 && g.includes(w)) || (g.length >= 6 && w.includes(g));
 }
 
-const CURRENCY_SYMBOLS: Record<string, string> = { EUR: "€", USD: "$", GBP: "£", JPY: "¥", INR: "₹", MYR: "RM", PLN: "zł", HUF: "Ft", CHF: "Fr." };
+const CURRENCY_SYMBOLS: Record<string, string> = { EUR: "€", USD: "$", GBP: "£", JPY: "¥", INR: "₹", MYR: "RM", PLN: "zł", HUF: "Ft", CHF: "Fr.", BRL: "R$" };
 
 function judge(kind: Judge, got: unknown, want: unknown): boolean {
   if (got === null || got === undefined) return false;
