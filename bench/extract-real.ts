@@ -9,10 +9,10 @@
  * - receipts: the 100 scanned receipts of ICDAR 2019 SROIE (MIT), ../shared/corpus/sroie or
  *   BENCH_SROIE_DIR: img/NNN.jpg, key/NNN.json (company, date, total). Development data: the engine
  *   is tuned for the kind of document, never for one receipt.
- * - other families (BENCH_REALDOCS_DIR): more invoices, purchase orders, forms, contracts and bank statements made by
- *   other projects under permissive licences, each family in bench/expected/<family>.json (schemas in
- *   plain English, expected values written once by reading each document, and each document's
- *   repository, commit, path and licence). The files are not in the repository: BENCH_REALDOCS_DIR holds
+ * - other families (BENCH_REALDOCS_DIR): more invoices, purchase orders, forms, contracts, bank
+ *   statements and payment slips made by other projects under permissive licences, each family in
+ *   bench/expected/<family>.json (schemas in plain English, expected values written once by reading
+ *   each document, and each document's repository, commit, path and licence). The files are not in the repository: BENCH_REALDOCS_DIR holds
  *   them by their `file` names; without it these families read "not run".
  * - generated: test/fixtures/extract (made by make.ts, the set bench/extract-local.ts reports),
  *   printed beside the real ones.
@@ -55,6 +55,7 @@ const FAMILIES: [string, string][] = [
   ["forms", "forms.json"],
   ["contracts", "contracts.json"],
   ["bank statements", "bank-statements.json"],
+  ["payment slips", "payment-slips.json"],
 ];
 const SROIE_DIR = process.env.BENCH_SROIE_DIR ?? resolve(ROOT, "../shared/corpus/sroie");
 const SROIE_LIMIT = Number(process.env.BENCH_SROIE_LIMIT ?? 0);
