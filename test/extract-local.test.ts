@@ -470,3 +470,26 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(r.merchant!.value).toBe("SUNRISE TRADING");
   });
 });
+
+describe("values that must not come back confident when the page does not settle them", () => {
+  const CURRENCY = { currency: { type: "string", description: "The currency of the amounts as an ISO 4217 code" } };
+
+  test("currency: the dollar sign of another currency is that currency, and a bare '$' reads as USD below 0.8 unless the page settles it", () => {
+    const real = run("NOTA FISCAL\nVALOR TOTAL R$ 51,69\nDESCONTO R$ 0,00\nFRETE R$ 3,00", CURRENCY).currency!;
+    expect(real.value).toBe("BRL");
+    expect(real.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("Invoice 7\nSubtotal NZ$ 10.00\nGST NZ$ 1.50\nTotal NZ$ 11.50", CURRENCY).currency!.value).toBe("NZD");
+    const bare = run("Invoice 7\nSubtotal $10.00\nTax $1.50\nTotal $11.50", CURRENCY).currency!;
+    expect(bare.value).toBe("USD");
+    expect(bare.confidence).toBeLessThan(0.8);
+    const settled = run("Acme Inc, 1 Main St, Austin, TX 78701\nSubtotal $10.00\nTax $1.50\nTotal $11.50", CURRENCY).currency!;
+    expect(settled.value).toBe("USD");
+    expect(settled.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("numbers: an apostrophe (straight or typographic) groups thousands, as Swiss amounts write them", () => {
+    const total = { total: { type: "number", description: "Total amount to pay, tax included" } };
+    expect(run("Rechnung 12\n| Total CHF | 1’756.05 |\n| --- | --- |", total).total!.value).toBe(1756.05);
+    expect(run("Rechnung 12\nTotal: CHF 1'756.05", total).total!.value).toBe(1756.05);
+  });
+});

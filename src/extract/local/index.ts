@@ -14,7 +14,7 @@ import { parseDocument, type Candidate, type ParsedDocument, type Table } from "
 import { findIssuer, nameLike } from "./parties";
 import { receiptPayment, totalEvidence } from "./amounts";
 import {
-  EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
+  DOLLAR_SIGN, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
 
 export interface LocalFieldResult {
@@ -494,28 +494,35 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
 /**
  * currencyOfAmounts reads the currency the document's amounts are written in. One currency written
  * three times or more and no other is settled by the data (0.85); once or twice, 0.6; when several
- * appear, the most frequent at 0.45.
+ * appear, the most frequent at 0.45. A bare "$" is the sign of a dozen currencies: it reads as USD
+ * only below 0.8 unless the page settles it ("USD", "US$", a US state and ZIP code).
  */
 function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
-  const counts = new Map<string, { n: number; line: { start: number; end: number } }>();
+  const counts = new Map<string, { n: number; bare: boolean; line: { start: number; end: number } }>();
   for (const line of doc.lines) {
     for (const m of line.plain.matchAll(CURRENCY_MENTION)) {
       const code = parseCurrency(m[0]);
       if (!code) continue;
+      const bare = m[0] === "$";
       const seen = counts.get(code);
-      if (seen) seen.n++;
-      else counts.set(code, { n: 1, line });
+      if (seen) {
+        seen.n++;
+        seen.bare &&= bare;
+      } else counts.set(code, { n: 1, bare, line });
     }
   }
   const ranked = [...counts.entries()].sort((a, b) => b[1].n - a[1].n);
   const best = ranked[0];
   if (!best) return null;
-  const confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 ? 0.85 : 0.6;
+  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 ? 0.85 : 0.6;
+  if (best[1].bare && !US_ADDRESS.test(doc.markdown)) confidence = Math.min(confidence, 0.6);
   return cite(doc, best[0], confidence, best[1].line.start, best[1].line.end);
 }
 
-/** CURRENCY_MENTION: a currency code or symbol as amounts carry it. */
-const CURRENCY_MENTION = /US\$|[$€£¥₹]|\b(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR|CNY|MXN|SEK|NOK|DKK|NZD|SGD|HKD|ZAR|BRL|PLN|CZK|HUF|MYR)\b/g;
+/** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"). */
+const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR|CNY|MXN|SEK|NOK|DKK|NZD|SGD|HKD|ZAR|BRL|PLN|CZK|HUF|MYR)\\b`, "g");
+/** US_ADDRESS: a US state's code and a ZIP code ("Austin, TX 78701"), which settles a bare "$" as USD. */
+const US_ADDRESS = /,\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s+\d{5}(?:-\d{4})?\b/;
 
 function regexFallback(md: string, re: RegExp, confidence: number, at: (v: unknown, c: number, o: number) => FieldOutcome): FieldOutcome | null {
   const m = md.match(re);
