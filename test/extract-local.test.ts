@@ -492,4 +492,24 @@ describe("values that must not come back confident when the page does not settle
     expect(run("Rechnung 12\n| Total CHF | 1’756.05 |\n| --- | --- |", total).total!.value).toBe(1756.05);
     expect(run("Rechnung 12\nTotal: CHF 1'756.05", total).total!.value).toBe(1756.05);
   });
+
+  test("invoice number: a word without a digit after the label (the other half of a heading) is never settled", () => {
+    const r = run("## FATURA / DUPLICATAS\nNRO VENCTO VALOR 0044525/01 17/12/2013 51,69", { invoice_number: { type: "string", description: "The invoice number" } }).invoice_number!;
+    expect(r.value).toBe("DUPLICATAS");
+    expect(r.confidence).toBeLessThan(0.8);
+    expect(run("Invoice number: INV-2041\nTotal: 10.00", { invoice_number: { type: "string", description: "The invoice number" } }).invoice_number!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("label text: a row of the schema's other labels, or a value that opens with a label phrase, is never settled", () => {
+    const sheet = { age: { type: "string" }, height: { type: "string" }, weight: { type: "string" }, eyes: { type: "string" } };
+    const row = run("AGE HEIGHT WEIGHT EYES SKIN HAIR\n\nNAME", sheet);
+    expect(row.age!.value).toBe("HEIGHT WEIGHT EYES SKIN HAIR");
+    for (const field of ["age", "height"]) expect(row[field]!.confidence).toBeLessThan(0.8);
+    const slip = { account: { type: "string", description: "The IBAN of the account to pay into" }, creditor: { type: "string" } };
+    const payable = run("Receipt\nAccount / Payable to Robert Schneider AG\nCH44 3199 9123 0008 8901 2", slip).account!;
+    expect(payable.value).toBe("Payable to Robert Schneider AG");
+    expect(payable.confidence).toBeLessThan(0.8);
+    // a plain labelled value stays settled
+    expect(run("Age: 24 years\nHeight: 5' 1\"", sheet).age!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
 });

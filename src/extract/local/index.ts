@@ -51,9 +51,34 @@ export function extractLocal(markdown: string, schema: TypedSchema, options: Loc
   const out: Record<string, LocalFieldResult> = {};
   for (const [name, def] of Object.entries(schema)) {
     const { span: _span, ...result } = extractField(doc, name, def, null);
-    out[name] = doc.ocrQuality === null || !result.found ? result : { ...result, confidence: ocrCalibrated(result.confidence, fieldLabels(name, def.description, null), doc.ocrQuality) };
+    const calibrated = doc.ocrQuality === null || !result.found ? result : { ...result, confidence: ocrCalibrated(result.confidence, fieldLabels(name, def.description, null), doc.ocrQuality) };
+    out[name] = isLabelText(calibrated.value, name, schema) ? { ...calibrated, confidence: Math.min(calibrated.confidence, LABEL_TEXT_CONFIDENCE) } : calibrated;
   }
   return out;
+}
+
+/** LABEL_TEXT_CONFIDENCE: the most a value that reads as label text may get (below the spec's 0.8 band). */
+const LABEL_TEXT_CONFIDENCE = 0.6;
+
+/** LABEL_OPENING: label phrases that open a party's line on payment slips and bills ("Payable to ..."). */
+const LABEL_OPENING = /^(payable (to|by)|pay to|zahlbar (an|durch)|payable par|pagabile (a|da)|pagar a|te betalen aan)\b/i;
+
+/**
+ * isLabelText tells whether a string value is itself label text rather than what a label names: it
+ * opens with a label phrase ("Payable to Robert Schneider AG" under "Account / Payable to"), or it
+ * holds the names of two or more of the schema's other fields ("HEIGHT WEIGHT CHARACTER NAME EYES",
+ * a form's row of labels read as the value of the label before it). Such a value may still be right
+ * (a name that contains a label word), so it is kept, but never settled.
+ */
+function isLabelText(value: unknown, field: string, schema: TypedSchema): boolean {
+  if (typeof value !== "string") return false;
+  const words = value.split(/\s+/);
+  if (LABEL_OPENING.test(value)) return true;
+  for (let n = 2; n <= 3 && n <= words.length; n++) if (conceptOf(normaliseLabel(words.slice(0, n).join(" ")))) return true;
+  const own = new Set(splitWords(field));
+  const others = new Set(Object.keys(schema).filter((k) => k !== field).flatMap(splitWords).filter((w) => !own.has(w)));
+  const named = new Set(words.map((w) => w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")).filter((w) => others.has(w)));
+  return named.size >= 2;
 }
 
 /** schemaWords collects the words of every field name, nested ones included. */
@@ -410,6 +435,9 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
     return id ? { value: id, quality: /\s/.test(text) ? 0.9 : 1 } : null;
   }
   if (isIdField(labels) && !/\d/.test(text) && !/[A-Z]{2,}/.test(text)) return null;
+  // "FATURA / DUPLICATAS": a word without a digit after a document-number label is more likely a
+  // heading's other half than the number, so it never comes back settled
+  if (isIdField(labels) && !/\d/.test(text)) return { value: text, quality: 0.6 };
   if (labels.concept === "vendor" || labels.concept === "customer") {
     // "Store #0342 ...", "Customer 1042": a number, not the party's name; "COMPTE :" is a label
     if (/^[#\d]/.test(text) || /:$/.test(text)) return null;
