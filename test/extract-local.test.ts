@@ -512,4 +512,21 @@ describe("values that must not come back confident when the page does not settle
     // a plain labelled value stays settled
     expect(run("Age: 24 years\nHeight: 5' 1\"", sheet).age!.confidence).toBeGreaterThanOrEqual(0.8);
   });
+
+  test("MT940: the account, the closing balance and its currency are read from their tags, settled", () => {
+    const statement = ":20:STMT1\n:25:NL00BANK0123456789\n:28C:1/1\n:60F:C240101EUR100,00\n:61:240102D25,50NTRFNONREF\n:86:RENT JANUARY\n:62F:D240131EUR1234,50\n-";
+    const r = run(statement, {
+      account_number: { type: "string", description: "The bank account number the statement is for" },
+      opening_balance: { type: "number" },
+      closing_balance: { type: "number", description: "The closing balance of the statement" },
+      currency: { type: "string", description: "Currency of the account as an ISO 4217 code" },
+    });
+    expect(r.account_number!.value).toBe("NL00BANK0123456789");
+    expect(r.opening_balance!.value).toBe(100);
+    expect(r.closing_balance!.value).toBe(-1234.5);
+    expect(r.currency!.value).toBe("EUR");
+    for (const f of ["account_number", "closing_balance", "currency"]) expect(r[f]!.confidence).toBeGreaterThanOrEqual(0.8);
+    // tag-like lines in another document are not read as MT940
+    expect(run("Notes\n:25: minutes\nClosing balance: 10.00", { closing_balance: { type: "number" } }).closing_balance!.value).toBe(10);
+  });
 });

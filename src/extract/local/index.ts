@@ -13,6 +13,7 @@ import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, sp
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
 import { receiptPayment, totalEvidence } from "./amounts";
+import { mt940Value } from "./mt940";
 import {
   DOLLAR_SIGN, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
@@ -99,6 +100,9 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
   const labels = fieldLabels(name, def.description, parent);
   if (def.type === "object") return extractObject(doc, def, labels);
   if (def.type === "array") return extractArray(doc, name, def, parent);
+  // an MT940 statement's tags fix what each value is: read from its tag, it is settled
+  const tagged = parent ? null : mt940Value(doc, labels, def.type);
+  if (tagged) return cite(doc, tagged.value, 0.9, tagged.start, tagged.end);
   return settleOcrDate(doc, labels, extractScalar(doc, def, labels, parent) ?? patternFallback(doc, def, labels) ?? NOT_FOUND);
 }
 
