@@ -529,4 +529,14 @@ describe("values that must not come back confident when the page does not settle
     // tag-like lines in another document are not read as MT940
     expect(run("Notes\n:25: minutes\nClosing balance: 10.00", { closing_balance: { type: "number" } }).closing_balance!.value).toBe(10);
   });
+
+  test("agreement: the provider is the company the text names most, confirmed (still below 0.8) by the parties sentence", () => {
+    const provider = { provider: { type: "string", description: "Name of the company offering the agreement" } };
+    const terms = "# Acme Cloud Terms\n\nThis Agreement is a legal agreement between you and Acme Widgets, Inc. Acme may change it. Acme provides the Service.\n\nThe NDA between Globex Corporation and Partner stays in force.";
+    const r = run(terms, provider).provider!;
+    expect(r.value).toBe("Acme Widgets, Inc.");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.6);
+    expect(r.confidence).toBeLessThan(0.8);
+    expect(run("Shopping list: apples, Acme Widgets, Inc. brand", provider).provider!.found).toBe(false);
+  });
 });

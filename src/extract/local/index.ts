@@ -14,6 +14,7 @@ import { parseDocument, type Candidate, type ParsedDocument, type Table } from "
 import { findIssuer, nameLike } from "./parties";
 import { receiptPayment, totalEvidence } from "./amounts";
 import { mt940Value } from "./mt940";
+import { agreementProvider } from "./agreements";
 import {
   DOLLAR_SIGN, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
@@ -473,6 +474,9 @@ function lineAt(doc: ParsedDocument, offset: number): [number, number] {
   return [line.start, line.end];
 }
 
+/** PROVIDER_WORDS: field names for the party that offers an agreement. */
+const PROVIDER_WORDS = new Set(["provider", "licensor", "offeror", "company"]);
+
 /** DOC_TITLE: lines that name the kind of document, not its issuer. */
 const DOC_TITLE = /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung)\b/i;
 
@@ -510,6 +514,11 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
       return pick ? cite(doc, pick.plain, 0.4, pick.start, pick.end) : null;
     }
     if (isIdField(labels)) return idFallback(doc, labels, at);
+    // "a legal agreement between you and GitHub, Inc.": the party offering an agreement
+    if (!labels.concept && words.some((w) => PROVIDER_WORDS.has(w))) {
+      const party = agreementProvider(doc);
+      if (party) return cite(doc, party.name, party.confidence, ...lineAt(doc, party.start));
+    }
   }
   if ((def.type === "number") && labels.concept === "total") {
     // no total label a reader can make out ("TOR: RM 73. 00"): what the payment lines say was paid
