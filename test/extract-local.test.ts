@@ -505,8 +505,7 @@ describe("values that must not come back confident when the page does not settle
     const row = run("AGE HEIGHT WEIGHT EYES SKIN HAIR\n\nNAME", sheet);
     expect(row.age!.value).toBe("HEIGHT WEIGHT EYES SKIN HAIR");
     for (const field of ["age", "height"]) expect(row[field]!.confidence).toBeLessThan(0.8);
-    const slip = { account: { type: "string", description: "The IBAN of the account to pay into" }, creditor: { type: "string" } };
-    const payable = run("Receipt\nAccount / Payable to Robert Schneider AG\nCH44 3199 9123 0008 8901 2", slip).account!;
+    const payable = run("Receipt\nBeneficiary / Payable to Robert Schneider AG\nCH44 3199 9123 0008 8901 2", { beneficiary: { type: "string" } }).beneficiary!;
     expect(payable.value).toBe("Payable to Robert Schneider AG");
     expect(payable.confidence).toBeLessThan(0.8);
     // a plain labelled value stays settled
@@ -538,5 +537,16 @@ describe("values that must not come back confident when the page does not settle
     expect(r.confidence).toBeGreaterThanOrEqual(0.6);
     expect(r.confidence).toBeLessThan(0.8);
     expect(run("Shopping list: apples, Acme Widgets, Inc. brand", provider).provider!.found).toBe(false);
+  });
+
+  test("account: a label's text is no account number; the page's one IBAN with valid check digits is settled, a reference is not an IBAN", () => {
+    const slip = { account: { type: "string", description: "The IBAN of the account to pay into" } };
+    const one = run("Receipt\nAccount / Payable to\n\nCH44 3199 9123 0008 8901 2\n\nAccount / Payable to Robert Schneider AG\n\nReference RF18 5390 0754 7034", slip).account!;
+    expect(one.value).toBe("CH44 3199 9123 0008 8901 2");
+    expect(one.confidence).toBeGreaterThanOrEqual(0.8);
+    const two = run("Pay to\nDE89 3704 0044 0532 0130 00\nor GB82 WEST 1234 5698 7654 32", slip).account!;
+    expect(two.confidence).toBeLessThan(0.8);
+    // check digits that do not hold: no account
+    expect(run("Pay to\nCH45 3199 9123 0008 8901 2", slip).account!.found).toBe(false);
   });
 });

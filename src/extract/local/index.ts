@@ -439,6 +439,8 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
     const id = firstMatch(ID_RE, text);
     return id ? { value: id, quality: /\s/.test(text) ? 0.9 : 1 } : null;
   }
+  // "Account / Payable to Robert Schneider AG": an account number has digits
+  if (isAccountField(labels) && !/\d/.test(text)) return null;
   if (isIdField(labels) && !/\d/.test(text) && !/[A-Z]{2,}/.test(text)) return null;
   // "FATURA / DUPLICATAS": a word without a digit after a document-number label is more likely a
   // heading's other half than the number, so it never comes back settled
@@ -472,6 +474,35 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 function lineAt(doc: ParsedDocument, offset: number): [number, number] {
   const line = doc.lines.find((l) => l.start <= offset && offset <= l.end) ?? doc.lines[0]!;
   return [line.start, line.end];
+}
+
+/** isAccountField: a bank account number or IBAN field ("account", "iban", "account_number"). */
+const isAccountField = (l: FieldLabels) => l.nameWords.includes("iban") || (l.nameWords.includes("account") && !l.nameWords.some((w) => ["name", "holder", "owner"].includes(w)));
+
+/** IBAN: an IBAN, compact or in groups of four ("CH44 3199 9123 0008 8901 2"). */
+const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g;
+
+/** ibanValid checks an IBAN's check digits (ISO 13616, mod 97). */
+function ibanValid(iban: string): boolean {
+  const s = iban.replace(/ /g, "");
+  if (s.length < 15 || s.length > 34) return false;
+  const digits = (s.slice(4) + s.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
+  let rest = 0;
+  for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
+  return rest === 1;
+}
+
+/**
+ * ibanOnPage finds the page's IBAN: one whose check digits hold, and the only one on the page, is
+ * settled (0.85: the check digits rule out a misread, and there is no other account to mix it
+ * up with); with several different ones on the page, the first at 0.45.
+ */
+function ibanOnPage(doc: ParsedDocument): { value: string; confidence: number; index: number } | null {
+  // "RF18 5390 0754 7034" is a creditor reference (ISO 11649), checked the same way
+  const found = [...doc.markdown.matchAll(IBAN)].filter((m) => !m[0].startsWith("RF") && ibanValid(m[0]));
+  if (!found.length) return null;
+  const distinct = new Set(found.map((m) => m[0].replace(/ /g, "")));
+  return { value: found[0]![0], confidence: distinct.size === 1 ? 0.85 : 0.45, index: found[0]!.index! };
 }
 
 /** PROVIDER_WORDS: field names for the party that offers an agreement. */
@@ -514,6 +545,10 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
       return pick ? cite(doc, pick.plain, 0.4, pick.start, pick.end) : null;
     }
     if (isIdField(labels)) return idFallback(doc, labels, at);
+    if (isAccountField(labels)) {
+      const iban = ibanOnPage(doc);
+      if (iban) return cite(doc, iban.value, iban.confidence, ...lineAt(doc, iban.index));
+    }
     // "a legal agreement between you and GitHub, Inc.": the party offering an agreement
     if (!labels.concept && words.some((w) => PROVIDER_WORDS.has(w))) {
       const party = agreementProvider(doc);
