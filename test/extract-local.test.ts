@@ -549,4 +549,15 @@ describe("values that must not come back confident when the page does not settle
     // check digits that do not hold: no account
     expect(run("Pay to\nCH45 3199 9123 0008 8901 2", slip).account!.found).toBe(false);
   });
+
+  test("payment reference: an RF or QR reference whose check digits hold is the payment reference; settled only for a payment's reference", () => {
+    const payment = { reference: { type: "string", description: "The payment reference" } };
+    const qr = run("Payment part\n\n21 00000 00003 13947 14300 09017\n\nCHF 10.00", payment).reference!;
+    expect(qr.value).toBe("21 00000 00003 13947 14300 09017");
+    expect(qr.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("Slip\nRF18 5390 0754 7034", payment).reference!.value).toBe("RF18 5390 0754 7034");
+    expect(run("Slip\nRF18 5390 0754 7034", { reference: { type: "string" } }).reference!.confidence).toBeLessThan(0.8);
+    // a last digit that does not check: no reference
+    expect(run("Slip\n21 00000 00003 13947 14300 09018", payment).reference!.found).toBe(false);
+  });
 });

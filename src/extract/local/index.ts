@@ -485,11 +485,36 @@ const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g;
 /** ibanValid checks an IBAN's check digits (ISO 13616, mod 97). */
 function ibanValid(iban: string): boolean {
   const s = iban.replace(/ /g, "");
-  if (s.length < 15 || s.length > 34) return false;
-  const digits = (s.slice(4) + s.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
+  return s.length >= 15 && s.length <= 34 && mod97(s) === 1;
+}
+
+/** mod97 moves the first four characters of a code to its end, letters as 10..35, and returns the number mod 97 (IBAN and RF checks). */
+function mod97(code: string): number {
+  const digits = (code.slice(4) + code.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
   let rest = 0;
   for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
-  return rest === 1;
+  return rest;
+}
+
+/** PAYMENT_REFERENCE: an RF creditor reference (ISO 11649) or a Swiss QR reference (27 digits, "21 00000 00003 13947 14300 09017"). */
+const PAYMENT_REFERENCE = /\bRF\d{2}(?: ?[A-Z0-9]{1,4}){1,6}\b|\b\d{2}(?: \d{5}){5}\b/g;
+
+/** referenceValid checks a payment reference's check digits: mod 97 for RF, mod 10 recursive for a QR reference. */
+function referenceValid(ref: string): boolean {
+  const s = ref.replace(/ /g, "");
+  if (s.startsWith("RF")) return s.length >= 5 && s.length <= 25 && mod97(s) === 1;
+  const table = [0, 9, 4, 6, 8, 2, 7, 1, 3, 5];
+  let carry = 0;
+  for (const d of s.slice(0, -1)) carry = table[(carry + Number(d)) % 10]!;
+  return (10 - carry) % 10 === Number(s.at(-1));
+}
+
+/** paymentReference finds the page's payment reference whose check digits hold: 0.85 when it is the only one, else the first at 0.45. */
+function paymentReference(doc: ParsedDocument): { value: string; confidence: number; index: number } | null {
+  const found = [...doc.markdown.matchAll(PAYMENT_REFERENCE)].filter((m) => referenceValid(m[0]));
+  if (!found.length) return null;
+  const distinct = new Set(found.map((m) => m[0].replace(/ /g, "")));
+  return { value: found[0]![0], confidence: distinct.size === 1 ? 0.85 : 0.45, index: found[0]!.index! };
 }
 
 /**
@@ -543,6 +568,12 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
         .slice(0, 10)
         .find((l) => l.plain.length <= 60 && /^[A-Za-z]/.test(l.plain) && !/:|@|\.[a-z0-9]{2,4}$/i.test(l.plain) && !DOC_TITLE.test(l.plain) && nameLike(l.plain));
       return pick ? cite(doc, pick.plain, 0.4, pick.start, pick.end) : null;
+    }
+    // a payment reference has check digits; a field that does not say it is a payment's may mean another reference
+    if (labels.nameWords.includes("reference")) {
+      const ref = paymentReference(doc);
+      const payment = labels.nameWords.includes("payment") || labels.descriptionWords.has("payment");
+      if (ref) return cite(doc, ref.value, payment ? ref.confidence : Math.min(ref.confidence, 0.6), ...lineAt(doc, ref.index));
     }
     if (isIdField(labels)) return idFallback(doc, labels, at);
     if (isAccountField(labels)) {
