@@ -560,4 +560,11 @@ describe("values that must not come back confident when the page does not settle
     // a last digit that does not check: no reference
     expect(run("Slip\n21 00000 00003 13947 14300 09018", payment).reference!.found).toBe(false);
   });
+
+  test("payee: on a payment slip the name after 'Payable to' (or its German, French, Italian label) is the creditor, below 0.8", () => {
+    const slip = { creditor: { type: "string", description: "Name of the creditor" } };
+    const r = run("Receipt Payment part Account / Payable to\n\nCH44 3199 9123 0008 8901 2\n\nCompte / Payable à Muster Bau AG\n", slip).creditor!;
+    expect(r.value).toBe("Muster Bau AG");
+    expect(r.confidence).toBeLessThan(0.8);
+  });
 });

@@ -530,6 +530,11 @@ function ibanOnPage(doc: ParsedDocument): { value: string; confidence: number; i
   return { value: found[0]![0], confidence: distinct.size === 1 ? 0.85 : 0.45, index: found[0]!.index! };
 }
 
+/** PAYEE_WORDS: field names for whom a payment slip is paid to. */
+const PAYEE_WORDS = new Set(["creditor", "payee", "beneficiary"]);
+/** PAYEE_LABEL: the payee label of payment slips in English, German, French, Italian and Romansh, and what follows it. */
+const PAYEE_LABEL = /\b(payable to|zahlbar an|payable à|pagabile a|pajabel a)(?=[\s:|]|$)\s*[:|]?\s*(.*)$/i;
+
 /** PROVIDER_WORDS: field names for the party that offers an agreement. */
 const PROVIDER_WORDS = new Set(["provider", "licensor", "offeror", "company"]);
 
@@ -568,6 +573,14 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
         .slice(0, 10)
         .find((l) => l.plain.length <= 60 && /^[A-Za-z]/.test(l.plain) && !/:|@|\.[a-z0-9]{2,4}$/i.test(l.plain) && !DOC_TITLE.test(l.plain) && nameLike(l.plain));
       return pick ? cite(doc, pick.plain, 0.4, pick.start, pick.end) : null;
+    }
+    // "Account / Payable to Robert Schneider AG": on a payment slip the payee follows its label on the line
+    if (labels.nameWords.some((w) => PAYEE_WORDS.has(w))) {
+      for (const line of doc.lines) {
+        const m = line.plain.match(PAYEE_LABEL);
+        const name = m?.[2]?.replace(/\s*\|.*$/, "").trim();
+        if (name && nameLike(name)) return cite(doc, name, 0.6, line.start, line.end);
+      }
     }
     // a payment reference has check digits; a field that does not say it is a payment's may mean another reference
     if (labels.nameWords.includes("reference")) {
