@@ -470,3 +470,101 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(r.merchant!.value).toBe("SUNRISE TRADING");
   });
 });
+
+describe("values that must not come back confident when the page does not settle them", () => {
+  const CURRENCY = { currency: { type: "string", description: "The currency of the amounts as an ISO 4217 code" } };
+
+  test("currency: the dollar sign of another currency is that currency, and a bare '$' reads as USD below 0.8 unless the page settles it", () => {
+    const real = run("NOTA FISCAL\nVALOR TOTAL R$ 51,69\nDESCONTO R$ 0,00\nFRETE R$ 3,00", CURRENCY).currency!;
+    expect(real.value).toBe("BRL");
+    expect(real.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("Invoice 7\nSubtotal NZ$ 10.00\nGST NZ$ 1.50\nTotal NZ$ 11.50", CURRENCY).currency!.value).toBe("NZD");
+    const bare = run("Invoice 7\nSubtotal $10.00\nTax $1.50\nTotal $11.50", CURRENCY).currency!;
+    expect(bare.value).toBe("USD");
+    expect(bare.confidence).toBeLessThan(0.8);
+    const settled = run("Acme Inc, 1 Main St, Austin, TX 78701\nSubtotal $10.00\nTax $1.50\nTotal $11.50", CURRENCY).currency!;
+    expect(settled.value).toBe("USD");
+    expect(settled.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("numbers: an apostrophe (straight or typographic) groups thousands, as Swiss amounts write them", () => {
+    const total = { total: { type: "number", description: "Total amount to pay, tax included" } };
+    expect(run("Rechnung 12\n| Total CHF | 1’756.05 |\n| --- | --- |", total).total!.value).toBe(1756.05);
+    expect(run("Rechnung 12\nTotal: CHF 1'756.05", total).total!.value).toBe(1756.05);
+  });
+
+  test("invoice number: a word without a digit after the label (the other half of a heading) is never settled", () => {
+    const r = run("## FATURA / DUPLICATAS\nNRO VENCTO VALOR 0044525/01 17/12/2013 51,69", { invoice_number: { type: "string", description: "The invoice number" } }).invoice_number!;
+    expect(r.value).toBe("DUPLICATAS");
+    expect(r.confidence).toBeLessThan(0.8);
+    expect(run("Invoice number: INV-2041\nTotal: 10.00", { invoice_number: { type: "string", description: "The invoice number" } }).invoice_number!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("label text: a row of the schema's other labels, or a value that opens with a label phrase, is never settled", () => {
+    const sheet = { age: { type: "string" }, height: { type: "string" }, weight: { type: "string" }, eyes: { type: "string" } };
+    const row = run("AGE HEIGHT WEIGHT EYES SKIN HAIR\n\nNAME", sheet);
+    expect(row.age!.value).toBe("HEIGHT WEIGHT EYES SKIN HAIR");
+    for (const field of ["age", "height"]) expect(row[field]!.confidence).toBeLessThan(0.8);
+    const payable = run("Receipt\nBeneficiary / Payable to Robert Schneider AG\nCH44 3199 9123 0008 8901 2", { beneficiary: { type: "string" } }).beneficiary!;
+    expect(payable.value).toBe("Payable to Robert Schneider AG");
+    expect(payable.confidence).toBeLessThan(0.8);
+    // a plain labelled value stays settled
+    expect(run("Age: 24 years\nHeight: 5' 1\"", sheet).age!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("MT940: the account, the closing balance and its currency are read from their tags, settled", () => {
+    const statement = ":20:STMT1\n:25:NL00BANK0123456789\n:28C:1/1\n:60F:C240101EUR100,00\n:61:240102D25,50NTRFNONREF\n:86:RENT JANUARY\n:62F:D240131EUR1234,50\n-";
+    const r = run(statement, {
+      account_number: { type: "string", description: "The bank account number the statement is for" },
+      opening_balance: { type: "number" },
+      closing_balance: { type: "number", description: "The closing balance of the statement" },
+      currency: { type: "string", description: "Currency of the account as an ISO 4217 code" },
+    });
+    expect(r.account_number!.value).toBe("NL00BANK0123456789");
+    expect(r.opening_balance!.value).toBe(100);
+    expect(r.closing_balance!.value).toBe(-1234.5);
+    expect(r.currency!.value).toBe("EUR");
+    for (const f of ["account_number", "closing_balance", "currency"]) expect(r[f]!.confidence).toBeGreaterThanOrEqual(0.8);
+    // tag-like lines in another document are not read as MT940
+    expect(run("Notes\n:25: minutes\nClosing balance: 10.00", { closing_balance: { type: "number" } }).closing_balance!.value).toBe(10);
+  });
+
+  test("agreement: the provider is the company the text names most, confirmed (still below 0.8) by the parties sentence", () => {
+    const provider = { provider: { type: "string", description: "Name of the company offering the agreement" } };
+    const terms = "# Acme Cloud Terms\n\nThis Agreement is a legal agreement between you and Acme Widgets, Inc. Acme may change it. Acme provides the Service.\n\nThe NDA between Globex Corporation and Partner stays in force.";
+    const r = run(terms, provider).provider!;
+    expect(r.value).toBe("Acme Widgets, Inc.");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.6);
+    expect(r.confidence).toBeLessThan(0.8);
+    expect(run("Shopping list: apples, Acme Widgets, Inc. brand", provider).provider!.found).toBe(false);
+  });
+
+  test("account: a label's text is no account number; the page's one IBAN with valid check digits is settled, a reference is not an IBAN", () => {
+    const slip = { account: { type: "string", description: "The IBAN of the account to pay into" } };
+    const one = run("Receipt\nAccount / Payable to\n\nCH44 3199 9123 0008 8901 2\n\nAccount / Payable to Robert Schneider AG\n\nReference RF18 5390 0754 7034", slip).account!;
+    expect(one.value).toBe("CH44 3199 9123 0008 8901 2");
+    expect(one.confidence).toBeGreaterThanOrEqual(0.8);
+    const two = run("Pay to\nDE89 3704 0044 0532 0130 00\nor GB82 WEST 1234 5698 7654 32", slip).account!;
+    expect(two.confidence).toBeLessThan(0.8);
+    // check digits that do not hold: no account
+    expect(run("Pay to\nCH45 3199 9123 0008 8901 2", slip).account!.found).toBe(false);
+  });
+
+  test("payment reference: an RF or QR reference whose check digits hold is the payment reference; settled only for a payment's reference", () => {
+    const payment = { reference: { type: "string", description: "The payment reference" } };
+    const qr = run("Payment part\n\n21 00000 00003 13947 14300 09017\n\nCHF 10.00", payment).reference!;
+    expect(qr.value).toBe("21 00000 00003 13947 14300 09017");
+    expect(qr.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("Slip\nRF18 5390 0754 7034", payment).reference!.value).toBe("RF18 5390 0754 7034");
+    expect(run("Slip\nRF18 5390 0754 7034", { reference: { type: "string" } }).reference!.confidence).toBeLessThan(0.8);
+    // a last digit that does not check: no reference
+    expect(run("Slip\n21 00000 00003 13947 14300 09018", payment).reference!.found).toBe(false);
+  });
+
+  test("payee: on a payment slip the name after 'Payable to' (or its German, French, Italian label) is the creditor, below 0.8", () => {
+    const slip = { creditor: { type: "string", description: "Name of the creditor" } };
+    const r = run("Receipt Payment part Account / Payable to\n\nCH44 3199 9123 0008 8901 2\n\nCompte / Payable à Muster Bau AG\n", slip).creditor!;
+    expect(r.value).toBe("Muster Bau AG");
+    expect(r.confidence).toBeLessThan(0.8);
+  });
+});

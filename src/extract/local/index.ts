@@ -13,8 +13,10 @@ import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, sp
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
 import { receiptPayment, totalEvidence } from "./amounts";
+import { mt940Value } from "./mt940";
+import { agreementProvider } from "./agreements";
 import {
-  EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
+  DOLLAR_SIGN, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
 
 export interface LocalFieldResult {
@@ -51,9 +53,34 @@ export function extractLocal(markdown: string, schema: TypedSchema, options: Loc
   const out: Record<string, LocalFieldResult> = {};
   for (const [name, def] of Object.entries(schema)) {
     const { span: _span, ...result } = extractField(doc, name, def, null);
-    out[name] = doc.ocrQuality === null || !result.found ? result : { ...result, confidence: ocrCalibrated(result.confidence, fieldLabels(name, def.description, null), doc.ocrQuality) };
+    const calibrated = doc.ocrQuality === null || !result.found ? result : { ...result, confidence: ocrCalibrated(result.confidence, fieldLabels(name, def.description, null), doc.ocrQuality) };
+    out[name] = isLabelText(calibrated.value, name, schema) ? { ...calibrated, confidence: Math.min(calibrated.confidence, LABEL_TEXT_CONFIDENCE) } : calibrated;
   }
   return out;
+}
+
+/** LABEL_TEXT_CONFIDENCE: the most a value that reads as label text may get (below the spec's 0.8 band). */
+const LABEL_TEXT_CONFIDENCE = 0.6;
+
+/** LABEL_OPENING: label phrases that open a party's line on payment slips and bills ("Payable to ..."). */
+const LABEL_OPENING = /^(payable (to|by)|pay to|zahlbar (an|durch)|payable par|pagabile (a|da)|pagar a|te betalen aan)\b/i;
+
+/**
+ * isLabelText tells whether a string value is itself label text rather than what a label names: it
+ * opens with a label phrase ("Payable to Robert Schneider AG" under "Account / Payable to"), or it
+ * holds the names of two or more of the schema's other fields ("HEIGHT WEIGHT CHARACTER NAME EYES",
+ * a form's row of labels read as the value of the label before it). Such a value may still be right
+ * (a name that contains a label word), so it is kept, but never settled.
+ */
+function isLabelText(value: unknown, field: string, schema: TypedSchema): boolean {
+  if (typeof value !== "string") return false;
+  const words = value.split(/\s+/);
+  if (LABEL_OPENING.test(value)) return true;
+  for (let n = 2; n <= 3 && n <= words.length; n++) if (conceptOf(normaliseLabel(words.slice(0, n).join(" ")))) return true;
+  const own = new Set(splitWords(field));
+  const others = new Set(Object.keys(schema).filter((k) => k !== field).flatMap(splitWords).filter((w) => !own.has(w)));
+  const named = new Set(words.map((w) => w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")).filter((w) => others.has(w)));
+  return named.size >= 2;
 }
 
 /** schemaWords collects the words of every field name, nested ones included. */
@@ -74,6 +101,9 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
   const labels = fieldLabels(name, def.description, parent);
   if (def.type === "object") return extractObject(doc, def, labels);
   if (def.type === "array") return extractArray(doc, name, def, parent);
+  // an MT940 statement's tags fix what each value is: read from its tag, it is settled
+  const tagged = parent ? null : mt940Value(doc, labels, def.type);
+  if (tagged) return cite(doc, tagged.value, 0.9, tagged.start, tagged.end);
   return settleOcrDate(doc, labels, extractScalar(doc, def, labels, parent) ?? patternFallback(doc, def, labels) ?? NOT_FOUND);
 }
 
@@ -409,7 +439,12 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
     const id = firstMatch(ID_RE, text);
     return id ? { value: id, quality: /\s/.test(text) ? 0.9 : 1 } : null;
   }
+  // "Account / Payable to Robert Schneider AG": an account number has digits
+  if (isAccountField(labels) && !/\d/.test(text)) return null;
   if (isIdField(labels) && !/\d/.test(text) && !/[A-Z]{2,}/.test(text)) return null;
+  // "FATURA / DUPLICATAS": a word without a digit after a document-number label is more likely a
+  // heading's other half than the number, so it never comes back settled
+  if (isIdField(labels) && !/\d/.test(text)) return { value: text, quality: 0.6 };
   if (labels.concept === "vendor" || labels.concept === "customer") {
     // "Store #0342 ...", "Customer 1042": a number, not the party's name; "COMPTE :" is a label
     if (/^[#\d]/.test(text) || /:$/.test(text)) return null;
@@ -440,6 +475,68 @@ function lineAt(doc: ParsedDocument, offset: number): [number, number] {
   const line = doc.lines.find((l) => l.start <= offset && offset <= l.end) ?? doc.lines[0]!;
   return [line.start, line.end];
 }
+
+/** isAccountField: a bank account number or IBAN field ("account", "iban", "account_number"). */
+const isAccountField = (l: FieldLabels) => l.nameWords.includes("iban") || (l.nameWords.includes("account") && !l.nameWords.some((w) => ["name", "holder", "owner"].includes(w)));
+
+/** IBAN: an IBAN, compact or in groups of four ("CH44 3199 9123 0008 8901 2"). */
+const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g;
+
+/** ibanValid checks an IBAN's check digits (ISO 13616, mod 97). */
+function ibanValid(iban: string): boolean {
+  const s = iban.replace(/ /g, "");
+  return s.length >= 15 && s.length <= 34 && mod97(s) === 1;
+}
+
+/** mod97 moves the first four characters of a code to its end, letters as 10..35, and returns the number mod 97 (IBAN and RF checks). */
+function mod97(code: string): number {
+  const digits = (code.slice(4) + code.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
+  let rest = 0;
+  for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
+  return rest;
+}
+
+/** PAYMENT_REFERENCE: an RF creditor reference (ISO 11649) or a Swiss QR reference (27 digits, "21 00000 00003 13947 14300 09017"). */
+const PAYMENT_REFERENCE = /\bRF\d{2}(?: ?[A-Z0-9]{1,4}){1,6}\b|\b\d{2}(?: \d{5}){5}\b/g;
+
+/** referenceValid checks a payment reference's check digits: mod 97 for RF, mod 10 recursive for a QR reference. */
+function referenceValid(ref: string): boolean {
+  const s = ref.replace(/ /g, "");
+  if (s.startsWith("RF")) return s.length >= 5 && s.length <= 25 && mod97(s) === 1;
+  const table = [0, 9, 4, 6, 8, 2, 7, 1, 3, 5];
+  let carry = 0;
+  for (const d of s.slice(0, -1)) carry = table[(carry + Number(d)) % 10]!;
+  return (10 - carry) % 10 === Number(s.at(-1));
+}
+
+/** paymentReference finds the page's payment reference whose check digits hold: 0.85 when it is the only one, else the first at 0.45. */
+function paymentReference(doc: ParsedDocument): { value: string; confidence: number; index: number } | null {
+  const found = [...doc.markdown.matchAll(PAYMENT_REFERENCE)].filter((m) => referenceValid(m[0]));
+  if (!found.length) return null;
+  const distinct = new Set(found.map((m) => m[0].replace(/ /g, "")));
+  return { value: found[0]![0], confidence: distinct.size === 1 ? 0.85 : 0.45, index: found[0]!.index! };
+}
+
+/**
+ * ibanOnPage finds the page's IBAN: one whose check digits hold, and the only one on the page, is
+ * settled (0.85: the check digits rule out a misread, and there is no other account to mix it
+ * up with); with several different ones on the page, the first at 0.45.
+ */
+function ibanOnPage(doc: ParsedDocument): { value: string; confidence: number; index: number } | null {
+  // "RF18 5390 0754 7034" is a creditor reference (ISO 11649), checked the same way
+  const found = [...doc.markdown.matchAll(IBAN)].filter((m) => !m[0].startsWith("RF") && ibanValid(m[0]));
+  if (!found.length) return null;
+  const distinct = new Set(found.map((m) => m[0].replace(/ /g, "")));
+  return { value: found[0]![0], confidence: distinct.size === 1 ? 0.85 : 0.45, index: found[0]!.index! };
+}
+
+/** PAYEE_WORDS: field names for whom a payment slip is paid to. */
+const PAYEE_WORDS = new Set(["creditor", "payee", "beneficiary"]);
+/** PAYEE_LABEL: the payee label of payment slips in English, German, French, Italian and Romansh, and what follows it. */
+const PAYEE_LABEL = /\b(payable to|zahlbar an|payable à|pagabile a|pajabel a)(?=[\s:|]|$)\s*[:|]?\s*(.*)$/i;
+
+/** PROVIDER_WORDS: field names for the party that offers an agreement. */
+const PROVIDER_WORDS = new Set(["provider", "licensor", "offeror", "company"]);
 
 /** DOC_TITLE: lines that name the kind of document, not its issuer. */
 const DOC_TITLE = /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung)\b/i;
@@ -477,7 +574,30 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
         .find((l) => l.plain.length <= 60 && /^[A-Za-z]/.test(l.plain) && !/:|@|\.[a-z0-9]{2,4}$/i.test(l.plain) && !DOC_TITLE.test(l.plain) && nameLike(l.plain));
       return pick ? cite(doc, pick.plain, 0.4, pick.start, pick.end) : null;
     }
+    // "Account / Payable to Robert Schneider AG": on a payment slip the payee follows its label on the line
+    if (labels.nameWords.some((w) => PAYEE_WORDS.has(w))) {
+      for (const line of doc.lines) {
+        const m = line.plain.match(PAYEE_LABEL);
+        const name = m?.[2]?.replace(/\s*\|.*$/, "").trim();
+        if (name && nameLike(name)) return cite(doc, name, 0.6, line.start, line.end);
+      }
+    }
+    // a payment reference has check digits; a field that does not say it is a payment's may mean another reference
+    if (labels.nameWords.includes("reference")) {
+      const ref = paymentReference(doc);
+      const payment = labels.nameWords.includes("payment") || labels.descriptionWords.has("payment");
+      if (ref) return cite(doc, ref.value, payment ? ref.confidence : Math.min(ref.confidence, 0.6), ...lineAt(doc, ref.index));
+    }
     if (isIdField(labels)) return idFallback(doc, labels, at);
+    if (isAccountField(labels)) {
+      const iban = ibanOnPage(doc);
+      if (iban) return cite(doc, iban.value, iban.confidence, ...lineAt(doc, iban.index));
+    }
+    // "a legal agreement between you and GitHub, Inc.": the party offering an agreement
+    if (!labels.concept && words.some((w) => PROVIDER_WORDS.has(w))) {
+      const party = agreementProvider(doc);
+      if (party) return cite(doc, party.name, party.confidence, ...lineAt(doc, party.start));
+    }
   }
   if ((def.type === "number") && labels.concept === "total") {
     // no total label a reader can make out ("TOR: RM 73. 00"): what the payment lines say was paid
@@ -494,28 +614,35 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
 /**
  * currencyOfAmounts reads the currency the document's amounts are written in. One currency written
  * three times or more and no other is settled by the data (0.85); once or twice, 0.6; when several
- * appear, the most frequent at 0.45.
+ * appear, the most frequent at 0.45. A bare "$" is the sign of a dozen currencies: it reads as USD
+ * only below 0.8 unless the page settles it ("USD", "US$", a US state and ZIP code).
  */
 function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
-  const counts = new Map<string, { n: number; line: { start: number; end: number } }>();
+  const counts = new Map<string, { n: number; bare: boolean; line: { start: number; end: number } }>();
   for (const line of doc.lines) {
     for (const m of line.plain.matchAll(CURRENCY_MENTION)) {
       const code = parseCurrency(m[0]);
       if (!code) continue;
+      const bare = m[0] === "$";
       const seen = counts.get(code);
-      if (seen) seen.n++;
-      else counts.set(code, { n: 1, line });
+      if (seen) {
+        seen.n++;
+        seen.bare &&= bare;
+      } else counts.set(code, { n: 1, bare, line });
     }
   }
   const ranked = [...counts.entries()].sort((a, b) => b[1].n - a[1].n);
   const best = ranked[0];
   if (!best) return null;
-  const confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 ? 0.85 : 0.6;
+  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 ? 0.85 : 0.6;
+  if (best[1].bare && !US_ADDRESS.test(doc.markdown)) confidence = Math.min(confidence, 0.6);
   return cite(doc, best[0], confidence, best[1].line.start, best[1].line.end);
 }
 
-/** CURRENCY_MENTION: a currency code or symbol as amounts carry it. */
-const CURRENCY_MENTION = /US\$|[$€£¥₹]|\b(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR|CNY|MXN|SEK|NOK|DKK|NZD|SGD|HKD|ZAR|BRL|PLN|CZK|HUF|MYR)\b/g;
+/** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"). */
+const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR|CNY|MXN|SEK|NOK|DKK|NZD|SGD|HKD|ZAR|BRL|PLN|CZK|HUF|MYR)\\b`, "g");
+/** US_ADDRESS: a US state's code and a ZIP code ("Austin, TX 78701"), which settles a bare "$" as USD. */
+const US_ADDRESS = /,\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s+\d{5}(?:-\d{4})?\b/;
 
 function regexFallback(md: string, re: RegExp, confidence: number, at: (v: unknown, c: number, o: number) => FieldOutcome): FieldOutcome | null {
   const m = md.match(re);

@@ -29,7 +29,7 @@ const monthOf = (name: string) => MONTHS[name.toLowerCase().replace(".", "")]!;
 
 /** NUMBER_RE: one numeric token with optional sign, currency symbol or code, parentheses and percent. */
 const NUMBER_RE =
-  /(\()?(-|−)?\s?(?:(US\$|[$€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d+)?|\d+[.,] \d{2}(?![\d.,])|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?/i;
+  /(\()?(-|−)?\s?(?:((?<![A-Za-z])(?:US|R|CA?|AU?|NZ|HK|SG?|MX)\$|[$€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.'’ ]\d{3})+(?:[.,]\d+)?|\d+[.,] \d{2}(?![\d.,])|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?/i;
 
 export interface ParsedNumber {
   value: number;
@@ -43,7 +43,14 @@ export interface ParsedNumber {
   end: number;
 }
 
-const SYMBOL_CURRENCY: Record<string, string> = { $: "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR" };
+const SYMBOL_CURRENCY: Record<string, string> = {
+  $: "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR",
+  // dollar signs of other currencies: the "$" of "R$ 1.234,56" is not a US dollar
+  "r$": "BRL", "c$": "CAD", "ca$": "CAD", "a$": "AUD", "au$": "AUD", "nz$": "NZD", "hk$": "HKD", "s$": "SGD", "sg$": "SGD", "mx$": "MXN",
+};
+
+/** DOLLAR_SIGN: a dollar sign with the letters of the currency it belongs to ("US$", "R$", "NZ$"), or a bare "$". */
+export const DOLLAR_SIGN = /(?<![A-Za-z])(?:US|R|CA?|AU?|NZ|HK|SG?|MX)\$|\$/i;
 
 /**
  * DecimalMark: the character a document writes before its decimals, when its amounts settle it
@@ -55,7 +62,7 @@ export type DecimalMark = "." | "," | null;
 export function decimalMarkOf(text: string): DecimalMark {
   let comma = 0;
   let dot = 0;
-  for (const m of text.matchAll(/(?<![\d.,])\d{1,3}(?:([.,' ])\d{3})*([.,])\d{2}(?![\d.,])/g)) {
+  for (const m of text.matchAll(/(?<![\d.,])\d{1,3}(?:([.,'’ ])\d{3})*([.,])\d{2}(?![\d.,])/g)) {
     if (m[1] && m[1] === m[2]) continue;
     if (m[2] === ",") comma++;
     else dot++;
@@ -66,12 +73,12 @@ export function decimalMarkOf(text: string): DecimalMark {
 }
 
 /**
- * normaliseDigits reads "1,234.50", "1.234,50", "1 234,50" and "1'234.50" as 1234.5. A lone
+ * normaliseDigits reads "1,234.50", "1.234,50", "1 234,50" and "1'234.50" / "1’234.50" (Swiss) as 1234.5. A lone
  * separator before three digits ("1.234", "1,234") is read by the document's decimal mark when it
  * has one (a thousands separator unless it is the mark), else "," as thousands and "." as decimals.
  */
 function normaliseDigits(raw: string, mark: DecimalMark = null): number | null {
-  let s = raw.replace(/[' ]/g, "");
+  let s = raw.replace(/['’ ]/g, "");
   const lastComma = s.lastIndexOf(",");
   const lastDot = s.lastIndexOf(".");
   if (lastComma >= 0 && lastDot >= 0) {
@@ -255,7 +262,7 @@ export function parseCurrency(text: string): string | null {
   if (code) return code[1]!.toUpperCase();
   const word = text.toLowerCase().match(/\b(dollars?|euros?|pounds?|yen)\b/);
   if (word) return CURRENCY_WORDS[word[1]!]!;
-  const symbol = text.match(/US\$|[$€£¥₹]/);
+  const symbol = text.match(new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]`, "i"));
   return symbol ? SYMBOL_CURRENCY[symbol[0].toLowerCase()]! : null;
 }
 
