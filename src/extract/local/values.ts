@@ -257,13 +257,16 @@ export const ID_RE = /\b(?=[A-Z0-9/-]*\d)(?=[A-Z0-9/-]*[A-Z])[A-Z0-9]+(?:[-/#][A
 export const CURRENCY_CODES = ["USD", "EUR", "GBP", "CAD", "AUD", "JPY", "CHF", "INR", "CNY", "MXN", "SEK", "NOK", "DKK", "NZD", "SGD", "HKD", "ZAR", "BRL", "PLN", "CZK", "HUF", "MYR"];
 const CURRENCY_WORDS: Record<string, string> = { dollar: "USD", dollars: "USD", euro: "EUR", euros: "EUR", pound: "GBP", pounds: "GBP", yen: "JPY" };
 
+const CURRENCY_CODE_RE = new RegExp(`\\b(${CURRENCY_CODES.join("|")})\\b`, "i");
+const CURRENCY_SYMBOL_RE = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]`, "i");
+
 /** parseCurrency returns an ISO 4217 code named or implied (by symbol) in text. */
 export function parseCurrency(text: string): string | null {
-  const code = text.match(new RegExp(`\\b(${CURRENCY_CODES.join("|")})\\b`, "i"));
+  const code = text.match(CURRENCY_CODE_RE);
   if (code) return code[1]!.toUpperCase();
   const word = text.toLowerCase().match(/\b(dollars?|euros?|pounds?|yen)\b/);
   if (word) return CURRENCY_WORDS[word[1]!]!;
-  const symbol = text.match(new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]`, "i"));
+  const symbol = text.match(CURRENCY_SYMBOL_RE);
   return symbol ? SYMBOL_CURRENCY[symbol[0].toLowerCase()]! : null;
 }
 
