@@ -16,7 +16,7 @@ import { receiptPayment, totalEvidence } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
 import {
-  CURRENCY_CODES, DOLLAR_SIGN, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
+  CURRENCY_CODES, DOLLAR_SIGN, escapeRe, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
 
 export interface LocalFieldResult {
@@ -467,8 +467,6 @@ function matchEnum(text: string, allowed: string[]): Coerced | null {
   if (inside.length === 1) return { value: inside[0], quality: 0.85 };
   return null;
 }
-
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** lineAt returns the span of the line that holds offset. */
 function lineAt(doc: ParsedDocument, offset: number): [number, number] {

@@ -281,6 +281,9 @@ export function allMatches(re: RegExp, text: string): string[] {
   return [...text.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"))].map((m) => m[0].replace(/[.,;:]+$/, ""));
 }
 
+/** escapeRe escapes text for use as a literal inside a RegExp. */
+export const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** cleanText strips markdown emphasis, links and surrounding punctuation from a value. */
 export function cleanText(text: string): string {
   return text
