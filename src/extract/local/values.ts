@@ -27,9 +27,14 @@ const MONTHS: Record<string, number> = Object.fromEntries(MONTH_NAMES.flatMap((n
 const MONTH_RE = `(${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join("|")})\\.?`;
 const monthOf = (name: string) => MONTHS[name.toLowerCase().replace(".", "")]!;
 
-/** NUMBER_RE: one numeric token with optional sign, currency symbol or code, parentheses and percent. */
-const NUMBER_RE =
-  /(\()?(-|−)?\s?(?:((?<![A-Za-z])(?:US|R|CA?|AU?|NZ|HK|SG?|MX)\$|[$€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.'’ ]\d{3})+(?:[.,]\d+)?|\d+[.,] \d{2}(?![\d.,])|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?/i;
+/** DOLLAR_SIGN: a dollar sign with the letters of the currency it belongs to ("US$", "R$", "NZ$"), or a bare "$". */
+export const DOLLAR_SIGN = /(?<![A-Za-z])(?:US|R|CA?|AU?|NZ|HK|SG?|MX)\$|\$/i;
+
+/** NUMBER_RE: one numeric token with optional sign, currency symbol (DOLLAR_SIGN and others) or code, parentheses and percent. */
+const NUMBER_RE = new RegExp(
+  String.raw`(\()?(-|−)?\s?(?:(${DOLLAR_SIGN.source}|[€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.'’ ]\d{3})+(?:[.,]\d+)?|\d+[.,] \d{2}(?![\d.,])|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?`,
+  "i",
+);
 
 export interface ParsedNumber {
   value: number;
@@ -48,9 +53,6 @@ const SYMBOL_CURRENCY: Record<string, string> = {
   // dollar signs of other currencies: the "$" of "R$ 1.234,56" is not a US dollar
   "r$": "BRL", "c$": "CAD", "ca$": "CAD", "a$": "AUD", "au$": "AUD", "nz$": "NZD", "hk$": "HKD", "s$": "SGD", "sg$": "SGD", "mx$": "MXN",
 };
-
-/** DOLLAR_SIGN: a dollar sign with the letters of the currency it belongs to ("US$", "R$", "NZ$"), or a bare "$". */
-export const DOLLAR_SIGN = /(?<![A-Za-z])(?:US|R|CA?|AU?|NZ|HK|SG?|MX)\$|\$/i;
 
 /**
  * DecimalMark: the character a document writes before its decimals, when its amounts settle it
