@@ -4,6 +4,7 @@
  * or, failing that, the company the text names most.
  */
 import type { ParsedDocument } from "./parse";
+import { escapeRe } from "./values";
 
 /** AgreementParty: a party's name with the offsets of where it is written. */
 export interface AgreementParty {
@@ -34,7 +35,7 @@ export function agreementProvider(doc: ParsedDocument): AgreementParty | null {
   for (const c of md.matchAll(COMPANY)) {
     const bare = c[1]!;
     if (counts.has(bare)) continue;
-    const n = md.split(new RegExp(`\\b${bare.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`)).length - 1;
+    const n = md.split(new RegExp(`\\b${escapeRe(bare)}\\b`)).length - 1;
     counts.set(bare, { n, start: c.index!, end: c.index! + c[0].length, name: c[0] });
   }
   const best = [...counts.values()].sort((a, b) => b.n - a.n)[0];

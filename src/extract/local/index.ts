@@ -16,7 +16,7 @@ import { receiptPayment, totalEvidence } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
 import {
-  DOLLAR_SIGN, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
+  CURRENCY_CODES, DOLLAR_SIGN, escapeRe, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
 
 export interface LocalFieldResult {
@@ -468,8 +468,6 @@ function matchEnum(text: string, allowed: string[]): Coerced | null {
   return null;
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /** lineAt returns the span of the line that holds offset. */
 function lineAt(doc: ParsedDocument, offset: number): [number, number] {
   const line = doc.lines.find((l) => l.start <= offset && offset <= l.end) ?? doc.lines[0]!;
@@ -640,7 +638,7 @@ function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
 }
 
 /** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"). */
-const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR|CNY|MXN|SEK|NOK|DKK|NZD|SGD|HKD|ZAR|BRL|PLN|CZK|HUF|MYR)\\b`, "g");
+const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:${CURRENCY_CODES.join("|")})\\b`, "g");
 /** US_ADDRESS: a US state's code and a ZIP code ("Austin, TX 78701"), which settles a bare "$" as USD. */
 const US_ADDRESS = /,\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s+\d{5}(?:-\d{4})?\b/;
 

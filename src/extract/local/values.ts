@@ -27,9 +27,14 @@ const MONTHS: Record<string, number> = Object.fromEntries(MONTH_NAMES.flatMap((n
 const MONTH_RE = `(${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join("|")})\\.?`;
 const monthOf = (name: string) => MONTHS[name.toLowerCase().replace(".", "")]!;
 
-/** NUMBER_RE: one numeric token with optional sign, currency symbol or code, parentheses and percent. */
-const NUMBER_RE =
-  /(\()?(-|−)?\s?(?:((?<![A-Za-z])(?:US|R|CA?|AU?|NZ|HK|SG?|MX)\$|[$€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.'’ ]\d{3})+(?:[.,]\d+)?|\d+[.,] \d{2}(?![\d.,])|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?/i;
+/** DOLLAR_SIGN: a dollar sign with the letters of the currency it belongs to ("US$", "R$", "NZ$"), or a bare "$". */
+export const DOLLAR_SIGN = /(?<![A-Za-z])(?:US|R|CA?|AU?|NZ|HK|SG?|MX)\$|\$/i;
+
+/** NUMBER_RE: one numeric token with optional sign, currency symbol (DOLLAR_SIGN and others) or code, parentheses and percent. */
+const NUMBER_RE = new RegExp(
+  String.raw`(\()?(-|−)?\s?(?:(${DOLLAR_SIGN.source}|[€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.'’ ]\d{3})+(?:[.,]\d+)?|\d+[.,] \d{2}(?![\d.,])|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?`,
+  "i",
+);
 
 export interface ParsedNumber {
   value: number;
@@ -48,9 +53,6 @@ const SYMBOL_CURRENCY: Record<string, string> = {
   // dollar signs of other currencies: the "$" of "R$ 1.234,56" is not a US dollar
   "r$": "BRL", "c$": "CAD", "ca$": "CAD", "a$": "AUD", "au$": "AUD", "nz$": "NZD", "hk$": "HKD", "s$": "SGD", "sg$": "SGD", "mx$": "MXN",
 };
-
-/** DOLLAR_SIGN: a dollar sign with the letters of the currency it belongs to ("US$", "R$", "NZ$"), or a bare "$". */
-export const DOLLAR_SIGN = /(?<![A-Za-z])(?:US|R|CA?|AU?|NZ|HK|SG?|MX)\$|\$/i;
 
 /**
  * DecimalMark: the character a document writes before its decimals, when its amounts settle it
@@ -253,16 +255,20 @@ export const URL_RE = /\b(?:https?:\/\/[^\s)|>\]]+|www\.[A-Za-z0-9-]+(?:\.[A-Za-
 export const PHONE_RE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s?|\b\d{2,4}[\s.-])\d{3,4}[\s.-]?\d{3,4}\b/;
 /** ID_RE: codes such as INV-2024-001, PO-7781, TXN98765, A12-B. */
 export const ID_RE = /\b(?=[A-Z0-9/-]*\d)(?=[A-Z0-9/-]*[A-Z])[A-Z0-9]+(?:[-/#][A-Z0-9]+)*\b|\b\d[\d-]{2,}\d\b/;
-const CURRENCY_CODES = ["USD", "EUR", "GBP", "CAD", "AUD", "JPY", "CHF", "INR", "CNY", "MXN", "SEK", "NOK", "DKK", "NZD", "SGD", "HKD", "ZAR", "BRL", "PLN", "CZK", "HUF", "MYR"];
+/** CURRENCY_CODES: the ISO 4217 codes the engine reads. */
+export const CURRENCY_CODES = ["USD", "EUR", "GBP", "CAD", "AUD", "JPY", "CHF", "INR", "CNY", "MXN", "SEK", "NOK", "DKK", "NZD", "SGD", "HKD", "ZAR", "BRL", "PLN", "CZK", "HUF", "MYR"];
 const CURRENCY_WORDS: Record<string, string> = { dollar: "USD", dollars: "USD", euro: "EUR", euros: "EUR", pound: "GBP", pounds: "GBP", yen: "JPY" };
+
+const CURRENCY_CODE_RE = new RegExp(`\\b(${CURRENCY_CODES.join("|")})\\b`, "i");
+const CURRENCY_SYMBOL_RE = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]`, "i");
 
 /** parseCurrency returns an ISO 4217 code named or implied (by symbol) in text. */
 export function parseCurrency(text: string): string | null {
-  const code = text.match(new RegExp(`\\b(${CURRENCY_CODES.join("|")})\\b`, "i"));
+  const code = text.match(CURRENCY_CODE_RE);
   if (code) return code[1]!.toUpperCase();
   const word = text.toLowerCase().match(/\b(dollars?|euros?|pounds?|yen)\b/);
   if (word) return CURRENCY_WORDS[word[1]!]!;
-  const symbol = text.match(new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]`, "i"));
+  const symbol = text.match(CURRENCY_SYMBOL_RE);
   return symbol ? SYMBOL_CURRENCY[symbol[0].toLowerCase()]! : null;
 }
 
@@ -276,6 +282,9 @@ export function firstMatch(re: RegExp, text: string): string | null {
 export function allMatches(re: RegExp, text: string): string[] {
   return [...text.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"))].map((m) => m[0].replace(/[.,;:]+$/, ""));
 }
+
+/** escapeRe escapes text for use as a literal inside a RegExp. */
+export const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** cleanText strips markdown emphasis, links and surrounding punctuation from a value. */
 export function cleanText(text: string): string {
