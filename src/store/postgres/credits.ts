@@ -59,14 +59,28 @@ async function remainingIn(tx: Sql, cap: Cap): Promise<number> {
  * holdIn sets `hold.amount` aside inside the caller's transaction (task acceptance writes its holds
  * and its task rows in one commit), or returns the shortfall and writes nothing.
  */
-export async function holdIn(tx: Sql, cap: Cap, hold: NewHold): Promise<{ ok: true } | Shortfall> {
+export function holdIn(tx: Sql, cap: Cap, hold: NewHold): Promise<{ ok: true } | Shortfall> {
+  return spendIn(tx, cap, hold.amount, "hold", (q) => q.insertHold(hold));
+}
+
+/**
+ * spendIn: what holdIn and chargeIn share. It locks the key (which must exist), checks that the
+ * balance covers `amount` when the key has an allowance, and only then runs `write`.
+ */
+async function spendIn(
+  tx: Sql,
+  cap: Cap,
+  amount: number,
+  what: "hold" | "charge",
+  write: (q: ReturnType<typeof pgCreditQueries>) => Promise<void>,
+): Promise<{ ok: true } | Shortfall> {
   const q = pgCreditQueries(tx);
-  if (!(await q.lockKey(cap.keyId))) throw new Error(`credit hold for unknown key ${cap.keyId}`);
+  if (!(await q.lockKey(cap.keyId))) throw new Error(`credit ${what} for unknown key ${cap.keyId}`);
   if (cap.allowance !== null) {
     const remaining = await remainingIn(tx, cap);
-    if (remaining < hold.amount) return { ok: false, remaining };
+    if (remaining < amount) return { ok: false, remaining };
   }
-  await q.insertHold(hold);
+  await write(q);
   return { ok: true };
 }
 
@@ -116,15 +130,8 @@ class RolledBack extends Error {
 }
 
 /** chargeIn takes `charge.amount` at once (hold and settle in one step) inside the caller's transaction, or returns the shortfall. */
-export async function chargeIn(tx: Sql, cap: Cap, charge: LedgerEntry): Promise<{ ok: true } | Shortfall> {
-  const q = pgCreditQueries(tx);
-  if (!(await q.lockKey(cap.keyId))) throw new Error(`credit charge for unknown key ${cap.keyId}`);
-  if (cap.allowance !== null) {
-    const remaining = await remainingIn(tx, cap);
-    if (remaining < charge.amount) return { ok: false, remaining };
-  }
-  await q.insertEntry(charge);
-  return { ok: true };
+export function chargeIn(tx: Sql, cap: Cap, charge: LedgerEntry): Promise<{ ok: true } | Shortfall> {
+  return spendIn(tx, cap, charge.amount, "charge", (q) => q.insertEntry(charge));
 }
 
 /** chargeCredits is chargeIn in a transaction of its own. */
