@@ -56,13 +56,13 @@ export interface DatabaseCheck {
 export async function checkDatabase(choice: DatabaseChoice): Promise<DatabaseCheck> {
   let backend: StoreBackend | null = null;
   try {
-    if (choice.kind === "sqlite") {
-      if (!existsSync(join(choice.dataDir, STORE_FILE))) return { ok: true, detail: `no store yet in ${choice.dataDir}; the service creates it at first start (schema version ${SCHEMA_VERSION})` };
-    }
     const t0 = performance.now();
     let versions: number[];
-    if (choice.kind === "sqlite") versions = sqliteVersions(join(choice.dataDir, STORE_FILE));
-    else {
+    if (choice.kind === "sqlite") {
+      const path = join(choice.dataDir, STORE_FILE);
+      if (!existsSync(path)) return { ok: true, detail: `no store yet in ${choice.dataDir}; the service creates it at first start (schema version ${SCHEMA_VERSION})` };
+      versions = sqliteVersions(path);
+    } else {
       backend = await openDatabase(choice, { migrate: false, connectTimeoutS: 5 });
       versions = await backend.appliedMigrations();
     }
