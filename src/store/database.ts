@@ -25,11 +25,14 @@ export function describeDatabase(choice: DatabaseChoice): string {
   return choice.kind === "sqlite" ? `sqlite ${choice.dataDir}` : `postgres ${redactUrl(choice.url)}`;
 }
 
+/** OpenDatabase: what openDatabase returns; `kind` tells the two apart (PostgreSQL's pool and migrations, SQLite's synchronous store) */
+export type OpenDatabase = SqliteBackend | PostgresStore;
+
 /**
  * openDatabase opens the chosen store; both apply missing migrations (PostgreSQL under its advisory
  * lock, so machines starting at once migrate once). `migrate: false` opens a PostgreSQL store as it is.
  */
-export async function openDatabase(choice: DatabaseChoice, o: { migrate?: boolean; connectTimeoutS?: number } = {}): Promise<SqliteBackend | PostgresStore> {
+export async function openDatabase(choice: DatabaseChoice, o: { migrate?: boolean; connectTimeoutS?: number } = {}): Promise<OpenDatabase> {
   if (choice.kind === "sqlite") return openSqliteBackend(choice.dataDir);
   return openPostgres(choice.url, {
     poolSize: choice.poolSize,
