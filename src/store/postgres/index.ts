@@ -37,9 +37,6 @@ export interface PostgresStore extends StoreBackend {
   readonly migrations: MigrationReport;
 }
 
-/** DEFAULT_POSTGRES_OPTIONS: what `--database postgres://...` uses unless flags say otherwise */
-export const DEFAULT_POSTGRES_OPTIONS: PostgresOptions = { poolSize: 10, statementTimeoutMs: 30_000 };
-
 /** redactUrl drops the password from a database URL, for logs and `doctor` */
 export function redactUrl(url: string): string {
   try {
@@ -51,7 +48,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-export async function openPostgres(url: string, options: PostgresOptions = DEFAULT_POSTGRES_OPTIONS): Promise<PostgresStore> {
+export async function openPostgres(url: string, options: PostgresOptions): Promise<PostgresStore> {
   const sql = new Bun.SQL(url, {
     max: options.poolSize,
     idleTimeout: options.idleTimeoutS ?? 30,
