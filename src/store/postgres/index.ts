@@ -9,7 +9,7 @@ import { pgCounterQueries } from "./counters";
 import { chargeCredits, chargeIn, holdCredits, holdIn, pgCreditQueries, settleHold, settleIn } from "./credits";
 import { pgKeyQueries } from "./keys";
 import { appliedPgMigrations, migratePostgres, type MigrationReport } from "./migrations";
-import { pgTaskMoreQueries, pgTaskQueries } from "./tasks";
+import { pgTaskQueries } from "./tasks";
 import { pgWebhookQueries } from "./webhooks";
 
 export interface PostgresOptions {
@@ -93,7 +93,7 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
 
 /** storeTx binds the query sets to the pool (each credit move its own transaction) or to a transaction's client */
 function storeTx(sql: Bun.SQL, inTransaction: boolean): StoreTx {
-  return { keys: pgKeyQueries(sql), credits: creditStore(sql, inTransaction), tasks: { ...pgTaskQueries(sql), ...pgTaskMoreQueries(sql) }, deliveries: pgWebhookQueries(sql) };
+  return { keys: pgKeyQueries(sql), credits: creditStore(sql, inTransaction), tasks: pgTaskQueries(sql), deliveries: pgWebhookQueries(sql) };
 }
 
 function creditStore(sql: Bun.SQL, inTransaction: boolean): CreditStore {
