@@ -6,7 +6,7 @@
  * changes a later command.
  */
 import { ConfigError, DATA_OPTION, DATABASE_OPTION, DATABASE_OPTIONS, DB_POOL_OPTION, DB_TIMEOUT_OPTION, SERVE_OPTIONS, databaseFrom, dataDirFrom, loadConfig, resolveOptions, type DatabaseChoice, type OptionSpec } from "../config";
-import { SCHEMA_VERSION, checkDatabase, describeDatabase, openDatabase } from "../store/database";
+import { SCHEMA_VERSION, checkDatabase, describeDatabase, openDatabase, type OpenDatabase } from "../store/database";
 import { exportSqlite, importPostgres } from "../store/transfer";
 import { redactUrl } from "../store/postgres";
 import { STORE_FILE, openStore } from "../store";
@@ -76,7 +76,7 @@ interface Command {
 }
 
 /** withDatabase opens the store --database names (SQLite in the data dir by default), says which on stderr, and closes it after `fn`. */
-async function withDatabase<T>(choice: DatabaseChoice, fn: (backend: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+async function withDatabase<T>(choice: DatabaseChoice, fn: (backend: OpenDatabase) => Promise<T>): Promise<T> {
   const backend = await openDatabase(choice);
   err(choice.kind === "sqlite" ? `data dir ${choice.dataDir} (store ${backend.location})` : `store ${describeDatabase(choice)}`);
   try {
@@ -105,7 +105,7 @@ async function* stdinLines(): AsyncGenerator<string> {
  * withKey opens the store --database names (the data dir's by default), finds key `id` (exit 1 when
  * there is none) and runs `fn` with it and this month's balance.
  */
-async function withKey(flags: Record<string, string | boolean | undefined>, id: string, fn: (key: ApiKeyInfo, backend: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>): Promise<number> {
+async function withKey(flags: Record<string, string | boolean | undefined>, id: string, fn: (key: ApiKeyInfo, backend: OpenDatabase) => Promise<void>): Promise<number> {
   return withDatabase(databaseFrom(env, flags), async (backend) => {
     const row = await backend.keys.byId(id);
     if (!row) {
@@ -118,7 +118,7 @@ async function withKey(flags: Record<string, string | boolean | undefined>, id: 
 }
 
 /** balanceNow reads a key's balance of the current month from either backend */
-async function balanceNow(backend: Awaited<ReturnType<typeof openDatabase>>, key: ApiKeyInfo) {
+async function balanceNow(backend: OpenDatabase, key: ApiKeyInfo) {
   const now = new Date();
   const period = periodOf(now);
   return balanceOf(key, period, await backend.credits.totals(key.id, period, now.getTime()));

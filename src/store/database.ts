@@ -25,11 +25,14 @@ export function describeDatabase(choice: DatabaseChoice): string {
   return choice.kind === "sqlite" ? `sqlite ${choice.dataDir}` : `postgres ${redactUrl(choice.url)}`;
 }
 
+/** OpenDatabase: what openDatabase returns; `kind` tells the two apart (PostgreSQL's pool and migrations, SQLite's synchronous store) */
+export type OpenDatabase = SqliteBackend | PostgresStore;
+
 /**
  * openDatabase opens the chosen store; both apply missing migrations (PostgreSQL under its advisory
  * lock, so machines starting at once migrate once). `migrate: false` opens a PostgreSQL store as it is.
  */
-export async function openDatabase(choice: DatabaseChoice, o: { migrate?: boolean; connectTimeoutS?: number } = {}): Promise<SqliteBackend | PostgresStore> {
+export async function openDatabase(choice: DatabaseChoice, o: { migrate?: boolean; connectTimeoutS?: number } = {}): Promise<OpenDatabase> {
   if (choice.kind === "sqlite") return openSqliteBackend(choice.dataDir);
   return openPostgres(choice.url, {
     poolSize: choice.poolSize,
@@ -56,13 +59,13 @@ export interface DatabaseCheck {
 export async function checkDatabase(choice: DatabaseChoice): Promise<DatabaseCheck> {
   let backend: StoreBackend | null = null;
   try {
-    if (choice.kind === "sqlite") {
-      if (!existsSync(join(choice.dataDir, STORE_FILE))) return { ok: true, detail: `no store yet in ${choice.dataDir}; the service creates it at first start (schema version ${SCHEMA_VERSION})` };
-    }
     const t0 = performance.now();
     let versions: number[];
-    if (choice.kind === "sqlite") versions = sqliteVersions(join(choice.dataDir, STORE_FILE));
-    else {
+    if (choice.kind === "sqlite") {
+      const path = join(choice.dataDir, STORE_FILE);
+      if (!existsSync(path)) return { ok: true, detail: `no store yet in ${choice.dataDir}; the service creates it at first start (schema version ${SCHEMA_VERSION})` };
+      versions = sqliteVersions(path);
+    } else {
       backend = await openDatabase(choice, { migrate: false, connectTimeoutS: 5 });
       versions = await backend.appliedMigrations();
     }

@@ -12,7 +12,7 @@
  * takes KEY SHARE on it, which NO KEY UPDATE does not block.
  */
 import type { CreditTotals } from "../../credits/queries";
-import type { Cap, LedgerEntry, NewHold, Shortfall } from "../backend";
+import type { Cap, LedgerEntry, Moved, NewHold, Shortfall } from "../backend";
 
 /** Sql: the pool, or the client of a transaction (statements of an `...In` function need the latter) */
 type Sql = Bun.SQL;
@@ -59,19 +59,33 @@ async function remainingIn(tx: Sql, cap: Cap): Promise<number> {
  * holdIn sets `hold.amount` aside inside the caller's transaction (task acceptance writes its holds
  * and its task rows in one commit), or returns the shortfall and writes nothing.
  */
-export async function holdIn(tx: Sql, cap: Cap, hold: NewHold): Promise<{ ok: true } | Shortfall> {
+export function holdIn(tx: Sql, cap: Cap, hold: NewHold): Promise<Moved> {
+  return spendIn(tx, cap, hold.amount, "hold", (q) => q.insertHold(hold));
+}
+
+/**
+ * spendIn: what holdIn and chargeIn share. It locks the key (which must exist), checks that the
+ * balance covers `amount` when the key has an allowance, and only then runs `write`.
+ */
+async function spendIn(
+  tx: Sql,
+  cap: Cap,
+  amount: number,
+  what: "hold" | "charge",
+  write: (q: ReturnType<typeof pgCreditQueries>) => Promise<void>,
+): Promise<Moved> {
   const q = pgCreditQueries(tx);
-  if (!(await q.lockKey(cap.keyId))) throw new Error(`credit hold for unknown key ${cap.keyId}`);
+  if (!(await q.lockKey(cap.keyId))) throw new Error(`credit ${what} for unknown key ${cap.keyId}`);
   if (cap.allowance !== null) {
     const remaining = await remainingIn(tx, cap);
-    if (remaining < hold.amount) return { ok: false, remaining };
+    if (remaining < amount) return { ok: false, remaining };
   }
-  await q.insertHold(hold);
+  await write(q);
   return { ok: true };
 }
 
 /** holdCredits is holdIn in a transaction of its own. */
-export function holdCredits(sql: Sql, cap: Cap, hold: NewHold): Promise<{ ok: true } | Shortfall> {
+export function holdCredits(sql: Sql, cap: Cap, hold: NewHold): Promise<Moved> {
   return sql.begin((tx) => holdIn(tx, cap, hold));
 }
 
@@ -81,7 +95,7 @@ export function holdCredits(sql: Sql, cap: Cap, hold: NewHold): Promise<{ ok: tr
  * hold. When the charge is more than the hold still reserves (a hold that expired reserves nothing)
  * and the balance cannot cover the difference, it returns the shortfall: the caller rolls back.
  */
-export async function settleIn(tx: Sql, cap: Cap, holdId: string, charge: LedgerEntry): Promise<{ ok: true } | Shortfall> {
+export async function settleIn(tx: Sql, cap: Cap, holdId: string, charge: LedgerEntry): Promise<Moved> {
   const q = pgCreditQueries(tx);
   await q.lockKey(cap.keyId);
   const reserved = (await q.deleteHold(holdId)) ?? 0;
@@ -95,7 +109,7 @@ export async function settleIn(tx: Sql, cap: Cap, holdId: string, charge: Ledger
 }
 
 /** settleHold is settleIn in a transaction of its own; on a shortfall it rolls back (the hold stays). */
-export async function settleHold(sql: Sql, cap: Cap, holdId: string, charge: LedgerEntry): Promise<{ ok: true } | Shortfall> {
+export async function settleHold(sql: Sql, cap: Cap, holdId: string, charge: LedgerEntry): Promise<Moved> {
   try {
     return await sql.begin(async (tx) => {
       const outcome = await settleIn(tx, cap, holdId, charge);
@@ -116,18 +130,11 @@ class RolledBack extends Error {
 }
 
 /** chargeIn takes `charge.amount` at once (hold and settle in one step) inside the caller's transaction, or returns the shortfall. */
-export async function chargeIn(tx: Sql, cap: Cap, charge: LedgerEntry): Promise<{ ok: true } | Shortfall> {
-  const q = pgCreditQueries(tx);
-  if (!(await q.lockKey(cap.keyId))) throw new Error(`credit charge for unknown key ${cap.keyId}`);
-  if (cap.allowance !== null) {
-    const remaining = await remainingIn(tx, cap);
-    if (remaining < charge.amount) return { ok: false, remaining };
-  }
-  await q.insertEntry(charge);
-  return { ok: true };
+export function chargeIn(tx: Sql, cap: Cap, charge: LedgerEntry): Promise<Moved> {
+  return spendIn(tx, cap, charge.amount, "charge", (q) => q.insertEntry(charge));
 }
 
 /** chargeCredits is chargeIn in a transaction of its own. */
-export function chargeCredits(sql: Sql, cap: Cap, charge: LedgerEntry): Promise<{ ok: true } | Shortfall> {
+export function chargeCredits(sql: Sql, cap: Cap, charge: LedgerEntry): Promise<Moved> {
   return sql.begin((tx) => chargeIn(tx, cap, charge));
 }

@@ -9,7 +9,7 @@ import { pgCounterQueries } from "./counters";
 import { chargeCredits, chargeIn, holdCredits, holdIn, pgCreditQueries, settleHold, settleIn } from "./credits";
 import { pgKeyQueries } from "./keys";
 import { appliedPgMigrations, migratePostgres, type MigrationReport } from "./migrations";
-import { pgTaskMoreQueries, pgTaskQueries } from "./tasks";
+import { pgTaskQueries } from "./tasks";
 import { pgWebhookQueries } from "./webhooks";
 
 export interface PostgresOptions {
@@ -37,9 +37,6 @@ export interface PostgresStore extends StoreBackend {
   readonly migrations: MigrationReport;
 }
 
-/** DEFAULT_POSTGRES_OPTIONS: what `--database postgres://...` uses unless flags say otherwise */
-export const DEFAULT_POSTGRES_OPTIONS: PostgresOptions = { poolSize: 10, statementTimeoutMs: 30_000 };
-
 /** redactUrl drops the password from a database URL, for logs and `doctor` */
 export function redactUrl(url: string): string {
   try {
@@ -51,7 +48,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-export async function openPostgres(url: string, options: PostgresOptions = DEFAULT_POSTGRES_OPTIONS): Promise<PostgresStore> {
+export async function openPostgres(url: string, options: PostgresOptions): Promise<PostgresStore> {
   const sql = new Bun.SQL(url, {
     max: options.poolSize,
     idleTimeout: options.idleTimeoutS ?? 30,
@@ -96,7 +93,7 @@ export async function openPostgres(url: string, options: PostgresOptions = DEFAU
 
 /** storeTx binds the query sets to the pool (each credit move its own transaction) or to a transaction's client */
 function storeTx(sql: Bun.SQL, inTransaction: boolean): StoreTx {
-  return { keys: pgKeyQueries(sql), credits: creditStore(sql, inTransaction), tasks: { ...pgTaskQueries(sql), ...pgTaskMoreQueries(sql) }, deliveries: pgWebhookQueries(sql) };
+  return { keys: pgKeyQueries(sql), credits: creditStore(sql, inTransaction), tasks: pgTaskQueries(sql), deliveries: pgWebhookQueries(sql) };
 }
 
 function creditStore(sql: Bun.SQL, inTransaction: boolean): CreditStore {

@@ -9,7 +9,7 @@
  * wakes up later) changes nothing.
  */
 import type { BatchRow, NewTask, TaskRow } from "../../tasks/queries";
-import type { ClaimRequest, NewBatch } from "../backend";
+import type { ClaimRequest, NewBatch, TaskStore } from "../backend";
 import { BATCH_STATES, TASK_STATES, type BatchState, type Plan, type TaskState } from "../states";
 import { TASK_INT8, numbersIn } from "./rows";
 
@@ -20,7 +20,7 @@ function taskRow(row: Record<string, unknown>): TaskRow {
   return numbersIn<TaskRow>(row, TASK_INT8);
 }
 
-export const pgTaskQueries = (sql: Sql) => ({
+export const pgTaskQueries = (sql: Sql): TaskStore => ({
   async countByState(): Promise<Record<TaskState, number>> {
     const counts = Object.fromEntries(TASK_STATES.map((s) => [s, 0])) as Record<TaskState, number>;
     for (const row of await sql`SELECT status, count(*)::int AS n FROM tasks GROUP BY status`) counts[row.status as TaskState] = row.n;
@@ -106,10 +106,8 @@ export const pgTaskQueries = (sql: Sql) => ({
     const [row] = await sql`SELECT count(*)::int AS n FROM tasks WHERE status = 'pending' AND seq < (SELECT seq FROM tasks WHERE id = ${id})`;
     return row!.n as number;
   },
-});
 
-/** the rest of tasks/queries.ts: reads for routes, progress, revoked keys, batches */
-export const pgTaskMoreQueries = (sql: Sql) => ({
+  // the rest of tasks/queries.ts: reads for routes, progress, revoked keys, batches
   /** getOwned: the task when it belongs to the key, else null (the route answers 404 either way) */
   async getOwned(id: string, keyId: string): Promise<TaskRow | null> {
     const [row] = await sql`SELECT * FROM tasks WHERE id = ${id} AND key_id = ${keyId}`;
