@@ -209,10 +209,14 @@ function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: st
 
 /** resolveNoteMarks turns raised numbers into `[^label]` where the page has that footnote, else back into the number. */
 function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
-  const resolve = (text: string) => (text.includes(NOTE_MARK_START) ? text.replace(NOTE_MARK, (_, label: string) => (labels.has(label) ? `[^${label}]` : label)) : text);
+  mapBlockTexts(blocks, (text) => (text.includes(NOTE_MARK_START) ? text.replace(NOTE_MARK, (_, label: string) => (labels.has(label) ? `[^${label}]` : label)) : text));
+}
+
+/** mapBlockTexts rewrites, in place, the text of every line and table cell of the blocks. */
+function mapBlockTexts(blocks: LayoutBlock[], map: (text: string) => string): void {
   for (const block of blocks) {
-    if (block.kind === "text") for (const line of block.lines) line.text = resolve(line.text);
-    else block.rows = block.rows.map((row) => row.map(resolve));
+    if (block.kind === "text") for (const line of block.lines) line.text = map(line.text);
+    else block.rows = block.rows.map((row) => row.map(map));
   }
 }
 
@@ -909,11 +913,7 @@ function splitAtBookmarks(blocks: LayoutBlock[], bookmarks: Map<string, number[]
 }
 
 function relabelNotes(blocks: LayoutBlock[], renamed: Map<string, string>): void {
-  const relabel = (text: string) => text.replace(/\[\^([^\]\s]+)\]/g, (whole, label: string) => (renamed.has(label) ? `[^${renamed.get(label)}]` : whole));
-  for (const block of blocks) {
-    if (block.kind === "text") for (const line of block.lines) line.text = relabel(line.text);
-    else block.rows = block.rows.map((row) => row.map(relabel));
-  }
+  mapBlockTexts(blocks, (text) => text.replace(/\[\^([^\]\s]+)\]/g, (whole, label: string) => (renamed.has(label) ? `[^${renamed.get(label)}]` : whole)));
 }
 
 /** imageTextQuote shows OCR text of a picture as a quote, marked so readers know where it came from. */
