@@ -500,13 +500,13 @@ const MAX_CHART_POINTS = 10_000;
 export function renderChartPart(pkg: OoxmlPackage, part: string): string {
   const chart = path(pkg.xml(part), "c:chartSpace", "c:chart");
   if (!chart) return "";
-  const title = descendants(child(chart, "c:title"), "a:t").map(textContent).join("").trim();
+  const title = textOf(child(chart, "c:title"), "a:t").trim();
   const series: Array<{ name: string; categories: Map<number, string>; values: Map<number, string> }> = [];
   for (const plot of childrenNamed(child(chart, "c:plotArea"))) {
     if (!plot.name.endsWith("Chart")) continue;
     for (const ser of childrenNamed(plot, "c:ser")) {
       const tx = child(ser, "c:tx");
-      const name = chartPoints(tx).get(0) || descendants(tx, "a:t").map(textContent).join("");
+      const name = chartPoints(tx).get(0) || textOf(tx, "a:t");
       series.push({
         name: name || `Series ${series.length + 1}`,
         categories: chartPoints(child(ser, "c:cat") ?? child(ser, "c:xVal")),
@@ -561,7 +561,7 @@ export function renderDiagramPart(pkg: OoxmlPackage, part: string): string {
   const points = new Map<string, { type: string; text: string }>();
   for (const pt of childrenNamed(child(root, "dgm:ptLst"), "dgm:pt")) {
     const text = childrenNamed(child(pt, "dgm:t"), "a:p")
-      .map((p) => descendants(p, "a:t").map(textContent).join("").replace(/\s+/g, " ").trim())
+      .map((p) => textOf(p, "a:t").replace(/\s+/g, " ").trim())
       .filter(Boolean)
       .join(" ");
     points.set(pt.attrs["modelId"] ?? "", { type: pt.attrs["type"] ?? "node", text });
