@@ -117,7 +117,7 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   }
   const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
   if (!/caption|credit|copyright|description|bildunterschrift/i.test(names)) return false;
-  const named = names.split(/\s+/).some((name) => name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/).some((w) => CAPTION_WORDS.has(w)));
+  const named = names.split(/\s+/).some((name) => nameWords(name).some((w) => CAPTION_WORDS.has(w)));
   return named && el.querySelectorAll("img, picture, video").length === 0;
 }
 
@@ -164,11 +164,16 @@ function isProse(el: DomElement): boolean {
   return paragraphs >= PROSE_MIN_CHARS && links <= PROSE_MAX_LINK_DENSITY * text;
 }
 
+/** nameWords splits one class or id into lower-case words at dashes, underscores, colons, dots and camelCase ("TestReport__Section" -> test, report, section). */
+function nameWords(name: string): string[] {
+  return name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/);
+}
+
 function hasBoilerplateName(names: string): boolean {
   if (!names) return false;
   for (const name of names.split(/\s+/)) {
     if (!name) continue;
-    const words = name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/);
+    const words = nameWords(name);
     for (const word of words) if (BOILERPLATE_WORDS.has(word)) return true;
   }
   return false;
@@ -443,7 +448,7 @@ function hasLeadName(el: DomElement): boolean {
   const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`.trim();
   if (!names) return false;
   for (const name of names.split(/\s+/)) {
-    const words = name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/);
+    const words = nameWords(name);
     if (words.some((w) => LEAD_WORDS.has(w)) || /teaser-?text/i.test(name)) return true;
   }
   return false;
