@@ -513,8 +513,13 @@ function densityEstimate(body: DomNode): DensityPick {
   return broad.contentChars > 2 * strict.contentChars ? broad : strict;
 }
 
+/** bodyOf: the page's body, or its root element when it has none. */
+function bodyOf(document: Document): DomNode {
+  return (document.body ?? document.documentElement) as unknown as DomNode;
+}
+
 export function findMainContent(document: Document, reparse: () => Document): MainContent {
-  const body = (document.body ?? document.documentElement) as unknown as DomNode;
+  const body = bodyOf(document);
   const density = densityEstimate(body);
   const shape = pageShape(body);
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
@@ -541,7 +546,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   if (marked && article && enough && !sharesText(article, marked.probes)) {
     // The page marks its article (articleBody, a single <article>) and Readability took another part
     // of the page (a login box, a teaser block): the page's own mark wins.
-    const fresh = followPath(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse()), marked.path);
+    const fresh = followPath(bodyOf(reparse()), marked.path);
     if (fresh) {
       const stats = measureText(fresh);
       const related = relatedBlocks(fresh, stats);
@@ -558,7 +563,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     return { roots, skip, method: "readability" };
   }
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
-  const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse()), density.excluded) : density;
+  const pick = readable ? densityPick(bodyOf(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
   const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || isCaption(el, pick.stats) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats);
   return { roots: [pick.element], skip, method: "density" };
