@@ -492,10 +492,6 @@ function isTeaserList(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
 }
 
 /**
- * findMainContent picks the main content of a parsed page. `reparse` yields a fresh copy of the page,
- * needed only when the fallback wins (Readability rewrites the document it reads).
- */
-/**
  * isChromeUnlessProse: chrome by markup, or by name unless the block holds running text. The density
  * estimate falls back to it when the strict test leaves almost no text (the page's content sits in a
  * wrapper named "cb-sidebar-right" or the like).
@@ -518,6 +514,10 @@ function bodyOf(document: Document): DomNode {
   return (document.body ?? document.documentElement) as unknown as DomNode;
 }
 
+/**
+ * findMainContent picks the main content of a parsed page. `reparse` yields a fresh copy of the page,
+ * needed only when the page's marked article or the fallback wins (Readability rewrites the document it reads).
+ */
 export function findMainContent(document: Document, reparse: () => Document): MainContent {
   const body = bodyOf(document);
   const density = densityEstimate(body);
