@@ -472,7 +472,10 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   const text = normalizeSpace(el.textContent ?? "");
   if (SUBSCRIBE_WORDS.test(text)) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
-  if (text.length <= 40 && RELATED_HEADING.test(text.replace(/[:.…»›>\s]+$/, "")) && RELATED_HEADING.exec(text)![0].length >= text.replace(/[:.…»›>\s]+$/, "").length) return true;
+  if (text.length <= 40) {
+    const label = relatedLabel(text);
+    if (RELATED_HEADING.test(label) && RELATED_HEADING.exec(text)![0].length >= label.length) return true;
+  }
   return READ_ALSO.test(text) && s.linkText > 0;
 }
 
@@ -581,6 +584,10 @@ const RELATED_HEADING = new RegExp(
 );
 /** READ_ALSO: a paragraph that opens with "Read also:", "Lea:", "Mehr Themen:" and then links */
 const READ_ALSO = new RegExp(`^(?:${RELATED_HEADING.source.slice(4, -1)}|lea|lee|mira|mire|ver|véase|siehe auch|voir|leia|czytaj|zobacz)\\s*:`, "i");
+/** relatedLabel: a heading's or label's text, spaces normalised, without trailing punctuation or arrows ("Lesen Sie auch:" -> "Lesen Sie auch"), for RELATED_HEADING */
+function relatedLabel(text: string): string {
+  return normalizeSpace(text).replace(/[:.…»›>\s]+$/, "");
+}
 const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 /** RELATED_MAX_CHARS: a block after a related heading with more non-link text than this is article text again */
 const RELATED_MAX_CHARS = 400;
@@ -594,7 +601,7 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
   const headings = (root as unknown as DomElement).querySelectorAll?.("h1, h2, h3, h4, h5, h6") ?? [];
   for (let i = 0; i < headings.length; i++) {
     const heading = headings[i]!;
-    const text = (heading.textContent ?? "").replace(/\s+/g, " ").trim().replace(/[:.…»›>\s]+$/, "");
+    const text = relatedLabel(heading.textContent ?? "");
     if (!text || text.length > 60 || !RELATED_HEADING.test(text)) continue;
     // A heading alone in its wrapper ("<div class=title><h2>..</h2></div>"): the wrapper's siblings follow it.
     let unit: DomElement = heading;
