@@ -276,10 +276,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
     runs.push([{ text, space: false }]);
   }
   if (seg) segs.push(seg);
-  segs.forEach((s, i) => (s.text = joinRuns(runs[i]!, rtl)));
-  for (const s of segs) {
-    s.text = s.text.trim().replace(SYMBOL_BULLET, "•");
-  }
+  segs.forEach((s, i) => (s.text = joinRuns(runs[i]!, rtl).trim().replace(SYMBOL_BULLET, "•")));
   if (segs.length) segs[0]!.text = segs[0]!.text.replace(GLUED_NUMBER, "$1 ");
   if (segs.length > 1 && BULLET_ONLY.test(segs[0]!.text)) {
     const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
