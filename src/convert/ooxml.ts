@@ -550,6 +550,16 @@ function chartPoints(ref: XmlElement | undefined): Map<number, string> {
 const MAX_DIAGRAM_DEPTH = 8;
 
 /**
+ * renderDiagramOf renders the SmartArt a drawing holds (its dgm:relIds names the data part among
+ * `rels`, the relationships of the part the drawing sits in); undefined when it holds none.
+ */
+export function renderDiagramOf(pkg: OoxmlPackage, rels: Map<string, Relationship>, drawing: XmlElement | undefined): string | undefined {
+  const diagram = firstDescendant(drawing, "dgm:relIds");
+  const dataRel = diagram ? rels.get(diagram.attrs["r:dm"] ?? "") : undefined;
+  return dataRel && !dataRel.external ? renderDiagramPart(pkg, dataRel.target) : undefined;
+}
+
+/**
  * renderDiagramPart renders the data part of a SmartArt diagram (dgm:dataModel) as a nested list of
  * its nodes' text, in the order of its parent-child connections, which is the reading order of the
  * outline the diagram was made from.
