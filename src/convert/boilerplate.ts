@@ -117,7 +117,7 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   }
   const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
   if (!/caption|credit|copyright|description|bildunterschrift/i.test(names)) return false;
-  const named = names.split(/\s+/).some((name) => name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/).some((w) => CAPTION_WORDS.has(w)));
+  const named = names.split(/\s+/).some((name) => nameWords(name).some((w) => CAPTION_WORDS.has(w)));
   return named && el.querySelectorAll("img, picture, video").length === 0;
 }
 
@@ -164,11 +164,16 @@ function isProse(el: DomElement): boolean {
   return paragraphs >= PROSE_MIN_CHARS && links <= PROSE_MAX_LINK_DENSITY * text;
 }
 
+/** nameWords splits one class or id into lower-case words at dashes, underscores, colons, dots and camelCase ("TestReport__Section" -> test, report, section). */
+function nameWords(name: string): string[] {
+  return name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/);
+}
+
 function hasBoilerplateName(names: string): boolean {
   if (!names) return false;
   for (const name of names.split(/\s+/)) {
     if (!name) continue;
-    const words = name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/);
+    const words = nameWords(name);
     for (const word of words) if (BOILERPLATE_WORDS.has(word)) return true;
   }
   return false;
@@ -443,7 +448,7 @@ function hasLeadName(el: DomElement): boolean {
   const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`.trim();
   if (!names) return false;
   for (const name of names.split(/\s+/)) {
-    const words = name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase().split(/[-_:.]+/);
+    const words = nameWords(name);
     if (words.some((w) => LEAD_WORDS.has(w)) || /teaser-?text/i.test(name)) return true;
   }
   return false;
@@ -467,7 +472,10 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   const text = normalizeSpace(el.textContent ?? "");
   if (SUBSCRIBE_WORDS.test(text)) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
-  if (text.length <= 40 && RELATED_HEADING.test(text.replace(/[:.…»›>\s]+$/, "")) && RELATED_HEADING.exec(text)![0].length >= text.replace(/[:.…»›>\s]+$/, "").length) return true;
+  if (text.length <= 40) {
+    const label = relatedLabel(text);
+    if (RELATED_HEADING.test(label) && RELATED_HEADING.exec(text)![0].length >= label.length) return true;
+  }
   return READ_ALSO.test(text) && s.linkText > 0;
 }
 
@@ -487,10 +495,6 @@ function isTeaserList(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
 }
 
 /**
- * findMainContent picks the main content of a parsed page. `reparse` yields a fresh copy of the page,
- * needed only when the fallback wins (Readability rewrites the document it reads).
- */
-/**
  * isChromeUnlessProse: chrome by markup, or by name unless the block holds running text. The density
  * estimate falls back to it when the strict test leaves almost no text (the page's content sits in a
  * wrapper named "cb-sidebar-right" or the like).
@@ -508,8 +512,17 @@ function densityEstimate(body: DomNode): DensityPick {
   return broad.contentChars > 2 * strict.contentChars ? broad : strict;
 }
 
+/** bodyOf: the page's body, or its root element when it has none. */
+function bodyOf(document: Document): DomNode {
+  return (document.body ?? document.documentElement) as unknown as DomNode;
+}
+
+/**
+ * findMainContent picks the main content of a parsed page. `reparse` yields a fresh copy of the page,
+ * needed only when the page's marked article or the fallback wins (Readability rewrites the document it reads).
+ */
 export function findMainContent(document: Document, reparse: () => Document): MainContent {
-  const body = (document.body ?? document.documentElement) as unknown as DomNode;
+  const body = bodyOf(document);
   const density = densityEstimate(body);
   const shape = pageShape(body);
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
@@ -536,7 +549,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   if (marked && article && enough && !sharesText(article, marked.probes)) {
     // The page marks its article (articleBody, a single <article>) and Readability took another part
     // of the page (a login box, a teaser block): the page's own mark wins.
-    const fresh = followPath(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse()), marked.path);
+    const fresh = followPath(bodyOf(reparse()), marked.path);
     if (fresh) {
       const stats = measureText(fresh);
       const related = relatedBlocks(fresh, stats);
@@ -553,7 +566,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     return { roots, skip, method: "readability" };
   }
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
-  const pick = readable ? densityPick(((d) => (d.body ?? d.documentElement) as unknown as DomNode)(reparse()), density.excluded) : density;
+  const pick = readable ? densityPick(bodyOf(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
   const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || isCaption(el, pick.stats) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats);
   return { roots: [pick.element], skip, method: "density" };
@@ -571,6 +584,10 @@ const RELATED_HEADING = new RegExp(
 );
 /** READ_ALSO: a paragraph that opens with "Read also:", "Lea:", "Mehr Themen:" and then links */
 const READ_ALSO = new RegExp(`^(?:${RELATED_HEADING.source.slice(4, -1)}|lea|lee|mira|mire|ver|véase|siehe auch|voir|leia|czytaj|zobacz)\\s*:`, "i");
+/** relatedLabel: a heading's or label's text, spaces normalised, without trailing punctuation or arrows ("Lesen Sie auch:" -> "Lesen Sie auch"), for RELATED_HEADING */
+function relatedLabel(text: string): string {
+  return normalizeSpace(text).replace(/[:.…»›>\s]+$/, "");
+}
 const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 /** RELATED_MAX_CHARS: a block after a related heading with more non-link text than this is article text again */
 const RELATED_MAX_CHARS = 400;
@@ -584,7 +601,7 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
   const headings = (root as unknown as DomElement).querySelectorAll?.("h1, h2, h3, h4, h5, h6") ?? [];
   for (let i = 0; i < headings.length; i++) {
     const heading = headings[i]!;
-    const text = (heading.textContent ?? "").replace(/\s+/g, " ").trim().replace(/[:.…»›>\s]+$/, "");
+    const text = relatedLabel(heading.textContent ?? "");
     if (!text || text.length > 60 || !RELATED_HEADING.test(text)) continue;
     // A heading alone in its wrapper ("<div class=title><h2>..</h2></div>"): the wrapper's siblings follow it.
     let unit: DomElement = heading;

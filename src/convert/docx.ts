@@ -21,7 +21,7 @@ import {
   type XmlElement,
   metadataOnly,
   renderChartPart,
-  renderDiagramPart,
+  renderDiagramOf,
 } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
@@ -509,11 +509,9 @@ class DocxReader {
       if (rendered) this.pendingBlocks.push({ kind: "para", text: rendered });
       return;
     }
-    const diagram = firstDescendant(drawing, "dgm:relIds");
-    const dataRel = diagram ? rels.get(diagram.attrs["r:dm"] ?? "") : undefined;
-    if (dataRel && !dataRel.external) {
-      const rendered = renderDiagramPart(this.pkg, dataRel.target);
-      if (rendered) this.pendingBlocks.push({ kind: "para", text: rendered });
+    const diagram = renderDiagramOf(this.pkg, rels, drawing);
+    if (diagram !== undefined) {
+      if (diagram) this.pendingBlocks.push({ kind: "para", text: diagram });
       return;
     }
     const docPr = firstDescendant(drawing, "wp:docPr");

@@ -500,13 +500,13 @@ const MAX_CHART_POINTS = 10_000;
 export function renderChartPart(pkg: OoxmlPackage, part: string): string {
   const chart = path(pkg.xml(part), "c:chartSpace", "c:chart");
   if (!chart) return "";
-  const title = descendants(child(chart, "c:title"), "a:t").map(textContent).join("").trim();
+  const title = textOf(child(chart, "c:title"), "a:t").trim();
   const series: Array<{ name: string; categories: Map<number, string>; values: Map<number, string> }> = [];
   for (const plot of childrenNamed(child(chart, "c:plotArea"))) {
     if (!plot.name.endsWith("Chart")) continue;
     for (const ser of childrenNamed(plot, "c:ser")) {
       const tx = child(ser, "c:tx");
-      const name = chartPoints(tx).get(0) || descendants(tx, "a:t").map(textContent).join("");
+      const name = chartPoints(tx).get(0) || textOf(tx, "a:t");
       series.push({
         name: name || `Series ${series.length + 1}`,
         categories: chartPoints(child(ser, "c:cat") ?? child(ser, "c:xVal")),
@@ -550,6 +550,16 @@ function chartPoints(ref: XmlElement | undefined): Map<number, string> {
 const MAX_DIAGRAM_DEPTH = 8;
 
 /**
+ * renderDiagramOf renders the SmartArt a drawing holds (its dgm:relIds names the data part among
+ * `rels`, the relationships of the part the drawing sits in); undefined when it holds none.
+ */
+export function renderDiagramOf(pkg: OoxmlPackage, rels: Map<string, Relationship>, drawing: XmlElement | undefined): string | undefined {
+  const diagram = firstDescendant(drawing, "dgm:relIds");
+  const dataRel = diagram ? rels.get(diagram.attrs["r:dm"] ?? "") : undefined;
+  return dataRel && !dataRel.external ? renderDiagramPart(pkg, dataRel.target) : undefined;
+}
+
+/**
  * renderDiagramPart renders the data part of a SmartArt diagram (dgm:dataModel) as a nested list of
  * its nodes' text, in the order of its parent-child connections, which is the reading order of the
  * outline the diagram was made from.
@@ -561,7 +571,7 @@ export function renderDiagramPart(pkg: OoxmlPackage, part: string): string {
   const points = new Map<string, { type: string; text: string }>();
   for (const pt of childrenNamed(child(root, "dgm:ptLst"), "dgm:pt")) {
     const text = childrenNamed(child(pt, "dgm:t"), "a:p")
-      .map((p) => descendants(p, "a:t").map(textContent).join("").replace(/\s+/g, " ").trim())
+      .map((p) => textOf(p, "a:t").replace(/\s+/g, " ").trim())
       .filter(Boolean)
       .join(" ");
     points.set(pt.attrs["modelId"] ?? "", { type: pt.attrs["type"] ?? "node", text });

@@ -110,6 +110,8 @@ const WORD_GAP_EM = 0.12;
 const BULLET_ONLY = /^(?:[•◦▪▫‣●○■□➢►▸–—*·-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])$/;
 const BULLET_START = /^([•◦▪▫‣●○■□➢►▸*+·–-])\s+(.*)$/s;
 const NUMBER_START = /^(\d{1,3})[.)]\s+(.*)$/s;
+/** startsListItem: the text opens with a bullet or an item number */
+const startsListItem = (text: string) => BULLET_START.test(text) || NUMBER_START.test(text);
 /** SYMBOL_BULLET: one private-use character, which is how symbol fonts (OpenSymbol, Wingdings, Symbol) draw bullets */
 const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}](?=\s|$)/u;
 /**
@@ -207,10 +209,14 @@ function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: st
 
 /** resolveNoteMarks turns raised numbers into `[^label]` where the page has that footnote, else back into the number. */
 function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
-  const resolve = (text: string) => (text.includes(NOTE_MARK_START) ? text.replace(NOTE_MARK, (_, label: string) => (labels.has(label) ? `[^${label}]` : label)) : text);
+  mapBlockTexts(blocks, (text) => (text.includes(NOTE_MARK_START) ? text.replace(NOTE_MARK, (_, label: string) => (labels.has(label) ? `[^${label}]` : label)) : text));
+}
+
+/** mapBlockTexts rewrites, in place, the text of every line and table cell of the blocks. */
+function mapBlockTexts(blocks: LayoutBlock[], map: (text: string) => string): void {
   for (const block of blocks) {
-    if (block.kind === "text") for (const line of block.lines) line.text = resolve(line.text);
-    else block.rows = block.rows.map((row) => row.map(resolve));
+    if (block.kind === "text") for (const line of block.lines) line.text = map(line.text);
+    else block.rows = block.rows.map((row) => row.map(map));
   }
 }
 
@@ -270,10 +276,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
     runs.push([{ text, space: false }]);
   }
   if (seg) segs.push(seg);
-  segs.forEach((s, i) => (s.text = joinRuns(runs[i]!, rtl)));
-  for (const s of segs) {
-    s.text = s.text.trim().replace(SYMBOL_BULLET, "•");
-  }
+  segs.forEach((s, i) => (s.text = joinRuns(runs[i]!, rtl).trim().replace(SYMBOL_BULLET, "•")));
   if (segs.length) segs[0]!.text = segs[0]!.text.replace(GLUED_NUMBER, "$1 ");
   if (segs.length > 1 && BULLET_ONLY.test(segs[0]!.text)) {
     const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
@@ -714,12 +717,12 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
     const text = (raw.rtl ? [...raw.segs].reverse() : raw.segs).map((s) => s.text).join(" ");
     const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false, ...(raw.bold ? { bold: true } : {}) };
     const prev = current[current.length - 1];
-    const listStart = BULLET_START.test(text) || NUMBER_START.test(text);
+    const listStart = startsListItem(text);
     // A list item's wrapped lines hang at its text, right of its marker; a line left of its marker ends it.
     let leavesItem = false;
     if (prev) {
       const item = current[0]!;
-      const inItem = BULLET_START.test(item.text) || NUMBER_START.test(item.text);
+      const inItem = startsListItem(item.text);
       const hanging = !listStart && inItem && line.x > item.x && line.x - item.x <= 4 * line.size;
       leavesItem = inItem && line.x < item.x - 0.5 * line.size;
       prev.wraps = !leavesItem && continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
@@ -907,11 +910,7 @@ function splitAtBookmarks(blocks: LayoutBlock[], bookmarks: Map<string, number[]
 }
 
 function relabelNotes(blocks: LayoutBlock[], renamed: Map<string, string>): void {
-  const relabel = (text: string) => text.replace(/\[\^([^\]\s]+)\]/g, (whole, label: string) => (renamed.has(label) ? `[^${renamed.get(label)}]` : whole));
-  for (const block of blocks) {
-    if (block.kind === "text") for (const line of block.lines) line.text = relabel(line.text);
-    else block.rows = block.rows.map((row) => row.map(relabel));
-  }
+  mapBlockTexts(blocks, (text) => text.replace(/\[\^([^\]\s]+)\]/g, (whole, label: string) => (renamed.has(label) ? `[^${renamed.get(label)}]` : whole)));
 }
 
 /** imageTextQuote shows OCR text of a picture as a quote, marked so readers know where it came from. */
@@ -1065,7 +1064,7 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
     if (text.length > 120 || letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || /[.,;:!?]$/.test(text)) return false;
-    return !(BULLET_START.test(text) || NUMBER_START.test(text)) || SECTION_NUMBER.test(text);
+    return !startsListItem(text) || SECTION_NUMBER.test(text);
   };
   // From the end, so that a heading over a subheading is seen to be followed by a heading. A
   // second pass takes the titles at the end of the document, with nothing after them, in the size
@@ -1184,7 +1183,7 @@ export function formatOcrText(text: string): string {
       item = [];
     };
     for (const line of asLines) {
-      if (BULLET_START.test(line.text) || NUMBER_START.test(line.text)) flushItem();
+      if (startsListItem(line.text)) flushItem();
       item.push(line);
     }
     flushItem();

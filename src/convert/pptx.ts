@@ -18,7 +18,7 @@ import {
   imageAlt,
   path,
   renderChartPart,
-  renderDiagramPart,
+  renderDiagramOf,
   textContent,
   type XmlElement,
   metadataOnly,
@@ -161,9 +161,8 @@ class SlideReader {
         if (table) return { ...at, blocks: [{ kind: "para", text: renderTable(table, this) }] };
         const chart = firstDescendant(data, "c:chart");
         if (chart) return { ...at, blocks: [{ kind: "para", text: this.renderChart(chart.attrs["r:id"] ?? "") }] };
-        const diagram = firstDescendant(data, "dgm:relIds");
-        const dataRel = diagram ? this.rels.get(diagram.attrs["r:dm"] ?? "") : undefined;
-        if (dataRel && !dataRel.external) return { ...at, blocks: [{ kind: "para", text: renderDiagramPart(this.pkg, dataRel.target) }] };
+        const diagram = renderDiagramOf(this.pkg, this.rels, data);
+        if (diagram !== undefined) return { ...at, blocks: [{ kind: "para", text: diagram }] };
         return null;
       }
       case "p:pic": {
