@@ -12,7 +12,6 @@
  */
 import { priceText } from "../credits/costs";
 import { Type } from "@sinclair/typebox";
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors";
 import { Fields } from "../app/fields";
 import type { Route } from "../app/route";
@@ -21,7 +20,6 @@ import { rateLimitHeaders } from "../app/context";
 import { getApiKey } from "../security/apiKeys";
 import { assertFetchableUrl } from "../security/ssrf";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
-import { resolveUrlSigningKey } from "./signing";
 import { previewOf } from "./routes";
 import type { ThumbnailSize } from "./service";
 
@@ -65,14 +63,9 @@ interface PreviewLink extends ThumbnailSize {
   expires: number;
 }
 
-const signingKeys = new Map<string, Buffer>();
-
-/** signatureOf signs every parameter of the link; the data dir's URL signing key is read once per process. */
-function signatureOf(dataDir: string, link: PreviewLink): string {
-  let key = signingKeys.get(dataDir);
-  if (!key) signingKeys.set(dataDir, (key = Buffer.from(resolveUrlSigningKey(dataDir), "utf8")));
-  const text = JSON.stringify(["preview", link.keyId, link.url, link.width, link.height, link.quality, link.expires]);
-  return createHmac("sha256", key).update(text).digest("hex");
+/** signedText is what a link's signature signs: every parameter of the link. */
+function signedText(link: PreviewLink): string {
+  return JSON.stringify(["preview", link.keyId, link.url, link.width, link.height, link.quality, link.expires]);
 }
 
 /** linkOf writes the link under --public-url, or relative when there is none. */
@@ -96,10 +89,7 @@ function sizeOf(fields: Record<string, unknown>): ThumbnailSize {
 /** verifiedLink checks the signature and the expiry; 403 forbidden otherwise. */
 function verifiedLink({ query, services }: HandlerInput): PreviewLink {
   const link: PreviewLink = { url: String(query.url), keyId: String(query.key_id), expires: Number(query.expires), ...sizeOf(query) };
-  const expected = Buffer.from(signatureOf(services.config.dataDir, link), "hex");
-  const signature = String(query.signature);
-  const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, "hex") : Buffer.alloc(0);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (!services.thumbnails.signer.matches(signedText(link), String(query.signature))) {
     throw new AppError("forbidden", "signature: this preview link is not valid (altered or not issued by this server); mint a new one with POST /api/v1/thumbnails/preview/sign");
   }
   if (link.expires * 1000 <= Date.now()) {
@@ -129,7 +119,7 @@ export const previewLinkRoutes: Route[] = [
       await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
       const expires = Math.floor(Date.now() / 1000) + Number(body.expires_in ?? PREVIEW_LINK_TTL.default);
       const link: PreviewLink = { url, keyId: ctx.key!.id, expires, ...sizeOf(body) };
-      return { success: true as const, url: linkOf(services.config.publicUrl, link, signatureOf(services.config.dataDir, link)), expires_at: new Date(expires * 1000).toISOString() };
+      return { success: true as const, url: linkOf(services.config.publicUrl, link, services.thumbnails.signer.sign(signedText(link))), expires_at: new Date(expires * 1000).toISOString() };
     },
   },
   {
