@@ -16,10 +16,9 @@ import { AppError } from "../errors";
 import { Fields } from "../app/fields";
 import type { Route } from "../app/route";
 import type { HandlerInput } from "../app/operation";
-import { rateLimitHeaders } from "../app/context";
+import { chargeRequest } from "../app/auth";
 import { getApiKey } from "../security/apiKeys";
 import { assertFetchableUrl } from "../security/ssrf";
-import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { previewOf } from "./routes";
 import type { ThumbnailSize } from "./service";
 
@@ -148,12 +147,7 @@ export const previewLinkRoutes: Route[] = [
       const link = verifiedLink(input);
       const key = getApiKey(services.store, link.keyId);
       if (!key || key.revokedAt) throw new AppError("forbidden", "key_id: the key that minted this preview link was revoked; mint a new one with an active key");
-      ctx.key = key;
-      ctx.rate = await services.rateLimiter.consume(key.id, RATE_LIMIT_PER_MINUTE[key.plan]);
-      Object.assign(set.headers, rateLimitHeaders(ctx));
-      if (!ctx.rate.allowed) {
-        throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute of the key behind this link exceeded; retry in ${ctx.rate.resetSeconds} s.`, { headers: { "Retry-After": String(ctx.rate.resetSeconds) } });
-      }
+      await chargeRequest(ctx, services, key, set.headers, "of the key behind this link");
       await assertFetchableUrl(link.url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
       const { jpeg, cached, creditsUsed } = await previewOf(input, key, link.url, link, false, { cacheHitsFree: true });
       const headers = new Headers({ "content-type": "image/jpeg", "x-cache": cached ? "hit" : "miss", "x-credits-used": String(creditsUsed), "cache-control": "public, max-age=3600" });
