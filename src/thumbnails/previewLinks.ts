@@ -19,7 +19,7 @@ import type { HandlerInput } from "../app/operation";
 import { chargeRequest } from "../app/auth";
 import { getApiKey } from "../security/apiKeys";
 import { assertFetchableUrl } from "../security/ssrf";
-import { previewOf } from "./routes";
+import { jpegResponse, previewOf, sizeOf } from "./routes";
 import type { ThumbnailSize } from "./service";
 
 export const PREVIEW_SIGNED_PATH = "/api/v1/thumbnails/preview/signed";
@@ -79,10 +79,6 @@ function linkOf(publicUrl: string | undefined, link: PreviewLink, signature: str
     signature,
   });
   return `${publicUrl ?? ""}${PREVIEW_SIGNED_PATH}?${query}`;
-}
-
-function sizeOf(fields: Record<string, unknown>): ThumbnailSize {
-  return { width: Number(fields.width ?? 600), height: Number(fields.height ?? 400), quality: Number(fields.quality ?? 95) };
 }
 
 /** verifiedLink checks the signature and the expiry; 403 forbidden otherwise. */
@@ -150,9 +146,7 @@ export const previewLinkRoutes: Route[] = [
       await chargeRequest(ctx, services, key, set.headers, "of the key behind this link");
       await assertFetchableUrl(link.url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
       const { jpeg, cached, creditsUsed } = await previewOf(input, key, link.url, link, false, { cacheHitsFree: true });
-      const headers = new Headers({ "content-type": "image/jpeg", "x-cache": cached ? "hit" : "miss", "x-credits-used": String(creditsUsed), "cache-control": "public, max-age=3600" });
-      for (const [name, value] of Object.entries(set.headers)) headers.set(name, String(value));
-      return new Response(jpeg as Uint8Array<ArrayBuffer>, { headers });
+      return jpegResponse(jpeg, set, { "x-cache": cached ? "hit" : "miss", "x-credits-used": String(creditsUsed), "cache-control": "public, max-age=3600" });
     },
   },
 ];
