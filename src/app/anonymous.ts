@@ -14,6 +14,9 @@ import { rateLimitHeaders, type RequestContext } from "./context";
 
 export const ANONYMOUS_KEY_NAME = "anonymous";
 
+/** KEYLESS_OFF: the 401 detail once the anonymous key is revoked */
+const KEYLESS_OFF = "Keyless use has been turned off on this server (its anonymous key was revoked); send an API key in the X-API-Key header or as Authorization: Bearer KEY.";
+
 export class AnonymousAccess {
   private keyId: string | null = null;
 
@@ -28,13 +31,13 @@ export class AnonymousAccess {
     if (this.keyId) {
       const known = getApiKey(this.store, this.keyId);
       if (known && !known.revokedAt) return known;
-      if (known?.revokedAt) throw new AppError("unauthorized", "Keyless use has been turned off on this server (its anonymous key was revoked); send an API key in the X-API-Key header or as Authorization: Bearer KEY.");
+      if (known?.revokedAt) throw new AppError("unauthorized", KEYLESS_OFF);
     }
     const existing = listApiKeys(this.store)
       .filter((k) => k.name === ANONYMOUS_KEY_NAME)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     const active = existing.find((k) => !k.revokedAt);
-    if (!active && existing.length > 0) throw new AppError("unauthorized", "Keyless use has been turned off on this server (its anonymous key was revoked); send an API key in the X-API-Key header or as Authorization: Bearer KEY.");
+    if (!active && existing.length > 0) throw new AppError("unauthorized", KEYLESS_OFF);
     const info = active ?? createApiKey(this.store, "free", ANONYMOUS_KEY_NAME).info;
     this.keyId = info.id;
     return info;

@@ -6,7 +6,7 @@
 import { AppError } from "../errors";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import type { ApiKeyInfo } from "../security/apiKeys";
-import { contextOf, rateLimitHeaders } from "./context";
+import { contextOf, rateLimitHeaders, type RequestContext } from "./context";
 import type { Services } from "./services";
 
 /** MISSING_KEY: the 401 detail when no key was sent; it names both ways to send one. */
@@ -40,13 +40,21 @@ export async function authenticate(request: Request, services: Services, headers
   const presented = presentedKey(request);
   if (!presented) throw new AppError("unauthorized", MISSING_KEY);
   const key = services.keys.resolve(presented);
+  await chargeRequest(ctx, services, key, headers, `for the ${key.plan} plan`);
+  return key;
+}
+
+/**
+ * chargeRequest makes `key` the request's key and counts the request against the key's rate limit,
+ * adding the rate limit headers; 429 rate_limited (`whose` names the limit in the message) when over.
+ */
+export async function chargeRequest(ctx: RequestContext, services: Services, key: ApiKeyInfo, headers: Record<string, string | number>, whose: string): Promise<void> {
   ctx.key = key;
   ctx.rate = await services.rateLimiter.consume(key.id, RATE_LIMIT_PER_MINUTE[key.plan]);
   Object.assign(headers, rateLimitHeaders(ctx));
   if (!ctx.rate.allowed) {
-    throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute for the ${key.plan} plan exceeded; retry in ${ctx.rate.resetSeconds} s.`, {
+    throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute ${whose} exceeded; retry in ${ctx.rate.resetSeconds} s.`, {
       headers: { "Retry-After": String(ctx.rate.resetSeconds) },
     });
   }
-  return key;
 }

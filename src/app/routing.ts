@@ -73,7 +73,7 @@ function editDistance(a: string, b: string): number {
  * a typo (at most a third of the path's length, and at most 4 edits). Parameter segments of a
  * pattern take the request's segment at that place, so /api/v1/job/task_1 is near /api/v1/jobs/{task_id}.
  */
-export function closestPath(path: string, routes: readonly KnownRoute[]): string | undefined {
+function closestPath(path: string, routes: readonly KnownRoute[]): string | undefined {
   const got = path.split("/");
   let best: { doc: string; distance: number } | undefined;
   for (const r of routes) {

@@ -34,7 +34,7 @@ export interface BridgeOptions {
 const JSONRPC_SERVER_ERROR = -32000;
 
 /** mcpEndpointOf turns the service's base URL into its /mcp URL, keeping a path prefix (https://host/docintel). */
-export function mcpEndpointOf(base: string): URL {
+function mcpEndpointOf(base: string): URL {
   let url: URL;
   try {
     url = new URL(base);

@@ -141,7 +141,7 @@ function errorResult(error: unknown, call: McpCall, toolName: string): CallToolR
 }
 
 /** createMcpServer builds the MCP server for one authenticated /mcp request. */
-export function createMcpServer(call: McpCall): Server {
+function createMcpServer(call: McpCall): Server {
   const server = new Server(
     { name: SERVER_NAME, version: VERSION },
     {

@@ -29,7 +29,7 @@ export interface McpToolSpec {
   lead: string;
 }
 
-export const MCP_TOOL_SPECS: McpToolSpec[] = [
+const MCP_TOOL_SPECS: McpToolSpec[] = [
   {
     name: "convert_to_markdown",
     title: "Convert a document or web page to markdown",
@@ -96,7 +96,7 @@ function routeOf(operation: string): Route {
   return route;
 }
 
-export function fileArgumentOf(field: string): FileArgument {
+function fileArgumentOf(field: string): FileArgument {
   return field === "file" ? { field, base64: "file_base64", filename: "filename" } : { field, base64: `${field}_base64`, filename: `${field}_filename` };
 }
 

@@ -12,17 +12,14 @@
  */
 import { priceText } from "../credits/costs";
 import { Type } from "@sinclair/typebox";
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors";
 import { Fields } from "../app/fields";
 import type { Route } from "../app/route";
 import type { HandlerInput } from "../app/operation";
-import { rateLimitHeaders } from "../app/context";
+import { chargeRequest } from "../app/auth";
 import { getApiKey } from "../security/apiKeys";
 import { assertFetchableUrl } from "../security/ssrf";
-import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
-import { resolveUrlSigningKey } from "./signing";
-import { previewOf } from "./routes";
+import { jpegResponse, previewOf, sizeOf } from "./routes";
 import type { ThumbnailSize } from "./service";
 
 export const PREVIEW_SIGNED_PATH = "/api/v1/thumbnails/preview/signed";
@@ -65,14 +62,9 @@ interface PreviewLink extends ThumbnailSize {
   expires: number;
 }
 
-const signingKeys = new Map<string, Buffer>();
-
-/** signatureOf signs every parameter of the link; the data dir's URL signing key is read once per process. */
-function signatureOf(dataDir: string, link: PreviewLink): string {
-  let key = signingKeys.get(dataDir);
-  if (!key) signingKeys.set(dataDir, (key = Buffer.from(resolveUrlSigningKey(dataDir), "utf8")));
-  const text = JSON.stringify(["preview", link.keyId, link.url, link.width, link.height, link.quality, link.expires]);
-  return createHmac("sha256", key).update(text).digest("hex");
+/** signedText is what a link's signature signs: every parameter of the link. */
+function signedText(link: PreviewLink): string {
+  return JSON.stringify(["preview", link.keyId, link.url, link.width, link.height, link.quality, link.expires]);
 }
 
 /** linkOf writes the link under --public-url, or relative when there is none. */
@@ -89,17 +81,10 @@ function linkOf(publicUrl: string | undefined, link: PreviewLink, signature: str
   return `${publicUrl ?? ""}${PREVIEW_SIGNED_PATH}?${query}`;
 }
 
-function sizeOf(fields: Record<string, unknown>): ThumbnailSize {
-  return { width: Number(fields.width ?? 600), height: Number(fields.height ?? 400), quality: Number(fields.quality ?? 95) };
-}
-
 /** verifiedLink checks the signature and the expiry; 403 forbidden otherwise. */
 function verifiedLink({ query, services }: HandlerInput): PreviewLink {
   const link: PreviewLink = { url: String(query.url), keyId: String(query.key_id), expires: Number(query.expires), ...sizeOf(query) };
-  const expected = Buffer.from(signatureOf(services.config.dataDir, link), "hex");
-  const signature = String(query.signature);
-  const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, "hex") : Buffer.alloc(0);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (!services.thumbnails.signer.matches(signedText(link), String(query.signature))) {
     throw new AppError("forbidden", "signature: this preview link is not valid (altered or not issued by this server); mint a new one with POST /api/v1/thumbnails/preview/sign");
   }
   if (link.expires * 1000 <= Date.now()) {
@@ -129,7 +114,7 @@ export const previewLinkRoutes: Route[] = [
       await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
       const expires = Math.floor(Date.now() / 1000) + Number(body.expires_in ?? PREVIEW_LINK_TTL.default);
       const link: PreviewLink = { url, keyId: ctx.key!.id, expires, ...sizeOf(body) };
-      return { success: true as const, url: linkOf(services.config.publicUrl, link, signatureOf(services.config.dataDir, link)), expires_at: new Date(expires * 1000).toISOString() };
+      return { success: true as const, url: linkOf(services.config.publicUrl, link, services.thumbnails.signer.sign(signedText(link))), expires_at: new Date(expires * 1000).toISOString() };
     },
   },
   {
@@ -158,17 +143,10 @@ export const previewLinkRoutes: Route[] = [
       const link = verifiedLink(input);
       const key = getApiKey(services.store, link.keyId);
       if (!key || key.revokedAt) throw new AppError("forbidden", "key_id: the key that minted this preview link was revoked; mint a new one with an active key");
-      ctx.key = key;
-      ctx.rate = await services.rateLimiter.consume(key.id, RATE_LIMIT_PER_MINUTE[key.plan]);
-      Object.assign(set.headers, rateLimitHeaders(ctx));
-      if (!ctx.rate.allowed) {
-        throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute of the key behind this link exceeded; retry in ${ctx.rate.resetSeconds} s.`, { headers: { "Retry-After": String(ctx.rate.resetSeconds) } });
-      }
+      await chargeRequest(ctx, services, key, set.headers, "of the key behind this link");
       await assertFetchableUrl(link.url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
       const { jpeg, cached, creditsUsed } = await previewOf(input, key, link.url, link, false, { cacheHitsFree: true });
-      const headers = new Headers({ "content-type": "image/jpeg", "x-cache": cached ? "hit" : "miss", "x-credits-used": String(creditsUsed), "cache-control": "public, max-age=3600" });
-      for (const [name, value] of Object.entries(set.headers)) headers.set(name, String(value));
-      return new Response(jpeg as Uint8Array<ArrayBuffer>, { headers });
+      return jpegResponse(jpeg, set, { "x-cache": cached ? "hit" : "miss", "x-credits-used": String(creditsUsed), "cache-control": "public, max-age=3600" });
     },
   },
 ];

@@ -30,7 +30,8 @@ const RESPONSE_FIELDS_DOC =
   "The answer (and the job status) carries `job_id`, `status`, `handler` (image, pdf, office, spreadsheet, presentation, video, audio, web, text), `width` and `height` of the JPEG, `content_type` (image/jpeg), `credits_used`, and either `url` + `expires_at` (response_type=url: a signed URL served by this service without an API key, valid 24 h; absolute under the server's --public-url, else relative to this service, e.g. /api/v1/thumbnails/files/...) or `image_base64`. " +
   "`width` and `height` are maximums: the thumbnail fits inside them with its aspect ratio kept and is never enlarged. Every thumbnail is kept as a job for 7 days.";
 
-function sizeOf(fields: Record<string, unknown>): ThumbnailSize {
+/** sizeOf reads width, height and quality (defaults 600, 400, 95) from a body or query. */
+export function sizeOf(fields: Record<string, unknown>): ThumbnailSize {
   return { width: Number(fields.width ?? 600), height: Number(fields.height ?? 400), quality: Number(fields.quality ?? 95) };
 }
 
@@ -99,7 +100,8 @@ export async function previewOf(
   return { ...result, creditsUsed };
 }
 
-function jpegResponse(jpeg: Uint8Array, set: HandlerInput["set"], extra: Record<string, string> = {}): Response {
+/** jpegResponse answers the JPEG itself, with `extra` headers and those the handler set. */
+export function jpegResponse(jpeg: Uint8Array, set: HandlerInput["set"], extra: Record<string, string> = {}): Response {
   const headers = new Headers({ "content-type": "image/jpeg", ...extra });
   for (const [name, value] of Object.entries(set.headers)) headers.set(name, String(value));
   return new Response(jpeg as Uint8Array<ArrayBuffer>, { headers });

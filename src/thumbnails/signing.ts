@@ -65,9 +65,7 @@ export class UrlSigner {
 
   /** verify throws 403 forbidden unless `signature` signs job_id and expires, and expires is still ahead. */
   verify(jobId: string, expires: number, signature: string, now = Date.now()): void {
-    const expected = Buffer.from(this.signature(jobId, expires), "hex");
-    const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, "hex") : Buffer.alloc(0);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!this.matches(`${jobId}:${expires}`, signature)) {
       throw new AppError("forbidden", "signature: this thumbnail URL is not valid (altered or not issued by this server); ask the API for a new one");
     }
     if (expires * 1000 <= now) {
@@ -75,7 +73,19 @@ export class UrlSigner {
     }
   }
 
+  /** sign is the hex HMAC-SHA256 of `text` under the URL signing key (also the signature of preview links, previewLinks.ts). */
+  sign(text: string): string {
+    return createHmac("sha256", this.key).update(text).digest("hex");
+  }
+
+  /** matches compares `signature` with sign(text) in constant time; a signature that is not 64 hex digits never matches. */
+  matches(text: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(text), "hex");
+    const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, "hex") : Buffer.alloc(0);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
   private signature(jobId: string, expires: number): string {
-    return createHmac("sha256", this.key).update(`${jobId}:${expires}`).digest("hex");
+    return this.sign(`${jobId}:${expires}`);
   }
 }
