@@ -3,7 +3,9 @@
  * and the CLI build the same object, so sync routes, tasks and the CLI share one code path.
  */
 import type { Config } from "../config";
-import { openCounters, openStore, type Store } from "../store";
+import type { Store } from "../store";
+import type { StoreBackend } from "../store/backend";
+import { openDatabase } from "../store/database";
 import { Ledger } from "../credits/ledger";
 import { RateLimiter } from "../credits/rateLimit";
 import { WorkerPool } from "../pool";
@@ -26,8 +28,11 @@ import { screenshotDepsOf } from "../screenshots/service";
 
 export interface Services {
   config: Config;
+  /** backend: the store (--database: SQLite in the data dir, or PostgreSQL shared by several machines) */
+  backend: StoreBackend;
+  /** store: the synchronous SQLite store, for the modules that have not moved onto `backend` yet (issue 18); SQLite only */
   store: Store;
-  /** counters: the disposable store of rate-limit windows */
+  /** counters: the disposable store of rate-limit windows (SQLite only, likewise) */
   counters: Store;
   keys: KeyResolver;
   ledger: Ledger;
@@ -54,13 +59,18 @@ export interface Services {
   draining: boolean;
 }
 
-export function createServices(config: Config, overrides: Partial<Pick<Services, "logger">> = {}): Services {
-  const store = openStore(config.dataDir);
-  const counters = openCounters(config.dataDir);
+export async function createServices(config: Config, overrides: Partial<Pick<Services, "logger">> = {}): Promise<Services> {
+  const backend = await openDatabase(config.database);
+  if (backend.kind !== "sqlite") {
+    await backend.close();
+    throw new Error("PostgreSQL is not yet supported by serve"); // refused earlier, at the flag (cli/main.ts)
+  }
+  const { store, counterStore: counters } = backend;
   const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
   const groq = providerClientOf(config);
   const services = {
     config,
+    backend: backend as StoreBackend,
     store,
     counters,
     keys: new KeyResolver(store),
@@ -104,8 +114,7 @@ export async function closeServices(services: Services): Promise<void> {
   await closeConvertTools(services.markdown.tools);
   await services.sandbox.close();
   await services.pool.close();
-  services.store.close();
-  services.counters.close();
+  await services.backend.close();
 }
 
 /** agentDepsOf is what analyze, cross-analyze and decide need from the services. */

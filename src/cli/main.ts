@@ -137,7 +137,7 @@ const COMMANDS: Record<string, Command> = {
       // before the store opens: its files, and everything made from here on, are the service user's only
       process.umask(PRIVATE_UMASK);
       const tightened = tightenDataDir(config.dataDir);
-      const services = createServices(config);
+      const services = await createServices(config);
       if (tightened.changed > 0) services.logger.info("data dir tightened", { data: config.dataDir, entries: tightened.changed, modes: "dirs 0700, files 0600" });
       if (tightened.refused.length > 0) {
         services.logger.error("-", `data dir: ${tightened.refused.length} entries could not be made private (run the service as their owner, or chown -R the data dir)`, tightened.refused.slice(0, 5).join("; "));

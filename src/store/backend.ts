@@ -179,6 +179,38 @@ export interface CounterStore {
   deleteWindowsBefore(windowStart: number): Promise<number>;
 }
 
+/**
+ * SettingStore: values every process and machine must agree on (signing keys). SQLite: files in the
+ * data dir, as before; PostgreSQL: the settings table.
+ */
+export interface SettingStore {
+  /** getOrCreate returns the setting; when there is none yet it stores `make()`, unless another process was first (then that one's value) */
+  getOrCreate(name: string, make: () => string): Promise<string>;
+}
+
+/** BlobInfo: a stored blob's name and when it was written (unix ms) */
+export interface BlobInfo {
+  name: string;
+  createdAt: number;
+}
+
+/**
+ * BlobStore: bytes that another process or machine must read (large task inputs, thumbnail images).
+ * Names are relative paths of safe segments ("inputs/<task>/0"). SQLite: files in the data dir;
+ * PostgreSQL: the blobs table. Writes replace; a name is readable once `put` has resolved.
+ */
+export interface BlobStore {
+  put(name: string, bytes: Uint8Array | Blob): Promise<void>;
+  /** get: the bytes, or null when there is no such blob */
+  get(name: string): Promise<Uint8Array | null>;
+  /** size: the byte length, or null when there is no such blob */
+  size(name: string): Promise<number | null>;
+  /** remove deletes `name` and every blob under `name/`; the number removed */
+  remove(name: string): Promise<number>;
+  /** list: the blobs under `prefix/` (one level of "directories" is enough for the sweeps) */
+  list(prefix: string): Promise<BlobInfo[]>;
+}
+
 /** StoreTx: what a transaction can do; every call is part of the one commit */
 export interface StoreTx {
   keys: KeyStore;
@@ -192,6 +224,8 @@ export interface StoreBackend extends StoreTx {
   /** location: where the store is, for the key commands and `doctor` (a URL without its password) */
   readonly location: string;
   counters: CounterStore;
+  settings: SettingStore;
+  blobs: BlobStore;
   /**
    * transaction runs `fn` in one transaction: all its writes commit together or none does (fn
    * throws). Inside `fn` use `tx`, never the backend itself: on SQLite a backend operation waits for

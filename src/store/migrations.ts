@@ -197,6 +197,14 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX tasks_by_key_status ON tasks (key_id, status);
     `,
   },
+  {
+    version: 6,
+    name: "shared settings and blobs",
+    // On SQLite the settings (signing keys) and blobs (large task inputs, thumbnail images) stay
+    // files in the data dir (src/store/files.ts); PostgreSQL keeps them in tables, so that every
+    // machine reads the same. The version exists on both so that both end at the same number.
+    sql: `SELECT 1;`,
+  },
 ];
 
 /** COUNTER_MIGRATIONS shape the disposable counters store (see openCounters). */

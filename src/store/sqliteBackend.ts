@@ -15,12 +15,17 @@ import { keyQueries } from "../security/queries";
 import { taskQueries } from "../tasks/queries";
 import { webhookQueries } from "../webhooks/queries";
 import type { Cap, CounterStore, CreditStore, DeliveryStore, KeyStore, Moved, StoreBackend, StoreTx, TaskStore } from "./backend";
+import { fileBlobs, fileSettings } from "./files";
 import { appliedMigrations, openCounters, openStore, type Store } from "./index";
 
 export interface SqliteBackend extends StoreBackend {
   readonly kind: "sqlite";
   /** store: the synchronous store, for the code that has not moved to the interface yet */
   readonly store: Store;
+  /** counterStore: the synchronous counters store (rate-limit windows), likewise */
+  readonly counterStore: Store;
+  /** dataDir: where the store, its settings and blobs are */
+  readonly dataDir: string;
 }
 
 export function openSqliteBackend(dataDir: string): SqliteBackend {
@@ -38,11 +43,15 @@ export function openSqliteBackend(dataDir: string): SqliteBackend {
     kind: "sqlite",
     location: store.path,
     store,
+    counterStore: counters,
+    dataDir,
     ...storeTx(store, outside),
     counters: {
       reserveInWindow: async (keyId, windowStart, n) => c.reserveInWindow(keyId, windowStart, n),
       deleteWindowsBefore: async (windowStart) => c.deleteWindowsBefore(windowStart),
     } satisfies CounterStore,
+    settings: fileSettings(dataDir),
+    blobs: fileBlobs(dataDir),
     async transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
       while (gate) await gate;
       let open!: () => void;

@@ -5,6 +5,7 @@
  */
 import type { CreditStore, StoreBackend, StoreTx } from "../backend";
 import { ChangeFeed } from "./changes";
+import { pgBlobs, pgSettings } from "./blobs";
 import { pgCounterQueries } from "./counters";
 import { chargeCredits, chargeIn, holdCredits, holdIn, pgCreditQueries, settleHold, settleIn } from "./credits";
 import { pgKeyQueries } from "./keys";
@@ -73,6 +74,8 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
       migrations,
       ...storeTx(sql, false),
       counters: pgCounterQueries(sql),
+      settings: pgSettings(sql),
+      blobs: pgBlobs(sql),
       transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => sql.begin((tx) => fn(storeTx(tx, true))) as Promise<T>,
       async ping() {
         await sql`SELECT 1 FROM schema_migrations LIMIT 1`;

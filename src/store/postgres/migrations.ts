@@ -217,6 +217,26 @@ export const PG_MIGRATIONS: Migration[] = [
       CREATE INDEX tasks_by_key_status ON tasks (key_id, status);
     `,
   },
+  {
+    version: 6,
+    name: "shared settings and blobs",
+    sql: `
+      -- Values every machine must agree on (the webhook signing secret of keys made before per-key
+      -- secrets, the URL-signing key): the first machine to need one makes it, the rest read it.
+      CREATE TABLE settings (
+        name       TEXT PRIMARY KEY,
+        value      TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      -- Bytes another machine must read: large task inputs, thumbnail images. Names are paths
+      -- ("inputs/<task>/0"); created_at (unix ms) lets sweeps skip what is being written now.
+      CREATE TABLE blobs (
+        name       TEXT PRIMARY KEY,
+        bytes      BYTEA NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /**
