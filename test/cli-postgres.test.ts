@@ -131,7 +131,7 @@ describe("key commands on PostgreSQL", () => {
 });
 
 describe("moving a SQLite data dir into PostgreSQL with export and import", () => {
-  test("keys, ledger, holds, tasks and deliveries arrive with the same balance and queue; a second import is refused and changes nothing", async () => {
+  test("keys, ledger, holds, tasks, deliveries, signing keys and stored files arrive with the same balance and queue; a second import is refused and changes nothing", async () => {
     // a data dir as a service leaves it: keys, grants and charges, a hold, tasks (one done), a delivery
     const data = dataDir();
     const sqlite = openSqliteBackend(data);
@@ -150,6 +150,13 @@ describe("moving a SQLite data dir into PostgreSQL with export and import", () =
     const done = (await sqlite.tasks.claimNext(claim("old")))!;
     expect(await sqlite.tasks.complete(done.id, "old", '{"markdown":"# done"}', 1, nowIso())).toBe(true);
     await sqlite.deliveries.insert({ id: "whd_1", task_id: done.id, key_id: keyId, url: "https://hooks.example/t", payload: '{"task":1}', next_attempt_at: Date.now(), created_at: nowIso() });
+    // the data dir's files: the signing keys every machine must share, a large task input, a thumbnail
+    const secret = await sqlite.settings.getOrCreate("webhook-secret", () => "whsec_" + "s".repeat(64));
+    const urlKey = await sqlite.settings.getOrCreate("url-signing-key", () => "u".repeat(64));
+    const input = new Uint8Array(200_000).map((_, i) => (i * 31) % 251);
+    await sqlite.blobs.put("inputs/task_010/0", input);
+    await sqlite.blobs.put("thumbnails/images/thumb_1.jpg", new Uint8Array([0xff, 0xd8, 0xff, 0xd9]));
+    await sqlite.blobs.put("thumbnails/previews/cached.jpg", new Uint8Array([1, 2, 3])); // a cache: does not move
     const before = { totals: await sqlite.credits.totals(keyId, PERIOD, Date.now()), keys: await sqlite.keys.list(), position: await sqlite.tasks.queuePosition("task_033"), delivery: await sqlite.deliveries.get("whd_1") };
     await sqlite.close();
 
@@ -157,13 +164,13 @@ describe("moving a SQLite data dir into PostgreSQL with export and import", () =
     const exported = await cli(["export", "--data", data]);
     expect(exported.code).toBe(0);
     expect(exported.stderr).toContain(`data dir ${data} (store ${join(data, "docintel.sqlite")})`);
-    expect(exported.stderr).toContain("exported 56 rows");
+    expect(exported.stderr).toContain("exported 60 lines");
     await Bun.write(file, exported.stdout);
 
     const url = await pg.newDatabase();
     const imported = await cli(["import", "--database", url], file);
-    expect(imported.stderr).toContain("imported 2 api_keys, 2 credit_ledger, 1 credit_holds, 0 batches, 50 tasks, 1 webhook_deliveries, 0 thumbnail_jobs");
-    expect(imported.stdout.trim()).toBe("imported 56 rows");
+    expect(imported.stderr).toContain("imported 2 api_keys, 2 credit_ledger, 1 credit_holds, 0 batches, 50 tasks, 1 webhook_deliveries, 0 thumbnail_jobs, 2 settings, 2 blobs");
+    expect(imported.stdout.trim()).toBe("imported 60 rows");
     expect(imported.code).toBe(0);
 
     const target = await openPostgres(url, { poolSize: 2, statementTimeoutMs: 10_000, changePollMs: 0 });
@@ -174,6 +181,12 @@ describe("moving a SQLite data dir into PostgreSQL with export and import", () =
       expect(await target.deliveries.get("whd_1")).toEqual(before.delivery);
       // the next task PostgreSQL hands out is the one SQLite would have: acceptance order moved too
       expect((await target.tasks.claimNext(claim("new")))!.id).toBe("task_001");
+      // every machine on the database signs with the keys the one machine had
+      expect(await target.settings.getOrCreate("webhook-secret", () => "other")).toBe(secret);
+      expect(await target.settings.getOrCreate("url-signing-key", () => "other")).toBe(urlKey);
+      expect(await target.blobs.get("inputs/task_010/0")).toEqual(input);
+      expect(await target.blobs.get("thumbnails/images/thumb_1.jpg")).toEqual(new Uint8Array([0xff, 0xd8, 0xff, 0xd9]));
+      expect(await target.blobs.get("thumbnails/previews/cached.jpg")).toBeNull();
     } finally {
       await target.close();
     }

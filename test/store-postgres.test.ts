@@ -90,7 +90,7 @@ describe("migrations", () => {
       expect(applied.filter((a) => a.table === "schema_migrations").map((a) => a.version)).toEqual(PG_MIGRATIONS.map((m) => m.version));
       expect(applied.filter((a) => a.table === "counter_migrations").map((a) => a.version)).toEqual([1]);
       const rows = await pools[0]!`SELECT version, count(*)::int AS n FROM schema_migrations GROUP BY version ORDER BY version`;
-      expect(rows.map((r: { version: number; n: number }) => [r.version, r.n])).toEqual([[1, 1], [2, 1], [3, 1], [4, 1], [5, 1]]);
+      expect(rows.map((r: { version: number; n: number }) => [r.version, r.n])).toEqual(PG_MIGRATIONS.map((m) => [m.version, 1]));
       // a later start finds nothing to do
       expect((await migratePostgres(pools[1]!)).applied).toEqual([]);
     } finally {
@@ -109,7 +109,7 @@ describe("migrations", () => {
     await expect(store!.sql`UPDATE api_keys SET plan = 'platinum' WHERE id = ${keyId}`).rejects.toThrow(/api_keys_plan_check/);
     const [rel] = await store!.sql`SELECT relpersistence FROM pg_class WHERE relname = 'rate_limit_windows'`;
     expect(rel.relpersistence).toBe("u");
-    expect(await store!.appliedMigrations()).toEqual([1, 2, 3, 4, 5]);
+    expect(await store!.appliedMigrations()).toEqual(PG_MIGRATIONS.map((m) => m.version));
   });
 });
 
@@ -555,11 +555,11 @@ describe("moving a SQLite data dir to PostgreSQL", () => {
 
   test("export then import: every row, the balance and the queue order arrive; a second import into the same database is refused", async () => {
     const { sqlite, keyId } = await aSqliteStoreInUse();
-    const lines = [...exportSqlite(sqlite.store)];
+    const lines = await Array.fromAsync(exportSqlite(sqlite.store));
     const url = await pg.newDatabase();
     const target = await open(url);
     const report = await importPostgres(target.sql, lines);
-    expect(report).toEqual({ api_keys: 2, credit_ledger: 4, credit_holds: 1, batches: 1, tasks: 1_200, webhook_deliveries: 1, thumbnail_jobs: 0 });
+    expect(report).toEqual({ api_keys: 2, credit_ledger: 4, credit_holds: 1, batches: 1, tasks: 1_200, webhook_deliveries: 1, thumbnail_jobs: 0, settings: 0, blobs: 0 });
 
     const period = PERIOD;
     expect(await target.credits.totals(keyId, period, Date.now())).toEqual(await sqlite.credits.totals(keyId, period, Date.now()));
@@ -575,7 +575,7 @@ describe("moving a SQLite data dir to PostgreSQL", () => {
 
   test("a truncated or foreign file imports nothing and says why", async () => {
     const { sqlite } = await aSqliteStoreInUse();
-    const lines = [...exportSqlite(sqlite.store)];
+    const lines = await Array.fromAsync(exportSqlite(sqlite.store));
     const target = await open(await pg.newDatabase());
     await expect(importPostgres(target.sql, lines.filter((l) => !l.includes('"id":"task_119')))).rejects.toThrow(/tasks has 1190 rows in the file but the export counted 1200; the file is truncated/);
     const tampered = lines.map((l) => (l.includes('"table":"credit_ledger"') && l.includes('"kind":"charge"') ? l.replace('"amount":7', '"amount":1') : l));

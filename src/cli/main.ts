@@ -394,13 +394,13 @@ const COMMANDS: Record<string, Command> = {
       try {
         const writer = Bun.stdout.writer();
         let rows = -1;
-        for (const line of exportSqlite(store)) {
+        for await (const line of exportSqlite(store)) {
           writer.write(line + "\n");
           rows++;
           if (rows % 1000 === 0) await writer.flush();
         }
         await writer.end();
-        err(`exported ${rows} rows (files in the data dir, such as task inputs and thumbnails, do not move)`);
+        err(`exported ${rows} lines: rows, then the data dir's settings (signing keys) and blobs (task inputs, thumbnail images)`);
         return 0;
       } finally {
         store.close();
