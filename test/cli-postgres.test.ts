@@ -13,7 +13,7 @@ import { SCHEMA_VERSION, checkDatabase } from "../src/store/database";
 import { openPostgres } from "../src/store/postgres";
 import { openSqliteBackend } from "../src/store/sqliteBackend";
 import { FREE_MONTHLY_CREDITS } from "../src/credits/plans";
-import { startPostgres, type TestPostgres } from "./helpers/postgres";
+import { startPostgres, startTlsPostgres, type TestPostgres, type TlsPostgres } from "./helpers/postgres";
 import { CLI, ROOT, runCli, tempDir } from "./helpers/server";
 
 let pg: TestPostgres;
@@ -205,5 +205,42 @@ describe("moving a SQLite data dir into PostgreSQL with export and import", () =
     const notPg = await cli(["import", "--database", "sqlite:"]);
     expect(notPg.code).toBe(2);
     expect(notPg.stderr).toContain("--database must be a postgres:// URL: import moves a SQLite export into PostgreSQL");
+  });
+});
+
+describe("a database on another machine, over TLS", () => {
+  let tlsPg: TlsPostgres;
+  beforeAll(async () => {
+    tlsPg = await startTlsPostgres();
+  });
+  afterAll(() => tlsPg?.stop());
+
+  test("sslmode=verify-full with the server's CA connects; without TLS, with another CA or a bad sslmode it is refused and says why", async () => {
+    const db = (await tlsPg.newDatabase()).match(/\/(test_[0-9_]+)\?/)![1]!;
+    // the server refuses TCP without TLS (pg_hba hostnossl reject), so a migrate that succeeds went over TLS
+    const verified = await cli(["migrate", "--database", tlsPg.tcpUrl(db, `sslmode=verify-full&sslrootcert=${encodeURIComponent(tlsPg.caFile)}`)]);
+    expect(verified.stderr + verified.stdout).toContain(`schema version ${SCHEMA_VERSION}`);
+    expect(verified.code).toBe(0);
+    const doctor = await cli(["doctor", "--database", tlsPg.tcpUrl(db, `sslmode=verify-full&sslrootcert=${encodeURIComponent(tlsPg.caFile)}`)]);
+    expect(doctor.stdout).toMatch(/store \(postgres[^\n]*\)[^\n]*\n?[^\n]*reachable in \d+ ms, schema version \d+ \(current\)/);
+
+    const plain = await cli(["migrate", "--database", tlsPg.tcpUrl(db, "sslmode=disable")]);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toMatch(/no encryption|pg_hba/);
+
+    // a certificate the client was not told to trust
+    const otherCa = join(dataDir(), "other-ca.crt");
+    const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", otherCa + ".key", "-out", otherCa]);
+    expect(made.exitCode).toBe(0);
+    const untrusted = await cli(["migrate", "--database", tlsPg.tcpUrl(db, `sslmode=verify-full&sslrootcert=${encodeURIComponent(otherCa)}`)]);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toMatch(/certificate/i);
+
+    const bogus = await cli(["migrate", "--database", tlsPg.tcpUrl(db, "sslmode=sometimes")]);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain("--database: sslmode=sometimes is not one of disable, allow, prefer, require, verify-ca, verify-full");
+    const missing = await cli(["migrate", "--database", tlsPg.tcpUrl(db, "sslmode=verify-full&sslrootcert=/nonexistent/ca.crt")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("--database: sslrootcert=/nonexistent/ca.crt does not exist");
   });
 });

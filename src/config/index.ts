@@ -256,6 +256,9 @@ export function loadConfig(env: Record<string, string | undefined>, flags: RawOp
 
 export type { DatabaseChoice };
 
+/** SSL_MODES: libpq's sslmode values, which Bun.SQL takes in the URL */
+const SSL_MODES = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"];
+
 /**
  * databaseUrlOf checks a --database value: "sqlite:", "sqlite:DIR" (DIR returned), or a
  * postgres:// (postgresql://) URL naming a host (or a socket dir as ?host= / ?path=) and a database.
@@ -279,6 +282,11 @@ function databaseUrlOf(raw: string, source: string): { kind: "sqlite"; dir: stri
   const socket = url.searchParams.get("host") ?? url.searchParams.get("path");
   if (!url.hostname && !socket) throw new ConfigError(`${source} names no host: expected ${shape}, got '${redacted}'`);
   if (url.pathname.replace(/^\/+/, "") === "") throw new ConfigError(`${source} names no database (the path after the host): expected ${shape}, got '${redacted}'`);
+  // TLS as libpq spells it (Bun.SQL reads the same parameters): checked here so that the error names the flag
+  const sslmode = url.searchParams.get("sslmode");
+  if (sslmode !== null && !SSL_MODES.includes(sslmode)) throw new ConfigError(`${source}: sslmode=${sslmode} is not one of ${SSL_MODES.join(", ")} (verify-full with sslrootcert=CA-FILE checks the server's certificate and name)`);
+  const rootCert = url.searchParams.get("sslrootcert");
+  if (rootCert !== null && !existsSync(rootCert)) throw new ConfigError(`${source}: sslrootcert=${rootCert} does not exist (the CA certificate that signed the database server's certificate)`);
   return { kind: "postgres", url: text };
 }
 

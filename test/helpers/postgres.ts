@@ -10,8 +10,12 @@
  *   const url = await pg.newDatabase();        // an empty database per test: isolated stores
  *   ...
  *   afterAll(() => pg.stop());                 // also stopped when the process exits
+ *
+ * startTlsPostgres() starts a second kind of cluster for the TLS tests: it also listens on a free
+ * loopback TCP port, with TLS on (a self-signed certificate for "localhost", made with openssl) and
+ * a pg_hba that refuses TCP connections without TLS, as a database on another machine would be set up.
  */
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -37,6 +41,15 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
+/** TlsPostgres: a cluster that also takes TLS connections on a loopback TCP port */
+export interface TlsPostgres extends TestPostgres {
+  port: number;
+  /** caFile: the server's self-signed certificate, to pass as sslrootcert */
+  caFile: string;
+  /** tcpUrl: the URL of `database` over TCP with the given query (e.g. "sslmode=verify-full&sslrootcert=...") */
+  tcpUrl(database: string, query: string): string;
+}
+
 let running: Promise<TestPostgres> | null = null;
 
 /** startPostgres starts this process's cluster, or returns the one already started. */
@@ -49,11 +62,21 @@ export function startPostgres(): Promise<TestPostgres> {
 }
 
 /** socketUrl is the URL Bun.SQL takes for a database reached over the Unix socket in `dir`. */
-export function socketUrl(dir: string, database: string): string {
-  return `postgres://${PG_USER}@localhost:${PG_PORT}/${database}?path=${encodeURIComponent(dir)}`;
+export function socketUrl(dir: string, database: string, port = PG_PORT): string {
+  return `postgres://${PG_USER}@localhost:${port}/${database}?path=${encodeURIComponent(dir)}`;
 }
 
-async function start(): Promise<TestPostgres> {
+/** startTlsPostgres starts a cluster of its own with TLS on loopback TCP (see the header); stop it after. */
+export async function startTlsPostgres(): Promise<TlsPostgres> {
+  const server = Bun.serve({ port: 0, fetch: () => new Response() });
+  const port = server.port!;
+  server.stop(true);
+  const pg = await start({ tcpPort: port });
+  const caFile = join(pg.dir, "server.crt");
+  return { ...pg, port, caFile, tcpUrl: (database, query) => `postgres://${PG_USER}@localhost:${port}/${database}?${query}` };
+}
+
+async function start(o: { tcpPort?: number } = {}): Promise<TestPostgres> {
   if (!existsSync(join(PG_BIN, "initdb"))) {
     throw new Error(`PostgreSQL is not installed: ${PG_BIN}/initdb is missing (run \`make setup\`, which installs Debian's postgresql)`);
   }
@@ -65,10 +88,21 @@ async function start(): Promise<TestPostgres> {
   const run = (args: string[]) => runAs(asUser ? TEST_USER : null, args);
 
   await run([join(PG_BIN, "initdb"), "-D", data, "-U", PG_USER, "--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C"]);
+  const tls: string[] = [];
+  if (o.tcpPort) {
+    const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+      "-keyout", join(dir, "server.key"), "-out", join(dir, "server.crt")]);
+    if (made.exitCode !== 0) throw new Error(`openssl req failed: ${made.stderr.toString().trim()}`);
+    chmodSync(join(dir, "server.key"), 0o600);
+    if (asUser) for (const f of ["server.key", "server.crt"]) chownSync(join(dir, f), asUser.uid, asUser.gid);
+    // TCP only with TLS: hostnossl first refuses a plain connection, hostssl takes the rest
+    writeFileSync(join(data, "pg_hba.conf"), "local all all trust\nhostnossl all all 127.0.0.1/32 reject\nhostssl all all 127.0.0.1/32 trust\n");
+    tls.push("-c listen_addresses=127.0.0.1", "-c ssl=on", `-c ssl_cert_file='${join(dir, "server.crt")}'`, `-c ssl_key_file='${join(dir, "server.key")}'`);
+  }
   const options = [
-    "-c listen_addresses=''",
+    ...(o.tcpPort ? tls : ["-c listen_addresses=''"]),
     `-c unix_socket_directories='${dir}'`,
-    `-p ${PG_PORT}`,
+    `-p ${o.tcpPort ?? PG_PORT}`,
     "-c fsync=off",
     "-c synchronous_commit=off",
     "-c full_page_writes=off",
@@ -94,7 +128,8 @@ async function start(): Promise<TestPostgres> {
   };
   process.once("exit", stopNow);
 
-  const adminUrl = socketUrl(dir, "postgres");
+  const port = o.tcpPort ?? PG_PORT;
+  const adminUrl = socketUrl(dir, "postgres", port);
   return {
     dir,
     url: adminUrl,
@@ -106,7 +141,7 @@ async function start(): Promise<TestPostgres> {
       } finally {
         await admin.close();
       }
-      return socketUrl(dir, name);
+      return socketUrl(dir, name, port);
     },
     log: () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : ""),
     async stop() {
@@ -121,7 +156,7 @@ async function start(): Promise<TestPostgres> {
         }
       }
       stopNow();
-      running = null;
+      if (!o.tcpPort) running = null;
     },
   };
 }
