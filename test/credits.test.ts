@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { openStore, type Store } from "../src/store";
+import type { Store } from "../src/store";
+import { openSqliteBackend, type SqliteBackend } from "../src/store/sqliteBackend";
 import { createApiKey } from "../src/security/apiKeys";
 import { Ledger } from "../src/credits/ledger";
 import { MINIMUM_COST, costs, pagesRead } from "../src/credits/costs";
@@ -12,14 +13,14 @@ import { ROOT, api, form, startServer, tempDir } from "./helpers/server";
 const cleanup: (() => void)[] = [];
 afterEach(() => cleanup.splice(0).forEach((f) => f()));
 
-function freshStore(): { store: Store; dir: string } {
+function freshStore(): { store: Store; backend: SqliteBackend; dir: string } {
   const dir = tempDir();
-  const store = openStore(dir);
+  const backend = openSqliteBackend(dir);
   cleanup.push(() => {
-    store.close();
+    void backend.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  return { store, dir };
+  return { store: backend.store, backend, dir };
 }
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
@@ -33,19 +34,19 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 
 describe("credit ledger", () => {
   test("a free key has 100 credits this month and 402 past them", async () => {
-    const { store } = freshStore();
+    const { store, backend } = freshStore();
     const { info } = createApiKey(store, "free");
-    const ledger = new Ledger(store);
-    expect(ledger.balance(info)).toMatchObject({ allowance: 100, used: 0, remaining: 100 });
+    const ledger = new Ledger(backend);
+    expect(await ledger.balance(info)).toMatchObject({ allowance: 100, used: 0, remaining: 100 });
     await ledger.charge(info, 98, { operation: "extract" });
     expect(await codeOf(ledger.charge(info, 3, { operation: "extract" }))).toBe("insufficient_credits");
-    expect(ledger.balance(info).remaining).toBe(2);
+    expect((await ledger.balance(info)).remaining).toBe(2);
   });
 
   test("100 parallel charges against a balance that covers 50: at most 50 succeed, never below zero", async () => {
-    const { store } = freshStore();
+    const { store, backend } = freshStore();
     const { info } = createApiKey(store, "free");
-    const ledger = new Ledger(store);
+    const ledger = new Ledger(backend);
     await ledger.charge(info, 50, { operation: "setup" });
     const results = await Promise.all(
       Array.from({ length: 100 }, async () => {
@@ -58,18 +59,17 @@ describe("credit ledger", () => {
     );
     expect(results.filter((r) => r === "ok")).toHaveLength(50);
     expect(results.filter((r) => r === "insufficient_credits")).toHaveLength(50);
-    expect(ledger.balance(info)).toMatchObject({ used: 100, held: 0, remaining: 0 });
+    expect(await ledger.balance(info)).toMatchObject({ used: 100, held: 0, remaining: 0 });
   });
 
   test("charges from 4 processes at once against one store never overspend", async () => {
-    const { store, dir } = freshStore();
+    const { store, backend, dir } = freshStore();
     const { info } = createApiKey(store, "free");
-    await new Ledger(store).charge(info, 50, { operation: "setup" });
+    await new Ledger(backend).charge(info, 50, { operation: "setup" });
     const script = `
-      import { openStore } from "${ROOT}/src/store";
+      import { openSqliteBackend } from "${ROOT}/src/store/sqliteBackend";
       import { Ledger } from "${ROOT}/src/credits/ledger";
-      const store = openStore(process.argv[2]);
-      const ledger = new Ledger(store);
+      const ledger = new Ledger(openSqliteBackend(process.argv[2]));
       let ok = 0;
       for (let i = 0; i < 25; i++) {
         try { await ledger.charge({ id: process.argv[3], plan: "free" }, 1, { operation: "race" }); ok++; } catch {}
@@ -81,87 +81,87 @@ describe("credit ledger", () => {
     const procs = Array.from({ length: 4 }, () => Bun.spawn([process.execPath, file, dir, info.id], { stdout: "pipe" }));
     const counts = await Promise.all(procs.map(async (p) => Number((await new Response(p.stdout).text()).trim())));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(50);
-    const balance = new Ledger(store).balance(info);
+    const balance = await new Ledger(backend).balance(info);
     expect(balance.used).toBe(100);
     expect(balance.remaining).toBe(0);
   });
 
   test("settle charges the actual cost; release charges nothing", async () => {
-    const { store } = freshStore();
+    const { store, backend } = freshStore();
     const { info } = createApiKey(store, "free");
-    const ledger = new Ledger(store);
+    const ledger = new Ledger(backend);
     const a = await ledger.hold(info, 3);
-    expect(ledger.balance(info)).toMatchObject({ held: 3, remaining: 97 });
+    expect(await ledger.balance(info)).toMatchObject({ held: 3, remaining: 97 });
     await ledger.settle(a, 12, { operation: "extract" });
     const b = await ledger.hold(info, 5);
     await ledger.release(b);
-    expect(ledger.balance(info)).toMatchObject({ used: 12, held: 0, remaining: 88 });
+    expect(await ledger.balance(info)).toMatchObject({ used: 12, held: 0, remaining: 88 });
   });
 
   test("a settle that costs more than the balance covers charges nothing and says 402", async () => {
-    const { store } = freshStore();
+    const { store, backend } = freshStore();
     const { info } = createApiKey(store, "free");
-    const ledger = new Ledger(store);
+    const ledger = new Ledger(backend);
     await ledger.charge(info, 95, { operation: "setup" });
     const hold = await ledger.hold(info, 3);
     expect(await codeOf(ledger.settle(hold, 40, { operation: "extract" }))).toBe("insufficient_credits");
-    expect(ledger.balance(info)).toMatchObject({ used: 95, held: 0, remaining: 5 });
+    expect(await ledger.balance(info)).toMatchObject({ used: 95, held: 0, remaining: 5 });
   });
 
   test("the free allowance is per calendar month with no carry-over; grants count for their month", async () => {
-    const { store } = freshStore();
+    const { store, backend } = freshStore();
     const { info } = createApiKey(store, "free");
     let now = new Date("2026-10-31T23:59:00Z");
-    const ledger = new Ledger(store, () => now);
+    const ledger = new Ledger(backend, () => now);
     await ledger.charge(info, 10, { operation: "x" });
     await ledger.grant(info.id, 25);
-    expect(ledger.balance(info)).toMatchObject({ period: "2026-10", granted: 25, used: 10, remaining: 115 });
+    expect(await ledger.balance(info)).toMatchObject({ period: "2026-10", granted: 25, used: 10, remaining: 115 });
     now = new Date("2026-11-01T00:00:30Z");
-    expect(ledger.balance(info)).toMatchObject({ period: "2026-11", granted: 0, used: 0, remaining: 100 });
+    expect(await ledger.balance(info)).toMatchObject({ period: "2026-11", granted: 0, used: 0, remaining: 100 });
   });
 
   test("an expired hold (its process died) stops counting", async () => {
-    const { store } = freshStore();
+    const { store, backend } = freshStore();
     const { info } = createApiKey(store, "free");
     let now = new Date("2026-11-10T10:00:00Z");
-    const ledger = new Ledger(store, () => now);
+    const ledger = new Ledger(backend, () => now);
     await ledger.hold(info, 40, 60_000);
-    expect(ledger.balance(info).remaining).toBe(60);
+    expect((await ledger.balance(info)).remaining).toBe(60);
     now = new Date("2026-11-10T10:01:01Z");
-    expect(ledger.balance(info).remaining).toBe(100);
-    expect(ledger.housekeeping()).toBe(1);
+    expect((await ledger.balance(info)).remaining).toBe(100);
+    expect(await ledger.housekeeping()).toBe(1);
   });
 
   test("a balance read here sees a grant and a charge committed by another connection from the next turn on", async () => {
-    const { store, dir } = freshStore();
+    const { store, backend, dir } = freshStore();
     const { info } = createApiKey(store, "free");
-    const ledger = new Ledger(store);
-    expect(ledger.balance(info).remaining).toBe(100);
-    expect(ledger.balance(info).remaining).toBe(100); // served from the cache: nothing changed
-    const other = openStore(dir); // as the CLI or another instance would
-    cleanup.unshift(() => other.close());
+    const ledger = new Ledger(backend);
+    expect((await ledger.balance(info)).remaining).toBe(100);
+    expect((await ledger.balance(info)).remaining).toBe(100); // served from the cache: nothing changed
+    const other = openSqliteBackend(dir); // as the CLI or another instance would
+    cleanup.unshift(() => void other.close());
     await new Ledger(other).grant(info.id, 7);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(ledger.balance(info)).toMatchObject({ granted: 7, remaining: 107 });
+    expect(await ledger.balance(info)).toMatchObject({ granted: 7, remaining: 107 });
     await new Ledger(other).charge(info, 30, { operation: "x" });
     await new Promise((resolve) => setImmediate(resolve));
-    expect(ledger.balance(info)).toMatchObject({ used: 30, remaining: 77 });
+    expect(await ledger.balance(info)).toMatchObject({ used: 30, remaining: 77 });
   });
 
   test("pro and enterprise are metered without a cap", async () => {
-    const { store } = freshStore();
-    const ledger = new Ledger(store);
+    const { store, backend } = freshStore();
+    const ledger = new Ledger(backend);
     for (const plan of ["pro", "enterprise"] as const) {
       const { info } = createApiKey(store, plan);
       await ledger.charge(info, 5000, { operation: "analyze" });
-      expect(ledger.balance(info)).toMatchObject({ allowance: null, used: 5000, remaining: null });
+      expect(await ledger.balance(info)).toMatchObject({ allowance: null, used: 5000, remaining: null });
     }
   });
 
   test("the 402 detail says what is needed, what remains and how to get more", async () => {
-    const { store } = freshStore();
+    const { store, backend } = freshStore();
     const { info } = createApiKey(store, "free");
-    const ledger = new Ledger(store);
+    const ledger = new Ledger(backend);
     await ledger.charge(info, 99, { operation: "x" });
     const error = await ledger.charge(info, 3, { operation: "extract" }).catch((e) => e);
     expect(error).toBeInstanceOf(AppError);
@@ -194,24 +194,24 @@ describe("credit costs (spec table)", () => {
 describe("metered", () => {
 
   test("charges what successful work reports and nothing for failed work", async () => {
-    const { store } = freshStore();
+    const { store, backend } = freshStore();
     const { info } = createApiKey(store, "free");
-    const ledger = new Ledger(store);
+    const ledger = new Ledger(backend);
     const ok = await metered(ledger, info, "extract", 3, "req-1", async () => ({ result: "done", credits: 7 }));
     expect(ok).toEqual({ result: "done", creditsUsed: 7 });
     const failed = await metered(ledger, info, "extract", 3, "req-2", async () => {
       throw new AppError("invalid_document", "unreadable");
     }).catch((e) => e);
     expect(failed.code).toBe("invalid_document");
-    expect(ledger.balance(info)).toMatchObject({ used: 7, held: 0, remaining: 93 });
+    expect(await ledger.balance(info)).toMatchObject({ used: 7, held: 0, remaining: 93 });
     const rows = store.db.query<{ operation: string; request_id: string; amount: number }, []>("SELECT operation, request_id, amount FROM credit_ledger WHERE kind = 'charge'").all();
     expect(rows).toEqual([{ operation: "extract", request_id: "req-1", amount: 7 }]);
   });
 
   test("refuses before the work starts when the minimum is not covered", async () => {
-    const { store } = freshStore();
+    const { store, backend } = freshStore();
     const { info } = createApiKey(store, "free");
-    const ledger = new Ledger(store);
+    const ledger = new Ledger(backend);
     await ledger.charge(info, 99, { operation: "x" });
     let ran = false;
     const e = await metered(ledger, info, "analyze", 5, "r", async () => {
@@ -224,8 +224,8 @@ describe("metered", () => {
 });
 
 test("the running totals always equal the sums of the ledger", async () => {
-  const { store } = freshStore();
-  const ledger = new Ledger(store);
+  const { store, backend } = freshStore();
+  const ledger = new Ledger(backend);
   const a = createApiKey(store, "free").info;
   const b = createApiKey(store, "pro").info;
   for (let i = 1; i <= 20; i++) {
@@ -239,7 +239,7 @@ test("the running totals always equal the sums of the ledger", async () => {
     .all();
   const totals = store.db.query<{ key_id: string; granted: number; used: number }, []>("SELECT key_id, granted, used FROM credit_totals ORDER BY key_id").all();
   expect(totals).toEqual(fromLedger);
-  expect(ledger.balance(a)).toMatchObject({ granted: 50, used: 100, remaining: 50 });
+  expect(await ledger.balance(a)).toMatchObject({ granted: 50, used: 100, remaining: 50 });
 });
 
 test("the amount held before work starts is the least the operation can cost", () => {

@@ -343,8 +343,8 @@ describe("tasks keep no input once ended, and a revoked key's tasks stop", () =>
     const running = await accept(a.key, { url: `${slow.origin}/held` });
     await until(() => row(running).status, (s) => s === "processing");
     const pending = [await accept(b.key, { url: `${docs.origin}/doc/b1` }), await accept(b.key, { url: `${docs.origin}/doc/b2` })];
-    const ledger = new Ledger(server.store());
-    expect(ledger.balance({ id: b.id, plan: "enterprise" }).held).toBeGreaterThan(0);
+    const ledger = new Ledger(server.backend());
+    expect((await ledger.balance({ id: b.id, plan: "enterprise" })).held).toBeGreaterThan(0);
 
     const revokeB = await runCli(["keys", "revoke", b.id, "--data", server.dataDir]);
     expect(revokeB.code).toBe(0);
@@ -355,8 +355,8 @@ describe("tasks keep no input once ended, and a revoked key's tasks stop", () =>
       expect(ended.started_at).toBeNull();
       expect(ended.input).toBe("{}");
     }
-    expect(ledger.balance({ id: b.id, plan: "enterprise" }).held).toBe(0);
-    expect(ledger.balance({ id: b.id, plan: "enterprise" }).used).toBe(0);
+    expect((await ledger.balance({ id: b.id, plan: "enterprise" })).held).toBe(0);
+    expect((await ledger.balance({ id: b.id, plan: "enterprise" })).used).toBe(0);
     expect(docs.seen.filter((s) => s.path.startsWith("/doc/b"))).toEqual([]);
     expect(row(running).status).toBe("processing"); // another key's task is not touched
 
@@ -364,6 +364,6 @@ describe("tasks keep no input once ended, and a revoked key's tasks stop", () =>
     const stopped = await until(() => row(running), (r) => r.status !== "processing", 10_000);
     expect(stopped.status).toBe("failed");
     expect(JSON.parse(stopped.error!)).toMatchObject({ error: "key_revoked", detail: expect.stringContaining("while the task ran") });
-    expect(ledger.balance({ id: a.id, plan: "enterprise" }).held).toBe(0);
+    expect((await ledger.balance({ id: a.id, plan: "enterprise" })).held).toBe(0);
   }, 60_000);
 });

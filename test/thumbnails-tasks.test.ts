@@ -106,7 +106,7 @@ describe("credits and limits of thumbnail jobs", () => {
     const images = imageServer();
     const store = server.store();
     const { key, info } = createApiKey(store, "free", "one credit left");
-    await new Ledger(store).charge(info, 99, { operation: "setup" });
+    await new Ledger(server.backend()).charge(info, 99, { operation: "setup" });
     const first = await acceptJob(server, key, { url: `${images.origin}/a.png` });
     expect(first.status).toBe(202);
     const second = await acceptJob(server, key, { url: `${images.origin}/b.png` });

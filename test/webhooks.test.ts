@@ -9,7 +9,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { rmSync } from "node:fs";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
-import { openStore, type Store } from "../src/store";
+import { openSqliteBackend, type SqliteBackend } from "../src/store/sqliteBackend";
 import { createLogger } from "../src/app/log";
 import { WebhookDispatcher } from "../src/webhooks/dispatcher";
 import { RETRY_DELAYS_MS, delayBefore } from "../src/webhooks/schedule";
@@ -196,22 +196,22 @@ describe("a scheduled delivery survives SIGKILL", () => {
 
 describe("the dispatcher", () => {
   const dir = tempDir();
-  let store: Store;
+  let backend: SqliteBackend;
   const quiet = createLogger("error", () => {});
   beforeAll(() => {
-    store = openStore(dir);
+    backend = openSqliteBackend(dir);
   });
-  afterAll(() => {
-    store.close();
+  afterAll(async () => {
+    await backend.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   test("the SSRF guard runs at send time: a private address is dead without a request", async () => {
     const hook = receiver([200]);
-    const dispatcher = new WebhookDispatcher({ store, sharedSecret: SECRET, allowPrivate: false, logger: quiet });
-    const id = dispatcher.enqueue("task_ssrf", "key_none", hook.url, { hello: 1 });
+    const dispatcher = new WebhookDispatcher({ backend, sharedSecret: SECRET, allowPrivate: false, logger: quiet });
+    const id = await backend.transaction((tx) => dispatcher.enqueue(tx, "task_ssrf", "key_none", hook.url, { hello: 1 }));
     dispatcher.start();
-    const row = await until(async () => dispatcher.deliveriesOf("task_ssrf")[0]!, (r) => r.status === "dead");
+    const row = await until(async () => (await dispatcher.deliveriesOf("task_ssrf"))[0]!, (r) => r.status === "dead");
     await dispatcher.stop();
     expect(row).toMatchObject({ id, status: "dead", attempts: 1, status_code: null, last_error: expect.stringContaining("loopback") });
     expect(hook.received).toHaveLength(0);
@@ -222,10 +222,10 @@ describe("the dispatcher", () => {
       await Bun.sleep(2_000);
       return new Response("late");
     });
-    const dispatcher = new WebhookDispatcher({ store, sharedSecret: SECRET, allowPrivate: true, logger: quiet, timeoutMs: 200, retryScale: 1 });
-    dispatcher.enqueue("task_slow", "key_none", `${origin}/hook`, { hello: 2 });
+    const dispatcher = new WebhookDispatcher({ backend, sharedSecret: SECRET, allowPrivate: true, logger: quiet, timeoutMs: 200, retryScale: 1 });
+    await backend.transaction((tx) => dispatcher.enqueue(tx, "task_slow", "key_none", `${origin}/hook`, { hello: 2 }));
     dispatcher.start();
-    const row = await until(async () => dispatcher.deliveriesOf("task_slow")[0]!, (r) => r.attempts === 1);
+    const row = await until(async () => (await dispatcher.deliveriesOf("task_slow"))[0]!, (r) => r.attempts === 1);
     await dispatcher.stop();
     expect(row).toMatchObject({ status: "failed", status_code: null, last_error: "no answer within 0.2 s" });
     expect(row.next_attempt_at! - Date.now()).toBeGreaterThan(0);

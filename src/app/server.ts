@@ -61,7 +61,7 @@ export function startServer(services: Services): RunningServer {
 
   const housekeeping = setInterval(() => {
     try {
-      services.ledger.housekeeping();
+      void services.ledger.housekeeping().catch((error) => logger.error("-", "credit housekeeping failed", error));
       services.rateLimiter.housekeeping();
     } catch (error) {
       logger.error("-", "housekeeping failed", error);

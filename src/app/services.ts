@@ -74,7 +74,7 @@ export async function createServices(config: Config, overrides: Partial<Pick<Ser
     store,
     counters,
     keys: new KeyResolver(store),
-    ledger: new Ledger(store),
+    ledger: new Ledger(backend),
     rateLimiter: new RateLimiter(counters),
     pool,
     markdown: markdownDepsOf(config, createConvertTools(config, pool, groq)),
@@ -86,9 +86,9 @@ export async function createServices(config: Config, overrides: Partial<Pick<Ser
     startedAt: new Date(),
     draining: false,
   } as Services;
-  services.webhooks = new WebhookDispatcher({ store, sharedSecret: services.webhookSecret, allowPrivate: config.allowPrivateUrls, logger: services.logger, retryScale: config.webhooks.retryScale });
+  services.webhooks = new WebhookDispatcher({ backend, sharedSecret: services.webhookSecret, allowPrivate: config.allowPrivateUrls, logger: services.logger, retryScale: config.webhooks.retryScale });
   services.thumbnails = new ThumbnailJobs({
-    store,
+    backend,
     dataDir: config.dataDir,
     thumbnail: thumbnailDepsOf(config, services.markdown),
     logger: services.logger,
@@ -98,7 +98,7 @@ export async function createServices(config: Config, overrides: Partial<Pick<Ser
   const screenshots = screenshotDepsOf(services.markdown.tools, { timeoutMs: config.chromium.screenshotTimeoutMs, allowPrivateUrls: config.allowPrivateUrls, maxPixels: config.convert.maxPixels });
   const operationDeps: OperationDeps = { ...agentDepsOf(services), thumbnails: services.thumbnails, screenshots };
   services.tasks = new TaskEngine(
-    { store, ledger: services.ledger, webhooks: services.webhooks, logger: services.logger, dataDir: config.dataDir },
+    { backend, ledger: services.ledger, webhooks: services.webhooks, logger: services.logger },
     OPERATIONS,
     operationDeps,
     { concurrency: config.tasks.concurrency, leaseMs: config.tasks.leaseMs, maxPendingPerKey: config.tasks.maxPendingPerKey },

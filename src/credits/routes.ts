@@ -29,9 +29,9 @@ export const usageRoutes: Route[] = [
       description: `Beyond the spec. Free keys get ${FREE_MONTHLY_CREDITS} credits per calendar month (UTC) without carry-over; Pro and Enterprise are metered without a cap.`,
       responses: { 200: { description: "Usage", schema: UsageResponse } },
     },
-    handler: ({ ctx, services }) => {
+    handler: async ({ ctx, services }) => {
       const key = ctx.key!;
-      const b = services.ledger.balance(key);
+      const b = await services.ledger.balance(key);
       return {
         key_id: key.id,
         plan: key.plan,

@@ -23,7 +23,7 @@ import type { CreditTotals } from "../credits/queries";
 import type { ApiKeyRow } from "../security/queries";
 import type { BatchRow, NewTask, TaskRow } from "../tasks/queries";
 import type { DeliveryRow } from "../webhooks/queries";
-import type { BatchState, LedgerKind, Plan, TaskState } from "./states";
+import type { BatchState, LedgerKind, Plan, TaskState, ThumbnailJobState } from "./states";
 
 export type BackendKind = "sqlite" | "postgres";
 
@@ -148,6 +148,16 @@ export interface TaskStore {
   markBatchStarted(id: string): Promise<void>;
   /** endBatch ends a batch once; false when it had already ended */
   endBatch(id: string, status: BatchState, credits: number, completedAt: string): Promise<boolean>;
+  /** unfinishedOfKey: the key's tasks waiting or running (the per-key cap on pending work) */
+  unfinishedOfKey(keyId: string): Promise<number>;
+  /** removeEnded deletes an ended task's row (a feature deleted its record of it); false when it had not ended or is gone */
+  removeEnded(id: string): Promise<boolean>;
+  /**
+   * removeEndedBefore (retention) deletes the tasks that ended before `at` (ISO time) outside batches,
+   * the batches that ended before `at` with their items, and the delivered or dead webhook deliveries
+   * of tasks and batches that no longer exist (pending or failed ones stay until their schedule ends).
+   */
+  removeEndedBefore(at: string): Promise<{ tasks: number; batches: number; deliveries: number }>;
 }
 
 /** NewDelivery: a webhook delivery as the transaction that ends a task writes it (the outbox) */
@@ -205,10 +215,49 @@ export interface BlobStore {
   get(name: string): Promise<Uint8Array | null>;
   /** size: the byte length, or null when there is no such blob */
   size(name: string): Promise<number | null>;
+  /** info: the byte length and when the blob was written (unix ms), or null when there is no such blob */
+  info(name: string): Promise<{ size: number; createdAt: number } | null>;
   /** remove deletes `name` and every blob under `name/`; the number removed */
   remove(name: string): Promise<number>;
   /** list: the blobs under `prefix/` (one level of "directories" is enough for the sweeps) */
   list(prefix: string): Promise<BlobInfo[]>;
+}
+
+/** ThumbnailJobRow: a thumbnail job as thumbnail_jobs keeps it (both backends) */
+export interface ThumbnailJobRow {
+  id: string;
+  key_id: string;
+  status: ThumbnailJobState;
+  /** input: JSON of JobInput (options and where the input is) */
+  input: string;
+  image_path: string | null;
+  width: number | null;
+  height: number | null;
+  handler: string | null;
+  /** error: JSON {error, detail} of a failed job */
+  error: string | null;
+  webhook_url: string | null;
+  credits_used: number;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export type NewThumbnailJob = Pick<ThumbnailJobRow, "id" | "key_id" | "status" | "input" | "webhook_url" | "created_at">;
+export type ThumbnailCompletion = Pick<ThumbnailJobRow, "id" | "image_path" | "width" | "height" | "handler" | "credits_used" | "completed_at">;
+
+/** ThumbnailStore: thumbnail job records (SQLite: sqliteThumbnails.ts; PostgreSQL: postgres/thumbnails.ts); the work itself is a task */
+export interface ThumbnailStore {
+  insert(row: NewThumbnailJob): Promise<void>;
+  insertCompleted(row: Omit<ThumbnailJobRow, "status" | "error" | "webhook_url">): Promise<void>;
+  /** byId: the job; a pending job whose task runs shows as processing */
+  byId(id: string): Promise<ThumbnailJobRow | null>;
+  complete(row: ThumbnailCompletion): Promise<number>;
+  fail(id: string, error: string, handler: string | null, at: string): Promise<number>;
+  remove(id: string): Promise<number>;
+  /** failWithoutTask fails the unfinished jobs of a version whose jobs were not tasks (no task has their id) */
+  failWithoutTask(error: string, at: string): Promise<number>;
+  /** endedBefore lists jobs that ended before `at` (ISO time), for the retention sweep */
+  endedBefore(at: string): Promise<Pick<ThumbnailJobRow, "id" | "image_path">[]>;
 }
 
 /** StoreTx: what a transaction can do; every call is part of the one commit */
@@ -217,6 +266,7 @@ export interface StoreTx {
   credits: CreditStore;
   tasks: TaskStore;
   deliveries: DeliveryStore;
+  thumbnails: ThumbnailStore;
 }
 
 export interface StoreBackend extends StoreTx {

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { mkdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { BlobInfo, BlobStore, SettingStore } from "./backend";
 
@@ -53,7 +53,15 @@ export function fileBlobs(dataDir: string): BlobStore {
     async put(name, bytes) {
       const path = pathOf(name);
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-      await Bun.write(path, bytes);
+      // a temp name, then a rename: a reader (another process too) never sees half a file
+      const temp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
+      try {
+        await Bun.write(temp, bytes);
+        await rename(temp, path);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
     },
     async get(name) {
       try {
@@ -66,6 +74,15 @@ export function fileBlobs(dataDir: string): BlobStore {
     async size(name) {
       try {
         return (await stat(pathOf(name))).size;
+      } catch (error) {
+        if (missing(error)) return null;
+        throw error;
+      }
+    },
+    async info(name) {
+      try {
+        const s = await stat(pathOf(name));
+        return s.isFile() ? { size: s.size, createdAt: s.mtimeMs } : null;
       } catch (error) {
         if (missing(error)) return null;
         throw error;

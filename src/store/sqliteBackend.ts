@@ -13,8 +13,9 @@
 import { counterQueries, creditQueries } from "../credits/queries";
 import { keyQueries } from "../security/queries";
 import { taskQueries } from "../tasks/queries";
+import { thumbnailQueries } from "./sqliteThumbnails";
 import { webhookQueries } from "../webhooks/queries";
-import type { Cap, CounterStore, CreditStore, DeliveryStore, KeyStore, Moved, StoreBackend, StoreTx, TaskStore } from "./backend";
+import type { Cap, CounterStore, CreditStore, DeliveryStore, KeyStore, Moved, StoreBackend, StoreTx, TaskStore, ThumbnailStore } from "./backend";
 import { fileBlobs, fileSettings } from "./files";
 import { appliedMigrations, openCounters, openStore, type Store } from "./index";
 
@@ -85,7 +86,13 @@ export function openSqliteBackend(dataDir: string): SqliteBackend {
 type Runner = <T>(fn: () => T) => Promise<T>;
 
 function storeTx(store: Store, run: Runner): StoreTx {
-  return { keys: keyStore(store, run), credits: creditStore(store, run), tasks: taskStore(store, run), deliveries: deliveryStore(store, run) };
+  return {
+    keys: keyStore(store, run),
+    credits: creditStore(store, run),
+    tasks: taskStore(store, run),
+    deliveries: deliveryStore(store, run),
+    thumbnails: thumbnailStore(store, run),
+  };
 }
 
 function keyStore(store: Store, run: Runner): KeyStore {
@@ -183,6 +190,9 @@ function taskStore(store: Store, run: Runner): TaskStore {
     batchCounts: (batchId) => run(() => q.batchCounts(batchId)),
     markBatchStarted: (id) => run(() => void q.markBatchStarted(id)),
     endBatch: (id, status, credits, at) => run(() => q.endBatch(id, status, credits, at)),
+    unfinishedOfKey: (keyId) => run(() => q.unfinishedOfKey(keyId)),
+    removeEnded: (id) => run(() => q.removeEnded(id)),
+    removeEndedBefore: (at) => run(() => store.immediate(() => q.removeEndedBefore(at))),
   };
 }
 
@@ -203,5 +213,19 @@ function deliveryStore(store: Store, run: Runner): DeliveryStore {
       ),
     nextDueAt: () => run(() => q.nextDueAt()),
     record: (r) => run(() => void q.record(r)),
+  };
+}
+
+function thumbnailStore(store: Store, run: Runner): ThumbnailStore {
+  const q = thumbnailQueries(store);
+  return {
+    insert: (row) => run(() => void q.insert(row)),
+    insertCompleted: (row) => run(() => void q.insertCompleted(row)),
+    byId: (id) => run(() => q.byId(id) ?? null),
+    complete: (row) => run(() => q.complete(row)),
+    fail: (id, error, handler, at) => run(() => q.fail(id, error, handler, at)),
+    remove: (id) => run(() => q.remove(id)),
+    failWithoutTask: (error, at) => run(() => q.failWithoutTask(error, at)),
+    endedBefore: (at) => run(() => q.endedBefore(at)),
   };
 }

@@ -19,9 +19,9 @@ import { randomBytes } from "node:crypto";
 import type { Account } from "../credits/ledger";
 import { metered } from "../credits/meter";
 import { AppError } from "../errors";
-import { hasFilesOnDisk, inputDirOf, removeInput, storeInput } from "./files";
+import type { StoreTx, TaskStore } from "../store/backend";
+import { hasStoredFiles, removeInput, storeInput } from "./files";
 import { OPERATION_NAME, type TaskIdentity, type TaskKind, type TaskKinds, type TaskOutcome } from "./kinds";
-import { taskQueries, type TaskQueries } from "./queries";
 import { TaskRunner, type TaskRunnerDeps, type TaskRunnerOptions } from "./runner";
 
 /**
@@ -44,8 +44,8 @@ export interface TaskRequest {
   source?: string;
   /** id: the task's id when the feature names it (thumb_...); default task_<random> */
   id?: string;
-  /** alongside writes the feature's own record of the task, in the acceptance transaction */
-  alongside?: (taskId: string) => void;
+  /** alongside writes the feature's own record of the task through `tx`, in the acceptance transaction */
+  alongside?: (tx: StoreTx, taskId: string) => Promise<void>;
 }
 
 export interface AsyncAccepted {
@@ -76,7 +76,6 @@ function sourceOf(input: Record<string, unknown>): string | null {
 
 export class TaskEngine {
   private readonly runner: TaskRunner;
-  private readonly q: TaskQueries;
 
   /**
    * @param kinds the operations table (OPERATIONS)
@@ -90,7 +89,6 @@ export class TaskEngine {
   ) {
     for (const name of Object.keys(kinds)) if (!OPERATION_NAME.test(name)) throw new Error(`operation '${name}': use lowercase letters, digits, '_', '-' or '.' (it is stored in tasks.operation)`);
     this.runner = new TaskRunner(deps, kinds, kindDeps, o);
-    this.q = taskQueries(deps.store);
   }
 
   /** kindOf: the kind of an operation; undefined for a name the table does not hold */
@@ -137,11 +135,11 @@ export class TaskEngine {
   wake(): void {
     this.runner.wake();
   }
-  cancel(taskId: string): boolean {
+  cancel(taskId: string): Promise<boolean> {
     return this.runner.cancel(taskId);
   }
-  forget(taskId: string): void {
-    this.runner.forget(taskId);
+  forget(taskId: string): Promise<void> {
+    return this.runner.forget(taskId);
   }
   get runningCount(): number {
     return this.runner.runningCount;
@@ -155,20 +153,21 @@ export class TaskEngine {
 
   private async acceptMany(account: Account, requests: TaskRequest[], batch: { id: string; operation: string; webhookUrl: string | null } | null): Promise<string[]> {
     const createdAt = new Date().toISOString();
+    const blobs = this.deps.backend.blobs;
     const prepared: { request: TaskRequest; id: string; input: string; minimumCost: number }[] = [];
     try {
       for (const request of requests) {
         const id = request.id ?? newId("task");
         const minimumCost = this.requireKind(request.operation).minimumCost;
-        prepared.push({ request, id, input: await storeInput(request.input, inputDirOf(this.deps.dataDir, id)), minimumCost });
+        prepared.push({ request, id, input: await storeInput(request.input, blobs, id), minimumCost });
       }
-      // one commit: the holds and the rows are written together, or nothing is (a 402 rolls all back)
-      this.deps.store.immediate(() => {
-        this.checkPendingCap(account.id, prepared.length);
-        if (batch) this.q.insertBatch({ id: batch.id, key_id: account.id, operation: batch.operation, webhook_url: batch.webhookUrl, item_count: prepared.length, created_at: createdAt });
+      // one commit: the holds and the rows are written together, or nothing is (a 402 or 429 rolls all back)
+      await this.deps.backend.transaction(async (tx) => {
+        await this.checkPendingCap(tx.tasks, account.id, prepared.length);
+        if (batch) await tx.tasks.insertBatch({ id: batch.id, key_id: account.id, operation: batch.operation, webhook_url: batch.webhookUrl, item_count: prepared.length, created_at: createdAt });
         for (const [index, { request, id, input, minimumCost }] of prepared.entries()) {
-          const hold = minimumCost > 0 ? this.deps.ledger.holdNow(account, minimumCost, TASK_HOLD_TTL_MS) : null;
-          this.q.insertTask({
+          const hold = minimumCost > 0 ? await this.deps.ledger.hold(account, minimumCost, TASK_HOLD_TTL_MS, tx) : null;
+          await tx.tasks.insertTask({
             id,
             key_id: account.id,
             operation: request.operation,
@@ -181,12 +180,12 @@ export class TaskEngine {
             source: request.source ?? sourceOf(request.input),
             created_at: createdAt,
           });
-          request.alongside?.(id);
+          await request.alongside?.(tx, id);
         }
       });
     } catch (error) {
-      // nothing was accepted: the transaction rolled back; what was written to disk goes too
-      for (const { id, input } of prepared) if (hasFilesOnDisk(input)) removeInput(inputDirOf(this.deps.dataDir, id));
+      // nothing was accepted: the transaction rolled back; what was stored as blobs goes too
+      for (const { id, input } of prepared) if (hasStoredFiles(input)) await removeInput(blobs, id).catch(() => undefined);
       if (error instanceof AppError && error.code === "insufficient_credits" && requests.length > 1)
         throw new AppError("insufficient_credits", `${error.detail} A batch holds the minimum cost of every item (${requests.length} items) when it is accepted.`);
       throw error;
@@ -195,9 +194,13 @@ export class TaskEngine {
     return prepared.map((p) => p.id);
   }
 
-  /** checkPendingCap refuses work past the key's cap on tasks waiting or running (--max-pending-tasks): 429. */
-  private checkPendingCap(keyId: string, adding: number): void {
-    const unfinished = this.q.unfinishedOfKey(keyId);
+  /**
+   * checkPendingCap refuses work past the key's cap on tasks waiting or running (--max-pending-tasks):
+   * 429. On PostgreSQL the count is not locked: acceptances of one key on several machines at the same
+   * instant may each pass it (the cap bounds a queue, it is not a balance).
+   */
+  private async checkPendingCap(tasks: TaskStore, keyId: string, adding: number): Promise<void> {
+    const unfinished = await tasks.unfinishedOfKey(keyId);
     const cap = this.o.maxPendingPerKey;
     if (unfinished + adding <= cap) return;
     throw new AppError(

@@ -1,24 +1,24 @@
 /**
- * Task inputs. The JSON of a task's input lives in SQLite. Its top-level `File` and `File[]` values
+ * Task inputs. The JSON of a task's input lives in its row. Its top-level `File` and `File[]` values
  * are replaced in the JSON by references and turned back into `File`s when the task runs:
  *   - small files (INLINE_MAX_BYTES for all of a task's files together) are kept in the JSON itself,
- *     base64: nothing to create and remove on disk per task;
- *   - larger ones are written to <data>/inputs/<task_id>/ before the task row exists (a row never
- *     points at a missing file); the directory goes when the task ends.
+ *     base64: nothing to store and remove apart per task;
+ *   - larger ones are blobs `inputs/<task_id>/<n>` of the store (backend.blobs: on SQLite the files
+ *     <data>/inputs/<task_id>/<n>, as before; on PostgreSQL rows every machine reads), written before
+ *     the task row exists (a row never points at a missing blob); they go when the task ends.
  */
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import type { BlobStore } from "../store/backend";
 
 /** INLINE_MAX_BYTES: a task whose files add up to at most this many bytes keeps them in its row */
 export const INLINE_MAX_BYTES = 64 * 1024;
 
-/** FileRef is what the stored JSON holds in place of an uploaded file: a file in the input dir, or the bytes themselves. */
+/** FileRef is what the stored JSON holds in place of an uploaded file: a blob of the task, or the bytes themselves. */
 type FileRef = { $file: { path: string; name: string; type: string } } | { $inline: { base64: string; name: string; type: string } };
 
 const isFileRef = (v: unknown): v is FileRef => typeof v === "object" && v !== null && ("$file" in v || "$inline" in v);
 
-/** hasFilesOnDisk says whether a stored input refers to files in its input dir (which must go when the task ends). */
-export function hasFilesOnDisk(json: string): boolean {
+/** hasStoredFiles says whether a stored input refers to blobs of its task (which must go when the task ends). */
+export function hasStoredFiles(json: string): boolean {
   return json.includes('"$file"');
 }
 
@@ -26,20 +26,20 @@ function filesOf(input: Record<string, unknown>): File[] {
   return Object.values(input).flatMap((v) => (v instanceof File ? [v] : Array.isArray(v) ? v.filter((x): x is File => x instanceof File) : []));
 }
 
-export function inputDirOf(dataDir: string, taskId: string): string {
-  return join(dataDir, "inputs", taskId);
+/** inputBlobOf: the blob prefix of a task's input files ("inputs/<task_id>") */
+export function inputBlobOf(taskId: string): string {
+  return `inputs/${taskId}`;
 }
 
-/** storeInput keeps the input's files (in the JSON, or in `dir`) and returns the JSON text to keep in the task row; on failure it leaves nothing in `dir`. */
-export async function storeInput(input: Record<string, unknown>, dir: string): Promise<string> {
+/** storeInput keeps the input's files (in the JSON, or as blobs of the task) and returns the JSON text to keep in the task row; on failure it leaves no blob. */
+export async function storeInput(input: Record<string, unknown>, blobs: BlobStore, taskId: string): Promise<string> {
   const inline = filesOf(input).reduce((n, f) => n + f.size, 0) <= INLINE_MAX_BYTES;
   let count = 0;
   const save = async (file: File): Promise<FileRef> => {
     if (inline) return { $inline: { base64: Buffer.from(await file.arrayBuffer()).toString("base64"), name: file.name, type: file.type } };
-    if (count === 0) mkdirSync(dir, { recursive: true, mode: 0o700 });
     // the stored name is a counter, never the client's filename (no path tricks); the name is kept in the JSON
     const path = String(count++);
-    await Bun.write(join(dir, path), file);
+    await blobs.put(`${inputBlobOf(taskId)}/${path}`, file);
     return { $file: { path, name: file.name, type: file.type } };
   };
   const stored: Record<string, unknown> = {};
@@ -50,19 +50,21 @@ export async function storeInput(input: Record<string, unknown>, dir: string): P
       else stored[name] = value;
     }
   } catch (error) {
-    if (count > 0) removeInput(dir); // what was written so far goes
+    if (count > 0) await removeInput(blobs, taskId).catch(() => undefined); // what was written so far goes
     throw error;
   }
   return JSON.stringify(stored);
 }
 
 /** loadInput parses a stored input and opens its files again. */
-export async function loadInput(json: string, dir: string): Promise<Record<string, unknown>> {
+export async function loadInput(json: string, blobs: BlobStore, taskId: string): Promise<Record<string, unknown>> {
   const stored = JSON.parse(json) as Record<string, unknown>;
-  const open = async (ref: FileRef) =>
-    "$inline" in ref
-      ? new File([Buffer.from(ref.$inline.base64, "base64")], ref.$inline.name, { type: ref.$inline.type })
-      : new File([await Bun.file(join(dir, ref.$file.path)).arrayBuffer()], ref.$file.name, { type: ref.$file.type });
+  const open = async (ref: FileRef) => {
+    if ("$inline" in ref) return new File([Buffer.from(ref.$inline.base64, "base64")], ref.$inline.name, { type: ref.$inline.type });
+    const bytes = await blobs.get(`${inputBlobOf(taskId)}/${ref.$file.path}`);
+    if (!bytes) throw new Error(`task ${taskId}: its input file ${ref.$file.path} is gone`);
+    return new File([bytes as Uint8Array<ArrayBuffer>], ref.$file.name, { type: ref.$file.type });
+  };
   const input: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(stored)) {
     if (isFileRef(value)) input[name] = await open(value);
@@ -72,33 +74,27 @@ export async function loadInput(json: string, dir: string): Promise<Record<strin
   return input;
 }
 
-export function removeInput(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+/** removeInput deletes a task's input blobs. */
+export async function removeInput(blobs: BlobStore, taskId: string): Promise<void> {
+  await blobs.remove(inputBlobOf(taskId));
 }
 
 /**
- * sweepInputs removes input dirs of tasks that have ended (a crash between the end and the removal
- * leaves them behind). Dirs younger than `minAgeMs` are kept: their task may be being accepted now.
+ * sweepInputs removes the input blobs of tasks that have ended (a crash between the end and the
+ * removal leaves them behind). Blobs younger than `minAgeMs` are kept: their task may be being
+ * accepted now (the blobs are written before the row).
  */
-export function sweepInputs(dataDir: string, unfinished: Set<string>, minAgeMs = 3_600_000): number {
-  const root = join(dataDir, "inputs");
-  let removed = 0;
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return 0;
+export async function sweepInputs(blobs: BlobStore, unfinished: Set<string>, minAgeMs = 3_600_000): Promise<number> {
+  const newest = new Map<string, number>();
+  for (const blob of await blobs.list("inputs")) {
+    const taskId = blob.name.split("/")[1]!;
+    newest.set(taskId, Math.max(newest.get(taskId) ?? 0, blob.createdAt));
   }
   const now = Date.now();
-  for (const name of names) {
-    if (unfinished.has(name)) continue;
-    const dir = join(root, name);
-    try {
-      if (now - statSync(dir).mtimeMs < minAgeMs) continue;
-    } catch {
-      continue;
-    }
-    removeInput(dir);
+  let removed = 0;
+  for (const [taskId, createdAt] of newest) {
+    if (unfinished.has(taskId) || now - createdAt < minAgeMs) continue;
+    await removeInput(blobs, taskId);
     removed++;
   }
   return removed;

@@ -12,8 +12,8 @@
  *
  * Rules for `run`:
  * - `input` is what the route passed, after a JSON round trip when it ran as a task (it is stored in
- *   SQLite): plain JSON values, plus top-level `File` or `File[]` values, which are saved under
- *   <data>/inputs/<task_id>/ (or inline when small) and handed back as `File`s with their names and types.
+ *   store): plain JSON values, plus top-level `File` or `File[]` values, which are saved as blobs
+ *   inputs/<task_id>/<n> of the store (or inline when small) and handed back as `File`s with their names and types.
  * - `deps` are only what the kind declares (its D); the engine passes its one dependency object.
  * - `result` is the same object the synchronous call returns (it is what polling and the webhook show);
  *   `credits` is what the finished work costs (credits/costs.ts, from pages actually read). The hold of
@@ -26,6 +26,7 @@
  *   and write files named by the task id).
  * - Throw AppError for failures the client should see: the task fails with `{error: code, detail}`.
  */
+import type { StoreTx } from "../store/backend";
 import type { TaskRow } from "./queries";
 
 /** TaskProgress records how far a task is, e.g. progress(3, 10) for 3 pages of 10. */
@@ -54,10 +55,11 @@ export interface TaskKind<I = any, R = unknown, D = any> {
   ownRoutes?: boolean;
   /**
    * ended runs inside the transaction that ends a task (completed, failed or cancelled): it writes the
-   * feature's own record of the ending and returns the body of the task's webhook. Without it the
-   * webhook carries the task record (spec "Task record delivered by webhook").
+   * feature's own record of the ending through `tx` (never the backend itself: see
+   * StoreBackend.transaction) and returns the body of the task's webhook. Without it the webhook
+   * carries the task record (spec "Task record delivered by webhook").
    */
-  ended?: (task: TaskRow, deps: D) => unknown;
+  ended?: (task: TaskRow, deps: D, tx: StoreTx) => Promise<unknown>;
 }
 
 /** TaskKinds: operation name -> kind; the one table is OPERATIONS in src/operations.ts. */

@@ -185,16 +185,25 @@ export const taskQueries = (store: Store) => ({
    * removeEndedBefore deletes, for the retention sweep, the tasks that ended before `at` (ISO time)
    * outside batches, and the batches that ended before `at` with their items; returns how many tasks
    * and batches went. A batch's items go with it, so a batch record never loses part of its items.
+   * Delivered and dead webhook deliveries of tasks and batches that no longer exist go too (their
+   * log is shown only with the task); pending and failed ones stay until their schedule ends.
+   * Call it inside a transaction (the backend's removeEndedBefore does).
    */
-  removeEndedBefore: (at: string): { tasks: number; batches: number } =>
-    store.immediate(() => {
-      const ended = ENDED_TASK_STATES.map((state) => `'${state}'`).join(", ");
-      const endedBatches = `SELECT id FROM batches WHERE status IN (${ended}) AND completed_at < ?`;
-      const single = store.db.query(`DELETE FROM tasks WHERE batch_id IS NULL AND status IN (${ended}) AND completed_at < ?`).run(at).changes;
-      const items = store.db.query(`DELETE FROM tasks WHERE batch_id IN (${endedBatches})`).run(at).changes;
-      const batches = store.db.query(`DELETE FROM batches WHERE id IN (${endedBatches})`).run(at).changes;
-      return { tasks: single + items, batches };
-    }),
+  removeEndedBefore: (at: string): { tasks: number; batches: number; deliveries: number } => {
+    const ended = ENDED_TASK_STATES.map((state) => `'${state}'`).join(", ");
+    const endedBatches = `SELECT id FROM batches WHERE status IN (${ended}) AND completed_at < ?`;
+    const single = store.db.query(`DELETE FROM tasks WHERE batch_id IS NULL AND status IN (${ended}) AND completed_at < ?`).run(at).changes;
+    const items = store.db.query(`DELETE FROM tasks WHERE batch_id IN (${endedBatches})`).run(at).changes;
+    const batches = store.db.query(`DELETE FROM batches WHERE id IN (${endedBatches})`).run(at).changes;
+    const deliveries = store.db
+      .query(
+        `DELETE FROM webhook_deliveries WHERE status IN ('delivered', 'dead') AND task_id IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = webhook_deliveries.task_id)
+           AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = webhook_deliveries.task_id)`,
+      )
+      .run().changes;
+    return { tasks: single + items, batches, deliveries };
+  },
 
   /** unfinishedOfKey: the key's tasks waiting or running, for the cap on pending work per key */
   unfinishedOfKey: (keyId: string) => store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM tasks WHERE key_id = ? AND status IN ('pending', 'processing')").get(keyId)!.n,

@@ -3,7 +3,8 @@
  * delivered by webhook"), the batch record (polling and the batch webhook) and the delivery record.
  */
 import type { DeliveryRow } from "../webhooks/queries";
-import type { BatchRow, TaskQueries, TaskRow } from "./queries";
+import type { TaskStore } from "../store/backend";
+import type { BatchRow, TaskRow } from "./queries";
 
 export interface TaskError {
   error: string;
@@ -20,7 +21,7 @@ function outcomeOf(row: TaskRow): { result?: unknown; error?: TaskError } {
 }
 
 /** taskRecord is the body of GET /api/v1/jobs/{task_id}. */
-export function taskRecord(row: TaskRow, q: TaskQueries) {
+export async function taskRecord(row: TaskRow, tasks: Pick<TaskStore, "queuePosition">) {
   return {
     task_id: row.id,
     operation: row.operation,
@@ -30,7 +31,7 @@ export function taskRecord(row: TaskRow, q: TaskQueries) {
     completed_at: row.completed_at,
     credits_used: row.credits_used,
     progress: row.progress_total === null ? null : { done: row.progress_done ?? 0, total: row.progress_total },
-    ...(row.status === "pending" ? { queue_position: q.queuePosition(row.id) } : {}),
+    ...(row.status === "pending" ? { queue_position: await tasks.queuePosition(row.id) } : {}),
     ...(row.batch_id ? { batch_id: row.batch_id } : {}),
     ...outcomeOf(row),
   };
@@ -49,8 +50,8 @@ export function taskWebhookBody(row: TaskRow) {
 }
 
 /** batchRecord is the body of GET /api/v1/jobs/batch/{batch_id} and of the batch webhook. */
-export function batchRecord(batch: BatchRow, q: TaskQueries) {
-  const items = q.batchItems(batch.id);
+export async function batchRecord(batch: BatchRow, tasks: Pick<TaskStore, "batchItems">) {
+  const items = await tasks.batchItems(batch.id);
   const counts = { pending: 0, processing: 0, completed: 0, failed: 0, cancelled: 0 };
   for (const item of items) counts[item.status]++;
   return {

@@ -3,7 +3,6 @@ import type { HandlerInput } from "../app/operation";
 import type { Services } from "../app/services";
 import { AppError } from "../errors";
 import type { AsyncAccepted, TaskRequest } from "./engine";
-import { taskQueries } from "./queries";
 import { batchRecord, deliveryRecord, taskRecord } from "./records";
 import { BatchParams, BatchRecord, DeliveryLog, DeliveryParams, DeliveryRecord, TaskParams, TaskRecord } from "./schema";
 
@@ -34,20 +33,20 @@ export async function acceptTask(call: HandlerInput, request: TaskRequest): Prom
 }
 
 /** ownedTaskOrBatch finds a task or batch of the key; anything else, another key's included, is 404. */
-function ownedTaskOrBatch(services: Services, id: string, keyId: string): void {
-  const q = taskQueries(services.store);
-  const found = id.startsWith("batch_") ? q.getBatchOwned(id, keyId) : q.getOwned(id, keyId);
+async function ownedTaskOrBatch(services: Services, id: string, keyId: string): Promise<void> {
+  const q = services.backend.tasks;
+  const found = id.startsWith("batch_") ? await q.getBatchOwned(id, keyId) : await q.getOwned(id, keyId);
   if (!found || ("operation" in found && !id.startsWith("batch_") && services.tasks.kindOf(found.operation)?.ownRoutes)) throw new AppError("not_found", `No task or batch ${id} for this API key.`);
 }
 
 /** ownedTask finds a task of the key; tasks of kinds with their own endpoints (thumbnail jobs) are not shown here. */
-function ownedTask(services: Services, id: string, keyId: string) {
-  const row = taskQueries(services.store).getOwned(id, keyId);
+async function ownedTask(services: Services, id: string, keyId: string) {
+  const row = await services.backend.tasks.getOwned(id, keyId);
   if (!row || services.tasks.kindOf(row.operation)?.ownRoutes) throw new AppError("not_found", `No task ${id} for this API key; tasks are visible only to the key that created them.`);
   return row;
 }
 
-const deliveriesOf = (services: Services, id: string) => ({ task_id: id, deliveries: services.webhooks.deliveriesOf(id).map(deliveryRecord) });
+const deliveriesOf = async (services: Services, id: string) => ({ task_id: id, deliveries: (await services.webhooks.deliveriesOf(id)).map(deliveryRecord) });
 
 export const taskRoutes: Route[] = [
   {
@@ -61,7 +60,7 @@ export const taskRoutes: Route[] = [
       params: TaskParams,
       responses: { 200: { description: "Task record", schema: TaskRecord }, 404: "Task not found" },
     },
-    handler: ({ params, services, ctx }) => taskRecord(ownedTask(services, params.task_id as string, ctx.key!.id), taskQueries(services.store)),
+    handler: async ({ params, services, ctx }) => taskRecord(await ownedTask(services, params.task_id as string, ctx.key!.id), services.backend.tasks),
   },
   {
     op: {
@@ -73,13 +72,14 @@ export const taskRoutes: Route[] = [
       params: TaskParams,
       responses: { 200: { description: "Task record", schema: TaskRecord }, 404: "Task not found", 409: "Task already ended" },
     },
-    handler: ({ params, services, ctx }) => {
-      const row = ownedTask(services, params.task_id as string, ctx.key!.id);
-      if (!services.tasks.cancel(row.id)) {
-        const now = taskQueries(services.store).get(row.id)!;
+    handler: async ({ params, services, ctx }) => {
+      const row = await ownedTask(services, params.task_id as string, ctx.key!.id);
+      const tasks = services.backend.tasks;
+      if (!(await services.tasks.cancel(row.id))) {
+        const now = (await tasks.get(row.id)) ?? row;
         throw new AppError("conflict", `Task ${row.id} has already ended (${now.status}); only pending or processing tasks can be cancelled.`);
       }
-      return taskRecord(taskQueries(services.store).get(row.id)!, taskQueries(services.store));
+      return taskRecord((await tasks.get(row.id))!, tasks);
     },
   },
   {
@@ -93,11 +93,10 @@ export const taskRoutes: Route[] = [
       params: BatchParams,
       responses: { 200: { description: "Batch record", schema: BatchRecord }, 404: "Batch not found" },
     },
-    handler: ({ params, services, ctx }) => {
-      const q = taskQueries(services.store);
-      const batch = q.getBatchOwned(params.batch_id as string, ctx.key!.id);
+    handler: async ({ params, services, ctx }) => {
+      const batch = await services.backend.tasks.getBatchOwned(params.batch_id as string, ctx.key!.id);
       if (!batch) throw new AppError("not_found", `No batch ${params.batch_id} for this API key.`);
-      return batchRecord(batch, q);
+      return batchRecord(batch, services.backend.tasks);
     },
   },
   {
@@ -111,7 +110,7 @@ export const taskRoutes: Route[] = [
       params: TaskParams,
       responses: { 200: { description: "Delivery log", schema: DeliveryLog }, 404: "Task not found" },
     },
-    handler: ({ params, services, ctx }) => deliveriesOf(services, ownedTask(services, params.task_id as string, ctx.key!.id).id),
+    handler: async ({ params, services, ctx }) => deliveriesOf(services, (await ownedTask(services, params.task_id as string, ctx.key!.id)).id),
   },
   {
     op: {
@@ -123,8 +122,8 @@ export const taskRoutes: Route[] = [
       params: BatchParams,
       responses: { 200: { description: "Delivery log", schema: DeliveryLog }, 404: "Batch not found" },
     },
-    handler: ({ params, services, ctx }) => {
-      ownedTaskOrBatch(services, params.batch_id as string, ctx.key!.id);
+    handler: async ({ params, services, ctx }) => {
+      await ownedTaskOrBatch(services, params.batch_id as string, ctx.key!.id);
       return deliveriesOf(services, params.batch_id as string);
     },
   },
@@ -141,8 +140,8 @@ export const taskRoutes: Route[] = [
     },
     handler: async ({ params, services, ctx }) => {
       const owner = params.task_id as string;
-      ownedTaskOrBatch(services, owner, ctx.key!.id);
-      const delivery = services.webhooks.deliveriesOf(owner).find((d) => d.id === params.delivery_id);
+      await ownedTaskOrBatch(services, owner, ctx.key!.id);
+      const delivery = (await services.webhooks.deliveriesOf(owner)).find((d) => d.id === params.delivery_id);
       if (!delivery) throw new AppError("not_found", `No webhook delivery ${params.delivery_id} for ${owner}.`);
       return deliveryRecord(await services.webhooks.retryNow(delivery.id));
     },

@@ -8,12 +8,14 @@
  *                the store; processing -> aborted at the next heartbeat -> failed (key_revoked)
  *
  * An ended task keeps no input: the row's input (inline files, url_headers) is emptied by the
- * statement that ends it, and its input dir is removed. Its row (its result) is deleted
+ * statement that ends it, and its input blobs are removed. Its row (its result) is deleted
  * `retentionMs` after it ended (a batch's items with the batch), by a sweep at start and every hour.
  *
  * Nothing that decides what runs next lives in memory: a task's state, input, lease, credit hold and
- * webhook are rows in SQLite. A process that is killed leaves `processing` rows whose lease runs out;
- * whichever process looks next (this one after a restart, or another on the same store) claims them
+ * webhook are rows of the store backend (SQLite, or PostgreSQL shared by several machines); claims
+ * go through backend.tasks.claimNext (FOR UPDATE SKIP LOCKED on PostgreSQL). The running map of this
+ * process only says what to abort here. A process that is killed leaves `processing` rows whose lease runs out;
+ * whichever process looks next (this one after a restart, or another on the same store, any machine) claims them
  * again, at most `maxAttempts` times in all (a task that kills its process every time fails instead of
  * looping). Ending a task is one transaction: the result or error, the credit charge or release, the
  * webhook delivery (an outbox row) and the batch's end, so a crash never charges twice or loses a
@@ -25,22 +27,20 @@ import { hostname } from "node:os";
 import type { Logger } from "../app/log";
 import { AppError } from "../errors";
 import type { Hold, Ledger } from "../credits/ledger";
-import type { Store } from "../store";
+import type { StoreBackend, StoreTx } from "../store/backend";
 import type { WebhookDispatcher } from "../webhooks/dispatcher";
 import { coalesced } from "../runtime/coalesce";
-import { hasFilesOnDisk, inputDirOf, loadInput, removeInput, sweepInputs } from "./files";
+import { hasStoredFiles, loadInput, removeInput, sweepInputs } from "./files";
 import type { TaskKinds, TaskOutcome } from "./kinds";
-import { ENDED_TASK_STATES, taskQueries, type TaskQueries, type TaskRow } from "./queries";
+import { ENDED_TASK_STATES, type TaskRow } from "./queries";
 import { batchRecord, taskWebhookBody, type TaskError } from "./records";
 
 /** TaskRunnerDeps: what the runner itself uses (the kinds get their own dependencies, see TaskKind) */
 export interface TaskRunnerDeps {
-  store: Store;
+  backend: StoreBackend;
   ledger: Ledger;
   webhooks: Pick<WebhookDispatcher, "enqueue" | "wake">;
   logger: Logger;
-  /** dataDir: where task inputs are kept (<dataDir>/inputs/<task_id>/) */
-  dataDir: string;
 }
 
 export interface TaskRunnerOptions {
@@ -78,13 +78,15 @@ class LeaseLost extends Error {}
 export class TaskRunner {
   /** owner names this process in lease_owner (host, pid and a random part, unique per start) */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
-  private readonly q: TaskQueries;
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; keyId: string }>();
   private readonly perBatch: number;
   private readonly pollMs: number;
   private readonly maxAttempts: number;
   private active = false;
   private timers: ReturnType<typeof setInterval>[] = [];
+  /** filling: a fill is under way (claims are awaited); another wake meanwhile makes it look once more */
+  private filling: Promise<void> | null = null;
+  private fillAgain = false;
 
   /**
    * @param kinds the operations this runner claims and runs (OPERATIONS, src/operations.ts)
@@ -96,31 +98,37 @@ export class TaskRunner {
     private readonly kindDeps: unknown,
     private readonly o: TaskRunnerOptions,
   ) {
-    this.q = taskQueries(deps.store);
     this.perBatch = o.perBatch ?? 4;
     this.pollMs = o.pollMs ?? 1_000;
     this.maxAttempts = o.maxAttempts ?? 3;
+  }
+
+  private get tasks() {
+    return this.deps.backend.tasks;
   }
 
   /** start resumes what the store holds (pending tasks, expired leases) and keeps looking. */
   start(): void {
     if (this.active) return;
     this.active = true;
-    sweepInputs(this.deps.dataDir, this.q.unfinishedIds());
+    void this.tasks
+      .unfinishedIds()
+      .then((unfinished) => sweepInputs(this.deps.backend.blobs, unfinished))
+      .catch((error) => this.deps.logger.error("-", "task input sweep failed", error));
     const poll = setInterval(() => this.fill(), this.pollMs);
-    const heartbeat = setInterval(() => this.heartbeat(), Math.max(100, Math.floor(this.o.leaseMs / 3)));
-    const retention = setInterval(() => this.sweepEnded(), RETENTION_SWEEP_MS);
+    const heartbeat = setInterval(() => void this.heartbeat(), Math.max(100, Math.floor(this.o.leaseMs / 3)));
+    const retention = setInterval(() => void this.sweepEnded(), RETENTION_SWEEP_MS);
     for (const t of [poll, heartbeat, retention]) t.unref?.();
     this.timers = [poll, heartbeat, retention];
-    this.sweepEnded();
+    void this.sweepEnded();
     this.fill();
   }
 
-  /** sweepEnded deletes the tasks and batches that ended more than retentionMs ago. */
-  private sweepEnded(): void {
+  /** sweepEnded deletes the tasks and batches that ended more than retentionMs ago (and their finished deliveries). */
+  private async sweepEnded(): Promise<void> {
     try {
-      const swept = this.q.removeEndedBefore(new Date(Date.now() - (this.o.retentionMs ?? TASK_RETENTION_MS)).toISOString());
-      if (swept.tasks || swept.batches) this.deps.logger.info("ended tasks past their retention deleted", swept);
+      const swept = await this.tasks.removeEndedBefore(new Date(Date.now() - (this.o.retentionMs ?? TASK_RETENTION_MS)).toISOString());
+      if (swept.tasks || swept.batches || swept.deliveries) this.deps.logger.info("ended tasks past their retention deleted", swept);
     } catch (error) {
       this.deps.logger.error("-", "task retention sweep failed", error);
     }
@@ -148,34 +156,35 @@ export class TaskRunner {
     this.active = false;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    await this.filling;
     const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));
     await Promise.race([all(), Bun.sleep(graceMs)]);
     if (this.running.size === 0) return;
     for (const r of this.running.values()) r.controller.abort("shutdown" satisfies AbortReason);
     await Promise.race([all(), Bun.sleep(5_000)]);
     // work that ignores its signal: hand the task back anyway; its late ending fails on the lease
-    for (const id of this.running.keys()) this.q.requeue(id, this.owner);
+    for (const id of this.running.keys()) await this.tasks.requeue(id, this.owner).catch(() => false);
   }
 
   /**
    * cancel moves a pending or running task to cancelled and releases its credit hold; a task running
-   * here is aborted at once, one running elsewhere at that process's next heartbeat. False when the
-   * task had already ended.
+   * here is aborted at once, one running elsewhere (another process or machine) at that process's
+   * next heartbeat. False when the task had already ended.
    */
-  cancel(taskId: string): boolean {
-    const row = this.q.get(taskId);
+  async cancel(taskId: string): Promise<boolean> {
+    const row = await this.tasks.get(taskId);
     if (!row) return false;
-    const cancelled = this.deps.store.immediate(() => {
-      if (!this.q.cancel(taskId, new Date().toISOString())) return false;
-      this.deps.ledger.settleNow(this.holdOf(row), 0, { operation: row.operation, requestId: row.id });
-      this.afterTaskEnded(taskId);
+    const cancelled = await this.deps.backend.transaction(async (tx) => {
+      if (!(await tx.tasks.cancel(taskId, new Date().toISOString()))) return false;
+      await this.deps.ledger.settle(await this.holdOf(tx, row), 0, { operation: row.operation, requestId: row.id }, tx);
+      await this.afterTaskEnded(tx, taskId);
       return true;
     });
     if (!cancelled) return false;
     this.deps.webhooks.wake();
     const local = this.running.get(taskId);
     if (local) local.controller.abort("cancelled" satisfies AbortReason);
-    else if (hasFilesOnDisk(row.input)) removeInput(inputDirOf(this.deps.dataDir, taskId));
+    else if (hasStoredFiles(row.input)) await removeInput(this.deps.backend.blobs, taskId);
     return true;
   }
 
@@ -183,28 +192,42 @@ export class TaskRunner {
    * forget cancels a task that has not ended (its hold is released) and deletes its row: for a feature
    * that deletes its own record of the task (DELETE of a thumbnail job), and for retention.
    */
-  forget(taskId: string): void {
-    this.cancel(taskId);
-    this.q.removeEnded(taskId);
+  async forget(taskId: string): Promise<void> {
+    await this.cancel(taskId);
+    await this.tasks.removeEnded(taskId);
   }
 
-  /** fill ends the waiting tasks of revoked keys, then claims waiting tasks while there is room. */
+  /** fill ends the waiting tasks of revoked keys, then claims waiting tasks while there is room; one at a time. */
   private fill(): void {
     if (!this.active) return;
+    if (this.filling) {
+      this.fillAgain = true;
+      return;
+    }
+    this.filling = this.fillOnce()
+      .catch((error) => this.deps.logger.error("-", "task runner could not claim work", error)) // a busy store: the next poll tries again
+      .finally(() => {
+        this.filling = null;
+        if (this.fillAgain) {
+          this.fillAgain = false;
+          this.fill();
+        }
+      });
+  }
+
+  private async fillOnce(): Promise<void> {
     const operations = Object.keys(this.kinds);
-    try {
-      this.endRevoked();
-      for (let tries = 0; this.active && this.running.size < this.o.concurrency && tries < this.o.concurrency * 4; tries++) {
-        const now = Date.now();
-        const row = this.q.nextClaimable(operations, now, this.perBatch);
-        if (!row) return;
-        if (!this.q.claim(row.id, this.owner, now + this.o.leaseMs, now, new Date(now).toISOString())) continue; // another worker was faster
-        if (row.batch_id) this.q.markBatchStarted(row.batch_id);
-        this.launch({ ...row, attempts: row.attempts + 1 });
+    await this.endRevoked();
+    while (this.active && this.running.size < this.o.concurrency) {
+      const now = Date.now();
+      const row = await this.tasks.claimNext({ operations, owner: this.owner, leaseUntil: now + this.o.leaseMs, nowMs: now, perBatch: this.perBatch, startedAt: new Date(now).toISOString() });
+      if (!row) return;
+      if (!this.active) {
+        await this.tasks.requeue(row.id, this.owner); // stopped while claiming: hand it back
+        return;
       }
-    } catch (error) {
-      // a busy or closing store: the next poll tries again
-      this.deps.logger.error("-", "task runner could not claim work", error);
+      this.launch(row);
+      if (row.batch_id) await this.tasks.markBatchStarted(row.batch_id);
     }
   }
 
@@ -215,26 +238,25 @@ export class TaskRunner {
   }
 
   private async execute(row: TaskRow, controller: AbortController): Promise<void> {
-    const dir = inputDirOf(this.deps.dataDir, row.id);
+    const blobs = this.deps.backend.blobs;
     let ending: Ending | null = null;
     let reported: [number, number] | null = null;
     try {
       if (row.attempts > this.maxAttempts) {
         ending = { kind: "failed", error: { error: "internal_error", detail: `the worker running this task stopped ${row.attempts - 1} times (its process died); it is not tried again` } };
-      } else if (this.q.revokedKeys([row.key_id]).size > 0) {
+      } else if ((await this.tasks.revokedKeys([row.key_id])).size > 0) {
         ending = { kind: "failed", error: REVOKED_BEFORE_START }; // revoked between the sweep and the claim
       } else {
         const kind = this.kinds[row.operation]!; // claimed only when known
-        const input = await loadInput(row.input, dir);
+        const input = await loadInput(row.input, blobs, row.id);
         let written = 0;
         const progress = (done: number, total: number) => {
           reported = [Math.max(0, Math.floor(done)), Math.max(0, Math.floor(total))];
           // a write (a commit) at most every PROGRESS_WRITE_MS; the last report is written with the ending
           if (reported[0] >= reported[1] || Date.now() - written < PROGRESS_WRITE_MS) return;
           written = Date.now();
-          try {
-            this.q.setProgress(row.id, this.owner, reported[0], reported[1]);
-          } catch {} // progress is bookkeeping; a busy store must not fail the task
+          // progress is bookkeeping; a busy store must not fail the task
+          void this.tasks.setProgress(row.id, this.owner, reported[0], reported[1]).catch(() => false);
         };
         const outcome: TaskOutcome = await kind.run(input, this.kindDeps, controller.signal, progress, { id: row.id });
         controller.signal.throwIfAborted();
@@ -242,41 +264,46 @@ export class TaskRunner {
       }
     } catch (error) {
       if (controller.signal.aborted) {
-        if (controller.signal.reason === ("shutdown" satisfies AbortReason)) this.q.requeue(row.id, this.owner);
+        if (controller.signal.reason === ("shutdown" satisfies AbortReason)) await this.tasks.requeue(row.id, this.owner);
         if (controller.signal.reason === ("revoked" satisfies AbortReason)) ending = { kind: "failed", error: REVOKED_WHILE_RUNNING };
       } else ending = { kind: "failed", error: this.errorOf(row, error) };
+    }
+    try {
+      if (ending) await this.end(row, ending, reported);
+      if (hasStoredFiles(row.input)) {
+        const after = await this.tasks.get(row.id);
+        if (!after || ENDED_TASK_STATES.includes(after.status)) await removeInput(blobs, row.id); // no row: deleted by forget
+      }
     } finally {
       this.running.delete(row.id);
+      this.wake();
     }
-    if (ending) this.end(row, ending, reported);
-    if (hasFilesOnDisk(row.input)) {
-      const after = this.q.get(row.id);
-      if (!after || ENDED_TASK_STATES.includes(after.status)) removeInput(dir); // no row: deleted by forget
-    }
-    this.wake();
   }
 
   /** end writes the task's ending in one transaction; nothing when the lease was lost meanwhile. */
-  private end(row: TaskRow, ending: Ending, progress: [number, number] | null): void {
+  private async end(row: TaskRow, ending: Ending, progress: [number, number] | null): Promise<void> {
     const meta = { operation: row.operation, requestId: row.id };
     try {
-      this.deps.store.immediate(() => {
-        const hold = this.holdOf(row);
+      await this.deps.backend.transaction(async (tx) => {
+        const hold = await this.holdOf(tx, row);
         let final = ending;
         if (final.kind === "completed") {
           try {
-            this.deps.ledger.settleNow(hold, final.credits, meta);
+            await this.deps.ledger.settle(hold, final.credits, meta, tx);
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
             final = { kind: "failed", error: { error: error.code, detail: error.detail } }; // e.g. 402 when the cost outgrew the hold
           }
         }
-        if (final.kind === "failed") this.deps.ledger.settleNow(hold, 0, meta);
+        if (final.kind === "failed") await this.deps.ledger.settle(hold, 0, meta, tx);
         const now = new Date().toISOString();
-        if (progress) this.q.setProgress(row.id, this.owner, progress[0], progress[1]);
-        const written = final.kind === "completed" ? this.q.complete(row.id, this.owner, JSON.stringify(final.result), final.credits, now) : this.q.fail(row.id, this.owner, JSON.stringify(final.error), now);
+        if (progress) await tx.tasks.setProgress(row.id, this.owner, progress[0], progress[1]);
+        const written =
+          final.kind === "completed"
+            ? await tx.tasks.complete(row.id, this.owner, JSON.stringify(final.result), final.credits, now)
+            : await tx.tasks.fail(row.id, this.owner, JSON.stringify(final.error), now);
         if (!written) throw new LeaseLost();
-        this.afterTaskEnded(row.id);
+        await this.afterTaskEnded(tx, row.id);
       });
     } catch (error) {
       if (error instanceof LeaseLost) return;
@@ -285,33 +312,34 @@ export class TaskRunner {
     this.deps.webhooks.wake();
   }
 
-  /** afterTaskEnded (inside the ending transaction): the task's webhook and the end of its batch. */
-  private afterTaskEnded(taskId: string): void {
-    const row = this.q.get(taskId)!;
+  /** afterTaskEnded (inside the ending transaction): the kind's record, the task's webhook and the end of its batch. */
+  private async afterTaskEnded(tx: StoreTx, taskId: string): Promise<void> {
+    const row = (await tx.tasks.get(taskId))!;
     const ended = this.kinds[row.operation]?.ended;
-    const body = ended ? ended(row, this.kindDeps) : taskWebhookBody(row);
-    if (row.webhook_url && row.status !== "cancelled") this.deps.webhooks.enqueue(row.id, row.key_id, row.webhook_url, body);
-    if (row.batch_id) this.endBatchIfDone(row.batch_id);
+    const body = ended ? await ended(row, this.kindDeps, tx) : taskWebhookBody(row);
+    if (row.webhook_url && row.status !== "cancelled") await this.deps.webhooks.enqueue(tx, row.id, row.key_id, row.webhook_url, body);
+    if (row.batch_id) await this.endBatchIfDone(tx, row.batch_id);
   }
 
-  private endBatchIfDone(batchId: string): void {
-    const counts = this.q.batchCounts(batchId);
+  private async endBatchIfDone(tx: StoreTx, batchId: string): Promise<void> {
+    const counts = await tx.tasks.batchCounts(batchId);
     if (counts.pending + counts.processing > 0) return;
     const status = counts.completed > 0 ? "completed" : counts.failed > 0 ? "failed" : "cancelled";
-    if (!this.q.endBatch(batchId, status, counts.credits, new Date().toISOString())) return;
-    const batch = this.q.getBatch(batchId)!;
-    if (batch.webhook_url) this.deps.webhooks.enqueue(batch.id, batch.key_id, batch.webhook_url, batchRecord(batch, this.q));
+    if (!(await tx.tasks.endBatch(batchId, status, counts.credits, new Date().toISOString()))) return;
+    const batch = (await tx.tasks.getBatch(batchId))!;
+    if (batch.webhook_url) await this.deps.webhooks.enqueue(tx, batch.id, batch.key_id, batch.webhook_url, await batchRecord(batch, tx.tasks));
   }
 
   /**
    * heartbeat renews the leases of running tasks; a task that is no longer ours (cancelled, taken
    * over) is aborted, and so is one whose key has been revoked (it then ends failed).
    */
-  private heartbeat(): void {
+  private async heartbeat(): Promise<void> {
+    if (this.running.size === 0) return;
     const until = Date.now() + this.o.leaseMs;
     let revoked = new Set<string>();
     try {
-      revoked = this.q.revokedKeys([...new Set([...this.running.values()].map((r) => r.keyId))]);
+      revoked = await this.tasks.revokedKeys([...new Set([...this.running.values()].map((r) => r.keyId))]);
     } catch (error) {
       this.deps.logger.error("-", "task runner could not look up revoked keys", error);
     }
@@ -319,7 +347,10 @@ export class TaskRunner {
       // the lease is still renewed: this process writes the task's failure once its work has stopped
       if (revoked.has(keyId)) controller.abort("revoked" satisfies AbortReason);
       try {
-        if (!this.q.renewLease(id, this.owner, until)) controller.abort(this.q.get(id)?.status === "cancelled" ? "cancelled" : ("lease_lost" satisfies AbortReason));
+        if (!(await this.tasks.renewLease(id, this.owner, until))) {
+          const now = await this.tasks.get(id);
+          controller.abort(now?.status === "cancelled" ? "cancelled" : ("lease_lost" satisfies AbortReason));
+        }
       } catch (error) {
         this.deps.logger.error(id, "task lease renewal failed", error);
       }
@@ -330,24 +361,24 @@ export class TaskRunner {
    * endRevoked fails the tasks of revoked keys that no worker holds, without running them: each in
    * one transaction with the release of its credit hold, its webhook and its batch's end.
    */
-  private endRevoked(): void {
+  private async endRevoked(): Promise<void> {
     const now = Date.now();
-    const rows = this.q.unclaimedOfRevokedKeys(now);
+    const rows = await this.tasks.unclaimedOfRevokedKeys(now);
     for (const row of rows) {
-      const ended = this.deps.store.immediate(() => {
-        if (!this.q.failUnclaimed(row.id, JSON.stringify(REVOKED_BEFORE_START), new Date(now).toISOString(), now)) return false;
-        this.deps.ledger.settleNow(this.holdOf(row), 0, { operation: row.operation, requestId: row.id });
-        this.afterTaskEnded(row.id);
+      const ended = await this.deps.backend.transaction(async (tx) => {
+        if (!(await tx.tasks.failUnclaimed(row.id, JSON.stringify(REVOKED_BEFORE_START), new Date(now).toISOString(), now))) return false;
+        await this.deps.ledger.settle(await this.holdOf(tx, row), 0, { operation: row.operation, requestId: row.id }, tx);
+        await this.afterTaskEnded(tx, row.id);
         return true;
       });
-      if (ended && hasFilesOnDisk(row.input)) removeInput(inputDirOf(this.deps.dataDir, row.id));
+      if (ended && hasStoredFiles(row.input)) await removeInput(this.deps.backend.blobs, row.id);
     }
     if (rows.length) this.deps.webhooks.wake();
   }
 
   /** holdOf rebuilds the task's credit hold from its row (the hold outlives the process that took it). */
-  private holdOf(row: TaskRow): Hold {
-    return { id: row.hold_id ?? "", account: { id: row.key_id, plan: this.q.planOf(row.key_id) }, amount: row.hold_amount };
+  private async holdOf(tx: StoreTx, row: TaskRow): Promise<Hold> {
+    return { id: row.hold_id ?? "", account: { id: row.key_id, plan: await tx.tasks.planOf(row.key_id) }, amount: row.hold_amount };
   }
 
   private errorOf(row: TaskRow, error: unknown): TaskError {

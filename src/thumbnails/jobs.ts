@@ -1,6 +1,7 @@
 /**
- * ThumbnailJobs keeps every thumbnail as a job: a row in thumbnail_jobs and a JPEG under
- * data/thumbnails/, so the sync answer, the job status, the job image and the signed URL all read
+ * ThumbnailJobs keeps every thumbnail as a job: a row in thumbnail_jobs (backend.thumbnails) and a
+ * JPEG, the blob thumbnails/images/<job>.jpg (backend.blobs: on SQLite the file of that name in the
+ * data dir, as before; on PostgreSQL a row every machine reads), so the sync answer, the job status, the job image and the signed URL all read
  * the same record.
  *
  * Every thumbnail is drawn by the engine (src/tasks/engine.ts), operation "thumbnail", whose id is
@@ -15,10 +16,9 @@
  */
 import { randomBytes, createHash } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
-import { readFile, rm, stat, writeFile, rename } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { AppError } from "../errors";
-import type { Store } from "../store";
+import type { StoreBackend, StoreTx, ThumbnailJobRow } from "../store/backend";
 import type { Account } from "../credits/ledger";
 import { costs } from "../credits/costs";
 import type { Logger } from "../app/log";
@@ -26,7 +26,6 @@ import type { TaskOutcome } from "../tasks/kinds";
 import type { TaskRequest } from "../tasks/engine";
 import type { TaskRow } from "../tasks/queries";
 import { TASK_RETENTION_MS } from "../tasks/runner";
-import { thumbnailQueries, type ThumbnailJobRow } from "./queries";
 import { thumbnailOf, type ThumbnailDeps, type ThumbnailSize, type ThumbnailSource } from "./service";
 import { UrlSigner } from "./signing";
 
@@ -77,15 +76,15 @@ export interface Preview {
 }
 
 export interface ThumbnailJobsDeps {
-  store: Store;
-  /** dataDir: the service's data dir; thumbnails live in its thumbnails/ folder */
+  backend: StoreBackend;
+  /** dataDir: the service's data dir (what an older version left in it is cleaned up at start) */
   dataDir: string;
   thumbnail: ThumbnailDeps;
   logger: Logger;
   /** urlSigningKey: the server-only key of signed thumbnail URLs (resolveUrlSigningKey) */
   urlSigningKey: string;
   /** forgetTask cancels a job's task if it has not ended and deletes it (TaskRunner.forget) */
-  forgetTask: (taskId: string) => void;
+  forgetTask: (taskId: string) => Promise<void>;
 }
 
 /** RETENTION_MS: a job and its image are deleted this long after the job ended (the tasks' retention) */
@@ -93,23 +92,24 @@ export const RETENTION_MS = TASK_RETENTION_MS;
 /** PREVIEW_TTL_MS: how long a cached preview is served before it is drawn again */
 export const PREVIEW_TTL_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
+/** IMAGES, PREVIEWS: the blob folders of job images and cached previews */
+const IMAGES = "thumbnails/images";
+const PREVIEWS = "thumbnails/previews";
 
 const INTERRUPTED_BY_UPGRADE = JSON.stringify({ error: "internal_error", detail: "this job was accepted by an older version of the server and was not run; submit it again" });
 
 export class ThumbnailJobs {
   readonly signer: UrlSigner;
-  private readonly q: ReturnType<typeof thumbnailQueries>;
-  private readonly imageDir: string;
-  private readonly previewDir: string;
   private sweeper: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly deps: ThumbnailJobsDeps) {
-    this.q = thumbnailQueries(deps.store);
     this.signer = new UrlSigner(deps.urlSigningKey);
-    const root = join(deps.dataDir, "thumbnails");
-    this.imageDir = join(root, "images");
-    this.previewDir = join(root, "previews");
-    for (const dir of [this.imageDir, this.previewDir]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // the SQLite backend's blob folders exist from the start, as before (the data dir's modes are checked at start)
+    if (deps.backend.kind === "sqlite") for (const dir of [IMAGES, PREVIEWS]) mkdirSync(join(deps.dataDir, dir), { recursive: true, mode: 0o700 });
+  }
+
+  private get q() {
+    return this.deps.backend.thumbnails;
   }
 
   /**
@@ -117,8 +117,10 @@ export class ThumbnailJobs {
    * pending (before they were tasks) fail with a clear error, and their inputs go.
    */
   start(): void {
-    const orphans = this.q.failWithoutTask(INTERRUPTED_BY_UPGRADE, new Date().toISOString());
-    if (orphans) this.deps.logger.info("thumbnail jobs of an older version failed", { jobs: orphans });
+    void this.q
+      .failWithoutTask(INTERRUPTED_BY_UPGRADE, new Date().toISOString())
+      .then((orphans) => orphans && this.deps.logger.info("thumbnail jobs of an older version failed", { jobs: orphans }))
+      .catch((error) => this.deps.logger.error("-", "thumbnail jobs of an older version could not be failed", error));
     rmSync(join(this.deps.dataDir, "thumbnails", "inputs"), { recursive: true, force: true });
     this.sweeper = setInterval(() => void this.sweep().catch((error) => this.deps.logger.error("-", "thumbnail sweep failed", error)), SWEEP_EVERY_MS);
     this.sweeper.unref();
@@ -140,10 +142,10 @@ export class ThumbnailJobs {
    * recordDrawn keeps a sync thumbnail, which the engine drew under the job's id (draw), as a job
    * born completed (a sync thumbnail never waits), and returns its row.
    */
-  recordDrawn(account: Account, id: string, job: JobInput, result: ThumbnailTaskResult, creditsUsed: number): ThumbnailJobRow {
+  async recordDrawn(account: Account, id: string, job: JobInput, result: ThumbnailTaskResult, creditsUsed: number): Promise<ThumbnailJobRow> {
     const now = new Date().toISOString();
-    this.q.insertCompleted({ id, key_id: account.id, input: JSON.stringify(job), image_path: result.image_path, width: result.width, height: result.height, handler: result.handler, credits_used: creditsUsed, created_at: now, completed_at: now });
-    return this.q.byId(id)!;
+    await this.q.insertCompleted({ id, key_id: account.id, input: JSON.stringify(job), image_path: result.image_path, width: result.width, height: result.height, handler: result.handler, credits_used: creditsUsed, created_at: now, completed_at: now });
+    return (await this.q.byId(id))!;
   }
 
   /**
@@ -162,19 +164,20 @@ export class ThumbnailJobs {
       operation: THUMBNAIL_OPERATION,
       input: { ...input },
       webhookUrl,
-      alongside: () => this.q.insert({ id, key_id: account.id, status: "pending", input: JSON.stringify(job), webhook_url: webhookUrl ?? null, created_at: new Date().toISOString() }),
+      alongside: (tx) => tx.thumbnails.insert({ id, key_id: account.id, status: "pending", input: JSON.stringify(job), webhook_url: webhookUrl ?? null, created_at: new Date().toISOString() }),
     };
   }
 
   /**
-   * draw is the work of the operation "thumbnail": the JPEG goes to the job's image path; the job
-   * record is written after (recordDrawn) or when the task ends (recordEnding).
+   * draw is the work of the operation "thumbnail": the JPEG goes to the job's image blob (whose name
+   * is the job's image_path); the job record is written after (recordDrawn) or when the task ends
+   * (recordEnding).
    */
   async draw(jobId: string, input: ThumbnailTaskInput, signal: AbortSignal): Promise<TaskOutcome<ThumbnailTaskResult>> {
     const source: ThumbnailSource = input.file ? { file: input.file } : { url: input.url, urlHeaders: input.urlHeaders };
     const outcome = await thumbnailOf(source, input.size, this.deps.thumbnail, signal);
-    const path = this.imagePath(jobId);
-    await writeAtomically(path, outcome.jpeg);
+    const path = imageBlobOf(jobId);
+    await this.deps.backend.blobs.put(path, outcome.jpeg);
     return {
       result: { handler: outcome.handler, width: outcome.width, height: outcome.height, image_path: path, filename: outcome.filename, source_content_type: outcome.sourceType },
       credits: costs.thumbnail(),
@@ -186,15 +189,15 @@ export class ThumbnailJobs {
    * transaction) and returns the job's webhook body: the job record as GET
    * /api/v1/thumbnails/jobs/{job_id} shows it, without the signed image URL (made fresh at each poll).
    */
-  recordEnding(task: TaskRow): unknown {
+  async recordEnding(task: TaskRow, tx: StoreTx): Promise<unknown> {
     const at = task.completed_at ?? new Date().toISOString();
     if (task.status === "completed") {
       const result = JSON.parse(task.result!) as ThumbnailTaskResult;
-      this.q.complete({ id: task.id, image_path: result.image_path, width: result.width, height: result.height, handler: result.handler, credits_used: task.credits_used, completed_at: at });
+      await tx.thumbnails.complete({ id: task.id, image_path: result.image_path, width: result.width, height: result.height, handler: result.handler, credits_used: task.credits_used, completed_at: at });
     } else if (task.status === "failed") {
-      this.q.fail(task.id, task.error ?? JSON.stringify({ error: "internal_error", detail: "the thumbnail failed" }), null, at);
+      await tx.thumbnails.fail(task.id, task.error ?? JSON.stringify({ error: "internal_error", detail: "the thumbnail failed" }), null, at);
     }
-    const row = this.q.byId(task.id);
+    const row = await tx.thumbnails.byId(task.id);
     if (!row) return undefined;
     return {
       job_id: row.id,
@@ -211,8 +214,11 @@ export class ThumbnailJobs {
    * cachedPreview reads the cached preview of a URL and size while it is younger than PREVIEW_TTL_MS;
    * null when there is none. The cache is shared by every key: previews never carry url_headers.
    */
-  cachedPreview(url: string, size: ThumbnailSize): Promise<Uint8Array | null> {
-    return freshFile(this.previewPath(url, size), PREVIEW_TTL_MS);
+  async cachedPreview(url: string, size: ThumbnailSize): Promise<Uint8Array | null> {
+    const name = previewBlobOf(url, size);
+    const info = await this.deps.backend.blobs.info(name);
+    if (!info || Date.now() - info.createdAt > PREVIEW_TTL_MS) return null;
+    return this.deps.backend.blobs.get(name);
   }
 
   /** drawPreview is the work of the operation "thumbnail.preview": the cached JPEG (unless nocache), else drawn and cached; priced as a thumbnail either way. */
@@ -220,7 +226,7 @@ export class ThumbnailJobs {
     const cached = input.nocache ? null : await this.cachedPreview(input.url, input.size);
     if (cached) return { result: { jpeg: cached, cached: true }, credits: costs.thumbnail() };
     const drawn = await thumbnailOf({ url: input.url }, input.size, this.deps.thumbnail, signal);
-    await writeAtomically(this.previewPath(input.url, input.size), drawn.jpeg);
+    await this.deps.backend.blobs.put(previewBlobOf(input.url, input.size), drawn.jpeg);
     return { result: { jpeg: drawn.jpeg, cached: false }, credits: costs.thumbnail() };
   }
 
@@ -228,8 +234,8 @@ export class ThumbnailJobs {
   // Reading and deleting
 
   /** job returns the caller's job; 404 when it does not exist or belongs to another key. */
-  job(keyId: string, id: string): ThumbnailJobRow {
-    const row = this.q.byId(id);
+  async job(keyId: string, id: string): Promise<ThumbnailJobRow> {
+    const row = await this.q.byId(id);
     if (!row || row.key_id !== keyId) throw new AppError("not_found", `job_id: no thumbnail job '${id}' for this API key (it may have been deleted, or expired after ${RETENTION_MS / 86_400_000} days)`);
     return row;
   }
@@ -240,62 +246,50 @@ export class ThumbnailJobs {
       const why = row.status === "failed" ? "failed; see GET /api/v1/thumbnails/jobs/{job_id} for the error" : `is ${row.status}; poll GET /api/v1/thumbnails/jobs/{job_id} until it is completed`;
       throw new AppError("job_not_completed", `job '${row.id}' ${why}`);
     }
-    try {
-      return new Uint8Array(await readFile(row.image_path));
-    } catch (cause) {
-      throw new AppError("not_found", `the image of job '${row.id}' is gone (deleted while it was read)`, { cause });
-    }
+    const jpeg = await this.deps.backend.blobs.get(imageBlobOfPath(row.image_path));
+    if (!jpeg) throw new AppError("not_found", `the image of job '${row.id}' is gone (deleted while it was read)`);
+    return jpeg;
   }
 
   /** imageBySignedUrl serves a signed URL: verify, then the job's image whatever key made it. */
   async imageBySignedUrl(id: string, expires: number, signature: string): Promise<Uint8Array> {
     this.signer.verify(id, expires, signature);
-    const row = this.q.byId(id);
+    const row = await this.q.byId(id);
     if (!row) throw new AppError("not_found", `thumbnail '${id}' was deleted`);
     return this.image(row);
   }
 
   /** remove deletes a job, its task (cancelled first when it has not ended, its hold released) and its image. */
-  async remove(row: ThumbnailJobRow): Promise<void> {
-    this.deps.forgetTask(row.id);
-    this.q.remove(row.id);
-    await rm(this.imagePath(row.id), { force: true });
+  async remove(row: Pick<ThumbnailJobRow, "id" | "image_path">): Promise<void> {
+    await this.deps.forgetTask(row.id);
+    await this.q.remove(row.id);
+    await this.deps.backend.blobs.remove(row.image_path ? imageBlobOfPath(row.image_path) : imageBlobOf(row.id));
   }
 
   // -------------------------------------------------------------------------------------------
 
   /** sweep deletes jobs (with their tasks) that ended more than RETENTION_MS ago, and stale previews. */
   private async sweep(): Promise<void> {
-    for (const row of this.q.endedBefore(new Date(Date.now() - RETENTION_MS).toISOString())) await this.remove(row as ThumbnailJobRow);
-    for (const name of await Array.fromAsync(new Bun.Glob("*.jpg").scan(this.previewDir))) {
-      const path = join(this.previewDir, name);
-      if (!(await freshFile(path, PREVIEW_TTL_MS))) await rm(path, { force: true });
+    for (const row of await this.q.endedBefore(new Date(Date.now() - RETENTION_MS).toISOString())) await this.remove(row);
+    for (const blob of await this.deps.backend.blobs.list(PREVIEWS)) {
+      if (Date.now() - blob.createdAt > PREVIEW_TTL_MS) await this.deps.backend.blobs.remove(blob.name);
     }
   }
-
-  private imagePath(id: string): string {
-    return join(this.imageDir, `${id}.jpg`);
-  }
-
-  private previewPath(url: string, size: ThumbnailSize): string {
-    return join(this.previewDir, `${createHash("sha256").update(JSON.stringify([url, size.width, size.height, size.quality])).digest("hex")}.jpg`);
-  }
 }
 
-/** freshFile reads a file younger than `ttlMs`; null when it is missing or older. */
-async function freshFile(path: string, ttlMs: number): Promise<Uint8Array | null> {
-  try {
-    const info = await stat(path);
-    if (Date.now() - info.mtimeMs > ttlMs) return null;
-    return new Uint8Array(await readFile(path));
-  } catch {
-    return null;
-  }
+/** imageBlobOf: the blob of a job's image, also kept as the job's image_path */
+function imageBlobOf(id: string): string {
+  return `${IMAGES}/${id}.jpg`;
 }
 
-/** writeAtomically writes to a temp name and renames, so a reader never sees half a JPEG. */
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const temp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
-  await writeFile(temp, bytes, { mode: 0o600 });
-  await rename(temp, path);
+/**
+ * imageBlobOfPath: the blob an image_path names. Jobs of versions before the blob store kept the
+ * absolute path <data>/thumbnails/images/<job>.jpg, which is the same file as that blob on SQLite.
+ */
+function imageBlobOfPath(imagePath: string): string {
+  return imagePath.startsWith("/") ? `${IMAGES}/${basename(imagePath)}` : imagePath;
+}
+
+function previewBlobOf(url: string, size: ThumbnailSize): string {
+  return `${PREVIEWS}/${createHash("sha256").update(JSON.stringify([url, size.width, size.height, size.quality])).digest("hex")}.jpg`;
 }

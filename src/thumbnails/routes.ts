@@ -3,7 +3,7 @@ import { priceText } from "../credits/costs";
 import type { HandlerInput } from "../app/operation";
 import { checkWebhookUrl } from "../app/inputs";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
-import type { ThumbnailJobRow } from "./queries";
+import type { ThumbnailJobRow } from "../store/backend";
 import { PREVIEW_OPERATION, THUMBNAIL_OPERATION, type JobInput, type Preview, type ResponseType, type ThumbnailTaskInput, type ThumbnailTaskResult } from "./jobs";
 import { acceptTask } from "../tasks/routes";
 import type { Account } from "../credits/ledger";
@@ -71,14 +71,14 @@ async function generate(input: HandlerInput, source: ThumbnailSource, fields: Re
   if (fields.sync === false) {
     const request = services.thumbnails.taskRequest(ctx.key!, source, size, responseType, fields.webhook_url as string | undefined);
     await acceptTask(input, request);
-    const row = services.thumbnails.job(ctx.key!.id, request.id);
+    const row = await services.thumbnails.job(ctx.key!.id, request.id);
     return { success: true, job_id: row.id, status: "pending", poll_url: `${JOBS_PATH}/${row.id}`, image_url: `${JOBS_PATH}/${row.id}/image`, created_at: row.created_at };
   }
   // sync: the engine draws it under the job's id, then the job is kept as completed
   const id = services.thumbnails.newJobId();
   const taskInput: ThumbnailTaskInput = { size, ...source };
   const { result, creditsUsed } = await services.tasks.runNow<ThumbnailTaskResult>(ctx.key!, THUMBNAIL_OPERATION, taskInput, ctx.id, request.signal, { id });
-  const job = services.thumbnails.recordDrawn(ctx.key!, id, { size, responseType }, result, creditsUsed);
+  const job = await services.thumbnails.recordDrawn(ctx.key!, id, { size, responseType }, result, creditsUsed);
   return { ...(await jobBody(input, job)), filename: result.filename, source_content_type: result.source_content_type };
 }
 
@@ -172,7 +172,7 @@ export const thumbnailRoutes: Route[] = [
       params: ThumbnailJobParams,
       responses: { 200: { description: "Job status", schema: ThumbnailResponse }, 404: "Job not found" },
     },
-    handler: async (input) => jobBody(input, input.services.thumbnails.job(input.ctx.key!.id, input.params.job_id as string)),
+    handler: async (input) => jobBody(input, await input.services.thumbnails.job(input.ctx.key!.id, input.params.job_id as string)),
   },
   {
     op: {
@@ -185,7 +185,7 @@ export const thumbnailRoutes: Route[] = [
       responses: { 200: "Deleted: {success, job_id, deleted: true}", 404: "Job not found" },
     },
     handler: async ({ services, ctx, params }) => {
-      const row = services.thumbnails.job(ctx.key!.id, params.job_id as string);
+      const row = await services.thumbnails.job(ctx.key!.id, params.job_id as string);
       await services.thumbnails.remove(row);
       return { success: true, job_id: row.id, deleted: true };
     },
@@ -205,7 +205,7 @@ export const thumbnailRoutes: Route[] = [
       },
     },
     handler: async ({ services, ctx, params, set }) => {
-      const row = services.thumbnails.job(ctx.key!.id, params.job_id as string);
+      const row = await services.thumbnails.job(ctx.key!.id, params.job_id as string);
       return jpegResponse(await services.thumbnails.image(row), set, { "cache-control": "private, max-age=3600" });
     },
   },

@@ -16,7 +16,7 @@ export const thumbnailTask: TaskKind<ThumbnailTaskInput, ThumbnailTaskResult, { 
   minimumCost: MINIMUM_COST.thumbnail,
   ownRoutes: true,
   run: (input, deps, signal, _progress, task) => deps.thumbnails.draw(task.id, input, signal),
-  ended: (task, deps) => deps.thumbnails.recordEnding(task),
+  ended: (task, deps, tx) => deps.thumbnails.recordEnding(task, tx),
 };
 
 export const previewTask: TaskKind<PreviewInput, Preview, { thumbnails: ThumbnailJobs }> = {

@@ -8,8 +8,10 @@
  *        -> 2xx delivered | 4xx (or any other non-5xx) dead | 5xx, timeout, network error: failed,
  *           next_attempt_at = now + delay (scaled), or dead when the schedule is used up
  *
- * Everything that decides the next request is in SQLite, so a process that stops or dies loses no
- * delivery: the next one (or another instance on the same store) picks the due rows up. A delivery
+ * Everything that decides the next request is in the store (backend.deliveries: SQLite, or
+ * PostgreSQL shared by several machines, where claimDue takes rows with FOR UPDATE SKIP LOCKED), so
+ * a process that stops or dies loses no delivery: the next one (or another process or machine on
+ * the same store) picks the due rows up. A delivery
  * may then be sent twice (the process died after the receiver answered but before the row was
  * updated); the X-SVC-Delivery-ID is the same every time, so receivers de-duplicate by it.
  */
@@ -18,15 +20,14 @@ import type { Logger } from "../app/log";
 import { AppError } from "../errors";
 import { coalesced } from "../runtime/coalesce";
 import { assertFetchableUrl, pinToAddress } from "../security/ssrf";
-import type { Store } from "../store";
+import type { StoreBackend, StoreTx } from "../store/backend";
 import type { DeliveryState } from "../store/states";
-import { webhookQueries, type DeliveryRow } from "./queries";
+import type { DeliveryRow } from "./queries";
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS, delayBefore } from "./schedule";
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signBody } from "./signature";
-import { signingSecretFor } from "./secret";
 
 export interface WebhookDispatcherOptions {
-  store: Store;
+  backend: StoreBackend;
   /** sharedSecret: signs deliveries of keys made before per-key secrets (see secret.ts) */
   sharedSecret: string;
   /** allowPrivate: deliver to loopback and private addresses (the server's --allow-private-urls) */
@@ -55,7 +56,6 @@ export function newDeliveryId(): string {
 }
 
 export class WebhookDispatcher {
-  private readonly q: ReturnType<typeof webhookQueries>;
   private readonly delays: readonly number[];
   private readonly scale: number;
   private readonly timeoutMs: number;
@@ -66,9 +66,11 @@ export class WebhookDispatcher {
   private running = false;
   /** born: deliveries enqueued (claimed) by this process whose first request is made at the next wake */
   private born: string[] = [];
+  /** ticking: a tick is under way (its claims are awaited); a wake meanwhile makes it tick once more */
+  private ticking: Promise<void> | null = null;
+  private tickAgain = false;
 
   constructor(private readonly o: WebhookDispatcherOptions) {
-    this.q = webhookQueries(o.store);
     this.delays = o.delays ?? RETRY_DELAYS_MS;
     this.scale = o.retryScale ?? 1;
     this.timeoutMs = o.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
@@ -76,12 +78,16 @@ export class WebhookDispatcher {
     this.parallel = o.parallel ?? 16;
   }
 
+  private get deliveries() {
+    return this.o.backend.deliveries;
+  }
+
   /**
    * enqueue records a delivery of `payload` to `url` for the key `keyId` (whose secret signs it), due
-   * now. Call it inside the transaction that ends the task, then `wake()` after the commit. Returns
+   * now, through `tx`: the transaction that ends the task; call `wake()` after the commit. Returns
    * the delivery id (whd_...).
    */
-  enqueue(taskId: string, keyId: string, url: string, payload: unknown): string {
+  async enqueue(tx: StoreTx, taskId: string, keyId: string, url: string, payload: unknown): Promise<string> {
     const id = newDeliveryId();
     const now = new Date();
     // With room for another request, this process makes the first one right after the commit (wake),
@@ -89,7 +95,7 @@ export class WebhookDispatcher {
     // one dies first, and no second commit is needed to claim it.
     const sendHere = this.running && this.inFlight.size + this.born.length < this.parallel;
     const nextAttemptAt = sendHere ? now.getTime() + this.timeoutMs + CLAIM_MARGIN_MS : now.getTime();
-    this.q.insert({ id, task_id: taskId, key_id: keyId, url, payload: JSON.stringify(payload), next_attempt_at: nextAttemptAt, created_at: now.toISOString() });
+    await tx.deliveries.insert({ id, task_id: taskId, key_id: keyId, url, payload: JSON.stringify(payload), next_attempt_at: nextAttemptAt, created_at: now.toISOString() });
     if (sendHere) this.born.push(id);
     return id;
   }
@@ -117,13 +123,12 @@ export class WebhookDispatcher {
     this.born = [];
     for (const id of born) {
       if (this.inFlight.has(id)) continue;
-      try {
-        const row = this.q.get(id);
-        if (row && row.status === "pending" && row.attempts === 0) void this.track(id, this.attempt(row, true));
-      } catch (error) {
-        // a busy store: the row is due once its claim runs out, and a tick sends it then
-        this.o.logger.error("-", `webhook delivery ${id} could not be started`, error);
-      }
+      const start = async () => {
+        const row = await this.deliveries.get(id);
+        if (row && row.status === "pending" && row.attempts === 0) await this.attempt(row, true);
+      };
+      // a busy store: the row is due once its claim runs out, and a tick sends it then
+      void this.track(id, start());
     }
   }
 
@@ -132,11 +137,12 @@ export class WebhookDispatcher {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await this.ticking;
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
-  deliveriesOf(taskId: string): DeliveryRow[] {
-    return this.q.ofTask(taskId);
+  deliveriesOf(taskId: string): Promise<DeliveryRow[]> {
+    return this.deliveries.ofTask(taskId);
   }
 
   /**
@@ -146,11 +152,11 @@ export class WebhookDispatcher {
    */
   async retryNow(id: string): Promise<DeliveryRow> {
     await this.inFlight.get(id);
-    const row = this.q.get(id);
+    const row = await this.deliveries.get(id);
     if (!row) throw new AppError("not_found", `No webhook delivery ${id}.`);
     const scheduled = row.status === "pending" || row.status === "failed";
     await this.track(id, this.attempt(row, scheduled));
-    return this.q.get(id)!;
+    return (await this.deliveries.get(id))!;
   }
 
   private track(id: string, work: Promise<void>): Promise<void> {
@@ -166,28 +172,46 @@ export class WebhookDispatcher {
 
   private tick(): void {
     if (!this.running) return;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    try {
-      const now = Date.now();
-      const free = this.parallel - this.inFlight.size;
-      if (free > 0) {
-        for (const row of this.q.due(now, free)) {
-          if (this.inFlight.size >= this.parallel) break;
-          if (this.inFlight.has(row.id)) continue;
-          if (!this.q.claim(row.id, row.next_attempt_at!, now + this.timeoutMs + CLAIM_MARGIN_MS)) continue;
-          void this.track(row.id, this.attempt(row, true));
+    this.ticking = this.tickOnce()
+      .catch((error) => {
+        // a busy or closing store: look again at the next poll
+        this.o.logger.error("-", "webhook scheduler tick failed", error);
+        this.schedule(this.pollMs);
+      })
+      .finally(() => {
+        this.ticking = null;
+        if (this.tickAgain) {
+          this.tickAgain = false;
+          this.tick();
         }
+      });
+  }
+
+  /** tickOnce claims the due deliveries there is room for (no other dispatcher gets them) and sends them; then waits for the next due one. */
+  private async tickOnce(): Promise<void> {
+    const now = Date.now();
+    const free = this.parallel - this.inFlight.size;
+    if (free > 0) {
+      for (const row of await this.deliveries.claimDue(now, free, now + this.timeoutMs + CLAIM_MARGIN_MS)) {
+        if (this.inFlight.has(row.id)) continue; // a manual retry of it is under way; the claim runs out
+        void this.track(row.id, this.attempt(row, true));
       }
-      const next = this.q.nextDueAt();
-      const wait = next === null ? this.pollMs : Math.min(this.pollMs, Math.max(0, next - Date.now()));
-      this.timer = setTimeout(() => this.tick(), wait);
-      this.timer.unref?.();
-    } catch (error) {
-      // a busy or closing store: look again at the next poll
-      this.o.logger.error("-", "webhook scheduler tick failed", error);
-      this.timer = setTimeout(() => this.tick(), this.pollMs);
     }
+    const next = await this.deliveries.nextDueAt();
+    this.schedule(next === null ? this.pollMs : Math.min(this.pollMs, Math.max(0, next - Date.now())));
+  }
+
+  private schedule(waitMs: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), waitMs);
+    this.timer.unref?.();
   }
 
   /** attempt makes one request and records it; `scheduled` false = a manual retry outside the schedule. */
@@ -206,7 +230,7 @@ export class WebhookDispatcher {
         next = Date.now() + delay;
       }
     }
-    this.q.record({
+    await this.deliveries.record({
       id: row.id,
       status,
       status_code: outcome.statusCode,
@@ -215,6 +239,16 @@ export class WebhookDispatcher {
       delivered_at: status === "delivered" ? new Date().toISOString() : null,
     });
     if (status === "dead") this.o.logger.info("webhook delivery dead", { delivery_id: row.id, task_id: row.task_id, attempts: attemptsMade, status_code: outcome.statusCode, error: outcome.error });
+  }
+
+  /**
+   * signingSecretOf: the secret that signs a delivery of `keyId` now (read from the store, so every
+   * machine signs alike): the key's own, else the shared one (keys made before per-key secrets, and
+   * deliveries enqueued before migration 5, which have no key).
+   */
+  private async signingSecretOf(keyId: string | null): Promise<string> {
+    if (!keyId) return this.o.sharedSecret;
+    return (await this.o.backend.keys.webhookSecret(keyId))?.webhook_secret ?? this.o.sharedSecret;
   }
 
   /** send POSTs the stored payload, signed, to a URL that passes the SSRF guard now (DNS may have changed). */
@@ -228,11 +262,12 @@ export class WebhookDispatcher {
       const refused = error instanceof AppError && (error.code === "url_refused" || error.code === "bad_request");
       return { kind: refused ? "permanent" : "retry", statusCode: null, error: error instanceof AppError ? error.detail : String(error) };
     }
+    const secret = await this.signingSecretOf(row.key_id);
     const headers = new Headers({
       "content-type": "application/json",
       "user-agent": USER_AGENT,
       // signed now, with the key's secret of this moment: a rotation counts from the next request on
-      [SIGNATURE_HEADER]: signBody(signingSecretFor(this.o.store, row.key_id, this.o.sharedSecret), row.payload),
+      [SIGNATURE_HEADER]: signBody(secret, row.payload),
       [DELIVERY_ID_HEADER]: row.id,
     });
     if (pinnedHost) headers.set("host", pinnedHost);

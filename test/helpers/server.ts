@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { openStore, type Store } from "../../src/store";
+import { openSqliteBackend, type SqliteBackend } from "../../src/store/sqliteBackend";
 import { createApiKey } from "../../src/security/apiKeys";
 import type { Plan } from "../../src/store/states";
 
@@ -34,6 +35,8 @@ export interface TestServer {
   /** a new API key on the given plan, made in the server's store */
   key(plan?: Plan): Promise<{ key: string; id: string }>;
   store(): Store;
+  /** backend: the server's store behind StoreBackend (a second connection, as the CLI would open) */
+  backend(): SqliteBackend;
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
@@ -79,6 +82,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     await Bun.sleep(50);
   }
   let store: Store | null = null;
+  let backend: SqliteBackend | null = null;
   return {
     url,
     port,
@@ -87,6 +91,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     stdout: () => out,
     stderr: () => err,
     store: () => (store ??= openStore(dataDir)),
+    backend: () => (backend ??= openSqliteBackend(dataDir)),
     async key(plan: Plan = "pro") {
       const { key, info } = createApiKey((store ??= openStore(dataDir)), plan, "test");
       return { key, id: info.id };
@@ -94,6 +99,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     async stop(signal: NodeJS.Signals = "SIGTERM") {
       store?.close();
       store = null;
+      await backend?.close();
+      backend = null;
       if (proc.exitCode === null) proc.kill(signal);
       const code = await proc.exited;
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });

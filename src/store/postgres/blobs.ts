@@ -36,6 +36,10 @@ export const pgBlobs = (sql: Sql): BlobStore => ({
     const [row] = await sql`SELECT octet_length(bytes)::int AS n FROM blobs WHERE name = ${checkBlobName(name)}`;
     return row ? (row as { n: number }).n : null;
   },
+  async info(name) {
+    const [row] = await sql`SELECT octet_length(bytes)::int AS n, created_at::float8 AS created_at FROM blobs WHERE name = ${checkBlobName(name)}`;
+    return row ? { size: (row as { n: number }).n, createdAt: Number((row as { created_at: number }).created_at) } : null;
+  },
   async remove(name) {
     checkBlobName(name);
     return (await sql`DELETE FROM blobs WHERE name = ${name} OR name LIKE ${likePrefix(name)}`).count;

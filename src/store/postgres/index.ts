@@ -11,6 +11,7 @@ import { chargeCredits, chargeIn, holdCredits, holdIn, pgCreditQueries, settleHo
 import { pgKeyQueries } from "./keys";
 import { appliedPgMigrations, migratePostgres, type MigrationReport } from "./migrations";
 import { pgTaskQueries } from "./tasks";
+import { pgThumbnailQueries } from "./thumbnails";
 import { pgWebhookQueries } from "./webhooks";
 
 export interface PostgresOptions {
@@ -96,7 +97,13 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
 
 /** storeTx binds the query sets to the pool (each credit move its own transaction) or to a transaction's client */
 function storeTx(sql: Bun.SQL, inTransaction: boolean): StoreTx {
-  return { keys: pgKeyQueries(sql), credits: creditStore(sql, inTransaction), tasks: pgTaskQueries(sql), deliveries: pgWebhookQueries(sql) };
+  return {
+    keys: pgKeyQueries(sql),
+    credits: creditStore(sql, inTransaction),
+    tasks: pgTaskQueries(sql, inTransaction),
+    deliveries: pgWebhookQueries(sql),
+    thumbnails: pgThumbnailQueries(sql),
+  };
 }
 
 function creditStore(sql: Bun.SQL, inTransaction: boolean): CreditStore {

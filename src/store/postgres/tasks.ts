@@ -20,7 +20,7 @@ function taskRow(row: Record<string, unknown>): TaskRow {
   return numbersIn<TaskRow>(row, TASK_INT8);
 }
 
-export const pgTaskQueries = (sql: Sql): TaskStore => ({
+export const pgTaskQueries = (sql: Sql, inTransaction = false): TaskStore => ({
   async countByState(): Promise<Record<TaskState, number>> {
     const counts = Object.fromEntries(TASK_STATES.map((s) => [s, 0])) as Record<TaskState, number>;
     for (const row of await sql`SELECT status, count(*)::int AS n FROM tasks GROUP BY status`) counts[row.status as TaskState] = row.n;
@@ -194,5 +194,30 @@ export const pgTaskQueries = (sql: Sql): TaskStore => ({
       UPDATE batches SET status = ${status}, credits_used = ${credits}, completed_at = ${completedAt}
       WHERE id = ${id} AND status IN ('pending', 'processing')`;
     return r.count === 1;
+  },
+
+  async unfinishedOfKey(keyId: string): Promise<number> {
+    const [row] = await sql`SELECT count(*)::int AS n FROM tasks WHERE key_id = ${keyId} AND status IN ('pending', 'processing')`;
+    return row!.n as number;
+  },
+
+  async removeEnded(id: string): Promise<boolean> {
+    const r = await sql`DELETE FROM tasks WHERE id = ${id} AND status IN ('completed', 'failed', 'cancelled')`;
+    return r.count === 1;
+  },
+
+  /** removeEndedBefore: retention, as tasks/queries.ts on SQLite; one transaction (or the caller's) */
+  async removeEndedBefore(at: string): Promise<{ tasks: number; batches: number; deliveries: number }> {
+    const sweep = async (tx: Sql) => {
+      const single = await tx`DELETE FROM tasks WHERE batch_id IS NULL AND status IN ('completed', 'failed', 'cancelled') AND completed_at < ${at}`;
+      const items = await tx`DELETE FROM tasks WHERE batch_id IN (SELECT id FROM batches WHERE status IN ('completed', 'failed', 'cancelled') AND completed_at < ${at})`;
+      const batches = await tx`DELETE FROM batches WHERE id IN (SELECT id FROM batches WHERE status IN ('completed', 'failed', 'cancelled') AND completed_at < ${at})`;
+      const deliveries = await tx`
+        DELETE FROM webhook_deliveries d WHERE d.status IN ('delivered', 'dead') AND d.task_id IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = d.task_id)
+          AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = d.task_id)`;
+      return { tasks: single.count + items.count, batches: batches.count, deliveries: deliveries.count };
+    };
+    return inTransaction ? sweep(sql) : (sql.begin((tx) => sweep(tx)) as Promise<{ tasks: number; batches: number; deliveries: number }>);
   },
 });

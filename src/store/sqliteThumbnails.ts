@@ -1,27 +1,12 @@
-/** SQL of thumbnail jobs. Pure statements over the Store; no logic. */
-import type { Store } from "../store";
-import type { ThumbnailJobState } from "../store/states";
+/**
+ * SQL of thumbnail jobs on SQLite (PostgreSQL: postgres/thumbnails.ts), behind the backend's
+ * ThumbnailStore (sqliteBackend.ts). Pure statements over the Store; no logic.
+ */
+import type { NewThumbnailJob, ThumbnailCompletion, ThumbnailJobRow } from "./backend";
+import type { Store } from "./index";
 
-export interface ThumbnailJobRow {
-  id: string;
-  key_id: string;
-  status: ThumbnailJobState;
-  /** input: JSON of JobInput (options and where the input is) */
-  input: string;
-  image_path: string | null;
-  width: number | null;
-  height: number | null;
-  handler: string | null;
-  /** error: JSON {error, detail} of a failed job */
-  error: string | null;
-  webhook_url: string | null;
-  credits_used: number;
-  created_at: string;
-  completed_at: string | null;
-}
-
-type NewJob = Pick<ThumbnailJobRow, "id" | "key_id" | "status" | "input" | "webhook_url" | "created_at">;
-type Completion = Pick<ThumbnailJobRow, "id" | "image_path" | "width" | "height" | "handler" | "credits_used" | "completed_at">;
+type NewJob = NewThumbnailJob;
+type Completion = ThumbnailCompletion;
 
 export const thumbnailQueries = (store: Store) => ({
   insert: (row: NewJob) =>

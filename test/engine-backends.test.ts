@@ -1,0 +1,315 @@
+/**
+ * The engine's parts on both store backends (SQLite in a data dir, PostgreSQL in a throwaway
+ * cluster, test/helpers/postgres.ts): the Ledger through StoreBackend, the TaskEngine end to end
+ * in-process (accept -> claim -> run -> end -> webhook outbox row), settings and blobs, thumbnail job
+ * records. The same test, the same expectations, on each backend.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { createLogger } from "../src/app/log";
+import { Ledger } from "../src/credits/ledger";
+import { FREE_MONTHLY_CREDITS } from "../src/credits/plans";
+import { AppError } from "../src/errors";
+import type { StoreBackend } from "../src/store/backend";
+import { openPostgres } from "../src/store/postgres";
+import { openSqliteBackend } from "../src/store/sqliteBackend";
+import { TaskEngine } from "../src/tasks/engine";
+import { INLINE_MAX_BYTES } from "../src/tasks/files";
+import type { TaskKinds } from "../src/tasks/kinds";
+import { WebhookDispatcher } from "../src/webhooks/dispatcher";
+import { startPostgres, type TestPostgres } from "./helpers/postgres";
+import { tempDir } from "./helpers/server";
+
+let pg: TestPostgres;
+const opened: StoreBackend[] = [];
+const stops: (() => Promise<void>)[] = [];
+const quiet = createLogger("error", () => {});
+
+beforeAll(async () => {
+  pg = await startPostgres();
+});
+
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+  await Promise.all(opened.splice(0).map((s) => s.close().catch(() => undefined)));
+});
+
+afterAll(async () => {
+  await pg.stop();
+});
+
+type Kind = StoreBackend["kind"];
+
+/** machinesOn opens `n` backends of a kind on one fresh store: processes (SQLite) or machines (PostgreSQL) */
+async function machinesOn(kind: Kind, n: number): Promise<StoreBackend[]> {
+  let backends: StoreBackend[];
+  if (kind === "postgres") {
+    const url = await pg.newDatabase();
+    const first = await openPostgres(url, { poolSize: 8, statementTimeoutMs: 10_000, changePollMs: 0 });
+    backends = [first, ...(await Promise.all(Array.from({ length: n - 1 }, () => openPostgres(url, { poolSize: 8, statementTimeoutMs: 10_000, changePollMs: 0 }))))];
+  } else {
+    const dir = tempDir();
+    backends = Array.from({ length: n }, () => openSqliteBackend(dir));
+  }
+  opened.push(...backends);
+  return backends;
+}
+
+const nowIso = () => new Date().toISOString();
+const id = (prefix: string) => `${prefix}_${randomBytes(6).toString("hex")}`;
+
+async function makeKey(store: StoreBackend, plan: "free" | "pro" = "free"): Promise<{ id: string; plan: "free" | "pro" }> {
+  const keyId = id("key");
+  await store.keys.insert({ id: keyId, name: "test", plan, prefix: "dk_test", key_hash: randomBytes(16).toString("hex"), created_at: nowIso(), webhook_secret: null, webhook_secret_at: null });
+  return { id: keyId, plan };
+}
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "ok";
+  } catch (e) {
+    return e instanceof AppError ? e.code : String(e);
+  }
+}
+
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await Bun.sleep(20);
+  }
+}
+
+/** ECHO_KINDS: a trivial operation that returns what it read (the size of its file) and costs 2 */
+const ECHO_KINDS: TaskKinds = {
+  echo: {
+    minimumCost: 1,
+    run: async (input: { file?: File; word?: string }) => ({ result: { word: input.word ?? null, bytes: input.file?.size ?? 0 }, credits: 2 }),
+  },
+};
+
+function engineOn(backend: StoreBackend, options: { concurrency?: number } = {}) {
+  const ledger = new Ledger(backend);
+  // not started: deliveries stay due in the store, as the outbox of a process that has not sent them yet
+  const webhooks = new WebhookDispatcher({ backend, sharedSecret: "whsec_test", allowPrivate: true, logger: quiet });
+  const engine = new TaskEngine({ backend, ledger, webhooks, logger: quiet }, ECHO_KINDS, {}, { concurrency: options.concurrency ?? 4, leaseMs: 5_000, pollMs: 50, maxPendingPerKey: 1000 });
+  stops.push(() => engine.stop(1_000));
+  return { engine, ledger };
+}
+
+for (const kind of ["sqlite", "postgres"] as const) {
+  describe(kind, () => {
+    describe("Ledger", () => {
+      test("hold, settle, release, charge and grant move the balance; 402 past it, with the detail of today", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const account = await makeKey(store!);
+        const ledger = new Ledger(store!);
+        expect(await ledger.balance(account)).toMatchObject({ allowance: FREE_MONTHLY_CREDITS, used: 0, held: 0, remaining: FREE_MONTHLY_CREDITS });
+        const a = await ledger.hold(account, 3);
+        expect(await ledger.balance(account)).toMatchObject({ held: 3, remaining: 97 });
+        await ledger.settle(a, 12, { operation: "extract", requestId: "r1" });
+        const b = await ledger.hold(account, 5);
+        await ledger.release(b);
+        await ledger.grant(account.id, 10);
+        expect(await ledger.balance(account)).toMatchObject({ granted: 10, used: 12, held: 0, remaining: 98 });
+        await ledger.charge(account, 97, { operation: "x" });
+        const error = await ledger.charge(account, 3, { operation: "extract" }).catch((e) => e);
+        expect(error).toBeInstanceOf(AppError);
+        expect(error.status).toBe(402);
+        expect(error.detail).toContain("needs 3 credits and 1 remain");
+        expect(error.detail).toContain(`credits grant ${account.id}`);
+        expect(await ledger.housekeeping()).toBe(0);
+      });
+
+      test("a settle past the balance charges nothing, releases the hold and says 402; metered keys have no cap", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const account = await makeKey(store!);
+        const ledger = new Ledger(store!);
+        await ledger.charge(account, 95, { operation: "setup" });
+        const hold = await ledger.hold(account, 3);
+        expect(await codeOf(ledger.settle(hold, 40, { operation: "extract" }))).toBe("insufficient_credits");
+        expect(await ledger.balance(account)).toMatchObject({ used: 95, held: 0, remaining: 5 });
+        const pro = await makeKey(store!, "pro");
+        await ledger.charge(pro, 5000, { operation: "analyze" });
+        expect(await ledger.balance(pro)).toMatchObject({ allowance: null, used: 5000, remaining: null });
+      });
+
+      test("100 concurrent holds through Ledgers on three machines against 50 credits: exactly 50 succeed", async () => {
+        const stores = await machinesOn(kind, 3);
+        const account = await makeKey(stores[0]!);
+        const ledgers = stores.map((s) => new Ledger(s));
+        await ledgers[0]!.charge(account, FREE_MONTHLY_CREDITS - 50, { operation: "setup" });
+        const outcomes = await Promise.all(Array.from({ length: 100 }, (_, i) => codeOf(ledgers[i % 3]!.hold(account, 1))));
+        expect(outcomes.filter((o) => o === "ok")).toHaveLength(50);
+        expect(outcomes.filter((o) => o === "insufficient_credits")).toHaveLength(50);
+        expect(await ledgers[1]!.balance(account)).toMatchObject({ used: 50, held: 50, remaining: 0 });
+      });
+
+      test("a hold inside a transaction that rolls back leaves nothing", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const account = await makeKey(store!);
+        const ledger = new Ledger(store!);
+        await expect(
+          store!.transaction(async (tx) => {
+            await ledger.hold(account, 30, undefined, tx);
+            throw new Error("roll back");
+          }),
+        ).rejects.toThrow("roll back");
+        expect(await ledger.balance(account)).toMatchObject({ held: 0, remaining: FREE_MONTHLY_CREDITS });
+      });
+    });
+
+    describe("TaskEngine", () => {
+      test("accept -> claim -> run -> end: result, charge, webhook outbox row, input blob gone", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const account = await makeKey(store!);
+        const { engine, ledger } = engineOn(store!);
+        const big = new File([new Uint8Array(INLINE_MAX_BYTES + 10).fill(7)], "big.bin", { type: "application/octet-stream" });
+        const accepted = await engine.accept(account, { operation: "echo", input: { file: big, word: "hi" }, webhookUrl: "http://127.0.0.1:9/hook" });
+        expect(accepted).toMatchObject({ status: "pending", poll_url: `/api/v1/jobs/${accepted.task_id}` });
+        expect((await store!.blobs.list(`inputs/${accepted.task_id}`)).map((b) => b.name)).toEqual([`inputs/${accepted.task_id}/0`]);
+        expect(await ledger.balance(account)).toMatchObject({ held: 1 });
+        engine.start();
+        const row = await until(() => store!.tasks.get(accepted.task_id), (r) => r?.status === "completed");
+        expect(JSON.parse(row!.result!)).toEqual({ word: "hi", bytes: INLINE_MAX_BYTES + 10 });
+        expect(row).toMatchObject({ credits_used: 2, attempts: 1, lease_owner: null, input: "{}" });
+        expect(await ledger.balance(account)).toMatchObject({ used: 2, held: 0 });
+        const [delivery] = await store!.deliveries.ofTask(accepted.task_id);
+        expect(delivery).toMatchObject({ task_id: accepted.task_id, key_id: account.id, url: "http://127.0.0.1:9/hook", status: "pending", attempts: 0 });
+        expect(JSON.parse(delivery!.payload)).toMatchObject({ task_id: accepted.task_id, status: "completed", credits_used: 2, result: { word: "hi" } });
+        await until(() => store!.blobs.list(`inputs/${accepted.task_id}`), (l) => l.length === 0);
+      });
+
+      test("two engines on one store run 40 tasks of a batch, each exactly once, and end the batch once", async () => {
+        // PostgreSQL: two machines. SQLite: two runners on the process's one backend (a process opens
+        // one; two handles in one process would block each other's BEGIN IMMEDIATE on the event loop)
+        const stores = kind === "postgres" ? await machinesOn(kind, 2) : await machinesOn(kind, 1).then(([one]) => [one!, one!]);
+        const account = await makeKey(stores[0]!, "pro");
+        const engines = stores.map((s) => engineOn(s, { concurrency: 3 }).engine);
+        const items = Array.from({ length: 40 }, (_, i) => ({ input: { word: `w${i}` } }));
+        const batch = await engines[0]!.acceptBatch(account, "echo", items, "http://127.0.0.1:9/batch");
+        for (const e of engines) e.start();
+        const done = await until(() => stores[1]!.tasks.getBatch(batch.batch_id), (b) => b?.status === "completed", 30_000);
+        expect(done).toMatchObject({ item_count: 40, credits_used: 80 });
+        const tasks = await stores[0]!.tasks.batchItems(batch.batch_id);
+        expect(tasks.map((t) => [t.status, t.attempts])).toEqual(tasks.map(() => ["completed", 1]));
+        expect(new Set(tasks.map((t) => JSON.parse(t.result!).word)).size).toBe(40);
+        // one webhook for the batch, none per item
+        expect(await stores[0]!.deliveries.ofTask(batch.batch_id)).toHaveLength(1);
+        expect(await stores[0]!.deliveries.ofTask(tasks[0]!.id)).toHaveLength(0);
+        const charges = await new Ledger(stores[0]!).balance(account);
+        expect(charges).toMatchObject({ used: 80, held: 0 });
+      });
+
+      test("cancel releases the hold and writes no webhook; 402 at acceptance rolls every row back", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const account = await makeKey(store!);
+        const { engine, ledger } = engineOn(store!);
+        const { task_id } = await engine.accept(account, { operation: "echo", input: { word: "x" }, webhookUrl: "http://127.0.0.1:9/hook" });
+        expect(await engine.cancel(task_id)).toBe(true);
+        expect(await engine.cancel(task_id)).toBe(false);
+        expect((await store!.tasks.get(task_id))!.status).toBe("cancelled");
+        expect(await store!.deliveries.ofTask(task_id)).toHaveLength(0);
+        expect(await ledger.balance(account)).toMatchObject({ held: 0, used: 0 });
+        await ledger.charge(account, FREE_MONTHLY_CREDITS - 1, { operation: "setup" });
+        const refused = await engine.acceptBatch(account, "echo", [{ input: { word: "a" } }, { input: { word: "b" } }]).catch((e) => e);
+        expect(refused.code).toBe("insufficient_credits");
+        expect(await store!.tasks.unfinishedOfKey(account.id)).toBe(0);
+      });
+
+      test("retention: ended tasks and batches go, with their delivered or dead deliveries; pending deliveries stay", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const account = await makeKey(store!, "pro");
+        const { engine } = engineOn(store!);
+        const a = await engine.accept(account, { operation: "echo", input: { word: "a" }, webhookUrl: "http://127.0.0.1:9/a" });
+        const b = await engine.accept(account, { operation: "echo", input: { word: "b" }, webhookUrl: "http://127.0.0.1:9/b" });
+        const waiting = await engine.accept(account, { operation: "echo", input: { word: "c" } });
+        engine.start();
+        await until(() => store!.tasks.get(b.task_id), (r) => r?.status === "completed");
+        await until(() => store!.tasks.get(a.task_id), (r) => r?.status === "completed");
+        await engine.stop(1_000);
+        const [delivered] = await store!.deliveries.ofTask(a.task_id);
+        await store!.deliveries.record({ id: delivered!.id, status: "delivered", status_code: 200, next_attempt_at: null, last_error: null, delivered_at: nowIso() });
+        const later = new Date(Date.now() + 60_000).toISOString();
+        const swept = await store!.tasks.removeEndedBefore(later);
+        expect(swept).toEqual({ tasks: 3, batches: 0, deliveries: 1 });
+        expect(await store!.tasks.get(a.task_id)).toBeNull();
+        expect(await store!.deliveries.ofTask(a.task_id)).toHaveLength(0);
+        expect(await store!.deliveries.ofTask(b.task_id)).toHaveLength(1); // still pending: its schedule goes on
+        expect(waiting.task_id).toBeString();
+      });
+    });
+
+    describe("settings and blobs", () => {
+      test("two concurrent getOrCreate return the same value, made once", async () => {
+        const stores = await machinesOn(kind, 2);
+        let made = 0;
+        const make = () => `value-${++made}-${randomBytes(4).toString("hex")}`;
+        const values = await Promise.all([stores[0]!.settings.getOrCreate("url-signing-key", make), stores[1]!.settings.getOrCreate("url-signing-key", make)]);
+        expect(values[0]).toBe(values[1]!);
+        expect(await stores[1]!.settings.getOrCreate("url-signing-key", () => "other")).toBe(values[0]!);
+      });
+
+      test("put, get, size, info, list and remove; another machine reads what one wrote", async () => {
+        const stores = await machinesOn(kind, 2);
+        const bytes = new Uint8Array(100_000).map((_, i) => i % 251);
+        const before = Date.now() - 1_000;
+        await stores[0]!.blobs.put("inputs/task_a/0", bytes);
+        await stores[0]!.blobs.put("inputs/task_a/1", new Blob(["hello"]));
+        await stores[0]!.blobs.put("inputs/task_b/0", new Uint8Array([1, 2, 3]));
+        expect(await stores[1]!.blobs.get("inputs/task_a/0")).toEqual(bytes);
+        expect(await stores[1]!.blobs.size("inputs/task_a/1")).toBe(5);
+        const info = await stores[1]!.blobs.info("inputs/task_a/0");
+        expect(info!.size).toBe(100_000);
+        expect(info!.createdAt).toBeGreaterThan(before);
+        expect(await stores[1]!.blobs.get("inputs/task_c/0")).toBeNull();
+        expect(await stores[1]!.blobs.info("inputs/task_c/0")).toBeNull();
+        expect((await stores[1]!.blobs.list("inputs")).map((b) => b.name).sort()).toEqual(["inputs/task_a/0", "inputs/task_a/1", "inputs/task_b/0"]);
+        await stores[0]!.blobs.put("inputs/task_b/0", new Uint8Array([9]));
+        expect(await stores[1]!.blobs.get("inputs/task_b/0")).toEqual(new Uint8Array([9]));
+        expect(await stores[1]!.blobs.remove("inputs/task_a")).toBe(2);
+        expect((await stores[0]!.blobs.list("inputs")).map((b) => b.name)).toEqual(["inputs/task_b/0"]);
+        expect(() => stores[0]!.blobs.get("../etc/passwd")).toThrow();
+      });
+    });
+
+    describe("thumbnail job records", () => {
+      test("insert, byId (processing while its task runs), complete, fail, endedBefore, failWithoutTask, remove", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const account = await makeKey(store!);
+        const t = store!.thumbnails;
+        const job = (jobId: string, input = JSON.stringify({ size: { width: 10, height: 10, quality: 90 }, responseType: "url" })) => ({ id: jobId, key_id: account.id, status: "pending" as const, input, webhook_url: null, created_at: nowIso() });
+        await store!.transaction(async (tx) => {
+          await tx.thumbnails.insert(job("thumb_a"));
+          await tx.tasks.insertTask({ id: "thumb_a", key_id: account.id, operation: "thumbnail", input: "{}", webhook_url: null, batch_id: null, batch_index: null, hold_id: null, hold_amount: 0, source: null, created_at: nowIso() });
+        });
+        expect((await t.byId("thumb_a"))!.status).toBe("pending");
+        const claimed = await store!.tasks.claimNext({ operations: ["thumbnail"], owner: "me", leaseUntil: Date.now() + 10_000, nowMs: Date.now(), perBatch: 4, startedAt: nowIso() });
+        expect(claimed!.id).toBe("thumb_a");
+        expect((await t.byId("thumb_a"))!.status).toBe("processing");
+        expect(await t.complete({ id: "thumb_a", image_path: "thumbnails/images/thumb_a.jpg", width: 10, height: 8, handler: "image", credits_used: 1, completed_at: nowIso() })).toBe(1);
+        expect(await t.byId("thumb_a")).toMatchObject({ status: "completed", image_path: "thumbnails/images/thumb_a.jpg", width: 10, height: 8, handler: "image", credits_used: 1 });
+
+        await t.insert(job("thumb_b"));
+        expect(await t.fail("thumb_b", JSON.stringify({ error: "x", detail: "y" }), null, nowIso())).toBe(1);
+        expect((await t.byId("thumb_b"))!.status).toBe("failed");
+
+        // a job of an older version (its input names where it was stored) and no task: failed at start
+        await t.insert(job("thumb_old", JSON.stringify({ source: { kind: "url", url: "http://x" } })));
+        await t.insert(job("thumb_new"));
+        expect(await t.failWithoutTask(JSON.stringify({ error: "internal_error", detail: "upgrade" }), nowIso())).toBe(1);
+        expect((await t.byId("thumb_old"))!.status).toBe("failed");
+        expect((await t.byId("thumb_new"))!.status).toBe("pending");
+
+        await t.insertCompleted({ id: "thumb_sync", key_id: account.id, input: "{}", image_path: "thumbnails/images/thumb_sync.jpg", width: 1, height: 1, handler: "image", credits_used: 1, created_at: nowIso(), completed_at: nowIso() });
+        const ended = await t.endedBefore(new Date(Date.now() + 60_000).toISOString());
+        expect(ended.map((r) => r.id).sort()).toEqual(["thumb_a", "thumb_b", "thumb_old", "thumb_sync"]);
+        expect(await t.remove("thumb_sync")).toBe(1);
+        expect(await t.byId("thumb_sync")).toBeNull();
+      });
+    });
+  });
+}
