@@ -139,6 +139,16 @@ describe("warm conversions of every office fixture", () => {
     expect(stats.conversions).toBe(TEXT_INPUTS.length + SHEET_INPUTS.length + SLIDE_INPUTS.length + PDF_INPUTS.length);
   });
 
+  test("a text document's DOCX counts the pages of LibreOffice's layout, not the statistics its file carried", async () => {
+    const pagesOf = (docx: Uint8Array) => Number(/<Pages>(\d+)<\/Pages>/.exec(new ZipArchive(docx, 50_000_000, "converted docx").text("docProps/app.xml") ?? "")?.[1]);
+    // MarkItDown's sample RTF (one page, written by Word): LibreOffice's RTF import says 99 pages
+    const sample = new Uint8Array(await Bun.file(join(import.meta.dir, "fixtures/test.rtf")).arrayBuffer());
+    expect(pagesOf(await office.convert(sample, "rtf", "docx", signal()))).toBe(1);
+    // three pages (two page breaks) whose file claims one
+    const rtf = new TextEncoder().encode("{\\rtf1\\ansi{\\info{\\nofpages1}}{\\fonttbl{\\f0 Times;}}\\f0 Page one.\\page Page two.\\page Page three.\\par}");
+    expect(pagesOf(await office.convert(rtf, "rtf", "docx", signal()))).toBe(3);
+  }, 60_000);
+
   test("a corrupt DOCX and random bytes are unreadable_document, and the instance still works", async () => {
     expect(await codeOf(office.convert(await bytesOf("corrupt_docx"), "docx", "pdf", signal()))).toBe("unreadable_document");
     const noise = new Uint8Array(4096).map((_, i) => (i * 7919) % 251);

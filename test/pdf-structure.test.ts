@@ -3,7 +3,8 @@
  * flat ODF documents written in test/helpers/pdfFixtures.ts (a three-page paper with a running
  * header, page numbers, numbered bold section titles in the body's font, footnotes, soft
  * hyphens, a hanging-indent numbered list and a table with a two-row header and grouped rows; a
- * two-column report in justified text; Arabic and Hebrew paragraphs).
+ * two-column report in justified text; Arabic and Hebrew paragraphs; a manual with bookmarks and a
+ * two-line running header).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -170,6 +171,15 @@ describe("outline", () => {
     expect(md).toMatch(/^# Overview$/m);
     expect(md).toMatch(/^## Scope and Limits$/m);
     expect(md).toMatch(/^# Procedure$/m);
+  });
+
+  test("a running header whose first line is a bookmark's title is removed on every page, and the title is a heading once", () => {
+    const md = markdown.manual!;
+    expect(md).not.toContain("Revision 3");
+    expect(md.match(/Field Operations Manual/g)?.length).toBe(1);
+    expect(md).toMatch(/^# Field Operations Manual\n\nModern document pipelines/);
+    expect(md).toMatch(/^## Daily Checks$/m);
+    expect(md).toMatch(/^## Weekly Checks$/m);
   });
 });
 

@@ -33,9 +33,10 @@ function fixture(name: string) {
   return convert(new Uint8Array(readFileSync(join(FIXTURES, name))), name);
 }
 
-/** blankPdf is a valid one-page PDF with nothing on the page. */
-function blankPdf(): Uint8Array {
+/** blankPdf is a valid one-page PDF with nothing on the page; `info` is its document information dictionary's body, e.g. "/Title (Q3 Plan)". */
+function blankPdf(info = ""): Uint8Array {
   const objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"];
+  if (info) objects.push(`<< ${info} >>`);
   let out = "%PDF-1.4\n";
   const offsets: number[] = [];
   objects.forEach((body, i) => {
@@ -44,7 +45,7 @@ function blankPdf(): Uint8Array {
   });
   const xref = out.length;
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${info ? ` /Info ${objects.length} 0 R` : ""} >>\nstartxref\n${xref}\n%%EOF\n`;
   return new TextEncoder().encode(out);
 }
 
@@ -178,6 +179,16 @@ describe("PDF errors", () => {
     expect(error.code).toBe("empty_document");
     expect(error.detail).toContain("1 page");
     expect(error.detail).toContain("OCR found no text");
+  }, 60_000);
+
+  test("a blank page with a title and an author in its document information gives that metadata, with a warning", async () => {
+    const result = await convert(blankPdf("/Title (Quarterly Plan) /Author (Dana Smith)"), "plan.pdf");
+    expect(result.method).toBe("metadata");
+    expect(result.title).toBe("Quarterly Plan");
+    expect(result.markdown).toMatch(/^# Quarterly Plan$/m);
+    expect(result.markdown).toContain("Dana Smith");
+    expect(result.totalPages).toBe(1);
+    expect(result.warnings.join(" ")).toContain("only its metadata (title, author) was found");
   }, 60_000);
 
   test("a truncated PDF is unreadable", async () => {

@@ -11,6 +11,7 @@ import { AppError } from "../errors";
 import { extractPageImages, listPdfImages, renderPdfPage, type PdfImageInfo } from "../tools/poppler";
 import { Semaphore } from "../tools/semaphore";
 import { joinBlocks, tidyMarkdown } from "./markdown";
+import { metadataOnly } from "./ooxml";
 import { formatOcrText, renderPages, type OutlineEntry, type PageLayout } from "./pdfLayout";
 import type { PdfFailure } from "./pdfText";
 import type { ConvertContext, ConvertInput, Conversion, Converter, OcrResult, PageReport } from "./types";
@@ -70,7 +71,7 @@ async function convertPdfWith(input: ConvertInput, ctx: ConvertContext, options:
   signal.throwIfAborted();
 
   const outline = options.outline ? probe.outline : [];
-  const conversion = assemble(pages, ocr, { total, title: probe.title, name, failedPages, outline });
+  const conversion = assemble(pages, ocr, { total, title: probe.title, author: probe.author, name, failedPages, outline });
   if (ctx.keepPageTexts) conversion.pageTexts = pageTextsOf(pages, ocr, outline);
   conversion.warnings.push(...pictures.warnings);
   if (pictures.found > 0 && conversion.method === "text") conversion.method = "text+ocr";
@@ -216,6 +217,7 @@ function ocrDpi(page: PageLayout, maxPixels: number): number {
 interface AssembleFacts {
   total: number;
   title: string | null;
+  author: string | null;
   name: string;
   failedPages: Array<{ page: number; message: string }>;
   outline: OutlineEntry[];
@@ -259,6 +261,8 @@ function assemble(pages: PageLayout[], ocr: Map<number, OcrResult | Error>, fact
   const textPages = reports.filter((r) => r.method === "text").length;
   const ocrPages = reports.filter((r) => r.method === "ocr").length;
   if (textPages + ocrPages === 0) {
+    const metadata = metadataOnly({ title: facts.title, author: facts.author, pages: facts.total }, facts.name, `has ${facts.total} page(s) but no text (no text layer, and OCR found none)`);
+    if (metadata) return { ...metadata, warnings: [...warnings, ...metadata.warnings], pages: reports };
     throw new AppError("empty_document", `${facts.name} has ${facts.total} page(s) but no text: there is no text layer and OCR found no text on any page`);
   }
   const method = ocrPages === 0 ? "text" : textPages === 0 ? "ocr" : "text+ocr";

@@ -773,17 +773,20 @@ const PAGE_NUMBER = /^(?:page\s*)?[-–—(]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-�
  * again, and the pages' footnotes follow at the end as `[^label]: text`. A block whose text is a
  * bookmark of the PDF's `outline` is a heading at the bookmark's depth.
  */
-export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): RenderedDocument {
-  const removed = runningBlocks(pages);
-  const body = bodySize(pages, removed);
-  const levels = headingLevels(pages, removed, body);
-  const bold = boldHeadings(pages, removed, body);
+export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = []): RenderedDocument {
   // Bookmarks say which blocks are headings and how deep, whatever their font: each title once.
   const bookmarks = new Map<string, number[]>();
   for (const entry of outline) {
     const key = outlineKey(entry.title);
     if (key) bookmarks.set(key, [...(bookmarks.get(key) ?? []), entry.level]);
   }
+  // Split before the analyses below: they remember blocks by identity (running, bold), so the
+  // blocks they see must be the ones rendered.
+  const pages = bookmarks.size ? laidOut.map((page) => ({ ...page, blocks: splitAtBookmarks(page.blocks, bookmarks) })) : laidOut;
+  const removed = runningBlocks(pages);
+  const body = bodySize(pages, removed);
+  const levels = headingLevels(pages, removed, body);
+  const bold = boldHeadings(pages, removed, body);
   const bookmarkLevel = (block: LayoutBlock): number => {
     if (!bookmarks.size || block.kind !== "text" || block.lines.length > 3) return 0;
     const list = bookmarks.get(outlineKey(blockText(block)));
@@ -812,7 +815,7 @@ export function renderPages(pages: PageLayout[], outline: OutlineEntry[] = []): 
       notes.push(`[^${label}]: ${note.text}`);
     }
     if (renamed.size) relabelNotes(page.blocks, renamed);
-    for (const block of bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks) {
+    for (const block of page.blocks) {
       if (removed.has(block)) continue;
       if (block.kind === "table") {
         if (firstOnPage && openTable && openTable.page === page.page - 1 && continuesTable(openTable.block, block)) {

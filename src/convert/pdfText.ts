@@ -70,6 +70,8 @@ export interface PdfProbe {
   numPages: number;
   /** title: the document information Title, else the XMP dc:title; null when absent */
   title: string | null;
+  /** author: the document information Author, else the XMP dc:creator; null when absent */
+  author: string | null;
   /** outline: the bookmarks' titles in document order with their depth (1 = top level); empty when the PDF has none */
   outline: OutlineEntry[];
 }
@@ -130,7 +132,7 @@ export async function probePdf(args: { bytes: Uint8Array }): Promise<PdfProbe | 
   return withDocument(args.bytes, async (doc) => {
     const meta = await doc.getMetadata().catch(() => null);
     const outline = await doc.getOutline().catch(() => null);
-    return { ok: true as const, numPages: doc.numPages, title: titleOf(meta), outline: flattenOutline(outline ?? []) };
+    return { ok: true as const, numPages: doc.numPages, title: titleOf(meta), author: authorOf(meta), outline: flattenOutline(outline ?? []) };
   });
 }
 
@@ -155,6 +157,15 @@ function titleOf(meta: Awaited<ReturnType<PdfjsDocument["getMetadata"]>> | null)
     if (typeof value !== "string") continue;
     const title = value.replace(/^Microsoft (?:Word|PowerPoint|Excel) - /, "").replace(/\s+/g, " ").trim();
     if (title && !/^(?:untitled|\(anonymous\)|\(unspecified\)|none)$/i.test(title)) return title;
+  }
+  return null;
+}
+
+function authorOf(meta: Awaited<ReturnType<PdfjsDocument["getMetadata"]>> | null): string | null {
+  const creator = meta?.metadata?.get("dc:creator");
+  for (const value of [meta?.info?.Author, Array.isArray(creator) ? creator.join(", ") : creator]) {
+    const author = typeof value === "string" ? value.replace(/\s+/g, " ").trim() : "";
+    if (author && !/^(?:unknown|\(anonymous\)|\(unspecified\)|none)$/i.test(author)) return author;
   }
   return null;
 }

@@ -28,6 +28,9 @@
  *   "Optimized Table Tokenization N", even pages "N M. Lysak, A. Nassar et al.".
  * - letter: two pages with the header "ACME Corp, Customer Support" and the footer "Page N of 2",
  *   from "Dear customer," to "Kind regards, the support team".
+ * - manual: about three pages under outline headings in bold 10 pt ("Field Operations Manual" (1), "Daily
+ *   Checks" (2), "Weekly Checks" (2)), with a two-line running header whose first line is the
+ *   first heading's title ("Field Operations Manual" / "Revision 3, internal use only") and page numbers.
  * - slides: two pages like slides: a 36 pt title ("Quarterly Review", "Slide 2") over 32 pt text.
  * - bold: headings in bold 10 pt like the text, unnumbered and not a usual section name ("Getting
  *   Started", "Choosing a Site", "Packing Up"), each over a paragraph, under an 18 pt title "Field
@@ -220,6 +223,11 @@ function outlineBody(): string {
   return [h(1, "Overview"), p(paragraph(0, 3)), h(2, "Scope and Limits"), p(paragraph(1, 3)), h(1, "Procedure"), p(paragraph(2, 3))].join("\n");
 }
 
+function manualBody(): string {
+  const h = (level: number, text: string) => `<text:h text:style-name="Section" text:outline-level="${level}">${text}</text:h>`;
+  return [h(1, "Field Operations Manual"), p(paragraph(0, 6)), h(2, "Daily Checks"), ...Array.from({ length: 5 }, (_, i) => p(paragraph(i, 7))), h(2, "Weekly Checks"), ...Array.from({ length: 5 }, (_, i) => p(paragraph(i + 1, 7)))].join("\n");
+}
+
 function slideBody(): string {
   return [p("Quarterly Review", "SlideTitle"), p("Revenue grew", "SlideText"), p("Slide 2", "SlideBreak"), p("Costs held flat", "SlideText")].join("\n");
 }
@@ -285,6 +293,7 @@ export const PDF_FIXTURES = {
   outline: () => fodt(outlineBody()),
   book: () => fodt(bookBody(), { header: `Optimized Table Tokenization <text:page-number text:select-page="current"/>`, headerLeft: `<text:page-number text:select-page="current"/> M. Lysak, A. Nassar et al.` }),
   letter: () => fodt(letterBody(), { header: "ACME Corp, Customer Support", footer: `Page <text:page-number text:select-page="current"/> of <text:page-count/>` }),
+  manual: () => fodt(manualBody(), { header: "Field Operations Manual<text:line-break/>Revision 3, internal use only", pageNumbers: true }),
   slides: () => fodt(slideBody(), { font: "DejaVu Sans" }),
   bold: () => fodt(boldBody()),
   inventory: () => fodt(inventoryBody(), { header: "Parts Inventory", pageNumbers: true }),

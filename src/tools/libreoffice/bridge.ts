@@ -32,7 +32,7 @@ import time
 try:
     import uno
     import unohelper
-    from com.sun.star.beans import PropertyValue
+    from com.sun.star.beans import NamedValue, PropertyValue
     from com.sun.star.task import XInteractionHandler
 except Exception as error:  # python3-uno missing
     sys.stdout.write(json.dumps({"ready": False, "reason": "no_uno", "message": str(error)}) + "\n")
@@ -141,6 +141,32 @@ def is_disconnect(error):
     return "DisposedException" in name or "RuntimeException" in name and "Binary URP bridge" in str(error)
 
 
+def count_pages(doc):
+    """count_pages: the pages of a text document as LibreOffice lays it out (it lays it out first)."""
+    try:
+        return int(doc.getCurrentController().getPropertyValue("PageCount"))
+    except Exception:
+        return 0
+
+
+def refresh_page_count(doc):
+    """refresh_page_count: a text document's statistics hold what its file said (RTF's importer
+    gives 99 pages; DOC and ODT keep the author's last count), and the DOCX export writes them
+    as docProps/app.xml <Pages>: they are set to the pages of the layout before the export."""
+    pages = count_pages(doc)
+    if pages <= 0:
+        return
+    try:
+        props = doc.getDocumentProperties()
+        stats = [s for s in props.DocumentStatistics if s.Name != "PageCount"]
+        count = NamedValue()
+        count.Name = "PageCount"
+        count.Value = pages
+        props.DocumentStatistics = tuple(stats + [count])
+    except Exception:
+        pass
+
+
 def convert(desktop, job):
     handler = RefuseInteraction()
     props = [prop("Hidden", True), prop("ReadOnly", True), prop("InteractionHandler", handler)]
@@ -164,6 +190,8 @@ def convert(desktop, job):
         filter_name = job["filters"].get(kind)
         if not filter_name:
             return {"ok": False, "reason": "wrong_kind", "message": "a %s document cannot be exported to this format" % kind, "kind": kind}
+        if kind == "text" and filter_name == "MS Word 2007 XML":
+            refresh_page_count(doc)
         try:
             doc.storeToURL(uno.systemPathToFileUrl(job["out"]), (prop("FilterName", filter_name), prop("Overwrite", True)))
         except Exception as error:
