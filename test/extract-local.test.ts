@@ -479,6 +479,12 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(r.date!.citation).toContain("PRINTED 30/03/2018");
   });
 
+  test("merchant: a Malay business name opened by PERNIAGAAN is the issuer, over a customer company printed under the title", () => {
+    const r = ocr("# scan.jpg\n\nPERNIAGAAN SERI INDAH ;\nJM0123456-V\nNO.5 JALAN MAWAR 2/6\nTEL: 07-111 2222\nSIMPLIFIED TAX INVOICE\nMAJU JAYA ENGINEERING (M) SDN BHD\nReceipt #: 0800012345\nTOTAL 12.00");
+    expect(r.merchant!.value).toBe("PERNIAGAAN SERI INDAH");
+    expect(r.merchant!.confidence).toBeLessThan(0.8);
+  });
+
   test("a one-word label with a spaced colon stays a label, not a name", () => {
     const r = ocr("Seller :\nSUNRISE TRADING\nNo 8, Jalan Satu\nTOTAL 9.90");
     expect(r.merchant!.value).toBe("SUNRISE TRADING");
