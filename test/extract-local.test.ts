@@ -465,6 +465,26 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(run("KEDAI MAJU\nNo. 3, Jalan Kenanga\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
   });
 
+  test("total: a tax summary's sum row is neither the total nor a second reading of one", () => {
+    const md = "KEDAI MAJU\nSUB-TOTAL (EX) 52.00\nTOTAL iF 2) Se 55.10\nCASH 55.10\nCHANGE 0.00\nGST SUMMARY\nTAX CODE % (RM) (RM)\nSR 6.00 52.00 3.12\nTOTAL: 2.00 3.12";
+    const r = ocr(md);
+    expect(r.total!.value).toBe(55.1);
+    const summary = ocr("KEDAI MAJU\nSub-total 5.90\nTotal After Adj Incl GST 5.90\nCASH 50.00\nChange Amt 44.10\nGST Summary Amount Tax\nSR @ 6% 5.57 0.33\nTotal 5.57 0.33");
+    expect(summary.total!.value).toBe(5.9);
+  });
+
+  test("date: a date-shaped misreading (a month 83) is passed over for the date printed again below", () => {
+    const r = ocr("KEDAI MAJU\nDate : 30/83/2018 8:13 PM\nTOTAL 5.00\nPRINTED 30/03/2018 11:18 PM");
+    expect(r.date!.value).toBe("30/03/2018");
+    expect(r.date!.citation).toContain("PRINTED 30/03/2018");
+  });
+
+  test("merchant: a Malay business name opened by PERNIAGAAN is the issuer, over a customer company printed under the title", () => {
+    const r = ocr("# scan.jpg\n\nPERNIAGAAN SERI INDAH ;\nJM0123456-V\nNO.5 JALAN MAWAR 2/6\nTEL: 07-111 2222\nSIMPLIFIED TAX INVOICE\nMAJU JAYA ENGINEERING (M) SDN BHD\nReceipt #: 0800012345\nTOTAL 12.00");
+    expect(r.merchant!.value).toBe("PERNIAGAAN SERI INDAH");
+    expect(r.merchant!.confidence).toBeLessThan(0.8);
+  });
+
   test("a one-word label with a spaced colon stays a label, not a name", () => {
     const r = ocr("Seller :\nSUNRISE TRADING\nNo 8, Jalan Satu\nTOTAL 9.90");
     expect(r.merchant!.value).toBe("SUNRISE TRADING");

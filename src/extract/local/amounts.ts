@@ -37,6 +37,22 @@ export function ocrAmounts(text: string): { value: number; index: number }[] {
   return [...text.matchAll(OCR_AMOUNT)].map((m) => ({ value: Number(`${m[1]}.${m[2]}`), index: m.index! }));
 }
 
+/** TAX_SUMMARY: the heading of a receipt's tax breakdown as OCR reads it ("GST SUMMARY", "GST Sunmary Amount Tax", "Tax Summary"). */
+const TAX_SUMMARY = /\b(gst|tax|vat|sst)\s*s[a-z]{2,5}ar[yi]/i;
+/** TAX_SUMMARY_REACH: how many lines below its heading a tax breakdown's rows reach. */
+const TAX_SUMMARY_REACH = 6;
+
+/**
+ * taxSummaryRow says whether the line at a markdown offset is a row of a receipt's tax breakdown:
+ * two or more amounts (the taxable amount and the tax) within TAX_SUMMARY_REACH lines below a tax
+ * summary heading. Its "Total" sums the breakdown, not what was paid.
+ */
+export function taxSummaryRow(doc: ParsedDocument, offset: number): boolean {
+  const at = doc.lines.findIndex((l) => l.start <= offset && offset <= l.end);
+  if (at < 0 || ocrAmounts(doc.lines[at]!.plain).length < 2) return false;
+  return doc.lines.slice(Math.max(0, at - TAX_SUMMARY_REACH), at).some((l) => TAX_SUMMARY.test(l.plain));
+}
+
 export interface Payment {
   /** value: the amount handed over less the change given back: what was paid, the total */
   value: number;
@@ -95,7 +111,7 @@ function taxRowOf(doc: ParsedDocument, value: number, start: number, end: number
 function repeatedOnPaymentLine(doc: ParsedDocument, picked: Candidate, value: number): boolean {
   if (value <= 0) return false;
   return doc.lines.some(
-    (l) => l.plain && !(l.start < picked.end && l.end > picked.start) && (PAID_LINE.test(l.plain) || /^\W*(grand |nett? )?total(?![\p{L}])(?!.*\b(qty|quantity|items?|excl\w*|tax|gst|vat)\b)/iu.test(l.plain)) && ocrAmounts(l.plain).some((a) => same(a.value, value)),
+    (l) => l.plain && !(l.start < picked.end && l.end > picked.start) && !taxSummaryRow(doc, l.start) && (PAID_LINE.test(l.plain) || /^\W*(grand |nett? )?total(?![\p{L}])(?!.*\b(qty|quantity|items?|excl\w*|tax|gst|vat)\b)/iu.test(l.plain)) && ocrAmounts(l.plain).some((a) => same(a.value, value)),
   );
 }
 
@@ -156,7 +172,8 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
   const { all } = amountsOf(doc);
   const subs = all.filter((a) => a.kind === "sub");
   const taxes = all.filter((a) => a.kind === "tax" && a.value > 0);
-  const elsewhere = all.filter((a) => a.candidate.start !== picked.start && (a.kind === "total" || a.kind === "paid"));
+  // a tax breakdown's sum row ("GST SUMMARY ... TOTAL: 52.00 3.12") repeats the taxable amount, not the total
+  const elsewhere = all.filter((a) => a.candidate.start !== picked.start && (a.kind === "total" || a.kind === "paid") && !taxSummaryRow(doc, a.candidate.start));
   const sums = subs.flatMap((s) => taxes.map((t) => s.value + t.value));
   const changes = all.filter((a) => a.kind === "change");
   const paid = all.filter((a) => a.kind === "paid");

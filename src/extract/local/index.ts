@@ -12,7 +12,7 @@ import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
-import { receiptPayment, totalEvidence } from "./amounts";
+import { receiptPayment, taxSummaryRow, totalEvidence } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
 import {
@@ -179,6 +179,8 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (isPartyField(labels) && (candidate.kind === "prefix" || candidate.kind === "phrase") && normaliseLabel(candidate.label).split(" ").length < 2) continue;
     // an item table's "Total" column holds line totals, not the document's
     if (candidate.kind === "column" && isAmountField(labels) && (candidate.tableWidth ?? 0) >= 3) continue;
+    // "GST Summary ... Total 5.57 0.33": the tax breakdown's sum row (taxable amount and tax), not the amount paid
+    if (labels.concept === "total" && taxSummaryRow(doc, candidate.start)) continue;
     const coerced = coerce(candidate, def, labels, parent, doc.decimalMark);
     if (!coerced) continue;
     let base = KIND_CONFIDENCE[candidate.kind];

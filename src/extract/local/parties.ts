@@ -20,7 +20,13 @@ const LEGAL_FORM_WORDS = /(?<![\p{L}])(gmbh|sarl|s\.a\.r\.l\.?|sdn\.? ?bhd\.?|bh
 /** LEGAL_FORM_CAPS: short company forms, only as written (AG, SA, Ltd, Inc, B.V.). */
 const LEGAL_FORM_CAPS = /(?<![\p{L}])(AG|SA|SAS|SE|KG|OHG|UG|BV|B\.V\.|NV|N\.V\.|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|LLP|PLC|Co\.|CO\.|Lda|S\.L\.|S\.A\.)(?![\p{L}])/u;
 
-const hasLegalForm = (s: string) => LEGAL_FORM_WORDS.test(s) || LEGAL_FORM_CAPS.test(s);
+/**
+ * BUSINESS_PREFIX: words that open a Malay business name as "Trading" or "Enterprise" close an
+ * English one ("PERNIAGAAN ZHENG HUI", "SYARIKAT ..."): the name is a registered business's.
+ */
+const BUSINESS_PREFIX = /^(perniagaan|syarikat|perusahaan)\s+\p{L}/iu;
+
+const hasLegalForm = (s: string) => LEGAL_FORM_WORDS.test(s) || LEGAL_FORM_CAPS.test(s) || BUSINESS_PREFIX.test(s);
 
 /** CUSTOMER_LABEL: lines that open the customer's block. */
 const CUSTOMER_LABEL =

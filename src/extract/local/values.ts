@@ -167,6 +167,9 @@ const DATE_PATTERNS: { re: RegExp; ymd: (m: RegExpMatchArray) => [number, number
   { re: /(?<![\d.,])(19[5-9]\d|20[0-4]\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\d.,])/, ymd: (m) => [+m[1]!, +m[2]!, +m[3]!] },
 ];
 
+/** DATE_SCANS: DATE_PATTERNS with global regexes, to walk every match of a pattern. */
+const DATE_SCANS = DATE_PATTERNS.map((p) => ({ ...p, re: new RegExp(p.re.source, `${p.re.flags}g`) }));
+
 export interface ParsedDate {
   /** iso: the date read as YYYY-MM-DD (a numeric date with an open day/month order is read month first) */
   iso: string;
@@ -177,14 +180,21 @@ export interface ParsedDate {
   ambiguous: boolean;
 }
 
-/** parseDate finds the earliest date in text and returns it as ISO YYYY-MM-DD. */
+/**
+ * parseDate finds the earliest date in text and returns it as ISO YYYY-MM-DD. A date-shaped string
+ * that is no calendar date ("30/83/2018", a misread digit on a scan) is passed over, so a later
+ * reading of the same pattern is still found.
+ */
 export function parseDate(text: string): ParsedDate | null {
   let best: ParsedDate | null = null;
-  for (const { re, ymd, ambiguous } of DATE_PATTERNS) {
-    const m = text.match(re);
-    if (!m || m.index === undefined) continue;
-    const value = iso(...ymd(m));
-    if (value && (!best || m.index < best.index)) best = { iso: value, text: m[0], index: m.index, ambiguous: ambiguous?.(m) ?? false };
+  for (const { re, ymd, ambiguous } of DATE_SCANS) {
+    for (const m of text.matchAll(re)) {
+      if (m.index === undefined || (best && m.index >= best.index)) break;
+      const value = iso(...ymd(m));
+      if (!value) continue;
+      best = { iso: value, text: m[0], index: m.index, ambiguous: ambiguous?.(m) ?? false };
+      break;
+    }
   }
   return best;
 }
