@@ -459,6 +459,14 @@ const CTA_MAX_CHARS = 250;
 /** SUBSCRIBE_WORDS: asking the reader to subscribe or sign up, in the languages of the pages seen */
 const SUBSCRIBE_WORDS = /\b(?:subscribe|subscription|subscribers?|sign(?:ing)? up|newsletter|abonnieren|abonnement|abonnez|abónate|suscr[ií]b[ea]|suscripci[oó]n|hazte miembro|assine|assinatura|subskrypc\p{L}*|prenumer\p{L}*|iscriviti)\b/iu;
 
+/** FOLLOW_VERB, FOLLOW_PLACE: asking the reader to follow the site, join its channel or install its app ("Follow us on Twitter", "Únete a nuestro canal de Telegram") */
+const FOLLOW_VERB = /\b(?:follow|síguenos|siguenos|sigue|siga|folgen sie|folge uns|folgt uns|suivez|seguici|segue|únete|unete|join|download|descarga|descargue|baixe|installier\p{L}*|lade)\b|\b(?:our|nuestro|nuestra|unser\p{L}*|notre|nosso)\s+(?:canal|channel|kanal|chaîne)\b/iu;
+const FOLLOW_PLACE = /\b(?:twitter|facebook|instagram|telegram|whatsapp|youtube|tiktok|linkedin|google news|apps?|canal|channel|kanal)\b/i;
+
+function isFollowUs(text: string): boolean {
+  return FOLLOW_VERB.test(text) && FOLLOW_PLACE.test(text);
+}
+
 /**
  * isCallToAction: a short paragraph that asks the reader to subscribe or sign up (paywall and
  * newsletter boxes inside the article), or that points to other articles ("Lesen Sie auch: <link>").
@@ -470,13 +478,90 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   if (!s || s.text === 0 || s.text > CTA_MAX_CHARS) return false;
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
   const text = normalizeSpace(el.textContent ?? "");
-  if (SUBSCRIBE_WORDS.test(text)) return true;
+  if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text)) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
   if (text.length <= 40) {
     const label = relatedLabel(text);
     if (RELATED_HEADING.test(label) && RELATED_HEADING.exec(text)![0].length >= label.length) return true;
   }
   return READ_ALSO.test(text) && s.linkText > 0;
+}
+
+/** NOTICE_MAX_CHARS: a notice (copyright line, ad label, comment counter, filing line) is short (non-space characters) */
+const NOTICE_MAX_CHARS = 300;
+/** RIGHTS_NOTICE: a copyright line in the languages of the pages seen ("© 2020 CBS Interactive Inc.", "Alle Rechte vorbehalten") */
+const RIGHTS_NOTICE = /^\s*(?:©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|alle rechte vorbehalten|todos los derechos reservados|tous droits réservés|tutti i diritti riservati|wszelkie prawa zastrzeżone|todos os direitos reservados|copyrighted property|materiał chroniony prawem/i;
+/** AD_LABEL: the label that marks an advertisement ("Anzeige", "- Anzeige -", "ANZEIGE - ...", "Publicidad"), alone or opening the block */
+const AD_LABEL = /^[\s\-–—|*]*(?:anzeige|werbung|advertisement|advertising|publicidad|publicité|pubblicità|reklama|sponsored|gesponsert)\s*(?:$|[-–—:|,(])/i;
+/** COMMENT_NOTICE: a comment counter or prompt ("Kommentare insgesamt: 0", "Keine Kommentare", "Leave a reply", "Comments are closed") */
+const COMMENT_NOTICE = new RegExp(
+  "^(?:\\d+\\s+)?(?:kommentare?|comments?|comentarios?|commentaires?|commenti|komentarz\\p{L}*)(?:\\s+(?:insgesamt|total|geschlossen|closed|are closed|sind geschlossen))?\\s*:?\\s*\\d*$|" +
+    "^(?:keine|no|sin|aucun|nessun|brak)\\s+(?:kommentare|comments|comentarios|commentaires?|commenti|komentarzy)|" +
+    "^(?:leave a (?:comment|reply)|schreibe einen kommentar|hinterlasse einen kommentar|deja (?:un|tu) comentario|laisser un commentaire|lascia un commento)",
+  "iu",
+);
+/** TAXONOMY_PATH: a link to a category, tag or author page ("/category/linux/", "/tag/bilt/", "/author/ts/") */
+const TAXONOMY_PATH = /\/(?:tags?|category|categories|kategorie|kategorien|categoria|categorie|categorías?|author|authors|autor|autoren|auteur|schlagwort|schlagworte|stichwort)\//i;
+/**
+ * FILING_MAX_OWN_CHARS: a filing line ("Posted on <date> in <category>, <category>") has this much
+ * text of its own at most, beside its links; FILING_SHORT_CHARS: with one such link, this much (a
+ * sentence of the article may link one tag page)
+ */
+const FILING_MAX_OWN_CHARS = 120;
+const FILING_SHORT_CHARS = 50;
+
+/**
+ * isPageNotice: a short block that is about the page, not part of its text: a copyright line, an
+ * advertisement's label, a comment counter or prompt, or a filing line whose links go to the site's
+ * category, tag or author pages ("Erstellt am ... und abgelegt unter Linux, Tutorials").
+ */
+function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (tag !== "p" && tag !== "div" && tag !== "small" && tag !== "span" && tag !== "section") return false;
+  const s = stats.get(el);
+  if (!s || s.text === 0 || s.text > NOTICE_MAX_CHARS) return false;
+  if (tag !== "p" && el.querySelectorAll("p, ul, ol, table, h1, h2, h3, h4, h5, h6, blockquote, pre").length > 0) return false;
+  if (tag === "span" && insideProse(el)) return false;
+  const text = normalizeSpace(el.textContent ?? "");
+  if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text)) return true;
+  if (s.text - s.linkText > FILING_MAX_OWN_CHARS) return false;
+  const links = el.querySelectorAll("a[href]");
+  let taxonomy = 0;
+  for (let i = 0; i < links.length; i++) if (TAXONOMY_PATH.test(links[i]!.getAttribute("href") ?? "")) taxonomy++;
+  if (taxonomy === 0 || taxonomy * 2 < links.length) return false;
+  return taxonomy >= 2 || s.text - s.linkText <= FILING_SHORT_CHARS;
+}
+
+/** isReadAlsoHeading: a heading that is a link to another article behind a "Read also:" label ("MIRA: ...", "VEA TAMBIÉN: ..."). */
+function isReadAlsoHeading(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  if (!HEADING_TAGS.has(el.nodeName.toLowerCase())) return false;
+  const s = stats.get(el);
+  return !!s && s.linkText > 0 && READ_ALSO.test(normalizeSpace(el.textContent ?? ""));
+}
+
+/** TEASER_LINK_SHARE: a block whose text is at least this share link text is a link; TEASER_MIN_CHARS: and says something (non-space characters) */
+const TEASER_LINK_SHARE = 0.9;
+const TEASER_MIN_CHARS = 15;
+
+/** isLinkBlock: a paragraph or heading that is nothing but a link to another page ("<p><a>Headline of another story</a></p>"). */
+function isLinkBlock(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (tag !== "p" && !HEADING_TAGS.has(tag)) return false;
+  const s = stats.get(el);
+  return !!s && s.text >= TEASER_MIN_CHARS && s.linkText >= TEASER_LINK_SHARE * s.text;
+}
+
+/**
+ * isTeaserRun: a link-only paragraph or heading next to another one: a rail of teasers to other
+ * stories written as paragraphs, which the link-list test (lists and divs) does not see. One link on
+ * its own line between paragraphs of text ("the full report") stays.
+ */
+function isTeaserRun(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  if (!isLinkBlock(el, stats)) return false;
+  const next = nextElement(el);
+  if (next && isLinkBlock(next, stats)) return true;
+  const previous = previousElement(el);
+  return previous !== null && isLinkBlock(previous, stats);
 }
 
 /**
@@ -553,14 +638,14 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     if (fresh) {
       const stats = measureText(fresh);
       const related = relatedBlocks(fresh, stats);
-      const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el, stats) || isLinkList(el, stats) || isCallToAction(el, stats);
+      const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el, stats) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
       return { roots: [fresh], skip, method: "marked" };
     }
   }
   if (article && enough) {
     const stats = articleStats!;
     const related = relatedBlocks(article, stats);
-    const skip = (el: DomElement) => related.has(el) || isCaption(el, stats) || isTeaserList(el, stats) || isCallToAction(el, stats) || articleChrome(el);
+    const skip = (el: DomElement) => related.has(el) || isCaption(el, stats) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el);
     // Readability often leaves out the lead under the headline (it sits in the article's header).
     const roots = lead && !sharesText(article, [lead.probe]) ? [lead.element, article] : [article];
     return { roots, skip, method: "readability" };
@@ -568,7 +653,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
   const pick = readable ? densityPick(bodyOf(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
-  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || isCaption(el, pick.stats) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats);
+  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || isCaption(el, pick.stats) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
   return { roots: [pick.element], skip, method: "density" };
 }
 
@@ -583,7 +668,10 @@ const RELATED_HEADING = new RegExp(
   "i",
 );
 /** READ_ALSO: a paragraph that opens with "Read also:", "Lea:", "Mehr Themen:" and then links */
-const READ_ALSO = new RegExp(`^(?:${RELATED_HEADING.source.slice(4, -1)}|lea|lee|mira|mire|ver|véase|siehe auch|voir|leia|czytaj|zobacz)\\s*:`, "i");
+const READ_ALSO = new RegExp(
+  `^(?:${RELATED_HEADING.source.slice(4, -1)}|siehe auch|schon gelesen|(?:lea|lee|mira|mire|ver|vea|véase|puedes ver|voir|leia|veja|czytaj|zobacz)(?:\\s+(?:también|tambien|más|mas|además|aussi|mais|também|też|także|również))?)\\s*[:?]`,
+  "i",
+);
 /** relatedLabel: a heading's or label's text, spaces normalised, without trailing punctuation or arrows ("Lesen Sie auch:" -> "Lesen Sie auch"), for RELATED_HEADING */
 function relatedLabel(text: string): string {
   return normalizeSpace(text).replace(/[:.…»›>\s]+$/, "");
@@ -619,6 +707,13 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
     }
   }
   return found;
+}
+
+function previousElement(node: DomNode): DomElement | null {
+  for (let n = (node as unknown as Element).previousSibling as unknown as DomNode | null; n; n = (n as unknown as Element).previousSibling as unknown as DomNode | null) {
+    if (n.nodeType === 1) return n as DomElement;
+  }
+  return null;
 }
 
 function nextElement(node: DomNode): DomElement | null {
