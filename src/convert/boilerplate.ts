@@ -349,6 +349,8 @@ function isLinkList(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
 interface MarkedArticle {
   path: number[];
   probes: string[];
+  /** contentChars: its non-link characters, chrome left out */
+  contentChars: number;
 }
 
 /** PROBE_CHARS: the length of each probe of a marked article's paragraphs; MAX_PROBES of them at most */
@@ -382,7 +384,7 @@ function markedArticle(body: DomNode, stats: Map<DomNode, TextStats>): MarkedArt
     const parent = node.parentNode!;
     path.unshift(Array.prototype.indexOf.call(parent.childNodes, node));
   }
-  return { path, probes };
+  return { path, probes, contentChars: contentOf(stats, el) };
 }
 
 function hasAncestor(el: DomElement, tag: string): boolean {
@@ -399,6 +401,9 @@ function followPath(root: DomNode, path: number[]): DomNode | null {
 function normalizeSpace(text: string): string {
   return text.replace(/[\s\u00a0]+/g, " ").trim();
 }
+
+/** MARKED_GROWTH: the marked article wins over Readability's when it holds this many times more text */
+const MARKED_GROWTH = 1.5;
 
 /** SHARED_PROBES: Readability's article holds the marked article when it contains this share of its probes */
 const SHARED_PROBES = 0.3;
@@ -603,6 +608,24 @@ function bodyOf(document: Document): DomNode {
 }
 
 /**
+ * chromeWithin is the chrome test inside an article of `total` characters: a chrome-like class name
+ * ("post-related-wrap", "item-content__row--sidebar") on a block that holds much of the article's
+ * text, or running text, names a layout wrapper, not chrome. Memoized per element.
+ */
+function chromeWithin(total: number): (el: DomElement) => boolean {
+  const seen = new Map<DomElement, boolean>();
+  return (el) => {
+    let chrome = seen.get(el);
+    if (chrome === undefined) {
+      const kind = chromeKind(el);
+      chrome = kind !== null && !holdsMuchOf(el, total) && !(kind === "name" && isProse(el));
+      seen.set(el, chrome);
+    }
+    return chrome;
+  };
+}
+
+/**
  * findMainContent picks the main content of a parsed page. `reparse` yields a fresh copy of the page,
  * needed only when the page's marked article or the fallback wins (Readability rewrites the document it reads).
  */
@@ -615,30 +638,21 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const lead = leadParagraph(body, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
-  // Inside Readability's article a chrome-like class name ("post-related-wrap") on a block that
-  // holds much of the article's text names a layout wrapper, not chrome: keep it.
-  const chromeSeen = new Map<DomElement, boolean>();
-  const articleChrome = (el: DomElement) => {
-    let chrome = chromeSeen.get(el);
-    if (chrome === undefined) {
-      const kind = chromeKind(el);
-      chrome = kind !== null && !holdsMuchOf(el, articleChars) && !(kind === "name" && isProse(el));
-      chromeSeen.set(el, chrome);
-    }
-    return chrome;
-  };
+  const articleChrome = chromeWithin(articleChars);
   const articleStats = article ? measureText(article, articleChrome) : null;
   // What is left of the article once its chrome is out must still be "enough" (not a cookie notice).
   const keptChars = article ? contentOf(articleStats!, article) : 0;
   const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && keptChars >= MIN_SHARE_OF_DENSITY * density.contentChars;
-  if (marked && article && enough && !sharesText(article, marked.probes)) {
+  if (marked && article && enough && (!sharesText(article, marked.probes) || marked.contentChars > MARKED_GROWTH * keptChars)) {
     // The page marks its article (articleBody, a single <article>) and Readability took another part
-    // of the page (a login box, a teaser block): the page's own mark wins.
+    // of the page (a login box, a teaser block), or only a part of the article (its text is split
+    // over sibling blocks): the page's own mark wins.
     const fresh = followPath(bodyOf(reparse()), marked.path);
     if (fresh) {
-      const stats = measureText(fresh);
+      const chrome = chromeWithin(countChars(fresh.textContent ?? ""));
+      const stats = measureText(fresh, chrome);
       const related = relatedBlocks(fresh, stats);
-      const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el, stats) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
+      const skip = (el: DomElement) => related.has(el) || chrome(el) || isCaption(el, stats) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
       return { roots: [fresh], skip, method: "marked" };
     }
   }
