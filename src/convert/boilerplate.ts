@@ -22,6 +22,12 @@ const MIN_ARTICLE_CHARS = 200;
 /** MIN_SHARE_OF_DENSITY: Readability must keep at least this share of the density estimate's text */
 const MIN_SHARE_OF_DENSITY = 0.45;
 /**
+ * LONG_ARTICLE_CHARS: a Readability article with this much text (non-space, non-link characters,
+ * some 300 words) is an article even when the density estimate found more: that estimate is then
+ * a mega-menu or a teaser list with descriptions.
+ */
+const LONG_ARTICLE_CHARS = 1500;
+/**
  * READABILITY_MAX_DEPTH, READABILITY_MAX_ELEMENTS: Readability's cost grows with depth times size
  * (10 000 nested divs take minutes); past these, the density estimate decides alone.
  */
@@ -78,6 +84,8 @@ export function chromeKind(el: DomElement): "markup" | "name" | null {
   if (BOILERPLATE_TAGS.has(tag)) return "markup";
   if (role && BOILERPLATE_ROLES.has(role) && !(role === "banner" && insideArticle(el))) return "markup";
   if (tag === "header" && !insideArticle(el)) return "markup";
+  // A custom element named for chrome ("pp-navigation", "site-footer") is chrome by name.
+  if (tag.includes("-") && hasBoilerplateName(tag)) return "name";
   const cls = el.getAttribute("class") ?? "";
   // A paragraph's class or id rarely names chrome, but Readability turns wrapper divs into <p> (their names kept).
   if (tag === "p") return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") ? "name" : null;
@@ -91,8 +99,11 @@ export function chromeKind(el: DomElement): "markup" | "name" | null {
 
 /** CAPTION_WORDS: a class or id word that names an image caption or credit ("wp-caption-text", "image-credits") */
 const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "copyright", "subcaption", "imagecaption", "imagedescription", "bildunterschrift"]);
-/** PHOTO_CREDIT: a short line that names a picture's source ("Foto: dpa", "Crédits photos : Bestimage", "Credit:") */
-const PHOTO_CREDIT = /^\s*(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image|fotografía|picture)\s*:/i;
+/**
+ * PHOTO_CREDIT: a short line that names or describes a picture ("Foto: dpa", "Crédits photos : Bestimage",
+ * "Credit:", "Beitragsbild: ...", "Abbildung 4: ...", "Image illustrative : ...", "Photograph by ...")
+ */
+const PHOTO_CREDIT = /^\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image(?: illustrative)?|fotografía|picture|beitragsbild|titelbild|titelfoto|headerbild|symbolbild|bildquelle|fotoquelle|abbildung(?:\s*\d+)?|illustration)\s*:|(?:photo(?:graph)?s?|foto|picture|image)\s+(?:by|von|de|di|courtesy)\s)/i;
 /** PHOTO_CREDIT_MAX_CHARS: a credit line is short (non-space characters) */
 const PHOTO_CREDIT_MAX_CHARS = 80;
 
@@ -111,7 +122,7 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   const chars = stats.get(el)?.text ?? 0;
   if ((tag === "p" || tag === "div" || tag === "span") && chars <= DATE_LINE_MAX_CHARS && isDateLine(el)) return true;
   if (tag === "p" || tag === "span" || tag === "div" || tag === "small" || tag === "em") {
-    if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && PHOTO_CREDIT.test(el.textContent ?? "") && el.querySelectorAll("img, picture, a").length === 0) return true;
+    if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && PHOTO_CREDIT.test(el.textContent ?? "") && el.querySelectorAll("img, picture").length === 0) return true;
     // Text beside the picture inside a <figure> describes it.
     if (chars > 0 && inPictureFigure(el) && el.querySelectorAll("img, picture, video, table, pre, blockquote").length === 0) return true;
   }
@@ -642,7 +653,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const articleStats = article ? measureText(article, articleChrome) : null;
   // What is left of the article once its chrome is out must still be "enough" (not a cookie notice).
   const keptChars = article ? contentOf(articleStats!, article) : 0;
-  const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && keptChars >= MIN_SHARE_OF_DENSITY * density.contentChars;
+  const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && (keptChars >= MIN_SHARE_OF_DENSITY * density.contentChars || keptChars >= LONG_ARTICLE_CHARS);
   if (marked && article && enough && (!sharesText(article, marked.probes) || marked.contentChars > MARKED_GROWTH * keptChars)) {
     // The page marks its article (articleBody, a single <article>) and Readability took another part
     // of the page (a login box, a teaser block), or only a part of the article (its text is split
