@@ -81,7 +81,7 @@ export function chromeKind(el: DomElement): "markup" | "name" | null {
   if (role === "main" || role === "article") return null;
   // A form is a search box, a login or a sign-up, unless it wraps the page's text (ASP.NET pages, shop product forms).
   if (tag === "form") return isProse(el) ? null : "markup";
-  if (BOILERPLATE_TAGS.has(tag)) return "markup";
+  if (BOILERPLATE_TAGS.has(tag)) return tag === "aside" && fillsMain(el) ? null : "markup";
   if (role && BOILERPLATE_ROLES.has(role) && !(role === "banner" && insideArticle(el))) return "markup";
   if (tag === "header" && !insideArticle(el)) return "markup";
   // A custom element named for chrome ("pp-navigation", "site-footer") is chrome by name.
@@ -95,6 +95,18 @@ export function chromeKind(el: DomElement): "markup" | "name" | null {
   if (/cookie|consent|breadcrumb/i.test(el.getAttribute("aria-label") ?? "")) return "markup";
   if (AUTHOR_BOX.test(cls) || AUTHOR_BOX.test(el.getAttribute("id") ?? "")) return "markup";
   return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") ? "name" : null;
+}
+
+/** FILLS_MAIN_SHARE: an <aside> holding this share of its <main> parent's text is the main content's wrapper, not a sidebar */
+const FILLS_MAIN_SHARE = 0.8;
+
+/** fillsMain: the element is a child of <main> (or role=main) and holds nearly all of its text. */
+function fillsMain(el: DomElement): boolean {
+  const parent = el.parentNode as DomElement | null;
+  if (!parent || parent.nodeType !== 1) return false;
+  if (parent.nodeName.toLowerCase() !== "main" && parent.getAttribute("role") !== "main") return false;
+  const total = countChars(parent.textContent ?? "");
+  return total > 0 && countChars(el.textContent ?? "") >= FILLS_MAIN_SHARE * total;
 }
 
 /** CAPTION_WORDS: a class or id word that names an image caption or credit ("wp-caption-text", "image-credits") */
@@ -381,6 +393,18 @@ function markedArticle(body: DomNode, stats: Map<DomNode, TextStats>): MarkedArt
   if (found.length > 1) found = found.filter((a) => a.querySelectorAll("h1").length > 0);
   if (found.length !== 1 || !stats.has(found[0]!)) return null;
   const el = found[0]!;
+  const probes = probesOf(el, stats);
+  if (probes.length < 2) return null;
+  const path: number[] = [];
+  for (let node: DomNode = el; node !== body; node = node.parentNode!) {
+    const parent = node.parentNode!;
+    path.unshift(Array.prototype.indexOf.call(parent.childNodes, node));
+  }
+  return { path, probes, contentChars: contentOf(stats, el) };
+}
+
+/** probesOf takes up to MAX_PROBES snippets of PROBE_CHARS from the middle of the visible paragraphs under `el`. */
+function probesOf(el: DomElement, stats: Map<DomNode, TextStats>): string[] {
   const probes: string[] = [];
   const paragraphs = el.querySelectorAll("p");
   for (let i = 0; i < paragraphs.length && probes.length < MAX_PROBES; i++) {
@@ -389,13 +413,7 @@ function markedArticle(body: DomNode, stats: Map<DomNode, TextStats>): MarkedArt
     const start = Math.floor((text.length - PROBE_CHARS) / 2);
     probes.push(text.slice(start, start + PROBE_CHARS));
   }
-  if (probes.length < 2) return null;
-  const path: number[] = [];
-  for (let node: DomNode = el; node !== body; node = node.parentNode!) {
-    const parent = node.parentNode!;
-    path.unshift(Array.prototype.indexOf.call(parent.childNodes, node));
-  }
-  return { path, probes, contentChars: contentOf(stats, el) };
+  return probes;
 }
 
 function hasAncestor(el: DomElement, tag: string): boolean {
@@ -415,6 +433,9 @@ function normalizeSpace(text: string): string {
 
 /** MARKED_GROWTH: the marked article wins over Readability's when it holds this many times more text */
 const MARKED_GROWTH = 1.5;
+
+/** DENSITY_GROWTH: the density estimate wins over a Readability article that shares none of its text when it holds this many times more */
+const DENSITY_GROWTH = 1.5;
 
 /** SHARED_PROBES: Readability's article holds the marked article when it contains this share of its probes */
 const SHARED_PROBES = 0.3;
@@ -647,6 +668,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
   const marked = markedArticle(body, density.stats);
   const lead = leadParagraph(body, density.stats);
+  const densityProbes = probesOf(density.element as DomElement, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
   const articleChrome = chromeWithin(articleChars);
@@ -667,7 +689,11 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
       return { roots: [fresh], skip, method: "marked" };
     }
   }
-  if (article && enough) {
+  // The density estimate's paragraphs, read before Readability rewrites the page: when Readability's
+  // article holds none of them and less text, Readability took a box beside the article (an
+  // advertiser disclosure, a newsletter form) and the density estimate wins.
+  const elsewhere = article && enough && densityProbes.length >= 2 && density.contentChars > DENSITY_GROWTH * keptChars && !sharesText(article, densityProbes);
+  if (article && enough && !elsewhere) {
     const stats = articleStats!;
     const related = relatedBlocks(article, stats);
     const skip = (el: DomElement) => related.has(el) || isCaption(el, stats) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el);
