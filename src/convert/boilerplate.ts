@@ -545,7 +545,7 @@ const TAXONOMY_PATH = /\/(?:tags?|category|categories|kategorie|kategorien|categ
  * sentence of the article may link one tag page)
  */
 const FILING_MAX_OWN_CHARS = 120;
-const FILING_SHORT_CHARS = 50;
+const FILING_SHORT_CHARS = 30;
 
 /**
  * isPageNotice: a short block that is about the page, not part of its text: a copyright line, an
