@@ -541,11 +541,14 @@ const COMMENT_NOTICE = new RegExp(
 const TAXONOMY_PATH = /\/(?:tags?|category|categories|kategorie|kategorien|categoria|categorie|categorías?|author|authors|autor|autoren|auteur|schlagwort|schlagworte|stichwort)\//i;
 /**
  * FILING_MAX_OWN_CHARS: a filing line ("Posted on <date> in <category>, <category>") has this much
- * text of its own at most, beside its links; FILING_SHORT_CHARS: with one such link, this much (a
- * sentence of the article may link one tag page)
+ * text of its own at most, beside its links; FILING_SHORT_CHARS: with one such link (a byline to
+ * the author page, "Posted in <category>"), this much
  */
 const FILING_MAX_OWN_CHARS = 120;
-const FILING_SHORT_CHARS = 30;
+const FILING_SHORT_CHARS = 50;
+/** INLINE_TAG_PATH: tag pages, which news sites also link from sentences of the article: one such link counts only on a line of FILING_TAG_CHARS */
+const INLINE_TAG_PATH = /\/(?:tags?|schlagworte?|stichwort)\//i;
+const FILING_TAG_CHARS = 30;
 
 /**
  * isPageNotice: a short block that is about the page, not part of its text: a copyright line, an
@@ -564,9 +567,14 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   if (s.text - s.linkText > FILING_MAX_OWN_CHARS) return false;
   const links = el.querySelectorAll("a[href]");
   let taxonomy = 0;
-  for (let i = 0; i < links.length; i++) if (TAXONOMY_PATH.test(links[i]!.getAttribute("href") ?? "")) taxonomy++;
+  let tags = 0;
+  for (let i = 0; i < links.length; i++) {
+    const href = links[i]!.getAttribute("href") ?? "";
+    if (TAXONOMY_PATH.test(href)) taxonomy++;
+    if (INLINE_TAG_PATH.test(href)) tags++;
+  }
   if (taxonomy === 0 || taxonomy * 2 < links.length) return false;
-  return taxonomy >= 2 || s.text - s.linkText <= FILING_SHORT_CHARS;
+  return taxonomy >= 2 || s.text - s.linkText <= (tags > 0 ? FILING_TAG_CHARS : FILING_SHORT_CHARS);
 }
 
 /** isReadAlsoHeading: a heading that is a link to another article behind a "Read also:" label ("MIRA: ...", "VEA TAMBIÉN: ..."). */
