@@ -131,6 +131,16 @@ describe("markdown writer", () => {
     expect(htmlToMarkdown(page, { mainContent: true }).markdown).toContain("While you stroll over the market");
   });
 
+  test("a second <html><body> pasted inside the article, and markup before <html>, do not end or empty the body (as in browsers)", () => {
+    const nested = `<!DOCTYPE html><html><head><title>Wolves</title></head><body><nav><a href="/">Home</a></nav><article><h1>Wolves near the village</h1><html><body><p>Last week two wolves were seen near the village school, and the hunters' association asked walkers to keep their dogs on a lead.</p></body></html><p>The association will meet the mayor on Friday to talk about fences for the sheep.</p></article><footer>Imprint</footer></body></html>`;
+    const text = htmlToMarkdown(nested, { mainContent: true }).markdown;
+    expect(text).toContain("two wolves were seen near the village school");
+    expect(text).toContain("meet the mayor on Friday");
+    const strayStyle = `<style>.grid { display: grid; }</style>\n<!DOCTYPE html><html lang="en"><head><title>Plants</title></head><body><main><h1>Plants as storytellers</h1><p>I try to position plants as storytellers, living archives that reflect the legacy of the places where they grow and of the people who tended them.</p><p>The exhibition opens in the old greenhouse next month and runs until the end of the summer.</p></main></body></html>`;
+    expect(htmlToMarkdown(strayStyle, { mainContent: false }).markdown).toContain("position plants as storytellers");
+    expect(htmlToMarkdown(strayStyle, { mainContent: true }).markdown).toContain("position plants as storytellers");
+  });
+
   test("a hostile page (10 000 nested elements) converts without exhausting the stack", () => {
     const html = "<div>".repeat(10000) + "deep text" + "</div>".repeat(10000);
     expect(htmlToMarkdown(html, { mainContent: false }).markdown).toContain("deep text");
@@ -489,6 +499,98 @@ ${paragraphs(2)}
     expect(text).toContain(PARAGRAPHS[2]!);
     expect(text).not.toContain("by creating an account");
     expect(text).not.toContain("raise the tolls");
+  });
+
+  test("page notices are dropped: copyright lines, ad labels, comment counters, filing lines to tag, category and author pages", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p>- Anzeige -</p>
+<p>ANZEIGE - Heute mal ausgehen? Wie wäre es mit dem Café am Fluss</p>
+${paragraphs(2)}
+<p>Posted on <a href="/2020/05/">May 5, 2020</a> in <a href="/category/river/">River</a>, <a href="/category/towns/">Towns</a></p>
+<div>Publiziert von <a href="/author/jane/">Jane Doe</a></div>
+<p>Kommentare insgesamt: 0</p>
+<p>Keine Kommentare</p>
+<p>© 2020 Valley Courier Inc. All Rights Reserved.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    for (const chrome of ["Anzeige", "ANZEIGE", "Café am Fluss", "Posted on", "Publiziert von", "Kommentare insgesamt", "Keine Kommentare", "All Rights Reserved"]) {
+      expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
+    }
+  });
+
+  test("a sentence of the article that links one topic page, and a paragraph about advertising, stay", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p>Travellers from the <a href="/tag/valley/">valley</a> must register before the crossing.</p>
+<p>Werbung für die Fähre hängt jetzt an jeder Haltestelle im Tal.</p>
+${paragraphs(2)}`);
+    const text = main(html);
+    expect(text).toContain("Travellers from the valley must register before the crossing.");
+    expect(text).toContain("Werbung für die Fähre hängt jetzt an jeder Haltestelle");
+  });
+
+  test("'Read also' headings and paragraphs in Spanish, and prompts to follow the site or install its app, are dropped", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<h3><a href="/n1">MIRA: Madre se acerca a conocer los motivos</a></h3>
+<p><strong>Lea también:</strong> <a href="/n2">Impiden ingreso a reportero</a></p>
+<p>VEA TAMBIÉN: <a href="/n3">Estrella de la educación no brilla</a></p>
+${paragraphs(2)}
+<p>For the latest stories download the Valley Courier apps for iOS and Android.</p>
+<p>Follow the Courier on Twitter and Instagram @ValleyCourier.</p>
+<p>¡Únete a nuestro canal de Telegram!</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    for (const chrome of ["Madre se acerca", "Lea también", "Impiden ingreso", "VEA TAMBIÉN", "download the Valley Courier apps", "Follow the Courier", "canal de Telegram"]) {
+      expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
+    }
+  });
+
+  test("a run of link-only paragraphs (a teaser rail) is dropped; one link on its own line between paragraphs stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p><a href="https://example.org/report">The full report of the river authority</a></p>
+${paragraphs(2)}
+<p><a href="/t1">Bears in the zoo woke up early this winter</a></p>
+<p><a href="/t2">Record snow in the north, none in the capital</a></p>
+<p><a href="/t3">The year brought cold, heat and drought</a></p>`);
+    const text = main(html);
+    expect(text).toContain("The full report of the river authority");
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Bears in the zoo");
+    expect(text).not.toContain("Record snow in the north");
+  });
+
+  test("picture lines are dropped like captions: 'Beitragsbild:', 'Abbildung 4:', 'Photograph by', a credit with a link", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p>Beitragsbild: Titelseite vom 2.4.2019, Ausriss.</p>
+<p>Abbildung 4: klassische Schwachschicht.</p>
+<div>Photograph by Jane Doe</div>
+<p>Image illustrative : <a href="https://flickr.com/p/1">Lots of boats</a></p>
+${paragraphs(2)}`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    for (const chrome of ["Beitragsbild", "Schwachschicht", "Photograph by", "Lots of boats"]) {
+      expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
+    }
+  });
+
+  test("an <aside> that holds all of <main> is the article's wrapper; a custom element named for navigation is chrome", () => {
+    const html = `<!doctype html><html><head><title>Ferry</title></head><body>
+<pp-navigation><ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/m${i}">Menu entry ${i}</a> Short description of the section number ${i} of the site, with a few words.</li>`).join("")}</ul></pp-navigation>
+<main><aside class="content-area"><h1>Ferry crossings resume after the floods</h1>${paragraphs()}</aside></main>
+<aside class="sidebar"><p>Weather in the valley: sunny</p></aside></body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Menu entry 3");
+    expect(text).not.toContain("Weather in the valley");
+  });
+
+  test("the page's article wins when Readability takes a box beside it (an advertiser disclosure) that holds little of its text", () => {
+    const disclosure = `<div class="disclosure"><h2>Advertiser Disclosure</h2><p>Many of the offers on this site come from companies from which the Courier receives compensation. This compensation may impact how and where products appear on this site, including the order in which they appear.</p><p>The site does not include all companies or all offers available in the marketplace, and our editors choose the stories independently of our partners.</p></div>`;
+    const body = [...PARAGRAPHS, ...PARAGRAPHS.map((p) => p.replace(/ferry/g, "boat"))].map((p) => `<div class="text-block"><p>${p}</p></div>`).join("");
+    const html = `<!doctype html><html><head><title>Ferry</title></head><body>${disclosure}<div class="article-body"><h1>Ferry crossings resume after the floods</h1>${body}</div></body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!.replace(/ferry/g, "boat"));
   });
 
   test("soft hyphens (U+00AD) are dropped from the text", () => {

@@ -22,6 +22,12 @@ const MIN_ARTICLE_CHARS = 200;
 /** MIN_SHARE_OF_DENSITY: Readability must keep at least this share of the density estimate's text */
 const MIN_SHARE_OF_DENSITY = 0.45;
 /**
+ * LONG_ARTICLE_CHARS: a Readability article with this much text (non-space, non-link characters,
+ * some 300 words) is an article even when the density estimate found more: that estimate is then
+ * a mega-menu or a teaser list with descriptions.
+ */
+const LONG_ARTICLE_CHARS = 1500;
+/**
  * READABILITY_MAX_DEPTH, READABILITY_MAX_ELEMENTS: Readability's cost grows with depth times size
  * (10 000 nested divs take minutes); past these, the density estimate decides alone.
  */
@@ -75,9 +81,11 @@ export function chromeKind(el: DomElement): "markup" | "name" | null {
   if (role === "main" || role === "article") return null;
   // A form is a search box, a login or a sign-up, unless it wraps the page's text (ASP.NET pages, shop product forms).
   if (tag === "form") return isProse(el) ? null : "markup";
-  if (BOILERPLATE_TAGS.has(tag)) return "markup";
+  if (BOILERPLATE_TAGS.has(tag)) return tag === "aside" && fillsMain(el) ? null : "markup";
   if (role && BOILERPLATE_ROLES.has(role) && !(role === "banner" && insideArticle(el))) return "markup";
   if (tag === "header" && !insideArticle(el)) return "markup";
+  // A custom element named for chrome ("pp-navigation", "site-footer") is chrome by name.
+  if (tag.includes("-") && hasBoilerplateName(tag)) return "name";
   const cls = el.getAttribute("class") ?? "";
   // A paragraph's class or id rarely names chrome, but Readability turns wrapper divs into <p> (their names kept).
   if (tag === "p") return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") ? "name" : null;
@@ -89,10 +97,25 @@ export function chromeKind(el: DomElement): "markup" | "name" | null {
   return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") ? "name" : null;
 }
 
+/** FILLS_MAIN_SHARE: an <aside> holding this share of its <main> parent's text is the main content's wrapper, not a sidebar */
+const FILLS_MAIN_SHARE = 0.8;
+
+/** fillsMain: the element is a child of <main> (or role=main) and holds nearly all of its text. */
+function fillsMain(el: DomElement): boolean {
+  const parent = el.parentNode as DomElement | null;
+  if (!parent || parent.nodeType !== 1) return false;
+  if (parent.nodeName.toLowerCase() !== "main" && parent.getAttribute("role") !== "main") return false;
+  const total = countChars(parent.textContent ?? "");
+  return total > 0 && countChars(el.textContent ?? "") >= FILLS_MAIN_SHARE * total;
+}
+
 /** CAPTION_WORDS: a class or id word that names an image caption or credit ("wp-caption-text", "image-credits") */
 const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "copyright", "subcaption", "imagecaption", "imagedescription", "bildunterschrift"]);
-/** PHOTO_CREDIT: a short line that names a picture's source ("Foto: dpa", "Crédits photos : Bestimage", "Credit:") */
-const PHOTO_CREDIT = /^\s*(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image|fotografía|picture)\s*:/i;
+/**
+ * PHOTO_CREDIT: a short line that names or describes a picture ("Foto: dpa", "Crédits photos : Bestimage",
+ * "Credit:", "Beitragsbild: ...", "Abbildung 4: ...", "Image illustrative : ...", "Photograph by ...")
+ */
+const PHOTO_CREDIT = /^\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image(?: illustrative)?|fotografía|picture|beitragsbild|titelbild|titelfoto|headerbild|symbolbild|bildquelle|fotoquelle|abbildung(?:\s*\d+)?|illustration)\s*:|(?:photo(?:graph)?s?|foto|picture|image)\s+(?:by|von|de|di|courtesy)\s)/i;
 /** PHOTO_CREDIT_MAX_CHARS: a credit line is short (non-space characters) */
 const PHOTO_CREDIT_MAX_CHARS = 80;
 
@@ -111,7 +134,7 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   const chars = stats.get(el)?.text ?? 0;
   if ((tag === "p" || tag === "div" || tag === "span") && chars <= DATE_LINE_MAX_CHARS && isDateLine(el)) return true;
   if (tag === "p" || tag === "span" || tag === "div" || tag === "small" || tag === "em") {
-    if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && PHOTO_CREDIT.test(el.textContent ?? "") && el.querySelectorAll("img, picture, a").length === 0) return true;
+    if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && PHOTO_CREDIT.test(el.textContent ?? "") && el.querySelectorAll("img, picture").length === 0) return true;
     // Text beside the picture inside a <figure> describes it.
     if (chars > 0 && inPictureFigure(el) && el.querySelectorAll("img, picture, video, table, pre, blockquote").length === 0) return true;
   }
@@ -349,6 +372,8 @@ function isLinkList(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
 interface MarkedArticle {
   path: number[];
   probes: string[];
+  /** contentChars: its non-link characters, chrome left out */
+  contentChars: number;
 }
 
 /** PROBE_CHARS: the length of each probe of a marked article's paragraphs; MAX_PROBES of them at most */
@@ -368,6 +393,18 @@ function markedArticle(body: DomNode, stats: Map<DomNode, TextStats>): MarkedArt
   if (found.length > 1) found = found.filter((a) => a.querySelectorAll("h1").length > 0);
   if (found.length !== 1 || !stats.has(found[0]!)) return null;
   const el = found[0]!;
+  const probes = probesOf(el, stats);
+  if (probes.length < 2) return null;
+  const path: number[] = [];
+  for (let node: DomNode = el; node !== body; node = node.parentNode!) {
+    const parent = node.parentNode!;
+    path.unshift(Array.prototype.indexOf.call(parent.childNodes, node));
+  }
+  return { path, probes, contentChars: contentOf(stats, el) };
+}
+
+/** probesOf takes up to MAX_PROBES snippets of PROBE_CHARS from the middle of the visible paragraphs under `el`. */
+function probesOf(el: DomElement, stats: Map<DomNode, TextStats>): string[] {
   const probes: string[] = [];
   const paragraphs = el.querySelectorAll("p");
   for (let i = 0; i < paragraphs.length && probes.length < MAX_PROBES; i++) {
@@ -376,13 +413,7 @@ function markedArticle(body: DomNode, stats: Map<DomNode, TextStats>): MarkedArt
     const start = Math.floor((text.length - PROBE_CHARS) / 2);
     probes.push(text.slice(start, start + PROBE_CHARS));
   }
-  if (probes.length < 2) return null;
-  const path: number[] = [];
-  for (let node: DomNode = el; node !== body; node = node.parentNode!) {
-    const parent = node.parentNode!;
-    path.unshift(Array.prototype.indexOf.call(parent.childNodes, node));
-  }
-  return { path, probes };
+  return probes;
 }
 
 function hasAncestor(el: DomElement, tag: string): boolean {
@@ -399,6 +430,12 @@ function followPath(root: DomNode, path: number[]): DomNode | null {
 function normalizeSpace(text: string): string {
   return text.replace(/[\s\u00a0]+/g, " ").trim();
 }
+
+/** MARKED_GROWTH: the marked article wins over Readability's when it holds this many times more text */
+const MARKED_GROWTH = 1.5;
+
+/** DENSITY_GROWTH: the density estimate wins over a Readability article that shares none of its text when it holds this many times more */
+const DENSITY_GROWTH = 1.5;
 
 /** SHARED_PROBES: Readability's article holds the marked article when it contains this share of its probes */
 const SHARED_PROBES = 0.3;
@@ -459,6 +496,14 @@ const CTA_MAX_CHARS = 250;
 /** SUBSCRIBE_WORDS: asking the reader to subscribe or sign up, in the languages of the pages seen */
 const SUBSCRIBE_WORDS = /\b(?:subscribe|subscription|subscribers?|sign(?:ing)? up|newsletter|abonnieren|abonnement|abonnez|abónate|suscr[ií]b[ea]|suscripci[oó]n|hazte miembro|assine|assinatura|subskrypc\p{L}*|prenumer\p{L}*|iscriviti)\b/iu;
 
+/** FOLLOW_VERB, FOLLOW_PLACE: asking the reader to follow the site, join its channel or install its app ("Follow us on Twitter", "Únete a nuestro canal de Telegram") */
+const FOLLOW_VERB = /\b(?:follow|síguenos|siguenos|sigue|siga|folgen sie|folge uns|folgt uns|suivez|seguici|segue|únete|unete|join|download|descarga|descargue|baixe|installier\p{L}*|lade)\b|\b(?:our|nuestro|nuestra|unser\p{L}*|notre|nosso)\s+(?:canal|channel|kanal|chaîne)\b/iu;
+const FOLLOW_PLACE = /\b(?:twitter|facebook|instagram|telegram|whatsapp|youtube|tiktok|linkedin|google news|apps?|canal|channel|kanal)\b/i;
+
+function isFollowUs(text: string): boolean {
+  return FOLLOW_VERB.test(text) && FOLLOW_PLACE.test(text);
+}
+
 /**
  * isCallToAction: a short paragraph that asks the reader to subscribe or sign up (paywall and
  * newsletter boxes inside the article), or that points to other articles ("Lesen Sie auch: <link>").
@@ -470,13 +515,98 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   if (!s || s.text === 0 || s.text > CTA_MAX_CHARS) return false;
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
   const text = normalizeSpace(el.textContent ?? "");
-  if (SUBSCRIBE_WORDS.test(text)) return true;
+  if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text)) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
   if (text.length <= 40) {
     const label = relatedLabel(text);
     if (RELATED_HEADING.test(label) && RELATED_HEADING.exec(text)![0].length >= label.length) return true;
   }
   return READ_ALSO.test(text) && s.linkText > 0;
+}
+
+/** NOTICE_MAX_CHARS: a notice (copyright line, ad label, comment counter, filing line) is short (non-space characters) */
+const NOTICE_MAX_CHARS = 300;
+/** RIGHTS_NOTICE: a copyright line in the languages of the pages seen ("© 2020 CBS Interactive Inc.", "Alle Rechte vorbehalten") */
+const RIGHTS_NOTICE = /^\s*(?:©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|alle rechte vorbehalten|todos los derechos reservados|tous droits réservés|tutti i diritti riservati|wszelkie prawa zastrzeżone|todos os direitos reservados|copyrighted property|materiał chroniony prawem/i;
+/** AD_LABEL: the label that marks an advertisement ("Anzeige", "- Anzeige -", "ANZEIGE - ...", "Publicidad"), alone or opening the block */
+const AD_LABEL = /^[\s\-–—|*]*(?:anzeige|werbung|advertisement|advertising|publicidad|publicité|pubblicità|reklama|sponsored|gesponsert)\s*(?:$|[-–—:|,(])/i;
+/** COMMENT_NOTICE: a comment counter or prompt ("Kommentare insgesamt: 0", "Keine Kommentare", "Leave a reply", "Comments are closed") */
+const COMMENT_NOTICE = new RegExp(
+  "^(?:\\d+\\s+)?(?:kommentare?|comments?|comentarios?|commentaires?|commenti|komentarz\\p{L}*)(?:\\s+(?:insgesamt|total|geschlossen|closed|are closed|sind geschlossen))?\\s*:?\\s*\\d*$|" +
+    "^(?:keine|no|sin|aucun|nessun|brak)\\s+(?:kommentare|comments|comentarios|commentaires?|commenti|komentarzy)|" +
+    "^(?:leave a (?:comment|reply)|schreibe einen kommentar|hinterlasse einen kommentar|deja (?:un|tu) comentario|laisser un commentaire|lascia un commento)",
+  "iu",
+);
+/** TAXONOMY_PATH: a link to a category, tag or author page ("/category/linux/", "/tag/bilt/", "/author/ts/") */
+const TAXONOMY_PATH = /\/(?:tags?|category|categories|kategorie|kategorien|categoria|categorie|categorías?|author|authors|autor|autoren|auteur|schlagwort|schlagworte|stichwort)\//i;
+/**
+ * FILING_MAX_OWN_CHARS: a filing line ("Posted on <date> in <category>, <category>") has this much
+ * text of its own at most, beside its links; FILING_SHORT_CHARS: with one such link (a byline to
+ * the author page, "Posted in <category>"), this much
+ */
+const FILING_MAX_OWN_CHARS = 120;
+const FILING_SHORT_CHARS = 50;
+/** INLINE_TAG_PATH: tag pages, which news sites also link from sentences of the article: one such link counts only on a line of FILING_TAG_CHARS */
+const INLINE_TAG_PATH = /\/(?:tags?|schlagworte?|stichwort)\//i;
+const FILING_TAG_CHARS = 30;
+
+/**
+ * isPageNotice: a short block that is about the page, not part of its text: a copyright line, an
+ * advertisement's label, a comment counter or prompt, or a filing line whose links go to the site's
+ * category, tag or author pages ("Erstellt am ... und abgelegt unter Linux, Tutorials").
+ */
+function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (tag !== "p" && tag !== "div" && tag !== "small" && tag !== "span" && tag !== "section") return false;
+  const s = stats.get(el);
+  if (!s || s.text === 0 || s.text > NOTICE_MAX_CHARS) return false;
+  if (tag !== "p" && el.querySelectorAll("p, ul, ol, table, h1, h2, h3, h4, h5, h6, blockquote, pre").length > 0) return false;
+  if (tag === "span" && insideProse(el)) return false;
+  const text = normalizeSpace(el.textContent ?? "");
+  if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text)) return true;
+  if (s.text - s.linkText > FILING_MAX_OWN_CHARS) return false;
+  const links = el.querySelectorAll("a[href]");
+  let taxonomy = 0;
+  let tags = 0;
+  for (let i = 0; i < links.length; i++) {
+    const href = links[i]!.getAttribute("href") ?? "";
+    if (TAXONOMY_PATH.test(href)) taxonomy++;
+    if (INLINE_TAG_PATH.test(href)) tags++;
+  }
+  if (taxonomy === 0 || taxonomy * 2 < links.length) return false;
+  return taxonomy >= 2 || s.text - s.linkText <= (tags > 0 ? FILING_TAG_CHARS : FILING_SHORT_CHARS);
+}
+
+/** isReadAlsoHeading: a heading that is a link to another article behind a "Read also:" label ("MIRA: ...", "VEA TAMBIÉN: ..."). */
+function isReadAlsoHeading(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  if (!HEADING_TAGS.has(el.nodeName.toLowerCase())) return false;
+  const s = stats.get(el);
+  return !!s && s.linkText > 0 && READ_ALSO.test(normalizeSpace(el.textContent ?? ""));
+}
+
+/** TEASER_LINK_SHARE: a block whose text is at least this share link text is a link; TEASER_MIN_CHARS: and says something (non-space characters) */
+const TEASER_LINK_SHARE = 0.9;
+const TEASER_MIN_CHARS = 15;
+
+/** isLinkBlock: a paragraph or heading that is nothing but a link to another page ("<p><a>Headline of another story</a></p>"). */
+function isLinkBlock(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (tag !== "p" && !HEADING_TAGS.has(tag)) return false;
+  const s = stats.get(el);
+  return !!s && s.text >= TEASER_MIN_CHARS && s.linkText >= TEASER_LINK_SHARE * s.text;
+}
+
+/**
+ * isTeaserRun: a link-only paragraph or heading next to another one: a rail of teasers to other
+ * stories written as paragraphs, which the link-list test (lists and divs) does not see. One link on
+ * its own line between paragraphs of text ("the full report") stays.
+ */
+function isTeaserRun(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  if (!isLinkBlock(el, stats)) return false;
+  const next = nextElement(el);
+  if (next && isLinkBlock(next, stats)) return true;
+  const previous = previousElement(el);
+  return previous !== null && isLinkBlock(previous, stats);
 }
 
 /**
@@ -518,6 +648,24 @@ function bodyOf(document: Document): DomNode {
 }
 
 /**
+ * chromeWithin is the chrome test inside an article of `total` characters: a chrome-like class name
+ * ("post-related-wrap", "item-content__row--sidebar") on a block that holds much of the article's
+ * text, or running text, names a layout wrapper, not chrome. Memoized per element.
+ */
+function chromeWithin(total: number): (el: DomElement) => boolean {
+  const seen = new Map<DomElement, boolean>();
+  return (el) => {
+    let chrome = seen.get(el);
+    if (chrome === undefined) {
+      const kind = chromeKind(el);
+      chrome = kind !== null && !holdsMuchOf(el, total) && !(kind === "name" && isProse(el));
+      seen.set(el, chrome);
+    }
+    return chrome;
+  };
+}
+
+/**
  * findMainContent picks the main content of a parsed page. `reparse` yields a fresh copy of the page,
  * needed only when the page's marked article or the fallback wins (Readability rewrites the document it reads).
  */
@@ -528,39 +676,35 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
   const marked = markedArticle(body, density.stats);
   const lead = leadParagraph(body, density.stats);
+  const densityProbes = probesOf(density.element as DomElement, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
-  // Inside Readability's article a chrome-like class name ("post-related-wrap") on a block that
-  // holds much of the article's text names a layout wrapper, not chrome: keep it.
-  const chromeSeen = new Map<DomElement, boolean>();
-  const articleChrome = (el: DomElement) => {
-    let chrome = chromeSeen.get(el);
-    if (chrome === undefined) {
-      const kind = chromeKind(el);
-      chrome = kind !== null && !holdsMuchOf(el, articleChars) && !(kind === "name" && isProse(el));
-      chromeSeen.set(el, chrome);
-    }
-    return chrome;
-  };
+  const articleChrome = chromeWithin(articleChars);
   const articleStats = article ? measureText(article, articleChrome) : null;
   // What is left of the article once its chrome is out must still be "enough" (not a cookie notice).
   const keptChars = article ? contentOf(articleStats!, article) : 0;
-  const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && keptChars >= MIN_SHARE_OF_DENSITY * density.contentChars;
-  if (marked && article && enough && !sharesText(article, marked.probes)) {
+  const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && (keptChars >= MIN_SHARE_OF_DENSITY * density.contentChars || keptChars >= LONG_ARTICLE_CHARS);
+  if (marked && article && enough && (!sharesText(article, marked.probes) || marked.contentChars > MARKED_GROWTH * keptChars)) {
     // The page marks its article (articleBody, a single <article>) and Readability took another part
-    // of the page (a login box, a teaser block): the page's own mark wins.
+    // of the page (a login box, a teaser block), or only a part of the article (its text is split
+    // over sibling blocks): the page's own mark wins.
     const fresh = followPath(bodyOf(reparse()), marked.path);
     if (fresh) {
-      const stats = measureText(fresh);
+      const chrome = chromeWithin(countChars(fresh.textContent ?? ""));
+      const stats = measureText(fresh, chrome);
       const related = relatedBlocks(fresh, stats);
-      const skip = (el: DomElement) => related.has(el) || isBoilerplate(el) || isCaption(el, stats) || isLinkList(el, stats) || isCallToAction(el, stats);
+      const skip = (el: DomElement) => related.has(el) || chrome(el) || isCaption(el, stats) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
       return { roots: [fresh], skip, method: "marked" };
     }
   }
-  if (article && enough) {
+  // The density estimate's paragraphs, read before Readability rewrites the page: when Readability's
+  // article holds none of them and less text, Readability took a box beside the article (an
+  // advertiser disclosure, a newsletter form) and the density estimate wins.
+  const elsewhere = article && enough && densityProbes.length >= 2 && density.contentChars > DENSITY_GROWTH * keptChars && !sharesText(article, densityProbes);
+  if (article && enough && !elsewhere) {
     const stats = articleStats!;
     const related = relatedBlocks(article, stats);
-    const skip = (el: DomElement) => related.has(el) || isCaption(el, stats) || isTeaserList(el, stats) || isCallToAction(el, stats) || articleChrome(el);
+    const skip = (el: DomElement) => related.has(el) || isCaption(el, stats) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el);
     // Readability often leaves out the lead under the headline (it sits in the article's header).
     const roots = lead && !sharesText(article, [lead.probe]) ? [lead.element, article] : [article];
     return { roots, skip, method: "readability" };
@@ -568,7 +712,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
   const pick = readable ? densityPick(bodyOf(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
-  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || isCaption(el, pick.stats) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats);
+  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || isCaption(el, pick.stats) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
   return { roots: [pick.element], skip, method: "density" };
 }
 
@@ -583,7 +727,10 @@ const RELATED_HEADING = new RegExp(
   "i",
 );
 /** READ_ALSO: a paragraph that opens with "Read also:", "Lea:", "Mehr Themen:" and then links */
-const READ_ALSO = new RegExp(`^(?:${RELATED_HEADING.source.slice(4, -1)}|lea|lee|mira|mire|ver|véase|siehe auch|voir|leia|czytaj|zobacz)\\s*:`, "i");
+const READ_ALSO = new RegExp(
+  `^(?:${RELATED_HEADING.source.slice(4, -1)}|siehe auch|schon gelesen|(?:lea|lee|mira|mire|ver|vea|véase|puedes ver|voir|leia|veja|czytaj|zobacz)(?:\\s+(?:también|tambien|más|mas|además|aussi|mais|também|też|także|również))?)\\s*[:?]`,
+  "i",
+);
 /** relatedLabel: a heading's or label's text, spaces normalised, without trailing punctuation or arrows ("Lesen Sie auch:" -> "Lesen Sie auch"), for RELATED_HEADING */
 function relatedLabel(text: string): string {
   return normalizeSpace(text).replace(/[:.…»›>\s]+$/, "");
@@ -619,6 +766,13 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
     }
   }
   return found;
+}
+
+function previousElement(node: DomNode): DomElement | null {
+  for (let n = (node as unknown as Element).previousSibling as unknown as DomNode | null; n; n = (n as unknown as Element).previousSibling as unknown as DomNode | null) {
+    if (n.nodeType === 1) return n as DomElement;
+  }
+  return null;
 }
 
 function nextElement(node: DomNode): DomElement | null {

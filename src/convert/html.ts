@@ -104,13 +104,41 @@ function withTitleHeading(body: string, top: string | null): string {
  * a page without an <html> tag one: linkedom otherwise makes its <head> the root and loses the body.
  */
 function asDocument(html: string): string {
-  if (/<body[\s>]/i.test(html)) {
-    if (/<html[\s>]/i.test(html)) return html;
-    return `<!DOCTYPE html><html>${withoutProlog(html)}</html>`;
+  const bodyTag = /<body[\s>][^>]*>?/i.exec(html);
+  if (bodyTag) {
+    const repaired = withOneBody(html, bodyTag.index + bodyTag[0].length);
+    if (/<html[\s>]/i.test(repaired)) return repaired;
+    return `<!DOCTYPE html><html>${withoutProlog(repaired)}</html>`;
   }
   const head = /<head[\s>][\s\S]*?<\/head>/i.exec(html)?.[0] ?? "";
   const rest = withoutProlog(html.replace(/<head[\s>][\s\S]*?<\/head>/i, "").replace(/<\/?html[^>]*>/gi, ""));
   return `<!DOCTYPE html><html><head>${head.replace(/^<head[^>]*>|<\/head>$/gi, "")}</head><body>${rest}</body></html>`;
+}
+
+/** DOCUMENT_TAG: an <html>, <head> or <body> tag, opening or closing */
+const DOCUMENT_TAG = /<\/?(?:html|head|body)(?:\s[^>]*)?>/gi;
+/** PROLOG: what may precede <html> without being content: doctype, XML declaration, comments, space */
+const PROLOG = /^(?:\s+|<!doctype[^>]*>|<\?xml[^>]*\?>|<!--[\s\S]*?-->)*/i;
+
+/**
+ * withOneBody repairs what browsers forgive and linkedom does not: a second <html><body> pasted into
+ * the article by a CMS (linkedom ends the page's body there; browsers ignore the tags), and markup
+ * before <html> (a stray <style>, which leaves linkedom's body empty; browsers move it into the body).
+ * `end` is where the page's first <body> tag ends.
+ */
+function withOneBody(html: string, end: number): string {
+  const rest = html.slice(end).replace(DOCUMENT_TAG, "");
+  let before = html.slice(0, end);
+  const htmlTag = /<html[\s>]/i.exec(before);
+  if (htmlTag) {
+    const prolog = PROLOG.exec(before)![0].length;
+    if (htmlTag.index > prolog) {
+      // Stray markup before <html>: it goes to the top of the body, where browsers put it.
+      const stray = before.slice(prolog, htmlTag.index);
+      before = before.slice(0, prolog) + before.slice(htmlTag.index) + stray;
+    }
+  }
+  return before + rest;
 }
 
 /** withoutProlog drops a leading XML declaration and the doctype. */
