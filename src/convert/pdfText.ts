@@ -39,7 +39,19 @@ interface PdfjsPage {
   getViewport(opts: { scale: number }): { transform: number[]; width: number; height: number };
   /** styles: per font of the page, its name in the PDF ("ABCDEF+Arial-BoldMT"), which package.json's patch of pdf.js adds */
   getTextContent(): Promise<{ items: PdfjsTextItem[]; styles: Record<string, { fontName?: string }> }>;
+  getAnnotations(): Promise<PdfjsAnnotation[]>;
   cleanup(): boolean;
+}
+/** PdfjsAnnotation: the fields of a form widget that fillableValues reads. */
+interface PdfjsAnnotation {
+  subtype?: string;
+  /** fieldType: "Tx" text field, "Ch" choice (list or combo box), "Btn" button, "Sig" signature */
+  fieldType?: string;
+  fieldValue?: unknown;
+  /** rect: [x1, y1, x2, y2] in PDF user space (y up) */
+  rect?: number[];
+  hidden?: boolean;
+  defaultAppearanceData?: { fontSize?: number };
 }
 interface PdfjsDocument {
   numPages: number;
@@ -190,10 +202,51 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
       if (Math.abs(m[1]!) > Math.abs(m[0]!) * 0.1) continue; // rotated or vertical text: not in line layout
       items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}) });
     }
+    items.push(...(await formFieldItems(page, viewport.transform)));
     return analyzePage(items, n, viewport.width, viewport.height);
   } finally {
     page.cleanup();
   }
+}
+
+/** MAX_FIELD_LINES: lines read from one form field's value (a long text area is cut there). */
+const MAX_FIELD_LINES = 200;
+
+/** FIELD_TEXT_MAX_SIZE: the largest size (points) a field value is laid out at; a value typed in a big box is body text, never a heading. */
+const FIELD_TEXT_MAX_SIZE = 11;
+
+/**
+ * formFieldItems: the values typed into the page's form fields (AcroForm text fields and choice
+ * boxes), as text items where the field's box sits. getTextContent reads only the page's own
+ * content; a filled form's values live in widget annotations, so without this a filled form reads
+ * as its blank labels. Each value line starts at the box's left edge; a single-line value sits on
+ * the box's lower part, a multi-line one runs down from its top. Buttons (check boxes, radio
+ * buttons) and signatures are left out: their state is not text.
+ */
+async function formFieldItems(page: PdfjsPage, transform: number[]): Promise<PdfTextItem[]> {
+  const annotations = await page.getAnnotations().catch(() => [] as PdfjsAnnotation[]);
+  const items: PdfTextItem[] = [];
+  for (const a of annotations) {
+    if (a.subtype !== "Widget" || a.hidden || (a.fieldType !== "Tx" && a.fieldType !== "Ch") || !a.rect || a.rect.length !== 4) continue;
+    const value = Array.isArray(a.fieldValue) ? a.fieldValue.filter((v) => typeof v === "string").join(", ") : typeof a.fieldValue === "string" ? a.fieldValue : "";
+    const lines = value.split(/\r\n|\r|\n/).map((l) => l.replace(/\s+/g, " ").trim()).slice(0, MAX_FIELD_LINES);
+    if (!lines.some((l) => l)) continue;
+    const [x1, y1, x2, y2] = a.rect as [number, number, number, number];
+    const boxHeight = Math.abs(y2 - y1);
+    const fontSize = a.defaultAppearanceData?.fontSize ?? 0;
+    // font size 0 means "auto": the viewer fits the text to the box
+    const size = Math.max(4, Math.min(fontSize > 0 ? fontSize : boxHeight * 0.7, boxHeight, FIELD_TEXT_MAX_SIZE));
+    const top = Math.max(y1, y2);
+    const left = Math.min(x1, x2) + 2;
+    lines.forEach((line, i) => {
+      if (!line) return;
+      // PDF space, y up: one line on the box's baseline area; several from the top down
+      const baseline = lines.length === 1 ? Math.min(y1, y2) + (boxHeight - size) / 2 + size * 0.2 : top - size * (1.15 * i + 1);
+      const m = multiply(transform, [1, 0, 0, 1, left, baseline]);
+      items.push({ str: line, x: m[4]!, y: m[5]!, width: line.length * size * 0.5, size });
+    });
+  }
+  return items;
 }
 
 /**

@@ -15,6 +15,7 @@ import { findIssuer, nameLike } from "./parties";
 import { receiptPayment, totalEvidence } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
+import { formHeaderValue } from "./formHeader";
 import {
   CURRENCY_CODES, DOLLAR_SIGN, escapeRe, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
@@ -104,7 +105,11 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
   // an MT940 statement's tags fix what each value is: read from its tag, it is settled
   const tagged = parent ? null : mt940Value(doc, labels, def.type);
   if (tagged) return cite(doc, tagged.value, 0.9, tagged.start, tagged.end);
-  return settleOcrDate(doc, labels, extractScalar(doc, def, labels, parent) ?? patternFallback(doc, def, labels) ?? NOT_FOUND);
+  const labelled = extractScalar(doc, def, labels, parent);
+  // an official form's number, title, year and agency stand in its header, unlabelled; a settled label still wins
+  const header = parent || def.type !== "string" || (labelled && labelled.confidence >= 0.8) ? null : formHeaderValue(doc, labels);
+  if (header) return cite(doc, header.value, header.confidence, header.start, header.end);
+  return settleOcrDate(doc, labels, labelled ?? patternFallback(doc, def, labels) ?? NOT_FOUND);
 }
 
 /**
@@ -314,6 +319,9 @@ function meaningBonus(label: string, labels: FieldLabels): number {
   return 0;
 }
 
+/** MIDLINE_ID: a value that opens with an identifier: digits, possibly with letters, joined by dashes, slashes or dots ("1545-0074", "AB-2024/17"). */
+const MIDLINE_ID = /^[A-Z]{0,4}\d[\dA-Z]*(?:[-/.][\dA-Z]+)*(?![\w])/;
+
 /** phraseCandidates finds the field's own label phrases written without a colon ("Due Date January 17, 2024", "Plan Basic"). */
 function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[] {
   const out: Candidate[] = [];
@@ -336,11 +344,13 @@ function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[]
         const other = conceptOf(wider);
         if (other && other !== labels.concept) continue;
       }
-      // mid-line, only a capitalised label right after a value ("... 2024 Currency USD"), not prose
-      if (p > 0 && !(/^[A-Z]/.test(words[p]![0]) && /\d|\|$|^[A-Z]{2,}$/.test(words[p - 1]![0]))) continue;
       const last = words[p + own - 1]!;
       const value = line.plain.slice(last.index! + last[0].length).replace(/^[\s:|.\-–]+/, "");
       if (!value) continue;
+      // mid-line, only a capitalised label right after a value ("... 2024 Currency USD"), not prose; or an
+      // identifier's own capitalised label with the identifier beside it ("Moving Expenses OMB No. 1545-0074")
+      const besideId = isIdField(labels) && /^[A-Z]/.test(words[p]![0]) && MIDLINE_ID.test(value);
+      if (p > 0 && !besideId && !(/^[A-Z]/.test(words[p]![0]) && /\d|\|$|^[A-Z]{2,}$/.test(words[p - 1]![0]))) continue;
       // "Total GST Amt : 2.40": the label runs on to the colon, and names something else
       if (/^[^\d:]*\p{L}[^\d:]*:/u.test(value)) continue;
       out.push({ label: words.slice(p, p + own).map((w) => w[0]).join(" "), value, kind: p === 0 ? "prefix" : "phrase", start: line.start, end: line.end, section: "", order: 1_000_000 + index * 100 + p });
