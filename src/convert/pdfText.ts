@@ -204,7 +204,7 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
       if (Math.abs(m[1]!) > Math.abs(m[0]!) * 0.1) continue; // rotated or vertical text: not in line layout
       items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}) });
     }
-    items.push(...formFieldItems(fields, labelsUnder, viewport.transform));
+    items.push(...formFieldItems(fields, labelsUnder, viewport.transform, medianSize(items)));
     return analyzePage(items, n, viewport.width, viewport.height);
   } finally {
     page.cleanup();
@@ -287,6 +287,12 @@ function labelsUnderFields(fields: FormField[], items: PdfjsTextItem[]): Map<Pdf
   return paired;
 }
 
+/** medianSize: the middle font size of the page's text runs (FIELD_TEXT_MAX_SIZE when the page has none). */
+function medianSize(items: PdfTextItem[]): number {
+  const sizes = items.map((it) => it.size).sort((a, b) => a - b);
+  return sizes.length ? sizes[Math.floor(sizes.length / 2)]! : FIELD_TEXT_MAX_SIZE;
+}
+
 /** isShortLabel: a run that reads as a field's label ("AGE", "CHARACTER NAME", "Date of birth"), not a sentence or a number. */
 const isShortLabel = (text: string) => {
   const t = text.trim();
@@ -299,7 +305,7 @@ const isShortLabel = (text: string) => {
  * runs down from its top. A field whose label is printed under its box is written "LABEL: value"
  * there, and the label run is left out of the page's text, so the pair reads as one.
  */
-function formFieldItems(fields: FormField[], labelsUnder: Map<PdfjsTextItem, FormField>, transform: number[]): PdfTextItem[] {
+function formFieldItems(fields: FormField[], labelsUnder: Map<PdfjsTextItem, FormField>, transform: number[], bodySize: number): PdfTextItem[] {
   const labelOf = new Map([...labelsUnder].map(([item, field]) => [field, item.str!.trim().replace(/:$/, "")]));
   const items: PdfTextItem[] = [];
   for (const f of fields) {
@@ -310,7 +316,9 @@ function formFieldItems(fields: FormField[], labelsUnder: Map<PdfjsTextItem, For
       const baseline = f.lines.length === 1 ? f.y1 + (f.y2 - f.y1 - f.size) / 2 + f.size * 0.2 : f.y2 - f.size * (1.15 * i + 1);
       const m = multiply(transform, [1, 0, 0, 1, f.x1 + 2, baseline]);
       const str = label ? `${label}: ${line}` : line;
-      items.push({ str, x: m[4]!, y: m[5]!, width: str.length * f.size * 0.5, size: f.size });
+      // typed in a box larger than the page's print, a value is still body text, never a heading
+      const size = Math.min(f.size, bodySize);
+      items.push({ str, x: m[4]!, y: m[5]!, width: str.length * size * 0.5, size });
     });
   }
   return items;
