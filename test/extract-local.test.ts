@@ -640,3 +640,48 @@ describe("official forms and form prompts (made-up forms)", () => {
   });
 });
 
+describe("fiscal documents numbered within a series (made-up NF-e)", () => {
+  const schema = {
+    invoice_number: { type: "string", description: "The invoice number" },
+    vendor: { type: "string", description: "Name of the company that issued the invoice" },
+  };
+
+  test("a DANFE's number beside its series and its issuer in the receipt stub, below 0.8", () => {
+    const danfe = [
+      "RECEBEMOS DE FABRICA MODELO LTDA OS PRODUTOS/SERVIÇOS CONSTANTES DA NOTA FISCAL INDICADA AO LADO * DESTINATÁRIO: Cliente Exemplo SA",
+      "",
+      "## NF-e",
+      "",
+      "DATA DE RECEBIMENTO IDENTIFICAÇÃO E ASSINATURA DO RECEBEDOR N°. 7781",
+      "",
+      "## SÉRIE 2",
+      "",
+      "### FATURA / DUPLICATAS",
+      "",
+      "NRO VENCTO VALOR 0007781/01 17/12/2024 51,69",
+      "",
+      "(11) 5525-2000 N°. 7781",
+      "",
+      "### SÉRIE 2",
+    ].join("\n");
+    const r = run(danfe, schema);
+    expect(r.invoice_number!.value).toBe("7781");
+    expect(r.vendor!.value).toBe("FABRICA MODELO LTDA");
+    expect(r.invoice_number!.confidence).toBeLessThan(0.8);
+    expect(r.vendor!.confidence).toBeLessThan(0.8);
+  });
+
+  test("'NFC-e nº 1629 Série 1' and a number cell before its series; the issuer under 'EMITENTE'", () => {
+    expect(run("Loja Exemplo\n\nNFC-e nº 1629 Série 1 24/03/2020 13:33:20", schema).invoice_number!.value).toBe("1629");
+    const simplified = "# DANFE SIMPLIFICADO\n\n| TIPO NF | 1 - Saida |\n| --- | --- |\n| NUMERO | 992346 SERIE 1 |\n\n# EMITENTE\n\nExemplo Sistemas Ltda\nCNPJ/CPF 00822602000124";
+    const r = run(simplified, schema);
+    expect(r.invoice_number!.value).toBe("992346");
+    expect(r.vendor!.value).toBe("Exemplo Sistemas Ltda");
+  });
+
+  test("two different numbers before a series leave the number open (below 0.6)", () => {
+    const r = run("N°. 100 SÉRIE 1\n\nN°. 200 SÉRIE 1", schema).invoice_number!;
+    expect(r.confidence).toBeLessThan(0.6);
+  });
+});
+

@@ -16,6 +16,7 @@ import { receiptPayment, totalEvidence } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
 import { formHeaderValue } from "./formHeader";
+import { issuerOfReceiptStub, numberWithSeries } from "./fiscal";
 import {
   CURRENCY_CODES, DOLLAR_SIGN, escapeRe, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
@@ -107,8 +108,12 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
   if (tagged) return cite(doc, tagged.value, 0.9, tagged.start, tagged.end);
   const labelled = extractScalar(doc, def, labels, parent);
   // an official form's number, title, year and agency stand in its header, unlabelled; a settled label still wins
-  const header = parent || def.type !== "string" || (labelled && labelled.confidence >= 0.8) ? null : formHeaderValue(doc, labels);
+  const unsettled = !parent && def.type === "string" && !(labelled && labelled.confidence >= 0.8);
+  const header = unsettled ? formHeaderValue(doc, labels) : null;
   if (header) return cite(doc, header.value, header.confidence, header.start, header.end);
+  // an NF-e's number beside its series and its issuer in the receipt stub, when no settled label says otherwise
+  const fiscal = !unsettled ? null : labels.concept === "invoice_number" ? numberWithSeries(doc) : labels.concept === "vendor" ? issuerOfReceiptStub(doc) : null;
+  if (fiscal && fiscal.confidence >= (labelled?.confidence ?? 0)) return cite(doc, fiscal.value, fiscal.confidence, fiscal.start, fiscal.end);
   return settleOcrDate(doc, labels, labelled ?? patternFallback(doc, def, labels) ?? NOT_FOUND);
 }
 
@@ -299,7 +304,7 @@ const PARTY_NAME_LABEL = /^(name|company|company name|firma|firmenname|nom|raiso
 
 const isPartyField = (l: FieldLabels) => l.concept === "vendor" || l.concept === "customer";
 const isAmountField = (l: FieldLabels) => l.concept === "total" || l.concept === "subtotal" || l.concept === "tax";
-const hasCompanyForm = (s: string) => LEGAL_NAME.test(s) || /\b(GmbH|SARL|SAS|Sdn\.? ?Bhd|B\.?V\.?|S\.?A\.?|S\.r\.l\.|Sp\. z o\.o\.)\b/i.test(s);
+const hasCompanyForm = (s: string) => LEGAL_NAME.test(s) || /\b(GmbH|SARL|SAS|Sdn\.? ?Bhd|B\.?V\.?|S\.?A\.?|S\.r\.l\.|Sp\. z o\.o\.|Ltda\.?|EIRELI)\b/i.test(s);
 
 /**
  * FINAL_AMOUNT: labels of the amount that is finally paid (grand total, amount due, TTC, brutto),

@@ -38,7 +38,7 @@ export const CONCEPTS: Record<string, string[]> = {
   ],
   vendor: [
     "vendor", "seller", "merchant", "company", "from", "supplier", "store", "issued by", "sold by", "biller", "payee", "business", "company name", "vendor name", "supplier name", "merchant name", "store name", "seller name",
-    "verkaufer", "lieferant", "rechnungssteller", "rechnungsersteller", "leistungserbringer", "vendeur", "fournisseur", "emetteur", "leverancier", "verkoper", "vendedor", "proveedor", "emisor", "fornitore", "cedente", "venditore", "fornecedor", "sprzedawca", "dostawca",
+    "verkaufer", "lieferant", "rechnungssteller", "rechnungsersteller", "leistungserbringer", "vendeur", "fournisseur", "emetteur", "leverancier", "verkoper", "vendedor", "proveedor", "emisor", "fornitore", "cedente", "venditore", "fornecedor", "emitente", "sprzedawca", "dostawca",
   ],
   customer: [
     "customer", "bill to", "billed to", "sold to", "client", "buyer", "customer name", "purchaser", "client name", "invoice to", "ship to", "deliver to",
