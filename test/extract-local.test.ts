@@ -685,3 +685,35 @@ describe("fiscal documents numbered within a series (made-up NF-e)", () => {
   });
 });
 
+describe("payment slips' amount (made-up QR-bills)", () => {
+  const invoice = [
+    "| Brutto | 1’500.50 |",
+    "| --- | --- |",
+    "| Mehrwertsteuer 7.7% | 115.54 |",
+    "| Netto inkl. MWST | 1’616.04 |",
+    "",
+    "Empfangsschein Zahlteil Konto / Zahlbar an",
+    "",
+    "Währung Betrag Währung Betrag",
+    "",
+    "CHF 1 616.04 CHF 1 616.04",
+  ].join("\n");
+
+  test("the amount a slip asks for in its receipt and payment part is the total to pay, settled", () => {
+    const r = run(invoice, { total: { type: "number", description: "Total amount to pay, tax included" } }).total!;
+    expect(r.value).toBe(1616.04);
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    const table = "| Currency | Amount | Currency | Amount |\n| --- | --- | --- | --- |\n| CHF | 123 949.75 |  |  |\n|  |  | CHF | 123 949.75 |";
+    expect(run(table, { amount: { type: "number", description: "The amount to pay" } }).amount!.value).toBe(123949.75);
+  });
+
+  test("a settled label with another amount than the slip's stays, unsettled; slips that disagree say nothing", () => {
+    const part = "Total due: 2,000.00\n\nCurrency Amount\n\nCHF 500.00 CHF 500.00";
+    const r = run(part, { total: { type: "number" } }).total!;
+    expect(r.value).toBe(2000);
+    expect(r.confidence).toBeLessThan(0.8);
+    const disagree = "Currency Amount\nCHF 500.00\n\nCurrency Amount\nCHF 700.00";
+    expect(run(disagree, { amount: { type: "number" } }).amount!.found).toBe(false);
+  });
+});
+

@@ -12,7 +12,7 @@ import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
-import { receiptPayment, totalEvidence } from "./amounts";
+import { receiptPayment, slipAmount, totalEvidence, type SlipAmount } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
 import { formHeaderValue } from "./formHeader";
@@ -108,6 +108,11 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
   if (tagged) return cite(doc, tagged.value, 0.9, tagged.start, tagged.end);
   const labelled = extractScalar(doc, def, labels, parent);
   // an official form's number, title, year and agency stand in its header, unlabelled; a settled label still wins
+  // a payment slip's "Currency / Amount" part says what is to pay
+  if (!parent && def.type === "number" && (labels.concept === "total" || labels.nameWords.at(-1) === "amount")) {
+    const slip = slipAmount(doc);
+    if (slip) return slipSettled(doc, slip, labelled);
+  }
   const unsettled = !parent && def.type === "string" && !(labelled && labelled.confidence >= 0.8);
   const header = unsettled ? formHeaderValue(doc, labels) : null;
   if (header) return cite(doc, header.value, header.confidence, header.start, header.end);
@@ -155,6 +160,21 @@ function tillStamp(doc: ParsedDocument, value: string, span: [number, number] | 
   // "Date: 19/10/2018", "DATE 19/10/2018": under a date label of its own
   const before = doc.markdown.slice(Math.max(0, at - 24), at).split("\n").at(-1) ?? "";
   return /(?<!\p{L})(date|tarikh|datum|fecha|data)\s*[:.]?\s*$/iu.test(before);
+}
+
+/** SLIP_SETTLED: the confidence of the amount a slip prints in its receipt and its payment part alike. */
+const SLIP_SETTLED = 0.85;
+
+/**
+ * slipSettled weighs a labelled amount against the payment slip's: the same amount is settled; a
+ * different one under a settled label stays (a slip may ask for a part) but unsettled, and under a
+ * weak label gives way to the slip's, printed on it twice.
+ */
+function slipSettled(doc: ParsedDocument, slip: SlipAmount, labelled: FieldOutcome | null): FieldOutcome {
+  const settled = slip.times >= 2 ? SLIP_SETTLED : 0.7;
+  if (labelled && typeof labelled.value === "number" && Math.abs(labelled.value - slip.value) < 0.005) return { ...labelled, confidence: round(Math.max(labelled.confidence, settled)) };
+  if (labelled && labelled.confidence >= 0.9) return { ...labelled, confidence: Math.min(labelled.confidence, 0.75) };
+  return cite(doc, slip.value, settled, slip.start, slip.end);
 }
 
 /** cite builds a field outcome whose citation is the markdown slice [start, end). */
