@@ -29,7 +29,7 @@ const FOOTER_REF = new RegExp(`(?<![\\w/])${FORM_WORD}\\s+(${FORM_ID})\\s+\\((?:
 /** CROSS_REFERENCE: words before "Form X" that point to another form ("Attach to Form 1040", "see Form 8863"). */
 const CROSS_REFERENCE = /\b(to|on|or|see|from|and|of|with|in|complete|file|attach|also|use|enter|include|per)\s*,?\s*$/i;
 /** OMB_LABEL: a control number's label, which marks a government form's header. */
-const OMB_LABEL = /\b(OMB|Control)\s+(No\.?|Number|#)\s*/;
+const OMB_LABEL = /\b(OMB|Control)\s+([Nn][Oo]\.?|Number|NUMBER|#)\s*/;
 
 /** HEADER_LINES: how many non-empty lines from the top make a form's header. */
 const HEADER_LINES = 8;
