@@ -588,3 +588,152 @@ describe("values that must not come back confident when the page does not settle
     expect(r.confidence).toBeLessThan(0.8);
   });
 });
+
+describe("official forms and form prompts (made-up forms)", () => {
+  const taxForm = {
+    form_number: { type: "string", description: "The form's number" },
+    form_title: { type: "string", description: "The form's title" },
+    tax_year: { type: "string", description: "The tax year the form is for" },
+    omb_number: { type: "string", description: "The OMB control number of the form" },
+    agency: { type: "string", description: "The government agency that issues the form" },
+  };
+  const page = [
+    "# Household Energy Credit OMB No. 1234-0567 Form 7788",
+    "Department of Energy a Attach to Form 1040 or Form 1040NR. 2024",
+    "Office of Energy Programs (12) a Information about Form 7788 is at www.example.gov/form7788.",
+    "",
+    "1 Qualified improvements (see instructions) . . . . . 1",
+    "2 Add lines 1a and 1b; see Form 5695 . . . . . . . 2",
+    "For Paperwork Reduction Act Notice, see your tax return instructions. Form 7788 (2024)",
+    "",
+    "Form 7788 (2024) Page 2",
+  ].join("\n");
+
+  test("header: the form's own number (its 'Form X (YYYY)' footers), title, year and agency, each below 0.8", () => {
+    const r = run(page, taxForm);
+    expect(r.form_number!.value).toBe("7788");
+    expect(r.form_title!.value).toBe("Household Energy Credit");
+    expect(r.tax_year!.value).toBe("2024");
+    expect(r.agency!.value).toBe("Department of Energy");
+    for (const f of ["form_number", "form_title", "tax_year", "agency"]) expect(r[f]!.confidence, f).toBeLessThan(0.8);
+  });
+
+  test("an identifier beside its label in the middle of a line ('... OMB No. 1234-0567 ...') is read, below 0.8", () => {
+    const r = run(page, taxForm).omb_number!;
+    expect(r.value).toBe("1234-0567");
+    expect(r.confidence).toBeLessThan(0.8);
+  });
+
+  test("a title that runs over two header lines is joined; a referenced form ('Attach to Form 1040') is not the form's number", () => {
+    const twoLines = "Department of the Treasury—Internal Revenue Service\n\n# Form Income Tax Return for Single and\n\n# 1040XY Joint Filers With No Dependents(99) 2024 OMB No. 1545-0074\n\nAttach to Form 1040.\n\nForm 1040XY (2024)";
+    const r = run(twoLines, taxForm);
+    expect(r.form_title!.value).toBe("Income Tax Return for Single and Joint Filers With No Dependents");
+    expect(r.form_number!.value).toBe("1040XY");
+    expect(r.agency!.value).toBe("Department of the Treasury");
+  });
+
+  test("a document without a form header gets no header values (an invoice's year or title field is left to its labels)", () => {
+    const invoice = "# Invoice\n\nInvoice number: 2024-17\nDate: 3 March 2024\nFiscal year 2023\n\nTotal: 12.00 EUR";
+    const r = run(invoice, { form_title: { type: "string", description: "The form's title" }, agency: { type: "string", description: "The issuing agency" } });
+    expect(r.form_title!.found).toBe(false);
+    expect(r.agency!.found).toBe(false);
+  });
+
+  test("a form prompt's own words name the field ('Enter your favorite superhero:'), below 0.8 (a 'Select' prompt may list options)", () => {
+    const md = "Enter your favorite superhero:\n\nOne Punch Man\n\nSelect your favorite planet*:\n\nPluto\n\nSaisissez votre ville :\n\nLyon";
+    const r = run(md, {
+      favorite_superhero: { type: "string", description: "The favourite superhero" },
+      favorite_planet: { type: "string" },
+      ville: { type: "string" },
+    });
+    expect(r.favorite_superhero!.value).toBe("One Punch Man");
+    expect(r.favorite_planet!.value).toBe("Pluto");
+    expect(r.ville!.value).toBe("Lyon");
+    for (const f of ["favorite_superhero", "favorite_planet", "ville"]) expect(r[f]!.confidence, f).toBeLessThan(0.8);
+  });
+
+  test("a paper form's fields paired by the converter ('AGE: 24 years HEIGHT: 5 ft 1') are settled", () => {
+    const md = "AGE: 24 years HEIGHT: 5 ft 1 WEIGHT: 196 lbs CHARACTER NAME: Mario\nEYES: blue SKIN: white HAIR: brown";
+    const r = run(md, { character_name: { type: "string" }, age: { type: "string" }, height: { type: "string" }, eyes: { type: "string" } });
+    expect([r.character_name!.value, r.age!.value, r.height!.value, r.eyes!.value]).toEqual(["Mario", "24 years", "5 ft 1", "blue"]);
+    expect(r.age!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+describe("fiscal documents numbered within a series (made-up NF-e)", () => {
+  const schema = {
+    invoice_number: { type: "string", description: "The invoice number" },
+    vendor: { type: "string", description: "Name of the company that issued the invoice" },
+  };
+
+  test("a DANFE's number beside its series and its issuer in the receipt stub, below 0.8", () => {
+    const danfe = [
+      "RECEBEMOS DE FABRICA MODELO LTDA OS PRODUTOS/SERVIÇOS CONSTANTES DA NOTA FISCAL INDICADA AO LADO * DESTINATÁRIO: Cliente Exemplo SA",
+      "",
+      "## NF-e",
+      "",
+      "DATA DE RECEBIMENTO IDENTIFICAÇÃO E ASSINATURA DO RECEBEDOR N°. 7781",
+      "",
+      "## SÉRIE 2",
+      "",
+      "### FATURA / DUPLICATAS",
+      "",
+      "NRO VENCTO VALOR 0007781/01 17/12/2024 51,69",
+      "",
+      "(11) 5525-2000 N°. 7781",
+      "",
+      "### SÉRIE 2",
+    ].join("\n");
+    const r = run(danfe, schema);
+    expect(r.invoice_number!.value).toBe("7781");
+    expect(r.vendor!.value).toBe("FABRICA MODELO LTDA");
+    expect(r.invoice_number!.confidence).toBeLessThan(0.8);
+    expect(r.vendor!.confidence).toBeLessThan(0.8);
+  });
+
+  test("'NFC-e nº 1629 Série 1' and a number cell before its series; the issuer under 'EMITENTE'", () => {
+    expect(run("Loja Exemplo\n\nNFC-e nº 1629 Série 1 24/03/2020 13:33:20", schema).invoice_number!.value).toBe("1629");
+    const simplified = "# DANFE SIMPLIFICADO\n\n| TIPO NF | 1 - Saida |\n| --- | --- |\n| NUMERO | 992346 SERIE 1 |\n\n# EMITENTE\n\nExemplo Sistemas Ltda\nCNPJ/CPF 00822602000124";
+    const r = run(simplified, schema);
+    expect(r.invoice_number!.value).toBe("992346");
+    expect(r.vendor!.value).toBe("Exemplo Sistemas Ltda");
+  });
+
+  test("two different numbers before a series leave the number open (below 0.6)", () => {
+    const r = run("N°. 100 SÉRIE 1\n\nN°. 200 SÉRIE 1", schema).invoice_number!;
+    expect(r.confidence).toBeLessThan(0.6);
+  });
+});
+
+describe("payment slips' amount (made-up QR-bills)", () => {
+  const invoice = [
+    "| Brutto | 1’500.50 |",
+    "| --- | --- |",
+    "| Mehrwertsteuer 7.7% | 115.54 |",
+    "| Netto inkl. MWST | 1’616.04 |",
+    "",
+    "Empfangsschein Zahlteil Konto / Zahlbar an",
+    "",
+    "Währung Betrag Währung Betrag",
+    "",
+    "CHF 1 616.04 CHF 1 616.04",
+  ].join("\n");
+
+  test("the amount a slip asks for in its receipt and payment part is the total to pay, settled", () => {
+    const r = run(invoice, { total: { type: "number", description: "Total amount to pay, tax included" } }).total!;
+    expect(r.value).toBe(1616.04);
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    const table = "| Currency | Amount | Currency | Amount |\n| --- | --- | --- | --- |\n| CHF | 123 949.75 |  |  |\n|  |  | CHF | 123 949.75 |";
+    expect(run(table, { amount: { type: "number", description: "The amount to pay" } }).amount!.value).toBe(123949.75);
+  });
+
+  test("a settled label with another amount than the slip's stays, unsettled; slips that disagree say nothing", () => {
+    const part = "Total due: 2,000.00\n\nCurrency Amount\n\nCHF 500.00 CHF 500.00";
+    const r = run(part, { total: { type: "number" } }).total!;
+    expect(r.value).toBe(2000);
+    expect(r.confidence).toBeLessThan(0.8);
+    const disagree = "Currency Amount\nCHF 500.00\n\nCurrency Amount\nCHF 700.00";
+    expect(run(disagree, { amount: { type: "number" } }).amount!.found).toBe(false);
+  });
+});
+

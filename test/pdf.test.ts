@@ -37,6 +37,33 @@ function fixture(name: string) {
 function blankPdf(info = ""): Uint8Array {
   const objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"];
   if (info) objects.push(`<< ${info} >>`);
+  return pdfOf(objects, info !== "");
+}
+
+/** FormBox: a text field of formPdf: its name, value and box [x1, y1, x2, y2] in PDF points (y up). */
+type FormBox = [name: string, value: string, rect: [number, number, number, number]];
+
+/**
+ * formPdf is a one-page filled form: `labels` printed on the page (text, x, baseline y, in points)
+ * and text fields (AcroForm widgets) holding `fields`' values, as a form filler leaves them.
+ */
+function formPdf(labels: [string, number, number][], fields: FormBox[]): Uint8Array {
+  const content = labels.map(([text, x, y]) => `BT /F1 7 Tf ${x} ${y} Td (${text}) Tj ET`).join("\n");
+  const first = 6;
+  const widgets = fields.map(([name, value, rect]) => `<< /Type /Annot /Subtype /Widget /FT /Tx /T (${name}) /V (${value}) /DA (/Helv 10 Tf 0 g) /Rect [${rect.join(" ")}] /P 3 0 R /F 4 >>`);
+  const refs = widgets.map((_, i) => `${first + i} 0 R`).join(" ");
+  return pdfOf([
+    `<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [${refs}] /DA (/Helv 10 Tf 0 g) >> >>`,
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R /Annots [${refs}] >>`,
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ...widgets,
+  ]);
+}
+
+/** pdfOf writes numbered objects (1, 2, ...) with their cross-reference table; `info`: the last object is the document information dictionary. */
+function pdfOf(objects: string[], info = false): Uint8Array {
   let out = "%PDF-1.4\n";
   const offsets: number[] = [];
   objects.forEach((body, i) => {
@@ -207,5 +234,27 @@ describe("PDF errors", () => {
     const error = await failureOf(convert(bytes, "repair.pdf", 2));
     expect(error.code).toBe("document_too_large");
     expect(error.detail).toContain("3 pages");
+  });
+});
+
+describe("PDF form fields", () => {
+  test("a filled form's values are read where their boxes sit; a label printed under its box is paired with the value", async () => {
+    // paper-form style: the value is written on a line, its label printed under it ("24 years" over "AGE")
+    const underLines = formPdf(
+      [["AGE", 266, 719], ["HEIGHT", 378, 719], ["CHARACTER NAME", 70, 693]],
+      [["Age", "24 years", [266, 725, 372, 741]], ["Height", "5 ft 1", [379, 725, 465, 741]], ["CharacterName", "Mario", [48, 706, 256, 727]]],
+    );
+    const under = await convert(underLines, "sheet.pdf");
+    expect(under.markdown).toContain("AGE: 24 years");
+    expect(under.markdown).toContain("HEIGHT: 5 ft 1");
+    expect(under.markdown).toContain("CHARACTER NAME: Mario");
+    // a label above its box reads first already: it stays as printed, the value on the line under it
+    const aboveBox = formPdf([["Enter your favorite superhero:", 55, 700]], [["superhero", "One Punch Man", [55, 640, 256, 691]]]);
+    const above = await convert(aboveBox, "favourites.pdf");
+    expect(above.markdown).toMatch(/Enter your favorite superhero:\s+One Punch Man/);
+    expect(above.markdown).not.toContain("superhero:: ");
+    // an empty form reads as its labels alone
+    const blank = await convert(formPdf([["AGE", 266, 719]], [["Age", "", [266, 725, 372, 741]]]), "blank-form.pdf");
+    expect(blank.markdown.trim()).toBe("AGE");
   });
 });

@@ -119,6 +119,12 @@ describe("sniffType: magic bytes", () => {
     expect(sniffType(text("[1] Introduction\nThis report...")).mime).toBe("text/plain");
   });
 
+  test("text in a legacy code page (a bank export in CP852: 'Csoportos átutalás') is plain text; binary with control bytes is not", () => {
+    const cp852 = new Uint8Array([...new TextEncoder().encode(":20:STARTUMS\n:86:Csoportos "), 0xa0, ...new TextEncoder().encode("tutal"), 0xa0, ...new TextEncoder().encode("s\n:62F:C180417HUF25281687,60\n")]);
+    expect(sniffType(cp852, "statement.sta").mime).toBe("text/plain");
+    expect(sniffType(bytesOf([0x41, 0x42, 0x01, 0x02, 0xa0, 0x43]), "blob.sta").mime).toBe("application/octet-stream");
+  });
+
   test("a text file that mentions %PDF- is not a PDF", () => {
     expect(sniffType(text("Notes: a PDF starts with %PDF-1.7 and ends with a trailer.")).mime).toBe("text/plain");
   });

@@ -39,7 +39,19 @@ interface PdfjsPage {
   getViewport(opts: { scale: number }): { transform: number[]; width: number; height: number };
   /** styles: per font of the page, its name in the PDF ("ABCDEF+Arial-BoldMT"), which package.json's patch of pdf.js adds */
   getTextContent(): Promise<{ items: PdfjsTextItem[]; styles: Record<string, { fontName?: string }> }>;
+  getAnnotations(): Promise<PdfjsAnnotation[]>;
   cleanup(): boolean;
+}
+/** PdfjsAnnotation: the fields of a form widget that fillableValues reads. */
+interface PdfjsAnnotation {
+  subtype?: string;
+  /** fieldType: "Tx" text field, "Ch" choice (list or combo box), "Btn" button, "Sig" signature */
+  fieldType?: string;
+  fieldValue?: unknown;
+  /** rect: [x1, y1, x2, y2] in PDF user space (y up) */
+  rect?: number[];
+  hidden?: boolean;
+  defaultAppearanceData?: { fontSize?: number };
 }
 interface PdfjsDocument {
   numPages: number;
@@ -195,16 +207,132 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
     const content = await page.getTextContent();
     const items: PdfTextItem[] = [];
     const boldFonts = new Set(Object.entries(content.styles ?? {}).filter(([, style]) => isBoldFontName(style.fontName ?? "")).map(([name]) => name));
+    const fields = await formFields(page);
+    const labelsUnder = labelsUnderFields(fields, content.items);
     for (const item of content.items) {
-      if (typeof item.str !== "string" || !item.transform) continue;
+      if (typeof item.str !== "string" || !item.transform || labelsUnder.has(item)) continue;
       const m = multiply(viewport.transform, item.transform);
       if (Math.abs(m[1]!) > Math.abs(m[0]!) * 0.1) continue; // rotated or vertical text: not in line layout
       items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}) });
     }
+    items.push(...formFieldItems(fields, labelsUnder, viewport.transform, medianSize(items)));
     return analyzePage(items, n, viewport.width, viewport.height);
   } finally {
     page.cleanup();
   }
+}
+
+/** MAX_FIELD_LINES: lines read from one form field's value (a long text area is cut there). */
+const MAX_FIELD_LINES = 200;
+
+/** FIELD_TEXT_MAX_SIZE: the largest size (points) a field value is laid out at; a value typed in a big box is body text, never a heading. */
+const FIELD_TEXT_MAX_SIZE = 11;
+
+/** FormField: a filled text or choice field of the page: its value's lines and its box in PDF space (y up). */
+interface FormField {
+  lines: string[];
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  /** size: the size (points) its value is laid out at */
+  size: number;
+}
+
+/**
+ * formFields: the values typed into the page's form fields (AcroForm text fields and choice boxes).
+ * getTextContent reads only the page's own content; a filled form's values live in widget
+ * annotations, so without them a filled form reads as its blank labels. Buttons (check boxes, radio
+ * buttons) and signatures are left out: their state is not text.
+ */
+async function formFields(page: PdfjsPage): Promise<FormField[]> {
+  const annotations = await page.getAnnotations().catch(() => [] as PdfjsAnnotation[]);
+  const fields: FormField[] = [];
+  for (const a of annotations) {
+    if (a.subtype !== "Widget" || a.hidden || (a.fieldType !== "Tx" && a.fieldType !== "Ch") || !a.rect || a.rect.length !== 4) continue;
+    const value = Array.isArray(a.fieldValue) ? a.fieldValue.filter((v) => typeof v === "string").join(", ") : typeof a.fieldValue === "string" ? a.fieldValue : "";
+    const lines = value.split(/\r\n|\r|\n/).map((l) => l.replace(/\s+/g, " ").trim()).slice(0, MAX_FIELD_LINES);
+    if (!lines.some((l) => l)) continue;
+    const [ax, ay, bx, by] = a.rect as [number, number, number, number];
+    const [x1, x2, y1, y2] = [Math.min(ax, bx), Math.max(ax, bx), Math.min(ay, by), Math.max(ay, by)];
+    const fontSize = a.defaultAppearanceData?.fontSize ?? 0;
+    // font size 0 means "auto": the viewer fits the text to the box
+    const size = Math.max(4, Math.min(fontSize > 0 ? fontSize : (y2 - y1) * 0.7, y2 - y1, FIELD_TEXT_MAX_SIZE));
+    fields.push({ lines, x1, y1, x2, y2, size });
+  }
+  return fields;
+}
+
+/** LABEL_UNDER_GAP: how far (points) under a field's box its label may start ("CHARACTER NAME" printed under the line it is written on). */
+const LABEL_UNDER_GAP = 12;
+
+/**
+ * labelsUnderFields pairs each filled one-line field with the label printed under its box, as
+ * paper forms do ("____ / AGE"): a short run of the page's own text that starts inside the box's
+ * column band and whose top is within LABEL_UNDER_GAP of the box's bottom, when no text stands to
+ * the box's left on its line or right above it (then the label is there, and the reading order
+ * already puts it first). Returns each paired label run with its field.
+ */
+function labelsUnderFields(fields: FormField[], items: PdfjsTextItem[]): Map<PdfjsTextItem, FormField> {
+  const paired = new Map<PdfjsTextItem, FormField>();
+  const runs = items.filter((it) => typeof it.str === "string" && it.str.trim() && it.transform);
+  const sizeOf = (it: PdfjsTextItem) => Math.hypot(it.transform[2]!, it.transform[3]!) || 1;
+  // top down: a label already paired with the box above is no longer text above the next box
+  for (const f of [...fields].sort((a, b) => b.y2 - a.y2)) {
+    if (f.lines.filter(Boolean).length !== 1) continue;
+    const under = runs.filter((it) => {
+      const [x, y] = [it.transform[4]!, it.transform[5]!];
+      const top = y + sizeOf(it);
+      return x >= f.x1 - 4 && x < f.x2 && top <= f.y1 + 2 && top >= f.y1 - LABEL_UNDER_GAP && isShortLabel(it.str!);
+    });
+    if (under.length !== 1 || paired.has(under[0]!)) continue;
+    const beside = runs.some((it) => {
+      if (paired.has(it)) return false;
+      const [x, y] = [it.transform[4]!, it.transform[5]!];
+      const left = x + it.width <= f.x1 + 2 && x + it.width >= f.x1 - 150 && y >= f.y1 - 2 && y <= f.y2;
+      const above = x < f.x2 && x + it.width > f.x1 && y >= f.y2 - 2 && y <= f.y2 + 2 * sizeOf(it);
+      return left || above;
+    });
+    if (!beside) paired.set(under[0]!, f);
+  }
+  return paired;
+}
+
+/** medianSize: the middle font size of the page's text runs (FIELD_TEXT_MAX_SIZE when the page has none). */
+function medianSize(items: PdfTextItem[]): number {
+  const sizes = items.map((it) => it.size).sort((a, b) => a - b);
+  return sizes.length ? sizes[Math.floor(sizes.length / 2)]! : FIELD_TEXT_MAX_SIZE;
+}
+
+/** isShortLabel: a run that reads as a field's label ("AGE", "CHARACTER NAME", "Date of birth"), not a sentence or a number. */
+const isShortLabel = (text: string) => {
+  const t = text.trim();
+  return t.length <= 40 && /\p{L}/u.test(t) && !/[.!?]$/.test(t) && t.split(/\s+/).length <= 5;
+};
+
+/**
+ * formFieldItems lays out the fields' values as text items where their boxes sit: each value line
+ * starts at the box's left edge; a single-line value sits on the box's lower part, a multi-line one
+ * runs down from its top. A field whose label is printed under its box is written "LABEL: value"
+ * there, and the label run is left out of the page's text, so the pair reads as one.
+ */
+function formFieldItems(fields: FormField[], labelsUnder: Map<PdfjsTextItem, FormField>, transform: number[], bodySize: number): PdfTextItem[] {
+  const labelOf = new Map([...labelsUnder].map(([item, field]) => [field, item.str!.trim().replace(/:$/, "")]));
+  const items: PdfTextItem[] = [];
+  for (const f of fields) {
+    const label = labelOf.get(f);
+    f.lines.forEach((line, i) => {
+      if (!line) return;
+      // PDF space, y up: one line on the box's baseline area; several from the top down
+      const baseline = f.lines.length === 1 ? f.y1 + (f.y2 - f.y1 - f.size) / 2 + f.size * 0.2 : f.y2 - f.size * (1.15 * i + 1);
+      const m = multiply(transform, [1, 0, 0, 1, f.x1 + 2, baseline]);
+      const str = label ? `${label}: ${line}` : line;
+      // typed in a box larger than the page's print, a value is still body text, never a heading
+      const size = Math.min(f.size, bodySize);
+      items.push({ str, x: m[4]!, y: m[5]!, width: str.length * size * 0.5, size });
+    });
+  }
+  return items;
 }
 
 /**

@@ -604,7 +604,12 @@ function tokenCutByEnd(rest: string): boolean {
   return rest.length < 32 && /^(?:-?\d[\d.eE+-]*|t(?:r(?:u)?)?|f(?:a(?:l(?:s)?)?)?|n(?:u(?:l)?)?)$/.test(rest);
 }
 
-/** looksLikeText is true for valid UTF-8 (or UTF-16 with a byte-order mark) without NUL bytes. */
+/**
+ * looksLikeText is true for valid UTF-8 (or UTF-16 with a byte-order mark) without NUL bytes, and
+ * for text in a legacy single-byte code page (a bank's MT940 export in CP852 or Windows-1252): no
+ * control bytes other than tab, line breaks, form feed and the DOS end-of-file mark, and at least
+ * LEGACY_TEXT_ASCII of the bytes printable ASCII.
+ */
 function looksLikeText(bytes: Uint8Array): boolean {
   if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) return true;
   if (bytes.includes(0)) return false;
@@ -612,6 +617,19 @@ function looksLikeText(bytes: Uint8Array): boolean {
     new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     return true;
   } catch {
-    return false;
+    return looksLikeLegacyText(bytes);
   }
+}
+
+/** LEGACY_TEXT_ASCII: the least share of printable ASCII bytes in text of a legacy code page. */
+const LEGACY_TEXT_ASCII = 0.9;
+
+function looksLikeLegacyText(bytes: Uint8Array): boolean {
+  let ascii = 0;
+  for (const b of bytes) {
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d && b !== 0x1a) return false;
+    if (b === 0x7f) return false;
+    if (b < 0x80) ascii++;
+  }
+  return bytes.length > 0 && ascii / bytes.length >= LEGACY_TEXT_ASCII;
 }

@@ -214,3 +214,40 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
   }
   return { corroborated, contradicted: isNet && !better, better, betterConfidence };
 }
+
+/** SLIP_HEADER: the payment part's "Currency Amount" heading of a QR-bill or payment slip, in its four languages. */
+const SLIP_HEADER = /\b(Currency|W[äa]hrung|Monnaie|Valuta)\b[\s|:-]{1,12}\b(Amount|Betrag|Montant|Importo)\b/gi;
+/** SLIP_AMOUNT: the amount under it ("CHF 1 756.05", "| CHF | 123 949.75 |"). */
+const SLIP_AMOUNT = /\b(CHF|EUR)\b[\s|]{1,6}(\d{1,3}(?:[ ’'\u00a0]\d{3})*[.,]\d{2})(?!\d)/;
+
+export interface SlipAmount {
+  value: number;
+  /** times: how often the page prints it under a "Currency Amount" heading (a QR-bill's receipt and payment part: twice) */
+  times: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * slipAmount: the amount a payment slip's "Currency / Amount" part asks for (Swiss QR-bill, in
+ * English, German, French or Italian), which is the amount to pay; null when the page has no such part
+ * or the parts disagree.
+ */
+export function slipAmount(doc: ParsedDocument): SlipAmount | null {
+  const md = doc.markdown;
+  const found: { value: number; start: number; end: number }[] = [];
+  for (const h of md.matchAll(SLIP_HEADER)) {
+    const after = h.index! + h[0].length;
+    const window = md.slice(after, after + 300);
+    // each heading's amount, and the one beside it when the page sets receipt and payment part side by side
+    for (const m of window.matchAll(new RegExp(SLIP_AMOUNT.source, "g"))) {
+      const value = Number(m[2]!.replace(/[ ’'\u00a0]/g, "").replace(",", "."));
+      const start = after + m.index!;
+      if (!found.some((f) => f.start === start)) found.push({ value, start, end: start + m[0].length });
+      if (found.length >= 4) break;
+    }
+  }
+  const first = found[0];
+  if (!first || found.some((f) => !same(f.value, first.value))) return null;
+  return { value: first.value, times: found.length, start: first.start, end: first.end };
+}

@@ -12,9 +12,11 @@ import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
-import { receiptPayment, taxSummaryRow, totalEvidence } from "./amounts";
+import { receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
+import { formHeaderValue } from "./formHeader";
+import { issuerOfReceiptStub, numberWithSeries } from "./fiscal";
 import {
   CURRENCY_CODES, DOLLAR_SIGN, escapeRe, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
@@ -104,7 +106,20 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
   // an MT940 statement's tags fix what each value is: read from its tag, it is settled
   const tagged = parent ? null : mt940Value(doc, labels, def.type);
   if (tagged) return cite(doc, tagged.value, 0.9, tagged.start, tagged.end);
-  return settleOcrDate(doc, labels, extractScalar(doc, def, labels, parent) ?? patternFallback(doc, def, labels) ?? NOT_FOUND);
+  const labelled = extractScalar(doc, def, labels, parent);
+  // an official form's number, title, year and agency stand in its header, unlabelled; a settled label still wins
+  // a payment slip's "Currency / Amount" part says what is to pay
+  if (!parent && def.type === "number" && (labels.concept === "total" || labels.nameWords.at(-1) === "amount")) {
+    const slip = slipAmount(doc);
+    if (slip) return slipSettled(doc, slip, labelled);
+  }
+  const unsettled = !parent && def.type === "string" && !(labelled && labelled.confidence >= 0.8);
+  const header = unsettled ? formHeaderValue(doc, labels) : null;
+  if (header) return cite(doc, header.value, header.confidence, header.start, header.end);
+  // an NF-e's number beside its series and its issuer in the receipt stub, when no settled label says otherwise
+  const fiscal = !unsettled ? null : labels.concept === "invoice_number" ? numberWithSeries(doc) : labels.concept === "vendor" ? issuerOfReceiptStub(doc) : null;
+  if (fiscal && fiscal.confidence >= (labelled?.confidence ?? 0)) return cite(doc, fiscal.value, fiscal.confidence, fiscal.start, fiscal.end);
+  return settleOcrDate(doc, labels, labelled ?? patternFallback(doc, def, labels) ?? NOT_FOUND);
 }
 
 /**
@@ -145,6 +160,21 @@ function tillStamp(doc: ParsedDocument, value: string, span: [number, number] | 
   // "Date: 19/10/2018", "DATE 19/10/2018": under a date label of its own
   const before = doc.markdown.slice(Math.max(0, at - 24), at).split("\n").at(-1) ?? "";
   return /(?<!\p{L})(date|tarikh|datum|fecha|data)\s*[:.]?\s*$/iu.test(before);
+}
+
+/** SLIP_SETTLED: the confidence of the amount a slip prints in its receipt and its payment part alike. */
+const SLIP_SETTLED = 0.85;
+
+/**
+ * slipSettled weighs a labelled amount against the payment slip's: the same amount is settled; a
+ * different one under a settled label stays (a slip may ask for a part) but unsettled, and under a
+ * weak label gives way to the slip's, printed on it twice.
+ */
+function slipSettled(doc: ParsedDocument, slip: SlipAmount, labelled: FieldOutcome | null): FieldOutcome {
+  const settled = slip.times >= 2 ? SLIP_SETTLED : 0.7;
+  if (labelled && typeof labelled.value === "number" && Math.abs(labelled.value - slip.value) < 0.005) return { ...labelled, confidence: round(Math.max(labelled.confidence, settled)) };
+  if (labelled && labelled.confidence >= 0.9) return { ...labelled, confidence: Math.min(labelled.confidence, 0.75) };
+  return cite(doc, slip.value, settled, slip.start, slip.end);
 }
 
 /** cite builds a field outcome whose citation is the markdown slice [start, end). */
@@ -296,7 +326,7 @@ const PARTY_NAME_LABEL = /^(name|company|company name|firma|firmenname|nom|raiso
 
 const isPartyField = (l: FieldLabels) => l.concept === "vendor" || l.concept === "customer";
 const isAmountField = (l: FieldLabels) => l.concept === "total" || l.concept === "subtotal" || l.concept === "tax";
-const hasCompanyForm = (s: string) => LEGAL_NAME.test(s) || /\b(GmbH|SARL|SAS|Sdn\.? ?Bhd|B\.?V\.?|S\.?A\.?|S\.r\.l\.|Sp\. z o\.o\.)\b/i.test(s);
+const hasCompanyForm = (s: string) => LEGAL_NAME.test(s) || /\b(GmbH|SARL|SAS|Sdn\.? ?Bhd|B\.?V\.?|S\.?A\.?|S\.r\.l\.|Sp\. z o\.o\.|Ltda\.?|EIRELI)\b/i.test(s);
 
 /**
  * FINAL_AMOUNT: labels of the amount that is finally paid (grand total, amount due, TTC, brutto),
@@ -315,6 +345,9 @@ function meaningBonus(label: string, labels: FieldLabels): number {
   if (labels.concept === "date" && !labels.nameWords.some((w) => SECONDARY_DATE.test(w))) return SECONDARY_DATE.test(norm) ? -0.1 : 0;
   return 0;
 }
+
+/** MIDLINE_ID: a value that opens with an identifier: digits, possibly with letters, joined by dashes, slashes or dots ("1545-0074", "AB-2024/17"). */
+const MIDLINE_ID = /^[A-Z]{0,4}\d[\dA-Z]*(?:[-/.][\dA-Z]+)*(?![\w])/;
 
 /** phraseCandidates finds the field's own label phrases written without a colon ("Due Date January 17, 2024", "Plan Basic"). */
 function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[] {
@@ -338,11 +371,13 @@ function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[]
         const other = conceptOf(wider);
         if (other && other !== labels.concept) continue;
       }
-      // mid-line, only a capitalised label right after a value ("... 2024 Currency USD"), not prose
-      if (p > 0 && !(/^[A-Z]/.test(words[p]![0]) && /\d|\|$|^[A-Z]{2,}$/.test(words[p - 1]![0]))) continue;
       const last = words[p + own - 1]!;
       const value = line.plain.slice(last.index! + last[0].length).replace(/^[\s:|.\-–]+/, "");
       if (!value) continue;
+      // mid-line, only a capitalised label right after a value ("... 2024 Currency USD"), not prose; or an
+      // identifier's own capitalised label with the identifier beside it ("Moving Expenses OMB No. 1545-0074")
+      const besideId = isIdField(labels) && /^[A-Z]/.test(words[p]![0]) && MIDLINE_ID.test(value);
+      if (p > 0 && !besideId && !(/^[A-Z]/.test(words[p]![0]) && /\d|\|$|^[A-Z]{2,}$/.test(words[p - 1]![0]))) continue;
       // "Total GST Amt : 2.40": the label runs on to the colon, and names something else
       if (/^[^\d:]*\p{L}[^\d:]*:/u.test(value)) continue;
       out.push({ label: words.slice(p, p + own).map((w) => w[0]).join(" "), value, kind: p === 0 ? "prefix" : "phrase", start: line.start, end: line.end, section: "", order: 1_000_000 + index * 100 + p });

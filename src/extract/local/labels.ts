@@ -38,7 +38,7 @@ export const CONCEPTS: Record<string, string[]> = {
   ],
   vendor: [
     "vendor", "seller", "merchant", "company", "from", "supplier", "store", "issued by", "sold by", "biller", "payee", "business", "company name", "vendor name", "supplier name", "merchant name", "store name", "seller name",
-    "verkaufer", "lieferant", "rechnungssteller", "rechnungsersteller", "leistungserbringer", "vendeur", "fournisseur", "emetteur", "leverancier", "verkoper", "vendedor", "proveedor", "emisor", "fornitore", "cedente", "venditore", "fornecedor", "sprzedawca", "dostawca",
+    "verkaufer", "lieferant", "rechnungssteller", "rechnungsersteller", "leistungserbringer", "vendeur", "fournisseur", "emetteur", "leverancier", "verkoper", "vendedor", "proveedor", "emisor", "fornitore", "cedente", "venditore", "fornecedor", "emitente", "sprzedawca", "dostawca",
   ],
   customer: [
     "customer", "bill to", "billed to", "sold to", "client", "buyer", "customer name", "purchaser", "client name", "invoice to", "ship to", "deliver to",
@@ -205,6 +205,10 @@ export function labelScore(label: string, field: FieldLabels): number {
   if (field.concept && EXCLUDED[field.concept]?.some((w) => words.includes(w)) && !field.exact.has(norm) && !compoundHead) return 0;
   if (field.exact.has(norm)) return 1;
   if (compoundHead) return 0.85;
+  // "Enter your favorite superhero", "Select your favorite planet": a form's prompt around the field's own words;
+  // the words after the prompt name the field, but a "Select" prompt may be followed by its options, so not settled
+  const prompted = promptedLabel(words);
+  if (prompted && field.exact.has(prompted)) return 0.9;
   // a word broken by the text layer ("Br uttosumme", "Zahlbetr ag")
   if (words.length > 1 && field.exact.has(words.join(""))) return 0.9;
   // a label that exactly names another concept ("TOTAL" for a tax field) is that concept's
@@ -223,6 +227,23 @@ export function labelScore(label: string, field: FieldLabels): number {
   const inDescription = content.filter((w) => field.descriptionWords.has(w)).length / content.length;
   if (inDescription === 1 && content.length >= 2) best = Math.max(best, 0.5);
   return best >= 0.5 ? Math.min(0.9, best) : 0;
+}
+
+/** PROMPT_WORDS: the words a form's prompt opens with before naming what it asks for ("Please enter your", "Bitte geben Sie Ihre", "Saisissez votre"). */
+const PROMPT_WORDS = new Set([
+  "please", "enter", "select", "choose", "type", "provide", "write", "fill", "in", "pick", "specify", "indicate", "your", "the", "a", "an",
+  "bitte", "geben", "sie", "ihre", "ihren", "ihr", "wahlen", "eingeben", "saisissez", "entrez", "indiquez", "choisissez", "votre", "vos", "veuillez", "saisir",
+  "vul", "uw", "kies", "voer", "introduzca", "ingrese", "seleccione", "su", "inserisci", "seleziona", "il", "tuo", "la", "tua", "digite", "selecione", "informe", "seu", "sua", "podaj", "wybierz", "wpisz",
+]);
+/** PROMPT_OPENERS: the words that make a label a prompt rather than a title ("Your Name" is a label too: "your" alone counts). */
+const PROMPT_OPENERS = new Set(["please", "enter", "select", "choose", "type", "provide", "write", "fill", "pick", "specify", "indicate", "your", "bitte", "saisissez", "entrez", "indiquez", "choisissez", "veuillez", "votre", "vul", "kies", "voer", "uw", "introduzca", "ingrese", "seleccione", "inserisci", "seleziona", "digite", "selecione", "informe", "podaj", "wybierz", "wpisz"]);
+
+/** promptedLabel: the words after a form prompt's opening ("enter your favorite superhero" -> "favorite superhero"), or null when the label is no prompt. */
+function promptedLabel(words: string[]): string | null {
+  let i = 0;
+  while (i < words.length - 1 && PROMPT_WORDS.has(words[i]!)) i++;
+  if (i === 0 || !words.slice(0, i).some((w) => PROMPT_OPENERS.has(w))) return null;
+  return words.slice(i).join(" ");
 }
 
 /** conceptWords: every word of every concept phrase, plus the usual label words (built once) */
