@@ -4,10 +4,10 @@
  * (`database`: a database of the throwaway cluster of test/helpers/postgres.ts), and makes keys in
  * whichever store the server uses.
  *
- * DOCINTEL_TEST_DATABASE=postgres makes PostgreSQL the default of startServer: each server without
- * a `dataDir` gets a fresh database; servers given the same `dataDir` share one (a restart on "the
- * same data dir" finds the same store, as on SQLite). `make test-postgres` runs the store-facing
- * test files so (docs/postgres.md, "Tests on both backends").
+ * DOCINTEL_TEST_DATABASE=postgres makes PostgreSQL the default of startServer: each data dir gets
+ * its own fresh database, so a server started with another's `dataDir` (a restart, a second process)
+ * finds the same store, as on SQLite. `make test-postgres` runs the store-facing test files so
+ * (docs/postgres.md, "Tests on both backends").
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -96,8 +96,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   dataDir?: string;
   /**
-   * database: "sqlite" (the store in the data dir), "postgres" (a fresh database, or the one of
-   * `dataDir` when given) or a postgres:// URL (several servers on one database). Default:
+   * database: "sqlite" (the store in the data dir), "postgres" (the database of the data dir, made
+   * on first use) or a postgres:// URL (several servers on one database). Default:
    * DOCINTEL_TEST_DATABASE (sqlite).
    */
   database?: TestBackend | string;
@@ -109,7 +109,8 @@ export interface StartOptions {
 async function databaseOf(options: StartOptions, dataDir: string): Promise<string> {
   const wanted = options.database ?? TEST_DATABASE;
   if (wanted === "sqlite") return "sqlite:";
-  if (wanted === "postgres") return newTestDatabase(options.dataDir ? dataDir : undefined);
+  // keyed by the data dir, given or made: a later server started with this server's dataDir shares its database
+  if (wanted === "postgres") return newTestDatabase(dataDir);
   if (/^postgres(ql)?:\/\//.test(wanted)) return wanted;
   throw new Error(`startServer: database '${wanted}' is neither sqlite, postgres nor a postgres:// URL`);
 }
