@@ -86,7 +86,14 @@ export interface TestServer {
   key(plan?: Plan, name?: string): Promise<{ key: string; id: string }>;
   /** openBackend: the server's store behind StoreBackend, either backend (opened once, closed by stop) */
   openBackend(): Promise<OpenDatabase>;
-  /** store: the server's SQLite store, for SQLite-only tests; throws on PostgreSQL (use openBackend or the API) */
+  /**
+   * sql runs one statement on the server's store, either backend, and returns its rows: for tests that
+   * look at rows or set them up. `?` placeholders; write SQL both dialects read, and cast what
+   * PostgreSQL returns as int8 (count(*), SUM, the unix-ms columns), which Bun.SQL gives as a string:
+   * `SELECT CAST(count(*) AS INTEGER) AS n FROM tasks`.
+   */
+  sql<T = Record<string, unknown>>(text: string, ...params: (string | number | null)[]): Promise<T[]>;
+  /** store: the server's SQLite store, for SQLite-only tests; throws on PostgreSQL (use sql, openBackend or the API) */
   store(): Store;
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
@@ -173,9 +180,15 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     stdout: () => out,
     stderr: () => err,
     openBackend,
+    async sql<T>(text: string, ...params: (string | number | null)[]): Promise<T[]> {
+      const open = await openBackend();
+      if (open.kind === "sqlite") return open.store.db.query<T, (string | number | null)[]>(text).all(...params);
+      let n = 0;
+      return [...(await open.sql.unsafe(text.replace(/\?/g, () => `$${++n}`), params))] as T[];
+    },
     store() {
       if (backendKind === "postgres") {
-        throw new Error(`server.store() is the SQLite store of a data dir, but this server runs on PostgreSQL (${database}); read it through server.openBackend() (StoreBackend) or the API, or start it with database: "sqlite"`);
+        throw new Error(`server.store() is the SQLite store of a data dir, but this server runs on PostgreSQL (${database}); read it through server.sql(), server.openBackend() (StoreBackend) or the API, or start it with database: "sqlite"`);
       }
       return (store ??= openStore(dataDir));
     },
