@@ -8,12 +8,17 @@
  * and the count lost (accepted tasks whose webhook never arrived, or that did not complete).
  * Baseline: the same extraction with sync=true from the same clients, BENCH_BASELINE (200) requests,
  * in the same server; the ratio is async completions/s over sync responses/s.
- * Goals: 0 lost, acceptance p99 < 50 ms.
+ * Goals: 0 lost, acceptance p99 < 50 ms, on either store.
+ *
+ * The store: SQLite in the server's temp data dir (the default), or PostgreSQL with
+ * BENCH_DATABASE=postgres (a database of a throwaway local cluster, as the tests make) or
+ * BENCH_DATABASE=postgres://... (that database; it should be empty).
  *
  *   bun bench/tasks-async.ts
  *   BENCH_TASKS=200 bun bench/tasks-async.ts
+ *   BENCH_DATABASE=postgres bun bench/tasks-async.ts      (once serve accepts PostgreSQL)
  */
-import { startServer } from "../test/helpers/server";
+import { newTestDatabase, startServer } from "../test/helpers/server";
 
 const TASKS = intEnv("BENCH_TASKS", 1000);
 const BASELINE = intEnv("BENCH_BASELINE", 200);
@@ -21,6 +26,12 @@ const CONCURRENCY = intEnv("BENCH_CONCURRENCY", 16);
 const GOAL_P99_MS = 50;
 /** requests per key per minute stay under the enterprise limit (600) */
 const REQUESTS_PER_KEY = 400;
+const DATABASE = process.env.BENCH_DATABASE || "sqlite";
+if (DATABASE !== "sqlite" && DATABASE !== "postgres" && !/^postgres(ql)?:\/\//.test(DATABASE)) {
+  console.error(`BENCH_DATABASE=${DATABASE}: use sqlite (the default), postgres (a throwaway local cluster) or a postgres:// URL`);
+  process.exit(2);
+}
+const BACKEND = DATABASE === "sqlite" ? "sqlite" : "postgres";
 
 function intEnv(name: string, fallback: number): number {
   const v = Number(process.env[name]);
@@ -80,7 +91,8 @@ const hook = Bun.serve({
 });
 const webhookUrl = `http://127.0.0.1:${hook.port}/hook`;
 
-const server = await startServer({ args: ["--allow-private-urls"], env: { DOCINTEL_LOG_LEVEL: "error" } });
+const database = DATABASE === "postgres" ? await newTestDatabase() : DATABASE;
+const server = await startServer({ database, args: ["--allow-private-urls"], env: { DOCINTEL_LOG_LEVEL: "error" } });
 try {
   const keyCount = Math.ceil((TASKS + BASELINE + 10) / REQUESTS_PER_KEY);
   const keys = await Promise.all(Array.from({ length: keyCount }, () => server.key("enterprise").then((k) => k.key)));
@@ -99,19 +111,19 @@ try {
   const lastWebhook = Math.max(...received.values());
   const completionRate = received.size / ((lastWebhook - started) / 1000);
 
-  const store = server.store();
-  const completed = store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM tasks WHERE status = 'completed'").get()!.n;
+  const completed = (await (await server.openBackend()).tasks.countByState()).completed;
   const lost = TASKS - ids.filter((id) => received.has(id)).length;
   const p50 = percentile(accepted.latencies, 50);
   const p99 = percentile(accepted.latencies, 99);
 
+  console.log(`store: ${BACKEND}`);
   console.log(`sync baseline: ${BASELINE} requests, ${syncRate.toFixed(1)}/s, p50 ${percentile(sync.latencies, 50).toFixed(1)} ms, p99 ${percentile(sync.latencies, 99).toFixed(1)} ms, statuses ${JSON.stringify(Object.fromEntries(sync.statuses))}`);
   console.log(`async: ${TASKS} accepted in ${accepted.seconds.toFixed(2)} s (${(TASKS / accepted.seconds).toFixed(0)}/s), statuses ${JSON.stringify(Object.fromEntries(accepted.statuses))}`);
   console.log(`acceptance latency p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
   console.log(`completed ${completed} tasks, ${received.size} webhooks received, ${completionRate.toFixed(1)} completions/s (first acceptance to last webhook)`);
   const met = lost === 0 && p99 < GOAL_P99_MS;
   console.log(
-    `RESULT tasks-async ${TASKS} tasks: lost ${lost} (goal 0), acceptance p99 ${p99.toFixed(1)} ms (goal < ${GOAL_P99_MS} ms), ${completionRate.toFixed(1)} completions/s vs sync ${syncRate.toFixed(1)}/s = ${(completionRate / syncRate).toFixed(2)} ${met ? "met" : "NOT met"}`,
+    `RESULT tasks-async${BACKEND === "postgres" ? "[postgres]" : ""} ${TASKS} tasks: lost ${lost} (goal 0), acceptance p99 ${p99.toFixed(1)} ms (goal < ${GOAL_P99_MS} ms), ${completionRate.toFixed(1)} completions/s vs sync ${syncRate.toFixed(1)}/s = ${(completionRate / syncRate).toFixed(2)} ${met ? "met" : "NOT met"}`,
   );
 } finally {
   await server.stop();

@@ -124,14 +124,23 @@ DOCINTEL_PORT=8080
 # DOCINTEL_PUBLIC_URL=https://docs.example.com
 # AI extraction, analyze, decide and transcription need a Groq key:
 # GROQ_API_KEY=gsk_...
+# Several machines behind a load balancer share one PostgreSQL database (README "Running several
+# machines"); the same lines on every machine, the same DOCINTEL_PUBLIC_URL, and keys made once
+# with 'docintel keys create --plan pro --database URL':
+# DOCINTEL_DATABASE=postgres://docintel:PASSWORD@db.internal:5432/docintel
+# DOCINTEL_NO_BOOTSTRAP_KEY=true
 EOF
 fi
 
 echo "== 5. first API key"
+# a machine of several on PostgreSQL: its keys are the database's, made once for all machines
+database=$(sed -n 's/^DOCINTEL_DATABASE=["'"'"']\{0,1\}//p' "$ENV_FILE" 2>/dev/null | tail -n 1 || true)
 keys_now() {
   runuser -u "$USER_NAME" -- "$BIN" keys list --data "$DATA_DIR" | tail -n +2 | grep -c . || true
 }
-if [ "$DRY_RUN" = 1 ]; then
+if [ "${database#postgres}" != "$database" ]; then
+  echo "$ENV_FILE sets DOCINTEL_DATABASE (PostgreSQL): no key made here; make keys once for all machines with $BIN keys create --plan pro --database URL"
+elif [ "$DRY_RUN" = 1 ]; then
   echo "+ runuser -u $USER_NAME -- $BIN keys create --plan pro --name first --data $DATA_DIR   (only when the store has no key)"
   echo "+ write $KEY_FILE (mode 0600, owner root:root): the key"
 elif [ "$(keys_now)" = 0 ]; then

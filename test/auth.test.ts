@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 // URLs use a public IP literal: the guard accepts it without DNS (this machine has none). Operations
 // that fetch it fail fast (no route out, 500 ms fetch deadline) with a 400 url_unreachable.
-import { revokeApiKey } from "../src/security/apiKeys";
 import { form, startServer, type TestServer } from "./helpers/server";
 
 let server: TestServer;
@@ -75,7 +74,7 @@ describe("X-API-Key", () => {
   test("a revoked key is refused with 401 from the next request on", async () => {
     const { key: k, id } = await server.key("free");
     expect((await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": k } })).status).toBe(200);
-    expect(revokeApiKey(server.store(), id)).toBe(true);
+    expect(await (await server.openBackend()).keys.revoke(id, new Date().toISOString())).toBe(1);
     const r = await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": k } });
     expect(r.status).toBe(401);
     expect((await r.json()).detail).toContain("revoked");
@@ -95,8 +94,8 @@ describe("public endpoints", () => {
     expect(r.status).toBe(200);
   });
 
-  test("the key is stored only as a hash", () => {
-    const rows = server.store().db.query<{ key_hash: string; prefix: string }, [string]>("SELECT key_hash, prefix FROM api_keys WHERE id = ?").all(keyId);
+  test("the key is stored only as a hash", async () => {
+    const rows = await server.sql<{ key_hash: string; prefix: string }>("SELECT key_hash, prefix FROM api_keys WHERE id = ?", keyId);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0]!.key_hash).not.toContain(key);

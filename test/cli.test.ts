@@ -82,6 +82,8 @@ describe("docintel CLI", () => {
     expect(code).toBe(0);
     for (const line of ["ExecStart=/opt/docintel/docintel serve", "EnvironmentFile=-/etc/docintel/docintel.env", "Restart=on-failure", "NoNewPrivileges=true", "ProtectSystem=strict", "StateDirectory=docintel", "WantedBy=multi-user.target"])
       expect(stdout).toContain(line);
+    // a machine of several takes its PostgreSQL URL from that file, never from ExecStart (test/service-env.test.ts runs it)
+    expect(stdout).toMatch(/^# .*DOCINTEL_DATABASE=postgres:\/\//m);
     // the explorer of a default install, not https://localhost/docs (issue 19)
     expect(stdout).toContain("Documentation=http://localhost:8080/docs\n");
     const custom = await runCli(["service-unit", "--docs-url", "https://docs.example.com/docs"]);

@@ -277,7 +277,7 @@ describe("billing by pages actually read", () => {
       const expected = costs.extract({ pages: pagesRead(undefined, converted.body.text_length), website: false });
       expect(expected).toBeLessThan(10);
       expect(r.body.credits_used).toBe(expected);
-      const charged = server.store().db.query<{ operation: string; amount: number }, []>("SELECT operation, amount FROM credit_ledger WHERE kind = 'charge' ORDER BY id").all();
+      const charged = await server.sql<{ operation: string; amount: number }>("SELECT operation, amount FROM credit_ledger WHERE kind = 'charge' ORDER BY id");
       expect(charged).toEqual([
         { operation: "markdown", amount: 1 },
         { operation: "extract", amount: expected },

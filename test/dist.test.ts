@@ -86,6 +86,7 @@ describe("install.sh --dry-run", () => {
     expect(out).toContain("+ install -d -m 0700 -o docintel -g docintel /var/lib/docintel");
     expect(out).toMatch(/\+ install -m 0755 \S+\/docintel \/usr\/local\/bin\/docintel/);
     expect(out).toContain("+ write /etc/docintel/docintel.env (mode 0640, owner root:docintel):");
+    expect(out).toContain("|   # DOCINTEL_DATABASE=postgres://"); // the line a machine of several fills in (README "Running several machines")
     expect(out).toContain("keys create --plan pro --name first --data /var/lib/docintel");
     expect(out).toMatch(/\+ install -m 0644 \S+\/docintel.service \/etc\/systemd\/system\/docintel.service/);
     expect(out).toContain("+ systemctl enable --now docintel");

@@ -343,7 +343,7 @@ describe("tasks keep no input once ended, and a revoked key's tasks stop", () =>
     const running = await accept(a.key, { url: `${slow.origin}/held` });
     await until(() => row(running).status, (s) => s === "processing");
     const pending = [await accept(b.key, { url: `${docs.origin}/doc/b1` }), await accept(b.key, { url: `${docs.origin}/doc/b2` })];
-    const ledger = new Ledger(server.backend());
+    const ledger = new Ledger(await server.openBackend());
     expect((await ledger.balance({ id: b.id, plan: "enterprise" })).held).toBeGreaterThan(0);
 
     const revokeB = await runCli(["keys", "revoke", b.id, "--data", server.dataDir]);

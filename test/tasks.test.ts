@@ -219,8 +219,7 @@ describe("async tasks", () => {
 
   test("a free key without enough credits gets 402 at acceptance, not a failed task", async () => {
     const free = await server.key("free");
-    const store = server.store();
-    store.db.query("INSERT INTO credit_ledger (key_id, kind, amount, period, created_at) VALUES (?, 'charge', 99, ?, ?)").run(free.id, new Date().toISOString().slice(0, 7), new Date().toISOString());
+    await server.sql("INSERT INTO credit_ledger (key_id, kind, amount, period, created_at) VALUES (?, 'charge', 99, ?, ?)", free.id, new Date().toISOString().slice(0, 7), new Date().toISOString());
     const r = await api(server, free.key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: invoice(1), sync: "false" }));
     expect(r.status).toBe(402);
     expect(r.body.error).toBe("insufficient_credits");
@@ -253,7 +252,7 @@ describe("crash recovery", () => {
     }
     await poll(first, key, `/api/v1/jobs/${ids[0]}`, (b) => b.status !== "pending");
     expect(await first.stop("SIGKILL")).not.toBe(0);
-    const statesAtKill = first.store().db.query<{ status: string }, []>("SELECT status FROM tasks").all().map((r) => r.status);
+    const statesAtKill = (await first.sql<{ status: string }>("SELECT status FROM tasks")).map((r) => r.status);
     expect(statesAtKill.filter((s) => s === "completed").length).toBeLessThan(20);
     expect(statesAtKill).toContain("processing"); // resumed only once their lease expires
 
@@ -269,7 +268,7 @@ describe("crash recovery", () => {
       expect(new Set(hook.received.map((r) => r.body.task_id))).toEqual(new Set(ids));
       // a delivery repeated after the crash carries the same id: one id per task
       expect(new Set(hook.received.map((r) => r.deliveryId)).size).toBe(20);
-      const charges = second.store().db.query<{ n: number }, []>("SELECT count(*) AS n FROM credit_ledger WHERE kind = 'charge'").get()!.n;
+      const charges = (await second.sql<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM credit_ledger WHERE kind = 'charge'"))[0]!.n;
       expect(charges).toBe(20); // each task charged exactly once
       expect(inputDirs(dataDir)).toEqual([]);
     } finally {
@@ -296,11 +295,10 @@ describe("retention", () => {
     await first.stop();
 
     // the old task and the batch ended 8 days ago (its items too); the recent one 6 days ago
-    const db = first.store().db;
     const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-    db.query("UPDATE tasks SET completed_at = ? WHERE id = ? OR batch_id = ?").run(daysAgo(8), old.task_id, batch.batch_id);
-    db.query("UPDATE batches SET completed_at = ? WHERE id = ?").run(daysAgo(8), batch.batch_id);
-    db.query("UPDATE tasks SET completed_at = ? WHERE id = ?").run(daysAgo(6), recent.task_id);
+    await first.sql("UPDATE tasks SET completed_at = ? WHERE id = ? OR batch_id = ?", daysAgo(8), old.task_id, batch.batch_id);
+    await first.sql("UPDATE batches SET completed_at = ? WHERE id = ?", daysAgo(8), batch.batch_id);
+    await first.sql("UPDATE tasks SET completed_at = ? WHERE id = ?", daysAgo(6), recent.task_id);
 
     const second = await startServer({ dataDir });
     try {
@@ -309,7 +307,7 @@ describe("retention", () => {
       const kept = await api(second, key, "GET", `/api/v1/jobs/${recent.task_id}`);
       expect(kept.status).toBe(200);
       expect(kept.body.result.data.invoice_number).toBe("INV-1002");
-      expect(second.store().db.query<{ n: number }, []>("SELECT count(*) AS n FROM tasks").get()!.n).toBe(1);
+      expect(await second.sql("SELECT CAST(count(*) AS INTEGER) AS n FROM tasks")).toEqual([{ n: 1 }]);
     } finally {
       await second.stop();
     }

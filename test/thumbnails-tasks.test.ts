@@ -8,8 +8,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import sharp from "sharp";
-import { createApiKey } from "../src/security/apiKeys";
-import { Ledger } from "../src/credits/ledger";
 import { startServer, tempDir, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 
@@ -64,10 +62,10 @@ describe("thumbnail jobs across two processes", () => {
         ids.push(r.body.job_id);
       }
       // both processes hold jobs in flight (their fetches wait at the gate)
-      const store = a.store();
-      const owners = () => new Set(store.db.query<{ o: string }, []>("SELECT lease_owner AS o FROM tasks WHERE status = 'processing'").all().map((r) => r.o.split(":")[1]));
-      for (let i = 0; i < 200 && !(owners().has(String(a.proc.pid)) && owners().has(String(b.proc.pid))); i++) await Bun.sleep(50);
-      expect(owners()).toEqual(new Set([String(a.proc.pid), String(b.proc.pid)]));
+      const owners = async () => new Set((await a.sql<{ o: string }>("SELECT lease_owner AS o FROM tasks WHERE status = 'processing'")).map((r) => r.o.split(":")[1]));
+      const both = new Set([String(a.proc.pid), String(b.proc.pid)]);
+      for (let i = 0; i < 200 && (await owners()).size < 2; i++) await Bun.sleep(50);
+      expect(await owners()).toEqual(both);
       expect(await a.stop("SIGKILL")).not.toBe(0);
       images.open();
 
@@ -80,7 +78,7 @@ describe("thumbnail jobs across two processes", () => {
         }
         expect(job).toMatchObject({ job_id: id, status: "completed", handler: "image", width: 300, height: 200, credits_used: 1 });
       }
-      const ledger = b.store().db.query<{ request_id: string; n: number }, []>("SELECT request_id, count(*) AS n FROM credit_ledger WHERE kind = 'charge' GROUP BY request_id").all();
+      const ledger = await b.sql<{ request_id: string; n: number }>("SELECT request_id, CAST(count(*) AS INTEGER) AS n FROM credit_ledger WHERE kind = 'charge' GROUP BY request_id");
       expect(ledger.map((r) => r.request_id).sort()).toEqual([...ids].sort()); // each job charged ...
       expect(ledger.every((r) => r.n === 1)).toBe(true); // ... exactly once
       const usage = (await (await fetch(`${b.url}/api/v1/usage`, { headers: { "X-API-Key": key } })).json()) as any;
@@ -104,9 +102,9 @@ describe("credits and limits of thumbnail jobs", () => {
   test("a free key with 1 credit left gets 402 on its second async job; the first is charged when it ends", async () => {
     server = await startServer({ args: ["--allow-private-urls", "--max-pending-tasks", "3"] });
     const images = imageServer();
-    const store = server.store();
-    const { key, info } = createApiKey(store, "free", "one credit left");
-    await new Ledger(server.backend()).charge(info, 99, { operation: "setup" });
+    const { key, id } = await server.key("free", "one credit left");
+    const now = new Date();
+    await server.sql("INSERT INTO credit_ledger (key_id, kind, amount, period, operation, created_at) VALUES (?, 'charge', 99, ?, 'setup', ?)", id, now.toISOString().slice(0, 7), now.toISOString());
     const first = await acceptJob(server, key, { url: `${images.origin}/a.png` });
     expect(first.status).toBe(202);
     const second = await acceptJob(server, key, { url: `${images.origin}/b.png` });

@@ -27,6 +27,9 @@ Type=simple
 User=${o.user}
 Group=${o.user}
 # Settings as DOCINTEL_* variables (DOCINTEL_PORT=8080, GROQ_API_KEY=...); the file is optional.
+# Several machines on one PostgreSQL database (README "Running several machines") each set, the same
+# on every machine, DOCINTEL_DATABASE=postgres://docintel:PASSWORD@db.internal:5432/docintel and
+# DOCINTEL_PUBLIC_URL there: in this file (mode 0640), the password stays out of ps and the journal.
 EnvironmentFile=-${o.envFile}
 Environment=DOCINTEL_DATA=${o.dataDir}
 Environment=DOCINTEL_CACHE_DIR=/var/cache/docintel

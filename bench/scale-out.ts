@@ -1,0 +1,156 @@
+/**
+ * scale-out: OCR of scanned pages through async tasks, one `docintel serve` process against two
+ * processes on one store (issue 18's goal: adding a machine adds its capacity).
+ *
+ * Each process is limited to one core's work: `--workers 1 --ocr-concurrency 1 --task-concurrency 1
+ * --convert-processes 1`. The work: BENCH_PAGES (24) real receipt scans (ICDAR 2019 SROIE, from
+ * ../shared/corpus/sroie/img beside the repository or BENCH_SROIE_DIR, taken in turn) sent as async extractions (sync=false,
+ * local engine: the image is OCRed with tesseract into markdown, then the field is found in it),
+ * each with a webhook to a receiver in this process. Submitted round-robin over the processes; the
+ * queue is the store's, so whichever process is free claims the next task. Measured from the first
+ * submission to the last webhook: pages per minute.
+ *
+ * Baseline: one process. Measured: two processes on one store: SQLite (one data dir, the default) or
+ * PostgreSQL (BENCH_DATABASE=postgres: a database of a throwaway local cluster per run, as the tests
+ * make; or BENCH_DATABASE=postgres://... to use that database). Fresh processes and store per run,
+ * one warm-up extraction per process before the clock starts; the two alternate for BENCH_ROUNDS (3)
+ * rounds. Goal: median 2-process pages/min >= 1.7 x the median 1-process pages/min, every page
+ * OCRed and delivered (0 lost). On a 2-core machine shared with other work the ratio is bounded by
+ * what else runs; read it with the load average printed at the start.
+ *
+ *   bun bench/scale-out.ts
+ *   BENCH_PAGES=8 BENCH_ROUNDS=1 bun bench/scale-out.ts          quick look
+ *   BENCH_DATABASE=postgres bun bench/scale-out.ts               on PostgreSQL (once serve accepts it)
+ */
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { newTestDatabase, startServer, tempDir, type TestServer } from "../test/helpers/server";
+
+const PAGES = intEnv("BENCH_PAGES", 24);
+const ROUNDS = intEnv("BENCH_ROUNDS", 3);
+const GOAL_RATIO = 1.7;
+const DATABASE = process.env.BENCH_DATABASE || "sqlite";
+/** SROIE: the corpus beside the repository (../shared), or beside the worktree's parent, or BENCH_SROIE_DIR */
+const SROIE = join(process.env.BENCH_SROIE_DIR ?? ["../../shared/corpus/sroie", "../../../shared/corpus/sroie"].map((p) => resolve(import.meta.dir, p)).find(existsSync) ?? "../shared/corpus/sroie", "img");
+/** ONE_CORE: each process does one core's work at a time (--allow-private-urls: the webhook receiver is on loopback) */
+const ONE_CORE = ["--allow-private-urls", "--workers", "1", "--ocr-concurrency", "1", "--task-concurrency", "1", "--convert-processes", "1", "--compute-spares", "0", "--no-bootstrap-key"];
+const SCHEMA = JSON.stringify({ total: { type: "number", description: "total amount paid", required: true } });
+
+function intEnv(name: string, fallback: number): number {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? Math.round(v) : fallback;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+if (DATABASE !== "sqlite" && DATABASE !== "postgres" && !/^postgres(ql)?:\/\//.test(DATABASE)) {
+  console.error(`BENCH_DATABASE=${DATABASE}: use sqlite (the default), postgres (a throwaway local cluster) or a postgres:// URL`);
+  process.exit(2);
+}
+const backend = DATABASE === "sqlite" ? "sqlite" : "postgres";
+const scans = readdirSync(SROIE).filter((f) => f.endsWith(".jpg")).sort();
+if (scans.length === 0) {
+  console.error(`no receipt scans in ${SROIE} (set BENCH_SROIE_DIR)`);
+  process.exit(2);
+}
+const images = await Promise.all(scans.slice(0, PAGES).map(async (name) => new File([await Bun.file(join(SROIE, name)).arrayBuffer()], name, { type: "image/jpeg" })));
+
+/** done: task id -> the completed task record of its webhook */
+const done = new Map<string, { status: string; result?: { extraction_method?: string } }>();
+const hook = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  async fetch(req) {
+    const record = (await req.json()) as { task_id: string; status: string };
+    done.set(record.task_id, record);
+    return new Response("ok");
+  },
+});
+const webhookUrl = `http://127.0.0.1:${hook.port}/hook`;
+
+function extraction(file: File, sync: boolean): FormData {
+  const fd = new FormData();
+  fd.append("schema", SCHEMA);
+  fd.append("file", file);
+  if (!sync) {
+    fd.append("sync", "false");
+    fd.append("webhook_url", webhookUrl);
+  }
+  return fd;
+}
+
+/** cluster starts `n` processes on one fresh store: one data dir (SQLite), or a database and a data dir each (PostgreSQL) */
+async function cluster(n: number): Promise<{ servers: TestServer[]; close(): Promise<void> }> {
+  const shared = tempDir("docintel-scale-");
+  const database = backend === "sqlite" ? "sqlite" : DATABASE === "postgres" ? await newTestDatabase() : DATABASE;
+  const dirs = [shared];
+  const env = { GROQ_API_KEY: "", DOCINTEL_LOG_LEVEL: "error" };
+  const servers: TestServer[] = [];
+  for (let i = 0; i < n; i++) {
+    const dataDir = backend === "sqlite" || i === 0 ? shared : tempDir("docintel-scale-");
+    if (!dirs.includes(dataDir)) dirs.push(dataDir);
+    servers.push(await startServer({ dataDir, database, args: ONE_CORE, env }));
+  }
+  return {
+    servers,
+    async close() {
+      await Promise.all(servers.map((s) => s.stop()));
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** run: one measured run on `n` processes; pages per minute and the pages lost (not completed by OCR, or no webhook) */
+async function run(n: number): Promise<{ perMinute: number; lost: number }> {
+  const { servers, close } = await cluster(n);
+  try {
+    const { key } = await servers[0]!.key("enterprise");
+    // warm-up: each process converts one scan (starts its conversion process and tesseract)
+    await Promise.all(servers.map((s) => fetch(`${s.url}/api/v1/extract`, { method: "POST", body: extraction(images[0]!, true), headers: { "X-API-Key": key } }).then((r) => r.text())));
+    done.clear();
+    const started = performance.now();
+    const ids = await Promise.all(
+      images.map(async (image, i) => {
+        const server = servers[i % servers.length]!;
+        const r = await fetch(`${server.url}/api/v1/extract`, { method: "POST", body: extraction(image, false), headers: { "X-API-Key": key } });
+        const body = (await r.json()) as { task_id?: string };
+        if (r.status !== 202 || !body.task_id) throw new Error(`acceptance answered ${r.status}: ${JSON.stringify(body)}`);
+        return body.task_id;
+      }),
+    );
+    const deadline = Date.now() + PAGES * 60_000;
+    while (ids.some((id) => !done.has(id)) && Date.now() < deadline) await Bun.sleep(50);
+    const minutes = (performance.now() - started) / 60_000;
+    const ocred = ids.filter((id) => done.get(id)?.status === "completed" && done.get(id)?.result?.extraction_method === "ocr").length;
+    return { perMinute: ocred / minutes, lost: PAGES - ocred };
+  } finally {
+    await close();
+  }
+}
+
+console.log(`scale-out on ${backend}${backend === "postgres" && DATABASE !== "postgres" ? " (BENCH_DATABASE)" : ""}: ${PAGES} receipt scans per run, ${ROUNDS} rounds; ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+const one: number[] = [];
+const two: number[] = [];
+let lost = 0;
+try {
+  for (let round = 1; round <= ROUNDS; round++) {
+    const a = await run(1);
+    const b = await run(2);
+    one.push(a.perMinute);
+    two.push(b.perMinute);
+    lost += a.lost + b.lost;
+    console.log(`round ${round}: 1 process ${a.perMinute.toFixed(1)} pages/min, 2 processes ${b.perMinute.toFixed(1)} pages/min (${(b.perMinute / a.perMinute).toFixed(2)}x), lost ${a.lost + b.lost}`);
+  }
+} finally {
+  hook.stop(true);
+}
+const ratio = median(two) / median(one);
+const met = ratio >= GOAL_RATIO && lost === 0;
+console.log(
+  `RESULT scale-out[${backend}] OCR of scanned pages through async tasks: 1 process ${median(one).toFixed(1)} pages/min, 2 processes on one store ${median(two).toFixed(1)} pages/min = ${ratio.toFixed(2)}x (goal >= ${GOAL_RATIO}), lost ${lost} (goal 0) ${met ? "met" : "NOT met"}`,
+);
