@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 // URLs use a public IP literal: the guard accepts it without DNS (this machine has none). Operations
 // that fetch it fail fast (no route out, 500 ms fetch deadline) with a 400 url_unreachable.
 import { revokeApiKey } from "../src/security/apiKeys";
+import { withKeys } from "./helpers/keys";
 import { form, startServer, type TestServer } from "./helpers/server";
 
 let server: TestServer;
@@ -75,7 +76,7 @@ describe("X-API-Key", () => {
   test("a revoked key is refused with 401 from the next request on", async () => {
     const { key: k, id } = await server.key("free");
     expect((await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": k } })).status).toBe(200);
-    expect(revokeApiKey(server.store(), id)).toBe(true);
+    expect(await withKeys(server.dataDir, (keys) => revokeApiKey(keys, id))).toBe(true);
     const r = await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": k } });
     expect(r.status).toBe(401);
     expect((await r.json()).detail).toContain("revoked");

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PUBLIC_ROUTES } from "../src/app/app";
 import { revokeApiKey } from "../src/security/apiKeys";
 import { openStore } from "../src/store";
+import { withKeys } from "./helpers/keys";
 import { freePort, runCli, startServer, tempDir, type TestServer } from "./helpers/server";
 import { rawChunkedPost, type RawChunkedPost } from "./helpers/rawHttp";
 
@@ -119,7 +120,7 @@ describe("item 7: the key is checked before any body byte is written", () => {
     if (which === "invalid") apiKey = "dk_" + "x".repeat(32);
     if (which === "revoked") {
       const made = await server.key("pro");
-      revokeApiKey(server.store(), made.id);
+      await withKeys(server.dataDir, (keys) => revokeApiKey(keys, made.id));
       apiKey = made.key;
     }
     const upload = rawChunkedPost(server.port, "/api/v1/markdown/convert", { "Content-Type": MULTIPART_TYPE, ...(apiKey ? { "X-API-Key": apiKey } : {}) });

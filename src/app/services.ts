@@ -73,7 +73,7 @@ export async function createServices(config: Config, overrides: Partial<Pick<Ser
     backend: backend as StoreBackend,
     store,
     counters,
-    keys: new KeyResolver(store),
+    keys: new KeyResolver(backend, (error) => services.logger.error("-", "could not record a key's last use", error)),
     ledger: new Ledger(store),
     rateLimiter: new RateLimiter(counters),
     pool,
@@ -114,6 +114,7 @@ export async function closeServices(services: Services): Promise<void> {
   await closeConvertTools(services.markdown.tools);
   await services.sandbox.close();
   await services.pool.close();
+  await services.keys.flushTouches();
   await services.backend.close();
 }
 

@@ -10,7 +10,7 @@ import { SCHEMA_VERSION, checkDatabase, describeDatabase, openDatabase, type Ope
 import { exportSqlite, importPostgres } from "../store/transfer";
 import { redactUrl } from "../store/postgres";
 import { STORE_FILE, openStore } from "../store";
-import { countApiKeys, createApiKey, isPlan, keyInfoOf, newApiKey, newSigningSecret, type ApiKeyInfo } from "../security/apiKeys";
+import { createBootstrapKey, isPlan, keyInfoOf, newApiKey, newSigningSecret, type ApiKeyInfo } from "../security/apiKeys";
 import { balanceOf, periodOf } from "../credits/ledger";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { createServices } from "../app/services";
@@ -142,8 +142,10 @@ const COMMANDS: Record<string, Command> = {
       if (tightened.refused.length > 0) {
         services.logger.error("-", `data dir: ${tightened.refused.length} entries could not be made private (run the service as their owner, or chown -R the data dir)`, tightened.refused.slice(0, 5).join("; "));
       }
-      if (config.bootstrapKey && countApiKeys(services.store) === 0) {
-        const { key, info } = createApiKey(services.store, "pro", "bootstrap");
+      // once per store, even when several processes or machines start on it at once (apiKeys.ts)
+      const bootstrap = config.bootstrapKey ? await createBootstrapKey(services.backend) : null;
+      if (bootstrap) {
+        const { key, info } = bootstrap;
         out("No API keys existed, so one was created (shown only this once; keep it):");
         out(`  id ${info.id}, plan ${info.plan} (metered, ${RATE_LIMIT_PER_MINUTE.pro} requests/min)`);
         if (process.stdout.isTTY) out(`  API key: ${key}`);
