@@ -75,7 +75,7 @@ export async function createServices(config: Config, overrides: Partial<Pick<Ser
     counters,
     keys: new KeyResolver(backend, (error) => services.logger.error("-", "could not record a key's last use", error)),
     ledger: new Ledger(store),
-    rateLimiter: new RateLimiter(counters),
+    rateLimiter: new RateLimiter(backend.counters),
     pool,
     markdown: markdownDepsOf(config, createConvertTools(config, pool, groq)),
     provider: groq ? { client: groq, models: config.groq.models } : undefined,
