@@ -82,7 +82,7 @@ export async function createServices(config: Config, overrides: Partial<Pick<Ser
     sandbox: new PythonSandbox({ ...config.compute, maxOutputChars: 8000 }),
     metrics: new Metrics(),
     logger: overrides.logger ?? createLogger(config.logLevel),
-    webhookSecret: resolveWebhookSecret(config.dataDir, config.webhookSecret).secret,
+    webhookSecret: (await resolveWebhookSecret(backend.settings, config.webhookSecret)).secret,
     startedAt: new Date(),
     draining: false,
   } as Services;
@@ -92,7 +92,7 @@ export async function createServices(config: Config, overrides: Partial<Pick<Ser
     dataDir: config.dataDir,
     thumbnail: thumbnailDepsOf(config, services.markdown),
     logger: services.logger,
-    urlSigningKey: resolveUrlSigningKey(config.dataDir),
+    urlSigningKey: await resolveUrlSigningKey(backend.settings),
     forgetTask: (id) => services.tasks.forget(id),
   });
   const screenshots = screenshotDepsOf(services.markdown.tools, { timeoutMs: config.chromium.screenshotTimeoutMs, allowPrivateUrls: config.allowPrivateUrls, maxPixels: config.convert.maxPixels });
