@@ -77,8 +77,8 @@ async function streamSlowly(upload: RawChunkedPost, total: number, dataDir: stri
 }
 
 describe("item 6: whether a key is needed comes from the matched route, not the path", () => {
-  test("only the landing page, favicon, robots.txt, health check, explorer, signed thumbnail URL, the moved /metrics and GET /mcp (a 405: MCP is POST only) answer without a key", () => {
-    expect([...PUBLIC_ROUTES].sort()).toEqual(["GET /", "GET /api/v1/thumbnails/files/:job_id", "GET /api/v1/thumbnails/preview/signed", "GET /docs", "GET /docs/assets/scalar.js", "GET /docs/json", "GET /favicon.ico", "GET /healthz", "GET /mcp", "GET /metrics", "GET /robots.txt"]);
+  test("only the landing page, favicon, robots.txt, health and readiness checks, explorer, signed thumbnail URL, the moved /metrics and GET /mcp (a 405: MCP is POST only) answer without a key", () => {
+    expect([...PUBLIC_ROUTES].sort()).toEqual(["GET /", "GET /api/v1/thumbnails/files/:job_id", "GET /api/v1/thumbnails/preview/signed", "GET /docs", "GET /docs/assets/scalar.js", "GET /docs/json", "GET /favicon.ico", "GET /healthz", "GET /mcp", "GET /metrics", "GET /readyz", "GET /robots.txt"]);
   });
 
   test.each(["/api/v1/thumbnails/files/abc/def", "/docs/assets/x/y", "/docs/json/x", "/healthz/x", "/api/v1/thumbnails/files/thumb_a/b?expires=1&signature=x"])(
