@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { listApiKeys } from "../src/security/apiKeys";
+import { withKeys } from "./helpers/keys";
 import { loopbackServers } from "./helpers/loopback";
 import { startServer, type TestServer } from "./helpers/server";
 
@@ -30,7 +31,7 @@ describe("--anonymous-plan free", () => {
     expect(await first.text()).toContain("keyless reader");
     expect(first.headers.get("x-credits-used")).toBe("1");
     expect(first.headers.get("ratelimit-limit")).toBe("3");
-    const keys = listApiKeys(open.store()).filter((k) => k.name === "anonymous");
+    const keys = (await withKeys(open.dataDir, listApiKeys)).filter((k) => k.name === "anonymous");
     expect(keys).toHaveLength(1);
     expect(keys[0]!.plan).toBe("free");
     await fetch(`${open.url}/md/${page}?render=never`);
@@ -38,7 +39,7 @@ describe("--anonymous-plan free", () => {
     const fourth = await fetch(`${open.url}/md/${page}?render=never`);
     expect(fourth.status).toBe(429);
     expect((await fourth.json()).detail).toContain("per address");
-    expect(listApiKeys(open.store()).filter((k) => k.name === "anonymous")).toHaveLength(1);
+    expect((await withKeys(open.dataDir, listApiKeys)).filter((k) => k.name === "anonymous")).toHaveLength(1);
   });
 
   test("the OpenAPI document says a key is optional on those operations only", async () => {

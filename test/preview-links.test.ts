@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { revokeApiKey } from "../src/security/apiKeys";
+import { withKeys } from "./helpers/keys";
 import { loopbackServers } from "./helpers/loopback";
 import { startServer, type TestServer } from "./helpers/server";
 
@@ -77,7 +78,7 @@ describe("signed preview links", () => {
     const { key, id } = await server.key("pro");
     const minted = await mint(key, { url: imageUrl, width: 120, height: 90 });
     expect((await fetch(server.url + minted.body.url)).status).toBe(200);
-    revokeApiKey(server.store(), id);
+    await withKeys(server.dataDir, (keys) => revokeApiKey(keys, id));
     const r = await fetch(server.url + minted.body.url);
     expect(r.status).toBe(403);
     expect((await r.json()).detail).toContain("revoked");

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PUBLIC_ROUTES } from "../src/app/app";
 import { revokeApiKey } from "../src/security/apiKeys";
 import { openStore } from "../src/store";
+import { withKeys } from "./helpers/keys";
 import { freePort, runCli, startServer, tempDir, type TestServer } from "./helpers/server";
 import { rawChunkedPost, type RawChunkedPost } from "./helpers/rawHttp";
 
@@ -76,8 +77,8 @@ async function streamSlowly(upload: RawChunkedPost, total: number, dataDir: stri
 }
 
 describe("item 6: whether a key is needed comes from the matched route, not the path", () => {
-  test("only the landing page, favicon, robots.txt, health check, explorer, signed thumbnail URL, the moved /metrics and GET /mcp (a 405: MCP is POST only) answer without a key", () => {
-    expect([...PUBLIC_ROUTES].sort()).toEqual(["GET /", "GET /api/v1/thumbnails/files/:job_id", "GET /api/v1/thumbnails/preview/signed", "GET /docs", "GET /docs/assets/scalar.js", "GET /docs/json", "GET /favicon.ico", "GET /healthz", "GET /mcp", "GET /metrics", "GET /robots.txt"]);
+  test("only the landing page, favicon, robots.txt, health and readiness checks, explorer, signed thumbnail URL, the moved /metrics and GET /mcp (a 405: MCP is POST only) answer without a key", () => {
+    expect([...PUBLIC_ROUTES].sort()).toEqual(["GET /", "GET /api/v1/thumbnails/files/:job_id", "GET /api/v1/thumbnails/preview/signed", "GET /docs", "GET /docs/assets/scalar.js", "GET /docs/json", "GET /favicon.ico", "GET /healthz", "GET /mcp", "GET /metrics", "GET /readyz", "GET /robots.txt"]);
   });
 
   test.each(["/api/v1/thumbnails/files/abc/def", "/docs/assets/x/y", "/docs/json/x", "/healthz/x", "/api/v1/thumbnails/files/thumb_a/b?expires=1&signature=x"])(
@@ -119,7 +120,7 @@ describe("item 7: the key is checked before any body byte is written", () => {
     if (which === "invalid") apiKey = "dk_" + "x".repeat(32);
     if (which === "revoked") {
       const made = await server.key("pro");
-      revokeApiKey(server.store(), made.id);
+      await withKeys(server.dataDir, (keys) => revokeApiKey(keys, made.id));
       apiKey = made.key;
     }
     const upload = rawChunkedPost(server.port, "/api/v1/markdown/convert", { "Content-Type": MULTIPART_TYPE, ...(apiKey ? { "X-API-Key": apiKey } : {}) });

@@ -20,7 +20,7 @@ import { MIGRATIONS } from "../src/store/migrations";
 import { hashKey } from "../src/security/apiKeys";
 import { taskQueries } from "../src/tasks/queries";
 import { Ledger } from "../src/credits/ledger";
-import { URL_SIGNING_KEY_FILE } from "../src/thumbnails/signing";
+import { URL_SIGNING_KEY_SETTING } from "../src/thumbnails/signing";
 
 const serve = loopbackServers();
 const SCHEMA = JSON.stringify({ company: { type: "string", description: "company name", required: true } });
@@ -238,7 +238,7 @@ describe("every key signs its webhooks with its own secret", () => {
     }
     // the URL the API gave works, and its key is the server's alone
     expect((await fetch(new URL(r.body.url, server.url))).status).toBe(200);
-    expect(statSync(join(server.dataDir, URL_SIGNING_KEY_FILE)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(server.dataDir, URL_SIGNING_KEY_SETTING)).mode & 0o777).toBe(0o600);
   }, 60_000);
 });
 

@@ -13,6 +13,7 @@ import sharp from "sharp";
 import { form, startServer, tempDir, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 import { UrlSigner, SIGNED_URL_TTL_SECONDS, resolveUrlSigningKey } from "../src/thumbnails/signing";
+import { fileSettings } from "../src/store/files";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 const SECRET = "thumbnail-test-secret-0123456789";
@@ -421,7 +422,7 @@ describe("signed URLs", () => {
     expect(tampered.status).toBe(403);
     expect(((await tampered.json()) as any).error).toBe("forbidden");
 
-    const signer = new UrlSigner(resolveUrlSigningKey(server.dataDir));
+    const signer = new UrlSigner(await resolveUrlSigningKey(fileSettings(server.dataDir)));
     const old = signer.signedUrl(server.url, body.job_id, Date.now() - 2 * SIGNED_URL_TTL_SECONDS * 1000);
     const expired = await fetch(old.url);
     expect(expired.status).toBe(403);

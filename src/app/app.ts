@@ -105,7 +105,7 @@ export function routeLabel(route: string | undefined): string {
 }
 
 export function createApp(services: Services) {
-  const anonymous = services.config.anonymous.plan === "free" ? new AnonymousAccess(services.store, services.rateLimiter, services.config.anonymous.perIpPerMinute) : null;
+  const anonymous = services.config.anonymous.plan === "free" ? new AnonymousAccess(services.backend, services.keys, services.rateLimiter, services.config.anonymous.perIpPerMinute) : null;
   const bodies = new BodySpool({ dir: join(services.config.dataDir, "tmp", "bodies"), maxTotal: services.config.spools.max, maxPerKey: services.config.spools.maxPerKey, maxFileBytes: services.config.maxUploadBytes });
 
   /**

@@ -39,7 +39,9 @@ export async function authenticate(request: Request, services: Services, headers
   refuseWhileDraining(services);
   const presented = presentedKey(request);
   if (!presented) throw new AppError("unauthorized", MISSING_KEY);
-  const key = services.keys.resolve(presented);
+  const resolved = services.keys.resolve(presented);
+  // a cached key is a value: no await on the fast path
+  const key = resolved instanceof Promise ? await resolved : resolved;
   await chargeRequest(ctx, services, key, headers, `for the ${key.plan} plan`);
   return key;
 }

@@ -6,18 +6,18 @@
  */
 import type { Server } from "bun";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { taskQueries } from "../tasks/queries";
 import type { Services } from "./services";
 
 export const METRICS_PATH = "/metrics";
 
-/** metricsText renders the service's metrics with the gauges read now. */
-export function metricsText(services: Services): string {
+/** metricsText renders the service's metrics with the gauges read now (tasks by state: from the store, every machine's). */
+export async function metricsText(services: Services): Promise<string> {
+  const tasks = await services.backend.tasks.countByState();
   return services.metrics.render({
     poolQueueDepth: () => services.pool.queueSize,
     poolThreads: () => services.pool.threads,
     poolJobsCompleted: () => services.pool.completedCalls,
-    tasksByState: () => taskQueries(services.store).countByState(),
+    tasksByState: () => tasks,
   });
 }
 
@@ -42,7 +42,7 @@ export function startMetricsListener(services: Services): { server: Server<unkno
     const server = Bun.serve({
       hostname: listen.host,
       port: listen.port,
-      fetch(request) {
+      async fetch(request) {
         const { pathname } = new URL(request.url);
         if (pathname !== METRICS_PATH) return plain(404, `Only GET ${METRICS_PATH} is served here.`);
         if (request.method !== "GET" && request.method !== "HEAD") return plain(405, `Only GET ${METRICS_PATH} is served here.`, { allow: "GET, HEAD" });
@@ -50,7 +50,12 @@ export function startMetricsListener(services: Services): { server: Server<unkno
           const presented = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1]?.trim() ?? "";
           if (!sameToken(presented, token)) return plain(401, "Send the metrics token (--metrics-token) as Authorization: Bearer <token>.", { "www-authenticate": 'Bearer realm="metrics"' });
         }
-        return new Response(metricsText(services), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
+        try {
+          return new Response(await metricsText(services), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
+        } catch (error) {
+          services.logger.error("-", "metrics: the store could not be read", error);
+          return plain(503, "The store could not be read; see the service's log.");
+        }
       },
     });
     const host = listen.host.includes(":") ? `[${listen.host}]` : listen.host;

@@ -62,7 +62,7 @@ export function startServer(services: Services): RunningServer {
   const housekeeping = setInterval(() => {
     try {
       void services.ledger.housekeeping().catch((error) => logger.error("-", "credit housekeeping failed", error));
-      services.rateLimiter.housekeeping();
+      services.rateLimiter.housekeeping().catch((error) => logger.error("-", "rate-limit housekeeping failed", error));
     } catch (error) {
       logger.error("-", "housekeeping failed", error);
     }

@@ -73,16 +73,16 @@ export async function createServices(config: Config, overrides: Partial<Pick<Ser
     backend: backend as StoreBackend,
     store,
     counters,
-    keys: new KeyResolver(store),
+    keys: new KeyResolver(backend, (error) => services.logger.error("-", "could not record a key's last use", error)),
     ledger: new Ledger(backend),
-    rateLimiter: new RateLimiter(counters),
+    rateLimiter: new RateLimiter(backend.counters),
     pool,
     markdown: markdownDepsOf(config, createConvertTools(config, pool, groq)),
     provider: groq ? { client: groq, models: config.groq.models } : undefined,
     sandbox: new PythonSandbox({ ...config.compute, maxOutputChars: 8000 }),
     metrics: new Metrics(),
     logger: overrides.logger ?? createLogger(config.logLevel),
-    webhookSecret: resolveWebhookSecret(config.dataDir, config.webhookSecret).secret,
+    webhookSecret: (await resolveWebhookSecret(backend.settings, config.webhookSecret)).secret,
     startedAt: new Date(),
     draining: false,
   } as Services;
@@ -92,7 +92,7 @@ export async function createServices(config: Config, overrides: Partial<Pick<Ser
     dataDir: config.dataDir,
     thumbnail: thumbnailDepsOf(config, services.markdown),
     logger: services.logger,
-    urlSigningKey: resolveUrlSigningKey(config.dataDir),
+    urlSigningKey: await resolveUrlSigningKey(backend.settings),
     forgetTask: (id) => services.tasks.forget(id),
   });
   const screenshots = screenshotDepsOf(services.markdown.tools, { timeoutMs: config.chromium.screenshotTimeoutMs, allowPrivateUrls: config.allowPrivateUrls, maxPixels: config.convert.maxPixels });
@@ -114,6 +114,7 @@ export async function closeServices(services: Services): Promise<void> {
   await closeConvertTools(services.markdown.tools);
   await services.sandbox.close();
   await services.pool.close();
+  await services.keys.flushTouches();
   await services.backend.close();
 }
 

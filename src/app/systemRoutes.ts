@@ -1,4 +1,7 @@
-/** /healthz: no key needed, no document content. (/metrics has its own listener: metricsListener.ts.) */
+/**
+ * /healthz (liveness) and /readyz (readiness, for a load balancer in front of several machines): no
+ * key needed, no document content. (/metrics has its own listener: metricsListener.ts.)
+ */
 import { Type } from "@sinclair/typebox";
 import type { Route } from "./route";
 import { Fields } from "./fields";
@@ -11,12 +14,14 @@ interface Check {
   [detail: string]: unknown;
 }
 
-function storeCheck({ services }: HandlerInput): Check {
+/** storeCheck reads from the store (SQLite file, or PostgreSQL over the pool) */
+async function storeCheck({ services }: HandlerInput): Promise<Check> {
   try {
-    services.store.ping();
-    return { ok: true };
+    const t0 = performance.now();
+    await services.backend.ping();
+    return { ok: true, kind: services.backend.kind, ms: Math.round(performance.now() - t0) };
   } catch (error) {
-    return { ok: false, error: String(error) };
+    return { ok: false, kind: services.backend.kind, error: String(error) };
   }
 }
 
@@ -60,7 +65,8 @@ export const systemRoutes: Route[] = [
         return { ...body, status: "shutting_down" };
       }
       if (query.deep) {
-        const checks = { store: storeCheck(input), workers: await workersCheck(input) };
+        const [store, workers] = await Promise.all([storeCheck(input), workersCheck(input)]);
+        const checks = { store, workers };
         body.checks = checks;
         if (!Object.values(checks).every((c) => c.ok)) {
           set.status = 503;
@@ -68,6 +74,28 @@ export const systemRoutes: Route[] = [
         }
       }
       return body;
+    },
+  },
+  {
+    op: {
+      method: "GET",
+      path: "/readyz",
+      tag: "Operations",
+      public: true,
+      summary: "Readiness, for a load balancer",
+      description:
+        "200 while this machine takes requests: it is not shutting down and its store answers (one read: the SQLite file, or PostgreSQL over the pool). 503 otherwise, so that a load balancer in front of several machines sends the traffic elsewhere. Runs no job and needs no key.",
+      responses: { 200: "Ready", 503: "Shutting down, or the store does not answer" },
+    },
+    handler: async (input) => {
+      const { services, set } = input;
+      if (services.draining) {
+        set.status = 503;
+        return { status: "shutting_down", version: VERSION };
+      }
+      const store = await storeCheck(input);
+      if (!store.ok) set.status = 503;
+      return { status: store.ok ? "ready" : "not_ready", version: VERSION, checks: { store } };
     },
   },
 ];

@@ -5,12 +5,12 @@
  * create --plan, ...) are read from the command line only, so a variable left in a shell never
  * changes a later command.
  */
-import { ConfigError, DATA_OPTION, DATABASE_OPTION, DATABASE_OPTIONS, DB_POOL_OPTION, DB_TIMEOUT_OPTION, SERVE_OPTIONS, databaseFrom, dataDirFrom, loadConfig, resolveOptions, type DatabaseChoice, type OptionSpec } from "../config";
+import { ConfigError, DATA_OPTION, DATABASE_OPTION, DATABASE_OPTIONS, DB_POOL_OPTION, DB_TIMEOUT_OPTION, SERVE_OPTIONS, databaseFrom, loadConfig, resolveOptions, type DatabaseChoice, type OptionSpec } from "../config";
 import { SCHEMA_VERSION, checkDatabase, describeDatabase, openDatabase, type OpenDatabase } from "../store/database";
 import { exportSqlite, importPostgres } from "../store/transfer";
 import { redactUrl } from "../store/postgres";
 import { STORE_FILE, openStore } from "../store";
-import { countApiKeys, createApiKey, isPlan, keyInfoOf, newApiKey, newSigningSecret, type ApiKeyInfo } from "../security/apiKeys";
+import { createBootstrapKey, isPlan, keyInfoOf, newApiKey, type ApiKeyInfo } from "../security/apiKeys";
 import { balanceOf, periodOf } from "../credits/ledger";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { createServices } from "../app/services";
@@ -20,7 +20,7 @@ import { PRIVATE_UMASK, tightenDataDir } from "../security/dataDir";
 import { WorkerPool } from "../pool";
 import { detectPrograms } from "../tools/programs";
 import { detectIsolation, isolationStatus } from "../tools/sandbox";
-import { resolveWebhookSecret } from "../webhooks/secret";
+import { WEBHOOK_SECRET_SETTING, keySigningSecret, resolveWebhookSecret, rotateSigningSecret } from "../webhooks/secret";
 import { serviceUnit } from "./serviceUnit";
 import { optionHelp, parseArgv } from "./args";
 import { VERSION, INTERFACE_VERSION } from "../version";
@@ -142,8 +142,10 @@ const COMMANDS: Record<string, Command> = {
       if (tightened.refused.length > 0) {
         services.logger.error("-", `data dir: ${tightened.refused.length} entries could not be made private (run the service as their owner, or chown -R the data dir)`, tightened.refused.slice(0, 5).join("; "));
       }
-      if (config.bootstrapKey && countApiKeys(services.store) === 0) {
-        const { key, info } = createApiKey(services.store, "pro", "bootstrap");
+      // once per store, even when several processes or machines start on it at once (apiKeys.ts)
+      const bootstrap = config.bootstrapKey ? await createBootstrapKey(services.backend) : null;
+      if (bootstrap) {
+        const { key, info } = bootstrap;
         out("No API keys existed, so one was created (shown only this once; keep it):");
         out(`  id ${info.id}, plan ${info.plan} (metered, ${RATE_LIMIT_PER_MINUTE.pro} requests/min)`);
         if (process.stdout.isTTY) out(`  API key: ${key}`);
@@ -233,23 +235,19 @@ const COMMANDS: Record<string, Command> = {
       if (!id) throw new ConfigError("name the key: docintel keys secret KEY_ID [--rotate]");
       const o = resolveOptions([ROTATE_OPTION, WEBHOOK_SECRET_OPTION], env, flags);
       const choice = databaseFrom(env, flags);
-      const dataDir = choice.kind === "sqlite" ? choice.dataDir : dataDirFrom(env, flags);
       return withDatabase(choice, async (backend) => {
-        const at = new Date().toISOString();
-        const own = o.rotate ? newSigningSecret() : null;
-        const row = own ? ((await backend.keys.setWebhookSecret(id, own, at)) ? { webhook_secret: own, webhook_secret_at: at } : null) : await backend.keys.webhookSecret(id);
-        if (!row) {
+        const secret = o.rotate ? await rotateSigningSecret(backend.keys, id) : await keySigningSecret(backend.keys, id);
+        if (!secret) {
           err(`no key ${id}; see docintel keys list`);
           return 1;
         }
-        if (row.webhook_secret === null) {
+        if (secret.own === null) {
           err(`${id} was made before per-key secrets and signs with the shared secret (docintel keys secret ${id} --rotate gives it its own)`);
-          if (choice.kind === "postgres") err("note: with PostgreSQL every machine must sign alike: give each the same --webhook-secret, or rotate the key to its own secret");
-          out(resolveWebhookSecret(dataDir, o["webhook-secret"] as string | undefined).secret);
+          out((await resolveWebhookSecret(backend.settings, o["webhook-secret"] as string | undefined)).secret);
           return 0;
         }
-        err(o.rotate ? `rotated: the next webhook request of ${id} is signed with this secret` : `${id}'s own secret, made ${row.webhook_secret_at}`);
-        out(row.webhook_secret);
+        err(o.rotate ? `rotated: the next webhook request of ${id} is signed with this secret` : `${id}'s own secret, made ${secret.setAt}`);
+        out(secret.own);
         return 0;
       });
     },
@@ -288,15 +286,15 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   "webhook-secret": {
-    usage: "docintel webhook-secret [--data DIR] [--webhook-secret S]",
+    usage: "docintel webhook-secret [--data DIR | --database URL] [--webhook-secret S]",
     summary: "print the shared webhook signing secret of keys made before per-key secrets (see keys secret)",
-    options: [DATA_OPTION, WEBHOOK_SECRET_OPTION],
+    options: [...DATABASE_OPTIONS, WEBHOOK_SECRET_OPTION],
     async run(_, flags) {
-      const dataDir = dataDirFrom(env, flags);
-      openStore(dataDir).close();
-      const o = resolveOptions(SERVE_OPTIONS.filter((s) => s.flag === "webhook-secret"), env, flags);
-      const { secret, source } = resolveWebhookSecret(dataDir, o["webhook-secret"] as string | undefined);
-      err(`source: ${source === "flag" ? "--webhook-secret / DOCINTEL_WEBHOOK_SECRET" : `${dataDir}/webhook-secret`}`);
+      const choice = databaseFrom(env, flags);
+      const o = resolveOptions([WEBHOOK_SECRET_OPTION], env, flags);
+      const { secret, source } = await withDatabase(choice, (backend) => resolveWebhookSecret(backend.settings, o["webhook-secret"] as string | undefined));
+      const stored = choice.kind === "sqlite" ? `${choice.dataDir}/${WEBHOOK_SECRET_SETTING}` : `the setting ${WEBHOOK_SECRET_SETTING} of ${describeDatabase(choice)}`;
+      err(`source: ${source === "flag" ? "--webhook-secret / DOCINTEL_WEBHOOK_SECRET" : stored}`);
       out(secret);
       return 0;
     },

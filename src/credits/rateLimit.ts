@@ -1,6 +1,7 @@
 /**
- * RateLimiter: fixed one-minute windows per key, counted in the counters store so that every
- * process on the data dir shares one count per key and window.
+ * RateLimiter: fixed one-minute windows per key, counted in the store's counters (SQLite: the data
+ * dir's counters.sqlite; PostgreSQL: an UNLOGGED table) so that every process and every machine on
+ * the store shares one count per key and window.
  *
  * Reservations: a process does not write the shared count once per request. It reserves a few
  * requests of a key's window at a time (one upsert: the count grows by the reservation, and only
@@ -12,11 +13,11 @@
  *
  * A reservation starts at what the key needs now (the requests waiting in this event-loop turn)
  * and doubles while the key keeps coming back, up to a tenth of the limit. The waiting requests of
- * one turn are counted in one immediate transaction. Once a window is known to be full, requests
- * are refused without a write: the count cannot go down until the next window.
+ * one turn are counted together: one upsert per key, the keys' upserts at once, one round of them at
+ * a time (requests that arrive meanwhile wait for the next round). Once a window is known to be
+ * full, requests are refused without a write: the count cannot go down until the next window.
  */
-import type { Store } from "../store";
-import { counterQueries } from "./queries";
+import type { CounterStore } from "../store/backend";
 
 export interface RateDecision {
   allowed: boolean;
@@ -50,17 +51,16 @@ interface Reserved {
 const reservationCap = (limit: number) => Math.max(1, Math.floor(limit / 10));
 
 export class RateLimiter {
-  private readonly q: ReturnType<typeof counterQueries>;
   private waiting: Waiting[] = [];
+  /** committing: a round of reservations is on its way to the store */
+  private committing = false;
   private readonly reserved = new Map<string, Reserved>();
 
   constructor(
-    /** counters: the store of the windows, openCounters() */
-    private readonly counters: Store,
+    /** counters: the store's rate-limit windows (backend.counters) */
+    private readonly counters: CounterStore,
     private readonly nowMs: () => number = Date.now,
-  ) {
-    this.q = counterQueries(counters);
-  }
+  ) {}
 
   /**
    * consume counts one request of `keyId` and says whether it is within `limit` per minute: at once
@@ -80,20 +80,35 @@ export class RateLimiter {
     }
     return new Promise((resolve, reject) => {
       this.waiting.push({ keyId, limit, resolve, reject });
-      if (this.waiting.length === 1) setImmediate(() => this.commitWaiting());
+      if (this.waiting.length === 1 && !this.committing) setImmediate(() => void this.commitWaiting());
     });
   }
 
   /** housekeeping drops windows older than the previous minute, here and in the store. */
-  housekeeping(): number {
+  housekeeping(): Promise<number> {
     const minute = Math.floor(this.nowMs() / 60_000);
     for (const [keyId, r] of this.reserved) if (r.minute < minute) this.reserved.delete(keyId);
-    return this.q.deleteWindowsBefore(minute - 1);
+    return this.counters.deleteWindowsBefore(minute - 1);
   }
 
-  private commitWaiting(): void {
+  /** commitWaiting reserves for this turn's waiting requests, then starts the next round if more came meanwhile */
+  private async commitWaiting(): Promise<void> {
+    this.committing = true;
+    try {
+      await this.reserveFor(this.takeWaiting());
+    } finally {
+      this.committing = false;
+      if (this.waiting.length > 0) setImmediate(() => void this.commitWaiting());
+    }
+  }
+
+  private takeWaiting(): Waiting[] {
     const batch = this.waiting;
     this.waiting = [];
+    return batch;
+  }
+
+  private async reserveFor(batch: Waiting[]): Promise<void> {
     const now = this.nowMs();
     const minute = Math.floor(now / 60_000);
     const byKey = new Map<string, Waiting[]>();
@@ -111,16 +126,15 @@ export class RateLimiter {
       const ask = Math.max(0, waiting.length - (r.granted - r.used), Math.min(r.next, reservationCap(limit)));
       plans.push({ keyId, waiting, r, ask });
     }
-    let counts: number[];
-    try {
-      counts = this.counters.immediate(() => plans.map((p) => (p.ask > 0 ? this.q.reserveInWindow(p.keyId, minute, p.ask) : p.r.counted)));
-    } catch (error) {
-      for (const w of batch) w.reject(error);
-      return;
-    }
+    const counts = await Promise.allSettled(plans.map((p) => (p.ask > 0 ? this.counters.reserveInWindow(p.keyId, minute, p.ask) : Promise.resolve(p.r.counted))));
     plans.forEach(({ waiting, r, ask }, i) => {
+      const outcome = counts[i]!;
+      if (outcome.status === "rejected") {
+        for (const w of waiting) w.reject(outcome.reason);
+        return;
+      }
       const limit = waiting[0]!.limit;
-      const count = counts[i]!;
+      const count = outcome.value;
       const granted = Math.max(0, Math.min(ask, limit - (count - ask)));
       r.granted += granted;
       r.counted = Math.min(count, limit);

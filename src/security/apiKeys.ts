@@ -6,6 +6,7 @@
 import { randomBytes, createHash, randomInt } from "node:crypto";
 import { AppError } from "../errors";
 import type { Store } from "../store";
+import type { KeyStore, SettingStore } from "../store/backend";
 import { PLANS, type Plan } from "../store/states";
 import { keyQueries, type ApiKeyRow } from "./queries";
 
@@ -58,12 +59,6 @@ export function isPlan(value: string): value is Plan {
   return (PLANS as readonly string[]).includes(value);
 }
 
-export function createApiKey(store: Store, plan: Plan, name = ""): { key: string; info: ApiKeyInfo } {
-  const { key, row, info } = newApiKey(plan, name);
-  keyQueries(store).insert(row);
-  return { key, info };
-}
-
 /** newApiKey makes a key and the row that stores it (its hash, never the key), for either backend to insert. */
 export function newApiKey(plan: Plan, name = ""): { key: string; row: Omit<ApiKeyRow, "revoked_at" | "last_used_at">; info: ApiKeyInfo } {
   const key = KEY_PREFIX + randomBase62(32);
@@ -87,70 +82,197 @@ export function keyInfoOf(row: ApiKeyRow): ApiKeyInfo {
   return toInfo(row);
 }
 
-export function listApiKeys(store: Store): ApiKeyInfo[] {
-  return keyQueries(store).list().map(toInfo);
+/** isSyncStore: the argument is the synchronous SQLite Store rather than a KeyStore (see createApiKey) */
+function isSyncStore(keys: KeyStore | Store): keys is Store {
+  return "db" in keys;
 }
 
-export function getApiKey(store: Store, id: string): ApiKeyInfo | null {
-  const row = keyQueries(store).byId(id);
-  return row ? toInfo(row) : null;
+/**
+ * createApiKey makes a key and stores it; the key itself is in the answer only. Given the
+ * synchronous SQLite Store (test/helpers/server.ts and tests that set up keys before a server runs)
+ * it answers at once; the service and the CLI pass a KeyStore (either backend) and await it.
+ */
+export function createApiKey(keys: KeyStore, plan: Plan, name?: string): Promise<{ key: string; info: ApiKeyInfo }>;
+export function createApiKey(store: Store, plan: Plan, name?: string): { key: string; info: ApiKeyInfo };
+export function createApiKey(keys: KeyStore | Store, plan: Plan, name = ""): { key: string; info: ApiKeyInfo } | Promise<{ key: string; info: ApiKeyInfo }> {
+  const { key, row, info } = newApiKey(plan, name);
+  if (isSyncStore(keys)) {
+    keyQueries(keys).insert(row);
+    return { key, info };
+  }
+  return keys.insert(row).then(() => ({ key, info }));
 }
 
-export function countApiKeys(store: Store): number {
-  return keyQueries(store).count();
+export async function listApiKeys(keys: KeyStore): Promise<ApiKeyInfo[]> {
+  return (await keys.list()).map(toInfo);
+}
+
+/** getApiKey: the key `id` as operators see it, or null; synchronous on the SQLite Store, like createApiKey */
+export function getApiKey(keys: KeyStore, id: string): Promise<ApiKeyInfo | null>;
+export function getApiKey(store: Store, id: string): ApiKeyInfo | null;
+export function getApiKey(keys: KeyStore | Store, id: string): ApiKeyInfo | null | Promise<ApiKeyInfo | null> {
+  if (isSyncStore(keys)) {
+    const row = keyQueries(keys).byId(id);
+    return row ? toInfo(row) : null;
+  }
+  return keys.byId(id).then((row) => (row ? toInfo(row) : null));
+}
+
+export async function countApiKeys(keys: KeyStore): Promise<number> {
+  return (await keys.list()).length;
 }
 
 /** revokeApiKey returns false when the key does not exist; revoking twice is harmless. */
-export function revokeApiKey(store: Store, id: string): boolean {
-  const q = keyQueries(store);
-  if (!q.byId(id)) return false;
-  q.revoke(id, new Date().toISOString());
+export async function revokeApiKey(keys: KeyStore, id: string): Promise<boolean> {
+  if (!(await keys.byId(id))) return false;
+  await keys.revoke(id, new Date().toISOString());
   return true;
+}
+
+/** BOOTSTRAP_CLAIM: the setting naming the id of the first key, written by the one process that makes it */
+export const BOOTSTRAP_CLAIM = "bootstrap-key-id";
+
+/**
+ * createBootstrapKey makes the first key (plan pro, name "bootstrap") when the store has none, once:
+ * processes that start together on one store (several on a data dir, or machines on one PostgreSQL)
+ * each propose an id for the setting BOOTSTRAP_CLAIM, and only the process whose id was stored makes
+ * the key. null when there were keys already or another process made it. A store that once had its
+ * first key made never gets another from here: a key is revoked, never deleted, so it is not empty again.
+ */
+export async function createBootstrapKey(backend: { keys: KeyStore; settings: SettingStore }): Promise<{ key: string; info: ApiKeyInfo } | null> {
+  if ((await backend.keys.list()).length > 0) return null;
+  const made = newApiKey("pro", "bootstrap");
+  const claimed = await backend.settings.getOrCreate(BOOTSTRAP_CLAIM, () => made.row.id);
+  if (claimed !== made.row.id) return null;
+  await backend.keys.insert(made.row);
+  return { key: made.key, info: made.info };
+}
+
+/** TouchError receives a failed write of a key's last use (logged by the caller; the request went on) */
+export type TouchError = (error: unknown) => void;
+
+/** Cached: a key as the resolver holds it: the row, its info as handed out, its last use in unix ms (0 = never) */
+interface Cached {
+  row: ApiKeyRow;
+  info: ApiKeyInfo;
+  lastUsedMs: number;
 }
 
 /**
  * KeyResolver turns the X-API-Key header into an active key, or throws 401. Rows are cached by the
  * presented key (so a cached key costs no hashing; the process sees the key in every request anyway,
- * only the store must never hold it), and the cache is emptied whenever the store's change stamp
- * moves: another connection (the CLI revoking a key, another instance) committed, or this one wrote.
- * A revocation therefore counts from the next event-loop turn on, and a cached row never outlives a
- * change to the store.
+ * only the store must never hold it), and the cache is emptied whenever the store's change stamp of
+ * "keys" moves: a key made, revoked or changed by any process or machine (PostgreSQL: its change
+ * feed, within a second; SQLite: data_version, from the next event-loop turn on). A cached key is
+ * answered without an await (the http-auth bench's fast path); a miss awaits the store. Keys are
+ * also cached by id (`byId`: preview links and the anonymous key), under the same stamp.
+ *
+ * last_used_at is kept to the minute: one write per key per minute, queued and written after the
+ * request's turn, never awaited by it; a failed write goes to `onTouchError`.
  */
 export class KeyResolver {
-  /** by presented key: the row, its info as handed out, and its last use in unix ms (0 = never) */
-  private readonly cached = new Map<string, { row: ApiKeyRow; info: ApiKeyInfo; lastUsedMs: number }>();
-  private readonly q: ReturnType<typeof keyQueries>;
+  private readonly cached = new Map<string, Cached>();
+  private readonly cachedById = new Map<string, ApiKeyInfo | null>();
+  /** loading: lookups in flight, by presented key, so that a burst of one new key reads the store once */
+  private readonly loading = new Map<string, Promise<Cached | null>>();
   private stamp = "";
+  /** touches: last uses to write, by key id (the newest wins) */
+  private touches = new Map<string, string>();
 
-  constructor(private readonly store: Store) {
-    this.q = keyQueries(store);
+  constructor(
+    private readonly backend: { keys: KeyStore; changeStamp(topic: "keys"): string },
+    private readonly onTouchError: TouchError = (error) => console.error("docintel: could not record a key's last use:", error),
+  ) {}
+
+  /** resolve: the active key presented, or 401; a value when the key was cached, else a promise */
+  resolve(presented: string | null): ApiKeyInfo | Promise<ApiKeyInfo> {
+    if (!presented) throw new AppError("unauthorized", "Missing API key: send it in the X-API-Key header.");
+    this.checkStamp();
+    const key = presented.trim();
+    const entry = this.cached.get(key);
+    if (entry) return this.admit(entry);
+    return this.load(key).then((loaded) => {
+      if (!loaded) throw new AppError("unauthorized", "Invalid API key.");
+      return this.admit(loaded);
+    });
   }
 
-  resolve(presented: string | null): ApiKeyInfo {
-    if (!presented) throw new AppError("unauthorized", "Missing API key: send it in the X-API-Key header.");
-    const stamp = this.store.changeStamp();
+  /** byId: the key `id` (revoked ones too), or null; cached like `resolve` (a value when cached, else a promise) */
+  byId(id: string): ApiKeyInfo | null | Promise<ApiKeyInfo | null> {
+    this.checkStamp();
+    const known = this.cachedById.get(id);
+    if (known !== undefined) return known;
+    const stamp = this.stamp;
+    return this.backend.keys.byId(id).then((row) => {
+      const info = row ? toInfo(row) : null;
+      if (this.unchangedSince(stamp)) this.remember(this.cachedById, id, info);
+      return info;
+    });
+  }
+
+  /** flushTouches writes the queued last uses now (also run after each turn that queued one) */
+  async flushTouches(): Promise<void> {
+    const due = this.touches;
+    if (due.size === 0) return;
+    this.touches = new Map();
+    await Promise.all(
+      [...due].map(([id, at]) =>
+        this.backend.keys.touch(id, at).catch((error) => {
+          this.onTouchError(error);
+        }),
+      ),
+    );
+  }
+
+  /** checkStamp empties the caches once the store's keys may have changed */
+  private checkStamp(): void {
+    const stamp = this.backend.changeStamp("keys");
     if (stamp !== this.stamp) {
       this.cached.clear();
+      this.cachedById.clear();
       this.stamp = stamp;
     }
-    const key = presented.trim();
-    let entry = this.cached.get(key);
-    if (!entry) {
-      const row = this.q.byHash(hashKey(key));
-      if (!row) throw new AppError("unauthorized", "Invalid API key.");
-      entry = { row, info: toInfo(row), lastUsedMs: row.last_used_at ? Date.parse(row.last_used_at) : 0 };
-      // bounded: a flood of distinct valid keys cannot grow it without limit
-      if (this.cached.size >= MAX_CACHED_KEYS) this.cached.clear();
-      this.cached.set(key, entry);
-    }
+  }
+
+  /** unchangedSince: no change of keys was seen since `stamp` was read (so a row read meanwhile may be cached) */
+  private unchangedSince(stamp: string): boolean {
+    this.checkStamp();
+    return this.stamp === stamp;
+  }
+
+  private remember<V>(cache: Map<string, V>, key: string, value: V): void {
+    // bounded: a flood of distinct valid keys cannot grow it without limit
+    if (cache.size >= MAX_CACHED_KEYS) cache.clear();
+    cache.set(key, value);
+  }
+
+  private load(key: string): Promise<Cached | null> {
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const stamp = this.stamp;
+    const loaded = this.backend.keys
+      .byHash(hashKey(key))
+      .then((row) => {
+        if (!row) return null;
+        const entry: Cached = { row, info: toInfo(row), lastUsedMs: row.last_used_at ? Date.parse(row.last_used_at) : 0 };
+        // a key revoked while the row was on its way is not cached (the next request reads it again)
+        if (this.unchangedSince(stamp)) this.remember(this.cached, key, entry);
+        return entry;
+      })
+      .finally(() => this.loading.delete(key));
+    this.loading.set(key, loaded);
+    return loaded;
+  }
+
+  private admit(entry: Cached): ApiKeyInfo {
     if (entry.row.revoked_at) throw new AppError("unauthorized", "This API key has been revoked.");
-    // last use is kept to the minute: one write per key per minute, not one per request
     const now = Date.now();
     if (now - entry.lastUsedMs > LAST_USED_RESOLUTION_MS) {
       entry.row.last_used_at = new Date(now).toISOString();
       entry.lastUsedMs = now;
       entry.info = toInfo(entry.row);
-      this.q.touch(entry.row.id, entry.row.last_used_at);
+      if (this.touches.size === 0) setImmediate(() => void this.flushTouches());
+      this.touches.set(entry.row.id, entry.row.last_used_at);
     }
     return entry.info;
   }

@@ -17,7 +17,6 @@ import { Fields } from "../app/fields";
 import type { Route } from "../app/route";
 import type { HandlerInput } from "../app/operation";
 import { chargeRequest } from "../app/auth";
-import { getApiKey } from "../security/apiKeys";
 import { assertFetchableUrl } from "../security/ssrf";
 import { jpegResponse, previewOf, sizeOf } from "./routes";
 import type { ThumbnailSize } from "./service";
@@ -141,7 +140,8 @@ export const previewLinkRoutes: Route[] = [
     handler: async (input) => {
       const { services, ctx, set } = input;
       const link = verifiedLink(input);
-      const key = getApiKey(services.store, link.keyId);
+      const found = services.keys.byId(link.keyId);
+      const key = found instanceof Promise ? await found : found;
       if (!key || key.revokedAt) throw new AppError("forbidden", "key_id: the key that minted this preview link was revoked; mint a new one with an active key");
       await chargeRequest(ctx, services, key, set.headers, "of the key behind this link");
       await assertFetchableUrl(link.url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });

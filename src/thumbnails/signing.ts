@@ -3,46 +3,31 @@
  * without an API key (it can go into an <img> tag or an e-mail) as long as the signature is the
  * HMAC-SHA256 of "job_id:expires" under the server's URL signing key, and `expires` has not passed.
  *
- * The URL signing key is the server's alone: 32 random bytes made at first start and kept in the data
- * dir (URL_SIGNING_KEY_FILE, mode 0600), so every process of a deployment that shares the data dir
- * signs and verifies alike. It is not derived from any webhook secret: customers know their webhook
- * secrets, and whoever held the key could mint a URL for any key's job.
+ * The URL signing key is the server's alone: 32 random bytes made at first start and kept in the
+ * store's settings as URL_SIGNING_KEY_SETTING (SQLite: the file DATA/url-signing-key, mode 0600, as
+ * before; PostgreSQL: the settings table), so every process and machine of a deployment signs and
+ * verifies alike. It is not derived from any webhook secret: customers know their webhook secrets,
+ * and whoever held the key could mint a URL for any key's job.
  *
  * URLs are relative (`/api/v1/...`) unless the operator sets --public-url; the Host header of a
  * request never goes into one (a client could name any host there).
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { linkSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { AppError } from "../errors";
+import type { SettingStore } from "../store/backend";
 
 /** SIGNED_URL_TTL_SECONDS: how long a signed thumbnail URL stays valid */
 export const SIGNED_URL_TTL_SECONDS = 24 * 60 * 60;
 export const SIGNED_PATH_PREFIX = "/api/v1/thumbnails/files/";
-export const URL_SIGNING_KEY_FILE = "url-signing-key";
+/** URL_SIGNING_KEY_SETTING: the setting of the URL signing key (SQLite: the file of that name in the data dir) */
+export const URL_SIGNING_KEY_SETTING = "url-signing-key";
 
 /**
- * resolveUrlSigningKey reads the data dir's URL signing key, making it on first use. The file is
- * written under a temporary name and linked into place, which fails when another process was first:
- * then that process's key is read, so two processes starting together never sign with different keys.
+ * resolveUrlSigningKey reads the store's URL signing key, making it on first use; two processes or
+ * machines starting together never sign with different keys (the store keeps the first one made).
  */
-export function resolveUrlSigningKey(dataDir: string): string {
-  const path = join(dataDir, URL_SIGNING_KEY_FILE);
-  try {
-    return readFileSync(path, "utf8").trim();
-  } catch (error) {
-    if ((error as { code?: string }).code !== "ENOENT") throw error;
-  }
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  writeFileSync(tmp, randomBytes(32).toString("hex") + "\n", { mode: 0o600 });
-  try {
-    linkSync(tmp, path);
-  } catch (error) {
-    if ((error as { code?: string }).code !== "EEXIST") throw error;
-  } finally {
-    rmSync(tmp, { force: true });
-  }
-  return readFileSync(path, "utf8").trim();
+export function resolveUrlSigningKey(settings: SettingStore): Promise<string> {
+  return settings.getOrCreate(URL_SIGNING_KEY_SETTING, () => randomBytes(32).toString("hex"));
 }
 
 export class UrlSigner {

@@ -36,7 +36,7 @@ export const webhookRoutes: Route[] = [
       description: `Beyond the spec. ${SIGNING_DOC} Keys made before per-key secrets sign with the server's shared secret until they rotate: then \`secret\` is null and \`shared\` true.`,
       responses: { 200: { description: "The signing secret", schema: SigningSecretRecord } },
     },
-    handler: ({ ctx, services }) => recordOf(ctx.key!.id, keySigningSecret(services.store, ctx.key!.id)),
+    handler: async ({ ctx, services }) => recordOf(ctx.key!.id, await keySigningSecret(services.backend.keys, ctx.key!.id)),
   },
   {
     op: {
@@ -47,6 +47,6 @@ export const webhookRoutes: Route[] = [
       description: `Beyond the spec. ${SIGNING_DOC} Answers the new secret, which signs every request from now on: new deliveries and the retries of earlier ones (a delivery is signed when each request is made). To rotate without losing a delivery, let the receiver accept the old and the new secret for a while and answer 5xx (retried) rather than 4xx (dead) to a signature it cannot verify yet; see the README.`,
       responses: { 200: { description: "The new signing secret", schema: SigningSecretRecord } },
     },
-    handler: ({ ctx, services }) => recordOf(ctx.key!.id, rotateSigningSecret(services.store, ctx.key!.id)),
+    handler: async ({ ctx, services }) => recordOf(ctx.key!.id, await rotateSigningSecret(services.backend.keys, ctx.key!.id)),
   },
 ];

@@ -4,9 +4,10 @@
  * keys secret KEY_ID --rotate`), so one customer's secret never verifies another customer's webhooks.
  *
  * Keys made before per-key secrets (migration 5) have none (NULL) and sign with the server's shared
- * secret: `--webhook-secret` when given, otherwise generated at first start and kept in the data dir
- * (mode 0600); `docintel webhook-secret` shows it. Such a key keeps it until it rotates, so receivers
- * set up before the change keep verifying.
+ * secret: `--webhook-secret` when given, otherwise generated at first start and kept in the store's
+ * settings as `webhook-secret` (SQLite: the file DATA/webhook-secret, mode 0600, as before;
+ * PostgreSQL: the settings table, so every machine signs alike); `docintel webhook-secret` shows it.
+ * Such a key keeps it until it rotates, so receivers set up before the change keep verifying.
  *
  * A delivery is signed when each request is made, with the key's secret at that moment: after a
  * rotation the next request (a retry of an older delivery too) carries the new signature.
@@ -18,24 +19,21 @@
  * signing secret lets its holder forge webhooks to that one key's receivers; it does not let anyone
  * call the API.
  */
-import { existsSync, readFileSync, writeFileSync, renameSync } from "node:fs";
-import { join } from "node:path";
 import { keyQueries } from "../security/queries";
 import { newSigningSecret } from "../security/apiKeys";
 import type { Store } from "../store";
+import type { KeyStore, SettingStore } from "../store/backend";
 
-export const WEBHOOK_SECRET_FILE = "webhook-secret";
+/** WEBHOOK_SECRET_SETTING: the shared secret's setting (SQLite: the file of that name in the data dir) */
+export const WEBHOOK_SECRET_SETTING = "webhook-secret";
 
-
-export function resolveWebhookSecret(dataDir: string, configured?: string): { secret: string; source: "flag" | "file" | "generated" } {
+/**
+ * resolveWebhookSecret: the shared secret: `configured` (--webhook-secret) when given, else the
+ * store's, made on first use (two processes or machines starting together agree on one).
+ */
+export async function resolveWebhookSecret(settings: SettingStore, configured?: string): Promise<{ secret: string; source: "flag" | "store" }> {
   if (configured) return { secret: configured, source: "flag" };
-  const path = join(dataDir, WEBHOOK_SECRET_FILE);
-  if (existsSync(path)) return { secret: readFileSync(path, "utf8").trim(), source: "file" };
-  const secret = newSigningSecret();
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, secret + "\n", { mode: 0o600 });
-  renameSync(tmp, path);
-  return { secret, source: "generated" };
+  return { secret: await settings.getOrCreate(WEBHOOK_SECRET_SETTING, newSigningSecret), source: "store" };
 }
 
 /** KeySigningSecret is what signs a key's webhooks: its own secret, or (own = null) the shared one. */
@@ -47,19 +45,23 @@ export interface KeySigningSecret {
 }
 
 /** keySigningSecret returns a key's secret; null when there is no such key. */
-export function keySigningSecret(store: Store, keyId: string): KeySigningSecret | null {
-  const row = keyQueries(store).webhookSecret(keyId);
+export async function keySigningSecret(keys: KeyStore, keyId: string): Promise<KeySigningSecret | null> {
+  const row = await keys.webhookSecret(keyId);
   return row ? { own: row.webhook_secret, setAt: row.webhook_secret_at } : null;
 }
 
 /** rotateSigningSecret gives the key a new secret, used from the next request on; null when there is no such key. */
-export function rotateSigningSecret(store: Store, keyId: string): KeySigningSecret | null {
+export async function rotateSigningSecret(keys: KeyStore, keyId: string): Promise<KeySigningSecret | null> {
   const secret = newSigningSecret();
   const at = new Date().toISOString();
-  return keyQueries(store).setWebhookSecret(keyId, secret, at) ? { own: secret, setAt: at } : null;
+  return (await keys.setWebhookSecret(keyId, secret, at)) ? { own: secret, setAt: at } : null;
 }
 
-/** signingSecretFor picks the secret that signs a delivery of `keyId` now: its own, else the shared one. */
+/**
+ * signingSecretFor picks the secret that signs a delivery of `keyId` now: its own, else the shared
+ * one. Synchronous, on the SQLite Store: the webhook dispatcher's until it moves onto the backend
+ * (then keys.webhookSecret does the same).
+ */
 export function signingSecretFor(store: Store, keyId: string | null, shared: string): string {
   if (!keyId) return shared; // deliveries enqueued before migration 5
   return keyQueries(store).webhookSecret(keyId)?.webhook_secret ?? shared;
