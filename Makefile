@@ -22,7 +22,7 @@ BENCH_APT_PACKAGES := pandoc
 STORE_TESTS := test/tasks.test.ts test/credits.test.ts test/webhooks.test.ts test/auth.test.ts test/ratelimit.test.ts test/thumbnails-tasks.test.ts
 # TEST_POSTGRES: yes = make test also runs STORE_TESTS on PostgreSQL. no until `docintel serve`
 # accepts a postgres:// --database (issue 18; with it SERVE_ACCEPTS_POSTGRES in test/helpers/server.ts)
-TEST_POSTGRES ?= no
+TEST_POSTGRES ?= yes
 
 PORT ?= 8080
 DIST_DIR ?= dist

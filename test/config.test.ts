@@ -71,10 +71,10 @@ describe("the option table", () => {
     expect(refusal({}, { "db-pool-size": "0" })).toBe("--db-pool-size must be from 1 to 1000, got 0");
   });
 
-  test("serve refuses a PostgreSQL database at start with what works instead, and no password", async () => {
+  test("serve on a PostgreSQL database it cannot reach stops at start with one line naming it, and no password", async () => {
     const r = await runCli(["serve", "--database", "postgres://app:hunter2hunter2@127.0.0.1:1/docintel"]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("PostgreSQL is not yet supported by serve; use it with docintel migrate, import and doctor");
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe("docintel serve: could not start: open the PostgreSQL store at postgres://app:***@127.0.0.1:1/docintel: Failed to connect");
     expect(r.stderr).not.toContain("hunter2");
   });
 

@@ -6,8 +6,7 @@
  * Extraction uses the local engine (no AI provider), documents are small text files or loopback URLs.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 
@@ -22,8 +21,8 @@ const invoice = (n = 1) => new File([invoiceText(n)], `invoice-${n}.txt`, { type
 /** bigInvoice is over the 64 KB a task keeps in its row: its upload waits on disk while the task is pending */
 const bigInvoice = (n: number) =>
   new File([invoiceText(n) + "\nTerms\n" + Array.from({ length: 1500 }, (_, i) => `Clause ${i}: the buyer reads these terms before paying.`).join("\n")], `invoice-${n}.txt`, { type: "text/plain" });
-/** inputDirs lists the task input dirs left in a data dir (none at all when no upload ever needed one) */
-const inputDirs = (dataDir: string) => (existsSync(join(dataDir, "inputs")) ? readdirSync(join(dataDir, "inputs")) : []);
+/** inputTasks lists the tasks whose uploads wait in the server's blob store (SQLite: <data>/inputs/<task>/, PostgreSQL: the blobs table) */
+const inputTasks = async (server: TestServer) => [...new Set((await (await server.openBackend()).blobs.list("inputs")).map((b) => b.name.split("/")[1]!))];
 
 /**
  * A loopback document server: /doc/<n> answers an invoice text; /slow/<n> waits until release();
@@ -97,20 +96,20 @@ describe("async tasks", () => {
     expect(record.result).toEqual(sync.body);
     expect(record.result.data).toEqual({ invoice_number: "INV-1001", total: 21 });
     // a small upload is kept in the task row: no input dir was made for it
-    expect(inputDirs(server.dataDir)).not.toContain(record.task_id);
+    expect(await inputTasks(server)).not.toContain(record.task_id);
   });
 
   test("an upload over 64 KB waits on disk while its task is pending, and is removed when the task ends", async () => {
     const hold = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, url: `${docs.origin}/slow/1`, sync: "false" }));
     const big = await api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, file: bigInvoice(7), sync: "false" }));
     expect(big.status).toBe(202);
-    expect(inputDirs(server.dataDir)).toContain(big.body.task_id); // pending behind the held task (one at a time)
+    expect(await inputTasks(server)).toContain(big.body.task_id); // pending behind the held task (one at a time)
     docs.release();
     // the whole record on a mismatch, so a failure shows its error and detail
     for (const id of [hold.body.task_id, big.body.task_id]) expect(await poll(server, key, `/api/v1/jobs/${id}`, ended)).toMatchObject({ task_id: id, status: "completed" });
     const record = (await api(server, key, "GET", `/api/v1/jobs/${big.body.task_id}`)).body;
     expect(record.result.data.invoice_number).toBe("INV-1007");
-    expect(inputDirs(server.dataDir)).not.toContain(big.body.task_id);
+    expect(await inputTasks(server)).not.toContain(big.body.task_id);
   });
 
   test("a task that fails reports {error, detail} and costs nothing", async () => {
@@ -270,7 +269,7 @@ describe("crash recovery", () => {
       expect(new Set(hook.received.map((r) => r.deliveryId)).size).toBe(20);
       const charges = (await second.sql<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM credit_ledger WHERE kind = 'charge'"))[0]!.n;
       expect(charges).toBe(20); // each task charged exactly once
-      expect(inputDirs(dataDir)).toEqual([]);
+      expect(await inputTasks(second)).toEqual([]);
     } finally {
       await second.stop();
     }

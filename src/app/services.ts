@@ -3,7 +3,6 @@
  * and the CLI build the same object, so sync routes, tasks and the CLI share one code path.
  */
 import type { Config } from "../config";
-import type { Store } from "../store";
 import type { StoreBackend } from "../store/backend";
 import { openDatabase } from "../store/database";
 import { Ledger } from "../credits/ledger";
@@ -30,10 +29,6 @@ export interface Services {
   config: Config;
   /** backend: the store (--database: SQLite in the data dir, or PostgreSQL shared by several machines) */
   backend: StoreBackend;
-  /** store: the synchronous SQLite store, for the modules that have not moved onto `backend` yet (issue 18); SQLite only */
-  store: Store;
-  /** counters: the disposable store of rate-limit windows (SQLite only, likewise) */
-  counters: Store;
   keys: KeyResolver;
   ledger: Ledger;
   rateLimiter: RateLimiter;
@@ -60,19 +55,12 @@ export interface Services {
 }
 
 export async function createServices(config: Config, overrides: Partial<Pick<Services, "logger">> = {}): Promise<Services> {
-  const backend = await openDatabase(config.database);
-  if (backend.kind !== "sqlite") {
-    await backend.close();
-    throw new Error("PostgreSQL is not yet supported by serve"); // refused earlier, at the flag (cli/main.ts)
-  }
-  const { store, counterStore: counters } = backend;
+  const backend: StoreBackend = await openDatabase(config.database, { service: true });
   const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
   const groq = providerClientOf(config);
   const services = {
     config,
-    backend: backend as StoreBackend,
-    store,
-    counters,
+    backend,
     keys: new KeyResolver(backend, (error) => services.logger.error("-", "could not record a key's last use", error)),
     ledger: new Ledger(backend),
     rateLimiter: new RateLimiter(backend.counters),

@@ -131,13 +131,17 @@ const COMMANDS: Record<string, Command> = {
     options: SERVE_OPTIONS,
     async run(_, flags) {
       const config = loadConfig(env, flags);
-      if (config.database.kind === "postgres") {
-        throw new ConfigError(`--database ${redactUrl(config.database.url)}: PostgreSQL is not yet supported by serve; use it with docintel migrate, import and doctor (docs/postgres.md). serve runs on the SQLite store in --data`);
-      }
       // before the store opens: its files, and everything made from here on, are the service user's only
       process.umask(PRIVATE_UMASK);
       const tightened = tightenDataDir(config.dataDir);
-      const services = await createServices(config);
+      let services: Awaited<ReturnType<typeof createServices>>;
+      try {
+        services = await createServices(config);
+      } catch (error) {
+        // the store is unreachable, refuses us, or is at a newer schema: say so in one line (the URL without its password)
+        err(`docintel serve: could not start: ${(error as Error).message}`);
+        return 1;
+      }
       if (tightened.changed > 0) services.logger.info("data dir tightened", { data: config.dataDir, entries: tightened.changed, modes: "dirs 0700, files 0600" });
       if (tightened.refused.length > 0) {
         services.logger.error("-", `data dir: ${tightened.refused.length} entries could not be made private (run the service as their owner, or chown -R the data dir)`, tightened.refused.slice(0, 5).join("; "));

@@ -75,7 +75,7 @@ export const DATABASE_OPTION: OptionSpec = {
   kind: "string",
   default: "sqlite:",
   check: (v, source) => void databaseUrlOf(v, source),
-  describe: "the store: sqlite: (the SQLite store in --data), sqlite:DIR (the same as --data DIR), or postgres://user:password@host:5432/database, shared by several machines (migrate, import, doctor, keys and credits take it; serve does not yet)",
+  describe: "the store: sqlite: (the SQLite store in --data), sqlite:DIR (the same as --data DIR), or postgres://user:password@host:5432/database, shared by several machines (serve, migrate, import, doctor, keys and credits take it; TLS with ?sslmode=verify-full&sslrootcert=CA-FILE)",
 };
 /** DB_POOL_OPTION, DB_TIMEOUT_OPTION: the PostgreSQL connection pool; SQLite ignores them */
 export const DB_POOL_OPTION: OptionSpec = { flag: "db-pool-size", env: "DOCINTEL_DB_POOL_SIZE", kind: "integer", min: 1, max: 1000, default: 10, describe: "with a postgres:// --database: connections this process opens at most (every machine's pool plus one listener each must fit the server's max_connections)" };

@@ -1,10 +1,11 @@
 /**
  * database opens the store a DatabaseChoice names (src/config: --database) behind StoreBackend,
- * and checks it for `docintel doctor`. The service still opens SQLite directly (src/app/services.ts);
- * the CLI's migrate, import, doctor and key commands go through here, so they work on both backends.
+ * and checks it for `docintel doctor`. The service (src/app/services.ts) and the CLI's migrate,
+ * import, doctor and key commands all open the store here, so they work on both backends.
  */
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import type { DatabaseChoice } from "../runtime/database";
 import { STORE_FILE } from "./index";
@@ -32,16 +33,17 @@ export type OpenDatabase = SqliteBackend | PostgresStore;
  * openDatabase opens the chosen store; both apply missing migrations (PostgreSQL under its advisory
  * lock, so machines starting at once migrate once). `migrate: false` opens a PostgreSQL store as it is.
  */
-export async function openDatabase(choice: DatabaseChoice, o: { migrate?: boolean; connectTimeoutS?: number } = {}): Promise<OpenDatabase> {
+export async function openDatabase(choice: DatabaseChoice, o: { migrate?: boolean; connectTimeoutS?: number; service?: boolean } = {}): Promise<OpenDatabase> {
   if (choice.kind === "sqlite") return openSqliteBackend(choice.dataDir);
   return openPostgres(choice.url, {
     poolSize: choice.poolSize,
     statementTimeoutMs: choice.statementTimeoutMs,
     migrate: o.migrate ?? true,
     connectTimeoutS: o.connectTimeoutS,
-    // a command needs no cross-machine cache: no notification listener to keep up
-    changePollMs: 0,
-    applicationName: "docintel-cli",
+    // the service caches keys across machines: NOTIFY, with the change sequence polled every second
+    // in case a notification was lost; a command caches nothing and needs neither
+    changePollMs: o.service ? 1_000 : 0,
+    applicationName: o.service ? `docintel ${hostname()}:${process.pid}` : "docintel-cli",
   });
 }
 

@@ -31,7 +31,7 @@ export type TestBackend = "sqlite" | "postgres";
  * tests (test/serve-cluster.test.ts) are not declared. Flip to true once serve is wired onto
  * StoreBackend; `make test-postgres` (TEST_POSTGRES in the Makefile) is the other switch.
  */
-export const SERVE_ACCEPTS_POSTGRES = false;
+export const SERVE_ACCEPTS_POSTGRES = true;
 
 /** TEST_DATABASE: the default backend of startServer, from DOCINTEL_TEST_DATABASE (sqlite unless "postgres") */
 export const TEST_DATABASE: TestBackend = testDatabaseOf(process.env.DOCINTEL_TEST_DATABASE);
