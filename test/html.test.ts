@@ -572,6 +572,23 @@ ${paragraphs(2)}`);
     }
   });
 
+  test("source lines are dropped like credits ('Quelle:', '(Quelle: ...)', 'Źródło:', 'Fuente:', 'Source:'); a long paragraph that opens with 'Source:' stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p>Quelle: Landesregierung</p>
+<div>(Quelle: Fleischmann/Unsplash/DJV)</div>
+<p>Źródło: Eurostat</p>
+<span>Fuente: EFE</span>
+<p>Source: Reuters</p>
+<p>Source: the river authority counted the boats on every lock of the canal for three summers and found that traffic doubled.</p>
+${paragraphs(2)}`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).toContain("the river authority counted the boats on every lock of the canal");
+    for (const chrome of ["Landesregierung", "Fleischmann", "Eurostat", "EFE", "Reuters"]) {
+      expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
+    }
+  });
+
   test("an <aside> that holds all of <main> is the article's wrapper; a custom element named for navigation is chrome", () => {
     const html = `<!doctype html><html><head><title>Ferry</title></head><body>
 <pp-navigation><ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/m${i}">Menu entry ${i}</a> Short description of the section number ${i} of the site, with a few words.</li>`).join("")}</ul></pp-navigation>

@@ -116,6 +116,11 @@ const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "copy
  * "Credit:", "Beitragsbild: ...", "Abbildung 4: ...", "Image illustrative : ...", "Photograph by ...")
  */
 const PHOTO_CREDIT = /^\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image(?: illustrative)?|fotografía|picture|beitragsbild|titelbild|titelfoto|headerbild|symbolbild|bildquelle|fotoquelle|abbildung(?:\s*\d+)?|illustration)\s*:|(?:photo(?:graph)?s?|foto|picture|image)\s+(?:by|von|de|di|courtesy)\s)/i;
+/**
+ * SOURCE_LINE: a short line that names where a picture or the report came from ("Quelle: dpa",
+ * "(Quelle: Fleischmann/Unsplash/DJV)", "Źródło: Eurostat", "Fuente: EFE", "Source: Reuters")
+ */
+const SOURCE_LINE = /^\s*\(?\s*(?:quellen?|źródło|źródła|fuente|fuentes|source|sources|fonte|fontes|bron|kilde|källa)\s*:/i;
 /** PHOTO_CREDIT_MAX_CHARS: a credit line is short (non-space characters) */
 const PHOTO_CREDIT_MAX_CHARS = 80;
 
@@ -134,7 +139,7 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   const chars = stats.get(el)?.text ?? 0;
   if ((tag === "p" || tag === "div" || tag === "span") && chars <= DATE_LINE_MAX_CHARS && isDateLine(el)) return true;
   if (tag === "p" || tag === "span" || tag === "div" || tag === "small" || tag === "em") {
-    if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && PHOTO_CREDIT.test(el.textContent ?? "") && el.querySelectorAll("img, picture").length === 0) return true;
+    if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && (PHOTO_CREDIT.test(el.textContent ?? "") || SOURCE_LINE.test(el.textContent ?? "")) && el.querySelectorAll("img, picture").length === 0) return true;
     // Text beside the picture inside a <figure> describes it.
     if (chars > 0 && inPictureFigure(el) && el.querySelectorAll("img, picture, video, table, pre, blockquote").length === 0) return true;
   }
