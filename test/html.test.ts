@@ -558,16 +558,17 @@ ${paragraphs(2)}
     expect(text).not.toContain("Record snow in the north");
   });
 
-  test("picture lines are dropped like captions: 'Beitragsbild:', 'Abbildung 4:', 'Photograph by', a credit with a link", () => {
+  test("picture lines are dropped like captions: 'Beitragsbild:', 'Abbildung 4:', 'Photograph by', '(Credit: ...)', a credit with a link", () => {
     const html = articlePage(`${paragraphs(0, 2)}
 <p>Beitragsbild: Titelseite vom 2.4.2019, Ausriss.</p>
 <p>Abbildung 4: klassische Schwachschicht.</p>
 <div>Photograph by Jane Doe</div>
+<p><em>(Credit: Clayton River / Lock Archive)</em></p>
 <p>Image illustrative : <a href="https://flickr.com/p/1">Lots of boats</a></p>
 ${paragraphs(2)}`);
     const text = main(html);
     expect(text).toContain(PARAGRAPHS[3]!);
-    for (const chrome of ["Beitragsbild", "Schwachschicht", "Photograph by", "Lots of boats"]) {
+    for (const chrome of ["Beitragsbild", "Schwachschicht", "Photograph by", "Lots of boats", "Lock Archive"]) {
       expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
     }
   });

@@ -113,9 +113,9 @@ function fillsMain(el: DomElement): boolean {
 const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "copyright", "subcaption", "imagecaption", "imagedescription", "bildunterschrift"]);
 /**
  * PHOTO_CREDIT: a short line that names or describes a picture ("Foto: dpa", "Crédits photos : Bestimage",
- * "Credit:", "Beitragsbild: ...", "Abbildung 4: ...", "Image illustrative : ...", "Photograph by ...")
+ * "Credit:", "(Credit: ...)", "Beitragsbild: ...", "Abbildung 4: ...", "Image illustrative : ...", "Photograph by ...")
  */
-const PHOTO_CREDIT = /^\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image(?: illustrative)?|fotografía|picture|beitragsbild|titelbild|titelfoto|headerbild|symbolbild|bildquelle|fotoquelle|abbildung(?:\s*\d+)?|illustration)\s*:|(?:photo(?:graph)?s?|foto|picture|image)\s+(?:by|von|de|di|courtesy)\s)/i;
+const PHOTO_CREDIT = /^\s*\(?\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image(?: illustrative)?|fotografía|picture|beitragsbild|titelbild|titelfoto|headerbild|symbolbild|bildquelle|fotoquelle|abbildung(?:\s*\d+)?|illustration)\s*:|(?:photo(?:graph)?s?|foto|picture|image)\s+(?:by|von|de|di|courtesy)\s)/i;
 /**
  * SOURCE_LINE: a short line that names where a picture or the report came from ("Quelle: dpa",
  * "(Quelle: Fleischmann/Unsplash/DJV)", "Źródło: Eurostat", "Fuente: EFE", "Source: Reuters")
