@@ -590,6 +590,21 @@ ${paragraphs(2)}`);
     }
   });
 
+  test("a print button's row is dropped ('Rezept drucken Bei Pinterest speichern', 'drukuj', 'Print this article'); a sentence that opens with 'Drucken' stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<div class="recipe-buttons"><a href="/print/413209">Rezept drucken</a> <a href="https://pinterest.com/pin">Bei Pinterest speichern</a></div>
+<div class="print-container"><div class="print-button"><i class="fa fa-print"></i> <span>drukuj</span></div></div>
+<p><a href="/print">Print this article</a></p>
+<p>Drucken ist teuer geworden, sagt der Verband.</p>
+${paragraphs(2)}`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).toContain("Drucken ist teuer geworden, sagt der Verband.");
+    for (const chrome of ["Rezept drucken", "Pinterest", "drukuj", "Print this article"]) {
+      expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
+    }
+  });
+
   test("an <aside> that holds all of <main> is the article's wrapper; a custom element named for navigation is chrome", () => {
     const html = `<!doctype html><html><head><title>Ferry</title></head><body>
 <pp-navigation><ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/m${i}">Menu entry ${i}</a> Short description of the section number ${i} of the site, with a few words.</li>`).join("")}</ul></pp-navigation>

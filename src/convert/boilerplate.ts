@@ -505,13 +505,21 @@ const SUBSCRIBE_WORDS = /\b(?:subscribe|subscription|subscribers?|sign(?:ing)? u
 const FOLLOW_VERB = /\b(?:follow|síguenos|siguenos|sigue|siga|folgen sie|folge uns|folgt uns|suivez|seguici|segue|únete|unete|join|download|descarga|descargue|baixe|installier\p{L}*|lade)\b|\b(?:our|nuestro|nuestra|unser\p{L}*|notre|nosso)\s+(?:canal|channel|kanal|chaîne)\b/iu;
 const FOLLOW_PLACE = /\b(?:twitter|facebook|instagram|telegram|whatsapp|youtube|tiktok|linkedin|google news|apps?|canal|channel|kanal)\b/i;
 
+/**
+ * PRINT_ACTION: a print button's label, alone or before the buttons beside it ("Rezept drucken Bei
+ * Pinterest speichern", "drukuj", "Print this article", "Imprimir"); PRINT_MAX_CHARS: such a row is short
+ */
+const PRINT_ACTION = /^(?:(?:rezept|artikel|seite|beitrag|recipe|article|page|this page)\s+)?(?:drucken|ausdrucken|print(?:\s+(?:this|recipe|article|page)(?:\s+(?:article|page|recipe))?)?|drukuj|wydrukuj|imprimir|imprimer|stampa|afdrukken|skriv ut)(?:$|\s+(?:\S+\s+){0,3}(?:speichern|teilen|merken|save|share|pin)$)/i;
+const PRINT_MAX_CHARS = 40;
+
 function isFollowUs(text: string): boolean {
   return FOLLOW_VERB.test(text) && FOLLOW_PLACE.test(text);
 }
 
 /**
  * isCallToAction: a short paragraph that asks the reader to subscribe or sign up (paywall and
- * newsletter boxes inside the article), or that points to other articles ("Lesen Sie auch: <link>").
+ * newsletter boxes inside the article), that is a print button's row ("Rezept drucken"), or that
+ * points to other articles ("Lesen Sie auch: <link>").
  */
 function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const tag = el.nodeName.toLowerCase();
@@ -521,6 +529,7 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
   const text = normalizeSpace(el.textContent ?? "");
   if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text)) return true;
+  if (s.text <= PRINT_MAX_CHARS && PRINT_ACTION.test(text)) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
   if (text.length <= 40) {
     const label = relatedLabel(text);
