@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../src/errors";
-import { convertHtml, htmlToMarkdown } from "../src/convert/html";
+import { convertHtml, htmlToMarkdown, parseDocument } from "../src/convert/html";
 import type { ConvertContext, ConvertInput } from "../src/convert/types";
 import { convertContext } from "./helpers/convert";
 
@@ -603,6 +603,27 @@ ${paragraphs(2)}`);
     for (const chrome of ["Rezept drucken", "Pinterest", "drukuj", "Print this article"]) {
       expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
     }
+  });
+
+  test("a page with a commented-out <body> in its head keeps its article (linkedom took the comment's tag and left the page in <head>); the head's scripts stay out", () => {
+    const html = `<!DOCTYPE html><html lang="en">
+<head>
+<title>Ferry crossings resume</title>
+<script>var tracking = "head script text";</script>
+ <!-- </head>
+<body text="#000000" bgcolor="#FFFFFF">
+--></head>
+<body><div class="content"><h1>Ferry crossings resume after the floods</h1>
+${paragraphs()}
+</div>
+</body>
+</html>`;
+    const document = parseDocument(html);
+    expect(document.body.textContent).toContain(PARAGRAPHS[0]!);
+    expect(document.head.textContent).not.toContain(PARAGRAPHS[0]!);
+    const text = main(html);
+    for (const paragraph of PARAGRAPHS) expect(text).toContain(paragraph);
+    expect(text).not.toContain("head script text");
   });
 
   test("an <aside> that holds all of <main> is the article's wrapper; a custom element named for navigation is chrome", () => {
