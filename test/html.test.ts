@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../src/errors";
-import { convertHtml, htmlToMarkdown } from "../src/convert/html";
+import { convertHtml, htmlToMarkdown, parseDocument } from "../src/convert/html";
 import type { ConvertContext, ConvertInput } from "../src/convert/types";
 import { convertContext } from "./helpers/convert";
 
@@ -558,18 +558,72 @@ ${paragraphs(2)}
     expect(text).not.toContain("Record snow in the north");
   });
 
-  test("picture lines are dropped like captions: 'Beitragsbild:', 'Abbildung 4:', 'Photograph by', a credit with a link", () => {
+  test("picture lines are dropped like captions: 'Beitragsbild:', 'Abbildung 4:', 'Photograph by', '(Credit: ...)', a credit with a link", () => {
     const html = articlePage(`${paragraphs(0, 2)}
 <p>Beitragsbild: Titelseite vom 2.4.2019, Ausriss.</p>
 <p>Abbildung 4: klassische Schwachschicht.</p>
 <div>Photograph by Jane Doe</div>
+<p><em>(Credit: Clayton River / Lock Archive)</em></p>
 <p>Image illustrative : <a href="https://flickr.com/p/1">Lots of boats</a></p>
 ${paragraphs(2)}`);
     const text = main(html);
     expect(text).toContain(PARAGRAPHS[3]!);
-    for (const chrome of ["Beitragsbild", "Schwachschicht", "Photograph by", "Lots of boats"]) {
+    for (const chrome of ["Beitragsbild", "Schwachschicht", "Photograph by", "Lots of boats", "Lock Archive"]) {
       expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
     }
+  });
+
+  test("source lines are dropped like credits ('Quelle:', '(Quelle: ...)', 'Źródło:', 'Fuente:', 'Source:'); a long paragraph that opens with 'Source:' stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p>Quelle: Landesregierung</p>
+<div>(Quelle: Fleischmann/Unsplash/DJV)</div>
+<p>Źródło: Eurostat</p>
+<span>Fuente: EFE</span>
+<p>Source: Reuters</p>
+<p>Source: the river authority counted the boats on every lock of the canal for three summers and found that traffic doubled.</p>
+${paragraphs(2)}`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).toContain("the river authority counted the boats on every lock of the canal");
+    for (const chrome of ["Landesregierung", "Fleischmann", "Eurostat", "EFE", "Reuters"]) {
+      expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
+    }
+  });
+
+  test("a print button's row is dropped ('Rezept drucken Bei Pinterest speichern', 'drukuj', 'Print this article'); a sentence that opens with 'Drucken' stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<div class="recipe-buttons"><a href="/print/413209">Rezept drucken</a> <a href="https://pinterest.com/pin">Bei Pinterest speichern</a></div>
+<div class="print-container"><div class="print-button"><i class="fa fa-print"></i> <span>drukuj</span></div></div>
+<p><a href="/print">Print this article</a></p>
+<p>Drucken ist teuer geworden, sagt der Verband.</p>
+${paragraphs(2)}`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).toContain("Drucken ist teuer geworden, sagt der Verband.");
+    for (const chrome of ["Rezept drucken", "Pinterest", "drukuj", "Print this article"]) {
+      expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
+    }
+  });
+
+  test("a page with a commented-out <body> in its head keeps its article (linkedom took the comment's tag and left the page in <head>); the head's scripts stay out", () => {
+    const html = `<!DOCTYPE html><html lang="en">
+<head>
+<title>Ferry crossings resume</title>
+<script>var tracking = "head script text";</script>
+ <!-- </head>
+<body text="#000000" bgcolor="#FFFFFF">
+--></head>
+<body><div class="content"><h1>Ferry crossings resume after the floods</h1>
+${paragraphs()}
+</div>
+</body>
+</html>`;
+    const document = parseDocument(html);
+    expect(document.body.textContent).toContain(PARAGRAPHS[0]!);
+    expect(document.head.textContent).not.toContain(PARAGRAPHS[0]!);
+    const text = main(html);
+    for (const paragraph of PARAGRAPHS) expect(text).toContain(paragraph);
+    expect(text).not.toContain("head script text");
   });
 
   test("an <aside> that holds all of <main> is the article's wrapper; a custom element named for navigation is chrome", () => {

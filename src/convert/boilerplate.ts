@@ -113,9 +113,14 @@ function fillsMain(el: DomElement): boolean {
 const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "copyright", "subcaption", "imagecaption", "imagedescription", "bildunterschrift"]);
 /**
  * PHOTO_CREDIT: a short line that names or describes a picture ("Foto: dpa", "Crédits photos : Bestimage",
- * "Credit:", "Beitragsbild: ...", "Abbildung 4: ...", "Image illustrative : ...", "Photograph by ...")
+ * "Credit:", "(Credit: ...)", "Beitragsbild: ...", "Abbildung 4: ...", "Image illustrative : ...", "Photograph by ...")
  */
-const PHOTO_CREDIT = /^\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image(?: illustrative)?|fotografía|picture|beitragsbild|titelbild|titelfoto|headerbild|symbolbild|bildquelle|fotoquelle|abbildung(?:\s*\d+)?|illustration)\s*:|(?:photo(?:graph)?s?|foto|picture|image)\s+(?:by|von|de|di|courtesy)\s)/i;
+const PHOTO_CREDIT = /^\s*\(?\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image(?: illustrative)?|fotografía|picture|beitragsbild|titelbild|titelfoto|headerbild|symbolbild|bildquelle|fotoquelle|abbildung(?:\s*\d+)?|illustration)\s*:|(?:photo(?:graph)?s?|foto|picture|image)\s+(?:by|von|de|di|courtesy)\s)/i;
+/**
+ * SOURCE_LINE: a short line that names where a picture or the report came from ("Quelle: dpa",
+ * "(Quelle: Fleischmann/Unsplash/DJV)", "Źródło: Eurostat", "Fuente: EFE", "Source: Reuters")
+ */
+const SOURCE_LINE = /^\s*\(?\s*(?:quellen?|źródło|źródła|fuente|fuentes|source|sources|fonte|fontes|bron|kilde|källa)\s*:/i;
 /** PHOTO_CREDIT_MAX_CHARS: a credit line is short (non-space characters) */
 const PHOTO_CREDIT_MAX_CHARS = 80;
 
@@ -134,7 +139,7 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   const chars = stats.get(el)?.text ?? 0;
   if ((tag === "p" || tag === "div" || tag === "span") && chars <= DATE_LINE_MAX_CHARS && isDateLine(el)) return true;
   if (tag === "p" || tag === "span" || tag === "div" || tag === "small" || tag === "em") {
-    if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && PHOTO_CREDIT.test(el.textContent ?? "") && el.querySelectorAll("img, picture").length === 0) return true;
+    if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && (PHOTO_CREDIT.test(el.textContent ?? "") || SOURCE_LINE.test(el.textContent ?? "")) && el.querySelectorAll("img, picture").length === 0) return true;
     // Text beside the picture inside a <figure> describes it.
     if (chars > 0 && inPictureFigure(el) && el.querySelectorAll("img, picture, video, table, pre, blockquote").length === 0) return true;
   }
@@ -500,13 +505,21 @@ const SUBSCRIBE_WORDS = /\b(?:subscribe|subscription|subscribers?|sign(?:ing)? u
 const FOLLOW_VERB = /\b(?:follow|síguenos|siguenos|sigue|siga|folgen sie|folge uns|folgt uns|suivez|seguici|segue|únete|unete|join|download|descarga|descargue|baixe|installier\p{L}*|lade)\b|\b(?:our|nuestro|nuestra|unser\p{L}*|notre|nosso)\s+(?:canal|channel|kanal|chaîne)\b/iu;
 const FOLLOW_PLACE = /\b(?:twitter|facebook|instagram|telegram|whatsapp|youtube|tiktok|linkedin|google news|apps?|canal|channel|kanal)\b/i;
 
+/**
+ * PRINT_ACTION: a print button's label, alone or before the buttons beside it ("Rezept drucken Bei
+ * Pinterest speichern", "drukuj", "Print this article", "Imprimir"); PRINT_MAX_CHARS: such a row is short
+ */
+const PRINT_ACTION = /^(?:(?:rezept|artikel|seite|beitrag|recipe|article|page|this page)\s+)?(?:drucken|ausdrucken|print(?:\s+(?:this|recipe|article|page)(?:\s+(?:article|page|recipe))?)?|drukuj|wydrukuj|imprimir|imprimer|stampa|afdrukken|skriv ut)(?:$|\s+(?:\S+\s+){0,3}(?:speichern|teilen|merken|save|share|pin)$)/i;
+const PRINT_MAX_CHARS = 40;
+
 function isFollowUs(text: string): boolean {
   return FOLLOW_VERB.test(text) && FOLLOW_PLACE.test(text);
 }
 
 /**
  * isCallToAction: a short paragraph that asks the reader to subscribe or sign up (paywall and
- * newsletter boxes inside the article), or that points to other articles ("Lesen Sie auch: <link>").
+ * newsletter boxes inside the article), that is a print button's row ("Rezept drucken"), or that
+ * points to other articles ("Lesen Sie auch: <link>").
  */
 function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const tag = el.nodeName.toLowerCase();
@@ -516,6 +529,7 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
   const text = normalizeSpace(el.textContent ?? "");
   if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text)) return true;
+  if (s.text <= PRINT_MAX_CHARS && PRINT_ACTION.test(text)) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
   if (text.length <= 40) {
     const label = relatedLabel(text);

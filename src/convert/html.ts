@@ -66,6 +66,7 @@ export function parseDocument(html: string): Document {
   const kids = Array.from(root.children);
   let head = kids.find((k) => k.tagName === "HEAD") ?? null;
   let body = kids.find((k) => k.tagName === "BODY") ?? null;
+  if (head && body) moveContentOutOfHead(head, body);
   if (head && body && kids[0] === head && kids[1] === body && kids.length === 2) return document;
   if (!head) head = document.createElement("head");
   const hadBody = body !== null;
@@ -84,7 +85,23 @@ export function parseDocument(html: string): Document {
   body.append(...after);
   root.prepend(head);
   head.after(body);
+  moveContentOutOfHead(head, body);
   return document;
+}
+
+/** HEAD_TAGS: the elements a <head> holds; any other one opens the body in a browser */
+const HEAD_TAGS = /^(?:SCRIPT|STYLE|META|LINK|TITLE|BASE|NOSCRIPT|TEMPLATE)$/;
+
+/**
+ * moveContentOutOfHead: a browser ends the <head> at its first element that belongs in the body
+ * ("<div>" before "<body>", or a page that opens <body> twice); linkedom keeps that content in
+ * <head>, where the walker never reads it. It goes to the start of the body, with what follows it.
+ */
+function moveContentOutOfHead(head: Element, body: Element): void {
+  const nodes = Array.from(head.childNodes);
+  const first = nodes.findIndex((n) => n.nodeType === 1 && !HEAD_TAGS.test((n as Element).tagName));
+  if (first < 0) return;
+  body.prepend(...nodes.slice(first));
 }
 
 /**
