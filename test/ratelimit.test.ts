@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./helpers/server";
+import { RateLimiter } from "../src/credits/rateLimit";
 
 let server: TestServer;
 
@@ -95,4 +96,29 @@ test("two servers on one data dir share each key's window: together they let exa
   } finally {
     await other.stop();
   }
+});
+
+test("requests that arrive while a reservation is on its way to a slow store are granted, not refused, while the window has room", async () => {
+  // a store with a round trip, as PostgreSQL has: the limiter's reservations are in flight while more
+  // requests arrive and take the unused reservations of the previous round on the fast path
+  let count = 0;
+  let delay = 0;
+  const counters = {
+    async reserveInWindow(_keyId: string, _windowStart: number, n: number) {
+      await Bun.sleep(5 + (delay++ % 4) * 7);
+      return (count += n);
+    },
+    deleteWindowsBefore: async () => 0,
+  };
+  await awayFromWindowEnd();
+  const limiter = new RateLimiter(counters);
+  const decisions: Promise<{ allowed: boolean }>[] = [Promise.resolve(limiter.consume("key_a", 600))];
+  await Bun.sleep(40);
+  for (let i = 0; i < 40; i++) {
+    decisions.push(Promise.resolve(limiter.consume("key_a", 600)));
+    await Bun.sleep(i % 3);
+  }
+  const allowed = (await Promise.all(decisions)).filter((d) => d.allowed).length;
+  expect(allowed).toBe(41);
+  expect(count).toBeLessThanOrEqual(600);
 });

@@ -140,9 +140,16 @@ export class RateLimiter {
       r.counted = Math.min(count, limit);
       r.next = Math.min(reservationCap(limit), Math.max(1, granted * 2));
       for (const w of waiting) {
-        const allowed = r.used < r.granted;
-        if (allowed) r.used++;
-        w.resolve(decision(allowed, w.limit, r, now));
+        if (r.used < r.granted) {
+          r.used++;
+          w.resolve(decision(true, w.limit, r, now));
+        } else if (r.counted < w.limit) {
+          // requests on the fast path took the unused reservations this round counted on while it
+          // was on its way to the store: the window still has room, so this one waits for the next round
+          this.waiting.push(w);
+        } else {
+          w.resolve(decision(false, w.limit, r, now));
+        }
       }
     });
   }
