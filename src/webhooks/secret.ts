@@ -19,9 +19,7 @@
  * signing secret lets its holder forge webhooks to that one key's receivers; it does not let anyone
  * call the API.
  */
-import { keyQueries } from "../security/queries";
 import { newSigningSecret } from "../security/apiKeys";
-import type { Store } from "../store";
 import type { KeyStore, SettingStore } from "../store/backend";
 
 /** WEBHOOK_SECRET_SETTING: the shared secret's setting (SQLite: the file of that name in the data dir) */
@@ -55,14 +53,4 @@ export async function rotateSigningSecret(keys: KeyStore, keyId: string): Promis
   const secret = newSigningSecret();
   const at = new Date().toISOString();
   return (await keys.setWebhookSecret(keyId, secret, at)) ? { own: secret, setAt: at } : null;
-}
-
-/**
- * signingSecretFor picks the secret that signs a delivery of `keyId` now: its own, else the shared
- * one. Synchronous, on the SQLite Store: the webhook dispatcher's until it moves onto the backend
- * (then keys.webhookSecret does the same).
- */
-export function signingSecretFor(store: Store, keyId: string | null, shared: string): string {
-  if (!keyId) return shared; // deliveries enqueued before migration 5
-  return keyQueries(store).webhookSecret(keyId)?.webhook_secret ?? shared;
 }
