@@ -21,7 +21,8 @@ export function loopbackServers() {
   const servers: { stop(force?: boolean): void }[] = [];
   afterAll(() => servers.forEach((s) => s.stop(true)));
   return function serve(fetch: (req: Request) => Response | Promise<Response>) {
-    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch });
+    // idleTimeout 0: a test origin that holds a request must not reset it after Bun's default 10 s
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", idleTimeout: 0, fetch });
     servers.push(server);
     return { server, origin: `http://127.0.0.1:${server.port}` };
   };
