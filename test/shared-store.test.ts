@@ -5,7 +5,7 @@
  * Each test runs on both backends: SQLite (several handles on one data dir, as processes sharing it)
  * and PostgreSQL (several pools on one database of a throwaway cluster, as machines).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AnonymousAccess } from "../src/app/anonymous";
@@ -17,23 +17,10 @@ import { openPostgres } from "../src/store/postgres";
 import { openSqliteBackend } from "../src/store/sqliteBackend";
 import { resolveUrlSigningKey, URL_SIGNING_KEY_SETTING } from "../src/thumbnails/signing";
 import { resolveWebhookSecret, WEBHOOK_SECRET_SETTING } from "../src/webhooks/secret";
-import { startPostgres, type TestPostgres } from "./helpers/postgres";
+import { clusterPerFile } from "./helpers/postgres";
 import { CLI, ROOT, tempDir } from "./helpers/server";
 
-let pg: TestPostgres;
-const opened: StoreBackend[] = [];
-
-beforeAll(async () => {
-  pg = await startPostgres();
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((s) => s.close().catch(() => undefined)));
-});
-
-afterAll(async () => {
-  await pg.stop();
-});
+const { cluster, opened } = clusterPerFile();
 
 type Kind = StoreBackend["kind"];
 
@@ -51,7 +38,7 @@ async function sharedStore(kind: Kind, n: number): Promise<Shared> {
     opened.push(...handles);
     return { where: `sqlite:${dir}`, handles };
   }
-  const url = await pg.newDatabase();
+  const url = await cluster().newDatabase();
   // changePollMs as the service's: NOTIFY, and a poll of the sequence every second behind it
   const first = await openPostgres(url, { poolSize: 4, statementTimeoutMs: 10_000 });
   const rest = await Promise.all(Array.from({ length: n - 1 }, () => openPostgres(url, { poolSize: 4, statementTimeoutMs: 10_000 })));

@@ -8,7 +8,7 @@
  * through StoreBackend on both backends, SQLite (several handles on one data dir) and PostgreSQL
  * (several pools on one database): the same test, the same expectations.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import type { Cap, LedgerEntry, NewHold, StoreBackend } from "../src/store/backend";
 import { openSqliteBackend } from "../src/store/sqliteBackend";
@@ -18,24 +18,10 @@ import { ChangeFeed } from "../src/store/postgres/changes";
 import { migratePostgres, PG_MIGRATIONS } from "../src/store/postgres/migrations";
 import { TASK_STATES } from "../src/store/states";
 import { FREE_MONTHLY_CREDITS } from "../src/credits/plans";
-import { startPostgres, type TestPostgres } from "./helpers/postgres";
+import { clusterPerFile } from "./helpers/postgres";
 import { tempDir } from "./helpers/server";
 
-let pg: TestPostgres;
-const opened: StoreBackend[] = [];
-
-beforeAll(async () => {
-  pg = await startPostgres();
-});
-
-// each test's machines go away with it: the cluster allows 200 connections
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((s) => s.close().catch(() => undefined)));
-});
-
-afterAll(async () => {
-  await pg.stop();
-});
+const { cluster, opened } = clusterPerFile();
 
 const OPTIONS: PostgresOptions = { poolSize: 10, statementTimeoutMs: 10_000, changePollMs: 0 };
 
@@ -47,7 +33,7 @@ async function open(url: string, options: Partial<PostgresOptions> = {}): Promis
 
 /** machines opens `n` stores on one database, as `n` docintel processes on different machines would */
 async function machines(n: number, options: Partial<PostgresOptions> = {}): Promise<PostgresStore[]> {
-  const url = await pg.newDatabase();
+  const url = await cluster().newDatabase();
   const first = await open(url, options);
   const rest = await Promise.all(Array.from({ length: n - 1 }, () => open(url, options)));
   return [first, ...rest];
@@ -80,7 +66,7 @@ const chargeOf = (keyId: string, amount: number): LedgerEntry => ({ key_id: keyI
 
 describe("migrations", () => {
   test("three machines starting at once on an empty database apply each migration exactly once", async () => {
-    const url = await pg.newDatabase();
+    const url = await cluster().newDatabase();
     const pools = [0, 1, 2].map(() => new Bun.SQL(url, { max: 2 }));
     try {
       const reports = await Promise.all(pools.map((sql) => migratePostgres(sql)));
@@ -492,7 +478,7 @@ describe("postgres across processes", () => {
   }
 
   test("100 concurrent holds against 50 credits from three processes: exactly 50 succeed", async () => {
-    const url = await pg.newDatabase();
+    const url = await cluster().newDatabase();
     const store = await open(url);
     const keyId = await makeKey(store!);
     expect(await store!.credits.charge(capOf(keyId), chargeOf(keyId, FREE_MONTHLY_CREDITS - 50))).toEqual({ ok: true });
@@ -509,7 +495,7 @@ describe("postgres across processes", () => {
   });
 
   test("a process killed with SIGKILL while it holds a task: another takes the task once the lease runs out", async () => {
-    const url = await pg.newDatabase();
+    const url = await cluster().newDatabase();
     const store = await open(url);
     const keyId = await makeKey(store!);
     const taskId = id("task");
@@ -556,7 +542,7 @@ describe("moving a SQLite data dir to PostgreSQL", () => {
   test("export then import: every row, the balance and the queue order arrive; a second import into the same database is refused", async () => {
     const { sqlite, keyId } = await aSqliteStoreInUse();
     const lines = await Array.fromAsync(exportSqlite(sqlite.store));
-    const url = await pg.newDatabase();
+    const url = await cluster().newDatabase();
     const target = await open(url);
     const report = await importPostgres(target.sql, lines);
     expect(report).toEqual({ api_keys: 2, credit_ledger: 4, credit_holds: 1, batches: 1, tasks: 1_200, webhook_deliveries: 1, thumbnail_jobs: 0, settings: 0, blobs: 0 });
@@ -576,7 +562,7 @@ describe("moving a SQLite data dir to PostgreSQL", () => {
   test("a truncated or foreign file imports nothing and says why", async () => {
     const { sqlite } = await aSqliteStoreInUse();
     const lines = await Array.fromAsync(exportSqlite(sqlite.store));
-    const target = await open(await pg.newDatabase());
+    const target = await open(await cluster().newDatabase());
     await expect(importPostgres(target.sql, lines.filter((l) => !l.includes('"id":"task_119')))).rejects.toThrow(/tasks has 1190 rows in the file but the export counted 1200; the file is truncated/);
     const tampered = lines.map((l) => (l.includes('"table":"credit_ledger"') && l.includes('"kind":"charge"') ? l.replace('"amount":7', '"amount":1') : l));
     await expect(importPostgres(target.sql, tampered)).rejects.toThrow(/credit totals rebuilt from the ledger \(granted 40, used 3\) differ from the export's \(granted 40, used 21\)/);

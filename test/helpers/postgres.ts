@@ -15,6 +15,7 @@
  * loopback TCP port, with TLS on (a self-signed certificate for "localhost", made with openssl) and
  * a pg_hba that refuses TCP connections without TLS, as a database on another machine would be set up.
  */
+import { afterAll, afterEach, beforeAll } from "bun:test";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -188,4 +189,24 @@ async function runAs(user: string | null, args: string[]): Promise<void> {
   const proc = Bun.spawn(argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, LC_ALL: "C" } });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`${args.map((a) => a.split("/").pop()).slice(0, 2).join(" ")} exited ${code}: ${(err || out).trim().slice(-2000)}`);
+}
+
+/**
+ * clusterPerFile: the usual set-up of a test file that opens stores on both backends: this process's
+ * cluster started before the file's tests and stopped after them, and every store a test pushes onto
+ * `opened` closed when that test ends (the cluster allows 200 connections).
+ */
+export function clusterPerFile(): { cluster: () => TestPostgres; opened: { close(): Promise<void> }[] } {
+  let pg: TestPostgres | null = null;
+  const opened: { close(): Promise<void> }[] = [];
+  beforeAll(async () => {
+    pg = await startPostgres();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((s) => s.close().catch(() => undefined)));
+  });
+  afterAll(async () => {
+    await pg?.stop();
+  });
+  return { cluster: () => pg!, opened };
 }
