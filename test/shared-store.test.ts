@@ -123,6 +123,22 @@ for (const kind of ["sqlite", "postgres"] as const) {
       expect(failures).toEqual([]);
     });
 
+    test("a key read again before its touch was written is not touched twice in the minute (the caches emptied between requests)", async () => {
+      const { handles } = await sharedStore(kind, 1);
+      const [a] = handles as [StoreBackend];
+      let turns = 0;
+      // every lookup sees a new change stamp: the cache is emptied before each request, as a NOTIFY arriving late does
+      const moving = { keys: a.keys, changeStamp: () => String(turns++) };
+      const written: string[] = [];
+      const keys = { ...a.keys, touch: async (id: string, at: string) => void written.push(at) };
+      const resolver = new KeyResolver({ ...moving, keys });
+      const { key } = await createApiKey(a.keys, "pro");
+      const first = await resolved(resolver, key);
+      for (let i = 0; i < 10; i++) expect((await resolved(resolver, key)).lastUsedAt).toBe(first.lastUsedAt);
+      await resolver.flushTouches();
+      expect(written).toEqual([first.lastUsedAt!]);
+    });
+
     test("two handles' rate limiters share each key's window: together never more than the limit, short of it by at most a reservation each", async () => {
       const { handles } = await sharedStore(kind, 2);
       const limiters = handles.map((h) => new RateLimiter(h.counters));

@@ -178,6 +178,12 @@ export class KeyResolver {
   private stamp = "";
   /** touches: last uses to write, by key id (the newest wins) */
   private touches = new Map<string, string>();
+  /**
+   * usedMs: the last use this process recorded, by key id, kept when the caches are emptied: a row
+   * read again before its touch was written still holds the older last_used_at, and must not be
+   * touched a second time within the minute.
+   */
+  private readonly usedMs = new Map<string, number>();
 
   constructor(
     private readonly backend: { keys: KeyStore; changeStamp(topic: "keys"): string },
@@ -254,7 +260,10 @@ export class KeyResolver {
       .byHash(hashKey(key))
       .then((row) => {
         if (!row) return null;
-        const entry: Cached = { row, info: toInfo(row), lastUsedMs: row.last_used_at ? Date.parse(row.last_used_at) : 0 };
+        const stored = row.last_used_at ? Date.parse(row.last_used_at) : 0;
+        const recorded = this.usedMs.get(row.id) ?? 0;
+        if (recorded > stored) row.last_used_at = new Date(recorded).toISOString();
+        const entry: Cached = { row, info: toInfo(row), lastUsedMs: Math.max(stored, recorded) };
         // a key revoked while the row was on its way is not cached (the next request reads it again)
         if (this.unchangedSince(stamp)) this.remember(this.cached, key, entry);
         return entry;
@@ -271,6 +280,7 @@ export class KeyResolver {
       entry.row.last_used_at = new Date(now).toISOString();
       entry.lastUsedMs = now;
       entry.info = toInfo(entry.row);
+      this.remember(this.usedMs, entry.row.id, now);
       if (this.touches.size === 0) setImmediate(() => void this.flushTouches());
       this.touches.set(entry.row.id, entry.row.last_used_at);
     }
