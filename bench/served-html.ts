@@ -19,8 +19,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { WorkerPool } from "../src/pool";
-import { closeConvertTools, createConvertTools, markdownDepsOf } from "../src/convert/tools";
-import { markdownOf } from "../src/markdown/service";
+import { closeConvertTools, createConvertTools } from "../src/convert/tools";
+import { markdownDepsOf, markdownOf } from "../src/markdown/service";
 import type { RenderMode } from "../src/convert/types";
 
 const GOAL = 0.25;

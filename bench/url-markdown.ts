@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { WorkerPool } from "../src/pool";
-import { closeConvertTools, createConvertTools, markdownDepsOf } from "../src/convert/tools";
-import { markdownOf } from "../src/markdown/service";
+import { closeConvertTools, createConvertTools } from "../src/convert/tools";
+import { markdownDepsOf, markdownOf } from "../src/markdown/service";
 
 const GOAL = 0.25;
 const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS) || 10);

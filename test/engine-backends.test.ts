@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { createLogger } from "../src/app/log";
+import { createLogger } from "../src/runtime/log";
 import { Ledger } from "../src/credits/ledger";
 import { FREE_MONTHLY_CREDITS } from "../src/credits/plans";
 import { AppError } from "../src/errors";

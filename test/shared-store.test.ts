@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AnonymousAccess } from "../src/app/anonymous";
-import type { RequestContext } from "../src/app/context";
+import type { RequestContext } from "../src/http/context";
 import { RateLimiter } from "../src/credits/rateLimit";
 import { createApiKey, createBootstrapKey, KeyResolver, listApiKeys, revokeApiKey, type ApiKeyInfo } from "../src/security/apiKeys";
 import type { StoreBackend } from "../src/store/backend";

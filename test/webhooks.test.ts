@@ -10,7 +10,7 @@ import { rmSync } from "node:fs";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 import { openSqliteBackend, type SqliteBackend } from "../src/store/sqliteBackend";
-import { createLogger } from "../src/app/log";
+import { createLogger } from "../src/runtime/log";
 import { WebhookDispatcher } from "../src/webhooks/dispatcher";
 import { RETRY_DELAYS_MS, delayBefore } from "../src/webhooks/schedule";
 import { verifySignature } from "../src/webhooks/signature";

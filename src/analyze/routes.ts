@@ -1,12 +1,13 @@
-import type { Route } from "../app/route";
-import { checkBatchInputs, checkWebhookUrl, parseJsonField, parseUrlList, renderModeOf, requireOneDocument } from "../app/inputs";
-import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
+import type { Route } from "../http/route";
+import { checkBatchInputs, checkWebhookUrl, parseJsonField, parseUrlList, renderModeOf, requireOneDocument, type UrlPolicy } from "../documents/inputs";
+import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../http/responses";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import { requireProvider } from "../ai/groq";
 import { priceText } from "../credits/costs";
-import { runNowOrAccept } from "../tasks/routes";
+import { runNowOrAccept, type EngineDeps } from "../tasks/routes";
+import type { AgentDeps } from "./service";
 import type { AnalyzeInput, CrossInput } from "./task";
 import { ANALYZE_BATCH_MAX_ITEMS, AnalysisResult, AnalyzeBatchBody, AnalyzeBody, CROSS_MAX_DOCUMENTS, CROSS_MAX_FIELDS, CrossAnalysisResult, CrossAnalyzeBody } from "./schema";
 
@@ -29,7 +30,10 @@ function labelOfUrl(url: string): string {
   return name || parsed.hostname;
 }
 
-export const analyzeRoutes: Route[] = [
+/** AnalyzeRouteDeps: what the analyze routes use of the services. */
+export type AnalyzeRouteDeps = UrlPolicy & EngineDeps & Pick<AgentDeps, "provider">;
+
+export const analyzeRoutes: Route<AnalyzeRouteDeps>[] = [
   {
     op: {
       method: "POST",

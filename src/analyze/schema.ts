@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { commonFields } from "../app/fieldsCommon";
-import { FilesField, JsonText, Fields } from "../app/fields";
+import { commonFields } from "../documents/fields";
+import { FilesField, JsonText, Fields } from "../http/fields";
 
 export const ANALYZE_BATCH_MAX_ITEMS = 10;
 export const CROSS_MAX_DOCUMENTS = 5;

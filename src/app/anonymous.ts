@@ -10,7 +10,7 @@ import { AppError } from "../errors";
 import { keyInfoOf, listApiKeys, newApiKey, type ApiKeyInfo, type KeyResolver } from "../security/apiKeys";
 import type { KeyStore, SettingStore } from "../store/backend";
 import type { RateLimiter } from "../credits/rateLimit";
-import { rateLimitHeaders, type RequestContext } from "./context";
+import { rateLimitHeaders, type RequestContext } from "../http/context";
 
 export const ANONYMOUS_KEY_NAME = "anonymous";
 /** ANONYMOUS_CLAIM: the setting naming the shared key's id, so that processes and machines starting together make one */

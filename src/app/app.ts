@@ -14,14 +14,14 @@ import { AppError, errorResponse } from "../errors";
 import { join } from "node:path";
 import { authenticate, presentedKey, refuseWhileDraining } from "./auth";
 import { AnonymousAccess } from "./anonymous";
-import { BodySpool } from "./bodySpool";
-import { contextOf, rateLimitHeaders } from "./context";
+import { BodySpool } from "../http/bodySpool";
+import { contextOf, rateLimitHeaders } from "../http/context";
 import { DOCS_PUBLIC_ROUTES, docsPlugin } from "./docs";
 import { LANDING_PUBLIC_ROUTES, landingPlugin } from "./landing";
 import { catchAllPrefix, isUrlTarget, routesFor, unmatchedPathError, type KnownRoute } from "./routing";
 import { METRICS_PATH } from "./metricsListener";
-import { mountOperation } from "./operation";
-import type { Route } from "./route";
+import { mountOperation } from "../http/operation";
+import type { Route } from "../http/route";
 import type { Services } from "./services";
 import { systemRoutes } from "./systemRoutes";
 import { usageRoutes } from "../credits/routes";
@@ -38,7 +38,7 @@ import { webhookRoutes } from "../webhooks/routes";
 import { mcpRoutes } from "../mcp/routes";
 
 /** ROUTES lists every operation; the wildcard screenshot route comes last so it never shadows another. */
-export const ROUTES: Route[] = [
+export const ROUTES: Route<Services>[] = [
   ...systemRoutes,
   ...usageRoutes,
   ...markdownRoutes,
@@ -158,6 +158,7 @@ export function createApp(services: Services) {
     .use(landingPlugin(services.config.publicUrl))
     .use(docsPlugin(ROUTES.map((r) => r.op), services.config.publicUrl, anonymous !== null))
     .get(METRICS_PATH, metricsNotHere, { detail: { hide: true } });
-  for (const { op, handler } of ROUTES) mountOperation(app, services, bodies, op, handler);
+  const mounting = { keylessAllowed: anonymous !== null, maxUploadBytes: services.config.maxUploadBytes };
+  for (const { op, handler } of ROUTES) mountOperation(app, services, bodies, op, handler, mounting);
   return app;
 }

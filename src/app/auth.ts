@@ -5,9 +5,17 @@
  */
 import { AppError } from "../errors";
 import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
-import type { ApiKeyInfo } from "../security/apiKeys";
-import { contextOf, rateLimitHeaders, type RequestContext } from "./context";
-import type { Services } from "./services";
+import type { RateLimiter } from "../credits/rateLimit";
+import type { ApiKeyInfo, KeyResolver } from "../security/apiKeys";
+import { chargeRequest, contextOf } from "../http/context";
+
+/** AuthDeps: what authentication uses of the services. */
+export interface AuthDeps {
+  /** draining: true once shutdown has begun (new work is refused with 503) */
+  draining: boolean;
+  keys: Pick<KeyResolver, "resolve">;
+  rateLimiter: Pick<RateLimiter, "consume">;
+}
 
 /** MISSING_KEY: the 401 detail when no key was sent; it names both ways to send one. */
 export const MISSING_KEY = "Missing API key: send it in the X-API-Key header or as Authorization: Bearer KEY.";
@@ -24,7 +32,7 @@ export function presentedKey(request: Request): string | null {
 }
 
 /** refuseWhileDraining: 503 shutting_down once shutdown has begun (new work is refused). */
-export function refuseWhileDraining(services: Services): void {
+export function refuseWhileDraining(services: Pick<AuthDeps, "draining">): void {
   if (services.draining) throw new AppError("shutting_down", "The service is shutting down; retry shortly.", { headers: { "Retry-After": "5" } });
 }
 
@@ -33,7 +41,7 @@ export function refuseWhileDraining(services: Services): void {
  * it throws AppError unauthorized, shutting_down or rate_limited. A second call for the same
  * request returns the key found by the first without counting again.
  */
-export async function authenticate(request: Request, services: Services, headers: Record<string, string | number>): Promise<ApiKeyInfo> {
+export async function authenticate(request: Request, services: AuthDeps, headers: Record<string, string | number>): Promise<ApiKeyInfo> {
   const ctx = contextOf(request);
   if (ctx.key) return ctx.key;
   refuseWhileDraining(services);
@@ -42,21 +50,6 @@ export async function authenticate(request: Request, services: Services, headers
   const resolved = services.keys.resolve(presented);
   // a cached key is a value: no await on the fast path
   const key = resolved instanceof Promise ? await resolved : resolved;
-  await chargeRequest(ctx, services, key, headers, `for the ${key.plan} plan`);
+  await chargeRequest(ctx, services.rateLimiter, key, RATE_LIMIT_PER_MINUTE[key.plan], headers, `for the ${key.plan} plan`);
   return key;
-}
-
-/**
- * chargeRequest makes `key` the request's key and counts the request against the key's rate limit,
- * adding the rate limit headers; 429 rate_limited (`whose` names the limit in the message) when over.
- */
-export async function chargeRequest(ctx: RequestContext, services: Services, key: ApiKeyInfo, headers: Record<string, string | number>, whose: string): Promise<void> {
-  ctx.key = key;
-  ctx.rate = await services.rateLimiter.consume(key.id, RATE_LIMIT_PER_MINUTE[key.plan]);
-  Object.assign(headers, rateLimitHeaders(ctx));
-  if (!ctx.rate.allowed) {
-    throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute ${whose} exceeded; retry in ${ctx.rate.resetSeconds} s.`, {
-      headers: { "Retry-After": String(ctx.rate.resetSeconds) },
-    });
-  }
 }

@@ -13,8 +13,8 @@ import { CREDIT_COST_TABLE } from "../credits/costs";
 import { FREE_MONTHLY_CREDITS, RATE_LIMIT_PER_MINUTE } from "../credits/plans";
 import { ERROR_STATUS } from "../errors";
 import { INTERFACE_VERSION, VERSION } from "../version";
-import { openApiOperation, type Operation } from "./operation";
-import { ErrorBodySchema, ValidationErrorSchema } from "./common";
+import { openApiOperation, type Operation } from "../http/operation";
+import { ErrorBodySchema, ValidationErrorSchema } from "../http/responses";
 
 export const DOCS_PATH = "/docs";
 export const DOCS_ASSET_PATH = "/docs/assets/scalar.js";

@@ -7,7 +7,7 @@
 import type { Server } from "bun";
 import { errorResponse } from "../errors";
 import { createApp, routeLabel } from "./app";
-import { contextOf } from "./context";
+import { contextOf } from "../http/context";
 import { startMetricsListener } from "./metricsListener";
 import { closeServices, type Services } from "./services";
 

@@ -3,10 +3,11 @@
  * key needed, no document content. (/metrics has its own listener: metricsListener.ts.)
  */
 import { Type } from "@sinclair/typebox";
-import type { Route } from "./route";
-import { Fields } from "./fields";
+import type { Route } from "../http/route";
+import { Fields } from "../http/fields";
 import { authenticate, presentedKey } from "./auth";
-import type { HandlerInput } from "./operation";
+import type { HandlerInput } from "../http/operation";
+import type { Services } from "./services";
 import { VERSION } from "../version";
 
 interface Check {
@@ -15,7 +16,7 @@ interface Check {
 }
 
 /** storeCheck reads from the store (SQLite file, or PostgreSQL over the pool) */
-async function storeCheck({ services }: HandlerInput): Promise<Check> {
+async function storeCheck({ services }: HandlerInput<Services>): Promise<Check> {
   try {
     const t0 = performance.now();
     await services.backend.ping();
@@ -30,7 +31,7 @@ async function storeCheck({ services }: HandlerInput): Promise<Check> {
  * who pays for it from the key's rate limit. Anyone else gets the pool's state without a job: an
  * anonymous probe must not be a way to queue work.
  */
-async function workersCheck(input: HandlerInput): Promise<Check> {
+async function workersCheck(input: HandlerInput<Services>): Promise<Check> {
   const { request, services, set } = input;
   const threads = services.pool.threads;
   if (presentedKey(request) === null) return { ok: threads > 0, job: "none", threads, queued: services.pool.queueSize };
@@ -44,7 +45,7 @@ async function workersCheck(input: HandlerInput): Promise<Check> {
   }
 }
 
-export const systemRoutes: Route[] = [
+export const systemRoutes: Route<Services>[] = [
   {
     op: {
       method: "GET",

@@ -28,8 +28,8 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../errors";
-import { closeConvertTools, createConvertTools, markdownDepsOf } from "../convert/tools";
-import { markdownOf, resultFields } from "../markdown/service";
+import { closeConvertTools, createConvertTools } from "../convert/tools";
+import { markdownDepsOf, markdownOf, resultFields } from "../markdown/service";
 import { CONVERSION_PROCESS_COMMAND } from "../convert/isolation";
 import { runConversionChild } from "../convert/isolation/child";
 import { RENDER_MODES, type RenderMode } from "../convert/types";

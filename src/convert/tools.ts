@@ -7,7 +7,6 @@ import { join } from "node:path";
 import type { Config } from "../config";
 import type { WorkerPool } from "../pool";
 import type { ConvertLimits, ConvertTools } from "./types";
-import type { MarkdownDeps } from "../markdown/service";
 import { ChromiumSupervisor } from "../tools/chromium";
 import { LibreOffice } from "../tools/libreoffice";
 import { Tesseract } from "../tools/tesseract";
@@ -16,7 +15,6 @@ import type Groq from "groq-sdk";
 import { createGroqClient } from "../ai/groq";
 import { GroqTranscriber } from "../ai/transcribe";
 import { detectIsolation } from "../tools/sandbox";
-import { ConversionProcesses } from "./isolation";
 
 /** OFFICE_JOBS_PER_INSTANCE: a warm soffice is restarted after this many conversions (bounds leaks). */
 const OFFICE_JOBS_PER_INSTANCE = 200;
@@ -56,17 +54,6 @@ export function createConvertTools(config: Config, pool: WorkerPool, groq: Groq 
 /** providerClientOf makes the AI provider's client from the config; undefined without GROQ_API_KEY. */
 export function providerClientOf(config: Config): Groq | undefined {
   return createGroqClient({ apiKey: config.groq.apiKey, baseUrl: config.groq.baseUrl, timeoutMs: config.convert.timeoutMs });
-}
-
-/** markdownDepsOf is what the markdown service needs, from the config: tools, conversion processes, limits and the deadline. */
-export function markdownDepsOf(config: Config, tools: ConvertTools): MarkdownDeps {
-  return {
-    tools,
-    converter: new ConversionProcesses(tools, { processes: config.convert.processes, memoryBytes: config.convert.memoryBytes, maxQueue: config.queueSize, bwrapPath: config.bwrapPath }),
-    limits: convertLimitsOf(config),
-    ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: config.allowPrivateUrls },
-    timeoutMs: config.convert.timeoutMs,
-  };
 }
 
 export function convertLimitsOf(config: Config): ConvertLimits {

@@ -18,14 +18,7 @@
  * full, requests are refused without a write: the count cannot go down until the next window.
  */
 import type { CounterStore } from "../store/backend";
-
-export interface RateDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** seconds until the window resets */
-  resetSeconds: number;
-}
+import type { RateDecision } from "../http/context";
 
 interface Waiting {
   keyId: string;

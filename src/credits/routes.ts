@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import type { Route } from "../app/route";
+import type { Route } from "../http/route";
 import { FREE_MONTHLY_CREDITS, RATE_LIMIT_PER_MINUTE } from "./plans";
+import type { Ledger } from "./ledger";
 
 export const UsageResponse = Type.Object(
   {
@@ -19,7 +20,12 @@ export const UsageResponse = Type.Object(
   { title: "Usage" },
 );
 
-export const usageRoutes: Route[] = [
+/** UsageRouteDeps: what the usage route uses of the services. */
+export interface UsageRouteDeps {
+  ledger: Pick<Ledger, "balance">;
+}
+
+export const usageRoutes: Route<UsageRouteDeps>[] = [
   {
     op: {
       method: "GET",

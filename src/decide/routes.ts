@@ -1,8 +1,9 @@
-import type { Route } from "../app/route";
-import { runNowOrAccept } from "../tasks/routes";
+import type { Route } from "../http/route";
+import { runNowOrAccept, type EngineDeps } from "../tasks/routes";
+import type { AgentDeps } from "../analyze/service";
 import type { DecideTaskInput } from "./task";
-import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
-import { AsyncAcceptedSchema } from "../app/common";
+import { checkWebhookUrl, requireOneDocument, type UrlPolicy } from "../documents/inputs";
+import { AsyncAcceptedSchema } from "../http/responses";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
 import { requireProvider } from "../ai/groq";
@@ -36,7 +37,10 @@ export function parseContext(text: string | undefined): ContextBlock[] {
   return blocks;
 }
 
-export const decideRoutes: Route[] = [
+/** DecideRouteDeps: what the decide route uses of the services. */
+export type DecideRouteDeps = UrlPolicy & EngineDeps & Pick<AgentDeps, "provider">;
+
+export const decideRoutes: Route<DecideRouteDeps>[] = [
   {
     op: {
       method: "POST",

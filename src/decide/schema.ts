@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { commonFields } from "../app/fieldsCommon";
-import { JsonText, Fields } from "../app/fields";
+import { commonFields } from "../documents/fields";
+import { JsonText, Fields } from "../http/fields";
 
 export type { ContextBlock } from "../analyze/agent/answer";
 

@@ -1,10 +1,10 @@
 import { priceText } from "../credits/costs";
-import type { Route } from "../app/route";
-import { runNowOrAccept } from "../tasks/routes";
+import type { Route } from "../http/route";
+import { runNowOrAccept, type EngineDeps } from "../tasks/routes";
 import type { DiffInput } from "./task";
-import { checkWebhookUrl, requireOneDocument } from "../app/inputs";
-import { AsyncAcceptedSchema } from "../app/common";
-import { providerFor, type DiffFormat, type DiffOptions, type DiffOutcome } from "./service";
+import { checkWebhookUrl, requireOneDocument, type UrlPolicy } from "../documents/inputs";
+import { AsyncAcceptedSchema } from "../http/responses";
+import { providerFor, type DiffDeps, type DiffFormat, type DiffOptions, type DiffOutcome } from "./service";
 import type { Granularity } from "./compare";
 import { DiffBody, DiffResult } from "./schema";
 
@@ -28,7 +28,10 @@ function renderedResponse(result: DiffOutcome & { credits_used: number }, format
   return new Response(format === "html" ? result.html : result.markdown, { headers });
 }
 
-export const diffRoutes: Route[] = [
+/** DiffRouteDeps: what the diff route uses of the services. */
+export type DiffRouteDeps = UrlPolicy & EngineDeps & Pick<DiffDeps, "provider">;
+
+export const diffRoutes: Route<DiffRouteDeps>[] = [
   {
     op: {
       method: "POST",

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { FileField, StringEnum, Fields } from "../app/fields";
-import { commonFields } from "../app/fieldsCommon";
+import { FileField, StringEnum, Fields } from "../http/fields";
+import { commonFields } from "../documents/fields";
 
 export const DiffBody = Fields({
   file_a: FileField({ description: "the first (older) document; or url_a" }),

@@ -1,10 +1,11 @@
-import type { Route } from "../app/route";
+import type { Route } from "../http/route";
 import { requireProvider } from "../ai/groq";
-import { checkBatchInputs, checkWebhookUrl, renderModeOf, requireOneDocument } from "../app/inputs";
-import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../app/common";
+import { checkBatchInputs, checkWebhookUrl, renderModeOf, requireOneDocument, type UrlPolicy } from "../documents/inputs";
+import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../http/responses";
 import { parseTypedSchema } from "../schema/typed";
 import { MINIMUM_COST, priceText } from "../credits/costs";
-import { runNowOrAccept } from "../tasks/routes";
+import { runNowOrAccept, type EngineDeps } from "../tasks/routes";
+import type { ExtractDeps } from "./service";
 import type { ExtractInput } from "./task";
 import { EXTRACT_BATCH_MAX_ITEMS, ExtractBatchBody, ExtractBody, ExtractionResult } from "./schema";
 
@@ -15,7 +16,10 @@ function optionsOf(body: Record<string, unknown>): Pick<ExtractInput, "model" | 
 
 const tag = "Extract";
 
-export const extractRoutes: Route[] = [
+/** ExtractRouteDeps: what the extract routes use of the services. */
+export type ExtractRouteDeps = UrlPolicy & EngineDeps & Pick<ExtractDeps, "provider">;
+
+export const extractRoutes: Route<ExtractRouteDeps>[] = [
   {
     op: {
       method: "POST",

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { commonFields } from "../app/fieldsCommon";
-import { FilesField, Fields } from "../app/fields";
+import { commonFields } from "../documents/fields";
+import { FilesField, Fields } from "../http/fields";
 
 export const EXTRACT_BATCH_MAX_ITEMS = 20;
 

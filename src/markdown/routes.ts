@@ -1,15 +1,19 @@
 import { priceText } from "../credits/costs";
-import { Fields } from "../app/fields";
+import { Fields } from "../http/fields";
 import { Type } from "@sinclair/typebox";
-import type { Route } from "../app/route";
-import type { HandlerInput } from "../app/operation";
-import { targetUrlOf } from "../app/context";
-import { renderModeOf, requireOneDocument } from "../app/inputs";
+import type { Route } from "../http/route";
+import type { HandlerInput } from "../http/operation";
+import { targetUrlOf } from "../http/context";
+import { renderModeOf, requireOneDocument, type UrlPolicy } from "../documents/inputs";
+import type { EngineDeps } from "../tasks/routes";
 import { assertFetchableUrl } from "../security/ssrf";
 import { supportedFormats } from "../convert/formats";
 import type { PageOptions } from "../convert/types";
 import { resultFields, type MarkdownOutcome, type MarkdownSource } from "./service";
 import { MarkdownConvertBody, MarkdownConvertQuery, MarkdownResponse, MarkdownUrlQuery, SupportedResponse } from "./schema";
+
+/** MarkdownRouteDeps: what the markdown routes use of the services. */
+export type MarkdownRouteDeps = UrlPolicy & EngineDeps;
 
 /** SUPPORTED is built once: the formats table does not change while the service runs. */
 const SUPPORTED = (() => {
@@ -18,7 +22,7 @@ const SUPPORTED = (() => {
 })();
 
 /** convertMetered runs one markdown conversion through the engine (markdown/task.ts), priced by PRICES.markdown. */
-async function convertMetered({ ctx, services, request }: HandlerInput, source: MarkdownSource, page: PageOptions) {
+async function convertMetered({ ctx, services, request }: HandlerInput<MarkdownRouteDeps>, source: MarkdownSource, page: PageOptions) {
   const { result, creditsUsed } = await services.tasks.runNow<MarkdownOutcome>(ctx.key!, "markdown", { source, page }, ctx.id, request.signal);
   return responseBody(result, creditsUsed);
 }
@@ -69,7 +73,7 @@ function asMarkdownText(body: ReturnType<typeof responseBody>, set: HandlerInput
   return new Response(body.markdown, { headers });
 }
 
-export const markdownRoutes: Route[] = [
+export const markdownRoutes: Route<MarkdownRouteDeps>[] = [
   {
     op: {
       method: "GET",

@@ -1,6 +1,6 @@
-import { Fields, StringEnum } from "../app/fields";
+import { Fields, StringEnum } from "../http/fields";
 import { Type } from "@sinclair/typebox";
-import { commonFields } from "../app/fieldsCommon";
+import { commonFields } from "../documents/fields";
 
 const pageOptions = {
   main_content: Type.Boolean({ default: true, description: "web pages: strip boilerplate (navigation, footers, ads); false keeps the whole page" }),

@@ -8,7 +8,9 @@
 import { AppError } from "../errors";
 import { underDeadline } from "../runtime/deadline";
 import { ingestUpload, ingestUrl, type IngestedDocument, type IngestLimits } from "../ingest";
-import type { DocumentConverter } from "../convert/isolation";
+import { ConversionProcesses, type DocumentConverter } from "../convert/isolation";
+import { convertLimitsOf } from "../convert/tools";
+import type { Config } from "../config";
 import { checkMarkdownSize } from "../convert/markdown";
 import { pagesRead } from "../credits/costs";
 import { headersForOrigin } from "../security/ssrf";
@@ -22,6 +24,17 @@ export interface MarkdownDeps {
   ingest: IngestLimits;
   /** timeoutMs: deadline for the whole operation, fetch included */
   timeoutMs: number;
+}
+
+/** markdownDepsOf is what the markdown service needs, from the config: tools, conversion processes, limits and the deadline. */
+export function markdownDepsOf(config: Config, tools: ConvertTools): MarkdownDeps {
+  return {
+    tools,
+    converter: new ConversionProcesses(tools, { processes: config.convert.processes, memoryBytes: config.convert.memoryBytes, maxQueue: config.queueSize, bwrapPath: config.bwrapPath }),
+    limits: convertLimitsOf(config),
+    ingest: { maxBytes: config.maxUploadBytes, fetchTimeoutMs: config.fetchTimeoutMs, allowPrivateUrls: config.allowPrivateUrls },
+    timeoutMs: config.convert.timeoutMs,
+  };
 }
 
 export interface MarkdownSource {

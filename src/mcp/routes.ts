@@ -5,16 +5,16 @@
  * limit; tool calls are charged credits by the operations they run. GET /mcp answers 405: this
  * server offers no server-to-client event stream, which the MCP transport allows.
  */
-import type { Route } from "../app/route";
+import type { Route } from "../http/route";
 import { AppError } from "../errors";
-import { handleMcpRequest } from "./server";
+import { handleMcpRequest, type McpDeps } from "./server";
 import { MCP_TOOLS } from "./tools";
 
 export const MCP_PATH = "/mcp";
 
 const tag = "MCP";
 
-export const mcpRoutes: Route[] = [
+export const mcpRoutes: Route<McpDeps>[] = [
   {
     op: {
       method: "POST",

@@ -17,12 +17,12 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AppError, errorBody } from "../errors";
-import { attachContext, type RequestContext } from "../app/context";
-import type { HandlerInput } from "../app/operation";
-import type { Services } from "../app/services";
-import { validateFields } from "../app/validate";
+import { attachContext, type RequestContext } from "../http/context";
+import type { HandlerInput } from "../http/operation";
+import type { Logger } from "../runtime/log";
+import { validateFields } from "../http/validate";
 import { VERSION } from "../version";
-import { MCP_TOOLS, mcpToolNamed, type McpTool } from "./tools";
+import { MCP_TOOLS, mcpToolNamed, type McpTool, type McpToolDeps } from "./tools";
 
 /** SERVER_NAME is how the server introduces itself to MCP clients. */
 export const SERVER_NAME = "docintel";
@@ -87,8 +87,14 @@ function internalPath(tool: McpTool, params: Record<string, unknown>): string {
   return path.replace(/:([a-z_]+)/g, (_, name: string) => encodeURIComponent(String(params[name] ?? "")));
 }
 
+/** McpDeps: what /mcp uses of the services: the tools' operations', the upload limit and the logger. */
+export type McpDeps = McpToolDeps & {
+  config: { maxUploadBytes: number };
+  logger: Pick<Logger, "error">;
+};
+
 export interface McpCall {
-  services: Services;
+  services: McpDeps;
   /** ctx: the /mcp request's context (its key, id and rate decision) */
   ctx: RequestContext;
   /** signal: aborts when the client of the /mcp request goes away, which ends the work as over HTTP */
@@ -107,7 +113,7 @@ async function runTool(tool: McpTool, args: Record<string, unknown>, call: McpCa
   const request = new Request(`${INTERNAL_ORIGIN}${internalPath(tool, params)}`, { method: op.method, headers: { accept: "application/json" }, signal });
   const ctx: RequestContext = { ...call.ctx, url: new URL(request.url), route: op.path };
   attachContext(request, ctx);
-  const input: HandlerInput = { body, query, params, request, ctx, services: call.services, set: { headers: {} } };
+  const input: HandlerInput<McpDeps> = { body, query, params, request, ctx, services: call.services, set: { headers: {} } };
   return handler(input);
 }
 

@@ -10,14 +10,14 @@
  * and a field that carries JSON text (`schema`, `url_headers`) may be sent as the JSON value itself.
  */
 import type { TObject, TSchema } from "@sinclair/typebox";
-import type { Route } from "../app/route";
-import { isFileSchema } from "../app/fields";
-import { markdownRoutes } from "../markdown/routes";
-import { screenshotRoutes } from "../screenshots/routes";
-import { extractRoutes } from "../extract/routes";
-import { analyzeRoutes } from "../analyze/routes";
-import { diffRoutes } from "../diff/routes";
-import { taskRoutes } from "../tasks/routes";
+import type { Route } from "../http/route";
+import { isFileSchema } from "../http/fields";
+import { markdownRoutes, type MarkdownRouteDeps } from "../markdown/routes";
+import { screenshotRoutes, type ScreenshotRouteDeps } from "../screenshots/routes";
+import { extractRoutes, type ExtractRouteDeps } from "../extract/routes";
+import { analyzeRoutes, type AnalyzeRouteDeps } from "../analyze/routes";
+import { diffRoutes, type DiffRouteDeps } from "../diff/routes";
+import { taskRoutes, type TaskRouteDeps } from "../tasks/routes";
 
 export interface McpToolSpec {
   /** name: the tool name clients call */
@@ -68,7 +68,10 @@ const MCP_TOOL_SPECS: McpToolSpec[] = [
   },
 ];
 
-const ALL_ROUTES: Route[] = [...markdownRoutes, ...screenshotRoutes, ...extractRoutes, ...analyzeRoutes, ...diffRoutes, ...taskRoutes];
+/** McpToolDeps: what the operations behind the tools use of the services. */
+export type McpToolDeps = MarkdownRouteDeps & ScreenshotRouteDeps & ExtractRouteDeps & AnalyzeRouteDeps & DiffRouteDeps & TaskRouteDeps;
+
+const ALL_ROUTES: Route<McpToolDeps>[] = [...markdownRoutes, ...screenshotRoutes, ...extractRoutes, ...analyzeRoutes, ...diffRoutes, ...taskRoutes];
 
 /** FileArgument names the two arguments that carry one file part over MCP. */
 export interface FileArgument {
@@ -79,7 +82,7 @@ export interface FileArgument {
 
 export interface McpTool {
   spec: McpToolSpec;
-  route: Route;
+  route: Route<McpToolDeps>;
   /** description: the tool's lead, then the operation's own description */
   description: string;
   /** inputSchema: the JSON Schema clients see (tools/list) */
@@ -90,7 +93,7 @@ export interface McpTool {
   jsonFields: Set<string>;
 }
 
-function routeOf(operation: string): Route {
+function routeOf(operation: string): Route<McpToolDeps> {
   const route = ALL_ROUTES.find((r) => `${r.op.method} ${r.op.path}` === operation);
   if (!route) throw new Error(`MCP tool: no operation ${operation}`);
   return route;

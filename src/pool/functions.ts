@@ -4,7 +4,7 @@
  */
 import sharp from "sharp";
 import { extractPdfPages, probePdf } from "../convert/pdfText";
-import { regexMatches } from "../analyze/agent/regex";
+import { regexMatches } from "./regex";
 
 export const WORKER_FUNCTIONS = {
   /** selfTest creates a small solid image with sharp and encodes it as JPEG: proves libvips loads in a worker. */

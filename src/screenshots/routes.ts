@@ -1,14 +1,19 @@
 import { priceText } from "../credits/costs";
-import { Fields } from "../app/fields";
+import { Fields } from "../http/fields";
 import { Type } from "@sinclair/typebox";
-import type { Route } from "../app/route";
+import type { Route } from "../http/route";
 import { AppError } from "../errors";
-import { targetUrlOf } from "../app/context";
+import { targetUrlOf } from "../http/context";
 import { assertFetchableUrl } from "../security/ssrf";
+import type { UrlPolicy } from "../documents/inputs";
+import type { EngineDeps } from "../tasks/routes";
 import { ScreenshotQuery, type ScreenshotFormat } from "./schema";
 import type { Screenshot, ScreenshotOptions } from "./service";
 
-export const screenshotRoutes: Route[] = [
+/** ScreenshotRouteDeps: what the screenshot route uses of the services. */
+export type ScreenshotRouteDeps = UrlPolicy & EngineDeps;
+
+export const screenshotRoutes: Route<ScreenshotRouteDeps>[] = [
   {
     op: {
       method: "GET",

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { StringEnum, Fields } from "../app/fields";
+import { StringEnum, Fields } from "../http/fields";
 
 export const SCREENSHOT_FORMATS = ["jpeg", "png", "webp", "gif", "mp4"] as const;
 export type ScreenshotFormat = (typeof SCREENSHOT_FORMATS)[number];

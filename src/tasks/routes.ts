@@ -1,12 +1,24 @@
-import type { Route } from "../app/route";
-import type { HandlerInput } from "../app/operation";
-import type { Services } from "../app/services";
+import type { Route } from "../http/route";
+import type { HandlerInput } from "../http/operation";
 import { AppError } from "../errors";
-import type { AsyncAccepted, TaskRequest } from "./engine";
+import type { StoreBackend } from "../store/backend";
+import type { WebhookDispatcher } from "../webhooks/dispatcher";
+import type { AsyncAccepted, TaskEngine, TaskRequest } from "./engine";
 import { batchRecord, deliveryRecord, taskRecord } from "./records";
 import { BatchParams, BatchRecord, DeliveryLog, DeliveryParams, DeliveryRecord, TaskParams, TaskRecord } from "./schema";
 
 const tag = "Jobs";
+
+/** EngineDeps: what a route needs to run an operation of the table (runNowOrAccept, acceptTask). */
+export interface EngineDeps {
+  tasks: TaskEngine;
+}
+
+/** TaskRouteDeps: what the /api/v1/jobs routes use of the services. */
+export interface TaskRouteDeps extends EngineDeps {
+  backend: Pick<StoreBackend, "tasks">;
+  webhooks: Pick<WebhookDispatcher, "deliveriesOf" | "retryNow">;
+}
 
 /** RunOrAccept: the finished work's result, or (sync=false) the acceptance record the route answers with 202. */
 export type RunOrAccept<R> = { accepted: true; body: AsyncAccepted } | { accepted: false; body: R };
@@ -15,7 +27,7 @@ export type RunOrAccept<R> = { accepted: true; body: AsyncAccepted } | { accepte
  * runNowOrAccept is a route's one way to run an operation of the table: with sync=false a task (202
  * and its acceptance record), else now under the ledger; the same kind.run either way (tasks/engine.ts).
  */
-export async function runNowOrAccept<R = unknown>(call: HandlerInput, operation: string, input: object): Promise<RunOrAccept<R>> {
+export async function runNowOrAccept<R = unknown>(call: HandlerInput<EngineDeps>, operation: string, input: object): Promise<RunOrAccept<R>> {
   const { body, services, ctx, request } = call;
   if (body.sync === false) {
     const accepted = await acceptTask(call, { operation, input: { ...input }, webhookUrl: body.webhook_url as string | undefined });
@@ -26,29 +38,29 @@ export async function runNowOrAccept<R = unknown>(call: HandlerInput, operation:
 }
 
 /** acceptTask accepts one task for the calling key and sets the answer's status to 202. */
-export async function acceptTask(call: HandlerInput, request: TaskRequest): Promise<AsyncAccepted> {
+export async function acceptTask(call: HandlerInput<EngineDeps>, request: TaskRequest): Promise<AsyncAccepted> {
   const accepted = await call.services.tasks.accept(call.ctx.key!, request);
   call.set.status = 202;
   return accepted;
 }
 
 /** ownedTaskOrBatch finds a task or batch of the key; anything else, another key's included, is 404. */
-async function ownedTaskOrBatch(services: Services, id: string, keyId: string): Promise<void> {
+async function ownedTaskOrBatch(services: TaskRouteDeps, id: string, keyId: string): Promise<void> {
   const q = services.backend.tasks;
   const found = id.startsWith("batch_") ? await q.getBatchOwned(id, keyId) : await q.getOwned(id, keyId);
   if (!found || ("operation" in found && !id.startsWith("batch_") && services.tasks.kindOf(found.operation)?.ownRoutes)) throw new AppError("not_found", `No task or batch ${id} for this API key.`);
 }
 
 /** ownedTask finds a task of the key; tasks of kinds with their own endpoints (thumbnail jobs) are not shown here. */
-async function ownedTask(services: Services, id: string, keyId: string) {
+async function ownedTask(services: TaskRouteDeps, id: string, keyId: string) {
   const row = await services.backend.tasks.getOwned(id, keyId);
   if (!row || services.tasks.kindOf(row.operation)?.ownRoutes) throw new AppError("not_found", `No task ${id} for this API key; tasks are visible only to the key that created them.`);
   return row;
 }
 
-const deliveriesOf = async (services: Services, id: string) => ({ task_id: id, deliveries: (await services.webhooks.deliveriesOf(id)).map(deliveryRecord) });
+const deliveriesOf = async (services: TaskRouteDeps, id: string) => ({ task_id: id, deliveries: (await services.webhooks.deliveriesOf(id)).map(deliveryRecord) });
 
-export const taskRoutes: Route[] = [
+export const taskRoutes: Route<TaskRouteDeps>[] = [
   {
     op: {
       method: "GET",

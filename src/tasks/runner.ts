@@ -24,7 +24,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { Logger } from "../app/log";
+import type { Logger } from "../runtime/log";
 import { AppError } from "../errors";
 import type { Hold, Ledger } from "../credits/ledger";
 import type { StoreBackend, StoreTx } from "../store/backend";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { TASK_STATES, DELIVERY_STATES, BATCH_STATES } from "../store/states";
-import { StringEnum, Fields } from "../app/fields";
+import { StringEnum, Fields } from "../http/fields";
 
 export const TaskParams = Fields({ task_id: Type.String({ pattern: "^task_[A-Za-z0-9]+$", maxLength: 64, description: "task id from the acceptance record" }) }, { required: ["task_id"] });
 export const BatchParams = Fields({ batch_id: Type.String({ pattern: "^batch_[A-Za-z0-9]+$", maxLength: 64, description: "batch id" }) }, { required: ["batch_id"] });

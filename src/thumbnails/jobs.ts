@@ -21,7 +21,7 @@ import { AppError } from "../errors";
 import type { StoreBackend, StoreTx, ThumbnailJobRow } from "../store/backend";
 import type { Account } from "../credits/ledger";
 import { costs } from "../credits/costs";
-import type { Logger } from "../app/log";
+import type { Logger } from "../runtime/log";
 import type { TaskOutcome } from "../tasks/kinds";
 import type { TaskRequest } from "../tasks/engine";
 import type { TaskRow } from "../tasks/queries";

@@ -13,12 +13,15 @@
 import { priceText } from "../credits/costs";
 import { Type } from "@sinclair/typebox";
 import { AppError } from "../errors";
-import { Fields } from "../app/fields";
-import type { Route } from "../app/route";
-import type { HandlerInput } from "../app/operation";
-import { chargeRequest } from "../app/auth";
+import { Fields } from "../http/fields";
+import type { Route } from "../http/route";
+import type { HandlerInput } from "../http/operation";
+import { chargeRequest } from "../http/context";
+import { RATE_LIMIT_PER_MINUTE } from "../credits/plans";
+import type { KeyResolver } from "../security/apiKeys";
+import type { RateLimiter } from "../credits/rateLimit";
 import { assertFetchableUrl } from "../security/ssrf";
-import { jpegResponse, previewOf, sizeOf } from "./routes";
+import { jpegResponse, previewOf, sizeOf, type ThumbnailRouteDeps } from "./routes";
 import type { ThumbnailSize } from "./service";
 
 export const PREVIEW_SIGNED_PATH = "/api/v1/thumbnails/preview/signed";
@@ -81,7 +84,13 @@ function linkOf(publicUrl: string | undefined, link: PreviewLink, signature: str
 }
 
 /** verifiedLink checks the signature and the expiry; 403 forbidden otherwise. */
-function verifiedLink({ query, services }: HandlerInput): PreviewLink {
+/** PreviewLinkRouteDeps: what the preview link routes use of the services (the link's key is charged, not the caller's). */
+export type PreviewLinkRouteDeps = ThumbnailRouteDeps & {
+  keys: Pick<KeyResolver, "byId">;
+  rateLimiter: Pick<RateLimiter, "consume">;
+};
+
+function verifiedLink({ query, services }: HandlerInput<PreviewLinkRouteDeps>): PreviewLink {
   const link: PreviewLink = { url: String(query.url), keyId: String(query.key_id), expires: Number(query.expires), ...sizeOf(query) };
   if (!services.thumbnails.signer.matches(signedText(link), String(query.signature))) {
     throw new AppError("forbidden", "signature: this preview link is not valid (altered or not issued by this server); mint a new one with POST /api/v1/thumbnails/preview/sign");
@@ -92,7 +101,7 @@ function verifiedLink({ query, services }: HandlerInput): PreviewLink {
   return link;
 }
 
-export const previewLinkRoutes: Route[] = [
+export const previewLinkRoutes: Route<PreviewLinkRouteDeps>[] = [
   {
     op: {
       method: "POST",
@@ -143,7 +152,7 @@ export const previewLinkRoutes: Route[] = [
       const found = services.keys.byId(link.keyId);
       const key = found instanceof Promise ? await found : found;
       if (!key || key.revokedAt) throw new AppError("forbidden", "key_id: the key that minted this preview link was revoked; mint a new one with an active key");
-      await chargeRequest(ctx, services, key, set.headers, "of the key behind this link");
+      await chargeRequest(ctx, services.rateLimiter, key, RATE_LIMIT_PER_MINUTE[key.plan], set.headers, "of the key behind this link");
       await assertFetchableUrl(link.url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
       const { jpeg, cached, creditsUsed } = await previewOf(input, key, link.url, link, false, { cacheHitsFree: true });
       return jpegResponse(jpeg, set, { "x-cache": cached ? "hit" : "miss", "x-credits-used": String(creditsUsed), "cache-control": "public, max-age=3600" });

@@ -1,11 +1,11 @@
-import type { Route } from "../app/route";
+import type { Route } from "../http/route";
 import { priceText } from "../credits/costs";
-import type { HandlerInput } from "../app/operation";
-import { checkWebhookUrl } from "../app/inputs";
+import type { HandlerInput } from "../http/operation";
+import { checkWebhookUrl, type UrlPolicy } from "../documents/inputs";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import type { ThumbnailJobRow } from "../store/backend";
-import { PREVIEW_OPERATION, THUMBNAIL_OPERATION, type JobInput, type Preview, type ResponseType, type ThumbnailTaskInput, type ThumbnailTaskResult } from "./jobs";
-import { acceptTask } from "../tasks/routes";
+import { PREVIEW_OPERATION, THUMBNAIL_OPERATION, type JobInput, type Preview, type ResponseType, type ThumbnailTaskInput, type ThumbnailTaskResult, type ThumbnailJobs } from "./jobs";
+import { acceptTask, type EngineDeps } from "../tasks/routes";
 import type { Account } from "../credits/ledger";
 import type { ThumbnailSize, ThumbnailSource } from "./service";
 import { supportedThumbnailTypes } from "./handlers";
@@ -19,6 +19,13 @@ import {
   ThumbnailResponse,
   ThumbnailSupportedTypes,
 } from "./schema";
+
+/** ThumbnailRouteDeps: what the thumbnail routes use of the services. */
+export type ThumbnailRouteDeps = UrlPolicy &
+  EngineDeps & {
+    config: { publicUrl?: string };
+    thumbnails: ThumbnailJobs;
+  };
 
 const tag = "Thumbnails";
 const JOBS_PATH = "/api/v1/thumbnails/jobs";
@@ -40,7 +47,7 @@ function responseTypeOf(fields: Record<string, unknown>): ResponseType {
 }
 
 /** jobBody renders a job as the client sees it. */
-async function jobBody({ services }: HandlerInput, row: ThumbnailJobRow) {
+async function jobBody({ services }: HandlerInput<ThumbnailRouteDeps>, row: ThumbnailJobRow) {
   const input = JSON.parse(row.input) as JobInput;
   const completed = row.status === "completed";
   const body: Record<string, unknown> = {
@@ -64,7 +71,7 @@ async function jobBody({ services }: HandlerInput, row: ThumbnailJobRow) {
 }
 
 /** generate answers one generate request: sync (200, the thumbnail) or async (202, the job). */
-async function generate(input: HandlerInput, source: ThumbnailSource, fields: Record<string, unknown>) {
+async function generate(input: HandlerInput<ThumbnailRouteDeps>, source: ThumbnailSource, fields: Record<string, unknown>) {
   const { services, ctx, request } = input;
   const size = sizeOf(fields);
   const responseType = responseTypeOf(fields);
@@ -87,7 +94,7 @@ async function generate(input: HandlerInput, source: ThumbnailSource, fields: Re
  * With cacheHitsFree (signed preview links) a cached preview is served before the engine, at no cost.
  */
 export async function previewOf(
-  { services, ctx, request }: HandlerInput,
+  { services, ctx, request }: HandlerInput<ThumbnailRouteDeps>,
   account: Account,
   url: string,
   size: ThumbnailSize,
@@ -107,7 +114,7 @@ export function jpegResponse(jpeg: Uint8Array, set: HandlerInput["set"], extra: 
   return new Response(jpeg as Uint8Array<ArrayBuffer>, { headers });
 }
 
-export const thumbnailRoutes: Route[] = [
+export const thumbnailRoutes: Route<ThumbnailRouteDeps>[] = [
   {
     op: {
       method: "POST",

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { FileField, JsonText, StringEnum, Fields } from "../app/fields";
-import { commonFields } from "../app/fieldsCommon";
+import { FileField, JsonText, StringEnum, Fields } from "../http/fields";
+import { commonFields } from "../documents/fields";
 
 const size = {
   width: Type.Integer({ minimum: 1, maximum: 4000, default: 600, description: "maximum width in pixels (fit inside, aspect ratio kept, never upscaled)" }),

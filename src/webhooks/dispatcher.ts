@@ -16,7 +16,7 @@
  * updated); the X-SVC-Delivery-ID is the same every time, so receivers de-duplicate by it.
  */
 import { randomBytes } from "node:crypto";
-import type { Logger } from "../app/log";
+import type { Logger } from "../runtime/log";
 import { AppError } from "../errors";
 import { coalesced } from "../runtime/coalesce";
 import { assertFetchableUrl, pinToAddress } from "../security/ssrf";

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import type { Route } from "../app/route";
+import type { Route } from "../http/route";
 import { AppError } from "../errors";
+import type { StoreBackend } from "../store/backend";
 import { keySigningSecret, rotateSigningSecret, type KeySigningSecret } from "./secret";
 
 const tag = "Webhooks";
@@ -26,7 +27,12 @@ function recordOf(keyId: string, secret: KeySigningSecret | null) {
 const SIGNING_DOC =
   "Every webhook of this key (tasks, batches, thumbnail jobs) carries `X-SVC-Signature: sha256=<hex HMAC-SHA256 of the raw body>` keyed with this secret. Each key has its own secret, so no other customer can sign for it.";
 
-export const webhookRoutes: Route[] = [
+/** WebhookRouteDeps: what the signing-secret routes use of the services. */
+export interface WebhookRouteDeps {
+  backend: Pick<StoreBackend, "keys">;
+}
+
+export const webhookRoutes: Route<WebhookRouteDeps>[] = [
   {
     op: {
       method: "GET",

@@ -14,7 +14,7 @@ import type { SandboxResult } from "../../ai/sandbox";
 import type { WorkerPool } from "../../pool";
 import { jpegDataUrl, pdfPageJpeg } from "../../extract/vision";
 import type { AgentDocument } from "./documents";
-import type { RegexOutcome } from "./regex";
+import type { RegexOutcome } from "../../pool/regex";
 
 /** MAX_RESULT_CHARS: the longest tool result handed back to the model, in characters. */
 export const MAX_RESULT_CHARS = 12_000;

@@ -6,10 +6,9 @@
 import type { Elysia } from "elysia";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { AppError, RequestValidationError } from "../errors";
-import { ErrorBodySchema, ValidationErrorSchema } from "./common";
+import { ErrorBodySchema, ValidationErrorSchema } from "./responses";
 import { validateFields } from "./validate";
 import { contextOf, type RequestContext } from "./context";
-import type { Services } from "./services";
 import type { BodySpool } from "./bodySpool";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
@@ -87,17 +86,22 @@ export function requestExampleOf(op: Operation): Record<string, unknown> | undef
   return out;
 }
 
-export interface HandlerInput {
+/**
+ * HandlerInput is what a handler gets. `services`: the dependencies its routes declare (`D`, an
+ * interface in the feature); the composition root (src/app/services.ts) passes its Services, which
+ * has them all, so no feature imports the composition root.
+ */
+export interface HandlerInput<D = unknown> {
   body: Record<string, unknown>;
   query: Record<string, unknown>;
   params: Record<string, unknown>;
   request: Request;
   ctx: RequestContext;
-  services: Services;
+  services: D;
   set: { headers: Record<string, string | number>; status?: number | string };
 }
 
-export type Handler = (input: HandlerInput) => unknown | Promise<unknown>;
+export type Handler<D = unknown> = (input: HandlerInput<D>) => unknown | Promise<unknown>;
 
 const STANDARD_ERRORS: Record<number, string> = {
   401: "Missing, invalid or revoked API key.",
@@ -200,13 +204,21 @@ export function bodyLimitOf(op: Operation, maxUploadBytes: number): number {
   return op.maxRequestBytes || maxUploadBytes + 1_000_000;
 }
 
+/** MountOptions: what mounting an operation takes from the configuration. */
+export interface MountOptions {
+  /** keylessAllowed: --anonymous-plan free (operations marked `anonymous` are documented as keyless) */
+  keylessAllowed: boolean;
+  /** maxUploadBytes: the upload limit, from which the default body limit follows (bodyLimitOf) */
+  maxUploadBytes: number;
+}
+
 /**
  * mountOperation registers the operation on the app: read the body under its limit (the key was
- * checked before, see createApp), validate path, query and body, then run the handler.
+ * checked before, see createApp), validate path, query and body, then run the handler with `services`.
  */
-export function mountOperation(app: Elysia<any, any, any, any, any, any, any>, services: Services, bodies: BodySpool, op: Operation, handler: Handler): void {
-  const detail = openApiOperation(op, services.config.anonymous.plan === "free");
-  const bodyLimit = bodyLimitOf(op, services.config.maxUploadBytes);
+export function mountOperation<D>(app: Elysia<any, any, any, any, any, any, any>, services: D, bodies: BodySpool, op: Operation, handler: Handler<D>, options: MountOptions): void {
+  const detail = openApiOperation(op, options.keylessAllowed);
+  const bodyLimit = bodyLimitOf(op, options.maxUploadBytes);
   const run = async function handleOperation({ params, request: received, set }: any) {
     const ctx = contextOf(received);
     ctx.route = op.path;
@@ -214,7 +226,7 @@ export function mountOperation(app: Elysia<any, any, any, any, any, any, any>, s
     const request: Request = op.body ? await bodies.bounded(received, ctx, bodyLimit) : received;
     const rawQuery = op.query ? collect(ctx.url.searchParams.entries()) : {};
     const rawBody = op.body ? await readBody(request, op) : {};
-    const input: HandlerInput = {
+    const input: HandlerInput<D> = {
       params: op.params ? validateFields(op.params, op.path.endsWith("*") ? { url: params?.["*"] || undefined } : params, "path") : {},
       query: op.query ? validateFields(op.query, rawQuery, "query") : {},
       body: op.body ? validateFields(op.body, rawBody, "body") : {},

@@ -4,8 +4,12 @@
  */
 import { AppError, RequestValidationError } from "../errors";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
-import type { Services } from "./services";
 import type { RenderMode } from "../convert/types";
+
+/** UrlPolicy: what the checks use of the services: whether private and loopback addresses may be fetched. */
+export interface UrlPolicy {
+  config: { allowPrivateUrls: boolean };
+}
 
 export interface DocumentInput {
   file?: File;
@@ -21,7 +25,7 @@ export function renderModeOf(fields: Record<string, unknown>): RenderMode {
 }
 
 /** requireOneDocument checks the file/url pair of a request (`suffix` for diff's file_a/url_a). */
-export async function requireOneDocument(body: Record<string, unknown>, services: Services, suffix = ""): Promise<DocumentInput> {
+export async function requireOneDocument(body: Record<string, unknown>, services: UrlPolicy, suffix = ""): Promise<DocumentInput> {
   const fileField = `file${suffix}`;
   const urlField = `url${suffix}`;
   const file = body[fileField] as File | undefined;
@@ -34,7 +38,7 @@ export async function requireOneDocument(body: Record<string, unknown>, services
 }
 
 /** checkWebhookUrl applies the SSRF guard to webhook_url, which is only valid with sync=false. */
-export async function checkWebhookUrl(body: Record<string, unknown>, services: Services): Promise<void> {
+export async function checkWebhookUrl(body: Record<string, unknown>, services: UrlPolicy): Promise<void> {
   const webhook = body.webhook_url as string | undefined;
   if (!webhook) return;
   if (body.sync !== false && "sync" in body) throw new AppError("bad_request", "webhook_url is used only with sync=false (asynchronous processing).");
@@ -65,7 +69,7 @@ export function parseUrlList(body: Record<string, unknown>, name = "urls"): stri
  * checkBatchInputs checks the items of a batch (uploaded `files` and a JSON array of `urls`): at
  * least one, at most `maxItems` together, every URL fetchable, and the webhook URL if given.
  */
-export async function checkBatchInputs(body: Record<string, unknown>, services: Services, maxItems: number): Promise<{ files: File[]; urls: string[] }> {
+export async function checkBatchInputs(body: Record<string, unknown>, services: UrlPolicy, maxItems: number): Promise<{ files: File[]; urls: string[] }> {
   const files = (body.files as File[] | undefined) ?? [];
   const urls = parseUrlList(body);
   const count = files.length + urls.length;

@@ -3,8 +3,21 @@
  * handlers. It is keyed by the Request object, which Elysia passes through unchanged.
  */
 import type { ApiKeyInfo } from "../security/apiKeys";
-import type { RateDecision } from "../credits/rateLimit";
 import { AppError } from "../errors";
+
+/** RateDecision: the outcome of counting one request against its limit (credits/rateLimit.ts decides it). */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** seconds until the window resets */
+  resetSeconds: number;
+}
+
+/** RateCounter counts one request of a key (or client) against a limit per minute: credits/rateLimit.ts RateLimiter. */
+export interface RateCounter {
+  consume(keyId: string, limit: number): RateDecision | Promise<RateDecision>;
+}
 
 export interface RequestContext {
   id: string;
@@ -42,6 +55,21 @@ export function rateLimitHeaders(ctx: RequestContext): Record<string, string> {
     "RateLimit-Remaining": String(ctx.rate.remaining),
     "RateLimit-Reset": String(ctx.rate.resetSeconds),
   };
+}
+
+/**
+ * chargeRequest makes `key` the request's key and counts the request against `limit` (requests a
+ * minute), adding the rate limit headers; 429 rate_limited (`whose` names the limit in the message) when over.
+ */
+export async function chargeRequest(ctx: RequestContext, counter: RateCounter, key: ApiKeyInfo, limit: number, headers: Record<string, string | number>, whose: string): Promise<void> {
+  ctx.key = key;
+  ctx.rate = await counter.consume(key.id, limit);
+  Object.assign(headers, rateLimitHeaders(ctx));
+  if (!ctx.rate.allowed) {
+    throw new AppError("rate_limited", `Rate limit of ${ctx.rate.limit} requests per minute ${whose} exceeded; retry in ${ctx.rate.resetSeconds} s.`, {
+      headers: { "Retry-After": String(ctx.rate.resetSeconds) },
+    });
+  }
 }
 
 /**

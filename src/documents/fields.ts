@@ -1,6 +1,6 @@
 /** Request fields shared by several operations, so each is described once. */
 import { Type } from "@sinclair/typebox";
-import { FileField, JsonText, StringEnum } from "./fields";
+import { FileField, JsonText, StringEnum } from "../http/fields";
 import { RENDER_MODES } from "../convert/types";
 
 export const commonFields = {
