@@ -1,6 +1,6 @@
 import type { Route } from "../http/route";
 import { checkBatchInputs, checkWebhookUrl, parseJsonField, parseUrlList, renderModeOf, requireOneDocument, type UrlPolicy } from "../documents/inputs";
-import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../http/responses";
+import { AI_PROVIDER_ERRORS, BATCH_RESPONSES, SCHEMA_DOCUMENT_ERRORS, taskResponses } from "../http/responses";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
@@ -52,15 +52,7 @@ export const analyzeRoutes: Route<AnalyzeRouteDeps>[] = [
           "Budgets: 12 tool calls and 150,000 tokens, then the final answer (a strict json_schema call). Sources are kept only when found in the document; a value with no found source and no computation is capped at 0.59 confidence. `steps` per field with include_steps=true. Limit: 5 minutes (504; use sync=false). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). " + priceText("analyze"),
         ].join("\n"),
       body: AnalyzeBody,
-      responses: {
-        200: { description: "Analysis result", schema: AnalysisResult },
-        202: { description: "Accepted (sync=false)", schema: AsyncAcceptedSchema },
-        400: "Invalid schema, neither file nor url, or a refused/unreachable URL",
-        402: "Not enough credits",
-        413: "File over 50 MB",
-        502: "The AI provider failed",
-        503: "AI provider not configured (ai_unavailable) or overloaded",
-      },
+      responses: taskResponses({ description: "Analysis result", schema: AnalysisResult }, { ...SCHEMA_DOCUMENT_ERRORS, ...AI_PROVIDER_ERRORS }),
     },
     handler: async (call) => {
       const { body, services } = call;
@@ -81,12 +73,7 @@ export const analyzeRoutes: Route<AnalyzeRouteDeps>[] = [
       description: "One schema for every item; `files` and/or `urls` (`render` for the web pages among them, as in markdown/convert). Poll GET /api/v1/jobs/batch/{batch_id}. Credits: the sum of the items.",
       body: AnalyzeBatchBody,
       maxRequestBytes: 200_000_000,
-      responses: {
-        202: { description: "Batch accepted", schema: BatchAcceptedSchema },
-        400: "Invalid schema, no items, or a refused URL",
-        402: "Not enough credits",
-        413: "A file over 50 MB, or the request over 200 MB",
-      },
+      responses: BATCH_RESPONSES,
     },
     handler: async ({ body, services, ctx, set }) => {
       const schema = parseTypedSchema(body.schema);
@@ -110,15 +97,10 @@ export const analyzeRoutes: Route<AnalyzeRouteDeps>[] = [
         "Uploaded `files` (labels from `document_labels` or file names) and/or `urls` (array, or object label -> URL). `render` chooses how web page URLs become text, as in markdown/convert. At most 10 schema fields, 100 MB combined, 5 minutes synchronous. " + priceText("cross"),
       body: CrossAnalyzeBody,
       maxRequestBytes: 101_000_000,
-      responses: {
-        200: { description: "Cross-analysis result", schema: CrossAnalysisResult },
-        202: { description: "Accepted (sync=false)", schema: AsyncAcceptedSchema },
-        400: "Invalid schema, fewer than 2 or more than 5 documents, or a refused URL",
-        402: "Not enough credits",
-        413: "Over 100 MB combined",
-        502: "The AI provider failed",
-        503: "AI provider not configured (ai_unavailable) or overloaded",
-      },
+      responses: taskResponses(
+        { description: "Cross-analysis result", schema: CrossAnalysisResult },
+        { 400: "Invalid schema, fewer than 2 or more than 5 documents, or a refused URL", 413: "Over 100 MB combined", ...AI_PROVIDER_ERRORS },
+      ),
     },
     handler: async (call) => {
       const { body, services } = call;

@@ -3,7 +3,7 @@ import { runNowOrAccept, type EngineDeps } from "../tasks/routes";
 import type { AgentDeps } from "../analyze/service";
 import type { DecideTaskInput } from "./task";
 import { checkWebhookUrl, requireOneDocument, type UrlPolicy } from "../documents/inputs";
-import { AsyncAcceptedSchema } from "../http/responses";
+import { taskResponses } from "../http/responses";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
 import { requireProvider } from "../ai/groq";
@@ -50,15 +50,15 @@ export const decideRoutes: Route<DecideRouteDeps>[] = [
       description:
         "`instructions` and a typed `schema` (at most 10 fields), plus at least one of `file`, `url` or `context` (`render` chooses how a web page URL becomes text, as in markdown/convert). The agent may investigate the document with the analyze tools (at most 6 calls); with context only the decision is one call. Every field of the decision gets a real value (the response schema allows no nulls) with a confidence, plus one rationale and the sources it checked against the document and context. " + priceText("decide"),
       body: DecideBody,
-      responses: {
-        200: { description: "Decision result", schema: DecisionResult },
-        202: { description: "Accepted (sync=false)", schema: AsyncAcceptedSchema },
-        400: "Invalid schema or context, or no file, url or context",
-        402: "Not enough credits",
-        413: "File over 50 MB",
-        502: "The AI provider failed in a non-retryable way",
-        503: "AI provider not configured, overloaded or rate-limited (Retry-After)",
-      },
+      responses: taskResponses(
+        { description: "Decision result", schema: DecisionResult },
+        {
+          400: "Invalid schema or context, or no file, url or context",
+          413: "File over 50 MB",
+          502: "The AI provider failed in a non-retryable way",
+          503: "AI provider not configured, overloaded or rate-limited (Retry-After)",
+        },
+      ),
     },
     handler: async (call) => {
       const { body, services } = call;

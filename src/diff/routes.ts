@@ -3,7 +3,7 @@ import type { Route } from "../http/route";
 import { runNowOrAccept, type EngineDeps } from "../tasks/routes";
 import type { DiffInput } from "./task";
 import { checkWebhookUrl, requireOneDocument, type UrlPolicy } from "../documents/inputs";
-import { AsyncAcceptedSchema } from "../http/responses";
+import { taskResponses } from "../http/responses";
 import { providerFor, type DiffDeps, type DiffFormat, type DiffOptions, type DiffOutcome } from "./service";
 import type { Granularity } from "./compare";
 import { DiffBody, DiffResult } from "./schema";
@@ -46,17 +46,17 @@ export const diffRoutes: Route<DiffRouteDeps>[] = [
       ].join("\n\n"),
       body: DiffBody,
       maxRequestBytes: 101_000_000,
-      responses: {
-        200: { description: "Diff result (format=json, or Accept: application/json); text/markdown or text/html for format=markdown/html", schema: DiffResult },
-        202: { description: "Accepted (sync=false)", schema: AsyncAcceptedSchema },
-        400: "A document is missing, a URL is refused or unreachable, or a document is unreadable, encrypted or empty (the detail names file_a, url_b, ...)",
-        402: "Not enough credits",
-        413: "File over 50 MB, or past the page, pixel or decompressed-size limit",
-        415: "A document type markdown conversion does not support",
-        502: "The AI provider failed (annotate=true)",
-        503: "annotate=true without an AI provider (ai_unavailable), the provider is busy, or a conversion tool is unavailable",
-        504: "A conversion did not finish within the deadline",
-      },
+      responses: taskResponses(
+        { description: "Diff result (format=json, or Accept: application/json); text/markdown or text/html for format=markdown/html", schema: DiffResult },
+        {
+          400: "A document is missing, a URL is refused or unreachable, or a document is unreadable, encrypted or empty (the detail names file_a, url_b, ...)",
+          413: "File over 50 MB, or past the page, pixel or decompressed-size limit",
+          415: "A document type markdown conversion does not support",
+          502: "The AI provider failed (annotate=true)",
+          503: "annotate=true without an AI provider (ai_unavailable), the provider is busy, or a conversion tool is unavailable",
+          504: "A conversion did not finish within the deadline",
+        },
+      ),
     },
     handler: async (call) => {
       const { body, services } = call;

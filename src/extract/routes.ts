@@ -1,7 +1,7 @@
 import type { Route } from "../http/route";
 import { requireProvider } from "../ai/groq";
 import { checkBatchInputs, checkWebhookUrl, renderModeOf, requireOneDocument, type UrlPolicy } from "../documents/inputs";
-import { AsyncAcceptedSchema, BatchAcceptedSchema } from "../http/responses";
+import { BATCH_RESPONSES, SCHEMA_DOCUMENT_ERRORS, taskResponses } from "../http/responses";
 import { parseTypedSchema } from "../schema/typed";
 import { MINIMUM_COST, priceText } from "../credits/costs";
 import { runNowOrAccept, type EngineDeps } from "../tasks/routes";
@@ -29,14 +29,7 @@ export const extractRoutes: Route<ExtractRouteDeps>[] = [
       description:
         "Multipart: `schema` (typed schema JSON, or a standard JSON Schema object, converted to the typed form) and `file` or `url`. The document is converted as by POST /api/v1/markdown/convert, then each field is read by the AI provider (with GROQ_API_KEY; `model` fast, accurate or auto) or, without one, by the local engine (labels, tables and typed patterns; `engine: local`). Per field: value, confidence and a verbatim citation; `field_status` for every field; `missing_required_fields` when success=false. `sync=false` answers 202 with a task_id at once (poll GET /api/v1/jobs/{task_id}; `webhook_url` receives the signed task record). `use_vision=true` (needs the provider; 503 ai_unavailable without one) sends the image, or the PDF pages without a text layer (the first 5), to the vision model with the text: extraction_method ocr+vision (vision when OCR found no text). `render` chooses how a web page URL becomes text, as in markdown/convert (auto, never, always). `follow_links=true` on a web page URL also reads up to 5 same-site links about the owner (about, contact, team, company, imprint, ...) and appends their text; a link that fails is named in `warnings`. " + priceText("extract") + " The minimum is held when a task is accepted.",
       body: ExtractBody,
-      responses: {
-        200: { description: "Extraction result", schema: ExtractionResult },
-        202: { description: "Accepted (sync=false)", schema: AsyncAcceptedSchema },
-        400: "Invalid schema, neither file nor url, or a refused/unreachable URL",
-        402: "Not enough credits",
-        413: "File over 50 MB",
-        503: "AI service unavailable or overloaded",
-      },
+      responses: taskResponses({ description: "Extraction result", schema: ExtractionResult }, { ...SCHEMA_DOCUMENT_ERRORS, 503: "AI service unavailable or overloaded" }),
     },
     handler: async (call) => {
       const { body, services } = call;
@@ -58,12 +51,7 @@ export const extractRoutes: Route<ExtractRouteDeps>[] = [
         "One schema for every item; `files` (repeatable) and/or `urls` (JSON array), at most 20 together (more: 422). Answers 202 with a batch_id at once; items run concurrently (a few at a time) as tasks. Poll GET /api/v1/jobs/batch/{batch_id}; `webhook_url` receives the signed batch record once, when every item has ended. Credits: the sum of the items' costs (the minimum of every item, " + MINIMUM_COST.extract + " each, is held at acceptance; 402 when the balance cannot cover it).",
       body: ExtractBatchBody,
       maxRequestBytes: 200_000_000,
-      responses: {
-        202: { description: "Batch accepted", schema: BatchAcceptedSchema },
-        400: "Invalid schema, no items, or a refused URL",
-        402: "Not enough credits",
-        413: "A file over 50 MB, or the request over 200 MB",
-      },
+      responses: BATCH_RESPONSES,
     },
     handler: async ({ body, services, ctx, set }) => {
       const schema = parseTypedSchema(body.schema);

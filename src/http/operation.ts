@@ -6,20 +6,12 @@
 import type { Elysia } from "elysia";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { AppError, RequestValidationError } from "../errors";
-import { ErrorBodySchema, ValidationErrorSchema } from "./responses";
+import { ErrorBodySchema, ValidationErrorSchema, type ResponseDoc, type Responses } from "./responses";
 import { validateFields } from "./validate";
 import { contextOf, type RequestContext } from "./context";
 import type { BodySpool } from "./bodySpool";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
-
-export interface ResponseDoc {
-  description: string;
-  /** JSON schema of the body; omitted for error statuses (the shared error bodies are used) */
-  schema?: TSchema;
-  /** content type when not JSON, e.g. image/jpeg */
-  contentType?: string;
-}
 
 export interface Operation {
   method: HttpMethod;
@@ -34,7 +26,7 @@ export interface Operation {
   bodyType?: "multipart" | "json";
   query?: TObject;
   params?: TObject;
-  responses: Record<number, ResponseDoc | string>;
+  responses: Responses;
   /**
    * public: true for operations that need no key (/healthz, the signed thumbnail URL, which carries
    * its own signature). Every other operation needs one; the check is made for the route that

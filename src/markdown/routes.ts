@@ -3,6 +3,7 @@ import { Fields } from "../http/fields";
 import { Type } from "@sinclair/typebox";
 import type { Route } from "../http/route";
 import type { HandlerInput } from "../http/operation";
+import { NOT_ENOUGH_CREDITS } from "../http/responses";
 import { targetUrlOf } from "../http/context";
 import { renderModeOf, requireOneDocument, type UrlPolicy } from "../documents/inputs";
 import type { EngineDeps } from "../tasks/routes";
@@ -89,7 +90,7 @@ export const markdownRoutes: Route<MarkdownRouteDeps>[] = [
       responses: {
         200: { description: "The markdown (text/markdown; JSON with Accept: application/json)", schema: MarkdownResponse },
         400: "The URL is invalid, refused (private address) or unreachable; or the document is unreadable or encrypted",
-        402: "Not enough credits",
+        402: NOT_ENOUGH_CREDITS,
         413: "The document is over 50 MB, or past the page, pixel or decompressed-size limit",
         415: "The URL serves a type markdown conversion does not support",
         503: "A tool (Chromium, LibreOffice, ...) is unavailable or the AI provider is overloaded",
@@ -117,7 +118,7 @@ export const markdownRoutes: Route<MarkdownRouteDeps>[] = [
       responses: {
         200: { description: "Markdown result (text/markdown with Accept: text/markdown or format=markdown)", schema: MarkdownResponse },
         400: "Neither file nor url; the URL is refused or unreachable; the document is unreadable (unreadable_document), password-protected (encrypted_document) or has no text (empty_document)",
-        402: "Not enough credits",
+        402: NOT_ENOUGH_CREDITS,
         413: "File over 50 MB, or past the page, pixel or decompressed-size limit (document_too_large)",
         415: "Unsupported file type",
         503: "A tool (Chromium, LibreOffice, ...) is unavailable, the workers are overloaded, or the AI provider is unavailable",

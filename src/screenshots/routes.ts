@@ -4,6 +4,7 @@ import { Type } from "@sinclair/typebox";
 import type { Route } from "../http/route";
 import { AppError } from "../errors";
 import { targetUrlOf } from "../http/context";
+import { NOT_ENOUGH_CREDITS } from "../http/responses";
 import { assertFetchableUrl } from "../security/ssrf";
 import type { UrlPolicy } from "../documents/inputs";
 import type { EngineDeps } from "../tasks/routes";
@@ -29,7 +30,7 @@ export const screenshotRoutes: Route<ScreenshotRouteDeps>[] = [
       responses: {
         200: { description: "The screenshot (image/jpeg, image/png, image/webp, image/gif or video/mp4)", contentType: "image/jpeg" },
         400: "The URL is invalid, refused (private address) or unreachable; or the selector matched nothing",
-        402: "Not enough credits",
+        402: NOT_ENOUGH_CREDITS,
         503: "Chromium or ffmpeg is unavailable",
         504: "The page did not load and settle within the screenshot deadline",
       },

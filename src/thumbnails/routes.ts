@@ -1,6 +1,7 @@
 import type { Route } from "../http/route";
 import { priceText } from "../credits/costs";
 import type { HandlerInput } from "../http/operation";
+import { NOT_ENOUGH_CREDITS, type Responses } from "../http/responses";
 import { checkWebhookUrl, type UrlPolicy } from "../documents/inputs";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import type { ThumbnailJobRow } from "../store/backend";
@@ -36,6 +37,19 @@ const SUPPORTED = supportedThumbnailTypes();
 const RESPONSE_FIELDS_DOC =
   "The answer (and the job status) carries `job_id`, `status`, `handler` (image, pdf, office, spreadsheet, presentation, video, audio, web, text), `width` and `height` of the JPEG, `content_type` (image/jpeg), `credits_used`, and either `url` + `expires_at` (response_type=url: a signed URL served by this service without an API key, valid 24 h; absolute under the server's --public-url, else relative to this service, e.g. /api/v1/thumbnails/files/...) or `image_base64`. " +
   "`width` and `height` are maximums: the thumbnail fits inside them with its aspect ratio kept and is never enlarged. Every thumbnail is kept as a job for 7 days.";
+
+/** generateResponses: the answers of both generate operations, which differ in how the document came (`errors`: 400, 413). */
+function generateResponses(errors: Responses): Responses {
+  return {
+    200: { description: "Thumbnail (sync)", schema: ThumbnailResponse },
+    202: { description: "Job created (sync=false)", schema: ThumbnailAccepted },
+    402: NOT_ENOUGH_CREDITS,
+    415: "Unsupported file type",
+    503: "A tool (Chromium, LibreOffice, ffmpeg) is unavailable",
+    504: "The thumbnail did not finish within the deadline",
+    ...errors,
+  };
+}
 
 /** sizeOf reads width, height and quality (defaults 600, 400, 95) from a body or query. */
 export function sizeOf(fields: Record<string, unknown>): ThumbnailSize {
@@ -123,16 +137,7 @@ export const thumbnailRoutes: Route<ThumbnailRouteDeps>[] = [
       summary: "Thumbnail of an uploaded file",
       description: `Multipart \`file\` plus options. Images, PDF, office and iWork documents, spreadsheets, presentations, video, audio, HTML, text, markdown and code (GET /api/v1/thumbnails/supported-types). ${RESPONSE_FIELDS_DOC} sync=false answers 202 with a job to poll. ${priceText("thumbnail")}`,
       body: ThumbnailGenerateBody,
-      responses: {
-        200: { description: "Thumbnail (sync)", schema: ThumbnailResponse },
-        202: { description: "Job created (sync=false)", schema: ThumbnailAccepted },
-        400: "Invalid request, or the file is corrupt or unreadable",
-        402: "Not enough credits",
-        413: "File over 50 MB, or an image over the pixel limit (a decompression bomb)",
-        415: "Unsupported file type",
-        503: "A tool (Chromium, LibreOffice, ffmpeg) is unavailable",
-        504: "The thumbnail did not finish within the deadline",
-      },
+      responses: generateResponses({ 400: "Invalid request, or the file is corrupt or unreadable", 413: "File over 50 MB, or an image over the pixel limit (a decompression bomb)" }),
     },
     handler: async (input) => {
       const { body, services } = input;
@@ -149,16 +154,7 @@ export const thumbnailRoutes: Route<ThumbnailRouteDeps>[] = [
       description: `JSON body with \`url\` and the thumbnail options; \`url_headers\` for authenticated URLs. A web page is drawn as a 1280x800 screenshot; a document behind the URL like an upload. ${RESPONSE_FIELDS_DOC} ${priceText("thumbnail")}`,
       body: ThumbnailGenerateJsonBody,
       bodyType: "json",
-      responses: {
-        200: { description: "Thumbnail (sync)", schema: ThumbnailResponse },
-        202: { description: "Job created (sync=false)", schema: ThumbnailAccepted },
-        400: "Invalid request, or the URL is refused or unreachable",
-        402: "Not enough credits",
-        413: "The document is over 50 MB, or an image over the pixel limit",
-        415: "Unsupported file type",
-        503: "A tool (Chromium, LibreOffice, ffmpeg) is unavailable",
-        504: "The thumbnail did not finish within the deadline",
-      },
+      responses: generateResponses({ 400: "Invalid request, or the URL is refused or unreachable", 413: "The document is over 50 MB, or an image over the pixel limit" }),
     },
     handler: async (input) => {
       const { body, services } = input;
@@ -260,7 +256,7 @@ export const thumbnailRoutes: Route<ThumbnailRouteDeps>[] = [
       responses: {
         200: { description: "The preview", contentType: "image/jpeg" },
         400: "Invalid, refused or unreachable URL, or an unreadable document",
-        402: "Not enough credits",
+        402: NOT_ENOUGH_CREDITS,
         413: "Target over 50 MB, or an image over the pixel limit",
         415: "Unsupported file type",
         504: "The preview did not finish within the deadline",
