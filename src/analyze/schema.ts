@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { commonFields } from "../documents/fields";
+import { commonFields, documentFields, taskFields } from "../documents/fields";
 import { FilesField, JsonText, Fields } from "../http/fields";
 
 export const ANALYZE_BATCH_MAX_ITEMS = 10;
@@ -9,13 +9,10 @@ export const CROSS_MAX_FIELDS = 10;
 export const AnalyzeBody = Fields(
   {
     schema: commonFields.schema(),
-    file: commonFields.file(),
-    url: commonFields.url(),
-    url_headers: commonFields.urlHeaders(),
+    ...documentFields(),
     render: commonFields.render(),
     include_steps: commonFields.includeSteps(),
-    sync: commonFields.sync(),
-    webhook_url: commonFields.webhookUrl(),
+    ...taskFields(),
   },
   { required: ["schema"] },
 );
@@ -41,8 +38,7 @@ export const CrossAnalyzeBody = Fields(
     url_headers: commonFields.urlHeaders(),
     render: commonFields.render(),
     include_steps: commonFields.includeSteps(),
-    sync: commonFields.sync(),
-    webhook_url: commonFields.webhookUrl(),
+    ...taskFields(),
   },
   { required: ["schema"] },
 );

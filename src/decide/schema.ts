@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { commonFields } from "../documents/fields";
+import { commonFields, documentFields, taskFields } from "../documents/fields";
 import { JsonText, Fields } from "../http/fields";
 
 export type { ContextBlock } from "../analyze/agent/answer";
@@ -11,13 +11,10 @@ export const DecideBody = Fields(
     instructions: Type.String({ minLength: 1, maxLength: DECIDE_LIMITS.instructionsChars, description: "the task and what makes a decision correct" }),
     schema: JsonText({ description: `JSON typed schema of the decision, at most ${DECIDE_LIMITS.fields} fields` }),
     context: JsonText({ description: `JSON array of {label, content} blocks (or a JSON string); up to ${DECIDE_LIMITS.contextBlocks} blocks and ${DECIDE_LIMITS.contextChars} characters in all` }),
-    file: commonFields.file(),
-    url: commonFields.url(),
-    url_headers: commonFields.urlHeaders(),
+    ...documentFields(),
     render: commonFields.render(),
     include_steps: commonFields.includeSteps(),
-    sync: commonFields.sync(),
-    webhook_url: commonFields.webhookUrl(),
+    ...taskFields(),
   },
   { required: ["instructions", "schema"] },
 );

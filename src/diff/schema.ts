@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { FileField, StringEnum, Fields } from "../http/fields";
-import { commonFields } from "../documents/fields";
+import { commonFields, taskFields } from "../documents/fields";
 
 export const DiffBody = Fields({
   file_a: FileField({ description: "the first (older) document; or url_a" }),
@@ -12,8 +12,7 @@ export const DiffBody = Fields({
   granularity: StringEnum(["block", "word"] as const, { default: "word", description: "block: aligned blocks only; word: also word-level operations inside replaced blocks" }),
   format: StringEnum(["json", "markdown", "html"] as const, { default: "json", description: "json, markdown (~~deleted~~ **inserted**) or html (coloured)" }),
   annotate: Type.Boolean({ default: false, description: "AI summary and per-change significance (needs the AI provider)" }),
-  sync: commonFields.sync(),
-  webhook_url: commonFields.webhookUrl(),
+  ...taskFields(),
 });
 
 const WordRun = Type.Object(

@@ -24,3 +24,13 @@ export const commonFields = {
   model: () => StringEnum(["fast", "accurate", "auto"] as const, { default: "auto", description: "fast, accurate, or auto (fast first, accurate when required fields are missing or confidence is low)" }),
   urls: (max: number) => JsonText({ description: `JSON array of up to ${max} URLs, e.g. ["https://a.example/x.pdf"]` }),
 };
+
+/** documentFields: one document, uploaded as `file` or fetched from `url` (with `url_headers` when it needs them). */
+export function documentFields() {
+  return { file: commonFields.file(), url: commonFields.url(), url_headers: commonFields.urlHeaders() };
+}
+
+/** taskFields: `sync` and `webhook_url`, of the operations that may run as a task. */
+export function taskFields() {
+  return { sync: commonFields.sync(), webhook_url: commonFields.webhookUrl() };
+}

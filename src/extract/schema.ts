@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { commonFields } from "../documents/fields";
+import { commonFields, documentFields, taskFields } from "../documents/fields";
 import { FilesField, Fields } from "../http/fields";
 
 export const EXTRACT_BATCH_MAX_ITEMS = 20;
@@ -14,12 +14,9 @@ const options = {
 export const ExtractBody = Fields(
   {
     schema: commonFields.schema(),
-    file: commonFields.file(),
-    url: commonFields.url(),
-    url_headers: commonFields.urlHeaders(),
+    ...documentFields(),
     ...options,
-    sync: commonFields.sync(),
-    webhook_url: commonFields.webhookUrl(),
+    ...taskFields(),
   },
   { required: ["schema"] },
 );

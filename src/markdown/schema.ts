@@ -1,6 +1,6 @@
 import { Fields, StringEnum } from "../http/fields";
 import { Type } from "@sinclair/typebox";
-import { commonFields } from "../documents/fields";
+import { commonFields, documentFields } from "../documents/fields";
 
 const pageOptions = {
   main_content: Type.Boolean({ default: true, description: "web pages: strip boilerplate (navigation, footers, ads); false keeps the whole page" }),
@@ -10,9 +10,7 @@ const pageOptions = {
 };
 
 export const MarkdownConvertBody = Fields({
-  file: commonFields.file(),
-  url: commonFields.url(),
-  url_headers: commonFields.urlHeaders(),
+  ...documentFields(),
   ...pageOptions,
 });
 
