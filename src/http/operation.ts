@@ -129,7 +129,7 @@ function parametersOf(schema: TObject | undefined, where: "query" | "path") {
  */
 export function openApiOperation(op: Operation, keylessAllowed = false): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
-  const all: Record<number, ResponseDoc | string> = { ...op.responses };
+  const all: Responses = { ...op.responses };
   if (!op.public) for (const status of [401, 429]) all[status] ??= STANDARD_ERRORS[status]!;
   if (op.body || op.query || op.params) all[422] ??= STANDARD_ERRORS[422]!;
   all[500] ??= STANDARD_ERRORS[500]!;
