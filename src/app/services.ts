@@ -1,6 +1,8 @@
 /**
- * Services is everything a request handler may use, built once at start from the Config. Tests
- * and the CLI build the same object, so sync routes, tasks and the CLI share one code path.
+ * The composition root: createServices builds every dependency once at start from the Config, each
+ * from the ones before it, with no placeholder. Routes declare the part they use (`Route<Deps>`),
+ * operations theirs (`OperationDeps`); Services has them all and nothing below app/ imports it.
+ * Tests and the CLI build the same object, so sync routes, tasks and the CLI share one code path.
  */
 import type { Config } from "../config";
 import type { StoreBackend } from "../store/backend";
@@ -19,7 +21,6 @@ import { TaskEngine } from "../tasks/engine";
 import { OPERATIONS, type OperationDeps } from "../operations";
 import { WebhookDispatcher } from "../webhooks/dispatcher";
 import { PythonSandbox } from "../ai/sandbox";
-import type { AgentDeps } from "../analyze/service";
 import { ThumbnailJobs } from "../thumbnails/jobs";
 import { thumbnailDepsOf } from "../thumbnails/service";
 import { resolveUrlSigningKey } from "../thumbnails/signing";
@@ -58,40 +59,34 @@ export async function createServices(config: Config, overrides: Partial<Pick<Ser
   const backend: StoreBackend = await openDatabase(config.database, { service: true });
   const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
   const groq = providerClientOf(config);
-  const services = {
-    config,
-    backend,
-    keys: new KeyResolver(backend, (error) => services.logger.error("-", "could not record a key's last use", error)),
-    ledger: new Ledger(backend),
-    rateLimiter: new RateLimiter(backend.counters),
-    pool,
-    markdown: markdownDepsOf(config, createConvertTools(config, pool, groq)),
-    provider: groq ? { client: groq, models: config.groq.models } : undefined,
-    sandbox: new PythonSandbox({ ...config.compute, maxOutputChars: 8000 }),
-    metrics: new Metrics(),
-    logger: overrides.logger ?? createLogger(config.logLevel),
-    webhookSecret: (await resolveWebhookSecret(backend.settings, config.webhookSecret)).secret,
-    startedAt: new Date(),
-    draining: false,
-  } as Services;
-  services.webhooks = new WebhookDispatcher({ backend, sharedSecret: services.webhookSecret, allowPrivate: config.allowPrivateUrls, logger: services.logger, retryScale: config.webhooks.retryScale });
-  services.thumbnails = new ThumbnailJobs({
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const keys = new KeyResolver(backend, (error) => logger.error("-", "could not record a key's last use", error));
+  const ledger = new Ledger(backend);
+  const rateLimiter = new RateLimiter(backend.counters);
+  const markdown = markdownDepsOf(config, createConvertTools(config, pool, groq));
+  const provider = groq ? { client: groq, models: config.groq.models } : undefined;
+  const sandbox = new PythonSandbox({ ...config.compute, maxOutputChars: 8000 });
+  const metrics = new Metrics();
+  const webhookSecret = (await resolveWebhookSecret(backend.settings, config.webhookSecret)).secret;
+  const startedAt = new Date();
+  const webhooks = new WebhookDispatcher({ backend, sharedSecret: webhookSecret, allowPrivate: config.allowPrivateUrls, logger, retryScale: config.webhooks.retryScale });
+  const thumbnails = new ThumbnailJobs({
     backend,
     dataDir: config.dataDir,
-    thumbnail: thumbnailDepsOf(config, services.markdown),
-    logger: services.logger,
+    thumbnail: thumbnailDepsOf(config, markdown),
+    logger,
     urlSigningKey: await resolveUrlSigningKey(backend.settings),
-    forgetTask: (id) => services.tasks.forget(id),
+    // the engine is made below, with the thumbnails among its dependencies; this runs only after
+    forgetTask: (id) => tasks.forget(id),
   });
-  const screenshots = screenshotDepsOf(services.markdown.tools, { timeoutMs: config.chromium.screenshotTimeoutMs, allowPrivateUrls: config.allowPrivateUrls, maxPixels: config.convert.maxPixels });
-  const operationDeps: OperationDeps = { ...agentDepsOf(services), thumbnails: services.thumbnails, screenshots };
-  services.tasks = new TaskEngine(
-    { backend, ledger: services.ledger, webhooks: services.webhooks, logger: services.logger },
-    OPERATIONS,
-    operationDeps,
-    { concurrency: config.tasks.concurrency, leaseMs: config.tasks.leaseMs, maxPendingPerKey: config.tasks.maxPendingPerKey },
-  );
-  return services;
+  const screenshots = screenshotDepsOf(markdown.tools, { timeoutMs: config.chromium.screenshotTimeoutMs, allowPrivateUrls: config.allowPrivateUrls, maxPixels: config.convert.maxPixels });
+  const operationDeps: OperationDeps = { markdown, provider, pool, compute: sandbox, thumbnails, screenshots };
+  const tasks = new TaskEngine({ backend, ledger, webhooks, logger }, OPERATIONS, operationDeps, {
+    concurrency: config.tasks.concurrency,
+    leaseMs: config.tasks.leaseMs,
+    maxPendingPerKey: config.tasks.maxPendingPerKey,
+  });
+  return { config, backend, keys, ledger, rateLimiter, pool, markdown, provider, sandbox, metrics, logger, webhookSecret, tasks, webhooks, thumbnails, startedAt, draining: false };
 }
 
 export async function closeServices(services: Services): Promise<void> {
@@ -104,9 +99,4 @@ export async function closeServices(services: Services): Promise<void> {
   await services.pool.close();
   await services.keys.flushTouches();
   await services.backend.close();
-}
-
-/** agentDepsOf is what analyze, cross-analyze and decide need from the services. */
-export function agentDepsOf(services: Services): AgentDeps {
-  return { markdown: services.markdown, provider: services.provider, pool: services.pool, compute: services.sandbox };
 }
