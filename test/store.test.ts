@@ -5,7 +5,7 @@ import { COUNTERS_FILE, STORE_FILE, appliedMigrations, openCounters, openStore, 
 import { MIGRATIONS } from "../src/store/migrations";
 import { TASK_STATES, DELIVERY_STATES } from "../src/store/states";
 import { newApiKey } from "../src/security/apiKeys";
-import { keyQueries } from "../src/security/queries";
+import { keyQueries } from "../src/store/sqlite/keys";
 import { tempDir } from "./helpers/server";
 
 const dir = tempDir();

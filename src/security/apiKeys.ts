@@ -5,9 +5,8 @@
  */
 import { randomBytes, createHash, randomInt } from "node:crypto";
 import { AppError } from "../errors";
-import type { KeyStore, SettingStore } from "../store/backend";
+import type { ApiKeyRow, KeyStore, SettingStore } from "../store/backend";
 import { PLANS, type Plan } from "../store/states";
-import type { ApiKeyRow } from "./queries";
 
 /** newSigningSecret makes a key's webhook signing secret (webhooks/secret.ts): whsec_ and 32 random bytes in hex. */
 export function newSigningSecret(): string {

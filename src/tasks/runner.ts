@@ -27,12 +27,12 @@ import { hostname } from "node:os";
 import type { Logger } from "../app/log";
 import { AppError } from "../errors";
 import type { Hold, Ledger } from "../credits/ledger";
-import type { StoreBackend, StoreTx } from "../store/backend";
+import type { StoreBackend, StoreTx, TaskRow } from "../store/backend";
+import { ENDED_TASK_STATES } from "../store/states";
 import type { WebhookDispatcher } from "../webhooks/dispatcher";
 import { coalesced, singleFlight } from "../runtime/coalesce";
 import { hasStoredFiles, loadInput, removeInput, sweepInputs } from "./files";
 import type { TaskKinds, TaskOutcome } from "./kinds";
-import { ENDED_TASK_STATES, type TaskRow } from "./queries";
 import { batchRecord, taskWebhookBody, type TaskError } from "./records";
 
 /** TaskRunnerDeps: what the runner itself uses (the kinds get their own dependencies, see TaskKind) */

@@ -20,9 +20,8 @@ import type { Logger } from "../app/log";
 import { AppError } from "../errors";
 import { coalesced, singleFlight } from "../runtime/coalesce";
 import { assertFetchableUrl, pinToAddress } from "../security/ssrf";
-import type { StoreBackend, StoreTx } from "../store/backend";
+import type { DeliveryRow, StoreBackend, StoreTx } from "../store/backend";
 import type { DeliveryState } from "../store/states";
-import type { DeliveryRow } from "./queries";
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS, delayBefore } from "./schedule";
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signBody } from "./signature";
 
