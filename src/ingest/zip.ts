@@ -7,7 +7,7 @@
 import { inflateRawSync } from "node:zlib";
 import { AppError } from "../errors";
 import { describeBytes } from "../security/ssrf";
-import { findEndOfCentralDirectory } from "../ingest/sniff";
+import { findEndOfCentralDirectory } from "./sniff";
 
 export interface ZipEntry {
   name: string;
