@@ -51,7 +51,6 @@ export const ALLOWED_FOLDER_EDGES: string[] = [
   "app -> thumbnails",
   "app -> webhooks",
   "convert -> markdown",
-  "convert -> pool",
   "credits -> app",
   "decide -> analyze",
   "decide -> app",

@@ -4,7 +4,7 @@
  * tools through the interfaces below, so each tool has one supervisor and tests use the real ones.
  */
 import type { Browser, MediaTools, OcrEngine, OfficeConverter } from "../tools/types";
-import type { WorkerPool } from "../pool";
+import type { extractPdfPages, probePdf } from "./pdfText";
 import type { Transcriber } from "../ai/transcribe";
 export type { Transcriber };
 
@@ -78,9 +78,19 @@ export interface ConvertLimits {
   maxMarkdownChars?: number;
 }
 
+/**
+ * ConvertWorkers is the worker pool as converters see it: the converter functions it runs on worker
+ * threads. WorkerPool (src/pool) is one: the pool's table of functions (src/pool/functions.ts)
+ * imports these from convert, so convert names what it needs instead of importing the pool.
+ */
+export interface ConvertWorkers {
+  run(name: "pdfProbe", args: Parameters<typeof probePdf>[0], signal?: AbortSignal): ReturnType<typeof probePdf>;
+  run(name: "pdfPages", args: Parameters<typeof extractPdfPages>[0], signal?: AbortSignal): ReturnType<typeof extractPdfPages>;
+}
+
 /** ConvertTools are the external programs converters may use. */
 export interface ConvertTools {
-  pool: WorkerPool;
+  pool: ConvertWorkers;
   office: OfficeConverter;
   ocr: OcrEngine;
   media: MediaTools;
