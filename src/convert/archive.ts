@@ -12,7 +12,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import { AppError } from "../errors";
-import { describeBytes } from "../security/ssrf";
+import { describeBytes } from "../runtime/values";
 import { sniffType } from "../ingest/sniff";
 import { ZipArchive } from "../ingest/zip";
 import { checkMarkdownSize, demoteHeadings, heading, joinBlocks, tidyMarkdown } from "./markdown";

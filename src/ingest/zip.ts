@@ -6,7 +6,7 @@
  */
 import { inflateRawSync } from "node:zlib";
 import { AppError } from "../errors";
-import { describeBytes } from "../security/ssrf";
+import { describeBytes } from "../runtime/values";
 import { findEndOfCentralDirectory } from "./sniff";
 
 export interface ZipEntry {
