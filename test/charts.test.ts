@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ZipArchive } from "../src/convert/zip";
+import { ZipArchive } from "../src/ingest/zip";
 import { runProcess } from "../src/tools/process";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 import { zipOf, type ZipEntryInput } from "./helpers/zip";

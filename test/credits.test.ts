@@ -34,8 +34,8 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 
 describe("credit ledger", () => {
   test("a free key has 100 credits this month and 402 past them", async () => {
-    const { store, backend } = freshStore();
-    const { info } = createApiKey(store, "free");
+    const { backend } = freshStore();
+    const { info } = await createApiKey(backend.keys, "free");
     const ledger = new Ledger(backend);
     expect(await ledger.balance(info)).toMatchObject({ allowance: 100, used: 0, remaining: 100 });
     await ledger.charge(info, 98, { operation: "extract" });
@@ -44,8 +44,8 @@ describe("credit ledger", () => {
   });
 
   test("100 parallel charges against a balance that covers 50: at most 50 succeed, never below zero", async () => {
-    const { store, backend } = freshStore();
-    const { info } = createApiKey(store, "free");
+    const { backend } = freshStore();
+    const { info } = await createApiKey(backend.keys, "free");
     const ledger = new Ledger(backend);
     await ledger.charge(info, 50, { operation: "setup" });
     const results = await Promise.all(
@@ -64,7 +64,7 @@ describe("credit ledger", () => {
 
   test("charges from 4 processes at once against one store never overspend", async () => {
     const { store, backend, dir } = freshStore();
-    const { info } = createApiKey(store, "free");
+    const { info } = await createApiKey(backend.keys, "free");
     await new Ledger(backend).charge(info, 50, { operation: "setup" });
     const script = `
       import { openSqliteBackend } from "${ROOT}/src/store/sqliteBackend";
@@ -87,8 +87,8 @@ describe("credit ledger", () => {
   });
 
   test("settle charges the actual cost; release charges nothing", async () => {
-    const { store, backend } = freshStore();
-    const { info } = createApiKey(store, "free");
+    const { backend } = freshStore();
+    const { info } = await createApiKey(backend.keys, "free");
     const ledger = new Ledger(backend);
     const a = await ledger.hold(info, 3);
     expect(await ledger.balance(info)).toMatchObject({ held: 3, remaining: 97 });
@@ -99,8 +99,8 @@ describe("credit ledger", () => {
   });
 
   test("a settle that costs more than the balance covers charges nothing and says 402", async () => {
-    const { store, backend } = freshStore();
-    const { info } = createApiKey(store, "free");
+    const { backend } = freshStore();
+    const { info } = await createApiKey(backend.keys, "free");
     const ledger = new Ledger(backend);
     await ledger.charge(info, 95, { operation: "setup" });
     const hold = await ledger.hold(info, 3);
@@ -109,8 +109,8 @@ describe("credit ledger", () => {
   });
 
   test("the free allowance is per calendar month with no carry-over; grants count for their month", async () => {
-    const { store, backend } = freshStore();
-    const { info } = createApiKey(store, "free");
+    const { backend } = freshStore();
+    const { info } = await createApiKey(backend.keys, "free");
     let now = new Date("2026-10-31T23:59:00Z");
     const ledger = new Ledger(backend, () => now);
     await ledger.charge(info, 10, { operation: "x" });
@@ -121,8 +121,8 @@ describe("credit ledger", () => {
   });
 
   test("an expired hold (its process died) stops counting", async () => {
-    const { store, backend } = freshStore();
-    const { info } = createApiKey(store, "free");
+    const { backend } = freshStore();
+    const { info } = await createApiKey(backend.keys, "free");
     let now = new Date("2026-11-10T10:00:00Z");
     const ledger = new Ledger(backend, () => now);
     await ledger.hold(info, 40, 60_000);
@@ -133,8 +133,8 @@ describe("credit ledger", () => {
   });
 
   test("a balance read here sees a grant and a charge committed by another connection from the next turn on", async () => {
-    const { store, backend, dir } = freshStore();
-    const { info } = createApiKey(store, "free");
+    const { backend, dir } = freshStore();
+    const { info } = await createApiKey(backend.keys, "free");
     const ledger = new Ledger(backend);
     expect((await ledger.balance(info)).remaining).toBe(100);
     expect((await ledger.balance(info)).remaining).toBe(100); // served from the cache: nothing changed
@@ -149,18 +149,18 @@ describe("credit ledger", () => {
   });
 
   test("pro and enterprise are metered without a cap", async () => {
-    const { store, backend } = freshStore();
+    const { backend } = freshStore();
     const ledger = new Ledger(backend);
     for (const plan of ["pro", "enterprise"] as const) {
-      const { info } = createApiKey(store, plan);
+      const { info } = await createApiKey(backend.keys, plan);
       await ledger.charge(info, 5000, { operation: "analyze" });
       expect(await ledger.balance(info)).toMatchObject({ allowance: null, used: 5000, remaining: null });
     }
   });
 
   test("the 402 detail says what is needed, what remains and how to get more", async () => {
-    const { store, backend } = freshStore();
-    const { info } = createApiKey(store, "free");
+    const { backend } = freshStore();
+    const { info } = await createApiKey(backend.keys, "free");
     const ledger = new Ledger(backend);
     await ledger.charge(info, 99, { operation: "x" });
     const error = await ledger.charge(info, 3, { operation: "extract" }).catch((e) => e);
@@ -195,7 +195,7 @@ describe("metered", () => {
 
   test("charges what successful work reports and nothing for failed work", async () => {
     const { store, backend } = freshStore();
-    const { info } = createApiKey(store, "free");
+    const { info } = await createApiKey(backend.keys, "free");
     const ledger = new Ledger(backend);
     const ok = await metered(ledger, info, "extract", 3, "req-1", async () => ({ result: "done", credits: 7 }));
     expect(ok).toEqual({ result: "done", creditsUsed: 7 });
@@ -209,8 +209,8 @@ describe("metered", () => {
   });
 
   test("refuses before the work starts when the minimum is not covered", async () => {
-    const { store, backend } = freshStore();
-    const { info } = createApiKey(store, "free");
+    const { backend } = freshStore();
+    const { info } = await createApiKey(backend.keys, "free");
     const ledger = new Ledger(backend);
     await ledger.charge(info, 99, { operation: "x" });
     let ran = false;
@@ -226,8 +226,8 @@ describe("metered", () => {
 test("the running totals always equal the sums of the ledger", async () => {
   const { store, backend } = freshStore();
   const ledger = new Ledger(backend);
-  const a = createApiKey(store, "free").info;
-  const b = createApiKey(store, "pro").info;
+  const a = (await createApiKey(backend.keys, "free")).info;
+  const b = (await createApiKey(backend.keys, "pro")).info;
   for (let i = 1; i <= 20; i++) {
     await ledger.charge(i % 2 ? a : b, i, { operation: "x" });
     if (i % 5 === 0) await ledger.grant(a.id, i);

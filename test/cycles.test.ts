@@ -21,7 +21,7 @@ test("cyclesOf finds every strongly connected group of two or more files, and no
 
 test("the files under src/ import each other in no cycle beyond the allow-list, type-only imports included", () => {
   const graph = importGraph();
-  expect(graph.get(join(ROOT, "src/tasks/runner.ts"))).toContain(join(ROOT, "src/tasks/queries.ts")); // the graph is read
+  expect(graph.get(join(ROOT, "src/tasks/runner.ts"))).toContain(join(ROOT, "src/store/backend.ts")); // the graph is read
   const cycles = cyclesOf(graph).map((c) => c.map((f) => relative(join(ROOT, "src"), f)));
   expect(cycles).toEqual(ALLOWED_CYCLES);
 });

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../src/errors";
-import { ZipArchive } from "../src/convert/zip";
+import { ZipArchive } from "../src/ingest/zip";
 import { LibreOffice, type LibreOfficeOptions } from "../src/tools/libreoffice";
 import { makeOfficeFixtures } from "./helpers/officeFixtures";
 

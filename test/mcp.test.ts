@@ -97,7 +97,8 @@ describe("POST /mcp with the SDK's client", () => {
 
   test("a free key without enough credits gets 402 insufficient_credits before any work, as over HTTP", async () => {
     const { key: freeKey, id } = await server.key("free");
-    await new Ledger(await server.openBackend()).charge(getApiKey(server.store(), id)!, 98, { operation: "test" });
+    const backend = await server.openBackend();
+    await new Ledger(backend).charge((await getApiKey(backend.keys, id))!, 98, { operation: "test" });
     const client = await connect(freeKey);
     // extract holds its minimum (3) first: 2 credits left cannot cover it
     const refused: any = await client.callTool({ name: "extract", arguments: { file_base64: base64("Invoice number: A-1\n"), filename: "a.txt", schema: { invoice_number: { type: "string" } } } });

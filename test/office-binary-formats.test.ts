@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { api, form, startServer, type TestServer } from "./helpers/server";
 import { zipOf } from "./helpers/zip";
 import { sniffType } from "../src/ingest/sniff";
-import { ZipArchive } from "../src/convert/zip";
+import { ZipArchive } from "../src/ingest/zip";
 
 const SAMPLES = join(import.meta.dir, "fixtures/formats");
 const XLSB = new Uint8Array(readFileSync(join(SAMPLES, "xlsb_six_sheets_calamine.xlsb")));

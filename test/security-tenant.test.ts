@@ -18,7 +18,7 @@ import { loopbackServers } from "./helpers/loopback";
 import { openStore } from "../src/store";
 import { MIGRATIONS } from "../src/store/migrations";
 import { hashKey } from "../src/security/apiKeys";
-import { taskQueries } from "../src/tasks/queries";
+import { taskQueries } from "../src/store/sqlite/tasks";
 import { Ledger } from "../src/credits/ledger";
 import { URL_SIGNING_KEY_SETTING } from "../src/thumbnails/signing";
 

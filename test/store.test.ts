@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { COUNTERS_FILE, STORE_FILE, appliedMigrations, openCounters, openStore, type Store } from "../src/store";
 import { MIGRATIONS } from "../src/store/migrations";
 import { TASK_STATES, DELIVERY_STATES } from "../src/store/states";
-import { createApiKey } from "../src/security/apiKeys";
+import { newApiKey } from "../src/security/apiKeys";
+import { keyQueries } from "../src/store/sqlite/keys";
 import { tempDir } from "./helpers/server";
 
 const dir = tempDir();
@@ -48,9 +49,10 @@ test("a counters file left unreadable (an OS crash) is made anew; the durable st
 
 test("state columns accept exactly the state constants", () => {
   const store = openStore(dir);
-  const { info } = createApiKey(store, "free");
+  const { row: key } = newApiKey("free");
+  keyQueries(store).insert(key);
   const insertTask = (id: string, status: string) =>
-    store.db.query("INSERT INTO tasks (id, key_id, operation, status, input, created_at) VALUES (?, ?, 'extract', ?, '{}', ?)").run(id, info.id, status, new Date().toISOString());
+    store.db.query("INSERT INTO tasks (id, key_id, operation, status, input, created_at) VALUES (?, ?, 'extract', ?, '{}', ?)").run(id, key.id, status, new Date().toISOString());
   TASK_STATES.forEach((s, i) => insertTask(`task_ok${i}`, s));
   expect(() => insertTask("task_bad", "stuck")).toThrow(/CHECK constraint failed/);
   const insertDelivery = (id: string, status: string) =>

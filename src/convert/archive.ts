@@ -12,14 +12,14 @@
  */
 import { gunzipSync } from "node:zlib";
 import { AppError } from "../errors";
-import { describeBytes } from "../security/ssrf";
+import { describeBytes } from "../runtime/values";
 import { sniffType } from "../ingest/sniff";
+import { ZipArchive } from "../ingest/zip";
 import { checkMarkdownSize, demoteHeadings, heading, joinBlocks, tidyMarkdown } from "./markdown";
 import { decompressStream, withSevenZip } from "../tools/archivers";
 
 import { isTar, MAX_TAR_ENTRIES, TarArchive } from "./tar";
 import type { Conversion, ConvertContext, ConvertInput } from "./types";
-import { ZipArchive } from "./zip";
 
 /** MAX_ARCHIVE_ENTRIES: entries converted from one archive; the rest are listed in a warning. */
 export const MAX_ARCHIVE_ENTRIES = 100;

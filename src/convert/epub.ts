@@ -7,10 +7,10 @@
 import { posix } from "node:path";
 import { DOMParser } from "linkedom";
 import { AppError } from "../errors";
+import { ZipArchive } from "../ingest/zip";
 import { htmlToMarkdown } from "./html";
 import { checkMarkdownSize, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import type { Converter, PageReport } from "./types";
-import { ZipArchive } from "./zip";
 
 /** EpubPackage is what the OPF says about the book. */
 interface EpubPackage {

@@ -5,7 +5,8 @@
  * reaches the client) rather than being dropped, so a user never pays for, or trusts, a
  * metadata-only answer they did not expect.
  */
-import type { Conversion, ConvertContext, ConvertInput, Converter, MediaInfo } from "./types";
+import type { MediaInfo } from "../tools/types";
+import type { Conversion, ConvertContext, ConvertInput, Converter } from "./types";
 import { escapeText, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 
 /** NO_PROVIDER_WARNING: the warning when audio could be transcribed but no provider is configured. */

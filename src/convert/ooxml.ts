@@ -7,9 +7,9 @@
 import { Parser } from "htmlparser2";
 import sharp from "sharp";
 import { AppError } from "../errors";
+import { ZipArchive } from "../ingest/zip";
 import { escapeText, gfmTable, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import type { Conversion, ConvertContext, ConvertInput } from "./types";
-import { ZipArchive } from "./zip";
 
 /** XmlElement is one element of a parsed part; names carry canonical prefixes ("w:p", "a:t", "c"). */
 export interface XmlElement {

@@ -10,11 +10,12 @@
 import { AppError } from "../errors";
 import { extractPageImages, listPdfImages, renderPdfPage, type PdfImageInfo } from "../tools/poppler";
 import { Semaphore } from "../tools/semaphore";
+import type { OcrResult } from "../tools/types";
 import { joinBlocks, tidyMarkdown } from "./markdown";
 import { metadataOnly } from "./ooxml";
 import { formatOcrText, renderPages, type OutlineEntry, type PageLayout } from "./pdfLayout";
 import type { PdfFailure } from "./pdfText";
-import type { ConvertContext, ConvertInput, Conversion, Converter, OcrResult, PageReport } from "./types";
+import type { ConvertContext, ConvertInput, Conversion, Converter, PageReport } from "./types";
 
 /** MIN_TEXT_CHARS: a page with fewer non-whitespace characters in its text layer is OCRed. */
 const MIN_TEXT_CHARS = 16;

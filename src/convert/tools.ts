@@ -5,8 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config";
-import type { WorkerPool } from "../pool";
-import type { ConvertLimits, ConvertTools } from "./types";
+import type { ConvertLimits, ConvertTools, ConvertWorkers } from "./types";
 import { ChromiumSupervisor } from "../tools/chromium";
 import { LibreOffice } from "../tools/libreoffice";
 import { Tesseract } from "../tools/tesseract";
@@ -20,7 +19,7 @@ import { detectIsolation } from "../tools/sandbox";
 const OFFICE_JOBS_PER_INSTANCE = 200;
 
 /** createConvertTools builds the tools; `groq` is the provider client (speech-to-text), undefined when none is configured. */
-export function createConvertTools(config: Config, pool: WorkerPool, groq: Groq | undefined = providerClientOf(config)): ConvertTools {
+export function createConvertTools(config: Config, pool: ConvertWorkers, groq: Groq | undefined = providerClientOf(config)): ConvertTools {
   detectIsolation(config.bwrapPath); // once, before any tool runs; serve logs the outcome
   const tmp = join(config.dataDir, "tmp");
   const timeoutMs = config.convert.timeoutMs;

@@ -3,7 +3,8 @@
  * facts users need (title, pages, how the text was obtained, warnings). Converters get the external
  * tools through the interfaces below, so each tool has one supervisor and tests use the real ones.
  */
-import type { WorkerPool } from "../pool";
+import type { Browser, MediaTools, OcrEngine, OfficeConverter } from "../tools/types";
+import type { extractPdfPages, probePdf } from "./pdfText";
 import type { Transcriber } from "../ai/transcribe";
 export type { Transcriber };
 
@@ -77,87 +78,19 @@ export interface ConvertLimits {
   maxMarkdownChars?: number;
 }
 
-/** OfficeConverter is LibreOffice behind its supervisor (src/tools/libreoffice). */
-export interface OfficeConverter {
-  /**
-   * convert turns `bytes` (a document with extension `fromExt`) into `toExt`: "docx", "xlsx",
-   * "pptx" or "pdf". Rejects with AppError unreadable_document / encrypted_document / timeout.
-   */
-  convert(bytes: Uint8Array, fromExt: string, toExt: "docx" | "xlsx" | "pptx" | "pdf", signal: AbortSignal): Promise<Uint8Array>;
-  close(): Promise<void>;
-}
-
-/** OcrResult is the text of one image and tesseract's mean word confidence (0 to 1). */
-export interface OcrResult {
-  text: string;
-  confidence: number;
-}
-
-/** RecognizeOptions tune one OCR call. */
-export interface RecognizeOptions {
-  /** lang: tesseract language code; default "eng" */
-  lang?: string;
-  /**
-   * segmentation: "auto" (default) finds columns and blocks (tesseract --psm 3); "block" reads the
-   * image as one column of lines (--psm 6), which keeps a receipt's short lines and right-aligned
-   * amounts in reading order
-   */
-  segmentation?: "auto" | "block";
-  /** dpi: the image's resolution when known (tesseract sizes its layout analysis by it); undefined = tesseract estimates it */
-  dpi?: number;
-}
-
-/** OcrEngine is tesseract behind its supervisor (src/tools/tesseract). */
-export interface OcrEngine {
-  /** recognize reads the text of one image (PNG, JPEG, TIFF, PNM bytes) */
-  recognize(image: Uint8Array, signal: AbortSignal, options?: RecognizeOptions): Promise<OcrResult>;
-}
-
-/** MediaInfo is what ffprobe says about an audio or video file. */
-export interface MediaInfo {
-  durationSeconds: number | null;
-  formatName: string;
-  title: string | null;
-  tags: Record<string, string>;
-  streams: Array<{ type: "video" | "audio" | "subtitle" | "other"; codec: string; width?: number; height?: number; sampleRate?: number; channels?: number; fps?: number }>;
-}
-
-/** MediaTools is ffprobe/ffmpeg behind src/tools/ffmpeg. */
-export interface MediaTools {
-  probe(bytes: Uint8Array, signal: AbortSignal): Promise<MediaInfo>;
-  /** audioForTranscription extracts mono 16 kHz audio (compressed) small enough for speech-to-text */
-  audioForTranscription(bytes: Uint8Array, signal: AbortSignal): Promise<{ audio: Uint8Array; filename: string; contentType: string }>;
-}
-
-
-/** RenderedPage is a web page after JavaScript ran. */
-export interface RenderedPage {
-  html: string;
-  finalUrl: string;
-  title: string;
-  /** status: HTTP status of the main document */
-  status: number;
-  contentType: string;
-}
-
-export interface RenderOptions {
-  headers: Record<string, string>;
-  waitMs: number;
-  /** timeoutMs: deadline for navigation, network settle and DOM capture */
-  timeoutMs: number;
-  allowPrivateUrls: boolean;
-  signal: AbortSignal;
-}
-
-/** Browser is the shared headless Chromium behind src/tools/chromium. */
-export interface Browser {
-  render(url: string, opts: RenderOptions): Promise<RenderedPage>;
-  close(): Promise<void>;
+/**
+ * ConvertWorkers is the worker pool as converters see it: the converter functions it runs on worker
+ * threads. WorkerPool (src/pool) is one: the pool's table of functions (src/pool/functions.ts)
+ * imports these from convert, so convert names what it needs instead of importing the pool.
+ */
+export interface ConvertWorkers {
+  run(name: "pdfProbe", args: Parameters<typeof probePdf>[0], signal?: AbortSignal): ReturnType<typeof probePdf>;
+  run(name: "pdfPages", args: Parameters<typeof extractPdfPages>[0], signal?: AbortSignal): ReturnType<typeof extractPdfPages>;
 }
 
 /** ConvertTools are the external programs converters may use. */
 export interface ConvertTools {
-  pool: WorkerPool;
+  pool: ConvertWorkers;
   office: OfficeConverter;
   ocr: OcrEngine;
   media: MediaTools;

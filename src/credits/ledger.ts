@@ -11,9 +11,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
-import type { Cap, LedgerEntry, StoreBackend, StoreTx } from "../store/backend";
+import type { Cap, CreditTotals, LedgerEntry, StoreBackend, StoreTx } from "../store/backend";
 import type { LedgerKind, Plan } from "../store/states";
-import type { CreditTotals } from "./queries";
 import { FREE_MONTHLY_CREDITS, isCapped } from "./plans";
 
 export interface Account {

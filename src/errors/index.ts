@@ -79,6 +79,9 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   timeout: "the work passed its deadline (--convert-timeout-ms, --screenshot-timeout-ms, the analyze limit)",
 };
 
+/** RETRY_AFTER_OVERLOADED_S: the Retry-After (seconds) sent with 503 overloaded (a full worker queue or conversion processes) */
+export const RETRY_AFTER_OVERLOADED_S = 2;
+
 export interface AppErrorOptions {
   cause?: unknown;
   /** headers added to the error response, e.g. Retry-After */

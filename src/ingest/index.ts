@@ -3,7 +3,8 @@
  * filename and a detected type. Limits and the SSRF guard apply here, before any work starts.
  */
 import { AppError } from "../errors";
-import { describeBytes, guardedFetch, parseUrlHeaders } from "../security/ssrf";
+import { describeBytes } from "../runtime/values";
+import { guardedFetch, parseUrlHeaders } from "../security/ssrf";
 import { extensionOf, sniffType } from "./sniff";
 
 const SERVER_PAGE_EXTENSIONS = new Set(["php", "asp", "aspx", "jsp", "cgi"]);

@@ -3,7 +3,7 @@
  * request gets 503 `overloaded` with Retry-After instead of joining an unbounded backlog.
  */
 import Piscina from "piscina";
-import { AppError } from "../errors";
+import { AppError, RETRY_AFTER_OVERLOADED_S } from "../errors";
 import { compiledEntryPath, isCompiled } from "../runtime/embedded";
 import type { WorkerArgs, WorkerFunctionName, WorkerResult } from "./functions";
 
@@ -15,9 +15,6 @@ export interface PoolOptions {
   /** workerUrl: the worker script; the compiled binary passes its embedded path */
   workerUrl?: string;
 }
-
-/** RETRY_AFTER_OVERLOADED_S is the Retry-After sent with 503 overloaded. */
-export const RETRY_AFTER_OVERLOADED_S = 2;
 
 /**
  * workerScriptUrl is the worker script piscina starts: the .ts file next to this one in development,

@@ -5,10 +5,8 @@
  */
 import { randomBytes, createHash, randomInt } from "node:crypto";
 import { AppError } from "../errors";
-import type { Store } from "../store";
-import type { KeyStore, SettingStore } from "../store/backend";
+import type { ApiKeyRow, KeyStore, SettingStore } from "../store/backend";
 import { PLANS, type Plan } from "../store/states";
-import { keyQueries, type ApiKeyRow } from "./queries";
 
 /** newSigningSecret makes a key's webhook signing secret (webhooks/secret.ts): whsec_ and 32 random bytes in hex. */
 export function newSigningSecret(): string {
@@ -82,40 +80,21 @@ export function keyInfoOf(row: ApiKeyRow): ApiKeyInfo {
   return toInfo(row);
 }
 
-/** isSyncStore: the argument is the synchronous SQLite Store rather than a KeyStore (see createApiKey) */
-function isSyncStore(keys: KeyStore | Store): keys is Store {
-  return "db" in keys;
-}
-
-/**
- * createApiKey makes a key and stores it; the key itself is in the answer only. Given the
- * synchronous SQLite Store (test/helpers/server.ts and tests that set up keys before a server runs)
- * it answers at once; the service and the CLI pass a KeyStore (either backend) and await it.
- */
-export function createApiKey(keys: KeyStore, plan: Plan, name?: string): Promise<{ key: string; info: ApiKeyInfo }>;
-export function createApiKey(store: Store, plan: Plan, name?: string): { key: string; info: ApiKeyInfo };
-export function createApiKey(keys: KeyStore | Store, plan: Plan, name = ""): { key: string; info: ApiKeyInfo } | Promise<{ key: string; info: ApiKeyInfo }> {
+/** createApiKey makes a key and stores it; the key itself is in the answer only. */
+export async function createApiKey(keys: KeyStore, plan: Plan, name = ""): Promise<{ key: string; info: ApiKeyInfo }> {
   const { key, row, info } = newApiKey(plan, name);
-  if (isSyncStore(keys)) {
-    keyQueries(keys).insert(row);
-    return { key, info };
-  }
-  return keys.insert(row).then(() => ({ key, info }));
+  await keys.insert(row);
+  return { key, info };
 }
 
 export async function listApiKeys(keys: KeyStore): Promise<ApiKeyInfo[]> {
   return (await keys.list()).map(toInfo);
 }
 
-/** getApiKey: the key `id` as operators see it, or null; synchronous on the SQLite Store, like createApiKey */
-export function getApiKey(keys: KeyStore, id: string): Promise<ApiKeyInfo | null>;
-export function getApiKey(store: Store, id: string): ApiKeyInfo | null;
-export function getApiKey(keys: KeyStore | Store, id: string): ApiKeyInfo | null | Promise<ApiKeyInfo | null> {
-  if (isSyncStore(keys)) {
-    const row = keyQueries(keys).byId(id);
-    return row ? toInfo(row) : null;
-  }
-  return keys.byId(id).then((row) => (row ? toInfo(row) : null));
+/** getApiKey: the key `id` as operators see it, or null */
+export async function getApiKey(keys: KeyStore, id: string): Promise<ApiKeyInfo | null> {
+  const row = await keys.byId(id);
+  return row ? toInfo(row) : null;
 }
 
 export async function countApiKeys(keys: KeyStore): Promise<number> {

@@ -16,6 +16,7 @@
  * name. That residual risk is accepted.
  */
 import { untilAborted } from "../runtime/signals";
+import { describeBytes } from "../runtime/values";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { AppError } from "../errors";
@@ -281,12 +282,6 @@ export interface GuardedFetchResult {
 
 const USER_AGENT = "docintel/0.1 (+document fetch)";
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-/** describeBytes renders a byte count for messages: "50 MB" (10^6 bytes) from 1 MB up, else "512 bytes". */
-export function describeBytes(bytes: number): string {
-  if (bytes >= 1_000_000) return `${Number((bytes / 1_000_000).toFixed(1))} MB`;
-  return `${bytes} bytes`;
-}
 
 /** guardedFetch fetches a URL under the SSRF guard, the byte limit and one overall deadline. */
 export async function guardedFetch(raw: string, opts: GuardedFetchOptions): Promise<GuardedFetchResult> {

@@ -19,16 +19,104 @@
  * checked against `changeStamp(topic)`, which is synchronous on both backends: the SQLite fast
  * path (the http-auth bench) keeps no await on a cache hit.
  */
-import type { CreditTotals } from "../credits/queries";
-import type { ApiKeyRow } from "../security/queries";
-import type { BatchRow, NewTask, TaskRow } from "../tasks/queries";
-import type { DeliveryRow } from "../webhooks/queries";
-import type { BatchState, LedgerKind, Plan, TaskState, ThumbnailJobState } from "./states";
+import type { BatchState, DeliveryState, LedgerKind, Plan, TaskState, ThumbnailJobState } from "./states";
 
 export type BackendKind = "sqlite" | "postgres";
 
 /** ChangeTopic: a group of cached rows ("keys": api_keys) */
 export type ChangeTopic = "keys";
+
+// Rows: the shape of a stored row on either backend (PostgreSQL's int8 columns come back as numbers, postgres/rows.ts)
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  plan: Plan;
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  /** webhook_secret: the key's own webhook signing secret; null = the server's shared secret (keys made before migration 5) */
+  webhook_secret: string | null;
+  /** webhook_secret_at: when webhook_secret was set (ISO time) */
+  webhook_secret_at: string | null;
+}
+
+/** CreditTotals: a key's month so far, and when the earliest of its active holds expires (null: none) */
+export interface CreditTotals {
+  granted: number;
+  used: number;
+  held: number;
+  next_expiry: number | null;
+}
+
+export interface TaskRow {
+  id: string;
+  key_id: string;
+  operation: string;
+  status: TaskState;
+  input: string;
+  result: string | null;
+  error: string | null;
+  webhook_url: string | null;
+  batch_id: string | null;
+  batch_index: number | null;
+  credits_used: number;
+  progress_done: number | null;
+  progress_total: number | null;
+  attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  hold_id: string | null;
+  hold_amount: number;
+  source: string | null;
+}
+
+export type NewTask = {
+  id: string;
+  key_id: string;
+  operation: string;
+  input: string;
+  webhook_url: string | null;
+  batch_id: string | null;
+  batch_index: number | null;
+  hold_id: string | null;
+  hold_amount: number;
+  source: string | null;
+  created_at: string;
+};
+
+export interface BatchRow {
+  id: string;
+  key_id: string;
+  operation: string;
+  status: BatchState;
+  webhook_url: string | null;
+  item_count: number;
+  credits_used: number;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface DeliveryRow {
+  id: string;
+  task_id: string | null;
+  /** key_id: the key whose signing secret signs the delivery; null (rows made before migration 5) = the shared secret */
+  key_id: string | null;
+  url: string;
+  payload: string;
+  status: DeliveryState;
+  status_code: number | null;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
 
 export interface LedgerEntry {
   key_id: string;
@@ -120,7 +208,7 @@ export interface NewBatch {
   created_at: string;
 }
 
-/** TaskStore: tasks and batches (the statements of tasks/queries.ts); who runs which task is decided by leases */
+/** TaskStore: tasks and batches (SQLite: sqlite/tasks.ts; PostgreSQL: postgres/tasks.ts); who runs which task is decided by leases */
 export interface TaskStore {
   insertTask(t: NewTask): Promise<void>;
   get(id: string): Promise<TaskRow | null>;
@@ -245,7 +333,7 @@ export interface ThumbnailJobRow {
 export type NewThumbnailJob = Pick<ThumbnailJobRow, "id" | "key_id" | "status" | "input" | "webhook_url" | "created_at">;
 export type ThumbnailCompletion = Pick<ThumbnailJobRow, "id" | "image_path" | "width" | "height" | "handler" | "credits_used" | "completed_at">;
 
-/** ThumbnailStore: thumbnail job records (SQLite: sqliteThumbnails.ts; PostgreSQL: postgres/thumbnails.ts); the work itself is a task */
+/** ThumbnailStore: thumbnail job records (SQLite: sqlite/thumbnails.ts; PostgreSQL: postgres/thumbnails.ts); the work itself is a task */
 export interface ThumbnailStore {
   insert(row: NewThumbnailJob): Promise<void>;
   insertCompleted(row: Omit<ThumbnailJobRow, "status" | "error" | "webhook_url">): Promise<void>;

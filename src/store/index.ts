@@ -1,7 +1,7 @@
 /**
  * Store opens the SQLite database in the data dir (WAL, foreign keys, busy timeout) and applies
- * the numbered migrations. SQL lives in each module's queries.ts; this file only owns the
- * connection and transactions, so a PostgreSQL backend is a new implementation of `Store`.
+ * the numbered migrations. Its SQL lives in sqlite/*.ts, one file per module, behind StoreBackend
+ * (sqliteBackend.ts); this file only owns the connection and transactions.
  */
 import { Database } from "bun:sqlite";
 import { mkdirSync, rmSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * sqliteBackend puts today's SQLite store (index.ts) and the modules' queries.ts behind
+ * sqliteBackend puts today's SQLite store (index.ts) and its statements (sqlite/*.ts) behind
  * StoreBackend, so that the engine can be written once against the interface and the same tests
  * run on both backends. Nothing here is new SQL: each operation is the existing statements in one
  * BEGIN IMMEDIATE, as the Ledger and the TaskRunner do today.
@@ -10,14 +10,14 @@
  * An operation that starts when no transaction is open runs at once (its promise is already
  * settled), which keeps the SQLite fast path free of queueing.
  */
-import { counterQueries, creditQueries } from "../credits/queries";
-import { keyQueries } from "../security/queries";
-import { taskQueries } from "../tasks/queries";
-import { thumbnailQueries } from "./sqliteThumbnails";
-import { webhookQueries } from "../webhooks/queries";
 import type { Cap, CounterStore, CreditStore, DeliveryStore, KeyStore, Moved, StoreBackend, StoreTx, TaskStore, ThumbnailStore } from "./backend";
 import { fileBlobs, fileSettings } from "./files";
 import { appliedMigrations, openCounters, openStore, type Store } from "./index";
+import { counterQueries, creditQueries } from "./sqlite/credits";
+import { keyQueries } from "./sqlite/keys";
+import { taskQueries } from "./sqlite/tasks";
+import { thumbnailQueries } from "./sqlite/thumbnails";
+import { webhookQueries } from "./sqlite/webhooks";
 
 export interface SqliteBackend extends StoreBackend {
   readonly kind: "sqlite";
@@ -111,7 +111,7 @@ function keyStore(store: Store, run: Runner): KeyStore {
 
 function creditStore(store: Store, run: Runner): CreditStore {
   const q = creditQueries(store);
-  // the amount a hold still reserves (0: released, or swept after expiry); moves to credits/queries.ts with the wiring
+  // the amount a hold still reserves (0: released, or swept after expiry); moves to sqlite/credits.ts with the wiring
   const takeHold = (id: string) =>
     store.db.query<{ amount: number }, [string]>("DELETE FROM credit_holds WHERE id = ? RETURNING amount").get(id)?.amount ?? null;
   const remaining = (cap: Cap) => {

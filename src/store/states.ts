@@ -18,6 +18,9 @@ export type Plan = (typeof PLANS)[number];
 export const TASK_STATES = states("pending", "processing", "completed", "failed", "cancelled");
 export type TaskState = (typeof TASK_STATES)[number];
 
+/** ENDED_TASK_STATES: a task in one of these never runs again. */
+export const ENDED_TASK_STATES: readonly TaskState[] = ["completed", "failed", "cancelled"];
+
 export const BATCH_STATES = states("pending", "processing", "completed", "failed", "cancelled");
 export type BatchState = (typeof BATCH_STATES)[number];
 

@@ -26,8 +26,7 @@
  *   and write files named by the task id).
  * - Throw AppError for failures the client should see: the task fails with `{error: code, detail}`.
  */
-import type { StoreTx } from "../store/backend";
-import type { TaskRow } from "./queries";
+import type { StoreTx, TaskRow } from "../store/backend";
 
 /** TaskProgress records how far a task is, e.g. progress(3, 10) for 3 pages of 10. */
 export type TaskProgress = (done: number, total: number) => void;

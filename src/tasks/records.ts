@@ -2,9 +2,7 @@
  * The shapes clients see: the task record (polling), the task webhook body (spec "Task record
  * delivered by webhook"), the batch record (polling and the batch webhook) and the delivery record.
  */
-import type { DeliveryRow } from "../webhooks/queries";
-import type { TaskStore } from "../store/backend";
-import type { BatchRow, TaskRow } from "./queries";
+import type { BatchRow, DeliveryRow, TaskRow, TaskStore } from "../store/backend";
 
 export interface TaskError {
   error: string;

@@ -27,12 +27,12 @@ import { hostname } from "node:os";
 import type { Logger } from "../runtime/log";
 import { AppError } from "../errors";
 import type { Hold, Ledger } from "../credits/ledger";
-import type { StoreBackend, StoreTx } from "../store/backend";
+import type { StoreBackend, StoreTx, TaskRow } from "../store/backend";
+import { ENDED_TASK_STATES } from "../store/states";
 import type { WebhookDispatcher } from "../webhooks/dispatcher";
-import { coalesced } from "../runtime/coalesce";
+import { coalesced, singleFlight } from "../runtime/coalesce";
 import { hasStoredFiles, loadInput, removeInput, sweepInputs } from "./files";
 import type { TaskKinds, TaskOutcome } from "./kinds";
-import { ENDED_TASK_STATES, type TaskRow } from "./queries";
 import { batchRecord, taskWebhookBody, type TaskError } from "./records";
 
 /** TaskRunnerDeps: what the runner itself uses (the kinds get their own dependencies, see TaskKind) */
@@ -84,9 +84,6 @@ export class TaskRunner {
   private readonly maxAttempts: number;
   private active = false;
   private timers: ReturnType<typeof setInterval>[] = [];
-  /** filling: a fill is under way (claims are awaited); another wake meanwhile makes it look once more */
-  private filling: Promise<void> | null = null;
-  private fillAgain = false;
 
   /**
    * @param kinds the operations this runner claims and runs (OPERATIONS, src/operations.ts)
@@ -156,7 +153,7 @@ export class TaskRunner {
     this.active = false;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    await this.filling;
+    await this.fill.idle();
     const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));
     await Promise.race([all(), Bun.sleep(graceMs)]);
     if (this.running.size === 0) return;
@@ -197,25 +194,17 @@ export class TaskRunner {
     await this.tasks.removeEnded(taskId);
   }
 
-  /** fill ends the waiting tasks of revoked keys, then claims waiting tasks while there is room; one at a time. */
-  private fill(): void {
-    if (!this.active) return;
-    if (this.filling) {
-      this.fillAgain = true;
-      return;
-    }
-    this.filling = this.fillOnce()
-      .catch((error) => this.deps.logger.error("-", "task runner could not claim work", error)) // a busy store: the next poll tries again
-      .finally(() => {
-        this.filling = null;
-        if (this.fillAgain) {
-          this.fillAgain = false;
-          this.fill();
-        }
-      });
-  }
+  /**
+   * fill ends the waiting tasks of revoked keys, then claims waiting tasks while there is room; one
+   * fill at a time (claims are awaited), and a wake during one makes it look once more.
+   */
+  private readonly fill = singleFlight(
+    () => this.fillOnce(),
+    (error) => this.deps.logger.error("-", "task runner could not claim work", error), // a busy store: the next poll tries again
+  );
 
   private async fillOnce(): Promise<void> {
+    if (!this.active) return;
     const operations = Object.keys(this.kinds);
     await this.endRevoked();
     while (this.active && this.running.size < this.o.concurrency) {

@@ -18,11 +18,10 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../runtime/log";
 import { AppError } from "../errors";
-import { coalesced } from "../runtime/coalesce";
+import { coalesced, singleFlight } from "../runtime/coalesce";
 import { assertFetchableUrl, pinToAddress } from "../security/ssrf";
-import type { StoreBackend, StoreTx } from "../store/backend";
+import type { DeliveryRow, StoreBackend, StoreTx } from "../store/backend";
 import type { DeliveryState } from "../store/states";
-import type { DeliveryRow } from "./queries";
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS, delayBefore } from "./schedule";
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signBody } from "./signature";
 
@@ -66,9 +65,6 @@ export class WebhookDispatcher {
   private running = false;
   /** born: deliveries enqueued (claimed) by this process whose first request is made at the next wake */
   private born: string[] = [];
-  /** ticking: a tick is under way (its claims are awaited); a wake meanwhile makes it tick once more */
-  private ticking: Promise<void> | null = null;
-  private tickAgain = false;
 
   constructor(private readonly o: WebhookDispatcherOptions) {
     this.delays = o.delays ?? RETRY_DELAYS_MS;
@@ -137,7 +133,7 @@ export class WebhookDispatcher {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.ticking;
+    await this.tick.idle();
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
@@ -170,31 +166,21 @@ export class WebhookDispatcher {
     return done;
   }
 
-  private tick(): void {
-    if (!this.running) return;
-    if (this.ticking) {
-      this.tickAgain = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.ticking = this.tickOnce()
-      .catch((error) => {
-        // a busy or closing store: look again at the next poll
-        this.o.logger.error("-", "webhook scheduler tick failed", error);
-        this.schedule(this.pollMs);
-      })
-      .finally(() => {
-        this.ticking = null;
-        if (this.tickAgain) {
-          this.tickAgain = false;
-          this.tick();
-        }
-      });
-  }
+  /** tick: one tick at a time (its claims are awaited); a wake during one makes it tick once more */
+  private readonly tick = singleFlight(
+    () => this.tickOnce(),
+    (error) => {
+      // a busy or closing store: look again at the next poll
+      this.o.logger.error("-", "webhook scheduler tick failed", error);
+      this.schedule(this.pollMs);
+    },
+  );
 
   /** tickOnce claims the due deliveries there is room for (no other dispatcher gets them) and sends them; then waits for the next due one. */
   private async tickOnce(): Promise<void> {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     const now = Date.now();
     const free = this.parallel - this.inFlight.size;
     if (free > 0) {

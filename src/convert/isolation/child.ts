@@ -7,8 +7,7 @@
  */
 import { convertDocument } from "../index";
 import { checkMarkdownSize } from "../markdown";
-import type { ConvertContext, ConvertTools } from "../types";
-import type { WorkerPool } from "../../pool";
+import type { ConvertContext, ConvertTools, ConvertWorkers } from "../types";
 import { detectIsolation } from "../../tools/sandbox";
 import { decodeFrame, encodeFrame, errorFromWire, errorToWire, FrameReader, type ConvertRequest, type ToChildMessage, type ToolMethod, type ToServiceMessage } from "./protocol";
 
@@ -80,7 +79,7 @@ async function convertOne(request: ConvertRequest, callTool: (method: ToolMethod
 function remoteTools(call: (method: ToolMethod, args: unknown[]) => Promise<any>, hasTranscriber: boolean): ConvertTools {
   const unused = async () => {};
   return {
-    pool: { run: (name: string, args: unknown) => call("pool.run", [name, args]) } as unknown as WorkerPool,
+    pool: { run: (name: string, args: unknown) => call("pool.run", [name, args]) } as unknown as ConvertWorkers,
     office: { convert: (bytes, fromExt, toExt) => call("office.convert", [bytes, fromExt, toExt]), close: unused },
     ocr: { recognize: (image, _signal, options) => call("ocr.recognize", [image, options]) },
     media: {

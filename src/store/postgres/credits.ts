@@ -11,8 +11,7 @@
  * NO KEY UPDATE rather than UPDATE: inserting a row that references the key (a task, a ledger entry)
  * takes KEY SHARE on it, which NO KEY UPDATE does not block.
  */
-import type { CreditTotals } from "../../credits/queries";
-import type { Cap, LedgerEntry, Moved, NewHold, Shortfall } from "../backend";
+import type { Cap, CreditTotals, LedgerEntry, Moved, NewHold, Shortfall } from "../backend";
 
 /** Sql: the pool, or the client of a transaction (statements of an `...In` function need the latter) */
 type Sql = Bun.SQL;

@@ -3,7 +3,7 @@
  * on (insert, revoke, plan) is announced to every machine by the trigger of migration 1, so no
  * statement here has to remember to notify.
  */
-import type { ApiKeyRow } from "../../security/queries";
+import type { ApiKeyRow } from "../backend";
 
 type Sql = Bun.SQL;
 

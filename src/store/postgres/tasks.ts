@@ -8,8 +8,7 @@
  * and every write that ends a running task names the owner (and empties the input, as on SQLite), so a worker that lost its lease (and
  * wakes up later) changes nothing.
  */
-import type { BatchRow, NewTask, TaskRow } from "../../tasks/queries";
-import type { ClaimRequest, NewBatch, TaskStore } from "../backend";
+import type { BatchRow, ClaimRequest, NewBatch, NewTask, TaskRow, TaskStore } from "../backend";
 import { BATCH_STATES, TASK_STATES, type BatchState, type Plan, type TaskState } from "../states";
 import { TASK_INT8, numbersIn } from "./rows";
 

@@ -5,8 +5,7 @@
  * statement: dispatchers on every machine take different rows, and a row whose dispatcher died
  * mid-request is due again after that time, with the same id (receivers de-duplicate by it).
  */
-import type { DeliveryRow } from "../../webhooks/queries";
-import type { NewDelivery } from "../backend";
+import type { DeliveryRow, NewDelivery } from "../backend";
 import { DELIVERY_INT8, numbersIn } from "./rows";
 
 type Sql = Bun.SQL;

@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../../errors";
-import { describeBytes } from "../../security/ssrf";
+import { describeBytes } from "../../runtime/values";
 import { firstInstalled } from "../programs";
 import { ProcessError, runProcess, toolUnavailable, withTempDir } from "../process";
 

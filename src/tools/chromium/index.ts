@@ -17,7 +17,7 @@ import { untilAborted } from "../../runtime/signals";
 import { access, constants, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import puppeteer, { type Browser as PuppeteerBrowser, type BrowserContext, type HTTPResponse, type Page } from "puppeteer";
-import type { Browser, RenderedPage, RenderOptions } from "../../convert/types";
+import type { Browser, RenderedPage, RenderOptions } from "../types";
 import { AppError } from "../../errors";
 import { EgressProxy, type EgressProxyOptions } from "../../security/egressProxy";
 import { assertFetchableUrl } from "../../security/ssrf";

@@ -7,7 +7,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "../../errors";
-import type { MediaInfo, MediaTools } from "../../convert/types";
+import type { MediaInfo, MediaTools } from "../types";
 import { ProcessError, runProcess, toolUnavailable, withTempDir } from "../process";
 import { Semaphore } from "../semaphore";
 

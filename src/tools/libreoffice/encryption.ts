@@ -10,7 +10,7 @@
  * - PowerPoint 97 (.ppt): an `EncryptedSummary` stream.
  * It never throws: anything it cannot parse is "not encrypted".
  */
-import { ZipArchive } from "../../convert/zip";
+import { ZipArchive } from "../../ingest/zip";
 
 const CFB_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 /** MANIFEST_BUDGET: bytes the ODF manifest may inflate to while we look for encryption */

@@ -17,7 +17,7 @@ import { untilAborted } from "../../runtime/signals";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "../../errors";
-import type { OfficeConverter } from "../../convert/types";
+import type { OfficeConverter } from "../types";
 import { ProcessError, runProcess, toolUnavailable } from "../process";
 import { Semaphore } from "../semaphore";
 import { BRIDGE_SOURCE } from "./bridge";

@@ -7,7 +7,7 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../../errors";
-import { describeBytes } from "../../security/ssrf";
+import { describeBytes } from "../../runtime/values";
 import { ProcessError, runProcess, toolUnavailable, withTempDir } from "../process";
 
 export interface XpsLimits {

@@ -4,7 +4,7 @@
  * and at most `concurrency` processes at once so pages are parallelised by us instead.
  */
 import { AppError } from "../../errors";
-import type { OcrEngine, OcrResult, RecognizeOptions } from "../../convert/types";
+import type { OcrEngine, OcrResult, RecognizeOptions } from "../types";
 import { ProcessError, runProcess, toolUnavailable } from "../process";
 import { Semaphore } from "../semaphore";
 

@@ -1,71 +1,18 @@
 /**
- * SQL of async tasks and batches. Every statement that moves a task out of `processing` names the
+ * SQL of async tasks and batches on SQLite (PostgreSQL: ../postgres/tasks.ts), behind the backend's
+ * TaskStore (../sqliteBackend.ts). Every statement that moves a task out of `processing` names the
  * lease owner, so a worker that lost its lease (its task was picked up again, or cancelled) cannot
  * overwrite what the new owner or the client did.
  */
-import type { Store } from "../store";
-import type { Plan } from "../store/states";
-import { BATCH_STATES, TASK_STATES, type BatchState, type TaskState } from "../store/states";
-
-export interface TaskRow {
-  id: string;
-  key_id: string;
-  operation: string;
-  status: TaskState;
-  input: string;
-  result: string | null;
-  error: string | null;
-  webhook_url: string | null;
-  batch_id: string | null;
-  batch_index: number | null;
-  credits_used: number;
-  progress_done: number | null;
-  progress_total: number | null;
-  attempts: number;
-  lease_owner: string | null;
-  lease_expires_at: number | null;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  hold_id: string | null;
-  hold_amount: number;
-  source: string | null;
-}
-
-export type NewTask = {
-  id: string;
-  key_id: string;
-  operation: string;
-  input: string;
-  webhook_url: string | null;
-  batch_id: string | null;
-  batch_index: number | null;
-  hold_id: string | null;
-  hold_amount: number;
-  source: string | null;
-  created_at: string;
-};
-
-export interface BatchRow {
-  id: string;
-  key_id: string;
-  operation: string;
-  status: BatchState;
-  webhook_url: string | null;
-  item_count: number;
-  credits_used: number;
-  created_at: string;
-  completed_at: string | null;
-}
+import type { BatchRow, NewTask, TaskRow } from "../backend";
+import type { Store } from "../index";
+import { BATCH_STATES, ENDED_TASK_STATES, TASK_STATES, type BatchState, type Plan, type TaskState } from "../states";
 
 /**
  * DROPPED_INPUT replaces a task's input when it ends: the files and url_headers (credentials) are
  * needed only while the task may still run, and results never read the input again.
  */
 const DROPPED_INPUT = "'{}'";
-
-/** ENDED_TASK_STATES: a task in one of these never runs again. */
-export const ENDED_TASK_STATES: readonly TaskState[] = ["completed", "failed", "cancelled"];
 
 const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 

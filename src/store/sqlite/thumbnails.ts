@@ -1,9 +1,9 @@
 /**
- * SQL of thumbnail jobs on SQLite (PostgreSQL: postgres/thumbnails.ts), behind the backend's
- * ThumbnailStore (sqliteBackend.ts). Pure statements over the Store; no logic.
+ * SQL of thumbnail jobs on SQLite (PostgreSQL: ../postgres/thumbnails.ts), behind the backend's
+ * ThumbnailStore (../sqliteBackend.ts). Pure statements over the Store; no logic.
  */
-import type { NewThumbnailJob, ThumbnailCompletion, ThumbnailJobRow } from "./backend";
-import type { Store } from "./index";
+import type { NewThumbnailJob, ThumbnailCompletion, ThumbnailJobRow } from "../backend";
+import type { Store } from "../index";
 
 type NewJob = NewThumbnailJob;
 type Completion = ThumbnailCompletion;

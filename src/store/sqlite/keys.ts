@@ -1,21 +1,9 @@
-/** SQL of API keys. Pure statements over the Store; no logic. */
-import type { Store } from "../store";
-import type { Plan } from "../store/states";
-
-export interface ApiKeyRow {
-  id: string;
-  name: string;
-  plan: Plan;
-  prefix: string;
-  key_hash: string;
-  created_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-  /** webhook_secret: the key's own webhook signing secret; null = the server's shared secret (keys made before migration 5) */
-  webhook_secret: string | null;
-  /** webhook_secret_at: when webhook_secret was set (ISO time) */
-  webhook_secret_at: string | null;
-}
+/**
+ * SQL of API keys on SQLite (PostgreSQL: ../postgres/keys.ts), behind the backend's KeyStore
+ * (../sqliteBackend.ts). Pure statements over the Store; no logic.
+ */
+import type { ApiKeyRow } from "../backend";
+import type { Store } from "../index";
 
 export const keyQueries = (store: Store) => ({
   insert: (row: Omit<ApiKeyRow, "revoked_at" | "last_used_at">) =>

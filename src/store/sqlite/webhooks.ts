@@ -1,22 +1,10 @@
-/** SQL of webhook deliveries: an outbox written in the transaction that ends the task or batch. */
-import type { Store } from "../store";
-import type { DeliveryState } from "../store/states";
-
-export interface DeliveryRow {
-  id: string;
-  task_id: string | null;
-  /** key_id: the key whose signing secret signs the delivery; null (rows made before migration 5) = the shared secret */
-  key_id: string | null;
-  url: string;
-  payload: string;
-  status: DeliveryState;
-  status_code: number | null;
-  attempts: number;
-  next_attempt_at: number | null;
-  last_error: string | null;
-  created_at: string;
-  delivered_at: string | null;
-}
+/**
+ * SQL of webhook deliveries on SQLite (PostgreSQL: ../postgres/webhooks.ts), behind the backend's
+ * DeliveryStore (../sqliteBackend.ts): an outbox written in the transaction that ends the task or batch.
+ */
+import type { DeliveryRow } from "../backend";
+import type { Store } from "../index";
+import type { DeliveryState } from "../states";
 
 export const webhookQueries = (store: Store) => ({
   insert: (d: { id: string; task_id: string; key_id: string; url: string; payload: string; next_attempt_at: number; created_at: string }) =>

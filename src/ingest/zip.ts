@@ -6,8 +6,8 @@
  */
 import { inflateRawSync } from "node:zlib";
 import { AppError } from "../errors";
-import { describeBytes } from "../security/ssrf";
-import { findEndOfCentralDirectory } from "../ingest/sniff";
+import { describeBytes } from "../runtime/values";
+import { findEndOfCentralDirectory } from "./sniff";
 
 export interface ZipEntry {
   name: string;

@@ -1,14 +1,11 @@
-/** SQL of the credit ledger and holds (the store) and of the rate-limit windows (the counters store). */
-import type { Store } from "../store";
-import type { LedgerKind } from "../store/states";
-
-/** CreditTotals: a key's month so far, and when the earliest of its active holds expires (null: none) */
-export interface CreditTotals {
-  granted: number;
-  used: number;
-  held: number;
-  next_expiry: number | null;
-}
+/**
+ * SQL of the credit ledger and holds (the store) and of the rate-limit windows (the counters store)
+ * on SQLite (PostgreSQL: ../postgres/credits.ts), behind the backend's CreditStore and CounterStore
+ * (../sqliteBackend.ts).
+ */
+import type { CreditTotals } from "../backend";
+import type { Store } from "../index";
+import type { LedgerKind } from "../states";
 
 export const creditQueries = (store: Store) => ({
   /** totals: granted and used this period, and what is held by operations in flight (one read) */
