@@ -380,7 +380,9 @@ function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[]
       if (p > 0 && !besideId && !(/^[A-Z]/.test(words[p]![0]) && /\d|\|$|^[A-Z]{2,}$/.test(words[p - 1]![0]))) continue;
       // "Total GST Amt : 2.40": the label runs on to the colon, and names something else
       if (/^[^\d:]*\p{L}[^\d:]*:/u.test(value)) continue;
-      out.push({ label: words.slice(p, p + own).map((w) => w[0]).join(" "), value, kind: p === 0 ? "prefix" : "phrase", start: line.start, end: line.end, section: "", order: 1_000_000 + index * 100 + p });
+      // an identifier right after its own exact label is an inline pair ("OMB No. 1545-0074"), not a phrase of prose
+      const kind = p === 0 ? "prefix" : besideId ? "inline" : "phrase";
+      out.push({ label: words.slice(p, p + own).map((w) => w[0]).join(" "), value, kind, start: line.start, end: line.end, section: "", order: 1_000_000 + index * 100 + p });
     }
   });
   return out;
@@ -570,6 +572,22 @@ const PAYEE_WORDS = new Set(["creditor", "payee", "beneficiary"]);
 /** PAYEE_LABEL: the payee label of payment slips in English, German, French, Italian and Romansh, and what follows it. */
 const PAYEE_LABEL = /\b(payable to|zahlbar an|payable à|pagabile a|pajabel a)(?=[\s:|]|$)\s*[:|]?\s*(.*)$/i;
 
+/**
+ * PAYEE_REPEATED: a payee the slip prints again on a line or in a cell of its own (its receipt part
+ * and its payment part), whole: two places that agree settle the name.
+ */
+const PAYEE_REPEATED = 0.85;
+
+/**
+ * printedAgain says whether a name is printed elsewhere than on the line at `except` as a whole line
+ * or cell, or opening a line with its postcode after it ("ABC AG 3000 Bern"): not a fragment of a
+ * longer name.
+ */
+function printedAgain(doc: ParsedDocument, name: string, except: number): boolean {
+  const re = new RegExp(`(?:^|\\|)[ \\t]*${escapeRe(name)}(?=[ \\t]*(?:\\||$)|\\s+\\d{4,5}\\s+\\p{L})`, "gmu");
+  return [...doc.markdown.matchAll(re)].some((m) => lineAt(doc, m.index!)[0] !== except);
+}
+
 /** PROVIDER_WORDS: field names for the party that offers an agreement. */
 const PROVIDER_WORDS = new Set(["provider", "licensor", "offeror", "company"]);
 
@@ -614,7 +632,7 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
       for (const line of doc.lines) {
         const m = line.plain.match(PAYEE_LABEL);
         const name = m?.[2]?.replace(/\s*\|.*$/, "").trim();
-        if (name && nameLike(name)) return cite(doc, name, 0.6, line.start, line.end);
+        if (name && nameLike(name)) return cite(doc, name, printedAgain(doc, name, line.start) ? PAYEE_REPEATED : 0.6, line.start, line.end);
       }
     }
     // a payment reference has check digits; a field that does not say it is a payment's may mean another reference
@@ -669,9 +687,31 @@ function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
   const ranked = [...counts.entries()].sort((a, b) => b[1].n - a[1].n);
   const best = ranked[0];
   if (!best) return null;
-  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 ? 0.85 : 0.6;
+  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 || (best[1].n >= 2 && underCurrencyLabel(doc, best[0])) ? 0.85 : 0.6;
   if (best[1].bare && !US_ADDRESS.test(doc.markdown)) confidence = Math.min(confidence, 0.6);
   return cite(doc, best[0], confidence, best[1].line.start, best[1].line.end);
+}
+
+/** CURRENCY_LABEL: the word "currency" as documents print it above or before the code (Währung, Monnaie, Valuta, ...). */
+const CURRENCY_LABEL = /(?<!\p{L})(currency|w[äa]hrung|devise|monnaie|valuta|moneda|divisa|moeda|waluta)(?!\p{L})/iu;
+
+/**
+ * underCurrencyLabel says whether the page prints the code under or after its own label ("Währung
+ * Betrag" over "CHF 199.95", "Currency: EUR"): a label in the document's language with a value of
+ * the field's type next to it.
+ */
+function underCurrencyLabel(doc: ParsedDocument, code: string): boolean {
+  const content = doc.lines.filter((l) => l.plain);
+  return content.some((line, i) => {
+    const m = line.plain.match(CURRENCY_LABEL);
+    if (!m) return false;
+    const after = line.plain.slice(m.index! + m[0].length).replace(/^[\s:|]+/, "");
+    const next = content[i + 1]?.plain ?? "";
+    return [after, next].some((t) => {
+      const first = t.split(/[\s|]+/).find(Boolean);
+      return first !== undefined && (first === code || parseCurrency(first) === code);
+    });
+  });
 }
 
 /** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"). */

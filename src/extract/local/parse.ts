@@ -5,7 +5,7 @@
  * citation is always a verbatim slice of the input.
  */
 import { conceptOf, normaliseLabel } from "./labels";
-import { cleanText, dayMonthOrderKnown, decimalMarkOf, type DecimalMark } from "./values";
+import { cleanText, dayMonthOrderKnown, decimalMarkOf, escapeRe, type DecimalMark } from "./values";
 
 /** CandidateKind says how a pair was found; it sets the confidence of an exact label match. */
 export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line" | "prefix" | "phrase" | "title";
@@ -166,6 +166,19 @@ function tableCandidates(table: Table, add: (c: Omit<Candidate, "order">) => voi
   }
 }
 
+/**
+ * afterSeparator cuts a label at the separator the raw line prints before it ("DESTINATÁRIO: X Ltda *
+ * EMITIDA EM: 18/10/2013 * VALOR ...", where the plain text has lost the "*"): the words after it.
+ */
+function afterSeparator(label: string, raw: string): string {
+  const words = label.split(/\s+/);
+  for (let n = words.length - 1; n >= 1; n--) {
+    const suffix = words.slice(-n).join(" ");
+    if (new RegExp(`\\s[*•·]\\s+${escapeRe(suffix)}\\s*:`).test(raw)) return suffix;
+  }
+  return label;
+}
+
 /** COLON_RE: a label's colon, followed by a space or the end (not "14:32" nor "https:"). */
 const COLON_RE = /:(?=\s|$)/g;
 
@@ -179,7 +192,7 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   let labelStart = 0;
   for (let k = 0; k < colons.length; k++) {
     const c = colons[k]!;
-    let label = text.slice(labelStart, c).trim();
+    let label = afterSeparator(text.slice(labelStart, c).trim(), line.text);
     // a label run into the text before it ("... 3,25 EUR Net amount: 870,00"): keep its label words
     if (!isLabelLike(label) || label.split(/\s+/).length > 6) label = trailingLabel(label.split(/\s+/), vocab);
     const valueEnd = k + 1 < colons.length ? colons[k + 1]! : text.length;
