@@ -167,6 +167,20 @@ function amountsOf(doc: ParsedDocument): { all: (Amount & { kind: "sub" | "tax" 
   return { all };
 }
 
+/**
+ * netPlusTax: with no total label a reader can make out ("Due payable: 571.04 €"), the amount printed
+ * below a labelled net amount and its tax that adds them up is the total, settled by the arithmetic;
+ * null when none or several different amounts do.
+ */
+export function netPlusTax(doc: ParsedDocument): Amount | null {
+  const { all } = amountsOf(doc);
+  const subs = all.filter((a) => a.kind === "sub");
+  const taxes = all.filter((a) => a.kind === "tax" && a.value > 0);
+  const adds = all.filter((a) => a.kind !== "sub" && a.kind !== "tax" && a.value > 0 && subs.some((s) => s.candidate.start < a.candidate.start && taxes.some((t) => t.candidate.start < a.candidate.start && same(s.value + t.value, a.value))));
+  const values = new Set(adds.map((a) => a.value.toFixed(2)));
+  return values.size === 1 ? adds[0]! : null;
+}
+
 /** totalEvidence weighs the picked total against the document's other amounts. */
 export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: number): TotalEvidence {
   const { all } = amountsOf(doc);

@@ -12,7 +12,7 @@ import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
-import { receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
+import { netPlusTax, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
 import { formHeaderValue } from "./formHeader";
@@ -349,6 +349,9 @@ function meaningBonus(label: string, labels: FieldLabels): number {
 /** MIDLINE_ID: a value that opens with an identifier: digits, possibly with letters, joined by dashes, slashes or dots ("1545-0074", "AB-2024/17"). */
 const MIDLINE_ID = /^[A-Z]{0,4}\d[\dA-Z]*(?:[-/.][\dA-Z]+)*(?![\w])/;
 
+/** HEADING_RUN_ON: words that join a label's words to more of a heading ("Law and Venue", "Name & Address", "Datum und Ort"). */
+const HEADING_RUN_ON = /^(and|or|&|und|oder|et|ou|en|of|y|e|o|oraz)(?!\p{L})/iu;
+
 /** phraseCandidates finds the field's own label phrases written without a colon ("Due Date January 17, 2024", "Plan Basic"). */
 function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[] {
   const out: Candidate[] = [];
@@ -373,7 +376,8 @@ function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[]
       }
       const last = words[p + own - 1]!;
       const value = line.plain.slice(last.index! + last[0].length).replace(/^[\s:|.\-–]+/, "");
-      if (!value) continue;
+      // "Governing Law and Venue": a heading runs on after the label's words, it names no value
+      if (!value || HEADING_RUN_ON.test(value)) continue;
       // mid-line, only a capitalised label right after a value ("... 2024 Currency USD"), not prose; or an
       // identifier's own capitalised label with the identifier beside it ("Moving Expenses OMB No. 1545-0074")
       const besideId = isIdField(labels) && /^[A-Z]/.test(words[p]![0]) && MIDLINE_ID.test(value);
@@ -653,7 +657,10 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     }
   }
   if ((def.type === "number") && labels.concept === "total") {
-    // no total label a reader can make out ("TOR: RM 73. 00"): what the payment lines say was paid
+    // no total label a reader can make out ("Due payable: 571.04 €"): the amount that adds the net and the tax
+    const added = netPlusTax(doc);
+    if (added) return cite(doc, added.value, CORROBORATED_TOTAL, added.candidate.start, added.candidate.end);
+    // "TOR: RM 73. 00": what the payment lines say was paid
     const payment = receiptPayment(doc);
     if (payment) return payment.confirmedAt ? cite(doc, payment.value, 0.85, ...payment.confirmedAt) : cite(doc, payment.value, 0.5, payment.start, payment.end);
     const money = allNumbers(md).filter((n) => n.currency && !n.percent);
