@@ -195,7 +195,11 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
     elsewhere.some((a) => same(a.value, value)) ||
     sums.some((s) => same(s, value)) ||
     paid.some((p) => changes.some((c) => c.value > 0 && same(p.value - c.value, value)));
-  const isNet = subs.some((s) => same(s.value, value)) && taxes.length > 0 && !sums.some((s) => same(s, value));
+  // a subtotal may include the tax (receipts print "Sub Total" after the GST): it is the net amount only when
+  // nothing says the tax is in it: a tax labelled inclusive, a tax row whose net and tax add up to it, or the payment
+  const payment = receiptPayment(doc);
+  const taxIncluded = taxes.some((t) => /\b(inclusive|incl|inkl|included|including)\b/i.test(t.candidate.label)) || taxRowAddsUp(doc, picked, value) || (payment !== null && same(payment.value, value));
+  const isNet = subs.some((s) => same(s.value, value)) && taxes.length > 0 && !sums.some((s) => same(s, value)) && !taxIncluded;
   // repeating the net amount settles nothing when a tax is charged on top of it
   if (isNet) corroborated = false;
   let better: Amount | null = null;
@@ -211,7 +215,6 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
   }
   if (!corroborated && !isNet && (taxRowAddsUp(doc, picked, value) || repeatedOnPaymentLine(doc, picked, value))) corroborated = true;
   let betterConfidence = 0.85;
-  const payment = receiptPayment(doc);
   if (payment && same(payment.value, value)) corroborated = true;
   else if (payment && !better && !corroborated) {
     // "Total Sales 60.91 ... CASH 100.00 Change 19.10" with 80.90 printed above: what was paid, printed again, is the total;

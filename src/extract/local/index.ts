@@ -129,9 +129,11 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
  */
 function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldOutcome): FieldOutcome {
   if (doc.ocrQuality === null || !outcome.found || !isDateField(labels) || typeof outcome.value !== "string") return outcome;
-  if (doc.ocrQuality >= OCR_FAIR && tillStamp(doc, outcome.value, outcome.span)) {
-    // "19/10/2018 20:49:59", "Date: 03 Mar 2018": the till's timestamp or a labelled date, in full, on a page read
-    // fairly well (on SROIE none of these is wrong from ocr_quality 0.7; the misread dates sit on pages below 0.67)
+  const stamp = tillStamp(doc, outcome.value, outcome.span);
+  // "19/10/2018 20:49:59", "Date: 03 Mar 2018": the till's timestamp or a labelled date, in full, on a page read
+  // fairly well (on SROIE none of these is wrong from ocr_quality 0.7; the misread dates sit on pages below 0.67);
+  // a timestamp written in one consistent form ("22/12/2017 14:03", not "6/08/2015 20:01") from ocr_quality 0.5
+  if ((stamp && doc.ocrQuality >= OCR_FAIR) || (stamp === "timed" && doc.ocrQuality >= OCR_POOR && consistentDigits(outcome.value))) {
     const open = parseDate(outcome.value)?.ambiguous && !doc.dateOrderKnown;
     return { ...outcome, confidence: round(Math.max(outcome.confidence, open ? outcome.confidence : TILL_STAMP_CONFIDENCE)) };
   }
@@ -140,8 +142,23 @@ function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldO
   return readings >= 2 ? outcome : { ...outcome, confidence: Math.min(outcome.confidence, OCR_UNSETTLED_CAP) };
 }
 
-/** OCR_FAIR: the ocr_quality from which a date printed as a till's timestamp is trusted as read. */
+/** OCR_FAIR: the ocr_quality from which a date printed as a till's timestamp or under its label is trusted as read. */
 const OCR_FAIR = 0.7;
+/** OCR_POOR: the ocr_quality from which a till's timestamp written in one consistent form is trusted as read. */
+const OCR_POOR = 0.5;
+
+/**
+ * consistentDigits says whether a numeric date writes its day and month alike (both padded, "06/03/2018",
+ * or neither, "6/3/2018"): a till prints one fixed form, so "6/08/2015" holds a misread or lost digit.
+ * Dates with a month name pass.
+ */
+function consistentDigits(value: string): boolean {
+  const m = value.match(/^(\d{1,4})[/.-](\d{1,2})[/.-](\d{1,4})$/);
+  if (!m) return true;
+  const [first, second, third] = [m[1]!, m[2]!, m[3]!];
+  // year first ("2018-03-06"): month and day; else day and month (either order)
+  return first.length === 4 ? second.length === third.length : first.length === second.length;
+}
 const TILL_STAMP_CONFIDENCE = 0.85;
 
 /**
@@ -149,17 +166,18 @@ const TILL_STAMP_CONFIDENCE = 0.85;
  * date (not years ahead) with a time of day right after it, or in full (a four-digit year) under a
  * date label of its own.
  */
-function tillStamp(doc: ParsedDocument, value: string, span: [number, number] | null): boolean {
+function tillStamp(doc: ParsedDocument, value: string, span: [number, number] | null): "timed" | "labelled" | null {
   const d = parseDate(value);
-  if (!d || +d.iso.slice(0, 4) > new Date().getUTCFullYear() + 1) return false;
+  if (!d || +d.iso.slice(0, 4) > new Date().getUTCFullYear() + 1) return null;
   const at = doc.markdown.indexOf(value, span?.[0] ?? 0);
-  if (at < 0) return false;
+  if (at < 0) return null;
   // "12-01-19 21:13": a till prints a two-digit year too, with the time beside it
-  if (/^\s{0,3}\d{1,2}:\s?\d{2}/.test(doc.markdown.slice(at + value.length, at + value.length + 12))) return true;
-  if (!/\d{4}/.test(value)) return false;
+  const time = doc.markdown.slice(at + value.length, at + value.length + 12).match(/^\s{0,3}(\d{1,2}):\s?(\d{2})/);
+  if (time && +time[1]! < 24 && +time[2]! < 60) return "timed";
+  if (!/\d{4}/.test(value)) return null;
   // "Date: 19/10/2018", "DATE 19/10/2018": under a date label of its own
   const before = doc.markdown.slice(Math.max(0, at - 24), at).split("\n").at(-1) ?? "";
-  return /(?<!\p{L})(date|tarikh|datum|fecha|data)\s*[:.]?\s*$/iu.test(before);
+  return /(?<!\p{L})(date|tarikh|datum|fecha|data)\s*[:.]?\s*$/iu.test(before) ? "labelled" : null;
 }
 
 /** SLIP_SETTLED: the confidence of the amount a slip prints in its receipt and its payment part alike. */
