@@ -174,9 +174,12 @@ function amountsOf(doc: ParsedDocument): { all: (Amount & { kind: "sub" | "tax" 
  */
 export function netPlusTax(doc: ParsedDocument): Amount | null {
   const { all } = amountsOf(doc);
-  const subs = all.filter((a) => a.kind === "sub");
+  // "Gross Amount : 40.00 / Total GST Amt : 2.40 / Sub Total : 42.40": a receipt's gross amount is before its tax, and
+  // the subtotal below both adds them up
+  const gross = (a: (typeof all)[number]) => /\bgross\b/i.test(a.candidate.label);
+  const subs = all.filter((a) => a.kind === "sub" || gross(a));
   const taxes = all.filter((a) => a.kind === "tax" && a.value > 0);
-  const adds = all.filter((a) => a.kind !== "sub" && a.kind !== "tax" && a.value > 0 && subs.some((s) => s.candidate.start < a.candidate.start && taxes.some((t) => t.candidate.start < a.candidate.start && same(s.value + t.value, a.value))));
+  const adds = all.filter((a) => a.kind !== "tax" && !gross(a) && a.value > 0 && subs.some((s) => s.candidate.start < a.candidate.start && taxes.some((t) => t.candidate.start < a.candidate.start && same(s.value + t.value, a.value))));
   const values = new Set(adds.map((a) => a.value.toFixed(2)));
   return values.size === 1 ? adds[0]! : null;
 }
@@ -198,8 +201,12 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
   // a subtotal may include the tax (receipts print "Sub Total" after the GST): it is the net amount only when
   // nothing says the tax is in it: a tax labelled inclusive, a tax row whose net and tax add up to it, or the payment
   const payment = receiptPayment(doc);
-  const taxIncluded = taxes.some((t) => /\b(inclusive|incl|inkl|included|including)\b/i.test(t.candidate.label)) || taxRowAddsUp(doc, picked, value) || (payment !== null && same(payment.value, value));
-  const isNet = subs.some((s) => same(s.value, value)) && taxes.length > 0 && !sums.some((s) => same(s, value)) && !taxIncluded;
+  const inclusiveTax = taxes.some((t) => /\b(inclusive|incl|inkl|included|including)\b/i.test(doc.markdown.slice(t.candidate.start, t.candidate.end)));
+  const taxIncluded = inclusiveTax || taxRowAddsUp(doc, picked, value) || (payment !== null && same(payment.value, value));
+  const equalsSub = subs.some((s) => s.candidate.start !== picked.start && same(s.value, value));
+  const isNet = equalsSub && taxes.length > 0 && !sums.some((s) => same(s, value)) && !taxIncluded;
+  // "Sub-total: 593,10 / (Inclusive) GST 6% 33,57 / Total: 593.10": the subtotal holds the tax, and the total repeats it
+  if (equalsSub && inclusiveTax) corroborated = true;
   // repeating the net amount settles nothing when a tax is charged on top of it
   if (isNet) corroborated = false;
   let better: Amount | null = null;
