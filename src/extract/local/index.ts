@@ -148,16 +148,17 @@ const OCR_FAIR = 0.7;
 const OCR_POOR = 0.5;
 
 /**
- * consistentDigits says whether a numeric date writes its day and month alike (both padded, "06/03/2018",
- * or neither, "6/3/2018"): a till prints one fixed form, so "6/08/2015" holds a misread or lost digit.
- * Dates with a month name pass.
+ * consistentDigits says whether a numeric date pads its day and month alike: a till prints one fixed
+ * form, zero-padded ("06/03/2018") or not ("6/3/2018", "16/3/2018"), so a single digit beside a
+ * zero-padded one ("6/08/2015") holds a misread or lost digit. Dates with a month name pass.
  */
 function consistentDigits(value: string): boolean {
   const m = value.match(/^(\d{1,4})[/.-](\d{1,2})[/.-](\d{1,4})$/);
   if (!m) return true;
-  const [first, second, third] = [m[1]!, m[2]!, m[3]!];
   // year first ("2018-03-06"): month and day; else day and month (either order)
-  return first.length === 4 ? second.length === third.length : first.length === second.length;
+  const [a, b] = m[1]!.length === 4 ? [m[2]!, m[3]!] : [m[1]!, m[2]!];
+  const padded = (x: string) => x.length === 2 && x.startsWith("0");
+  return !((padded(a) && b.length === 1) || (padded(b) && a.length === 1));
 }
 const TILL_STAMP_CONFIDENCE = 0.85;
 
