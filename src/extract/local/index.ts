@@ -713,7 +713,7 @@ function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
   const ranked = [...counts.entries()].sort((a, b) => b[1].n - a[1].n);
   const best = ranked[0];
   if (!best) return null;
-  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 || (best[1].n >= 2 && underCurrencyLabel(doc, best[0])) ? 0.85 : 0.6;
+  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 || (best[1].n >= 2 && underCurrencyLabel(doc, best[0])) || amountsStatedIn(doc, best[0]) ? 0.85 : 0.6;
   if (best[1].bare && !US_ADDRESS.test(doc.markdown)) confidence = Math.min(confidence, 0.6);
   return cite(doc, best[0], confidence, best[1].line.start, best[1].line.end);
 }
@@ -738,6 +738,14 @@ function underCurrencyLabel(doc: ParsedDocument, code: string): boolean {
       return first !== undefined && (first === code || parseCurrency(first) === code);
     });
   });
+}
+
+/** AMOUNTS_IN: a sentence or heading that says what the amounts are written in ("Beträge in EUR", "Amounts in USD", "Montants en EUR"). */
+const AMOUNTS_IN = /(?<!\p{L})(betr[äa]ge|amounts|all amounts|prices|preise|montants|prix|bedragen|prijzen|importes|precios|importi|prezzi|valores|pre[çc]os|kwoty|ceny)\s+(?:in|en|em|w)\s+([A-Z]{3})(?!\p{L})/u;
+
+/** amountsStatedIn says whether the page states that its amounts are in the currency: the document settles it in words. */
+function amountsStatedIn(doc: ParsedDocument, code: string): boolean {
+  return doc.lines.some((l) => parseCurrency(l.plain.match(AMOUNTS_IN)?.[2] ?? "") === code);
 }
 
 /** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"). */

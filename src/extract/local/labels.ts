@@ -44,7 +44,7 @@ export const CONCEPTS: Record<string, string[]> = {
     "customer", "bill to", "billed to", "sold to", "client", "buyer", "customer name", "purchaser", "client name", "invoice to", "ship to", "deliver to",
     "kunde", "kaufer", "rechnungsempfanger", "leistungsempfanger", "kaufer leistungsempfanger", "lieferadresse", "rechnungsadresse", "acheteur", "destinataire", "adresse de facturation", "adresse de livraison", "klant", "afnemer", "koper", "cliente", "comprador", "destinatario", "cessionario", "nabywca", "odbiorca",
   ],
-  currency: ["currency", "currency code", "wahrung", "devise", "monnaie", "valuta", "moneda", "divisa", "moeda", "waluta"],
+  currency: ["currency", "currency code", "invoice currency", "wahrung", "rechnungswahrung", "devise", "devise de facturation", "monnaie", "valuta", "factuurvaluta", "moneda", "divisa", "moeda", "waluta", "waluta faktury"],
   email: ["email", "email address", "contact email", "mail", "e mail"],
   phone: ["phone", "telephone", "tel", "phone number", "mobile", "cell", "contact number", "ph"],
   address: ["address", "street address", "billing address", "mailing address", "street"],
