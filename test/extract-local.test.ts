@@ -889,3 +889,29 @@ describe("evidence that settles a value (issue 15: made-up documents of the kind
     expect(misread.value).toBe(538);
   });
 });
+
+describe("evidence that settles a value: currency stated, a heading date written twice (made-up invoices)", () => {
+  const schema = {
+    invoice_date: { type: "string", description: "The date the invoice was issued" },
+    currency: { type: "string", description: "Currency of the total as an ISO 4217 code" },
+  };
+
+  test("currency: under an invoice-currency label, or stated for the amounts ('Beträge in EUR'), it is settled; written once without either, not", () => {
+    expect(run("Rechnungswährung : EUR\n\nGesamt 10,00", schema).currency!.confidence).toBeGreaterThanOrEqual(0.8);
+    const stated = run("Kunde AG\n\nAlle Beträge in EUR.\n\nSumme 10,00\n\nSteuer 1,90", schema).currency!;
+    expect(stated.value).toBe("EUR");
+    expect(stated.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("Summe 10,00 EUR", schema).currency!.confidence).toBeLessThan(0.8);
+  });
+
+  test("date: the date heading the page, written again in another form, is settled; the first of several different dates is not", () => {
+    const twice = "2017-05-09\n\n### Beispiel GmbH\n\nRechnung # RE-17/5 von 09.05.2017\nLeistungsdatum 07.05.2017\n\nZahlbar bis zum 30.05.2017.";
+    const r = run(twice, schema).invoice_date!;
+    expect(r.value).toBe("2017-05-09");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    const different = "2017-05-09\n\n### Beispiel GmbH\n\nLeistungsdatum 07.05.2017\n\nZahlbar bis zum 30.05.2017.";
+    expect(run(different, schema).invoice_date!.confidence).toBeLessThan(0.8);
+    // read by OCR, the second writing may hold the same misread: not settled by itself
+    expect(extractLocal(twice, parseTypedSchema(JSON.stringify(schema)), { ocrQuality: 0.6 }).invoice_date!.confidence).toBeLessThan(0.8);
+  });
+});

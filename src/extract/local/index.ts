@@ -638,7 +638,11 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
       if (!d) return null;
       const single = dates.every((x) => x.iso === d.iso);
       const doubt = d.ambiguous && !doc.dateOrderKnown ? UNSETTLED_DATE_QUALITY : 1;
-      return at(d.text, (single ? 0.85 : 0.5) * doubt, d.index);
+      // the date heading the page, printed again in another form ("2017-05-09" on top, "Rechnung ... von 09.05.2017"):
+      // two writings of one date agree, and the document's own date is the one it heads with
+      const header = doc.lines.filter((l) => l.plain).slice(0, HEADER_DATE_LINES).some((l) => l.start <= d.index && d.index < l.end);
+      const again = dates.some((x) => x !== d && x.iso === d.iso && x.text !== d.text);
+      return at(d.text, (single ? 0.85 : header && again && doc.ocrQuality === null ? HEADER_DATE_AGAIN : 0.5) * doubt, d.index);
     }
     if (labels.concept === "vendor") {
       const issuer = findIssuer(doc);
@@ -718,6 +722,11 @@ function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
   return cite(doc, best[0], confidence, best[1].line.start, best[1].line.end);
 }
 
+/** HEADER_DATE_LINES: how many lines from the top a document's own unlabelled date stands in. */
+const HEADER_DATE_LINES = 4;
+/** HEADER_DATE_AGAIN: the confidence of the heading date written again in another form. */
+const HEADER_DATE_AGAIN = 0.8;
+
 /** CURRENCY_LABEL: the word "currency" as documents print it above or before the code (Währung, Monnaie, Valuta, ...). */
 const CURRENCY_LABEL = /(?<!\p{L})(currency|w[äa]hrung|devise|monnaie|valuta|moneda|divisa|moeda|waluta)(?!\p{L})/iu;
 
@@ -741,7 +750,7 @@ function underCurrencyLabel(doc: ParsedDocument, code: string): boolean {
 }
 
 /** AMOUNTS_IN: a sentence or heading that says what the amounts are written in ("Beträge in EUR", "Amounts in USD", "Montants en EUR"). */
-const AMOUNTS_IN = /(?<!\p{L})(betr[äa]ge|amounts|all amounts|prices|preise|montants|prix|bedragen|prijzen|importes|precios|importi|prezzi|valores|pre[çc]os|kwoty|ceny)\s+(?:in|en|em|w)\s+([A-Z]{3})(?!\p{L})/u;
+const AMOUNTS_IN = /(?<!\p{L})(betr[äa]ge|amounts|all amounts|prices|preise|montants|prix|bedragen|prijzen|importes|precios|importi|prezzi|valores|pre[çc]os|kwoty|ceny)\s+(?:in|en|em|w)\s+([A-Z]{3})(?!\p{L})/iu;
 
 /** amountsStatedIn says whether the page states that its amounts are in the currency: the document settles it in words. */
 function amountsStatedIn(doc: ParsedDocument, code: string): boolean {
