@@ -7,7 +7,8 @@
  * number or title, a year, an agency or authority) when the document has such a header.
  *
  * Confidence: each value is read from the page's layout, not under a label, so it stays below 0.8
- * (FORM_SETTLED at most, when the page repeats it as its own footer).
+ * (FORM_SETTLED at most, when the page repeats it as its own footer), except a form number or year
+ * that the header and the page's own footer both print (FORM_AGREED): two places agree.
  */
 import type { FieldLabels } from "./labels";
 import type { ParsedDocument } from "./parse";

@@ -6,7 +6,13 @@
  * (an email, a date, a currency) at a lower confidence.
  *
  * Confidence: 0.9+ only for an exact label with a well-typed value; fuzzy labels stay below 0.8 and
- * pattern-only values below 0.65. Every citation is a verbatim slice of the markdown.
+ * pattern-only values below 0.65, unless evidence the page gives settles them (0.8-0.85): the same
+ * value printed in two places alike (a form's header and footer, a slip's two parts, a letterhead and
+ * its sender line, a date heading the page and written again), arithmetic (net plus tax, cash less
+ * change, a tax row), a check digit (IBAN, payment reference), a statement of the currency, a parties
+ * sentence set against the reader. OCR-read text is settled by less: its letters and digits may be
+ * misread (names stay below 0.8; dates and amounts need a repeat, arithmetic or a till's timestamp).
+ * Every citation is a verbatim slice of the markdown.
  */
 import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
