@@ -915,3 +915,11 @@ describe("evidence that settles a value: currency stated, a heading date written
     expect(extractLocal(twice, parseTypedSchema(JSON.stringify(schema)), { ocrQuality: 0.6 }).invoice_date!.confidence).toBeLessThan(0.8);
   });
 });
+
+describe("a heading's run-on words are told from values that open with a letter", () => {
+  test("'Plan E-2 Premium' keeps its value (a capital E is no conjunction); 'Terms and Conditions' names none", () => {
+    const r = run("Customer since 2019 Plan E-2 Premium\n\nTerms and Conditions apply.", { plan: { type: "string" }, terms: { type: "string" } });
+    expect(r.plan!.value).toBe("E-2 Premium");
+    expect(r.terms!.value === "and Conditions apply." || r.terms!.value === "and Conditions apply").toBe(false);
+  });
+});

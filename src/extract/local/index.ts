@@ -375,7 +375,7 @@ function meaningBonus(label: string, labels: FieldLabels): number {
 const MIDLINE_ID = /^[A-Z]{0,4}\d[\dA-Z]*(?:[-/.][\dA-Z]+)*(?![\w])/;
 
 /** HEADING_RUN_ON: words that join a label's words to more of a heading ("Law and Venue", "Name & Address", "Datum und Ort"). */
-const HEADING_RUN_ON = /^(and|or|&|und|oder|et|ou|en|of|y|e|o|oraz)(?!\p{L})/iu;
+const HEADING_RUN_ON = /^(?:and|or|und|oder|et|ou|en|of|oraz|AND|OR|UND|OF|ET)(?!\p{L})|^&|^[yeo]\s/u;
 
 /** phraseCandidates finds the field's own label phrases written without a colon ("Due Date January 17, 2024", "Plan Basic"). */
 function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[] {
