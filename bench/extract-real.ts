@@ -32,10 +32,10 @@
  * Goals (real sets): accuracy >= 0.85, confident-wrong 0, values at >= 0.8 right >= 97 %, band
  * 0.30-0.59 right less often than 0.60-0.79, >= 60 % of right values at >= 0.8; generated >= 0.95.
  *
- *   bun bench/extract-real.ts [--verbose]
+ *   bun bench/extract-real.ts [--verbose | --unsettled]
  *   BENCH_INVOICES_DIR=/tmp/invoices BENCH_SROIE_LIMIT=30 BENCH_MD_CACHE=/tmp/md-cache bun bench/extract-real.ts
  *
- * BENCH_SROIE_LIMIT reads the first N receipts only; BENCH_MD_CACHE keeps each document's markdown
+ * --unsettled prints each right value below 0.8 with the line it was read from. BENCH_SROIE_LIMIT reads the first N receipts only; BENCH_MD_CACHE keeps each document's markdown
  * in that directory between runs (iterating on the engine without converting again; leave it unset
  * to measure the converter as it is now).
  */
@@ -64,6 +64,8 @@ const SROIE_LIMIT = Number(process.env.BENCH_SROIE_LIMIT ?? 0);
 const CACHE = process.env.BENCH_MD_CACHE ?? "";
 const GENERATED_DIR = join(ROOT, "test/fixtures/extract");
 const verbose = process.argv.includes("--verbose");
+/** unsettled: print each right value below 0.8 with the line the engine read it from (what would have to settle it) */
+const unsettled = process.argv.includes("--unsettled");
 
 const GOAL_ACCURACY = 0.85;
 const GOAL_TOP_PRECISION = 0.97;
@@ -309,8 +311,9 @@ async function runSet(name: string, set: { docs: Labelled[] } | { skipped: strin
       const right = got.found && [want, ...(doc.also[field] ?? [])].some((w) => judge(kind, got.value, w));
       scored.push({ field, right, found: got.found, confidence: got.found ? got.confidence : 0 });
       if (!right || verbose) lines.push(`    ${right ? "ok " : got.found && got.confidence >= 0.8 ? "WRONG!" : "miss"} ${field}: got ${JSON.stringify(got.value)} (${got.confidence}) want ${JSON.stringify(want)}`);
+      else if (unsettled && got.confidence < 0.8) lines.push(`    low ${field}: ${JSON.stringify(got.value)} (${got.confidence}) from ${JSON.stringify((got.citation ?? "").replace(/\s+/g, " ").slice(0, 100))}`);
     }
-    const ok = Object.keys(doc.expected).length - lines.filter((l) => !l.trimStart().startsWith("ok")).length;
+    const ok = Object.keys(doc.expected).length - lines.filter((l) => /^\s*(miss|WRONG!)/.test(l)).length;
     if (verbose || lines.length) console.log(`${doc.file.padEnd(48)} ${ok}/${Object.keys(doc.expected).length}${ocrQuality === null ? "" : ` (ocr_quality ${ocrQuality})`}`);
     for (const l of lines) console.log(l);
   }

@@ -15,7 +15,7 @@ export const CONCEPTS: Record<string, string[]> = {
     "totaal", "totaalbedrag", "te betalen", "totaal te betalen", "totaal incl btw", "totaalbedrag incl btw", "te betalen bedrag",
     "importe total", "total a pagar", "importe a pagar", "total factura",
     "totale", "totale da pagare", "totale fattura", "importo totale", "totale documento",
-    "valor total", "valor total da nota", "valor total da nf", "total da fatura", "valor a pagar",
+    "valor total", "valor total da nota", "valor total da nf", "valor total da nf e", "total da nota", "total da nf e", "total da fatura", "valor a pagar",
     "razem", "do zaplaty", "razem do zaplaty", "suma", "wartosc brutto", "kwota do zaplaty",
   ],
   subtotal: ["subtotal", "sub total", "net total", "total before tax", "total excl tax", "net amount", "amount before tax", "zwischensumme", "nettobetrag", "summe netto", "rechnungssumme netto", "total ht", "montant ht", "sous total", "subtotaal", "totaal excl btw", "base imponible", "imponibile", "wartosc netto"],
