@@ -923,3 +923,11 @@ describe("a heading's run-on words are told from values that open with a letter"
     expect(r.terms!.value === "and Conditions apply." || r.terms!.value === "and Conditions apply").toBe(false);
   });
 });
+
+describe("an identifier opening its label's value, a word after it", () => {
+  test("'Rechnung # RE-2017/505 von 09.05.2017' gives the number whole and settled", () => {
+    const r = run("Beispiel GmbH\n\nRechnung # RE-2017/505 von 09.05.2017\n\nGesamtbetrag: 10,00 €", { invoice_number: { type: "string", description: "The invoice number" } }).invoice_number!;
+    expect(r.value).toBe("RE-2017/505");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+});

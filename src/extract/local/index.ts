@@ -505,7 +505,11 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   }
   if (isIdField(labels) && /[\s()]/.test(text)) {
     const id = firstMatch(ID_RE, text);
-    return id ? { value: id, quality: /\s/.test(text) ? 0.9 : 1 } : null;
+    if (!id) return null;
+    // "RE-20170509/505 von 09.05.2017": an identifier with digits opening the value, a word after it, is read whole;
+    // "12 345" may be one number split by a space, so an identifier followed by digits stays in doubt
+    const whole = text.startsWith(id) && /\d/.test(id) && /[-/.]/.test(id) && /^\s+\p{L}/u.test(text.slice(id.length));
+    return { value: id, quality: whole || !/\s/.test(text) ? 1 : 0.9 };
   }
   // "Account / Payable to Robert Schneider AG": an account number has digits
   if (isAccountField(labels) && !/\d/.test(text)) return null;
