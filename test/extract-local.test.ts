@@ -931,3 +931,12 @@ describe("an identifier opening its label's value, a word after it", () => {
     expect(r.confidence).toBeGreaterThanOrEqual(0.8);
   });
 });
+
+describe("a table cell holding a label with its amount", () => {
+  test("'| Date d'échéance : 30/01/2019 | NET A PAYER 100,00 EUR |' gives the amount to pay under its exact label", () => {
+    const md = "### TOTAL HT TOTAL TVA TOTAL TTC\n\n|  | Acompte : 10,00 |\n| --- | --- |\n| Date d'échéance : 30/01/2019 | NET A PAYER 100,00 EUR |\n| Bénéficiaire | VIREMENT |";
+    const r = run(md, { total: { type: "number", description: "Total amount to pay, tax included" } }).total!;
+    expect(r.value).toBe(100);
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+});

@@ -230,6 +230,17 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   }
 }
 
+/** CELL_PAIR: a table cell that holds a label and its amount together ("NET A PAYER 100,00 EUR"). */
+const CELL_PAIR = /^(\p{L}[\p{L}'’. ]{1,40}?)\s+((?:[-−]\s?)?(?:[$€£]\s?)?\d[\d.,' ]*\d(?:\s?(?:EUR|USD|GBP|CHF|€|\$|£))?)$/u;
+
+/** cellPairs reads the cells of a table row that hold a label with its amount, as the converter laid them into one cell. */
+function cellPairs(line: Line, section: string, add: (c: Omit<Candidate, "order">) => void): void {
+  for (const cell of line.plain.split("|").map((c) => c.trim())) {
+    const m = cell.match(CELL_PAIR);
+    if (m && /\p{L}{2,}/u.test(m[1]!)) add({ label: m[1]!.trim(), value: m[2]!, kind: "inline", start: line.start, end: line.end, section });
+  }
+}
+
 /** trailingLabel keeps the words before a value that read as a label (vocabulary words), at least one. */
 function trailingLabel(words: string[], vocab: Set<string>): string {
   let k = words.length - 1;
@@ -327,6 +338,7 @@ export function parseDocument(markdown: string, vocab: Set<string>): ParsedDocum
         tableCandidates(table, add);
         t++;
       }
+      cellPairs(line, table?.section ?? "", add);
       continue;
     }
     // a line's own section is the one above it (a heading is not its own section)
