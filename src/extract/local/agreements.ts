@@ -24,8 +24,9 @@ const BETWEEN = /\bbetween\s+([^.;]{1,160}?)\s+and\s+([^;]{1,80})/gi;
 /**
  * agreementProvider finds the company offering an agreement: the company (with its legal form) the
  * text names most often, counting its bare name too ("GitHub" for "GitHub, Inc."). When a parties
- * sentence ("between you and GitHub, Inc.") names it as well, 0.75 (the sentence does not say which
- * party offers); else 0.45. A company named in a parties sentence but seldom elsewhere ("the NDA
+ * sentence sets it against the reader ("between you and GitHub") and no other company comes near it
+ * in mentions, 0.85; when a parties sentence names it otherwise, 0.75 (the sentence does not say
+ * which party offers); else 0.45. A company named in a parties sentence but seldom elsewhere ("the NDA
  * between Microsoft Corporation and Partner") is another agreement's party.
  */
 export function agreementProvider(doc: ParsedDocument): AgreementParty | null {
@@ -38,14 +39,31 @@ export function agreementProvider(doc: ParsedDocument): AgreementParty | null {
     const n = md.split(new RegExp(`\\b${escapeRe(bare)}\\b`)).length - 1;
     counts.set(bare, { n, start: c.index!, end: c.index! + c[0].length, name: c[0] });
   }
-  const best = [...counts.values()].sort((a, b) => b.n - a.n)[0];
-  if (!best) return null;
+  const ranked = [...counts.entries()].sort((a, b) => b[1].n - a[1].n);
+  if (!ranked[0]) return null;
+  const [bare, best] = ranked[0];
+  // the text names it throughout and any other company seldom: the agreement's own party
+  const dominant = best.n >= DOMINANT_MENTIONS && best.n >= 3 * (ranked[1]?.[1].n ?? 0);
+  let named: AgreementParty | null = null;
   for (const m of md.matchAll(BETWEEN)) {
+    // "between you (...) and GitHub": the reader is one party, so the other is the one offering the agreement
+    if (dominant && /^you\b/i.test(m[1]!) && new RegExp(`^${escapeRe(bare)}\\b`).test(m[2]!)) {
+      const start = m.index! + m[0].lastIndexOf(m[2]!);
+      return { name: best.name, confidence: READER_AND_PROVIDER, start, end: start + m[2]!.indexOf(bare) + bare.length };
+    }
     for (const party of [m[1]!, m[2]!]) {
-      if (!party.startsWith(best.name)) continue;
+      if (named || !party.startsWith(best.name)) continue;
       const start = m.index! + m[0].indexOf(party);
-      return { name: best.name, confidence: 0.75, start, end: start + best.name.length };
+      named = { name: best.name, confidence: 0.75, start, end: start + best.name.length };
     }
   }
-  return { name: best.name, confidence: 0.45, start: best.start, end: best.end };
+  return named ?? { name: best.name, confidence: 0.45, start: best.start, end: best.end };
 }
+
+/** DOMINANT_MENTIONS: how often the text must name a company (its bare name counted) to be the agreement's own. */
+const DOMINANT_MENTIONS = 5;
+/**
+ * READER_AND_PROVIDER: the confidence of the company a parties sentence sets against the reader
+ * ("between you and GitHub, Inc."), when the text names it throughout: the sentence says who offers.
+ */
+const READER_AND_PROVIDER = 0.85;

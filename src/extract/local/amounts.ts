@@ -167,6 +167,23 @@ function amountsOf(doc: ParsedDocument): { all: (Amount & { kind: "sub" | "tax" 
   return { all };
 }
 
+/**
+ * netPlusTax: with no total label a reader can make out ("Due payable: 571.04 €"), the amount printed
+ * below a labelled net amount and its tax that adds them up is the total, settled by the arithmetic;
+ * null when none or several different amounts do.
+ */
+export function netPlusTax(doc: ParsedDocument): Amount | null {
+  const { all } = amountsOf(doc);
+  // "Gross Amount : 40.00 / Total GST Amt : 2.40 / Sub Total : 42.40": a receipt's gross amount is before its tax, and
+  // the subtotal below both adds them up
+  const gross = (a: (typeof all)[number]) => /\bgross\b/i.test(a.candidate.label);
+  const subs = all.filter((a) => a.kind === "sub" || gross(a));
+  const taxes = all.filter((a) => a.kind === "tax" && a.value > 0);
+  const adds = all.filter((a) => a.kind !== "tax" && !gross(a) && a.value > 0 && subs.some((s) => s.candidate.start < a.candidate.start && taxes.some((t) => t.candidate.start < a.candidate.start && same(s.value + t.value, a.value))));
+  const values = new Set(adds.map((a) => a.value.toFixed(2)));
+  return values.size === 1 ? adds[0]! : null;
+}
+
 /** totalEvidence weighs the picked total against the document's other amounts. */
 export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: number): TotalEvidence {
   const { all } = amountsOf(doc);
@@ -181,7 +198,15 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
     elsewhere.some((a) => same(a.value, value)) ||
     sums.some((s) => same(s, value)) ||
     paid.some((p) => changes.some((c) => c.value > 0 && same(p.value - c.value, value)));
-  const isNet = subs.some((s) => same(s.value, value)) && taxes.length > 0 && !sums.some((s) => same(s, value));
+  // a subtotal may include the tax (receipts print "Sub Total" after the GST): it is the net amount only when
+  // nothing says the tax is in it: a tax labelled inclusive, a tax row whose net and tax add up to it, or the payment
+  const payment = receiptPayment(doc);
+  const inclusiveTax = taxes.some((t) => /\b(inclusive|incl|inkl|included|including)\b/i.test(doc.markdown.slice(t.candidate.start, t.candidate.end)));
+  const taxIncluded = inclusiveTax || taxRowAddsUp(doc, picked, value) || (payment !== null && same(payment.value, value));
+  const equalsSub = subs.some((s) => s.candidate.start !== picked.start && same(s.value, value));
+  const isNet = equalsSub && taxes.length > 0 && !sums.some((s) => same(s, value)) && !taxIncluded;
+  // "Sub-total: 593,10 / (Inclusive) GST 6% 33,57 / Total: 593.10": the subtotal holds the tax, and the total repeats it
+  if (equalsSub && inclusiveTax) corroborated = true;
   // repeating the net amount settles nothing when a tax is charged on top of it
   if (isNet) corroborated = false;
   let better: Amount | null = null;
@@ -197,7 +222,6 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
   }
   if (!corroborated && !isNet && (taxRowAddsUp(doc, picked, value) || repeatedOnPaymentLine(doc, picked, value))) corroborated = true;
   let betterConfidence = 0.85;
-  const payment = receiptPayment(doc);
   if (payment && same(payment.value, value)) corroborated = true;
   else if (payment && !better && !corroborated) {
     // "Total Sales 60.91 ... CASH 100.00 Change 19.10" with 80.90 printed above: what was paid, printed again, is the total;

@@ -3,7 +3,8 @@
  * receipt stub: the Brazilian NF-e and NFC-e (DANFE: "N°. 44525 / SÉRIE 1", "NFC-e nº 1629 Série 1",
  * "RECEBEMOS DE <issuer> OS PRODUTOS ..."), and Spanish, Portuguese and Italian invoices numbered
  * within a series ("Número 123 Serie A"). Neither is under a label the engine knows as the invoice
- * number's or the vendor's, so both are read here, below 0.8.
+ * number's or the vendor's, so both are read here: below 0.8 when printed once, 0.85 when the page
+ * prints the same value twice (the stub and the header).
  */
 import type { ParsedDocument } from "./parse";
 
@@ -17,8 +18,8 @@ export interface FiscalValue {
 /** NUMBER_BEFORE_SERIES: a number sign or "Número" with its number, then the series ("N°. 44525 ## SÉRIE 1", "NUMERO | 992346 SERIE 1"). */
 const NUMBER_BEFORE_SERIES = /(?<!\p{L})(?:N[°º]\.?|No\.|Nr\.|N[úu]mero|NUMER\p{L}*)\s*[:|]?\s*(\d[\d.]*)\s*[|\n#\s]*S[ÉEée]rie\b/giu;
 
-/** SERIES_NUMBER_SETTLED: the confidence of a number the page prints twice with its series (the DANFE's stub and its header). */
-const SERIES_NUMBER_SETTLED = 0.75;
+/** SERIES_NUMBER_SETTLED: the confidence of a number the page prints twice with its series, alike (the DANFE's stub and its header). */
+const SERIES_NUMBER_SETTLED = 0.85;
 const SERIES_NUMBER_ONCE = 0.65;
 
 /** numberWithSeries: the document's number printed with its series, or null. */
@@ -41,5 +42,7 @@ export function issuerOfReceiptStub(doc: ParsedDocument): FiscalValue | null {
   const m = doc.markdown.match(RECEIPT_STUB);
   if (!m) return null;
   const at = m.index! + m[0].indexOf(m[1]!);
-  return { value: m[1]!, confidence: 0.75, start: m.index!, end: at + m[1]!.length };
+  // the stub's issuer printed again (the DANFE's header block) is settled by the two places agreeing
+  const again = doc.markdown.split(m[1]!).length - 1 >= 2;
+  return { value: m[1]!, confidence: again ? 0.85 : 0.75, start: m.index!, end: at + m[1]!.length };
 }

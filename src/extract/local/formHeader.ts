@@ -7,7 +7,8 @@
  * number or title, a year, an agency or authority) when the document has such a header.
  *
  * Confidence: each value is read from the page's layout, not under a label, so it stays below 0.8
- * (FORM_SETTLED at most, when the page repeats it as its own footer).
+ * (FORM_SETTLED at most, when the page repeats it as its own footer), except a form number or year
+ * that the header and the page's own footer both print (FORM_AGREED): two places agree.
  */
 import type { FieldLabels } from "./labels";
 import type { ParsedDocument } from "./parse";
@@ -35,6 +36,11 @@ const OMB_LABEL = /\b(OMB|Control)\s+([Nn][Oo]\.?|Number|NUMBER|#)\s*/;
 const HEADER_LINES = 8;
 /** FORM_SETTLED: the confidence of a header value the page repeats as its own footer. */
 const FORM_SETTLED = 0.75;
+/**
+ * FORM_AGREED: the confidence of a form number or year that the header and the page's own footer
+ * ("Form 3903 (2013)") both print: two places of the layout that agree settle it.
+ */
+const FORM_AGREED = 0.85;
 /** FORM_GUESS: the confidence of a header value read once. */
 const FORM_GUESS = 0.6;
 
@@ -84,12 +90,13 @@ export function formHeaderValue(doc: ParsedDocument, labels: FieldLabels): Heade
  */
 function formNumber(doc: ParsedDocument): HeaderValue | null {
   const md = doc.markdown;
-  const score = new Map<string, { points: number; footer: boolean; at: number }>();
+  const score = new Map<string, { points: number; footer: boolean; header: boolean; at: number }>();
   const headerEnd = headerLines(doc).at(-1)?.end ?? 0;
   const add = (id: string, points: number, at: number, footer = false) => {
-    const s = score.get(id) ?? { points: 0, footer: false, at };
+    const s = score.get(id) ?? { points: 0, footer: false, header: false, at };
     s.points += points;
     s.footer ||= footer;
+    s.header ||= !footer && at < headerEnd;
     s.at = Math.min(s.at, at);
     score.set(id, s);
   };
@@ -103,7 +110,13 @@ function formNumber(doc: ParsedDocument): HeaderValue | null {
   if (!best) return null;
   const [id, s] = best;
   const runner = ranked[1]?.[1].points ?? 0;
-  const confidence = s.footer && s.points >= 2 * runner ? FORM_SETTLED : s.points > runner ? FORM_GUESS : 0.45;
+  const settled = s.footer && s.points >= 2 * runner;
+  // "1040 Department of the Treasury", "# Form ... / # 1040EZ Joint Filers": the header prints the number on its own too
+  const headerText = headerLines(doc).map((l) => l.text).join("\n");
+  s.header ||= new RegExp(`(?<![\\w/-])${id}(?![\\w-])`).test(headerText);
+  // the only number the page's footers name, printed in the header too: settled however often other forms are cited
+  const agreed = s.footer && s.header && ranked.filter(([, o]) => o.footer).length === 1;
+  const confidence = agreed ? FORM_AGREED : settled ? FORM_SETTLED : s.points > runner ? FORM_GUESS : 0.45;
   return { value: id, confidence, start: s.at, end: s.at + md.slice(s.at).indexOf(id) + id.length };
 }
 
@@ -118,12 +131,18 @@ function formYear(doc: ParsedDocument): HeaderValue | null {
     years.set(y, (years.get(y) ?? 0) + 1);
     first ??= m;
   }
+  const alone = headerYear(doc);
   if (years.size === 1 && first) {
     const [y] = [...years.keys()];
     const at = first.index! + first[0].lastIndexOf(y!);
-    return { value: y!, confidence: FORM_SETTLED, start: at, end: at + 4 };
+    // the header's own year and the footer's agree: settled
+    return { value: y!, confidence: alone?.value === y ? FORM_AGREED : FORM_SETTLED, start: at, end: at + 4 };
   }
-  // "U.S. Individual Income Tax Return 2013": a year standing alone in the header
+  return alone;
+}
+
+/** headerYear: "U.S. Individual Income Tax Return 2013": a year standing alone in the header, not a revision date. */
+function headerYear(doc: ParsedDocument): HeaderValue | null {
   for (const line of headerLines(doc)) {
     const m = line.text.match(/(?<![\d./-])((?:19|20)\d\d)(?![\d./-])/);
     if (m && !/\b(rev|revised|revision)\b\.?[^)]*$/i.test(line.text.slice(0, m.index))) {

@@ -6,13 +6,19 @@
  * (an email, a date, a currency) at a lower confidence.
  *
  * Confidence: 0.9+ only for an exact label with a well-typed value; fuzzy labels stay below 0.8 and
- * pattern-only values below 0.65. Every citation is a verbatim slice of the markdown.
+ * pattern-only values below 0.65, unless evidence the page gives settles them (0.8-0.85): the same
+ * value printed in two places alike (a form's header and footer, a slip's two parts, a letterhead and
+ * its sender line, a date heading the page and written again), arithmetic (net plus tax, cash less
+ * change, a tax row), a check digit (IBAN, payment reference), a statement of the currency, a parties
+ * sentence set against the reader. OCR-read text is settled by less: its letters and digits may be
+ * misread (names stay below 0.8; dates and amounts need a repeat, arithmetic or a till's timestamp).
+ * Every citation is a verbatim slice of the markdown.
  */
 import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
-import { receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
+import { netPlusTax, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
 import { formHeaderValue } from "./formHeader";
@@ -129,9 +135,11 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
  */
 function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldOutcome): FieldOutcome {
   if (doc.ocrQuality === null || !outcome.found || !isDateField(labels) || typeof outcome.value !== "string") return outcome;
-  if (doc.ocrQuality >= OCR_FAIR && tillStamp(doc, outcome.value, outcome.span)) {
-    // "19/10/2018 20:49:59", "Date: 03 Mar 2018": the till's timestamp or a labelled date, in full, on a page read
-    // fairly well (on SROIE none of these is wrong from ocr_quality 0.7; the misread dates sit on pages below 0.67)
+  const stamp = tillStamp(doc, outcome.value, outcome.span);
+  // "19/10/2018 20:49:59", "Date: 03 Mar 2018": the till's timestamp or a labelled date, in full, on a page read
+  // fairly well (on SROIE none of these is wrong from ocr_quality 0.7; the misread dates sit on pages below 0.67);
+  // a timestamp written in one consistent form ("22/12/2017 14:03", not "6/08/2015 20:01") from ocr_quality 0.5
+  if ((stamp && doc.ocrQuality >= OCR_FAIR) || (stamp === "timed" && doc.ocrQuality >= OCR_POOR && consistentDigits(outcome.value))) {
     const open = parseDate(outcome.value)?.ambiguous && !doc.dateOrderKnown;
     return { ...outcome, confidence: round(Math.max(outcome.confidence, open ? outcome.confidence : TILL_STAMP_CONFIDENCE)) };
   }
@@ -140,8 +148,24 @@ function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldO
   return readings >= 2 ? outcome : { ...outcome, confidence: Math.min(outcome.confidence, OCR_UNSETTLED_CAP) };
 }
 
-/** OCR_FAIR: the ocr_quality from which a date printed as a till's timestamp is trusted as read. */
+/** OCR_FAIR: the ocr_quality from which a date printed as a till's timestamp or under its label is trusted as read. */
 const OCR_FAIR = 0.7;
+/** OCR_POOR: the ocr_quality from which a till's timestamp written in one consistent form is trusted as read. */
+const OCR_POOR = 0.5;
+
+/**
+ * consistentDigits says whether a numeric date pads its day and month alike: a till prints one fixed
+ * form, zero-padded ("06/03/2018") or not ("6/3/2018", "16/3/2018"), so a single digit beside a
+ * zero-padded one ("6/08/2015") holds a misread or lost digit. Dates with a month name pass.
+ */
+function consistentDigits(value: string): boolean {
+  const m = value.match(/^(\d{1,4})[/.-](\d{1,2})[/.-](\d{1,4})$/);
+  if (!m) return true;
+  // year first ("2018-03-06"): month and day; else day and month (either order)
+  const [a, b] = m[1]!.length === 4 ? [m[2]!, m[3]!] : [m[1]!, m[2]!];
+  const padded = (x: string) => x.length === 2 && x.startsWith("0");
+  return !((padded(a) && b.length === 1) || (padded(b) && a.length === 1));
+}
 const TILL_STAMP_CONFIDENCE = 0.85;
 
 /**
@@ -149,17 +173,18 @@ const TILL_STAMP_CONFIDENCE = 0.85;
  * date (not years ahead) with a time of day right after it, or in full (a four-digit year) under a
  * date label of its own.
  */
-function tillStamp(doc: ParsedDocument, value: string, span: [number, number] | null): boolean {
+function tillStamp(doc: ParsedDocument, value: string, span: [number, number] | null): "timed" | "labelled" | null {
   const d = parseDate(value);
-  if (!d || +d.iso.slice(0, 4) > new Date().getUTCFullYear() + 1) return false;
+  if (!d || +d.iso.slice(0, 4) > new Date().getUTCFullYear() + 1) return null;
   const at = doc.markdown.indexOf(value, span?.[0] ?? 0);
-  if (at < 0) return false;
+  if (at < 0) return null;
   // "12-01-19 21:13": a till prints a two-digit year too, with the time beside it
-  if (/^\s{0,3}\d{1,2}:\s?\d{2}/.test(doc.markdown.slice(at + value.length, at + value.length + 12))) return true;
-  if (!/\d{4}/.test(value)) return false;
+  const time = doc.markdown.slice(at + value.length, at + value.length + 12).match(/^\s{0,3}(\d{1,2}):\s?(\d{2})/);
+  if (time && +time[1]! < 24 && +time[2]! < 60) return "timed";
+  if (!/\d{4}/.test(value)) return null;
   // "Date: 19/10/2018", "DATE 19/10/2018": under a date label of its own
   const before = doc.markdown.slice(Math.max(0, at - 24), at).split("\n").at(-1) ?? "";
-  return /(?<!\p{L})(date|tarikh|datum|fecha|data)\s*[:.]?\s*$/iu.test(before);
+  return /(?<!\p{L})(date|tarikh|datum|fecha|data)\s*[:.]?\s*$/iu.test(before) ? "labelled" : null;
 }
 
 /** SLIP_SETTLED: the confidence of the amount a slip prints in its receipt and its payment part alike. */
@@ -349,6 +374,9 @@ function meaningBonus(label: string, labels: FieldLabels): number {
 /** MIDLINE_ID: a value that opens with an identifier: digits, possibly with letters, joined by dashes, slashes or dots ("1545-0074", "AB-2024/17"). */
 const MIDLINE_ID = /^[A-Z]{0,4}\d[\dA-Z]*(?:[-/.][\dA-Z]+)*(?![\w])/;
 
+/** HEADING_RUN_ON: words that join a label's words to more of a heading ("Law and Venue", "Name & Address", "Datum und Ort"). */
+const HEADING_RUN_ON = /^(?:and|or|und|oder|et|ou|en|of|oraz|AND|OR|UND|OF|ET)(?!\p{L})|^&|^[yeo]\s/u;
+
 /** phraseCandidates finds the field's own label phrases written without a colon ("Due Date January 17, 2024", "Plan Basic"). */
 function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[] {
   const out: Candidate[] = [];
@@ -373,14 +401,17 @@ function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[]
       }
       const last = words[p + own - 1]!;
       const value = line.plain.slice(last.index! + last[0].length).replace(/^[\s:|.\-–]+/, "");
-      if (!value) continue;
+      // "Governing Law and Venue": a heading runs on after the label's words, it names no value
+      if (!value || HEADING_RUN_ON.test(value)) continue;
       // mid-line, only a capitalised label right after a value ("... 2024 Currency USD"), not prose; or an
       // identifier's own capitalised label with the identifier beside it ("Moving Expenses OMB No. 1545-0074")
       const besideId = isIdField(labels) && /^[A-Z]/.test(words[p]![0]) && MIDLINE_ID.test(value);
       if (p > 0 && !besideId && !(/^[A-Z]/.test(words[p]![0]) && /\d|\|$|^[A-Z]{2,}$/.test(words[p - 1]![0]))) continue;
       // "Total GST Amt : 2.40": the label runs on to the colon, and names something else
       if (/^[^\d:]*\p{L}[^\d:]*:/u.test(value)) continue;
-      out.push({ label: words.slice(p, p + own).map((w) => w[0]).join(" "), value, kind: p === 0 ? "prefix" : "phrase", start: line.start, end: line.end, section: "", order: 1_000_000 + index * 100 + p });
+      // an identifier right after its own exact label is an inline pair ("OMB No. 1545-0074"), not a phrase of prose
+      const kind = p === 0 ? "prefix" : besideId ? "inline" : "phrase";
+      out.push({ label: words.slice(p, p + own).map((w) => w[0]).join(" "), value, kind, start: line.start, end: line.end, section: "", order: 1_000_000 + index * 100 + p });
     }
   });
   return out;
@@ -474,7 +505,11 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   }
   if (isIdField(labels) && /[\s()]/.test(text)) {
     const id = firstMatch(ID_RE, text);
-    return id ? { value: id, quality: /\s/.test(text) ? 0.9 : 1 } : null;
+    if (!id) return null;
+    // "RE-20170509/505 von 09.05.2017": an identifier with digits opening the value, a word after it, is read whole;
+    // "12 345" may be one number split by a space, so an identifier followed by digits stays in doubt
+    const whole = text.startsWith(id) && /\d/.test(id) && /[-/.]/.test(id) && /^\s+\p{L}/u.test(text.slice(id.length));
+    return { value: id, quality: whole || !/\s/.test(text) ? 1 : 0.9 };
   }
   // "Account / Payable to Robert Schneider AG": an account number has digits
   if (isAccountField(labels) && !/\d/.test(text)) return null;
@@ -570,6 +605,22 @@ const PAYEE_WORDS = new Set(["creditor", "payee", "beneficiary"]);
 /** PAYEE_LABEL: the payee label of payment slips in English, German, French, Italian and Romansh, and what follows it. */
 const PAYEE_LABEL = /\b(payable to|zahlbar an|payable à|pagabile a|pajabel a)(?=[\s:|]|$)\s*[:|]?\s*(.*)$/i;
 
+/**
+ * PAYEE_REPEATED: a payee the slip prints again on a line or in a cell of its own (its receipt part
+ * and its payment part), whole: two places that agree settle the name.
+ */
+const PAYEE_REPEATED = 0.85;
+
+/**
+ * printedAgain says whether a name is printed elsewhere than on the line at `except` as a whole line
+ * or cell, or opening a line with its postcode after it ("ABC AG 3000 Bern"): not a fragment of a
+ * longer name.
+ */
+function printedAgain(doc: ParsedDocument, name: string, except: number): boolean {
+  const re = new RegExp(`(?:^|\\|)[ \\t]*${escapeRe(name)}(?=[ \\t]*(?:\\||$)|\\s+\\d{4,5}\\s+\\p{L})`, "gmu");
+  return [...doc.markdown.matchAll(re)].some((m) => lineAt(doc, m.index!)[0] !== except);
+}
+
 /** PROVIDER_WORDS: field names for the party that offers an agreement. */
 const PROVIDER_WORDS = new Set(["provider", "licensor", "offeror", "company"]);
 
@@ -597,7 +648,11 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
       if (!d) return null;
       const single = dates.every((x) => x.iso === d.iso);
       const doubt = d.ambiguous && !doc.dateOrderKnown ? UNSETTLED_DATE_QUALITY : 1;
-      return at(d.text, (single ? 0.85 : 0.5) * doubt, d.index);
+      // the date heading the page, printed again in another form ("2017-05-09" on top, "Rechnung ... von 09.05.2017"):
+      // two writings of one date agree, and the document's own date is the one it heads with
+      const header = doc.lines.filter((l) => l.plain).slice(0, HEADER_DATE_LINES).some((l) => l.start <= d.index && d.index < l.end);
+      const again = dates.some((x) => x !== d && x.iso === d.iso && x.text !== d.text);
+      return at(d.text, (single ? 0.85 : header && again && doc.ocrQuality === null ? HEADER_DATE_AGAIN : 0.5) * doubt, d.index);
     }
     if (labels.concept === "vendor") {
       const issuer = findIssuer(doc);
@@ -614,7 +669,7 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
       for (const line of doc.lines) {
         const m = line.plain.match(PAYEE_LABEL);
         const name = m?.[2]?.replace(/\s*\|.*$/, "").trim();
-        if (name && nameLike(name)) return cite(doc, name, 0.6, line.start, line.end);
+        if (name && nameLike(name)) return cite(doc, name, printedAgain(doc, name, line.start) ? PAYEE_REPEATED : 0.6, line.start, line.end);
       }
     }
     // a payment reference has check digits; a field that does not say it is a payment's may mean another reference
@@ -635,7 +690,10 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     }
   }
   if ((def.type === "number") && labels.concept === "total") {
-    // no total label a reader can make out ("TOR: RM 73. 00"): what the payment lines say was paid
+    // no total label a reader can make out ("Due payable: 571.04 €"): the amount that adds the net and the tax
+    const added = netPlusTax(doc);
+    if (added) return cite(doc, added.value, CORROBORATED_TOTAL, added.candidate.start, added.candidate.end);
+    // "TOR: RM 73. 00": what the payment lines say was paid
     const payment = receiptPayment(doc);
     if (payment) return payment.confirmedAt ? cite(doc, payment.value, 0.85, ...payment.confirmedAt) : cite(doc, payment.value, 0.5, payment.start, payment.end);
     const money = allNumbers(md).filter((n) => n.currency && !n.percent);
@@ -669,9 +727,44 @@ function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
   const ranked = [...counts.entries()].sort((a, b) => b[1].n - a[1].n);
   const best = ranked[0];
   if (!best) return null;
-  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 ? 0.85 : 0.6;
+  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 || (best[1].n >= 2 && underCurrencyLabel(doc, best[0])) || amountsStatedIn(doc, best[0]) ? 0.85 : 0.6;
   if (best[1].bare && !US_ADDRESS.test(doc.markdown)) confidence = Math.min(confidence, 0.6);
   return cite(doc, best[0], confidence, best[1].line.start, best[1].line.end);
+}
+
+/** HEADER_DATE_LINES: how many lines from the top a document's own unlabelled date stands in. */
+const HEADER_DATE_LINES = 4;
+/** HEADER_DATE_AGAIN: the confidence of the heading date written again in another form. */
+const HEADER_DATE_AGAIN = 0.8;
+
+/** CURRENCY_LABEL: the word "currency" as documents print it above or before the code (Währung, Monnaie, Valuta, ...). */
+const CURRENCY_LABEL = /(?<!\p{L})(currency|w[äa]hrung|devise|monnaie|valuta|moneda|divisa|moeda|waluta)(?!\p{L})/iu;
+
+/**
+ * underCurrencyLabel says whether the page prints the code under or after its own label ("Währung
+ * Betrag" over "CHF 199.95", "Currency: EUR"): a label in the document's language with a value of
+ * the field's type next to it.
+ */
+function underCurrencyLabel(doc: ParsedDocument, code: string): boolean {
+  const content = doc.lines.filter((l) => l.plain);
+  return content.some((line, i) => {
+    const m = line.plain.match(CURRENCY_LABEL);
+    if (!m) return false;
+    const after = line.plain.slice(m.index! + m[0].length).replace(/^[\s:|]+/, "");
+    const next = content[i + 1]?.plain ?? "";
+    return [after, next].some((t) => {
+      const first = t.split(/[\s|]+/).find(Boolean);
+      return first !== undefined && (first === code || parseCurrency(first) === code);
+    });
+  });
+}
+
+/** AMOUNTS_IN: a sentence or heading that says what the amounts are written in ("Beträge in EUR", "Amounts in USD", "Montants en EUR"). */
+const AMOUNTS_IN = /(?<!\p{L})(betr[äa]ge|amounts|all amounts|prices|preise|montants|prix|bedragen|prijzen|importes|precios|importi|prezzi|valores|pre[çc]os|kwoty|ceny)\s+(?:in|en|em|w)\s+([A-Z]{3})(?!\p{L})/iu;
+
+/** amountsStatedIn says whether the page states that its amounts are in the currency: the document settles it in words. */
+function amountsStatedIn(doc: ParsedDocument, code: string): boolean {
+  return doc.lines.some((l) => parseCurrency(l.plain.match(AMOUNTS_IN)?.[2] ?? "") === code);
 }
 
 /** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"). */

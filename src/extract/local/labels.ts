@@ -15,15 +15,15 @@ export const CONCEPTS: Record<string, string[]> = {
     "totaal", "totaalbedrag", "te betalen", "totaal te betalen", "totaal incl btw", "totaalbedrag incl btw", "te betalen bedrag",
     "importe total", "total a pagar", "importe a pagar", "total factura",
     "totale", "totale da pagare", "totale fattura", "importo totale", "totale documento",
-    "valor total", "total da fatura", "valor a pagar",
+    "valor total", "valor total da nota", "valor total da nf", "valor total da nf e", "total da nota", "total da nf e", "total da fatura", "valor a pagar",
     "razem", "do zaplaty", "razem do zaplaty", "suma", "wartosc brutto", "kwota do zaplaty",
   ],
   subtotal: ["subtotal", "sub total", "net total", "total before tax", "total excl tax", "net amount", "amount before tax", "zwischensumme", "nettobetrag", "summe netto", "rechnungssumme netto", "total ht", "montant ht", "sous total", "subtotaal", "totaal excl btw", "base imponible", "imponibile", "wartosc netto"],
   tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes", "mwst", "ust", "umsatzsteuer", "steuerbetrag", "mehrwertsteuer", "tva", "montant tva", "total tva", "btw", "iva", "podatek vat", "kwota vat"],
   date: [
-    "date", "invoice date", "issue date", "issued", "date issued", "issued on", "dated", "order date", "receipt date", "transaction date", "document date", "purchase date", "date of issue", "bill date", "po date", "tax invoice date", "inv date", "invoice date time", "date time",
+    "date", "invoice date", "issue date", "issued", "date issued", "issued on", "issued at", "dated", "order date", "receipt date", "transaction date", "document date", "purchase date", "date of issue", "bill date", "po date", "tax invoice date", "inv date", "invoice date time", "date time",
     "datum", "rechnungsdatum", "belegdatum", "ausstellungsdatum", "rechnungs datum", "date de facture", "date facture", "date d emission", "date de la facture", "factuurdatum", "datum factuur", "fecha", "fecha de factura", "fecha factura", "fecha de emision",
-    "data", "data fattura", "data documento", "data di emissione", "data da fatura", "data de emissao", "data wystawienia", "data faktury", "tarikh",
+    "data", "data fattura", "data documento", "data di emissione", "data da fatura", "data de emissao", "data da emissao", "data emissao", "emitida em", "emitido em", "data wystawienia", "data faktury", "tarikh",
   ],
   due_date: ["due date", "payment due", "due", "pay by", "due by", "payment due date", "date due", "falligkeitsdatum", "fallig am", "zahlbar bis", "date d echeance", "echeance", "vervaldatum", "fecha de vencimiento", "vencimiento", "data di scadenza", "scadenza", "data de vencimento", "termin platnosci"],
   invoice_number: [
@@ -44,7 +44,7 @@ export const CONCEPTS: Record<string, string[]> = {
     "customer", "bill to", "billed to", "sold to", "client", "buyer", "customer name", "purchaser", "client name", "invoice to", "ship to", "deliver to",
     "kunde", "kaufer", "rechnungsempfanger", "leistungsempfanger", "kaufer leistungsempfanger", "lieferadresse", "rechnungsadresse", "acheteur", "destinataire", "adresse de facturation", "adresse de livraison", "klant", "afnemer", "koper", "cliente", "comprador", "destinatario", "cessionario", "nabywca", "odbiorca",
   ],
-  currency: ["currency", "currency code", "wahrung", "devise", "monnaie", "valuta", "moneda", "divisa", "moeda", "waluta"],
+  currency: ["currency", "currency code", "invoice currency", "wahrung", "rechnungswahrung", "devise", "devise de facturation", "monnaie", "valuta", "factuurvaluta", "moneda", "divisa", "moeda", "waluta", "waluta faktury"],
   email: ["email", "email address", "contact email", "mail", "e mail"],
   phone: ["phone", "telephone", "tel", "phone number", "mobile", "cell", "contact number", "ph"],
   address: ["address", "street address", "billing address", "mailing address", "street"],
@@ -111,7 +111,8 @@ export function splitWords(text: string): string[] {
 
 /** normaliseLabel returns a label's words joined by one space, without parenthesised notes. */
 export function normaliseLabel(label: string): string {
-  const words = splitWords(label.replace(/\([^)]*\)/g, " "));
+  // "VALOR TOTAL R$", "Total US$": a dollar sign's currency letters are no label word
+  const words = splitWords(label.replace(/\([^)]*\)/g, " ").replace(/(?<![\p{L}])(?:R|US|C|A|NZ|HK|S|MX)\$/gu, " "));
   // "Total Incl. GST RM", "Betrag EUR": the currency after a label is the amount's, not the label's
   while (words.length > 1 && CURRENCY_WORDS.has(words.at(-1)!)) words.pop();
   return words.join(" ");
@@ -208,7 +209,7 @@ export function labelScore(label: string, field: FieldLabels): number {
   // "Enter your favorite superhero", "Select your favorite planet": a form's prompt around the field's own words;
   // the words after the prompt name the field, but a "Select" prompt may be followed by its options, so not settled
   const prompted = promptedLabel(words);
-  if (prompted && field.exact.has(prompted)) return 0.9;
+  if (prompted && field.exact.has(prompted.rest)) return prompted.entry ? 1 : 0.9;
   // a word broken by the text layer ("Br uttosumme", "Zahlbetr ag")
   if (words.length > 1 && field.exact.has(words.join(""))) return 0.9;
   // a label that exactly names another concept ("TOTAL" for a tax field) is that concept's
@@ -238,12 +239,22 @@ const PROMPT_WORDS = new Set([
 /** PROMPT_OPENERS: the words that make a label a prompt rather than a title ("Your Name" is a label too: "your" alone counts). */
 const PROMPT_OPENERS = new Set(["please", "enter", "select", "choose", "type", "provide", "write", "fill", "pick", "specify", "indicate", "your", "bitte", "saisissez", "entrez", "indiquez", "choisissez", "veuillez", "votre", "vul", "kies", "voer", "uw", "introduzca", "ingrese", "seleccione", "inserisci", "seleziona", "digite", "selecione", "informe", "podaj", "wybierz", "wpisz"]);
 
-/** promptedLabel: the words after a form prompt's opening ("enter your favorite superhero" -> "favorite superhero"), or null when the label is no prompt. */
-function promptedLabel(words: string[]): string | null {
+/**
+ * ENTRY_PROMPTS: prompt words that ask for text typed in ("Enter your name"), whose answer is the one
+ * value under the prompt; a "Select" prompt may be followed by all its options.
+ */
+const ENTRY_PROMPTS = new Set(["enter", "type", "write", "fill", "provide", "eingeben", "saisissez", "entrez", "saisir", "vul", "voer", "introduzca", "ingrese", "inserisci", "digite", "wpisz", "podaj"]);
+
+/**
+ * promptedLabel: the words after a form prompt's opening ("enter your favorite superhero" -> "favorite
+ * superhero") and whether the prompt asks for typed text, or null when the label is no prompt.
+ */
+function promptedLabel(words: string[]): { rest: string; entry: boolean } | null {
   let i = 0;
   while (i < words.length - 1 && PROMPT_WORDS.has(words[i]!)) i++;
-  if (i === 0 || !words.slice(0, i).some((w) => PROMPT_OPENERS.has(w))) return null;
-  return words.slice(i).join(" ");
+  const opening = words.slice(0, i);
+  if (i === 0 || !opening.some((w) => PROMPT_OPENERS.has(w))) return null;
+  return { rest: words.slice(i).join(" "), entry: opening.some((w) => ENTRY_PROMPTS.has(w)) };
 }
 
 /** conceptWords: every word of every concept phrase, plus the usual label words (built once) */

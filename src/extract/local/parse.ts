@@ -5,7 +5,7 @@
  * citation is always a verbatim slice of the input.
  */
 import { conceptOf, normaliseLabel } from "./labels";
-import { cleanText, dayMonthOrderKnown, decimalMarkOf, type DecimalMark } from "./values";
+import { cleanText, dayMonthOrderKnown, decimalMarkOf, escapeRe, type DecimalMark } from "./values";
 
 /** CandidateKind says how a pair was found; it sets the confidence of an exact label match. */
 export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line" | "prefix" | "phrase" | "title";
@@ -166,6 +166,19 @@ function tableCandidates(table: Table, add: (c: Omit<Candidate, "order">) => voi
   }
 }
 
+/**
+ * afterSeparator cuts a label at the separator the raw line prints before it ("DESTINATÁRIO: X Ltda *
+ * EMITIDA EM: 18/10/2013 * VALOR ...", where the plain text has lost the "*"): the words after it.
+ */
+function afterSeparator(label: string, raw: string): string {
+  const words = label.split(/\s+/);
+  for (let n = words.length - 1; n >= 1; n--) {
+    const suffix = words.slice(-n).join(" ");
+    if (new RegExp(`\\s[*•·]\\s+${escapeRe(suffix)}\\s*:`).test(raw)) return suffix;
+  }
+  return label;
+}
+
 /** COLON_RE: a label's colon, followed by a space or the end (not "14:32" nor "https:"). */
 const COLON_RE = /:(?=\s|$)/g;
 
@@ -173,13 +186,14 @@ const COLON_RE = /:(?=\s|$)/g;
 function lineCandidates(lines: Line[], index: number, section: string, vocab: Set<string>, add: (c: Omit<Candidate, "order">) => void): void {
   const line = lines[index]!;
   // "Total Incl. GST@6% RM 5.90": a rate written into the label is a note, not the value
-  const text = line.plain.replace(/\s?@\s?\d+(?:[.,]\d+)?\s?%/g, "").replace(/([A-Z]{2})\.([A-Z]{2,})/g, "$1. $2");
+  // "GST 6X 538.00": OCR reads a tax rate's "%" as "X"
+  const text = line.plain.replace(/\b(GST|SST|VAT|TAX)\s(\d{1,2})[Xx](?=\s+\d)/g, "$1 $2%").replace(/\s?@\s?\d+(?:[.,]\d+)?\s?%/g, "").replace(/([A-Z]{2})\.([A-Z]{2,})/g, "$1. $2");
   if (!text) return;
   const colons = [...text.matchAll(COLON_RE)].map((m) => m.index!).filter((i) => !/https?$/i.test(text.slice(0, i)));
   let labelStart = 0;
   for (let k = 0; k < colons.length; k++) {
     const c = colons[k]!;
-    let label = text.slice(labelStart, c).trim();
+    let label = afterSeparator(text.slice(labelStart, c).trim(), line.text);
     // a label run into the text before it ("... 3,25 EUR Net amount: 870,00"): keep its label words
     if (!isLabelLike(label) || label.split(/\s+/).length > 6) label = trailingLabel(label.split(/\s+/), vocab);
     const valueEnd = k + 1 < colons.length ? colons[k + 1]! : text.length;
@@ -213,6 +227,17 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
       const note = m[2] ? (m[2].startsWith("(") ? ` ${m[2]}` : ` (${m[2]})`) : "";
       add({ label: `${label}${note}`, value: m[3]!.trim(), kind: "inline", start: line.start, end: line.end, section });
     }
+  }
+}
+
+/** CELL_PAIR: a table cell that holds a label and its amount together ("NET A PAYER 100,00 EUR"). */
+const CELL_PAIR = /^(\p{L}[\p{L}'’. ]{1,40}?)\s+((?:[-−]\s?)?(?:[$€£]\s?)?\d[\d.,' ]*\d(?:\s?(?:EUR|USD|GBP|CHF|€|\$|£))?)$/u;
+
+/** cellPairs reads the cells of a table row that hold a label with its amount, as the converter laid them into one cell. */
+function cellPairs(line: Line, section: string, add: (c: Omit<Candidate, "order">) => void): void {
+  for (const cell of line.plain.split("|").map((c) => c.trim())) {
+    const m = cell.match(CELL_PAIR);
+    if (m && /\p{L}{2,}/u.test(m[1]!)) add({ label: m[1]!.trim(), value: m[2]!, kind: "inline", start: line.start, end: line.end, section });
   }
 }
 
@@ -313,6 +338,7 @@ export function parseDocument(markdown: string, vocab: Set<string>): ParsedDocum
         tableCandidates(table, add);
         t++;
       }
+      cellPairs(line, table?.section ?? "", add);
       continue;
     }
     // a line's own section is the one above it (a heading is not its own section)
