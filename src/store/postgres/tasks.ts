@@ -9,7 +9,7 @@
  * wakes up later) changes nothing.
  */
 import type { BatchRow, NewTask, TaskRow } from "../../tasks/queries";
-import type { ClaimRequest, NewBatch, TaskStore } from "../backend";
+import type { AcceptOutcome, Acceptance, ClaimRequest, NewBatch, TaskStore } from "../backend";
 import { BATCH_STATES, TASK_STATES, type BatchState, type Plan, type TaskState } from "../states";
 import { TASK_INT8, numbersIn } from "./rows";
 
@@ -27,6 +27,28 @@ export const pgTaskQueries = (sql: Sql, inTransaction = false): TaskStore => ({
     return counts;
   },
 
+  /** accept: one statement, docintel_accept (migration 7), which says what it refused or writes everything */
+  async accept(a: Acceptance): Promise<AcceptOutcome> {
+    const tasks = a.tasks.map((t) => ({
+      id: t.id,
+      operation: t.operation,
+      input: t.input,
+      webhook_url: t.webhook_url,
+      batch_index: t.batch_index,
+      hold_id: t.hold_id,
+      hold_amount: t.hold_amount,
+      source: t.source,
+    }));
+    const batch = a.batch && { id: a.batch.id, operation: a.batch.operation, webhook_url: a.batch.webhook_url, item_count: a.batch.item_count };
+    const [row] = await sql`
+      SELECT refused, unfinished, remaining, item FROM docintel_accept(
+        ${a.cap.keyId}, ${a.maxPending}, ${a.cap.allowance}::float8, ${a.cap.period}, ${a.cap.nowMs}, ${a.holdExpiresAt},
+        ${a.createdAt}, ${batch ? JSON.stringify(batch) : null}::text::jsonb, ${JSON.stringify(tasks)}::text::jsonb)`;
+    if (row.refused === "pending_cap") return { ok: false, refused: "pending_cap", unfinished: row.unfinished };
+    if (row.refused === "credits") return { ok: false, refused: "credits", item: row.item, remaining: row.remaining };
+    return { ok: true };
+  },
+
   insertTask: (t: NewTask) =>
     sql`INSERT INTO tasks (id, key_id, operation, status, input, webhook_url, batch_id, batch_index, hold_id, hold_amount, source, created_at)
         VALUES (${t.id}, ${t.key_id}, ${t.operation}, 'pending', ${t.input}, ${t.webhook_url}, ${t.batch_id}, ${t.batch_index},
@@ -40,26 +62,14 @@ export const pgTaskQueries = (sql: Sql, inTransaction = false): TaskStore => ({
   /**
    * claimNext takes the oldest claimable task (pending, or processing past its lease) of a known
    * operation and returns it with the lease taken and attempts counted, or null when there is none
-   * that no other claimer is taking right now.
+   * that no other claimer is taking right now. One statement, docintel_claim_next (migration 7):
+   * `FOR UPDATE SKIP LOCKED`, and a batch item only under its batch's advisory lock, so that no
+   * batch ever runs more than `perBatch` items over all machines.
    */
   async claimNext(c: ClaimRequest): Promise<TaskRow | null> {
     if (c.operations.length === 0) return null;
     const [row] = await sql`
-      WITH next AS (
-        SELECT t.id FROM tasks t
-        WHERE (t.status = 'pending' OR (t.status = 'processing' AND t.lease_expires_at < ${c.nowMs}))
-          AND t.operation = ANY(${sql.array(c.operations, "TEXT")})
-          AND (t.batch_id IS NULL OR
-               (SELECT count(*) FROM tasks b WHERE b.batch_id = t.batch_id AND b.status = 'processing'
-                  AND b.lease_expires_at >= ${c.nowMs}) < ${c.perBatch})
-        ORDER BY t.seq
-        LIMIT 1
-        FOR UPDATE SKIP LOCKED
-      )
-      UPDATE tasks SET status = 'processing', lease_owner = ${c.owner}, lease_expires_at = ${c.leaseUntil},
-             attempts = attempts + 1, started_at = COALESCE(started_at, ${c.startedAt})
-      FROM next WHERE tasks.id = next.id
-      RETURNING tasks.*`;
+      SELECT * FROM docintel_claim_next(${sql.array(c.operations, "TEXT")}, ${c.owner}, ${c.leaseUntil}, ${c.nowMs}, ${c.perBatch}, ${c.startedAt})`;
     return row ? taskRow(row) : null;
   },
 
