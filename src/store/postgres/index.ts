@@ -150,7 +150,7 @@ async function warmPool(sql: Bun.SQL, poolSize: number): Promise<void> {
         const at = new Date(now).toISOString();
         await tx`INSERT INTO api_keys (id, plan, prefix, key_hash, created_at) VALUES (${key}, 'free', '', ${key}, ${at})`;
         const task = { id: key, operation: "warm", input: "{}", webhook_url: null, batch_index: null, hold_id: key, hold_amount: 1, source: null };
-        await tx`SELECT * FROM docintel_accept(${key}, 1, 1::float8, ${at.slice(0, 7)}, ${now}, ${now + 1}, ${at}, NULL::text::jsonb, ${JSON.stringify([task])}::text::jsonb)`;
+        await tx`SELECT docintel_accept(${key}, 1, 1::float8, ${at.slice(0, 7)}, ${now}, ${now + 1}, ${at}, NULL::text::jsonb, ${JSON.stringify([task])}::text::jsonb)`;
         await tx`SELECT * FROM docintel_claim_next(${sql.array(["warm"], "TEXT")}, ${key}, ${now + 1}, ${now}, 1, ${at})`;
         throw new WarmedUp();
       })

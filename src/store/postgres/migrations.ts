@@ -241,52 +241,33 @@ export const PG_MIGRATIONS: Migration[] = [
     version: 7,
     name: "acceptance and batch claims in one statement",
     sql: `
-      -- docintel_accept writes one acceptance (tasks/engine.ts acceptMany: the per-key cap on pending
-      -- work, the batch row, the credit holds, the task rows) in ONE statement, one round trip, where
-      -- it took seven (BEGIN, count, key lock, balance, hold, task, COMMIT). It locks the key's row
-      -- first (as every credit move does, credits.ts), so that acceptances of one key queue on every
-      -- machine, and only then counts in the next statement (a statement's snapshot is taken when it
-      -- starts; inside a function each statement takes its own): the cap on pending tasks and the
-      -- balance are exact across machines. Nothing is written when it refuses:
-      --   refused 'pending_cap' (unfinished = the key's tasks waiting or running), or
-      --   refused 'credits' (item = the first item the balance cannot cover, remaining = what was left for it).
+      -- docintel_accept writes one acceptance (tasks/engine.ts acceptMany: the batch row, the credit
+      -- holds, the task rows, the per-key cap on pending work and the balance) in ONE statement, one
+      -- round trip, where it took seven (BEGIN, count, key lock, balance, hold, task, COMMIT).
+      -- The rows are written first; then the key's row is locked (as every credit move does,
+      -- credits.ts) and the key's unfinished tasks and balance are read by the statements AFTER the
+      -- lock (a statement's snapshot is taken when it starts; inside a function each statement takes
+      -- its own), so they include every acceptance of the key committed before, on any machine, and
+      -- this one's own rows: the cap and the balance are exact, and acceptances of one key queue on
+      -- the lock only for the two reads and the commit, not for the writes.
+      -- A refusal raises, which rolls every row back (the statement's, or the caller's transaction):
+      --   SQLSTATE DIPND, detail = the key's tasks waiting or running before this acceptance;
+      --   SQLSTATE DICRD, detail = "ITEM REMAINING": the first item (0-based) the balance cannot
+      --   cover and what was left for it.
       -- p_tasks: a JSON array of {id, operation, input, webhook_url, batch_index, hold_id, hold_amount,
       -- source} in acceptance order; p_allowance NULL = a metered plan (no balance check).
       CREATE FUNCTION docintel_accept(p_key_id TEXT, p_max_pending INTEGER, p_allowance FLOAT8, p_period TEXT,
                                       p_now_ms BIGINT, p_hold_expires_at BIGINT, p_created_at TEXT,
                                       p_batch JSONB, p_tasks JSONB)
-      RETURNS TABLE (refused TEXT, unfinished INTEGER, remaining FLOAT8, item INTEGER)
+      RETURNS VOID
       LANGUAGE plpgsql AS $$
       DECLARE
+        v_adding INTEGER := jsonb_array_length(p_tasks);
         v_unfinished INTEGER;
         v_remaining FLOAT8;
         v_amount FLOAT8;
         v_index INTEGER := 0;
       BEGIN
-        PERFORM 1 FROM api_keys WHERE id = p_key_id FOR NO KEY UPDATE;
-        IF NOT FOUND THEN
-          RAISE EXCEPTION 'task acceptance for unknown key %', p_key_id;
-        END IF;
-        SELECT count(*) INTO v_unfinished FROM tasks WHERE key_id = p_key_id AND status IN ('pending', 'processing');
-        IF v_unfinished + jsonb_array_length(p_tasks) > p_max_pending THEN
-          RETURN QUERY SELECT 'pending_cap'::TEXT, v_unfinished, NULL::FLOAT8, NULL::INTEGER;
-          RETURN;
-        END IF;
-        IF p_allowance IS NOT NULL THEN
-          SELECT p_allowance + COALESCE(t.granted, 0) - COALESCE(t.used, 0) - h.held INTO v_remaining
-          FROM (SELECT COALESCE(SUM(amount), 0) AS held FROM credit_holds WHERE key_id = p_key_id AND expires_at > p_now_ms) h
-          LEFT JOIN credit_totals t ON t.key_id = p_key_id AND t.period = p_period;
-          FOR v_amount IN SELECT (x->>'hold_amount')::FLOAT8 FROM jsonb_array_elements(p_tasks) WITH ORDINALITY AS a(x, n) ORDER BY n LOOP
-            IF v_amount > 0 THEN
-              IF v_remaining < v_amount THEN
-                RETURN QUERY SELECT 'credits'::TEXT, v_unfinished, v_remaining, v_index;
-                RETURN;
-              END IF;
-              v_remaining := v_remaining - v_amount;
-            END IF;
-            v_index := v_index + 1;
-          END LOOP;
-        END IF;
         IF p_batch IS NOT NULL THEN
           INSERT INTO batches (id, key_id, operation, status, webhook_url, item_count, created_at)
           VALUES (p_batch->>'id', p_key_id, p_batch->>'operation', 'pending', p_batch->>'webhook_url',
@@ -300,7 +281,32 @@ export const PG_MIGRATIONS: Migration[] = [
           SELECT x->>'id', p_key_id, x->>'operation', 'pending', x->>'input', x->>'webhook_url', p_batch->>'id',
                  (x->>'batch_index')::INTEGER, x->>'hold_id', (x->>'hold_amount')::INTEGER, x->>'source', p_created_at
           FROM jsonb_array_elements(p_tasks) WITH ORDINALITY AS a(x, n) ORDER BY n;
-        RETURN QUERY SELECT NULL::TEXT, v_unfinished, v_remaining, NULL::INTEGER;
+
+        PERFORM 1 FROM api_keys WHERE id = p_key_id FOR NO KEY UPDATE;
+        IF NOT FOUND THEN
+          RAISE EXCEPTION 'task acceptance for unknown key %', p_key_id;
+        END IF;
+        SELECT count(*) - v_adding INTO v_unfinished FROM tasks WHERE key_id = p_key_id AND status IN ('pending', 'processing');
+        IF v_unfinished + v_adding > p_max_pending THEN
+          RAISE EXCEPTION USING ERRCODE = 'DIPND', MESSAGE = 'the key''s cap on pending tasks', DETAIL = v_unfinished::TEXT;
+        END IF;
+        IF p_allowance IS NOT NULL THEN
+          -- what was left before this acceptance's own holds (which the sum below includes)
+          SELECT p_allowance + COALESCE(t.granted, 0) - COALESCE(t.used, 0) - h.held + h.own INTO v_remaining
+          FROM (SELECT COALESCE(SUM(amount), 0) AS held,
+                       COALESCE(SUM(amount) FILTER (WHERE id IN (SELECT x->>'hold_id' FROM jsonb_array_elements(p_tasks) AS a(x))), 0) AS own
+                FROM credit_holds WHERE key_id = p_key_id AND expires_at > p_now_ms) h
+          LEFT JOIN credit_totals t ON t.key_id = p_key_id AND t.period = p_period;
+          FOR v_amount IN SELECT (x->>'hold_amount')::FLOAT8 FROM jsonb_array_elements(p_tasks) WITH ORDINALITY AS a(x, n) ORDER BY n LOOP
+            IF v_amount > 0 THEN
+              IF v_remaining < v_amount THEN
+                RAISE EXCEPTION USING ERRCODE = 'DICRD', MESSAGE = 'the key''s balance', DETAIL = v_index || ' ' || v_remaining;
+              END IF;
+              v_remaining := v_remaining - v_amount;
+            END IF;
+            v_index := v_index + 1;
+          END LOOP;
+        END IF;
       END;
       $$;
 

@@ -27,7 +27,7 @@ export const pgTaskQueries = (sql: Sql, inTransaction = false): TaskStore => ({
     return counts;
   },
 
-  /** accept: one statement, docintel_accept (migration 7), which says what it refused or writes everything */
+  /** accept: one statement, docintel_accept (migration 7), which writes everything or raises what it refused (and writes nothing) */
   async accept(a: Acceptance): Promise<AcceptOutcome> {
     const tasks = a.tasks.map((t) => ({
       id: t.id,
@@ -40,12 +40,20 @@ export const pgTaskQueries = (sql: Sql, inTransaction = false): TaskStore => ({
       source: t.source,
     }));
     const batch = a.batch && { id: a.batch.id, operation: a.batch.operation, webhook_url: a.batch.webhook_url, item_count: a.batch.item_count };
-    const [row] = await sql`
-      SELECT refused, unfinished, remaining, item FROM docintel_accept(
-        ${a.cap.keyId}, ${a.maxPending}, ${a.cap.allowance}::float8, ${a.cap.period}, ${a.cap.nowMs}, ${a.holdExpiresAt},
-        ${a.createdAt}, ${batch ? JSON.stringify(batch) : null}::text::jsonb, ${JSON.stringify(tasks)}::text::jsonb)`;
-    if (row.refused === "pending_cap") return { ok: false, refused: "pending_cap", unfinished: row.unfinished };
-    if (row.refused === "credits") return { ok: false, refused: "credits", item: row.item, remaining: row.remaining };
+    try {
+      await sql`
+        SELECT docintel_accept(
+          ${a.cap.keyId}, ${a.maxPending}, ${a.cap.allowance}::float8, ${a.cap.period}, ${a.cap.nowMs}, ${a.holdExpiresAt},
+          ${a.createdAt}, ${batch ? JSON.stringify(batch) : null}::text::jsonb, ${JSON.stringify(tasks)}::text::jsonb)`;
+    } catch (error) {
+      const { errno, detail } = error as { errno?: string; detail?: string };
+      if (errno === "DIPND") return { ok: false, refused: "pending_cap", unfinished: Number(detail) };
+      if (errno === "DICRD") {
+        const [item, remaining] = String(detail).split(" ").map(Number);
+        return { ok: false, refused: "credits", item: item!, remaining: remaining! };
+      }
+      throw error;
+    }
     return { ok: true };
   },
 
