@@ -92,7 +92,7 @@ const hook = Bun.serve({
 const webhookUrl = `http://127.0.0.1:${hook.port}/hook`;
 
 const database = DATABASE === "postgres" ? await newTestDatabase() : DATABASE;
-const server = await startServer({ database, args: ["--allow-private-urls"], env: { DOCINTEL_LOG_LEVEL: "error" } });
+const server = await startServer({ database, args: ["--allow-private-urls", ...(process.env.BENCH_SERVE_ARGS?.split(" ").filter(Boolean) ?? [])], env: { DOCINTEL_LOG_LEVEL: "error" } });
 try {
   const keyCount = Math.ceil((TASKS + BASELINE + 10) / REQUESTS_PER_KEY);
   const keys = await Promise.all(Array.from({ length: keyCount }, () => server.key("enterprise").then((k) => k.key)));

@@ -41,12 +41,14 @@ afterAll(async () => {
 type Kind = StoreBackend["kind"];
 
 /** machinesOn opens `n` backends of a kind on one fresh store: processes (SQLite) or machines (PostgreSQL) */
-async function machinesOn(kind: Kind, n: number): Promise<StoreBackend[]> {
+async function machinesOn(kind: Kind, n: number, o: { warm?: boolean } = {}): Promise<StoreBackend[]> {
   let backends: StoreBackend[];
   if (kind === "postgres") {
     const url = await pg.newDatabase();
-    const first = await openPostgres(url, { poolSize: 8, statementTimeoutMs: 10_000, changePollMs: 0 });
-    backends = [first, ...(await Promise.all(Array.from({ length: n - 1 }, () => openPostgres(url, { poolSize: 8, statementTimeoutMs: 10_000, changePollMs: 0 }))))];
+    // warm: every connection open before the test (so that concurrent statements really run at once)
+    const options = { poolSize: 8, statementTimeoutMs: 10_000, changePollMs: 0, warm: o.warm };
+    const first = await openPostgres(url, options);
+    backends = [first, ...(await Promise.all(Array.from({ length: n - 1 }, () => openPostgres(url, options))))];
   } else {
     const dir = tempDir();
     backends = Array.from({ length: n }, () => openSqliteBackend(dir));
@@ -91,11 +93,11 @@ const ECHO_KINDS: TaskKinds = {
   },
 };
 
-function engineOn(backend: StoreBackend, options: { concurrency?: number } = {}) {
+function engineOn(backend: StoreBackend, options: { concurrency?: number; maxPendingPerKey?: number } = {}) {
   const ledger = new Ledger(backend);
   // not started: deliveries stay due in the store, as the outbox of a process that has not sent them yet
   const webhooks = new WebhookDispatcher({ backend, sharedSecret: "whsec_test", allowPrivate: true, logger: quiet });
-  const engine = new TaskEngine({ backend, ledger, webhooks, logger: quiet }, ECHO_KINDS, {}, { concurrency: options.concurrency ?? 4, leaseMs: 5_000, pollMs: 50, maxPendingPerKey: 1000 });
+  const engine = new TaskEngine({ backend, ledger, webhooks, logger: quiet }, ECHO_KINDS, {}, { concurrency: options.concurrency ?? 4, leaseMs: 5_000, pollMs: 50, maxPendingPerKey: options.maxPendingPerKey ?? 1000 });
   stops.push(() => engine.stop(1_000));
   return { engine, ledger };
 }
@@ -218,6 +220,42 @@ for (const kind of ["sqlite", "postgres"] as const) {
         const refused = await engine.acceptBatch(account, "echo", [{ input: { word: "a" } }, { input: { word: "b" } }]).catch((e) => e);
         expect(refused.code).toBe("insufficient_credits");
         expect(await store!.tasks.unfinishedOfKey(account.id)).toBe(0);
+      });
+
+      test("the per-key cap on pending tasks holds when two machines accept for one key at once", async () => {
+        const stores = await machinesOn(kind, 2, { warm: true });
+        const account = await makeKey(stores[0]!, "pro");
+        const engines = stores.map((s) => engineOn(s, { maxPendingPerKey: 5 }).engine); // not started: every accepted task stays pending
+        const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => codeOf(engines[i % 2]!.accept(account, { operation: "echo", input: { word: `w${i}` } }))));
+        expect(outcomes.filter((o) => o === "ok")).toHaveLength(5);
+        expect(outcomes.filter((o) => o === "rate_limited")).toHaveLength(35);
+        expect(await stores[1]!.tasks.unfinishedOfKey(account.id)).toBe(5);
+        // a batch is counted whole: 1 free slot left after a cancel, a batch of 2 is refused, 1 item fits
+        const [first] = (await stores[0]!.tasks.unfinishedIds()).values();
+        expect(await engines[0]!.cancel(first!)).toBe(true);
+        expect(await codeOf(engines[1]!.acceptBatch(account, "echo", [{ input: { word: "a" } }, { input: { word: "b" } }]))).toBe("rate_limited");
+        expect(await codeOf(engines[1]!.acceptBatch(account, "echo", [{ input: { word: "a" } }]))).toBe("ok");
+        expect(await stores[0]!.tasks.unfinishedOfKey(account.id)).toBe(5);
+        expect(await new Ledger(stores[0]!).balance(account)).toMatchObject({ held: 5 });
+      });
+
+      test("claims on two machines never run more than perBatch items of one batch at once", async () => {
+        const stores = await machinesOn(kind, 2, { warm: true });
+        const account = await makeKey(stores[0]!, "pro");
+        const { engine } = engineOn(stores[0]!); // accepts only
+        const batch = await engine.acceptBatch(account, "echo", Array.from({ length: 12 }, (_, i) => ({ input: { word: `w${i}` } })));
+        const single = await engine.accept(account, { operation: "echo", input: { word: "alone" } });
+        const nowMs = Date.now();
+        const claims = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            stores[i % 2]!.tasks.claimNext({ operations: ["echo"], owner: `claimer${i}`, leaseUntil: nowMs + 60_000, nowMs, perBatch: 3, startedAt: nowIso() }),
+          ),
+        );
+        const taken = claims.filter((c) => c !== null);
+        expect(taken.filter((t) => t!.batch_id === batch.batch_id)).toHaveLength(3);
+        expect(taken.filter((t) => t!.id === single.task_id)).toHaveLength(1); // the task outside the batch is not held up
+        expect(new Set(taken.map((t) => t!.id)).size).toBe(taken.length);
+        expect((await stores[1]!.tasks.batchCounts(batch.batch_id)).processing).toBe(3);
       });
 
       test("retention: ended tasks and batches go, with their delivered or dead deliveries; pending deliveries stay", async () => {

@@ -301,8 +301,14 @@ describe("retention", () => {
 
     const second = await startServer({ dataDir });
     try {
-      expect((await api(second, key, "GET", `/api/v1/jobs/${old.task_id}`)).status).toBe(404);
-      expect((await api(second, key, "GET", `/api/v1/jobs/batch/${batch.batch_id}`)).status).toBe(404);
+      // the runner sweeps as it starts, beside the server (not before it answers): wait for the sweep's commit
+      const gone = async (path: string) => {
+        const deadline = Date.now() + 5_000;
+        while ((await api(second, key, "GET", path)).status !== 404 && Date.now() < deadline) await Bun.sleep(50);
+        return (await api(second, key, "GET", path)).status;
+      };
+      expect(await gone(`/api/v1/jobs/${old.task_id}`)).toBe(404);
+      expect(await gone(`/api/v1/jobs/batch/${batch.batch_id}`)).toBe(404);
       const kept = await api(second, key, "GET", `/api/v1/jobs/${recent.task_id}`);
       expect(kept.status).toBe(200);
       expect(kept.body.result.data.invoice_number).toBe("INV-1002");

@@ -70,8 +70,11 @@ export function balanceOf(account: Account, period: string, totals: CreditTotals
 /** MAX_CACHED_BALANCES bounds the balance cache (one entry per key seen since the last change) */
 const MAX_CACHED_BALANCES = 10_000;
 
+/** newHoldId: the id of a credit hold */
+export const newHoldId = () => "hold_" + randomBytes(8).toString("hex");
+
 /** insufficient is the 402 of a move the balance cannot cover (`total`: what the operation needs in all). */
-function insufficient(account: Account, total: number, remaining: number, period: string): AppError {
+export function insufficient(account: Account, total: number, remaining: number, period: string): AppError {
   return new AppError(
     "insufficient_credits",
     `This operation needs ${total} credits and ${Math.max(0, remaining)} remain for ${period} on the ${account.plan} plan. ` +
@@ -115,7 +118,7 @@ export class Ledger {
    * commit), else a transaction of its own.
    */
   async hold(account: Account, amount: number, ttlMs = DEFAULT_HOLD_TTL_MS, tx: StoreTx = this.backend): Promise<Hold> {
-    const id = "hold_" + randomBytes(8).toString("hex");
+    const id = newHoldId();
     const now = this.now();
     const cap = this.capOf(account, now);
     const moved = await tx.credits.hold(cap, { id, key_id: account.id, amount, period: cap.period, created_at: now.toISOString(), expires_at: now.getTime() + ttlMs });
@@ -164,8 +167,8 @@ export class Ledger {
     return this.backend.credits.deleteExpiredHolds(this.now().getTime());
   }
 
-  /** capOf: what the account may spend now (no cap on metered plans) */
-  private capOf(account: Account, now: Date): Cap {
+  /** capOf: what the account may spend at `now` (no cap on metered plans); task acceptance checks it in the store */
+  capOf(account: Account, now: Date = this.now()): Cap {
     return { keyId: account.id, allowance: isCapped(account.plan) ? FREE_MONTHLY_CREDITS : null, period: periodOf(now), nowMs: now.getTime() };
   }
 

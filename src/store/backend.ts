@@ -160,7 +160,7 @@ export interface ClaimRequest {
   /** leaseUntil: unix ms at which the claim runs out without a renewal */
   leaseUntil: number;
   nowMs: number;
-  /** perBatch: items of one batch running at once, over all machines (checked without a lock: two machines may each start one more) */
+  /** perBatch: items of one batch running at once, over all processes and machines (exact on both backends) */
   perBatch: number;
   startedAt: string;
 }
@@ -208,8 +208,40 @@ export interface NewBatch {
   created_at: string;
 }
 
+/**
+ * Acceptance: the tasks of one request (one task, or a batch and its items) as acceptance writes them
+ * in one commit (tasks/engine.ts). Each task with `hold_amount > 0` names its hold in `hold_id`; the
+ * holds reserve `hold_amount` each until `holdExpiresAt`.
+ */
+export interface Acceptance {
+  /** cap: the key and what it may spend (Ledger.capOf) */
+  cap: Cap;
+  /** maxPending: tasks the key may have waiting or running, these included (--max-pending-tasks) */
+  maxPending: number;
+  /** holdExpiresAt: unix ms at which the holds stop reserving */
+  holdExpiresAt: number;
+  createdAt: string;
+  batch: NewBatch | null;
+  tasks: NewTask[];
+}
+
+/** AcceptOutcome: accepted, or why nothing was written (the caller answers 429 or 402) */
+export type AcceptOutcome =
+  | { ok: true }
+  /** pending_cap: the key already has `unfinished` tasks waiting or running */
+  | { ok: false; refused: "pending_cap"; unfinished: number }
+  /** credits: the balance could not cover the hold of item `item` (0-based); `remaining` was left for it */
+  | { ok: false; refused: "credits"; item: number; remaining: number };
+
 /** TaskStore: tasks and batches (SQLite: sqlite/tasks.ts; PostgreSQL: postgres/tasks.ts); who runs which task is decided by leases */
 export interface TaskStore {
+  /**
+   * accept checks the key's cap on pending tasks and its balance and writes the batch, the holds and
+   * the tasks, all or nothing. Exact under concurrency from several processes or machines: SQLite,
+   * BEGIN IMMEDIATE; PostgreSQL, one statement (docintel_accept) that locks the key's row first. On
+   * the backend it is a commit of its own (PostgreSQL: one round trip); on a `tx`, part of that commit.
+   */
+  accept(a: Acceptance): Promise<AcceptOutcome>;
   insertTask(t: NewTask): Promise<void>;
   get(id: string): Promise<TaskRow | null>;
   countByState(): Promise<Record<TaskState, number>>;

@@ -44,6 +44,9 @@ export async function openDatabase(choice: DatabaseChoice, o: { migrate?: boolea
     // in case a notification was lost; a command caches nothing and needs neither
     changePollMs: o.service ? 1_000 : 0,
     applicationName: o.service ? `docintel ${hostname()}:${process.pid}` : "docintel-cli",
+    // the service keeps its pool open and ready (a connection opened later plans everything again)
+    warm: o.service,
+    idleTimeoutS: o.service ? 0 : undefined,
   });
 }
 

@@ -205,6 +205,14 @@ export const MIGRATIONS: Migration[] = [
     // machine reads the same. The version exists on both so that both end at the same number.
     sql: `SELECT 1;`,
   },
+  {
+    version: 7,
+    name: "acceptance and batch claims in one statement",
+    // PostgreSQL gets two functions (postgres/migrations.ts) so that an acceptance and a claim are one
+    // round trip each and the per-key cap and perBatch are exact across machines; SQLite has them
+    // already, in BEGIN IMMEDIATE (one writer). The version exists on both so that both end at 7.
+    sql: `SELECT 1;`,
+  },
 ];
 
 /** COUNTER_MIGRATIONS shape the disposable counters store (see openCounters). */

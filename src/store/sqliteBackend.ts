@@ -10,7 +10,7 @@
  * An operation that starts when no transaction is open runs at once (its promise is already
  * settled), which keeps the SQLite fast path free of queueing.
  */
-import type { Cap, CounterStore, CreditStore, DeliveryStore, KeyStore, Moved, StoreBackend, StoreTx, TaskStore, ThumbnailStore } from "./backend";
+import type { AcceptOutcome, Acceptance, Cap, CounterStore, CreditStore, DeliveryStore, KeyStore, Moved, StoreBackend, StoreTx, TaskStore, ThumbnailStore } from "./backend";
 import { fileBlobs, fileSettings } from "./files";
 import { appliedMigrations, openCounters, openStore, type Store } from "./index";
 import { counterQueries, creditQueries } from "./sqlite/credits";
@@ -158,7 +158,29 @@ class ShortfallRollback extends Error {}
 
 function taskStore(store: Store, run: Runner): TaskStore {
   const q = taskQueries(store);
+  const credits = creditQueries(store);
+  /** acceptIn: the checks, then every write; inside BEGIN IMMEDIATE, so the counts stay true until the commit */
+  const acceptIn = (a: Acceptance): AcceptOutcome => {
+    const unfinished = q.unfinishedOfKey(a.cap.keyId);
+    if (unfinished + a.tasks.length > a.maxPending) return { ok: false, refused: "pending_cap", unfinished };
+    if (a.cap.allowance !== null) {
+      const t = credits.totals(a.cap.keyId, a.cap.period, a.cap.nowMs);
+      let remaining = a.cap.allowance + t.granted - t.used - t.held;
+      for (const [item, task] of a.tasks.entries()) {
+        if (task.hold_amount <= 0) continue;
+        if (remaining < task.hold_amount) return { ok: false, refused: "credits", item, remaining };
+        remaining -= task.hold_amount;
+      }
+    }
+    if (a.batch) q.insertBatch(a.batch);
+    for (const task of a.tasks) {
+      if (task.hold_id) credits.insertHold({ id: task.hold_id, key_id: a.cap.keyId, amount: task.hold_amount, period: a.cap.period, created_at: a.createdAt, expires_at: a.holdExpiresAt });
+      q.insertTask(task);
+    }
+    return { ok: true };
+  };
   return {
+    accept: (a) => run(() => store.immediate(() => acceptIn(a))),
     insertTask: (t) => run(() => void q.insertTask(t)),
     get: (id) => run(() => q.get(id) ?? null),
     countByState: () => run(() => q.countByState()),

@@ -14,12 +14,14 @@
  * restarts, and is settled to the real cost in the transaction that completes the task, or released
  * when it fails or is cancelled. A batch holds the minimum of every item; its cost is the sum of its
  * items' costs. A key may have at most `maxPendingPerKey` tasks waiting or running (429 past it).
+ * The cap and the balance are checked by the store in the commit that writes the tasks
+ * (TaskStore.accept), so both are exact however many machines accept for one key at once.
  */
 import { randomBytes } from "node:crypto";
-import type { Account } from "../credits/ledger";
+import { insufficient, newHoldId, type Account } from "../credits/ledger";
 import { metered } from "../credits/meter";
 import { AppError } from "../errors";
-import type { StoreTx, TaskStore } from "../store/backend";
+import type { AcceptOutcome, Acceptance, NewTask, StoreTx } from "../store/backend";
 import { hasStoredFiles, removeInput, storeInput } from "./files";
 import { OPERATION_NAME, type TaskIdentity, type TaskKind, type TaskKinds, type TaskOutcome } from "./kinds";
 import { TaskRunner, type TaskRunnerDeps, type TaskRunnerOptions } from "./runner";
@@ -152,22 +154,19 @@ export class TaskEngine {
   }
 
   private async acceptMany(account: Account, requests: TaskRequest[], batch: { id: string; operation: string; webhookUrl: string | null } | null): Promise<string[]> {
-    const createdAt = new Date().toISOString();
+    const now = new Date();
+    const createdAt = now.toISOString();
     const blobs = this.deps.backend.blobs;
-    const prepared: { request: TaskRequest; id: string; input: string; minimumCost: number }[] = [];
+    const prepared: { request: TaskRequest; task: NewTask }[] = [];
     try {
-      for (const request of requests) {
+      for (const [index, request] of requests.entries()) {
         const id = request.id ?? newId("task");
         const minimumCost = this.requireKind(request.operation).minimumCost;
-        prepared.push({ request, id, input: await storeInput(request.input, blobs, id), minimumCost });
-      }
-      // one commit: the holds and the rows are written together, or nothing is (a 402 or 429 rolls all back)
-      await this.deps.backend.transaction(async (tx) => {
-        await this.checkPendingCap(tx.tasks, account.id, prepared.length);
-        if (batch) await tx.tasks.insertBatch({ id: batch.id, key_id: account.id, operation: batch.operation, webhook_url: batch.webhookUrl, item_count: prepared.length, created_at: createdAt });
-        for (const [index, { request, id, input, minimumCost }] of prepared.entries()) {
-          const hold = minimumCost > 0 ? await this.deps.ledger.hold(account, minimumCost, TASK_HOLD_TTL_MS, tx) : null;
-          await tx.tasks.insertTask({
+        // the row is complete before anything is written (a file above the inline size is a blob by now)
+        const input = await storeInput(request.input, blobs, id);
+        prepared.push({
+          request,
+          task: {
             id,
             key_id: account.id,
             operation: request.operation,
@@ -175,37 +174,56 @@ export class TaskEngine {
             webhook_url: batch ? null : (request.webhookUrl ?? null),
             batch_id: batch?.id ?? null,
             batch_index: batch ? index : null,
-            hold_id: hold?.id ?? null,
-            hold_amount: hold?.amount ?? 0,
+            hold_id: minimumCost > 0 ? newHoldId() : null,
+            hold_amount: minimumCost,
             source: request.source ?? sourceOf(request.input),
             created_at: createdAt,
-          });
-          await request.alongside?.(tx, id);
-        }
-      });
+          },
+        });
+      }
+      const acceptance: Acceptance = {
+        cap: this.deps.ledger.capOf(account, now),
+        maxPending: this.o.maxPendingPerKey,
+        holdExpiresAt: now.getTime() + TASK_HOLD_TTL_MS,
+        createdAt,
+        batch: batch && { id: batch.id, key_id: account.id, operation: batch.operation, webhook_url: batch.webhookUrl, item_count: prepared.length, created_at: createdAt },
+        tasks: prepared.map((p) => p.task),
+      };
+      // one commit: the cap, the holds and the rows are checked and written together, or nothing is
+      // (a 402 or 429 writes nothing). Without a feature record alongside it is one store call (on
+      // PostgreSQL one round trip); with one, the record joins it in a transaction.
+      const write = async (tx: StoreTx) => {
+        const outcome = await tx.tasks.accept(acceptance);
+        if (!outcome.ok) throw this.refusal(account, acceptance, outcome);
+        for (const { request, task } of prepared) await request.alongside?.(tx, task.id);
+      };
+      if (prepared.some((p) => p.request.alongside)) await this.deps.backend.transaction(write);
+      else await write(this.deps.backend);
     } catch (error) {
       // nothing was accepted: the transaction rolled back; what was stored as blobs goes too
-      for (const { id, input } of prepared) if (hasStoredFiles(input)) await removeInput(blobs, id).catch(() => undefined);
-      if (error instanceof AppError && error.code === "insufficient_credits" && requests.length > 1)
-        throw new AppError("insufficient_credits", `${error.detail} A batch holds the minimum cost of every item (${requests.length} items) when it is accepted.`);
+      for (const { task } of prepared) if (hasStoredFiles(task.input)) await removeInput(blobs, task.id).catch(() => undefined);
       throw error;
     }
     this.runner.wake();
-    return prepared.map((p) => p.id);
+    return prepared.map((p) => p.task.id);
   }
 
   /**
-   * checkPendingCap refuses work past the key's cap on tasks waiting or running (--max-pending-tasks):
-   * 429. On PostgreSQL the count is not locked: acceptances of one key on several machines at the same
-   * instant may each pass it (the cap bounds a queue, it is not a balance).
+   * refusal: the error of an acceptance the store refused. Past the key's cap on tasks waiting or
+   * running (--max-pending-tasks): 429; a balance that cannot cover the holds: 402. Both are exact
+   * across processes and machines (the store counts under the key's lock).
    */
-  private async checkPendingCap(tasks: TaskStore, keyId: string, adding: number): Promise<void> {
-    const unfinished = await tasks.unfinishedOfKey(keyId);
-    const cap = this.o.maxPendingPerKey;
-    if (unfinished + adding <= cap) return;
-    throw new AppError(
+  private refusal(account: Account, a: Acceptance, outcome: Exclude<AcceptOutcome, { ok: true }>): AppError {
+    const adding = a.tasks.length;
+    if (outcome.refused === "credits") {
+      const error = insufficient(account, a.tasks[outcome.item]!.hold_amount, outcome.remaining, a.cap.period);
+      if (adding === 1) return error;
+      return new AppError("insufficient_credits", `${error.detail} A batch holds the minimum cost of every item (${adding} items) when it is accepted.`);
+    }
+    const cap = a.maxPending;
+    return new AppError(
       "rate_limited",
-      `this API key has ${unfinished} async tasks pending or running and may have at most ${cap} (the server's --max-pending-tasks); ${adding > 1 ? `this batch adds ${adding}; ` : ""}wait for some to end, then submit again`,
+      `this API key has ${outcome.unfinished} async tasks pending or running and may have at most ${cap} (the server's --max-pending-tasks); ${adding > 1 ? `this batch adds ${adding}; ` : ""}wait for some to end, then submit again`,
       { headers: { "Retry-After": String(PENDING_CAP_RETRY_AFTER_S) } },
     );
   }

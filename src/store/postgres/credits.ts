@@ -96,10 +96,14 @@ export function holdCredits(sql: Sql, cap: Cap, hold: NewHold): Promise<Moved> {
  */
 export async function settleIn(tx: Sql, cap: Cap, holdId: string, charge: LedgerEntry): Promise<Moved> {
   const q = pgCreditQueries(tx);
-  await q.lockKey(cap.keyId);
+  // A charge the hold covers needs no lock: it gives back what the hold reserved beyond it, and
+  // another move reads the hold or the charge, never neither. Only a charge past the hold takes the
+  // key's lock for its balance check. (The task runner settles in a transaction of several statements;
+  // holding the key's lock through it made acceptances of the same key wait for every ending.)
   const reserved = (await q.deleteHold(holdId)) ?? 0;
   if (charge.amount <= 0) return { ok: true };
   if (cap.allowance !== null && charge.amount > reserved) {
+    await q.lockKey(cap.keyId);
     const remaining = await remainingIn(tx, cap);
     if (remaining < charge.amount - reserved) return { ok: false, remaining };
   }

@@ -29,6 +29,11 @@ export interface PostgresOptions {
   migrate?: boolean;
   /** applicationName: shown in pg_stat_activity, to tell machines apart */
   applicationName?: string;
+  /**
+   * warm: open every connection of the pool at start and have each plan acceptance and claims once
+   * (the service: its first requests then find the pool ready; see warmPool)
+   */
+  warm?: boolean;
 }
 
 export interface PostgresStore extends StoreBackend {
@@ -65,6 +70,7 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
   try {
     await sql.connect();
     const migrations = options.migrate === false ? { applied: [] } : await migratePostgres(sql);
+    if (options.warm) await warmPool(sql, options.poolSize);
     feed = new ChangeFeed(sql, { pollMs: options.changePollMs ?? 1_000 });
     await feed.start();
     const changes = feed;
@@ -117,4 +123,39 @@ function creditStore(sql: Bun.SQL, inTransaction: boolean): CreditStore {
     release: q.deleteHold,
     deleteExpiredHolds: q.deleteExpiredHolds,
   };
+}
+
+/** WarmedUp rolls back a warm-up transaction */
+class WarmedUp extends Error {}
+
+/**
+ * warmPool opens all `poolSize` connections at once (each its own transaction, held until all are
+ * open) and runs an acceptance and a claim on each, in a transaction that is rolled back (the key it
+ * accepts for exists only inside it). A new connection is a new server process that loads the
+ * catalog and compiles docintel_accept and its statements on first use, some ms each under load: the
+ * service's first requests would pay it, one per connection, which is the acceptance p99 of a burst
+ * (bench/tasks-async.ts). Nothing is written.
+ */
+async function warmPool(sql: Bun.SQL, poolSize: number): Promise<void> {
+  const opened = { n: 0 };
+  let allOpen!: () => void;
+  const all = new Promise<void>((resolve) => (allOpen = resolve));
+  const warmOne = (i: number) =>
+    sql
+      .begin(async (tx) => {
+        if (++opened.n === poolSize) allOpen();
+        await Promise.race([all, Bun.sleep(2_000)]); // a pool that cannot open them all still starts
+        const now = Date.now();
+        const key = `warm_${process.pid}_${i}_${now}`;
+        const at = new Date(now).toISOString();
+        await tx`INSERT INTO api_keys (id, plan, prefix, key_hash, created_at) VALUES (${key}, 'free', '', ${key}, ${at})`;
+        const task = { id: key, operation: "warm", input: "{}", webhook_url: null, batch_index: null, hold_id: key, hold_amount: 1, source: null };
+        await tx`SELECT docintel_accept(${key}, 1, 1::float8, ${at.slice(0, 7)}, ${now}, ${now + 1}, ${at}, NULL::text::jsonb, ${JSON.stringify([task])}::text::jsonb)`;
+        await tx`SELECT * FROM docintel_claim_next(${sql.array(["warm"], "TEXT")}, ${key}, ${now + 1}, ${now}, 1, ${at})`;
+        throw new WarmedUp();
+      })
+      .catch((error) => {
+        if (!(error instanceof WarmedUp)) throw error;
+      });
+  await Promise.all(Array.from({ length: poolSize }, (_, i) => warmOne(i)));
 }

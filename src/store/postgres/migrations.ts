@@ -237,6 +237,137 @@ export const PG_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: "acceptance and batch claims in one statement",
+    sql: `
+      -- docintel_accept writes one acceptance (tasks/engine.ts acceptMany: the batch row, the credit
+      -- holds, the task rows, the per-key cap on pending work and the balance) in ONE statement, one
+      -- round trip, where it took seven (BEGIN, count, key lock, balance, hold, task, COMMIT).
+      -- The rows are written first; then the key's row is locked (as every credit move does,
+      -- credits.ts) and the key's unfinished tasks and balance are read by the statements AFTER the
+      -- lock (a statement's snapshot is taken when it starts; inside a function each statement takes
+      -- its own), so they include every acceptance of the key committed before, on any machine, and
+      -- this one's own rows: the cap and the balance are exact, and acceptances of one key queue on
+      -- the lock only for the two reads and the commit, not for the writes.
+      -- A refusal raises, which rolls every row back (the statement's, or the caller's transaction):
+      --   SQLSTATE DIPND, detail = the key's tasks waiting or running before this acceptance;
+      --   SQLSTATE DICRD, detail = "ITEM REMAINING": the first item (0-based) the balance cannot
+      --   cover and what was left for it.
+      -- p_tasks: a JSON array of {id, operation, input, webhook_url, batch_index, hold_id, hold_amount,
+      -- source} in acceptance order; p_allowance NULL = a metered plan (no balance check).
+      CREATE FUNCTION docintel_accept(p_key_id TEXT, p_max_pending INTEGER, p_allowance FLOAT8, p_period TEXT,
+                                      p_now_ms BIGINT, p_hold_expires_at BIGINT, p_created_at TEXT,
+                                      p_batch JSONB, p_tasks JSONB)
+      RETURNS VOID
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        v_adding INTEGER := jsonb_array_length(p_tasks);
+        v_unfinished INTEGER;
+        v_remaining FLOAT8;
+        v_amount FLOAT8;
+        v_index INTEGER := 0;
+      BEGIN
+        IF p_batch IS NOT NULL THEN
+          INSERT INTO batches (id, key_id, operation, status, webhook_url, item_count, created_at)
+          VALUES (p_batch->>'id', p_key_id, p_batch->>'operation', 'pending', p_batch->>'webhook_url',
+                  (p_batch->>'item_count')::INTEGER, p_created_at);
+        END IF;
+        INSERT INTO credit_holds (id, key_id, amount, period, created_at, expires_at)
+          SELECT x->>'hold_id', p_key_id, (x->>'hold_amount')::INTEGER, p_period, p_created_at, p_hold_expires_at
+          FROM jsonb_array_elements(p_tasks) AS a(x) WHERE x->>'hold_id' IS NOT NULL;
+        -- in item order: seq is the acceptance order that claims follow
+        INSERT INTO tasks (id, key_id, operation, status, input, webhook_url, batch_id, batch_index, hold_id, hold_amount, source, created_at)
+          SELECT x->>'id', p_key_id, x->>'operation', 'pending', x->>'input', x->>'webhook_url', p_batch->>'id',
+                 (x->>'batch_index')::INTEGER, x->>'hold_id', (x->>'hold_amount')::INTEGER, x->>'source', p_created_at
+          FROM jsonb_array_elements(p_tasks) WITH ORDINALITY AS a(x, n) ORDER BY n;
+
+        PERFORM 1 FROM api_keys WHERE id = p_key_id FOR NO KEY UPDATE;
+        IF NOT FOUND THEN
+          RAISE EXCEPTION 'task acceptance for unknown key %', p_key_id;
+        END IF;
+        SELECT count(*) - v_adding INTO v_unfinished FROM tasks WHERE key_id = p_key_id AND status IN ('pending', 'processing');
+        IF v_unfinished + v_adding > p_max_pending THEN
+          RAISE EXCEPTION USING ERRCODE = 'DIPND', MESSAGE = 'the key''s cap on pending tasks', DETAIL = v_unfinished::TEXT;
+        END IF;
+        IF p_allowance IS NOT NULL THEN
+          -- what was left before this acceptance's own holds (which the sum below includes)
+          SELECT p_allowance + COALESCE(t.granted, 0) - COALESCE(t.used, 0) - h.held + h.own INTO v_remaining
+          FROM (SELECT COALESCE(SUM(amount), 0) AS held,
+                       COALESCE(SUM(amount) FILTER (WHERE id IN (SELECT x->>'hold_id' FROM jsonb_array_elements(p_tasks) AS a(x))), 0) AS own
+                FROM credit_holds WHERE key_id = p_key_id AND expires_at > p_now_ms) h
+          LEFT JOIN credit_totals t ON t.key_id = p_key_id AND t.period = p_period;
+          FOR v_amount IN SELECT (x->>'hold_amount')::FLOAT8 FROM jsonb_array_elements(p_tasks) WITH ORDINALITY AS a(x, n) ORDER BY n LOOP
+            IF v_amount > 0 THEN
+              IF v_remaining < v_amount THEN
+                RAISE EXCEPTION USING ERRCODE = 'DICRD', MESSAGE = 'the key''s balance', DETAIL = v_index || ' ' || v_remaining;
+              END IF;
+              v_remaining := v_remaining - v_amount;
+            END IF;
+            v_index := v_index + 1;
+          END LOOP;
+        END IF;
+      END;
+      $$;
+
+      -- docintel_claim_next: claimNext with \`perBatch\` exact across machines. The items of one batch
+      -- are claimed one at a time (a transaction-scoped advisory lock on the batch id, key space 1),
+      -- and the batch's running items are counted by the statement AFTER the lock, so a claimer sees
+      -- the claims committed while it waited; a batch found full is passed over for the next task.
+      -- Only the first wait blocks: later batches are tried with pg_try_advisory_xact_lock (busy =
+      -- passed over), so a claimer never waits while it holds another batch's lock (no deadlock).
+      -- Tasks outside batches take no lock: a claim is still one statement with SKIP LOCKED.
+      CREATE FUNCTION docintel_claim_next(p_operations TEXT[], p_owner TEXT, p_lease_until BIGINT, p_now_ms BIGINT,
+                                          p_per_batch INTEGER, p_started_at TEXT)
+      RETURNS SETOF tasks
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        v_id TEXT;
+        v_batch TEXT;
+        v_passed TEXT[] := '{}';
+        v_waited BOOLEAN := false;
+        v_running INTEGER;
+      BEGIN
+        LOOP
+          SELECT t.id, t.batch_id INTO v_id, v_batch FROM tasks t
+          WHERE (t.status = 'pending' OR (t.status = 'processing' AND t.lease_expires_at < p_now_ms))
+            AND t.operation = ANY(p_operations)
+            AND (t.batch_id IS NULL OR
+                 (t.batch_id <> ALL(v_passed) AND
+                  (SELECT count(*) FROM tasks b WHERE b.batch_id = t.batch_id AND b.status = 'processing'
+                     AND b.lease_expires_at >= p_now_ms) < p_per_batch))
+          ORDER BY t.seq
+          LIMIT 1
+          FOR UPDATE SKIP LOCKED;
+          IF NOT FOUND THEN
+            RETURN;
+          END IF;
+          IF v_batch IS NOT NULL THEN
+            IF NOT v_waited THEN
+              PERFORM pg_advisory_xact_lock(1, hashtext(v_batch));
+              v_waited := true;
+            ELSIF NOT pg_try_advisory_xact_lock(1, hashtext(v_batch)) THEN
+              v_passed := v_passed || v_batch;
+              CONTINUE;
+            END IF;
+            SELECT count(*) INTO v_running FROM tasks
+            WHERE batch_id = v_batch AND status = 'processing' AND lease_expires_at >= p_now_ms;
+            IF v_running >= p_per_batch THEN
+              v_passed := v_passed || v_batch;
+              CONTINUE;
+            END IF;
+          END IF;
+          RETURN QUERY
+            UPDATE tasks SET status = 'processing', lease_owner = p_owner, lease_expires_at = p_lease_until,
+                   attempts = attempts + 1, started_at = COALESCE(started_at, p_started_at)
+            WHERE id = v_id
+            RETURNING *;
+          RETURN;
+        END LOOP;
+      END;
+      $$;
+    `,
+  },
 ];
 
 /**

@@ -8,7 +8,7 @@
  * and every write that ends a running task names the owner (and empties the input, as on SQLite), so a worker that lost its lease (and
  * wakes up later) changes nothing.
  */
-import type { BatchRow, ClaimRequest, NewBatch, NewTask, TaskRow, TaskStore } from "../backend";
+import type { AcceptOutcome, Acceptance, BatchRow, ClaimRequest, NewBatch, NewTask, TaskRow, TaskStore } from "../backend";
 import { BATCH_STATES, TASK_STATES, type BatchState, type Plan, type TaskState } from "../states";
 import { TASK_INT8, numbersIn } from "./rows";
 
@@ -26,6 +26,36 @@ export const pgTaskQueries = (sql: Sql, inTransaction = false): TaskStore => ({
     return counts;
   },
 
+  /** accept: one statement, docintel_accept (migration 7), which writes everything or raises what it refused (and writes nothing) */
+  async accept(a: Acceptance): Promise<AcceptOutcome> {
+    const tasks = a.tasks.map((t) => ({
+      id: t.id,
+      operation: t.operation,
+      input: t.input,
+      webhook_url: t.webhook_url,
+      batch_index: t.batch_index,
+      hold_id: t.hold_id,
+      hold_amount: t.hold_amount,
+      source: t.source,
+    }));
+    const batch = a.batch && { id: a.batch.id, operation: a.batch.operation, webhook_url: a.batch.webhook_url, item_count: a.batch.item_count };
+    try {
+      await sql`
+        SELECT docintel_accept(
+          ${a.cap.keyId}, ${a.maxPending}, ${a.cap.allowance}::float8, ${a.cap.period}, ${a.cap.nowMs}, ${a.holdExpiresAt},
+          ${a.createdAt}, ${batch ? JSON.stringify(batch) : null}::text::jsonb, ${JSON.stringify(tasks)}::text::jsonb)`;
+    } catch (error) {
+      const { errno, detail } = error as { errno?: string; detail?: string };
+      if (errno === "DIPND") return { ok: false, refused: "pending_cap", unfinished: Number(detail) };
+      if (errno === "DICRD") {
+        const [item, remaining] = String(detail).split(" ").map(Number);
+        return { ok: false, refused: "credits", item: item!, remaining: remaining! };
+      }
+      throw error;
+    }
+    return { ok: true };
+  },
+
   insertTask: (t: NewTask) =>
     sql`INSERT INTO tasks (id, key_id, operation, status, input, webhook_url, batch_id, batch_index, hold_id, hold_amount, source, created_at)
         VALUES (${t.id}, ${t.key_id}, ${t.operation}, 'pending', ${t.input}, ${t.webhook_url}, ${t.batch_id}, ${t.batch_index},
@@ -39,26 +69,14 @@ export const pgTaskQueries = (sql: Sql, inTransaction = false): TaskStore => ({
   /**
    * claimNext takes the oldest claimable task (pending, or processing past its lease) of a known
    * operation and returns it with the lease taken and attempts counted, or null when there is none
-   * that no other claimer is taking right now.
+   * that no other claimer is taking right now. One statement, docintel_claim_next (migration 7):
+   * `FOR UPDATE SKIP LOCKED`, and a batch item only under its batch's advisory lock, so that no
+   * batch ever runs more than `perBatch` items over all machines.
    */
   async claimNext(c: ClaimRequest): Promise<TaskRow | null> {
     if (c.operations.length === 0) return null;
     const [row] = await sql`
-      WITH next AS (
-        SELECT t.id FROM tasks t
-        WHERE (t.status = 'pending' OR (t.status = 'processing' AND t.lease_expires_at < ${c.nowMs}))
-          AND t.operation = ANY(${sql.array(c.operations, "TEXT")})
-          AND (t.batch_id IS NULL OR
-               (SELECT count(*) FROM tasks b WHERE b.batch_id = t.batch_id AND b.status = 'processing'
-                  AND b.lease_expires_at >= ${c.nowMs}) < ${c.perBatch})
-        ORDER BY t.seq
-        LIMIT 1
-        FOR UPDATE SKIP LOCKED
-      )
-      UPDATE tasks SET status = 'processing', lease_owner = ${c.owner}, lease_expires_at = ${c.leaseUntil},
-             attempts = attempts + 1, started_at = COALESCE(started_at, ${c.startedAt})
-      FROM next WHERE tasks.id = next.id
-      RETURNING tasks.*`;
+      SELECT * FROM docintel_claim_next(${sql.array(c.operations, "TEXT")}, ${c.owner}, ${c.leaseUntil}, ${c.nowMs}, ${c.perBatch}, ${c.startedAt})`;
     return row ? taskRow(row) : null;
   },
 
