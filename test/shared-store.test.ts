@@ -139,6 +139,20 @@ for (const kind of ["sqlite", "postgres"] as const) {
       expect(written).toEqual([first.lastUsedAt!]);
     });
 
+    test("flushTouches waits for the write the turn's own flush has already started", async () => {
+      const { handles } = await sharedStore(kind, 1);
+      const [a] = handles as [StoreBackend];
+      const written: string[] = [];
+      // a slow store: the write the resolver starts after the request's turn is still on its way
+      const keys = { ...a.keys, touch: async (id: string, at: string) => void (await Bun.sleep(200), written.push(at)) };
+      const resolver = new KeyResolver({ keys, changeStamp: (topic) => a.changeStamp(topic) });
+      const { key } = await createApiKey(a.keys, "pro");
+      const first = await resolved(resolver, key);
+      await new Promise((done) => setImmediate(done)); // the turn's flush has taken the queue
+      await resolver.flushTouches();
+      expect(written).toEqual([first.lastUsedAt!]);
+    });
+
     test("two handles' rate limiters share each key's window: together never more than the limit, short of it by at most a reservation each", async () => {
       const { handles } = await sharedStore(kind, 2);
       const limiters = handles.map((h) => new RateLimiter(h.counters));

@@ -163,6 +163,8 @@ export class KeyResolver {
    * touched a second time within the minute.
    */
   private readonly usedMs = new Map<string, number>();
+  /** writing: the touches written so far, settled once all of them have ended */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly backend: { keys: KeyStore; changeStamp(topic: "keys"): string },
@@ -195,18 +197,23 @@ export class KeyResolver {
     });
   }
 
-  /** flushTouches writes the queued last uses now (also run after each turn that queued one) */
+  /**
+   * flushTouches writes the queued last uses now (also run after each turn that queued one), and
+   * resolves once every write started before it has ended, the ones a flush after a turn started
+   * included (the shutdown and the tests rely on that).
+   */
   async flushTouches(): Promise<void> {
     const due = this.touches;
-    if (due.size === 0) return;
     this.touches = new Map();
-    await Promise.all(
-      [...due].map(([id, at]) =>
-        this.backend.keys.touch(id, at).catch((error) => {
-          this.onTouchError(error);
-        }),
-      ),
+    const writes = [...due].map(([id, at]) =>
+      this.backend.keys.touch(id, at).catch((error) => {
+        this.onTouchError(error);
+      }),
     );
+    const earlier = this.writing;
+    const all = Promise.all([earlier, ...writes]).then(() => undefined);
+    this.writing = all;
+    await all;
   }
 
   /** checkStamp empties the caches once the store's keys may have changed */
