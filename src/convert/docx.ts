@@ -19,7 +19,7 @@ import {
   path,
   textContent,
   type XmlElement,
-  metadataOnly,
+  metadataOrEmpty,
   renderChartPart,
   renderDiagramOf,
 } from "./ooxml";
@@ -50,11 +50,7 @@ export const convertDocx: Converter = async (input, ctx) => {
     method: ocrAdded ? "text+ocr" : "text",
     warnings,
   };
-  if (!result.markdown.trim()) {
-    const facts = metadataOnly(props, pkg.what, "contains no text, tables or images");
-    if (facts) return facts;
-    throw new AppError("empty_document", `${pkg.what} contains no text, tables or images`);
-  }
+  if (!result.markdown.trim()) return metadataOrEmpty(props, pkg.what, "contains no text, tables or images");
   return result;
 };
 
