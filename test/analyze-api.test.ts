@@ -352,6 +352,18 @@ describe("sync=false: analyze, cross-analyze and decide run as tasks", () => {
     expect(decideTask.result).toMatchObject({ success: true, data: { refund: false }, credits_used: 5, sources: ["no refunds after 30 days"] });
   });
 
+  test("analyze/batch answers 202 with a batch_id; its item runs as a task of the batch with the sync result", async () => {
+    groq.reply("chat", chatReply("Read it."), final({ amount: { value: 260, confidence: 0.95, reasoning: "stated", sources: ["Refund amount: $260.00"], steps: [] } }));
+    const accepted = await post(server, key, "/api/v1/analyze/batch", { schema: JSON.stringify({ amount: { type: "number" } }), files: [note()] });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toEqual({ batch_id: expect.stringMatching(/^batch_[a-f0-9]+$/), status: "pending", item_count: 1, poll_url: `/api/v1/jobs/batch/${accepted.body.batch_id}` });
+    const batch = (await api(server, key, "GET", accepted.body.poll_url)).body;
+    expect(batch.operation).toBe("analyze");
+    const task = await pollTask(server, key, batch.items[0].task_id);
+    expect(task).toMatchObject({ status: "completed", batch_id: accepted.body.batch_id, credits_used: 5 });
+    expect(task.result).toMatchObject({ success: true, data: { amount: 260 }, filename: "refund.txt" });
+  });
+
   test("a task whose provider fails ends failed with the error, not charged", async () => {
     groq.reply("chat", { status: 400, json: { error: { message: "model does not support tools" } } });
     const accepted = await post(server, key, "/api/v1/analyze", { schema: JSON.stringify({ amount: { type: "number" } }), file: note(), sync: "false" });

@@ -98,6 +98,21 @@ describe("DOCX", () => {
     expect(markdown).toEndWith("[^1]: Source: the annual report.\n");
   });
 
+  test("table rows inside a content control and cells inside custom XML stay in their table", async () => {
+    const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
+    const cell = (text: string) => `<w:tc><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:tc>`;
+    const table =
+      `<w:tbl><w:tr>${cell("Item")}${cell("Qty")}</w:tr>` +
+      `<w:sdt><w:sdtPr/><w:sdtContent><w:tr>${cell("Bolts")}<w:customXml w:element="qty">${cell("40")}</w:customXml></w:tr></w:sdtContent></w:sdt>` +
+      `<w:tr>${cell("Nuts")}${cell("12")}</w:tr></w:tbl>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`],
+      ["word/document.xml", `<w:document ${W}><w:body>${table}</w:body></w:document>`],
+    ]);
+    const { markdown } = await convert(convertDocx, "controls.docx", bytes);
+    expect(markdown).toContain("| Item | Qty |\n| --- | --- |\n| Bolts | 40 |\n| Nuts | 12 |");
+  });
+
   test("LibreOffice's DOCX: headings, nested and numbered lists, merged table cells, link, emphasis", async () => {
     const html = join(work, "report.html");
     writeFileSync(

@@ -335,6 +335,7 @@ describe("jobs", () => {
     const image = await fetch(`${server.url}/api/v1/thumbnails/jobs/${id}/image`, { headers: auth() });
     expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toBe("image/jpeg");
+    expect(image.headers.get("cache-control")).toBe("private, max-age=3600");
     expect((await sharp(new Uint8Array(await image.arrayBuffer())).metadata()).width).toBe(600);
 
     const deleted = await fetch(`${server.url}/api/v1/thumbnails/jobs/${id}`, { method: "DELETE", headers: auth() });
@@ -413,6 +414,7 @@ describe("signed URLs", () => {
     const ok = await fetch(server.url + body.url);
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-type")).toBe("image/jpeg");
+    expect(ok.headers.get("cache-control")).toBe("private, max-age=3600");
     expect((await sharp(new Uint8Array(await ok.arrayBuffer())).metadata()).width).toBe(body.width);
     expect(new Date(body.expires_at).getTime()).toBeGreaterThan(Date.now());
 
@@ -446,6 +448,7 @@ describe("preview and supported types", () => {
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toBe("image/jpeg");
     expect(first.headers.get("x-cache")).toBe("miss");
+    expect(first.headers.get("cache-control")).toBe("private, max-age=3600");
     expect(await sharp(new Uint8Array(await first.arrayBuffer())).metadata()).toMatchObject({ format: "jpeg", width: 300, height: 150 });
     const second = await fetch(url, { headers: auth() });
     expect(second.headers.get("x-cache")).toBe("hit");

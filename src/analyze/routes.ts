@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import { requireProvider } from "../ai/groq";
 import { priceText } from "../credits/costs";
-import { runNowOrAccept, type EngineDeps } from "../tasks/routes";
+import { acceptBatch, runNowOrAccept, type EngineDeps } from "../tasks/routes";
 import type { AgentDeps } from "./service";
 import type { AnalyzeInput, CrossInput } from "./task";
 import { ANALYZE_BATCH_MAX_ITEMS, AnalysisResult, AnalyzeBatchBody, AnalyzeBody, CROSS_MAX_DOCUMENTS, CROSS_MAX_FIELDS, CrossAnalysisResult, CrossAnalyzeBody } from "./schema";
@@ -75,16 +75,15 @@ export const analyzeRoutes: Route<AnalyzeRouteDeps>[] = [
       maxRequestBytes: 200_000_000,
       responses: BATCH_RESPONSES,
     },
-    handler: async ({ body, services, ctx, set }) => {
+    handler: async (call) => {
+      const { body, services } = call;
       const schema = parseTypedSchema(body.schema);
       const { files, urls } = await checkBatchInputs(body, services, ANALYZE_BATCH_MAX_ITEMS);
       requireProvider(services.provider, "analyze");
       const includeSteps = body.include_steps === true;
       const render = renderModeOf(body);
       const items: AnalyzeInput[] = [...files.map((file) => ({ file, urlHeaders: {}, schema, includeSteps })), ...urls.map((url) => ({ url, urlHeaders: {}, render, schema, includeSteps }))];
-      const accepted = await services.tasks.acceptBatch(ctx.key!, "analyze", items.map((input) => ({ input: { ...input } })), body.webhook_url as string | undefined);
-      set.status = 202;
-      return accepted;
+      return acceptBatch(call, "analyze", items);
     },
   },
   {

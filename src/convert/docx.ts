@@ -19,7 +19,7 @@ import {
   path,
   textContent,
   type XmlElement,
-  metadataOnly,
+  metadataOrEmpty,
   renderChartPart,
   renderDiagramOf,
 } from "./ooxml";
@@ -50,11 +50,7 @@ export const convertDocx: Converter = async (input, ctx) => {
     method: ocrAdded ? "text+ocr" : "text",
     warnings,
   };
-  if (!result.markdown.trim()) {
-    const facts = metadataOnly(props, pkg.what, "contains no text, tables or images");
-    if (facts) return facts;
-    throw new AppError("empty_document", `${pkg.what} contains no text, tables or images`);
-  }
+  if (!result.markdown.trim()) return metadataOrEmpty(props, pkg.what, "contains no text, tables or images");
   return result;
 };
 
@@ -538,11 +534,11 @@ class DocxReader {
   /** renderTable renders a w:tbl as a GFM table; merged cells keep their text in the first cell. */
   private renderTable(tbl: XmlElement): string {
     const rows: string[][] = [];
-    for (const tr of this.tableRows(tbl)) {
+    for (const tr of tableRows(tbl)) {
       const row: string[] = [];
       const before = Number(path(tr, "w:trPr", "w:gridBefore")?.attrs["w:val"] ?? 0) || 0;
       for (let i = 0; i < Math.min(before, 64); i++) row.push("");
-      for (const tc of this.rowCells(tr)) {
+      for (const tc of rowCells(tr)) {
         const tcPr = child(tc, "w:tcPr");
         const span = Math.max(1, Math.min(64, Number(child(tcPr, "w:gridSpan")?.attrs["w:val"] ?? 1) || 1));
         const vMerge = child(tcPr, "w:vMerge");
@@ -555,24 +551,6 @@ class DocxReader {
     return gfmTable(rows);
   }
 
-  private tableRows(tbl: XmlElement): XmlElement[] {
-    const rows: XmlElement[] = [];
-    for (const c of childrenNamed(tbl)) {
-      if (c.name === "w:tr") rows.push(c);
-      else if (c.name === "w:sdt" || c.name === "w:customXml") rows.push(...this.tableRows(child(c, "w:sdtContent") ?? c));
-    }
-    return rows;
-  }
-
-  private rowCells(tr: XmlElement): XmlElement[] {
-    const cells: XmlElement[] = [];
-    for (const c of childrenNamed(tr)) {
-      if (c.name === "w:tc") cells.push(c);
-      else if (c.name === "w:sdt" || c.name === "w:customXml") cells.push(...this.rowCells(child(c, "w:sdtContent") ?? c));
-    }
-    return cells;
-  }
-
   /** renderCell renders a cell's paragraphs as lines; nested tables are flattened to lines of cells. */
   private renderCell(tc: XmlElement): string {
     this.cellDepth++;
@@ -582,8 +560,8 @@ class DocxReader {
       const lines: string[] = [];
       for (const node of childrenNamed(tc)) {
         if (node.name === "w:tbl") {
-          for (const tr of this.tableRows(node)) {
-            const cells = this.rowCells(tr).map((cell) => this.renderCell(cell)).filter(Boolean);
+          for (const tr of tableRows(node)) {
+            const cells = rowCells(tr).map((cell) => this.renderCell(cell)).filter(Boolean);
             if (cells.length) lines.push(cells.join("; "));
           }
         } else {
@@ -898,4 +876,26 @@ function latexDelimiter(chr: string): string {
     default:
       return chr;
   }
+}
+
+/**
+ * childrenThrough: the children of `parent` named `name`, with those inside content controls
+ * (w:sdt, through their w:sdtContent) and custom XML wrappers (w:customXml) taken in place.
+ */
+function childrenThrough(parent: XmlElement, name: string): XmlElement[] {
+  const found: XmlElement[] = [];
+  for (const c of childrenNamed(parent)) {
+    if (c.name === name) found.push(c);
+    else if (c.name === "w:sdt" || c.name === "w:customXml") found.push(...childrenThrough(child(c, "w:sdtContent") ?? c, name));
+  }
+  return found;
+}
+
+/** tableRows: a table's rows (w:tr), rows wrapped in content controls included. */
+function tableRows(tbl: XmlElement): XmlElement[] {
+  return childrenThrough(tbl, "w:tr");
+}
+/** rowCells: a row's cells (w:tc), cells wrapped in content controls included. */
+function rowCells(tr: XmlElement): XmlElement[] {
+  return childrenThrough(tr, "w:tc");
 }

@@ -247,6 +247,16 @@ export function metadataOnly(props: PackageProperties, what: string, nothing: st
   };
 }
 
+/**
+ * metadataOrEmpty is the answer for a package with no content: its metadata (metadataOnly) when
+ * it has a title or author, else empty_document saying "<what> <nothing>".
+ */
+export function metadataOrEmpty(props: PackageProperties, what: string, nothing: string): Conversion {
+  const facts = metadataOnly(props, what, nothing);
+  if (facts) return facts;
+  throw new AppError("empty_document", `${what} ${nothing}`);
+}
+
 const CFB_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
 /** isCompoundFile tells whether bytes start with the OLE/CFB signature (legacy or encrypted Office). */

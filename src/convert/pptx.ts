@@ -4,7 +4,6 @@
  * charts as a title plus a table of their series, pictures with alt text and OCR, and speaker
  * notes. LibreOffice's PPTX output (from PPT, ODP, KEY) goes through the same path.
  */
-import { AppError } from "../errors";
 import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
 import {
   ImageCollector,
@@ -21,7 +20,7 @@ import {
   renderDiagramOf,
   textContent,
   type XmlElement,
-  metadataOnly,
+  metadataOrEmpty,
 } from "./ooxml";
 import type { Converter } from "./types";
 
@@ -32,11 +31,7 @@ export const convertPptx: Converter = async (input, ctx) => {
   const presentationPart = pkg.mainPart("ppt/presentation.xml", "p:presentation");
   const slideParts = listSlides(pkg, presentationPart);
   assertWithinPageLimit(slideParts.length, ctx, pkg.what, "slides");
-  if (slideParts.length === 0) {
-    const facts = metadataOnly(pkg.properties(), pkg.what, "has no slides");
-    if (facts) return facts;
-    throw new AppError("empty_document", `${pkg.what} has no slides`);
-  }
+  if (slideParts.length === 0) return metadataOrEmpty(pkg.properties(), pkg.what, "has no slides");
   const images = new ImageCollector(pkg);
   const sections: string[] = [];
   let firstTitle: string | null = null;

@@ -6,7 +6,6 @@
  * becomes a tree. LibreOffice's XLSX output (from XLS, ODS, NUMBERS) goes through the same path.
  */
 import { Parser } from "htmlparser2";
-import { AppError } from "../errors";
 import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
 import {
   ImageCollector,
@@ -22,7 +21,7 @@ import {
   renderChartPart,
   textContent,
   type XmlElement,
-  metadataOnly,
+  metadataOrEmpty,
 } from "./ooxml";
 import type { Converter } from "./types";
 
@@ -83,11 +82,7 @@ export const convertXlsx: Converter = async (input, ctx) => {
     sections.push(joinBlocks(blocks));
     checkMarkdownSize(sections.reduce((sum, s) => sum + s.length, 0), ctx.limits, pkg.what);
   }
-  if (!hasContent) {
-    const facts = metadataOnly(pkg.properties(), pkg.what, "has no cells with values in any sheet");
-    if (facts) return facts;
-    throw new AppError("empty_document", `${pkg.what} has no cells with values in any sheet`);
-  }
+  if (!hasContent) return metadataOrEmpty(pkg.properties(), pkg.what, "has no cells with values in any sheet");
   const { markdown, ocrAdded } = await images.resolve(joinBlocks(sections), ctx, warnings);
   const props = pkg.properties();
   return {

@@ -4,7 +4,7 @@ import { checkBatchInputs, checkWebhookUrl, renderModeOf, requireOneDocument, ty
 import { BATCH_RESPONSES, SCHEMA_DOCUMENT_ERRORS, taskResponses } from "../http/responses";
 import { parseTypedSchema } from "../schema/typed";
 import { MINIMUM_COST, priceText } from "../credits/costs";
-import { runNowOrAccept, type EngineDeps } from "../tasks/routes";
+import { acceptBatch, runNowOrAccept, type EngineDeps } from "../tasks/routes";
 import type { ExtractDeps } from "./service";
 import type { ExtractInput } from "./task";
 import { EXTRACT_BATCH_MAX_ITEMS, ExtractBatchBody, ExtractBody, ExtractionResult } from "./schema";
@@ -53,15 +53,14 @@ export const extractRoutes: Route<ExtractRouteDeps>[] = [
       maxRequestBytes: 200_000_000,
       responses: BATCH_RESPONSES,
     },
-    handler: async ({ body, services, ctx, set }) => {
+    handler: async (call) => {
+      const { body, services } = call;
       const schema = parseTypedSchema(body.schema);
       const { files, urls } = await checkBatchInputs(body, services, EXTRACT_BATCH_MAX_ITEMS);
       if (body.use_vision === true) requireProvider(services.provider, "use_vision");
       const options = optionsOf(body);
-      const items: { input: ExtractInput }[] = [...files.map((file) => ({ input: { file, urlHeaders: {}, schema, ...options } })), ...urls.map((url) => ({ input: { url, urlHeaders: {}, schema, ...options } }))];
-      const accepted = await services.tasks.acceptBatch(ctx.key!, "extract", items.map((item) => ({ input: { ...item.input } })), body.webhook_url as string | undefined);
-      set.status = 202;
-      return accepted;
+      const items: ExtractInput[] = [...files.map((file) => ({ file, urlHeaders: {}, schema, ...options })), ...urls.map((url) => ({ url, urlHeaders: {}, schema, ...options }))];
+      return acceptBatch(call, "extract", items);
     },
   },
 ];

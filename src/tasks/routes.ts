@@ -3,13 +3,13 @@ import type { HandlerInput } from "../http/operation";
 import { AppError } from "../errors";
 import type { StoreBackend } from "../store/backend";
 import type { WebhookDispatcher } from "../webhooks/dispatcher";
-import type { AsyncAccepted, TaskEngine, TaskRequest } from "./engine";
+import type { AsyncAccepted, BatchAccepted, TaskEngine, TaskRequest } from "./engine";
 import { batchRecord, deliveryRecord, taskRecord } from "./records";
 import { BatchParams, BatchRecord, DeliveryLog, DeliveryParams, DeliveryRecord, TaskParams, TaskRecord } from "./schema";
 
 const tag = "Jobs";
 
-/** EngineDeps: what a route needs to run an operation of the table (runNowOrAccept, acceptTask). */
+/** EngineDeps: what a route needs to run an operation of the table (runNowOrAccept, acceptTask, acceptBatch). */
 export interface EngineDeps {
   tasks: TaskEngine;
 }
@@ -40,6 +40,17 @@ export async function runNowOrAccept<R = unknown>(call: HandlerInput<EngineDeps>
 /** acceptTask accepts one task for the calling key and sets the answer's status to 202. */
 export async function acceptTask(call: HandlerInput<EngineDeps>, request: TaskRequest): Promise<AsyncAccepted> {
   const accepted = await call.services.tasks.accept(call.ctx.key!, request);
+  call.set.status = 202;
+  return accepted;
+}
+
+/**
+ * acceptBatch accepts a batch of tasks of one operation for the calling key, one per input (the
+ * request's webhook_url receives the batch record), and sets the answer's status to 202.
+ */
+export async function acceptBatch(call: HandlerInput<EngineDeps>, operation: string, inputs: object[]): Promise<BatchAccepted> {
+  const items = inputs.map((input) => ({ input: { ...input } }));
+  const accepted = await call.services.tasks.acceptBatch(call.ctx.key!, operation, items, call.body.webhook_url as string | undefined);
   call.set.status = 202;
   return accepted;
 }

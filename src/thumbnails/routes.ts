@@ -121,6 +121,9 @@ export async function previewOf(
   return { ...result, creditsUsed };
 }
 
+/** PRIVATE_CACHE: a served thumbnail may be kept by the client that asked for it (not by shared caches) for an hour. */
+const PRIVATE_CACHE = { "cache-control": "private, max-age=3600" };
+
 /** jpegResponse answers the JPEG itself, with `extra` headers and those the handler set. */
 export function jpegResponse(jpeg: Uint8Array, set: HandlerInput["set"], extra: Record<string, string> = {}): Response {
   const headers = new Headers({ "content-type": "image/jpeg", ...extra });
@@ -209,7 +212,7 @@ export const thumbnailRoutes: Route<ThumbnailRouteDeps>[] = [
     },
     handler: async ({ services, ctx, params, set }) => {
       const row = await services.thumbnails.job(ctx.key!.id, params.job_id as string);
-      return jpegResponse(await services.thumbnails.image(row), set, { "cache-control": "private, max-age=3600" });
+      return jpegResponse(await services.thumbnails.image(row), set, PRIVATE_CACHE);
     },
   },
   {
@@ -230,7 +233,7 @@ export const thumbnailRoutes: Route<ThumbnailRouteDeps>[] = [
     },
     handler: async ({ services, params, query, set }) => {
       const jpeg = await services.thumbnails.imageBySignedUrl(params.job_id as string, Number(query.expires), String(query.signature));
-      return jpegResponse(jpeg, set, { "cache-control": "private, max-age=3600" });
+      return jpegResponse(jpeg, set, PRIVATE_CACHE);
     },
   },
   {
@@ -267,7 +270,7 @@ export const thumbnailRoutes: Route<ThumbnailRouteDeps>[] = [
       const url = (query.url as string).trim();
       await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "url" });
       const { jpeg, cached } = await previewOf(input, ctx.key!, url, sizeOf(query), query.nocache === true);
-      return jpegResponse(jpeg, set, { "x-cache": cached ? "hit" : "miss", "cache-control": "private, max-age=3600" });
+      return jpegResponse(jpeg, set, { "x-cache": cached ? "hit" : "miss", ...PRIVATE_CACHE });
     },
   },
 ];

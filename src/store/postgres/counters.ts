@@ -1,5 +1,5 @@
 /**
- * Rate-limit windows on PostgreSQL: the statements of counterQueries (src/credits/queries.ts), on
+ * Rate-limit windows on PostgreSQL: the statements of counterQueries (src/store/sqlite/credits.ts), on
  * the UNLOGGED table of PG_COUNTER_MIGRATIONS. One upsert per reservation: machines add to the
  * same row, so the limit is shared however the load balancer spreads a key's requests.
  */

@@ -1,5 +1,5 @@
 /**
- * Credits on PostgreSQL: the statements of src/credits/queries.ts, and the hold, settle and charge
+ * Credits on PostgreSQL: the statements of src/store/sqlite/credits.ts, and the hold, settle and charge
  * transactions that SQLite gets from BEGIN IMMEDIATE (one writer at a time).
  *
  * PostgreSQL runs writers side by side, so each credit move of a key first locks the key's row

@@ -1,5 +1,5 @@
 /**
- * API keys on PostgreSQL: the statements of src/security/queries.ts. A change that caches depend
+ * API keys on PostgreSQL: the statements of src/store/sqlite/keys.ts. A change that caches depend
  * on (insert, revoke, plan) is announced to every machine by the trigger of migration 1, so no
  * statement here has to remember to notify.
  */

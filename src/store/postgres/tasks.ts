@@ -1,5 +1,5 @@
 /**
- * Task leases on PostgreSQL: the statements of src/tasks/queries.ts that decide who runs a task.
+ * Task leases on PostgreSQL: the statements of src/store/sqlite/tasks.ts that decide who runs a task.
  *
  * claimNext finds and takes a task in one statement. `FOR UPDATE SKIP LOCKED` makes claimers on
  * every machine pass over the rows another claimer is taking instead of queueing behind it, so N
@@ -124,7 +124,7 @@ export const pgTaskQueries = (sql: Sql, inTransaction = false): TaskStore => ({
     return row!.n as number;
   },
 
-  // the rest of tasks/queries.ts: reads for routes, progress, revoked keys, batches
+  // the rest of sqlite/tasks.ts: reads for routes, progress, revoked keys, batches
   /** getOwned: the task when it belongs to the key, else null (the route answers 404 either way) */
   async getOwned(id: string, keyId: string): Promise<TaskRow | null> {
     const [row] = await sql`SELECT * FROM tasks WHERE id = ${id} AND key_id = ${keyId}`;
@@ -223,7 +223,7 @@ export const pgTaskQueries = (sql: Sql, inTransaction = false): TaskStore => ({
     return r.count === 1;
   },
 
-  /** removeEndedBefore: retention, as tasks/queries.ts on SQLite; one transaction (or the caller's) */
+  /** removeEndedBefore: retention, as sqlite/tasks.ts on SQLite; one transaction (or the caller's) */
   async removeEndedBefore(at: string): Promise<{ tasks: number; batches: number; deliveries: number }> {
     const sweep = async (tx: Sql) => {
       const single = await tx`DELETE FROM tasks WHERE batch_id IS NULL AND status IN ('completed', 'failed', 'cancelled') AND completed_at < ${at}`;

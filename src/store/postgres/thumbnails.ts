@@ -1,5 +1,5 @@
 /**
- * Thumbnail job records on PostgreSQL: the statements of ../sqliteThumbnails.ts. The work of a
+ * Thumbnail job records on PostgreSQL: the statements of ../sqlite/thumbnails.ts. The work of a
  * job is a task (the engine's lease, hold and outbox); these rows are the job as its routes show it.
  */
 import type { ThumbnailJobRow, ThumbnailStore } from "../backend";

@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries on PostgreSQL: the statements of src/webhooks/queries.ts. The delivery row is
+ * Webhook deliveries on PostgreSQL: the statements of src/store/sqlite/webhooks.ts. The delivery row is
  * the outbox, written in the transaction that ends the task. claimDue takes due rows with
  * `FOR UPDATE SKIP LOCKED` and pushes their next_attempt_at past the request's timeout in the same
  * statement: dispatchers on every machine take different rows, and a row whose dispatcher died
