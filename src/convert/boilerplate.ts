@@ -451,7 +451,7 @@ function sharesText(article: DomNode, probes: string[]): boolean {
 }
 
 /** LEAD_WORDS: a class or id word that names the lead (standfirst) under an article's headline */
-const LEAD_WORDS = new Set(["lead", "lede", "leadtext", "intro", "introduction", "excerpt", "standfirst", "subtitle", "subheadline", "dek", "abstract", "summary", "teasertext"]);
+const LEAD_WORDS = new Set(["lead", "lede", "leadtext", "intro", "introduction", "excerpt", "standfirst", "subtitle", "subheadline", "dek", "abstract", "summary", "teasertext", "description", "leader", "subline"]);
 /** LEAD_MIN_CHARS, LEAD_MAX_CHARS: a lead is a sentence or a short paragraph (non-space characters) */
 const LEAD_MIN_CHARS = 40;
 const LEAD_MAX_CHARS = 800;
@@ -467,7 +467,7 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element
   const all = (body as unknown as DomElement).querySelectorAll("*");
   let from = -1;
   for (let i = 0; i < all.length; i++) {
-    if (all[i]!.nodeName.toLowerCase() === "h1" && stats.has(all[i]!)) {
+    if (all[i]!.nodeName.toLowerCase() === "h1" && shownOrInPageHeader(all[i]!, stats)) {
       from = i;
       break;
     }
@@ -475,8 +475,8 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element
   if (from < 0) return null;
   for (let i = from + 1; i < all.length && i <= from + LEAD_SEARCH_ELEMENTS; i++) {
     const el = all[i]!;
-    const s = stats.get(el);
-    if (!s || !hasLeadName(el)) continue;
+    if (!hasLeadName(el) || !shownOrInPageHeader(el, stats)) continue;
+    const s = stats.get(el) ?? textStatsOf(el);
     if (s.text < LEAD_MIN_CHARS || s.text > LEAD_MAX_CHARS || s.linkText > 0.3 * s.text) continue;
     if (el.querySelectorAll("h1, h2, h3, p + p, li, table, img").length > 0) continue;
     const text = normalizeSpace(el.textContent ?? "");
@@ -484,6 +484,28 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element
     return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, probe: text.slice(start, start + PROBE_CHARS) };
   }
   return null;
+}
+
+/**
+ * shownOrInPageHeader: the element was measured, or was left out only because it sits in a page
+ * <header> (outside <article>/<main>, the headline and its lead often do), not in a menu, a
+ * sidebar or a hidden block.
+ */
+function shownOrInPageHeader(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  for (let p: DomNode | null = el; p && !stats.has(p); p = p.parentNode) {
+    if (p.nodeType !== 1) return false;
+    const tag = p.nodeName.toLowerCase();
+    if (DROPPED_TAGS.has(tag) || isHidden(p as DomElement)) return false;
+    if (tag !== "header" && chromeKind(p as DomElement) !== null) return false;
+  }
+  return true;
+}
+
+/** textStatsOf measures one element that measureText left out (a page header's lead). */
+function textStatsOf(el: DomElement): TextStats {
+  let linkText = 0;
+  for (const a of Array.from(el.querySelectorAll("a"))) linkText += countChars(a.textContent ?? "");
+  return { text: countChars(el.textContent ?? ""), linkText };
 }
 
 function hasLeadName(el: DomElement): boolean {

@@ -57,6 +57,29 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
  * an empty page.
  */
 export function parseDocument(html: string): Document {
+  const document = parseTree(html);
+  unwrapProseNoscript(document);
+  return document;
+}
+
+/** NOSCRIPT_PROSE_CHARS: a <noscript> with this much paragraph text (non-space characters) holds the page's text, not a notice */
+const NOSCRIPT_PROSE_CHARS = 200;
+
+/**
+ * unwrapProseNoscript: some platforms (Blogger, script-rendered magazines) serve the article inside
+ * <noscript> and draw it with a script; a reader without scripts sees that text. A <noscript> whose
+ * paragraphs hold NOSCRIPT_PROSE_CHARS or more is replaced by its content; the usual ones (a
+ * tracking pixel, "Please enable JavaScript") stay and are dropped as before.
+ */
+function unwrapProseNoscript(document: Document): void {
+  for (const noscript of Array.from(document.body?.querySelectorAll("noscript") ?? [])) {
+    let chars = 0;
+    for (const p of Array.from(noscript.querySelectorAll("p"))) chars += (p.textContent ?? "").replace(/\s+/g, "").length;
+    if (chars >= NOSCRIPT_PROSE_CHARS) noscript.replaceWith(...Array.from(noscript.childNodes));
+  }
+}
+
+function parseTree(html: string): Document {
   const { document } = parseHTML(asDocument(html));
   const root = document.documentElement;
   if (!root) return document;
