@@ -429,6 +429,36 @@ ${paragraphs(2)}`);
     expect(text).toContain(PARAGRAPHS[3]!);
   });
 
+  test("the lead comes back when the headline and lead sit in the page's <header>, also when named 'description'", () => {
+    const page = (leadClass: string) => `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<div class="top"><header class="story-head"><div class="title-wrap"><h1>Ferry crossings resume after the floods</h1></div><div class="${leadClass}">After a month of closure the valley's only ferry is running again, and the market towns on both banks are relieved.</div></header></div>
+<div class="layout"><div class="col-main"><div class="article-body">${paragraphs()}</div></div><div class="col-side"><a href="/a">Weather</a> <a href="/b">Sports</a></div></div>
+<footer><p class="site-description">The Valley Courier, news from both banks of the river since 1921.</p></footer></body></html>`;
+    for (const leadClass of ["uk-text-lead", "news-description"]) {
+      const text = main(page(leadClass));
+      expect(text).toContain("the market towns on both banks are relieved");
+      expect(text.indexOf("are relieved")).toBeLessThan(text.indexOf(PARAGRAPHS[0]!));
+      expect(text).toContain(PARAGRAPHS[3]!);
+      // what must stay out: the menu and the footer's own description of the site
+      expect(text).not.toContain("news from both banks of the river since 1921");
+      expect(text).not.toContain("Home");
+    }
+  });
+
+  test("an article served inside <noscript> (drawn by a script) is read; a notice or pixel in <noscript> is not", () => {
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<noscript><p>Please enable JavaScript to use all features of this site.</p><img src="https://pixel.example/t.gif" alt=""></noscript>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<div class="post"><h1>Ferry crossings resume after the floods</h1><div class="post-body"><script>renderPost()</script><noscript>${paragraphs()}</noscript></div></div>
+</body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("enable JavaScript");
+    expect(text).not.toContain("pixel.example");
+  });
+
   test("the page's single <article> wins when Readability takes another block of the page", () => {
     const legal = Array.from({ length: 6 }, (_, i) => `<p>Clause ${i + 1}: by creating an account, you agree that your personal data, including your name, address, and payment details, may be stored, processed, and shared with partners, as described in our terms, which may change at any time.</p>`).join("");
     const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
