@@ -64,6 +64,14 @@ describe("markdown writer", () => {
     expect(markdown).toBe("3. three\n   - a\n   - b\n     1. deep\n4. four\n");
   });
 
+  test("ruby annotations (furigana) are left out; the base text and text beside the ruby stay", () => {
+    const html = "<p><ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp></ruby>どもへの<ruby>虐待<rt>ぎゃくたい</rt></ruby>をなくすための<ruby>法律<rt>ほうりつ</rt></ruby>ができました。</p>";
+    const md = htmlToMarkdown(html, { mainContent: false }).markdown;
+    expect(md).toContain("子どもへの虐待をなくすための法律ができました。");
+    expect(md).not.toContain("ぎゃくたい");
+    expect(md).not.toContain("(こ)");
+  });
+
   test("tables: header from th, colspan filled, nested table flattened, one-cell layout table unwrapped", () => {
     const { markdown } = htmlToMarkdown(
       `<table><tr><td><p>Layout wrapper</p>

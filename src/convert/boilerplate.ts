@@ -480,6 +480,8 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element
     if (s.text < LEAD_MIN_CHARS || s.text > LEAD_MAX_CHARS || s.linkText > 0.3 * s.text) continue;
     if (el.querySelectorAll("h1, h2, h3, p + p, li, table, img").length > 0) continue;
     const text = normalizeSpace(el.textContent ?? "");
+    // A box asking to subscribe or follow under the headline is not its lead.
+    if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text)) continue;
     const start = Math.max(0, Math.floor((text.length - PROBE_CHARS) / 2));
     return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, probe: text.slice(start, start + PROBE_CHARS) };
   }
