@@ -139,6 +139,22 @@ describe("markdown writer", () => {
     expect(htmlToMarkdown(page, { mainContent: true }).markdown).toContain("While you stroll over the market");
   });
 
+  test("<html> tags inside IE conditional comments, with markup before them, leave the article whole", () => {
+    const page = `<script src="/head.js"></script><style>.x{color:red}</style><!DOCTYPE html>
+<!--[if IE 7]><html class="ie ie7" lang="de"><![endif]-->
+<!--[if !(IE 7)]><!--><html lang="de"><!--<![endif]--><head><title>Ressourcen</title></head>
+<body class="single"><nav><a href="/">Start</a></nav><article><h1>Warum es ein Ressourcenschutzgesetz braucht</h1>
+<p>Der jährliche Rohstoffkonsum in Deutschland muss bis Mitte des Jahrhunderts mindestens halbiert werden, und dafür braucht es eine Verbindlichkeit.</p>
+<p>Es besteht ein direkter Zusammenhang zwischen Rohstoffnutzung und Auswirkungen auf den Zustand der Umwelt und Ökosysteme.</p></article>
+<footer>Impressum</footer></body></html>`;
+    const text = htmlToMarkdown(page, { mainContent: true }).markdown;
+    expect(text).toContain("mindestens halbiert werden");
+    expect(text).toContain("Es besteht ein direkter Zusammenhang zwischen Rohstoffnutzung");
+    // what must stay out: the stray style and the page chrome
+    expect(text).not.toContain("color:red");
+    expect(text).not.toContain("Impressum");
+  });
+
   test("a second <html><body> pasted inside the article, and markup before <html>, do not end or empty the body (as in browsers)", () => {
     const nested = `<!DOCTYPE html><html><head><title>Wolves</title></head><body><nav><a href="/">Home</a></nav><article><h1>Wolves near the village</h1><html><body><p>Last week two wolves were seen near the village school, and the hunters' association asked walkers to keep their dogs on a lead.</p></body></html><p>The association will meet the mayor on Friday to talk about fences for the sheep.</p></article><footer>Imprint</footer></body></html>`;
     const text = htmlToMarkdown(nested, { mainContent: true }).markdown;

@@ -169,7 +169,7 @@ const PROLOG = /^(?:\s+|<!doctype[^>]*>|<\?xml[^>]*\?>|<!--[\s\S]*?-->)*/i;
 function withOneBody(html: string, end: number): string {
   const rest = html.slice(end).replace(DOCUMENT_TAG, "");
   let before = html.slice(0, end);
-  const htmlTag = /<html[\s>]/i.exec(before);
+  const htmlTag = firstTagOutsideComments(before, "html");
   if (htmlTag) {
     const prolog = PROLOG.exec(before)![0].length;
     if (htmlTag.index > prolog) {
@@ -179,6 +179,16 @@ function withOneBody(html: string, end: number): string {
     }
   }
   return before + rest;
+}
+
+/**
+ * firstTagOutsideComments finds the first opening `tag` that is not inside a comment: IE's
+ * conditional comments ("<!--[if IE 7]><html class=ie7><![endif]-->") hold <html> tags that are not the page's.
+ */
+function firstTagOutsideComments(html: string, tag: string): { index: number } | null {
+  const re = new RegExp(`<!--[\\s\\S]*?(?:-->|$)|<${tag}[\\s>]`, "gi");
+  for (let m = re.exec(html); m; m = re.exec(html)) if (!m[0].startsWith("<!--")) return { index: m.index };
+  return null;
 }
 
 /** withoutProlog drops a leading XML declaration and the doctype. */
