@@ -542,6 +542,19 @@ ${paragraphs(2)}
     expect(text).toContain("Crossing: 20 Min");
   });
 
+  test("a date stamp written as text ('23.10.2018', 'Erstellt am Dienstag 6. Mai 2014', '3:59 PM') is dropped; a sentence with a date stays", () => {
+    const html = articlePage(`<p>23.10.2018</p><div class="meta">Erstellt am Dienstag 6. Mai 2014</div>${paragraphs(0, 2)}
+<p>The ferry first crossed on 12.05.1921, when the old bridge had been closed for repairs for a whole summer.</p>${paragraphs(2)}
+<div><span>3:59 PM</span></div><p>Last Modified: 2019-05-02</p>`);
+    const text = main(html);
+    expect(text).not.toContain("23.10.2018");
+    expect(text).not.toContain("6. Mai 2014");
+    expect(text).not.toContain("3:59 PM");
+    expect(text).not.toContain("2019-05-02");
+    expect(text).toContain("The ferry first crossed on 12.05.1921, when the old bridge");
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
   test("of several <article> elements, the one with the headline wins when Readability takes another block of the page", () => {
     const legal = Array.from({ length: 6 }, (_, i) => `<p>Clause ${i + 1}: by creating an account, you agree that your personal data, including your name, address, and payment details, may be stored, processed, and shared with partners, as described in our terms, which may change at any time.</p>`).join("");
     const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>

@@ -137,7 +137,7 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   if (CONTENT_TAGS.has(tag) && tag !== "p") return false;
   // Lines short enough to be a credit or a date: the measured size first, the subtree only then.
   const chars = stats.get(el)?.text ?? 0;
-  if ((tag === "p" || tag === "div" || tag === "span") && chars <= DATE_LINE_MAX_CHARS && isDateLine(el)) return true;
+  if ((tag === "p" || tag === "div" || tag === "span") && chars <= DATE_LINE_MAX_CHARS && (isDateLine(el) || isDateStamp(el.textContent ?? ""))) return true;
   if (tag === "p" || tag === "span" || tag === "div" || tag === "small" || tag === "em") {
     if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && (PHOTO_CREDIT.test(el.textContent ?? "") || SOURCE_LINE.test(el.textContent ?? "")) && el.querySelectorAll("img, picture").length === 0) return true;
     // Text beside the picture inside a <figure> describes it.
@@ -218,6 +218,29 @@ function isDateLine(el: DomElement): boolean {
   let timeChars = 0;
   for (const time of times) timeChars += countChars(time.textContent ?? "");
   return countChars(el.textContent ?? "") - timeChars <= DATE_LINE_LABEL_CHARS;
+}
+
+/**
+ * DATE_TOKEN: a written date or clock time ("23.10.2018", "05. Februar 2020", "May 6, 2014",
+ * "2020-03-04", "3:59 PM", "19:49 Uhr"); MONTH_OR_DAY: month and weekday names of the languages seen.
+ */
+const DATE_TOKEN = /\b\d{1,2}\.\s?\d{1,2}\.\s?(?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:am|pm|uhr|h)\b)?|\b\d{1,2}\.?\s+\p{L}{3,}\.?\s+\d{4}\b|\b\p{L}{3,}\.?\s+\d{1,2},?\s+\d{4}\b/giu;
+/** DATE_STAMP_LABEL_CHARS: the label a date stamp may carry ("Aktualisiert am", "Last Modified:", "Erstellt am Dienstag") */
+const DATE_STAMP_LABEL_CHARS = 28;
+/** DATE_STAMP_MAX_CHARS: a date stamp is one short line (non-space characters) */
+const DATE_STAMP_MAX_CHARS = 50;
+
+/**
+ * isDateStamp: a short line that is a date or a time with at most a short label ("23.10.2018",
+ * "Erstellt am Dienstag 6. Mai 2014", "Last Modified: 2019-05-02", "3:59 PM"), the page's filing
+ * stamp rather than its text; a sentence that holds a date is longer or has more words around it.
+ */
+function isDateStamp(text: string): boolean {
+  const chars = countChars(text);
+  if (chars === 0 || chars > DATE_STAMP_MAX_CHARS) return false;
+  const rest = text.replace(DATE_TOKEN, "");
+  if (rest.length === text.length) return false;
+  return countChars(rest.replace(/[|·•,–—-]/g, "")) <= DATE_STAMP_LABEL_CHARS && !/[.!?]\s+\p{Lu}/u.test(rest);
 }
 
 /** isDuration: a <time> that is a duration (a recipe's "15 Min", datetime="PT15M"), content rather than a date stamp. */
