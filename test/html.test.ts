@@ -64,6 +64,14 @@ describe("markdown writer", () => {
     expect(markdown).toBe("3. three\n   - a\n   - b\n     1. deep\n4. four\n");
   });
 
+  test("ruby annotations (furigana) are left out; the base text and text beside the ruby stay", () => {
+    const html = "<p><ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp></ruby>どもへの<ruby>虐待<rt>ぎゃくたい</rt></ruby>をなくすための<ruby>法律<rt>ほうりつ</rt></ruby>ができました。</p>";
+    const md = htmlToMarkdown(html, { mainContent: false }).markdown;
+    expect(md).toContain("子どもへの虐待をなくすための法律ができました。");
+    expect(md).not.toContain("ぎゃくたい");
+    expect(md).not.toContain("(こ)");
+  });
+
   test("tables: header from th, colspan filled, nested table flattened, one-cell layout table unwrapped", () => {
     const { markdown } = htmlToMarkdown(
       `<table><tr><td><p>Layout wrapper</p>
@@ -129,6 +137,22 @@ describe("markdown writer", () => {
     expect(whole).toContain("## Historic market");
     expect(whole).toContain("Görlitzer Str. 45");
     expect(htmlToMarkdown(page, { mainContent: true }).markdown).toContain("While you stroll over the market");
+  });
+
+  test("<html> tags inside IE conditional comments, with markup before them, leave the article whole", () => {
+    const page = `<script src="/head.js"></script><style>.x{color:red}</style><!DOCTYPE html>
+<!--[if IE 7]><html class="ie ie7" lang="de"><![endif]-->
+<!--[if !(IE 7)]><!--><html lang="de"><!--<![endif]--><head><title>Ressourcen</title></head>
+<body class="single"><nav><a href="/">Start</a></nav><article><h1>Warum es ein Ressourcenschutzgesetz braucht</h1>
+<p>Der jährliche Rohstoffkonsum in Deutschland muss bis Mitte des Jahrhunderts mindestens halbiert werden, und dafür braucht es eine Verbindlichkeit.</p>
+<p>Es besteht ein direkter Zusammenhang zwischen Rohstoffnutzung und Auswirkungen auf den Zustand der Umwelt und Ökosysteme.</p></article>
+<footer>Impressum</footer></body></html>`;
+    const text = htmlToMarkdown(page, { mainContent: true }).markdown;
+    expect(text).toContain("mindestens halbiert werden");
+    expect(text).toContain("Es besteht ein direkter Zusammenhang zwischen Rohstoffnutzung");
+    // what must stay out: the stray style and the page chrome
+    expect(text).not.toContain("color:red");
+    expect(text).not.toContain("Impressum");
   });
 
   test("a second <html><body> pasted inside the article, and markup before <html>, do not end or empty the body (as in browsers)", () => {
@@ -429,6 +453,36 @@ ${paragraphs(2)}`);
     expect(text).toContain(PARAGRAPHS[3]!);
   });
 
+  test("the lead comes back when the headline and lead sit in the page's <header>, also when named 'description'", () => {
+    const page = (leadClass: string) => `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<div class="top"><header class="story-head"><div class="title-wrap"><h1>Ferry crossings resume after the floods</h1></div><div class="${leadClass}">After a month of closure the valley's only ferry is running again, and the market towns on both banks are relieved.</div></header></div>
+<div class="layout"><div class="col-main"><div class="article-body">${paragraphs()}</div></div><div class="col-side"><a href="/a">Weather</a> <a href="/b">Sports</a></div></div>
+<footer><p class="site-description">The Valley Courier, news from both banks of the river since 1921.</p></footer></body></html>`;
+    for (const leadClass of ["uk-text-lead", "news-description"]) {
+      const text = main(page(leadClass));
+      expect(text).toContain("the market towns on both banks are relieved");
+      expect(text.indexOf("are relieved")).toBeLessThan(text.indexOf(PARAGRAPHS[0]!));
+      expect(text).toContain(PARAGRAPHS[3]!);
+      // what must stay out: the menu and the footer's own description of the site
+      expect(text).not.toContain("news from both banks of the river since 1921");
+      expect(text).not.toContain("Home");
+    }
+  });
+
+  test("an article served inside <noscript> (drawn by a script) is read; a notice or pixel in <noscript> is not", () => {
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<noscript><p>Please enable JavaScript to use all features of this site.</p><img src="https://pixel.example/t.gif" alt=""></noscript>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<div class="post"><h1>Ferry crossings resume after the floods</h1><div class="post-body"><script>renderPost()</script><noscript>${paragraphs()}</noscript></div></div>
+</body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("enable JavaScript");
+    expect(text).not.toContain("pixel.example");
+  });
+
   test("the page's single <article> wins when Readability takes another block of the page", () => {
     const legal = Array.from({ length: 6 }, (_, i) => `<p>Clause ${i + 1}: by creating an account, you agree that your personal data, including your name, address, and payment details, may be stored, processed, and shared with partners, as described in our terms, which may change at any time.</p>`).join("");
     const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
@@ -486,6 +540,19 @@ ${paragraphs(2)}
     expect(text).not.toContain("03.04.2020");
     expect(text).toContain("left on Monday 6 April at seven.");
     expect(text).toContain("Crossing: 20 Min");
+  });
+
+  test("a date stamp written as text ('23.10.2018', 'Erstellt am Dienstag 6. Mai 2014', '3:59 PM') is dropped; a sentence with a date stays", () => {
+    const html = articlePage(`<p>23.10.2018</p><div class="meta">Erstellt am Dienstag 6. Mai 2014</div>${paragraphs(0, 2)}
+<p>The ferry first crossed on 12.05.1921, when the old bridge had been closed for repairs for a whole summer.</p>${paragraphs(2)}
+<div><span>3:59 PM</span></div><p>Last Modified: 2019-05-02</p>`);
+    const text = main(html);
+    expect(text).not.toContain("23.10.2018");
+    expect(text).not.toContain("6. Mai 2014");
+    expect(text).not.toContain("3:59 PM");
+    expect(text).not.toContain("2019-05-02");
+    expect(text).toContain("The ferry first crossed on 12.05.1921, when the old bridge");
+    expect(text).toContain(PARAGRAPHS[3]!);
   });
 
   test("of several <article> elements, the one with the headline wins when Readability takes another block of the page", () => {

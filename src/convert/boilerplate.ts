@@ -137,7 +137,7 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   if (CONTENT_TAGS.has(tag) && tag !== "p") return false;
   // Lines short enough to be a credit or a date: the measured size first, the subtree only then.
   const chars = stats.get(el)?.text ?? 0;
-  if ((tag === "p" || tag === "div" || tag === "span") && chars <= DATE_LINE_MAX_CHARS && isDateLine(el)) return true;
+  if ((tag === "p" || tag === "div" || tag === "span") && chars <= DATE_LINE_MAX_CHARS && (isDateLine(el) || isDateStamp(el.textContent ?? ""))) return true;
   if (tag === "p" || tag === "span" || tag === "div" || tag === "small" || tag === "em") {
     if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && (PHOTO_CREDIT.test(el.textContent ?? "") || SOURCE_LINE.test(el.textContent ?? "")) && el.querySelectorAll("img, picture").length === 0) return true;
     // Text beside the picture inside a <figure> describes it.
@@ -218,6 +218,29 @@ function isDateLine(el: DomElement): boolean {
   let timeChars = 0;
   for (const time of times) timeChars += countChars(time.textContent ?? "");
   return countChars(el.textContent ?? "") - timeChars <= DATE_LINE_LABEL_CHARS;
+}
+
+/**
+ * DATE_TOKEN: a written date or clock time ("23.10.2018", "05. Februar 2020", "May 6, 2014",
+ * "2020-03-04", "3:59 PM", "19:49 Uhr"); MONTH_OR_DAY: month and weekday names of the languages seen.
+ */
+const DATE_TOKEN = /\b\d{1,2}\.\s?\d{1,2}\.\s?(?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:am|pm|uhr|h)\b)?|\b\d{1,2}\.?\s+\p{L}{3,}\.?\s+\d{4}\b|\b\p{L}{3,}\.?\s+\d{1,2},?\s+\d{4}\b/giu;
+/** DATE_STAMP_LABEL_CHARS: the label a date stamp may carry ("Aktualisiert am", "Last Modified:", "Erstellt am Dienstag") */
+const DATE_STAMP_LABEL_CHARS = 28;
+/** DATE_STAMP_MAX_CHARS: a date stamp is one short line (non-space characters) */
+const DATE_STAMP_MAX_CHARS = 50;
+
+/**
+ * isDateStamp: a short line that is a date or a time with at most a short label ("23.10.2018",
+ * "Erstellt am Dienstag 6. Mai 2014", "Last Modified: 2019-05-02", "3:59 PM"), the page's filing
+ * stamp rather than its text; a sentence that holds a date is longer or has more words around it.
+ */
+function isDateStamp(text: string): boolean {
+  const chars = countChars(text);
+  if (chars === 0 || chars > DATE_STAMP_MAX_CHARS) return false;
+  const rest = text.replace(DATE_TOKEN, "");
+  if (rest.length === text.length) return false;
+  return countChars(rest.replace(/[|·•,–—-]/g, "")) <= DATE_STAMP_LABEL_CHARS && !/[.!?]\s+\p{Lu}/u.test(rest);
 }
 
 /** isDuration: a <time> that is a duration (a recipe's "15 Min", datetime="PT15M"), content rather than a date stamp. */
@@ -451,7 +474,7 @@ function sharesText(article: DomNode, probes: string[]): boolean {
 }
 
 /** LEAD_WORDS: a class or id word that names the lead (standfirst) under an article's headline */
-const LEAD_WORDS = new Set(["lead", "lede", "leadtext", "intro", "introduction", "excerpt", "standfirst", "subtitle", "subheadline", "dek", "abstract", "summary", "teasertext"]);
+const LEAD_WORDS = new Set(["lead", "lede", "leadtext", "intro", "introduction", "excerpt", "standfirst", "subtitle", "subheadline", "dek", "abstract", "summary", "teasertext", "description", "leader", "subline"]);
 /** LEAD_MIN_CHARS, LEAD_MAX_CHARS: a lead is a sentence or a short paragraph (non-space characters) */
 const LEAD_MIN_CHARS = 40;
 const LEAD_MAX_CHARS = 800;
@@ -467,7 +490,7 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element
   const all = (body as unknown as DomElement).querySelectorAll("*");
   let from = -1;
   for (let i = 0; i < all.length; i++) {
-    if (all[i]!.nodeName.toLowerCase() === "h1" && stats.has(all[i]!)) {
+    if (all[i]!.nodeName.toLowerCase() === "h1" && shownOrInPageHeader(all[i]!, stats)) {
       from = i;
       break;
     }
@@ -475,15 +498,39 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element
   if (from < 0) return null;
   for (let i = from + 1; i < all.length && i <= from + LEAD_SEARCH_ELEMENTS; i++) {
     const el = all[i]!;
-    const s = stats.get(el);
-    if (!s || !hasLeadName(el)) continue;
+    if (!hasLeadName(el) || !shownOrInPageHeader(el, stats)) continue;
+    const s = stats.get(el) ?? textStatsOf(el);
     if (s.text < LEAD_MIN_CHARS || s.text > LEAD_MAX_CHARS || s.linkText > 0.3 * s.text) continue;
     if (el.querySelectorAll("h1, h2, h3, p + p, li, table, img").length > 0) continue;
     const text = normalizeSpace(el.textContent ?? "");
+    // A box asking to subscribe or follow under the headline is not its lead.
+    if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text)) continue;
     const start = Math.max(0, Math.floor((text.length - PROBE_CHARS) / 2));
     return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, probe: text.slice(start, start + PROBE_CHARS) };
   }
   return null;
+}
+
+/**
+ * shownOrInPageHeader: the element was measured, or was left out only because it sits in a page
+ * <header> (outside <article>/<main>, the headline and its lead often do), not in a menu, a
+ * sidebar or a hidden block.
+ */
+function shownOrInPageHeader(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  for (let p: DomNode | null = el; p && !stats.has(p); p = p.parentNode) {
+    if (p.nodeType !== 1) return false;
+    const tag = p.nodeName.toLowerCase();
+    if (DROPPED_TAGS.has(tag) || isHidden(p as DomElement)) return false;
+    if (tag !== "header" && chromeKind(p as DomElement) !== null) return false;
+  }
+  return true;
+}
+
+/** textStatsOf measures one element that measureText left out (a page header's lead). */
+function textStatsOf(el: DomElement): TextStats {
+  let linkText = 0;
+  for (const a of Array.from(el.querySelectorAll("a"))) linkText += countChars(a.textContent ?? "");
+  return { text: countChars(el.textContent ?? ""), linkText };
 }
 
 function hasLeadName(el: DomElement): boolean {

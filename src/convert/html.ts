@@ -57,6 +57,29 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
  * an empty page.
  */
 export function parseDocument(html: string): Document {
+  const document = parseTree(html);
+  unwrapProseNoscript(document);
+  return document;
+}
+
+/** NOSCRIPT_PROSE_CHARS: a <noscript> with this much paragraph text (non-space characters) holds the page's text, not a notice */
+const NOSCRIPT_PROSE_CHARS = 200;
+
+/**
+ * unwrapProseNoscript: some platforms (Blogger, script-rendered magazines) serve the article inside
+ * <noscript> and draw it with a script; a reader without scripts sees that text. A <noscript> whose
+ * paragraphs hold NOSCRIPT_PROSE_CHARS or more is replaced by its content; the usual ones (a
+ * tracking pixel, "Please enable JavaScript") stay and are dropped as before.
+ */
+function unwrapProseNoscript(document: Document): void {
+  for (const noscript of Array.from(document.body?.querySelectorAll("noscript") ?? [])) {
+    let chars = 0;
+    for (const p of Array.from(noscript.querySelectorAll("p"))) chars += (p.textContent ?? "").replace(/\s+/g, "").length;
+    if (chars >= NOSCRIPT_PROSE_CHARS) noscript.replaceWith(...Array.from(noscript.childNodes));
+  }
+}
+
+function parseTree(html: string): Document {
   const { document } = parseHTML(asDocument(html));
   const root = document.documentElement;
   if (!root) return document;
@@ -146,7 +169,7 @@ const PROLOG = /^(?:\s+|<!doctype[^>]*>|<\?xml[^>]*\?>|<!--[\s\S]*?-->)*/i;
 function withOneBody(html: string, end: number): string {
   const rest = html.slice(end).replace(DOCUMENT_TAG, "");
   let before = html.slice(0, end);
-  const htmlTag = /<html[\s>]/i.exec(before);
+  const htmlTag = firstTagOutsideComments(before, "html");
   if (htmlTag) {
     const prolog = PROLOG.exec(before)![0].length;
     if (htmlTag.index > prolog) {
@@ -156,6 +179,16 @@ function withOneBody(html: string, end: number): string {
     }
   }
   return before + rest;
+}
+
+/**
+ * firstTagOutsideComments finds the first opening `tag` that is not inside a comment: IE's
+ * conditional comments ("<!--[if IE 7]><html class=ie7><![endif]-->") hold <html> tags that are not the page's.
+ */
+function firstTagOutsideComments(html: string, tag: string): { index: number } | null {
+  const re = new RegExp(`<!--[\\s\\S]*?(?:-->|$)|<${tag}[\\s>]`, "gi");
+  for (let m = re.exec(html); m; m = re.exec(html)) if (!m[0].startsWith("<!--")) return { index: m.index };
+  return null;
 }
 
 /** withoutProlog drops a leading XML declaration and the doctype. */

@@ -39,11 +39,14 @@ const MAX_DEPTH = 400;
 const MAX_DATA_URI = 100;
 const BREAK = "\u0001";
 
-/** DROPPED_TAGS are never content, in any mode. */
+/**
+ * DROPPED_TAGS are never content, in any mode. rt and rp are ruby annotations (the furigana over
+ * Japanese kanji): read inline they would split every word ("子こども").
+ */
 export const DROPPED_TAGS = new Set([
   "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed", "head",
   "title", "meta", "link", "input", "button", "select", "option", "textarea", "audio", "video",
-  "source", "track", "map", "area", "dialog", "base",
+  "source", "track", "map", "area", "dialog", "base", "rt", "rp",
 ]);
 
 /** BLOCK_TAGS start a new block in the output. */
