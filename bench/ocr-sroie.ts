@@ -14,7 +14,8 @@
  *
  * The images are not in the repository (MIT licence, see the corpus's LICENSE): they are read from
  * ../shared/corpus/sroie relative to the repository, or BENCH_SROIE_DIR. BENCH_SROIE_LIMIT reads
- * only the first N receipts (a quick look; the goal is judged on all 100).
+ * only the first N receipts (a quick look; the goal is judged on all 100). BENCH_OCR_MISSES=1 also
+ * sorts each missed transcript word into a kind (see classifyMisses) and prints the shares for both.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -26,6 +27,7 @@ import { Tesseract } from "../src/tools/tesseract";
 const ROOT = resolve(import.meta.dir, "..");
 const DIR = process.env.BENCH_SROIE_DIR ?? resolve(ROOT, "../shared/corpus/sroie");
 const LIMIT = Number(process.env.BENCH_SROIE_LIMIT ?? 0);
+const MISSES = process.env.BENCH_OCR_MISSES === "1";
 const GOAL_RECALL = 0.9;
 const GOAL_GAIN = 0.05;
 const GOAL_TIME_RATIO = 1.5;
@@ -40,11 +42,11 @@ function tokens(text: string): string[] {
   return out;
 }
 
-/** transcriptTokens reads the tokens of one receipt's line transcripts. */
-function transcriptTokens(csv: string): string[] {
+/** transcriptLines reads the tokens of one receipt's line transcripts, line by line. */
+function transcriptLines(csv: string): string[][] {
   return csv.split(/\r?\n/).flatMap((line) => {
     const cols = line.split(",");
-    return cols.length > 8 ? tokens(cols.slice(8).join(",")) : [];
+    return cols.length > 8 ? [tokens(cols.slice(8).join(","))] : [];
   });
 }
 
@@ -61,6 +63,55 @@ function matchedCount(expected: string[], ocr: string): number {
     }
   }
   return found;
+}
+
+/** MissKind is why a transcript word was not found in the OCR output. */
+type MissKind = "line lost" | "not seen" | "misread letters" | "misread digits" | "punctuation" | "joined" | "split";
+
+/** editDistance is the Levenshtein distance of two tokens. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * classifyMisses sorts the transcript words not found (per transcript line) against the output
+ * tokens left unmatched: a whole line missing with no near token = line lost (faint print, edges);
+ * same characters but punctuation = punctuation; inside a longer left token = joined; its start and
+ * end both left as tokens = split; a left token within a third of its length in edits = misread
+ * (digits or letters); else not seen.
+ */
+function classifyMisses(lines: string[][], ocr: string, counts: Map<MissKind, number>): void {
+  const bag = new Map<string, number>();
+  for (const t of tokens(ocr)) bag.set(t, (bag.get(t) ?? 0) + 1);
+  const missed: Array<[number, string]> = [];
+  lines.forEach((line, index) => {
+    for (const t of line) {
+      const left = bag.get(t) ?? 0;
+      if (left > 0) bag.set(t, left - 1);
+      else missed.push([index, t]);
+    }
+  });
+  const left = [...bag].flatMap(([t, n]) => Array<string>(n).fill(t));
+  const bare = (t: string) => t.replace(/[.,:/-]/g, "");
+  const near = (t: string) => left.some((o) => editDistance(t, o) <= Math.max(1, Math.floor(t.length / 3)));
+  const missedPerLine = new Map<number, number>();
+  for (const [index] of missed) missedPerLine.set(index, (missedPerLine.get(index) ?? 0) + 1);
+  for (const [index, t] of missed) {
+    let kind: MissKind;
+    if (missedPerLine.get(index) === lines[index]!.length && !near(t)) kind = "line lost";
+    else if (left.some((o) => bare(o) === bare(t))) kind = "punctuation";
+    else if (left.some((o) => o.length > t.length && o.includes(t))) kind = "joined";
+    else if (left.some((o) => o.length >= 2 && t.startsWith(o)) && left.some((o) => t.endsWith(o))) kind = "split";
+    else if (near(t)) kind = /\d/.test(t) ? "misread digits" : "misread letters";
+    else kind = "not seen";
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
 }
 
 function median(values: number[]): number {
@@ -115,9 +166,12 @@ const msOurs: number[] = [];
 const msPlain: number[] = [];
 const quality: number[] = [];
 const recallOurs: number[] = [];
+const missesOurs = new Map<MissKind, number>();
+const missesPlain = new Map<MissKind, number>();
 for (const id of ids) {
   const path = join(DIR, "img", `${id}.jpg`);
-  const expected = transcriptTokens(readFileSync(join(DIR, "box", `${id}.csv`), "utf8"));
+  const lines = transcriptLines(readFileSync(join(DIR, "box", `${id}.csv`), "utf8"));
+  const expected = lines.flat();
   const bytes = new Uint8Array(readFileSync(path));
 
   let started = performance.now();
@@ -131,6 +185,10 @@ for (const id of ids) {
 
   const plainFound = matchedCount(expected, plain.stdout.toString("utf8"));
   const oursFound = matchedCount(expected, ocrTextOf(ours.markdown));
+  if (MISSES) {
+    classifyMisses(lines, plain.stdout.toString("utf8"), missesPlain);
+    classifyMisses(lines, ocrTextOf(ours.markdown), missesOurs);
+  }
   expectedTotal += expected.length;
   foundPlain += plainFound;
   foundOurs += oursFound;
@@ -149,6 +207,13 @@ const met = ours >= GOAL_RECALL && ours - plain >= GOAL_GAIN && ratio <= GOAL_TI
 console.log(`\n${ids.length} receipts, ${expectedTotal} transcript words`);
 console.log(`word recall: docintel ${ours.toFixed(3)}, plain tesseract ${plain.toFixed(3)}, difference ${(ours - plain >= 0 ? "+" : "") + (ours - plain).toFixed(3)}`);
 console.log(`wall time per image (median): docintel ${median(msOurs).toFixed(0)} ms, plain ${median(msPlain).toFixed(0)} ms, ratio ${ratio.toFixed(2)}`);
+if (MISSES) {
+  console.log("missed transcript words by kind (share of all transcript words): docintel / plain");
+  const kinds = new Set([...missesOurs.keys(), ...missesPlain.keys()]);
+  for (const kind of [...kinds].sort((a, b) => (missesOurs.get(b) ?? 0) - (missesOurs.get(a) ?? 0))) {
+    console.log(`  ${kind.padEnd(16)} ${((missesOurs.get(kind) ?? 0) / expectedTotal).toFixed(3)} / ${((missesPlain.get(kind) ?? 0) / expectedTotal).toFixed(3)}`);
+  }
+}
 console.log(`ocr_quality vs recall per receipt: Pearson r = ${pearson(quality, recallOurs).toFixed(2)}`);
 console.log(
   `RESULT ocr-sroie word recall docintel ${ours.toFixed(3)} vs plain tesseract ${plain.toFixed(3)} (${(ours - plain >= 0 ? "+" : "") + (ours - plain).toFixed(3)}), ` +
