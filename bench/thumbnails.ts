@@ -2,7 +2,9 @@
  * thumbnails: image thumbnails per second through HTTP (POST /api/v1/thumbnails/generate, 600x400,
  * quality 95, response_type=url: the JPEG is stored and a signed URL answered) against sharp
  * in-process doing the same resize on the same 4000x3000 JPEGs, both with BENCH_CONCURRENCY requests
- * in flight; `vipsthumbnail` run once per file is the native reference. Goal: HTTP/sharp >= 0.7.
+ * in flight; `vipsthumbnail` run once per file is the native reference, and the same uploads to a bare
+ * Bun server that only parses them (upload only) show what the transport alone costs. Goal:
+ * HTTP/sharp >= 0.7.
  * The two alternate round by round (sharp then HTTP, then HTTP then sharp, ...), so both see the
  * same load on a shared machine, and the result is the median of the per-round ratios; the load
  * average before and after is printed with it.
@@ -100,6 +102,26 @@ function rssOfTree(pid: number): number {
 
 const work = tempDir("docintel-bench-thumbs-");
 const server = await startServer({ args: ["--allow-private-urls", "--no-bootstrap-key"], logFile: join(work, "server.log") });
+/**
+ * sink is the transport alone: a bare Bun server in its own process that parses the same multipart
+ * upload and answers a few bytes, doing no work; uploads to it per second bound what HTTP can reach.
+ */
+const SINK_SOURCE = `const s = Bun.serve({ port: 0, hostname: "127.0.0.1", async fetch(r) { const f = (await r.formData()).get("file"); return Response.json({ bytes: (await f.arrayBuffer()).byteLength }); } }); console.log(s.port);`;
+const sink = Bun.spawn([process.execPath, "-e", SINK_SOURCE], { stdout: "pipe", stderr: "inherit" });
+const sinkPort = await firstLineNumber(sink.stdout);
+
+/** firstLineNumber reads the number a child prints on its first line (the sink's port). */
+async function firstLineNumber(stream: ReadableStream<Uint8Array>): Promise<number> {
+  const reader = stream.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const next = await reader.read();
+    if (next.done) throw new Error("the upload sink exited before it listened");
+    text += new TextDecoder().decode(next.value);
+  }
+  reader.releaseLock();
+  return Number(text.split("\n")[0]);
+}
 const page = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
@@ -133,7 +155,13 @@ try {
 
   await viaHttp(files[0]!, 0); // warm the server's sharp and the key cache
   await inProcess(files[0]!);
-  const rates = { http: [] as number[], sharp: [] as number[], vips: [] as number[], ratio: [] as number[] };
+  const uploadOnly = async (bytes: Uint8Array, i: number) => {
+    const r = await fetch(`http://127.0.0.1:${sinkPort}/`, { method: "POST", body: form({ file: new File([bytes as Uint8Array<ArrayBuffer>], `photo_${i}.jpg`), width: String(BOX.width), height: String(BOX.height), quality: String(BOX.quality) }) });
+    if (r.status !== 200) throw new Error(`sink HTTP ${r.status}`);
+    await r.arrayBuffer();
+  };
+  await uploadOnly(files[0]!, 0);
+  const rates = { http: [] as number[], sharp: [] as number[], vips: [] as number[], upload: [] as number[], ratio: [] as number[], uploadRatio: [] as number[] };
   const loadBefore = loadavg()[0]!;
   for (let round = 0; round < ROUNDS; round++) {
     // which side goes first alternates, so neither always follows vipsthumbnail or the other
@@ -145,13 +173,15 @@ try {
       rates.sharp.push(await throughput(files, inProcess));
     }
     rates.ratio.push(rates.http.at(-1)! / rates.sharp.at(-1)!);
+    rates.upload.push(await throughput(files, uploadOnly));
+    rates.uploadRatio.push(rates.upload.at(-1)! / rates.sharp.at(-1)!);
     rates.vips.push(await throughput(files, vips));
-    console.log(`round ${round + 1}: http ${rates.http.at(-1)!.toFixed(2)}/s, sharp ${rates.sharp.at(-1)!.toFixed(2)}/s, ratio ${rates.ratio.at(-1)!.toFixed(2)}, vipsthumbnail ${rates.vips.at(-1)!.toFixed(2)}/s (load ${loadavg()[0]!.toFixed(1)})`);
+    console.log(`round ${round + 1}: http ${rates.http.at(-1)!.toFixed(2)}/s, sharp ${rates.sharp.at(-1)!.toFixed(2)}/s, ratio ${rates.ratio.at(-1)!.toFixed(2)}, upload only ${rates.upload.at(-1)!.toFixed(2)}/s, vipsthumbnail ${rates.vips.at(-1)!.toFixed(2)}/s (load ${loadavg()[0]!.toFixed(1)})`);
   }
   const loadAfter = loadavg()[0]!;
   const [http, inproc, native] = [median(rates.http), median(rates.sharp), median(rates.vips)];
   const ratio = median(rates.ratio);
-  const thumbnailsLine = `thumbnails HTTP/sharp = ${ratio.toFixed(2)} (median of ${ROUNDS} per-round ratios, range ${Math.min(...rates.ratio).toFixed(2)}-${Math.max(...rates.ratio).toFixed(2)}; goal >= 0.7) ${ratio >= 0.7 ? "met" : "NOT met"}; HTTP/vipsthumbnail = ${(http / native).toFixed(2)}`;
+  const thumbnailsLine = `thumbnails HTTP/sharp = ${ratio.toFixed(2)} (median of ${ROUNDS} per-round ratios, range ${Math.min(...rates.ratio).toFixed(2)}-${Math.max(...rates.ratio).toFixed(2)}; goal >= 0.7) ${ratio >= 0.7 ? "met" : "NOT met"}; HTTP/vipsthumbnail = ${(http / native).toFixed(2)}; upload only/sharp = ${median(rates.uploadRatio).toFixed(2)} (the transport alone, no work)`;
   console.log(`thumbnails/s medians: HTTP ${http.toFixed(2)}, sharp in-process ${inproc.toFixed(2)}, vipsthumbnail per file ${native.toFixed(2)}; load average (1 min) ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`);
 
   /** screenshotsAndMemory times warm screenshots against cold ones and the RSS growth, then prints the RESULT line. */
@@ -207,6 +237,7 @@ try {
   else await screenshotsAndMemory();
 } finally {
   page.stop(true);
+  sink.kill();
   await server.stop();
   rmSync(work, { recursive: true, force: true });
 }
