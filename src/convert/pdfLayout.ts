@@ -170,6 +170,9 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   return layout;
 }
 
+/** MAX_CELL_LINES: a ruled cell of more lines than this is a frame around part of a page */
+const MAX_CELL_LINES = 12;
+
 /** inGrid: the item's middle lies within the grid's outer rules */
 function inGrid(item: PdfTextItem, grid: RuledGrid): boolean {
   const x = item.x + item.width / 2;
@@ -220,6 +223,8 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
       if (list) band.push({ c, lines: buildLines(list) });
     }
     if (!band.length) continue;
+    // A frame around a page's parts, not a table: a cell that holds columns of its own, or a page of lines.
+    if (band.some((cell) => cell.lines.length > MAX_CELL_LINES || cell.lines.some((line) => line.segs.length >= 2))) return null;
     const firstCol = band.find((cell) => cell.c === 0);
     const spansDown = band.some((cell) => r + 1 < rows && owner[(r + 1) * cols + cell.c] === r * cols + cell.c);
     if (firstCol && firstCol.lines.length >= 2 && !spansDown && band.every((cell) => cell.lines.length === firstCol.lines.length)) {
