@@ -15,10 +15,9 @@
  *
  * LibreOffice writes bookmarks for styled headings; the converter reads them, but not here: the
  * layout alone must find the structure (real papers and scans have no outline), so the PDF outline
- * plays no part. Three born-digital PDFs of MarkItDown's with its reference markdown, and
- * born-digital PDFs with ruled tables in bench/expected/pdf-born-digital (each table written down
- * once by reading the PDF, source and licence noted at the top of its .md)
- * (people wrote it) add their table cells. Goal: headings >= 0.9 and cells >= 0.9 over all files.
+ * plays no part. Three born-digital PDFs of MarkItDown's with its reference markdown (people wrote
+ * it), and born-digital PDFs with ruled tables in bench/expected/pdf-born-digital (each table
+ * written down once by reading the PDF, source and licence at the top of its .md) add their table cells. Goal: headings >= 0.9 and cells >= 0.9 over all files.
  *
  *   BENCH_FILTER=odfdo bun bench/pdf-structure.ts    only files whose name contains "odfdo"
  *   BENCH_SHOW=1                                     print the misses
