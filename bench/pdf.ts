@@ -7,7 +7,7 @@
  *    threads (median of 5), in pages per second, and the ratio (goal >= 0.3).
  * 3. Memory: converts the 1000-page PDF in a child process and reports its peak RSS (goal < 1 GB).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { convertPdf } from "../src/convert/pdf";
@@ -125,7 +125,8 @@ async function memory(pdf: { path: string; pages: number }): Promise<number> {
     await pool.close();
     console.log(JSON.stringify({ ms, pages: result.totalPages, chars: result.markdown.length, maxRssKb: process.resourceUsage().maxRSS }));
   `;
-  const run = await runProcess(process.execPath, ["-e", script], { timeoutMs: 600_000, what: "convert the 1000-page PDF in a child process", sandbox: { readOnly: [ROOT, pdf.path], cwd: ROOT } });
+  // node_modules may be a link out of the checkout (a git worktree's): the sandbox must see where it points.
+  const run = await runProcess(process.execPath, ["-e", script], { timeoutMs: 600_000, what: "convert the 1000-page PDF in a child process", sandbox: { readOnly: [ROOT, realpathSync(join(ROOT, "node_modules")), pdf.path], cwd: ROOT } });
   const line = run.stdout.toString().trim().split("\n").pop()!;
   const report = JSON.parse(line) as { ms: number; pages: number; chars: number; maxRssKb: number };
   const mb = report.maxRssKb / 1024;
