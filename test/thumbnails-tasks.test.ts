@@ -83,7 +83,9 @@ describe("thumbnail jobs across two processes", () => {
       expect(ledger.every((r) => r.n === 1)).toBe(true); // ... exactly once
       const usage = (await (await fetch(`${b.url}/api/v1/usage`, { headers: { "X-API-Key": key } })).json()) as any;
       expect(usage.credits.held).toBe(0);
-      const deadline = Date.now() + 10_000;
+      // a webhook the killed server had claimed as it was born is sent by the other once that claim
+      // lapses (the webhook timeout, 10 s, and a 5 s margin) at its next poll (5 s): wait past both
+      const deadline = Date.now() + 25_000;
       while (new Set(received.map((r) => r.body.job_id)).size < ids.length && Date.now() < deadline) await Bun.sleep(50);
       expect(new Set(received.map((r) => r.body.job_id))).toEqual(new Set(ids));
       expect(new Set(received.map((r) => r.deliveryId)).size).toBe(ids.length); // one delivery per job, repeats keep their id
