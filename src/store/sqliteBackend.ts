@@ -114,10 +114,7 @@ function creditStore(store: Store, run: Runner): CreditStore {
   // the amount a hold still reserves (0: released, or swept after expiry); moves to sqlite/credits.ts with the wiring
   const takeHold = (id: string) =>
     store.db.query<{ amount: number }, [string]>("DELETE FROM credit_holds WHERE id = ? RETURNING amount").get(id)?.amount ?? null;
-  const remaining = (cap: Cap) => {
-    const t = q.totals(cap.keyId, cap.period, cap.nowMs);
-    return cap.allowance! + t.granted - t.used - t.held;
-  };
+  const remaining = (cap: Cap) => remainingOf(q, cap);
   /** covered: null when `amount` fits the cap (or there is none), else the shortfall */
   const covered = (cap: Cap, amount: number): Moved | null => {
     if (cap.allowance === null) return null;
@@ -156,6 +153,12 @@ function creditStore(store: Store, run: Runner): CreditStore {
 
 class ShortfallRollback extends Error {}
 
+/** remainingOf: what a capped key may still spend this period (its allowance and grants less use and holds) */
+function remainingOf(credits: ReturnType<typeof creditQueries>, cap: Cap): number {
+  const t = credits.totals(cap.keyId, cap.period, cap.nowMs);
+  return cap.allowance! + t.granted - t.used - t.held;
+}
+
 function taskStore(store: Store, run: Runner): TaskStore {
   const q = taskQueries(store);
   const credits = creditQueries(store);
@@ -164,8 +167,7 @@ function taskStore(store: Store, run: Runner): TaskStore {
     const unfinished = q.unfinishedOfKey(a.cap.keyId);
     if (unfinished + a.tasks.length > a.maxPending) return { ok: false, refused: "pending_cap", unfinished };
     if (a.cap.allowance !== null) {
-      const t = credits.totals(a.cap.keyId, a.cap.period, a.cap.nowMs);
-      let remaining = a.cap.allowance + t.granted - t.used - t.held;
+      let remaining = remainingOf(credits, a.cap);
       for (const [item, task] of a.tasks.entries()) {
         if (task.hold_amount <= 0) continue;
         if (remaining < task.hold_amount) return { ok: false, refused: "credits", item, remaining };
