@@ -262,7 +262,9 @@ describe("crash recovery", () => {
         expect(record.status).toBe("completed");
         expect(record.result.data.invoice_number).toBe(`INV-${1000 + n}`);
       }
-      const deadline = Date.now() + 10_000;
+      // a webhook the killed server had claimed is sent by the second once that claim lapses (10 s
+      // request timeout + 5 s margin) at its next poll (5 s): up to 20 s after the tasks end
+      const deadline = Date.now() + 25_000;
       while (new Set(hook.received.map((r) => r.body.task_id)).size < 20 && Date.now() < deadline) await Bun.sleep(50);
       expect(new Set(hook.received.map((r) => r.body.task_id))).toEqual(new Set(ids));
       // a delivery repeated after the crash carries the same id: one id per task
