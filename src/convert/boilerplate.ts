@@ -736,13 +736,13 @@ function bodyOf(document: Document): DomNode {
  * ("post-related-wrap", "item-content__row--sidebar") on a block that holds much of the article's
  * text, or running text, names a layout wrapper, not chrome. Memoized per element.
  */
-function chromeWithin(total: number): (el: DomElement) => boolean {
+function chromeWithin(total: number, byName = true): (el: DomElement) => boolean {
   const seen = new Map<DomElement, boolean>();
   return (el) => {
     let chrome = seen.get(el);
     if (chrome === undefined) {
       const kind = chromeKind(el);
-      chrome = kind !== null && !holdsMuchOf(el, total) && !(kind === "name" && isProse(el));
+      chrome = kind !== null && (byName || kind === "markup") && !holdsMuchOf(el, total) && !(kind === "name" && isProse(el));
       seen.set(el, chrome);
     }
     return chrome;
@@ -763,10 +763,18 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const densityProbes = probesOf(density.element as DomElement, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
-  const articleChrome = chromeWithin(articleChars);
-  const articleStats = article ? measureText(article, articleChrome) : null;
+  let articleChrome = chromeWithin(articleChars);
+  let articleStats = article ? measureText(article, articleChrome) : null;
   // What is left of the article once its chrome is out must still be "enough" (not a cookie notice).
-  const keptChars = article ? contentOf(articleStats!, article) : 0;
+  let keptChars = article ? contentOf(articleStats!, article) : 0;
+  if (article && articleChars >= MIN_ARTICLE_CHARS && keptChars < NAMED_CHROME_LEFT * articleChars) {
+    // Chrome by class name took nearly all of Readability's article: its parts are named like chrome
+    // ("live-match-comment" entries of a live ticker, "post" blocks of a thread), and only chrome by
+    // markup (nav, footer, aside, ...) is left out.
+    articleChrome = chromeWithin(articleChars, false);
+    articleStats = measureText(article, articleChrome);
+    keptChars = contentOf(articleStats, article);
+  }
   const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && (keptChars >= MIN_SHARE_OF_DENSITY * density.contentChars || keptChars >= LONG_ARTICLE_CHARS);
   if (marked && article && enough && (!sharesText(article, marked.probes) || marked.contentChars > MARKED_GROWTH * keptChars)) {
     // The page marks its article (articleBody, a single <article>) and Readability took another part
@@ -871,6 +879,9 @@ function nextElement(node: DomNode): DomElement | null {
   }
   return null;
 }
+
+/** NAMED_CHROME_LEFT: when chrome by name leaves less than this share of Readability's article, its names are not chrome */
+const NAMED_CHROME_LEFT = 0.2;
 
 /** WRAPPER_SHARE: a block with a chrome-like name holding more than this share of the article's text is a wrapper of content */
 const WRAPPER_SHARE = 0.3;
