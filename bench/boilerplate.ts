@@ -80,6 +80,11 @@ function normalize(text: string): string {
     .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, "$1") // links keep their text
     .replace(/\\([\\`*_{}[\]()#+\-.!|>~<])/g, "$1") // markdown escapes
     .replace(/(\*\*|__|~~|`)/g, "")
+    // Single-star emphasis ("dem *NDR* vor") is markup too: a star that opens after a space or an
+    // opening mark, or closes before one, goes; a star inside a word ("Kund*innen") stays. Snippets
+    // pass through the same function, so a star that is text is dropped on both sides alike.
+    .replace(/(^|[\s([{"'„“«‚])\*(?=\S)/g, "$1")
+    .replace(/(\S)\*(?=$|[\s)\]}.,;:!?"'“”»\-–—/])/g, "$1")
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, "")
     .replace(/\|/g, " ")
     .replace(/\u00ad/g, "") // soft hyphens are invisible: some labels carry them, markdown drops them

@@ -406,6 +406,41 @@ ${paragraphs(2)}`);
     expect(plain(markdown)).toContain(PARAGRAPHS[3]!);
   });
 
+  test("a gallery whose text is in its figure captions keeps the captions: they are the article", () => {
+    const slides = PARAGRAPHS.concat(PARAGRAPHS.map((p) => p.replace(/ferry/g, "barge")))
+      .map((p, i) => `<figure class="slide"><h2><a href="/slide/${i + 1}">${i + 1}. Crossing number ${i + 1}</a></h2><div class="image"><img src="/s${i + 1}.jpg" alt="Slide ${i + 1}"></div><figcaption><p>Idea ${i + 1}:</p><p>${p}</p></figcaption></figure>`)
+      .join("\n");
+    const text = main(articlePage(`<p>Eight crossings of the valley, told in pictures.</p>${slides}`));
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!.replace(/ferry/g, "barge"));
+  });
+
+  test("a live ticker whose entries are named like comments ('live-match-comment') is the article, not chrome", () => {
+    const moments = ["The home side press high from the first whistle and win two corners in a row.", "A long ball over the defence finds the striker, but the goalkeeper comes out to clear it.", "The referee shows a yellow card after a late tackle in the middle of the pitch.", "A free kick from the edge of the box curls just over the bar.", "The visitors equalise with a header from a corner at the far post.", "The corner kick comes to nothing and the keeper catches the ball.", "Both teams look tired now and the game slows down in the heat.", "Full time at the stadium: the home side held on for a draw against the leaders."];
+    const entries = moments.map((m, i) => `<div class="live-match-comment"><div class="live-match-comment-time"><span>${(i + 1) * 11}'</span></div><div class="live-match-comment-body">${m}</div></div>`).join("\n");
+    const html = `<!doctype html><html><head><title>Valley FC vs River United</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/football">Football</a> <a href="/tennis">Tennis</a></div>
+<div class="live-match"><h1>Valley FC vs River United</h1><div class="live-match-comments">${entries}</div></div>
+<div class="site-footer"><a href="/imprint">Imprint</a> <a href="/privacy">Privacy</a></div></body></html>`;
+    const text = main(html);
+    expect(text).toContain("The corner kick comes to nothing and the keeper catches the ball.");
+    expect(text).toContain("Full time at the stadium");
+    expect(text).not.toContain("Imprint");
+  });
+
+  test("a page's marked article that Readability agrees with wins over a comment thread with more text", () => {
+    // The article is long enough to stand on its own; the thread below holds most of the page's text (the density estimate picks it).
+    const comments = Array.from({ length: 60 }, (_, i) => `<li class="post"><h4><a href="/user/${i}">Reader${i}</a></h4><p>Comment ${i}: I have lived in this valley for ${20 + i} years and I can tell you that nobody at the town hall ever asks us before deciding anything, so I doubt that this time will be any different from the last ${i + 2} times.</p></li>`).join("\n");
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<article itemscope itemtype="https://schema.org/NewsArticle"><h1>Ferry crossings resume after the floods</h1><div itemprop="articleBody">${paragraphs()}<p>${PARAGRAPHS[1]!.replace("ferryman", "harbour master")}</p>${paragraphs().replace(/ferry/g, "barge")}${paragraphs().replace(/river/g, "canal")}</div></article>
+<div class="community"><h3>Comments</h3><ul class="sectbody directory">${comments}</ul></div></body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain("The harbour master, who has worked the route");
+    expect(text).not.toContain("Comment 3: I have lived in this valley");
+  });
+
   test("a 'related' heading and the teaser links under it are dropped, in any of several languages; the next section stays", () => {
     for (const label of ["Related articles", "Lesen Sie auch:", "Te puede interesar", "À lire aussi", "Mehr zum Thema"]) {
       const html = articlePage(`${paragraphs(0, 2)}

@@ -149,6 +149,29 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   return named && el.querySelectorAll("img, picture, video").length === 0;
 }
 
+/** GALLERY_MIN_CAPTIONS, GALLERY_CAPTION_SHARE: an article with this many figure captions holding this share of its text is a gallery */
+const GALLERY_MIN_CAPTIONS = 3;
+const GALLERY_CAPTION_SHARE = 0.4;
+
+/**
+ * isGallery: the article is a picture gallery or a listicle of slides ("84. Alex From A Clockwork
+ * Orange" and a paragraph under each picture): its text is mostly in figure captions, and those are
+ * then the article, not descriptions of its pictures.
+ */
+function isGallery(root: DomNode): boolean {
+  const captions = (root as unknown as DomElement).querySelectorAll?.("figcaption") ?? [];
+  if (captions.length < GALLERY_MIN_CAPTIONS) return false;
+  let chars = 0;
+  for (let i = 0; i < captions.length; i++) chars += countChars(captions[i]!.textContent ?? "");
+  return chars >= GALLERY_CAPTION_SHARE * countChars(root.textContent ?? "");
+}
+
+/** captionTest: isCaption for the article under `root`, except that a gallery's captions are its text. */
+function captionTest(root: DomNode, stats: Map<DomNode, TextStats>): (el: DomElement) => boolean {
+  if (!isGallery(root)) return (el) => isCaption(el, stats);
+  return (el) => !inPictureFigure(el) && el.nodeName.toLowerCase() !== "figcaption" && isCaption(el, stats);
+}
+
 /** inPictureFigure: the element sits (within three levels) in a <figure> that holds a picture. */
 function inPictureFigure(el: DomElement): boolean {
   let p = el.parentNode;
@@ -713,13 +736,13 @@ function bodyOf(document: Document): DomNode {
  * ("post-related-wrap", "item-content__row--sidebar") on a block that holds much of the article's
  * text, or running text, names a layout wrapper, not chrome. Memoized per element.
  */
-function chromeWithin(total: number): (el: DomElement) => boolean {
+function chromeWithin(total: number, byName = true): (el: DomElement) => boolean {
   const seen = new Map<DomElement, boolean>();
   return (el) => {
     let chrome = seen.get(el);
     if (chrome === undefined) {
       const kind = chromeKind(el);
-      chrome = kind !== null && !holdsMuchOf(el, total) && !(kind === "name" && isProse(el));
+      chrome = kind !== null && (byName || kind === "markup") && !holdsMuchOf(el, total) && !(kind === "name" && isProse(el));
       seen.set(el, chrome);
     }
     return chrome;
@@ -740,10 +763,18 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const densityProbes = probesOf(density.element as DomElement, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
-  const articleChrome = chromeWithin(articleChars);
-  const articleStats = article ? measureText(article, articleChrome) : null;
+  let articleChrome = chromeWithin(articleChars);
+  let articleStats = article ? measureText(article, articleChrome) : null;
   // What is left of the article once its chrome is out must still be "enough" (not a cookie notice).
-  const keptChars = article ? contentOf(articleStats!, article) : 0;
+  let keptChars = article ? contentOf(articleStats!, article) : 0;
+  if (article && articleChars >= MIN_ARTICLE_CHARS && keptChars < NAMED_CHROME_LEFT * articleChars) {
+    // Chrome by class name took nearly all of Readability's article: its parts are named like chrome
+    // ("live-match-comment" entries of a live ticker, "post" blocks of a thread), and only chrome by
+    // markup (nav, footer, aside, ...) is left out.
+    articleChrome = chromeWithin(articleChars, false);
+    articleStats = measureText(article, articleChrome);
+    keptChars = contentOf(articleStats, article);
+  }
   const enough = articleChars >= Math.min(MIN_ARTICLE_CHARS, density.contentChars) && (keptChars >= MIN_SHARE_OF_DENSITY * density.contentChars || keptChars >= LONG_ARTICLE_CHARS);
   if (marked && article && enough && (!sharesText(article, marked.probes) || marked.contentChars > MARKED_GROWTH * keptChars)) {
     // The page marks its article (articleBody, a single <article>) and Readability took another part
@@ -754,18 +785,23 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
       const chrome = chromeWithin(countChars(fresh.textContent ?? ""));
       const stats = measureText(fresh, chrome);
       const related = relatedBlocks(fresh, stats);
-      const skip = (el: DomElement) => related.has(el) || chrome(el) || isCaption(el, stats) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
+      const caption = captionTest(fresh, stats);
+      const skip = (el: DomElement) => related.has(el) || chrome(el) || caption(el) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
       return { roots: [fresh], skip, method: "marked" };
     }
   }
   // The density estimate's paragraphs, read before Readability rewrites the page: when Readability's
   // article holds none of them and less text, Readability took a box beside the article (an
   // advertiser disclosure, a newsletter form) and the density estimate wins.
-  const elsewhere = article && enough && densityProbes.length >= 2 && density.contentChars > DENSITY_GROWTH * keptChars && !sharesText(article, densityProbes);
+  // When the page's own mark and Readability agree on the article, the density estimate (a long
+  // comment thread, a directory of posts) does not overrule them.
+  const agreed = marked !== null && article !== null && sharesText(article, marked.probes);
+  const elsewhere = article && enough && !agreed && densityProbes.length >= 2 && density.contentChars > DENSITY_GROWTH * keptChars && !sharesText(article, densityProbes);
   if (article && enough && !elsewhere) {
     const stats = articleStats!;
     const related = relatedBlocks(article, stats);
-    const skip = (el: DomElement) => related.has(el) || isCaption(el, stats) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el);
+    const caption = captionTest(article, stats);
+    const skip = (el: DomElement) => related.has(el) || caption(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el);
     // Readability often leaves out the lead under the headline (it sits in the article's header).
     const roots = lead && !sharesText(article, [lead.probe]) ? [lead.element, article] : [article];
     return { roots, skip, method: "readability" };
@@ -773,7 +809,8 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
   const pick = readable ? densityPick(bodyOf(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
-  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || isCaption(el, pick.stats) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
+  const caption = captionTest(pick.element, pick.stats);
+  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || caption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
   return { roots: [pick.element], skip, method: "density" };
 }
 
@@ -842,6 +879,9 @@ function nextElement(node: DomNode): DomElement | null {
   }
   return null;
 }
+
+/** NAMED_CHROME_LEFT: when chrome by name leaves less than this share of Readability's article, its names are not chrome */
+const NAMED_CHROME_LEFT = 0.2;
 
 /** WRAPPER_SHARE: a block with a chrome-like name holding more than this share of the article's text is a wrapper of content */
 const WRAPPER_SHARE = 0.3;
