@@ -83,6 +83,8 @@ export class TaskRunner {
   private readonly pollMs: number;
   private readonly maxAttempts: number;
   private active = false;
+  /** revokedLookedAt: when fill last looked for the waiting tasks of revoked keys (unix ms) */
+  private revokedLookedAt = 0;
   private timers: ReturnType<typeof setInterval>[] = [];
 
   /**
@@ -206,6 +208,12 @@ export class TaskRunner {
   private async fillOnce(): Promise<void> {
     if (!this.active) return;
     const operations = Object.keys(this.kinds);
+    // With every slot taken there is nothing to claim: the revoked keys' tasks are looked for at most
+    // once a poll then, not at every wake (each acceptance wakes the runner: during a burst that was a
+    // store round trip per acceptance, competing with the acceptances for the event loop and the store).
+    const full = this.running.size >= this.o.concurrency;
+    if (full && Date.now() - this.revokedLookedAt < this.pollMs) return;
+    this.revokedLookedAt = Date.now();
     await this.endRevoked();
     while (this.active && this.running.size < this.o.concurrency) {
       const now = Date.now();
