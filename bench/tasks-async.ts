@@ -25,7 +25,7 @@ const BASELINE = intEnv("BENCH_BASELINE", 200);
 const CONCURRENCY = intEnv("BENCH_CONCURRENCY", 16);
 const GOAL_P99_MS = 50;
 /** requests per key per minute stay under the enterprise limit (600) */
-const REQUESTS_PER_KEY = 400;
+const REQUESTS_PER_KEY = intEnv("BENCH_REQUESTS_PER_KEY", 400);
 const DATABASE = process.env.BENCH_DATABASE || "sqlite";
 if (DATABASE !== "sqlite" && DATABASE !== "postgres" && !/^postgres(ql)?:\/\//.test(DATABASE)) {
   console.error(`BENCH_DATABASE=${DATABASE}: use sqlite (the default), postgres (a throwaway local cluster) or a postgres:// URL`);

@@ -91,6 +91,14 @@ const ECHO_KINDS: TaskKinds = {
     minimumCost: 1,
     run: async (input: { file?: File; word?: string }) => ({ result: { word: input.word ?? null, bytes: input.file?.size ?? 0 }, credits: 2 }),
   },
+  /** cheap: costs what it holds, so the runner ends it through TaskStore.finish (one store call) */
+  cheap: {
+    minimumCost: 1,
+    run: async (input: { word?: string }) => {
+      if (input.word === "fail") throw new AppError("bad_request", "asked to fail");
+      return { result: { word: input.word ?? null }, credits: 1 };
+    },
+  },
 };
 
 function engineOn(backend: StoreBackend, options: { concurrency?: number; maxPendingPerKey?: number } = {}) {
@@ -183,6 +191,49 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect(delivery).toMatchObject({ task_id: accepted.task_id, key_id: account.id, url: "http://127.0.0.1:9/hook", status: "pending", attempts: 0 });
         expect(JSON.parse(delivery!.payload)).toMatchObject({ task_id: accepted.task_id, status: "completed", credits_used: 2, result: { word: "hi" } });
         await until(() => store!.blobs.list(`inputs/${accepted.task_id}`), (l) => l.length === 0);
+      });
+
+      test("an ending the hold covers is one store call: result, charge, webhook row; a failure releases the hold", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const account = await makeKey(store!);
+        const { engine, ledger } = engineOn(store!);
+        const ok = await engine.accept(account, { operation: "cheap", input: { word: "hi" }, webhookUrl: "http://127.0.0.1:9/hook" });
+        const bad = await engine.accept(account, { operation: "cheap", input: { word: "fail" }, webhookUrl: "http://127.0.0.1:9/hook" });
+        engine.start();
+        const done = await until(() => store!.tasks.get(ok.task_id), (r) => r?.status === "completed");
+        expect(JSON.parse(done!.result!)).toEqual({ word: "hi" });
+        expect(done).toMatchObject({ credits_used: 1, attempts: 1, lease_owner: null, lease_expires_at: null, input: "{}", error: null });
+        const failed = await until(() => store!.tasks.get(bad.task_id), (r) => r?.status === "failed");
+        expect(JSON.parse(failed!.error!)).toEqual({ error: "bad_request", detail: "asked to fail" });
+        expect(failed).toMatchObject({ credits_used: 0, lease_owner: null, input: "{}", result: null });
+        expect(await ledger.balance(account)).toMatchObject({ used: 1, held: 0 });
+        const [delivered] = await store!.deliveries.ofTask(ok.task_id);
+        expect(JSON.parse(delivered!.payload)).toEqual({ task_id: ok.task_id, status: "completed", created_at: done!.created_at, completed_at: done!.completed_at, credits_used: 1, result: { word: "hi" } });
+        const [refused] = await store!.deliveries.ofTask(bad.task_id);
+        expect(JSON.parse(refused!.payload)).toEqual({ task_id: bad.task_id, status: "failed", created_at: failed!.created_at, completed_at: failed!.completed_at, credits_used: 0, error: { error: "bad_request", detail: "asked to fail" } });
+      });
+
+      test("TaskStore.finish writes nothing for another owner or for a charge past the hold", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const account = await makeKey(store!);
+        const { engine, ledger } = engineOn(store!);
+        const { task_id } = await engine.accept(account, { operation: "cheap", input: { word: "x" } });
+        const now = Date.now();
+        const claimed = (await store!.tasks.claimNext({ operations: ["cheap"], owner: "me", leaseUntil: now + 60_000, nowMs: now, perBatch: 4, startedAt: nowIso() }))!;
+        expect(claimed.id).toBe(task_id);
+        const charge = (amount: number) => ledger.chargeEntry(account.id, amount, { operation: "cheap", requestId: task_id });
+        const delivery = { id: id("whd"), task_id, key_id: account.id, url: "http://127.0.0.1:9/hook", payload: "{}", next_attempt_at: now, created_at: nowIso() };
+        const finish = { id: task_id, owner: "me", status: "completed" as const, result: '{"a":1}', error: null, credits: 1, completedAt: nowIso(), progress: [3, 3] as [number, number], holdId: claimed.hold_id, charge: charge(1), delivery };
+        expect(await store!.tasks.finish({ ...finish, owner: "someone else" })).toBe("lease_lost");
+        expect(await store!.tasks.finish({ ...finish, credits: 2, charge: charge(2) })).toBe("not_covered");
+        expect(await store!.tasks.get(task_id)).toMatchObject({ status: "processing", lease_owner: "me", result: null, progress_total: null });
+        expect(await ledger.balance(account)).toMatchObject({ used: 0, held: 1 });
+        expect(await store!.deliveries.ofTask(task_id)).toEqual([]);
+        expect(await store!.tasks.finish(finish)).toBe("ended");
+        expect(await store!.tasks.get(task_id)).toMatchObject({ status: "completed", result: '{"a":1}', credits_used: 1, progress_done: 3, progress_total: 3, lease_owner: null, input: "{}" });
+        expect(await ledger.balance(account)).toMatchObject({ used: 1, held: 0 });
+        expect((await store!.deliveries.ofTask(task_id)).map((d) => d.id)).toEqual([delivery.id]);
+        expect(await store!.tasks.finish(finish)).toBe("lease_lost"); // ended once
       });
 
       test("two engines on one store run 40 tasks of a batch, each exactly once, and end the batch once", async () => {

@@ -167,6 +167,14 @@ export class Ledger {
     return this.backend.credits.deleteExpiredHolds(this.now().getTime());
   }
 
+  /**
+   * chargeEntry: the ledger entry settle writes for `actual` credits of a hold that covers them, for a
+   * caller that writes it in its own single statement (the task runner's ending, TaskStore.finish)
+   */
+  chargeEntry(keyId: string, actual: number, meta: ChargeMeta): LedgerEntry {
+    return this.entryOf(keyId, "charge", actual, meta, this.now());
+  }
+
   /** capOf: what the account may spend at `now` (no cap on metered plans); task acceptance checks it in the store */
   capOf(account: Account, now: Date = this.now()): Cap {
     return { keyId: account.id, allowance: isCapped(account.plan) ? FREE_MONTHLY_CREDITS : null, period: periodOf(now), nowMs: now.getTime() };

@@ -225,6 +225,36 @@ export interface Acceptance {
   tasks: NewTask[];
 }
 
+/**
+ * TaskFinish: the common ending of a running task as one commit (tasks/runner.ts end): the task's row
+ * (completed with `result` and `credits`, or failed with `error`; `progress` written with it), its
+ * credit hold deleted and, when `charge` is given, the charge the hold covers, and the webhook
+ * delivery (the outbox row). SQLite: the statements in one BEGIN IMMEDIATE; PostgreSQL: one statement
+ * (docintel_finish_task, migration 8), one round trip.
+ */
+export interface TaskFinish {
+  id: string;
+  owner: string;
+  status: "completed" | "failed";
+  /** result (completed) or error (failed), JSON */
+  result: string | null;
+  error: string | null;
+  credits: number;
+  completedAt: string;
+  progress: [number, number] | null;
+  holdId: string | null;
+  /** charge: the ledger entry of a completed task's cost (amount > 0), or null */
+  charge: LedgerEntry | null;
+  delivery: NewDelivery | null;
+}
+
+/**
+ * FinishOutcome: `ended`; `lease_lost` (the task is no longer this owner's: nothing written);
+ * `not_covered` (the charge is larger than the hold still reserves: nothing written, the caller
+ * settles through the ledger, which checks the key's balance)
+ */
+export type FinishOutcome = "ended" | "lease_lost" | "not_covered";
+
 /** AcceptOutcome: accepted, or why nothing was written (the caller answers 429 or 402) */
 export type AcceptOutcome =
   | { ok: true }
@@ -242,6 +272,8 @@ export interface TaskStore {
    * the backend it is a commit of its own (PostgreSQL: one round trip); on a `tx`, part of that commit.
    */
   accept(a: Acceptance): Promise<AcceptOutcome>;
+  /** finish: see TaskFinish; all or nothing */
+  finish(f: TaskFinish): Promise<FinishOutcome>;
   insertTask(t: NewTask): Promise<void>;
   get(id: string): Promise<TaskRow | null>;
   countByState(): Promise<Record<TaskState, number>>;

@@ -213,6 +213,14 @@ export const MIGRATIONS: Migration[] = [
     // already, in BEGIN IMMEDIATE (one writer). The version exists on both so that both end at 7.
     sql: `SELECT 1;`,
   },
+  {
+    version: 8,
+    name: "a task's ending in one statement",
+    // PostgreSQL gets docintel_finish_task (postgres/migrations.ts): the runner's common ending (the
+    // task's row, its credit hold and charge, its webhook delivery) in one round trip. SQLite runs the
+    // same statements in one BEGIN IMMEDIATE (sqliteBackend.ts). Exists on both so both end at 8.
+    sql: `SELECT 1;`,
+  },
 ];
 
 /** COUNTER_MIGRATIONS shape the disposable counters store (see openCounters). */

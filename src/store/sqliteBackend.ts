@@ -10,7 +10,7 @@
  * An operation that starts when no transaction is open runs at once (its promise is already
  * settled), which keeps the SQLite fast path free of queueing.
  */
-import type { AcceptOutcome, Acceptance, Cap, CounterStore, CreditStore, DeliveryStore, KeyStore, Moved, StoreBackend, StoreTx, TaskStore, ThumbnailStore } from "./backend";
+import type { AcceptOutcome, Acceptance, Cap, CounterStore, CreditStore, DeliveryStore, FinishOutcome, KeyStore, Moved, StoreBackend, StoreTx, TaskFinish, TaskStore, ThumbnailStore } from "./backend";
 import { fileBlobs, fileSettings } from "./files";
 import { appliedMigrations, openCounters, openStore, type Store } from "./index";
 import { counterQueries, creditQueries } from "./sqlite/credits";
@@ -152,6 +152,12 @@ function creditStore(store: Store, run: Runner): CreditStore {
 }
 
 class ShortfallRollback extends Error {}
+/** FinishRollback rolls back a task's ending that wrote nothing after all */
+class FinishRollback extends Error {
+  constructor(readonly outcome: FinishOutcome) {
+    super(outcome);
+  }
+}
 
 /** remainingOf: what a capped key may still spend this period (its allowance and grants less use and holds) */
 function remainingOf(credits: ReturnType<typeof creditQueries>, cap: Cap): number {
@@ -181,8 +187,31 @@ function taskStore(store: Store, run: Runner): TaskStore {
     }
     return { ok: true };
   };
+  const deliveries = webhookQueries(store);
+  /** finishIn: the ending's statements (the runner's transaction before TaskStore.finish); a rollback when the lease was lost or the charge is not covered */
+  const finishIn = (f: TaskFinish): FinishOutcome => {
+    if (f.progress && !q.setProgress(f.id, f.owner, f.progress[0], f.progress[1])) throw new FinishRollback("lease_lost");
+    const written = f.status === "completed" ? q.complete(f.id, f.owner, f.result!, f.credits, f.completedAt) : q.fail(f.id, f.owner, f.error!, f.completedAt);
+    if (!written) throw new FinishRollback("lease_lost");
+    const reserved = f.holdId ? (store.db.query<{ amount: number }, [string]>("DELETE FROM credit_holds WHERE id = ? RETURNING amount").get(f.holdId)?.amount ?? 0) : 0;
+    if (f.charge && f.charge.amount > 0) {
+      if (f.charge.amount > reserved) throw new FinishRollback("not_covered");
+      credits.insertEntry(f.charge);
+    }
+    if (f.delivery) deliveries.insert(f.delivery);
+    return "ended";
+  };
   return {
     accept: (a) => run(() => store.immediate(() => acceptIn(a))),
+    finish: (f) =>
+      run(() => {
+        try {
+          return store.immediate(() => finishIn(f));
+        } catch (error) {
+          if (error instanceof FinishRollback) return error.outcome;
+          throw error;
+        }
+      }),
     insertTask: (t) => run(() => void q.insertTask(t)),
     get: (id) => run(() => q.get(id) ?? null),
     countByState: () => run(() => q.countByState()),

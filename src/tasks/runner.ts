@@ -27,7 +27,7 @@ import { hostname } from "node:os";
 import type { Logger } from "../runtime/log";
 import { AppError } from "../errors";
 import type { Hold, Ledger } from "../credits/ledger";
-import type { StoreBackend, StoreTx, TaskRow } from "../store/backend";
+import type { FinishOutcome, StoreBackend, StoreTx, TaskRow } from "../store/backend";
 import { ENDED_TASK_STATES } from "../store/states";
 import type { WebhookDispatcher } from "../webhooks/dispatcher";
 import { coalesced, singleFlight } from "../runtime/coalesce";
@@ -39,7 +39,7 @@ import { batchRecord, taskWebhookBody, type TaskError } from "./records";
 export interface TaskRunnerDeps {
   backend: StoreBackend;
   ledger: Ledger;
-  webhooks: Pick<WebhookDispatcher, "enqueue" | "wake">;
+  webhooks: Pick<WebhookDispatcher, "enqueue" | "delivery" | "wake">;
   logger: Logger;
 }
 
@@ -83,6 +83,8 @@ export class TaskRunner {
   private readonly pollMs: number;
   private readonly maxAttempts: number;
   private active = false;
+  /** revokedLookedAt: when fill last looked for the waiting tasks of revoked keys (unix ms) */
+  private revokedLookedAt = 0;
   private timers: ReturnType<typeof setInterval>[] = [];
 
   /**
@@ -206,6 +208,12 @@ export class TaskRunner {
   private async fillOnce(): Promise<void> {
     if (!this.active) return;
     const operations = Object.keys(this.kinds);
+    // With every slot taken there is nothing to claim: the revoked keys' tasks are looked for at most
+    // once a poll then, not at every wake (each acceptance wakes the runner: during a burst that was a
+    // store round trip per acceptance, competing with the acceptances for the event loop and the store).
+    const full = this.running.size >= this.o.concurrency;
+    if (full && Date.now() - this.revokedLookedAt < this.pollMs) return;
+    this.revokedLookedAt = Date.now();
     await this.endRevoked();
     while (this.active && this.running.size < this.o.concurrency) {
       const now = Date.now();
@@ -272,6 +280,15 @@ export class TaskRunner {
   /** end writes the task's ending in one transaction; nothing when the lease was lost meanwhile. */
   private async end(row: TaskRow, ending: Ending, progress: [number, number] | null): Promise<void> {
     const meta = { operation: row.operation, requestId: row.id };
+    if (!this.kinds[row.operation]?.ended && !row.batch_id) {
+      const outcome = await this.finish(row, ending, progress);
+      if (outcome === "lease_lost") return;
+      if (outcome === "ended") {
+        this.deps.webhooks.wake();
+        return;
+      }
+      // not_covered: the cost outgrew what the hold still reserves; the ledger checks the balance below
+    }
     try {
       await this.deps.backend.transaction(async (tx) => {
         const hold = await this.holdOf(tx, row);
@@ -299,6 +316,33 @@ export class TaskRunner {
       throw error;
     }
     this.deps.webhooks.wake();
+  }
+
+  /**
+   * finish: the common ending (no batch, no kind record, a charge the hold covers) as one store call,
+   * TaskStore.finish (on PostgreSQL one round trip): the same writes as the transaction of `end`,
+   * whose webhook body is built here from the row as the ending leaves it.
+   */
+  private finish(row: TaskRow, ending: Ending, progress: [number, number] | null): Promise<FinishOutcome> {
+    const completedAt = new Date().toISOString();
+    const completed = ending.kind === "completed";
+    const result = completed ? JSON.stringify(ending.result) : null;
+    const error = completed ? null : JSON.stringify(ending.error);
+    const credits = completed ? ending.credits : row.credits_used;
+    const ended: TaskRow = { ...row, status: ending.kind, result: result ?? row.result, error: error ?? row.error, credits_used: credits, completed_at: completedAt };
+    return this.tasks.finish({
+      id: row.id,
+      owner: this.owner,
+      status: ending.kind,
+      result,
+      error,
+      credits,
+      completedAt,
+      progress,
+      holdId: row.hold_id,
+      charge: completed && ending.credits > 0 ? this.deps.ledger.chargeEntry(row.key_id, ending.credits, { operation: row.operation, requestId: row.id }) : null,
+      delivery: row.webhook_url ? this.deps.webhooks.delivery(row.id, row.key_id, row.webhook_url, taskWebhookBody(ended)) : null,
+    });
   }
 
   /** afterTaskEnded (inside the ending transaction): the kind's record, the task's webhook and the end of its batch. */

@@ -20,7 +20,7 @@ import type { Logger } from "../runtime/log";
 import { AppError } from "../errors";
 import { coalesced, singleFlight } from "../runtime/coalesce";
 import { assertFetchableUrl, pinToAddress } from "../security/ssrf";
-import type { DeliveryRow, StoreBackend, StoreTx } from "../store/backend";
+import type { DeliveryRow, NewDelivery, StoreBackend, StoreTx } from "../store/backend";
 import type { DeliveryState } from "../store/states";
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS, delayBefore } from "./schedule";
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signBody } from "./signature";
@@ -84,6 +84,16 @@ export class WebhookDispatcher {
    * the delivery id (whd_...).
    */
   async enqueue(tx: StoreTx, taskId: string, keyId: string, url: string, payload: unknown): Promise<string> {
+    const delivery = this.delivery(taskId, keyId, url, payload);
+    await tx.deliveries.insert(delivery);
+    return delivery.id;
+  }
+
+  /**
+   * delivery: the row enqueue inserts, for a caller that writes it itself in the commit that ends the
+   * task (TaskStore.finish); call `wake()` after the commit.
+   */
+  delivery(taskId: string, keyId: string, url: string, payload: unknown): NewDelivery {
     const id = newDeliveryId();
     const now = new Date();
     // With room for another request, this process makes the first one right after the commit (wake),
@@ -91,9 +101,8 @@ export class WebhookDispatcher {
     // one dies first, and no second commit is needed to claim it.
     const sendHere = this.running && this.inFlight.size + this.born.length < this.parallel;
     const nextAttemptAt = sendHere ? now.getTime() + this.timeoutMs + CLAIM_MARGIN_MS : now.getTime();
-    await tx.deliveries.insert({ id, task_id: taskId, key_id: keyId, url, payload: JSON.stringify(payload), next_attempt_at: nextAttemptAt, created_at: now.toISOString() });
     if (sendHere) this.born.push(id);
-    return id;
+    return { id, task_id: taskId, key_id: keyId, url, payload: JSON.stringify(payload), next_attempt_at: nextAttemptAt, created_at: now.toISOString() };
   }
 
   start(): void {

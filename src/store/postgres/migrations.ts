@@ -368,6 +368,63 @@ export const PG_MIGRATIONS: Migration[] = [
       $$;
     `,
   },
+  {
+    version: 8,
+    name: "a task's ending in one statement",
+    sql: `
+      -- docintel_finish_task ends a running task (tasks/runner.ts end, TaskStore.finish) in ONE
+      -- statement, one round trip, where the transaction took eight (BEGIN, the key's plan, the hold,
+      -- the charge, the task, the row again, the delivery, COMMIT): each held a pool connection and
+      -- waited for the event loop between statements, beside the acceptances of the same process.
+      -- The same writes, in the same commit:
+      --   the task row (status, result or error, credits, progress, lease and input cleared), only
+      --   while this owner holds it: otherwise 'lease_lost' and nothing is written;
+      --   the credit hold deleted and, for a charge, its ledger entry; a charge larger than the hold
+      --   still reserves raises SQLSTATE DINCV (nothing written): the caller takes the full path,
+      --   which checks the balance under the key's lock (credits.ts settleIn);
+      --   the webhook delivery row (the outbox), when given.
+      -- p_charge: {key_id, kind, amount, period, operation, request_id, note, created_at} or NULL;
+      -- p_delivery: {id, task_id, key_id, url, payload, next_attempt_at, created_at} or NULL.
+      CREATE FUNCTION docintel_finish_task(p_id TEXT, p_owner TEXT, p_status TEXT, p_result TEXT, p_error TEXT,
+                                           p_credits INTEGER, p_completed_at TEXT, p_progress_done INTEGER,
+                                           p_progress_total INTEGER, p_hold_id TEXT, p_charge JSONB, p_delivery JSONB)
+      RETURNS TEXT
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        v_reserved INTEGER;
+      BEGIN
+        UPDATE tasks SET status = p_status,
+               result = CASE WHEN p_status = 'completed' THEN p_result ELSE result END,
+               error = CASE WHEN p_status = 'failed' THEN p_error ELSE error END,
+               credits_used = CASE WHEN p_status = 'completed' THEN p_credits ELSE credits_used END,
+               progress_done = COALESCE(p_progress_done, progress_done),
+               progress_total = CASE WHEN p_progress_done IS NULL THEN progress_total ELSE p_progress_total END,
+               completed_at = p_completed_at, lease_owner = NULL, lease_expires_at = NULL, input = '{}'
+        WHERE id = p_id AND lease_owner = p_owner AND status = 'processing';
+        IF NOT FOUND THEN
+          RETURN 'lease_lost';
+        END IF;
+        IF p_hold_id IS NOT NULL THEN
+          DELETE FROM credit_holds WHERE id = p_hold_id RETURNING amount INTO v_reserved;
+        END IF;
+        IF p_charge IS NOT NULL AND (p_charge->>'amount')::INTEGER > 0 THEN
+          IF (p_charge->>'amount')::INTEGER > COALESCE(v_reserved, 0) THEN
+            RAISE EXCEPTION USING ERRCODE = 'DINCV', MESSAGE = 'the charge is larger than the hold';
+          END IF;
+          INSERT INTO credit_ledger (key_id, kind, amount, period, operation, request_id, note, created_at)
+          VALUES (p_charge->>'key_id', p_charge->>'kind', (p_charge->>'amount')::INTEGER, p_charge->>'period',
+                  p_charge->>'operation', p_charge->>'request_id', p_charge->>'note', p_charge->>'created_at');
+        END IF;
+        IF p_delivery IS NOT NULL THEN
+          INSERT INTO webhook_deliveries (id, task_id, key_id, url, payload, status, attempts, next_attempt_at, created_at)
+          VALUES (p_delivery->>'id', p_delivery->>'task_id', p_delivery->>'key_id', p_delivery->>'url',
+                  p_delivery->>'payload', 'pending', 0, (p_delivery->>'next_attempt_at')::BIGINT, p_delivery->>'created_at');
+        END IF;
+        RETURN 'ended';
+      END;
+      $$;
+    `,
+  },
 ];
 
 /**

@@ -8,7 +8,7 @@
  * and every write that ends a running task names the owner (and empties the input, as on SQLite), so a worker that lost its lease (and
  * wakes up later) changes nothing.
  */
-import type { AcceptOutcome, Acceptance, BatchRow, ClaimRequest, NewBatch, NewTask, TaskRow, TaskStore } from "../backend";
+import type { AcceptOutcome, Acceptance, BatchRow, ClaimRequest, FinishOutcome, NewBatch, NewTask, TaskFinish, TaskRow, TaskStore } from "../backend";
 import { BATCH_STATES, TASK_STATES, type BatchState, type Plan, type TaskState } from "../states";
 import { TASK_INT8, numbersIn } from "./rows";
 
@@ -54,6 +54,21 @@ export const pgTaskQueries = (sql: Sql, inTransaction = false): TaskStore => ({
       throw error;
     }
     return { ok: true };
+  },
+
+  /** finish: one statement, docintel_finish_task (migration 8); DINCV = a charge the hold does not cover (nothing written) */
+  async finish(f: TaskFinish): Promise<FinishOutcome> {
+    try {
+      const [row] = await sql`
+        SELECT docintel_finish_task(
+          ${f.id}, ${f.owner}, ${f.status}, ${f.result}, ${f.error}, ${f.credits}::int, ${f.completedAt},
+          ${f.progress?.[0] ?? null}::int, ${f.progress?.[1] ?? null}::int, ${f.holdId},
+          ${f.charge ? JSON.stringify(f.charge) : null}::text::jsonb, ${f.delivery ? JSON.stringify(f.delivery) : null}::text::jsonb) AS outcome`;
+      return row!.outcome as FinishOutcome;
+    } catch (error) {
+      if ((error as { errno?: string }).errno === "DINCV") return "not_covered";
+      throw error;
+    }
   },
 
   insertTask: (t: NewTask) =>
