@@ -183,6 +183,16 @@ describe("tables drawn with rules", () => {
     expect(md).toMatch(/^\| L-060 \| open \| 69 \|\n\nThe quarter closed with these tickets\.$/m);
     expect(md).not.toContain("Quarterly Report");
   });
+
+  test("a form's ruled boxes (a label over its value, or \"Label: value\") stay text, not a table", () => {
+    const md = markdown.ruledForm!;
+    expect(md).not.toMatch(/^\|/m);
+    for (const text of ["Jane Example", "Date of birth", "12/03/1980", "ZIP code", "62704", "Invoice no: 4471", "Total: 128.40", "Currency: EUR"]) expect(md).toContain(text);
+    expect(md).toContain("Fill in every box in capitals.");
+    expect(md).toContain("Sign and date the form.");
+    // The ruled table of the same kind of rules still becomes a table.
+    expect(markdown.ruled!).toContain("| North | 12 | 15 |  |");
+  });
 });
 
 describe("lists", () => {

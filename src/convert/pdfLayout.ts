@@ -213,6 +213,9 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
   }
   const table: string[][] = [];
   const size = median(items.map((item) => item.size));
+  // Boxes of a form (a label over its value, or "Label: value") are counted to tell a form from a table.
+  let filled = 0;
+  let fields = 0;
   for (let r = 0; r < rows; r++) {
     // Lines of the band: split into rows when each line has text in the first column and no cell of the band spans rows.
     const band: Array<{ c: number; lines: RawLine[] }> = [];
@@ -225,6 +228,10 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
     if (!band.length) continue;
     // A frame around a page's parts, not a table: a cell that holds columns of its own, or a page of lines.
     if (band.some((cell) => cell.lines.length > MAX_CELL_LINES || cell.lines.some((line) => line.segs.length >= 2))) return null;
+    for (const cell of band) {
+      filled++;
+      if (isFormField(cell.lines.map(lineText))) fields++;
+    }
     const firstCol = band.find((cell) => cell.c === 0);
     const spansDown = band.some((cell) => r + 1 < rows && owner[(r + 1) * cols + cell.c] === r * cols + cell.c);
     if (firstCol && firstCol.lines.length >= 2 && !spansDown && band.every((cell) => cell.lines.length === firstCol.lines.length)) {
@@ -242,8 +249,53 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
   const used = Array.from({ length: cols }, (_, c) => table.some((row) => row[c]));
   const compact = table.map((row) => row.filter((_, c) => used[c]));
   if (compact.length < 2 || used.filter(Boolean).length < 2) return null;
+  if (2 * fields >= filled || !looksTabular(compact)) return null;
   const columns: ColumnEdge[] = xs.slice(0, -1).filter((_, c) => used[c]).map((x) => ({ x, right: false }));
   return { kind: "table", rows: compact, size, top: ys[0]!, bottom: ys[ys.length - 1]!, columns };
+}
+
+/** FIELD_LABEL: the label of a form's field on its own line: words, no digits ("NOME/RAZÃO SOCIAL", "Date of birth") */
+const FIELD_LABEL = /^[^\d:]{2,60}:?$/u;
+/** LABEL_VALUE: "Label: value" in one line, as forms and invoice headers print their fields */
+const LABEL_VALUE = /^[^\d:]{2,40}\s?:\s*\S/u;
+/** NUMERIC_CELL: an amount, quantity, date, percentage or code: what a table's data columns hold */
+const NUMERIC_CELL = /^[^\p{L}]*\d[^\p{L}]*$|^\p{L}{0,4}\s?[\d.,\s/%-]*\d[\d.,\s/%-]*\s?\p{L}{0,4}$/u;
+
+/**
+ * isFormField: a ruled box that reads as a form's field, not a table's cell: a label on its first
+ * line with its value on the lines below (the label without digits, the value with some), or each
+ * line a "Label: value".
+ */
+function isFormField(lines: string[]): boolean {
+  if (lines.length >= 2 && FIELD_LABEL.test(lines[0]!.trim()) && lines.slice(1).some((line) => /\d/.test(line))) return true;
+  return lines.length > 0 && lines.every((line) => LABEL_VALUE.test(line.trim()));
+}
+
+/**
+ * looksTabular: the evidence that a ruled grid holds a table rather than a form's boxes or a framed
+ * title: two rows or more with two or more cells filled, and either a column of numbers under a
+ * header of words (the same type down the rows), or rows that fill the same two or more columns
+ * (at least two, and half the rows) with short cells (a list of records). A title box over one
+ * number, or a form's rows each of its own shape, give neither.
+ */
+function looksTabular(rows: string[][]): boolean {
+  if (rows.filter((row) => row.filter((cell) => cell.trim()).length >= 2).length < 2) return false;
+  const body = rows.slice(1);
+  for (let c = 0; c < rows[0]!.length; c++) {
+    const cells = body.map((row) => row[c]!.trim()).filter(Boolean);
+    const head = rows[0]![c]!.trim();
+    if (cells.length >= 1 && head && !NUMERIC_CELL.test(head) && cells.every((cell) => NUMERIC_CELL.test(cell))) return true;
+  }
+  const patterns = new Map<string, number>();
+  for (const row of rows) {
+    if (row.filter((cell) => cell.trim()).length < 2) continue;
+    const key = row.map((cell) => (cell.trim() ? 1 : 0)).join("");
+    patterns.set(key, (patterns.get(key) ?? 0) + 1);
+  }
+  const common = Math.max(0, ...patterns.values());
+  const cells = rows.flat().filter((cell) => cell.trim());
+  const short = cells.filter((cell) => cell.length <= 60).length;
+  return common >= 2 && 2 * common >= rows.length && 4 * short >= 3 * cells.length;
 }
 
 function lineText(line: RawLine): string {

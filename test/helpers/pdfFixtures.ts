@@ -315,6 +315,33 @@ function ruledBody(): string {
   ].join("\n");
 }
 
+/**
+ * ruledFormBody: a form drawn with rules on every box, as tax forms and invoice headers are: boxes
+ * holding a label over its value, then boxes each holding a "Label: value". Its text must stay
+ * text, not become a table.
+ */
+function ruledFormBody(): string {
+  const cell = (text: string) => `<table:table-cell table:style-name="Ruled" office:value-type="string">${p(text, "Cell")}</table:table-cell>`;
+  const row = (...cells: string[]) => `<table:table-row>${cells.join("")}</table:table-row>`;
+  const field = (label: string, value: string) => cell(`${label}<text:line-break/>${value}`);
+  return [
+    p("Application Form", "Title"),
+    p("Fill in every box in capitals."),
+    `<table:table table:name="Applicant"><table:table-column table:number-columns-repeated="3"/>
+      ${row(field("Name", "Jane Example"), field("Date of birth", "12/03/1980"), field("Phone", "555 0142"))}
+      ${row(field("Address", "12 Oak Street"), field("City", "Springfield"), field("ZIP code", "62704"))}
+      ${row(field("Employer", "Acme Tools Ltd"), field("Start date", "01/09/2015"), field("Salary", "48,200.00"))}
+    </table:table>`,
+    p("Billing details follow."),
+    `<table:table table:name="Billing"><table:table-column table:number-columns-repeated="3"/>
+      ${row(cell("Invoice no: 4471"), cell("Due date: 2024-05-01"), cell("Total: 128.40"))}
+      ${row(cell("Customer: Acme Ltd"), cell("Account: 00912"), cell("Currency: EUR"))}
+      ${row(cell("Terms: 30 days"), cell("Order: PO-5512"), cell("Tax: 21.40"))}
+    </table:table>`,
+    p("Sign and date the form."),
+  ].join("\n");
+}
+
 export const PDF_FIXTURES = {
   paper: () => fodt(paperBody(), { header: "Optimized Table Tokenization", pageNumbers: true }),
   twocolumn: () => fodt(twoColumnBody()),
@@ -330,6 +357,7 @@ export const PDF_FIXTURES = {
   bold: () => fodt(boldBody()),
   inventory: () => fodt(inventoryBody(), { header: "Parts Inventory", pageNumbers: true }),
   ruled: () => fodt(ruledBody(), { header: "Quarterly Report", pageNumbers: true }),
+  ruledForm: () => fodt(ruledFormBody()),
 };
 
 /** makePdfFixtures prints every fixture to `dir`/NAME.pdf in one soffice run and returns the PDFs' bytes by name. */
