@@ -317,26 +317,28 @@ function ruledBody(): string {
 
 /**
  * ruledFormBody: a form drawn with rules on every box, as tax forms and invoice headers are: boxes
- * holding a label over its value, then boxes each holding a "Label: value". Its text must stay
- * text, not become a table.
+ * of differing widths row by row (spanning the grid's columns), holding a label over its value,
+ * then boxes each holding a "Label: value". Its text must stay text, not become a table.
  */
 function ruledFormBody(): string {
-  const cell = (text: string) => `<table:table-cell table:style-name="Ruled" office:value-type="string">${p(text, "Cell")}</table:table-cell>`;
+  const cell = (text: string, span = 1) =>
+    `<table:table-cell table:style-name="Ruled" office:value-type="string"${span > 1 ? ` table:number-columns-spanned="${span}"` : ""}>${p(text, "Cell")}</table:table-cell>`;
+  const covered = (n: number) => "<table:covered-table-cell/>".repeat(n);
   const row = (...cells: string[]) => `<table:table-row>${cells.join("")}</table:table-row>`;
-  const field = (label: string, value: string) => cell(`${label}<text:line-break/>${value}`);
+  const field = (label: string, value: string, span = 1) => cell(`${label}<text:line-break/>${value}`, span) + covered(span - 1);
   return [
     p("Application Form", "Title"),
     p("Fill in every box in capitals."),
-    `<table:table table:name="Applicant"><table:table-column table:number-columns-repeated="3"/>
-      ${row(field("Name", "Jane Example"), field("Date of birth", "12/03/1980"), field("Phone", "555 0142"))}
-      ${row(field("Address", "12 Oak Street"), field("City", "Springfield"), field("ZIP code", "62704"))}
-      ${row(field("Employer", "Acme Tools Ltd"), field("Start date", "01/09/2015"), field("Salary", "48,200.00"))}
+    `<table:table table:name="Applicant"><table:table-column table:number-columns-repeated="6"/>
+      ${row(field("Name", "Jane Example", 3), field("Date of birth", "12/03/1980", 2), field("Phone", "555 0142"))}
+      ${row(field("Address", "12 Oak Street", 4), field("ZIP code", "62704", 2))}
+      ${row(field("Employer", "Acme Tools Ltd", 2), field("Start date", "01/09/2015"), field("Salary", "48,200.00", 3))}
     </table:table>`,
     p("Billing details follow."),
-    `<table:table table:name="Billing"><table:table-column table:number-columns-repeated="3"/>
-      ${row(cell("Invoice no: 4471"), cell("Due date: 2024-05-01"), cell("Total: 128.40"))}
-      ${row(cell("Customer: Acme Ltd"), cell("Account: 00912"), cell("Currency: EUR"))}
-      ${row(cell("Terms: 30 days"), cell("Order: PO-5512"), cell("Tax: 21.40"))}
+    `<table:table table:name="Billing"><table:table-column table:number-columns-repeated="6"/>
+      ${row(cell("Invoice no: 4471", 2) + covered(1), cell("Due date: 2024-05-01", 4) + covered(3))}
+      ${row(cell("Customer: Acme Ltd", 3) + covered(2), cell("Account: 00912"), cell("Currency: EUR", 2) + covered(1))}
+      ${row(cell("Order: PO-5512", 5) + covered(4), cell("Tax: 21.40"))}
     </table:table>`,
     p("Sign and date the form."),
   ].join("\n");
