@@ -275,8 +275,9 @@ function isFormField(lines: string[]): boolean {
  * looksTabular: the evidence that a ruled grid holds a table rather than a form's boxes or a framed
  * title: two rows or more with two or more cells filled, and either a column of numbers under a
  * header of words (the same type down the rows), or rows that fill the same two or more columns
- * (at least two, and half the rows) with short cells (a list of records). A title box over one
- * number, or a form's rows each of its own shape, give neither.
+ * (at least two, and half the rows) with short cells (a list of records), in three columns or more.
+ * A title box over one number, a form's rows each of its own shape, or labels beside their values
+ * in two columns, give neither.
  */
 function looksTabular(rows: string[][]): boolean {
   if (rows.filter((row) => row.filter((cell) => cell.trim()).length >= 2).length < 2) return false;
@@ -295,6 +296,8 @@ function looksTabular(rows: string[][]): boolean {
   const common = Math.max(0, ...patterns.values());
   const cells = rows.flat().filter((cell) => cell.trim());
   const short = cells.filter((cell) => cell.length <= 60).length;
+  // Two columns of words are a form's labels beside their values as often as a table: only numbers tell.
+  if (rows[0]!.length < 3) return false;
   return common >= 2 && 2 * common >= rows.length && 4 * short >= 3 * cells.length;
 }
 
