@@ -15,8 +15,9 @@
  *
  * LibreOffice writes bookmarks for styled headings; the converter reads them, but not here: the
  * layout alone must find the structure (real papers and scans have no outline), so the PDF outline
- * plays no part. Three born-digital PDFs of MarkItDown's with its reference markdown
- * (people wrote it) add their table cells. Goal: headings >= 0.9 and cells >= 0.9 over all files.
+ * plays no part. Three born-digital PDFs of MarkItDown's with its reference markdown (people wrote
+ * it), and born-digital PDFs with ruled tables in bench/expected/pdf-born-digital (each table
+ * written down once by reading the PDF, source and licence at the top of its .md) add their table cells. Goal: headings >= 0.9 and cells >= 0.9 over all files.
  *
  *   BENCH_FILTER=odfdo bun bench/pdf-structure.ts    only files whose name contains "odfdo"
  *   BENCH_SHOW=1                                     print the misses
@@ -37,6 +38,8 @@ const DATA = join(import.meta.dir, "corpus/pdf-structure");
 const FIXTURES = join(ROOT, "test/fixtures");
 /** EXPECTED: MarkItDown's reference markdown of PDFs in test/fixtures (MIT, see its LICENSE) */
 const EXPECTED = join(DATA, "markitdown-expected");
+/** BORN_DIGITAL: born-digital PDFs with ruled tables (NAME.pdf) and their tables written down once by reading them (NAME.md, its source and licence at its top; licence texts beside them) */
+const BORN_DIGITAL = join(import.meta.dir, "expected/pdf-born-digital");
 const GOAL = 0.9;
 const FILTER = Bun.env.BENCH_FILTER ?? "";
 const SHOW = Bun.env.BENCH_SHOW === "1";
@@ -197,9 +200,12 @@ try {
   // Born-digital PDFs with reference markdown written by people (MarkItDown's expected output):
   // their table cells, looked for the same way.
   const born = { cells: 0, hits: 0 };
-  for (const expectedFile of readdirSync(EXPECTED).filter((f) => f.endsWith(".md") && f.includes(FILTER))) {
-    const pdf = join(FIXTURES, expectedFile.replace(/\.md$/, ".pdf"));
-    const wanted = tableCellsOf(await Bun.file(join(EXPECTED, expectedFile)).text());
+  const references = [
+    ...readdirSync(EXPECTED).filter((f) => f.endsWith(".md")).map((f) => ({ md: join(EXPECTED, f), pdf: join(FIXTURES, f.replace(/\.md$/, ".pdf")) })),
+    ...readdirSync(BORN_DIGITAL).filter((f) => f.endsWith(".md")).map((f) => ({ md: join(BORN_DIGITAL, f), pdf: join(BORN_DIGITAL, f.replace(/\.md$/, ".pdf")) })),
+  ].filter((r) => basename(r.md).includes(FILTER));
+  for (const { md: expectedFile, pdf } of references) {
+    const wanted = tableCellsOf(await Bun.file(expectedFile).text());
     const pdfMd = await convert(convertPdf, pdf, "pdf", pool);
     const c = found(wanted, tableCellsOf(pdfMd));
     born.cells += wanted.length;

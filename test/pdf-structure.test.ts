@@ -159,6 +159,40 @@ describe("group headers", () => {
   });
 });
 
+describe("tables drawn with rules", () => {
+  test("the grid gives the cells: a header spanning two columns once, a label spanning two rows, empty cells, a row of one cell, a cell of two lines", () => {
+    const md = markdown.ruled!;
+    const table = md.split("\n\n").find((block) => block.startsWith("| Region"))!.split("\n");
+    expect(table).toEqual([
+      "| Region | Sales |  | Notes |",
+      "| --- | --- | --- | --- |",
+      "|  | 2023 | 2024 |  |",
+      "| North | 12 | 15 |  |",
+      "| South |  | 9 | opened in 2024 |",
+      "| West | 7 | 8 | first line second line |",
+      "| Total |  |  |  |",
+    ]);
+    expect(md).toContain("Sales by region and year, as reported by each office.\n\n| Region");
+  });
+
+  test("a ruled table that goes on to the next page is one table, its repeated header once", () => {
+    const md = markdown.ruled!;
+    expect(md.match(/\| Ticket \| State \| Hours \|/g)).toHaveLength(1);
+    const rows = md.split("\n").filter((line) => /^\| L-\d{3} /.test(line));
+    expect(rows).toEqual(Array.from({ length: 60 }, (_, i) => `| L-${String(i + 1).padStart(3, "0")} | ${i % 3 ? "open" : "closed"} | ${10 + i} |`));
+    expect(md).toMatch(/^\| L-060 \| open \| 69 \|\n\nThe quarter closed with these tickets\.$/m);
+    expect(md).not.toContain("Quarterly Report");
+  });
+
+  test("a form's ruled boxes of \"Label: value\" stay text, not a table, while a ruled table still becomes one", () => {
+    const md = markdown.ruledForm!;
+    expect(md).not.toMatch(/^\|.*(Invoice no|Customer: Acme Ltd|Tax: 21\.40)/m);
+    expect(md).toContain("Invoice no: 4471 Due date: 2024-05-01\nCustomer: Acme Ltd Account: 00912 Currency: EUR\nOrder: PO-5512 Tax: 21.40");
+    for (const text of ["Jane Example", "Date of birth", "12/03/1980", "ZIP code", "62704"]) expect(md).toContain(text);
+    expect(markdown.ruled!).toContain("| North | 12 | 15 |  |");
+  });
+});
+
 describe("lists", () => {
   test("bullets drawn by a symbol font are list items, nested by their indent", () => {
     expect(markdown.lists).toContain("Bring the following:\n\n- Clothes\n\n  - Two shirts\n\n  - A warm jacket\n\n- Documents\n\n  - Passport\n\n- Snacks\n\nCheck the weather before leaving.");

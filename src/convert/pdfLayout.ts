@@ -15,6 +15,7 @@
  * item or line is its baseline.
  */
 import { gfmTable, heading, joinBlocks } from "./markdown";
+import { hasRule, ruledGrids, type Rule, type RuledGrid } from "./pdfRules";
 
 /** PdfTextItem is one run of text as pdf.js positions it. */
 export interface PdfTextItem {
@@ -70,6 +71,8 @@ export interface PageLayout {
   imageTexts?: string[];
   /** notes: the page's footnotes (referenced as `[^label]` in its blocks), shown at the end of the document */
   notes?: Array<{ label: string; text: string }>;
+  /** tabular: the page has lines of two or more cells, so its drawing may hold a table's rules (read only for such pages) */
+  tabular?: boolean;
 }
 
 interface Segment {
@@ -130,8 +133,8 @@ const isSectionTitle = (text: string) => SECTION_NUMBER.test(text) || PAPER_SECT
 const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\p{Ll})/u;
 
 /** analyzePage turns the text items of one page into blocks in reading order (the items are annotated in place). */
-export function analyzePage(items: PdfTextItem[], page: number, width: number, height: number): PageLayout {
-  const visible: PdfTextItem[] = [];
+export function analyzePage(items: PdfTextItem[], page: number, width: number, height: number, rules: Rule[] = []): PageLayout {
+  let visible: PdfTextItem[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     if (item.size <= 0 || item.str.trim() === "") continue;
@@ -141,15 +144,165 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
     visible.push(item);
   }
   const chars = visible.reduce((sum, item) => sum + item.str.replace(/\s+/g, "").length, 0);
+  // Tables drawn with rules: their text is placed in the grid's cells, the rest laid out as text.
+  const ruled: LayoutBlock[] = [];
+  for (const grid of rules.length ? ruledGrids(rules) : []) {
+    const inside = visible.filter((item) => inGrid(item, grid));
+    const table = gridTable(grid, inside);
+    if (!table) continue;
+    ruled.push(table);
+    const taken = new Set(inside);
+    visible = visible.filter((item) => !taken.has(item));
+  }
   const lines = buildLines(visible);
   let blocks: LayoutBlock[] = [];
   for (const column of readingOrder(lines, width)) blocks.push(...columnBlocks(column));
+  for (const table of ruled) {
+    const at = blocks.findIndex((block) => block.top >= table.top);
+    blocks.splice(at < 0 ? blocks.length : at, 0, table);
+  }
   const notes = takeFootnotes(blocks, height);
   if (notes.length) blocks = blocks.filter((block) => !notes.some((note) => note.block === block));
   resolveNoteMarks(blocks, new Set(notes.map((note) => note.label)));
   const layout: PageLayout = { page, width, height, chars, blocks };
   if (notes.length) layout.notes = notes.map(({ label, text }) => ({ label, text }));
+  if (ruled.length || lines.filter((line) => line.segs.length >= 2).length >= 2) layout.tabular = true;
   return layout;
+}
+
+/** MAX_CELL_LINES: a ruled cell of more lines than this is a frame around part of a page */
+const MAX_CELL_LINES = 12;
+
+/** inGrid: the item's middle lies within the grid's outer rules */
+function inGrid(item: PdfTextItem, grid: RuledGrid): boolean {
+  const x = item.x + item.width / 2;
+  const y = item.y - 0.3 * item.size;
+  return x > grid.xs[0]! && x < grid.xs[grid.xs.length - 1]! && y > grid.ys[0]! && y < grid.ys[grid.ys.length - 1]!;
+}
+
+/**
+ * gridTable places text in the cells of a ruled grid. A cell spans to its right where no
+ * vertical rule separates it from the next, and down where no horizontal rule does (its text
+ * goes in its first row and column; the cells it covers stay empty, so a spanning header is
+ * counted once). A band between two rules that holds several lines, each with text in the first
+ * column, is a row a line (tables ruled only around and between columns). Returns null for a
+ * grid of fewer than two rows or columns with text (a frame around a paragraph).
+ */
+function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
+  if (!items.length) return null;
+  const { xs, ys } = grid;
+  const rows = ys.length - 1;
+  const cols = xs.length - 1;
+  // Each base cell's owner: the top-left base cell of the merged cell it belongs to.
+  const owner: number[] = Array.from({ length: rows * cols }, (_, i) => i);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const i = r * cols + c;
+      if (c + 1 < cols && !hasRule(grid.vertical, false, xs[c + 1]!, ys[r]!, ys[r + 1]!)) owner[i + 1] = owner[i]!;
+      if (r + 1 < rows && !hasRule(grid.horizontal, true, ys[r + 1]!, xs[c]!, xs[c + 1]!)) owner[i + cols] = owner[i]!;
+    }
+  }
+  const cellItems = new Map<number, PdfTextItem[]>();
+  for (const item of items) {
+    const x = item.x + item.width / 2;
+    const y = item.y - 0.3 * item.size;
+    const c = Math.max(0, xs.findIndex((edge, k) => k + 1 < xs.length && x >= edge && x < xs[k + 1]!));
+    const r = Math.max(0, ys.findIndex((edge, k) => k + 1 < ys.length && y >= edge && y < ys[k + 1]!));
+    const o = owner[r * cols + c]!;
+    cellItems.set(o, [...(cellItems.get(o) ?? []), item]);
+  }
+  const table: string[][] = [];
+  const size = median(items.map((item) => item.size));
+  // Boxes of a form (a label over its value, or "Label: value") are counted to tell a form from a table.
+  let filled = 0;
+  let fields = 0;
+  for (let r = 0; r < rows; r++) {
+    // Lines of the band: split into rows when each line has text in the first column and no cell of the band spans rows.
+    const band: Array<{ c: number; lines: RawLine[] }> = [];
+    for (let c = 0; c < cols; c++) {
+      const i = r * cols + c;
+      if (owner[i] !== i) continue;
+      const list = cellItems.get(i);
+      if (list) band.push({ c, lines: buildLines(list) });
+    }
+    if (!band.length) continue;
+    // A frame around a page's parts, not a table: a cell that holds columns of its own, or a page of lines.
+    if (band.some((cell) => cell.lines.length > MAX_CELL_LINES || cell.lines.some((line) => line.segs.length >= 2))) return null;
+    for (const cell of band) {
+      filled++;
+      if (isFormField(cell.lines.map(lineText))) fields++;
+    }
+    const firstCol = band.find((cell) => cell.c === 0);
+    const spansDown = band.some((cell) => r + 1 < rows && owner[(r + 1) * cols + cell.c] === r * cols + cell.c);
+    if (firstCol && firstCol.lines.length >= 2 && !spansDown && band.every((cell) => cell.lines.length === firstCol.lines.length)) {
+      firstCol.lines.forEach((_, k) => {
+        const row = Array.from({ length: cols }, () => "");
+        for (const cell of band) row[cell.c] = lineText(cell.lines[k]!);
+        table.push(row);
+      });
+      continue;
+    }
+    const row = Array.from({ length: cols }, () => "");
+    for (const cell of band) row[cell.c] = cell.lines.map(lineText).reduce((text, next) => (text ? joinWrapped(text, next) : next), "");
+    table.push(row);
+  }
+  const used = Array.from({ length: cols }, (_, c) => table.some((row) => row[c]));
+  const compact = table.map((row) => row.filter((_, c) => used[c]));
+  if (compact.length < 2 || used.filter(Boolean).length < 2) return null;
+  if (2 * fields >= filled || !looksTabular(compact)) return null;
+  const columns: ColumnEdge[] = xs.slice(0, -1).filter((_, c) => used[c]).map((x) => ({ x, right: false }));
+  return { kind: "table", rows: compact, size, top: ys[0]!, bottom: ys[ys.length - 1]!, columns };
+}
+
+/** FIELD_LABEL: the label of a form's field on its own line: words, no digits ("NOME/RAZÃO SOCIAL", "Date of birth") */
+const FIELD_LABEL = /^[^\d:]{2,60}:?$/u;
+/** LABEL_VALUE: "Label: value" in one line, as forms and invoice headers print their fields */
+const LABEL_VALUE = /^[^\d:]{2,40}\s?:\s*\S/u;
+/** NUMERIC_CELL: an amount, quantity, date, percentage or code: what a table's data columns hold */
+const NUMERIC_CELL = /^[^\p{L}]*\d[^\p{L}]*$|^\p{L}{0,4}\s?[\d.,\s/%-]*\d[\d.,\s/%-]*\s?\p{L}{0,4}$/u;
+
+/**
+ * isFormField: a ruled box that reads as a form's field, not a table's cell: a label on its first
+ * line with its value on the lines below (the label without digits, the value with some), or each
+ * line a "Label: value".
+ */
+function isFormField(lines: string[]): boolean {
+  if (lines.length >= 2 && FIELD_LABEL.test(lines[0]!.trim()) && lines.slice(1).some((line) => /\d/.test(line))) return true;
+  return lines.length > 0 && lines.every((line) => LABEL_VALUE.test(line.trim()));
+}
+
+/**
+ * looksTabular: the evidence that a ruled grid holds a table rather than a form's boxes or a framed
+ * title: two rows or more with two or more cells filled, and either a column of numbers under a
+ * header of words (the same type down the rows), or rows that fill the same two or more columns
+ * (at least two, and half the rows) with short cells (a list of records), in three columns or more.
+ * A title box over one number, a form's rows each of its own shape, or labels beside their values
+ * in two columns, give neither.
+ */
+function looksTabular(rows: string[][]): boolean {
+  if (rows.filter((row) => row.filter((cell) => cell.trim()).length >= 2).length < 2) return false;
+  const body = rows.slice(1);
+  for (let c = 0; c < rows[0]!.length; c++) {
+    const cells = body.map((row) => row[c]!.trim()).filter(Boolean);
+    const head = rows[0]![c]!.trim();
+    if (cells.length >= 1 && head && !NUMERIC_CELL.test(head) && cells.every((cell) => NUMERIC_CELL.test(cell))) return true;
+  }
+  const patterns = new Map<string, number>();
+  for (const row of rows) {
+    if (row.filter((cell) => cell.trim()).length < 2) continue;
+    const key = row.map((cell) => (cell.trim() ? 1 : 0)).join("");
+    patterns.set(key, (patterns.get(key) ?? 0) + 1);
+  }
+  const common = Math.max(0, ...patterns.values());
+  const cells = rows.flat().filter((cell) => cell.trim());
+  const short = cells.filter((cell) => cell.length <= 60).length;
+  // Two columns of words are a form's labels beside their values as often as a table: only numbers tell.
+  if (rows[0]!.length < 3) return false;
+  return common >= 2 && 2 * common >= rows.length && 4 * short >= 3 * cells.length;
+}
+
+function lineText(line: RawLine): string {
+  return line.segs.map((seg) => seg.text).join(" ");
 }
 
 const ARABIC = /[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufefe]/;

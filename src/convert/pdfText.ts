@@ -23,6 +23,7 @@ import * as pdfjsModule from "../../node_modules/pdf.js-extract/lib/pdfjs/pdf.mj
 import { fileURLToPath } from "node:url";
 import { isCompiled } from "../runtime/embedded";
 import { analyzePage, type OutlineEntry, type PageLayout, type PdfTextItem } from "./pdfLayout";
+import { rulesFromOperators } from "./pdfRules";
 
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
 
@@ -40,6 +41,7 @@ interface PdfjsPage {
   /** styles: per font of the page, its name in the PDF ("ABCDEF+Arial-BoldMT"), which package.json's patch of pdf.js adds */
   getTextContent(): Promise<{ items: PdfjsTextItem[]; styles: Record<string, { fontName?: string }> }>;
   getAnnotations(): Promise<PdfjsAnnotation[]>;
+  getOperatorList(): Promise<{ fnArray: ArrayLike<number>; argsArray: ArrayLike<unknown> }>;
   cleanup(): boolean;
 }
 /** PdfjsAnnotation: the fields of a form widget that fillableValues reads. */
@@ -216,7 +218,13 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
       items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}) });
     }
     items.push(...formFieldItems(fields, labelsUnder, viewport.transform, medianSize(items)));
-    return analyzePage(items, n, viewport.width, viewport.height);
+    // The drawing is read only on pages whose text has lines of cells: it costs about as much as the text.
+    const copy = items.map((item) => ({ ...item }));
+    const layout = analyzePage(items, n, viewport.width, viewport.height);
+    if (!layout.tabular) return layout;
+    const ops = await page.getOperatorList();
+    const rules = rulesFromOperators(ops.fnArray, ops.argsArray, viewport.transform);
+    return rules.length ? analyzePage(copy, n, viewport.width, viewport.height, rules) : layout;
   } finally {
     page.cleanup();
   }

@@ -92,6 +92,7 @@ function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: 
   <style:style style:name="Narrow" style:family="table-column"><style:table-column-properties style:column-width="3cm"/></style:style>
   <style:style style:name="Wide" style:family="table-column"><style:table-column-properties style:column-width="7cm"/></style:style>
   <style:style style:name="CellRight" style:family="paragraph" style:parent-style-name="Cell"><style:paragraph-properties fo:text-align="end"/></style:style>
+  <style:style style:name="Ruled" style:family="table-cell"><style:table-cell-properties fo:padding="0.05cm" fo:border="0.5pt solid #000000"/></style:style>
   <style:style style:name="Strong" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>
   <style:style style:name="SlideTitle" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm"/><style:text-properties fo:font-size="36pt"/></style:style>
   <style:style style:name="SlideText" style:family="paragraph"><style:paragraph-properties fo:text-align="center"/><style:text-properties fo:font-size="32pt"/></style:style>
@@ -283,6 +284,66 @@ function arabicBody(): string {
   ].join("\n");
 }
 
+/**
+ * ruledBody: a table drawn with rules on every cell, cells close together (padding 0.05 cm): a
+ * header spanning two columns over two labels, a label spanning two rows, an empty cell, a row
+ * with one cell of text, a cell of two lines; then a ruled table of 60 rows that goes on to the
+ * next page with its header repeated.
+ */
+function ruledBody(): string {
+  const cell = (text: string, attrs = "") => `<table:table-cell table:style-name="Ruled" office:value-type="string"${attrs}>${text ? p(text, "Cell") : ""}</table:table-cell>`;
+  const covered = "<table:covered-table-cell/>";
+  const row = (...cells: string[]) => `<table:table-row>${cells.join("")}</table:table-row>`;
+  const long = Array.from({ length: 60 }, (_, i) => row(cell(`L-${String(i + 1).padStart(3, "0")}`), cell(i % 3 ? "open" : "closed"), cell(String(10 + i)))).join("\n");
+  return [
+    p("Ruled Tables", "Title"),
+    p("Sales by region and year, as reported by each office."),
+    `<table:table table:name="Sales"><table:table-column table:number-columns-repeated="4"/>
+      ${row(cell("Region", ' table:number-rows-spanned="2"'), cell("Sales", ' table:number-columns-spanned="2"'), covered, cell("Notes", ' table:number-rows-spanned="2"'))}
+      ${row(covered, cell("2023"), cell("2024"), covered)}
+      ${row(cell("North"), cell("12"), cell("15"), cell(""))}
+      ${row(cell("South"), cell(""), cell("9"), cell("opened in 2024"))}
+      ${row(cell("West"), cell("7"), cell("8"), cell(`first line<text:line-break/>second line`))}
+      ${row(cell("Total"), cell(""), cell(""), cell(""))}
+    </table:table>`,
+    p("Every ticket of the quarter follows."),
+    `<table:table table:name="Tickets"><table:table-column table:number-columns-repeated="3"/>
+      <table:table-header-rows>${row(cell("Ticket"), cell("State"), cell("Hours"))}</table:table-header-rows>
+      ${long}
+    </table:table>`,
+    p("The quarter closed with these tickets."),
+  ].join("\n");
+}
+
+/**
+ * ruledFormBody: a form drawn with rules on every box, as tax forms and invoice headers are: boxes
+ * of differing widths row by row (spanning the grid's columns), holding a label over its value,
+ * then boxes each holding a "Label: value". Its text must stay text, not become a table.
+ */
+function ruledFormBody(): string {
+  const cell = (text: string, span = 1) =>
+    `<table:table-cell table:style-name="Ruled" office:value-type="string"${span > 1 ? ` table:number-columns-spanned="${span}"` : ""}>${p(text, "Cell")}</table:table-cell>`;
+  const covered = (n: number) => "<table:covered-table-cell/>".repeat(n);
+  const row = (...cells: string[]) => `<table:table-row>${cells.join("")}</table:table-row>`;
+  const field = (label: string, value: string, span = 1) => cell(`${label}<text:line-break/>${value}`, span) + covered(span - 1);
+  return [
+    p("Application Form", "Title"),
+    p("Fill in every box in capitals."),
+    `<table:table table:name="Applicant"><table:table-column table:number-columns-repeated="6"/>
+      ${row(field("Name", "Jane Example", 3), field("Date of birth", "12/03/1980", 2), field("Phone", "555 0142"))}
+      ${row(field("Address", "12 Oak Street", 4), field("ZIP code", "62704", 2))}
+      ${row(field("Employer", "Acme Tools Ltd", 2), field("Start date", "01/09/2015"), field("Salary", "48,200.00", 3))}
+    </table:table>`,
+    p("Billing details follow."),
+    `<table:table table:name="Billing"><table:table-column table:number-columns-repeated="6"/>
+      ${row(cell("Invoice no: 4471", 2) + covered(1), cell("Due date: 2024-05-01", 4) + covered(3))}
+      ${row(cell("Customer: Acme Ltd", 3) + covered(2), cell("Account: 00912"), cell("Currency: EUR", 2) + covered(1))}
+      ${row(cell("Order: PO-5512", 5) + covered(4), cell("Tax: 21.40"))}
+    </table:table>`,
+    p("Sign and date the form."),
+  ].join("\n");
+}
+
 export const PDF_FIXTURES = {
   paper: () => fodt(paperBody(), { header: "Optimized Table Tokenization", pageNumbers: true }),
   twocolumn: () => fodt(twoColumnBody()),
@@ -297,6 +358,8 @@ export const PDF_FIXTURES = {
   slides: () => fodt(slideBody(), { font: "DejaVu Sans" }),
   bold: () => fodt(boldBody()),
   inventory: () => fodt(inventoryBody(), { header: "Parts Inventory", pageNumbers: true }),
+  ruled: () => fodt(ruledBody(), { header: "Quarterly Report", pageNumbers: true }),
+  ruledForm: () => fodt(ruledFormBody()),
 };
 
 /** makePdfFixtures prints every fixture to `dir`/NAME.pdf in one soffice run and returns the PDFs' bytes by name. */

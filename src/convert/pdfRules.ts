@@ -1,0 +1,242 @@
+/**
+ * Ruling lines of a PDF page and the table grids they draw: pure functions, no pdf.js.
+ *
+ *   rulesFromOperators: pdf.js's operator list (constructPath ops, stroked or filled, under the
+ *                       current transform) -> horizontal and vertical rules in page coordinates
+ *                       (origin top left, like the text items): stroked lines and rectangle edges,
+ *                       and filled rectangles thin enough to be a rule
+ *   ruledGrids:         rules -> merged collinear segments -> groups of rules that meet -> grids
+ *                       (the x of each vertical rule, the y of each horizontal one, and which
+ *                       rule segments are present, for cells that span where one is missing)
+ *
+ * pdfLayout.ts places the page's text in a grid's cells (`gridTable`).
+ */
+
+/** Rule is one axis-aligned line segment: horizontal when y1 === y2 (then x1 < x2), vertical when x1 === x2 (then y1 < y2). */
+export interface Rule {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+/** RuledGrid: the rules of one table: column edges xs and row edges ys (ascending), and the rule segments to test where a cell ends. */
+export interface RuledGrid {
+  xs: number[];
+  ys: number[];
+  horizontal: Rule[];
+  vertical: Rule[];
+}
+
+/** pdf.js OPS codes this module reads (pdf.js 5: src/shared/util.js OPS and DrawOPS). */
+const OP = { save: 10, restore: 11, transform: 12, constructPath: 91 } as const;
+const STROKES = new Set([20, 21, 24, 25, 26, 27]); // stroke, closeStroke, fillStroke, eoFillStroke, closeFillStroke, closeEOFillStroke
+const FILLS = new Set([22, 23, 24, 25, 26, 27]); // fill, eoFill and the fill-and-stroke ops
+const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const;
+
+/** RULE_THICKNESS: a filled rectangle thinner than this (points) is a rule. */
+const RULE_THICKNESS = 3;
+/** MIN_RULE: a rule shorter than this (points) is a tick or a glyph's stroke, not a table's. */
+const MIN_RULE = 4;
+/** SNAP: rule coordinates closer than this (points) are the same edge. */
+const SNAP = 2;
+/** MAX_OPS: a page drawing more path ops than this is a chart or a drawing, read no further for rules. */
+const MAX_PATHS = 20000;
+
+type Matrix = [number, number, number, number, number, number];
+
+function multiply(m1: Matrix, m2: Matrix): Matrix {
+  return [
+    m1[0] * m2[0] + m1[2] * m2[1],
+    m1[1] * m2[0] + m1[3] * m2[1],
+    m1[0] * m2[2] + m1[2] * m2[3],
+    m1[1] * m2[2] + m1[3] * m2[3],
+    m1[0] * m2[4] + m1[2] * m2[5] + m1[4],
+    m1[1] * m2[4] + m1[3] * m2[5] + m1[5],
+  ];
+}
+
+/**
+ * rulesFromOperators reads the axis-aligned lines a page draws from pdf.js's operator list;
+ * `viewport` is the page viewport's transform (PDF space to top-left page coordinates).
+ */
+export function rulesFromOperators(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, viewport: number[]): Rule[] {
+  const rules: Rule[] = [];
+  const stack: Matrix[] = [];
+  let ctm = viewport.slice(0, 6) as Matrix;
+  let paths = 0;
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i]!;
+    if (fn === OP.save) stack.push(ctm);
+    else if (fn === OP.restore) ctm = stack.pop() ?? ctm;
+    else if (fn === OP.transform) ctm = multiply(ctm, argsArray[i] as Matrix);
+    else if (fn === OP.constructPath) {
+      if (++paths > MAX_PATHS) return [];
+      const [op, data] = argsArray[i] as [number, Array<ArrayLike<number> | null>];
+      const stroked = STROKES.has(op);
+      const filled = FILLS.has(op);
+      const buffer = data?.[0];
+      if ((stroked || filled) && buffer) pathRules(buffer, ctm, stroked, rules);
+    }
+  }
+  return rules;
+}
+
+/** pathRules adds the rules of one path: each straight segment when stroked; a filled thin rectangle's middle line. */
+function pathRules(buffer: ArrayLike<number>, m: Matrix, stroked: boolean, rules: Rule[]): void {
+  let points: Array<[number, number]> = [];
+  let curved = false;
+  const flush = () => {
+    if (points.length >= 2 && !curved) subpathRules(points, stroked, rules);
+    points = [];
+    curved = false;
+  };
+  const at = (x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+  for (let k = 0; k < buffer.length; ) {
+    const op = buffer[k++];
+    if (op === DRAW.moveTo) {
+      flush();
+      points.push(at(buffer[k]!, buffer[k + 1]!));
+      k += 2;
+    } else if (op === DRAW.lineTo) {
+      points.push(at(buffer[k]!, buffer[k + 1]!));
+      k += 2;
+    } else if (op === DRAW.curveTo) {
+      curved = true;
+      k += 6;
+    } else if (op === DRAW.quadraticCurveTo) {
+      curved = true;
+      k += 4;
+    } else if (op === DRAW.closePath) {
+      if (points.length) points.push(points[0]!);
+    } else {
+      return;
+    }
+  }
+  flush();
+}
+
+function subpathRules(points: Array<[number, number]>, stroked: boolean, rules: Rule[]): void {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const x1 = Math.min(...xs);
+  const x2 = Math.max(...xs);
+  const y1 = Math.min(...ys);
+  const y2 = Math.max(...ys);
+  const w = x2 - x1;
+  const h = y2 - y1;
+  // A thin box (a filled or stroked rectangle drawn as a line) is one rule along its length.
+  if (h <= RULE_THICKNESS && w >= MIN_RULE) {
+    rules.push({ x1, x2, y1: (y1 + y2) / 2, y2: (y1 + y2) / 2 });
+    return;
+  }
+  if (w <= RULE_THICKNESS && h >= MIN_RULE) {
+    rules.push({ x1: (x1 + x2) / 2, x2: (x1 + x2) / 2, y1, y2 });
+    return;
+  }
+  if (!stroked) return;
+  for (let i = 1; i < points.length; i++) {
+    const [ax, ay] = points[i - 1]!;
+    const [bx, by] = points[i]!;
+    if (Math.abs(ay - by) < 0.5 && Math.abs(ax - bx) >= MIN_RULE) rules.push({ x1: Math.min(ax, bx), x2: Math.max(ax, bx), y1: ay, y2: ay });
+    else if (Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) >= MIN_RULE) rules.push({ x1: ax, x2: ax, y1: Math.min(ay, by), y2: Math.max(ay, by) });
+  }
+}
+
+/** mergeRules joins collinear rules (same coordinate within SNAP) that touch or overlap. */
+function mergeRules(rules: Rule[], horizontal: boolean): Rule[] {
+  const key = (r: Rule) => (horizontal ? r.y1 : r.x1);
+  const from = (r: Rule) => (horizontal ? r.x1 : r.y1);
+  const to = (r: Rule) => (horizontal ? r.x2 : r.y2);
+  const sorted = [...rules].sort((a, b) => key(a) - key(b));
+  // Snap each rule's coordinate to the first of its run.
+  const lanes: Rule[][] = [];
+  for (const r of sorted) {
+    const lane = lanes[lanes.length - 1];
+    if (lane && key(r) - key(lane[0]!) <= SNAP) lane.push(r);
+    else lanes.push([r]);
+  }
+  const merged: Rule[] = [];
+  for (const lane of lanes) {
+    const at = lane.reduce((sum, r) => sum + key(r), 0) / lane.length;
+    const spans = lane.map((r) => [from(r), to(r)] as [number, number]).sort((a, b) => a[0] - b[0]);
+    let [a, b] = spans[0]!;
+    const push = () => merged.push(horizontal ? { x1: a, x2: b, y1: at, y2: at } : { x1: at, x2: at, y1: a, y2: b });
+    for (const [c, d] of spans.slice(1)) {
+      if (c <= b + SNAP) b = Math.max(b, d);
+      else {
+        push();
+        [a, b] = [c, d];
+      }
+    }
+    push();
+  }
+  return merged;
+}
+
+/** meets: a horizontal and a vertical rule cross or touch (within SNAP) */
+function meets(h: Rule, v: Rule): boolean {
+  return v.x1 >= h.x1 - SNAP && v.x1 <= h.x2 + SNAP && h.y1 >= v.y1 - SNAP && h.y1 <= v.y2 + SNAP;
+}
+
+/**
+ * ruledGrids groups the page's rules into tables: rules that meet belong to one table; a group
+ * with at least two horizontal and two vertical rules, and at least two cells, is a grid.
+ */
+export function ruledGrids(rules: Rule[]): RuledGrid[] {
+  const horizontal = mergeRules(
+    rules.filter((r) => r.y1 === r.y2),
+    true,
+  );
+  const vertical = mergeRules(
+    rules.filter((r) => r.x1 === r.x2 && r.y1 !== r.y2),
+    false,
+  );
+  if (horizontal.length < 2 || vertical.length < 2 || horizontal.length * vertical.length > 250000) return [];
+  // Union-find over all rules: horizontal i is i, vertical j is horizontal.length + j.
+  const parent = Array.from({ length: horizontal.length + vertical.length }, (_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  horizontal.forEach((h, i) =>
+    vertical.forEach((v, j) => {
+      if (meets(h, v)) parent[find(i)] = find(horizontal.length + j);
+    }),
+  );
+  const groups = new Map<number, { horizontal: Rule[]; vertical: Rule[] }>();
+  const group = (i: number) => {
+    const root = find(i);
+    const g = groups.get(root) ?? { horizontal: [], vertical: [] };
+    groups.set(root, g);
+    return g;
+  };
+  horizontal.forEach((h, i) => group(i).horizontal.push(h));
+  vertical.forEach((v, j) => group(horizontal.length + j).vertical.push(v));
+  const grids: RuledGrid[] = [];
+  for (const g of groups.values()) {
+    if (g.horizontal.length < 2 || g.vertical.length < 2) continue;
+    const xs = edges(g.vertical.map((v) => v.x1));
+    const ys = edges(g.horizontal.map((h) => h.y1));
+    if (xs.length < 2 || ys.length < 2 || (xs.length - 1) * (ys.length - 1) < 2) continue;
+    grids.push({ xs, ys, horizontal: g.horizontal, vertical: g.vertical });
+  }
+  return grids.sort((a, b) => a.ys[0]! - b.ys[0]!);
+}
+
+/** edges: the distinct positions, ascending, those within SNAP of the one before dropped */
+function edges(values: number[]): number[] {
+  const out: number[] = [];
+  for (const v of [...values].sort((a, b) => a - b)) if (!out.length || v - out[out.length - 1]! > SNAP) out.push(v);
+  return out;
+}
+
+/** hasRule: a rule of `rules` at `at` covers most of [from, to] */
+export function hasRule(rules: Rule[], horizontal: boolean, at: number, from: number, to: number): boolean {
+  let covered = 0;
+  for (const r of rules) {
+    const key = horizontal ? r.y1 : r.x1;
+    if (Math.abs(key - at) > SNAP) continue;
+    const a = Math.max(from, horizontal ? r.x1 : r.y1);
+    const b = Math.min(to, horizontal ? r.x2 : r.y2);
+    if (b > a) covered += b - a;
+  }
+  return covered >= 0.6 * (to - from);
+}
