@@ -213,7 +213,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect(JSON.parse(refused!.payload)).toEqual({ task_id: bad.task_id, status: "failed", created_at: failed!.created_at, completed_at: failed!.completed_at, credits_used: 0, error: { error: "bad_request", detail: "asked to fail" } });
       });
 
-      test("TaskStore.finish writes nothing for another owner or for a charge past the hold", async () => {
+      test("TaskStore.finish writes nothing for another owner, for a charge past the hold or past the hold's TTL", async () => {
         const [store] = await machinesOn(kind, 1);
         const account = await makeKey(store!);
         const { engine, ledger } = engineOn(store!);
@@ -226,6 +226,8 @@ for (const kind of ["sqlite", "postgres"] as const) {
         const finish = { id: task_id, owner: "me", status: "completed" as const, result: '{"a":1}', error: null, credits: 1, completedAt: nowIso(), progress: [3, 3] as [number, number], holdId: claimed.hold_id, charge: charge(1), delivery };
         expect(await store!.tasks.finish({ ...finish, owner: "someone else" })).toBe("lease_lost");
         expect(await store!.tasks.finish({ ...finish, credits: 2, charge: charge(2) })).toBe("not_covered");
+        // a hold whose TTL (24 h) has passed by the ending reserves nothing: the ledger's balance check decides
+        expect(await store!.tasks.finish({ ...finish, completedAt: new Date(now + 25 * 3_600_000).toISOString() })).toBe("not_covered");
         expect(await store!.tasks.get(task_id)).toMatchObject({ status: "processing", lease_owner: "me", result: null, progress_total: null });
         expect(await ledger.balance(account)).toMatchObject({ used: 0, held: 1 });
         expect(await store!.deliveries.ofTask(task_id)).toEqual([]);

@@ -193,7 +193,9 @@ function taskStore(store: Store, run: Runner): TaskStore {
     if (f.progress && !q.setProgress(f.id, f.owner, f.progress[0], f.progress[1])) throw new FinishRollback("lease_lost");
     const written = f.status === "completed" ? q.complete(f.id, f.owner, f.result!, f.credits, f.completedAt) : q.fail(f.id, f.owner, f.error!, f.completedAt);
     if (!written) throw new FinishRollback("lease_lost");
-    const reserved = f.holdId ? (store.db.query<{ amount: number }, [string]>("DELETE FROM credit_holds WHERE id = ? RETURNING amount").get(f.holdId)?.amount ?? 0) : 0;
+    const hold = f.holdId ? store.db.query<{ amount: number; expires_at: number }, [string]>("DELETE FROM credit_holds WHERE id = ? RETURNING amount, expires_at").get(f.holdId) : null;
+    // a hold past its TTL reserves nothing any more: the charge then takes the ledger's balance check
+    const reserved = hold && hold.expires_at > Date.parse(f.completedAt) ? hold.amount : 0;
     if (f.charge && f.charge.amount > 0) {
       if (f.charge.amount > reserved) throw new FinishRollback("not_covered");
       credits.insertEntry(f.charge);

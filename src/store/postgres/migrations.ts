@@ -380,7 +380,7 @@ export const PG_MIGRATIONS: Migration[] = [
       --   the task row (status, result or error, credits, progress, lease and input cleared), only
       --   while this owner holds it: otherwise 'lease_lost' and nothing is written;
       --   the credit hold deleted and, for a charge, its ledger entry; a charge larger than the hold
-      --   still reserves raises SQLSTATE DINCV (nothing written): the caller takes the full path,
+      --   still reserves (nothing, once the hold's TTL has passed) raises SQLSTATE DINCV (nothing written): the caller takes the full path,
       --   which checks the balance under the key's lock (credits.ts settleIn);
       --   the webhook delivery row (the outbox), when given.
       -- p_charge: {key_id, kind, amount, period, operation, request_id, note, created_at} or NULL;
@@ -392,6 +392,7 @@ export const PG_MIGRATIONS: Migration[] = [
       LANGUAGE plpgsql AS $$
       DECLARE
         v_reserved INTEGER;
+        v_expires BIGINT;
       BEGIN
         UPDATE tasks SET status = p_status,
                result = CASE WHEN p_status = 'completed' THEN p_result ELSE result END,
@@ -405,7 +406,11 @@ export const PG_MIGRATIONS: Migration[] = [
           RETURN 'lease_lost';
         END IF;
         IF p_hold_id IS NOT NULL THEN
-          DELETE FROM credit_holds WHERE id = p_hold_id RETURNING amount INTO v_reserved;
+          DELETE FROM credit_holds WHERE id = p_hold_id RETURNING amount, expires_at INTO v_reserved, v_expires;
+          -- a hold past its TTL reserves nothing any more: the charge then takes the ledger's balance check
+          IF v_expires IS NOT NULL AND v_expires <= (extract(epoch FROM p_completed_at::timestamptz) * 1000)::BIGINT THEN
+            v_reserved := 0;
+          END IF;
         END IF;
         IF p_charge IS NOT NULL AND (p_charge->>'amount')::INTEGER > 0 THEN
           IF (p_charge->>'amount')::INTEGER > COALESCE(v_reserved, 0) THEN
