@@ -173,10 +173,14 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
 /** MAX_CELL_LINES: a ruled cell of more lines than this is a frame around part of a page */
 const MAX_CELL_LINES = 12;
 
+/** middleOf: the point of an item that decides its ruled cell (horizontal middle, a third up from the baseline) */
+function middleOf(item: PdfTextItem): { x: number; y: number } {
+  return { x: item.x + item.width / 2, y: item.y - 0.3 * item.size };
+}
+
 /** inGrid: the item's middle lies within the grid's outer rules */
 function inGrid(item: PdfTextItem, grid: RuledGrid): boolean {
-  const x = item.x + item.width / 2;
-  const y = item.y - 0.3 * item.size;
+  const { x, y } = middleOf(item);
   return x > grid.xs[0]! && x < grid.xs[grid.xs.length - 1]! && y > grid.ys[0]! && y < grid.ys[grid.ys.length - 1]!;
 }
 
@@ -204,12 +208,13 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
   }
   const cellItems = new Map<number, PdfTextItem[]>();
   for (const item of items) {
-    const x = item.x + item.width / 2;
-    const y = item.y - 0.3 * item.size;
+    const { x, y } = middleOf(item);
     const c = Math.max(0, xs.findIndex((edge, k) => k + 1 < xs.length && x >= edge && x < xs[k + 1]!));
     const r = Math.max(0, ys.findIndex((edge, k) => k + 1 < ys.length && y >= edge && y < ys[k + 1]!));
     const o = owner[r * cols + c]!;
-    cellItems.set(o, [...(cellItems.get(o) ?? []), item]);
+    const list = cellItems.get(o);
+    if (list) list.push(item);
+    else cellItems.set(o, [item]);
   }
   const table: string[][] = [];
   const size = median(items.map((item) => item.size));
