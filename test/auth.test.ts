@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 // URLs use a public IP literal: the guard accepts it without DNS (this machine has none). Operations
 // that fetch it fail fast (no route out, 500 ms fetch deadline) with a 400 url_unreachable.
-import { form, startServer, type TestServer } from "./helpers/server";
+import { form, startServer, TEST_DATABASE, type TestServer } from "./helpers/server";
 
 let server: TestServer;
 let key: string;
@@ -71,11 +71,20 @@ describe("X-API-Key", () => {
     if (r.status === 400) expect((await r.json()).error).toBe("url_unreachable");
   });
 
-  test("a revoked key is refused with 401 from the next request on", async () => {
+  // SQLite: the next request reads the moved data_version. PostgreSQL: the revocation reaches the
+  // server's key cache by NOTIFY, asynchronously, so the promise there is "within a second"
+  // (issue 18); a request sent before the notification lands may still be served.
+  test(`a revoked key is refused with 401 ${TEST_DATABASE === "sqlite" ? "from the next request on" : "within a second"}`, async () => {
     const { key: k, id } = await server.key("free");
-    expect((await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": k } })).status).toBe(200);
+    const usage = () => fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": k } });
+    expect((await usage()).status).toBe(200);
     expect(await (await server.openBackend()).keys.revoke(id, new Date().toISOString())).toBe(1);
-    const r = await fetch(`${server.url}/api/v1/usage`, { headers: { "X-API-Key": k } });
+    const revokedAt = performance.now();
+    let r = await usage();
+    while (TEST_DATABASE === "postgres" && r.status === 200 && performance.now() - revokedAt < 1_000) {
+      await Bun.sleep(100); // at most ~10 requests: well inside the free plan's 30 a minute
+      r = await usage();
+    }
     expect(r.status).toBe(401);
     expect((await r.json()).detail).toContain("revoked");
   });
