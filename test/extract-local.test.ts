@@ -473,6 +473,26 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(run("KEDAI MAJU\nNo. 3, Jalan Kenanga\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
   });
 
+  test("date: a till's time under its own label or first on the line, and a date label OCR misread by a letter, settle the date", () => {
+    const run = (md: string, ocrQuality: number) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality }).date!;
+    expect(run("KEDAI MAJU\nFriday 29-12-2017 Time : 20:17\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("KEDAI MAJU\n06:20PM #468008 20-02-18\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("KEDAI MAJU\nReceipt No.: CS1801/26874 Dale: 18/01/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("KEDAI MAJU\nBIZDATE: 18/01/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    // a word that merely ends in letters like a date label's is no label; a number with a colon is no time
+    expect(run("KEDAI MAJU\nReceipt No.: CS1801/26874 Sale: 18/01/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    expect(run("KEDAI MAJU\nRef 12:345 18/01/18\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    // on a poorly read page the misread label is not trusted
+    expect(run("KEDAI MAJU\nReceipt No.: CS1801/26874 Dale: 18/01/2018\nTOTAL 5.00", 0.6).confidence).toBeLessThan(0.8);
+  });
+
+  test("date: 'JLN' and ringgit amounts OCR spaced ('RM 65. 20') say the page writes the day first", () => {
+    const run = (md: string) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality: 0.75 }).date!;
+    expect(run("KEDAI MAJU\n13, JLN TASIK 8\nDate 9/3/2018 20:54:50\nTOTAL 5.00").confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("KEDAI MAJU\nDate 9/3/2018 20:54:50\nTOTAL RM 65. 20").confidence).toBeGreaterThanOrEqual(0.8);
+    expect(run("KEDAI MAJU\nDate 9/3/2018 20:54:50\nTOTAL 65.20").confidence).toBeLessThan(0.8);
+  });
+
   test("total: a tax summary's sum row is neither the total nor a second reading of one", () => {
     const md = "KEDAI MAJU\nSUB-TOTAL (EX) 52.00\nTOTAL iF 2) Se 55.10\nCASH 55.10\nCHANGE 0.00\nGST SUMMARY\nTAX CODE % (RM) (RM)\nSR 6.00 52.00 3.12\nTOTAL: 2.00 3.12";
     const r = ocr(md);

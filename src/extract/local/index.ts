@@ -178,14 +178,25 @@ function tillStamp(doc: ParsedDocument, value: string, span: [number, number] | 
   if (!d || +d.iso.slice(0, 4) > new Date().getUTCFullYear() + 1) return null;
   const at = doc.markdown.indexOf(value, span?.[0] ?? 0);
   if (at < 0) return null;
-  // "12-01-19 21:13": a till prints a two-digit year too, with the time beside it
-  const time = doc.markdown.slice(at + value.length, at + value.length + 12).match(/^\s{0,3}(\d{1,2}):\s?(\d{2})/);
+  // "12-01-19 21:13": a till prints a two-digit year too, with the time beside it, or under its own
+  // label ("29-12-2017 Time : 20:17"), or the time first on the line ("06:20PM #468008 20-02-18")
+  const after = doc.markdown.slice(at + value.length, at + value.length + 20).match(/^\s{0,3}(?:(?:time|masa|zeit|heure|hora)\s*[:.]?\s*)?(\d{1,2}):\s?(\d{2})/i);
+  const before = doc.markdown.slice(Math.max(0, at - 24), at).split("\n").at(-1) ?? "";
+  const earlier = before.match(/(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s?(?:[AP]M)?(?![\d:])/i);
+  const time = after ?? earlier;
   if (time && +time[1]! < 24 && +time[2]! < 60) return "timed";
   if (!/\d{4}/.test(value)) return null;
-  // "Date: 19/10/2018", "DATE 19/10/2018": under a date label of its own
-  const before = doc.markdown.slice(Math.max(0, at - 24), at).split("\n").at(-1) ?? "";
-  return /(?<!\p{L})(date|tarikh|datum|fecha|data)\s*[:.]?\s*$/iu.test(before) ? "labelled" : null;
+  // "Date: 19/10/2018", "DATE 19/10/2018", "BIZDATE: 12/03/2018": under a date label of its own, or one
+  // OCR misread by a letter ("Dale:", "Nate :")
+  return DATE_LABEL_END.test(before) ? "labelled" : null;
 }
+
+/**
+ * DATE_LABEL_END: a date label right before a value: "Date", a word ending in it ("BIZDATE", "InvDate"),
+ * its Malay, German, Spanish and Portuguese words, and "date" with one letter misread as OCR does on
+ * thermal paper (D read as N, T, F, O; t as l).
+ */
+const DATE_LABEL_END = /(?<!\p{L})(\p{L}{0,4}date|tarikh|datum|fecha|data|[dntfo]ate|da[l1]e)\s*[:;.]?\s*$/iu;
 
 /** SLIP_SETTLED: the confidence of the amount a slip prints in its receipt and its payment part alike. */
 const SLIP_SETTLED = 0.85;
