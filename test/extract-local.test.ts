@@ -355,6 +355,27 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(form.merchant!.value).toBe("PASARAYA SERI MAJU SDN BHD");
   });
 
+  test("merchant: the first line under an image's file-name heading heads the page; the converter's metadata section names no one", () => {
+    // a name over two lines whose second line heads the address: the first line, the page's first, is the name
+    const r = ocr("# scan.jpg\n\nRESTORAN MAWAR\nMAWAR! HOUSE\n\n0012345 67-K\n13, JLN TASIK UTAMA 8\n57000 KL\n\nTOTAL RM 65.20\n\n## Image metadata\n\n- **Format:** JPEG\n- **Color space:** srgb, 3 channels");
+    expect(r.merchant!.value).toBe("RESTORAN MAWAR");
+    expect(r.merchant!.confidence).toBeLessThan(0.8);
+    // a lowercase note on the first line is not the name under it
+    expect(ocr("# scan.jpg\n\njohn smith\nHAPPY HOME DECOR\n27, JALAN MAJU 5,\n81100 JOHOR BAHRU\nTOTAL 30.00").merchant!.value).toBe("HAPPY HOME DECOR");
+    // with nothing name-like on the page, the metadata section's lines are not taken for one
+    expect(ocr("# scan.jpg\n\n12.00 3 4.00\nTOTAL 12.00\n\n## Image metadata\n\n- **Format:** JPEG\n- **Color space:** srgb, 3 channels").merchant!.value).not.toMatch(/JPEG|srgb/i);
+  });
+
+  test("merchant: a line that still holds a registration number OCR closed with '}' is the operator's, not the shop heading the address", () => {
+    const md = "# scan.jpg\n\nTQ FOR SHOPPING WITH kedaiku.com\n\nSERI MAJU REST AREA\n\nLOT R1, JALAN REHAT 2,\n84600, PAGOH JOHOR\n\ncareline@kedaiku.com.my\n\nKEDAIKU RETAIL SB(305245-X} FRA STORES\nTOTAL 10.00";
+    expect(ocr(md).merchant!.value).toBe("SERI MAJU REST AREA");
+  });
+
+  test("merchant: a speck line ending in '&' is not joined to the name under it", () => {
+    const r = ocr("# scan.jpg\n\n0S i2&\nTriple Six Paint Enterprise\nNo 14, Jalan Permas 4/3\nTOTAL 7.60");
+    expect(r.merchant!.value).toBe("Triple Six Paint Enterprise");
+  });
+
   test("total: cash less change settles the total the page prints, over a before-tax total", () => {
     const r = ocr("KEDAI MAJU\nTotal Sales (Excluding GST) 47.17\nTotal Sales (Inclusive of GST) 50.00\nCASH 100.00\nCHANGE 50.00");
     expect(r.total!.value).toBe(50);

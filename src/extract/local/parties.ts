@@ -80,7 +80,7 @@ function addressLike(t: string): boolean {
 }
 
 /** REGISTRATION: a company registration or tax number line, printed under the issuer's name. */
-const REGISTRATION = /^\(?\s*\d{5,7}-?[A-Z]\s*\)?$|\b(reg\.?|registration|company|co\.)\s*(no|nr|number)\b|\b(gst|vat|ust-?id|tva|btw|siret|siren|abn|tax id)\b|\(\d{4,}-[A-Z]\)/i;
+const REGISTRATION = /^\(?\s*\d(?:\s?\d){4,11}\s?-?\s?[A-Z]\s*[)}\]]?$|\b(reg\.?|registration|company|co\.)\s*(no|nr|number)\b|\b(gst|vat|ust-?id|tva|btw|siret|siren|abn|tax id)\b|\(\d{4,}-[A-Z][)}\]]/i;
 
 /** companyName cuts a name at its legal form ("Kraxi GmbH Flugzeugallee 17" -> "Kraxi GmbH"). */
 function companyName(text: string): string {
@@ -159,7 +159,7 @@ function mentionsOf(lines: Line[]): Mention[] {
       }
       const second = ocrFixedForm(trimOcrNoise(next.plain.replace(/\*\*/g, "")));
       const first = ocrFixedForm(trimOcrNoise(head.replace(/\*\*/g, "")));
-      const continues = /&$/.test(first) ? nameLike(second) && !hasLegalForm(first) : onlyLegalForm(second) && !hasLegalForm(first) && nameLike(first);
+      const continues = /&$/.test(first) ? nameLike(second) && !hasLegalForm(first) && nameLike(first.replace(/\s*&$/, "")) : onlyLegalForm(second) && !hasLegalForm(first) && nameLike(first);
       const joined = companyName(`${first} ${second}`);
       if (continues && nameLike(joined)) out.push({ name: joined, line: index, last: nextIndex, start: line.start, end: next.end, sender: false });
       else if (nameLike(name)) out.push({ name, line: index, last: index, start: line.start, end: line.end, sender });
@@ -174,6 +174,11 @@ function onlyLegalForm(text: string): boolean {
   return m !== null && m.index !== undefined && /^[\s(]*(\(?[A-Z]\)\s*)?$/.test(text.slice(0, m.index)) && /^[\s.,]*$/.test(text.slice(m.index + m[0].length));
 }
 
+/** FILE_NAME: a heading that is a file's name ("# 065.jpg"), as the converter heads an image's text. */
+const FILE_NAME = /^[^\s/\\]+\.(jpe?g|png|gif|bmp|tiff?|webp|heic|avif|svg)$/i;
+/** CONVERTER_SECTION: the section the image converter appends after the text it read. */
+const CONVERTER_SECTION = /^image metadata$/i;
+
 /** ISSUER_SETTLED: the confidence of an issuer the letterhead settles (see findIssuer). */
 const ISSUER_SETTLED = 0.85;
 /** ISSUER_MARGIN: how far (in layout points) the settled issuer must lead every other name. */
@@ -182,7 +187,11 @@ const ISSUER_MARGIN = 2;
 /** findIssuer picks the name that the document's layout and wording say issued it, or null. */
 export function findIssuer(doc: ParsedDocument): Issuer | null {
   const lines = doc.lines;
-  const content = lines.map((l, i) => ({ l, i })).filter((x) => x.l.plain);
+  // the converter's own lines are not the document's: an image's file-name heading and its metadata section
+  const metadataAt = lines.findIndex((l) => l.isHeading && CONVERTER_SECTION.test(l.plain));
+  const content = lines
+    .map((l, i) => ({ l, i }))
+    .filter((x) => x.l.plain && !(x.l.isHeading && FILE_NAME.test(x.l.plain)) && (metadataAt < 0 || x.i < metadataAt));
   if (!content.length) return null;
   const topLines = new Set(content.slice(0, 12).map((x) => x.i));
   const firstLine = content[0]!.i;
@@ -201,7 +210,8 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     const below = content.filter((x) => x.i > line).slice(0, 2);
     return below.some((x) => addressLike(x.l.plain) || REGISTRATION.test(x.l.plain) || /^(tel|phone|telefon|fax)\b/i.test(x.l.plain));
   };
-  const mentions = mentionsOf(lines);
+  const inContent = new Set(content.map((x) => x.i));
+  const mentions = mentionsOf(lines).filter((m) => inContent.has(m.line));
   // the address window under a sender line holds the recipient
   for (const m of mentions.filter((x) => x.sender)) {
     for (const x of content.filter((c) => c.i > m.line).slice(0, 4)) if (!mentions.some((o) => o.sender && o.line === x.i)) customerLines.add(x.i);
@@ -217,7 +227,8 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     if (topLines.has(m.line)) score += 1;
     // a receipt's or letterhead's name is printed in capitals; a lowercase line on top is a handwritten note or noise
     if (topLines.has(m.line) && /\p{Lu}{3,}/u.test(m.name) && !/\p{Ll}/u.test(m.name)) score += 0.5;
-    if (m.line === firstLine) score += 1;
+    // the first line heads the page; a line without a capital there is a handwritten note or OCR noise
+    if (m.line === firstLine && /\p{Lu}/u.test(m.name)) score += 1;
     if (m.line >= footerFrom && !topLines.has(m.line)) score += 0.5;
     // a town line inside an address ("SELANGOR DARUL EHSAN") follows the street line
     const above = content.filter((x) => x.i < m.line).at(-1);
