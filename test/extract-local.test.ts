@@ -393,6 +393,33 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\nTotal Incl. GST 12.50\nCash 50.00\nCHANGE 30.00").total!.value).toBe(12.5);
   });
 
+  test("total: the word total misread letter by letter (iotel, jotal, tota1) is still a total label", () => {
+    for (const word of ["iotel", "jotal", "TOTA1", "T0TAL"]) {
+      const r = ocr(`KEDAI MAJU\nItems 3\n${word} After Rounding RM 42.15\nThank you`);
+      expect(r.total!.value, word).toBe(42.15);
+    }
+    // a word that merely starts like total is no total label
+    expect(ocr("KEDAI MAJU\nTotem 42.15\nThank you").total!.value).not.toBe(42.15);
+  });
+
+  test("total: a cash line OCR read as 'Sash' or 'Gash' with its change below settles the total it pays", () => {
+    for (const cash of ["Sash", "GASH"]) {
+      const r = ocr(`KEDAI MAJU\njotal [B52 85.16\nRounding Adjustment 0.00\niotel After Rounding BSE- 7% / 85.10\n${cash} Ses 100.10\nCHANGE 15.00`);
+      expect(r.total!.value, cash).toBe(85.1);
+      expect(r.total!.confidence, cash).toBeGreaterThanOrEqual(0.8);
+    }
+    // without a change line under it, a line opening with "Sash" is no payment
+    expect(ocr("KEDAI MAJU\nTotal 85.16\nSash window lock 100.10\nThank you").total!.value).toBe(85.16);
+  });
+
+  test("total: with no total line, subtotal + tax + cash rounding landing on 5 cents is the total, below 0.6", () => {
+    const r = ocr("KEDAI MAJU\nSUB-TOTAL (EX) 40.00\nTOTAL TAX : 2.42\nROUNDING ; -0,02\nTHANK YOU");
+    expect(r.total!.value).toBe(42.4);
+    expect(r.total!.confidence).toBeLessThan(0.6);
+    // a sum that does not land on 5 cents is no cash rounding: nothing is computed
+    expect(ocr("KEDAI MAJU\nSUB-TOTAL (EX) 40.00\nTOTAL TAX : 2.42\nROUNDING ; 0.01\nTHANK YOU").total!.value).not.toBe(42.43);
+  });
+
   test("total: a tax summary row whose net amount and tax add up to it settles an OCR-read total", () => {
     const summary = ocr("KEDAI MAJU\nTotal Incl. GST RM 21.20\nGST Summary Amount Tax\nSR @ 6% 20.00 1.20");
     expect(summary.total!.value).toBe(21.2);

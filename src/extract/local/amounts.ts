@@ -24,9 +24,10 @@ interface Amount {
 /**
  * PAID_LINE / CHANGE_LINE: a receipt's payment lines as OCR reads them ("CASH RM 50.00", "CA. : RM
  * = 73. 00", "Paid Amount 100.00", "CHANGE: RM 0.00", "CASH CHANGE 71.40"), read off the raw lines
- * because OCR often leaves no clean label for the parser.
+ * because OCR often leaves no clean label for the parser; "GASH" and "Sash" are cash with its C
+ * misread (a payment line counts only with a change line under it).
  */
-const PAID_LINE = /^\W*(cash|gash|ca\.|tunai|tendered|paid|paid amount|amount paid|payment|card|visa|master(card)?|debit card|credit card)(?![\p{L}])/iu;
+const PAID_LINE = /^\W*([cgs]ash|ca\.|tunai|tendered|paid|paid amount|amount paid|payment|card|visa|master(card)?|debit card|credit card)(?![\p{L}])/iu;
 const CHANGE_LINE = /^\W*(cash\s+)?(change|kembalian|baki|ruckgeld|wechselgeld|rendu)(?![\p{L}])/iu;
 
 /** OCR_AMOUNT: a two-decimal amount, tolerating the spaces OCR puts around its point ("73. 00", "28 .60"). */
@@ -275,3 +276,35 @@ export function slipAmount(doc: ParsedDocument): SlipAmount | null {
   if (!first || found.some((f) => !same(f.value, first.value))) return null;
   return { value: first.value, times: found.length, start: first.start, end: first.end };
 }
+
+/** ROUNDING_ROW: a receipt's cash rounding line and its signed adjustment ("ROUNDING ; -0,01", "Rounding Adj 0.02"). */
+const ROUNDING_ROW = /^\W*round(?:ing|ed)?\b(?:\s*adj\w*)?[^\d-]{0,12}(-?)\s?0\s?[.,]\s?0(\d)\s*$/i;
+
+/**
+ * netTaxRounded: with no total that can be read, a receipt's subtotal, its tax and its cash rounding,
+ * printed in that order, add up to what was paid, and the sum lands on a multiple of 5 cents as
+ * cash rounding does. Computed, not printed: the caller keeps it below 0.6. Null when any of the
+ * three is missing or ambiguous.
+ */
+export function netTaxRounded(doc: ParsedDocument): Amount | null {
+  const lines = doc.lines.filter((l) => l.plain && !l.isTable);
+  const subAt = lines.findIndex((l) => SUB_ROW.test(l.plain) && ocrAmounts(l.plain).length === 1);
+  if (subAt < 0 || lines.slice(subAt + 1).some((l) => SUB_ROW.test(l.plain))) return null;
+  const sub = ocrAmounts(lines[subAt]!.plain)[0]!.value;
+  const rest = lines.slice(subAt + 1, subAt + 5);
+  const taxLine = rest.find((l) => TAX_ROW.test(l.plain) && ocrAmounts(l.plain).length === 1);
+  const row = rest.find((l) => ROUNDING_ROW.test(l.plain));
+  if (!taxLine || !row || row.start < taxLine.start) return null;
+  const tax = ocrAmounts(taxLine.plain)[0]!.value;
+  if (!(tax > 0 && tax <= 0.3 * sub)) return null;
+  const m = ROUNDING_ROW.exec(row.plain)!;
+  const adjust = ((m[1] ? -1 : 1) * Number(m[2])) / 100;
+  const value = Math.round((sub + tax + adjust) * 100) / 100;
+  if (adjust === 0 || Math.round(value * 100) % 5 !== 0) return null;
+  const start = lines[subAt]!.start;
+  return { value, candidate: { label: "subtotal", value: value.toFixed(2), kind: "colon", start, end: row.end, section: "", order: 0 } };
+}
+
+/** SUB_ROW / TAX_ROW: a receipt's subtotal line and its tax line, as OCR reads them. */
+const SUB_ROW = /^\W*sub\s*-?\s*total\b/i;
+const TAX_ROW = /^\W*(total\s+)?(tax|gst|vat|sst)\b(?!.*\b(summary|code|rate)\b)/i;

@@ -18,7 +18,7 @@ import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
-import { netPlusTax, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
+import { netPlusTax, netTaxRounded, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
 import { formHeaderValue } from "./formHeader";
@@ -348,6 +348,8 @@ const ROUNDING_LINE = /^\W*(total\s+)?round(ing|ed)?\b(?!.*\btotal\b)/im;
 /** ROUNDED_TOTAL_CAP: a total rounded by the engine, not read: the page does not print it as such. */
 const ROUNDED_TOTAL_CAP = 0.6;
 
+/** NET_TAX_ROUNDED: a total computed from the subtotal, the tax and the cash rounding: no line prints it, so below 0.6. */
+const NET_TAX_ROUNDED = 0.5;
 /** CORROBORATED_TOTAL: the confidence of a total that other amounts of the page confirm. */
 const CORROBORATED_TOTAL = 0.85;
 
@@ -707,6 +709,9 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     // "TOR: RM 73. 00": what the payment lines say was paid
     const payment = receiptPayment(doc);
     if (payment) return payment.confirmedAt ? cite(doc, payment.value, 0.85, ...payment.confirmedAt) : cite(doc, payment.value, 0.5, payment.start, payment.end);
+    // "SUB-TOTAL (EX) 26.00 / TOTAL TAX 1.56 / ROUNDING -0.01": the net amount, its tax and the cash rounding add up to what was paid
+    const rounded = netTaxRounded(doc);
+    if (rounded) return cite(doc, rounded.value, NET_TAX_ROUNDED, rounded.candidate.start, rounded.candidate.end);
     const money = allNumbers(md).filter((n) => n.currency && !n.percent);
     if (!money.length) return null;
     const largest = money.reduce((a, b) => (b.value > a.value ? b : a));

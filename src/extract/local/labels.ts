@@ -106,8 +106,15 @@ export function splitWords(text: string): string[] {
     .replace(/p\.o\./g, "po")
     .split(/[^a-z0-9#]+/)
     .filter(Boolean)
-    .map((w) => WORD_ALIASES[w] ?? w);
+    .map((w) => WORD_ALIASES[w] ?? (OCR_TOTAL.test(w) ? "total" : w));
 }
+
+/**
+ * OCR_TOTAL: the word total as OCR reads it on scans, each letter read as one it is often confused
+ * with (t/i/j/l/1, o/0/a, a/e, l/i/1): "iotel", "jotal", "tota1". No word of the label languages has
+ * this shape but total itself.
+ */
+const OCR_TOTAL = /^[tijl1][o0a][tl1i][ae][l1i]$/;
 
 /** normaliseLabel returns a label's words joined by one space, without parenthesised notes. */
 export function normaliseLabel(label: string): string {
