@@ -534,6 +534,16 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(run("KEDAI MAJU\nReceipt No.: CS1801/26874 Dale: 18/01/2018\nTOTAL 5.00", 0.6).confidence).toBeLessThan(0.8);
   });
 
+  test("date: of several unlabelled dates on a scan, the one the till stamps with the time is the purchase date", () => {
+    const r = ocr("KEDAI MAJU\nTAXINV :G02-1550040 19/03/16\nITEM 1 5.00\nTOTAL 5.00\n18/03/18 09:03 #902-15500408");
+    expect(r.date!.value).toBe("18/03/18");
+    expect(r.date!.confidence).toBeGreaterThanOrEqual(0.8);
+    // without a time beside any of them, the first, unsettled
+    const bare = ocr("KEDAI MAJU\nTAXINV :G02-1550040 19/03/16\nITEM 1 5.00\nTOTAL 5.00\n18/03/18 #902-15500408");
+    expect(bare.date!.value).toBe("19/03/16");
+    expect(bare.date!.confidence).toBeLessThan(0.8);
+  });
+
   test("date: 'JLN' and ringgit amounts OCR spaced ('RM 65. 20') say the page writes the day first", () => {
     const run = (md: string) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality: 0.75 }).date!;
     expect(run("KEDAI MAJU\n13, JLN TASIK 8\nDate 9/3/2018 20:54:50\nTOTAL 5.00").confidence).toBeGreaterThanOrEqual(0.8);

@@ -148,6 +148,12 @@ function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldO
   return readings >= 2 ? outcome : { ...outcome, confidence: Math.min(outcome.confidence, OCR_UNSETTLED_CAP) };
 }
 
+/** followedByTime says whether a time of day ("09:03", "20:54:50") follows the offset on its line, as a till prints it after the date. */
+function followedByTime(text: string, offset: number): boolean {
+  const time = text.slice(offset, offset + 12).match(/^[ \t]{1,3}(\d{1,2}):\s?(\d{2})(?!\d)/);
+  return time !== null && +time[1]! < 24 && +time[2]! < 60;
+}
+
 /** OCR_FAIR: the ocr_quality from which a date printed as a till's timestamp or under its label is trusted as read. */
 const OCR_FAIR = 0.7;
 /** OCR_POOR: the ocr_quality from which a till's timestamp written in one consistent form is trusted as read. */
@@ -657,7 +663,8 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     if (labels.concept === "date" || (words.length === 1 && words[0] === "date")) {
       // a page with one date (written once or repeated) settles it (35 of 35 on the real sets); with several, the first is a guess
       const dates = allDates(md);
-      const d = dates[0];
+      // "TAXINV :G02-1550040 19/03/16 ... 18/03/18 09:03": of several dates, a receipt's own is the one its till stamps with the time
+      const d = (doc.ocrQuality !== null ? dates.find((x) => followedByTime(md, x.index + x.text.length)) : undefined) ?? dates[0];
       if (!d) return null;
       const single = dates.every((x) => x.iso === d.iso);
       const doubt = d.ambiguous && !doc.dateOrderKnown ? UNSETTLED_DATE_QUALITY : 1;
