@@ -420,6 +420,18 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\nSUB-TOTAL (EX) 40.00\nTOTAL TAX : 2.42\nROUNDING ; 0.01\nTHANK YOU").total!.value).not.toBe(42.43);
   });
 
+  test("total: a total above the cash handed over was misread; the subtotal, tax and rounding that add up to no more than the cash are paid, below 0.6", () => {
+    const md = (total: string) => `KEDAI MAJU\nTotal Sales (Excluding GST) : 95.17\nTotal GST :. 5.71\nRounding : 0.02\nTotal Sales (Inclusive of GST) : ${total}\nCASH ; 101.00\nChange : O.1d`;
+    const r = ocr(md("400.96"));
+    expect(r.total!.value).toBe(100.9);
+    expect(r.total!.confidence).toBeLessThan(0.6);
+    // a total the cash covers stays as printed
+    expect(ocr(md("100.90")).total!.value).toBe(100.9);
+    expect(ocr(md("100.95")).total!.value).toBe(100.95);
+    // with no change line under the cash, nothing says the cash was all that was handed over
+    expect(ocr("KEDAI MAJU\nTotal Sales (Excluding GST) : 95.17\nTotal GST :. 5.71\nRounding : 0.02\nTotal Sales (Inclusive of GST) : 400.96\nCASH ; 101.00").total!.value).not.toBe(100.9);
+  });
+
   test("total: a tax summary row whose net amount and tax add up to it settles an OCR-read total", () => {
     const summary = ocr("KEDAI MAJU\nTotal Incl. GST RM 21.20\nGST Summary Amount Tax\nSR @ 6% 20.00 1.20");
     expect(summary.total!.value).toBe(21.2);

@@ -305,6 +305,23 @@ export function netTaxRounded(doc: ParsedDocument): Amount | null {
   return { value, candidate: { label: "subtotal", value: value.toFixed(2), kind: "colon", start, end: row.end, section: "", order: 0 } };
 }
 
-/** SUB_ROW / TAX_ROW: a receipt's subtotal line and its tax line, as OCR reads them. */
-const SUB_ROW = /^\W*sub\s*-?\s*total\b/i;
+/** SUB_ROW / TAX_ROW: a receipt's subtotal line ("SUB-TOTAL (EX)", "Total Sales (Excluding GST)") and its tax line, as OCR reads them. */
+const SUB_ROW = /^\W*sub\s*-?\s*total\b|^\W*total\b[^\d]{0,12}\(?\s*(excl\w*|before (tax|gst))\b/i;
 const TAX_ROW = /^\W*(total\s+)?(tax|gst|vat|sst)\b(?!.*\b(summary|code|rate)\b)/i;
+
+/**
+ * cashTendered reads the amount a receipt says was handed over: a cash or payment line with a change
+ * line under it (the change itself may be unreadable). A total above it cannot be what was paid: a
+ * digit of it was misread ("Total Sales (Inclusive of GST) : 400.96" paid with "CASH 101.00"). Null
+ * when the page has no such pair.
+ */
+export function cashTendered(doc: ParsedDocument): number | null {
+  const lines = doc.lines.filter((l) => l.plain && !l.isTable);
+  for (let j = 0; j < lines.length; j++) {
+    if (!CHANGE_LINE.test(lines[j]!.plain)) continue;
+    const paid = lines.slice(Math.max(0, j - 3), j).reverse().find((l) => PAID_LINE.test(l.plain) && !CHANGE_LINE.test(l.plain));
+    const amount = paid ? ocrAmounts(paid.plain).at(-1) : undefined;
+    if (amount) return amount.value;
+  }
+  return null;
+}

@@ -18,7 +18,7 @@ import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
-import { netPlusTax, netTaxRounded, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
+import { cashTendered, netPlusTax, netTaxRounded, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
 import { formHeaderValue } from "./formHeader";
@@ -296,6 +296,14 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (!evidence.better && !evidence.corroborated && Math.abs(rounded - read) > 0.0049 && ROUNDING_LINE.test(doc.markdown)) {
       best = { ...best, value: rounded };
       confidence = Math.min(confidence, ROUNDED_TOTAL_CAP);
+    }
+    // "Total Sales (Inclusive of GST) : 400.96" paid with "CASH 101.00": more than was handed over, a digit was misread;
+    // the subtotal, tax and cash rounding that add up to no more than the cash are what was paid, computed (below 0.6)
+    const tendered = doc.ocrQuality !== null && !evidence.corroborated ? cashTendered(doc) : null;
+    const computed = tendered !== null && Number(best.value) > tendered + 0.005 ? netTaxRounded(doc) : null;
+    if (computed && tendered !== null && computed.value <= tendered + 0.005) {
+      best = { ...best, candidate: computed.candidate, value: computed.value };
+      confidence = NET_TAX_ROUNDED;
     }
     // digits read by OCR are settled only when the page repeats or adds up to them
     if (doc.ocrQuality !== null && !evidence.corroborated) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);
