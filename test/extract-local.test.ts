@@ -483,6 +483,14 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(run("Invoice 12\nTotal: 3145", { total: { type: "number", description: "Total amount to pay" } }).total!.value).toBe(3145);
   });
 
+  test("total: on a page that prints its amounts with a space for the point ('RM 5 83'), 'RM 64 13' is 64.13, paid rounded, below 0.8", () => {
+    const r = ocr("KEDAI MAJU\nTiger Bucket 1 55. 00 58 30\nService Charge RM 5 83\nTotal Sales (Incl GST 6%) RM 64 13\nRounding Adjustment RM 0 02\nTotal Discount RM 0 00\nTHANK YOU");
+    expect(r.total!.value).toBe(64.15);
+    expect(r.total!.confidence).toBeLessThan(0.8);
+    // one such amount alone says nothing of the page's way: the number stays as read
+    expect(ocr("KEDAI MAJU\nTable 12\nTotal Sales RM 64 13\nTHANK YOU").total!.value).not.toBe(64.13);
+  });
+
   test("total: a label read inside a longer one that names something else is not the total's", () => {
     // "SUB TOTAL" is the line's label, not "TOTAL"; "Total GST Amt :" names the tax
     const r = ocr("KEDAI MAJU\n1 SUB TOTAL 40,00\nTotal GST Amt : 2.40\nGRAND TOTAL 42.40");

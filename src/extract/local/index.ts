@@ -290,6 +290,12 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
       best = { ...best, value: Number(digits) / 100 };
       confidence = Math.min(confidence, ROUNDED_TOTAL_CAP);
     }
+    // "Total Sales RM 64 13" on a page that prints its amounts so ("RM 5 83", "RM 0 02"): OCR read the point as a space
+    const spaced = cleanText(best.candidate.value).match(/^\D*?(?<![\d.,])(\d{1,5}) (\d{2})\D*$/);
+    if (!evidence.better && !evidence.corroborated && doc.ocrQuality !== null && spaced && Number(spaced[1]) === best.value && spacedPointPage(doc, best.candidate.start)) {
+      best = { ...best, value: Number(`${spaced[1]}.${spaced[2]}`) };
+      confidence = Math.min(confidence, ROUNDED_TOTAL_CAP);
+    }
     // "TOTAL 60.31 / ROUNDING ADJ -0.01": a page that rounds its cash total to 5 cents is paid the rounded amount
     const read = Number(best.value);
     const rounded = Math.round(read * 20) / 20;
@@ -355,6 +361,14 @@ const OCR_WELL_READ = 0.8;
 function twoDecimalPage(doc: ParsedDocument): boolean {
   const amounts = [...doc.markdown.matchAll(/(?<![\d.,])\d{1,5}[.,]\d{2}(?![\d])/g)].length;
   return amounts >= 3;
+}
+
+/**
+ * spacedPointPage says whether the page, outside the line at `except`, ends three or more lines with
+ * an amount whose point OCR read as a space ("RM 5 83", "58 30"): the page's own way of printing them.
+ */
+function spacedPointPage(doc: ParsedDocument, except: number): boolean {
+  return doc.lines.filter((l) => l.start !== except && /(?<![\d.,])\d{1,5} \d{2}$/.test(l.plain)).length >= 3;
 }
 
 /** ROUNDING_LINE: a line of the cash rounding to 5 cents ("ROUNDING ADJ. -0.01", "Rounding (RM): 0.02"). */
