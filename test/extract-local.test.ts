@@ -476,6 +476,14 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\nTotal (Eaotuating GSI): 21,30\nTotal (Inclusive of GST): 23.26\nRounding: -0.01").total!.value).toBe(23.25);
   });
 
+  test("total: a tax row confirms the sum, but on a page that rounds cash totals an amount off the 5-cent grid is not settled", () => {
+    // the row adds up to 21.21; what was paid may be 21.20 after the rounding line
+    const r = ocr("KEDAI MAJU\nTotal Incl. GST RM 21.21\nRounding Adj -0.01\nGST Summary Amount Tax\nSR @ 6% 20.01 1.20");
+    expect(r.total!.confidence).toBeLessThan(0.8);
+    // on the grid, the same confirmation settles it
+    expect(ocr("KEDAI MAJU\nTotal Incl. GST RM 21.20\nRounding Adj 0.00\nGST Summary Amount Tax\nSR @ 6% 20.00 1.20").total!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
   test("total: a bare four-digit total on a page of two-decimal amounts lost its point to OCR, below 0.8", () => {
     const r = ocr("KEDAI MAJU\nPENCIL 2 1.50 3.00\nPAPER 1 28.45 28.45\nTotal RK 3145\nTHANK YOU");
     expect(r.total!.value).toBe(31.45);

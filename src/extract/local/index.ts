@@ -299,7 +299,8 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     // "TOTAL 60.31 / ROUNDING ADJ -0.01": a page that rounds its cash total to 5 cents is paid the rounded amount
     const read = Number(best.value);
     const rounded = Math.round(read * 20) / 20;
-    if (!evidence.better && !evidence.corroborated && Math.abs(rounded - read) > 0.0049 && ROUNDING_LINE.test(doc.markdown)) {
+    const offGrid = Math.abs(rounded - read) > 0.0049 && ROUNDING_LINE.test(doc.markdown);
+    if (!evidence.better && !evidence.corroborated && offGrid) {
       best = { ...best, value: rounded };
       confidence = Math.min(confidence, ROUNDED_TOTAL_CAP);
     }
@@ -313,6 +314,9 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     }
     // digits read by OCR are settled only when the page repeats or adds up to them
     if (doc.ocrQuality !== null && !evidence.corroborated) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);
+    // a confirmed amount off the 5-cent grid on a page that rounds cash totals: the sum the page adds up to,
+    // but what was paid may be the rounded amount, so it is not settled
+    else if (evidence.corroborated && offGrid) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);
     // an amount the page confirms (paid less change, a tax row, a payment line) is settled by the data, however loosely labelled
     else if (evidence.corroborated && !evidence.contradicted) confidence = Math.max(confidence, CORROBORATED_TOTAL);
   }
