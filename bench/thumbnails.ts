@@ -105,8 +105,10 @@ const server = await startServer({ args: ["--allow-private-urls", "--no-bootstra
 /**
  * sink is the transport alone: a bare Bun server in its own process that parses the same multipart
  * upload and answers a few bytes, doing no work; uploads to it per second bound what HTTP can reach.
+ * Its idle timeout is the server's (255 s): with Bun's default 10 s, a keep-alive connection left idle
+ * while a slow round of the others ran was closed under the client, which then failed with ECONNRESET.
  */
-const SINK_SOURCE = `const s = Bun.serve({ port: 0, hostname: "127.0.0.1", async fetch(r) { const f = (await r.formData()).get("file"); return Response.json({ bytes: (await f.arrayBuffer()).byteLength }); } }); console.log(s.port);`;
+const SINK_SOURCE = `const s = Bun.serve({ port: 0, hostname: "127.0.0.1", idleTimeout: 255, async fetch(r) { const f = (await r.formData()).get("file"); return Response.json({ bytes: (await f.arrayBuffer()).byteLength }); } }); console.log(s.port);`;
 const sink = Bun.spawn([process.execPath, "-e", SINK_SOURCE], { stdout: "pipe", stderr: "inherit" });
 const sinkPort = await firstLineNumber(sink.stdout);
 

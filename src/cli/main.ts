@@ -5,6 +5,8 @@
  * create --plan, ...) are read from the command line only, so a variable left in a shell never
  * changes a later command.
  */
+// first: `serve` restarts itself with its allocator setting before anything else is evaluated
+import "../runtime/allocator";
 import { ConfigError, DATA_OPTION, DATABASE_OPTION, DATABASE_OPTIONS, DB_POOL_OPTION, DB_TIMEOUT_OPTION, SERVE_OPTIONS, databaseFrom, loadConfig, resolveOptions, type DatabaseChoice, type OptionSpec } from "../config";
 import { SCHEMA_VERSION, checkDatabase, describeDatabase, openDatabase, type OpenDatabase } from "../store/database";
 import { exportSqlite, importPostgres } from "../store/transfer";
