@@ -73,6 +73,12 @@ export class WebhookDispatcher {
    * are found by the timer (the next due time, at most pollMs), as before.
    */
   private dueMaybe = true;
+  /**
+   * unborn: deliveries enqueued due now (no room to be born claimed), id -> when (unix ms). Their commit
+   * may come after a tick that looked, so a wake ticks while one is unclaimed; one a tick has not
+   * claimed within pollMs is left to the timer (a rolled-back enqueue leaves no row).
+   */
+  private readonly unborn = new Map<string, number>();
   /** awaiting: born deliveries whose caller reports their commit (written), so none is read back from the store */
   private readonly awaiting = new Set<string>();
 
@@ -111,8 +117,10 @@ export class WebhookDispatcher {
     // one dies first, and no second commit is needed to claim it.
     const sendHere = this.running && this.inFlight.size + this.born.length + this.awaiting.size < this.parallel;
     const nextAttemptAt = sendHere ? now.getTime() + this.timeoutMs + CLAIM_MARGIN_MS : now.getTime();
-    if (!sendHere) this.dueMaybe = true;
-    else if (reported) this.awaiting.add(id);
+    if (!sendHere) {
+      this.dueMaybe = true;
+      if (this.running) this.unborn.set(id, now.getTime());
+    } else if (reported) this.awaiting.add(id);
     else this.born.push(id);
     return { id, task_id: taskId, key_id: keyId, url, payload: JSON.stringify(payload), next_attempt_at: nextAttemptAt, created_at: now.toISOString() };
   }
@@ -144,7 +152,7 @@ export class WebhookDispatcher {
   /** tickSoon: many wakes in one turn (tasks ending together) make one tick, when rows may be due (dueMaybe) */
   private readonly tickSoon = coalesced(() => {
     this.sendBorn();
-    if (this.dueMaybe) this.tick();
+    if (this.dueMaybe || this.unborn.size > 0) this.tick();
   });
 
   /** sendBorn makes the first request of the deliveries enqueued here (a rolled-back enqueue left no row). */
@@ -221,7 +229,9 @@ export class WebhookDispatcher {
     if (free > 0) {
       const claimed = await this.deliveries.claimDue(now, free, now + this.timeoutMs + CLAIM_MARGIN_MS);
       if (claimed.length >= free) this.dueMaybe = true; // every free slot taken: more may be due
+      for (const [id, at] of this.unborn) if (at < now - this.pollMs) this.unborn.delete(id);
       for (const row of claimed) {
+        this.unborn.delete(row.id);
         if (this.inFlight.has(row.id)) continue; // a manual retry of it is under way; the claim runs out
         void this.track(row.id, this.attempt(row, true));
       }
@@ -251,7 +261,6 @@ export class WebhookDispatcher {
       else {
         status = "failed";
         next = Date.now() + delay;
-        this.dueMaybe = true; // the wake after this request ticks and times the retry
       }
     }
     await this.deliveries.record({
@@ -262,6 +271,7 @@ export class WebhookDispatcher {
       last_error: outcome.error,
       delivered_at: status === "delivered" ? new Date().toISOString() : null,
     });
+    if (status === "failed") this.dueMaybe = true; // after the commit: the wake after this request ticks and times the retry
     if (status === "dead") this.o.logger.info("webhook delivery dead", { delivery_id: row.id, task_id: row.task_id, attempts: attemptsMade, status_code: outcome.statusCode, error: outcome.error });
   }
 
