@@ -213,6 +213,25 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect(JSON.parse(refused!.payload)).toEqual({ task_id: bad.task_id, status: "failed", created_at: failed!.created_at, completed_at: failed!.completed_at, credits_used: 0, error: { error: "bad_request", detail: "asked to fail" } });
       });
 
+      test("claimNext reads the key's revocation with the claim (the runner then fails the task without running it)", async () => {
+        const [store] = await machinesOn(kind, 1);
+        const live = await makeKey(store!);
+        const revoked = await makeKey(store!);
+        const { engine } = engineOn(store!);
+        const first = await engine.accept(live, { operation: "cheap", input: { word: "a" } });
+        const second = await engine.accept(revoked, { operation: "cheap", input: { word: "b" } });
+        expect(await store!.keys.revoke(revoked.id, nowIso())).toBe(1);
+        const claim = (owner: string) => {
+          const now = Date.now();
+          return store!.tasks.claimNext({ operations: ["cheap"], owner, leaseUntil: now + 60_000, nowMs: now, perBatch: 4, startedAt: nowIso() });
+        };
+        const a = (await claim("me"))!;
+        const b = (await claim("me"))!;
+        expect([a.id, a.keyRevoked, a.status, a.lease_owner]).toEqual([first.task_id, false, "processing", "me"]);
+        expect([b.id, b.keyRevoked, b.status, b.attempts]).toEqual([second.task_id, true, "processing", 1]);
+        expect(await claim("me")).toBeNull();
+      });
+
       test("TaskStore.finish writes nothing for another owner, for a charge past the hold or past the hold's TTL", async () => {
         const [store] = await machinesOn(kind, 1);
         const account = await makeKey(store!);

@@ -222,7 +222,8 @@ function taskStore(store: Store, run: Runner): TaskStore {
         store.immediate(() => {
           const next = q.nextClaimable(c.operations, c.nowMs, c.perBatch);
           if (!next || !q.claim(next.id, c.owner, c.leaseUntil, c.nowMs, c.startedAt)) return null;
-          return q.get(next.id) ?? null;
+          const row = q.get(next.id);
+          return row ? { ...row, keyRevoked: q.revokedKeys([row.key_id]).size > 0 } : null;
         }),
       ),
     renewLease: (id, owner, until) => run(() => q.renewLease(id, owner, until)),

@@ -27,7 +27,7 @@ import { hostname } from "node:os";
 import type { Logger } from "../runtime/log";
 import { AppError } from "../errors";
 import type { Hold, Ledger } from "../credits/ledger";
-import type { FinishOutcome, StoreBackend, StoreTx, TaskRow } from "../store/backend";
+import type { FinishOutcome, NewDelivery, StoreBackend, StoreTx, TaskRow } from "../store/backend";
 import { ENDED_TASK_STATES } from "../store/states";
 import type { WebhookDispatcher } from "../webhooks/dispatcher";
 import { coalesced, singleFlight } from "../runtime/coalesce";
@@ -39,7 +39,7 @@ import { batchRecord, taskWebhookBody, type TaskError } from "./records";
 export interface TaskRunnerDeps {
   backend: StoreBackend;
   ledger: Ledger;
-  webhooks: Pick<WebhookDispatcher, "enqueue" | "delivery" | "wake">;
+  webhooks: Pick<WebhookDispatcher, "enqueue" | "delivery" | "written" | "wake">;
   logger: Logger;
 }
 
@@ -79,12 +79,21 @@ export class TaskRunner {
   /** owner names this process in lease_owner (host, pid and a random part, unique per start) */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; keyId: string }>();
+  /**
+   * working: the running tasks whose work has not ended yet. A slot (`concurrency`) is the work's: it
+   * is free again once the work has ended, while the ending is written (a round trip on PostgreSQL),
+   * so the next claim overlaps that write. The task stays in `running` (its lease renewed, awaited by
+   * stop) until its ending is written.
+   */
+  private readonly working = new Set<string>();
   private readonly perBatch: number;
   private readonly pollMs: number;
   private readonly maxAttempts: number;
   private active = false;
   /** revokedLookedAt: when fill last looked for the waiting tasks of revoked keys (unix ms) */
   private revokedLookedAt = 0;
+  /** keysStampLooked: the keys' change stamp (backend.changeStamp) at that look */
+  private keysStampLooked = "";
   private timers: ReturnType<typeof setInterval>[] = [];
 
   /**
@@ -208,45 +217,55 @@ export class TaskRunner {
   private async fillOnce(): Promise<void> {
     if (!this.active) return;
     const operations = Object.keys(this.kinds);
-    // With every slot taken there is nothing to claim: the revoked keys' tasks are looked for at most
-    // once a poll then, not at every wake (each acceptance wakes the runner: during a burst that was a
-    // store round trip per acceptance, competing with the acceptances for the event loop and the store).
-    const full = this.running.size >= this.o.concurrency;
-    if (full && Date.now() - this.revokedLookedAt < this.pollMs) return;
-    this.revokedLookedAt = Date.now();
-    await this.endRevoked();
-    while (this.active && this.running.size < this.o.concurrency) {
+    // The waiting tasks of revoked keys are looked for once a poll, and at a wake when the keys have
+    // changed since the last look (the change stamp: on PostgreSQL a NOTIFY from any machine), not at
+    // every wake: each acceptance and each ending wakes the runner, and a look is a round trip on
+    // PostgreSQL. With every slot taken there is nothing to claim, so only the poll looks then.
+    // A claimed task's key is checked by the claim itself (keyRevoked), so no revoked key's task starts.
+    const full = this.working.size >= this.o.concurrency;
+    const keysStamp = this.deps.backend.changeStamp("keys");
+    const pollDue = Date.now() - this.revokedLookedAt >= this.pollMs;
+    if (full && !pollDue) return;
+    if (pollDue || keysStamp !== this.keysStampLooked) {
+      this.revokedLookedAt = Date.now();
+      this.keysStampLooked = keysStamp;
+      await this.endRevoked();
+    }
+    while (this.active && this.working.size < this.o.concurrency) {
       const now = Date.now();
-      const row = await this.tasks.claimNext({ operations, owner: this.owner, leaseUntil: now + this.o.leaseMs, nowMs: now, perBatch: this.perBatch, startedAt: new Date(now).toISOString() });
-      if (!row) return;
+      const claimed = await this.tasks.claimNext({ operations, owner: this.owner, leaseUntil: now + this.o.leaseMs, nowMs: now, perBatch: this.perBatch, startedAt: new Date(now).toISOString() });
+      if (!claimed) return;
+      const { keyRevoked, ...row } = claimed;
       if (!this.active) {
         await this.tasks.requeue(row.id, this.owner); // stopped while claiming: hand it back
         return;
       }
-      this.launch(row);
+      this.launch(row, keyRevoked);
       if (row.batch_id) await this.tasks.markBatchStarted(row.batch_id);
     }
   }
 
-  private launch(row: TaskRow): void {
+  private launch(row: TaskRow, keyRevoked: boolean): void {
     const controller = new AbortController();
-    const done = this.execute(row, controller).catch((error) => this.deps.logger.error(row.id, "task runner failed", error));
+    this.working.add(row.id);
+    const done = this.execute(row, keyRevoked, controller).catch((error) => this.deps.logger.error(row.id, "task runner failed", error));
     this.running.set(row.id, { controller, done, keyId: row.key_id });
   }
 
-  private async execute(row: TaskRow, controller: AbortController): Promise<void> {
+  private async execute(row: TaskRow, keyRevoked: boolean, controller: AbortController): Promise<void> {
     const blobs = this.deps.backend.blobs;
     let ending: Ending | null = null;
     let reported: [number, number] | null = null;
     try {
       if (row.attempts > this.maxAttempts) {
         ending = { kind: "failed", error: { error: "internal_error", detail: `the worker running this task stopped ${row.attempts - 1} times (its process died); it is not tried again` } };
-      } else if ((await this.tasks.revokedKeys([row.key_id])).size > 0) {
-        ending = { kind: "failed", error: REVOKED_BEFORE_START }; // revoked between the sweep and the claim
+      } else if (keyRevoked) {
+        ending = { kind: "failed", error: REVOKED_BEFORE_START }; // revoked before the claim, not yet swept
       } else {
         const kind = this.kinds[row.operation]!; // claimed only when known
         const input = await loadInput(row.input, blobs, row.id);
-        let written = 0;
+        // the first write a PROGRESS_WRITE_MS after the start: a short task's progress is written with its ending alone
+        let written = Date.now();
         const progress = (done: number, total: number) => {
           reported = [Math.max(0, Math.floor(done)), Math.max(0, Math.floor(total))];
           // a write (a commit) at most every PROGRESS_WRITE_MS; the last report is written with the ending
@@ -265,6 +284,8 @@ export class TaskRunner {
         if (controller.signal.reason === ("revoked" satisfies AbortReason)) ending = { kind: "failed", error: REVOKED_WHILE_RUNNING };
       } else ending = { kind: "failed", error: this.errorOf(row, error) };
     }
+    this.working.delete(row.id);
+    this.wake(); // the slot is free: the next claim overlaps this task's ending
     try {
       if (ending) await this.end(row, ending, reported);
       if (hasStoredFiles(row.input)) {
@@ -272,8 +293,8 @@ export class TaskRunner {
         if (!after || ENDED_TASK_STATES.includes(after.status)) await removeInput(blobs, row.id); // no row: deleted by forget
       }
     } finally {
+      this.working.delete(row.id);
       this.running.delete(row.id);
-      this.wake();
     }
   }
 
@@ -281,10 +302,10 @@ export class TaskRunner {
   private async end(row: TaskRow, ending: Ending, progress: [number, number] | null): Promise<void> {
     const meta = { operation: row.operation, requestId: row.id };
     if (!this.kinds[row.operation]?.ended && !row.batch_id) {
-      const outcome = await this.finish(row, ending, progress);
+      const { outcome, delivery } = await this.finish(row, ending, progress);
       if (outcome === "lease_lost") return;
       if (outcome === "ended") {
-        this.deps.webhooks.wake();
+        if (!delivery) this.deps.webhooks.wake(); // written() woke it
         return;
       }
       // not_covered: the cost outgrew what the hold still reserves; the ledger checks the balance below
@@ -323,26 +344,34 @@ export class TaskRunner {
    * TaskStore.finish (on PostgreSQL one round trip): the same writes as the transaction of `end`,
    * whose webhook body is built here from the row as the ending leaves it.
    */
-  private finish(row: TaskRow, ending: Ending, progress: [number, number] | null): Promise<FinishOutcome> {
+  private async finish(row: TaskRow, ending: Ending, progress: [number, number] | null): Promise<{ outcome: FinishOutcome; delivery: NewDelivery | null }> {
     const completedAt = new Date().toISOString();
     const completed = ending.kind === "completed";
     const result = completed ? JSON.stringify(ending.result) : null;
     const error = completed ? null : JSON.stringify(ending.error);
     const credits = completed ? ending.credits : row.credits_used;
     const ended: TaskRow = { ...row, status: ending.kind, result: result ?? row.result, error: error ?? row.error, credits_used: credits, completed_at: completedAt };
-    return this.tasks.finish({
-      id: row.id,
-      owner: this.owner,
-      status: ending.kind,
-      result,
-      error,
-      credits,
-      completedAt,
-      progress,
-      holdId: row.hold_id,
-      charge: completed && ending.credits > 0 ? this.deps.ledger.chargeEntry(row.key_id, ending.credits, { operation: row.operation, requestId: row.id }) : null,
-      delivery: row.webhook_url ? this.deps.webhooks.delivery(row.id, row.key_id, row.webhook_url, taskWebhookBody(ended)) : null,
-    });
+    // reported: the dispatcher learns from written() whether the row was committed, and sends it from here
+    const delivery = row.webhook_url ? this.deps.webhooks.delivery(row.id, row.key_id, row.webhook_url, taskWebhookBody(ended), true) : null;
+    let outcome: FinishOutcome | null = null;
+    try {
+      outcome = await this.tasks.finish({
+        id: row.id,
+        owner: this.owner,
+        status: ending.kind,
+        result,
+        error,
+        credits,
+        completedAt,
+        progress,
+        holdId: row.hold_id,
+        charge: completed && ending.credits > 0 ? this.deps.ledger.chargeEntry(row.key_id, ending.credits, { operation: row.operation, requestId: row.id }) : null,
+        delivery,
+      });
+    } finally {
+      if (delivery) this.deps.webhooks.written(delivery, outcome === "ended");
+    }
+    return { outcome: outcome!, delivery };
   }
 
   /** afterTaskEnded (inside the ending transaction): the kind's record, the task's webhook and the end of its batch. */

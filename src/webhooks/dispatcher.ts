@@ -65,6 +65,22 @@ export class WebhookDispatcher {
   private running = false;
   /** born: deliveries enqueued (claimed) by this process whose first request is made at the next wake */
   private born: string[] = [];
+  /**
+   * dueMaybe: rows may be due that no tick has claimed: a delivery enqueued without room to be born
+   * claimed, a claim that filled every free slot, a retry scheduled here. A wake ticks only then;
+   * otherwise it sends the born deliveries alone (a tick is two round trips on PostgreSQL, and every
+   * task's ending and every finished request wakes the dispatcher). Rows made due by other processes
+   * are found by the timer (the next due time, at most pollMs), as before.
+   */
+  private dueMaybe = true;
+  /**
+   * unborn: deliveries enqueued due now (no room to be born claimed), id -> when (unix ms). Their commit
+   * may come after a tick that looked, so a wake ticks while one is unclaimed; one a tick has not
+   * claimed within pollMs is left to the timer (a rolled-back enqueue leaves no row).
+   */
+  private readonly unborn = new Map<string, number>();
+  /** awaiting: born deliveries whose caller reports their commit (written), so none is read back from the store */
+  private readonly awaiting = new Set<string>();
 
   constructor(private readonly o: WebhookDispatcherOptions) {
     this.delays = o.delays ?? RETRY_DELAYS_MS;
@@ -93,15 +109,19 @@ export class WebhookDispatcher {
    * delivery: the row enqueue inserts, for a caller that writes it itself in the commit that ends the
    * task (TaskStore.finish); call `wake()` after the commit.
    */
-  delivery(taskId: string, keyId: string, url: string, payload: unknown): NewDelivery {
+  delivery(taskId: string, keyId: string, url: string, payload: unknown, reported = false): NewDelivery {
     const id = newDeliveryId();
     const now = new Date();
     // With room for another request, this process makes the first one right after the commit (wake),
     // so the row is born claimed, as a tick would claim it: no other process sends it unless this
     // one dies first, and no second commit is needed to claim it.
-    const sendHere = this.running && this.inFlight.size + this.born.length < this.parallel;
+    const sendHere = this.running && this.inFlight.size + this.born.length + this.awaiting.size < this.parallel;
     const nextAttemptAt = sendHere ? now.getTime() + this.timeoutMs + CLAIM_MARGIN_MS : now.getTime();
-    if (sendHere) this.born.push(id);
+    if (!sendHere) {
+      this.dueMaybe = true;
+      if (this.running) this.unborn.set(id, now.getTime());
+    } else if (reported) this.awaiting.add(id);
+    else this.born.push(id);
     return { id, task_id: taskId, key_id: keyId, url, payload: JSON.stringify(payload), next_attempt_at: nextAttemptAt, created_at: now.toISOString() };
   }
 
@@ -116,10 +136,23 @@ export class WebhookDispatcher {
     if (this.running) this.tickSoon();
   }
 
-  /** tickSoon: many wakes in one turn (tasks ending together) make one tick */
+  /**
+   * written: the caller of `delivery(..., true)` reports whether its commit wrote the row (TaskStore.finish
+   * answered "ended"). A row born claimed here is then sent from what the caller wrote, without reading
+   * it back from the store; a row not written frees its room. Wakes the dispatcher.
+   */
+  written(delivery: NewDelivery, committed: boolean): void {
+    if (this.awaiting.delete(delivery.id) && committed && !this.inFlight.has(delivery.id)) {
+      const row: DeliveryRow = { ...delivery, status: "pending", status_code: null, attempts: 0, last_error: null, delivered_at: null };
+      void this.track(delivery.id, this.attempt(row, true));
+    }
+    this.wake();
+  }
+
+  /** tickSoon: many wakes in one turn (tasks ending together) make one tick, when rows may be due (dueMaybe) */
   private readonly tickSoon = coalesced(() => {
     this.sendBorn();
-    this.tick();
+    if (this.dueMaybe || this.unborn.size > 0) this.tick();
   });
 
   /** sendBorn makes the first request of the deliveries enqueued here (a rolled-back enqueue left no row). */
@@ -192,8 +225,13 @@ export class WebhookDispatcher {
     this.timer = null;
     const now = Date.now();
     const free = this.parallel - this.inFlight.size;
+    this.dueMaybe = free <= 0; // no room: the rows left due are claimed at a wake once a request ends
     if (free > 0) {
-      for (const row of await this.deliveries.claimDue(now, free, now + this.timeoutMs + CLAIM_MARGIN_MS)) {
+      const claimed = await this.deliveries.claimDue(now, free, now + this.timeoutMs + CLAIM_MARGIN_MS);
+      if (claimed.length >= free) this.dueMaybe = true; // every free slot taken: more may be due
+      for (const [id, at] of this.unborn) if (at < now - this.pollMs) this.unborn.delete(id);
+      for (const row of claimed) {
+        this.unborn.delete(row.id);
         if (this.inFlight.has(row.id)) continue; // a manual retry of it is under way; the claim runs out
         void this.track(row.id, this.attempt(row, true));
       }
@@ -233,6 +271,7 @@ export class WebhookDispatcher {
       last_error: outcome.error,
       delivered_at: status === "delivered" ? new Date().toISOString() : null,
     });
+    if (status === "failed") this.dueMaybe = true; // after the commit: the wake after this request ticks and times the retry
     if (status === "dead") this.o.logger.info("webhook delivery dead", { delivery_id: row.id, task_id: row.task_id, attempts: attemptsMade, status_code: outcome.statusCode, error: outcome.error });
   }
 

@@ -8,7 +8,7 @@
  * and every write that ends a running task names the owner (and empties the input, as on SQLite), so a worker that lost its lease (and
  * wakes up later) changes nothing.
  */
-import type { AcceptOutcome, Acceptance, BatchRow, ClaimRequest, FinishOutcome, NewBatch, NewTask, TaskFinish, TaskRow, TaskStore } from "../backend";
+import type { AcceptOutcome, Acceptance, BatchRow, ClaimRequest, ClaimedTask, FinishOutcome, NewBatch, NewTask, TaskFinish, TaskRow, TaskStore } from "../backend";
 import { BATCH_STATES, TASK_STATES, type BatchState, type Plan, type TaskState } from "../states";
 import { TASK_INT8, numbersIn } from "./rows";
 
@@ -88,11 +88,19 @@ export const pgTaskQueries = (sql: Sql, inTransaction = false): TaskStore => ({
    * `FOR UPDATE SKIP LOCKED`, and a batch item only under its batch's advisory lock, so that no
    * batch ever runs more than `perBatch` items over all machines.
    */
-  async claimNext(c: ClaimRequest): Promise<TaskRow | null> {
+  async claimNext(c: ClaimRequest): Promise<ClaimedTask | null> {
     if (c.operations.length === 0) return null;
+    // the claim runs once (a MATERIALIZED CTE); the key's revocation is read in the same statement
     const [row] = await sql`
-      SELECT * FROM docintel_claim_next(${sql.array(c.operations, "TEXT")}, ${c.owner}, ${c.leaseUntil}, ${c.nowMs}, ${c.perBatch}, ${c.startedAt})`;
-    return row ? taskRow(row) : null;
+      WITH claimed AS MATERIALIZED (
+        SELECT * FROM docintel_claim_next(${sql.array(c.operations, "TEXT")}, ${c.owner}, ${c.leaseUntil}, ${c.nowMs}, ${c.perBatch}, ${c.startedAt})
+      )
+      SELECT claimed.*, EXISTS (SELECT 1 FROM api_keys k WHERE k.id = claimed.key_id AND k.revoked_at IS NOT NULL) AS key_revoked
+      FROM claimed`;
+    if (!row) return null;
+    const keyRevoked = row.key_revoked === true;
+    delete row.key_revoked;
+    return { ...taskRow(row), keyRevoked };
   },
 
   /** renewLease extends the owner's lease; false when the task is no longer this owner's (the worker must stop) */
