@@ -191,6 +191,24 @@ describe("tables drawn with rules", () => {
     for (const text of ["Jane Example", "Date of birth", "12/03/1980", "ZIP code", "62704"]) expect(md).toContain(text);
     expect(markdown.ruled!).toContain("| North | 12 | 15 |  |");
   });
+
+  test("boxes of a label over its value are a form's fields when read as aligned text too: no table, a line each", () => {
+    const md = markdown.ruledForm!;
+    expect(md).not.toMatch(/^\|.*(Name|Jane Example|Date of birth|12 Oak Street|Acme Tools Ltd|48,200\.00)/m);
+    expect(md).toContain("Name Date of birth Phone\nJane Example 12/03/1980 555 0142\nAddress ZIP code");
+    expect(md).toContain("Employer Start date Salary\nAcme Tools Ltd 01/09/2015 48,200.00");
+  });
+
+  test("a text run that pdf.js gives across a column's rule (an amount against the next cell's text) is split at the rule", () => {
+    const table = markdown.ruledAmounts!.split("\n").filter((line) => line.startsWith("|"));
+    expect(table).toEqual([
+      "| Item | Amount | Currency | State |",
+      "| --- | --- | --- | --- |",
+      "| Widgets | 1,250.00 | EUR | paid |",
+      "| Gears | 980.50 | USD | open |",
+      "| Bolts | 12,400.75 | GBP | paid |",
+    ]);
+  });
 });
 
 describe("lists", () => {

@@ -147,6 +147,7 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   // Tables drawn with rules: their text is placed in the grid's cells, the rest laid out as text.
   const ruled: LayoutBlock[] = [];
   for (const grid of rules.length ? ruledGrids(rules) : []) {
+    visible = splitAtRules(visible, grid);
     const inside = visible.filter((item) => inGrid(item, grid));
     const table = gridTable(grid, inside);
     if (!table) continue;
@@ -182,6 +183,45 @@ function middleOf(item: PdfTextItem): { x: number; y: number } {
 function inGrid(item: PdfTextItem, grid: RuledGrid): boolean {
   const { x, y } = middleOf(item);
   return x > grid.xs[0]! && x < grid.xs[grid.xs.length - 1]! && y > grid.ys[0]! && y < grid.ys[grid.ys.length - 1]!;
+}
+
+/**
+ * splitAtRules cuts each text item that runs across one of the grid's vertical rules into one item
+ * a cell. pdf.js joins runs that sit close on one baseline, so a right-aligned amount that ends at
+ * its rule and the next cell's text just after it come as one item ("1,250.00 EUR"). The cut is
+ * at the character the rule falls on (positions taken in proportion to the item's width), moved
+ * to a space within two characters of it, where the two cells' texts meet.
+ */
+function splitAtRules(items: PdfTextItem[], grid: RuledGrid): PdfTextItem[] {
+  const inner = grid.xs.slice(1, -1);
+  const out: PdfTextItem[] = [];
+  for (const item of items) {
+    let rest = item;
+    for (const x of inner) {
+      const chars = rest.str.length;
+      if (chars < 2 || x <= rest.x + 1 || x >= rest.x + rest.width - 1) continue;
+      const { y } = middleOf(rest);
+      if (y <= grid.ys[0]! || y >= grid.ys[grid.ys.length - 1]!) continue;
+      if (!hasRule(grid.vertical, false, x, rest.y - 0.8 * rest.size, rest.y)) continue;
+      const perChar = rest.width / chars;
+      const at = Math.round((x - rest.x) / perChar);
+      let cut = at;
+      for (let d = 0; d <= 2; d++) {
+        if (/\s/.test(rest.str[at - d] ?? "")) cut = at - d;
+        else if (/\s/.test(rest.str[at + d] ?? "")) cut = at + d;
+        else continue;
+        break;
+      }
+      const head = rest.str.slice(0, cut).trimEnd();
+      const tail = rest.str.slice(cut).trimStart();
+      if (!head || !tail) continue;
+      const tailStart = chars - tail.length;
+      out.push({ ...rest, str: head, width: head.length * perChar });
+      rest = { ...rest, str: tail, x: rest.x + tailStart * perChar, width: tail.length * perChar, spaced: tailStart > head.length };
+    }
+    out.push(rest);
+  }
+  return out;
 }
 
 /**
@@ -274,6 +314,37 @@ const NUMERIC_CELL = /^[^\p{L}]*\d[^\p{L}]*$|^\p{L}{0,4}\s?[\d.,\s/%-]*\d[\d.,\s
 function isFormField(lines: string[]): boolean {
   if (lines.length >= 2 && FIELD_LABEL.test(lines[0]!.trim()) && lines.slice(1).some((line) => /\d/.test(line))) return true;
   return lines.length > 0 && lines.every((line) => LABEL_VALUE.test(line.trim()));
+}
+
+/**
+ * isFormRows: aligned rows that are a form's fields rather than a table: rows taken in pairs (from
+ * the first or the second row), a pair's cells of one column read as the lines of one field by
+ * isFormField (a label over its value, "Label: value"), and half the cells or more are fields,
+ * in two pairs or more (a table's header over its first row of figures is one such pair), or
+ * every cell is a "Label: value". The same evidence gridTable counts in ruled boxes.
+ */
+function isFormRows(rows: string[][]): boolean {
+  const cells = rows.flat().filter((cell) => cell.trim());
+  if (cells.length && cells.every((cell) => LABEL_VALUE.test(cell.trim()))) return true;
+  if (rows.length < 4) return false;
+  for (const offset of [0, 1]) {
+    let filled = 0;
+    let fields = 0;
+    let pairs = 0;
+    for (let r = offset; r + 1 < rows.length; r += 2) {
+      let pairFields = 0;
+      for (let c = 0; c < rows[r]!.length; c++) {
+        const lines = [rows[r]![c]!, rows[r + 1]![c]!].map((cell) => cell.trim()).filter(Boolean);
+        if (!lines.length) continue;
+        filled++;
+        if (isFormField(lines)) pairFields++;
+      }
+      fields += pairFields;
+      if (pairFields) pairs++;
+    }
+    if (pairs >= 2 && 2 * fields >= filled) return true;
+  }
+  return false;
 }
 
 /**
@@ -618,6 +689,12 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
       const group = above !== null && isGroupHeader(above, lines.slice(i, end));
       const start = group ? i - 1 : i;
       const table = tableFrom(lines.slice(start, end), new Set([...wrapped].map((w) => w - start)));
+      if (table === "form") {
+        // A form's fields are text, all of them: no table starts on one of its later lines.
+        pending.push(...lines.slice(i, end));
+        i = end;
+        continue;
+      }
       if (table) {
         if (group) pending.pop();
         flushText();
@@ -766,9 +843,10 @@ function clusterPositions(values: number[], tolerance: number): number[][] {
  * tableFrom makes a table of lines whose cells share x-positions. Columns are the left edges shared
  * by two or more cells, plus the right edges shared by cells that start elsewhere (right-aligned
  * numbers). It returns null unless at least three lines have cells in two or more columns, or the
- * run is a header and one row of three or more cells that all share left edges.
+ * run is a header and one row of three or more cells that all share left edges; "form" when the
+ * rows are a form's fields (isFormRows).
  */
-function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBlock | null {
+function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBlock | "form" | null {
   const size = median(lines.map((l) => l.size));
   const tolerance = 0.5 * size;
   const segs = lines.flatMap((l) => l.segs);
@@ -823,6 +901,7 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
     lines.every((l) => l.segs.length === lines[0]!.segs.length && l.segs.length >= 2 && l.segs.every((seg) => startOf(seg) >= 0)) &&
     (lines[0]!.segs.length >= 3 || lines.every((l) => l.segs[1]!.x - l.segs[0]!.x2 > 2 * size));
   if (multiCell < 3 && !headerAndRow) return null;
+  if (isFormRows(rows)) return "form";
   const used = order.map((_, c) => rows.some((r) => r[c]));
   const compact = rows.map((r) => r.filter((_, c) => used[c]));
   const columns = order.map((o) => (o.i < starts.length ? { x: o.x, right: false } : { x: ends[o.i - starts.length]![0]!, right: true })).filter((_, c) => used[c]);
@@ -871,10 +950,13 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
     blocks.push({ kind: "text", lines: current, size: median(sizes), top: current[0]!.y - current[0]!.size, bottom: current[current.length - 1]!.y });
     current = [];
   };
+  let prevSegs = 0;
   for (const raw of lines) {
     const text = (raw.rtl ? [...raw.segs].reverse() : raw.segs).map((s) => s.text).join(" ");
     const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false, ...(raw.bold ? { bold: true } : {}) };
     const prev = current[current.length - 1];
+    const prevCells = prevSegs >= 2 && raw.segs.length >= 2;
+    prevSegs = raw.segs.length;
     const listStart = startsListItem(text);
     // A list item's wrapped lines hang at its text, right of its marker; a line left of its marker ends it.
     let leavesItem = false;
@@ -883,7 +965,8 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       const inItem = startsListItem(item.text);
       const hanging = !listStart && inItem && line.x > item.x && line.x - item.x <= 4 * line.size;
       leavesItem = inItem && line.x < item.x - 0.5 * line.size;
-      prev.wraps = !leavesItem && continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
+      // Lines of separate cells (a form's labels over its values, left as text) keep their line break.
+      prev.wraps = !leavesItem && !prevCells && continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
     }
     if (prev) {
       const em = Math.max(prev.size, line.size);

@@ -344,6 +344,26 @@ function ruledFormBody(): string {
   ].join("\n");
 }
 
+/**
+ * ruledAmountsBody: a ruled table of close cells (padding 0.05 cm) where a right-aligned amount
+ * ends at its column's rule and the next cell's text starts just after it, so pdf.js gives both as
+ * one text run across the rule ("1,250.00 EUR"); each must still land in its own cell.
+ */
+function ruledAmountsBody(): string {
+  const cell = (text: string, style = "Cell") => `<table:table-cell table:style-name="Ruled" office:value-type="string">${p(text, style)}</table:table-cell>`;
+  const row = (item: string, amount: string, currency: string, state: string) => `<table:table-row>${cell(item)}${cell(amount, "CellRight")}${cell(currency)}${cell(state)}</table:table-row>`;
+  return [
+    p("Payments received in May, by item."),
+    `<table:table table:name="Payments"><table:table-column table:number-columns-repeated="4"/>
+      ${row("Item", "Amount", "Currency", "State")}
+      ${row("Widgets", "1,250.00", "EUR", "paid")}
+      ${row("Gears", "980.50", "USD", "open")}
+      ${row("Bolts", "12,400.75", "GBP", "paid")}
+    </table:table>`,
+    p("Open items are chased weekly."),
+  ].join("\n");
+}
+
 export const PDF_FIXTURES = {
   paper: () => fodt(paperBody(), { header: "Optimized Table Tokenization", pageNumbers: true }),
   twocolumn: () => fodt(twoColumnBody()),
@@ -360,6 +380,7 @@ export const PDF_FIXTURES = {
   inventory: () => fodt(inventoryBody(), { header: "Parts Inventory", pageNumbers: true }),
   ruled: () => fodt(ruledBody(), { header: "Quarterly Report", pageNumbers: true }),
   ruledForm: () => fodt(ruledFormBody()),
+  ruledAmounts: () => fodt(ruledAmountsBody()),
 };
 
 /** makePdfFixtures prints every fixture to `dir`/NAME.pdf in one soffice run and returns the PDFs' bytes by name. */
