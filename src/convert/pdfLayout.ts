@@ -159,6 +159,7 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   let blocks: LayoutBlock[] = [];
   for (const column of readingOrder(lines, width)) blocks.push(...columnBlocks(column));
   for (const table of ruled) {
+    blocks = blocks.flatMap((block) => splitAtTable(block, table));
     const at = blocks.findIndex((block) => block.top >= table.top);
     blocks.splice(at < 0 ? blocks.length : at, 0, table);
   }
@@ -169,6 +170,21 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   if (notes.length) layout.notes = notes.map(({ label, text }) => ({ label, text }));
   if (ruled.length || lines.filter((line) => line.segs.length >= 2).length >= 2) layout.tabular = true;
   return layout;
+}
+
+/**
+ * splitAtTable cuts a text block that runs from above a ruled table to below it (its lines were
+ * joined across the room the table took, once the table's text was taken out) into the lines
+ * above the table and those below, so the table goes between them.
+ */
+function splitAtTable(block: LayoutBlock, table: LayoutBlock): LayoutBlock[] {
+  if (block.kind !== "text" || block.top >= table.top || block.bottom <= table.bottom) return [block];
+  const above = block.lines.filter((line) => line.y < table.top);
+  const below = block.lines.filter((line) => line.y >= table.top);
+  if (!above.length || !below.length) return [block];
+  above[above.length - 1]!.wraps = false;
+  const part = (lines: LayoutLine[]): LayoutBlock => ({ kind: "text", lines, size: median(lines.map((l) => l.size)), top: lines[0]!.y - lines[0]!.size, bottom: lines[lines.length - 1]!.y });
+  return [part(above), ...splitAtTable(part(below), table)];
 }
 
 /** MAX_CELL_LINES: a ruled cell of more lines than this is a frame around part of a page */
@@ -257,6 +273,8 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
     else cellItems.set(o, [item]);
   }
   const table: string[][] = [];
+  /** boldRows: per row of `table`, all its text is in a bold face */
+  const boldRows: boolean[] = [];
   const size = median(items.map((item) => item.size));
   // Boxes of a form (a label over its value, or "Label: value") are counted to tell a form from a table.
   let filled = 0;
@@ -279,24 +297,52 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
     }
     const firstCol = band.find((cell) => cell.c === 0);
     const spansDown = band.some((cell) => r + 1 < rows && owner[(r + 1) * cols + cell.c] === r * cols + cell.c);
-    if (firstCol && firstCol.lines.length >= 2 && !spansDown && band.every((cell) => cell.lines.length === firstCol.lines.length)) {
+    if (firstCol && band.length >= 2 && firstCol.lines.length >= 2 && !spansDown && band.every((cell) => cell.lines.length === firstCol.lines.length)) {
       firstCol.lines.forEach((_, k) => {
         const row = Array.from({ length: cols }, () => "");
         for (const cell of band) row[cell.c] = lineText(cell.lines[k]!);
         table.push(row);
+        boldRows.push(band.every((cell) => cell.lines[k]!.bold));
       });
       continue;
     }
     const row = Array.from({ length: cols }, () => "");
-    for (const cell of band) row[cell.c] = cell.lines.map(lineText).reduce((text, next) => (text ? joinWrapped(text, next) : next), "");
+    for (const cell of band) {
+      let end = cell.c + 1;
+      while (end < cols && owner[r * cols + end] === r * cols + cell.c) end++;
+      row[cell.c] = cellText(cell.lines, xs[cell.c]!, xs[end]!);
+    }
     table.push(row);
+    boldRows.push(band.every((cell) => cell.lines.every((line) => line.bold)));
   }
   const used = Array.from({ length: cols }, (_, c) => table.some((row) => row[c]));
   const compact = table.map((row) => row.filter((_, c) => used[c]));
   if (compact.length < 2 || used.filter(Boolean).length < 2) return null;
-  if (2 * fields >= filled || !looksTabular(compact)) return null;
+  // A header row set in bold over rows that are not is a table's, however few or wordy its rows.
+  const boldHeader = boldRows[0] === true && compact[0]!.filter((cell) => cell.trim()).length >= 2 && boldRows.slice(1).every((bold) => !bold);
+  if (2 * fields >= filled || !(boldHeader || looksTabular(compact))) return null;
   const columns: ColumnEdge[] = xs.slice(0, -1).filter((_, c) => used[c]).map((x) => ({ x, right: false }));
   return { kind: "table", rows: compact, size, top: ys[0]!, bottom: ys[ys.length - 1]!, columns };
+}
+
+/**
+ * cellText joins the lines of a ruled cell between `left` and `right`: as wrapped lines, except
+ * after a line of one token that runs to the cell's text edge (the cell's width less the padding
+ * its text shows on the left, within a character): a word or code too long for the cell, broken
+ * where it met the edge ("…2167576f39" / "a1"), joined without a space.
+ */
+function cellText(lines: RawLine[], left: number, right: number): string {
+  let text = "";
+  let before: RawLine | null = null;
+  for (const line of lines) {
+    const next = lineText(line);
+    const seg = before?.segs.length === 1 ? before.segs[0]! : null;
+    const perChar = seg ? (seg.x2 - seg.x) / Math.max(1, seg.text.length) : 0;
+    const broken = seg !== null && !/\s/.test(seg.text) && seg.text.length >= 4 && seg.x2 >= right - (seg.x - left) - perChar && /^[\p{L}\p{N}]/u.test(next);
+    text = !text ? next : broken ? text + next : joinWrapped(text, next);
+    before = line;
+  }
+  return text;
 }
 
 /** FIELD_LABEL: the label of a form's field on its own line: words, no digits ("NOME/RAZÃO SOCIAL", "Date of birth") */

@@ -345,22 +345,39 @@ function ruledFormBody(): string {
 }
 
 /**
- * ruledAmountsBody: a ruled table of close cells (padding 0.05 cm) where a right-aligned amount
+ * ruledCellsBody: ruled tables of close cells (padding 0.05 cm). Payments: a right-aligned amount
  * ends at its column's rule and the next cell's text starts just after it, so pdf.js gives both as
- * one text run across the rule ("1,250.00 EUR"); each must still land in its own cell.
+ * one text run across the rule ("1,250.00 EUR"); each must still land in its own cell. Terms: two
+ * columns of words, one row under a bold header row (no figure tells it from a form's labels and values but
+ * the bold). Batches: a code too long for its column, which LibreOffice breaks where it meets
+ * the cell's edge, and a row whose one filled cell holds two lines.
  */
-function ruledAmountsBody(): string {
-  const cell = (text: string, style = "Cell") => `<table:table-cell table:style-name="Ruled" office:value-type="string">${p(text, style)}</table:table-cell>`;
-  const row = (item: string, amount: string, currency: string, state: string) => `<table:table-row>${cell(item)}${cell(amount, "CellRight")}${cell(currency)}${cell(state)}</table:table-row>`;
+function ruledCellsBody(): string {
+  const cell = (text: string, style = "Cell") => `<table:table-cell table:style-name="Ruled" office:value-type="string">${text ? p(text, style) : ""}</table:table-cell>`;
+  const row = (...cells: string[]) => `<table:table-row>${cells.join("")}</table:table-row>`;
+  const payment = (item: string, amount: string, currency: string, state: string) => row(cell(item), cell(amount, "CellRight"), cell(currency), cell(state));
+  const bold = (text: string) => `<text:span text:style-name="Strong">${text}</text:span>`;
   return [
-    p("Payments received in May, by item."),
+    p("Payments received in May, by item, as the bank reported them at the end of the month."),
     `<table:table table:name="Payments"><table:table-column table:number-columns-repeated="4"/>
-      ${row("Item", "Amount", "Currency", "State")}
-      ${row("Widgets", "1,250.00", "EUR", "paid")}
-      ${row("Gears", "980.50", "USD", "open")}
-      ${row("Bolts", "12,400.75", "GBP", "paid")}
+      ${payment("Item", "Amount", "Currency", "State")}
+      ${payment("Widgets", "1,250.00", "EUR", "paid")}
+      ${payment("Gears", "980.50", "USD", "open")}
+      ${payment("Bolts", "12,400.75", "GBP", "paid")}
     </table:table>`,
-    p("Open items are chased weekly."),
+    p("Open items are chased weekly. The terms used in this report are explained below."),
+    `<table:table table:name="Terms"><table:table-column table:number-columns-repeated="2"/>
+      ${row(cell(bold("Meaning")), cell(bold("Term")))}
+      ${row(cell("Working days from an order until it is delivered"), cell("Lead time"))}
+    </table:table>`,
+    p("Every batch shipped in May carries a tracking code."),
+    `<table:table table:name="Batches"><table:table-column table:number-columns-repeated="3"/>
+      ${row(cell(bold("Batch")), cell(bold("Tracking code")), cell(bold("Site")))}
+      ${row(cell("B-17"), cell("7f3a9c2e1b4d6f8a0c2e4b6d8f0a1b2c3d4e5f6a"), cell("Leeds"))}
+      ${row(cell("Pending<text:line-break/>approval"), cell(""), cell(""))}
+      ${row(cell("B-18"), cell("short-code"), cell("York"))}
+    </table:table>`,
+    p("Batches are kept for a year."),
   ].join("\n");
 }
 
@@ -380,7 +397,7 @@ export const PDF_FIXTURES = {
   inventory: () => fodt(inventoryBody(), { header: "Parts Inventory", pageNumbers: true }),
   ruled: () => fodt(ruledBody(), { header: "Quarterly Report", pageNumbers: true }),
   ruledForm: () => fodt(ruledFormBody()),
-  ruledAmounts: () => fodt(ruledAmountsBody()),
+  ruledCells: () => fodt(ruledCellsBody()),
 };
 
 /** makePdfFixtures prints every fixture to `dir`/NAME.pdf in one soffice run and returns the PDFs' bytes by name. */
