@@ -327,9 +327,11 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
 
 /**
  * cellText joins the lines of a ruled cell between `left` and `right`: as wrapped lines, except
- * after a line of one token that runs to the cell's text edge (the cell's width less the padding
- * its text shows on the left, within a character): a word or code too long for the cell, broken
- * where it met the edge ("…2167576f39" / "a1"), joined without a space.
+ * after a line of one code (a token with digits) that runs to the cell's text edge (the cell's
+ * width less the padding its text shows on the left, within a character) over a line starting at
+ * the same x: a code too long for the cell, broken where it met the edge ("…2167576f39" / "a1"),
+ * joined without a space. Words are left alone: a column sized to its longest word (and centred
+ * text, whose padding is even) brings a word to the edge without breaking it.
  */
 function cellText(lines: RawLine[], left: number, right: number): string {
   let text = "";
@@ -338,7 +340,8 @@ function cellText(lines: RawLine[], left: number, right: number): string {
     const next = lineText(line);
     const seg = before?.segs.length === 1 ? before.segs[0]! : null;
     const perChar = seg ? (seg.x2 - seg.x) / Math.max(1, seg.text.length) : 0;
-    const broken = seg !== null && !/\s/.test(seg.text) && seg.text.length >= 4 && seg.x2 >= right - (seg.x - left) - perChar && /^[\p{L}\p{N}]/u.test(next);
+    const code = seg !== null && !/\s/.test(seg.text) && seg.text.length >= 4 && /\p{N}/u.test(seg.text);
+    const broken = code && Math.abs(line.segs[0]!.x - seg.x) <= 0.5 && seg.x2 >= right - (seg.x - left) - perChar && /^[\p{L}\p{N}]/u.test(next);
     text = !text ? next : broken ? text + next : joinWrapped(text, next);
     before = line;
   }
