@@ -217,7 +217,7 @@ describe("tables drawn with rules", () => {
     expect(md).toMatch(/\n\nEvery batch shipped in May carries a tracking code\.\n\n\| Batch /);
   });
 
-  test("a bold header row makes a table of two columns of words; a code broken at its cell's edge is one word; a lone cell's two lines are one row", () => {
+  test("a bold header row makes a table of two columns of words; a code broken at its cell's edge is one word; a lone cell's two lines are one row; a grid of figures only is a table", () => {
     const blocks = markdown.ruledCells!.split("\n\n");
     expect(blocks.find((block) => block.startsWith("| Meaning"))?.split("\n")).toEqual([
       "| Meaning | Term |",
@@ -231,6 +231,7 @@ describe("tables drawn with rules", () => {
       "| Pending approval |  |  |",
       "| B-18 | short-code | York |",
     ]);
+    expect(blocks.find((block) => block.startsWith("| 110"))?.split("\n")).toEqual(["| 110 | 120 | 130 |", "| --- | --- | --- |", "| 140 |  | 160 |", "|  |  | 190 |"]);
   });
 });
 

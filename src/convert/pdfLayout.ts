@@ -400,7 +400,8 @@ function isFormRows(rows: string[][]): boolean {
  * looksTabular: the evidence that a ruled grid holds a table rather than a form's boxes or a framed
  * title: two rows or more with two or more cells filled, and either a column of numbers under a
  * header of words (the same type down the rows), or rows that fill the same two or more columns
- * (at least two, and half the rows) with short cells (a list of records), in three columns or more.
+ * (at least two, and half the rows) with short cells (a list of records), in three columns or more,
+ * or a grid of three rows and three columns or more that holds figures only.
  * A title box over one number, a form's rows each of its own shape, or labels beside their values
  * in two columns, give neither.
  */
@@ -420,6 +421,8 @@ function looksTabular(rows: string[][]): boolean {
   }
   const common = Math.max(0, ...patterns.values());
   const cells = rows.flat().filter((cell) => cell.trim());
+  // A grid of figures only, three by three or more, is a table of numbers: a form's box has a label.
+  if (rows.length >= 3 && rows[0]!.length >= 3 && cells.every((cell) => NUMERIC_CELL.test(cell.trim()))) return true;
   const short = cells.filter((cell) => cell.length <= 60).length;
   // Two columns of words are a form's labels beside their values as often as a table: only numbers tell.
   if (rows[0]!.length < 3) return false;

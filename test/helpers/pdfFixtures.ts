@@ -350,7 +350,8 @@ function ruledFormBody(): string {
  * one text run across the rule ("1,250.00 EUR"); each must still land in its own cell. Terms: two
  * columns of words, one row under a bold header row (no figure tells it from a form's labels and values but
  * the bold). Batches: a code too long for its column, which LibreOffice breaks where it meets
- * the cell's edge, and a row whose one filled cell holds two lines.
+ * the cell's edge, and a row whose one filled cell holds two lines. Boxes: a grid of figures only,
+ * some boxes empty (no header of words, no two rows alike).
  */
 function ruledCellsBody(): string {
   const cell = (text: string, style = "Cell") => `<table:table-cell table:style-name="Ruled" office:value-type="string">${text ? p(text, style) : ""}</table:table-cell>`;
@@ -377,7 +378,13 @@ function ruledCellsBody(): string {
       ${row(cell("Pending<text:line-break/>approval"), cell(""), cell(""))}
       ${row(cell("B-18"), cell("short-code"), cell("York"))}
     </table:table>`,
-    p("Batches are kept for a year."),
+    p("Batches are kept for a year. Boxes packed per line and shift:"),
+    `<table:table table:name="Boxes"><table:table-column table:number-columns-repeated="3"/>
+      ${row(cell("110"), cell("120"), cell("130"))}
+      ${row(cell("140"), cell(""), cell("160"))}
+      ${row(cell(""), cell(""), cell("190"))}
+    </table:table>`,
+    p("Empty boxes mean the line stood still."),
   ].join("\n");
 }
 
