@@ -191,6 +191,48 @@ describe("tables drawn with rules", () => {
     for (const text of ["Jane Example", "Date of birth", "12/03/1980", "ZIP code", "62704"]) expect(md).toContain(text);
     expect(markdown.ruled!).toContain("| North | 12 | 15 |  |");
   });
+
+  test("boxes of a label over its value are a form's fields when read as aligned text too: no table, a line each", () => {
+    const md = markdown.ruledForm!;
+    expect(md).not.toMatch(/^\|.*(Name|Jane Example|Date of birth|12 Oak Street|Acme Tools Ltd|48,200\.00)/m);
+    expect(md).toContain("Name Date of birth Phone\nJane Example 12/03/1980 555 0142\nAddress ZIP code");
+    expect(md).toContain("Employer Start date Salary\nAcme Tools Ltd 01/09/2015 48,200.00");
+  });
+
+  test("a text run that pdf.js gives across a column's rule (an amount against the next cell's text) is split at the rule", () => {
+    const table = markdown.ruledCells!.split("\n\n").find((block) => block.startsWith("| Item"))?.split("\n");
+    expect(table).toEqual([
+      "| Item | Amount | Currency | State |",
+      "| --- | --- | --- | --- |",
+      "| Widgets | 1,250.00 | EUR | paid |",
+      "| Gears | 980.50 | USD | open |",
+      "| Bolts | 12,400.75 | GBP | paid |",
+    ]);
+  });
+
+  test("text around ruled tables keeps its place: each paragraph before or after its table", () => {
+    const md = markdown.ruledCells!;
+    expect(md).toMatch(/^Payments received in May, by item, as the bank reported them at the end of the month\.\n\n\| Item /m);
+    expect(md).toMatch(/\| Bolts \| 12,400\.75 \| GBP \| paid \|\n\nOpen items are chased weekly\. The terms used in this report are explained below\.\n\n\| Meaning /);
+    expect(md).toMatch(/\n\nEvery batch shipped in May carries a tracking code\.\n\n\| Batch /);
+  });
+
+  test("a bold header row makes a table of two columns of words; a code broken at its cell's edge is one word; a lone cell's two lines are one row; a grid of figures only is a table", () => {
+    const blocks = markdown.ruledCells!.split("\n\n");
+    expect(blocks.find((block) => block.startsWith("| Meaning"))?.split("\n")).toEqual([
+      "| Meaning | Term |",
+      "| --- | --- |",
+      "| Working days from an order until it is delivered | Lead time |",
+    ]);
+    expect(blocks.find((block) => block.startsWith("| Batch"))?.split("\n")).toEqual([
+      "| Batch | Tracking code | Site |",
+      "| --- | --- | --- |",
+      "| B-17 | 7f3a9c2e1b4d6f8a0c2e4b6d8f0a1b2c3d4e5f6a | Leeds |",
+      "| Pending approval |  |  |",
+      "| B-18 | short-code | York |",
+    ]);
+    expect(blocks.find((block) => block.startsWith("| 110"))?.split("\n")).toEqual(["| 110 | 120 | 130 |", "| --- | --- | --- |", "| 140 |  | 160 |", "|  |  | 190 |"]);
+  });
 });
 
 describe("lists", () => {

@@ -147,6 +147,7 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   // Tables drawn with rules: their text is placed in the grid's cells, the rest laid out as text.
   const ruled: LayoutBlock[] = [];
   for (const grid of rules.length ? ruledGrids(rules) : []) {
+    visible = splitAtRules(visible, grid);
     const inside = visible.filter((item) => inGrid(item, grid));
     const table = gridTable(grid, inside);
     if (!table) continue;
@@ -158,6 +159,7 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   let blocks: LayoutBlock[] = [];
   for (const column of readingOrder(lines, width)) blocks.push(...columnBlocks(column));
   for (const table of ruled) {
+    blocks = blocks.flatMap((block) => splitAtTable(block, table));
     const at = blocks.findIndex((block) => block.top >= table.top);
     blocks.splice(at < 0 ? blocks.length : at, 0, table);
   }
@@ -168,6 +170,21 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   if (notes.length) layout.notes = notes.map(({ label, text }) => ({ label, text }));
   if (ruled.length || lines.filter((line) => line.segs.length >= 2).length >= 2) layout.tabular = true;
   return layout;
+}
+
+/**
+ * splitAtTable cuts a text block that runs from above a ruled table to below it (its lines were
+ * joined across the room the table took, once the table's text was taken out) into the lines
+ * above the table and those below, so the table goes between them.
+ */
+function splitAtTable(block: LayoutBlock, table: LayoutBlock): LayoutBlock[] {
+  if (block.kind !== "text" || block.top >= table.top || block.bottom <= table.bottom) return [block];
+  const above = block.lines.filter((line) => line.y < table.top);
+  const below = block.lines.filter((line) => line.y >= table.top);
+  if (!above.length || !below.length) return [block];
+  above[above.length - 1]!.wraps = false;
+  const part = (lines: LayoutLine[]): LayoutBlock => ({ kind: "text", lines, size: median(lines.map((l) => l.size)), top: lines[0]!.y - lines[0]!.size, bottom: lines[lines.length - 1]!.y });
+  return [part(above), ...splitAtTable(part(below), table)];
 }
 
 /** MAX_CELL_LINES: a ruled cell of more lines than this is a frame around part of a page */
@@ -182,6 +199,45 @@ function middleOf(item: PdfTextItem): { x: number; y: number } {
 function inGrid(item: PdfTextItem, grid: RuledGrid): boolean {
   const { x, y } = middleOf(item);
   return x > grid.xs[0]! && x < grid.xs[grid.xs.length - 1]! && y > grid.ys[0]! && y < grid.ys[grid.ys.length - 1]!;
+}
+
+/**
+ * splitAtRules cuts each text item that runs across one of the grid's vertical rules into one item
+ * a cell. pdf.js joins runs that sit close on one baseline, so a right-aligned amount that ends at
+ * its rule and the next cell's text just after it come as one item ("1,250.00 EUR"). The cut is
+ * at the character the rule falls on (positions taken in proportion to the item's width), moved
+ * to a space within two characters of it, where the two cells' texts meet.
+ */
+function splitAtRules(items: PdfTextItem[], grid: RuledGrid): PdfTextItem[] {
+  const inner = grid.xs.slice(1, -1);
+  const out: PdfTextItem[] = [];
+  for (const item of items) {
+    let rest = item;
+    for (const x of inner) {
+      const chars = rest.str.length;
+      if (chars < 2 || x <= rest.x + 1 || x >= rest.x + rest.width - 1) continue;
+      const { y } = middleOf(rest);
+      if (y <= grid.ys[0]! || y >= grid.ys[grid.ys.length - 1]!) continue;
+      if (!hasRule(grid.vertical, false, x, rest.y - 0.8 * rest.size, rest.y)) continue;
+      const perChar = rest.width / chars;
+      const at = Math.round((x - rest.x) / perChar);
+      let cut = at;
+      for (let d = 0; d <= 2; d++) {
+        if (/\s/.test(rest.str[at - d] ?? "")) cut = at - d;
+        else if (/\s/.test(rest.str[at + d] ?? "")) cut = at + d;
+        else continue;
+        break;
+      }
+      const head = rest.str.slice(0, cut).trimEnd();
+      const tail = rest.str.slice(cut).trimStart();
+      if (!head || !tail) continue;
+      const tailStart = chars - tail.length;
+      out.push({ ...rest, str: head, width: head.length * perChar });
+      rest = { ...rest, str: tail, x: rest.x + tailStart * perChar, width: tail.length * perChar, spaced: tailStart > head.length };
+    }
+    out.push(rest);
+  }
+  return out;
 }
 
 /**
@@ -217,6 +273,8 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
     else cellItems.set(o, [item]);
   }
   const table: string[][] = [];
+  /** boldRows: per row of `table`, all its text is in a bold face */
+  const boldRows: boolean[] = [];
   const size = median(items.map((item) => item.size));
   // Boxes of a form (a label over its value, or "Label: value") are counted to tell a form from a table.
   let filled = 0;
@@ -239,24 +297,55 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
     }
     const firstCol = band.find((cell) => cell.c === 0);
     const spansDown = band.some((cell) => r + 1 < rows && owner[(r + 1) * cols + cell.c] === r * cols + cell.c);
-    if (firstCol && firstCol.lines.length >= 2 && !spansDown && band.every((cell) => cell.lines.length === firstCol.lines.length)) {
+    if (firstCol && band.length >= 2 && firstCol.lines.length >= 2 && !spansDown && band.every((cell) => cell.lines.length === firstCol.lines.length)) {
       firstCol.lines.forEach((_, k) => {
         const row = Array.from({ length: cols }, () => "");
         for (const cell of band) row[cell.c] = lineText(cell.lines[k]!);
         table.push(row);
+        boldRows.push(band.every((cell) => cell.lines[k]!.bold));
       });
       continue;
     }
     const row = Array.from({ length: cols }, () => "");
-    for (const cell of band) row[cell.c] = cell.lines.map(lineText).reduce((text, next) => (text ? joinWrapped(text, next) : next), "");
+    for (const cell of band) {
+      let end = cell.c + 1;
+      while (end < cols && owner[r * cols + end] === r * cols + cell.c) end++;
+      row[cell.c] = cellText(cell.lines, xs[cell.c]!, xs[end]!);
+    }
     table.push(row);
+    boldRows.push(band.every((cell) => cell.lines.every((line) => line.bold)));
   }
   const used = Array.from({ length: cols }, (_, c) => table.some((row) => row[c]));
   const compact = table.map((row) => row.filter((_, c) => used[c]));
   if (compact.length < 2 || used.filter(Boolean).length < 2) return null;
-  if (2 * fields >= filled || !looksTabular(compact)) return null;
+  // A header row set in bold over rows that are not is a table's, however few or wordy its rows.
+  const boldHeader = boldRows[0] === true && compact[0]!.filter((cell) => cell.trim()).length >= 2 && boldRows.slice(1).every((bold) => !bold);
+  if (2 * fields >= filled || !(boldHeader || looksTabular(compact))) return null;
   const columns: ColumnEdge[] = xs.slice(0, -1).filter((_, c) => used[c]).map((x) => ({ x, right: false }));
   return { kind: "table", rows: compact, size, top: ys[0]!, bottom: ys[ys.length - 1]!, columns };
+}
+
+/**
+ * cellText joins the lines of a ruled cell between `left` and `right`: as wrapped lines, except
+ * after a line of one code (a token with digits) that runs to the cell's text edge (the cell's
+ * width less the padding its text shows on the left, within a character) over a line starting at
+ * the same x: a code too long for the cell, broken where it met the edge ("…2167576f39" / "a1"),
+ * joined without a space. Words are left alone: a column sized to its longest word (and centred
+ * text, whose padding is even) brings a word to the edge without breaking it.
+ */
+function cellText(lines: RawLine[], left: number, right: number): string {
+  let text = "";
+  let before: RawLine | null = null;
+  for (const line of lines) {
+    const next = lineText(line);
+    const seg = before?.segs.length === 1 ? before.segs[0]! : null;
+    const perChar = seg ? (seg.x2 - seg.x) / Math.max(1, seg.text.length) : 0;
+    const code = seg !== null && !/\s/.test(seg.text) && seg.text.length >= 4 && /\p{N}/u.test(seg.text);
+    const broken = code && Math.abs(line.segs[0]!.x - seg.x) <= 0.5 && seg.x2 >= right - (seg.x - left) - perChar && /^[\p{L}\p{N}]/u.test(next);
+    text = !text ? next : broken ? text + next : joinWrapped(text, next);
+    before = line;
+  }
+  return text;
 }
 
 /** FIELD_LABEL: the label of a form's field on its own line: words, no digits ("NOME/RAZÃO SOCIAL", "Date of birth") */
@@ -277,10 +366,42 @@ function isFormField(lines: string[]): boolean {
 }
 
 /**
+ * isFormRows: aligned rows that are a form's fields rather than a table: rows taken in pairs (from
+ * the first or the second row), a pair's cells of one column read as the lines of one field by
+ * isFormField (a label over its value, "Label: value"), and half the cells or more are fields,
+ * in two pairs or more (a table's header over its first row of figures is one such pair), or
+ * every cell is a "Label: value". The same evidence gridTable counts in ruled boxes.
+ */
+function isFormRows(rows: string[][]): boolean {
+  const cells = rows.flat().filter((cell) => cell.trim());
+  if (cells.length && cells.every((cell) => LABEL_VALUE.test(cell.trim()))) return true;
+  if (rows.length < 4) return false;
+  for (const offset of [0, 1]) {
+    let filled = 0;
+    let fields = 0;
+    let pairs = 0;
+    for (let r = offset; r + 1 < rows.length; r += 2) {
+      let pairFields = 0;
+      for (let c = 0; c < rows[r]!.length; c++) {
+        const lines = [rows[r]![c]!, rows[r + 1]![c]!].map((cell) => cell.trim()).filter(Boolean);
+        if (!lines.length) continue;
+        filled++;
+        if (isFormField(lines)) pairFields++;
+      }
+      fields += pairFields;
+      if (pairFields) pairs++;
+    }
+    if (pairs >= 2 && 2 * fields >= filled) return true;
+  }
+  return false;
+}
+
+/**
  * looksTabular: the evidence that a ruled grid holds a table rather than a form's boxes or a framed
  * title: two rows or more with two or more cells filled, and either a column of numbers under a
  * header of words (the same type down the rows), or rows that fill the same two or more columns
- * (at least two, and half the rows) with short cells (a list of records), in three columns or more.
+ * (at least two, and half the rows) with short cells (a list of records), in three columns or more,
+ * or a grid of three rows and three columns or more that holds figures only.
  * A title box over one number, a form's rows each of its own shape, or labels beside their values
  * in two columns, give neither.
  */
@@ -300,6 +421,8 @@ function looksTabular(rows: string[][]): boolean {
   }
   const common = Math.max(0, ...patterns.values());
   const cells = rows.flat().filter((cell) => cell.trim());
+  // A grid of figures only, three by three or more, is a table of numbers: a form's box has a label.
+  if (rows.length >= 3 && rows[0]!.length >= 3 && cells.every((cell) => NUMERIC_CELL.test(cell.trim()))) return true;
   const short = cells.filter((cell) => cell.length <= 60).length;
   // Two columns of words are a form's labels beside their values as often as a table: only numbers tell.
   if (rows[0]!.length < 3) return false;
@@ -618,6 +741,12 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
       const group = above !== null && isGroupHeader(above, lines.slice(i, end));
       const start = group ? i - 1 : i;
       const table = tableFrom(lines.slice(start, end), new Set([...wrapped].map((w) => w - start)));
+      if (table === "form") {
+        // A form's fields are text, all of them: no table starts on one of its later lines.
+        pending.push(...lines.slice(i, end));
+        i = end;
+        continue;
+      }
       if (table) {
         if (group) pending.pop();
         flushText();
@@ -766,9 +895,10 @@ function clusterPositions(values: number[], tolerance: number): number[][] {
  * tableFrom makes a table of lines whose cells share x-positions. Columns are the left edges shared
  * by two or more cells, plus the right edges shared by cells that start elsewhere (right-aligned
  * numbers). It returns null unless at least three lines have cells in two or more columns, or the
- * run is a header and one row of three or more cells that all share left edges.
+ * run is a header and one row of three or more cells that all share left edges; "form" when the
+ * rows are a form's fields (isFormRows).
  */
-function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBlock | null {
+function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBlock | "form" | null {
   const size = median(lines.map((l) => l.size));
   const tolerance = 0.5 * size;
   const segs = lines.flatMap((l) => l.segs);
@@ -823,6 +953,7 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
     lines.every((l) => l.segs.length === lines[0]!.segs.length && l.segs.length >= 2 && l.segs.every((seg) => startOf(seg) >= 0)) &&
     (lines[0]!.segs.length >= 3 || lines.every((l) => l.segs[1]!.x - l.segs[0]!.x2 > 2 * size));
   if (multiCell < 3 && !headerAndRow) return null;
+  if (isFormRows(rows)) return "form";
   const used = order.map((_, c) => rows.some((r) => r[c]));
   const compact = rows.map((r) => r.filter((_, c) => used[c]));
   const columns = order.map((o) => (o.i < starts.length ? { x: o.x, right: false } : { x: ends[o.i - starts.length]![0]!, right: true })).filter((_, c) => used[c]);
@@ -871,10 +1002,13 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
     blocks.push({ kind: "text", lines: current, size: median(sizes), top: current[0]!.y - current[0]!.size, bottom: current[current.length - 1]!.y });
     current = [];
   };
+  let prevSegs = 0;
   for (const raw of lines) {
     const text = (raw.rtl ? [...raw.segs].reverse() : raw.segs).map((s) => s.text).join(" ");
     const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false, ...(raw.bold ? { bold: true } : {}) };
     const prev = current[current.length - 1];
+    const prevCells = prevSegs >= 2 && raw.segs.length >= 2;
+    prevSegs = raw.segs.length;
     const listStart = startsListItem(text);
     // A list item's wrapped lines hang at its text, right of its marker; a line left of its marker ends it.
     let leavesItem = false;
@@ -883,7 +1017,8 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       const inItem = startsListItem(item.text);
       const hanging = !listStart && inItem && line.x > item.x && line.x - item.x <= 4 * line.size;
       leavesItem = inItem && line.x < item.x - 0.5 * line.size;
-      prev.wraps = !leavesItem && continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
+      // Lines of separate cells (a form's labels over its values, left as text) keep their line break.
+      prev.wraps = !leavesItem && !prevCells && continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
     }
     if (prev) {
       const em = Math.max(prev.size, line.size);

@@ -344,6 +344,50 @@ function ruledFormBody(): string {
   ].join("\n");
 }
 
+/**
+ * ruledCellsBody: ruled tables of close cells (padding 0.05 cm). Payments: a right-aligned amount
+ * ends at its column's rule and the next cell's text starts just after it, so pdf.js gives both as
+ * one text run across the rule ("1,250.00 EUR"); each must still land in its own cell. Terms: two
+ * columns of words, one row under a bold header row (no figure tells it from a form's labels and values but
+ * the bold). Batches: a code too long for its column, which LibreOffice breaks where it meets
+ * the cell's edge, and a row whose one filled cell holds two lines. Boxes: a grid of figures only,
+ * some boxes empty (no header of words, no two rows alike).
+ */
+function ruledCellsBody(): string {
+  const cell = (text: string, style = "Cell") => `<table:table-cell table:style-name="Ruled" office:value-type="string">${text ? p(text, style) : ""}</table:table-cell>`;
+  const row = (...cells: string[]) => `<table:table-row>${cells.join("")}</table:table-row>`;
+  const payment = (item: string, amount: string, currency: string, state: string) => row(cell(item), cell(amount, "CellRight"), cell(currency), cell(state));
+  const bold = (text: string) => `<text:span text:style-name="Strong">${text}</text:span>`;
+  return [
+    p("Payments received in May, by item, as the bank reported them at the end of the month."),
+    `<table:table table:name="Payments"><table:table-column table:number-columns-repeated="4"/>
+      ${payment("Item", "Amount", "Currency", "State")}
+      ${payment("Widgets", "1,250.00", "EUR", "paid")}
+      ${payment("Gears", "980.50", "USD", "open")}
+      ${payment("Bolts", "12,400.75", "GBP", "paid")}
+    </table:table>`,
+    p("Open items are chased weekly. The terms used in this report are explained below."),
+    `<table:table table:name="Terms"><table:table-column table:number-columns-repeated="2"/>
+      ${row(cell(bold("Meaning")), cell(bold("Term")))}
+      ${row(cell("Working days from an order until it is delivered"), cell("Lead time"))}
+    </table:table>`,
+    p("Every batch shipped in May carries a tracking code."),
+    `<table:table table:name="Batches"><table:table-column table:number-columns-repeated="3"/>
+      ${row(cell(bold("Batch")), cell(bold("Tracking code")), cell(bold("Site")))}
+      ${row(cell("B-17"), cell("7f3a9c2e1b4d6f8a0c2e4b6d8f0a1b2c3d4e5f6a"), cell("Leeds"))}
+      ${row(cell("Pending<text:line-break/>approval"), cell(""), cell(""))}
+      ${row(cell("B-18"), cell("short-code"), cell("York"))}
+    </table:table>`,
+    p("Batches are kept for a year. Boxes packed per line and shift:"),
+    `<table:table table:name="Boxes"><table:table-column table:number-columns-repeated="3"/>
+      ${row(cell("110"), cell("120"), cell("130"))}
+      ${row(cell("140"), cell(""), cell("160"))}
+      ${row(cell(""), cell(""), cell("190"))}
+    </table:table>`,
+    p("Empty boxes mean the line stood still."),
+  ].join("\n");
+}
+
 export const PDF_FIXTURES = {
   paper: () => fodt(paperBody(), { header: "Optimized Table Tokenization", pageNumbers: true }),
   twocolumn: () => fodt(twoColumnBody()),
@@ -360,6 +404,7 @@ export const PDF_FIXTURES = {
   inventory: () => fodt(inventoryBody(), { header: "Parts Inventory", pageNumbers: true }),
   ruled: () => fodt(ruledBody(), { header: "Quarterly Report", pageNumbers: true }),
   ruledForm: () => fodt(ruledFormBody()),
+  ruledCells: () => fodt(ruledCellsBody()),
 };
 
 /** makePdfFixtures prints every fixture to `dir`/NAME.pdf in one soffice run and returns the PDFs' bytes by name. */
