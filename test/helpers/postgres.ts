@@ -62,6 +62,16 @@ export function startPostgres(): Promise<TestPostgres> {
   return running;
 }
 
+/**
+ * stopSharedPostgres stops this test process's shared cluster, if one was started. `bun test` emits
+ * no "exit" event, so the exit handler of startPostgres never runs there: test/helpers/afterRun.ts
+ * (preloaded by bunfig.toml) calls this once after every test file has run.
+ */
+export async function stopSharedPostgres(): Promise<void> {
+  const pg = await running?.catch(() => null);
+  await pg?.stop();
+}
+
 /** socketUrl is the URL Bun.SQL takes for a database reached over the Unix socket in `dir`. */
 export function socketUrl(dir: string, database: string, port = PG_PORT): string {
   return `postgres://${PG_USER}@localhost:${port}/${database}?path=${encodeURIComponent(dir)}`;
