@@ -26,6 +26,8 @@
  * dictionary, --psm 4 for narrow columns: no change.
  */
 
+import sharp from "sharp";
+
 /** GreyImage is 8-bit grey pixels, row by row (0 = black). */
 export interface GreyImage {
   data: Uint8Array;
@@ -63,8 +65,12 @@ export interface OcrPlan {
   scale: number;
   /** segmentation: "block" for one narrow column of text (receipts), else "auto" */
   segmentation: "auto" | "block";
+  /** smoothing: sigma (px of the scaled image) of the Gaussian blur applied after scaling; 0 = none */
+  smoothing: number;
 }
 
+/** OCR_MAX_SIDE: longest side (px) of an image given to OCR; larger images are scaled down */
+export const OCR_MAX_SIDE = 4000;
 /** TARGET_GLYPH_HEIGHT: median glyph height (px) the image is scaled to (a receipt's glyphs are mostly capitals and digits) */
 export const TARGET_GLYPH_HEIGHT = 16;
 /** MIN_SCALE, MAX_SCALE: bounds of the text-driven scale; beyond 4x upscaling invents nothing, below 0.5 thin strokes vanish */
@@ -78,6 +84,13 @@ const MIN_GLYPHS = 20;
 const MIN_GLYPH_PX = 5;
 /** MAX_GLYPH_PX: components taller than this (px) are pictures, logos or frames, not letters */
 const MAX_GLYPH_PX = 250;
+/**
+ * SMOOTHING_MIN_SIGMA, SMOOTHING_PER_SCALE: the blur of a measured scan is max(min, per-scale x
+ * scale) px after scaling, i.e. about half a source pixel on enlarged scans: it joins dot-matrix
+ * dots and hides JPEG blocks and paper grain, which tesseract otherwise reads as strokes
+ */
+const SMOOTHING_MIN_SIGMA = 0.6;
+const SMOOTHING_PER_SCALE = 0.5;
 /**
  * GRID_MIN_WIDTH, GRID_MIN_HEIGHT: a component this many glyph heights wide and high is a table grid
  * or a form's frame; a receipt's rules are flat (a few px high) and its scan edges narrow
@@ -286,12 +299,13 @@ function findRules(glyphHeight: number, count: number, parent: number[], x0: Int
  * used when the image gave no measure of its text.
  */
 export function planOcr(measure: TextMeasure, fallbackScale: number): OcrPlan {
-  if (!measure.glyphHeight || !measure.box) return { scale: fallbackScale, segmentation: "auto" };
+  if (!measure.glyphHeight || !measure.box) return { scale: fallbackScale, segmentation: "auto", smoothing: 0 };
   const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, TARGET_GLYPH_HEIGHT / measure.glyphHeight));
   // a ruled table or a framed form needs tesseract's own layout analysis to read cell by cell
   const narrow = measure.box.width <= BLOCK_MAX_WIDTH_IN_GLYPHS * measure.glyphHeight && measure.grids === 0;
   // glyphs already near the target are left alone: resampling a clean render by a few percent only blurs it
-  return { scale: scale >= 1 / KEEP_SIZE_WITHIN && scale <= KEEP_SIZE_WITHIN ? 1 : scale, segmentation: narrow ? "block" : "auto" };
+  const applied = scale >= 1 / KEEP_SIZE_WITHIN && scale <= KEEP_SIZE_WITHIN ? 1 : scale;
+  return { scale: applied, segmentation: narrow ? "block" : "auto", smoothing: Math.max(SMOOTHING_MIN_SIGMA, SMOOTHING_PER_SCALE * applied) };
 }
 
 /** toPgm wraps grey pixels in a binary PGM header, which tesseract reads without any decompression. */
@@ -301,4 +315,50 @@ export function toPgm(image: GreyImage): Uint8Array {
   out.set(header);
   out.set(image.data, header.length);
   return out;
+}
+
+/** ScanOptions bound prepareScan. */
+export interface ScanOptions {
+  /** density: the image's resolution (dpi) when known; passed on to tesseract times the scale */
+  density?: number;
+  /** fallbackScale: the scale used when no text could be measured (a photo, an icon) */
+  fallbackScale: number;
+  /** measure: false keeps the image as drawn (an SVG rendered at its OCR size) */
+  measure?: boolean;
+  /** maxSide: longest side (px) of the image given to tesseract */
+  maxSide: number;
+  /** maxPixels: pixel limit of the scaled image; 0 = unlimited */
+  maxPixels: number;
+}
+
+/** PreparedScan is an image ready for tesseract: PGM bytes, the segmentation and the resolution to pass. */
+export interface PreparedScan {
+  image: Uint8Array;
+  segmentation: OcrPlan["segmentation"];
+  /** dpi: the source's resolution times the scale; undefined when it is not known */
+  dpi?: number;
+}
+
+/**
+ * prepareScan turns a grey image (a decoded photo or scan, a rendered PDF page) into what tesseract
+ * reads best: its text measured, separator rules painted out, scaled to the target glyph height
+ * (within maxSide and maxPixels) and smoothed, as PGM.
+ */
+export async function prepareScan(image: GreyImage, options: ScanOptions): Promise<PreparedScan> {
+  let grey = image;
+  const measure = options.measure === false ? null : measureText(grey);
+  const plan: OcrPlan = measure ? planOcr(measure, options.fallbackScale) : { scale: 1, segmentation: "auto", smoothing: 0 };
+  // a receipt's dashed separators, read as part of the lines they touch, garble them: they go
+  if (measure?.withoutRules) grey = measure.withoutRules;
+  const scale = Math.min(plan.scale, options.maxSide / Math.max(grey.width, grey.height), options.maxPixels > 0 ? Math.sqrt(options.maxPixels / (grey.width * grey.height)) : Infinity);
+  const dpi = options.density ? options.density * scale : undefined;
+  const resize = Math.abs(scale - 1) >= 0.01;
+  if (!resize && !plan.smoothing) return { image: toPgm(grey), segmentation: plan.segmentation, dpi };
+  const width = resize ? Math.max(1, Math.round(grey.width * scale)) : grey.width;
+  const height = resize ? Math.max(1, Math.round(grey.height * scale)) : grey.height;
+  let pipeline = sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } });
+  if (resize) pipeline = pipeline.resize(width, height);
+  if (plan.smoothing) pipeline = pipeline.blur(plan.smoothing);
+  const out = await pipeline.toColourspace("b-w").raw({ depth: "uchar" }).toBuffer();
+  return { image: toPgm({ data: new Uint8Array(out.buffer, out.byteOffset, out.length), width, height }), segmentation: plan.segmentation, dpi };
 }
