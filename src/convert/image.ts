@@ -1,7 +1,7 @@
 /**
  * Images: the header is read first (sharp's metadata() does not decode pixels) so oversized images
  * are refused before any work; then the first frame is decoded, prepared for OCR (alpha flattened
- * on white, greyscale, scaled so its letters reach tesseract's best size, see ocrPrep.ts) and read
+ * on white, greyscale, scaled so its letters reach tesseract's best size, smoothed, see ocrPrep.ts) and read
  * by tesseract. The output is the OCR text plus a metadata block (format, size, colour, DPI, EXIF
  * and XMP facts, pages).
  *

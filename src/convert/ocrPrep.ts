@@ -22,8 +22,24 @@
  * 0.767. Tried and not kept: tessdata's larger integer model (npm @tesseract.js-data/eng,
  * 4.0.0_best_int) 0.753 vs 0.756 on the first 30 and a third slower; a Gaussian blur (sigma 0.8)
  * of enlarged text +0.018 on the 100, but it turned the name or the total of both receipts in
- * test/image-receipts.test.ts wrong; a Mitchell kernel for scaling 0.786 on the 100; no
+ * test/image-receipts.test.ts wrong (kept since, see Smoothing below); a Mitchell kernel for scaling 0.786 on the 100; no
  * dictionary, --psm 4 for narrow columns: no change.
+ *
+ * Smoothing (2026-11-27): an enlarged scan is blurred after scaling by half a source pixel (sigma
+ * 0.5 x scale px): it joins dot-matrix dots and hides JPEG blocks and paper grain that tesseract
+ * reads as strokes once enlarged; it adds no tesseract time (CPU time alike on five 1080 x 1527
+ * scans). First 40 SROIE receipts (0.763 without): 0.8 px on enlarged scans 0.777, 1.0 px 0.779,
+ * half a source pixel 0.777; blurring the scans read at their own size too (max(0.6, 0.5 x scale)
+ * px) 0.783 and 0.804 on all 100 (0.788 without), but on a scan read as is it turned single letters
+ * of labels (`TakeOut Total (incl GST)` read `TakeQut Total (inc) GST)`) and the extraction's
+ * confidence in that receipt's total fell below 0.8 (test/extract-real-documents.test.ts), so only
+ * enlarged scans are smoothed. With a 20 or 24 px glyph target 0.775, 0.776; a 2 px minimum filter
+ * (thicker strokes) 0.747; leptonica's adaptive Otsu in tesseract (thresholding_method=1) 0.635; a
+ * background division (flat-field) left block shading on receipts; load_system_dawg=0
+ * load_freq_dawg=0 changed no count (the installed eng model is tessdata_fast's LSTM, with no legacy
+ * model for --oem 0/2).
+ *
+ * Scanned PDF pages go through the same prepareScan as image files (rendered at 150 dpi).
  */
 
 import sharp from "sharp";
@@ -85,11 +101,9 @@ const MIN_GLYPH_PX = 5;
 /** MAX_GLYPH_PX: components taller than this (px) are pictures, logos or frames, not letters */
 const MAX_GLYPH_PX = 250;
 /**
- * SMOOTHING_MIN_SIGMA, SMOOTHING_PER_SCALE: the blur of a measured scan is max(min, per-scale x
- * scale) px after scaling, i.e. about half a source pixel on enlarged scans: it joins dot-matrix
- * dots and hides JPEG blocks and paper grain, which tesseract otherwise reads as strokes
+ * SMOOTHING_PER_SCALE: an enlarged scan is blurred by this many source pixels (sigma) after scaling:
+ * it joins dot-matrix dots and hides JPEG blocks and paper grain, which enlarged turn into strokes
  */
-const SMOOTHING_MIN_SIGMA = 0.6;
 const SMOOTHING_PER_SCALE = 0.5;
 /**
  * GRID_MIN_WIDTH, GRID_MIN_HEIGHT: a component this many glyph heights wide and high is a table grid
@@ -305,7 +319,7 @@ export function planOcr(measure: TextMeasure, fallbackScale: number): OcrPlan {
   const narrow = measure.box.width <= BLOCK_MAX_WIDTH_IN_GLYPHS * measure.glyphHeight && measure.grids === 0;
   // glyphs already near the target are left alone: resampling a clean render by a few percent only blurs it
   const applied = scale >= 1 / KEEP_SIZE_WITHIN && scale <= KEEP_SIZE_WITHIN ? 1 : scale;
-  return { scale: applied, segmentation: narrow ? "block" : "auto", smoothing: Math.max(SMOOTHING_MIN_SIGMA, SMOOTHING_PER_SCALE * applied) };
+  return { scale: applied, segmentation: narrow ? "block" : "auto", smoothing: applied > 1 ? SMOOTHING_PER_SCALE * applied : 0 };
 }
 
 /** toPgm wraps grey pixels in a binary PGM header, which tesseract reads without any decompression. */
