@@ -1,7 +1,7 @@
 /**
  * Images: the header is read first (sharp's metadata() does not decode pixels) so oversized images
  * are refused before any work; then the first frame is decoded, prepared for OCR (alpha flattened
- * on white, greyscale, scaled so its letters reach tesseract's best size, smoothed, see ocrPrep.ts) and read
+ * on white, greyscale, scaled so its letters reach tesseract's best size, see ocrPrep.ts) and read
  * by tesseract. The output is the OCR text plus a metadata block (format, size, colour, DPI, EXIF
  * and XMP facts, pages).
  *
@@ -330,7 +330,7 @@ async function toDecodable(input: ConvertInput, facts: ImageFacts, signal: Abort
 /**
  * prepareForOcr decodes the first frame to grey on white, oriented by EXIF, and prepares it for
  * tesseract (ocrPrep.ts: text measured, rules painted out, scaled so the letters reach tesseract's
- * best size, smoothed); images without measurable text are scaled by ocrScale. An SVG is rendered
+ * best size); images without measurable text are scaled by ocrScale. An SVG is rendered
  * at its OCR size and kept. `limitInputPixels` stays as a second guard behind refuseOversize.
  */
 async function prepareForOcr(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number): Promise<PreparedScan> {

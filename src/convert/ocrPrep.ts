@@ -22,18 +22,17 @@
  * 0.767. Tried and not kept: tessdata's larger integer model (npm @tesseract.js-data/eng,
  * 4.0.0_best_int) 0.753 vs 0.756 on the first 30 and a third slower; a Gaussian blur (sigma 0.8)
  * of enlarged text +0.018 on the 100, but it turned the name or the total of both receipts in
- * test/image-receipts.test.ts wrong (kept since, see Smoothing below); a Mitchell kernel for scaling 0.786 on the 100; no
+ * test/image-receipts.test.ts wrong (see Smoothing below); a Mitchell kernel for scaling 0.786 on the 100; no
  * dictionary, --psm 4 for narrow columns: no change.
  *
- * Smoothing (2026-11-27): an enlarged scan is blurred after scaling by half a source pixel (sigma
- * 0.5 x scale px): it joins dot-matrix dots and hides JPEG blocks and paper grain that tesseract
- * reads as strokes once enlarged; it adds no tesseract time (CPU time alike on five 1080 x 1527
- * scans). First 40 SROIE receipts (0.763 without): 0.8 px on enlarged scans 0.777, 1.0 px 0.779,
- * half a source pixel 0.777; blurring the scans read at their own size too (max(0.6, 0.5 x scale)
- * px) 0.783 and 0.804 on all 100 (0.788 without), but on a scan read as is it turned single letters
- * of labels (`TakeOut Total (incl GST)` read `TakeQut Total (inc) GST)`) and the extraction's
- * confidence in that receipt's total fell below 0.8 (test/extract-real-documents.test.ts), so only
- * enlarged scans are smoothed. With a 20 or 24 px glyph target 0.775, 0.776; a 2 px minimum filter
+ * Smoothing, tried 2026-11-27 and not kept: a Gaussian blur after scaling raises word recall but
+ * turns digits of the fields that matter. Blurring enlarged scans by half a source pixel: all 100
+ * SROIE receipts 0.788 -> 0.800 (also scans read as is, max(0.6, 0.5 x scale) px: 0.804), misread
+ * letters 0.053 -> 0.048 and digits 0.044 -> 0.039 of the words; yet bench/extract-real.ts on the
+ * first 20 receipts fell from 0.850 to 0.783 field accuracy with one confident-wrong value (a date
+ * `25/12/2018` read `26/12/2018`, a total lost, a date and a name misread), all on enlarged scans.
+ * First 40 receipts (0.763 without): 0.8 px on enlarged scans 0.777, 1.0 px 0.779, 0.6 px on all
+ * 0.778. Also tried: a 20 or 24 px glyph target with smoothing 0.775, 0.776; a 2 px minimum filter
  * (thicker strokes) 0.747; leptonica's adaptive Otsu in tesseract (thresholding_method=1) 0.635; a
  * background division (flat-field) left block shading on receipts; load_system_dawg=0
  * load_freq_dawg=0 changed no count (the installed eng model is tessdata_fast's LSTM, with no legacy
@@ -81,8 +80,6 @@ export interface OcrPlan {
   scale: number;
   /** segmentation: "block" for one narrow column of text (receipts), else "auto" */
   segmentation: "auto" | "block";
-  /** smoothing: sigma (px of the scaled image) of the Gaussian blur applied after scaling; 0 = none */
-  smoothing: number;
 }
 
 /** OCR_MAX_SIDE: longest side (px) of an image given to OCR; larger images are scaled down */
@@ -100,11 +97,6 @@ const MIN_GLYPHS = 20;
 const MIN_GLYPH_PX = 5;
 /** MAX_GLYPH_PX: components taller than this (px) are pictures, logos or frames, not letters */
 const MAX_GLYPH_PX = 250;
-/**
- * SMOOTHING_PER_SCALE: an enlarged scan is blurred by this many source pixels (sigma) after scaling:
- * it joins dot-matrix dots and hides JPEG blocks and paper grain, which enlarged turn into strokes
- */
-const SMOOTHING_PER_SCALE = 0.5;
 /**
  * GRID_MIN_WIDTH, GRID_MIN_HEIGHT: a component this many glyph heights wide and high is a table grid
  * or a form's frame; a receipt's rules are flat (a few px high) and its scan edges narrow
@@ -313,13 +305,12 @@ function findRules(glyphHeight: number, count: number, parent: number[], x0: Int
  * used when the image gave no measure of its text.
  */
 export function planOcr(measure: TextMeasure, fallbackScale: number): OcrPlan {
-  if (!measure.glyphHeight || !measure.box) return { scale: fallbackScale, segmentation: "auto", smoothing: 0 };
+  if (!measure.glyphHeight || !measure.box) return { scale: fallbackScale, segmentation: "auto" };
   const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, TARGET_GLYPH_HEIGHT / measure.glyphHeight));
   // a ruled table or a framed form needs tesseract's own layout analysis to read cell by cell
   const narrow = measure.box.width <= BLOCK_MAX_WIDTH_IN_GLYPHS * measure.glyphHeight && measure.grids === 0;
   // glyphs already near the target are left alone: resampling a clean render by a few percent only blurs it
-  const applied = scale >= 1 / KEEP_SIZE_WITHIN && scale <= KEEP_SIZE_WITHIN ? 1 : scale;
-  return { scale: applied, segmentation: narrow ? "block" : "auto", smoothing: applied > 1 ? SMOOTHING_PER_SCALE * applied : 0 };
+  return { scale: scale >= 1 / KEEP_SIZE_WITHIN && scale <= KEEP_SIZE_WITHIN ? 1 : scale, segmentation: narrow ? "block" : "auto" };
 }
 
 /** toPgm wraps grey pixels in a binary PGM header, which tesseract reads without any decompression. */
@@ -356,23 +347,19 @@ export interface PreparedScan {
 /**
  * prepareScan turns a grey image (a decoded photo or scan, a rendered PDF page) into what tesseract
  * reads best: its text measured, separator rules painted out, scaled to the target glyph height
- * (within maxSide and maxPixels) and smoothed, as PGM.
+ * (within maxSide and maxPixels), as PGM.
  */
 export async function prepareScan(image: GreyImage, options: ScanOptions): Promise<PreparedScan> {
   let grey = image;
   const measure = options.measure === false ? null : measureText(grey);
-  const plan: OcrPlan = measure ? planOcr(measure, options.fallbackScale) : { scale: 1, segmentation: "auto", smoothing: 0 };
+  const plan: OcrPlan = measure ? planOcr(measure, options.fallbackScale) : { scale: 1, segmentation: "auto" };
   // a receipt's dashed separators, read as part of the lines they touch, garble them: they go
   if (measure?.withoutRules) grey = measure.withoutRules;
   const scale = Math.min(plan.scale, options.maxSide / Math.max(grey.width, grey.height), options.maxPixels > 0 ? Math.sqrt(options.maxPixels / (grey.width * grey.height)) : Infinity);
   const dpi = options.density ? options.density * scale : undefined;
-  const resize = Math.abs(scale - 1) >= 0.01;
-  if (!resize && !plan.smoothing) return { image: toPgm(grey), segmentation: plan.segmentation, dpi };
-  const width = resize ? Math.max(1, Math.round(grey.width * scale)) : grey.width;
-  const height = resize ? Math.max(1, Math.round(grey.height * scale)) : grey.height;
-  let pipeline = sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } });
-  if (resize) pipeline = pipeline.resize(width, height);
-  if (plan.smoothing) pipeline = pipeline.blur(plan.smoothing);
-  const out = await pipeline.toColourspace("b-w").raw({ depth: "uchar" }).toBuffer();
+  if (Math.abs(scale - 1) < 0.01) return { image: toPgm(grey), segmentation: plan.segmentation, dpi };
+  const width = Math.max(1, Math.round(grey.width * scale));
+  const height = Math.max(1, Math.round(grey.height * scale));
+  const out = await sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } }).resize(width, height).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer();
   return { image: toPgm({ data: new Uint8Array(out.buffer, out.byteOffset, out.length), width, height }), segmentation: plan.segmentation, dpi };
 }

@@ -215,7 +215,7 @@ function wordsOf(text: string): string[] {
 
 /**
  * scanOfPage prepares a rendered page for tesseract as an image file is (ocrPrep.ts: text measured,
- * rules painted out, scaled to the letters' best size, smoothed); a page without measurable text is
+ * rules painted out, scaled to the letters' best size); a page without measurable text is
  * read as rendered.
  */
 async function scanOfPage(png: Uint8Array, dpi: number, maxPixels: number): Promise<PreparedScan> {
