@@ -14,15 +14,13 @@ import sharp, { type Metadata } from "sharp";
 import { AppError } from "../errors";
 import { heifToPng } from "../tools/heif";
 import { heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
-import { measureText, planOcr, toPgm, type GreyImage, type OcrPlan } from "./ocrPrep";
+import { OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import type { ConvertContext, Converter, ConvertInput, PageReport } from "./types";
 
 /** OCR_MIN_WIDTH: images narrower than this (px) are upscaled so small text reaches tesseract's range */
 const OCR_MIN_WIDTH = 1000;
 /** OCR_MAX_UPSCALE: the largest upscaling factor; tiny icons gain nothing from more */
 const OCR_MAX_UPSCALE = 4;
-/** OCR_MAX_SIDE: longest side (px) of the image given to OCR; larger images are scaled down */
-const OCR_MAX_SIDE = 4000;
 /** HEIF_TIMEOUT_MS: deadline for heif-convert on one image */
 const HEIF_TIMEOUT_MS = 60_000;
 
@@ -329,38 +327,21 @@ async function toDecodable(input: ConvertInput, facts: ImageFacts, signal: Abort
   return { input: input.bytes };
 }
 
-/** OcrInput is an image prepared for tesseract and the segmentation chosen for it. */
-interface OcrInput {
-  image: Uint8Array;
-  segmentation: OcrPlan["segmentation"];
-  /** dpi: the source's resolution times the scale; undefined when the file does not say */
-  dpi?: number;
-}
-
 /**
- * prepareForOcr decodes the first frame to grey on white, oriented by EXIF, measures its text and
- * scales it so the letters reach tesseract's best size (ocrPrep.ts); images without measurable text
- * are scaled by ocrScale. An SVG is rendered at its OCR size and kept. `limitInputPixels` stays as
- * a second guard behind refuseOversize.
+ * prepareForOcr decodes the first frame to grey on white, oriented by EXIF, and prepares it for
+ * tesseract (ocrPrep.ts: text measured, rules painted out, scaled so the letters reach tesseract's
+ * best size); images without measurable text are scaled by ocrScale. An SVG is rendered
+ * at its OCR size and kept. `limitInputPixels` stays as a second guard behind refuseOversize.
  */
-async function prepareForOcr(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number): Promise<OcrInput> {
+async function prepareForOcr(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number): Promise<PreparedScan> {
   const limitInputPixels = maxPixels > 0 ? Math.ceil(maxPixels * (image.svgDensity ? (image.svgDensity / 72) ** 2 : 1)) + 1 : false;
   try {
     const pipeline = sharp(image.input, { limitInputPixels, page: 0, pages: 1, density: image.svgDensity, raw: image.raw });
     const decoded = await pipeline.autoOrient().flatten({ background: "#ffffff" }).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
-    let grey: GreyImage = { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
-    const measure = image.svgDensity ? null : measureText(grey);
-    const plan: OcrPlan = measure ? planOcr(measure, ocrScale(grey.width, grey.height)) : { scale: 1, segmentation: "auto" };
-    // a receipt's dashed separators, read as part of the lines they touch, garble them: they go
-    if (measure?.withoutRules) grey = measure.withoutRules;
-    const scale = Math.min(plan.scale, OCR_MAX_SIDE / Math.max(grey.width, grey.height), maxPixels > 0 ? Math.sqrt(maxPixels / (grey.width * grey.height)) : Infinity);
+    const grey: GreyImage = { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
     // PGM carries no resolution: pass the file's own (sane ones only; JFIF often says 1 x 1), scaled
-    const dpi = image.svgDensity ?? (facts.density && facts.density >= 50 && facts.density <= 1200 ? facts.density * scale : undefined);
-    if (Math.abs(scale - 1) < 0.01) return { image: toPgm(grey), segmentation: plan.segmentation, dpi };
-    const width = Math.max(1, Math.round(grey.width * scale));
-    const height = Math.max(1, Math.round(grey.height * scale));
-    const resized = await sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } }).resize(width, height).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer();
-    return { image: toPgm({ data: new Uint8Array(resized.buffer, resized.byteOffset, resized.length), width, height }), segmentation: plan.segmentation, dpi };
+    const density = image.svgDensity ?? (facts.density && facts.density >= 50 && facts.density <= 1200 ? facts.density : undefined);
+    return await prepareScan(grey, { density, fallbackScale: ocrScale(grey.width, grey.height), measure: !image.svgDensity, maxSide: OCR_MAX_SIDE, maxPixels });
   } catch (cause) {
     if (cause instanceof AppError) throw cause;
     throw imageError(input, `the ${facts.format.toUpperCase()} image data could not be decoded`, cause);

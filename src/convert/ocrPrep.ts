@@ -22,9 +22,26 @@
  * 0.767. Tried and not kept: tessdata's larger integer model (npm @tesseract.js-data/eng,
  * 4.0.0_best_int) 0.753 vs 0.756 on the first 30 and a third slower; a Gaussian blur (sigma 0.8)
  * of enlarged text +0.018 on the 100, but it turned the name or the total of both receipts in
- * test/image-receipts.test.ts wrong; a Mitchell kernel for scaling 0.786 on the 100; no
+ * test/image-receipts.test.ts wrong (see Smoothing below); a Mitchell kernel for scaling 0.786 on the 100; no
  * dictionary, --psm 4 for narrow columns: no change.
+ *
+ * Smoothing, tried 2026-11-27 and not kept: a Gaussian blur after scaling raises word recall but
+ * turns digits of the fields that matter. Blurring enlarged scans by half a source pixel: all 100
+ * SROIE receipts 0.788 -> 0.800 (also scans read as is, max(0.6, 0.5 x scale) px: 0.804), misread
+ * letters 0.053 -> 0.048 and digits 0.044 -> 0.039 of the words; yet bench/extract-real.ts on the
+ * first 20 receipts fell from 0.850 to 0.783 field accuracy with one confident-wrong value (a date
+ * `25/12/2018` read `26/12/2018`, a total lost, a date and a name misread), all on enlarged scans.
+ * First 40 receipts (0.763 without): 0.8 px on enlarged scans 0.777, 1.0 px 0.779, 0.6 px on all
+ * 0.778. Also tried: a 20 or 24 px glyph target with smoothing 0.775, 0.776; a 2 px minimum filter
+ * (thicker strokes) 0.747; leptonica's adaptive Otsu in tesseract (thresholding_method=1) 0.635; a
+ * background division (flat-field) left block shading on receipts; load_system_dawg=0
+ * load_freq_dawg=0 changed no count (the installed eng model is tessdata_fast's LSTM, with no legacy
+ * model for --oem 0/2).
+ *
+ * Scanned PDF pages go through the same prepareScan as image files (rendered at 150 dpi).
  */
+
+import sharp from "sharp";
 
 /** GreyImage is 8-bit grey pixels, row by row (0 = black). */
 export interface GreyImage {
@@ -65,6 +82,8 @@ export interface OcrPlan {
   segmentation: "auto" | "block";
 }
 
+/** OCR_MAX_SIDE: longest side (px) of an image given to OCR; larger images are scaled down */
+export const OCR_MAX_SIDE = 4000;
 /** TARGET_GLYPH_HEIGHT: median glyph height (px) the image is scaled to (a receipt's glyphs are mostly capitals and digits) */
 export const TARGET_GLYPH_HEIGHT = 16;
 /** MIN_SCALE, MAX_SCALE: bounds of the text-driven scale; beyond 4x upscaling invents nothing, below 0.5 thin strokes vanish */
@@ -301,4 +320,46 @@ export function toPgm(image: GreyImage): Uint8Array {
   out.set(header);
   out.set(image.data, header.length);
   return out;
+}
+
+/** ScanOptions bound prepareScan. */
+export interface ScanOptions {
+  /** density: the image's resolution (dpi) when known; passed on to tesseract times the scale */
+  density?: number;
+  /** fallbackScale: the scale used when no text could be measured (a photo, an icon) */
+  fallbackScale: number;
+  /** measure: false keeps the image as drawn (an SVG rendered at its OCR size) */
+  measure?: boolean;
+  /** maxSide: longest side (px) of the image given to tesseract */
+  maxSide: number;
+  /** maxPixels: pixel limit of the scaled image; 0 = unlimited */
+  maxPixels: number;
+}
+
+/** PreparedScan is an image ready for tesseract: PGM bytes, the segmentation and the resolution to pass. */
+export interface PreparedScan {
+  image: Uint8Array;
+  segmentation: OcrPlan["segmentation"];
+  /** dpi: the source's resolution times the scale; undefined when it is not known */
+  dpi?: number;
+}
+
+/**
+ * prepareScan turns a grey image (a decoded photo or scan, a rendered PDF page) into what tesseract
+ * reads best: its text measured, separator rules painted out, scaled to the target glyph height
+ * (within maxSide and maxPixels), as PGM.
+ */
+export async function prepareScan(image: GreyImage, options: ScanOptions): Promise<PreparedScan> {
+  let grey = image;
+  const measure = options.measure === false ? null : measureText(grey);
+  const plan: OcrPlan = measure ? planOcr(measure, options.fallbackScale) : { scale: 1, segmentation: "auto" };
+  // a receipt's dashed separators, read as part of the lines they touch, garble them: they go
+  if (measure?.withoutRules) grey = measure.withoutRules;
+  const scale = Math.min(plan.scale, options.maxSide / Math.max(grey.width, grey.height), options.maxPixels > 0 ? Math.sqrt(options.maxPixels / (grey.width * grey.height)) : Infinity);
+  const dpi = options.density ? options.density * scale : undefined;
+  if (Math.abs(scale - 1) < 0.01) return { image: toPgm(grey), segmentation: plan.segmentation, dpi };
+  const width = Math.max(1, Math.round(grey.width * scale));
+  const height = Math.max(1, Math.round(grey.height * scale));
+  const out = await sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } }).resize(width, height).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer();
+  return { image: toPgm({ data: new Uint8Array(out.buffer, out.byteOffset, out.length), width, height }), segmentation: plan.segmentation, dpi };
 }

@@ -7,11 +7,13 @@
  * Only the per-page layouts (blocks of text, no text items) are kept until the end, so memory grows
  * with the text of the document, not with pdf.js's objects.
  */
+import sharp from "sharp";
 import { AppError } from "../errors";
 import { extractPageImages, listPdfImages, renderPdfPage, type PdfImageInfo } from "../tools/poppler";
 import { Semaphore } from "../tools/semaphore";
 import type { OcrResult } from "../tools/types";
 import { joinBlocks, tidyMarkdown } from "./markdown";
+import { OCR_MAX_SIDE, prepareScan, type PreparedScan } from "./ocrPrep";
 import { metadataOnly } from "./ooxml";
 import { formatOcrText, renderPages, type OutlineEntry, type PageLayout } from "./pdfLayout";
 import type { PdfFailure } from "./pdfText";
@@ -123,9 +125,12 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext)
     pages.map((page) =>
       slots.run(async () => {
         try {
-          const png = await renderPdfPage(pdf, { page: page.page, dpi: ocrDpi(page, ctx.limits.maxPixels), gray: true, timeoutMs: RENDER_TIMEOUT_MS, maxBytes: 200_000_000 }, ctx.signal);
+          const dpi = ocrDpi(page, ctx.limits.maxPixels);
+          const png = await renderPdfPage(pdf, { page: page.page, dpi, gray: true, timeoutMs: RENDER_TIMEOUT_MS, maxBytes: 200_000_000 }, ctx.signal);
           ctx.signal.throwIfAborted();
-          results.set(page.page, await ctx.tools.ocr.recognize(png, ctx.signal));
+          const scan = await scanOfPage(png, dpi, ctx.limits.maxPixels);
+          ctx.signal.throwIfAborted();
+          results.set(page.page, await ctx.tools.ocr.recognize(scan.image, ctx.signal, { segmentation: scan.segmentation, dpi: scan.dpi }));
         } catch (error) {
           if (ctx.signal.aborted) throw error;
           if (error instanceof AppError && (error.code === "tool_unavailable" || error.code === "timeout")) throw error;
@@ -206,6 +211,17 @@ function isPicture(image: PdfImageInfo, page: PageLayout): boolean {
 /** wordsOf lists the lower-case words of two or more letters or digits. */
 function wordsOf(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+}
+
+/**
+ * scanOfPage prepares a rendered page for tesseract as an image file is (ocrPrep.ts: text measured,
+ * rules painted out, scaled to the letters' best size); a page without measurable text is
+ * read as rendered.
+ */
+async function scanOfPage(png: Uint8Array, dpi: number, maxPixels: number): Promise<PreparedScan> {
+  const decoded = await sharp(png, { limitInputPixels: false }).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+  const grey = { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
+  return prepareScan(grey, { density: dpi, fallbackScale: 1, maxSide: OCR_MAX_SIDE, maxPixels });
 }
 
 /** ocrDpi is OCR_DPI, lowered so the rendered page stays within maxPixels (0 = no limit). */
