@@ -505,6 +505,49 @@ ${paragraphs(2)}`);
     }
   });
 
+  test("the lead comes back when the headline is found by the page's title: an empty logo h1 first, the headline in a breadcrumb or 'rating' wrapper", () => {
+    const wrappers = [(h1: string) => `<div class="title-rating-wrapper">${h1}<span>4.5 stars</span></div>`, (h1: string) => `<ul class="breadcrumb"><li><a href="/">Home</a></li><li>${h1}</li></ul>`, (h1: string) => h1];
+    // The logo's h1 comes before a long menu (more elements than the lead is looked for in after a headline).
+    const logo = `<div class="top-bar"><h1 class="logo"><a href="/"><img src="/logo.png" alt=""></a></h1></div><nav>${Array.from({ length: 250 }, (_, i) => `<a href="/s${i}">Section ${i}</a>`).join(" ")}</nav>`;
+    const page = (wrap: (h1: string) => string) => `<!doctype html><html><head><title>Ferry crossings resume after the floods - The Valley Courier</title></head><body>
+${wrap === wrappers[2] ? logo : ""}<div class="page"><div class="header-area">${wrap("<h1>Ferry crossings resume after the floods</h1>")}<div class="article-intro">After a month of closure the valley's only ferry is running again, and the market towns on both banks are relieved.</div></div>
+<div class="article-body">${paragraphs()}</div></div></body></html>`;
+    for (const wrap of wrappers) {
+      const text = main(page(wrap));
+      expect(text).toContain("the market towns on both banks are relieved");
+      expect(text.indexOf("are relieved")).toBeLessThan(text.indexOf(PARAGRAPHS[0]!));
+      expect(text).toContain(PARAGRAPHS[3]!);
+    }
+  });
+
+  test("the lead comes back when it is the paragraph or subheading of the article's <header> or <hgroup> without a telling name, or a 'deck' or 'bajada' holding a subheading", () => {
+    const page = (head: string) => `<!doctype html><html><head><title>Ferry crossings resume after the floods</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<main><article class="story">${head}<div class="article-body">${paragraphs()}</div></article></main>
+<footer><p>The Valley Courier, news from both banks of the river since 1921.</p></footer></body></html>`;
+    const lead = "After a month of closure the valley's only ferry is running again, and the market towns on both banks are relieved.";
+    const heads = [
+      `<header class="sc-1x2"><h1>Ferry crossings resume after the floods</h1><div class="sc-9k"><p>${lead}</p></div><div class="sc-3j"><span>By Ann Smith</span></div></header>`,
+      `<header><hgroup><h1>Ferry crossings resume after the floods</h1><h2>${lead}</h2></hgroup></header>`,
+      `<div class="story-head"><h1>Ferry crossings resume after the floods</h1><div class="article-deck"><h2>${lead}</h2></div></div>`,
+      `<div class="story-head"><h1>Ferry crossings resume after the floods</h1><div class="texto-bajada"><p>${lead}</p></div></div>`,
+    ];
+    for (const head of heads) {
+      const text = main(page(head));
+      expect(text).toContain("the market towns on both banks are relieved");
+      expect(text.indexOf("are relieved")).toBeLessThan(text.indexOf(PARAGRAPHS[0]!));
+      expect(text).toContain(PARAGRAPHS[3]!);
+      expect(text).not.toContain("news from both banks of the river since 1921");
+    }
+  });
+
+  test("a date or a byline in the article's <header> is not taken for its lead", () => {
+    const html = `<!doctype html><html><head><title>Ferry crossings resume after the floods</title></head><body>
+<main><article><header><h1>Ferry crossings resume after the floods</h1><p>Published on <time datetime="2021-05-03">3 May 2021, 10:42</time> in the morning edition</p></header>
+<div class="article-body">${paragraphs()}</div></article></main></body></html>`;
+    expect(main(html)).not.toContain("morning edition");
+  });
+
   test("an article served inside <noscript> (drawn by a script) is read; a notice or pixel in <noscript> is not", () => {
     const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
 <noscript><p>Please enable JavaScript to use all features of this site.</p><img src="https://pixel.example/t.gif" alt=""></noscript>

@@ -497,7 +497,8 @@ function sharesText(article: DomNode, probes: string[]): boolean {
 }
 
 /** LEAD_WORDS: a class or id word that names the lead (standfirst) under an article's headline */
-const LEAD_WORDS = new Set(["lead", "lede", "leadtext", "intro", "introduction", "excerpt", "standfirst", "subtitle", "subheadline", "dek", "abstract", "summary", "teasertext", "description", "leader", "subline"]);
+const LEAD_WORDS = new Set(["lead", "lede", "leadtext", "intro", "introduction", "excerpt", "standfirst", "subtitle", "subheadline", "dek", "abstract", "summary", "teasertext", "description", "leader", "subline",
+  "deck", "bajada", "copete", "entradilla", "chapo", "chapeau"]);
 /** LEAD_MIN_CHARS, LEAD_MAX_CHARS: a lead is a sentence or a short paragraph (non-space characters) */
 const LEAD_MIN_CHARS = 40;
 const LEAD_MAX_CHARS = 800;
@@ -505,31 +506,81 @@ const LEAD_MAX_CHARS = 800;
 const LEAD_SEARCH_ELEMENTS = 200;
 
 /**
- * leadParagraph finds the lead under the page's headline (the first h1): the first element after
- * it whose class or id says lead, intro, excerpt, standfirst, subtitle or summary, holding one short
- * paragraph of text with few links. Returns a copy (Readability rewrites the page) and a probe of its text.
+ * leadParagraph finds the lead under the page's headline: the first element after it whose class or
+ * id says lead, intro, excerpt, standfirst, subtitle, deck or summary (or a language's word for it:
+ * "bajada", "chapô"), or, when the headline sits in a <header> or <hgroup>, a paragraph or
+ * subheading of that same header (the article's header holds its headline, its standfirst and its
+ * byline); one short paragraph of text with few links, not a date line. Returns a copy (Readability
+ * rewrites the page) and a probe of its text.
  */
-function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element: DomNode; probe: string } | null {
+function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, title: string): { element: DomNode; probe: string } | null {
   const all = (body as unknown as DomElement).querySelectorAll("*");
-  let from = -1;
-  for (let i = 0; i < all.length; i++) {
-    if (all[i]!.nodeName.toLowerCase() === "h1" && shownOrInPageHeader(all[i]!, stats)) {
-      from = i;
-      break;
-    }
-  }
-  if (from < 0) return null;
+  const found = headlineOf(all, stats, title);
+  if (!found) return null;
+  const { from, matched } = found;
+  const headline = all[from]!;
+  const header = closestHeader(headline);
   for (let i = from + 1; i < all.length && i <= from + LEAD_SEARCH_ELEMENTS; i++) {
     const el = all[i]!;
-    if (!hasLeadName(el) || !shownOrInPageHeader(el, stats)) continue;
+    if ((headline as unknown as Element).contains(el as unknown as Node)) continue;
+    const named = hasLeadName(el);
+    const inHeader = !named && header !== null && LEAD_IN_HEADER_TAGS.has(el.nodeName.toLowerCase()) && closestHeader(el) === header;
+    if (!named && !inHeader) continue;
+    if (!shownOrInPageHeader(el, stats, matched ? headline : null)) continue;
     const s = stats.get(el) ?? textStatsOf(el);
     if (s.text < LEAD_MIN_CHARS || s.text > LEAD_MAX_CHARS || s.linkText > 0.3 * s.text) continue;
-    if (el.querySelectorAll("h1, h2, h3, p + p, li, table, img").length > 0) continue;
+    // One block: a subheading alone ("<div class=lead><h2>..</h2></div>") is the lead; several blocks, a list, a picture are not.
+    const headings = el.querySelectorAll("h1, h2, h3");
+    if (el.querySelectorAll("h1, p + p, li, table, img, time").length > 0 || headings.length > 1) continue;
+    if (headings.length === 1 && countChars(headings[0]!.textContent ?? "") < s.text - 5) continue;
     const text = normalizeSpace(el.textContent ?? "");
-    // A box asking to subscribe or follow under the headline is not its lead.
-    if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text)) continue;
+    // A box asking to subscribe or follow under the headline is not its lead, nor is a date or a byline.
+    if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || isDateStamp(text) || isDateLine(el)) continue;
     const start = Math.max(0, Math.floor((text.length - PROBE_CHARS) / 2));
     return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, probe: text.slice(start, start + PROBE_CHARS) };
+  }
+  return null;
+}
+
+/** LEAD_IN_HEADER_TAGS: the elements of an article's header that can hold its lead without naming it */
+const LEAD_IN_HEADER_TAGS = new Set(["p", "h2"]);
+/** HEADLINE_MIN_CHARS: an h1 this long that the page's title holds is the headline (a shorter one, "News", may be a section's name) */
+const HEADLINE_MIN_CHARS = 10;
+
+/**
+ * headlineOf finds the page's headline among all elements: the h1 whose text the page's title
+ * holds (or that holds the title's first part), wherever it sits (a headline inside a breadcrumb
+ * list or a "rating" wrapper is still the headline: `matched`), else such an h2 (the page's h1 is
+ * its logo); else the first shown h1 with text (an empty h1 is a logo).
+ */
+function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, title: string): { from: number; matched: boolean } | null {
+  const wanted = normalizeSpace(title).toLowerCase();
+  const firstPart = wanted.split(/\s[-–—|:·»]\s/)[0] ?? "";
+  const matches = (el: DomElement) => {
+    const text = normalizeSpace(el.textContent ?? "").toLowerCase();
+    return text.length >= HEADLINE_MIN_CHARS && !!wanted && (wanted.includes(text) || (firstPart.length >= HEADLINE_MIN_CHARS && text.includes(firstPart)));
+  };
+  let fallback = -1;
+  let subheading = -1;
+  for (let i = 0; i < all.length; i++) {
+    const el = all[i]!;
+    const tag = el.nodeName.toLowerCase();
+    if (tag === "h2" && subheading < 0 && matches(el)) subheading = i;
+    if (tag !== "h1") continue;
+    if (matches(el)) return { from: i, matched: true };
+    if (fallback < 0 && countChars(el.textContent ?? "") > 0 && shownOrInPageHeader(el, stats, null)) fallback = i;
+  }
+  // No h1 is the title: a page whose h1 is its logo and whose headline is an h2.
+  if (subheading >= 0) return { from: subheading, matched: true };
+  return fallback >= 0 ? { from: fallback, matched: false } : null;
+}
+
+/** closestHeader: the nearest <header> or <hgroup> around an element, or null. */
+function closestHeader(el: DomElement): DomElement | null {
+  for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) {
+    const tag = p.nodeName.toLowerCase();
+    if (tag === "header" || tag === "hgroup") return p as DomElement;
+    if (tag === "body") return null;
   }
   return null;
 }
@@ -539,9 +590,11 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element
  * <header> (outside <article>/<main>, the headline and its lead often do), not in a menu, a
  * sidebar or a hidden block.
  */
-function shownOrInPageHeader(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+function shownOrInPageHeader(el: DomElement, stats: Map<DomNode, TextStats>, headline: DomElement | null): boolean {
   for (let p: DomNode | null = el; p && !stats.has(p); p = p.parentNode) {
     if (p.nodeType !== 1) return false;
+    // A block the headline (found by the page's title) shares is the article's head, whatever its name.
+    if (headline && (p as unknown as Element).contains(headline as unknown as Node)) return true;
     const tag = p.nodeName.toLowerCase();
     if (DROPPED_TAGS.has(tag) || isHidden(p as DomElement)) return false;
     if (tag !== "header" && chromeKind(p as DomElement) !== null) return false;
@@ -726,6 +779,13 @@ function densityEstimate(body: DomNode): DensityPick {
   return broad.contentChars > 2 * strict.contentChars ? broad : strict;
 }
 
+/** pageTitleOf: the page's <title>, or its og:title when it has none. */
+function pageTitleOf(document: Document): string {
+  const title = document.querySelector("title")?.textContent ?? "";
+  if (title.trim()) return title;
+  return document.querySelector('meta[property="og:title"]')?.getAttribute("content") ?? "";
+}
+
 /** bodyOf: the page's body, or its root element when it has none. */
 function bodyOf(document: Document): DomNode {
   return (document.body ?? document.documentElement) as unknown as DomNode;
@@ -759,7 +819,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const shape = pageShape(body);
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
   const marked = markedArticle(body, density.stats);
-  const lead = leadParagraph(body, density.stats);
+  const lead = leadParagraph(body, density.stats, pageTitleOf(document));
   const densityProbes = probesOf(density.element as DomElement, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
