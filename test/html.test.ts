@@ -548,6 +548,29 @@ ${wrap === wrappers[2] ? logo : ""}<div class="page"><div class="header-area">${
     expect(main(html)).not.toContain("morning edition");
   });
 
+  test("a heading over links only (a teaser rail without a telling title) goes with its links; a short heading left with nothing after it at the article's end goes; a heading over text, a picture or a table stays", () => {
+    const teasers = ["Bridge repairs start in June", "Market day moves to Friday", "New bus line to the station"].map((t, i) => `<li><a href="/news/${i}">${t}</a></li>`).join("");
+    const html = articlePage(`${paragraphs(0, 2)}
+<h2>The new landing</h2>${paragraphs(2, 4)}
+<h3>Photos of the day</h3><figure><img src="/landing.jpg" alt=""></figure>
+<h3>Timetable</h3><table><tr><td>Monday</td><td>8:00</td></tr><tr><td>Tuesday</td><td>9:00</td></tr></table>
+<h2>Handpicked for you</h2><ul class="cards">${teasers}</ul>
+<h4>Our partners</h4>`);
+    const text = main(html);
+    for (const kept of ["The new landing", PARAGRAPHS[3]!, "Photos of the day", "Timetable", "Monday"]) expect(text).toContain(kept);
+    expect(text).not.toContain("Handpicked for you");
+    expect(text).not.toContain("Bridge repairs start in June");
+    expect(text).not.toContain("Our partners");
+  });
+
+  test("a long heading at the article's end is text (a pull quote), and a section of text inside an unclosed link is text", () => {
+    const html = articlePage(`${paragraphs()}<h2><a name="why">Why the ferry matters</a></h2><blockquote><p><a href="https://club.example.org/">The club<a/> says ${PARAGRAPHS[0]!.toLowerCase()}</p></blockquote>
+<h4>The ferryman says the river has never been this high, and he has seen thirty springs.</h4>`);
+    const text = main(html);
+    expect(text).toContain("Why the ferry matters");
+    expect(text).toContain("the river has never been this high");
+  });
+
   test("an article served inside <noscript> (drawn by a script) is read; a notice or pixel in <noscript> is not", () => {
     const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
 <noscript><p>Please enable JavaScript to use all features of this site.</p><img src="https://pixel.example/t.gif" alt=""></noscript>

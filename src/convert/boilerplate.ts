@@ -846,8 +846,8 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
       const stats = measureText(fresh, chrome);
       const related = relatedBlocks(fresh, stats);
       const caption = captionTest(fresh, stats);
-      const skip = (el: DomElement) => related.has(el) || chrome(el) || caption(el) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
-      return { roots: [fresh], skip, method: "marked" };
+      const base = (el: DomElement) => related.has(el) || chrome(el) || caption(el) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
+      return { roots: [fresh], skip: withTeaserSections(fresh, stats, base), method: "marked" };
     }
   }
   // The density estimate's paragraphs, read before Readability rewrites the page: when Readability's
@@ -861,7 +861,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     const stats = articleStats!;
     const related = relatedBlocks(article, stats);
     const caption = captionTest(article, stats);
-    const skip = (el: DomElement) => related.has(el) || caption(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el);
+    const skip = withTeaserSections(article, stats, (el: DomElement) => related.has(el) || caption(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el));
     // Readability often leaves out the lead under the headline (it sits in the article's header).
     const roots = lead && !sharesText(article, [lead.probe]) ? [lead.element, article] : [article];
     return { roots, skip, method: "readability" };
@@ -870,8 +870,8 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const pick = readable ? densityPick(bodyOf(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
   const caption = captionTest(pick.element, pick.stats);
-  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || caption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
-  return { roots: [pick.element], skip, method: "density" };
+  const base = (el: DomElement) => related.has(el) || pick.excluded(el) || caption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
+  return { roots: [pick.element], skip: withTeaserSections(pick.element, pick.stats, base), method: "density" };
 }
 
 /**
@@ -924,6 +924,117 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
     }
   }
   return found;
+}
+
+/** TEASER_SECTION_OWN_CHARS: a section under a heading with at most this much text outside links (non-space characters) says nothing of its own */
+const TEASER_SECTION_OWN_CHARS = 30;
+
+/**
+ * withTeaserSections adds to `skip` the headings whose section (what follows the heading up to the
+ * next heading of its level or above) holds no text of its own once `skip` has dropped its chrome:
+ * a heading over links only ("Empfohlene Beiträge", "Audios et vidéos sur le sujet" and a rail of
+ * teasers), a teaser whose headline is the link, or a heading left with nothing under it at the end
+ * of the article. Such a section goes with its heading; a heading over text, a picture or a table stays.
+ */
+function withTeaserSections(root: DomNode, stats: Map<DomNode, TextStats>, skip: (el: DomElement) => boolean): (el: DomElement) => boolean {
+  const dropped = new Set<DomNode>();
+  const outer = skip;
+  // Last heading first: a subsection found empty leaves its parent section empty too.
+  skip = (el) => dropped.has(el) || outer(el);
+  const headings = (root as unknown as DomElement).querySelectorAll?.("h2, h3, h4, h5, h6") ?? [];
+  let shownHeadings = 0;
+  let linkedHeadings = 0;
+  for (let i = headings.length - 1; i >= 0; i--) {
+    const heading = headings[i]!;
+    const hs = stats.get(heading);
+    if (!hs || hs.text === 0 || outer(heading)) continue;
+    shownHeadings++;
+    const headlineLink = hrefText(heading) >= TEASER_LINK_SHARE * hs.text;
+    if (headlineLink) linkedHeadings++;
+    const level = Number(heading.nodeName[1]);
+    // A heading alone in its wrapper ("<div class=title><h2>..</h2></div>"): the wrapper's siblings follow it.
+    let unit: DomElement = heading;
+    for (let up = 0; up < 3; up++) {
+      const parent = unit.parentNode as DomElement | null;
+      if (!parent || parent === root || parent.nodeType !== 1 || countChars(parent.textContent ?? "") > countChars(heading.textContent ?? "") + 5) break;
+      unit = parent;
+    }
+    const section: DomElement[] = [];
+    let own = 0;
+    let links = 0;
+    let solid = false;
+    for (let next = nextElement(unit); next; next = nextElement(next)) {
+      if (endsSection(next, level)) break;
+      section.push(next);
+      if (skip(next)) continue;
+      const s = stats.get(next);
+      if (!s) continue;
+      const linked = hrefText(next);
+      own += Math.max(0, s.text - linked);
+      links += Math.min(s.text, linked);
+      if (next.querySelectorAll("table, pre, video, iframe").length > 0 || ["table", "pre", "video", "iframe"].includes(next.nodeName.toLowerCase())) solid = true;
+      if (own > TEASER_SECTION_OWN_CHARS || solid) break;
+    }
+    if (own > TEASER_SECTION_OWN_CHARS || solid) continue;
+    // A long heading is a pull quote or a lead set as a heading, text of its own.
+    if (!headlineLink && hs.text > TEASER_HEADING_MAX_CHARS) continue;
+    const shown = section.filter((el) => !skip(el) && stats.has(el));
+    if (links === 0 && !headlineLink) {
+      // No links under it and the heading not a link: only a heading left with nothing after it goes.
+      if (shown.some((el) => stats.get(el)!.text > 0 || el.nodeName.toLowerCase() === "img" || el.querySelectorAll("img, picture").length > 0)) continue;
+      if (hs.text > ORPHAN_HEADING_MAX_CHARS || textFollows(unit, root, stats, skip)) continue;
+    }
+    dropped.add(unit);
+    for (const el of section) dropped.add(el);
+  }
+  // Most headings link elsewhere: the page is a listing (search results, an archive), its teasers are its content.
+  if (dropped.size === 0 || (linkedHeadings >= LISTING_MIN_HEADINGS && linkedHeadings * 2 >= shownHeadings)) return outer;
+  return skip;
+}
+
+/** LISTING_MIN_HEADINGS: this many headings that are links, half of all, make a page a listing */
+const LISTING_MIN_HEADINGS = 3;
+
+/** TEASER_HEADING_MAX_CHARS: a section title is short (non-space characters) */
+const TEASER_HEADING_MAX_CHARS = 80;
+
+/** ORPHAN_HEADING_MAX_CHARS: a heading with nothing after it goes when it is a short label ("Empfohlene Beiträge"); a longer one closes the article (a pull quote) */
+const ORPHAN_HEADING_MAX_CHARS = 40;
+
+/** LINK_MAX_CHARS: a link's text is a title or a teaser (non-space characters); a longer "link" is text an unclosed <a> swallowed */
+const LINK_MAX_CHARS = 250;
+
+/** hrefText: the characters of an element's text inside links to a page (an anchor without href, or to "#...", or swallowing paragraphs, is no link). */
+function hrefText(el: DomElement): number {
+  const tag = el.nodeName.toLowerCase();
+  const links = tag === "a" ? [el] : Array.from(el.querySelectorAll("a[href]"));
+  let n = 0;
+  for (const a of links) {
+    const href = a.getAttribute("href") ?? "";
+    const chars = countChars(a.textContent ?? "");
+    if (href && !href.startsWith("#") && chars <= LINK_MAX_CHARS) n += chars;
+  }
+  return n;
+}
+
+/** textFollows: some shown text comes after `el` inside `root`, in document order. */
+function textFollows(el: DomElement, root: DomNode, stats: Map<DomNode, TextStats>, skip: (el: DomElement) => boolean): boolean {
+  for (let node: DomNode | null = el; node && node !== root; node = node.parentNode) {
+    for (let next = nextElement(node); next; next = nextElement(next)) {
+      const s = stats.get(next);
+      if (s && s.text > 0 && !skip(next)) return true;
+    }
+  }
+  return false;
+}
+
+/** endsSection: the element is, or holds, a heading of `level` or above (h1..h<level>). */
+function endsSection(el: DomElement, level: number): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (HEADING_TAGS.has(tag)) return Number(tag[1]) <= level;
+  const inner = el.querySelectorAll("h1, h2, h3, h4, h5, h6");
+  for (let i = 0; i < inner.length; i++) if (Number(inner[i]!.nodeName[1]) <= level) return true;
+  return false;
 }
 
 function previousElement(node: DomNode): DomElement | null {
