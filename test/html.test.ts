@@ -505,6 +505,72 @@ ${paragraphs(2)}`);
     }
   });
 
+  test("the lead comes back when the headline is found by the page's title: an empty logo h1 first, the headline in a breadcrumb or 'rating' wrapper", () => {
+    const wrappers = [(h1: string) => `<div class="title-rating-wrapper">${h1}<span>4.5 stars</span></div>`, (h1: string) => `<ul class="breadcrumb"><li><a href="/">Home</a></li><li>${h1}</li></ul>`, (h1: string) => h1];
+    // The logo's h1 comes before a long menu (more elements than the lead is looked for in after a headline).
+    const logo = `<div class="top-bar"><h1 class="logo"><a href="/"><img src="/logo.png" alt=""></a></h1></div><nav>${Array.from({ length: 250 }, (_, i) => `<a href="/s${i}">Section ${i}</a>`).join(" ")}</nav>`;
+    const page = (wrap: (h1: string) => string) => `<!doctype html><html><head><title>Ferry crossings resume after the floods - The Valley Courier</title></head><body>
+${wrap === wrappers[2] ? logo : ""}<div class="page"><div class="header-area">${wrap("<h1>Ferry crossings resume after the floods</h1>")}<div class="article-intro">After a month of closure the valley's only ferry is running again, and the market towns on both banks are relieved.</div></div>
+<div class="article-body">${paragraphs()}</div></div></body></html>`;
+    for (const wrap of wrappers) {
+      const text = main(page(wrap));
+      expect(text).toContain("the market towns on both banks are relieved");
+      expect(text.indexOf("are relieved")).toBeLessThan(text.indexOf(PARAGRAPHS[0]!));
+      expect(text).toContain(PARAGRAPHS[3]!);
+    }
+  });
+
+  test("the lead comes back when it is the paragraph or subheading of the article's <header> or <hgroup> without a telling name, or a 'deck' or 'bajada' holding a subheading", () => {
+    const page = (head: string) => `<!doctype html><html><head><title>Ferry crossings resume after the floods</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<main><article class="story">${head}<div class="article-body">${paragraphs()}</div></article></main>
+<footer><p>The Valley Courier, news from both banks of the river since 1921.</p></footer></body></html>`;
+    const lead = "After a month of closure the valley's only ferry is running again, and the market towns on both banks are relieved.";
+    const heads = [
+      `<header class="sc-1x2"><h1>Ferry crossings resume after the floods</h1><div class="sc-9k"><p>${lead}</p></div><div class="sc-3j"><span>By Ann Smith</span></div></header>`,
+      `<header><hgroup><h1>Ferry crossings resume after the floods</h1><h2>${lead}</h2></hgroup></header>`,
+      `<div class="story-head"><h1>Ferry crossings resume after the floods</h1><div class="article-deck"><h2>${lead}</h2></div></div>`,
+      `<div class="story-head"><h1>Ferry crossings resume after the floods</h1><div class="texto-bajada"><p>${lead}</p></div></div>`,
+    ];
+    for (const head of heads) {
+      const text = main(page(head));
+      expect(text).toContain("the market towns on both banks are relieved");
+      expect(text.indexOf("are relieved")).toBeLessThan(text.indexOf(PARAGRAPHS[0]!));
+      expect(text).toContain(PARAGRAPHS[3]!);
+      expect(text).not.toContain("news from both banks of the river since 1921");
+    }
+  });
+
+  test("a date or a byline in the article's <header> is not taken for its lead", () => {
+    const html = `<!doctype html><html><head><title>Ferry crossings resume after the floods</title></head><body>
+<main><article><header><h1>Ferry crossings resume after the floods</h1><p>Published on <time datetime="2021-05-03">3 May 2021, 10:42</time> in the morning edition</p></header>
+<div class="article-body">${paragraphs()}</div></article></main></body></html>`;
+    expect(main(html)).not.toContain("morning edition");
+  });
+
+  test("a heading over links only (a teaser rail without a telling title) goes with its links; a short heading left with nothing after it at the article's end goes; a heading over text, a picture or a table stays", () => {
+    const teasers = ["Bridge repairs start in June", "Market day moves to Friday", "New bus line to the station"].map((t, i) => `<li><a href="/news/${i}">${t}</a></li>`).join("");
+    const html = articlePage(`${paragraphs(0, 2)}
+<h2>The new landing</h2>${paragraphs(2, 4)}
+<h3>Photos of the day</h3><figure><img src="/landing.jpg" alt=""></figure>
+<h3>Timetable</h3><table><tr><td>Monday</td><td>8:00</td></tr><tr><td>Tuesday</td><td>9:00</td></tr></table>
+<h2>Handpicked for you</h2><ul class="cards">${teasers}</ul>
+<h4>Our partners</h4>`);
+    const text = main(html);
+    for (const kept of ["The new landing", PARAGRAPHS[3]!, "Photos of the day", "Timetable", "Monday"]) expect(text).toContain(kept);
+    expect(text).not.toContain("Handpicked for you");
+    expect(text).not.toContain("Bridge repairs start in June");
+    expect(text).not.toContain("Our partners");
+  });
+
+  test("a long heading at the article's end is text (a pull quote), and a section of text inside an unclosed link is text", () => {
+    const html = articlePage(`${paragraphs()}<h2><a name="why">Why the ferry matters</a></h2><blockquote><p><a href="https://club.example.org/">The club<a/> says ${PARAGRAPHS[0]!.toLowerCase()}</p></blockquote>
+<h4>The ferryman says the river has never been this high, and he has seen thirty springs.</h4>`);
+    const text = main(html);
+    expect(text).toContain("Why the ferry matters");
+    expect(text).toContain("the river has never been this high");
+  });
+
   test("an article served inside <noscript> (drawn by a script) is read; a notice or pixel in <noscript> is not", () => {
     const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
 <noscript><p>Please enable JavaScript to use all features of this site.</p><img src="https://pixel.example/t.gif" alt=""></noscript>

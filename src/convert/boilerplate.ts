@@ -497,7 +497,8 @@ function sharesText(article: DomNode, probes: string[]): boolean {
 }
 
 /** LEAD_WORDS: a class or id word that names the lead (standfirst) under an article's headline */
-const LEAD_WORDS = new Set(["lead", "lede", "leadtext", "intro", "introduction", "excerpt", "standfirst", "subtitle", "subheadline", "dek", "abstract", "summary", "teasertext", "description", "leader", "subline"]);
+const LEAD_WORDS = new Set(["lead", "lede", "leadtext", "intro", "introduction", "excerpt", "standfirst", "subtitle", "subheadline", "dek", "abstract", "summary", "teasertext", "description", "leader", "subline",
+  "deck", "bajada", "copete", "entradilla", "chapo", "chapeau"]);
 /** LEAD_MIN_CHARS, LEAD_MAX_CHARS: a lead is a sentence or a short paragraph (non-space characters) */
 const LEAD_MIN_CHARS = 40;
 const LEAD_MAX_CHARS = 800;
@@ -505,31 +506,81 @@ const LEAD_MAX_CHARS = 800;
 const LEAD_SEARCH_ELEMENTS = 200;
 
 /**
- * leadParagraph finds the lead under the page's headline (the first h1): the first element after
- * it whose class or id says lead, intro, excerpt, standfirst, subtitle or summary, holding one short
- * paragraph of text with few links. Returns a copy (Readability rewrites the page) and a probe of its text.
+ * leadParagraph finds the lead under the page's headline: the first element after it whose class or
+ * id says lead, intro, excerpt, standfirst, subtitle, deck or summary (or a language's word for it:
+ * "bajada", "chapô"), or, when the headline sits in a <header> or <hgroup>, a paragraph or
+ * subheading of that same header (the article's header holds its headline, its standfirst and its
+ * byline); one short paragraph of text with few links, not a date line. Returns a copy (Readability
+ * rewrites the page) and a probe of its text.
  */
-function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element: DomNode; probe: string } | null {
+function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, title: string): { element: DomNode; probe: string } | null {
   const all = (body as unknown as DomElement).querySelectorAll("*");
-  let from = -1;
-  for (let i = 0; i < all.length; i++) {
-    if (all[i]!.nodeName.toLowerCase() === "h1" && shownOrInPageHeader(all[i]!, stats)) {
-      from = i;
-      break;
-    }
-  }
-  if (from < 0) return null;
+  const found = headlineOf(all, stats, title);
+  if (!found) return null;
+  const { from, matched } = found;
+  const headline = all[from]!;
+  const header = closestHeader(headline);
   for (let i = from + 1; i < all.length && i <= from + LEAD_SEARCH_ELEMENTS; i++) {
     const el = all[i]!;
-    if (!hasLeadName(el) || !shownOrInPageHeader(el, stats)) continue;
+    if ((headline as unknown as Element).contains(el as unknown as Node)) continue;
+    const named = hasLeadName(el);
+    const inHeader = !named && header !== null && LEAD_IN_HEADER_TAGS.has(el.nodeName.toLowerCase()) && closestHeader(el) === header;
+    if (!named && !inHeader) continue;
+    if (!shownOrInPageHeader(el, stats, matched ? headline : null)) continue;
     const s = stats.get(el) ?? textStatsOf(el);
     if (s.text < LEAD_MIN_CHARS || s.text > LEAD_MAX_CHARS || s.linkText > 0.3 * s.text) continue;
-    if (el.querySelectorAll("h1, h2, h3, p + p, li, table, img").length > 0) continue;
+    // One block: a subheading alone ("<div class=lead><h2>..</h2></div>") is the lead; several blocks, a list, a picture are not.
+    const headings = el.querySelectorAll("h1, h2, h3");
+    if (el.querySelectorAll("h1, p + p, li, table, img, time").length > 0 || headings.length > 1) continue;
+    if (headings.length === 1 && countChars(headings[0]!.textContent ?? "") < s.text - 5) continue;
     const text = normalizeSpace(el.textContent ?? "");
-    // A box asking to subscribe or follow under the headline is not its lead.
-    if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text)) continue;
+    // A box asking to subscribe or follow under the headline is not its lead, nor is a date or a byline.
+    if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || isDateStamp(text) || isDateLine(el)) continue;
     const start = Math.max(0, Math.floor((text.length - PROBE_CHARS) / 2));
     return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, probe: text.slice(start, start + PROBE_CHARS) };
+  }
+  return null;
+}
+
+/** LEAD_IN_HEADER_TAGS: the elements of an article's header that can hold its lead without naming it */
+const LEAD_IN_HEADER_TAGS = new Set(["p", "h2"]);
+/** HEADLINE_MIN_CHARS: an h1 this long that the page's title holds is the headline (a shorter one, "News", may be a section's name) */
+const HEADLINE_MIN_CHARS = 10;
+
+/**
+ * headlineOf finds the page's headline among all elements: the h1 whose text the page's title
+ * holds (or that holds the title's first part), wherever it sits (a headline inside a breadcrumb
+ * list or a "rating" wrapper is still the headline: `matched`), else such an h2 (the page's h1 is
+ * its logo); else the first shown h1 with text (an empty h1 is a logo).
+ */
+function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, title: string): { from: number; matched: boolean } | null {
+  const wanted = normalizeSpace(title).toLowerCase();
+  const firstPart = wanted.split(/\s[-–—|:·»]\s/)[0] ?? "";
+  const matches = (el: DomElement) => {
+    const text = normalizeSpace(el.textContent ?? "").toLowerCase();
+    return text.length >= HEADLINE_MIN_CHARS && !!wanted && (wanted.includes(text) || (firstPart.length >= HEADLINE_MIN_CHARS && text.includes(firstPart)));
+  };
+  let fallback = -1;
+  let subheading = -1;
+  for (let i = 0; i < all.length; i++) {
+    const el = all[i]!;
+    const tag = el.nodeName.toLowerCase();
+    if (tag === "h2" && subheading < 0 && matches(el)) subheading = i;
+    if (tag !== "h1") continue;
+    if (matches(el)) return { from: i, matched: true };
+    if (fallback < 0 && countChars(el.textContent ?? "") > 0 && shownOrInPageHeader(el, stats, null)) fallback = i;
+  }
+  // No h1 is the title: a page whose h1 is its logo and whose headline is an h2.
+  if (subheading >= 0) return { from: subheading, matched: true };
+  return fallback >= 0 ? { from: fallback, matched: false } : null;
+}
+
+/** closestHeader: the nearest <header> or <hgroup> around an element, or null. */
+function closestHeader(el: DomElement): DomElement | null {
+  for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) {
+    const tag = p.nodeName.toLowerCase();
+    if (tag === "header" || tag === "hgroup") return p as DomElement;
+    if (tag === "body") return null;
   }
   return null;
 }
@@ -539,9 +590,11 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>): { element
  * <header> (outside <article>/<main>, the headline and its lead often do), not in a menu, a
  * sidebar or a hidden block.
  */
-function shownOrInPageHeader(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+function shownOrInPageHeader(el: DomElement, stats: Map<DomNode, TextStats>, headline: DomElement | null): boolean {
   for (let p: DomNode | null = el; p && !stats.has(p); p = p.parentNode) {
     if (p.nodeType !== 1) return false;
+    // A block the headline (found by the page's title) shares is the article's head, whatever its name.
+    if (headline && (p as unknown as Element).contains(headline as unknown as Node)) return true;
     const tag = p.nodeName.toLowerCase();
     if (DROPPED_TAGS.has(tag) || isHidden(p as DomElement)) return false;
     if (tag !== "header" && chromeKind(p as DomElement) !== null) return false;
@@ -726,6 +779,13 @@ function densityEstimate(body: DomNode): DensityPick {
   return broad.contentChars > 2 * strict.contentChars ? broad : strict;
 }
 
+/** pageTitleOf: the page's <title>, or its og:title when it has none. */
+function pageTitleOf(document: Document): string {
+  const title = document.querySelector("title")?.textContent ?? "";
+  if (title.trim()) return title;
+  return document.querySelector('meta[property="og:title"]')?.getAttribute("content") ?? "";
+}
+
 /** bodyOf: the page's body, or its root element when it has none. */
 function bodyOf(document: Document): DomNode {
   return (document.body ?? document.documentElement) as unknown as DomNode;
@@ -759,7 +819,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const shape = pageShape(body);
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
   const marked = markedArticle(body, density.stats);
-  const lead = leadParagraph(body, density.stats);
+  const lead = leadParagraph(body, density.stats, pageTitleOf(document));
   const densityProbes = probesOf(density.element as DomElement, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
@@ -786,8 +846,8 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
       const stats = measureText(fresh, chrome);
       const related = relatedBlocks(fresh, stats);
       const caption = captionTest(fresh, stats);
-      const skip = (el: DomElement) => related.has(el) || chrome(el) || caption(el) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
-      return { roots: [fresh], skip, method: "marked" };
+      const base = (el: DomElement) => related.has(el) || chrome(el) || caption(el) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
+      return { roots: [fresh], skip: withTeaserSections(fresh, stats, base), method: "marked" };
     }
   }
   // The density estimate's paragraphs, read before Readability rewrites the page: when Readability's
@@ -801,7 +861,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     const stats = articleStats!;
     const related = relatedBlocks(article, stats);
     const caption = captionTest(article, stats);
-    const skip = (el: DomElement) => related.has(el) || caption(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el);
+    const skip = withTeaserSections(article, stats, (el: DomElement) => related.has(el) || caption(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el));
     // Readability often leaves out the lead under the headline (it sits in the article's header).
     const roots = lead && !sharesText(article, [lead.probe]) ? [lead.element, article] : [article];
     return { roots, skip, method: "readability" };
@@ -810,8 +870,8 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const pick = readable ? densityPick(bodyOf(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
   const caption = captionTest(pick.element, pick.stats);
-  const skip = (el: DomElement) => related.has(el) || pick.excluded(el) || caption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
-  return { roots: [pick.element], skip, method: "density" };
+  const base = (el: DomElement) => related.has(el) || pick.excluded(el) || caption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
+  return { roots: [pick.element], skip: withTeaserSections(pick.element, pick.stats, base), method: "density" };
 }
 
 /**
@@ -864,6 +924,117 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
     }
   }
   return found;
+}
+
+/** TEASER_SECTION_OWN_CHARS: a section under a heading with at most this much text outside links (non-space characters) says nothing of its own */
+const TEASER_SECTION_OWN_CHARS = 30;
+
+/**
+ * withTeaserSections adds to `skip` the headings whose section (what follows the heading up to the
+ * next heading of its level or above) holds no text of its own once `skip` has dropped its chrome:
+ * a heading over links only ("Empfohlene Beiträge", "Audios et vidéos sur le sujet" and a rail of
+ * teasers), a teaser whose headline is the link, or a heading left with nothing under it at the end
+ * of the article. Such a section goes with its heading; a heading over text, a picture or a table stays.
+ */
+function withTeaserSections(root: DomNode, stats: Map<DomNode, TextStats>, skip: (el: DomElement) => boolean): (el: DomElement) => boolean {
+  const dropped = new Set<DomNode>();
+  const outer = skip;
+  // Last heading first: a subsection found empty leaves its parent section empty too.
+  skip = (el) => dropped.has(el) || outer(el);
+  const headings = (root as unknown as DomElement).querySelectorAll?.("h2, h3, h4, h5, h6") ?? [];
+  let shownHeadings = 0;
+  let linkedHeadings = 0;
+  for (let i = headings.length - 1; i >= 0; i--) {
+    const heading = headings[i]!;
+    const hs = stats.get(heading);
+    if (!hs || hs.text === 0 || outer(heading)) continue;
+    shownHeadings++;
+    const headlineLink = hrefText(heading) >= TEASER_LINK_SHARE * hs.text;
+    if (headlineLink) linkedHeadings++;
+    const level = Number(heading.nodeName[1]);
+    // A heading alone in its wrapper ("<div class=title><h2>..</h2></div>"): the wrapper's siblings follow it.
+    let unit: DomElement = heading;
+    for (let up = 0; up < 3; up++) {
+      const parent = unit.parentNode as DomElement | null;
+      if (!parent || parent === root || parent.nodeType !== 1 || countChars(parent.textContent ?? "") > countChars(heading.textContent ?? "") + 5) break;
+      unit = parent;
+    }
+    const section: DomElement[] = [];
+    let own = 0;
+    let links = 0;
+    let solid = false;
+    for (let next = nextElement(unit); next; next = nextElement(next)) {
+      if (endsSection(next, level)) break;
+      section.push(next);
+      if (skip(next)) continue;
+      const s = stats.get(next);
+      if (!s) continue;
+      const linked = hrefText(next);
+      own += Math.max(0, s.text - linked);
+      links += Math.min(s.text, linked);
+      if (next.querySelectorAll("table, pre, video, iframe").length > 0 || ["table", "pre", "video", "iframe"].includes(next.nodeName.toLowerCase())) solid = true;
+      if (own > TEASER_SECTION_OWN_CHARS || solid) break;
+    }
+    if (own > TEASER_SECTION_OWN_CHARS || solid) continue;
+    // A long heading is a pull quote or a lead set as a heading, text of its own.
+    if (!headlineLink && hs.text > TEASER_HEADING_MAX_CHARS) continue;
+    const shown = section.filter((el) => !skip(el) && stats.has(el));
+    if (links === 0 && !headlineLink) {
+      // No links under it and the heading not a link: only a heading left with nothing after it goes.
+      if (shown.some((el) => stats.get(el)!.text > 0 || el.nodeName.toLowerCase() === "img" || el.querySelectorAll("img, picture").length > 0)) continue;
+      if (hs.text > ORPHAN_HEADING_MAX_CHARS || textFollows(unit, root, stats, skip)) continue;
+    }
+    dropped.add(unit);
+    for (const el of section) dropped.add(el);
+  }
+  // Most headings link elsewhere: the page is a listing (search results, an archive), its teasers are its content.
+  if (dropped.size === 0 || (linkedHeadings >= LISTING_MIN_HEADINGS && linkedHeadings * 2 >= shownHeadings)) return outer;
+  return skip;
+}
+
+/** LISTING_MIN_HEADINGS: this many headings that are links, half of all, make a page a listing */
+const LISTING_MIN_HEADINGS = 3;
+
+/** TEASER_HEADING_MAX_CHARS: a section title is short (non-space characters) */
+const TEASER_HEADING_MAX_CHARS = 80;
+
+/** ORPHAN_HEADING_MAX_CHARS: a heading with nothing after it goes when it is a short label ("Empfohlene Beiträge"); a longer one closes the article (a pull quote) */
+const ORPHAN_HEADING_MAX_CHARS = 40;
+
+/** LINK_MAX_CHARS: a link's text is a title or a teaser (non-space characters); a longer "link" is text an unclosed <a> swallowed */
+const LINK_MAX_CHARS = 250;
+
+/** hrefText: the characters of an element's text inside links to a page (an anchor without href, or to "#...", or swallowing paragraphs, is no link). */
+function hrefText(el: DomElement): number {
+  const tag = el.nodeName.toLowerCase();
+  const links = tag === "a" ? [el] : Array.from(el.querySelectorAll("a[href]"));
+  let n = 0;
+  for (const a of links) {
+    const href = a.getAttribute("href") ?? "";
+    const chars = countChars(a.textContent ?? "");
+    if (href && !href.startsWith("#") && chars <= LINK_MAX_CHARS) n += chars;
+  }
+  return n;
+}
+
+/** textFollows: some shown text comes after `el` inside `root`, in document order. */
+function textFollows(el: DomElement, root: DomNode, stats: Map<DomNode, TextStats>, skip: (el: DomElement) => boolean): boolean {
+  for (let node: DomNode | null = el; node && node !== root; node = node.parentNode) {
+    for (let next = nextElement(node); next; next = nextElement(next)) {
+      const s = stats.get(next);
+      if (s && s.text > 0 && !skip(next)) return true;
+    }
+  }
+  return false;
+}
+
+/** endsSection: the element is, or holds, a heading of `level` or above (h1..h<level>). */
+function endsSection(el: DomElement, level: number): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (HEADING_TAGS.has(tag)) return Number(tag[1]) <= level;
+  const inner = el.querySelectorAll("h1, h2, h3, h4, h5, h6");
+  for (let i = 0; i < inner.length; i++) if (Number(inner[i]!.nodeName[1]) <= level) return true;
+  return false;
 }
 
 function previousElement(node: DomNode): DomElement | null {
