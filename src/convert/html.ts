@@ -6,6 +6,7 @@
 import { parseHTML } from "linkedom";
 import { AppError } from "../errors";
 import { findMainContent, isBoilerplate, stripPageChrome } from "./boilerplate";
+import { countChars, scriptArticle, type ScriptArticle } from "./scriptArticle";
 import { renderMarkdown, type DomElement, type DomNode } from "./htmlDom";
 import { heading, joinBlocks, tidyMarkdown } from "./markdown";
 import { decodeText } from "./charset";
@@ -35,9 +36,21 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
     body = renderMarkdown([bodyOf(document)], walk);
   } else {
     const firstH1 = headingText(document.querySelector("h1"));
+    const fromScripts = scriptArticle(document, [title ?? "", firstH1 ?? ""]);
     stripPageChrome(document);
     const main = findMainContent(document, () => stripPageChrome(parseDocument(html)));
     body = renderMarkdown(main.roots, { baseUrl, skip: main.skip });
+    const extracted = markdownChars(body);
+    const wanting = extracted < SHORT_EXTRACTION_CHARS ? SCRIPT_ARTICLE_GROWTH : SCRIPT_ARTICLE_GROWTH_OVER_LONG;
+    if (fromScripts && fromScripts.chars >= SCRIPT_ARTICLE_MIN_CHARS && fromScripts.chars >= wanting * extracted && isPageStory(fromScripts, body)) {
+      // The page draws its article from a data script (an empty app root, a teaser, page 1 of 30):
+      // the script's article, converted like any HTML, holds clearly more of it.
+      const fromData = renderMarkdown([bodyOf(parseDocument(fromScripts.html))], walk);
+      if (markdownChars(fromData) >= wanting * extracted) {
+        body = fromData;
+        warnings.push("the article was read from the page's data script (the served page shows little of it)");
+      }
+    }
     if (!/^# /m.test(body)) body = withTitleHeading(body, firstH1 ?? title);
     if (main.method === "density") warnings.push("main content found by text density (Readability found no article)");
     if (!body.trim()) {
@@ -48,6 +61,42 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
   }
   const markdown = body.trim() ? tidyMarkdown(body) : "";
   return { markdown, title, warnings };
+}
+
+/** SCRIPT_ARTICLE_MIN_CHARS: an article from a data script counts from this many non-space characters */
+const SCRIPT_ARTICLE_MIN_CHARS = 500;
+/**
+ * SCRIPT_ARTICLE_GROWTH: the data script's article replaces a short extraction (under
+ * SHORT_EXTRACTION_CHARS non-space characters: a shell, a teaser, page 1 of many) when it holds this
+ * many times its text; a longer extraction is a real article and gives way only to
+ * SCRIPT_ARTICLE_GROWTH_OVER_LONG times its text (a paywalled page whose data holds the whole story).
+ */
+const SCRIPT_ARTICLE_GROWTH = 2;
+const SHORT_EXTRACTION_CHARS = 1500;
+const SCRIPT_ARTICLE_GROWTH_OVER_LONG = 4;
+
+/** STORY_PROBE_CHARS: a paragraph of the extraction this long (characters) is looked up in the data script's article */
+const STORY_PROBE_CHARS = 60;
+
+/**
+ * isPageStory: the data script's article is the page's own story, not another one the page's data
+ * carries (a related article, a product's long description): an object on its way holds the page's
+ * title or headline, or the article holds a paragraph of what was extracted from the page.
+ */
+function isPageStory(article: ScriptArticle, extracted: string): boolean {
+  const norm = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
+  if (article.titled) return true;
+  const text = norm(article.text);
+  return extracted.split(/\n\s*\n/).some((block) => {
+    if (/^\s*(?:#|!\[)/.test(block)) return false;
+    const probe = norm(block.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/[\\*_`]/g, ""));
+    return probe.length >= STORY_PROBE_CHARS && text.includes(probe.slice(0, STORY_PROBE_CHARS));
+  });
+}
+
+/** markdownChars: the text of markdown in non-space characters, link targets and images left out */
+function markdownChars(markdown: string): number {
+  return countChars(markdown.replace(/!\[[^\]]*\]\([^)]*\)/g, "").replace(/\]\([^)]*\)/g, "]"));
 }
 
 /**
