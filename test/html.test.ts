@@ -820,3 +820,69 @@ ${paragraphs()}
     expect(markdown).toBe("Mittelalter and Flussfähre\n");
   });
 });
+
+describe("main content: the article a page holds only in its data scripts", () => {
+  const convert = (html: string) => htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" });
+  const TITLE = "Ferry crossings resume after the floods";
+  /** story: the four paragraphs twice (the second time about the boat), as HTML */
+  const storyHtml = [...PARAGRAPHS, ...PARAGRAPHS.map((p) => p.replace(/ferry/g, "boat"))].map((p) => `<p>${p}</p>`).join("");
+  const json = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+  test("a Next.js page with an empty app root gives the article of __NEXT_DATA__, converted like HTML: no raw HTML, no script, no related story", () => {
+    const data = {
+      props: {
+        pageProps: {
+          article: { title: TITLE, summary: "Short summary of the ferry story for teasers.", body: `${storyHtml}<script>alert("data")</script><img src="x.png" onerror="alert(1)">` },
+          related: [
+            { title: "Bridge repairs to start in May", body: "<p>The council has approved the repair of the old stone bridge, which will close for six weeks from the first of May while the arches are secured.</p>" },
+            { title: "Market moves to the church square", body: "<p>The Saturday market will move to the church square for the summer, the traders association said, because the quay is being rebuilt.</p>" },
+          ],
+        },
+      },
+    };
+    const html = `<!doctype html><html><head><title>${TITLE} | Courier</title></head><body><div id="__next"></div>
+<script id="__NEXT_DATA__" type="application/json">${json(data)}</script></body></html>`;
+    const { markdown, warnings } = convert(html);
+    const text = plain(markdown);
+    for (const p of PARAGRAPHS) expect(text).toContain(p);
+    expect(text).toContain(PARAGRAPHS[3]!.replace(/ferry/g, "boat"));
+    expect(markdown).toStartWith(`# ${TITLE}`);
+    expect(markdown).not.toMatch(/<\/?(?:p|script|img)\b/);
+    expect(markdown).not.toContain("alert");
+    expect(text).not.toContain("stone bridge");
+    expect(text).not.toContain("church square");
+    expect(warnings.join(" ")).toContain("data script");
+  });
+
+  test("a page showing a teaser gives the ld+json articleBody, with its description as the lead, each paragraph once", () => {
+    const lead = "The ferry is back: after a month of floods the crossings between the market towns run again.";
+    const article = { "@context": "https://schema.org", "@type": "NewsArticle", headline: TITLE, description: lead, articleBody: [...PARAGRAPHS, ...PARAGRAPHS.map((p) => p.replace(/ferry/g, "boat"))].join("\n") };
+    const html = `<!doctype html><html><head><title>${TITLE}</title><script type="application/ld+json">${json(article)}</script></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<article><h1>${TITLE}</h1><p class="lead">${lead}</p><p>${PARAGRAPHS[0]}</p><div class="paywall"><p>Subscribe to read the whole story.</p></div></article>
+<div class="site-footer"><a href="/imprint">Imprint</a></div></body></html>`;
+    const markdown = convert(html).markdown;
+    const text = plain(markdown);
+    expect(text).toContain(lead);
+    for (const p of PARAGRAPHS) expect(text).toContain(p);
+    expect(text).toContain(PARAGRAPHS[2]!.replace(/ferry/g, "boat"));
+    expect(text.split(PARAGRAPHS[0]!).length - 1).toBe(1);
+    expect(text.split(lead).length - 1).toBe(1);
+    expect(text).not.toContain("Subscribe");
+  });
+
+  test("a full article in the page stays as it is beside a long unrelated string in a window state script, and a listing's JSON is never taken", () => {
+    const unrelated = Array.from({ length: 12 }, (_, i) => `Catalogue entry ${i}: a sturdy oak table with four chairs, delivered flat-packed with tools and instructions, in stock at the warehouse.`).join("\n");
+    const state = { shop: { product: { title: "Oak table", body: unrelated } } };
+    const listing = { items: Array.from({ length: 6 }, (_, i) => ({ title: `Story number ${i} of the week`, body: `<p>${PARAGRAPHS[i % 4]!.replace(/ferry/g, `barge ${i}`)} ${PARAGRAPHS[(i + 1) % 4]}</p>` })) };
+    const page = (extra: string) => articlePage(`${paragraphs()}${extra}`);
+    const plainPage = page("");
+    const withState = page(`<script>window.__INITIAL_STATE__ = ${json(state)};</script><script type="application/json">${json(listing)}</script>`);
+    expect(convert(withState).markdown).toBe(convert(plainPage).markdown);
+    expect(plain(convert(withState).markdown)).not.toContain("Catalogue entry");
+    // An empty app root with only a listing in its data: the listing is not taken as the article.
+    const shell = `<!doctype html><html><head><title>Top stories</title></head><body><div id="root"><p>Loading the latest stories for you.</p></div><script id="__NEXT_DATA__" type="application/json">${json({ props: { pageProps: listing } })}</script></body></html>`;
+    const shellText = plain(convert(shell).markdown);
+    expect(shellText).not.toContain("barge");
+  });
+});
