@@ -563,6 +563,13 @@ ${wrap === wrappers[2] ? logo : ""}<div class="page"><div class="header-area">${
     expect(text).not.toContain("Our partners");
   });
 
+  test("a short page whose headline sits over one line and its links keeps them: teaser sections are never most of the page", () => {
+    const html = `<!doctype html><html><head><title>ACME</title></head><body><main><h1>ACME Ltd</h1><p>Company: ACME Ltd</p><p><a href="/about">About us</a> <a href="/contact">Contact</a></p></main></body></html>`;
+    const text = main(html);
+    expect(text).toContain("Company: ACME Ltd");
+    expect(text).toContain("About us");
+  });
+
   test("a long heading at the article's end is text (a pull quote), and a section of text inside an unclosed link is text", () => {
     const html = articlePage(`${paragraphs()}<h2><a name="why">Why the ferry matters</a></h2><blockquote><p><a href="https://club.example.org/">The club<a/> says ${PARAGRAPHS[0]!.toLowerCase()}</p></blockquote>
 <h4>The ferryman says the river has never been this high, and he has seen thirty springs.</h4>`);

@@ -989,8 +989,16 @@ function withTeaserSections(root: DomNode, stats: Map<DomNode, TextStats>, skip:
   }
   // Most headings link elsewhere: the page is a listing (search results, an archive), its teasers are its content.
   if (dropped.size === 0 || (linkedHeadings >= LISTING_MIN_HEADINGS && linkedHeadings * 2 >= shownHeadings)) return outer;
+  // Teasers trail an article; sections that are most of what is shown are the page itself (a short
+  // page whose headline, set as an h2 by Readability, sits over a line and its links).
+  let droppedText = 0;
+  for (const el of dropped) if (!outer(el as DomElement)) droppedText += stats.get(el)?.text ?? 0;
+  if (droppedText > TEASER_MAX_SHARE * (stats.get(root)?.text ?? 0)) return outer;
   return skip;
 }
+
+/** TEASER_MAX_SHARE: teaser sections are dropped only while they hold at most this share of the shown text */
+const TEASER_MAX_SHARE = 0.5;
 
 /** LISTING_MIN_HEADINGS: this many headings that are links, half of all, make a page a listing */
 const LISTING_MIN_HEADINGS = 3;
