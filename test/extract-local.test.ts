@@ -324,6 +324,8 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     for (const f of Object.values(r)) if (f.found) expect(md.includes(f.citation!)).toBe(true);
     return r;
   };
+  /** dateAt: the receipt's date read from `md` at the given OCR quality */
+  const dateAt = (md: string, ocrQuality: number) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality }).date!;
 
   test("merchant: OCR specks around the name are dropped, and a misread legal form is read as Sdn Bhd", () => {
     const r = ocr("~ KEDAI RUNCIT MAWAR SON BHD (123456-X) :\nNO. 12, JALAN MELATI 3\n47000 SUNGAI BULOH\nTEL: 03-1234 5678\nTOTAL: 12.50");
@@ -524,42 +526,40 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
   });
 
   test("date: a till's timestamp or a labelled date, in full, on a fairly read page is settled; a bare, short or ambiguous one is not", () => {
-    const run = (md: string, ocrQuality: number) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality }).date!;
     const stamped = "KEDAI MAJU\nInvoice 0042\nDate: 19/10/2018 20:49:59\nDue: 26/10/2018\nTOTAL 5.00";
-    expect(run(stamped, 0.75).value).toBe("19/10/2018");
-    expect(run(stamped, 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt(stamped, 0.75).value).toBe("19/10/2018");
+    expect(dateAt(stamped, 0.75).confidence).toBeGreaterThanOrEqual(0.8);
     // from ocr_quality 0.5 a timestamp is settled when written in one consistent form, not with a lost or misread digit
-    expect(run(stamped, 0.6).confidence).toBeGreaterThanOrEqual(0.8);
-    expect(run(stamped, 0.45).confidence).toBeLessThan(0.8);
-    const misread = run("KEDAI MAJU\nInvoice 0042\n6/08/2018 20:49\nTOTAL 5.00", 0.6);
+    expect(dateAt(stamped, 0.6).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt(stamped, 0.45).confidence).toBeLessThan(0.8);
+    const misread = dateAt("KEDAI MAJU\nInvoice 0042\n6/08/2018 20:49\nTOTAL 5.00", 0.6);
     expect(misread.value).toBe("6/08/2018");
     expect(misread.confidence).toBeLessThan(0.8);
-    expect(run("KEDAI MAJU\nInvoice 0042\n26/8/2018 20:49\nTOTAL 5.00", 0.6).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\nInvoice 0042\n26/8/2018 20:49\nTOTAL 5.00", 0.6).confidence).toBeGreaterThanOrEqual(0.8);
     // a labelled date without a time needs a fairly read page
-    expect(run("KEDAI MAJU\nDate: 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.6).confidence).toBeLessThan(0.8);
-    expect(run("KEDAI MAJU\nDate: 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
-    expect(run("KEDAI MAJU\nRef 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
-    expect(run("KEDAI MAJU\nDate: 19/10/18\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
-    expect(run("KEDAI MAJU\n28-10-18 18: 52 SHOP 2\nDue: 26/11/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
-    expect(run("KEDAI MAJU\n03 Mar 2018 18:22\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\nDate: 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.6).confidence).toBeLessThan(0.8);
+    expect(dateAt("KEDAI MAJU\nDate: 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\nRef 19/10/2018\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    expect(dateAt("KEDAI MAJU\nDate: 19/10/18\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    expect(dateAt("KEDAI MAJU\n28-10-18 18: 52 SHOP 2\nDue: 26/11/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\n03 Mar 2018 18:22\nDue: 26/10/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
     // day and month could be swapped: the time settles the format, not the order
-    expect(run("KEDAI MAJU\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    expect(dateAt("KEDAI MAJU\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
     // amounts in ringgit, a Malaysian street: a place that writes the day first settles the order
-    expect(run("KEDAI MAJU\nDate: 05/03/2018 10:15\nTOTAL RM 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
-    expect(run("KEDAI MAJU\nNo. 3, Jalan Kenanga\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\nDate: 05/03/2018 10:15\nTOTAL RM 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\nNo. 3, Jalan Kenanga\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
   });
 
   test("date: a till's time under its own label or first on the line, and a date label OCR misread by a letter, settle the date", () => {
-    const run = (md: string, ocrQuality: number) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality }).date!;
-    expect(run("KEDAI MAJU\nFriday 29-12-2017 Time : 20:17\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
-    expect(run("KEDAI MAJU\n06:20PM #468008 20-02-18\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
-    expect(run("KEDAI MAJU\nReceipt No.: CS1801/26874 Dale: 18/01/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
-    expect(run("KEDAI MAJU\nBIZDATE: 18/01/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\nFriday 29-12-2017 Time : 20:17\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\n06:20PM #468008 20-02-18\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\nReceipt No.: CS1801/26874 Dale: 18/01/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\nBIZDATE: 18/01/2018\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
     // a word that merely ends in letters like a date label's is no label; a number with a colon is no time
-    expect(run("KEDAI MAJU\nReceipt No.: CS1801/26874 Sale: 18/01/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
-    expect(run("KEDAI MAJU\nRef 12:345 18/01/18\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    expect(dateAt("KEDAI MAJU\nReceipt No.: CS1801/26874 Sale: 18/01/2018\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
+    expect(dateAt("KEDAI MAJU\nRef 12:345 18/01/18\nTOTAL 5.00", 0.75).confidence).toBeLessThan(0.8);
     // on a poorly read page the misread label is not trusted
-    expect(run("KEDAI MAJU\nReceipt No.: CS1801/26874 Dale: 18/01/2018\nTOTAL 5.00", 0.6).confidence).toBeLessThan(0.8);
+    expect(dateAt("KEDAI MAJU\nReceipt No.: CS1801/26874 Dale: 18/01/2018\nTOTAL 5.00", 0.6).confidence).toBeLessThan(0.8);
   });
 
   test("date: of several unlabelled dates on a scan, the one the till stamps with the time is the purchase date", () => {
