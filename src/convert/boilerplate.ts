@@ -358,7 +358,8 @@ function pageShape(root: DomNode): { maxDepth: number; elements: number } {
   return { maxDepth, elements };
 }
 
-function countChars(text: string): number {
+/** countChars: the non-space characters of a text (the unit of every length in main-content finding) */
+export function countChars(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -5,8 +5,8 @@
  */
 import { parseHTML } from "linkedom";
 import { AppError } from "../errors";
-import { findMainContent, isBoilerplate, stripPageChrome } from "./boilerplate";
-import { countChars, scriptArticle, type ScriptArticle } from "./scriptArticle";
+import { countChars, findMainContent, isBoilerplate, stripPageChrome } from "./boilerplate";
+import { scriptArticle, type ScriptArticle } from "./scriptArticle";
 import { renderMarkdown, type DomElement, type DomNode } from "./htmlDom";
 import { heading, joinBlocks, tidyMarkdown } from "./markdown";
 import { decodeText } from "./charset";

@@ -10,6 +10,7 @@
  * MAX_SCRIPT_CHARS are left alone. The result is an HTML string that html.ts converts through the
  * same parse and markdown walk as the page (so no raw HTML and no script gets through).
  */
+import { countChars } from "./boilerplate";
 
 /** MAX_SCRIPT_CHARS: a data script or attribute longer than this (UTF-16 units) is not parsed */
 const MAX_SCRIPT_CHARS = 4_000_000;
@@ -235,7 +236,3 @@ function escapeText(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** countChars: non-space characters */
-export function countChars(text: string): number {
-  return text.replace(/\s+/g, "").length;
-}
