@@ -6,23 +6,7 @@
  */
 import { AppError } from "../errors";
 import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
-import {
-  ImageCollector,
-  OoxmlPackage,
-  baseName,
-  child,
-  childrenNamed,
-  descendants,
-  firstDescendant,
-  imageAlt,
-  isOn,
-  path,
-  textContent,
-  type XmlElement,
-  metadataOrEmpty,
-  renderChartPart,
-  renderDiagramOf,
-} from "./ooxml";
+import { baseName, child, childrenNamed, descendants, firstDescendant, imageAlt, ImageCollector, isOn, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
 /** convertDocx turns a Word document into markdown. */

@@ -5,23 +5,7 @@
  * notes. LibreOffice's PPTX output (from PPT, ODP, KEY) goes through the same path.
  */
 import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
-import {
-  ImageCollector,
-  OoxmlPackage,
-  assertWithinPageLimit,
-  baseName,
-  child,
-  childrenNamed,
-  descendants,
-  firstDescendant,
-  imageAlt,
-  path,
-  renderChartPart,
-  renderDiagramOf,
-  textContent,
-  type XmlElement,
-  metadataOrEmpty,
-} from "./ooxml";
+import { assertWithinPageLimit, baseName, child, childrenNamed, descendants, firstDescendant, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
 import type { Converter } from "./types";
 
 /** convertPptx turns a PowerPoint presentation into markdown, one section per slide. */

@@ -7,22 +7,7 @@
  */
 import { Parser } from "htmlparser2";
 import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
-import {
-  ImageCollector,
-  OoxmlPackage,
-  assertWithinPageLimit,
-  baseName,
-  child,
-  childrenNamed,
-  descendants,
-  firstDescendant,
-  imageAlt,
-  path,
-  renderChartPart,
-  textContent,
-  type XmlElement,
-  metadataOrEmpty,
-} from "./ooxml";
+import { assertWithinPageLimit, baseName, child, childrenNamed, descendants, firstDescendant, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, renderChartPart, textContent, type XmlElement } from "./ooxml";
 import type { Converter } from "./types";
 
 /** MAX_ROWS_PER_SHEET: rows with content rendered per sheet; the rest is dropped with a warning. */
