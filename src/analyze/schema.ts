@@ -20,11 +20,11 @@ export const AnalyzeBody = Fields(
 export const AnalyzeBatchBody = Fields(
   {
     schema: commonFields.schema(),
-    files: FilesField({ maxItems: ANALYZE_BATCH_MAX_ITEMS, description: `documents, repeatable (files and urls together at most ${ANALYZE_BATCH_MAX_ITEMS})` }),
+    files: commonFields.files(ANALYZE_BATCH_MAX_ITEMS),
     urls: commonFields.urls(ANALYZE_BATCH_MAX_ITEMS),
     render: commonFields.render(),
     include_steps: commonFields.includeSteps(),
-    webhook_url: Type.String({ maxLength: 2048, description: "called once when the whole batch completes" }),
+    webhook_url: commonFields.batchWebhookUrl(),
   },
   { required: ["schema"] },
 );

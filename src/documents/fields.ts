@@ -1,6 +1,6 @@
 /** Request fields shared by several operations, so each is described once. */
 import { Type } from "@sinclair/typebox";
-import { FileField, JsonText, StringEnum } from "../http/fields";
+import { FileField, FilesField, JsonText, StringEnum } from "../http/fields";
 import { RENDER_MODES } from "../convert/types";
 
 export const commonFields = {
@@ -22,7 +22,10 @@ export const commonFields = {
   webhookUrl: () => Type.String({ maxLength: 2048, description: "Async only: receives the signed task record (X-SVC-Signature, X-SVC-Delivery-ID) when the task ends." }),
   includeSteps: () => Type.Boolean({ default: false, description: "Include the agent's tool-call trace" }),
   model: () => StringEnum(["fast", "accurate", "auto"] as const, { default: "auto", description: "fast, accurate, or auto (fast first, accurate when required fields are missing or confidence is low)" }),
+  // a batch's documents: `files` and `urls`, at most `max` items together
+  files: (max: number) => FilesField({ maxItems: max, description: `documents, repeatable (files and urls together at most ${max})` }),
   urls: (max: number) => JsonText({ description: `JSON array of up to ${max} URLs, e.g. ["https://a.example/x.pdf"]` }),
+  batchWebhookUrl: () => Type.String({ maxLength: 2048, description: "called once when the whole batch completes" }),
 };
 
 /** documentFields: one document, uploaded as `file` or fetched from `url` (with `url_headers` when it needs them). */

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { commonFields, documentFields, taskFields } from "../documents/fields";
-import { FilesField, Fields } from "../http/fields";
+import { Fields } from "../http/fields";
 
 export const EXTRACT_BATCH_MAX_ITEMS = 20;
 
@@ -24,10 +24,10 @@ export const ExtractBody = Fields(
 export const ExtractBatchBody = Fields(
   {
     schema: commonFields.schema(),
-    files: FilesField({ maxItems: EXTRACT_BATCH_MAX_ITEMS, description: `documents, repeatable (files and urls together at most ${EXTRACT_BATCH_MAX_ITEMS})` }),
+    files: commonFields.files(EXTRACT_BATCH_MAX_ITEMS),
     urls: commonFields.urls(EXTRACT_BATCH_MAX_ITEMS),
     ...options,
-    webhook_url: Type.String({ maxLength: 2048, description: "called once when the whole batch completes" }),
+    webhook_url: commonFields.batchWebhookUrl(),
   },
   { required: ["schema"] },
 );
