@@ -1,5 +1,5 @@
 import type { Route } from "../http/route";
-import { checkBatchInputs, checkWebhookUrl, parseJsonField, parseUrlList, renderModeOf, requireOneDocument, type UrlPolicy } from "../documents/inputs";
+import { checkBatchDocuments, checkWebhookUrl, parseJsonField, parseUrlList, renderModeOf, requireOneDocument, type UrlPolicy } from "../documents/inputs";
 import { AI_PROVIDER_ERRORS, BATCH_RESPONSES, SCHEMA_DOCUMENT_ERRORS, taskResponses } from "../http/responses";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
@@ -78,11 +78,10 @@ export const analyzeRoutes: Route<AnalyzeRouteDeps>[] = [
     handler: async (call) => {
       const { body, services } = call;
       const schema = parseTypedSchema(body.schema);
-      const { files, urls } = await checkBatchInputs(body, services, ANALYZE_BATCH_MAX_ITEMS);
+      const documents = await checkBatchDocuments(body, services, ANALYZE_BATCH_MAX_ITEMS);
       requireProvider(services.provider, "analyze");
       const includeSteps = body.include_steps === true;
-      const render = renderModeOf(body);
-      const items: AnalyzeInput[] = [...files.map((file) => ({ file, urlHeaders: {}, schema, includeSteps })), ...urls.map((url) => ({ url, urlHeaders: {}, render, schema, includeSteps }))];
+      const items: AnalyzeInput[] = documents.map((document) => ({ ...document, schema, includeSteps }));
       return acceptBatch(call, "analyze", items);
     },
   },

@@ -65,11 +65,15 @@ export function parseUrlList(body: Record<string, unknown>, name = "urls"): stri
   return value.map((u: string) => u.trim());
 }
 
+/** BatchDocument: one item of a batch, an upload or a URL; `render` goes with URLs only (it applies to web pages). */
+export type BatchDocument = Pick<DocumentInput, "file" | "url" | "urlHeaders"> & { render?: RenderMode };
+
 /**
- * checkBatchInputs checks the items of a batch (uploaded `files` and a JSON array of `urls`): at
- * least one, at most `maxItems` together, every URL fetchable, and the webhook URL if given.
+ * checkBatchDocuments checks the items of a batch (uploaded `files` and a JSON array of `urls`): at
+ * least one, at most `maxItems` together, every URL fetchable, and the webhook URL if given. It
+ * returns them as documents, the uploads first, then the URLs in their order.
  */
-export async function checkBatchInputs(body: Record<string, unknown>, services: UrlPolicy, maxItems: number): Promise<{ files: File[]; urls: string[] }> {
+export async function checkBatchDocuments(body: Record<string, unknown>, services: UrlPolicy, maxItems: number): Promise<BatchDocument[]> {
   const files = (body.files as File[] | undefined) ?? [];
   const urls = parseUrlList(body);
   const count = files.length + urls.length;
@@ -81,5 +85,6 @@ export async function checkBatchInputs(body: Record<string, unknown>, services: 
   }
   for (const url of urls) await assertFetchableUrl(url, { allowPrivate: services.config.allowPrivateUrls, field: "urls" });
   if (body.webhook_url) await assertFetchableUrl(body.webhook_url as string, { allowPrivate: services.config.allowPrivateUrls, field: "webhook_url" });
-  return { files, urls };
+  const render = renderModeOf(body);
+  return [...files.map((file) => ({ file, urlHeaders: {} })), ...urls.map((url) => ({ url, urlHeaders: {}, render }))];
 }

@@ -1,6 +1,6 @@
 import type { Route } from "../http/route";
 import { requireProvider } from "../ai/groq";
-import { checkBatchInputs, checkWebhookUrl, renderModeOf, requireOneDocument, type UrlPolicy } from "../documents/inputs";
+import { checkBatchDocuments, checkWebhookUrl, renderModeOf, requireOneDocument, type UrlPolicy } from "../documents/inputs";
 import { BATCH_RESPONSES, SCHEMA_DOCUMENT_ERRORS, taskResponses } from "../http/responses";
 import { parseTypedSchema } from "../schema/typed";
 import { MINIMUM_COST, priceText } from "../credits/costs";
@@ -56,10 +56,10 @@ export const extractRoutes: Route<ExtractRouteDeps>[] = [
     handler: async (call) => {
       const { body, services } = call;
       const schema = parseTypedSchema(body.schema);
-      const { files, urls } = await checkBatchInputs(body, services, EXTRACT_BATCH_MAX_ITEMS);
+      const documents = await checkBatchDocuments(body, services, EXTRACT_BATCH_MAX_ITEMS);
       if (body.use_vision === true) requireProvider(services.provider, "use_vision");
       const options = optionsOf(body);
-      const items: ExtractInput[] = [...files.map((file) => ({ file, urlHeaders: {}, schema, ...options })), ...urls.map((url) => ({ url, urlHeaders: {}, schema, ...options }))];
+      const items: ExtractInput[] = documents.map((document) => ({ ...document, schema, ...options }));
       return acceptBatch(call, "extract", items);
     },
   },
