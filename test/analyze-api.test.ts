@@ -4,10 +4,10 @@
  * the converted PDF, regex_search in the worker pool, compute in the Python sandbox), the final
  * structured answer, source checking, budgets, credits, and the provider's failures.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, form, pollTask, startServer, type TestServer } from "./helpers/server";
+import { api, form, pollTask, type TestServer, withServer } from "./helpers/server";
 import { chatReply, withGroqProvider, type GroqServer } from "./helpers/groqServer";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
@@ -25,11 +25,7 @@ const final = (fields: Record<string, { value: unknown; confidence: number; reas
 describe("without an AI provider", () => {
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    server = await startServer();
-    ({ key } = await server.key("pro"));
-  });
-  afterAll(() => server.stop());
+  withServer({}, (served) => ({ server, key } = served));
 
   test("analyze, cross-analyze and decide answer 503 ai_unavailable naming GROQ_API_KEY, and charge nothing", async () => {
     const schema = JSON.stringify({ total: { type: "number", description: "total" } });

@@ -3,20 +3,16 @@
  * to the real server: each converts with its real content (headings, table rows, key strings) or,
  * for the one random binary, gets a clear 4xx.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { form, startServer, type TestServer } from "./helpers/server";
+import { form, type TestServer, withServer } from "./helpers/server";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 let server: TestServer;
 let key: string;
 
-beforeAll(async () => {
-  server = await startServer();
-  ({ key } = await server.key("enterprise"));
-});
-afterAll(() => server.stop());
+withServer({ plan: "enterprise" }, (served) => ({ server, key } = served));
 
 interface Expectation {
   /** method: the extraction_method the file must report */

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { api, form, startServer, type TestServer } from "./helpers/server";
-import { chatReply, startGroqServer, withGroqProvider, type GroqServer } from "./helpers/groqServer";
+import { api, form, startServer, type TestServer, withServer } from "./helpers/server";
+import { extractionReply, startGroqServer, withGroqProvider, type GroqServer } from "./helpers/groqServer";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 const receipt = () => new File([readFileSync(join(FIXTURES, "RECEIPT-2024-TXN-98765_retail_purchase.pdf"))], "receipt.pdf");
@@ -23,11 +23,7 @@ const extract = (server: TestServer, key: string, fields: Record<string, string 
 describe("without an AI provider: the local engine", () => {
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    server = await startServer();
-    ({ key } = await server.key("pro"));
-  });
-  afterAll(() => server.stop());
+  withServer({}, (served) => ({ server, key } = served));
 
   test("reads stated values with confidence and verbatim citations, in the spec's shape", async () => {
     const { status, body } = await extract(server, key, { schema: SCHEMA, file: receipt() });
@@ -80,12 +76,10 @@ describe("with the AI provider (our Groq-protocol server)", () => {
   let key: string;
   withGroqProvider({}, (served) => ({ groq, server, key } = served));
 
-  const answer = (fields: Record<string, { value: unknown; quote: string | null; confidence: number }>) => chatReply(JSON.stringify(fields));
-
   test("the provider's grounded answer is returned; an ungrounded value is capped below 0.6", async () => {
     groq.reply(
       "chat",
-      answer({
+      extractionReply({
         transaction_id: { value: "TXN-98765-2024", quote: "TXN: TXN-98765-2024", confidence: 0.97 },
         total: { value: "$821.14", quote: "TOTAL $821.14", confidence: 0.95 },
         loyalty_number: { value: "LOY-0000-1111", quote: "Loyalty: LOY-0000-1111", confidence: 0.9 },
@@ -152,12 +146,10 @@ describe("use_vision and follow_links with the provider", () => {
     site.stop(true);
   });
 
-  const answer = (fields: Record<string, { value: unknown; quote: string | null; confidence: number }>) => chatReply(JSON.stringify(fields));
-
   test("use_vision sends the image to the vision model with its OCR text: extraction_method ocr+vision", async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="200"><rect width="100%" height="100%" fill="white"/><text x="30" y="120" font-size="64" font-family="DejaVu Sans">INVOICE 4471</text></svg>`;
     const png = await sharp(Buffer.from(svg)).png().toBuffer();
-    groq.reply("chat", answer({ invoice: { value: "4471", quote: "INVOICE 4471", confidence: 0.95 } }));
+    groq.reply("chat", extractionReply({ invoice: { value: "4471", quote: "INVOICE 4471", confidence: 0.95 } }));
     const { status, body } = await extract(server, key, { schema: JSON.stringify({ invoice: { type: "string", description: "invoice number" } }), file: new File([png], "scan.png", { type: "image/png" }), use_vision: "true", model: "fast" });
     expect(status).toBe(200);
     expect(body.data.invoice).toBe("4471");
@@ -171,7 +163,7 @@ describe("use_vision and follow_links with the provider", () => {
   });
 
   test("use_vision on a PDF whose pages all have text sends no images and says so", async () => {
-    groq.reply("chat", answer({ transaction_id: { value: "TXN-98765-2024", quote: "TXN: TXN-98765-2024", confidence: 0.97 }, total: { value: 821.14, quote: "TOTAL $821.14", confidence: 0.95 }, loyalty_number: { value: null, quote: null, confidence: 0 } }));
+    groq.reply("chat", extractionReply({ transaction_id: { value: "TXN-98765-2024", quote: "TXN: TXN-98765-2024", confidence: 0.97 }, total: { value: 821.14, quote: "TOTAL $821.14", confidence: 0.95 }, loyalty_number: { value: null, quote: null, confidence: 0 } }));
     const { status, body } = await extract(server, key, { schema: SCHEMA, file: receipt(), use_vision: "true", model: "fast" });
     expect(status).toBe(200);
     expect(body.extraction_method).toBe("text");
@@ -180,7 +172,7 @@ describe("use_vision and follow_links with the provider", () => {
   });
 
   test("follow_links reads the same-site about page, skips other sites and blog posts, and names a link that failed", async () => {
-    groq.reply("chat", answer({ founder: { value: "Jane Doe", quote: "founded by Jane Doe", confidence: 0.95 }, employees: { value: 40, quote: "employs 40 people", confidence: 0.9 } }));
+    groq.reply("chat", extractionReply({ founder: { value: "Jane Doe", quote: "founded by Jane Doe", confidence: 0.95 }, employees: { value: 40, quote: "employs 40 people", confidence: 0.9 } }));
     const schema = JSON.stringify({ founder: { type: "string", description: "who founded the company" }, employees: { type: "integer", description: "number of employees" } });
     const { status, body } = await extract(server, key, { schema, url: `http://127.0.0.1:${site.port}/`, follow_links: "true", model: "fast" });
     expect(status).toBe(200);

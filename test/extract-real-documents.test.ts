@@ -5,11 +5,11 @@
  * The local engine reads them without an AI provider; the provider path (our Groq-protocol server)
  * gets the receipt's OCR text and the same confidence rules: grounding in the source, OCR quality.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, form, startServer, type TestServer } from "./helpers/server";
-import { chatReply, withGroqProvider, type GroqServer } from "./helpers/groqServer";
+import { api, form, type TestServer, withServer } from "./helpers/server";
+import { extractionReply, withGroqProvider, type GroqServer } from "./helpers/groqServer";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 const file = (dir: string, name: string, type: string) => new File([readFileSync(join(FIXTURES, dir, name))], name, { type });
@@ -33,11 +33,7 @@ const extract = (server: TestServer, key: string, fields: Record<string, string 
 describe("local engine on real documents", () => {
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    server = await startServer();
-    ({ key } = await server.key("pro"));
-  });
-  afterAll(() => server.stop());
+  withServer({}, (served) => ({ server, key } = served));
 
   test("German invoice: number from the title line, date as written, the amount due, the seller's name from its block", async () => {
     const { status, body } = await extract(server, key, { schema: INVOICE_SCHEMA, file: file("zugferd", "invoice_de_en16931.pdf", "application/pdf") });
@@ -99,12 +95,10 @@ describe("provider path on a real scan (our Groq-protocol server)", () => {
   let key: string;
   withGroqProvider({}, (served) => ({ groq, server, key } = served));
 
-  const answer = (fields: Record<string, { value: unknown; quote: string | null; confidence: number }>) => chatReply(JSON.stringify(fields));
-
   test("the model gets the OCR text; a grounded value it is sure of lands in the top band, an ungrounded one below 0.6 whatever it claims", async () => {
     groq.reply(
       "chat",
-      answer({
+      extractionReply({
         merchant: { value: "GERBANG ALAF RESTAURANTS SDN BHD", quote: "Gerbang Alaf Restaurants Sdn Bhd", confidence: 0.97 },
         date: { value: "18/01/2018", quote: "18/01/2018", confidence: 0.95 },
         // not on the receipt: the model's 0.99 must not carry it

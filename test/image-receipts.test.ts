@@ -3,20 +3,16 @@
  * real server: the OCR text holds the receipt's company name and total as the set's key gives
  * them, and the page reports tesseract's confidence as ocr_quality.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { form, startServer, type TestServer } from "./helpers/server";
+import { form, type TestServer, withServer } from "./helpers/server";
 
 const SROIE = join(import.meta.dir, "fixtures", "sroie");
 let server: TestServer;
 let key: string;
 
-beforeAll(async () => {
-  server = await startServer();
-  ({ key } = await server.key("enterprise"));
-});
-afterAll(() => server.stop());
+withServer({ plan: "enterprise" }, (served) => ({ server, key } = served));
 
 test.each(["receipt_thermal_150dpi", "receipt_small_on_a4_scan"])("%s: the OCR holds the company and the total, with ocr_quality", async (name) => {
   const expected = JSON.parse(readFileSync(join(SROIE, `${name}.json`), "utf8")) as { company: string; total: string };

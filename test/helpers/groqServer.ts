@@ -157,6 +157,18 @@ export function chatReply(content: string | null, toolCalls: Array<{ name: strin
   };
 }
 
+/** ExtractionAnswer is what the model states for one field of an extraction: the value, the text it read it from, its confidence. */
+export interface ExtractionAnswer {
+  value: unknown;
+  quote: string | null;
+  confidence: number;
+}
+
+/** extractionReply is the provider's answer to an extraction call: one ExtractionAnswer per schema field. */
+export function extractionReply(fields: Record<string, ExtractionAnswer>): GroqReply {
+  return chatReply(JSON.stringify(fields));
+}
+
 /**
  * groqPerTest gives each test of a file a fresh Groq-protocol server (closed after the file) and a
  * groq-sdk client for it, with the SDK's retries off as in the product.

@@ -9,6 +9,7 @@
  * finds the same store, as on SQLite. `make test-postgres` runs the store-facing test files so
  * (docs/postgres.md, "Tests on both backends").
  */
+import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -210,6 +211,28 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       return code;
     },
   };
+}
+
+/** ServedKey is what withServer hands its test file: the server and one key on it. */
+export interface ServedKey {
+  server: TestServer;
+  key: string;
+}
+
+/**
+ * withServer starts, before the tests of the enclosing describe block (or file), a docintel server
+ * with `options`, makes a key on `options.plan` (default pro), and hands both to `assign`; the server
+ * stops after the block. withGroqProvider (groqServer.ts) does the same with an AI provider.
+ */
+export function withServer(options: StartOptions & { plan?: Plan }, assign: (served: ServedKey) => void): void {
+  let served: ServedKey | undefined;
+  beforeAll(async () => {
+    const { plan = "pro", ...start } = options;
+    const server = await startServer(start);
+    served = { server, key: (await server.key(plan)).key };
+    assign(served);
+  });
+  afterAll(() => served?.server.stop());
 }
 
 /** runCli runs `bin/docintel` with args and returns its exit code and output. */
