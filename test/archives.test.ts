@@ -5,21 +5,17 @@
  * is limited. Fixtures are made here: tar by a tiny writer, gzip by Bun, bzip2, xz and 7z by the
  * Debian programs.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
+import { api, form, startServer, tempDir, type TestServer, withServer } from "./helpers/server";
 import { runProcess } from "../src/tools/process";
 
 let server: TestServer;
 let key: string;
 const work = tempDir("docintel-archives-");
 
-beforeAll(async () => {
-  server = await startServer({ args: ["--max-decompressed-mb", "5"] });
-  ({ key } = await server.key("pro"));
-});
-afterAll(() => server.stop());
+withServer({ args: ["--max-decompressed-mb", "5"] }, (served) => ({ server, key } = served));
 
 const convert = (bytes: Uint8Array, name: string) => api(server, key, "POST", "/api/v1/markdown/convert", form({ file: new File([bytes as Uint8Array<ArrayBuffer>], name) }));
 

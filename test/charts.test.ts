@@ -8,12 +8,12 @@
  * fixtures/LICENSE-odfdo), a column chart of two series over four rows, which LibreOffice stores as
  * DOCX with word/charts/chart1.xml; test.pptx is MarkItDown's (MIT); the SmartArt DOCX is written here.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ZipArchive } from "../src/ingest/zip";
 import { runProcess } from "../src/tools/process";
-import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
+import { api, form, tempDir, type TestServer, withServer } from "./helpers/server";
 import { zipOf, type ZipEntryInput } from "./helpers/zip";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
@@ -21,11 +21,7 @@ let server: TestServer;
 let key: string;
 const work = tempDir("docintel-charts-");
 
-beforeAll(async () => {
-  server = await startServer({ args: ["--convert-timeout-ms", "120000"] });
-  ({ key } = await server.key("pro"));
-});
-afterAll(() => server.stop());
+withServer({ args: ["--convert-timeout-ms", "120000"] }, (served) => ({ server, key } = served));
 
 const convert = (bytes: Uint8Array, name: string) =>
   api(server, key, "POST", "/api/v1/markdown/convert", form({ file: new File([bytes as Uint8Array<ArrayBuffer>], name) }));

@@ -4,10 +4,10 @@
  * operations, the word change inside a replaced block and a table row, PDF against DOCX, the
  * markdown and HTML forms, bad inputs, credits, and AI annotations through our Groq-protocol server.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, form, pollTask, startServer, type TestServer } from "./helpers/server";
+import { api, form, pollTask, type TestServer, withServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 import { chatReply, withGroqProvider, type GroqServer } from "./helpers/groqServer";
 
@@ -28,11 +28,7 @@ function chargesOf(server: TestServer): number {
 describe("without an AI provider", () => {
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    server = await startServer({ args: ["--allow-private-urls"] });
-    ({ key } = await server.key("pro"));
-  });
-  afterAll(() => server.stop());
+  withServer({ args: ["--allow-private-urls"] }, (served) => ({ server, key } = served));
 
   test("identical documents: similarity 1, every block equal, 1 credit", async () => {
     const { status, body } = await diff(server, key, { file_a: file("contract_v1.docx"), file_b: file("contract_v1.docx") });

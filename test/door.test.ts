@@ -3,19 +3,15 @@
  * with a hint, not a screenshot attempt; wrong methods are 405 with Allow; the root is a landing page;
  * the favicon needs no key; a key works as Authorization: Bearer too.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, ROOT, runCli, startServer, tempDir, type TestServer } from "./helpers/server";
+import { CLI, ROOT, runCli, startServer, tempDir, type TestServer, withServer } from "./helpers/server";
 
 let server: TestServer;
 let key: string;
 
-beforeAll(async () => {
-  server = await startServer({ args: ["--fetch-timeout-ms", "500"], env: { GROQ_API_KEY: "" } });
-  ({ key } = await server.key("pro"));
-});
-afterAll(() => server.stop());
+withServer({ args: ["--fetch-timeout-ms", "500"], env: { GROQ_API_KEY: "" } }, (served) => ({ server, key } = served));
 
 function get(path: string, init: RequestInit = {}) {
   return fetch(server.url + path, { ...init, headers: { "X-API-Key": key, ...(init.headers ?? {}) } });

@@ -3,18 +3,14 @@
  * structured outputs and LlamaExtract take is converted to the spec's typed schema, so the answer
  * is the same either way; errors name the place inside the schema.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { api, form, startServer, type TestServer } from "./helpers/server";
+import { describe, expect, test } from "bun:test";
+import { api, form, type TestServer, withServer } from "./helpers/server";
 
 let server: TestServer;
 let key: string;
 
-beforeAll(async () => {
-  // no GROQ_API_KEY: extraction runs on the local engine, deterministic
-  server = await startServer({ env: { GROQ_API_KEY: "" } });
-  ({ key } = await server.key("pro"));
-});
-afterAll(() => server.stop());
+// no GROQ_API_KEY: extraction runs on the local engine, deterministic
+withServer({ env: { GROQ_API_KEY: "" } }, (served) => ({ server, key } = served));
 
 const INVOICE = "# Invoice 2024-117\n\nVendor: Acme Tools Ltd\n\nInvoice date: 2024-03-05\n\nCurrency: EUR\n\nTotal: 1,250.00\n";
 

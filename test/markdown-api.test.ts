@@ -3,11 +3,11 @@
  * GET /md/{url} in both answer types, the supported list, credits and the error bodies.
  */
 import { zipOf } from "./helpers/zip";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
-import { api, form, startServer, type TestServer } from "./helpers/server";
+import { api, form, startServer, type TestServer, withServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 import { startGroqServer, transcriptionReply } from "./helpers/groqServer";
 
@@ -16,11 +16,7 @@ const serve = loopbackServers();
 let server: TestServer;
 let key: string;
 
-beforeAll(async () => {
-  server = await startServer({ args: ["--allow-private-urls", "--convert-timeout-ms", "60000", "--max-decompressed-mb", "50"] });
-  ({ key } = await server.key("pro"));
-});
-afterAll(() => server.stop());
+withServer({ args: ["--allow-private-urls", "--convert-timeout-ms", "60000", "--max-decompressed-mb", "50"] }, (served) => ({ server, key } = served));
 
 const convert = (fields: Record<string, string | Blob>) => api(server, key, "POST", "/api/v1/markdown/convert", form(fields));
 

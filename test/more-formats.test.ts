@@ -5,10 +5,10 @@
  * made here: mbox as text, VSDX and XPS by hand (test/helpers/drawings.ts), EMF and WMF by
  * LibreOffice from an SVG, DOCX/XLSX/PPTX packages by hand.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
+import { api, form, tempDir, type TestServer, withServer } from "./helpers/server";
 import { vsdxOf, xpsOf } from "./helpers/drawings";
 import { zipOf } from "./helpers/zip";
 import { runProcess } from "../src/tools/process";
@@ -17,11 +17,7 @@ let server: TestServer;
 let key: string;
 const work = tempDir("docintel-more-formats-");
 
-beforeAll(async () => {
-  server = await startServer({ args: ["--convert-timeout-ms", "120000"] });
-  ({ key } = await server.key("pro"));
-});
-afterAll(() => server.stop());
+withServer({ args: ["--convert-timeout-ms", "120000"] }, (served) => ({ server, key } = served));
 
 const convert = (bytes: Uint8Array | string, name: string) =>
   api(server, key, "POST", "/api/v1/markdown/convert", form({ file: new File([typeof bytes === "string" ? bytes : (bytes as Uint8Array<ArrayBuffer>)], name) }));

@@ -4,10 +4,10 @@
  * Excel binary workbooks (.xlsb) and Kingsoft WPS Writer documents (.wps) convert like XLS and DOC;
  * OneNote files, which nothing on the server reads, get a 415 that says what to upload instead.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, form, startServer, type TestServer } from "./helpers/server";
+import { api, form, type TestServer, withServer } from "./helpers/server";
 import { zipOf } from "./helpers/zip";
 import { sniffType } from "../src/ingest/sniff";
 import { ZipArchive } from "../src/ingest/zip";
@@ -19,11 +19,7 @@ const WPS = new Uint8Array(readFileSync(join(SAMPLES, "wps_kingsoft_table_zh.wps
 let server: TestServer;
 let key: string;
 
-beforeAll(async () => {
-  server = await startServer({ args: ["--convert-timeout-ms", "120000"] });
-  ({ key } = await server.key("pro"));
-});
-afterAll(() => server.stop());
+withServer({ args: ["--convert-timeout-ms", "120000"] }, (served) => ({ server, key } = served));
 
 const convert = (bytes: Uint8Array, name: string) => api(server, key, "POST", "/api/v1/markdown/convert", form({ file: new File([bytes as Uint8Array<ArrayBuffer>], name) }));
 

@@ -13,7 +13,7 @@ import { createHmac } from "node:crypto";
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { api, form, runCli, startServer, tempDir, type TestServer } from "./helpers/server";
+import { api, form, runCli, startServer, tempDir, type TestServer, withServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 import { openStore } from "../src/store";
 import { MIGRATIONS } from "../src/store/migrations";
@@ -44,11 +44,7 @@ const html = (body: string) => new Response(`<!doctype html><html><head><title>A
 describe("url_headers stay on the origin the client named", () => {
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    server = await startServer({ args: ["--allow-private-urls"] });
-    ({ key } = await server.key("enterprise"));
-  });
-  afterAll(() => server.stop());
+  withServer({ args: ["--allow-private-urls"], plan: "enterprise" }, (served) => ({ server, key } = served));
 
   const extract = (url: string) => api(server, key, "POST", "/api/v1/extract", form({ schema: SCHEMA, url, url_headers: JSON.stringify({ Authorization: TOKEN }), follow_links: "true" }));
 

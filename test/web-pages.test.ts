@@ -5,19 +5,15 @@
  * and the page chrome main-content extraction drops: tracking pixels, escaped markup, share bars,
  * breadcrumb trails and cookie banners.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { api, form, startServer, type TestServer } from "./helpers/server";
+import { describe, expect, test } from "bun:test";
+import { api, form, type TestServer, withServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 
 const serve = loopbackServers();
 let server: TestServer;
 let key: string;
 
-beforeAll(async () => {
-  server = await startServer({ args: ["--allow-private-urls", "--convert-timeout-ms", "60000"] });
-  ({ key } = await server.key("pro"));
-});
-afterAll(() => server.stop());
+withServer({ args: ["--allow-private-urls", "--convert-timeout-ms", "60000"] }, (served) => ({ server, key } = served));
 
 const ARTICLE = `<h1>Harbour cranes return</h1>
 <p>The old harbour cranes were lifted back onto their rails on Tuesday, after three years of repairs in the shipyard across the bay, and the city plans a festival for their first day of work.</p>
