@@ -24,7 +24,7 @@ import { agreementProvider } from "./agreements";
 import { formHeaderValue } from "./formHeader";
 import { issuerOfReceiptStub, numberWithSeries } from "./fiscal";
 import {
-  CURRENCY_CODES, DOLLAR_SIGN, escapeRe, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
+  CURRENCY_CODES, DOLLAR_SIGN, escapeRe, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, ocrRepairedDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
 
 export interface LocalFieldResult {
@@ -134,7 +134,10 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
  * misread digit, and it stays at OCR_UNSETTLED_CAP at most.
  */
 function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldOutcome): FieldOutcome {
-  if (doc.ocrQuality === null || !outcome.found || !isDateField(labels) || typeof outcome.value !== "string") return outcome;
+  if (doc.ocrQuality === null || !isDateField(labels)) return outcome;
+  const repaired = repairedOcrDate(doc, outcome);
+  if (repaired) return repaired;
+  if (!outcome.found || typeof outcome.value !== "string") return outcome;
   const stamp = tillStamp(doc, outcome.value, outcome.span);
   // "19/10/2018 20:49:59", "Date: 03 Mar 2018": the till's timestamp or a labelled date, in full, on a page read
   // fairly well (on SROIE none of these is wrong from ocr_quality 0.7; the misread dates sit on pages below 0.67);
@@ -146,6 +149,25 @@ function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldO
   if (doc.ocrQuality >= OCR_WELL_READ) return outcome;
   const readings = allDates(doc.markdown).filter((d) => d.text === outcome.value).length;
   return readings >= 2 ? outcome : { ...outcome, confidence: Math.min(outcome.confidence, OCR_UNSETTLED_CAP) };
+}
+
+/** REPAIRED_DATE: the confidence of a date read once an OCR misread is put back: a reading, not what the page prints. */
+const REPAIRED_DATE = 0.5;
+
+/**
+ * repairedOcrDate: when OCR text yields no date, or only one years ahead ("10/03/2078"), the date
+ * that reads as one once a known misread is put back (values.ts ocrRepairedDates), preferring one
+ * under a date label or beside a time of day as a till prints it. Returned with the misread
+ * characters put back, cited as read, below 0.6. Null when the outcome stands.
+ */
+function repairedOcrDate(doc: ParsedDocument, outcome: FieldOutcome): FieldOutcome | null {
+  const thisYear = new Date().getUTCFullYear();
+  const read = outcome.found && typeof outcome.value === "string" ? parseDate(outcome.value) : null;
+  if (outcome.found && !(read && +read.iso.slice(0, 4) > thisYear + 1)) return null;
+  const repairs = ocrRepairedDates(doc.markdown, thisYear);
+  const stamped = repairs.find((r) => followedByTime(doc.markdown, r.index + r.raw.length) || DATE_LABEL_END.test(doc.markdown.slice(Math.max(0, r.index - 24), r.index).split("\n").at(-1) ?? ""));
+  const pick = stamped ?? (repairs.length && repairs.every((r) => r.iso === repairs[0]!.iso) ? repairs[0] : undefined);
+  return pick ? cite(doc, pick.text, REPAIRED_DATE, pick.index, pick.index + pick.raw.length) : null;
 }
 
 /** followedByTime says whether a time of day ("09:03", "20:54:50") follows the offset on its line, as a till prints it after the date. */
