@@ -25,9 +25,10 @@ interface Amount {
  * PAID_LINE / CHANGE_LINE: a receipt's payment lines as OCR reads them ("CASH RM 50.00", "CA. : RM
  * = 73. 00", "Paid Amount 100.00", "CHANGE: RM 0.00", "CASH CHANGE 71.40"), read off the raw lines
  * because OCR often leaves no clean label for the parser; "GASH" and "Sash" are cash with its C
- * misread (a payment line counts only with a change line under it).
+ * misread (a payment line counts only with a change line under it); one stray character OCR read
+ * before the label ("2 CASH RM = 11.40", a speck at the paper's edge) is passed over.
  */
-const PAID_LINE = /^\W*([cgs]ash|ca\.|tunai|tendered|paid|paid amount|amount paid|payment|card|visa|master(card)?|debit card|credit card)(?![\p{L}])/iu;
+const PAID_LINE = /^\W*(?:[\p{L}\d]\W+)?([cgs]ash|ca\.|tunai|tendered|paid|paid amount|amount paid|payment|card|visa|master(card)?|debit card|credit card)(?![\p{L}])/iu;
 const CHANGE_LINE = /^\W*(cash\s+)?(change|kembalian|baki|ruckgeld|wechselgeld|rendu)(?![\p{L}])/iu;
 
 /** OCR_AMOUNT: a two-decimal amount, tolerating the spaces OCR puts around its point ("73. 00", "28 .60"). */
@@ -108,11 +109,19 @@ function taxRowOf(doc: ParsedDocument, value: number, start: number, end: number
   }) ?? null;
 }
 
+/** TOTAL_LINE: a line that opens with a total and names no quantity, net amount or tax ("Total Rounded 99.80"). */
+const TOTAL_LINE = /^\W*(grand |nett? )?total(?![\p{L}])(?!.*\b(qty|quantity|items?|excl\w*|tax|gst|vat)\b)/iu;
+/**
+ * TAX_INCLUSIVE_TOTAL_LINE: a total that says the tax is in it ("Total RM Including GST 6% 99.80", its
+ * "Inclusive" or "Including" as OCR misreads it: "Tneluding", "Inclusive"), never an excluding one.
+ */
+const TAX_INCLUSIVE_TOTAL_LINE = /^\W*total(?![\p{L}])(?!.*\b(qty|quantity|items?|ex\w*)\b).*(?<![\p{L}])(?!ex)\p{L}{0,4}lu(?:d|s)\p{L}*\s+(?:of\s+)?(gst|tax|vat|mwst)\b/iu;
+
 /** repeatedOnPaymentLine says whether another line that pays or totals ("Visa RN 85.54", "Total Gross RM 85.54") prints the amount again. */
 function repeatedOnPaymentLine(doc: ParsedDocument, picked: Candidate, value: number): boolean {
   if (value <= 0) return false;
   return doc.lines.some(
-    (l) => l.plain && !(l.start < picked.end && l.end > picked.start) && !taxSummaryRow(doc, l.start) && (PAID_LINE.test(l.plain) || /^\W*(grand |nett? )?total(?![\p{L}])(?!.*\b(qty|quantity|items?|excl\w*|tax|gst|vat)\b)/iu.test(l.plain)) && ocrAmounts(l.plain).some((a) => same(a.value, value)),
+    (l) => l.plain && !(l.start < picked.end && l.end > picked.start) && !taxSummaryRow(doc, l.start) && (PAID_LINE.test(l.plain) || TOTAL_LINE.test(l.plain) || TAX_INCLUSIVE_TOTAL_LINE.test(l.plain)) && ocrAmounts(l.plain).some((a) => same(a.value, value)),
   );
 }
 
