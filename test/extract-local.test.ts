@@ -482,6 +482,24 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\nTotal Sales (Inclusive GST) RM 11.40\n2 CASH RM = 11.50\nCHANGE RN 00").total!.confidence).toBeLessThan(0.8);
   });
 
+  test("total: a total line a digit away from what the subtotal, tax and rounding or a tax summary row add up to gives way to the sum, below 0.6", () => {
+    const lost = ocr("KEDAI MAJU\nSUB-TOTAL 120.40\nTOTAL TAX 7.22\nROUNDING 4 x 0.02\nTOTAL RM 27.60");
+    expect(lost.total!.value).toBe(127.6);
+    expect(lost.total!.confidence).toBeLessThan(0.6);
+    const summary = ocr("KEDAI MAJU\nTotal Sales Incl GST 42,46\nGST Summary Amount Tax\nSR 6% 40.00 2,40");
+    expect(summary.total!.value).toBe(42.4);
+    expect(summary.total!.confidence).toBeLessThan(0.6);
+    // a total that no sum lies a digit away from stays as read
+    expect(ocr("KEDAI MAJU\nTotal Sales Incl GST 48,46\nGST Summary Amount Tax\nSR 6% 40.00 2,40").total!.value).toBe(48.46);
+  });
+
+  test("total: a zero-rated tax summary row that prints the total settles it", () => {
+    const zero = ocr("KEDAI MAJU\nTotal Sales (Inclusive GST) RM 9.90\nGST Summary Amount (RM) Tax(RM)\nZ 0% 9.90 0.00");
+    expect(zero.total!.value).toBe(9.9);
+    expect(zero.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(ocr("KEDAI MAJU\nTotal Sales (Inclusive GST) RM 9.90\nGST Summary Amount (RM) Tax(RM)\nSR 6% 9.90 0.59").total!.confidence).toBeLessThan(0.8);
+  });
+
   test("total: a loosely labelled total that the payment lines confirm is settled, on a poor scan too; 'GASH' is read as cash", () => {
     const loose = (md: string, q: number) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality: q }).total!;
     const confirmed = loose("KEDAI MAJU\nTotal Ingi, RS TaBs RM 37,10\nCASH RM 50.00\nCHANGE RM. 12.90", 0.55);
@@ -589,6 +607,13 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\nTime 12:30:18\nTOTAL 5.00").date!.found).toBe(false);
     // a text layer is not OCR: nothing is put back
     expect(extractLocal("KEDAI MAJU\nDate 14:05/2019\nTOTAL 5.00", parseTypedSchema(JSON.stringify(RECEIPT))).date!.found).toBe(false);
+  });
+
+  test("date: a date the page prints again inside an invoice number (year, month, day) is settled, its day/month order too", () => {
+    const numbered = dateAt("KEDAI MAJU\nTax Invoice: KMJ0120190405117 05/04/19\nTOTAL 5.00", 0.6);
+    expect(numbered.value).toBe("05/04/19");
+    expect(numbered.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\nTax Invoice: KMJ0120190406117 05/04/19\nTOTAL 5.00", 0.6).confidence).toBeLessThan(0.8);
   });
 
   test("date: a till's time under its own label or first on the line, and a date label OCR misread by a letter, settle the date", () => {

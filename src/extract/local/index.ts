@@ -18,13 +18,13 @@ import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
-import { cashTendered, netPlusTax, netTaxRounded, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
+import { addedUpTotals, cashTendered, lostLeadingDigit, netPlusTax, netTaxRounded, oneDigitOff, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
 import { formHeaderValue } from "./formHeader";
 import { issuerOfReceiptStub, numberWithSeries } from "./fiscal";
 import {
-  CURRENCY_CODES, DOLLAR_SIGN, escapeRe, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, ocrRepairedDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
+  CURRENCY_CODES, DOLLAR_SIGN, escapeRe, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, dateReadings, ocrRepairedDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
 
 export interface LocalFieldResult {
@@ -146,9 +146,24 @@ function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldO
     const open = parseDate(outcome.value)?.ambiguous && !doc.dateOrderKnown;
     return { ...outcome, confidence: round(Math.max(outcome.confidence, open ? outcome.confidence : TILL_STAMP_CONFIDENCE)) };
   }
+  if (dateInNumber(doc, outcome.value)) return { ...outcome, confidence: round(Math.max(outcome.confidence, TILL_STAMP_CONFIDENCE)) };
   if (doc.ocrQuality >= OCR_WELL_READ) return outcome;
   const readings = allDates(doc.markdown).filter((d) => d.text === outcome.value).length;
   return readings >= 2 ? outcome : { ...outcome, confidence: Math.min(outcome.confidence, OCR_UNSETTLED_CAP) };
+}
+
+/**
+ * dateInNumber says whether the page prints the date again inside a longer number, as tills number
+ * their invoices by the day ("12/03/18" and "Tax Invoice: BATO2201803120255"): the year, month and day
+ * of one of its readings, eight digits in a row, within a run of at least ten digits. Two readings of
+ * the same digits settle them, and the order of day and month.
+ */
+function dateInNumber(doc: ParsedDocument, value: string): boolean {
+  const d = parseDate(value);
+  if (!d || d.text !== value.trim()) return false;
+  const runs = [...doc.markdown.matchAll(/\d{10,}/g)].map((m) => m[0]);
+  const readings = dateReadings(d).map((r) => r.replace(/-/g, ""));
+  return runs.some((run) => readings.some((r) => run.includes(r)));
 }
 
 /** REPAIRED_DATE: the confidence of a date read once an OCR misread is put back: a reading, not what the page prints. */
@@ -246,6 +261,7 @@ function cite(doc: ParsedDocument, value: unknown, confidence: number, start: nu
   return { value, confidence: round(confidence), citation: doc.markdown.slice(start, end), found: true, span: [start, end] };
 }
 
+const sameAmount = (a: number, b: number) => Math.abs(a - b) < 0.005;
 const round = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
 
 interface Scored {
@@ -333,6 +349,22 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (computed && tendered !== null && computed.value <= tendered + 0.005) {
       best = { ...best, candidate: computed.candidate, value: computed.value };
       confidence = NET_TAX_ROUNDED;
+    }
+    // "TOTAL 53.35" under a subtotal 144.68, tax 8.68 and rounding 0.01; "Total Sales 75,06" over a tax summary row
+    // "70.75 4,25": a total that cannot be what was paid (below the subtotal, or off the 5-cent grid that the sum
+    // lands on) lost or misread a digit, where the page's other amounts add up to one sum a digit away; the sum is
+    // what was paid, computed (below 0.6). A plausible total a digit away from a sum stays as printed.
+    if (doc.ocrQuality !== null && !evidence.corroborated && !evidence.better && best.candidate.label !== "subtotal") {
+      const read = Number(best.value);
+      const onGrid = (x: number) => Math.round(x * 100) % 5 === 0;
+      const near = addedUpTotals(doc).filter(
+        (s) => !sameAmount(s.value, read) && ((lostLeadingDigit(read, s.value) && read < s.value / 2) || (oneDigitOff(read, s.value) && !onGrid(read) && onGrid(s.value))),
+      );
+      if (near.length && near.every((s) => sameAmount(s.value, near[0]!.value))) {
+        const start = Math.min(...near.map((s) => s.start));
+        best = { ...best, candidate: { ...best.candidate, start, end: Math.max(start, near[0]!.end) }, value: near[0]!.value };
+        confidence = NET_TAX_ROUNDED;
+      }
     }
     // digits read by OCR are settled only when the page repeats or adds up to them
     if (doc.ocrQuality !== null && !evidence.corroborated) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);
