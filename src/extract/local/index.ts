@@ -129,9 +129,11 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
 }
 
 /**
- * settleOcrDate: an OCR-read date is settled when the page prints it twice or was read well
- * (ocr_quality >= 0.8: 28 of 29 such dates right on SROIE); otherwise one reading may hold a
- * misread digit, and it stays at OCR_UNSETTLED_CAP at most.
+ * settleOcrDate: an OCR-read date is settled when the page prints it twice (again inside an invoice
+ * number too), stamps it as a till does, or was read well (ocr_quality >= 0.8: 28 of 29 such dates
+ * right on SROIE); otherwise one reading may hold a misread digit, and it stays at OCR_UNSETTLED_CAP
+ * at most. With no date read, or one years ahead, a date with a known OCR misread put back is
+ * returned below 0.6 (repairedOcrDate).
  */
 function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldOutcome): FieldOutcome {
   if (doc.ocrQuality === null || !isDateField(labels)) return outcome;
