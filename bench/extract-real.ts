@@ -35,7 +35,8 @@
  *   bun bench/extract-real.ts [--verbose | --unsettled]
  *   BENCH_INVOICES_DIR=/tmp/invoices BENCH_SROIE_LIMIT=30 BENCH_MD_CACHE=/tmp/md-cache bun bench/extract-real.ts
  *
- * --unsettled prints each right value below 0.8 with the line it was read from. BENCH_SROIE_LIMIT reads the first N receipts only; BENCH_MD_CACHE keeps each document's markdown
+ * --unsettled prints each right value below 0.8 with the line it was read from. BENCH_SROIE_LIMIT reads the first N receipts only;
+ * BENCH_SROIE_SPLIT=even|odd reads the even-numbered (tuning) or odd-numbered (held-out) receipts only; BENCH_MD_CACHE keeps each document's markdown
  * in that directory between runs (iterating on the engine without converting again; leave it unset
  * to measure the converter as it is now).
  */
@@ -61,6 +62,9 @@ const FAMILIES: [string, string][] = [
 ];
 const SROIE_DIR = process.env.BENCH_SROIE_DIR ?? resolve(ROOT, "../shared/corpus/sroie");
 const SROIE_LIMIT = Number(process.env.BENCH_SROIE_LIMIT ?? 0);
+/** SROIE_SPLIT: "even" or "odd" reads only the even- or odd-numbered receipts (the tuning half and the held-out half); unset reads all */
+const SROIE_SPLIT = process.env.BENCH_SROIE_SPLIT ?? "";
+if (SROIE_SPLIT && SROIE_SPLIT !== "even" && SROIE_SPLIT !== "odd") throw new Error(`BENCH_SROIE_SPLIT must be even or odd, not '${SROIE_SPLIT}'`);
 const CACHE = process.env.BENCH_MD_CACHE ?? "";
 const GENERATED_DIR = join(ROOT, "test/fixtures/extract");
 const verbose = process.argv.includes("--verbose");
@@ -238,6 +242,8 @@ function receiptSet(): { docs: Labelled[] } | { skipped: string } {
   const schema = parseTypedSchema(RECEIPT_SCHEMA);
   let names = readdirSync(keyDir).filter((f) => f.endsWith(".json")).sort();
   if (SROIE_LIMIT > 0) names = names.slice(0, SROIE_LIMIT);
+  // the tuning half (even-numbered receipts) and the held-out half (odd-numbered)
+  if (SROIE_SPLIT) names = names.filter((n) => (parseInt(n, 10) % 2 === 0) === (SROIE_SPLIT === "even"));
   const judges: Record<string, Judge> = { merchant: "name", date: "date", total: "number" };
   const docs = names.map((name) => {
     const key = JSON.parse(readFileSync(join(keyDir, name), "utf8"));

@@ -337,6 +337,16 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("MR.J.¥(M)SON BHD\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("MR.J.Y(M)SDN BHD");
   });
 
+  test("merchant: a long company-form word with one letter misread, and 'Ihe' for The, are read put back", () => {
+    expect(ocr("PUTRA JAYA ENIERPRISE\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("PUTRA JAYA ENTERPRISE");
+    expect(ocr("Perniagaan Sri Melar\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("Perniagaan Sri Melar");
+    expect(ocr("Perniagman Sri Melor Sdn Bhd\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("Perniagaan Sri Melor Sdn Bhd");
+    expect(ocr("Home Of Ihe Brave Sdn Bhd\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("Home Of The Brave Sdn Bhd");
+    const kept = ocr("IHEX ENTERPRISES\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!;
+    expect(kept.value).toBe("IHEX ENTERPRISES");
+    expect(kept.confidence).toBeLessThan(0.8);
+  });
+
   test("merchant: the capitalised shop name heading its address, not a lowercase note above it", () => {
     const r = ocr("# scan.jpg\n\njohn smith\nHAPPY HOME DECOR\n27, JALAN MAJU 5,\n81100 JOHOR BAHRU\nTel:07-1111111\nTOTAL 30.00");
     expect(r.merchant!.value).toBe("HAPPY HOME DECOR");
@@ -460,6 +470,36 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(unconfirmed.total!.confidence).toBeLessThan(0.8);
   });
 
+  test("total: a total line that says the tax is in it, or a cash line behind one stray character, repeats and settles the total", () => {
+    const inclusive = ocr("KEDAI MAJU\nTotal RM Tneluding GST 6% 45.80\nTotal Rounded 45.80");
+    expect(inclusive.total!.value).toBe(45.8);
+    expect(inclusive.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    // a count of items is no amount paid, whatever it says of the tax
+    expect(ocr("KEDAI MAJU\nTotal Rounded 45.80\nTotal Qty Including GST 45.80").total!.confidence).toBeLessThan(0.8);
+    const cash = ocr("KEDAI MAJU\nTotal Sales (Inclusive GST) RM 11.40\n2 CASH RM = 11.40\nCHANGE RN 00");
+    expect(cash.total!.value).toBe(11.4);
+    expect(cash.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(ocr("KEDAI MAJU\nTotal Sales (Inclusive GST) RM 11.40\n2 CASH RM = 11.50\nCHANGE RN 00").total!.confidence).toBeLessThan(0.8);
+  });
+
+  test("total: a total line a digit away from what the subtotal, tax and rounding or a tax summary row add up to gives way to the sum, below 0.6", () => {
+    const lost = ocr("KEDAI MAJU\nSUB-TOTAL 120.40\nTOTAL TAX 7.22\nROUNDING 4 x 0.02\nTOTAL RM 27.60");
+    expect(lost.total!.value).toBe(127.6);
+    expect(lost.total!.confidence).toBeLessThan(0.6);
+    const summary = ocr("KEDAI MAJU\nTotal Sales Incl GST 42,46\nGST Summary Amount Tax\nSR 6% 40.00 2,40");
+    expect(summary.total!.value).toBe(42.4);
+    expect(summary.total!.confidence).toBeLessThan(0.6);
+    // a total that no sum lies a digit away from stays as read
+    expect(ocr("KEDAI MAJU\nTotal Sales Incl GST 48,46\nGST Summary Amount Tax\nSR 6% 40.00 2,40").total!.value).toBe(48.46);
+  });
+
+  test("total: a zero-rated tax summary row that prints the total settles it", () => {
+    const zero = ocr("KEDAI MAJU\nTotal Sales (Inclusive GST) RM 9.90\nGST Summary Amount (RM) Tax(RM)\nZ 0% 9.90 0.00");
+    expect(zero.total!.value).toBe(9.9);
+    expect(zero.total!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(ocr("KEDAI MAJU\nTotal Sales (Inclusive GST) RM 9.90\nGST Summary Amount (RM) Tax(RM)\nSR 6% 9.90 0.59").total!.confidence).toBeLessThan(0.8);
+  });
+
   test("total: a loosely labelled total that the payment lines confirm is settled, on a poor scan too; 'GASH' is read as cash", () => {
     const loose = (md: string, q: number) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality: q }).total!;
     const confirmed = loose("KEDAI MAJU\nTotal Ingi, RS TaBs RM 37,10\nCASH RM 50.00\nCHANGE RM. 12.90", 0.55);
@@ -548,6 +588,32 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     // amounts in ringgit, a Malaysian street: a place that writes the day first settles the order
     expect(dateAt("KEDAI MAJU\nDate: 05/03/2018 10:15\nTOTAL RM 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
     expect(dateAt("KEDAI MAJU\nNo. 3, Jalan Kenanga\nDate: 05/03/2018 10:15\nTOTAL 5.00", 0.75).confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("date: a date OCR misread in a known way (a letter for a digit, a colon or lost separator, a 1 read as 7 in the year) is read put back, below 0.6", () => {
+    const repaired = (md: string, want: string, read: string) => {
+      const d = ocr(md).date!;
+      expect(d.value).toBe(want);
+      expect(d.citation).toContain(read);
+      expect(d.confidence).toBeLessThan(0.6);
+    };
+    repaired("KEDAI MAJU\nDate 14:05/2019\nTOTAL 5.00", "14/05/2019", "14:05/2019");
+    repaired("KEDAI MAJU\nO8/11/19 10:42 Slip 0042\nTOTAL 5.00", "08/11/19", "O8/11/19");
+    repaired("KEDAI MAJU\n1411/2019 No. CS-0042\nTOTAL 5.00", "14/11/2019", "1411/2019");
+    repaired("KEDAI MAJU\nDate: 21/04/2079 18:02\nTOTAL 5.00", "21/04/2019", "21/04/2079");
+    repaired("KEDAI MAJU\n21 Apr 2079 18:02\nTOTAL 5.00", "21 Apr 2019", "21 Apr 2079");
+    // a date read as printed is left alone; a time of day is no date
+    expect(ocr("KEDAI MAJU\nDate 14/05/2019 10:42\nTOTAL 5.00").date!.value).toBe("14/05/2019");
+    expect(ocr("KEDAI MAJU\nTime 12:30:18\nTOTAL 5.00").date!.found).toBe(false);
+    // a text layer is not OCR: nothing is put back
+    expect(extractLocal("KEDAI MAJU\nDate 14:05/2019\nTOTAL 5.00", parseTypedSchema(JSON.stringify(RECEIPT))).date!.found).toBe(false);
+  });
+
+  test("date: a date the page prints again inside an invoice number (year, month, day) is settled, its day/month order too", () => {
+    const numbered = dateAt("KEDAI MAJU\nTax Invoice: KMJ0120190405117 05/04/19\nTOTAL 5.00", 0.6);
+    expect(numbered.value).toBe("05/04/19");
+    expect(numbered.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(dateAt("KEDAI MAJU\nTax Invoice: KMJ0120190406117 05/04/19\nTOTAL 5.00", 0.6).confidence).toBeLessThan(0.8);
   });
 
   test("date: a till's time under its own label or first on the line, and a date label OCR misread by a letter, settle the date", () => {

@@ -25,9 +25,10 @@ interface Amount {
  * PAID_LINE / CHANGE_LINE: a receipt's payment lines as OCR reads them ("CASH RM 50.00", "CA. : RM
  * = 73. 00", "Paid Amount 100.00", "CHANGE: RM 0.00", "CASH CHANGE 71.40"), read off the raw lines
  * because OCR often leaves no clean label for the parser; "GASH" and "Sash" are cash with its C
- * misread (a payment line counts only with a change line under it).
+ * misread (a payment line counts only with a change line under it); one stray character OCR read
+ * before the label ("2 CASH RM = 11.40", a speck at the paper's edge) is passed over.
  */
-const PAID_LINE = /^\W*([cgs]ash|ca\.|tunai|tendered|paid|paid amount|amount paid|payment|card|visa|master(card)?|debit card|credit card)(?![\p{L}])/iu;
+const PAID_LINE = /^\W*(?:[\p{L}\d]\W+)?([cgs]ash|ca\.|tunai|tendered|paid|paid amount|amount paid|payment|card|visa|master(card)?|debit card|credit card)(?![\p{L}])/iu;
 const CHANGE_LINE = /^\W*(cash\s+)?(change|kembalian|baki|ruckgeld|wechselgeld|rendu)(?![\p{L}])/iu;
 
 /** OCR_AMOUNT: a two-decimal amount, tolerating the spaces OCR puts around its point ("73. 00", "28 .60"). */
@@ -108,11 +109,19 @@ function taxRowOf(doc: ParsedDocument, value: number, start: number, end: number
   }) ?? null;
 }
 
+/** TOTAL_LINE: a line that opens with a total and names no quantity, net amount or tax ("Total Rounded 99.80"). */
+const TOTAL_LINE = /^\W*(grand |nett? )?total(?![\p{L}])(?!.*\b(qty|quantity|items?|excl\w*|tax|gst|vat)\b)/iu;
+/**
+ * TAX_INCLUSIVE_TOTAL_LINE: a total that says the tax is in it ("Total RM Including GST 6% 99.80", its
+ * "Inclusive" or "Including" as OCR misreads it: "Tneluding", "Inclusive"), never an excluding one.
+ */
+const TAX_INCLUSIVE_TOTAL_LINE = /^\W*total(?![\p{L}])(?!.*\b(qty|quantity|items?|ex\w*)\b).*(?<![\p{L}])(?!ex)\p{L}{0,4}lu(?:d|s)\p{L}*\s+(?:of\s+)?(gst|tax|vat|mwst)\b/iu;
+
 /** repeatedOnPaymentLine says whether another line that pays or totals ("Visa RN 85.54", "Total Gross RM 85.54") prints the amount again. */
 function repeatedOnPaymentLine(doc: ParsedDocument, picked: Candidate, value: number): boolean {
   if (value <= 0) return false;
   return doc.lines.some(
-    (l) => l.plain && !(l.start < picked.end && l.end > picked.start) && !taxSummaryRow(doc, l.start) && (PAID_LINE.test(l.plain) || /^\W*(grand |nett? )?total(?![\p{L}])(?!.*\b(qty|quantity|items?|excl\w*|tax|gst|vat)\b)/iu.test(l.plain)) && ocrAmounts(l.plain).some((a) => same(a.value, value)),
+    (l) => l.plain && !(l.start < picked.end && l.end > picked.start) && !taxSummaryRow(doc, l.start) && (PAID_LINE.test(l.plain) || TOTAL_LINE.test(l.plain) || TAX_INCLUSIVE_TOTAL_LINE.test(l.plain)) && ocrAmounts(l.plain).some((a) => same(a.value, value)),
   );
 }
 
@@ -221,7 +230,7 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
       corroborated = true;
     }
   }
-  if (!corroborated && !isNet && (taxRowAddsUp(doc, picked, value) || repeatedOnPaymentLine(doc, picked, value))) corroborated = true;
+  if (!corroborated && !isNet && (taxRowAddsUp(doc, picked, value) || repeatedOnPaymentLine(doc, picked, value) || zeroRatedRow(doc, value))) corroborated = true;
   let betterConfidence = 0.85;
   if (payment && same(payment.value, value)) corroborated = true;
   else if (payment && !better && !corroborated) {
@@ -324,4 +333,69 @@ export function cashTendered(doc: ParsedDocument): number | null {
     if (amount) return amount.value;
   }
   return null;
+}
+
+/**
+ * zeroRatedRow says whether the tax summary prints the total as its zero-rated row ("Z 0% 9.90 0.00",
+ * "z= 0% 9.90 00"): with no tax on it, the taxable amount is what was paid, a second reading of it.
+ * The row's other amounts, if any, are zero.
+ */
+function zeroRatedRow(doc: ParsedDocument, value: number): boolean {
+  if (value <= 0) return false;
+  return doc.lines.some((l, at) => {
+    if (!l.plain || !/(?<![\d.,])0\s?%/.test(l.plain)) return false;
+    if (!doc.lines.slice(Math.max(0, at - TAX_SUMMARY_REACH), at).some((h) => TAX_SUMMARY.test(h.plain))) return false;
+    const amounts = ocrAmounts(l.plain).map((a) => a.value);
+    return amounts.some((a) => same(a, value)) && amounts.every((a) => same(a, value) || a === 0);
+  });
+}
+
+/** ROUNDING_AMOUNT_LINE: a cash rounding line, however OCR garbled what stands between its word and its amount ("ROUNDING) 7 3 Le 0.01"). */
+const ROUNDING_AMOUNT_LINE = /^\W*round(?:ing|ed)?\b(?!.*\btotal\b)/i;
+
+/**
+ * addedUpTotals lists what a receipt's other amounts add up to, as totals a misread total line can be
+ * checked against: its subtotal and tax (with the cash rounding of a rounding line, either sign,
+ * landing on 5 cents), and each row of its tax summary (taxable amount and tax; on 5 cents too when
+ * the page rounds). Each is a sum of
+ * amounts the total line does not share; the list is empty when the page prints none.
+ */
+export function addedUpTotals(doc: ParsedDocument): { value: number; start: number; end: number }[] {
+  const lines = doc.lines.filter((l) => l.plain && !l.isTable);
+  const out: { value: number; start: number; end: number }[] = [];
+  const subAt = lines.findIndex((l) => SUB_ROW.test(l.plain) && ocrAmounts(l.plain).length === 1);
+  if (subAt >= 0 && !lines.slice(subAt + 1).some((l) => SUB_ROW.test(l.plain))) {
+    const sub = ocrAmounts(lines[subAt]!.plain)[0]!.value;
+    const rest = lines.slice(subAt + 1, subAt + 5);
+    const taxLine = rest.find((l) => TAX_ROW.test(l.plain) && ocrAmounts(l.plain).length === 1);
+    const tax = taxLine ? ocrAmounts(taxLine.plain)[0]!.value : 0;
+    if (taxLine && tax > 0 && tax <= 0.3 * sub) {
+      const row = rest.find((l) => ROUNDING_AMOUNT_LINE.test(l.plain) && l.start > taxLine.start);
+      const adjust = row ? ocrAmounts(row.plain).at(-1)?.value : 0;
+      const end = row ? row.end : taxLine.end;
+      if (adjust !== undefined && adjust < 0.05) {
+        for (const sign of adjust === 0 ? [1] : [1, -1]) {
+          const value = Math.round((sub + tax + sign * adjust) * 100) / 100;
+          if (!row || Math.round(value * 100) % 5 === 0) out.push({ value, start: lines[subAt]!.start, end });
+        }
+      }
+    }
+  }
+  // a page that rounds its cash total pays a summary row's sum only when it lands on 5 cents
+  const rounds = lines.some((l) => ROUNDING_AMOUNT_LINE.test(l.plain));
+  for (const l of lines) {
+    if (!taxSummaryRow(doc, l.start)) continue;
+    const amounts = ocrAmounts(l.plain).map((a) => a.value);
+    if (amounts.length !== 2) continue;
+    const [a, b] = amounts as [number, number];
+    const value = Math.round((a + b) * 100) / 100;
+    if (b > 0 && b <= 0.3 * a && !(rounds && Math.round(value * 100) % 5 !== 0)) out.push({ value, start: l.start, end: l.end });
+  }
+  return out;
+}
+
+/** lostLeadingDigit says whether `read` is `sum` with its first digit lost ("53.35" read for 153.35). */
+export function lostLeadingDigit(read: number, sum: number): boolean {
+  const a = read.toFixed(2), b = sum.toFixed(2);
+  return b.length === a.length + 1 && b.slice(1) === a;
 }

@@ -18,13 +18,13 @@ import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
-import { cashTendered, netPlusTax, netTaxRounded, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
+import { addedUpTotals, cashTendered, lostLeadingDigit, netPlusTax, netTaxRounded, oneDigitOff, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
 import { mt940Value } from "./mt940";
 import { agreementProvider } from "./agreements";
 import { formHeaderValue } from "./formHeader";
 import { issuerOfReceiptStub, numberWithSeries } from "./fiscal";
 import {
-  CURRENCY_CODES, DOLLAR_SIGN, escapeRe, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
+  CURRENCY_CODES, DOLLAR_SIGN, escapeRe, EMAIL_RE, ID_RE, PHONE_RE, URL_RE, allDates, dateReadings, ocrRepairedDates, type DecimalMark, allMatches, allNumbers, cleanText, firstMatch, parseBoolean, parseCurrency, parseDate, parseNumber,
 } from "./values";
 
 export interface LocalFieldResult {
@@ -129,12 +129,17 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
 }
 
 /**
- * settleOcrDate: an OCR-read date is settled when the page prints it twice or was read well
- * (ocr_quality >= 0.8: 28 of 29 such dates right on SROIE); otherwise one reading may hold a
- * misread digit, and it stays at OCR_UNSETTLED_CAP at most.
+ * settleOcrDate: an OCR-read date is settled when the page prints it twice (again inside an invoice
+ * number too), stamps it as a till does, or was read well (ocr_quality >= 0.8: 28 of 29 such dates
+ * right on SROIE); otherwise one reading may hold a misread digit, and it stays at OCR_UNSETTLED_CAP
+ * at most. With no date read, or one years ahead, a date with a known OCR misread put back is
+ * returned below 0.6 (repairedOcrDate).
  */
 function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldOutcome): FieldOutcome {
-  if (doc.ocrQuality === null || !outcome.found || !isDateField(labels) || typeof outcome.value !== "string") return outcome;
+  if (doc.ocrQuality === null || !isDateField(labels)) return outcome;
+  const repaired = repairedOcrDate(doc, outcome);
+  if (repaired) return repaired;
+  if (!outcome.found || typeof outcome.value !== "string") return outcome;
   const stamp = tillStamp(doc, outcome.value, outcome.span);
   // "19/10/2018 20:49:59", "Date: 03 Mar 2018": the till's timestamp or a labelled date, in full, on a page read
   // fairly well (on SROIE none of these is wrong from ocr_quality 0.7; the misread dates sit on pages below 0.67);
@@ -143,9 +148,43 @@ function settleOcrDate(doc: ParsedDocument, labels: FieldLabels, outcome: FieldO
     const open = parseDate(outcome.value)?.ambiguous && !doc.dateOrderKnown;
     return { ...outcome, confidence: round(Math.max(outcome.confidence, open ? outcome.confidence : TILL_STAMP_CONFIDENCE)) };
   }
+  if (dateInNumber(doc, outcome.value)) return { ...outcome, confidence: round(Math.max(outcome.confidence, TILL_STAMP_CONFIDENCE)) };
   if (doc.ocrQuality >= OCR_WELL_READ) return outcome;
   const readings = allDates(doc.markdown).filter((d) => d.text === outcome.value).length;
   return readings >= 2 ? outcome : { ...outcome, confidence: Math.min(outcome.confidence, OCR_UNSETTLED_CAP) };
+}
+
+/**
+ * dateInNumber says whether the page prints the date again inside a longer number, as tills number
+ * their invoices by the day ("12/03/18" and "Tax Invoice: BATO2201803120255"): the year, month and day
+ * of one of its readings, eight digits in a row, within a run of at least ten digits. Two readings of
+ * the same digits settle them, and the order of day and month.
+ */
+function dateInNumber(doc: ParsedDocument, value: string): boolean {
+  const d = parseDate(value);
+  if (!d || d.text !== value.trim()) return false;
+  const runs = [...doc.markdown.matchAll(/\d{10,}/g)].map((m) => m[0]);
+  const readings = dateReadings(d).map((r) => r.replace(/-/g, ""));
+  return runs.some((run) => readings.some((r) => run.includes(r)));
+}
+
+/** REPAIRED_DATE: the confidence of a date read once an OCR misread is put back: a reading, not what the page prints. */
+const REPAIRED_DATE = 0.5;
+
+/**
+ * repairedOcrDate: when OCR text yields no date, or only one years ahead ("10/03/2078"), the date
+ * that reads as one once a known misread is put back (values.ts ocrRepairedDates), preferring one
+ * under a date label or beside a time of day as a till prints it. Returned with the misread
+ * characters put back, cited as read, below 0.6. Null when the outcome stands.
+ */
+function repairedOcrDate(doc: ParsedDocument, outcome: FieldOutcome): FieldOutcome | null {
+  const thisYear = new Date().getUTCFullYear();
+  const read = outcome.found && typeof outcome.value === "string" ? parseDate(outcome.value) : null;
+  if (outcome.found && !(read && +read.iso.slice(0, 4) > thisYear + 1)) return null;
+  const repairs = ocrRepairedDates(doc.markdown, thisYear);
+  const stamped = repairs.find((r) => followedByTime(doc.markdown, r.index + r.raw.length) || DATE_LABEL_END.test(doc.markdown.slice(Math.max(0, r.index - 24), r.index).split("\n").at(-1) ?? ""));
+  const pick = stamped ?? (repairs.length && repairs.every((r) => r.iso === repairs[0]!.iso) ? repairs[0] : undefined);
+  return pick ? cite(doc, pick.text, REPAIRED_DATE, pick.index, pick.index + pick.raw.length) : null;
 }
 
 /** followedByTime says whether a time of day ("09:03", "20:54:50") follows the offset on its line, as a till prints it after the date. */
@@ -224,6 +263,7 @@ function cite(doc: ParsedDocument, value: unknown, confidence: number, start: nu
   return { value, confidence: round(confidence), citation: doc.markdown.slice(start, end), found: true, span: [start, end] };
 }
 
+const sameAmount = (a: number, b: number) => Math.abs(a - b) < 0.005;
 const round = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
 
 interface Scored {
@@ -311,6 +351,22 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (computed && tendered !== null && computed.value <= tendered + 0.005) {
       best = { ...best, candidate: computed.candidate, value: computed.value };
       confidence = NET_TAX_ROUNDED;
+    }
+    // "TOTAL 53.35" under a subtotal 144.68, tax 8.68 and rounding 0.01; "Total Sales 75,06" over a tax summary row
+    // "70.75 4,25": a total that cannot be what was paid (below the subtotal, or off the 5-cent grid that the sum
+    // lands on) lost or misread a digit, where the page's other amounts add up to one sum a digit away; the sum is
+    // what was paid, computed (below 0.6). A plausible total a digit away from a sum stays as printed.
+    if (doc.ocrQuality !== null && !evidence.corroborated && !evidence.better && best.candidate.label !== "subtotal") {
+      const read = Number(best.value);
+      const onGrid = (x: number) => Math.round(x * 100) % 5 === 0;
+      const near = addedUpTotals(doc).filter(
+        (s) => !sameAmount(s.value, read) && ((lostLeadingDigit(read, s.value) && read < s.value / 2) || (oneDigitOff(read, s.value) && !onGrid(read) && onGrid(s.value))),
+      );
+      if (near.length && near.every((s) => sameAmount(s.value, near[0]!.value))) {
+        const start = Math.min(...near.map((s) => s.start));
+        best = { ...best, candidate: { ...best.candidate, start, end: Math.max(start, near[0]!.end) }, value: near[0]!.value };
+        confidence = NET_TAX_ROUNDED;
+      }
     }
     // digits read by OCR are settled only when the page repeats or adds up to them
     if (doc.ocrQuality !== null && !evidence.corroborated) confidence = Math.min(confidence, OCR_UNSETTLED_CAP);

@@ -115,7 +115,30 @@ export function ocrFixedForm(text: string): string {
     })
     .replace(/(?<![\p{L}\d])\$\/B(?![\p{L}\d])/gu, "S/B")
     // "MR.D.I.¥(M)": a yen sign among a name's capitals and initials is OCR's Y
-    .replace(/(?<=[A-Z]\.?)¥(?=[.(\s]|[A-Z]|$)/g, "Y");
+    .replace(/(?<=[A-Z]\.?)¥(?=[.(\s]|[A-Z]|$)/g, "Y")
+    // "Taste Of Ihe World": a capital I read for the T of "The"
+    .replace(/(?<![\p{L}\d])I(he|HE)(?![\p{L}\d])/gu, "T$1")
+    .replace(/\p{L}{8,}/gu, legalFormWord);
+}
+
+/** LONG_FORM_WORDS: the long words of company forms, which no other word lies one letter away from. */
+const LONG_FORM_WORDS = ["enterprise", "enterprises", "corporation", "incorporated", "perniagaan", "perusahaan", "syarikat"];
+
+/**
+ * legalFormWord reads a long company-form word with one letter misread ("ENIERPRISE" is ENTERPRISE),
+ * in the case the word was printed in; any other word stays as read.
+ */
+function legalFormWord(word: string): string {
+  const lower = word.toLowerCase();
+  for (const form of LONG_FORM_WORDS) {
+    if (form.length !== lower.length || form === lower) continue;
+    let diff = 0;
+    for (let i = 0; i < form.length && diff < 2; i++) if (form[i] !== lower[i]) diff++;
+    if (diff !== 1) continue;
+    if (word === word.toUpperCase()) return form.toUpperCase();
+    return word[0] === word[0]!.toUpperCase() ? form[0]!.toUpperCase() + form.slice(1) : form;
+  }
+  return word;
 }
 
 /** domainsOf lists the names in the document's e-mail and web addresses ("kraxi" from info@kraxi.com). */

@@ -310,3 +310,57 @@ export function cleanText(text: string): string {
     .replace(/\s*[|,;]+$/, "")
     .trim();
 }
+
+/** RepairedDate: a date OCR misread in a known way, as the document writes it once the misread characters are put back. */
+export interface RepairedDate {
+  /** text: the date with the misread characters put back ("27/03/2018" for "27:03/2018") */
+  text: string;
+  /** raw: the characters as OCR read them */
+  raw: string;
+  index: number;
+  iso: string;
+}
+
+/** DIGIT_LOOKALIKES: letters OCR reads for digits inside a number (O for 0, I and l for 1). */
+const DIGIT_LOOKALIKES: Record<string, string> = { O: "0", o: "0", I: "1", l: "1" };
+
+/**
+ * OCR_DATE_SHAPES: numeric dates with one of the misreads tesseract makes on thermal paper: a letter
+ * for a digit ("O7/01/18"), a colon for one separator ("27:03/2018"), a lost separator between day
+ * and month before a four-digit year ("2703/2018"). Each yields [day-or-month, month-or-day, year, separator].
+ */
+const OCR_DATE_SHAPES: { re: RegExp; parts: (m: RegExpMatchArray) => [string, string, string, string] }[] = [
+  {
+    re: /(?<![\p{L}\d:])([\dOoIl]{1,2})([/.:-])([\dOoIl]{1,2})([/.:-])(\d{4}|\d{2})(?![\d:])/gu,
+    parts: (m) => [m[1]!, m[3]!, m[5]!, m[2] === ":" ? m[4]! : m[2]!],
+  },
+  { re: /(?<![\p{L}\d])(\d{2})(\d{2})([/.-])(\d{4})(?![\d])/gu, parts: (m) => [m[1]!, m[2]!, m[4]!, m[3]!] },
+];
+
+/**
+ * ocrRepairedDates lists the dates of OCR text that read as a date only once a known misread is put
+ * back: the shapes of OCR_DATE_SHAPES, and a year years ahead whose 1 was read as a 7 ("10/03/2078",
+ * "18 Mar 2078": `thisYear` says which years are ahead). Dates that parse as written are not listed.
+ */
+export function ocrRepairedDates(text: string, thisYear: number): RepairedDate[] {
+  const out: RepairedDate[] = [];
+  for (const { re, parts } of OCR_DATE_SHAPES) {
+    for (const m of text.matchAll(re)) {
+      const [a, b, year, sep] = parts(m);
+      if (sep === ":") continue;
+      const digits = (s: string) => s.replace(/[OoIl]/g, (c) => DIGIT_LOOKALIKES[c]!);
+      const repaired = `${digits(a)}${sep}${digits(b)}${sep}${year}`;
+      if (repaired === m[0]) continue;
+      const d = parseDate(repaired);
+      if (d && d.text === repaired && +d.iso.slice(0, 4) <= thisYear + 1) out.push({ text: repaired, raw: m[0], index: m.index!, iso: d.iso });
+    }
+  }
+  for (const d of allDates(text)) {
+    const year = d.text.match(/(?<!\d)20(7)(\d)(?!\d)/);
+    if (!year || +d.iso.slice(0, 4) <= thisYear + 1) continue;
+    const fixed = d.text.replace(/(?<!\d)207(\d)(?!\d)/, "201$1");
+    const r = parseDate(fixed);
+    if (r && +r.iso.slice(0, 4) <= thisYear) out.push({ text: fixed, raw: d.text, index: d.index, iso: r.iso });
+  }
+  return out.sort((x, y) => x.index - y.index);
+}
