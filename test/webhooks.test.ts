@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { rmSync } from "node:fs";
-import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
+import { TEST_DATABASE, api, form, runCli, startServer, tempDir, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 import { openSqliteBackend, type SqliteBackend } from "../src/store/sqliteBackend";
 import { createLogger } from "../src/runtime/log";
@@ -191,6 +191,54 @@ describe("a scheduled delivery survives SIGKILL", () => {
     } finally {
       await second.stop();
     }
+  }, 60_000);
+});
+
+describe(`a rotated secret signs on every process within a second (${TEST_DATABASE})`, () => {
+  // two serve processes on one store (SQLite: one data dir; PostgreSQL: one database), each caching
+  // the keys' signing secrets; a rotation by one process or by the CLI reaches the other's cache
+  const dataDir = tempDir();
+  const servers: TestServer[] = [];
+  beforeAll(async () => {
+    const options = { dataDir, args: ["--allow-private-urls", "--webhook-secret", SECRET] };
+    servers.push(await startServer(options), await startServer(options));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** signedWith: the secret (of `secrets`) that the webhook of one task accepted by `server` verifies with */
+  async function signedWith(server: TestServer, key: string, secrets: string[]): Promise<string | undefined> {
+    const hook = receiver([200]);
+    await asyncExtract(server, key, hook.url);
+    await until(async () => hook.received.length, (n) => n > 0);
+    const got = hook.received[0]!;
+    return secrets.find((secret) => got.signature === independentSignature(got.raw, secret));
+  }
+
+  test("rotated through one process's API, then through the CLI: one second later both processes sign with the new secret", async () => {
+    const [a, b] = servers as [TestServer, TestServer];
+    const { key, id } = await a.key("enterprise");
+    const old = await keySecret(a, key);
+    // both processes have signed with the old secret (and cached it)
+    expect(await signedWith(a, key, [old])).toBe(old);
+    expect(await signedWith(b, key, [old])).toBe(old);
+
+    const rotated = await api(a, key, "POST", "/api/v1/webhooks/secret/rotate");
+    expect(rotated.status).toBe(200);
+    const viaApi = rotated.body.secret as string;
+    await Bun.sleep(1_000);
+    expect(await signedWith(b, key, [old, viaApi])).toBe(viaApi);
+    expect(await signedWith(a, key, [old, viaApi])).toBe(viaApi);
+
+    // the CLI is a third process: no cache of either server forgets the secret itself
+    const cli = await runCli(["keys", "secret", id, "--rotate", ...a.storeArgs]);
+    expect(cli.code).toBe(0);
+    const viaCli = cli.stdout.trim();
+    expect(viaCli).toMatch(/^whsec_[0-9a-f]{64}$/);
+    await Bun.sleep(1_000);
+    for (const server of [a, b]) expect(await signedWith(server, key, [old, viaApi, viaCli])).toBe(viaCli);
   }, 60_000);
 });
 

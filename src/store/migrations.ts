@@ -221,6 +221,15 @@ export const MIGRATIONS: Migration[] = [
     // same statements in one BEGIN IMMEDIATE (sqliteBackend.ts). Exists on both so both end at 8.
     sql: `SELECT 1;`,
   },
+  {
+    version: 9,
+    name: "a rotated webhook secret is announced",
+    // PostgreSQL's keys trigger announces a changed webhook_secret too (postgres/migrations.ts), so the
+    // signing-secret cache of every machine is emptied. SQLite's change stamp (PRAGMA data_version and
+    // this connection's total_changes) moves with every commit of any process already. Exists on both
+    // so both end at 9.
+    sql: `SELECT 1;`,
+  },
 ];
 
 /** COUNTER_MIGRATIONS shape the disposable counters store (see openCounters). */

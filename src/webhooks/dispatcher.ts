@@ -4,7 +4,7 @@
  *   task ends -> enqueue (same transaction: the delivery row is the outbox, claimed by this process
  *                from birth when it has room) -> wake -> the first request, from this process
  *   tick: due rows -> claim (next_attempt_at pushed past the timeout) -> SSRF check
- *        -> signed POST (the key's secret as it is now, secret.ts)
+ *        -> signed POST (the key's secret as it is now, secret.ts; cached until the keys change)
  *        -> 2xx delivered | 4xx (or any other non-5xx) dead | 5xx, timeout, network error: failed,
  *           next_attempt_at = now + delay (scaled), or dead when the schedule is used up
  *
@@ -23,6 +23,7 @@ import { assertFetchableUrl, pinToAddress } from "../security/ssrf";
 import type { DeliveryRow, NewDelivery, StoreBackend, StoreTx } from "../store/backend";
 import type { DeliveryState } from "../store/states";
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS, delayBefore } from "./schedule";
+import { SigningSecrets } from "./secret";
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signBody } from "./signature";
 
 export interface WebhookDispatcherOptions {
@@ -55,6 +56,8 @@ export function newDeliveryId(): string {
 }
 
 export class WebhookDispatcher {
+  /** secrets: the keys' signing secrets, cached until the keys' change stamp moves (secret.ts) */
+  readonly secrets: SigningSecrets;
   private readonly delays: readonly number[];
   private readonly scale: number;
   private readonly timeoutMs: number;
@@ -88,6 +91,7 @@ export class WebhookDispatcher {
     this.timeoutMs = o.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
     this.pollMs = o.pollMs ?? 5_000;
     this.parallel = o.parallel ?? 16;
+    this.secrets = new SigningSecrets(o.backend, o.sharedSecret);
   }
 
   private get deliveries() {
@@ -275,16 +279,6 @@ export class WebhookDispatcher {
     if (status === "dead") this.o.logger.info("webhook delivery dead", { delivery_id: row.id, task_id: row.task_id, attempts: attemptsMade, status_code: outcome.statusCode, error: outcome.error });
   }
 
-  /**
-   * signingSecretOf: the secret that signs a delivery of `keyId` now (read from the store, so every
-   * machine signs alike): the key's own, else the shared one (keys made before per-key secrets, and
-   * deliveries enqueued before migration 5, which have no key).
-   */
-  private async signingSecretOf(keyId: string | null): Promise<string> {
-    if (!keyId) return this.o.sharedSecret;
-    return (await this.o.backend.keys.webhookSecret(keyId))?.webhook_secret ?? this.o.sharedSecret;
-  }
-
   /** send POSTs the stored payload, signed, to a URL that passes the SSRF guard now (DNS may have changed). */
   private async send(row: DeliveryRow): Promise<Outcome> {
     let target: string;
@@ -296,7 +290,9 @@ export class WebhookDispatcher {
       const refused = error instanceof AppError && (error.code === "url_refused" || error.code === "bad_request");
       return { kind: refused ? "permanent" : "retry", statusCode: null, error: error instanceof AppError ? error.detail : String(error) };
     }
-    const secret = await this.signingSecretOf(row.key_id);
+    // the key's own secret, else the shared one (keys made before per-key secrets, and deliveries
+    // enqueued before migration 5, which have no key); cached, so every machine signs alike within a second of a rotation
+    const secret = await this.secrets.of(row.key_id);
     const headers = new Headers({
       "content-type": "application/json",
       "user-agent": USER_AGENT,

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { Route } from "../http/route";
 import { AppError } from "../errors";
 import type { StoreBackend } from "../store/backend";
+import type { WebhookDispatcher } from "./dispatcher";
 import { keySigningSecret, rotateSigningSecret, type KeySigningSecret } from "./secret";
 
 const tag = "Webhooks";
@@ -30,6 +31,8 @@ const SIGNING_DOC =
 /** WebhookRouteDeps: what the signing-secret routes use of the services. */
 export interface WebhookRouteDeps {
   backend: Pick<StoreBackend, "keys">;
+  /** webhooks: its `secrets` cache forgets a rotated secret at once */
+  webhooks: Pick<WebhookDispatcher, "secrets">;
 }
 
 export const webhookRoutes: Route<WebhookRouteDeps>[] = [
@@ -53,6 +56,6 @@ export const webhookRoutes: Route<WebhookRouteDeps>[] = [
       description: `Beyond the spec. ${SIGNING_DOC} Answers the new secret, which signs every request from now on: new deliveries and the retries of earlier ones (a delivery is signed when each request is made). To rotate without losing a delivery, let the receiver accept the old and the new secret for a while and answer 5xx (retried) rather than 4xx (dead) to a signature it cannot verify yet; see the README.`,
       responses: { 200: { description: "The new signing secret", schema: SigningSecretRecord } },
     },
-    handler: async ({ ctx, services }) => recordOf(ctx.key!.id, await rotateSigningSecret(services.backend.keys, ctx.key!.id)),
+    handler: async ({ ctx, services }) => recordOf(ctx.key!.id, await rotateSigningSecret(services.backend.keys, ctx.key!.id, services.webhooks.secrets)),
   },
 ];

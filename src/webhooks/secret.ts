@@ -10,7 +10,9 @@
  * Such a key keeps it until it rotates, so receivers set up before the change keep verifying.
  *
  * A delivery is signed when each request is made, with the key's secret at that moment: after a
- * rotation the next request (a retry of an older delivery too) carries the new signature.
+ * rotation the next request (a retry of an older delivery too) carries the new signature. Each
+ * process caches the secrets (SigningSecrets, below); a rotation reaches the caches of other
+ * processes and machines through the store's change announcement, within a second.
  *
  * Storage: the secrets are kept as they are in the store, unlike API keys, which are kept hashed. An
  * API key is checked (a hash suffices); a signing secret must be used to sign, so the server needs
@@ -48,9 +50,92 @@ export async function keySigningSecret(keys: KeyStore, keyId: string): Promise<K
   return row ? { own: row.webhook_secret, setAt: row.webhook_secret_at } : null;
 }
 
-/** rotateSigningSecret gives the key a new secret, used from the next request on; null when there is no such key. */
-export async function rotateSigningSecret(keys: KeyStore, keyId: string): Promise<KeySigningSecret | null> {
+/**
+ * rotateSigningSecret gives the key a new secret, used from the next request on; null when there is
+ * no such key. `cache`: this process's SigningSecrets, which forgets the old secret at once (other
+ * processes and machines see the store's change announcement).
+ */
+export async function rotateSigningSecret(keys: KeyStore, keyId: string, cache?: Pick<SigningSecrets, "forget">): Promise<KeySigningSecret | null> {
   const secret = newSigningSecret();
   const at = new Date().toISOString();
-  return (await keys.setWebhookSecret(keyId, secret, at)) ? { own: secret, setAt: at } : null;
+  const rotated = await keys.setWebhookSecret(keyId, secret, at);
+  cache?.forget(keyId);
+  return rotated ? { own: secret, setAt: at } : null;
+}
+
+/** MAX_CACHED_SECRETS bounds SigningSecrets: a process sending for more keys reads some again */
+const MAX_CACHED_SECRETS = 10_000;
+
+/**
+ * SigningSecrets: the secret that signs a key's webhooks now, cached per key so that a request does
+ * not read it from the store each time (on PostgreSQL that read was a round trip per webhook).
+ *
+ * The cache is emptied whenever the keys' change stamp moves (`backend.changeStamp("keys")`, as the
+ * KeyResolver's): on PostgreSQL a NOTIFY from the keys' trigger, which announces a changed
+ * `webhook_secret` since migration 9, from any machine (or at the next change poll, 1 s, when a
+ * notification was lost); on SQLite every commit of any process. `forget` drops a key at once, for a
+ * rotation made by this process. A secret read while a change was seen is used but not kept.
+ */
+export class SigningSecrets {
+  /** cached: key id -> its own secret; null = the shared secret (a key made before per-key secrets, or no such key) */
+  private readonly cached = new Map<string, string | null>();
+  /** loading: reads in flight, by key id, so that a burst of one key's webhooks reads the store once */
+  private readonly loading = new Map<string, Promise<string | null>>();
+  private stamp = "";
+  /** forgotten: moves at each `forget`, so that a read begun before it is not cached */
+  private forgotten = 0;
+
+  constructor(
+    private readonly backend: { keys: KeyStore; changeStamp(topic: "keys"): string },
+    private readonly shared: string,
+  ) {}
+
+  /** of: the secret that signs a delivery of `keyId` now (null: a delivery made before migration 5, the shared secret); a value when cached */
+  of(keyId: string | null): string | Promise<string> {
+    if (!keyId) return this.shared;
+    this.checkStamp();
+    const own = this.cached.get(keyId);
+    if (own !== undefined) return own ?? this.shared;
+    return this.load(keyId).then((secret) => secret ?? this.shared);
+  }
+
+  /** forget drops `keyId`'s secret (this process rotated it); the next request reads it again */
+  forget(keyId: string): void {
+    this.cached.delete(keyId);
+    this.loading.delete(keyId);
+    this.forgotten++;
+  }
+
+  private checkStamp(): void {
+    const stamp = this.backend.changeStamp("keys");
+    if (stamp !== this.stamp) {
+      this.cached.clear();
+      this.loading.clear();
+      this.stamp = stamp;
+    }
+  }
+
+  private load(keyId: string): Promise<string | null> {
+    const pending = this.loading.get(keyId);
+    if (pending) return pending;
+    const [stamp, forgotten] = [this.stamp, this.forgotten];
+    const loaded = this.backend.keys.webhookSecret(keyId).then(
+      (row) => {
+        const secret = row?.webhook_secret ?? null;
+        this.checkStamp();
+        if (this.loading.get(keyId) === loaded) this.loading.delete(keyId);
+        if (this.stamp === stamp && this.forgotten === forgotten) {
+          if (this.cached.size >= MAX_CACHED_SECRETS) this.cached.clear();
+          this.cached.set(keyId, secret);
+        }
+        return secret;
+      },
+      (error) => {
+        if (this.loading.get(keyId) === loaded) this.loading.delete(keyId);
+        throw error;
+      },
+    );
+    this.loading.set(keyId, loaded);
+    return loaded;
+  }
 }

@@ -430,6 +430,23 @@ export const PG_MIGRATIONS: Migration[] = [
       $$;
     `,
   },
+  {
+    version: 9,
+    name: "a rotated webhook secret is announced",
+    sql: `
+      -- Each machine caches the keys' signing secrets (webhooks/secret.ts SigningSecrets) where a
+      -- webhook request read its key's secret, one round trip, every time. The cache is emptied by the
+      -- keys' change announcement, so a rotation (on any machine, or by \`keys secret --rotate\`) now
+      -- announces too: the other machines sign with the new secret from the notification on (at most
+      -- the change poll, 1 s, when a notification is lost).
+      DROP TRIGGER api_keys_announce_update ON api_keys;
+      CREATE TRIGGER api_keys_announce_update AFTER UPDATE ON api_keys
+        FOR EACH ROW WHEN (OLD.revoked_at IS DISTINCT FROM NEW.revoked_at OR OLD.plan IS DISTINCT FROM NEW.plan
+                           OR OLD.key_hash IS DISTINCT FROM NEW.key_hash OR OLD.name IS DISTINCT FROM NEW.name
+                           OR OLD.webhook_secret IS DISTINCT FROM NEW.webhook_secret)
+        EXECUTE FUNCTION announce_change('keys');
+    `,
+  },
 ];
 
 /**
