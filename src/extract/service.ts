@@ -15,7 +15,7 @@ import { pageImages } from "./vision";
 import { followLinks } from "./links";
 import type { FieldDefinition, TypedSchema } from "../schema/typed";
 import { qualitySignals, type ExtractionMethod, type QualitySignals } from "./confidence";
-import { extractLocal } from "./local";
+import type { extractLocal, LocalOptions } from "./local";
 import { extractWithProvider, isMissing } from "./provider";
 import { round3 } from "../runtime/values";
 
@@ -23,6 +23,16 @@ export interface ExtractDeps {
   markdown: MarkdownDeps;
   /** provider: the AI provider; undefined = the local engine reads every document */
   provider?: { client: Groq; models: ModelNames };
+  /** pool: the worker threads the local engine runs on */
+  pool: LocalEngineWorkers;
+}
+
+/**
+ * LocalEngineWorkers is the worker pool as extraction sees it: the pool's table of functions (src/pool/functions.ts)
+ * imports the local engine, so extract names what it needs instead of importing the pool (as convert's ConvertWorkers).
+ */
+export interface LocalEngineWorkers {
+  run(name: "extractLocal", args: { markdown: string; schema: TypedSchema; options: LocalOptions }, signal?: AbortSignal): Promise<ReturnType<typeof extractLocal>>;
 }
 
 export interface ExtractOptions {
@@ -94,7 +104,7 @@ export async function extractDocument(source: MarkdownSource, options: ExtractOp
   const ocrSignals = qualitySignals({ pageOcrConfidences: pageOcr, tokenProbabilities: [], selfReports: [] });
   const answers = deps.provider
     ? await answerWithProvider(document, options, deps.provider, method, ocrSignals.ocr_quality ?? null, pageOcr, images, signal)
-    : answerLocally(document, options.schema, ocrSignals, method === "ocr" ? (ocrSignals.ocr_quality ?? null) : null);
+    : await answerLocally(document, options.schema, ocrSignals, method === "ocr" ? (ocrSignals.ocr_quality ?? null) : null, deps.pool, signal);
   return shape(document, options.schema, answers, method, warnings);
 }
 
@@ -145,9 +155,12 @@ async function answerWithProvider(
   };
 }
 
-/** answerLocally reads the fields with the local engine; ocrQuality bounds what it read from OCR text (null: a text layer). */
-function answerLocally(document: MarkdownOutcome, schema: TypedSchema, ocrSignals: QualitySignals, ocrQuality: number | null): FieldAnswers {
-  const local = extractLocal(document.markdown, schema, { ocrQuality });
+/**
+ * answerLocally reads the fields with the local engine, on a worker thread so that a long document does not hold
+ * the event loop (and the requests behind it); ocrQuality bounds what it read from OCR text (null: a text layer).
+ */
+async function answerLocally(document: MarkdownOutcome, schema: TypedSchema, ocrSignals: QualitySignals, ocrQuality: number | null, pool: LocalEngineWorkers, signal: AbortSignal | undefined): Promise<FieldAnswers> {
+  const local = await pool.run("extractLocal", { markdown: document.markdown, schema, options: { ocrQuality } }, signal);
   const data: Record<string, unknown> = {};
   const confidence: Record<string, number> = {};
   const citations: Record<string, string | null> = {};

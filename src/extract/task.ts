@@ -30,7 +30,7 @@ export const extractTask: TaskKind<ExtractInput, ExtractResult, ExtractDeps> = {
     const outcome = await extractDocument(
       { file: input.file, url: input.url, urlHeaders: input.urlHeaders, render: input.render },
       { schema: input.schema, model: input.model, useVision: input.useVision, followLinks: input.followLinks },
-      { markdown: deps.markdown, provider: deps.provider },
+      { markdown: deps.markdown, provider: deps.provider, pool: deps.pool },
       signal,
     );
     progress(1, 1);

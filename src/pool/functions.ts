@@ -4,6 +4,8 @@
  */
 import sharp from "sharp";
 import { extractPdfPages, probePdf } from "../convert/pdfText";
+import { extractLocal, type LocalOptions } from "../extract/local";
+import type { TypedSchema } from "../schema/typed";
 import { regexMatches } from "./regex";
 
 export const WORKER_FUNCTIONS = {
@@ -20,6 +22,10 @@ export const WORKER_FUNCTIONS = {
   pdfPages: extractPdfPages,
   /** regexSearch runs the analyze agent's regex_search; the caller aborts it at a deadline (catastrophic backtracking). */
   regexSearch: regexMatches,
+  /** extractLocal reads a schema's fields from markdown with the local engine: CPU-bound, milliseconds to seconds on long documents. */
+  async extractLocal(args: { markdown: string; schema: TypedSchema; options: LocalOptions }) {
+    return extractLocal(args.markdown, args.schema, args.options);
+  },
 } as const;
 
 export type WorkerFunctionName = keyof typeof WORKER_FUNCTIONS;
