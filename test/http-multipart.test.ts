@@ -1,5 +1,6 @@
 // src/http/multipart.ts: multipart/form-data parsed from one buffer, file parts as views of it.
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "./helpers/server";
 import { boundaryOf, MultipartError, parseMultipart, type FormPart } from "../src/http/multipart";
 import { bytesOf, Upload } from "../src/ingest/upload";
 
@@ -170,5 +171,51 @@ describe("Upload", () => {
     expect(copy.buffer).not.toBe(body.buffer);
     expect((await bytesOf(upload)).buffer).toBe(body.buffer);
     expect(upload.size).toBe(7);
+  });
+});
+
+describe("multipart bodies over HTTP (the real server)", () => {
+  let server: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    server = await startServer();
+    key = (await server.key("enterprise")).key;
+  });
+  afterAll(() => server.stop());
+
+  const UNREADABLE = "Could not read the multipart/form-data body; send fields with curl -F name=value and files with -F file=@path.";
+  const post = (body: BodyInit, contentType: string, extra: Record<string, string> = {}) =>
+    fetch(`${server.url}/api/v1/markdown/convert`, { method: "POST", headers: { "X-API-Key": key, "content-type": contentType, ...extra }, body });
+
+  test("a body cut off before its closing boundary, or a Content-Type without a boundary, is 400 bad_request with the form's message", async () => {
+    const cut = '--b\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n';
+    for (const [body, type] of [
+      [cut, "multipart/form-data; boundary=b"],
+      [cut, "multipart/form-data"],
+    ] as const) {
+      const r = await post(body, type);
+      expect(r.status).toBe(400);
+      expect(await r.json()).toEqual({ success: false, error: "bad_request", detail: UNREADABLE });
+    }
+  });
+
+  test("an upload with a quoted boundary and a filename* arrives whole, chunked (spooled) or with Content-Length", async () => {
+    const text = "Quarterly notes\n--b is not a boundary here (no CR before it)\r\n".repeat(2000);
+    const body =
+      `preamble\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="x.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9.txt\r\nContent-Type: text/plain\r\n\r\n${text}\r\n--b--\r\n`;
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const bytes = encoder.encode(body);
+        for (let at = 0; at < bytes.length; at += 7_001) controller.enqueue(bytes.slice(at, at + 7_001));
+        controller.close();
+      },
+    });
+    for (const sent of [body, chunked]) {
+      const r = await post(sent, 'multipart/form-data; boundary="b"');
+      const answer = (await r.json()) as { filename: string; markdown: string };
+      expect(r.status).toBe(200);
+      expect(answer.filename).toBe("résumé.txt");
+      expect(answer.markdown.split("--b is not a boundary here").length - 1).toBe(2000);
+    }
   });
 });
