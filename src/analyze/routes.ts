@@ -1,5 +1,6 @@
 import type { Route } from "../http/route";
 import { checkBatchDocuments, checkWebhookUrl, parseJsonField, parseUrlList, renderModeOf, requireOneDocument, type UrlPolicy } from "../documents/inputs";
+import type { UploadedFile } from "../ingest/upload";
 import { AI_PROVIDER_ERRORS, BATCH_RESPONSES, SCHEMA_DOCUMENT_ERRORS, taskResponses } from "../http/responses";
 import { parseTypedSchema } from "../schema/typed";
 import { AppError } from "../errors";
@@ -103,7 +104,7 @@ export const analyzeRoutes: Route<AnalyzeRouteDeps>[] = [
     handler: async (call) => {
       const { body, services } = call;
       const schema = parseTypedSchema(body.schema, { maxTopLevelFields: CROSS_MAX_FIELDS });
-      const files = (body.files as File[] | undefined) ?? [];
+      const files = (body.files as UploadedFile[] | undefined) ?? [];
       const urls = crossUrls(body);
       const labels = parseJsonField(body, "document_labels", '["2023", "2024"]');
       if (labels !== undefined && (!Array.isArray(labels) || !labels.every((l) => typeof l === "string") || labels.length !== files.length))

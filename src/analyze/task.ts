@@ -4,6 +4,7 @@
  * the pages the conversions actually read.
  */
 import { costs, MINIMUM_COST } from "../credits/costs";
+import type { UploadedFile } from "../ingest/upload";
 import type { RenderMode } from "../convert/types";
 import type { TypedSchema } from "../schema/typed";
 import type { TaskKind } from "../tasks/kinds";
@@ -11,7 +12,7 @@ import { analyzeDocument, crossAnalyze, type AgentDeps, type AnalysisOutcome, ty
 
 /** AnalyzeInput is one analysis, as the sync route runs it and as a task stores it. */
 export interface AnalyzeInput {
-  file?: File;
+  file?: UploadedFile;
   url?: string;
   urlHeaders: Record<string, string>;
   /** render: how web page URLs become text; absent (older tasks) = auto */
@@ -22,7 +23,7 @@ export interface AnalyzeInput {
 
 /** CrossInput keeps files top-level (the task store saves top-level files) with their labels beside them. */
 export interface CrossInput {
-  files: File[];
+  files: UploadedFile[];
   fileLabels: string[];
   urls: { label: string; url: string }[];
   urlHeaders: Record<string, string>;

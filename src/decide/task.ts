@@ -3,6 +3,7 @@
  * as a task (sync=false). Priced by the pages the conversion actually read.
  */
 import { costs, MINIMUM_COST } from "../credits/costs";
+import type { UploadedFile } from "../ingest/upload";
 import type { RenderMode } from "../convert/types";
 import type { TaskKind } from "../tasks/kinds";
 import type { AgentDeps } from "../analyze/service";
@@ -10,7 +11,7 @@ import { decide, type DecideInput, type DecisionOutcome } from "./service";
 
 /** DecideTaskInput is DecideInput with the document's file top-level, as the task store keeps files. */
 export interface DecideTaskInput extends Omit<DecideInput, "source"> {
-  file?: File;
+  file?: UploadedFile;
   url?: string;
   urlHeaders: Record<string, string>;
   /** render: how a web page URL becomes text; absent (older tasks) = auto */

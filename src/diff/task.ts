@@ -3,18 +3,19 @@
  * the sync route or as a task (sync=false).
  */
 import { costs, MINIMUM_COST } from "../credits/costs";
+import type { UploadedFile } from "../ingest/upload";
 import type { RenderMode } from "../convert/types";
 import type { TaskKind } from "../tasks/kinds";
 import { diffDocuments, type DiffDeps, type DiffOptions, type DiffOutcome } from "./service";
 
 /**
  * DiffInput is one comparison, as the sync route runs it and as a task stores it: flat, because a
- * task keeps top-level File values only (src/tasks/files.ts).
+ * task keeps top-level UploadedFile values only (src/tasks/files.ts).
  */
 export interface DiffInput extends DiffOptions {
-  fileA?: File;
+  fileA?: UploadedFile;
   urlA?: string;
-  fileB?: File;
+  fileB?: UploadedFile;
   urlB?: string;
   urlHeaders: Record<string, string>;
   /** render: how url_a and url_b become text when they are web pages; absent (older tasks) = auto */

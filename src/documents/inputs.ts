@@ -3,6 +3,7 @@
  * schema parses, exactly one of file or url is given, a URL is one the server may fetch.
  */
 import { AppError, RequestValidationError } from "../errors";
+import type { UploadedFile } from "../ingest/upload";
 import { assertFetchableUrl, parseUrlHeaders } from "../security/ssrf";
 import type { RenderMode } from "../convert/types";
 
@@ -12,7 +13,7 @@ export interface UrlPolicy {
 }
 
 export interface DocumentInput {
-  file?: File;
+  file?: UploadedFile;
   url?: string;
   urlHeaders: Record<string, string>;
   /** render: how a web page URL becomes text (the `render` field; validated to one of RENDER_MODES) */
@@ -28,7 +29,7 @@ export function renderModeOf(fields: Record<string, unknown>): RenderMode {
 export async function requireOneDocument(body: Record<string, unknown>, services: UrlPolicy, suffix = ""): Promise<DocumentInput> {
   const fileField = `file${suffix}`;
   const urlField = `url${suffix}`;
-  const file = body[fileField] as File | undefined;
+  const file = body[fileField] as UploadedFile | undefined;
   const url = typeof body[urlField] === "string" ? (body[urlField] as string).trim() : undefined;
   if (!file && !url) throw new AppError("missing_input", `Send the document as the '${fileField}' form field (a file upload) or as '${urlField}'.`);
   if (file && url) throw new AppError("bad_request", `Send either '${fileField}' or '${urlField}', not both.`);
@@ -74,7 +75,7 @@ export type BatchDocument = Pick<DocumentInput, "file" | "url" | "urlHeaders"> &
  * returns them as documents, the uploads first, then the URLs in their order.
  */
 export async function checkBatchDocuments(body: Record<string, unknown>, services: UrlPolicy, maxItems: number): Promise<BatchDocument[]> {
-  const files = (body.files as File[] | undefined) ?? [];
+  const files = (body.files as UploadedFile[] | undefined) ?? [];
   const urls = parseUrlList(body);
   const count = files.length + urls.length;
   if (count === 0) throw new AppError("missing_input", "Send at least one document: 'files' (repeatable) and/or 'urls' (a JSON array).");

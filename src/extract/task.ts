@@ -3,6 +3,7 @@
  * route or as a task (sync=false, batches). Priced by the pages the conversion actually read.
  */
 import { costs, MINIMUM_COST } from "../credits/costs";
+import type { UploadedFile } from "../ingest/upload";
 import type { RenderMode } from "../convert/types";
 import type { TypedSchema } from "../schema/typed";
 import type { TaskKind } from "../tasks/kinds";
@@ -10,7 +11,7 @@ import { extractDocument, type ExtractDeps, type ExtractOptions, type Extraction
 
 /** ExtractInput is one extraction, as the sync route runs it and as a task stores it. */
 export interface ExtractInput {
-  file?: File;
+  file?: UploadedFile;
   url?: string;
   urlHeaders: Record<string, string>;
   /** render: how a web page URL becomes text; absent (older tasks) = auto */

@@ -100,8 +100,8 @@ export class BodySpool {
 
   /**
    * spool copies the body to a file, counting bytes as they arrive and stopping at `limit`, then
-   * hands back a request holding those bytes; the file is removed before it returns. (Bun 1.4's
-   * formData() cannot parse a file- or stream-backed body, hence the bytes.)
+   * hands back a request holding those bytes; the file is removed before it returns. (The
+   * operation reads a body whole (operation.ts readBody), hence the bytes rather than the file.)
    */
   private async spool(request: Request, ctx: RequestContext, limit: number): Promise<Request> {
     mkdirSync(this.options.dir, { recursive: true, mode: 0o700 });

@@ -4,6 +4,7 @@
  * `format: "binary"` marks a file part, `x-json` a form field that carries JSON text.
  */
 import { Type, type TObject, type TSchema, type SchemaOptions, type TUnsafe } from "@sinclair/typebox";
+import type { UploadedFile } from "../ingest/upload";
 
 /** StringEnum is a string restricted to `values`, rendered as a JSON Schema `enum`. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
@@ -11,14 +12,14 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 }
 
 /** FileField is one uploaded file (a multipart file part). */
-export function FileField(options: SchemaOptions = {}): TUnsafe<File> {
-  return Type.Unsafe<File>({ type: "string", format: "binary", ...options });
+export function FileField(options: SchemaOptions = {}): TUnsafe<UploadedFile> {
+  return Type.Unsafe<UploadedFile>({ type: "string", format: "binary", ...options });
 }
 
 /** FilesField is a repeatable file part (`files` sent several times). */
 export function FilesField(options: SchemaOptions & { maxItems?: number } = {}) {
   const { maxItems, ...rest } = options;
-  return Type.Unsafe<File[]>({ type: "array", items: { type: "string", format: "binary" }, ...(maxItems ? { maxItems } : {}), ...rest });
+  return Type.Unsafe<UploadedFile[]>({ type: "array", items: { type: "string", format: "binary" }, ...(maxItems ? { maxItems } : {}), ...rest });
 }
 
 /** JsonText is a form field holding JSON-encoded text (spec "Conventions" 3). JSON bodies may send the value itself. */

@@ -10,6 +10,7 @@ import { ErrorBodySchema, ValidationErrorSchema, type ResponseDoc, type Response
 import { validateFields } from "./validate";
 import { contextOf, type RequestContext } from "./context";
 import type { BodySpool } from "./bodySpool";
+import { boundaryOf, MultipartError, parseMultipart, type FormPart } from "./multipart";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -161,20 +162,36 @@ function collect(entries: Iterable<[string, unknown]>): Record<string, unknown> 
   return out;
 }
 
+/** FORM_UNREADABLE: the 400 detail of a form body that cannot be parsed */
+const FORM_UNREADABLE = "Could not read the multipart/form-data body; send fields with curl -F name=value and files with -F file=@path.";
+
 /**
  * readBody reads the request body as sent: form fields stay text (Elysia's own parser would
- * JSON-decode values that look like JSON, which breaks JSON-text fields such as `urls`).
+ * JSON-decode values that look like JSON, which breaks JSON-text fields such as `urls`). A multipart
+ * body is read once into one buffer and its file parts are views of it (multipart.ts).
  */
 async function readBody(request: Request, op: Operation): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   if (!request.body) return {};
-  if (type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded")) {
+  if (type.startsWith("multipart/form-data")) {
+    let parts: FormPart[];
+    try {
+      const boundary = boundaryOf(request.headers.get("content-type")!);
+      if (!boundary) throw new MultipartError("the Content-Type has no boundary parameter");
+      parts = parseMultipart(await request.bytes(), boundary);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError("bad_request", FORM_UNREADABLE, { cause: error });
+    }
+    return collect(parts.map((part) => [part.name, part.value]));
+  }
+  if (type.startsWith("application/x-www-form-urlencoded")) {
     let data: FormData;
     try {
       data = await request.formData();
     } catch (error) {
       if (error instanceof AppError) throw error;
-      throw new AppError("bad_request", "Could not read the multipart/form-data body; send fields with curl -F name=value and files with -F file=@path.", { cause: error });
+      throw new AppError("bad_request", FORM_UNREADABLE, { cause: error });
     }
     return collect(data.entries());
   }

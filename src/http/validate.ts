@@ -6,13 +6,13 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { RequestValidationError, type ValidationIssue } from "../errors";
 import { isFileSchema, isFilesSchema } from "./fields";
+import { isUploadedFile } from "../ingest/upload";
 
 export type Location = "body" | "query" | "path";
 
 const TRUE_WORDS = new Set(["true", "1", "yes", "on", "t", "y"]);
 const FALSE_WORDS = new Set(["false", "0", "no", "off", "f", "n"]);
 
-const isFile = (v: unknown): v is File => typeof Blob !== "undefined" && v instanceof Blob;
 
 function quoteList(values: unknown[]): string {
   const quoted = values.map((v) => `'${String(v)}'`);
@@ -20,7 +20,7 @@ function quoteList(values: unknown[]): string {
 }
 
 function describeInput(value: unknown): unknown {
-  if (isFile(value)) return { filename: (value as File).name ?? null, size: value.size };
+  if (isUploadedFile(value)) return { filename: value.name || null, size: value.size }; // filename="" reads as no name, as Bun's formData() gave it
   if (Array.isArray(value)) return value.map(describeInput);
   return value;
 }
@@ -59,13 +59,13 @@ function checkScalar(value: unknown, s: TSchema): Check {
     }
     case "string": {
       if (isFileSchema(s)) {
-        if (isFile(value)) return { ok: true, value };
+        if (isUploadedFile(value)) return { ok: true, value };
         return fail("file_type", "Input should be a file: send it as a multipart/form-data file part");
       }
       let text: string;
       if (typeof value === "string") text = value;
       else if (s["x-json"] && value !== null && typeof value === "object") text = JSON.stringify(value);
-      else if (isFile(value)) return fail("string_type", "Input should be a valid string, not a file part");
+      else if (isUploadedFile(value)) return fail("string_type", "Input should be a valid string, not a file part");
       else return fail("string_type", "Input should be a valid string");
       if (s.enum && !s.enum.includes(text)) {
         const expected = quoteList(s.enum);
@@ -86,7 +86,7 @@ function checkScalar(value: unknown, s: TSchema): Check {
 
 function checkFiles(value: unknown, s: TSchema): Check {
   const list = Array.isArray(value) ? value : [value];
-  if (!list.every(isFile)) return fail("file_type", "Input should be one or more files: send each as a multipart/form-data file part");
+  if (!list.every(isUploadedFile)) return fail("file_type", "Input should be one or more files: send each as a multipart/form-data file part");
   if (s.maxItems !== undefined && list.length > s.maxItems)
     return fail("too_long", `List should have at most ${s.maxItems} items after validation, not ${list.length}`, { max_length: s.maxItems, actual_length: list.length });
   return { ok: true, value: list };
@@ -95,7 +95,7 @@ function checkFiles(value: unknown, s: TSchema): Check {
 /** validateFields returns the coerced object (defaults applied) or throws RequestValidationError. */
 export function validateFields<T extends TObject>(schema: T, raw: unknown, location: Location): Record<string, unknown> {
   if (raw === null || raw === undefined) raw = {};
-  if (typeof raw !== "object" || Array.isArray(raw) || isFile(raw)) {
+  if (typeof raw !== "object" || Array.isArray(raw) || isUploadedFile(raw)) {
     throw new RequestValidationError([
       { loc: [location], msg: "Input should be a valid dictionary or object to extract fields from", type: "model_attributes_type", input: describeInput(raw), ctx: {} },
     ]);

@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { describeBytes } from "../runtime/values";
 import { guardedFetch, parseUrlHeaders } from "../security/ssrf";
 import { extensionOf, sniffType } from "./sniff";
+import { bytesOf, filenameOf, type UploadedFile } from "./upload";
 
 const SERVER_PAGE_EXTENSIONS = new Set(["php", "asp", "aspx", "jsp", "cgi"]);
 
@@ -33,9 +34,12 @@ export interface IngestLimits {
   allowPrivateUrls: boolean;
 }
 
-/** ingestUpload accepts an uploaded file: checks size and emptiness, then detects its type. */
-export async function ingestUpload(file: File | Blob, limits: IngestLimits, field = "file"): Promise<IngestedDocument> {
-  const filename = cleanFilename(file instanceof File ? file.name : "") || "document";
+/**
+ * ingestUpload accepts an uploaded file: checks size and emptiness, then detects its type. An
+ * Upload's bytes are handed on as they are (a view of the request body), a File's are read.
+ */
+export async function ingestUpload(file: UploadedFile | Blob, limits: IngestLimits, field = "file"): Promise<IngestedDocument> {
+  const filename = cleanFilename(filenameOf(file)) || "document";
   if (file.size > limits.maxBytes) {
     throw new AppError(
       "payload_too_large",
@@ -44,7 +48,7 @@ export async function ingestUpload(file: File | Blob, limits: IngestLimits, fiel
   }
   if (file.size === 0) throw new AppError("invalid_document", `${field}: the uploaded file '${filename}' is empty`);
 
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  const bytes = await bytesOf(file);
   const { mime, ext } = sniffType(bytes, filename, file.type);
   return { bytes, filename, contentType: mime, ext, source: "upload" };
 }
@@ -77,7 +81,7 @@ export async function ingestUrl(
 }
 
 /** ingestOne takes exactly one of an uploaded file or a URL (with optional url_headers JSON). */
-export async function ingestOne(input: { file?: File; url?: string; urlHeaders?: string }, limits: IngestLimits): Promise<IngestedDocument> {
+export async function ingestOne(input: { file?: UploadedFile; url?: string; urlHeaders?: string }, limits: IngestLimits): Promise<IngestedDocument> {
   const url = typeof input.url === "string" ? input.url.trim() : "";
   const hasUrlHeaders = typeof input.urlHeaders === "string" && input.urlHeaders.trim() !== "";
   if (input.file && url) throw new AppError("bad_request", "send either a 'file' or a 'url', not both");

@@ -6,6 +6,7 @@
  *   [ingest, render (web pages only), convert, check]   each step under one deadline signal
  */
 import { AppError } from "../errors";
+import type { UploadedFile } from "../ingest/upload";
 import { underDeadline } from "../runtime/deadline";
 import { ingestUpload, ingestUrl, type IngestedDocument, type IngestLimits } from "../ingest";
 import { ConversionProcesses, type DocumentConverter } from "../convert/isolation";
@@ -38,7 +39,7 @@ export function markdownDepsOf(config: Config, tools: ConvertTools): MarkdownDep
 }
 
 export interface MarkdownSource {
-  file?: File;
+  file?: UploadedFile;
   url?: string;
   urlHeaders?: Record<string, string>;
   /** render: how a web page URL becomes text; undefined = "auto" (see RENDER_MODES) */

@@ -18,6 +18,7 @@
  * (TaskStore.accept), so both are exact however many machines accept for one key at once.
  */
 import { randomBytes } from "node:crypto";
+import { isUploadedFile } from "../ingest/upload";
 import { insufficient, newHoldId, type Account } from "../credits/ledger";
 import { metered } from "../credits/meter";
 import { AppError } from "../errors";
@@ -38,7 +39,7 @@ const PENDING_CAP_RETRY_AFTER_S = 10;
 export interface TaskRequest {
   /** operation: a kind of the operations table */
   operation: string;
-  /** input: what the kind's `run` receives; JSON values plus top-level File / File[] values */
+  /** input: what the kind's `run` receives; JSON values plus top-level file values (UploadedFile, one or a list) */
   input: Record<string, unknown>;
   /** webhookUrl: receives the signed task record when the task ends (already checked by checkWebhookUrl) */
   webhookUrl?: string;
@@ -71,7 +72,7 @@ export interface TaskEngineOptions extends TaskRunnerOptions {
 const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString("hex")}`;
 
 function sourceOf(input: Record<string, unknown>): string | null {
-  if (input.file instanceof File) return input.file.name || "upload";
+  if (isUploadedFile(input.file)) return input.file.name || "upload";
   if (typeof input.url === "string") return input.url;
   return null;
 }

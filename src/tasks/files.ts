@@ -1,5 +1,5 @@
 /**
- * Task inputs. The JSON of a task's input lives in its row. Its top-level `File` and `File[]` values
+ * Task inputs. The JSON of a task's input lives in its row. Its top-level file values (UploadedFile, one or a list)
  * are replaced in the JSON by references and turned back into `File`s when the task runs:
  *   - small files (INLINE_MAX_BYTES for all of a task's files together) are kept in the JSON itself,
  *     base64: nothing to store and remove apart per task;
@@ -8,6 +8,7 @@
  *     the task row exists (a row never points at a missing blob); they go when the task ends.
  */
 import type { BlobStore } from "../store/backend";
+import { bytesOf, isUploadedFile, type UploadedFile } from "../ingest/upload";
 
 /** INLINE_MAX_BYTES: a task whose files add up to at most this many bytes keeps them in its row */
 export const INLINE_MAX_BYTES = 64 * 1024;
@@ -22,8 +23,8 @@ export function hasStoredFiles(json: string): boolean {
   return json.includes('"$file"');
 }
 
-function filesOf(input: Record<string, unknown>): File[] {
-  return Object.values(input).flatMap((v) => (v instanceof File ? [v] : Array.isArray(v) ? v.filter((x): x is File => x instanceof File) : []));
+function filesOf(input: Record<string, unknown>): UploadedFile[] {
+  return Object.values(input).flatMap((v) => (isUploadedFile(v) ? [v] : Array.isArray(v) ? v.filter(isUploadedFile) : []));
 }
 
 /** inputBlobOf: the blob prefix of a task's input files ("inputs/<task_id>") */
@@ -35,18 +36,19 @@ export function inputBlobOf(taskId: string): string {
 export async function storeInput(input: Record<string, unknown>, blobs: BlobStore, taskId: string): Promise<string> {
   const inline = filesOf(input).reduce((n, f) => n + f.size, 0) <= INLINE_MAX_BYTES;
   let count = 0;
-  const save = async (file: File): Promise<FileRef> => {
-    if (inline) return { $inline: { base64: Buffer.from(await file.arrayBuffer()).toString("base64"), name: file.name, type: file.type } };
+  const save = async (file: UploadedFile): Promise<FileRef> => {
+    const bytes = await bytesOf(file);
+    if (inline) return { $inline: { base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"), name: file.name, type: file.type } };
     // the stored name is a counter, never the client's filename (no path tricks); the name is kept in the JSON
     const path = String(count++);
-    await blobs.put(`${inputBlobOf(taskId)}/${path}`, file);
+    await blobs.put(`${inputBlobOf(taskId)}/${path}`, bytes);
     return { $file: { path, name: file.name, type: file.type } };
   };
   const stored: Record<string, unknown> = {};
   try {
     for (const [name, value] of Object.entries(input)) {
-      if (value instanceof File) stored[name] = await save(value);
-      else if (Array.isArray(value) && value.some((v) => v instanceof File)) stored[name] = await Promise.all(value.map((v) => (v instanceof File ? save(v) : v)));
+      if (isUploadedFile(value)) stored[name] = await save(value);
+      else if (Array.isArray(value) && value.some(isUploadedFile)) stored[name] = await Promise.all(value.map((v) => (isUploadedFile(v) ? save(v) : v)));
       else stored[name] = value;
     }
   } catch (error) {

@@ -15,6 +15,7 @@
  *   job: pending -> processing (its task runs) -> completed | failed     (DELETE removes it in any state)
  */
 import { randomBytes, createHash } from "node:crypto";
+import type { UploadedFile } from "../ingest/upload";
 import { mkdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { AppError } from "../errors";
@@ -44,7 +45,7 @@ export interface JobInput {
 /** ThumbnailTaskInput is the input of a thumbnail task: JSON values and the uploaded File. */
 export interface ThumbnailTaskInput {
   size: ThumbnailSize;
-  file?: File;
+  file?: UploadedFile;
   url?: string;
   urlHeaders?: Record<string, string>;
 }

@@ -1,5 +1,6 @@
 import type { Route } from "../http/route";
 import { priceText } from "../credits/costs";
+import type { UploadedFile } from "../ingest/upload";
 import type { HandlerInput } from "../http/operation";
 import { NOT_ENOUGH_CREDITS, type Responses } from "../http/responses";
 import { checkWebhookUrl, type UrlPolicy } from "../documents/inputs";
@@ -145,7 +146,7 @@ export const thumbnailRoutes: Route<ThumbnailRouteDeps>[] = [
     handler: async (input) => {
       const { body, services } = input;
       await checkWebhookUrl(body, services);
-      return generate(input, { file: body.file as File }, body);
+      return generate(input, { file: body.file as UploadedFile }, body);
     },
   },
   {

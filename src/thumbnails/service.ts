@@ -6,6 +6,7 @@
  *   [ingest (size limit, SSRF guard, sniff), pick handler (415), draw, fit + encode]   under one deadline
  */
 import { AppError } from "../errors";
+import type { UploadedFile } from "../ingest/upload";
 import { underDeadline } from "../runtime/deadline";
 import { ingestUpload, ingestUrl, type IngestedDocument, type IngestLimits } from "../ingest";
 import { headersForOrigin } from "../security/ssrf";
@@ -32,7 +33,7 @@ export interface ThumbnailDeps {
 }
 
 export interface ThumbnailSource {
-  file?: File;
+  file?: UploadedFile;
   url?: string;
   urlHeaders?: Record<string, string>;
 }
