@@ -689,8 +689,20 @@ function findGutter(lines: RawLine[], pageWidth: number): number | null {
   const leftWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x2 <= x))).filter((w) => w > 0);
   const rightWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x >= x))).filter((w) => w > 0);
   const wide = (widths: number[]) => median(widths) >= pageWidth * 0.25;
-  return wide(leftWidths) && wide(rightWidths) ? x : null;
+  if (!wide(leftWidths) || !wide(rightWidths)) return null;
+  // Columns of prose have words on both sides of most lines; a wide table whose column groups
+  // leave a gap (figures on both sides, words only in its header) is not two columns of text,
+  // when its rows are split into cells already (three or more a line) for the table to be found
+  // across the page.
+  const sideText = (segs: Segment[]) => segs.map((seg) => seg.text).join(" ");
+  const both = lines.filter((l) => l.segs.some((seg) => seg.x2 <= x) && l.segs.some((seg) => seg.x >= x));
+  const rows = both.filter((l) => !WORDS.test(sideText(l.segs.filter((seg) => seg.x2 <= x))) || !WORDS.test(sideText(l.segs.filter((seg) => seg.x >= x))));
+  const cells = rows.filter((l) => l.segs.length >= 3);
+  return both.length >= 4 && 2 * rows.length > both.length && 2 * cells.length >= rows.length ? null : x;
 }
+
+/** WORDS: three words of letters in a row, as a line of prose has and a row of figures does not */
+const WORDS = /\p{L}{2,}\S*\s+\p{L}{2,}\S*\s+\p{L}{2,}/u;
 
 function median(values: number[]): number {
   if (!values.length) return 0;
@@ -715,7 +727,9 @@ function joinJustified(lines: RawLine[]): RawLine[] {
     const last = line.segs[line.segs.length - 1]!;
     if (first.x - left > line.size || right - last.x2 > line.size || last.x2 - first.x < 0.85 * (right - left)) return line;
     for (let i = 1; i < line.segs.length; i++) if (line.segs[i]!.x - line.segs[i - 1]!.x2 > JUSTIFIED_GAP_EM * line.size) return line;
-    if (line.segs.length <= 3 && line.segs.some((seg) => !/\p{L}{2}/u.test(seg.text))) return line; // a row of label and figures
+    // a row of label and figures; or of figures mostly (a table of typewriter spacing fills the width too)
+    const figures = line.segs.filter((seg) => !/\p{L}{2}/u.test(seg.text)).length;
+    if ((line.segs.length <= 3 && figures > 0) || 2 * figures >= line.segs.length) return line;
     const text = line.segs.map((seg) => seg.text).join(" ");
     return { ...line, segs: [{ text, x: first.x, x2: last.x2, size: line.size }] };
   });
