@@ -100,7 +100,7 @@ describe("PDF text layer", () => {
     expect(result.markdown).toContain("The primary variance driver is SKU-4563, which shows a -24 unit discrepancy");
   });
 
-  test("borderless tables of right-aligned figures (public-domain pages, see fixtures/SOURCES-us-government.md): a column per figure under a two-row header, column groups across a gap, a typewriter table kept in cells, prose kept out", async () => {
+  test("borderless tables of right-aligned figures (public-domain pages, see fixtures/SOURCES-us-government.md): a column per figure under a two-row header, column groups across a gap, a typewriter table kept in cells without its leader dots, prose kept out", async () => {
     const usgs = (await fixture("usgs_borderless_figures_two_row_header.pdf")).markdown;
     // figures of different widths under one year: one column each, the group labels over their years
     expect(usgs).toContain("|  | Fused aluminum oxide |  | Silicon carbide |  |");
@@ -115,7 +115,7 @@ describe("PDF text layer", () => {
     expect(ntp).toContain("| 4,000 | 31 | 5.0** | 93 | 10 | 7.3* | 89 | 9.9** | 78 | 16.1** | 65 | 18.8** | 56 |");
     // rows of figures that fill the width are cells, not justified prose
     const nchs = (await fixture("nchs_typewriter_table_dot_leaders.pdf")).markdown;
-    expect(nchs).toMatch(/^\| 0\.95 \.+ \| 160 \| 176 \| 192 \| 208 \| 224 \| 240 \| 256 \|$/m);
+    expect(nchs).toContain("| 0.95 | 160 | 176 | 192 | 208 | 224 | 240 | 256 |");
     expect(nchs).toContain("The suggestion for the presentation of population standard deviations");
     expect(nchs).not.toMatch(/^\|.*The suggestion for the presentation/m);
   });

@@ -978,10 +978,15 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
 /** tableOfRows drops the empty columns of `rows` and makes the table block ("form" when the rows are a form's fields). */
 function tableOfRows(lines: RawLine[], rows: string[][], size: number, columns: ColumnEdge[], isForm: (rows: string[][]) => boolean): LayoutBlock | "form" {
   if (isForm(rows)) return "form";
+  // Leader dots lead the eye from a label to its figures; they are not the label's text.
+  rows = rows.map((row) => row.map((cell) => cell.replace(LEADER_DOTS, "").trim()));
   const used = columns.map((_, c) => rows.some((r) => r[c]));
   const compact = rows.map((r) => r.filter((_, c) => used[c]));
   return { kind: "table", rows: compact, size, top: lines[0]!.y - size, bottom: lines[lines.length - 1]!.y, columns: columns.filter((_, c) => used[c]) };
 }
+
+/** LEADER_DOTS: a run of four or more dots (spaced or not) at a cell's end, or the whole cell */
+const LEADER_DOTS = /\s*(?:\.\s?){4,}$/;
 
 /** fillRows places each line's segments in their columns; a wrapped line's go on the cells of the row above. */
 function fillRows(lines: RawLine[], wrapped: Set<number>, count: number, columnOf: (s: Segment) => number): string[][] {
