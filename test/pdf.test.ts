@@ -100,6 +100,26 @@ describe("PDF text layer", () => {
     expect(result.markdown).toContain("The primary variance driver is SKU-4563, which shows a -24 unit discrepancy");
   });
 
+  test("borderless tables of right-aligned figures (public-domain pages, see fixtures/SOURCES-us-government.md): a column per figure under a two-row header, column groups across a gap, a typewriter table kept in cells without its leader dots, prose kept out", async () => {
+    const usgs = (await fixture("usgs_borderless_figures_two_row_header.pdf")).markdown;
+    // figures of different widths under one year: one column each, the group labels over their years
+    expect(usgs).toContain("|  | Fused aluminum oxide |  | Silicon carbide |  |");
+    expect(usgs).toContain("|  | 2009 | 2010 | 2009 | 2010 |");
+    expect(usgs).toContain("| United States and Canada | 60,400 | 60,400 | 42,600 | 42,600 |");
+    expect(usgs).toContain("| Argentina | — | — | 5,000 | 5,000 |");
+    expect(usgs).toContain("| World total (rounded) | 1,190,000 | 1,190,000 | 1,010,000 | 1,010,000 |");
+    expect(usgs).toMatch(/^Events, Trends, and Issues: Imports and higher operating costs/m);
+    // a wide table whose column groups leave a gap down the page is one table, not two columns of text
+    const ntp = (await fixture("ntp_wide_table_column_groups.pdf")).markdown;
+    expect(ntp).toContain("| 250 | 30 | 5.9 | 102 | 10 | 9.0 | 102 | 13.6 | 101 | 26.2 | 102 | 35.8 | 102 |");
+    expect(ntp).toContain("| 4,000 | 31 | 5.0** | 93 | 10 | 7.3* | 89 | 9.9** | 78 | 16.1** | 65 | 18.8** | 56 |");
+    // rows of figures that fill the width are cells, not justified prose
+    const nchs = (await fixture("nchs_typewriter_table_dot_leaders.pdf")).markdown;
+    expect(nchs).toContain("| 0.95 | 160 | 176 | 192 | 208 | 224 | 240 | 256 |");
+    expect(nchs).toContain("The suggestion for the presentation of population standard deviations");
+    expect(nchs).not.toMatch(/^\|.*The suggestion for the presentation/m);
+  });
+
   test("RECEIPT: lines of a narrow receipt keep their breaks, totals are present", async () => {
     const result = await fixture("RECEIPT-2024-TXN-98765_retail_purchase.pdf");
     expect(result.markdown).toMatch(/^#{1,3} TECHMART ELECTRONICS$/m);

@@ -689,8 +689,20 @@ function findGutter(lines: RawLine[], pageWidth: number): number | null {
   const leftWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x2 <= x))).filter((w) => w > 0);
   const rightWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x >= x))).filter((w) => w > 0);
   const wide = (widths: number[]) => median(widths) >= pageWidth * 0.25;
-  return wide(leftWidths) && wide(rightWidths) ? x : null;
+  if (!wide(leftWidths) || !wide(rightWidths)) return null;
+  // Columns of prose have words on both sides of most lines; a wide table whose column groups
+  // leave a gap (figures on both sides, words only in its header) is not two columns of text,
+  // when its rows are split into cells already (three or more a line) for the table to be found
+  // across the page.
+  const sideText = (segs: Segment[]) => segs.map((seg) => seg.text).join(" ");
+  const both = lines.filter((l) => l.segs.some((seg) => seg.x2 <= x) && l.segs.some((seg) => seg.x >= x));
+  const rows = both.filter((l) => !WORDS.test(sideText(l.segs.filter((seg) => seg.x2 <= x))) || !WORDS.test(sideText(l.segs.filter((seg) => seg.x >= x))));
+  const cells = rows.filter((l) => l.segs.length >= 3);
+  return both.length >= 4 && 2 * rows.length > both.length && 2 * cells.length >= rows.length ? null : x;
 }
+
+/** WORDS: three words of letters in a row, as a line of prose has and a row of figures does not */
+const WORDS = /\p{L}{2,}\S*\s+\p{L}{2,}\S*\s+\p{L}{2,}/u;
 
 function median(values: number[]): number {
   if (!values.length) return 0;
@@ -715,7 +727,9 @@ function joinJustified(lines: RawLine[]): RawLine[] {
     const last = line.segs[line.segs.length - 1]!;
     if (first.x - left > line.size || right - last.x2 > line.size || last.x2 - first.x < 0.85 * (right - left)) return line;
     for (let i = 1; i < line.segs.length; i++) if (line.segs[i]!.x - line.segs[i - 1]!.x2 > JUSTIFIED_GAP_EM * line.size) return line;
-    if (line.segs.length <= 3 && line.segs.some((seg) => !/\p{L}{2}/u.test(seg.text))) return line; // a row of label and figures
+    // a row of label and figures; or of figures mostly (a table of typewriter spacing fills the width too)
+    const figures = line.segs.filter((seg) => !/\p{L}{2}/u.test(seg.text)).length;
+    if ((line.segs.length <= 3 && figures > 0) || 2 * figures >= line.segs.length) return line;
     const text = line.segs.map((seg) => seg.text).join(" ");
     return { ...line, segs: [{ text, x: first.x, x2: last.x2, size: line.size }] };
   });
@@ -894,7 +908,8 @@ function clusterPositions(values: number[], tolerance: number): number[][] {
 /**
  * tableFrom makes a table of lines whose cells share x-positions. Columns are the left edges shared
  * by two or more cells, plus the right edges shared by cells that start elsewhere (right-aligned
- * numbers). It returns null unless at least three lines have cells in two or more columns, or the
+ * numbers); or, when those split the table into more columns than the x-ranges its cells cover
+ * (columnSpans: figures of different widths under one header), the ranges. It returns null unless at least three lines have cells in two or more columns, or the
  * run is a header and one row of three or more cells that all share left edges; "form" when the
  * rows are a form's fields (isFormRows).
  */
@@ -922,8 +937,8 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
     ...ends.map((c) => Math.min(...loose.filter((s) => s.x2 >= c[0]! - 0.01 && s.x2 <= c[c.length - 1]! + 0.01).map((s) => s.x))),
   ];
   const order = anchors.map((x, i) => ({ x, i })).sort((a, b) => a.x - b.x);
-  if (order.length < 2 || order.length > 15) return null;
-  const columnOf = (s: Segment): number => {
+  if (order.length < 2) return null;
+  function columnOfAnchors(s: Segment): number {
     const si = startOf(s);
     if (si >= 0) return order.findIndex((o) => o.i === si);
     const ei = endOf(s);
@@ -933,31 +948,96 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
       if (o.x <= s.x + tolerance) column = k;
     });
     return column;
+  }
+  // Two rows are a table when every cell of both starts at a shared left edge: three or more
+  // cells a row, or two a row with the second column clear of the first by more than a word gap.
+  const headerAndRow =
+    lines.length === 2 &&
+    wrapped.size === 0 &&
+    lines.every((l) => l.segs.length === lines[0]!.segs.length && l.segs.length >= 2 && l.segs.every((seg) => startOf(seg) >= 0)) &&
+    (lines[0]!.segs.length >= 3 || lines.every((l) => l.segs[1]!.x - l.segs[0]!.x2 > 2 * size));
+  const tableOf = (rows: string[][], columns: ColumnEdge[]) => {
+    const multiCell = rows.filter((r) => r.filter(Boolean).length >= 2).length;
+    if (multiCell < 3 && !headerAndRow) return null;
+    return tableOfRows(lines, rows, size, columns, isFormRows);
   };
+  const anchorRows = order.length <= 15 ? fillRows(lines, wrapped, order.length, columnOfAnchors) : [];
+  const anchorColumns = order.filter((_, c) => anchorRows.some((r) => r[c])).length;
+  // Edges that split the columns further than the cells' extents do (right-aligned figures of
+  // different widths, a header centred over them) give way to the extents, when those keep each
+  // line's cells apart and make a table.
+  const spans = columnSpans(lines, wrapped);
+  if (spans !== null && spans.used.length >= 2 && spans.used.length <= 15 && (order.length > 15 || spans.used.length < anchorColumns)) {
+    const table = tableOf(spans.rows, spans.columns);
+    if (table && table !== "form") return table;
+  }
+  if (order.length > 15) return null;
+  return tableOf(anchorRows, order.map((o) => (o.i < starts.length ? { x: o.x, right: false } : { x: ends[o.i - starts.length]![0]!, right: true })));
+}
+
+/** tableOfRows drops the empty columns of `rows` and makes the table block ("form" when the rows are a form's fields). */
+function tableOfRows(lines: RawLine[], rows: string[][], size: number, columns: ColumnEdge[], isForm: (rows: string[][]) => boolean): LayoutBlock | "form" {
+  if (isForm(rows)) return "form";
+  // Leader dots lead the eye from a label to its figures; they are not the label's text.
+  rows = rows.map((row) => row.map((cell) => cell.replace(LEADER_DOTS, "").trim()));
+  const used = columns.map((_, c) => rows.some((r) => r[c]));
+  const compact = rows.map((r) => r.filter((_, c) => used[c]));
+  return { kind: "table", rows: compact, size, top: lines[0]!.y - size, bottom: lines[lines.length - 1]!.y, columns: columns.filter((_, c) => used[c]) };
+}
+
+/** LEADER_DOTS: a run of four or more dots (spaced or not) at a cell's end, or the whole cell */
+const LEADER_DOTS = /\s*(?:\.\s?){4,}$/;
+
+/** fillRows places each line's segments in their columns; a wrapped line's go on the cells of the row above. */
+function fillRows(lines: RawLine[], wrapped: Set<number>, count: number, columnOf: (s: Segment) => number): string[][] {
   const rows: string[][] = [];
   lines.forEach((line, i) => {
     const continues = wrapped.has(i) && rows.length > 0;
-    const row: string[] = continues ? rows[rows.length - 1]! : Array.from({ length: order.length }, () => "");
+    const row: string[] = continues ? rows[rows.length - 1]! : Array.from({ length: count }, () => "");
     for (const s of line.segs) {
       const c = columnOf(s);
       row[c] = !row[c] ? s.text : continues ? joinWrapped(row[c]!, s.text) : `${row[c]} ${s.text}`;
     }
     if (!continues) rows.push(row);
   });
-  const multiCell = rows.filter((r) => r.filter(Boolean).length >= 2).length;
-  // Two rows are a table when every cell of both starts at a shared left edge: three or more
-  // cells a row, or two a row with the second column clear of the first by more than a word gap.
-  const headerAndRow =
-    rows.length === 2 &&
-    wrapped.size === 0 &&
-    lines.every((l) => l.segs.length === lines[0]!.segs.length && l.segs.length >= 2 && l.segs.every((seg) => startOf(seg) >= 0)) &&
-    (lines[0]!.segs.length >= 3 || lines.every((l) => l.segs[1]!.x - l.segs[0]!.x2 > 2 * size));
-  if (multiCell < 3 && !headerAndRow) return null;
-  if (isFormRows(rows)) return "form";
-  const used = order.map((_, c) => rows.some((r) => r[c]));
-  const compact = rows.map((r) => r.filter((_, c) => used[c]));
-  const columns = order.map((o) => (o.i < starts.length ? { x: o.x, right: false } : { x: ends[o.i - starts.length]![0]!, right: true })).filter((_, c) => used[c]);
-  return { kind: "table", rows: compact, size, top: lines[0]!.y - size, bottom: lines[lines.length - 1]!.y, columns };
+  return rows;
+}
+
+/**
+ * columnSpans finds a table's columns as the x-ranges its cells cover, the way a reader sees a
+ * column of right-aligned figures of different widths, or of centred words: narrow cells first,
+ * each joins the one column it overlaps or starts a new one; a cell over two or more columns (a
+ * group label, a title) spans them and goes in the first. Null when two cells of one line would
+ * share a column (the ranges do not keep the cells apart).
+ */
+function columnSpans(lines: RawLine[], wrapped: Set<number>): { columns: ColumnEdge[]; rows: string[][]; used: number[] } | null {
+  const spans: Array<{ x: number; x2: number }> = [];
+  const bySize = lines.flatMap((l) => l.segs).sort((a, b) => a.x2 - a.x - (b.x2 - b.x));
+  for (const seg of bySize) {
+    const over = spans.filter((c) => seg.x < c.x2 && seg.x2 > c.x);
+    if (over.length === 0) spans.push({ x: seg.x, x2: seg.x2 });
+    else if (over.length === 1) {
+      over[0]!.x = Math.min(over[0]!.x, seg.x);
+      over[0]!.x2 = Math.max(over[0]!.x2, seg.x2);
+    }
+  }
+  spans.sort((a, b) => a.x - b.x);
+  const columnOf = (seg: Segment) => spans.findIndex((c) => seg.x < c.x2 && seg.x2 > c.x);
+  for (let i = 0; i < lines.length; i++) {
+    if (wrapped.has(i)) continue;
+    const taken = lines[i]!.segs.map(columnOf);
+    if (new Set(taken).size < taken.length) return null;
+  }
+  const rows = fillRows(lines, wrapped, spans.length, columnOf);
+  const used = spans.map((_, c) => c).filter((c) => rows.some((r) => r[c]));
+  // A column is right-aligned when its cells' right edges line up closer than their left edges.
+  const columns = spans.map((span, c) => {
+    const cells = lines.flatMap((l) => l.segs).filter((seg) => columnOf(seg) === c && seg.x >= span.x && seg.x2 <= span.x2);
+    const spread = (values: number[]) => Math.max(...values) - Math.min(...values);
+    const right = cells.length >= 2 && spread(cells.map((seg) => seg.x2)) < spread(cells.map((seg) => seg.x));
+    return { x: right ? span.x2 : span.x, right };
+  });
+  return { columns, rows, used };
 }
 
 function columnRightEdge(lines: RawLine[]): number {
