@@ -38,6 +38,13 @@
  * load_freq_dawg=0 changed no count (the installed eng model is tessdata_fast's LSTM, with no legacy
  * model for --oem 0/2).
  *
+ * Second pass, tried 2026-11-27 and not kept (bench/README.md, ocr-sroie): lines whose lowest word
+ * confidence is low, cropped, stacked into one image and read again, the more confident reading
+ * kept per line. On the 50 even-numbered SROIE receipts (0.797): re-reading 54-74% of lines at the
+ * same scale gave 0.800 for 0.8-0.9x more tesseract CPU; crops enlarged 1.5x gave 0.792-0.794.
+ * Debian's Latin script model (tesseract-ocr-script-latn) read 0.797 vs 0.780 on 20 of them, at 3.8x
+ * the CPU time of the installed eng model.
+ *
  * Scanned PDF pages go through the same prepareScan as image files (rendered at 150 dpi).
  */
 
