@@ -20,7 +20,8 @@
  *
  *   bun bench/scale-out.ts
  *   BENCH_PAGES=8 BENCH_ROUNDS=1 bun bench/scale-out.ts          quick look
- *   BENCH_DATABASE=postgres bun bench/scale-out.ts               on PostgreSQL (once serve accepts it)
+ *   BENCH_DATABASE=postgres bun bench/scale-out.ts               on PostgreSQL
+ *   BENCH_CPU=1 bun bench/scale-out.ts                           with CPU seconds per page by process kind
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -109,7 +110,7 @@ function machineBusy(): number {
   return (ticks.slice(0, 8).reduce((a, b) => a + b, 0) - ticks[3]! - ticks[4]!) / TICKS_PER_SECOND;
 }
 
-/** CpuShares: CPU seconds of one run by whom */
+/** CpuShares: CPU seconds of one run by whom (tesseract: the programs run per image and the warm OCR processes) */
 type CpuShares = { server: number; conversion: number; tesseract: number; postgres: number; bench: number; others: number };
 
 /** statsNow: every process's /proc stat */
@@ -165,18 +166,21 @@ class TesseractWatch {
 }
 
 /**
- * cpuNow: CPU seconds so far of the servers (their own threads), the rest of their process trees
- * but tesseract (conversion processes, bwrap), the PostgreSQL cluster (the postmaster, its live
+ * cpuNow: CPU seconds so far of the servers (their own threads), their warm OCR processes (a Bun
+ * process whose parent is bwrap), the rest of their process trees but tesseract programs
+ * (conversion processes, bwrap), the PostgreSQL cluster (the postmaster, its live
  * backends and the reaped ones), this bench process, and the machine (all of it).
  */
-function cpuNow(serverPids: number[], postmasterPid: number | null): Omit<CpuShares, "tesseract" | "others"> & { machine: number } {
+function cpuNow(serverPids: number[], postmasterPid: number | null): Omit<CpuShares, "tesseract" | "others"> & { ocr: number; machine: number } {
   const stats = statsNow();
   const usage = process.cpuUsage();
-  const shares = { server: 0, conversion: 0, postgres: 0, bench: (usage.user + usage.system) / 1e6, machine: machineBusy() };
+  const shares = { server: 0, conversion: 0, ocr: 0, postgres: 0, bench: (usage.user + usage.system) / 1e6, machine: machineBusy() };
   for (const [pid, st] of stats) {
     if (serverPids.includes(pid)) shares.server += st.own;
     else if (under(stats, pid, serverPids)) {
-      if (st.comm !== "tesseract") shares.conversion += st.own;
+      // a warm OCR process: the long-lived Bun process in a sandbox (a transient tesseract is the watch's)
+      if (st.comm !== "tesseract" && st.comm !== "bwrap" && stats.get(st.ppid)?.comm === "bwrap") shares.ocr += st.own;
+      else if (st.comm !== "tesseract") shares.conversion += st.own;
     } else if (postmasterPid && under(stats, pid, [postmasterPid])) shares.postgres += st.own + (pid === postmasterPid ? st.reaped : 0);
   }
   return shares;
@@ -242,8 +246,9 @@ async function run(n: number): Promise<{ perMinute: number; lost: number; cpu: C
     let cpu: CpuShares | null = null;
     if (before && after) {
       const spent = (k: keyof typeof before) => after[k] - before[k];
-      const ours = spent("server") + spent("conversion") + after.tesseract + spent("postgres") + spent("bench");
-      cpu = { server: spent("server"), conversion: spent("conversion"), tesseract: after.tesseract, postgres: spent("postgres"), bench: spent("bench"), others: Math.max(0, spent("machine") - ours) };
+      const ocr = after.tesseract + spent("ocr");
+      const ours = spent("server") + spent("conversion") + ocr + spent("postgres") + spent("bench");
+      cpu = { server: spent("server"), conversion: spent("conversion"), tesseract: ocr, postgres: spent("postgres"), bench: spent("bench"), others: Math.max(0, spent("machine") - ours) };
     }
     return { perMinute: ended.length / minutes, lost: PAGES - ended.length, cpu, seconds: minutes * 60 };
   } finally {

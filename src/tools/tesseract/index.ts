@@ -91,7 +91,10 @@ export class Tesseract implements OcrEngine {
       else warm.kill();
       return tsv;
     } catch (error) {
-      if (!(error instanceof WarmOcrError)) throw error;
+      if (!(error instanceof WarmOcrError)) {
+        warm.kill();
+        throw error;
+      }
       if (error.reason === "language") {
         this.idle.push(warm);
         throw new AppError("bad_request", `OCR language '${request.lang}' is not installed on this server (Debian package tesseract-ocr-${request.lang})`, { cause: error });

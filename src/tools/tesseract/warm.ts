@@ -80,6 +80,7 @@ export class WarmOcrProcess {
   async recognize(request: OcrRequest, pixels: Uint8Array, timeoutMs: number, signal: AbortSignal): Promise<string> {
     await this.ready;
     if (this.gone) throw this.gone;
+    if (signal.aborted) throw new WarmOcrError("OCR aborted before it started", "aborted");
     this.served++;
     const header = new TextEncoder().encode(JSON.stringify(request));
     this.child.stdin!.write(lengthPrefix(header.length));
