@@ -33,6 +33,8 @@ import { AppError } from "../errors";
 import { closeConvertTools, createConvertTools } from "../convert/tools";
 import { markdownDepsOf, markdownOf, resultFields } from "../markdown/service";
 import { CONVERSION_PROCESS_COMMAND } from "../convert/isolation";
+import { runOcrProcess } from "../tools/tesseract/ocrProcess";
+import { OCR_PROCESS_COMMAND } from "../tools/tesseract/warm";
 import { runConversionChild } from "../convert/isolation/child";
 import { RENDER_MODES, type RenderMode } from "../convert/types";
 import { MCP_BRIDGE_OPTIONS, runStdioBridge } from "../mcp/bridge";
@@ -592,6 +594,8 @@ export async function main(argv: string[]): Promise<number> {
   const [first, second] = argv;
   // the compiled binary starts itself as a conversion process (src/convert/isolation); not for users
   if (first === CONVERSION_PROCESS_COMMAND) return runConversionChild();
+  // and as a warm OCR process (src/tools/tesseract/warm.ts)
+  if (first === OCR_PROCESS_COMMAND) return runOcrProcess();
   if (!first || first === "help" || first === "--help" || first === "-h") {
     out(globalHelp());
     return 0;

@@ -171,8 +171,10 @@ export function measureText(image: GreyImage): TextMeasure {
   if (ink === 0 || ink > data.length / 2) return none;
 
   // Two-pass labelling with union-find over 4-connected ink pixels.
+  // (typed arrays and one root lookup per label, not per pixel: this runs over every pixel of a scan)
   const labels = new Int32Array(W * H);
-  const parent: number[] = [0];
+  let parent = new Int32Array(1024);
+  let count = 1;
   const root = (label: number): number => {
     while (parent[label] !== label) {
       parent[label] = parent[parent[label]!]!;
@@ -186,8 +188,13 @@ export function measureText(image: GreyImage): TextMeasure {
       const up = y > 0 ? labels[i - W]! : 0;
       const left = x > 0 ? labels[i - 1]! : 0;
       if (up === 0 && left === 0) {
-        labels[i] = parent.length;
-        parent.push(parent.length);
+        if (count === parent.length) {
+          const grown = new Int32Array(parent.length * 2);
+          grown.set(parent);
+          parent = grown;
+        }
+        parent[count] = count;
+        labels[i] = count++;
       } else if (up !== 0 && left !== 0) {
         const a = root(up);
         const b = root(left);
@@ -196,7 +203,8 @@ export function measureText(image: GreyImage): TextMeasure {
       } else labels[i] = up || left;
     }
   }
-  const count = parent.length;
+  const rootOf = new Int32Array(count);
+  for (let label = 1; label < count; label++) rootOf[label] = root(label);
   const x0 = new Int32Array(count).fill(W);
   const y0 = new Int32Array(count).fill(H);
   const x1 = new Int32Array(count).fill(-1);
@@ -205,7 +213,7 @@ export function measureText(image: GreyImage): TextMeasure {
   for (let y = 0, i = 0; y < H; y++) {
     for (let x = 0; x < W; x++, i++) {
       if (labels[i] === 0) continue;
-      const r = root(labels[i]!);
+      const r = rootOf[labels[i]!]!;
       if (x < x0[r]!) x0[r] = x;
       if (x > x1[r]!) x1[r] = x;
       if (y < y0[r]!) y0[r] = y;
@@ -246,7 +254,7 @@ export function measureText(image: GreyImage): TextMeasure {
     for (let i = 0; i < data.length; i++) if (data[i]! > threshold) paperSum += data[i]!;
     const paper = Math.round(paperSum / (data.length - ink));
     const clean = new Uint8Array(data);
-    for (let i = 0; i < clean.length; i++) if (labels[i] && rules.has(root(labels[i]!))) clean[i] = paper;
+    for (let i = 0; i < clean.length; i++) if (labels[i] && rules.has(rootOf[labels[i]!]!)) clean[i] = paper;
     withoutRules = { data: clean, width: W, height: H };
   }
   return {
@@ -264,7 +272,7 @@ export function measureText(image: GreyImage): TextMeasure {
  * RULE_MIN_LENGTH glyph heights long) and dashed ones (chains of at least DASH_MIN_COUNT flat
  * dashes on one height, each close to the next). Returns the component labels and the number of rules.
  */
-function findRules(glyphHeight: number, count: number, parent: number[], x0: Int32Array, y0: Int32Array, x1: Int32Array, y1: Int32Array): Set<number> & { chains: number } {
+function findRules(glyphHeight: number, count: number, parent: Int32Array, x0: Int32Array, y0: Int32Array, x1: Int32Array, y1: Int32Array): Set<number> & { chains: number } {
   const found = Object.assign(new Set<number>(), { chains: 0 });
   const flat = Math.max(2, Math.round(RULE_MAX_HEIGHT * glyphHeight));
   const dashes: number[] = [];

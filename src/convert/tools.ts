@@ -61,5 +61,6 @@ export function convertLimitsOf(config: Config): ConvertLimits {
 
 /** closeConvertTools stops every program the tools started; safe to call when none was started. */
 export async function closeConvertTools(tools: ConvertTools): Promise<void> {
+  tools.ocr.close?.();
   await Promise.allSettled([tools.browser.close(), tools.office.close()]);
 }

@@ -38,6 +38,8 @@ export interface RecognizeOptions {
 export interface OcrEngine {
   /** recognize reads the text of one image (PNG, JPEG, TIFF, PNM bytes) */
   recognize(image: Uint8Array, signal: AbortSignal, options?: RecognizeOptions): Promise<OcrResult>;
+  /** close stops the processes it keeps warm, if any */
+  close?(): void;
 }
 
 /** MediaInfo is what ffprobe says about an audio or video file. */

@@ -1,12 +1,17 @@
 /**
- * The tesseract OCR engine: one process per image, the image on stdin (never a path in a shell
- * command), OMP_THREAD_LIMIT=1 because tesseract's own threads make a page 5x slower on two cores,
- * and at most `concurrency` processes at once so pages are parallelised by us instead.
+ * The tesseract OCR engine: at most `concurrency` images at once, each in a warm OCR process
+ * (warm.ts, ocrProcess.ts: libtesseract loaded once, the grey pixels of a PGM sent over a pipe), so
+ * that an image does not pay the ~0.25 s of CPU a tesseract program spends loading its model.
+ * Anything else (an image that is not an 8-bit PGM, a machine without the library, a warm process
+ * that died on the image) runs the tesseract program: one process per image, the image on stdin
+ * (never a path in a shell command). Both with OMP_THREAD_LIMIT=1 because tesseract's own threads
+ * make a page 5x slower on two cores, so pages are parallelised by us instead.
  */
 import { AppError } from "../../errors";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../types";
 import { ProcessError, runProcess, toolUnavailable } from "../process";
 import { Semaphore } from "../semaphore";
+import { parsePgm, WarmOcrError, WarmOcrProcess } from "./warm";
 
 export interface TesseractOptions {
   /** concurrency: tesseract processes running at once */
@@ -15,19 +20,31 @@ export interface TesseractOptions {
   timeoutMs: number;
   /** binary: the tesseract executable */
   binary?: string;
+  /** warm: recognise PGM images in warm OCR processes (default true); false runs the program for every image */
+  warm?: boolean;
 }
 
 export class Tesseract implements OcrEngine {
   private readonly slots: Semaphore;
+  /** idle: warm OCR processes not serving a request (at most `concurrency` exist: one per slot) */
+  private readonly idle: WarmOcrProcess[] = [];
+  /** warmUnavailable: why warm processes cannot start here (then every image runs the program) */
+  private warmUnavailable: string | null = null;
 
   constructor(private readonly options: TesseractOptions) {
     this.slots = new Semaphore(Math.max(1, options.concurrency));
+    if (options.warm === false) this.warmUnavailable = "turned off";
   }
 
   recognize(image: Uint8Array, signal: AbortSignal, options: RecognizeOptions = {}): Promise<OcrResult> {
     const lang = options.lang ?? "eng";
     const psm = options.segmentation === "block" ? "6" : "3";
     return this.slots.run(async () => {
+      const pgm = this.warmUnavailable ? null : parsePgm(image);
+      if (pgm) {
+        const tsv = await this.recognizeWarm({ lang, psm: Number(psm), dpi: options.dpi ? Math.round(options.dpi) : 0, width: pgm.width, height: pgm.height }, pgm.pixels, signal);
+        if (tsv !== null) return parseTsv(tsv);
+      }
       let tsv: string;
       try {
         const result = await runProcess(this.options.binary ?? "tesseract", ["stdin", "stdout", "-l", lang, "--psm", psm, ...(options.dpi ? ["--dpi", String(Math.round(options.dpi))] : []), "tsv"], {
@@ -50,6 +67,44 @@ export class Tesseract implements OcrEngine {
       }
       return parseTsv(tsv);
     }, signal);
+  }
+
+  /** close stops the warm OCR processes (they also end when the server's pipe to them closes). */
+  close(): void {
+    for (const warm of this.idle.splice(0)) warm.kill();
+  }
+
+  /**
+   * recognizeWarm OCRs in a warm process (inside a slot: an idle one, or a new one); null when the
+   * program must do it instead (no warm process can start here, or this one died on the image).
+   */
+  private async recognizeWarm(request: Parameters<WarmOcrProcess["recognize"]>[0], pixels: Uint8Array, signal: AbortSignal): Promise<string | null> {
+    let warm = this.idle.pop();
+    while (warm && !warm.usable) {
+      warm.kill();
+      warm = this.idle.pop();
+    }
+    warm ??= new WarmOcrProcess();
+    try {
+      const tsv = await warm.recognize(request, pixels, this.options.timeoutMs, signal);
+      if (warm.usable) this.idle.push(warm);
+      else warm.kill();
+      return tsv;
+    } catch (error) {
+      if (!(error instanceof WarmOcrError)) {
+        warm.kill();
+        throw error;
+      }
+      if (error.reason === "language") {
+        this.idle.push(warm);
+        throw new AppError("bad_request", `OCR language '${request.lang}' is not installed on this server (Debian package tesseract-ocr-${request.lang})`, { cause: error });
+      }
+      warm.kill();
+      if (error.reason === "timeout") throw new AppError("timeout", `OCR of one image took longer than ${this.options.timeoutMs} ms`, { cause: error });
+      if (error.reason === "aborted") throw signal.reason ?? error;
+      if (error.reason === "start") this.warmUnavailable = error.message; // e.g. no libtesseract: the program from now on
+      return null;
+    }
   }
 }
 
