@@ -63,7 +63,7 @@ export async function createServices(config: Config, overrides: Partial<Pick<Ser
   const keys = new KeyResolver(backend, (error) => logger.error("-", "could not record a key's last use", error));
   const ledger = new Ledger(backend);
   const rateLimiter = new RateLimiter(backend.counters);
-  const markdown = markdownDepsOf(config, createConvertTools(config, pool, groq));
+  const markdown = markdownDepsOf(config, createConvertTools(config, pool, groq, (message, detail) => logger.info(message, { detail })));
   const provider = groq ? { client: groq, models: config.groq.models } : undefined;
   const sandbox = new PythonSandbox({ ...config.compute, maxOutputChars: 8000 });
   const metrics = new Metrics();

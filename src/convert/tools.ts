@@ -18,8 +18,8 @@ import { detectIsolation } from "../tools/sandbox";
 /** OFFICE_JOBS_PER_INSTANCE: a warm soffice is restarted after this many conversions (bounds leaks). */
 const OFFICE_JOBS_PER_INSTANCE = 200;
 
-/** createConvertTools builds the tools; `groq` is the provider client (speech-to-text), undefined when none is configured. */
-export function createConvertTools(config: Config, pool: ConvertWorkers, groq: Groq | undefined = providerClientOf(config)): ConvertTools {
+/** createConvertTools builds the tools; `groq` is the provider client (speech-to-text), undefined when none is configured; `notice` hears what the operator should know (a tool running slower than it could). */
+export function createConvertTools(config: Config, pool: ConvertWorkers, groq: Groq | undefined = providerClientOf(config), notice: (message: string, detail: string) => void = () => {}): ConvertTools {
   detectIsolation(config.bwrapPath); // once, before any tool runs; serve logs the outcome
   const tmp = join(config.dataDir, "tmp");
   const timeoutMs = config.convert.timeoutMs;
@@ -36,7 +36,7 @@ export function createConvertTools(config: Config, pool: ConvertWorkers, groq: G
       jobsPerInstance: OFFICE_JOBS_PER_INSTANCE,
       workDir: join(tmp, "libreoffice"),
     }),
-    ocr: new Tesseract({ concurrency: config.ocrConcurrency, timeoutMs }),
+    ocr: new Tesseract({ concurrency: config.ocrConcurrency, timeoutMs, onWarmUnavailable: (why) => notice("warm OCR processes unavailable: each image runs the tesseract program", why) }),
     media,
     browser: new ChromiumSupervisor({
       executablePath: config.chromium.path,

@@ -22,6 +22,8 @@ export interface TesseractOptions {
   binary?: string;
   /** warm: recognise PGM images in warm OCR processes (default true); false runs the program for every image */
   warm?: boolean;
+  /** onWarmUnavailable: told once why warm processes cannot start here (the server logs it: OCR then costs a program start per image) */
+  onWarmUnavailable?: (why: string) => void;
 }
 
 export class Tesseract implements OcrEngine {
@@ -102,7 +104,10 @@ export class Tesseract implements OcrEngine {
       warm.kill();
       if (error.reason === "timeout") throw new AppError("timeout", `OCR of one image took longer than ${this.options.timeoutMs} ms`, { cause: error });
       if (error.reason === "aborted") throw signal.reason ?? error;
-      if (error.reason === "start") this.warmUnavailable = error.message; // e.g. no libtesseract: the program from now on
+      if (error.reason === "start") {
+        this.warmUnavailable = error.message; // e.g. no libtesseract: the program from now on
+        this.options.onWarmUnavailable?.(error.message);
+      }
       return null;
     }
   }
