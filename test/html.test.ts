@@ -184,6 +184,55 @@ describe("convertHtml (uploaded HTML files)", () => {
     expect(result.method).toBe("html");
   });
 
+  /** POLISH: a paragraph with every Polish letter, to decode in the charsets Polish pages are served in. */
+  const POLISH = "Zażółć gęślą jaźń. Kolejne organizacje sprzeciwiają się atakom; uchwałę przyjęło Stowarzyszenie na Rzecz Zrównoważonego Rozwoju. Łódź, Świnoujście, Źródło.";
+
+  /** encodeLegacy writes text in a single-byte charset, by inverting the charset's own decoder. */
+  function encodeLegacy(text: string, charset: string): Uint8Array {
+    const decoder = new TextDecoder(charset);
+    const byChar = new Map<string, number>();
+    for (let b = 0; b < 256; b++) byChar.set(decoder.decode(new Uint8Array([b])), b);
+    return new Uint8Array(Array.from(text, (ch) => {
+      const b = byChar.get(ch);
+      if (b === undefined) throw new Error(`'${ch}' is not in ${charset}`);
+      return b;
+    }));
+  }
+
+  const page = (charset: string, text: string) => [`<html><head><meta charset="${charset}"><title>Strona</title></head><body><p>`, text, "</p></body></html>"];
+
+  test("a page declared windows-1250 or iso-8859-2 whose bytes are valid UTF-8 decodes as UTF-8", async () => {
+    for (const declared of ["windows-1250", "iso-8859-2"]) {
+      const [head, text, tail] = page(declared, POLISH);
+      const bytes = new TextEncoder().encode(head! + text + tail);
+      const result = await convertHtml(htmlInput(bytes), context({ mainContent: false }));
+      expect(result.markdown).toContain(POLISH);
+    }
+  });
+
+  test("a page declared UTF-8 whose bytes are windows-1250 or iso-8859-2 decodes in the charset of its bytes", async () => {
+    for (const actual of ["windows-1250", "iso-8859-2"]) {
+      const [head, text, tail] = page("utf-8", POLISH);
+      const bytes = new Uint8Array([...new TextEncoder().encode(head), ...encodeLegacy(text!, actual), ...new TextEncoder().encode(tail)]);
+      const result = await convertHtml(htmlInput(bytes), context({ mainContent: false }));
+      expect(result.markdown).toContain(POLISH);
+    }
+  });
+
+  test("UTF-8 text with a few broken sequences (a truncated teaser, a legacy include) stays UTF-8 whatever the declaration", async () => {
+    for (const declared of ["utf-8", "windows-1250", "iso-8859-2"]) {
+      const [head, text, tail] = page(declared, POLISH);
+      const utf8 = new TextEncoder().encode(head! + text);
+      // "papieros" cut inside its "ó" (0xC3 without its second byte), and one byte of a legacy include.
+      const truncated = new Uint8Array([...new TextEncoder().encode(" Przemyt paczek papieros"), 0xc3, ...new TextEncoder().encode("... Cena 5"), 0xa4]);
+      const bytes = new Uint8Array([...utf8, ...truncated, ...new TextEncoder().encode(tail)]);
+      const result = await convertHtml(htmlInput(bytes), context({ mainContent: false }));
+      expect(result.markdown).toContain(POLISH);
+      expect(result.markdown).toContain("Przemyt paczek papieros");
+      expect(result.markdown).toContain("Cena 5");
+    }
+  });
+
   test("a page without any text is empty_document", async () => {
     const bytes = new TextEncoder().encode("<html><body><script>var a = 1;</script><div></div></body></html>");
     const error = await convertHtml(htmlInput(bytes), context()).catch((e) => e);
