@@ -52,9 +52,9 @@ const BOILERPLATE_WORDS = new Set([
 ]);
 /**
  * AUTHOR_BOX: the author's box under an article (portrait, bio, "more posts by"), named in a class or
- * id: "author-bio", "author-box", "about-the-author", "post-author", "saboxplugin-wrap" (a WordPress plugin).
+ * id: "author-bio", "author-box", "about-the-author", "post-author", "saboxplugin-wrap" and "m-a-box" (WordPress plugins).
  */
-const AUTHOR_BOX = /(?:^|[\s_-])(?:author|autor|autorin)[-_]?(?:bio|box|info|description|card|about|details|profile)\b|about[-_]?(?:the[-_]?)?author|\b(?:post|entry|article)[-_]author\b|saboxplugin/i;
+const AUTHOR_BOX = /(?:^|[\s_-])(?:author|autor|autorin)[-_]?(?:bio|box|info|description|card|about|details|profile)\b|about[-_]?(?:the[-_]?)?author|\b(?:post|entry|article)[-_]author\b|saboxplugin|\bm-a-box\b/i;
 /** HIDDEN_CLASSES: screen-reader-only text ("Skip to content") */
 const HIDDEN_CLASSES = /(?:^|\s)(?:sr-only|screen-reader-text|visually-hidden|visuallyhidden)(?:\s|$)/i;
 const KEEP_TAGS = new Set(["html", "body", "main", "article"]);
@@ -168,8 +168,46 @@ function isGallery(root: DomNode): boolean {
 
 /** captionTest: isCaption for the article under `root`, except that a gallery's captions are its text. */
 function captionTest(root: DomNode, stats: Map<DomNode, TextStats>): (el: DomElement) => boolean {
-  if (!isGallery(root)) return (el) => isCaption(el, stats);
-  return (el) => !inPictureFigure(el) && el.nodeName.toLowerCase() !== "figcaption" && isCaption(el, stats);
+  if (isGallery(root)) return (el) => !inPictureFigure(el) && el.nodeName.toLowerCase() !== "figcaption" && isCaption(el, stats);
+  const described = altCaptions(root);
+  return (el) => described.has(el) || isCaption(el, stats);
+}
+
+/** ALT_CAPTION_MIN_CHARS: an image's alt text this long (non-space characters) is a sentence a caption can repeat; ALT_CAPTION_EXTRA_CHARS: what a caption adds to it (a credit) */
+const ALT_CAPTION_MIN_CHARS = 15;
+const ALT_CAPTION_EXTRA_CHARS = 120;
+/** CAPTION_TEXT_TAGS: the elements a caption without markup is written in */
+const CAPTION_TEXT_TAGS = new Set(["p", "div", "span", "small", "strong", "em", "sub", "i", "b"]);
+
+/**
+ * altCaptions finds the captions that repeat their picture's alt text: a short block just after the
+ * image (or after the small wrapper it sits in, up to three levels) whose text opens with the alt
+ * text ("Golf im TV: Die Übertragungszeiten ... (Foto: Getty)" under an image of that alt). Such a
+ * caption describes the picture, like a figcaption; the image stays.
+ */
+function altCaptions(root: DomNode): Set<DomNode> {
+  const found = new Set<DomNode>();
+  const images = (root as unknown as DomElement).querySelectorAll?.("img[alt]") ?? [];
+  for (let i = 0; i < images.length; i++) {
+    const img = images[i]!;
+    const alt = normalizeSpace(img.getAttribute("alt") ?? "").toLowerCase();
+    const altChars = countChars(alt);
+    if (altChars < ALT_CAPTION_MIN_CHARS) continue;
+    let node: DomElement = img;
+    for (let up = 0; up < 3 && node !== root; up++) {
+      for (let next = nextElement(node), seen = 0; next && seen < 3; next = nextElement(next), seen++) {
+        if (!CAPTION_TEXT_TAGS.has(next.nodeName.toLowerCase())) continue;
+        const text = normalizeSpace(next.textContent ?? "").toLowerCase();
+        if (!text) continue;
+        if (countChars(text) <= altChars + ALT_CAPTION_EXTRA_CHARS && text.startsWith(alt) && next.querySelectorAll("img, picture, video, table, p + p").length === 0) found.add(next);
+        break;
+      }
+      const parent = node.parentNode as DomElement | null;
+      if (!parent || parent.nodeType !== 1 || countChars(parent.textContent ?? "") > altChars + ALT_CAPTION_EXTRA_CHARS) break;
+      node = parent;
+    }
+  }
+  return found;
 }
 
 /** inPictureFigure: the element sits (within three levels) in a <figure> that holds a picture. */
@@ -907,7 +945,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
  * interessant", "Lesen Sie auch", "Te puede interesar", "À lire aussi"), or the author's box.
  */
 const RELATED_HEADING = new RegExp(
-  "^(?:related(?: articles| posts| stories| content| reading)?|more (?:from|on|in|stories|articles|news)\\b|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended(?: for you)?|most (?:read|popular)|about the author|" +
+  "^(?:related(?: articles| posts| stories| content| reading)?|more (?:from|on|in|stories|articles|news)\\b|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended(?: for you)?|most (?:read|popular)|about the author|(?:(?:the|der|die|el|la|l') ?)?(?:author|authors|autor|autorin|autoren|autora|auteur|autore)$|zur person$|o autorze|sobre (?:el|la|o|a) autora?|à propos de l'auteur|" +
     "auch interessant|auch lesen|lies auch|siehe auch|schon gelesen|(?:das|dies|dieses)(?: thema| artikel)? könnte (?:dich|sie|euch) (?:auch )?interessieren|entdecke (?:weitere|mehr)\\b|noch mehr (?:infos|artikel|beiträge|themen|tipps|geschichten)\\b|mehr (?:zum thema|zu|zum|aus|von|themen)\\b|weitere (?:artikel|beiträge|informationen|themen|links|nachrichten|meldungen)|weiterführende links|zum weiterlesen|lesen sie (?:auch|mehr)|über (?:den autor|die autorin)|neueste (?:artikel|beiträge)|ähnliche (?:artikel|beiträge)|verwandte (?:artikel|beiträge|themen)|meistgelesen|" +
     "(?:te|le) puede interesar|te recomendamos|noticias relacionadas|lee también|artículos relacionados|más noticias|à lire aussi|lire aussi|articles similaires|sur le même sujet|leggi anche|articoli correlati|(?:czytaj|zobacz) (?:też|także|również)|polecamy|(?:veja|leia) também|mais lidas|more like this|keep reading|you may also be interested|à découvrir aussi|découvrez aussi)",
   "i",
