@@ -455,6 +455,33 @@ ${paragraphs(2)}`);
     expect(plain(markdown)).toContain(PARAGRAPHS[3]!);
   });
 
+  test("a caption that repeats its picture's alt text goes; a 'related' label paragraph goes with its links; asks of the reader go", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<div class="img-wrap"><img src="/pier.jpg" alt="The new pier at the eastern landing"></div>
+<p class="text-center"><small>The new pier at the eastern landing. (Foto: River Archive)</small></p>
+${paragraphs(2)}
+<p><strong>Schon gelesen?</strong></p>
+<blockquote class="wp-embedded-content"><a href="https://example.com/other-story">A bridge for the valley, forty years on</a></blockquote>
+<blockquote class="wp-embedded-content"><a href="https://example.com/third-story">The last ferryman of the upper river</a></blockquote>
+<p>If you enjoyed reading this post, would you consider supporting our work? Just click <a href="https://example.com/support">here</a>.</p>
+<h4>Artikel gefallen? Vergiss nicht zu teilen!</h4>`);
+    const markdown = htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" }).markdown;
+    expect(markdown).toContain("![The new pier at the eastern landing](https://example.com/pier.jpg)");
+    expect(markdown).not.toContain("River Archive");
+    for (const gone of ["Schon gelesen", "A bridge for the valley", "The last ferryman", "If you enjoyed", "Artikel gefallen"]) expect(markdown).not.toContain(gone);
+    expect(plain(markdown)).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("a line saying one must log in to comment, and a post footer of feeds and trackbacks, go", () => {
+    const html = articlePage(`${paragraphs()}
+<p>Sie müssen eingeloggt sein, um Kommentare zu schreiben!</p>
+<p><a href="https://example.com/a/feed/">Kommentarfeed</a> | Kommentare geschlossen | <a href="https://example.com/a/trackback/">Trackback-URL</a></p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("eingeloggt");
+    expect(text).not.toContain("Trackback");
+  });
+
   test("a gallery whose text is in its figure captions keeps the captions: they are the article", () => {
     const slides = PARAGRAPHS.concat(PARAGRAPHS.map((p) => p.replace(/ferry/g, "barge")))
       .map((p, i) => `<figure class="slide"><h2><a href="/slide/${i + 1}">${i + 1}. Crossing number ${i + 1}</a></h2><div class="image"><img src="/s${i + 1}.jpg" alt="Slide ${i + 1}"></div><figcaption><p>Idea ${i + 1}:</p><p>${p}</p></figcaption></figure>`)

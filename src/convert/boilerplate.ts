@@ -740,6 +740,13 @@ const COMMENT_NOTICE = new RegExp(
     "^(?:leave a (?:comment|reply)|schreibe einen kommentar|hinterlasse einen kommentar|deja (?:un|tu) comentario|laisser un commentaire|lascia un commento)",
   "iu",
 );
+/** COMMENT_WORD, LOGIN_WORD: a line that says one must log in to comment ("Sie müssen eingeloggt sein, um Kommentare zu schreiben", "You must be logged in to post a comment") */
+const COMMENT_WORD = /\b(?:kommentar\p{L}*|kommentier\p{L}*|comment\p{L}*|comentar\p{L}*|commentaire\p{L}*|commentare|komentarz\p{L}*)/iu;
+const LOGIN_WORD = /\b(?:eingeloggt|angemeldet|einloggen|anmelden|logged in|log in|login|sign in|signed in|registriert|registered|iniciar sesión|inicia sesión|connecté|connectez|zalogowany|zaloguj)\b/iu;
+/** POST_FOOTER: a blog post's footer line of feeds and trackbacks ("Kommentarfeed | Kommentare geschlossen | Trackback-URL") */
+const POST_FOOTER = /\b(?:trackback(?:-url)?|kommentarfeed|comments? (?:rss )?feed|rss 2\.0 feed)\b/i;
+/** POST_FOOTER_MAX_CHARS: such a footer line is short (non-space characters); a paragraph that explains trackbacks is longer */
+const POST_FOOTER_MAX_CHARS = 120;
 /** TAXONOMY_PATH: a link to a category, tag or author page ("/category/linux/", "/tag/bilt/", "/author/ts/") */
 const TAXONOMY_PATH = /\/(?:tags?|category|categories|kategorie|kategorien|categoria|categorie|categorías?|author|authors|autor|autoren|auteur|schlagwort|schlagworte|stichwort)\//i;
 /**
@@ -767,6 +774,8 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   if (tag === "span" && insideProse(el)) return false;
   const text = normalizeSpace(el.textContent ?? "");
   if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text)) return true;
+  if (POST_FOOTER.test(text) && s.text <= POST_FOOTER_MAX_CHARS && s.linkText > 0) return true;
+  if (COMMENT_WORD.test(text) && LOGIN_WORD.test(text)) return true;
   if (s.text - s.linkText > FILING_MAX_OWN_CHARS) return false;
   const links = el.querySelectorAll("a[href]");
   let taxonomy = 0;
