@@ -1005,7 +1005,7 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
   for (let i = 0; i < paragraphs.length; i++) {
     const label = paragraphs[i]!;
     const ls = stats.get(label);
-    if (!ls || ls.text === 0 || ls.linkText > 0 || !isRelatedLabel(normalizeSpace(label.textContent ?? ""))) continue;
+    if (!ls || ls.text === 0 || ls.text > RELATED_LABEL_MAX_CHARS || ls.linkText > 0 || !isRelatedLabel(normalizeSpace(label.textContent ?? ""))) continue;
     found.add(label);
     for (let next = nextElement(label); next; next = nextElement(next)) {
       const s = stats.get(next);
