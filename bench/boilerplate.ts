@@ -71,7 +71,24 @@ const DIR = loaded.dir;
  * for quick iteration; BENCH_SAMPLE=2:1 is then the held-out half of BENCH_SAMPLE=2:0. Unset: all pages.
  */
 const SAMPLE = /^(\d+)(?::(\d+))?$/.exec(process.env.BENCH_SAMPLE ?? "");
-const pages: Labelled[] = SAMPLE ? loaded.pages.filter((_, i) => i % Number(SAMPLE[1]) === Number(SAMPLE[2] ?? 0)) : loaded.pages;
+/**
+ * BENCH_SPLIT=tune|held-out keeps the pages whose file name hashes (FNV-1a, 32 bits) even, or odd:
+ * rules are tuned on one half and reported on the other, so they fit kinds of pages, not files.
+ * Unset: all pages, with both halves' F1 printed as well.
+ */
+const SPLIT = process.env.BENCH_SPLIT ?? "";
+/** BENCH_WORST=N prints docintel's N worst pages by F1 with what was missed and what was kept. */
+const WORST = Number(process.env.BENCH_WORST ?? 0);
+
+/** fnv1a: the 32-bit FNV-1a hash of a string's UTF-16 code units. */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+const half = (page: Labelled): "tune" | "held-out" => (fnv1a(page.file) % 2 === 0 ? "tune" : "held-out");
+const sampled: Labelled[] = SAMPLE ? loaded.pages.filter((_, i) => i % Number(SAMPLE[1]) === Number(SAMPLE[2] ?? 0)) : loaded.pages;
+const pages: Labelled[] = SPLIT ? sampled.filter((p) => half(p) === SPLIT) : sampled;
 
 /** normalize makes text and snippets comparable: entities and markdown syntax gone, whitespace single. */
 function normalize(text: string): string {
@@ -117,6 +134,8 @@ const extractors: Record<string, (html: string, url: string) => string> = {
 const scores = Object.fromEntries(Object.keys(extractors).map((name) => [name, { tp: 0, fn: 0, fp: 0, tn: 0 } as Score]));
 const millis = Object.fromEntries(Object.keys(extractors).map((name) => [name, 0]));
 const misses: string[] = [];
+const halves: Record<"tune" | "held-out", Score> = { tune: { tp: 0, fn: 0, fp: 0, tn: 0 }, "held-out": { tp: 0, fn: 0, fp: 0, tn: 0 } };
+const perPage: Array<{ file: string; url: string; f1: number; missed: string[]; kept: string[] }> = [];
 for (const page of pages) {
   const bytes = new Uint8Array(readFileSync(join(DIR, "pages", page.file)));
   const html = decodeText(bytes, sniffCharset(bytes)).text;
@@ -131,8 +150,22 @@ for (const page of pages) {
     millis[name]! += performance.now() - started;
     const before = { ...scores[name]! };
     score(text, page, scores[name]!);
-    if (name === "docintel" && (scores[name]!.fn > before.fn || scores[name]!.fp > before.fp)) {
+    if (name !== "docintel") continue;
+    const own: Score = { tp: 0, fn: 0, fp: 0, tn: 0 };
+    score(text, page, own);
+    for (const key of ["tp", "fn", "fp", "tn"] as const) halves[half(page)][key] += own[key];
+    if (scores[name]!.fn > before.fn || scores[name]!.fp > before.fp) {
       misses.push(`${page.file}: ${scores[name]!.fn - before.fn} of ${page.with.length} main snippets missed, ${scores[name]!.fp - before.fp} of ${page.without.length} boilerplate snippets kept`);
+    }
+    if (WORST > 0) {
+      const haystack = normalize(text);
+      perPage.push({
+        file: page.file,
+        url: page.url,
+        f1: metrics(own).f1,
+        missed: page.with.filter((s) => !haystack.includes(normalize(s))),
+        kept: page.without.filter((s) => haystack.includes(normalize(s))),
+      });
     }
   }
 }
@@ -142,6 +175,19 @@ console.log(`${pages.length} pages, ${snippets} labelled snippets`);
 for (const [name, s] of Object.entries(scores)) {
   const m = metrics(s);
   console.log(`${name.padEnd(15)} precision ${m.precision.toFixed(3)}  recall ${m.recall.toFixed(3)}  F1 ${m.f1.toFixed(3)}  accuracy ${m.accuracy.toFixed(3)}  (${(millis[name]! / pages.length).toFixed(1)} ms/page)`);
+}
+if (!SPLIT) {
+  const line = (name: "tune" | "held-out") => `${name} half F1 ${metrics(halves[name]).f1.toFixed(3)} (P ${metrics(halves[name]).precision.toFixed(3)}, R ${metrics(halves[name]).recall.toFixed(3)})`;
+  console.log(`docintel by file-name hash: ${line("tune")}; ${line("held-out")}`);
+}
+if (WORST > 0) {
+  const worst = perPage.filter((p) => p.missed.length + p.kept.length > 0).sort((a, b) => a.f1 - b.f1).slice(0, WORST);
+  const cut = (s: string) => JSON.stringify(s.length > 70 ? `${s.slice(0, 70)}...` : s);
+  for (const p of worst) {
+    console.log(`F1 ${p.f1.toFixed(2)} ${p.file} ${p.url}`);
+    for (const s of p.missed) console.log(`    missed ${cut(s)}`);
+    for (const s of p.kept) console.log(`    kept   ${cut(s)}`);
+  }
 }
 if (misses.length > 0 && process.env.BENCH_SHOW_MISSES) console.log(`docintel's misses:\n  ${misses.join("\n  ")}`);
 const ours = metrics(scores.docintel!).f1;

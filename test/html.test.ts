@@ -184,6 +184,55 @@ describe("convertHtml (uploaded HTML files)", () => {
     expect(result.method).toBe("html");
   });
 
+  /** POLISH: a paragraph with every Polish letter, to decode in the charsets Polish pages are served in. */
+  const POLISH = "Zażółć gęślą jaźń. Kolejne organizacje sprzeciwiają się atakom; uchwałę przyjęło Stowarzyszenie na Rzecz Zrównoważonego Rozwoju. Łódź, Świnoujście, Źródło.";
+
+  /** encodeLegacy writes text in a single-byte charset, by inverting the charset's own decoder. */
+  function encodeLegacy(text: string, charset: string): Uint8Array {
+    const decoder = new TextDecoder(charset);
+    const byChar = new Map<string, number>();
+    for (let b = 0; b < 256; b++) byChar.set(decoder.decode(new Uint8Array([b])), b);
+    return new Uint8Array(Array.from(text, (ch) => {
+      const b = byChar.get(ch);
+      if (b === undefined) throw new Error(`'${ch}' is not in ${charset}`);
+      return b;
+    }));
+  }
+
+  const page = (charset: string, text: string) => [`<html><head><meta charset="${charset}"><title>Strona</title></head><body><p>`, text, "</p></body></html>"];
+
+  test("a page declared windows-1250 or iso-8859-2 whose bytes are valid UTF-8 decodes as UTF-8", async () => {
+    for (const declared of ["windows-1250", "iso-8859-2"]) {
+      const [head, text, tail] = page(declared, POLISH);
+      const bytes = new TextEncoder().encode(head! + text + tail);
+      const result = await convertHtml(htmlInput(bytes), context({ mainContent: false }));
+      expect(result.markdown).toContain(POLISH);
+    }
+  });
+
+  test("a page declared UTF-8 whose bytes are windows-1250 or iso-8859-2 decodes in the charset of its bytes", async () => {
+    for (const actual of ["windows-1250", "iso-8859-2"]) {
+      const [head, text, tail] = page("utf-8", POLISH);
+      const bytes = new Uint8Array([...new TextEncoder().encode(head), ...encodeLegacy(text!, actual), ...new TextEncoder().encode(tail)]);
+      const result = await convertHtml(htmlInput(bytes), context({ mainContent: false }));
+      expect(result.markdown).toContain(POLISH);
+    }
+  });
+
+  test("UTF-8 text with a few broken sequences (a truncated teaser, a legacy include) stays UTF-8 whatever the declaration", async () => {
+    for (const declared of ["utf-8", "windows-1250", "iso-8859-2"]) {
+      const [head, text, tail] = page(declared, POLISH);
+      const utf8 = new TextEncoder().encode(head! + text);
+      // "papieros" cut inside its "ó" (0xC3 without its second byte), and one byte of a legacy include.
+      const truncated = new Uint8Array([...new TextEncoder().encode(" Przemyt paczek papieros"), 0xc3, ...new TextEncoder().encode("... Cena 5"), 0xa4]);
+      const bytes = new Uint8Array([...utf8, ...truncated, ...new TextEncoder().encode(tail)]);
+      const result = await convertHtml(htmlInput(bytes), context({ mainContent: false }));
+      expect(result.markdown).toContain(POLISH);
+      expect(result.markdown).toContain("Przemyt paczek papieros");
+      expect(result.markdown).toContain("Cena 5");
+    }
+  });
+
   test("a page without any text is empty_document", async () => {
     const bytes = new TextEncoder().encode("<html><body><script>var a = 1;</script><div></div></body></html>");
     const error = await convertHtml(htmlInput(bytes), context()).catch((e) => e);
@@ -404,6 +453,33 @@ ${paragraphs(2)}`);
     expect(markdown).not.toContain("The old mill above the landing");
     expect(markdown).not.toContain("Foto: dpa");
     expect(plain(markdown)).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("a caption that repeats its picture's alt text goes; a 'related' label paragraph goes with its links; asks of the reader go", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<div class="img-wrap"><img src="/pier.jpg" alt="The new pier at the eastern landing"></div>
+<p class="text-center"><small>The new pier at the eastern landing. (Foto: River Archive)</small></p>
+${paragraphs(2)}
+<p><strong>Schon gelesen?</strong></p>
+<blockquote class="wp-embedded-content"><a href="https://example.com/other-story">A bridge for the valley, forty years on</a></blockquote>
+<blockquote class="wp-embedded-content"><a href="https://example.com/third-story">The last ferryman of the upper river</a></blockquote>
+<p>If you enjoyed reading this post, would you consider supporting our work? Just click <a href="https://example.com/support">here</a>.</p>
+<h4>Artikel gefallen? Vergiss nicht zu teilen!</h4>`);
+    const markdown = htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" }).markdown;
+    expect(markdown).toContain("![The new pier at the eastern landing](https://example.com/pier.jpg)");
+    expect(markdown).not.toContain("River Archive");
+    for (const gone of ["Schon gelesen", "A bridge for the valley", "The last ferryman", "If you enjoyed", "Artikel gefallen"]) expect(markdown).not.toContain(gone);
+    expect(plain(markdown)).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("a line saying one must log in to comment, and a post footer of feeds and trackbacks, go", () => {
+    const html = articlePage(`${paragraphs()}
+<p>Sie müssen eingeloggt sein, um Kommentare zu schreiben!</p>
+<p><a href="https://example.com/a/feed/">Kommentarfeed</a> | Kommentare geschlossen | <a href="https://example.com/a/trackback/">Trackback-URL</a></p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("eingeloggt");
+    expect(text).not.toContain("Trackback");
   });
 
   test("a gallery whose text is in its figure captions keeps the captions: they are the article", () => {

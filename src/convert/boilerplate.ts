@@ -52,9 +52,9 @@ const BOILERPLATE_WORDS = new Set([
 ]);
 /**
  * AUTHOR_BOX: the author's box under an article (portrait, bio, "more posts by"), named in a class or
- * id: "author-bio", "author-box", "about-the-author", "post-author", "saboxplugin-wrap" (a WordPress plugin).
+ * id: "author-bio", "author-box", "about-the-author", "post-author", "saboxplugin-wrap" and "m-a-box" (WordPress plugins).
  */
-const AUTHOR_BOX = /(?:^|[\s_-])(?:author|autor|autorin)[-_]?(?:bio|box|info|description|card|about|details|profile)\b|about[-_]?(?:the[-_]?)?author|\b(?:post|entry|article)[-_]author\b|saboxplugin/i;
+const AUTHOR_BOX = /(?:^|[\s_-])(?:author|autor|autorin)[-_]?(?:bio|box|info|description|card|about|details|profile)\b|about[-_]?(?:the[-_]?)?author|\b(?:post|entry|article)[-_]author\b|saboxplugin|\bm-a-box\b/i;
 /** HIDDEN_CLASSES: screen-reader-only text ("Skip to content") */
 const HIDDEN_CLASSES = /(?:^|\s)(?:sr-only|screen-reader-text|visually-hidden|visuallyhidden)(?:\s|$)/i;
 const KEEP_TAGS = new Set(["html", "body", "main", "article"]);
@@ -168,8 +168,46 @@ function isGallery(root: DomNode): boolean {
 
 /** captionTest: isCaption for the article under `root`, except that a gallery's captions are its text. */
 function captionTest(root: DomNode, stats: Map<DomNode, TextStats>): (el: DomElement) => boolean {
-  if (!isGallery(root)) return (el) => isCaption(el, stats);
-  return (el) => !inPictureFigure(el) && el.nodeName.toLowerCase() !== "figcaption" && isCaption(el, stats);
+  if (isGallery(root)) return (el) => !inPictureFigure(el) && el.nodeName.toLowerCase() !== "figcaption" && isCaption(el, stats);
+  const described = altCaptions(root);
+  return (el) => described.has(el) || isCaption(el, stats);
+}
+
+/** ALT_CAPTION_MIN_CHARS: an image's alt text this long (non-space characters) is a sentence a caption can repeat; ALT_CAPTION_EXTRA_CHARS: what a caption adds to it (a credit) */
+const ALT_CAPTION_MIN_CHARS = 15;
+const ALT_CAPTION_EXTRA_CHARS = 120;
+/** CAPTION_TEXT_TAGS: the elements a caption without markup is written in */
+const CAPTION_TEXT_TAGS = new Set(["p", "div", "span", "small", "strong", "em", "sub", "i", "b"]);
+
+/**
+ * altCaptions finds the captions that repeat their picture's alt text: a short block just after the
+ * image (or after the small wrapper it sits in, up to three levels) whose text opens with the alt
+ * text ("Golf im TV: Die Übertragungszeiten ... (Foto: Getty)" under an image of that alt). Such a
+ * caption describes the picture, like a figcaption; the image stays.
+ */
+function altCaptions(root: DomNode): Set<DomNode> {
+  const found = new Set<DomNode>();
+  const images = (root as unknown as DomElement).querySelectorAll?.("img[alt]") ?? [];
+  for (let i = 0; i < images.length; i++) {
+    const img = images[i]!;
+    const alt = normalizeSpace(img.getAttribute("alt") ?? "").toLowerCase();
+    const altChars = countChars(alt);
+    if (altChars < ALT_CAPTION_MIN_CHARS) continue;
+    let node: DomElement = img;
+    for (let up = 0; up < 3 && node !== root; up++) {
+      for (let next = nextElement(node), seen = 0; next && seen < 3; next = nextElement(next), seen++) {
+        if (!CAPTION_TEXT_TAGS.has(next.nodeName.toLowerCase())) continue;
+        const text = normalizeSpace(next.textContent ?? "").toLowerCase();
+        if (!text) continue;
+        if (countChars(text) <= altChars + ALT_CAPTION_EXTRA_CHARS && text.startsWith(alt) && next.querySelectorAll("img, picture, video, table, p + p").length === 0) found.add(next);
+        break;
+      }
+      const parent = node.parentNode as DomElement | null;
+      if (!parent || parent.nodeType !== 1 || countChars(parent.textContent ?? "") > altChars + ALT_CAPTION_EXTRA_CHARS) break;
+      node = parent;
+    }
+  }
+  return found;
 }
 
 /** inPictureFigure: the element sits (within three levels) in a <figure> that holds a picture. */
@@ -647,20 +685,47 @@ function isFollowUs(text: string): boolean {
  */
 function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const tag = el.nodeName.toLowerCase();
-  if (tag !== "p" && tag !== "div") return false;
+  const heading = HEADING_TAGS.has(tag);
+  if (tag !== "p" && tag !== "div" && !heading) return false;
   const s = stats.get(el);
   if (!s || s.text === 0 || s.text > CTA_MAX_CHARS) return false;
-  if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
   const text = normalizeSpace(el.textContent ?? "");
-  if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text)) return true;
+  // A heading over the box is the box's title: "Unterstütze RosaMag!", "Artikel gefallen? Vergiss nicht zu teilen!"
+  if (heading) return s.text <= ENGAGE_HEADING_MAX_CHARS && ENGAGE_ASK.test(text);
+  if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
+  if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || ENGAGE_ASK.test(text)) return true;
   if (s.text <= PRINT_MAX_CHARS && PRINT_ACTION.test(text)) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
-  if (text.length <= 40) {
-    const label = relatedLabel(text);
-    if (RELATED_HEADING.test(label) && RELATED_HEADING.exec(text)![0].length >= label.length) return true;
-  }
+  if (isRelatedLabel(text)) return true;
   return READ_ALSO.test(text) && s.linkText > 0;
 }
+
+/** RELATED_LABEL_MAX_CHARS: a "related" label that ends in a colon may add a few words ("Lesen Sie auch die folgenden Beiträge:") */
+const RELATED_LABEL_MAX_CHARS = 60;
+
+/** isRelatedLabel: the text is only a "related" label ("À lire aussi »", "Auch lesen:"), or one with a few more words that ends in a colon. */
+function isRelatedLabel(text: string): boolean {
+  if (text.length > RELATED_LABEL_MAX_CHARS) return false;
+  const label = relatedLabel(text);
+  const found = RELATED_HEADING.exec(label);
+  if (!found) return false;
+  return (text.length <= 40 && found[0].length >= label.length) || /:\s*$/.test(text);
+}
+
+/**
+ * ENGAGE_ASK: a line that asks the reader for something other than the article's subject, at its
+ * start: to support or donate to the site, to rate or share the article, to write in, to read on
+ * behind a login, not to miss its news ("If you enjoyed reading this post", "Gefällt dir unser
+ * Klettermagazin?", "Valora esta noticia", "Pour lire la suite", "Verpasse keine News").
+ */
+const ENGAGE_ASK = new RegExp(
+  "^(?:if you (?:enjoyed|liked|like|appreciate)\\b|(?:did you )?(?:enjoy|like)(?:d)? (?:this|our) (?:article|post|story|magazine)|we want to hear what you think|submit (?:your|a) letter|" +
+    "gefällt (?:dir|ihnen|euch) (?:unser|unsere|dieser|diese|der|das)\\b|(?:artikel|beitrag) gefallen\\?|unterstütze (?:uns|unser\\p{L}*|\\p{Lu}\\p{L}*)|unterstützen sie (?:uns|unser\\p{L}*)|verpasse keine|(?:\\d{4} )?nichts mehr (?:verpassen|versäumen)|" +
+    "support (?:us|our|independent)\\b|valora esta|califica esta|apoya (?:nuestro|el periodismo)|pour lire la suite|soutenez(?:-nous)?\\b)",
+  "iu",
+);
+/** ENGAGE_HEADING_MAX_CHARS: a box's title that asks the reader for something is short (non-space characters) */
+const ENGAGE_HEADING_MAX_CHARS = 80;
 
 /** NOTICE_MAX_CHARS: a notice (copyright line, ad label, comment counter, filing line) is short (non-space characters) */
 const NOTICE_MAX_CHARS = 300;
@@ -675,6 +740,13 @@ const COMMENT_NOTICE = new RegExp(
     "^(?:leave a (?:comment|reply)|schreibe einen kommentar|hinterlasse einen kommentar|deja (?:un|tu) comentario|laisser un commentaire|lascia un commento)",
   "iu",
 );
+/** COMMENT_WORD, LOGIN_WORD: a line that says one must log in to comment ("Sie müssen eingeloggt sein, um Kommentare zu schreiben", "You must be logged in to post a comment") */
+const COMMENT_WORD = /\b(?:kommentar\p{L}*|kommentier\p{L}*|comment\p{L}*|comentar\p{L}*|commentaire\p{L}*|commentare|komentarz\p{L}*)/iu;
+const LOGIN_WORD = /\b(?:eingeloggt|angemeldet|einloggen|anmelden|logged in|log in|login|sign in|signed in|registriert|registered|iniciar sesión|inicia sesión|connecté|connectez|zalogowany|zaloguj)\b/iu;
+/** POST_FOOTER: a blog post's footer line of feeds and trackbacks ("Kommentarfeed | Kommentare geschlossen | Trackback-URL") */
+const POST_FOOTER = /\b(?:trackback(?:-url)?|kommentarfeed|comments? (?:rss )?feed|rss 2\.0 feed)\b/i;
+/** POST_FOOTER_MAX_CHARS: such a footer line is short (non-space characters); a paragraph that explains trackbacks is longer */
+const POST_FOOTER_MAX_CHARS = 120;
 /** TAXONOMY_PATH: a link to a category, tag or author page ("/category/linux/", "/tag/bilt/", "/author/ts/") */
 const TAXONOMY_PATH = /\/(?:tags?|category|categories|kategorie|kategorien|categoria|categorie|categorías?|author|authors|autor|autoren|auteur|schlagwort|schlagworte|stichwort)\//i;
 /**
@@ -702,6 +774,8 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   if (tag === "span" && insideProse(el)) return false;
   const text = normalizeSpace(el.textContent ?? "");
   if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text)) return true;
+  if (POST_FOOTER.test(text) && s.text <= POST_FOOTER_MAX_CHARS && s.linkText > 0) return true;
+  if (COMMENT_WORD.test(text) && LOGIN_WORD.test(text)) return true;
   if (s.text - s.linkText > FILING_MAX_OWN_CHARS) return false;
   const links = el.querySelectorAll("a[href]");
   let taxonomy = 0;
@@ -880,19 +954,19 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
  * interessant", "Lesen Sie auch", "Te puede interesar", "À lire aussi"), or the author's box.
  */
 const RELATED_HEADING = new RegExp(
-  "^(?:related(?: articles| posts| stories| content| reading)?|more (?:from|on|in|stories|articles|news)\\b|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended(?: for you)?|most (?:read|popular)|about the author|" +
-    "auch interessant|auch lesen|lies auch|siehe auch|das könnte (?:dich|sie) (?:auch )?interessieren|mehr (?:zum thema|zu|zum|aus|von|themen)\\b|weitere (?:artikel|beiträge|informationen|themen|links|nachrichten|meldungen)|weiterführende links|zum weiterlesen|lesen sie (?:auch|mehr)|über (?:den autor|die autorin)|neueste (?:artikel|beiträge)|ähnliche (?:artikel|beiträge)|verwandte (?:artikel|beiträge|themen)|meistgelesen|" +
-    "(?:te|le) puede interesar|noticias relacionadas|lee también|artículos relacionados|más noticias|à lire aussi|lire aussi|articles similaires|sur le même sujet|leggi anche|articoli correlati|(?:czytaj|zobacz) (?:też|także|również)|polecamy|(?:veja|leia) também|mais lidas)",
+  "^(?:related(?: articles| posts| stories| content| reading)?|more (?:from|on|in|stories|articles|news)\\b|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended(?: for you)?|most (?:read|popular)|about the author|(?:(?:the|der|die|el|la|l') ?)?(?:author|authors|autor|autorin|autoren|autora|auteur|autore)$|zur person$|o autorze|sobre (?:el|la|o|a) autora?|à propos de l'auteur|" +
+    "auch interessant|auch lesen|lies auch|siehe auch|schon gelesen|(?:das|dies|dieses)(?: thema| artikel)? könnte (?:dich|sie|euch) (?:auch )?interessieren|entdecke (?:weitere|mehr)\\b|noch mehr (?:infos|artikel|beiträge|themen|tipps|geschichten)\\b|mehr (?:zum thema|zu|zum|aus|von|themen)\\b|weitere (?:artikel|beiträge|informationen|themen|links|nachrichten|meldungen)|weiterführende links|zum weiterlesen|lesen sie (?:auch|mehr)|über (?:den autor|die autorin)|neueste (?:artikel|beiträge)|ähnliche (?:artikel|beiträge)|verwandte (?:artikel|beiträge|themen)|meistgelesen|" +
+    "(?:te|le) puede interesar|te recomendamos|noticias relacionadas|lee también|artículos relacionados|más noticias|à lire aussi|lire aussi|articles similaires|sur le même sujet|leggi anche|articoli correlati|(?:czytaj|zobacz) (?:też|także|również)|polecamy|(?:veja|leia) também|mais lidas|more like this|keep reading|you may also be interested|à découvrir aussi|découvrez aussi)",
   "i",
 );
 /** READ_ALSO: a paragraph that opens with "Read also:", "Lea:", "Mehr Themen:" and then links */
 const READ_ALSO = new RegExp(
-  `^(?:${RELATED_HEADING.source.slice(4, -1)}|siehe auch|schon gelesen|(?:lea|lee|mira|mire|ver|vea|véase|puedes ver|voir|leia|veja|czytaj|zobacz)(?:\\s+(?:también|tambien|más|mas|además|aussi|mais|também|też|także|również))?)\\s*[:?]`,
+  `^(?:${RELATED_HEADING.source.slice(4, -1)}|siehe auch|schon gelesen|(?:lea|lee|mira|mire|ver|vea|véase|puedes ver|voir|leia|veja|czytaj|zobacz)(?:\\s+(?:también|tambien|más|mas|además|aussi|mais|também|też|także|również))?)\\s*[:?»›→]`,
   "i",
 );
 /** relatedLabel: a heading's or label's text, spaces normalised, without trailing punctuation or arrows ("Lesen Sie auch:" -> "Lesen Sie auch"), for RELATED_HEADING */
 function relatedLabel(text: string): string {
-  return normalizeSpace(text).replace(/[:.…»›>\s]+$/, "");
+  return normalizeSpace(text).replace(/[:.…»›>?!\s]+$/, "");
 }
 const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 /** RELATED_MAX_CHARS: a block after a related heading with more non-link text than this is article text again */
@@ -924,8 +998,27 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
       found.add(next);
     }
   }
+  // A paragraph that is only a "related" label ("Schon gelesen?", "Das Thema könnte dich auch
+  // interessieren:") heads the links under it: the blocks after it that are links (embeds of other
+  // posts, teaser lines) go with it, up to the first one with text of its own.
+  const paragraphs = (root as unknown as DomElement).querySelectorAll?.("p") ?? [];
+  for (let i = 0; i < paragraphs.length; i++) {
+    const label = paragraphs[i]!;
+    const ls = stats.get(label);
+    if (!ls || ls.text === 0 || ls.text > RELATED_LABEL_MAX_CHARS || ls.linkText > 0 || !isRelatedLabel(normalizeSpace(label.textContent ?? ""))) continue;
+    found.add(label);
+    for (let next = nextElement(label); next; next = nextElement(next)) {
+      const s = stats.get(next);
+      if (!s) continue;
+      if (HEADING_TAGS.has(next.nodeName.toLowerCase()) || s.text - s.linkText > LABELLED_LINK_OWN_CHARS || hrefText(next) === 0) break;
+      found.add(next);
+    }
+  }
   return found;
 }
+
+/** LABELLED_LINK_OWN_CHARS: a block under a "related" label paragraph is one of its links while its text outside links is this short (non-space characters) */
+const LABELLED_LINK_OWN_CHARS = 20;
 
 /** TEASER_SECTION_OWN_CHARS: a section under a heading with at most this much text outside links (non-space characters) says nothing of its own */
 const TEASER_SECTION_OWN_CHARS = 30;

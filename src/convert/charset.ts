@@ -1,7 +1,8 @@
 /**
  * decodeText is the one charset decoder of the converters (text, code, data, HTML, feeds, CSV):
- * a byte order mark, else UTF-16 recognised by its zero bytes, else valid UTF-8, else the charset
- * the sender declared, else statistical detection (chardet) among the common legacy charsets
+ * a byte order mark, else UTF-16 recognised by its zero bytes, else valid UTF-8, else UTF-8 with a
+ * few broken sequences (a truncated teaser, a legacy include; the bytes' own evidence outweighs any
+ * declaration), else the charset the sender declared, else statistical detection (chardet) among the common legacy charsets
  * (Shift_JIS, EUC-JP, GB18030, Big5, EUC-KR, Windows and ISO-8859 code pages), checked against the
  * byte structure, else windows-1252, which decodes anything.
  */
@@ -34,6 +35,12 @@ export function decodeText(bytes: Uint8Array, declaredCharset?: string): { text:
   const utf8 = tryDecode(bytes, "utf-8");
   if (utf8 !== null) return { text: utf8, charset: "utf-8" };
   const declared = declaredCharset ? decoderFor(declaredCharset) : null;
+  const evidence = utf8Evidence(bytes);
+  if (evidence.valid >= MOSTLY_UTF8_MIN_SEQUENCES && evidence.valid >= MOSTLY_UTF8_SHARE * (evidence.valid + evidence.invalid)) {
+    // Text written in UTF-8 with a few stray bytes: a legacy decoder would garble every letter.
+    const stray = declared && !/^(?:utf-|shift_jis|euc-|gb|big5|iso-2022)/.test(declared.encoding) ? declared : new TextDecoder("windows-1252");
+    return { text: decodeMixedUtf8(bytes, stray), charset: "utf-8" };
+  }
   if (declared && declared.encoding !== "utf-8") return { text: declared.decode(bytes), charset: declared.encoding };
   const sample = bytes.subarray(0, DETECTION_SAMPLE);
   // chardet ranks single-byte code pages high on short CJK samples, so the byte structure decides the
@@ -52,6 +59,81 @@ export function decodeText(bytes: Uint8Array, declaredCharset?: string): { text:
     return { text: decoder.decode(bytes), charset: decoder.encoding };
   }
   return { text: new TextDecoder("windows-1252").decode(bytes), charset: "windows-1252" };
+}
+
+/**
+ * MOSTLY_UTF8_MIN_SEQUENCES, MOSTLY_UTF8_SHARE: bytes that are not valid UTF-8 are still read as
+ * UTF-8 when they hold this many well-formed multi-byte sequences and these are this share of all
+ * non-ASCII runs. Legacy text rarely forms a valid sequence by chance (a letter byte 0xC0-0xF4 must
+ * be followed by exactly the right number of bytes 0x80-0xBF); a UTF-8 page with one truncated
+ * character ("papieros\xC3...") has hundreds against one.
+ */
+const MOSTLY_UTF8_MIN_SEQUENCES = 3;
+const MOSTLY_UTF8_SHARE = 0.9;
+
+/** utf8SequenceLength: the length of the well-formed UTF-8 sequence at `i` (1 for ASCII), or 0 when the bytes there are not one. */
+function utf8SequenceLength(bytes: Uint8Array, i: number): number {
+  const b = bytes[i]!;
+  if (b < 0x80) return 1;
+  let n: number;
+  let min = 0x80;
+  let max = 0xbf;
+  if (b >= 0xc2 && b <= 0xdf) n = 2;
+  else if (b >= 0xe0 && b <= 0xef) {
+    n = 3;
+    if (b === 0xe0) min = 0xa0;
+    if (b === 0xed) max = 0x9f;
+  } else if (b >= 0xf0 && b <= 0xf4) {
+    n = 4;
+    if (b === 0xf0) min = 0x90;
+    if (b === 0xf4) max = 0x8f;
+  } else return 0;
+  if (i + n > bytes.length) return 0;
+  const second = bytes[i + 1]!;
+  if (second < min || second > max) return 0;
+  for (let k = 2; k < n; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return 0;
+  return n;
+}
+
+/** utf8Evidence counts the well-formed multi-byte UTF-8 sequences of the bytes and the non-ASCII bytes that start none. */
+function utf8Evidence(bytes: Uint8Array): { valid: number; invalid: number } {
+  let valid = 0;
+  let invalid = 0;
+  for (let i = 0; i < bytes.length; ) {
+    if (bytes[i]! < 0x80) {
+      i++;
+      continue;
+    }
+    const n = utf8SequenceLength(bytes, i);
+    if (n === 0) {
+      invalid++;
+      i++;
+    } else {
+      valid++;
+      i += n;
+    }
+  }
+  return { valid, invalid };
+}
+
+/** decodeMixedUtf8 decodes the UTF-8 runs of the bytes as UTF-8 and each byte outside them with `stray` (the declared legacy charset, or windows-1252). */
+function decodeMixedUtf8(bytes: Uint8Array, stray: TextDecoder): string {
+  const utf8 = new TextDecoder("utf-8");
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i < bytes.length; ) {
+    const n = bytes[i]! < 0x80 ? 1 : utf8SequenceLength(bytes, i);
+    if (n > 0) {
+      i += n;
+      continue;
+    }
+    let end = i + 1;
+    while (end < bytes.length && bytes[end]! >= 0x80 && utf8SequenceLength(bytes, end) === 0) end++;
+    parts.push(utf8.decode(bytes.subarray(start, i)), stray.decode(bytes.subarray(i, end)));
+    start = i = end;
+  }
+  parts.push(utf8.decode(bytes.subarray(start)));
+  return parts.join("");
 }
 
 /** pairedHighByteRatio is the share of bytes >= 0x80 that have another such byte as a neighbour. */
