@@ -9,6 +9,7 @@ import sharp from "sharp";
 import { toPgm } from "../src/convert/ocrPrep";
 import { AppError } from "../src/errors";
 import { Tesseract } from "../src/tools/tesseract";
+import { FrameReader } from "../src/tools/tesseract/ocrProcess";
 import { parsePgm } from "../src/tools/tesseract/warm";
 
 const CARD = `<svg xmlns="http://www.w3.org/2000/svg" width="700" height="260">
@@ -110,4 +111,36 @@ describe("warm OCR processes", () => {
       ocr.close();
     }
   }, 120_000);
+});
+
+describe("FrameReader (the warm OCR pipe's framing)", () => {
+  /** framed: length-prefixed messages, as both ends of the pipe write them */
+  const framed = (...bodies: Uint8Array[]) => {
+    const out = new Uint8Array(bodies.reduce((n, b) => n + 4 + b.length, 0));
+    let at = 0;
+    for (const body of bodies) {
+      new DataView(out.buffer).setUint32(at, body.length, true);
+      out.set(body, at + 4);
+      at += 4 + body.length;
+    }
+    return out;
+  };
+  const bodies = [new TextEncoder().encode('{"lang":"eng"}'), Uint8Array.from({ length: 300 }, (_, i) => i % 251), new Uint8Array(0), new TextEncoder().encode("ok")];
+  const stream = framed(...bodies);
+
+  test("frames come out whole and in order however the bytes are cut into chunks", () => {
+    for (const size of [1, 2, 3, 5, 7, 64, stream.length]) {
+      const reader = new FrameReader();
+      const out: number[][] = [];
+      for (let at = 0; at < stream.length; at += size) for (const frame of reader.push(stream.slice(at, at + size))) out.push([...frame]);
+      expect(out).toEqual(bodies.map((b) => [...b]));
+    }
+  });
+
+  test("a frame is not handed back before its last byte, and the bytes after it wait for theirs", () => {
+    const reader = new FrameReader();
+    expect(reader.push(stream.slice(0, 4 + bodies[0]!.length - 1))).toEqual([]);
+    const next = reader.push(stream.slice(4 + bodies[0]!.length - 1, 4 + bodies[0]!.length + 6));
+    expect(next.map((f) => new TextDecoder().decode(f))).toEqual(['{"lang":"eng"}']);
+  });
 });

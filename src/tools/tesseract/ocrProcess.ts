@@ -43,6 +43,48 @@ function openLibrary() {
   }).symbols;
 }
 
+/**
+ * FrameReader takes the bytes of a pipe as they arrive and hands back the whole length-prefixed
+ * frames they complete. Chunks are kept as they came and joined once, when a frame is complete (a
+ * page's pixels arrive in many 64 KB chunks: joining at each chunk would copy them over and over).
+ * The frames it returns are views, never written to again. Both ends of the warm OCR pipe use it.
+ */
+export class FrameReader {
+  private chunks: Uint8Array[] = [];
+  private size = 0;
+
+  push(chunk: Uint8Array): Uint8Array[] {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    const frames: Uint8Array[] = [];
+    while (this.size >= 4) {
+      let joined = this.chunks[0]!.length >= 4 ? this.chunks[0]! : this.join();
+      const length = new DataView(joined.buffer, joined.byteOffset, 4).getUint32(0, true);
+      if (this.size < 4 + length) break;
+      joined = this.join();
+      frames.push(joined.subarray(4, 4 + length));
+      const rest = joined.subarray(4 + length);
+      this.chunks = rest.length ? [rest] : [];
+      this.size = rest.length;
+    }
+    return frames;
+  }
+
+  /** join makes the chunks one (a copy only when there are several) */
+  private join(): Uint8Array {
+    if (this.chunks.length !== 1) {
+      const joined = new Uint8Array(this.size);
+      let at = 0;
+      for (const chunk of this.chunks) {
+        joined.set(chunk, at);
+        at += chunk.length;
+      }
+      this.chunks = [joined];
+    }
+    return this.chunks[0]!;
+  }
+}
+
 /** frame: a length-prefixed message */
 function frame(body: Uint8Array): Uint8Array {
   const out = new Uint8Array(4 + body.length);
@@ -80,21 +122,11 @@ export async function runOcrProcess(): Promise<number> {
   }
   send({ ready: true });
 
-  let buffer = new Uint8Array(0);
+  const frames = new FrameReader();
   let header: OcrRequest | null = null;
   const reader = Bun.stdin.stream().getReader();
   for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    const chunk = read.value;
-    const joined = new Uint8Array(buffer.length + chunk.length);
-    joined.set(buffer);
-    joined.set(chunk, buffer.length);
-    buffer = joined;
-    for (;;) {
-      if (buffer.length < 4) break;
-      const length = new DataView(buffer.buffer, buffer.byteOffset).getUint32(0, true);
-      if (buffer.length < 4 + length) break;
-      const body = buffer.subarray(4, 4 + length);
-      buffer = buffer.slice(4 + length);
+    for (const body of frames.push(read.value)) {
       if (!header) {
         header = JSON.parse(new TextDecoder().decode(body)) as OcrRequest;
         continue;

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { isCompiled } from "../../runtime/embedded";
 import { killProcessGroup } from "../process";
 import { confine } from "../sandbox";
-import type { OcrRequest } from "./ocrProcess";
+import { FrameReader, type OcrRequest } from "./ocrProcess";
 
 /** OCR_PROCESS_COMMAND is the hidden CLI command the compiled binary runs as a warm OCR process. */
 export const OCR_PROCESS_COMMAND = "__ocr-process";
@@ -41,7 +41,7 @@ function ocrProcessCommand(): { program: string; args: string[]; readOnly: strin
 /** WarmOcrProcess is one running OCR process and its pipe. */
 export class WarmOcrProcess {
   private readonly child: ChildProcess;
-  private buffer = new Uint8Array(0);
+  private readonly frames = new FrameReader();
   private waiting: ((message: { tsv?: string; error?: string; ready?: boolean; language?: boolean } | WarmOcrError) => void) | null = null;
   private served = 0;
   private gone: WarmOcrError | null = null;
@@ -125,15 +125,7 @@ export class WarmOcrProcess {
   }
 
   private take(chunk: Buffer): void {
-    const joined = new Uint8Array(this.buffer.length + chunk.length);
-    joined.set(this.buffer);
-    joined.set(chunk, this.buffer.length);
-    this.buffer = joined;
-    while (this.buffer.length >= 4) {
-      const length = new DataView(this.buffer.buffer, this.buffer.byteOffset).getUint32(0, true);
-      if (this.buffer.length < 4 + length) return;
-      const body = this.buffer.subarray(4, 4 + length);
-      this.buffer = this.buffer.slice(4 + length);
+    for (const body of this.frames.push(chunk)) {
       if (!this.waiting) {
         this.kill(); // an answer nobody asked for: the pipe is out of step
         return;
