@@ -134,8 +134,11 @@ async function start(o: { tcpPort?: number } = {}): Promise<TestPostgres> {
       } catch {
         // already gone
       }
+      // wait (synchronously, up to 5 s) for the server to go: removing its dir while it still writes
+      // there left the dir behind after every bench run that ended through this exit handler
+      for (let waited = 0; waited < 5_000 && isAlive(pid); waited += 20) Bun.sleepSync(20);
     }
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   };
   process.once("exit", stopNow);
 
@@ -219,4 +222,14 @@ export function clusterPerFile(): { cluster: () => TestPostgres; opened: { close
     await pg?.stop();
   });
   return { cluster: () => pg!, opened };
+}
+
+/** isAlive says whether a process of that pid still exists (signal 0 tests without sending) */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
