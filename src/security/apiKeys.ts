@@ -4,6 +4,7 @@
  * keys are random, not chosen by people: there is nothing to guess from the hash.
  */
 import { randomBytes, createHash, randomInt } from "node:crypto";
+import { StampedCache } from "../store/stampedCache";
 import { AppError } from "../errors";
 import type { ApiKeyRow, KeyStore, SettingStore } from "../store/backend";
 import { PLANS, type Plan } from "../store/states";
@@ -150,11 +151,9 @@ interface Cached {
  * request's turn, never awaited by it; a failed write goes to `onTouchError`.
  */
 export class KeyResolver {
-  private readonly cached = new Map<string, Cached>();
-  private readonly cachedById = new Map<string, ApiKeyInfo | null>();
-  /** loading: lookups in flight, by presented key, so that a burst of one new key reads the store once */
-  private readonly loading = new Map<string, Promise<Cached | null>>();
-  private stamp = "";
+  /** cached: rows by presented key (a burst of one new key reads the store once; an unknown key is not kept) */
+  private readonly cached: StampedCache<Cached | null>;
+  private readonly cachedById: StampedCache<ApiKeyInfo | null>;
   /** touches: last uses to write, by key id (the newest wins) */
   private touches = new Map<string, string>();
   /**
@@ -169,12 +168,14 @@ export class KeyResolver {
   constructor(
     private readonly backend: { keys: KeyStore; changeStamp(topic: "keys"): string },
     private readonly onTouchError: TouchError = (error) => console.error("docintel: could not record a key's last use:", error),
-  ) {}
+  ) {
+    this.cached = new StampedCache(() => backend.changeStamp("keys"), MAX_CACHED_KEYS);
+    this.cachedById = new StampedCache(() => backend.changeStamp("keys"), MAX_CACHED_KEYS);
+  }
 
   /** resolve: the active key presented, or 401; a value when the key was cached, else a promise */
   resolve(presented: string | null): ApiKeyInfo | Promise<ApiKeyInfo> {
     if (!presented) throw new AppError("unauthorized", "Missing API key: send it in the X-API-Key header.");
-    this.checkStamp();
     const key = presented.trim();
     const entry = this.cached.get(key);
     if (entry) return this.admit(entry);
@@ -186,14 +187,11 @@ export class KeyResolver {
 
   /** byId: the key `id` (revoked ones too), or null; cached like `resolve` (a value when cached, else a promise) */
   byId(id: string): ApiKeyInfo | null | Promise<ApiKeyInfo | null> {
-    this.checkStamp();
     const known = this.cachedById.get(id);
     if (known !== undefined) return known;
-    const stamp = this.stamp;
-    return this.backend.keys.byId(id).then((row) => {
-      const info = row ? toInfo(row) : null;
-      if (this.unchangedSince(stamp)) this.remember(this.cachedById, id, info);
-      return info;
+    return this.cachedById.load(id, async () => {
+      const row = await this.backend.keys.byId(id);
+      return row ? toInfo(row) : null;
     });
   }
 
@@ -216,47 +214,20 @@ export class KeyResolver {
     await all;
   }
 
-  /** checkStamp empties the caches once the store's keys may have changed */
-  private checkStamp(): void {
-    const stamp = this.backend.changeStamp("keys");
-    if (stamp !== this.stamp) {
-      this.cached.clear();
-      this.cachedById.clear();
-      this.stamp = stamp;
-    }
-  }
-
-  /** unchangedSince: no change of keys was seen since `stamp` was read (so a row read meanwhile may be cached) */
-  private unchangedSince(stamp: string): boolean {
-    this.checkStamp();
-    return this.stamp === stamp;
-  }
-
-  private remember<V>(cache: Map<string, V>, key: string, value: V): void {
-    // bounded: a flood of distinct valid keys cannot grow it without limit
-    if (cache.size >= MAX_CACHED_KEYS) cache.clear();
-    cache.set(key, value);
-  }
-
+  /** load reads the row of a presented key (by its hash); a key revoked while the row was on its way is not kept (StampedCache) */
   private load(key: string): Promise<Cached | null> {
-    const pending = this.loading.get(key);
-    if (pending) return pending;
-    const stamp = this.stamp;
-    const loaded = this.backend.keys
-      .byHash(hashKey(key))
-      .then((row) => {
+    return this.cached.load(
+      key,
+      async () => {
+        const row = await this.backend.keys.byHash(hashKey(key));
         if (!row) return null;
         const stored = row.last_used_at ? Date.parse(row.last_used_at) : 0;
         const recorded = this.usedMs.get(row.id) ?? 0;
         if (recorded > stored) row.last_used_at = new Date(recorded).toISOString();
-        const entry: Cached = { row, info: toInfo(row), lastUsedMs: Math.max(stored, recorded) };
-        // a key revoked while the row was on its way is not cached (the next request reads it again)
-        if (this.unchangedSince(stamp)) this.remember(this.cached, key, entry);
-        return entry;
-      })
-      .finally(() => this.loading.delete(key));
-    this.loading.set(key, loaded);
-    return loaded;
+        return { row, info: toInfo(row), lastUsedMs: Math.max(stored, recorded) };
+      },
+      (entry) => entry !== null,
+    );
   }
 
   private admit(entry: Cached): ApiKeyInfo {
@@ -266,7 +237,9 @@ export class KeyResolver {
       entry.row.last_used_at = new Date(now).toISOString();
       entry.lastUsedMs = now;
       entry.info = toInfo(entry.row);
-      this.remember(this.usedMs, entry.row.id, now);
+      // bounded: a flood of distinct valid keys cannot grow it without limit
+      if (this.usedMs.size >= MAX_CACHED_KEYS) this.usedMs.clear();
+      this.usedMs.set(entry.row.id, now);
       if (this.touches.size === 0) setImmediate(() => void this.flushTouches());
       this.touches.set(entry.row.id, entry.row.last_used_at);
     }

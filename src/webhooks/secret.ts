@@ -22,6 +22,7 @@
  * call the API.
  */
 import { newSigningSecret } from "../security/apiKeys";
+import { StampedCache } from "../store/stampedCache";
 import type { KeyStore, SettingStore } from "../store/backend";
 
 /** WEBHOOK_SECRET_SETTING: the shared secret's setting (SQLite: the file of that name in the data dir) */
@@ -77,65 +78,26 @@ const MAX_CACHED_SECRETS = 10_000;
  * rotation made by this process. A secret read while a change was seen is used but not kept.
  */
 export class SigningSecrets {
-  /** cached: key id -> its own secret; null = the shared secret (a key made before per-key secrets, or no such key) */
-  private readonly cached = new Map<string, string | null>();
-  /** loading: reads in flight, by key id, so that a burst of one key's webhooks reads the store once */
-  private readonly loading = new Map<string, Promise<string | null>>();
-  private stamp = "";
-  /** forgotten: moves at each `forget`, so that a read begun before it is not cached */
-  private forgotten = 0;
+  /** cache: key id -> its own secret; null = the shared secret (a key made before per-key secrets, or no such key) */
+  private readonly cache: StampedCache<string | null>;
 
   constructor(
     private readonly backend: { keys: KeyStore; changeStamp(topic: "keys"): string },
     private readonly shared: string,
-  ) {}
+  ) {
+    this.cache = new StampedCache(() => backend.changeStamp("keys"), MAX_CACHED_SECRETS);
+  }
 
   /** of: the secret that signs a delivery of `keyId` now (null: a delivery made before migration 5, the shared secret); a value when cached */
   of(keyId: string | null): string | Promise<string> {
     if (!keyId) return this.shared;
-    this.checkStamp();
-    const own = this.cached.get(keyId);
+    const own = this.cache.get(keyId);
     if (own !== undefined) return own ?? this.shared;
-    return this.load(keyId).then((secret) => secret ?? this.shared);
+    return this.cache.load(keyId, async () => (await this.backend.keys.webhookSecret(keyId))?.webhook_secret ?? null).then((secret) => secret ?? this.shared);
   }
 
   /** forget drops `keyId`'s secret (this process rotated it); the next request reads it again */
   forget(keyId: string): void {
-    this.cached.delete(keyId);
-    this.loading.delete(keyId);
-    this.forgotten++;
-  }
-
-  private checkStamp(): void {
-    const stamp = this.backend.changeStamp("keys");
-    if (stamp !== this.stamp) {
-      this.cached.clear();
-      this.loading.clear();
-      this.stamp = stamp;
-    }
-  }
-
-  private load(keyId: string): Promise<string | null> {
-    const pending = this.loading.get(keyId);
-    if (pending) return pending;
-    const [stamp, forgotten] = [this.stamp, this.forgotten];
-    const loaded = this.backend.keys.webhookSecret(keyId).then(
-      (row) => {
-        const secret = row?.webhook_secret ?? null;
-        this.checkStamp();
-        if (this.loading.get(keyId) === loaded) this.loading.delete(keyId);
-        if (this.stamp === stamp && this.forgotten === forgotten) {
-          if (this.cached.size >= MAX_CACHED_SECRETS) this.cached.clear();
-          this.cached.set(keyId, secret);
-        }
-        return secret;
-      },
-      (error) => {
-        if (this.loading.get(keyId) === loaded) this.loading.delete(keyId);
-        throw error;
-      },
-    );
-    this.loading.set(keyId, loaded);
-    return loaded;
+    this.cache.forget(keyId);
   }
 }
