@@ -58,8 +58,9 @@ export const extractRoutes: Route<ExtractRouteDeps>[] = [
       const schema = parseTypedSchema(body.schema);
       const documents = await checkBatchDocuments(body, services, EXTRACT_BATCH_MAX_ITEMS);
       if (body.use_vision === true) requireProvider(services.provider, "use_vision");
-      const options = optionsOf(body);
-      const items: ExtractInput[] = documents.map((document) => ({ ...document, schema, ...options }));
+      // render goes with the URL items only (checkBatchDocuments), as in analyze/batch: an upload in a batch is not told it was ignored
+      const { render: _render, ...options } = optionsOf(body);
+      const items: ExtractInput[] = documents.map((document) => ({ ...options, ...document, schema }));
       return acceptBatch(call, "extract", items);
     },
   },
