@@ -85,11 +85,13 @@ export class FrameReader {
   }
 }
 
-/** frame: a length-prefixed message */
-function frame(body: Uint8Array): Uint8Array {
-  const out = new Uint8Array(4 + body.length);
-  new DataView(out.buffer).setUint32(0, body.length, true);
-  out.set(body, 4);
+/**
+ * lengthPrefix: the 4 bytes (little-endian u32) that stand before a frame of `length` bytes on the pipe.
+ * Written apart from the body, so that a page's pixels are never copied to make a frame.
+ */
+export function lengthPrefix(length: number): Uint8Array {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, length, true);
   return out;
 }
 
@@ -97,7 +99,9 @@ function frame(body: Uint8Array): Uint8Array {
 export async function runOcrProcess(): Promise<number> {
   const writer = Bun.stdout.writer();
   const send = (message: object) => {
-    writer.write(frame(new TextEncoder().encode(JSON.stringify(message))));
+    const body = new TextEncoder().encode(JSON.stringify(message));
+    writer.write(lengthPrefix(body.length));
+    writer.write(body);
     void writer.flush();
   };
   let lib: ReturnType<typeof openLibrary>;

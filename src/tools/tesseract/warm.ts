@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { isCompiled } from "../../runtime/embedded";
 import { killProcessGroup } from "../process";
 import { confine } from "../sandbox";
-import { FrameReader, type OcrRequest } from "./ocrProcess";
+import { FrameReader, lengthPrefix, type OcrRequest } from "./ocrProcess";
 
 /** OCR_PROCESS_COMMAND is the hidden CLI command the compiled binary runs as a warm OCR process. */
 export const OCR_PROCESS_COMMAND = "__ocr-process";
@@ -133,12 +133,6 @@ export class WarmOcrProcess {
       this.answer(JSON.parse(new TextDecoder().decode(body)));
     }
   }
-}
-
-function lengthPrefix(length: number): Uint8Array {
-  const out = new Uint8Array(4);
-  new DataView(out.buffer).setUint32(0, length, true);
-  return out;
 }
 
 /** parsePgm reads a binary 8-bit PGM (P5, maxval 255, as toPgm writes it): its size and pixels; null for anything else */
