@@ -18,6 +18,14 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * postgresOnly is a version whose work is PostgreSQL's alone: on SQLite it runs nothing, and exists so
+ * that both stores end at the same version (store/database.ts checks that they do).
+ */
+function postgresOnly(version: number, name: string): Migration {
+  return { version, name, sql: "SELECT 1;" };
+}
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -197,39 +205,23 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX tasks_by_key_status ON tasks (key_id, status);
     `,
   },
-  {
-    version: 6,
-    name: "shared settings and blobs",
-    // On SQLite the settings (signing keys) and blobs (large task inputs, thumbnail images) stay
-    // files in the data dir (src/store/files.ts); PostgreSQL keeps them in tables, so that every
-    // machine reads the same. The version exists on both so that both end at the same number.
-    sql: `SELECT 1;`,
-  },
-  {
-    version: 7,
-    name: "acceptance and batch claims in one statement",
-    // PostgreSQL gets two functions (postgres/migrations.ts) so that an acceptance and a claim are one
-    // round trip each and the per-key cap and perBatch are exact across machines; SQLite has them
-    // already, in BEGIN IMMEDIATE (one writer). The version exists on both so that both end at 7.
-    sql: `SELECT 1;`,
-  },
-  {
-    version: 8,
-    name: "a task's ending in one statement",
-    // PostgreSQL gets docintel_finish_task (postgres/migrations.ts): the runner's common ending (the
-    // task's row, its credit hold and charge, its webhook delivery) in one round trip. SQLite runs the
-    // same statements in one BEGIN IMMEDIATE (sqliteBackend.ts). Exists on both so both end at 8.
-    sql: `SELECT 1;`,
-  },
-  {
-    version: 9,
-    name: "a rotated webhook secret is announced",
-    // PostgreSQL's keys trigger announces a changed webhook_secret too (postgres/migrations.ts), so the
-    // signing-secret cache of every machine is emptied. SQLite's change stamp (PRAGMA data_version and
-    // this connection's total_changes) moves with every commit of any process already. Exists on both
-    // so both end at 9.
-    sql: `SELECT 1;`,
-  },
+  // Versions 6 to 9 do their work on PostgreSQL only (postgres/migrations.ts).
+  // 6: on SQLite the settings (signing keys) and blobs (large task inputs, thumbnail images) stay
+  // files in the data dir (src/store/files.ts); PostgreSQL keeps them in tables, so that every
+  // machine reads the same.
+  postgresOnly(6, "shared settings and blobs"),
+  // 7: PostgreSQL gets two functions so that an acceptance and a claim are one round trip each and
+  // the per-key cap and perBatch are exact across machines; SQLite has them already, in BEGIN
+  // IMMEDIATE (one writer).
+  postgresOnly(7, "acceptance and batch claims in one statement"),
+  // 8: PostgreSQL gets docintel_finish_task: the runner's common ending (the task's row, its credit
+  // hold and charge, its webhook delivery) in one round trip. SQLite runs the same statements in one
+  // BEGIN IMMEDIATE (sqliteBackend.ts).
+  postgresOnly(8, "a task's ending in one statement"),
+  // 9: PostgreSQL's keys trigger announces a changed webhook_secret too, so the signing-secret cache
+  // of every machine is emptied. SQLite's change stamp (PRAGMA data_version and this connection's
+  // total_changes) moves with every commit of any process already.
+  postgresOnly(9, "a rotated webhook secret is announced"),
 ];
 
 /** COUNTER_MIGRATIONS shape the disposable counters store (see openCounters). */
