@@ -383,6 +383,18 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr(md).merchant!.value).toBe("SERI MAJU REST AREA");
   });
 
+  test("merchant: two or more OCR specks after a shop name in capitals are cut; one mixed-case last word stays", () => {
+    const specks = ocr("# scan.jpg\n\nKEDAI MAJU JAYA Sh Bip\nNO. 5, JALAN MAWAR\n47000 SUNGAI BULOH\nTOTAL 4.20").merchant!;
+    expect(specks.value).toBe("KEDAI MAJU JAYA");
+    expect(specks.confidence).toBeLessThan(0.8);
+    // a registration number read apart ("(123456: vi") after the name: the name on the page's first line, not the street under it
+    expect(ocr("# scan.jpg\n\n$8 BEST MART 6/8 (123456: vi\nif Vets ii, JALAN ANGSA\nTAMAN MELATI\nTOTAL 4.20").merchant!.value).toBe("8 BEST MART");
+    expect(ocr("# scan.jpg\n\nPERNIAGAAN SERI Indah\nNO. 5, JALAN MAWAR\nTOTAL 4.20").merchant!.value).toBe("PERNIAGAAN SERI Indah");
+    expect(ocr("# scan.jpg\n\nBUNGA RAYA Health & Beauty\nNO. 5, JALAN MAWAR\nTOTAL 4.20").merchant!.value).toBe("BUNGA RAYA Health & Beauty");
+    // a text layer's words stay as printed
+    expect(run("KEDAI MAJU JAYA Sh Bip\nNO. 5, JALAN MAWAR\n47000 SUNGAI BULOH\nTOTAL 4.20", RECEIPT).merchant!.value).toBe("KEDAI MAJU JAYA Sh Bip");
+  });
+
   test("merchant: a speck line ending in '&' is not joined to the name under it", () => {
     const r = ocr("# scan.jpg\n\n0S i2&\nTriple Six Paint Enterprise\nNo 14, Jalan Permas 4/3\nTOTAL 7.60");
     expect(r.merchant!.value).toBe("Triple Six Paint Enterprise");

@@ -103,6 +103,29 @@ export function trimOcrNoise(text: string): string {
 }
 
 /**
+ * dropOcrTail cuts the specks OCR reads after a shop name printed in capitals ("99 SPEED MART Sh Bip",
+ * "9 SPEED MART 6/8 (519537: vi"): two or more tokens closing the line, each without a letter or with
+ * a lowercase letter among at most three, after at least two words in capitals and no lowercase
+ * letter. One such token may be the name's last word read in the wrong case ("ZHENG Hui") and stays.
+ */
+export function dropOcrTail(text: string): string {
+  const tokens = text.trim().split(/\s+/);
+  let cut = tokens.length;
+  while (cut > 0 && ocrSpeck(tokens[cut - 1]!)) cut--;
+  if (tokens.length - cut < 2) return text;
+  const head = tokens.slice(0, cut);
+  if (head.some((t) => /\p{Ll}/u.test(t)) || head.filter((t) => /\p{Lu}{2,}/u.test(t)).length < 2) return text;
+  return head.join(" ");
+}
+
+/** ocrSpeck says whether a token reads as OCR noise after a name in capitals: no letter, or a lowercase letter among at most three. */
+function ocrSpeck(token: string): boolean {
+  const letters = token.match(/\p{L}/gu) ?? [];
+  if (!letters.length) return token !== "&";
+  return letters.length <= 3 && /\p{Ll}/u.test(token);
+}
+
+/**
  * ocrFixedForm reads a company form that OCR misread in a known way: "SON BHD" / "SDN 8HD" are
  * Sdn Bhd (Malaysian private limited; no other "Son Bhd" exists), "$/B" is S/B, and a yen sign
  * among capitals is a Y. Only these are corrected; the name's other letters stay as read.
@@ -161,7 +184,9 @@ interface Mention {
 }
 
 /** mentionsOf reads the name-like lines, table cells and sender-line heads of the document. */
-function mentionsOf(lines: Line[]): Mention[] {
+function mentionsOf(lines: Line[], ocr: boolean): Mention[] {
+  // OCR's specks after a name in capitals are cut; a text layer's words stay as printed
+  const clean = (text: string) => (ocr ? dropOcrTail(trimOcrNoise(text)) : trimOcrNoise(text));
   const out: Mention[] = [];
   lines.forEach((line, index) => {
     if (!line.plain) return;
@@ -171,7 +196,7 @@ function mentionsOf(lines: Line[]): Mention[] {
       // "Name · Street 17 · 12345 Town": the sender line above the address window
       const sender = segments.length >= 2 && segments.slice(1).some((s) => /\b\d{4,5}\b|\b\d+\w?$/.test(s));
       const head = sender ? segments[0]! : piece;
-      const name = companyName(ocrFixedForm(trimOcrNoise(head.replace(/\*\*/g, ""))));
+      const name = companyName(ocrFixedForm(clean(head.replace(/\*\*/g, ""))));
       // a name printed over two lines (the next, or the one after a blank line): "HOME MASTER HARDWARE &" /
       // "ELECTRICAL", "PASARAYA MAJU" / "SDN BHD"
       const nextIndex = lines[index + 1]?.plain ? index + 1 : index + 2;
@@ -180,8 +205,8 @@ function mentionsOf(lines: Line[]): Mention[] {
         if (nameLike(name)) out.push({ name, line: index, last: index, start: line.start, end: line.end, sender });
         continue;
       }
-      const second = ocrFixedForm(trimOcrNoise(next.plain.replace(/\*\*/g, "")));
-      const first = ocrFixedForm(trimOcrNoise(head.replace(/\*\*/g, "")));
+      const second = ocrFixedForm(clean(next.plain.replace(/\*\*/g, "")));
+      const first = ocrFixedForm(clean(head.replace(/\*\*/g, "")));
       const continues = /&$/.test(first) ? nameLike(second) && !hasLegalForm(first) && nameLike(first.replace(/\s*&$/, "")) : onlyLegalForm(second) && !hasLegalForm(first) && nameLike(first);
       const joined = companyName(`${first} ${second}`);
       if (continues && nameLike(joined)) out.push({ name: joined, line: index, last: nextIndex, start: line.start, end: next.end, sender: false });
@@ -234,7 +259,7 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     return below.some((x) => addressLike(x.l.plain) || REGISTRATION.test(x.l.plain) || /^(tel|phone|telefon|fax)\b/i.test(x.l.plain));
   };
   const inContent = new Set(content.map((x) => x.i));
-  const mentions = mentionsOf(lines).filter((m) => inContent.has(m.line));
+  const mentions = mentionsOf(lines, doc.ocrQuality !== null).filter((m) => inContent.has(m.line));
   // the address window under a sender line holds the recipient
   for (const m of mentions.filter((x) => x.sender)) {
     for (const x of content.filter((c) => c.i > m.line).slice(0, 4)) if (!mentions.some((o) => o.sender && o.line === x.i)) customerLines.add(x.i);
