@@ -650,6 +650,25 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(bare.date!.confidence).toBeLessThan(0.8);
   });
 
+  test("date: Malay words, Malaysian states and a 'GST ID' say the page writes the day first; 'GST/HST' does not", () => {
+    const run = (md: string) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality: 0.75 }).date!;
+    for (const signal of ["GST ID : 001234567890", "GST Reg No: 001234567890", "TERIMA KASIH", "TAMAN MELATI", "KOTA BHARU, KELANTAN"]) {
+      expect(run(`KEDAI MAJU\n${signal}\nDate 9/3/2018 20:54:50\nTOTAL 5.00`).confidence, signal).toBeGreaterThanOrEqual(0.8);
+    }
+    for (const none of ["GST/HST Reg No: 123456789", "GST 5.00"]) {
+      expect(run(`KEDAI MAJU\n${none}\nDate 9/3/2018 20:54:50\nTOTAL 5.00`).confidence, none).toBeLessThan(0.8);
+    }
+  });
+
+  test("total: a taxable amount and its tax on two lines at the same rate that add up to the total settle it", () => {
+    const settled = ocr("KEDAI MAJU\nTAX AMT (S) 6% RM 13.30\nGST 6% RM 0.80\nTOTAL RM 14.10\nCASH RM 20.00\nCHANGE RM 5.95").total!;
+    expect(settled.value).toBe(14.1);
+    expect(settled.confidence).toBeGreaterThanOrEqual(0.8);
+    // a tax that is not the rate of the amount, or lines at two rates, settle nothing
+    expect(ocr("KEDAI MAJU\nTAX AMT (S) 6% RM 13.20\nGST 6% RM 0.90\nTOTAL RM 14.10\nCASH RM 20.00\nCHANGE RM 5.95").total!.confidence).toBeLessThan(0.8);
+    expect(ocr("KEDAI MAJU\nTAX AMT (S) 6% RM 13.30\nGST 10% RM 0.80\nTOTAL RM 14.10\nCASH RM 20.00\nCHANGE RM 5.95").total!.confidence).toBeLessThan(0.8);
+  });
+
   test("date: 'JLN' and ringgit amounts OCR spaced ('RM 65. 20') say the page writes the day first", () => {
     const run = (md: string) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality: 0.75 }).date!;
     expect(run("KEDAI MAJU\n13, JLN TASIK 8\nDate 9/3/2018 20:54:50\nTOTAL 5.00").confidence).toBeGreaterThanOrEqual(0.8);
