@@ -395,6 +395,23 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(run("KEDAI MAJU JAYA Sh Bip\nNO. 5, JALAN MAWAR\n47000 SUNGAI BULOH\nTOTAL 4.20", RECEIPT).merchant!.value).toBe("KEDAI MAJU JAYA Sh Bip");
   });
 
+  test("merchant: the shop a receipt's thank-you line names; printed on top alike, the two readings settle it", () => {
+    // the top line is OCR noise: the thank-you line names the shop, over two lines, its '!' read back as I
+    const named = ocr("# scan.jpg\n\nMAN N SET,\nNO. 5, JALAN MAWAR\nTOTAL 9.00\nThank you for shopping at SER! MAJU\nMARKET\n\n## Image metadata\n\n- **Format:** JPEG").merchant!;
+    expect(named.value).toBe("SERI MAJU MARKET");
+    expect(named.confidence).toBeLessThan(0.8);
+    const twice = "# scan.jpg\n\nPASARAYA SERI MAJU\nSDN BHD\nNO. 5, JALAN MAWAR\nTOTAL 9.00\nThank you for shopping at PASARAYA\nSERI MAJU SDN BHD\nPlease come again";
+    const settled = ocr(twice).merchant!;
+    expect(settled.value).toBe("PASARAYA SERI MAJU SDN BHD");
+    expect(settled.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(settled.citation).toBe("PASARAYA SERI MAJU\nSDN BHD");
+    // one letter read otherwise in either place settles nothing
+    expect(ocr(twice.replace("at PASARAYA", "at PASARAYQ")).merchant!.confidence).toBeLessThan(0.8);
+    // a farewell line is not the rest of the name, and a web shop is not the issuer
+    expect(ocr("# scan.jpg\n\nKEDAI SERI MAJU SDN BHD\nNO. 5, JALAN MAWAR\nTOTAL 9.00\nThank you for shopping at KEDAI SERI MAJU SDN BHD\nPLEASE COME AGAIN").merchant!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(ocr("# scan.jpg\n\nSERI MAJU REST AREA\nLOT R1, JALAN REHAT 2,\nTOTAL 9.00\nTQ FOR SHOPPING WITH kedaiku.com").merchant!.value).toBe("SERI MAJU REST AREA");
+  });
+
   test("merchant: a speck line ending in '&' is not joined to the name under it", () => {
     const r = ocr("# scan.jpg\n\n0S i2&\nTriple Six Paint Enterprise\nNo 14, Jalan Permas 4/3\nTOTAL 7.60");
     expect(r.merchant!.value).toBe("Triple Six Paint Enterprise");
