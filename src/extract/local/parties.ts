@@ -359,7 +359,6 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   const ocrSettled = doc.ocrQuality !== null && best.top && best.thanked && best.lines.size >= 2 && margin >= ISSUER_MARGIN;
   if (ocrSettled) confidence = ISSUER_SETTLED;
   const evidence = { score: best.score, margin, printed: best.lines.size, legalForm: hasLegalForm(best.mention.name), top: best.top };
-  // the mention cited is the top one, where the document names its issuer first
-  const cited = best.top && best.mention.thanked ? (mentions.find((m) => squash(m.name) === squash(best.mention.name) && !m.thanked) ?? best.mention) : best.mention;
-  return { name: cited.name, confidence, ocrSettled, start: cited.start, end: cited.end, evidence };
+  // the mention cited is the first, on top where the page names its issuer (thank-you lines are read last)
+  return { name: best.mention.name, confidence, ocrSettled, start: best.mention.start, end: best.mention.end, evidence };
 }
