@@ -383,6 +383,35 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr(md).merchant!.value).toBe("SERI MAJU REST AREA");
   });
 
+  test("merchant: two or more OCR specks after a shop name in capitals are cut; one mixed-case last word stays", () => {
+    const specks = ocr("# scan.jpg\n\nKEDAI MAJU JAYA Sh Bip\nNO. 5, JALAN MAWAR\n47000 SUNGAI BULOH\nTOTAL 4.20").merchant!;
+    expect(specks.value).toBe("KEDAI MAJU JAYA");
+    expect(specks.confidence).toBeLessThan(0.8);
+    // a registration number read apart ("(123456: vi") after the name: the name on the page's first line, not the street under it
+    expect(ocr("# scan.jpg\n\n$8 BEST MART 6/8 (123456: vi\nif Vets ii, JALAN ANGSA\nTAMAN MELATI\nTOTAL 4.20").merchant!.value).toBe("8 BEST MART");
+    expect(ocr("# scan.jpg\n\nPERNIAGAAN SERI Indah\nNO. 5, JALAN MAWAR\nTOTAL 4.20").merchant!.value).toBe("PERNIAGAAN SERI Indah");
+    expect(ocr("# scan.jpg\n\nBUNGA RAYA Health & Beauty\nNO. 5, JALAN MAWAR\nTOTAL 4.20").merchant!.value).toBe("BUNGA RAYA Health & Beauty");
+    // a text layer's words stay as printed
+    expect(run("KEDAI MAJU JAYA Sh Bip\nNO. 5, JALAN MAWAR\n47000 SUNGAI BULOH\nTOTAL 4.20", RECEIPT).merchant!.value).toBe("KEDAI MAJU JAYA Sh Bip");
+  });
+
+  test("merchant: the shop a receipt's thank-you line names; printed on top alike, the two readings settle it", () => {
+    // the top line is OCR noise: the thank-you line names the shop, over two lines, its '!' read back as I
+    const named = ocr("# scan.jpg\n\nMAN N SET,\nNO. 5, JALAN MAWAR\nTOTAL 9.00\nThank you for shopping at SER! MAJU\nMARKET\n\n## Image metadata\n\n- **Format:** JPEG").merchant!;
+    expect(named.value).toBe("SERI MAJU MARKET");
+    expect(named.confidence).toBeLessThan(0.8);
+    const twice = "# scan.jpg\n\nPASARAYA SERI MAJU\nSDN BHD\nNO. 5, JALAN MAWAR\nTOTAL 9.00\nThank you for shopping at PASARAYA\nSERI MAJU SDN BHD\nPlease come again";
+    const settled = ocr(twice).merchant!;
+    expect(settled.value).toBe("PASARAYA SERI MAJU SDN BHD");
+    expect(settled.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(settled.citation).toBe("PASARAYA SERI MAJU\nSDN BHD");
+    // one letter read otherwise in either place settles nothing
+    expect(ocr(twice.replace("at PASARAYA", "at PASARAYQ")).merchant!.confidence).toBeLessThan(0.8);
+    // a farewell line is not the rest of the name, and a web shop is not the issuer
+    expect(ocr("# scan.jpg\n\nKEDAI SERI MAJU SDN BHD\nNO. 5, JALAN MAWAR\nTOTAL 9.00\nThank you for shopping at KEDAI SERI MAJU SDN BHD\nPLEASE COME AGAIN").merchant!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(ocr("# scan.jpg\n\nSERI MAJU REST AREA\nLOT R1, JALAN REHAT 2,\nTOTAL 9.00\nTQ FOR SHOPPING WITH kedaiku.com").merchant!.value).toBe("SERI MAJU REST AREA");
+  });
+
   test("merchant: a speck line ending in '&' is not joined to the name under it", () => {
     const r = ocr("# scan.jpg\n\n0S i2&\nTriple Six Paint Enterprise\nNo 14, Jalan Permas 4/3\nTOTAL 7.60");
     expect(r.merchant!.value).toBe("Triple Six Paint Enterprise");
@@ -636,6 +665,25 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     const bare = ocr("KEDAI MAJU\nTAXINV :G02-1550040 19/03/16\nITEM 1 5.00\nTOTAL 5.00\n18/03/18 #902-15500408");
     expect(bare.date!.value).toBe("19/03/16");
     expect(bare.date!.confidence).toBeLessThan(0.8);
+  });
+
+  test("date: Malay words, Malaysian states and a 'GST ID' say the page writes the day first; 'GST/HST' does not", () => {
+    const run = (md: string) => extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality: 0.75 }).date!;
+    for (const signal of ["GST ID : 001234567890", "GST Reg No: 001234567890", "TERIMA KASIH", "TAMAN MELATI", "KOTA BHARU, KELANTAN"]) {
+      expect(run(`KEDAI MAJU\n${signal}\nDate 9/3/2018 20:54:50\nTOTAL 5.00`).confidence, signal).toBeGreaterThanOrEqual(0.8);
+    }
+    for (const none of ["GST/HST Reg No: 123456789", "GST 5.00"]) {
+      expect(run(`KEDAI MAJU\n${none}\nDate 9/3/2018 20:54:50\nTOTAL 5.00`).confidence, none).toBeLessThan(0.8);
+    }
+  });
+
+  test("total: a taxable amount and its tax on two lines at the same rate that add up to the total settle it", () => {
+    const settled = ocr("KEDAI MAJU\nTAX AMT (S) 6% RM 13.30\nGST 6% RM 0.80\nTOTAL RM 14.10\nCASH RM 20.00\nCHANGE RM 5.95").total!;
+    expect(settled.value).toBe(14.1);
+    expect(settled.confidence).toBeGreaterThanOrEqual(0.8);
+    // a tax that is not the rate of the amount, or lines at two rates, settle nothing
+    expect(ocr("KEDAI MAJU\nTAX AMT (S) 6% RM 13.20\nGST 6% RM 0.90\nTOTAL RM 14.10\nCASH RM 20.00\nCHANGE RM 5.95").total!.confidence).toBeLessThan(0.8);
+    expect(ocr("KEDAI MAJU\nTAX AMT (S) 6% RM 13.30\nGST 10% RM 0.80\nTOTAL RM 14.10\nCASH RM 20.00\nCHANGE RM 5.95").total!.confidence).toBeLessThan(0.8);
   });
 
   test("date: 'JLN' and ringgit amounts OCR spaced ('RM 65. 20') say the page writes the day first", () => {

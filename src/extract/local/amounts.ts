@@ -95,7 +95,31 @@ export function receiptPayment(doc: ParsedDocument): Payment | null {
  * total of 9.90). Lines that print the total itself, and the picked line, do not count.
  */
 function taxRowAddsUp(doc: ParsedDocument, picked: Candidate, value: number): boolean {
-  return taxRowOf(doc, value, picked.start, picked.end) !== null;
+  return taxRowOf(doc, value, picked.start, picked.end) !== null || taxLinesAddUp(doc, picked, value);
+}
+
+/** RATE: a tax rate as a receipt prints it ("6%", "6 %"). */
+const RATE = /(?<![\d.,])(\d{1,2})\s?%/;
+
+/**
+ * taxLinesAddUp says whether two lines in a row print the taxable amount and its tax at the same rate,
+ * adding up to the total ("TAX AMT (S) 6% RM 13.30" / "GST 6% RM 0.80" under a total of 14.10): the
+ * tax is the rate of the amount (to the cent), and neither line is the picked one. Two readings the
+ * total line does not share, held together by the rate.
+ */
+function taxLinesAddUp(doc: ParsedDocument, picked: Candidate, value: number): boolean {
+  if (value <= 0) return false;
+  const lines = doc.lines.filter((l) => l.plain && !l.isTable && !(l.start < picked.end && l.end > picked.start));
+  return lines.some((l, i) => {
+    const next = lines[i + 1];
+    if (!next) return false;
+    const rate = l.plain.match(RATE)?.[1];
+    if (!rate || rate === "0" || next.plain.match(RATE)?.[1] !== rate) return false;
+    const [a, b] = [ocrAmounts(l.plain), ocrAmounts(next.plain)];
+    if (a.length !== 1 || b.length !== 1) return false;
+    const [net, tax] = [a[0]!.value, b[0]!.value];
+    return tax > 0 && Math.abs(net * (Number(rate) / 100) - tax) <= 0.01 && same(net + tax, value);
+  });
 }
 
 /** taxRowOf finds a line outside [start, end) whose two amounts, the smaller at most 30 % of the larger, add up to value. */

@@ -40,6 +40,8 @@ export interface LocalFieldResult {
 interface FieldOutcome extends LocalFieldResult {
   /** offsets of the citation in the markdown */
   span: [number, number] | null;
+  /** ocrSettled: the page settles the OCR-read value by two readings alike, so the OCR caps of ocrCalibrated do not apply */
+  ocrSettled?: boolean;
 }
 
 const NOT_FOUND: FieldOutcome = { value: null, confidence: 0, citation: null, found: false, span: null };
@@ -60,8 +62,8 @@ export function extractLocal(markdown: string, schema: TypedSchema, options: Loc
   doc.ocrQuality = options.ocrQuality ?? null;
   const out: Record<string, LocalFieldResult> = {};
   for (const [name, def] of Object.entries(schema)) {
-    const { span: _span, ...result } = extractField(doc, name, def, null);
-    const calibrated = doc.ocrQuality === null || !result.found ? result : { ...result, confidence: ocrCalibrated(result.confidence, fieldLabels(name, def.description, null), doc.ocrQuality) };
+    const { span: _span, ocrSettled, ...result } = extractField(doc, name, def, null);
+    const calibrated = doc.ocrQuality === null || !result.found || ocrSettled ? result : { ...result, confidence: ocrCalibrated(result.confidence, fieldLabels(name, def.description, null), doc.ocrQuality) };
     out[name] = isLabelText(calibrated.value, name, schema) ? { ...calibrated, confidence: Math.min(calibrated.confidence, LABEL_TEXT_CONFIDENCE) } : calibrated;
   }
   return out;
@@ -758,7 +760,7 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     }
     if (labels.concept === "vendor") {
       const issuer = findIssuer(doc);
-      if (issuer) return cite(doc, issuer.name, issuer.confidence, issuer.start, issuer.end);
+      if (issuer) return { ...cite(doc, issuer.name, issuer.confidence, issuer.start, issuer.end), ocrSettled: issuer.ocrSettled };
       // the first line that reads as a name: not a file name, a document title or an address line
       const pick = doc.lines
         .filter((l) => l.plain && !l.isTable)

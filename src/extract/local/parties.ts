@@ -11,6 +11,8 @@ export interface Issuer {
   name: string;
   /** confidence: 0.4..0.75 from layout alone; ISSUER_SETTLED when the document prints the name twice, as its letterhead says an issuer's */
   confidence: number;
+  /** ocrSettled: OCR read the name twice alike (on top and in the receipt's thank-you line), so its letters are settled */
+  ocrSettled: boolean;
   /** evidence: what settled or weighed the pick (for the bench's diagnostics) */
   evidence: { score: number; margin: number; printed: number; legalForm: boolean; top: boolean };
   start: number;
@@ -103,6 +105,37 @@ export function trimOcrNoise(text: string): string {
 }
 
 /**
+ * dropOcrTail cuts the specks OCR reads after a shop name printed in capitals ("99 SPEED MART Sh Bip",
+ * "9 SPEED MART 6/8 (519537: vi"): two or more tokens closing the line, each without a letter or with
+ * a lowercase letter among at most three, after at least two words in capitals and no lowercase
+ * letter. One such token may be the name's last word read in the wrong case ("ZHENG Hui") and stays.
+ */
+export function dropOcrTail(text: string): string {
+  const tokens = text.trim().split(/\s+/);
+  let cut = tokens.length;
+  while (cut > 0 && ocrSpeck(tokens[cut - 1]!)) cut--;
+  if (tokens.length - cut < 2) return text;
+  const head = tokens.slice(0, cut);
+  if (head.some((t) => /\p{Ll}/u.test(t)) || head.filter((t) => /\p{Lu}{2,}/u.test(t)).length < 2) return text;
+  return head.join(" ");
+}
+
+/**
+ * ocrNameText reads a name OCR read: the specks around it dropped, and an exclamation mark closing a
+ * word in capitals before another one put back as the I it is ("FUY! MINI MARKET").
+ */
+function ocrNameText(text: string): string {
+  return dropOcrTail(trimOcrNoise(text)).replace(/(?<=\p{Lu})!(?=\s+\p{Lu})/gu, "I");
+}
+
+/** ocrSpeck says whether a token reads as OCR noise after a name in capitals: no letter, or a lowercase letter among at most three. */
+function ocrSpeck(token: string): boolean {
+  const letters = token.match(/\p{L}/gu) ?? [];
+  if (!letters.length) return token !== "&";
+  return letters.length <= 3 && /\p{Ll}/u.test(token);
+}
+
+/**
  * ocrFixedForm reads a company form that OCR misread in a known way: "SON BHD" / "SDN 8HD" are
  * Sdn Bhd (Malaysian private limited; no other "Son Bhd" exists), "$/B" is S/B, and a yen sign
  * among capitals is a Y. Only these are corrected; the name's other letters stay as read.
@@ -158,10 +191,44 @@ interface Mention {
   sender: boolean;
   /** last: the index of the mention's last line (a name printed over two lines ends below its first) */
   last: number;
+  /** thanked: named by a receipt's thank-you line ("Thank you for shopping at ...") */
+  thanked?: boolean;
+}
+
+/** THANKS_AT: a receipt's footer that thanks the customer for shopping at the shop it names ("Thank you for shopping at PASARAYA"). */
+const THANKS_AT = /\b(?:thank\s*you|thanks|tq)\s+for\s+(?:shopping|dining|visiting)\s+(?:at|with)\s+(.+)$/i;
+/** FAREWELL: the words of a receipt's closing lines, never the rest of a shop's name. */
+const FAREWELL = /(?<!\p{L})(please|come|again|goods|sold|returnable|exchange|refund|thank|thanks|tq|terima|kasih|jumpa|lagi|visit|welcome|nice day)(?!\p{L})/iu;
+
+/**
+ * thanksMentions reads the shop a receipt's thank-you line names ("Thank you for shopping at FUYI MINI" /
+ * "MARKET"), with the next line when it carries on the name in capitals; a web address ("shopping with
+ * kedaiku.com") names a web shop, not the issuer.
+ */
+function thanksMentions(lines: Line[], clean: (text: string) => string): Mention[] {
+  const out: Mention[] = [];
+  lines.forEach((line, index) => {
+    const m = line.isTable ? null : line.plain.match(THANKS_AT);
+    if (!m) return;
+    let name = clean(m[1]!.replace(/\*\*/g, ""));
+    let last = index;
+    const next = lines[index + 1];
+    const carried = next?.plain && !next.isTable ? clean(next.plain) : "";
+    if (carried && !/\p{Ll}/u.test(name + carried) && !FAREWELL.test(carried) && (nameLike(carried) || onlyLegalForm(carried))) {
+      name = `${name} ${carried}`;
+      last = index + 1;
+    }
+    name = companyName(ocrFixedForm(name));
+    if (/\.[a-z]{2,4}\b/i.test(name) || !nameLike(name)) return;
+    out.push({ name, line: index, last, start: line.start, end: lines[last]!.end, sender: false, thanked: true });
+  });
+  return out;
 }
 
 /** mentionsOf reads the name-like lines, table cells and sender-line heads of the document. */
-function mentionsOf(lines: Line[]): Mention[] {
+function mentionsOf(lines: Line[], ocr: boolean): Mention[] {
+  // OCR's specks after a name in capitals are cut; a text layer's words stay as printed
+  const clean = (text: string) => (ocr ? ocrNameText(text) : trimOcrNoise(text));
   const out: Mention[] = [];
   lines.forEach((line, index) => {
     if (!line.plain) return;
@@ -171,7 +238,7 @@ function mentionsOf(lines: Line[]): Mention[] {
       // "Name · Street 17 · 12345 Town": the sender line above the address window
       const sender = segments.length >= 2 && segments.slice(1).some((s) => /\b\d{4,5}\b|\b\d+\w?$/.test(s));
       const head = sender ? segments[0]! : piece;
-      const name = companyName(ocrFixedForm(trimOcrNoise(head.replace(/\*\*/g, ""))));
+      const name = companyName(ocrFixedForm(clean(head.replace(/\*\*/g, ""))));
       // a name printed over two lines (the next, or the one after a blank line): "HOME MASTER HARDWARE &" /
       // "ELECTRICAL", "PASARAYA MAJU" / "SDN BHD"
       const nextIndex = lines[index + 1]?.plain ? index + 1 : index + 2;
@@ -180,15 +247,15 @@ function mentionsOf(lines: Line[]): Mention[] {
         if (nameLike(name)) out.push({ name, line: index, last: index, start: line.start, end: line.end, sender });
         continue;
       }
-      const second = ocrFixedForm(trimOcrNoise(next.plain.replace(/\*\*/g, "")));
-      const first = ocrFixedForm(trimOcrNoise(head.replace(/\*\*/g, "")));
+      const second = ocrFixedForm(clean(next.plain.replace(/\*\*/g, "")));
+      const first = ocrFixedForm(clean(head.replace(/\*\*/g, "")));
       const continues = /&$/.test(first) ? nameLike(second) && !hasLegalForm(first) && nameLike(first.replace(/\s*&$/, "")) : onlyLegalForm(second) && !hasLegalForm(first) && nameLike(first);
       const joined = companyName(`${first} ${second}`);
       if (continues && nameLike(joined)) out.push({ name: joined, line: index, last: nextIndex, start: line.start, end: next.end, sender: false });
       else if (nameLike(name)) out.push({ name, line: index, last: index, start: line.start, end: line.end, sender });
     }
   });
-  return out;
+  return [...out, ...thanksMentions(lines, clean)];
 }
 
 /** onlyLegalForm says whether a line holds nothing but a company form ("SDN BHD", "(M) SDN. BHD.", "S/B"). */
@@ -204,6 +271,9 @@ const CONVERTER_SECTION = /^image metadata$/i;
 
 /** ISSUER_SETTLED: the confidence of an issuer the letterhead settles (see findIssuer). */
 const ISSUER_SETTLED = 0.85;
+/** THANKED_WEIGHT: the layout points of a name a receipt's thank-you line gives (a legal form is worth 2, the page's first line 1). */
+const THANKED_WEIGHT = 3;
+
 /** ISSUER_MARGIN: how far (in layout points) the settled issuer must lead every other name. */
 const ISSUER_MARGIN = 2;
 
@@ -234,12 +304,12 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     return below.some((x) => addressLike(x.l.plain) || REGISTRATION.test(x.l.plain) || /^(tel|phone|telefon|fax)\b/i.test(x.l.plain));
   };
   const inContent = new Set(content.map((x) => x.i));
-  const mentions = mentionsOf(lines).filter((m) => inContent.has(m.line));
+  const mentions = mentionsOf(lines, doc.ocrQuality !== null).filter((m) => inContent.has(m.line));
   // the address window under a sender line holds the recipient
   for (const m of mentions.filter((x) => x.sender)) {
     for (const x of content.filter((c) => c.i > m.line).slice(0, 4)) if (!mentions.some((o) => o.sender && o.line === x.i)) customerLines.add(x.i);
   }
-  const byName = new Map<string, { mention: Mention; score: number; count: number; lines: Set<number>; top: boolean }>();
+  const byName = new Map<string, { mention: Mention; score: number; count: number; lines: Set<number>; top: boolean; thanked: boolean }>();
   for (const m of mentions) {
     const key = squash(m.name);
     if (key.length < 3) continue;
@@ -247,6 +317,8 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     if (hasLegalForm(m.name)) score += 2;
     if (domains.some((d) => key.includes(d) || (key.length >= 4 && d.includes(key.slice(0, Math.max(4, key.length - 2)))))) score += 2;
     if (m.sender) score += 2;
+    // "Thank you for shopping at ...": the receipt's own words name the shop
+    if (m.thanked) score += THANKED_WEIGHT;
     if (topLines.has(m.line)) score += 1;
     // a receipt's or letterhead's name is printed in capitals; a lowercase line on top is a handwritten note or noise
     if (topLines.has(m.line) && /\p{Lu}{3,}/u.test(m.name) && !/\p{Ll}/u.test(m.name)) score += 0.5;
@@ -266,18 +338,27 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
       seen.count++;
       seen.lines.add(m.line);
       seen.top ||= top;
+      seen.thanked ||= m.thanked === true;
       seen.score = Math.max(seen.score, score) + (seen.count <= 3 ? 0.5 : 0);
-    } else byName.set(key, { mention: m, score, count: 1, lines: new Set([m.line]), top });
+    } else byName.set(key, { mention: m, score, count: 1, lines: new Set([m.line]), top, thanked: m.thanked === true });
   }
   const ranked = [...byName.values()].sort((a, b) => b.score - a.score || a.mention.line - b.mention.line);
   const best = ranked[0];
   if (!best || best.score < 1) return null;
-  const margin = best.score - (ranked[1]?.score ?? 0);
+  // a part of the best name printed on its own ("BORONG PINTAR SDN BHD" under "Thank you for shopping at PASARAYA") is no rival
+  const bestKey = squash(best.mention.name);
+  const rivalScore = ranked.slice(1).find((r) => !(best.thanked && bestKey.includes(squash(r.mention.name))))?.score ?? 0;
+  const margin = best.score - rivalScore;
   let confidence = Math.min(0.75, 0.45 + 0.04 * best.score) - (margin < 1 ? 0.1 : 0);
   // a company name (legal form) on top and printed again on other lines (sender line, footer), far
   // ahead of any other name: what a letterhead says of its issuer. Only in a text layer: OCR's letters
   // of a name are confirmed by nothing (on SROIE 1 in 10 such names holds a misread letter).
   if (doc.ocrQuality === null && best.top && best.lines.size >= 2 && hasLegalForm(best.mention.name) && margin >= ISSUER_MARGIN) confidence = ISSUER_SETTLED;
+  // a receipt's name on top and again in its thank-you line ("Thank you for shopping at PASARAYA BORONG PINTAR SDN
+  // BHD"), letter for letter: two readings of OCR's letters agree, and the receipt's own words say it is the shop
+  const ocrSettled = doc.ocrQuality !== null && best.top && best.thanked && best.lines.size >= 2 && margin >= ISSUER_MARGIN;
+  if (ocrSettled) confidence = ISSUER_SETTLED;
   const evidence = { score: best.score, margin, printed: best.lines.size, legalForm: hasLegalForm(best.mention.name), top: best.top };
-  return { name: best.mention.name, confidence, start: best.mention.start, end: best.mention.end, evidence };
+  // the mention cited is the first, on top where the page names its issuer (thank-you lines are read last)
+  return { name: best.mention.name, confidence, ocrSettled, start: best.mention.start, end: best.mention.end, evidence };
 }

@@ -225,10 +225,13 @@ export function allDates(text: string): ParsedDate[] {
 /**
  * DAY_FIRST_SIGNALS: words of documents from places that write the day first (Malaysia, Singapore,
  * the UK, Europe: company forms, taxes, date labels in their languages, Malaysian street and state
- * names and their abbreviation "JLN", amounts in ringgit "RM 12.50", "RM 65. 20" as OCR spaces them).
+ * names and their abbreviation "JLN", amounts in ringgit "RM 12.50", "RM 65. 20" as OCR spaces them),
+ * Malay words of receipts ("TERIMA KASIH", "TUNAI", "TAMAN", "BANDAR", "DARUL EHSAN") and the other
+ * Malaysian states, and a "GST ID" or "GST Reg No" as Malaysia, Singapore, India, Australia and New
+ * Zealand print it (Canada, which writes either order, prints "GST/HST").
  */
 const DAY_FIRST_SIGNALS =
-  /\b(sdn\.? ?bhd|bhd|malaysia|singapore|pte\.? ltd|gmbh|mwst|ust-?id|rechnung|datum|facture|tva|factuur|btw|fecha|factura|fattura|faktura|vat reg(istration)?|ltd|myr|jalan|jln|selangor|johor|kuala lumpur|rm ?\d+[.,] ?\d{2})\b/i;
+  /\b(sdn\.? ?bhd|bhd|malaysia|singapore|pte\.? ltd|gmbh|mwst|ust-?id|rechnung|datum|facture|tva|factuur|btw|fecha|factura|fattura|faktura|vat reg(istration)?|ltd|myr|jalan|jln|selangor|johor|kuala lumpur|rm ?\d+[.,] ?\d{2}|terima kasih|tunai|taman|bandar|darul|kedah|perak|pahang|melaka|negeri sembilan|terengganu|kelantan|sabah|sarawak|perlis|putrajaya|pulau pinang|(?<!hst[\s/]?)gst\s?(id|reg(istration)?\.?\s?(no|number)))\b/i;
 
 /**
  * dayMonthOrderKnown says whether the document settles the order of day and month in its numeric
