@@ -311,6 +311,84 @@ for (const kind of ["sqlite", "postgres"] as const) {
         expect(await new Ledger(stores[0]!).balance(account)).toMatchObject({ held: 5 });
       });
 
+      test("acceptances arriving together each get their own outcome: the cap, the balance, a duplicate id", async () => {
+        // many acceptances of several keys at once on one machine: each outcome is that of
+        // acceptances made one after the other (the cap and the balance counted exactly)
+        const [store] = await machinesOn(kind, 1, { warm: true });
+        const { engine, ledger } = engineOn(store!, { maxPendingPerKey: 7 }); // not started: accepted tasks stay pending
+        const short = await makeKey(store!); // free: 5 credits left, each task holds 1
+        await ledger.charge(short, FREE_MONTHLY_CREDITS - 5, { operation: "setup" });
+        const capped = await makeKey(store!, "pro"); // 7 may wait at once
+        const plain = await makeKey(store!, "pro");
+        const fresh = await makeKey(store!, "pro");
+        type Arrival = { account: typeof plain; word: string; id?: string };
+        const acceptAll = (wave: Arrival[]) => Promise.all(wave.map((w) => codeOf(engine.accept(w.account, { operation: "echo", input: { word: w.word }, id: w.id }))));
+        const wave: Arrival[] = [
+          ...Array.from({ length: 10 }, (_, i) => ({ account: short, word: `s${i}` })),
+          ...Array.from({ length: 10 }, (_, i) => ({ account: capped, word: `c${i}` })),
+          ...Array.from({ length: 4 }, (_, i) => ({ account: plain, word: `p${i}` })),
+        ].sort((a, b) => a.word.slice(1).localeCompare(b.word.slice(1))); // the keys interleaved
+        const outcomes = await acceptAll(wave);
+        const of = (account: Arrival["account"]) => outcomes.filter((_, i) => wave[i]!.account === account);
+        expect(of(short).filter((o) => o === "ok")).toHaveLength(5);
+        expect(of(short).filter((o) => o === "insufficient_credits")).toHaveLength(5);
+        expect(of(capped).filter((o) => o === "ok")).toHaveLength(7);
+        expect(of(capped).filter((o) => o === "rate_limited")).toHaveLength(3);
+        expect(of(plain)).toEqual(["ok", "ok", "ok", "ok"]);
+        expect(await store!.tasks.unfinishedOfKey(short.id)).toBe(5);
+        expect(await store!.tasks.unfinishedOfKey(capped.id)).toBe(7);
+        expect(await ledger.balance(short)).toMatchObject({ held: 5, remaining: 0 });
+        // an error of one (an id taken) is its own: the others arriving with it are accepted
+        const taken = (await store!.tasks.unfinishedIds()).values().next().value as string;
+        const second: Arrival[] = [...Array.from({ length: 6 }, (_, i) => ({ account: fresh, word: `q${i}` })), { account: fresh, word: "again", id: taken }];
+        const secondOutcomes = await acceptAll(second);
+        expect(secondOutcomes.slice(0, 6)).toEqual(Array(6).fill("ok"));
+        expect(secondOutcomes[6]).toMatch(/unique|constraint|duplicate/i); // the store's own error, not a refusal
+        expect(await store!.tasks.unfinishedOfKey(fresh.id)).toBe(6);
+        expect(JSON.parse((await store!.tasks.get(taken))!.input).word).not.toBe("again");
+      });
+
+      test("two items of a batch that end at the same moment end the batch exactly once", async () => {
+        // the race of 3e87b01/cf8d626: under READ COMMITTED each ending saw the other item still
+        // running and neither ended the batch, unless the ending locks the batch's row first. Here
+        // each item's ending transaction has written its task row, then waits (in the kind's `ended`)
+        // for the other's to get there too, so both count the batch's items at once.
+        const stores = kind === "postgres" ? await machinesOn(kind, 2, { warm: true }) : await machinesOn(kind, 1).then(([one]) => [one!, one!]);
+        const account = await makeKey(stores[0]!, "pro");
+        const meetings = new Map<string, { count: number; all: PromiseWithResolvers<void>; met: boolean[] }>();
+        const kinds: TaskKinds = {
+          meet: {
+            minimumCost: 0,
+            // free: a charge's ledger entry would update the key's credit totals row, on which the second ending would wait
+            run: async (input: { batch: string }) => ({ result: { batch: input.batch }, credits: 0 }),
+            ended: async (task) => {
+              const meeting = meetings.get(task.batch_id!) ?? { count: 0, all: Promise.withResolvers<void>(), met: [] };
+              meetings.set(task.batch_id!, meeting);
+              if (++meeting.count === 2) meeting.all.resolve();
+              // SQLite runs one transaction at a time (the second waits for the first's commit): it stops waiting
+              const met = await Promise.race([meeting.all.promise.then(() => true), Bun.sleep(kind === "sqlite" ? 200 : 5_000).then(() => false)]);
+              meeting.met.push(met);
+              return {};
+            },
+          },
+        };
+        const engines = stores.map((backend) => {
+          const webhooks = new WebhookDispatcher({ backend, sharedSecret: "whsec_test", allowPrivate: true, logger: quiet });
+          const engine = new TaskEngine({ backend, ledger: new Ledger(backend), webhooks, logger: quiet }, kinds, {}, { concurrency: 1, leaseMs: 10_000, pollMs: 20, maxPendingPerKey: 1000 });
+          stops.push(() => engine.stop(1_000));
+          return engine;
+        });
+        for (const e of engines) e.start();
+        for (let round = 0; round < 4; round++) {
+          const batch = await engines[0]!.acceptBatch(account, "meet", [0, 1].map(() => ({ input: { batch: `b${round}` } })), "http://127.0.0.1:9/batch");
+          for (const e of engines) e.wake();
+          const ended = await until(() => stores[1]!.tasks.getBatch(batch.batch_id), (b) => b?.status !== "pending" && b?.status !== "processing", 10_000);
+          expect(ended).toMatchObject({ status: "completed", item_count: 2, credits_used: 0 });
+          expect(await stores[0]!.deliveries.ofTask(batch.batch_id)).toHaveLength(1);
+          if (kind === "postgres") expect(meetings.get(batch.batch_id)!.met).toEqual([true, true]); // both endings were open at once
+        }
+      });
+
       test("claims on two machines never run more than perBatch items of one batch at once", async () => {
         const stores = await machinesOn(kind, 2, { warm: true });
         const account = await makeKey(stores[0]!, "pro");

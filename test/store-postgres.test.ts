@@ -16,6 +16,7 @@ import { exportSqlite, importPostgres } from "../src/store/transfer";
 import { openPostgres, redactUrl, type PostgresOptions, type PostgresStore } from "../src/store/postgres";
 import { ChangeFeed } from "../src/store/postgres/changes";
 import { migratePostgres, PG_MIGRATIONS } from "../src/store/postgres/migrations";
+import { retryTransient, TRANSIENT_ATTEMPTS } from "../src/store/postgres/retry";
 import { TASK_STATES } from "../src/store/states";
 import { FREE_MONTHLY_CREDITS } from "../src/credits/plans";
 import { clusterPerFile } from "./helpers/postgres";
@@ -440,6 +441,53 @@ describe("postgres change feed", () => {
     } finally {
       await feed.stop();
     }
+  });
+});
+
+describe("postgres transactions: deadlocks and serialization failures", () => {
+  test("two transactions that deadlock both commit: the victim runs again, once logged", async () => {
+    const retries: string[] = [];
+    const [store] = await machines(1, { onRetry: (what) => retries.push(what) });
+    const [k1, k2] = [await makeKey(store!, "pro"), await makeKey(store!, "pro")];
+    let runs = 0;
+    const firstLocks = Promise.withResolvers<void>();
+    let locked = 0;
+    const bothLocked = () => ++locked === 2 && firstLocks.resolve();
+    // each takes one key's row (a charge locks it), waits until the other holds its first key, then takes the other's
+    const crossed = (first: string, second: string) =>
+      store!.transaction(async (tx) => {
+        runs++;
+        await tx.credits.charge(capOf(first), chargeOf(first, 1));
+        bothLocked();
+        await firstLocks.promise;
+        await tx.credits.charge(capOf(second), chargeOf(second, 1));
+      });
+    await Promise.all([crossed(k1!, k2!), crossed(k2!, k1!)]);
+    expect(runs).toBe(3); // PostgreSQL aborted one of the two (40P01); it ran again after the other committed
+    expect(retries).toEqual(["deadlock (40P01)"]);
+    for (const key of [k1!, k2!]) expect((await store!.credits.totals(key, PERIOD, Date.now())).used).toBe(2); // each charge once
+  });
+
+  test("a serialization failure is retried a bounded number of times; other errors are not retried", async () => {
+    const retries: string[] = [];
+    let runs = 0;
+    const failing = Object.assign(new Error("could not serialize access"), { errno: "40001" });
+    const error = await retryTransient(async () => {
+      runs++;
+      throw failing;
+    }, (what) => retries.push(what)).catch((e) => e);
+    expect(error).toBe(failing);
+    expect(runs).toBe(TRANSIENT_ATTEMPTS);
+    expect(retries).toEqual(["serialization failure (40001)"]);
+    runs = 0;
+    const other = Object.assign(new Error("duplicate key"), { errno: "23505" });
+    expect(await retryTransient(async () => {
+      runs++;
+      throw other;
+    }, () => retries.push("never")).catch((e) => e)).toBe(other);
+    expect(runs).toBe(1);
+    runs = 0;
+    expect(await retryTransient(async () => (++runs < 2 ? Promise.reject(failing) : "done"), () => {})).toBe("done");
   });
 });
 

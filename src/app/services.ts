@@ -56,10 +56,13 @@ export interface Services {
 }
 
 export async function createServices(config: Config, overrides: Partial<Pick<Services, "logger">> = {}): Promise<Services> {
-  const backend: StoreBackend = await openDatabase(config.database, { service: true });
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const backend: StoreBackend = await openDatabase(config.database, {
+    service: true,
+    onRetry: (what, error) => logger.info(`a PostgreSQL transaction met a ${what} and is run again`, { cause: (error as Error).message }),
+  });
   const pool = new WorkerPool({ threads: config.workers, maxQueue: config.queueSize });
   const groq = providerClientOf(config);
-  const logger = overrides.logger ?? createLogger(config.logLevel);
   const keys = new KeyResolver(backend, (error) => logger.error("-", "could not record a key's last use", error));
   const ledger = new Ledger(backend);
   const rateLimiter = new RateLimiter(backend.counters);

@@ -439,7 +439,9 @@ export interface StoreBackend extends StoreTx {
    * transaction runs `fn` in one transaction: all its writes commit together or none does (fn
    * throws). Inside `fn` use `tx`, never the backend itself: on SQLite a backend operation waits for
    * the transaction to end (it would wait for ever), on PostgreSQL it runs on another connection,
-   * outside the transaction, and may wait for its locks.
+   * outside the transaction, and may wait for its locks. `fn` may run more than once: PostgreSQL
+   * runs a transaction again when it was aborted by a deadlock or a serialization failure
+   * (postgres/retry.ts), so `fn` must have no effect outside `tx` that a rollback would leave behind.
    */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
   /** ping reads from the store; rejects when it cannot (health checks, `doctor`) */

@@ -13,6 +13,7 @@ import type { StoreBackend } from "./backend";
 import { MIGRATIONS } from "./migrations";
 import { openPostgres, redactUrl, type PostgresStore } from "./postgres";
 import { PG_MIGRATIONS } from "./postgres/migrations";
+import type { RetryLog } from "./postgres/retry";
 import { openSqliteBackend, type SqliteBackend } from "./sqliteBackend";
 
 /** SCHEMA_VERSION: the newest schema this docintel knows (SQLite and PostgreSQL share the numbers) */
@@ -33,7 +34,7 @@ export type OpenDatabase = SqliteBackend | PostgresStore;
  * openDatabase opens the chosen store; both apply missing migrations (PostgreSQL under its advisory
  * lock, so machines starting at once migrate once). `migrate: false` opens a PostgreSQL store as it is.
  */
-export async function openDatabase(choice: DatabaseChoice, o: { migrate?: boolean; connectTimeoutS?: number; service?: boolean } = {}): Promise<OpenDatabase> {
+export async function openDatabase(choice: DatabaseChoice, o: { migrate?: boolean; connectTimeoutS?: number; service?: boolean; onRetry?: RetryLog } = {}): Promise<OpenDatabase> {
   if (choice.kind === "sqlite") return openSqliteBackend(choice.dataDir);
   return openPostgres(choice.url, {
     poolSize: choice.poolSize,
@@ -47,6 +48,7 @@ export async function openDatabase(choice: DatabaseChoice, o: { migrate?: boolea
     // the service keeps its pool open and ready (a connection opened later plans everything again)
     warm: o.service,
     idleTimeoutS: o.service ? 0 : undefined,
+    onRetry: o.onRetry,
   });
 }
 

@@ -10,6 +10,7 @@ import { pgCounterQueries } from "./counters";
 import { chargeCredits, chargeIn, holdCredits, holdIn, pgCreditQueries, settleHold, settleIn } from "./credits";
 import { pgKeyQueries } from "./keys";
 import { appliedPgMigrations, migratePostgres, type MigrationReport } from "./migrations";
+import { retryTransient, type RetryLog } from "./retry";
 import { pgTaskQueries } from "./tasks";
 import { pgThumbnailQueries } from "./thumbnails";
 import { pgWebhookQueries } from "./webhooks";
@@ -34,6 +35,8 @@ export interface PostgresOptions {
    * (the service: its first requests then find the pool ready; see warmPool)
    */
   warm?: boolean;
+  /** onRetry: told when a transaction is run again after a deadlock or serialization failure (retry.ts); default: a line on stderr */
+  onRetry?: RetryLog;
 }
 
 export interface PostgresStore extends StoreBackend {
@@ -66,6 +69,7 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     },
   });
   const location = redactUrl(url);
+  const onRetry: RetryLog = options.onRetry ?? ((what, error) => console.error(`PostgreSQL store: a transaction met a ${what} and is run again: ${(error as Error).message}`));
   let feed: ChangeFeed | null = null;
   try {
     await sql.connect();
@@ -83,7 +87,8 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
       counters: pgCounterQueries(sql),
       settings: pgSettings(sql),
       blobs: pgBlobs(sql),
-      transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => sql.begin((tx) => fn(storeTx(tx, true))) as Promise<T>,
+      // a deadlock or serialization failure rolls the whole transaction back: it runs again (retry.ts)
+      transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => retryTransient(() => sql.begin((tx) => fn(storeTx(tx, true))) as Promise<T>, onRetry),
       async ping() {
         await sql`SELECT 1 FROM schema_migrations LIMIT 1`;
       },
