@@ -2,14 +2,17 @@
  * The tesseract OCR engine: at most `concurrency` images at once, each in a warm OCR process
  * (warm.ts, ocrProcess.ts: libtesseract loaded once, the grey pixels of a PGM sent over a pipe), so
  * that an image does not pay the ~0.25 s of CPU a tesseract program spends loading its model.
- * Anything else (an image that is not an 8-bit PGM, a machine without the library, a warm process
- * that died on the image) runs the tesseract program: one process per image, the image on stdin
+ * A warm process is held to the conversion processes' memory cap (tools/memory.ts): one that passes
+ * it on an image is killed and the image fails with 413, not retried. Anything else (an image that
+ * is not an 8-bit PGM, a machine without the library, a warm process that died on the image) runs
+ * the tesseract program: one process per image, the image on stdin
  * (never a path in a shell command). Both with OMP_THREAD_LIMIT=1 because tesseract's own threads
  * make a page 5x slower on two cores, so pages are parallelised by us instead.
  */
 import { AppError } from "../../errors";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../types";
 import { ProcessError, runProcess, toolUnavailable } from "../process";
+import { leftLarge, memoryLimitError } from "../memory";
 import { Semaphore } from "../semaphore";
 import { parsePgm, WarmOcrError, WarmOcrProcess } from "./warm";
 
@@ -18,6 +21,12 @@ export interface TesseractOptions {
   concurrency: number;
   /** timeoutMs: deadline for one image */
   timeoutMs: number;
+  /**
+   * memoryBytes: resident memory a warm OCR process may reach while it reads an image (the
+   * server's --convert-memory-mb, the conversion processes' cap); past it the image fails with 413
+   * document_too_large, and a process left above a share of it is replaced. 0 or absent = unlimited
+   */
+  memoryBytes?: number;
   /** binary: the tesseract executable */
   binary?: string;
   /** warm: recognise PGM images in warm OCR processes (default true); false runs the program for every image */
@@ -86,10 +95,11 @@ export class Tesseract implements OcrEngine {
       warm.kill();
       warm = this.idle.pop();
     }
-    warm ??= new WarmOcrProcess();
+    const memoryBytes = this.options.memoryBytes ?? 0;
+    warm ??= new WarmOcrProcess(memoryBytes);
     try {
       const tsv = await warm.recognize(request, pixels, this.options.timeoutMs, signal);
-      if (warm.usable) this.idle.push(warm);
+      if (warm.usable && !leftLarge(warm.residentBytes(), memoryBytes)) this.idle.push(warm);
       else warm.kill();
       return tsv;
     } catch (error) {
@@ -104,6 +114,8 @@ export class Tesseract implements OcrEngine {
       warm.kill();
       if (error.reason === "timeout") throw new AppError("timeout", `OCR of one image took longer than ${this.options.timeoutMs} ms`, { cause: error });
       if (error.reason === "aborted") throw signal.reason ?? error;
+      // not retried by the program, which would take as much
+      if (error.reason === "memory") throw memoryLimitError(`OCR of a ${request.width} x ${request.height} px image`, memoryBytes, error);
       if (error.reason === "start") {
         this.warmUnavailable = error.message; // e.g. no libtesseract: the program from now on
         this.options.onWarmUnavailable?.(error.message);
