@@ -2,7 +2,7 @@
  * The tesseract OCR engine: at most `concurrency` images at once, each in a warm OCR process
  * (warm.ts, ocrProcess.ts: libtesseract loaded once, the grey pixels of a PGM sent over a pipe), so
  * that an image does not pay the ~0.25 s of CPU a tesseract program spends loading its model.
- * A warm process is held to the conversion processes' memory cap (tools/memory.ts): one that passes
+ * Both are held to the conversion processes' memory cap (tools/memory.ts): a process that passes
  * it on an image is killed and the image fails with 413, not retried. Anything else (an image that
  * is not an 8-bit PGM, a machine without the library, a warm process that died on the image) runs
  * the tesseract program: one process per image, the image on stdin
@@ -22,9 +22,10 @@ export interface TesseractOptions {
   /** timeoutMs: deadline for one image */
   timeoutMs: number;
   /**
-   * memoryBytes: resident memory a warm OCR process may reach while it reads an image (the
-   * server's --convert-memory-mb, the conversion processes' cap); past it the image fails with 413
-   * document_too_large, and a process left above a share of it is replaced. 0 or absent = unlimited
+   * memoryBytes: resident memory an OCR process (warm or the program) may reach while it reads an
+   * image (the server's --convert-memory-mb, the conversion processes' cap); past it the image fails
+   * with 413 document_too_large, and a warm process left above a share of it is replaced. 0 or
+   * absent = unlimited
    */
   memoryBytes?: number;
   /** binary: the tesseract executable */
@@ -64,6 +65,7 @@ export class Tesseract implements OcrEngine {
           signal,
           env: { OMP_THREAD_LIMIT: "1" },
           maxStdoutBytes: 50_000_000,
+          memoryBytes: this.options.memoryBytes ?? 0,
           what: "OCR an image",
         });
         tsv = result.stdout.toString("utf8");
@@ -71,6 +73,7 @@ export class Tesseract implements OcrEngine {
         if (error instanceof ProcessError && error.reason === "spawn") throw toolUnavailable("tesseract", "tesseract-ocr tesseract-ocr-eng", error);
         if (error instanceof ProcessError && error.reason === "timeout") throw new AppError("timeout", `OCR of one image took longer than ${this.options.timeoutMs} ms`, { cause: error });
         if (error instanceof ProcessError && error.reason === "aborted") throw signal.reason ?? error;
+        if (error instanceof ProcessError && error.reason === "memory") throw memoryLimitError("OCR of one image", this.options.memoryBytes ?? 0, error);
         if (error instanceof ProcessError && /Failed loading language/i.test(error.stderr)) {
           throw new AppError("bad_request", `OCR language '${lang}' is not installed on this server (Debian package tesseract-ocr-${lang})`, { cause: error });
         }
