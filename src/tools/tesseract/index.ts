@@ -2,12 +2,12 @@
  * The tesseract OCR engine: at most `concurrency` images at once, each in a warm OCR process
  * (warm.ts, ocrProcess.ts: libtesseract loaded once, the grey pixels of a PGM sent over a pipe), so
  * that an image does not pay the ~0.25 s of CPU a tesseract program spends loading its model.
- * Both are held to the conversion processes' memory cap (tools/memory.ts): a process that passes
- * it on an image is killed and the image fails with 413, not retried. Anything else (an image that
- * is not an 8-bit PGM, a machine without the library, a warm process that died on the image) runs
- * the tesseract program: one process per image, the image on stdin
+ * Anything else (an image that is not an 8-bit PGM, a machine without the library, a warm process
+ * that died on the image) runs the tesseract program: one process per image, the image on stdin
  * (never a path in a shell command). Both with OMP_THREAD_LIMIT=1 because tesseract's own threads
- * make a page 5x slower on two cores, so pages are parallelised by us instead.
+ * make a page 5x slower on two cores, so pages are parallelised by us instead. Both are held to the
+ * conversion processes' memory cap (tools/memory.ts): a process that passes it on an image is
+ * killed and the image fails with 413, not retried.
  */
 import { AppError } from "../../errors";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../types";

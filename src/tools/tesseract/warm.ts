@@ -4,8 +4,8 @@
  * environment (OMP_THREAD_LIMIT=1). It is killed (its process group) at a request's deadline or
  * abort, when its resident memory passes the cap while it reads an image (the conversion processes'
  * rule, tools/memory.ts), after REQUESTS_PER_PROCESS images (bounds whatever the library keeps), and
- * when it answers out of turn; the next request starts a new one. Nothing is queued here: the caller (Tesseract,
- * index.ts) holds a slot per process.
+ * when it answers out of turn; the next request starts a new one. Nothing is queued here: the
+ * caller (Tesseract, index.ts) holds a slot per process.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
