@@ -152,8 +152,8 @@ const ids = readdirSync(join(DIR, "img"))
   .sort()
   .slice(0, LIMIT > 0 ? LIMIT : undefined);
 
-/** ocr: the engine the service uses (warm OCR processes); closed at the end, or its processes keep the bench alive */
-const ocr = new Tesseract({ concurrency: 1, timeoutMs: 120_000 });
+/** ocr: the engine the service uses (warm OCR processes, held to the default --convert-memory-mb); closed at the end, or its processes keep the bench alive */
+const ocr = new Tesseract({ concurrency: 1, timeoutMs: 120_000, memoryBytes: 768 * 1024 * 1024 });
 const ctx: ConvertContext = {
   signal: AbortSignal.timeout(3_600_000),
   limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 5000 },

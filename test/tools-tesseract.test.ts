@@ -2,15 +2,21 @@
  * src/tools/tesseract: the warm OCR processes (libtesseract loaded once) against the tesseract
  * program, on a text card drawn here: the same text and confidence, the deadline and abort kill the
  * process and the next image gets a new one, an uninstalled language is the client's error and
- * leaves the process serving, images that are not a PGM go to the program.
+ * leaves the process serving, images that are not a PGM go to the program. On a server: a warm
+ * process is held to --convert-memory-mb (413 naming the flag), one killed with SIGKILL mid-image
+ * costs its request nothing (the program reads the image again), and there are never more of them
+ * than --ocr-concurrency.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import sharp from "sharp";
 import { toPgm } from "../src/convert/ocrPrep";
 import { AppError } from "../src/errors";
+import { processTree } from "../src/tools/memory";
 import { Tesseract } from "../src/tools/tesseract";
 import { FrameReader } from "../src/tools/tesseract/ocrProcess";
 import { parsePgm } from "../src/tools/tesseract/warm";
+import { api, form, startServer, type TestServer } from "./helpers/server";
 
 const CARD = `<svg xmlns="http://www.w3.org/2000/svg" width="700" height="260">
   <rect width="100%" height="100%" fill="#ffffff"/>
@@ -84,6 +90,24 @@ describe("warm OCR processes", () => {
     }
   }, 120_000);
 
+  test("an image needing more than memoryBytes: 413 document_too_large naming --convert-memory-mb, from a warm process (PGM) and from the program (PNG); then the card reads", async () => {
+    const { pgm } = await card();
+    const grid = new Uint8Array(await (await dotGrid(4000)).arrayBuffer());
+    const gridPgm = toPgm({ data: dotGridPixels(4000), width: 4000, height: 4000 });
+    const ocr = new Tesseract({ concurrency: 1, timeoutMs: 120_000, memoryBytes: 160 * 1024 * 1024 });
+    try {
+      for (const image of [gridPgm, grid]) {
+        const error = await ocr.recognize(image, never()).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).code).toBe("document_too_large");
+        expect((error as AppError).detail).toContain("more than 160 MiB of memory, the server's --convert-memory-mb");
+      }
+      expect((await ocr.recognize(pgm, never(), { segmentation: "block" })).text).toContain("Invoice 4711");
+    } finally {
+      ocr.close();
+    }
+  }, 180_000);
+
   test("a language that is not installed is a bad request, and the process keeps serving", async () => {
     const { pgm } = await card();
     const ocr = new Tesseract({ concurrency: 1, timeoutMs: 60_000 });
@@ -143,4 +167,99 @@ describe("FrameReader (the warm OCR pipe's framing)", () => {
     const next = reader.push(stream.slice(4 + bodies[0]!.length - 1, 4 + bodies[0]!.length + 6));
     expect(next.map((f) => new TextDecoder().decode(f))).toEqual(['{"lang":"eng"}']);
   });
+});
+
+/** dotGridPixels: `side` x `side` grey pixels covered with 2 x 2 px dots every 5 px: no text, but a blob per dot for tesseract (~290 MiB for 4000 px) */
+function dotGridPixels(side: number): Uint8Array {
+  const pixels = new Uint8Array(side * side).fill(255);
+  for (let y = 0; y < side; y += 5) for (let x = 0; x < side; x += 5) for (const at of [y * side + x, y * side + x + 1, (y + 1) * side + x, (y + 1) * side + x + 1]) pixels[at] = 0;
+  return pixels;
+}
+
+/** dotGrid: the dot grid as a PNG */
+async function dotGrid(side: number): Promise<File> {
+  const png = await sharp(dotGridPixels(side), { raw: { width: side, height: side, channels: 1 } }).png().toBuffer();
+  return new File([png], `dot_grid_${side}px.png`, { type: "image/png" });
+}
+
+/** cardPage: the text card repeated `across` x `down` times, as a PNG (several seconds of OCR for 2 x 4) */
+async function cardPage(across: number, down: number): Promise<File> {
+  const tile = await sharp(Buffer.from(CARD)).png().toBuffer();
+  const composite = Array.from({ length: across * down }, (_, i) => ({ input: tile, left: (i % across) * 700, top: Math.floor(i / across) * 260 }));
+  const png = await sharp({ create: { width: 700 * across, height: 260 * down, channels: 3, background: "#ffffff" } }).composite(composite).png().toBuffer();
+  return new File([png], `invoice_card_${across}x${down}.png`, { type: "image/png" });
+}
+
+/** ocrProcesses: the server's warm OCR processes (the Bun processes running ocrProcess.ts, below bwrap when it confines them) */
+function ocrProcesses(server: TestServer): number[] {
+  return processTree(server.proc.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("ocrProcess") && processTree(pid).length === 1;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** cpuTicks: user + system CPU time of a process, in clock ticks */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]!.split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function convert(server: TestServer, key: string, file: File) {
+  return api(server, key, "POST", "/api/v1/markdown/convert", form({ file }));
+}
+
+describe("warm OCR processes on a server", () => {
+  let server: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    // 256 MiB: the conversion process of the dot grid stays near 200 MiB, its OCR passes 290 MiB
+    server = await startServer({ args: ["--convert-memory-mb", "256", "--ocr-concurrency", "1", "--convert-processes", "1"] });
+    key = (await server.key()).key;
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  test("an image whose OCR needs more than --convert-memory-mb: 413 document_too_large naming the flag, and the next image is read", async () => {
+    const tooBig = await convert(server, key, await dotGrid(4000));
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body).toMatchObject({ success: false, error: "document_too_large" });
+    expect(tooBig.body.detail).toContain("OCR of a 4000 x 4000 px image");
+    expect(tooBig.body.detail).toContain("--convert-memory-mb");
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const next = await convert(server, key, await cardPage(1, 1));
+    expect(next.status).toBe(200);
+    expect(next.body.markdown).toContain("Invoice 4711");
+    expect(ocrProcesses(server).length).toBe(1);
+  }, 180_000);
+
+  test("a warm OCR process killed with SIGKILL mid-image: the program reads the image instead (200), a new process serves the next one, never more than --ocr-concurrency", async () => {
+    const warmUp = await convert(server, key, await cardPage(1, 1));
+    expect(warmUp.status).toBe(200);
+    const [victim, ...others] = ocrProcesses(server);
+    expect(victim).toBeDefined();
+    expect(others).toEqual([]);
+    const idleTicks = cpuTicks(victim!);
+    const page = await cardPage(2, 4);
+    let answered = false;
+    const reading = convert(server, key, page).finally(() => (answered = true));
+    // mid-image: the process has spent 0.2 s of CPU on this request's pixels and not answered yet
+    const deadline = Date.now() + 60_000;
+    while (cpuTicks(victim!) < idleTicks + 20 && Date.now() < deadline) await Bun.sleep(20);
+    expect(answered).toBe(false);
+    process.kill(victim!, "SIGKILL");
+    const read = await reading;
+    expect(read.status).toBe(200);
+    expect(read.body.markdown).toContain("Harbour Supplies");
+    const next = await convert(server, key, await cardPage(1, 1));
+    expect(next.status).toBe(200);
+    expect(next.body.markdown).toContain("Total 98.50");
+    const now = ocrProcesses(server);
+    expect(now.length).toBe(1);
+    expect(now[0]).not.toBe(victim);
+  }, 180_000);
 });

@@ -36,7 +36,7 @@ export function createConvertTools(config: Config, pool: ConvertWorkers, groq: G
       jobsPerInstance: OFFICE_JOBS_PER_INSTANCE,
       workDir: join(tmp, "libreoffice"),
     }),
-    ocr: new Tesseract({ concurrency: config.ocrConcurrency, timeoutMs, onWarmUnavailable: (why) => notice("warm OCR processes unavailable: each image runs the tesseract program", why) }),
+    ocr: new Tesseract({ concurrency: config.ocrConcurrency, timeoutMs, memoryBytes: config.convert.memoryBytes, onWarmUnavailable: (why) => notice("warm OCR processes unavailable: each image runs the tesseract program", why) }),
     media,
     browser: new ChromiumSupervisor({
       executablePath: config.chromium.path,

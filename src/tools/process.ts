@@ -1,13 +1,14 @@
 /**
  * runProcess is the one way docintel starts an external program: arguments as an array (never a
  * shell), confined by sandbox.ts (no network, only the system and its job's dirs, an allow-listed
- * environment), optional stdin, a deadline, the whole process group killed on timeout or abort,
- * stdout capped while it streams, and stderr captured for the error message.
+ * environment), optional stdin, a deadline, the whole process group killed on timeout or abort or
+ * past a memory cap, stdout capped while it streams, and stderr captured for the error message.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "../errors";
+import { processTree, residentBytes, watchMemory } from "./memory";
 import { confine, resolveProgram, type SandboxSpec } from "./sandbox";
 
 export interface RunOptions {
@@ -25,6 +26,8 @@ export interface RunOptions {
   sandbox?: SandboxSpec;
   /** maxStdoutBytes: stdout beyond this kills the process; 0 = unlimited */
   maxStdoutBytes?: number;
+  /** memoryBytes: resident memory of the program (bwrap's processes included) beyond this kills it (sampled, tools/memory.ts); 0 = unlimited */
+  memoryBytes?: number;
   /** what: names the work in error messages, e.g. "convert DOC to DOCX" */
   what: string;
 }
@@ -41,7 +44,7 @@ export class ProcessError extends Error {
     message: string,
     readonly code: number | null,
     readonly stderr: string,
-    readonly reason: "exit" | "timeout" | "aborted" | "output_limit" | "spawn",
+    readonly reason: "exit" | "timeout" | "aborted" | "output_limit" | "memory" | "spawn",
   ) {
     super(message);
     this.name = "ProcessError";
@@ -76,6 +79,7 @@ export function runProcess(command: string, args: string[], opts: RunOptions): P
     const timer = opts.timeoutMs > 0 ? setTimeout(() => killGroup("timeout"), opts.timeoutMs) : null;
     const onAbort = () => killGroup("aborted");
     opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const stopWatch = watchMemory(() => residentBytes(...processTree(child.pid ?? 0)), opts.memoryBytes ?? 0, () => killGroup("memory"));
 
     child.stdout.on("data", (chunk: Buffer) => {
       stdoutBytes += chunk.length;
@@ -91,6 +95,7 @@ export function runProcess(command: string, args: string[], opts: RunOptions): P
 
     const finish = () => {
       if (timer) clearTimeout(timer);
+      stopWatch();
       opts.signal?.removeEventListener("abort", onAbort);
     };
     child.on("error", (error) => {
@@ -102,6 +107,7 @@ export function runProcess(command: string, args: string[], opts: RunOptions): P
       const trimmed = stderr.trim().slice(0, 2000);
       if (ended === "timeout") return reject(new ProcessError(`${opts.what}: ${command} did not finish within ${opts.timeoutMs} ms and was killed`, code, trimmed, "timeout"));
       if (ended === "aborted") return reject(new ProcessError(`${opts.what}: aborted`, code, trimmed, "aborted"));
+      if (ended === "memory") return reject(new ProcessError(`${opts.what}: ${command} needed more than ${opts.memoryBytes} bytes of memory and was killed`, code, trimmed, "memory"));
       if (ended === "output_limit") return reject(new ProcessError(`${opts.what}: ${command} wrote more than ${opts.maxStdoutBytes} bytes`, code, trimmed, "output_limit"));
       if (code !== 0) return reject(new ProcessError(`${opts.what}: ${command} exited with ${code}${trimmed ? `: ${trimmed}` : ""}`, code, trimmed, "exit"));
       resolve({ code: 0, stdout: Buffer.concat(chunks), stderr: trimmed });

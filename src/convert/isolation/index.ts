@@ -9,8 +9,8 @@
  *                      <----ConvertDone--------   markdown (size-checked: --max-markdown-mb)
  *
  * The hard stops: at the deadline (or when the client goes away) the process is killed with
- * SIGKILL, and likewise when its resident memory passes `memoryBytes` (sampled every
- * MEMORY_SAMPLE_MS; 413 document_too_large naming --convert-memory-mb). A killed process is
+ * SIGKILL, and likewise when its resident memory passes `memoryBytes` (the memory rule of
+ * tools/memory.ts: 413 document_too_large naming --convert-memory-mb). A killed process is
  * replaced at once by a fresh one, so the next conversion finds a warm process. Processes start on
  * first use, convert one document at a time, and are retired after JOBS_PER_PROCESS conversions or
  * when a conversion left them large (JSC keeps its heap after a big document).
@@ -18,12 +18,12 @@
  * Why processes and not worker threads: Bun's workers take no `resourceLimits`, so a thread cannot
  * be held to a memory cap, and the heap of a terminated worker stays in the service.
  */
-import { readFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AppError, RETRY_AFTER_OVERLOADED_S } from "../../errors";
 import { isCompiled, nativeCacheDir } from "../../runtime/embedded";
+import { leftLarge, memoryLimitError, residentBytes, watchMemory } from "../../tools/memory";
 import { Semaphore } from "../../tools/semaphore";
 import type { ConvertContext, ConvertInput, ConvertTools } from "../types";
 import type { DocumentConversion } from "../index";
@@ -49,17 +49,12 @@ export interface ConversionProcessOptions {
   bwrapPath: string;
 }
 
-/** MEMORY_SAMPLE_MS: how often a converting process's resident memory is read, in ms */
-const MEMORY_SAMPLE_MS = 50;
 /** JOBS_PER_PROCESS: conversions before a process is replaced (bounds leaks in parsers) */
 const JOBS_PER_PROCESS = 200;
-/** RETIRE_SHARE: a process left above this share of memoryBytes after a conversion is replaced, which gives the memory back */
-const RETIRE_SHARE = 0.4;
 /** START_TIMEOUT_MS: limit on a process's start (module loading), in ms */
 const START_TIMEOUT_MS = 60_000;
 /** SYSTEM_PATH: where a conversion process finds the programs it runs itself (pdftoppm, heif-convert) */
 const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-const PAGE_BYTES = 4096;
 
 /** ChildProcess is one started conversion process. */
 interface ChildProcess {
@@ -130,7 +125,7 @@ export class ConversionProcesses implements DocumentConverter {
 
   /** giveBack keeps a healthy process for the next conversion, or replaces it by a fresh one. */
   private giveBack(child: ChildProcess, reusable: boolean): void {
-    const keep = reusable && !child.dead && !this.closed && child.jobs < JOBS_PER_PROCESS && (this.options.memoryBytes === 0 || residentBytes(child.proc.pid) < this.options.memoryBytes * RETIRE_SHARE);
+    const keep = reusable && !child.dead && !this.closed && child.jobs < JOBS_PER_PROCESS && !leftLarge(residentBytes(child.proc.pid), this.options.memoryBytes);
     if (keep) {
       this.idle.push(child);
       return;
@@ -154,7 +149,7 @@ export class ConversionProcesses implements DocumentConverter {
       const end = (error: unknown, result?: DocumentConversion) => {
         if (ended) return;
         ended = true;
-        clearInterval(watch);
+        stopWatch();
         ctx.signal.removeEventListener("abort", onAbort);
         tools.abort();
         if (error === undefined) resolve(result!);
@@ -166,17 +161,11 @@ export class ConversionProcesses implements DocumentConverter {
       };
       const onAbort = () => stop(ctx.signal.reason);
       ctx.signal.addEventListener("abort", onAbort, { once: true });
-      const watch = setInterval(() => {
-        if (memoryBytes === 0 || child.dead) return;
-        const used = residentBytes(child.proc.pid);
-        if (used <= memoryBytes) return;
-        stop(
-          new AppError(
-            "document_too_large",
-            `converting '${input.filename}' needed more than ${Math.round(memoryBytes / 1024 / 1024)} MiB of memory, the server's --convert-memory-mb; send a smaller document or ask the operator to raise the limit`,
-          ),
-        );
-      }, MEMORY_SAMPLE_MS);
+      const stopWatch = watchMemory(
+        () => (child.dead ? 0 : residentBytes(child.proc.pid)),
+        memoryBytes,
+        () => stop(memoryLimitError(`converting '${input.filename}'`, memoryBytes)),
+      );
       if (ctx.signal.aborted) return onAbort();
 
       const request: ConvertRequest = { type: "convert", input, limits: ctx.limits, page: ctx.page, keepPageTexts: ctx.keepPageTexts === true, hasTranscriber: this.tools.transcriber !== undefined, bwrapPath: this.options.bwrapPath };
@@ -294,13 +283,3 @@ function runTool(tools: ConvertTools, method: ToolMethod, args: any[], signal: A
       throw new Error(`unknown tool call '${String(method)}' from a conversion process`);
   }
 }
-
-/** residentBytes reads a process's resident memory from /proc; 0 when it is gone. */
-function residentBytes(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * PAGE_BYTES;
-  } catch {
-    return 0;
-  }
-}
-

@@ -5,11 +5,14 @@
  * Anything else (an image that is not an 8-bit PGM, a machine without the library, a warm process
  * that died on the image) runs the tesseract program: one process per image, the image on stdin
  * (never a path in a shell command). Both with OMP_THREAD_LIMIT=1 because tesseract's own threads
- * make a page 5x slower on two cores, so pages are parallelised by us instead.
+ * make a page 5x slower on two cores, so pages are parallelised by us instead. Both are held to the
+ * conversion processes' memory cap (tools/memory.ts): a process that passes it on an image is
+ * killed and the image fails with 413, not retried.
  */
 import { AppError } from "../../errors";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../types";
 import { ProcessError, runProcess, toolUnavailable } from "../process";
+import { leftLarge, memoryLimitError } from "../memory";
 import { Semaphore } from "../semaphore";
 import { parsePgm, WarmOcrError, WarmOcrProcess } from "./warm";
 
@@ -18,6 +21,13 @@ export interface TesseractOptions {
   concurrency: number;
   /** timeoutMs: deadline for one image */
   timeoutMs: number;
+  /**
+   * memoryBytes: resident memory an OCR process (warm or the program) may reach while it reads an
+   * image (the server's --convert-memory-mb, the conversion processes' cap); past it the image fails
+   * with 413 document_too_large, and a warm process left above a share of it is replaced. 0 or
+   * absent = unlimited
+   */
+  memoryBytes?: number;
   /** binary: the tesseract executable */
   binary?: string;
   /** warm: recognise PGM images in warm OCR processes (default true); false runs the program for every image */
@@ -55,6 +65,7 @@ export class Tesseract implements OcrEngine {
           signal,
           env: { OMP_THREAD_LIMIT: "1" },
           maxStdoutBytes: 50_000_000,
+          memoryBytes: this.options.memoryBytes ?? 0,
           what: "OCR an image",
         });
         tsv = result.stdout.toString("utf8");
@@ -62,6 +73,7 @@ export class Tesseract implements OcrEngine {
         if (error instanceof ProcessError && error.reason === "spawn") throw toolUnavailable("tesseract", "tesseract-ocr tesseract-ocr-eng", error);
         if (error instanceof ProcessError && error.reason === "timeout") throw new AppError("timeout", `OCR of one image took longer than ${this.options.timeoutMs} ms`, { cause: error });
         if (error instanceof ProcessError && error.reason === "aborted") throw signal.reason ?? error;
+        if (error instanceof ProcessError && error.reason === "memory") throw memoryLimitError("OCR of one image", this.options.memoryBytes ?? 0, error);
         if (error instanceof ProcessError && /Failed loading language/i.test(error.stderr)) {
           throw new AppError("bad_request", `OCR language '${lang}' is not installed on this server (Debian package tesseract-ocr-${lang})`, { cause: error });
         }
@@ -86,10 +98,11 @@ export class Tesseract implements OcrEngine {
       warm.kill();
       warm = this.idle.pop();
     }
-    warm ??= new WarmOcrProcess();
+    const memoryBytes = this.options.memoryBytes ?? 0;
+    warm ??= new WarmOcrProcess(memoryBytes);
     try {
       const tsv = await warm.recognize(request, pixels, this.options.timeoutMs, signal);
-      if (warm.usable) this.idle.push(warm);
+      if (warm.usable && !leftLarge(warm.residentBytes(), memoryBytes)) this.idle.push(warm);
       else warm.kill();
       return tsv;
     } catch (error) {
@@ -104,6 +117,8 @@ export class Tesseract implements OcrEngine {
       warm.kill();
       if (error.reason === "timeout") throw new AppError("timeout", `OCR of one image took longer than ${this.options.timeoutMs} ms`, { cause: error });
       if (error.reason === "aborted") throw signal.reason ?? error;
+      // not retried by the program, which would take as much
+      if (error.reason === "memory") throw memoryLimitError(`OCR of a ${request.width} x ${request.height} px image`, memoryBytes, error);
       if (error.reason === "start") {
         this.warmUnavailable = error.message; // e.g. no libtesseract: the program from now on
         this.options.onWarmUnavailable?.(error.message);

@@ -2,13 +2,15 @@
  * WarmOcr: a long-lived OCR process (ocrProcess.ts: libtesseract loaded once) that recognises one
  * image at a time, started under the sandbox every tool gets (tools/sandbox.ts) with tesseract's own
  * environment (OMP_THREAD_LIMIT=1). It is killed (its process group) at a request's deadline or
- * abort, after REQUESTS_PER_PROCESS images (bounds whatever the library keeps), and when it answers
- * out of turn; the next request starts a new one. Nothing is queued here: the caller (Tesseract,
- * index.ts) holds a slot per process.
+ * abort, when its resident memory passes the cap while it reads an image (the conversion processes'
+ * rule, tools/memory.ts), after REQUESTS_PER_PROCESS images (bounds whatever the library keeps), and
+ * when it answers out of turn; the next request starts a new one. Nothing is queued here: the
+ * caller (Tesseract, index.ts) holds a slot per process.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { isCompiled } from "../../runtime/embedded";
+import { processTree, residentBytes, watchMemory } from "../memory";
 import { killProcessGroup } from "../process";
 import { confine } from "../sandbox";
 import { FrameReader, lengthPrefix, type OcrRequest } from "./ocrProcess";
@@ -24,7 +26,7 @@ const START_TIMEOUT_MS = 30_000;
 export class WarmOcrError extends Error {
   constructor(
     message: string,
-    readonly reason: "start" | "exit" | "timeout" | "aborted" | "language" | "failed",
+    readonly reason: "start" | "exit" | "timeout" | "aborted" | "memory" | "language" | "failed",
   ) {
     super(message);
     this.name = "WarmOcrError";
@@ -45,10 +47,13 @@ export class WarmOcrProcess {
   private waiting: ((message: { tsv?: string; error?: string; ready?: boolean; language?: boolean } | WarmOcrError) => void) | null = null;
   private served = 0;
   private gone: WarmOcrError | null = null;
+  /** tree: the spawned process and its descendants (bwrap's and the OCR process), listed once it is ready */
+  private tree: number[] = [];
   /** ready: resolves when the library and the 'eng' model are loaded; rejects when the process cannot serve */
   readonly ready: Promise<void>;
 
-  constructor() {
+  /** memoryBytes: resident memory the process may reach while it reads an image; past it the image fails with reason "memory"; 0 = unlimited */
+  constructor(private readonly memoryBytes = 0) {
     const { program, args, readOnly } = ocrProcessCommand();
     const launch = confine(program, args, { readOnly }, { OMP_THREAD_LIMIT: "1" });
     this.child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, detached: true, stdio: ["pipe", "pipe", "ignore"] });
@@ -63,6 +68,7 @@ export class WarmOcrProcess {
     this.ready = this.next(START_TIMEOUT_MS, undefined).then(
       (message) => {
         if (!message.ready) throw new WarmOcrError(message.error ?? "the OCR process did not start", "start");
+        this.tree = processTree(this.child.pid!);
       },
       (error: WarmOcrError) => {
         throw new WarmOcrError(`the OCR process did not start: ${error.message}`, "start");
@@ -76,6 +82,11 @@ export class WarmOcrProcess {
     return !this.gone && this.served < REQUESTS_PER_PROCESS;
   }
 
+  /** residentBytes: the memory the process (its whole tree) holds now, in bytes */
+  residentBytes(): number {
+    return residentBytes(...this.tree);
+  }
+
   /** recognize sends one image (grey pixels, row by row) and returns tesseract's TSV (no header line). */
   async recognize(request: OcrRequest, pixels: Uint8Array, timeoutMs: number, signal: AbortSignal): Promise<string> {
     await this.ready;
@@ -87,7 +98,12 @@ export class WarmOcrProcess {
     this.child.stdin!.write(header);
     this.child.stdin!.write(lengthPrefix(pixels.length));
     this.child.stdin!.write(pixels);
-    const message = await this.next(timeoutMs, signal);
+    const stopWatch = watchMemory(
+      () => this.residentBytes(),
+      this.memoryBytes,
+      () => this.stop(new WarmOcrError(`OCR needed more than ${this.memoryBytes} bytes of memory`, "memory")),
+    );
+    const message = await this.next(timeoutMs, signal).finally(stopWatch);
     if (message.error !== undefined) throw new WarmOcrError(message.error, message.language ? "language" : "failed");
     return message.tsv ?? "";
   }
@@ -101,13 +117,8 @@ export class WarmOcrProcess {
   private next(timeoutMs: number, signal: AbortSignal | undefined): Promise<{ tsv?: string; error?: string; ready?: boolean; language?: boolean }> {
     return new Promise((resolve, reject) => {
       if (this.gone) return reject(this.gone);
-      const stop = (error: WarmOcrError) => {
-        this.gone ??= error;
-        this.kill(); // a late answer would be taken for the next request's
-        this.answer(error);
-      };
-      const timer = setTimeout(() => stop(new WarmOcrError(`OCR did not finish within ${timeoutMs} ms`, "timeout")), timeoutMs);
-      const onAbort = () => stop(new WarmOcrError("OCR aborted", "aborted"));
+      const timer = setTimeout(() => this.stop(new WarmOcrError(`OCR did not finish within ${timeoutMs} ms`, "timeout")), timeoutMs);
+      const onAbort = () => this.stop(new WarmOcrError("OCR aborted", "aborted"));
       signal?.addEventListener("abort", onAbort, { once: true });
       this.waiting = (message) => {
         clearTimeout(timer);
@@ -116,6 +127,13 @@ export class WarmOcrProcess {
         else resolve(message);
       };
     });
+  }
+
+  /** stop kills the process and fails the request in flight with `error` */
+  private stop(error: WarmOcrError): void {
+    this.gone ??= error;
+    this.kill(); // a late answer would be taken for the next request's
+    this.answer(error);
   }
 
   private answer(message: Parameters<NonNullable<WarmOcrProcess["waiting"]>>[0]): void {
