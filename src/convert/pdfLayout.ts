@@ -163,6 +163,7 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
     const at = blocks.findIndex((block) => block.top >= table.top);
     blocks.splice(at < 0 ? blocks.length : at, 0, table);
   }
+  blocks = joinGroupRows(blocks);
   const notes = takeFootnotes(blocks, height);
   if (notes.length) blocks = blocks.filter((block) => !notes.some((note) => note.block === block));
   resolveNoteMarks(blocks, new Set(notes.map((note) => note.label)));
@@ -170,6 +171,36 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   if (notes.length) layout.notes = notes.map(({ label, text }) => ({ label, text }));
   if (ruled.length || lines.filter((line) => line.segs.length >= 2).length >= 2) layout.tabular = true;
   return layout;
+}
+
+/**
+ * joinGroupRows makes one table of tables split by group labels: a table, a line of one short
+ * label in its first column ("Male", "Female"; no sentence, no caption), and a table of as many
+ * columns, each within three and a half lines of the next. The label is a row of its own.
+ */
+function joinGroupRows(blocks: LayoutBlock[]): LayoutBlock[] {
+  const out: LayoutBlock[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const before = out[out.length - 1];
+    const label = blocks[i]!;
+    const after = blocks[i + 1];
+    if (before?.kind === "table" && after?.kind === "table" && label.kind === "text" && label.lines.length === 1 && before.columns && after.columns && before.columns.length === after.columns.length) {
+      const line = label.lines[0]!;
+      const size = Math.max(before.size, after.size);
+      // in the first column: starting at its edge or left of it (right-aligned figures), ending before the second
+      const second = Math.min(before.columns[1]?.x ?? Infinity, after.columns[1]?.x ?? Infinity);
+      const atFirst = line.x <= Math.min(before.columns[0]!.x, after.columns[0]!.x) + size && line.x2 <= second + size;
+      const close = line.y - before.bottom <= 3.5 * size && after.top + after.size - line.y <= 3.5 * size;
+      if (atFirst && close && line.text.length <= 40 && !/[.!?:;]$/.test(line.text) && !CAPTION.test(line.text) && !SECTION_NUMBER.test(line.text)) {
+        const row = before.rows[0]!.map((_, c) => (c === 0 ? line.text : ""));
+        out[out.length - 1] = { ...before, rows: [...before.rows, row, ...after.rows], bottom: after.bottom };
+        i++;
+        continue;
+      }
+    }
+    out.push(label);
+  }
+  return out;
 }
 
 /**
@@ -1065,8 +1096,10 @@ function tableOfRows(lines: RawLine[], rows: string[][], size: number, columns: 
  * rows when none has one), from the lowest start that gives two rows or more, each of two cells
  * or more, at line spacing (no wider apart than 1.35 font sizes, where rows of cells have
  * padding), with every column's text in consecutive rows that all end at the last header row
- * (bottom-aligned cells) or all start at the first (top-aligned). A header of two real rows has
- * a cell that neither ends nor starts there: a label spanning two rows beside two over one.
+ * (bottom-aligned cells) or all start at the first (top-aligned), and not all of one height (a
+ * grid of equal rows is rows). A header of two real rows has a cell that neither ends nor starts
+ * there: a label spanning two rows beside two over one. Without a row of figures below, only
+ * bottom-aligned cells over three lines or more: words in rows with gaps are as often rows.
  * `ys` holds each row's baseline.
  */
 function joinWrappedHeader(rows: string[][], ys: number[], size: number): string[][] {
@@ -1080,16 +1113,19 @@ function joinWrappedHeader(rows: string[][], ys: number[], size: number): string
     }
     let bottom = true;
     let top = true;
-    let stacked = false;
+    const heights = new Set<number>();
     for (let c = 0; c < rows[0]!.length; c++) {
       const filled = rows.slice(start, end).flatMap((row, k) => (row[c] ? [start + k] : []));
       if (!filled.length) continue;
       if (filled[filled.length - 1]! - filled[0]! !== filled.length - 1) return false;
       bottom &&= filled[filled.length - 1] === end - 1;
       top &&= filled[0] === start;
-      stacked ||= filled.length >= 2;
+      heights.add(filled.length);
     }
-    return stacked && (bottom || top);
+    // Cells of different heights (a grid of equal rows is rows); with no figures below to end the
+    // header, only a bottom-aligned one of three lines or more.
+    if (heights.size < 2) return false;
+    return numeric < 0 ? bottom && end - start >= 3 : bottom || top;
   };
   for (let start = 0; start + 2 <= end; start++) {
     if (!fits(start)) continue;
@@ -1525,7 +1561,7 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   if (lines.length > 3) return false;
   if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return true;
   const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
-  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 2 * line.size);
+  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.5 * line.size);
 }
 
 function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
