@@ -783,7 +783,10 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
       // A group header above the table's first row (a label centred over the columns it spans)
       // belongs to the table.
       const above = pending.length ? pending[pending.length - 1]! : null;
-      const group = above !== null && isGroupHeader(above, lines.slice(i, end));
+      // (not the second line of a caption that wraps above the table: "Table 14. ... School years 2003–04" / "through 2021–22")
+      const caption = pending.length >= 2 ? pending[pending.length - 2]! : null;
+      const captionTail = above !== null && caption !== null && CAPTION.test(lineText(caption)) && above.y - caption.y <= 1.5 * Math.max(above.size, caption.size);
+      const group = above !== null && !captionTail && isGroupHeader(above, lines.slice(i, end));
       const start = group ? i - 1 : i;
       const table = tableFrom(lines.slice(start, end), new Set([...wrapped].map((w) => w - start)));
       if (table === "form") {
@@ -1261,8 +1264,9 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       // So is a line all in bold above a paragraph that is not (a heading in the body's size), and
       // a bold line a paragraph's gap below another (headings in a document of wide line spacing).
       const boldEdge = (!prev.wraps && !line.bold && current.every((l) => l.bold)) || (prev.bold && line.bold && gap > 1.6 * em);
-      // A caption set in bold ("TABLE 6" over its title's lines, in another size) is one paragraph.
-      const caption = CAPTION.test(current[0]!.text) && current.every((l) => l.bold) && line.bold && gap > 0 && gap <= 1.6 * em && !listStart;
+      // A caption set in bold ("TABLE 6" over its title's lines, in another size, at line spacing:
+      // a bold label further below is a figure's) is one paragraph.
+      const caption = CAPTION.test(current[0]!.text) && current.every((l) => l.bold) && line.bold && gap > 0 && gap <= 1.35 * em && !listStart;
       if (caption) prev.wraps = true;
       else if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge || boldEdge || leavesItem) flush();
     }
@@ -1559,7 +1563,7 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   const lines = block.lines;
   if (lines.slice(0, -1).every((line) => line.wraps)) return true;
   if (lines.length > 3) return false;
-  if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return true;
+  if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return !PAGE_NUMBER.test(lines[1]!.text.trim());
   const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
   return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.5 * line.size);
 }
