@@ -17,8 +17,8 @@
  * layout alone must find the structure (real papers and scans have no outline), so the PDF outline
  * plays no part. Three born-digital PDFs of MarkItDown's with its reference markdown (people wrote
  * it), and born-digital PDFs in bench/expected/pdf-born-digital (two invoices with ruled tables,
- * four public-domain US government pages with borderless tables; each table and heading written
- * down once by reading the PDF, source and licence at the top of its .md) add their table cells,
+ * seven public-domain US government documents with borderless and ruled tables; each table and
+ * heading written down once by reading the PDF, source and licence at the top of its .md) add their table cells,
  * and those of pdf-born-digital their headings. For the references, whole rows found (a row's
  * non-empty cells in the same order in one row of the PDF's markdown) are printed too: the cell
  * count alone does not see a ragged grid. Goal: headings >= 0.9 and cells >= 0.9 over all files.

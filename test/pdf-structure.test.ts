@@ -4,7 +4,8 @@
  * header, page numbers, numbered bold section titles in the body's font, footnotes, soft
  * hyphens, a hanging-indent numbered list and a table with a two-row header and grouped rows; a
  * two-column report in justified text; Arabic and Hebrew paragraphs; a manual with bookmarks and a
- * two-line running header).
+ * two-line running header; a table whose header cells wrap, with group label rows; a typewriter
+ * table; titles of two lines and a bold caption).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -232,6 +233,55 @@ describe("tables drawn with rules", () => {
       "| B-18 | short-code | York |",
     ]);
     expect(blocks.find((block) => block.startsWith("| 110"))?.split("\n")).toEqual(["| 110 | 120 | 130 |", "| --- | --- | --- |", "| 140 |  | 160 |", "|  |  | 190 |"]);
+  });
+});
+
+describe("table headers and typewriter tables", () => {
+  test("header cells that wrap over several lines are one header row, and group labels between the rows stay in the table", () => {
+    const md = markdown.wrappedHeader!;
+    expect(md.split("\n").filter((line) => line.startsWith("|"))).toEqual([
+      "| Dose (ppm) | Body Weight (g) | Weight Relative to Controls (%) | Body Weight (g) | Weight Relative to Controls (%) |",
+      "| --- | --- | --- | --- | --- |",
+      "| Male |  |  |  |  |",
+      "| 0 | 5.8 | 100 | 13.5 | 100 |",
+      "| 250 | 5.9 | 102 | 13.6 | 101 |",
+      "| 500 | 6.0 | 103 | 13.0 | 96 |",
+      "| Female |  |  |  |  |",
+      "| 0 | 5.4 | 100 | 12.7 | 100 |",
+      "| 250 | 5.6 | 104 | 12.9 | 102 |",
+      "| 1,000 | 5.5 | 102 | 12.4 | 98 |",
+    ]);
+    expect(md).toContain("Mean body weights by dose, as weighed on days 1 and 7 of the study.\n\n| Dose (ppm) ");
+  });
+
+  test("figures of neighbouring columns one space apart in a monospaced table are separate cells", () => {
+    const md = markdown.typewriter!;
+    expect(md.split("\n").filter((line) => line.startsWith("|"))).toEqual([
+      "| Age | Male | Female | Total |",
+      "| --- | --- | --- | --- |",
+      "| 1-2 | 647,701 | 639,327 | 1,287,028 |",
+      "| 3-5 | 935,862 | 938,510 | 1,874,372 |",
+      "| 6-11 | 1,770,525 | 1,732,954 | 3,503,479 |",
+      "| 12-19 | 12,191,327 | 12,218,406 | 24,409,733 |",
+      "| 20-29 | 12,194,990 | 12,776,284 | 24,971,274 |",
+      "| 80+ | 138,000 | 338,819 | 476,819 |",
+    ]);
+  });
+});
+
+describe("titles of two lines and captions", () => {
+  test("a section label over its title, and two centred bold lines, are one heading each", () => {
+    const md = markdown.titles!;
+    expect(md).toMatch(/^# Survey Methods$/m);
+    expect(md).toMatch(/^## SECTION III Age-adjustment and trends analyses\n\nTable structure recognition/m);
+    expect(md).toMatch(/^## Results of the Survey by Region and Year\n\nWe compare token sequences/m);
+  });
+
+  test("a bold caption of a label over a title of two lines is one paragraph before its table, not a heading", () => {
+    const md = markdown.titles!;
+    expect(md).toContain("\n\nTABLE 6 Mean Weights of Parts by Batch and Shift\n\n| Batch | Early | Late |\n| --- | --- | --- |\n| A | 12.5 | 12.9 |");
+    expect(md).not.toMatch(/^#+ .*(?:TABLE 6|Mean Weights)/m);
+    expect(md.match(/^#+ /gm)).toHaveLength(3);
   });
 });
 

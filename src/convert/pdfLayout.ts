@@ -163,6 +163,7 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
     const at = blocks.findIndex((block) => block.top >= table.top);
     blocks.splice(at < 0 ? blocks.length : at, 0, table);
   }
+  blocks = joinGroupRows(blocks);
   const notes = takeFootnotes(blocks, height);
   if (notes.length) blocks = blocks.filter((block) => !notes.some((note) => note.block === block));
   resolveNoteMarks(blocks, new Set(notes.map((note) => note.label)));
@@ -170,6 +171,36 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   if (notes.length) layout.notes = notes.map(({ label, text }) => ({ label, text }));
   if (ruled.length || lines.filter((line) => line.segs.length >= 2).length >= 2) layout.tabular = true;
   return layout;
+}
+
+/**
+ * joinGroupRows makes one table of tables split by group labels: a table, a line of one short
+ * label in its first column ("Male", "Female"; no sentence, no caption), and a table of as many
+ * columns, each within three and a half lines of the next. The label is a row of its own.
+ */
+function joinGroupRows(blocks: LayoutBlock[]): LayoutBlock[] {
+  const out: LayoutBlock[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const before = out[out.length - 1];
+    const label = blocks[i]!;
+    const after = blocks[i + 1];
+    if (before?.kind === "table" && after?.kind === "table" && label.kind === "text" && label.lines.length === 1 && before.columns && after.columns && before.columns.length === after.columns.length) {
+      const line = label.lines[0]!;
+      const size = Math.max(before.size, after.size);
+      // in the first column: starting at its edge or left of it (right-aligned figures), ending before the second
+      const second = Math.min(before.columns[1]?.x ?? Infinity, after.columns[1]?.x ?? Infinity);
+      const atFirst = line.x <= Math.min(before.columns[0]!.x, after.columns[0]!.x) + size && line.x2 <= second + size;
+      const close = line.y - before.bottom <= 3.5 * size && after.top + after.size - line.y <= 3.5 * size;
+      if (atFirst && close && line.text.length <= 40 && !/[.!?:;]$/.test(line.text) && !CAPTION.test(line.text) && !SECTION_NUMBER.test(line.text)) {
+        const row = before.rows[0]!.map((_, c) => (c === 0 ? line.text : ""));
+        out[out.length - 1] = { ...before, rows: [...before.rows, row, ...after.rows], bottom: after.bottom };
+        i++;
+        continue;
+      }
+    }
+    out.push(label);
+  }
+  return out;
 }
 
 /**
@@ -752,7 +783,10 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
       // A group header above the table's first row (a label centred over the columns it spans)
       // belongs to the table.
       const above = pending.length ? pending[pending.length - 1]! : null;
-      const group = above !== null && isGroupHeader(above, lines.slice(i, end));
+      // (not the second line of a caption that wraps above the table: "Table 14. ... School years 2003–04" / "through 2021–22")
+      const caption = pending.length >= 2 ? pending[pending.length - 2]! : null;
+      const captionTail = above !== null && caption !== null && CAPTION.test(lineText(caption)) && above.y - caption.y <= 1.5 * Math.max(above.size, caption.size);
+      const group = above !== null && !captionTail && isGroupHeader(above, lines.slice(i, end));
       const start = group ? i - 1 : i;
       const table = tableFrom(lines.slice(start, end), new Set([...wrapped].map((w) => w - start)));
       if (table === "form") {
@@ -915,6 +949,7 @@ function clusterPositions(values: number[], tolerance: number): number[][] {
  */
 function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBlock | "form" | null {
   const size = median(lines.map((l) => l.size));
+  lines = splitAtFigureColumns(lines, size);
   const tolerance = 0.5 * size;
   const segs = lines.flatMap((l) => l.segs);
   const starts = clusterPositions(segs.map((s) => s.x), tolerance).filter((c) => c.length >= 2);
@@ -959,7 +994,7 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
   const tableOf = (rows: string[][], columns: ColumnEdge[]) => {
     const multiCell = rows.filter((r) => r.filter(Boolean).length >= 2).length;
     if (multiCell < 3 && !headerAndRow) return null;
-    return tableOfRows(lines, rows, size, columns, isFormRows);
+    return tableOfRows(lines, rows, size, columns, isFormRows, wrapped);
   };
   const anchorRows = order.length <= 15 ? fillRows(lines, wrapped, order.length, columnOfAnchors) : [];
   const anchorColumns = order.filter((_, c) => anchorRows.some((r) => r[c])).length;
@@ -967,7 +1002,9 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
   // different widths, a header centred over them) give way to the extents, when those keep each
   // line's cells apart and make a table.
   const spans = columnSpans(lines, wrapped);
-  if (spans !== null && spans.used.length >= 2 && spans.used.length <= 15 && (order.length > 15 || spans.used.length < anchorColumns)) {
+  // So do they when the edges put two cells of one line in one column (a header cell that starts left of its column's figures).
+  const collides = order.length <= 15 && lines.some((line, i) => !wrapped.has(i) && new Set(line.segs.map(columnOfAnchors)).size < line.segs.length);
+  if (spans !== null && spans.used.length >= 2 && spans.used.length <= 15 && (order.length > 15 || spans.used.length < anchorColumns || (collides && spans.used.length <= anchorColumns))) {
     const table = tableOf(spans.rows, spans.columns);
     if (table && table !== "form") return table;
   }
@@ -975,14 +1012,130 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
   return tableOf(anchorRows, order.map((o) => (o.i < starts.length ? { x: o.x, right: false } : { x: ends[o.i - starts.length]![0]!, right: true })));
 }
 
+/** FIGURE_TOKEN: one figure of a table's cell: an amount, a count, a range, a percentage, a flagged value ("31.6**") */
+const FIGURE_TOKEN = /^[(\[]?[-+−–]?[$€£]?\d[\d,.\u2009]*(?:[-–]\d[\d,.]*)?%?[)\]]?\**$/;
+
+/**
+ * splitAtFigureColumns splits segments that hold the cells of neighbouring columns, set one space
+ * apart (typewriter tables: "2,218,406 1,180,160"). The columns are the x-ranges that the run's
+ * single figures cover, overlapping ranges merged; each figure of a segment is placed by its share
+ * of the segment's characters, and the segment is split where its figures fall in different
+ * columns. Only a segment of figures is split, and only when each piece stays within its own
+ * column's range.
+ */
+function splitAtFigureColumns(lines: RawLine[], size: number): RawLine[] {
+  const spans: Array<{ x: number; x2: number }> = [];
+  for (const seg of lines.flatMap((line) => line.segs)) {
+    if (!FIGURE_TOKEN.test(seg.text)) continue;
+    const over = spans.filter((span) => seg.x < span.x2 && seg.x2 > span.x);
+    const merged = { x: Math.min(seg.x, ...over.map((span) => span.x)), x2: Math.max(seg.x2, ...over.map((span) => span.x2)) };
+    for (const span of over) spans.splice(spans.indexOf(span), 1);
+    spans.push(merged);
+  }
+  if (spans.length < 2) return lines;
+  spans.sort((a, b) => a.x - b.x);
+  const slack = 0.3 * size;
+  return lines.map((line) => {
+    if (!line.segs.some((seg) => seg.text.includes(" "))) return line;
+    const segs = line.segs.flatMap((seg) => {
+      const words = seg.text.split(" ");
+      if (words.length < 2 || !words.every((word) => FIGURE_TOKEN.test(word))) return [seg];
+      if (spans.filter((span) => seg.x < span.x2 && seg.x2 > span.x).length < 2) return [seg];
+      const perChar = (seg.x2 - seg.x) / Math.max(1, seg.text.length);
+      // Each word's estimated range and the column it overlaps most (-1: none, it goes with the word before).
+      let offset = 0;
+      const placed = words.map((word) => {
+        const x = seg.x + offset * perChar;
+        const x2 = x + word.length * perChar;
+        offset += word.length + 1;
+        let column = -1;
+        let best = 0;
+        spans.forEach((span, c) => {
+          const overlap = Math.min(x2, span.x2) - Math.max(x, span.x);
+          if (overlap > best) [column, best] = [c, overlap];
+        });
+        return { word, x, x2, column };
+      });
+      const pieces: Array<{ words: string[]; x: number; x2: number; column: number }> = [];
+      for (const p of placed) {
+        const last = pieces[pieces.length - 1];
+        if (last && (p.column < 0 || p.column === last.column)) {
+          last.words.push(p.word);
+          last.x2 = p.x2;
+        } else if (!last || p.column > last.column) pieces.push({ words: [p.word], x: p.x, x2: p.x2, column: p.column });
+        else return [seg];
+      }
+      if (pieces.length < 2 || pieces[0]!.column < 0) return [seg];
+      // Each piece within its column's range: no part of it over another column.
+      const apart = pieces.every((piece) => spans.every((span, c) => c === piece.column || piece.x2 <= span.x + slack || piece.x >= span.x2 - slack));
+      if (!apart) return [seg];
+      // Placed by estimate, each piece is kept within its column, where its figures are printed, and
+      // half a character off the inner boundaries (an estimate a little off must not touch the next column).
+      return pieces.map((piece, k) => {
+        const span = spans[piece.column]!;
+        const x = Math.max(k > 0 ? piece.x + 0.5 * perChar : piece.x, span.x);
+        const x2 = Math.min(k < pieces.length - 1 ? piece.x2 - 0.5 * perChar : piece.x2, span.x2);
+        return { text: piece.words.join(" "), ...(x2 > x ? { x, x2 } : span), size: seg.size };
+      });
+    });
+    return segs.length === line.segs.length ? line : { ...line, segs };
+  });
+}
+
 /** tableOfRows drops the empty columns of `rows` and makes the table block ("form" when the rows are a form's fields). */
-function tableOfRows(lines: RawLine[], rows: string[][], size: number, columns: ColumnEdge[], isForm: (rows: string[][]) => boolean): LayoutBlock | "form" {
+function tableOfRows(lines: RawLine[], rows: string[][], size: number, columns: ColumnEdge[], isForm: (rows: string[][]) => boolean, wrapped: Set<number> = new Set()): LayoutBlock | "form" {
   if (isForm(rows)) return "form";
   // Leader dots lead the eye from a label to its figures; they are not the label's text.
   rows = rows.map((row) => row.map((cell) => cell.replace(LEADER_DOTS, "").trim()));
+  rows = joinWrappedHeader(rows, lines.filter((_, i) => !wrapped.has(i)).map((line) => line.y), size);
   const used = columns.map((_, c) => rows.some((r) => r[c]));
   const compact = rows.map((r) => r.filter((_, c) => used[c]));
   return { kind: "table", rows: compact, size, top: lines[0]!.y - size, bottom: lines[lines.length - 1]!.y, columns: columns.filter((_, c) => used[c]) };
+}
+
+/**
+ * joinWrappedHeader makes one row of a header whose cells wrap over several lines ("Body" /
+ * "Weight" / "(g)" over a column of figures): the rows above the first row with a figure (all
+ * rows when none has one), from the lowest start that gives two rows or more, each of two cells
+ * or more, at line spacing (no wider apart than 1.35 font sizes, where rows of cells have
+ * padding), with every column's text in consecutive rows that all end at the last header row
+ * (bottom-aligned cells) or all start at the first (top-aligned), and not all of one height (a
+ * grid of equal rows is rows). A header of two real rows has a cell that neither ends nor starts
+ * there: a label spanning two rows beside two over one. Without a row of figures below, only
+ * bottom-aligned cells over three lines or more: words in rows with gaps are as often rows.
+ * `ys` holds each row's baseline.
+ */
+function joinWrappedHeader(rows: string[][], ys: number[], size: number): string[][] {
+  const numeric = rows.findIndex((row) => row.some((cell) => cell && NUMERIC_CELL.test(cell)));
+  const end = numeric < 0 ? rows.length : numeric;
+  if (end < 2 || ys.length !== rows.length) return rows;
+  const fits = (start: number) => {
+    for (let r = start; r < end; r++) {
+      if (rows[r]!.filter(Boolean).length < 2) return false;
+      if (r > start && ys[r]! - ys[r - 1]! > 1.35 * size) return false;
+    }
+    let bottom = true;
+    let top = true;
+    const heights = new Set<number>();
+    for (let c = 0; c < rows[0]!.length; c++) {
+      const filled = rows.slice(start, end).flatMap((row, k) => (row[c] ? [start + k] : []));
+      if (!filled.length) continue;
+      if (filled[filled.length - 1]! - filled[0]! !== filled.length - 1) return false;
+      bottom &&= filled[filled.length - 1] === end - 1;
+      top &&= filled[0] === start;
+      heights.add(filled.length);
+    }
+    // Cells of different heights (a grid of equal rows is rows); with no figures below to end the
+    // header, only a bottom-aligned one of three lines or more.
+    if (heights.size < 2) return false;
+    return numeric < 0 ? bottom && end - start >= 3 : bottom || top;
+  };
+  for (let start = 0; start + 2 <= end; start++) {
+    if (!fits(start)) continue;
+    const header = rows[start]!.map((_, c) => rows.slice(start, end).reduce((text, row) => (!row[c] ? text : text ? joinWrapped(text, row[c]!) : row[c]!), ""));
+    return [...rows.slice(0, start), header, ...rows.slice(end)];
+  }
+  return rows;
 }
 
 /** LEADER_DOTS: a run of four or more dots (spaced or not) at a cell's end, or the whole cell */
@@ -1012,7 +1165,9 @@ function fillRows(lines: RawLine[], wrapped: Set<number>, count: number, columnO
  */
 function columnSpans(lines: RawLine[], wrapped: Set<number>): { columns: ColumnEdge[]; rows: string[][]; used: number[] } | null {
   const spans: Array<{ x: number; x2: number }> = [];
-  const bySize = lines.flatMap((l) => l.segs).sort((a, b) => a.x2 - a.x - (b.x2 - b.x));
+  // Figures before words: a header word over a column of figures must not bridge two columns before their figures are placed.
+  const words = (seg: Segment) => (/\p{L}/u.test(seg.text) ? 1 : 0);
+  const bySize = lines.flatMap((l) => l.segs).sort((a, b) => words(a) - words(b) || a.x2 - a.x - (b.x2 - b.x));
   for (const seg of bySize) {
     const over = spans.filter((c) => seg.x < c.x2 && seg.x2 > c.x);
     if (over.length === 0) spans.push({ x: seg.x, x2: seg.x2 });
@@ -1109,7 +1264,11 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       // So is a line all in bold above a paragraph that is not (a heading in the body's size), and
       // a bold line a paragraph's gap below another (headings in a document of wide line spacing).
       const boldEdge = (!prev.wraps && !line.bold && current.every((l) => l.bold)) || (prev.bold && line.bold && gap > 1.6 * em);
-      if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge || boldEdge || leavesItem) flush();
+      // A caption set in bold ("TABLE 6" over its title's lines, in another size, at line spacing:
+      // a bold label further below is a figure's) is one paragraph.
+      const caption = CAPTION.test(current[0]!.text) && current.every((l) => l.bold) && line.bold && gap > 0 && gap <= 1.35 * em && !listStart;
+      if (caption) prev.wraps = true;
+      else if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge || boldEdge || leavesItem) flush();
     }
     current.push(line);
   }
@@ -1390,14 +1549,32 @@ function sectionDepth(block: LayoutBlock, body: number): number {
   return number.replace(/\.$/, "").split(".").length;
 }
 
+/** CAPTION: a table's or figure's caption label ("Table 2.3:", "TABLE 6", "Figure 1.", "Exhibit B.4"), which is not a section heading */
+const CAPTION = /^(?:table|tab\.|figure|fig\.|exhibit|chart)\s+[A-Z]?[\dIVXL]+(?:[.-]\d+)*\b/i;
+/** SECTION_LABEL: a line that names a part of a document, whose title follows on the next line ("SECTION III", "Chapter 2", "Appendix A") */
+const SECTION_LABEL = /^(?:section|chapter|part|appendix|annex|article|book)\s+(?:\d{1,3}|[IVXLC]{1,6}|[A-Z])\.?$/i;
+
+/**
+ * oneTitle: the block's lines read as one title: each wraps into the next; or two or three lines
+ * broken by hand, centred on one axis (not starting at one left edge), or a section label over
+ * its title ("SECTION III" / "Age-adjustment and trends analyses").
+ */
+function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
+  const lines = block.lines;
+  if (lines.slice(0, -1).every((line) => line.wraps)) return true;
+  if (lines.length > 3) return false;
+  if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return !PAGE_NUMBER.test(lines[1]!.text.trim());
+  const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
+  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.5 * line.size);
+}
+
 function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
   if (block.kind !== "text" || body <= 0) return false;
   // 1.1: a slide title over its bullets (36 over 32 pt), Word's Heading 3 over its body (12 over 11 pt)
   if (block.size < body * 1.1 || block.size < body + 1) return false;
   const text = blockText(block);
   const letters = text.replace(/[^\p{L}]/gu, "").length;
-  const oneLogicalLine = block.lines.slice(0, -1).every((line) => line.wraps);
-  return oneLogicalLine && block.lines.length <= 3 && text.length <= 200 && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length;
+  return oneTitle(block) && block.lines.length <= 3 && text.length <= 200 && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text);
 }
 
 /** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one). */
@@ -1436,10 +1613,10 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
   const blocks = pages.flatMap((page) => page.blocks.filter((block) => !removed.has(block)));
   const shaped = (block: LayoutBlock): block is Extract<LayoutBlock, { kind: "text" }> => {
     if (block.kind !== "text" || block.lines.length > 2 || !block.lines.every((line) => line.bold)) return false;
-    if (block.size < body - 0.6 || !block.lines.slice(0, -1).every((line) => line.wraps)) return false;
+    if (block.size < body - 0.6 || !oneTitle(block)) return false;
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
-    if (text.length > 120 || letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || /[.,;:!?]$/.test(text)) return false;
+    if (text.length > 120 || letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || /[.,;:!?]$/.test(text) || CAPTION.test(text)) return false;
     return !startsListItem(text) || SECTION_NUMBER.test(text);
   };
   // From the end, so that a heading over a subheading is seen to be followed by a heading. A

@@ -44,6 +44,7 @@
  *   its header row (Code | Part | Stock) repeated on each page; rows "P-001 | Part 1 | 11" to
  *   "P-090 | Part 90 | 100" (stock right-aligned); "All parts were counted in March ..." before, "Missing parts are
  *   reordered at the end of the month." after.
+ * - wrappedHeader, typewriter, titles: see wrappedHeaderBody, typewriterBody and titlesBody below.
  * - arabic: an Arabic heading "الإنتاجية الزراعية" and the paragraph "تحسين الإنتاجية في المزارع الصغيرة",
  *   and a Hebrew paragraph "שלום עולם".
  */
@@ -96,6 +97,13 @@ function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: 
   <style:style style:name="Strong" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>
   <style:style style:name="SlideTitle" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm"/><style:text-properties fo:font-size="36pt"/></style:style>
   <style:style style:name="SlideText" style:family="paragraph"><style:paragraph-properties fo:text-align="center"/><style:text-properties fo:font-size="32pt"/></style:style>
+  <style:style style:name="CentreBold" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-top="0.3cm" fo:margin-bottom="0.15cm"/><style:text-properties fo:font-weight="bold"/></style:style>
+  <style:style style:name="CaptionLabel" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.3cm"/><style:text-properties fo:font-size="8pt" fo:font-weight="bold"/></style:style>
+  <style:style style:name="CaptionTitle" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.2cm"/><style:text-properties fo:font-weight="bold"/></style:style>
+  <style:style style:name="Mono" style:family="paragraph"><style:paragraph-properties fo:text-align="start"/><style:text-properties style:font-name="DejaVu Sans Mono" fo:font-family="'DejaVu Sans Mono'" fo:font-size="9pt"/></style:style>
+  <style:style style:name="PaddedBottom" style:family="table-cell"><style:table-cell-properties fo:padding="0.1cm" style:vertical-align="bottom"/></style:style>
+  <style:style style:name="SlimTable" style:family="table"><style:table-properties style:width="9.5cm" table:align="left"/></style:style>
+  <style:style style:name="Slim" style:family="table-column"><style:table-column-properties style:column-width="1.9cm"/></style:style>
   <style:style style:name="SlideBreak" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm" fo:break-before="page"/><style:text-properties fo:font-size="36pt"/></style:style>
 </office:automatic-styles>
 <office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm1">${o.header ? `<style:header><text:p text:style-name="Header">${o.header}</text:p></style:header>` : ""}${o.headerLeft ? `<style:header-left><text:p text:style-name="Header">${o.headerLeft}</text:p></style:header-left>` : ""}${o.pageNumbers ? `<style:footer><text:p text:style-name="Header"><text:page-number text:select-page="current"/></text:p></style:footer>` : ""}${o.footer ? `<style:footer><text:p text:style-name="Header">${o.footer}</text:p></style:footer>` : ""}</style:master-page></office:master-styles>
@@ -388,6 +396,81 @@ function ruledCellsBody(): string {
   ].join("\n");
 }
 
+/**
+ * wrappedHeaderBody: a table without rules in columns of 1.9 cm (cells padded 0.1 cm) whose header
+ * cells wrap over two to four lines, set at the bottom of the header row: "Dose (ppm)", then "Body Weight (g)" and "Weight
+ * Relative to Controls (%)" for day 1 and again for day 7, over rows of figures in two groups, each
+ * under a row of one label ("Male", "Female").
+ */
+function wrappedHeaderBody(): string {
+  const cell = (text: string, style = "Cell") => `<table:table-cell table:style-name="PaddedBottom" office:value-type="string">${p(text, style)}</table:table-cell>`;
+  const row = (...cells: string[]) => `<table:table-row>${cells.map((c) => (c ? cell(c) : `<table:table-cell table:style-name="PaddedBottom"/>`)).join("")}</table:table-row>`;
+  return [
+    p("Mean body weights by dose, as weighed on days 1 and 7 of the study."),
+    `<table:table table:name="Weights" table:style-name="SlimTable"><table:table-column table:style-name="Slim" table:number-columns-repeated="5"/>
+      ${row("Dose (ppm)", "Body Weight (g)", "Weight Relative to Controls (%)", "Body Weight (g)", "Weight Relative to Controls (%)")}
+      ${row("Male", "", "", "", "")}
+      ${row("0", "5.8", "100", "13.5", "100")}
+      ${row("250", "5.9", "102", "13.6", "101")}
+      ${row("500", "6.0", "103", "13.0", "96")}
+      ${row("Female", "", "", "", "")}
+      ${row("0", "5.4", "100", "12.7", "100")}
+      ${row("250", "5.6", "104", "12.9", "102")}
+      ${row("1,000", "5.5", "102", "12.4", "98")}
+    </table:table>`,
+    p("Weights were taken before feeding."),
+  ].join("\n");
+}
+
+/**
+ * typewriterBody: a table typed in a monospaced font, its figures right-aligned in fixed-width
+ * fields, so the widest figures of neighbouring columns are one space apart (rows 12-19 and
+ * 20-29), the others two or more.
+ */
+function typewriterBody(): string {
+  const spaced = (text: string) => text.replace(/ {2,}/g, (run) => ` <text:s text:c="${run.length - 1}"/>`);
+  const rows = [
+    ["Age", "Male", "Female", "Total"],
+    ["1-2", "647,701", "639,327", "1,287,028"],
+    ["3-5", "935,862", "938,510", "1,874,372"],
+    ["6-11", "1,770,525", "1,732,954", "3,503,479"],
+    ["12-19", "12,191,327", "12,218,406", "24,409,733"],
+    ["20-29", "12,194,990", "12,776,284", "24,971,274"],
+    ["80+", "138,000", "338,819", "476,819"],
+  ];
+  const line = (cells: string[]) => cells[0]!.padEnd(6) + cells.slice(1).map((cell) => cell.padStart(11)).join("");
+  return [p("Population by age group and sex, from the combined sample."), ...rows.map((cells) => p(spaced(line(cells)), "Mono")), p("Counts are weighted to the census totals.")].join("\n");
+}
+
+/**
+ * titlesBody: headings of two lines and a caption of three. "SECTION III" over "Age-adjustment and
+ * trends analyses" in bold 10 pt at the left, broken by hand, over a paragraph; "Results of the
+ * Survey" over "by Region and Year" in bold 10 pt, centred, over a paragraph; a caption "TABLE 6"
+ * in bold 8 pt over its title in bold 10 pt on two lines ("Mean Weights of Parts" / "by Batch and
+ * Shift"), over a table of figures.
+ */
+function titlesBody(): string {
+  const cell = (text: string) => `<table:table-cell office:value-type="string">${p(text, "Cell")}</table:table-cell>`;
+  const row = (...cells: string[]) => `<table:table-row>${cells.map(cell).join("")}</table:table-row>`;
+  return [
+    p("Survey Methods", "Title"),
+    p(paragraph(0, 3)),
+    p("SECTION III<text:line-break/>Age-adjustment and trends analyses", "Section"),
+    p(paragraph(1, 3)),
+    p("Results of the Survey<text:line-break/>by Region and Year", "CentreBold"),
+    p(paragraph(2, 3)),
+    p("TABLE 6", "CaptionLabel"),
+    p("Mean Weights of Parts<text:line-break/>by Batch and Shift", "CaptionTitle"),
+    `<table:table table:name="PartWeights"><table:table-column table:number-columns-repeated="3"/>
+      ${row("Batch", "Early", "Late")}
+      ${row("A", "12.5", "12.9")}
+      ${row("B", "11.8", "12.1")}
+      ${row("C", "12.2", "12.4")}
+    </table:table>`,
+    p(paragraph(3, 2)),
+  ].join("\n");
+}
+
 export const PDF_FIXTURES = {
   paper: () => fodt(paperBody(), { header: "Optimized Table Tokenization", pageNumbers: true }),
   twocolumn: () => fodt(twoColumnBody()),
@@ -405,6 +488,9 @@ export const PDF_FIXTURES = {
   ruled: () => fodt(ruledBody(), { header: "Quarterly Report", pageNumbers: true }),
   ruledForm: () => fodt(ruledFormBody()),
   ruledCells: () => fodt(ruledCellsBody()),
+  wrappedHeader: () => fodt(wrappedHeaderBody()),
+  typewriter: () => fodt(typewriterBody()),
+  titles: () => fodt(titlesBody()),
 };
 
 /** makePdfFixtures prints every fixture to `dir`/NAME.pdf in one soffice run and returns the PDFs' bytes by name. */
