@@ -530,6 +530,19 @@ ${paragraphs(2)}`);
     expect(text).toContain(PARAGRAPHS[3]!);
   });
 
+  test("a short line that ends in a picture's credit ('... | © Getty Images', '... Foto: Andina') is a caption written without markup and goes; a sentence naming a photographer stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<div class="image"><img src="/elder.jpg"></div>
+<div class="text">The ferryman at the landing in 1975. | © River Archive/Getty Images</div>
+<p>Son tres los periodos de crecida durante el año. Foto: Andina</p>
+<p>The photographer Anna Berg spent a week on the ferry and her pictures hang in the town hall now.</p>
+${paragraphs(2)}`);
+    const text = main(html);
+    for (const gone of ["The ferryman at the landing in 1975", "Getty Images", "periodos de crecida", "Andina"]) expect(text).not.toContain(gone);
+    expect(text).toContain("The photographer Anna Berg spent a week on the ferry");
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
   test("a gallery whose text is in its figure captions keeps the captions: they are the article", () => {
     const slides = PARAGRAPHS.concat(PARAGRAPHS.map((p) => p.replace(/ferry/g, "barge")))
       .map((p, i) => `<figure class="slide"><h2><a href="/slide/${i + 1}">${i + 1}. Crossing number ${i + 1}</a></h2><div class="image"><img src="/s${i + 1}.jpg" alt="Slide ${i + 1}"></div><figcaption><p>Idea ${i + 1}:</p><p>${p}</p></figcaption></figure>`)

@@ -121,6 +121,13 @@ const PHOTO_CREDIT = /^\s*\(?\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédi
  * "(Quelle: Fleischmann/Unsplash/DJV)", "Źródło: Eurostat", "Fuente: EFE", "Source: Reuters")
  */
 const SOURCE_LINE = /^\s*\(?\s*(?:quellen?|źródło|źródła|fuente|fuentes|source|sources|fonte|fontes|bron|kilde|källa)\s*:/i;
+/**
+ * CREDIT_SUFFIX: a picture's credit closing a line, after a separator or a sentence ("... Mut zu. |
+ * © Augusta National/Getty Images", "... el año escolar. Foto: Andina"); CREDITED_CAPTION_MAX_CHARS:
+ * such a caption is a sentence or two (non-space characters)
+ */
+const CREDIT_SUFFIX = /(?:\s[|–—-]|[.!?)])\s*\(?\s*(?:©|\(c\)|fotos?\s*:|photos?\s*:|bild\s*:|credits?\s*:|image\s*:|foto\s*©)\s*[^.!?]{1,60}\)?\s*$/i;
+const CREDITED_CAPTION_MAX_CHARS = 250;
 /** PHOTO_CREDIT_MAX_CHARS: a credit line is short (non-space characters) */
 const PHOTO_CREDIT_MAX_CHARS = 80;
 
@@ -140,6 +147,8 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   if ((tag === "p" || tag === "div" || tag === "span") && chars <= DATE_LINE_MAX_CHARS && (isDateLine(el) || isDateStamp(el.textContent ?? ""))) return true;
   if (tag === "p" || tag === "span" || tag === "div" || tag === "small" || tag === "em") {
     if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && (PHOTO_CREDIT.test(el.textContent ?? "") || SOURCE_LINE.test(el.textContent ?? "")) && el.querySelectorAll("img, picture").length === 0) return true;
+    // A short line that ends in a picture's credit is that picture's caption, written without markup.
+    if (chars > 0 && chars <= CREDITED_CAPTION_MAX_CHARS && CREDIT_SUFFIX.test(el.textContent ?? "") && el.querySelectorAll("img, picture, p, li").length === 0) return true;
     // Text beside the picture inside a <figure> describes it.
     if (chars > 0 && inPictureFigure(el) && el.querySelectorAll("img, picture, video, table, pre, blockquote").length === 0) return true;
   }
