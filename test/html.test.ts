@@ -482,6 +482,67 @@ ${paragraphs(2)}
     expect(text).not.toContain("Trackback");
   });
 
+  test("'Read also' labels in more languages go with their link ('Lesen Sie hier:', 'Dowiedz się więcej:'), also set as a quote ('PUEDES VER:'); a quote stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p>Lesen Sie hier: <a href="https://example.com/other"><em>The ferry that never came back</em></a></p>
+<p><strong>Dowiedz się więcej: <a href="https://example.com/third"><em>A bridge for the valley</em></a></strong></p>
+<blockquote><strong>PUEDES VER:</strong> <a href="https://example.com/fourth">¿Qué es el río y para qué sirve?</a></blockquote>
+<blockquote><p>The water had never risen so high in living memory, the ferryman told the council.</p></blockquote>
+${paragraphs(2)}`);
+    const text = main(html);
+    for (const gone of ["Lesen Sie hier", "The ferry that never came back", "Dowiedz", "A bridge for the valley", "PUEDES VER", "para qué sirve"]) expect(text).not.toContain(gone);
+    expect(text).toContain("The water had never risen so high in living memory");
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("asks of the reader to get the site's app or news, to become a member, to try the site's own tools go; a box named 'news-letter' is a newsletter box", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p><b>Get the latest news straight to your phone with the River Times app.</b></p>
+<p>Werden Sie Mitglied bei <b>River Times</b> und erhalten Sie exklusive Angebote!</p>
+<p>Kennt ihr schon unseren Fährfinder? Ab sofort findet ihr mit unserem <a href="/finder">Fährfinder</a> alle Fähren am Fluss.</p>
+<div class="news-letter-section"><div class="text-holder"><span class="lead">News, tips and trends... we have many stories for you!</span></div></div>
+${paragraphs(2)}`);
+    const text = main(html);
+    for (const gone of ["Get the latest news", "Werden Sie Mitglied", "Kennt ihr schon", "we have many stories"]) expect(text).not.toContain(gone);
+    expect(text).toContain(PARAGRAPHS[1]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("'related' headings for the next article, related topics and similar recipes go with what follows them", () => {
+    const html = articlePage(`${paragraphs()}
+<h3>Vorschau auf den nächsten Artikel</h3>
+<p>Next week we look at the bridges of the lower valley and what they cost.</p>
+<h4><i>NEW AND EXCITING SIMILAR DISHES FOR YOU TO TRY OUT</i></h4>
+<ul><li><a href="/r/1">Fish from the river</a></li><li><a href="/r/2">Market day soup</a></li></ul>
+<div>Verwandte Themenbereiche</div>`);
+    const text = main(html);
+    for (const gone of ["Vorschau", "bridges of the lower valley", "SIMILAR DISHES", "Market day soup", "Verwandte Themenbereiche"]) expect(text).not.toContain(gone);
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("a blog theme's long filing footer, a filing line to a 'newscategory' page and a comment section named in German go", () => {
+    const html = articlePage(`${paragraphs()}
+<p class="postmetadata">Der Beitrag wurde am Mittwoch, den 27. November 2019 um 15:21 Uhr veröffentlicht und wurde unter <a href="/category/allgemein">Allgemein</a>, <a href="/category/events">Events</a> abgelegt. Du kannst die Kommentare zu diesen Eintrag durch den <a href="/a/feed">RSS 2.0</a> Feed verfolgen. Du kannst einen Kommentar schreiben, oder einen Trackback auf deiner Seite einrichten.</p>
+<p>News date : 04/21/2022 Category : <a href="https://example.com/newscategory/10/Press_Releases.html">Press Releases</a></p>
+<div class="kommentarModul"><p class="strong">Sie sind aktuell nicht eingeloggt.</p><p>Ihre Meinung ist uns wichtig.</p></div>`);
+    const text = main(html);
+    for (const gone of ["Der Beitrag wurde am", "Press Releases", "nicht eingeloggt", "Ihre Meinung"]) expect(text).not.toContain(gone);
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("a short line that ends in a picture's credit ('... | © Getty Images', '... Foto: Andina') is a caption written without markup and goes; a sentence naming a photographer stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<div class="image"><img src="/elder.jpg"></div>
+<div class="text">The ferryman at the landing in 1975. | © River Archive/Getty Images</div>
+<p>Son tres los periodos de crecida durante el año. Foto: Andina</p>
+<p>The photographer Anna Berg spent a week on the ferry and her pictures hang in the town hall now.</p>
+${paragraphs(2)}`);
+    const text = main(html);
+    for (const gone of ["The ferryman at the landing in 1975", "Getty Images", "periodos de crecida", "Andina"]) expect(text).not.toContain(gone);
+    expect(text).toContain("The photographer Anna Berg spent a week on the ferry");
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
   test("a gallery whose text is in its figure captions keeps the captions: they are the article", () => {
     const slides = PARAGRAPHS.concat(PARAGRAPHS.map((p) => p.replace(/ferry/g, "barge")))
       .map((p, i) => `<figure class="slide"><h2><a href="/slide/${i + 1}">${i + 1}. Crossing number ${i + 1}</a></h2><div class="image"><img src="/s${i + 1}.jpg" alt="Slide ${i + 1}"></div><figcaption><p>Idea ${i + 1}:</p><p>${p}</p></figcaption></figure>`)

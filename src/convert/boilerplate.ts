@@ -44,7 +44,7 @@ const BOILERPLATE_ROLES = new Set([
 const BOILERPLATE_WORDS = new Set([
   "nav", "navbar", "navbox", "navigation", "navpanel", "menu", "menubar", "submenu", "megamenu", "breadcrumb", "breadcrumbs",
   "sidebar", "sidenav", "footer", "masthead", "share", "sharing", "sharebar", "social", "socials", "related", "recommended",
-  "recommendations", "comment", "comments", "disqus", "cookie", "cookies", "consent", "gdpr", "newsletter", "subscribe",
+  "recommendations", "comment", "comments", "kommentar", "kommentare", "comentarios", "commentaires", "commenti", "komentarze", "disqus", "cookie", "cookies", "consent", "gdpr", "newsletter", "subscribe",
   "subscription", "signup", "ad", "ads", "advert", "adverts", "advertisement", "adsbygoogle", "sponsor", "sponsored", "promo",
   "popup", "modal", "toolbar", "skip", "jump", "pagination", "pager", "widget", "widgets", "tags", "editsection",
   "catlinks", "noprint", "printfooter", "banner", "outbrain", "taboola", "toc", "sitenotice", "authority",
@@ -121,6 +121,13 @@ const PHOTO_CREDIT = /^\s*\(?\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédi
  * "(Quelle: Fleischmann/Unsplash/DJV)", "Źródło: Eurostat", "Fuente: EFE", "Source: Reuters")
  */
 const SOURCE_LINE = /^\s*\(?\s*(?:quellen?|źródło|źródła|fuente|fuentes|source|sources|fonte|fontes|bron|kilde|källa)\s*:/i;
+/**
+ * CREDIT_SUFFIX: a picture's credit closing a line, after a separator or a sentence ("... Mut zu. |
+ * © Augusta National/Getty Images", "... el año escolar. Foto: Andina"); CREDITED_CAPTION_MAX_CHARS:
+ * such a caption is a sentence or two (non-space characters)
+ */
+const CREDIT_SUFFIX = /(?:\s[|–—-]|[.!?)])\s*\(?\s*(?:©|\(c\)|fotos?\s*:|photos?\s*:|bild\s*:|credits?\s*:|image\s*:|foto\s*©)\s*[^.!?]{1,60}\)?\s*$/i;
+const CREDITED_CAPTION_MAX_CHARS = 250;
 /** PHOTO_CREDIT_MAX_CHARS: a credit line is short (non-space characters) */
 const PHOTO_CREDIT_MAX_CHARS = 80;
 
@@ -140,6 +147,8 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   if ((tag === "p" || tag === "div" || tag === "span") && chars <= DATE_LINE_MAX_CHARS && (isDateLine(el) || isDateStamp(el.textContent ?? ""))) return true;
   if (tag === "p" || tag === "span" || tag === "div" || tag === "small" || tag === "em") {
     if (chars > 0 && chars <= PHOTO_CREDIT_MAX_CHARS && (PHOTO_CREDIT.test(el.textContent ?? "") || SOURCE_LINE.test(el.textContent ?? "")) && el.querySelectorAll("img, picture").length === 0) return true;
+    // A short line that ends in a picture's credit is that picture's caption, written without markup.
+    if (chars > 0 && chars <= CREDITED_CAPTION_MAX_CHARS && CREDIT_SUFFIX.test(el.textContent ?? "") && el.querySelectorAll("img, picture, p, li").length === 0) return true;
     // Text beside the picture inside a <figure> describes it.
     if (chars > 0 && inPictureFigure(el) && el.querySelectorAll("img, picture, video, table, pre, blockquote").length === 0) return true;
   }
@@ -263,7 +272,11 @@ function hasBoilerplateName(names: string): boolean {
   for (const name of names.split(/\s+/)) {
     if (!name) continue;
     const words = nameWords(name);
-    for (const word of words) if (BOILERPLATE_WORDS.has(word)) return true;
+    for (let i = 0; i < words.length; i++) {
+      if (BOILERPLATE_WORDS.has(words[i]!)) return true;
+      // A chrome word split in two ("news-letter-section", "side-bar") is that word.
+      if (i + 1 < words.length && BOILERPLATE_WORDS.has(words[i]! + words[i + 1]!)) return true;
+    }
   }
   return false;
 }
@@ -686,10 +699,12 @@ function isFollowUs(text: string): boolean {
 function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const tag = el.nodeName.toLowerCase();
   const heading = HEADING_TAGS.has(tag);
-  if (tag !== "p" && tag !== "div" && !heading) return false;
+  if (tag !== "p" && tag !== "div" && tag !== "blockquote" && !heading) return false;
   const s = stats.get(el);
   if (!s || s.text === 0 || s.text > CTA_MAX_CHARS) return false;
   const text = normalizeSpace(el.textContent ?? "");
+  // A quote set apart that points to another article ("PUEDES VER: <link>") is a teaser, not a quote.
+  if (tag === "blockquote") return READ_ALSO.test(text) && s.linkText > 0;
   // A heading over the box is the box's title: "Unterstütze RosaMag!", "Artikel gefallen? Vergiss nicht zu teilen!"
   if (heading) return s.text <= ENGAGE_HEADING_MAX_CHARS && ENGAGE_ASK.test(text);
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
@@ -721,7 +736,9 @@ function isRelatedLabel(text: string): boolean {
 const ENGAGE_ASK = new RegExp(
   "^(?:if you (?:enjoyed|liked|like|appreciate)\\b|(?:did you )?(?:enjoy|like)(?:d)? (?:this|our) (?:article|post|story|magazine)|we want to hear what you think|submit (?:your|a) letter|" +
     "gefällt (?:dir|ihnen|euch) (?:unser|unsere|dieser|diese|der|das)\\b|(?:artikel|beitrag) gefallen\\?|unterstütze (?:uns|unser\\p{L}*|\\p{Lu}\\p{L}*)|unterstützen sie (?:uns|unser\\p{L}*)|verpasse keine|(?:\\d{4} )?nichts mehr (?:verpassen|versäumen)|" +
-    "support (?:us|our|independent)\\b|valora esta|califica esta|apoya (?:nuestro|el periodismo)|pour lire la suite|soutenez(?:-nous)?\\b)",
+    "support (?:us|our|independent)\\b|valora esta|califica esta|apoya (?:nuestro|el periodismo)|pour lire la suite|soutenez(?:-nous)?\\b|" +
+    "get (?:the latest|our|breaking) (?:news|updates|stories|headlines)\\b|download (?:our|the \\S+) app\\b|become a (?:member|subscriber|supporter)\\b|werden sie (?:jetzt )?mitglied|werde (?:jetzt )?mitglied|" +
+    "(?:kennt ihr|kennst du|kennen sie) (?:schon |bereits )?unser\\p{L}*|(?:have you|did you) (?:seen|tried|heard (?:of|about)) our\\b|check out our\\b)",
   "iu",
 );
 /** ENGAGE_HEADING_MAX_CHARS: a box's title that asks the reader for something is short (non-space characters) */
@@ -740,6 +757,13 @@ const COMMENT_NOTICE = new RegExp(
     "^(?:leave a (?:comment|reply)|schreibe einen kommentar|hinterlasse einen kommentar|deja (?:un|tu) comentario|laisser un commentaire|lascia un commento)",
   "iu",
 );
+/**
+ * POSTED_LINE: a blog theme's filing footer ("This entry was posted on <date> and is filed under
+ * <categories>. You can follow any responses ...", "Der Beitrag wurde am ... veröffentlicht")
+ */
+const POSTED_LINE = /^(?:this (?:entry|post) was posted|(?:der|dieser) (?:beitrag|eintrag|artikel) wurde am|cette entrée a été publiée|esta entrada (?:fue publicada|se publicó)|questa voce è stata pubblicata|ten wpis (?:został )?opublikowan)/i;
+/** POSTED_LINE_MAX_CHARS: such a footer, with its sentences on comments and trackbacks, is this long at most (non-space characters) */
+const POSTED_LINE_MAX_CHARS = 500;
 /** COMMENT_WORD, LOGIN_WORD: a line that says one must log in to comment ("Sie müssen eingeloggt sein, um Kommentare zu schreiben", "You must be logged in to post a comment") */
 const COMMENT_WORD = /\b(?:kommentar\p{L}*|kommentier\p{L}*|comment\p{L}*|comentar\p{L}*|commentaire\p{L}*|commentare|komentarz\p{L}*)/iu;
 const LOGIN_WORD = /\b(?:eingeloggt|angemeldet|einloggen|anmelden|logged in|log in|login|sign in|signed in|registriert|registered|iniciar sesión|inicia sesión|connecté|connectez|zalogowany|zaloguj)\b/iu;
@@ -748,7 +772,7 @@ const POST_FOOTER = /\b(?:trackback(?:-url)?|kommentarfeed|comments? (?:rss )?fe
 /** POST_FOOTER_MAX_CHARS: such a footer line is short (non-space characters); a paragraph that explains trackbacks is longer */
 const POST_FOOTER_MAX_CHARS = 120;
 /** TAXONOMY_PATH: a link to a category, tag or author page ("/category/linux/", "/tag/bilt/", "/author/ts/") */
-const TAXONOMY_PATH = /\/(?:tags?|category|categories|kategorie|kategorien|categoria|categorie|categorías?|author|authors|autor|autoren|auteur|schlagwort|schlagworte|stichwort)\//i;
+const TAXONOMY_PATH = /\/(?:tags?|[\w-]*category|[\w-]*categories|kategorie|kategorien|categoria|categorie|categorías?|author|authors|autor|autoren|auteur|schlagwort|schlagworte|stichwort)\//i;
 /**
  * FILING_MAX_OWN_CHARS: a filing line ("Posted on <date> in <category>, <category>") has this much
  * text of its own at most, beside its links; FILING_SHORT_CHARS: with one such link (a byline to
@@ -769,10 +793,13 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const tag = el.nodeName.toLowerCase();
   if (tag !== "p" && tag !== "div" && tag !== "small" && tag !== "span" && tag !== "section") return false;
   const s = stats.get(el);
-  if (!s || s.text === 0 || s.text > NOTICE_MAX_CHARS) return false;
+  if (!s || s.text === 0 || s.text > POSTED_LINE_MAX_CHARS) return false;
   if (tag !== "p" && el.querySelectorAll("p, ul, ol, table, h1, h2, h3, h4, h5, h6, blockquote, pre").length > 0) return false;
   if (tag === "span" && insideProse(el)) return false;
   const text = normalizeSpace(el.textContent ?? "");
+  // The theme's filing footer also says how to follow the comments and trackbacks: it runs longer.
+  if (POSTED_LINE.test(text)) return true;
+  if (s.text > NOTICE_MAX_CHARS) return false;
   if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text)) return true;
   if (POST_FOOTER.test(text) && s.text <= POST_FOOTER_MAX_CHARS && s.linkText > 0) return true;
   if (COMMENT_WORD.test(text) && LOGIN_WORD.test(text)) return true;
@@ -955,13 +982,13 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
  */
 const RELATED_HEADING = new RegExp(
   "^(?:related(?: articles| posts| stories| content| reading)?|more (?:from|on|in|stories|articles|news)\\b|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended(?: for you)?|most (?:read|popular)|about the author|(?:(?:the|der|die|el|la|l') ?)?(?:author|authors|autor|autorin|autoren|autora|auteur|autore)$|zur person$|o autorze|sobre (?:el|la|o|a) autora?|à propos de l'auteur|" +
-    "auch interessant|auch lesen|lies auch|siehe auch|schon gelesen|(?:das|dies|dieses)(?: thema| artikel)? könnte (?:dich|sie|euch) (?:auch )?interessieren|entdecke (?:weitere|mehr)\\b|noch mehr (?:infos|artikel|beiträge|themen|tipps|geschichten)\\b|mehr (?:zum thema|zu|zum|aus|von|themen)\\b|weitere (?:artikel|beiträge|informationen|themen|links|nachrichten|meldungen)|weiterführende links|zum weiterlesen|lesen sie (?:auch|mehr)|über (?:den autor|die autorin)|neueste (?:artikel|beiträge)|ähnliche (?:artikel|beiträge)|verwandte (?:artikel|beiträge|themen)|meistgelesen|" +
+    "auch interessant|auch lesen|lies auch|siehe auch|schon gelesen|(?:das|dies|dieses)(?: thema| artikel)? könnte (?:dich|sie|euch) (?:auch )?interessieren|entdecke (?:weitere|mehr)\\b|noch mehr (?:infos|artikel|beiträge|themen|tipps|geschichten)\\b|mehr (?:zum thema|zu|zum|aus|von|themen)\\b|weitere (?:artikel|beiträge|informationen|themen|links|nachrichten|meldungen)|weiterführende links|(?:vorschau auf )?(?:den |die )?nächsten? (?:artikel|beitrag|folge)$|(?:preview of )?(?:the )?next (?:article|post|story)$|zum weiterlesen|lesen sie (?:auch|mehr)|über (?:den autor|die autorin)|neueste (?:artikel|beiträge)|ähnliche (?:artikel|beiträge|rezepte|produkte)|verwandte (?:artikel|beiträge|themen\\w*)|(?:[\\w ]+ )?similar (?:articles|posts|stories|recipes|dishes|products)\\b|meistgelesen|" +
     "(?:te|le) puede interesar|te recomendamos|noticias relacionadas|lee también|artículos relacionados|más noticias|à lire aussi|lire aussi|articles similaires|sur le même sujet|leggi anche|articoli correlati|(?:czytaj|zobacz) (?:też|także|również)|polecamy|(?:veja|leia) também|mais lidas|more like this|keep reading|you may also be interested|à découvrir aussi|découvrez aussi)",
   "i",
 );
 /** READ_ALSO: a paragraph that opens with "Read also:", "Lea:", "Mehr Themen:" and then links */
 const READ_ALSO = new RegExp(
-  `^(?:${RELATED_HEADING.source.slice(4, -1)}|siehe auch|schon gelesen|(?:lea|lee|mira|mire|ver|vea|véase|puedes ver|voir|leia|veja|czytaj|zobacz)(?:\\s+(?:también|tambien|más|mas|además|aussi|mais|também|też|także|również))?)\\s*[:?»›→]`,
+  `^(?:${RELATED_HEADING.source.slice(4, -1)}|siehe auch|schon gelesen|lesen sie (?:hier|dazu|weiter)|hier lesen sie|mehr dazu|(?:also|further) read(?:ing)?|watch|dowiedz się (?:więcej|też|także)|więcej|saiba mais|leia mais|guarda anche|vedi anche|(?:lea|lee|mira|mire|ver|vea|véase|puedes ver|voir|leia|veja|czytaj|zobacz)(?:\\s+(?:también|tambien|más|mas|además|aussi|mais|também|też|także|również|więcej|dalej))?)\\s*[:?»›→]`,
   "i",
 );
 /** relatedLabel: a heading's or label's text, spaces normalised, without trailing punctuation or arrows ("Lesen Sie auch:" -> "Lesen Sie auch"), for RELATED_HEADING */
