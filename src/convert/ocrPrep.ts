@@ -308,26 +308,53 @@ function findRules(glyphHeight: number, count: number, parent: Int32Array, x0: I
       found.chains++;
     } else if (w >= DASH_MIN_ASPECT * h && w >= 2) dashes.push(r);
   }
-  // chain dashes left to right: each joins the chain whose last dash ends nearest before it, on the same height
+  // chain dashes left to right: each joins the chain whose last dash ends nearest before it, on the same
+  // height (the first made of equals). Chains still open are kept in bands of maxDrift by the height of
+  // their last dash, so a dash looks at three bands, not at every chain: a page of specks (a noisy scan,
+  // a halftone) has hundreds of thousands of dash-shaped ones, and comparing each with every chain took
+  // minutes. A chain whose last dash ends more than maxGap before a dash's start is closed for good.
   dashes.sort((a, b) => x0[a]! - x0[b]!);
   const chains: number[][] = [];
   const maxGap = DASH_MAX_GAP * glyphHeight;
   const maxDrift = Math.max(2, DASH_MAX_DRIFT * glyphHeight);
+  const centre = (d: number): number => (y0[d]! + y1[d]!) / 2;
+  const bandOf = (d: number): number => Math.floor(centre(d) / maxDrift);
+  const open = new Map<number, number[]>(); // band -> indexes into chains, of chains still open
   for (const d of dashes) {
-    const cy = (y0[d]! + y1[d]!) / 2;
-    let best: number[] | null = null;
+    const cy = centre(d);
+    const band = bandOf(d);
+    let best = -1;
     let bestGap = Infinity;
-    for (const chain of chains) {
-      const last = chain[chain.length - 1]!;
-      const gap = x0[d]! - x1[last]!;
-      if (gap < 0 || gap > maxGap || Math.abs((y0[last]! + y1[last]!) / 2 - cy) > maxDrift) continue;
-      if (gap < bestGap) {
-        bestGap = gap;
-        best = chain;
+    for (let b = band - 1; b <= band + 1; b++) {
+      const members = open.get(b);
+      if (!members) continue;
+      let kept = 0;
+      for (const c of members) {
+        const last = chains[c]![chains[c]!.length - 1]!;
+        const gap = x0[d]! - x1[last]!;
+        if (gap > maxGap) continue; // closed: later dashes start further right still
+        members[kept++] = c;
+        if (gap < 0 || Math.abs(centre(last) - cy) > maxDrift) continue;
+        if (gap < bestGap || (gap === bestGap && c < best)) {
+          bestGap = gap;
+          best = c;
+        }
       }
+      members.length = kept;
     }
-    if (best) best.push(d);
-    else chains.push([d]);
+    if (best >= 0) {
+      const chain = chains[best]!;
+      const from = bandOf(chain[chain.length - 1]!);
+      chain.push(d);
+      if (from !== band) {
+        const members = open.get(from)!;
+        members.splice(members.indexOf(best), 1);
+        bandMembers(open, band).push(best);
+      }
+    } else {
+      chains.push([d]);
+      bandMembers(open, band).push(chains.length - 1);
+    }
   }
   for (const chain of chains) {
     if (chain.length < DASH_MIN_COUNT) continue;
@@ -335,6 +362,13 @@ function findRules(glyphHeight: number, count: number, parent: Int32Array, x0: I
     for (const d of chain) found.add(d);
   }
   return found;
+}
+
+/** bandMembers: the list of open chains in one band of findRules, made when first asked for */
+function bandMembers(open: Map<number, number[]>, band: number): number[] {
+  let members = open.get(band);
+  if (!members) open.set(band, (members = []));
+  return members;
 }
 
 /**
