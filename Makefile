@@ -20,8 +20,8 @@ BENCH_APT_PACKAGES := pandoc
 # STORE_TESTS: the store-facing test files, which make test-postgres runs with every test server on
 # PostgreSQL (DOCINTEL_TEST_DATABASE=postgres; a throwaway cluster per test process)
 STORE_TESTS := test/tasks.test.ts test/credits.test.ts test/webhooks.test.ts test/auth.test.ts test/ratelimit.test.ts test/thumbnails-tasks.test.ts
-# TEST_POSTGRES: yes = make test also runs STORE_TESTS on PostgreSQL. no until `docintel serve`
-# accepts a postgres:// --database (issue 18; with it SERVE_ACCEPTS_POSTGRES in test/helpers/server.ts)
+# TEST_POSTGRES: yes (the default) = make test also runs STORE_TESTS on PostgreSQL; no = SQLite only
+# (quicker while working on something else; CI keeps yes)
 TEST_POSTGRES ?= yes
 
 PORT ?= 8080
@@ -61,7 +61,7 @@ test: ## set up, then type-check and run the test suite against real servers and
 	$(BUN) scripts/check-cycles.ts
 	$(BUN) test --timeout 60000
 	@if [ "$(TEST_POSTGRES)" = yes ]; then $(MAKE) --no-print-directory test-postgres; \
-	else echo "note: the store-facing tests ran on SQLite only (TEST_POSTGRES=no: serve does not accept PostgreSQL yet; make test-postgres runs them on it)"; fi
+	else echo "note: the store-facing tests ran on SQLite only (TEST_POSTGRES=no; make test-postgres runs them on PostgreSQL)"; fi
 
 test-postgres: ## run the store-facing tests again with every test server on PostgreSQL
 	@$(MAKE) --no-print-directory setup EXTRA_APT="$(TEST_APT_PACKAGES)"

@@ -11,20 +11,19 @@
  *      exactly 50 succeed, 50 get 402, the balance ends at 0.
  *   3. a key revoked with `docintel keys revoke` is refused by every process within a second.
  *
- * The backends the file runs on: CLUSTER_BACKENDS (PostgreSQL joins when SERVE_ACCEPTS_POSTGRES in
- * test/helpers/server.ts is flipped to true). Extraction uses the local engine (no AI provider); the
+ * The file runs on both backends (CLUSTER_BACKENDS). Extraction uses the local engine (no AI provider); the
  * documents are small invoices, uploaded or fetched from a loopback server that takes 40 ms to
  * answer, so each task takes tens of milliseconds of real work.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { rmSync } from "node:fs";
-import { SERVE_ACCEPTS_POSTGRES, form, newTestDatabase, runCli, startServer, tempDir, type StartOptions, type TestBackend, type TestServer } from "./helpers/server";
+import { form, newTestDatabase, runCli, startServer, tempDir, type StartOptions, type TestBackend, type TestServer } from "./helpers/server";
 import { loopbackServers } from "./helpers/loopback";
 import { periodOf } from "../src/credits/ledger";
 
-/** CLUSTER_BACKENDS: SQLite always; PostgreSQL once serve accepts a postgres URL */
-const CLUSTER_BACKENDS: TestBackend[] = SERVE_ACCEPTS_POSTGRES ? ["sqlite", "postgres"] : ["sqlite"];
+/** CLUSTER_BACKENDS: the stores the cluster runs on */
+const CLUSTER_BACKENDS: TestBackend[] = ["sqlite", "postgres"];
 
 const TASKS = 300;
 /** tasks sent before the kill; the rest go to the two processes left */

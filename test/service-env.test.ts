@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { serviceUnit } from "../src/cli/serviceUnit";
-import { CLI, ROOT, SERVE_ACCEPTS_POSTGRES, freePort, newTestDatabase, runCli, tempDir } from "./helpers/server";
+import { CLI, ROOT, freePort, newTestDatabase, runCli, tempDir } from "./helpers/server";
 import { startPostgres } from "./helpers/postgres";
 
 /** installTemplate: the settings file install.sh writes at first install */
@@ -89,15 +89,9 @@ describe("the settings file of a machine on PostgreSQL", () => {
     expect(local.stdout).not.toContain("first");
   }, 60_000);
 
-  test(SERVE_ACCEPTS_POSTGRES ? "serve runs on the database the file names" : "serve takes the database from the file (and refuses it until serve runs on PostgreSQL)", async () => {
+  test("serve runs on the database the file names", async () => {
     const proc = Bun.spawn([process.execPath, CLI, "serve"], { cwd: ROOT, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...machineEnv(), DOCINTEL_METRICS_LISTEN: "off", DOCINTEL_COMPUTE_SPARES: "0" } });
     try {
-      if (!SERVE_ACCEPTS_POSTGRES) {
-        const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
-        expect(stderr).toContain(`--database ${database}: PostgreSQL is not yet supported by serve`);
-        expect(code).toBe(2);
-        return;
-      }
       const url = `http://127.0.0.1:${settings.DOCINTEL_PORT}`;
       const deadline = Date.now() + 30_000;
       let healthy = false;

@@ -26,14 +26,6 @@ export const CLI = join(ROOT, "bin/docintel");
 /** TestBackend: the store a test server runs on */
 export type TestBackend = "sqlite" | "postgres";
 
-/**
- * SERVE_ACCEPTS_POSTGRES: whether `docintel serve --database postgres://...` runs (issue 18). While
- * false, serve refuses a postgres URL at start, and the PostgreSQL variants of the multi-process
- * tests (test/serve-cluster.test.ts) are not declared. Flip to true once serve is wired onto
- * StoreBackend; `make test-postgres` (TEST_POSTGRES in the Makefile) is the other switch.
- */
-export const SERVE_ACCEPTS_POSTGRES = true;
-
 /** TEST_DATABASE: the default backend of startServer, from DOCINTEL_TEST_DATABASE (sqlite unless "postgres") */
 export const TEST_DATABASE: TestBackend = testDatabaseOf(process.env.DOCINTEL_TEST_DATABASE);
 
