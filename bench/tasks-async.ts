@@ -16,7 +16,7 @@
  *
  *   bun bench/tasks-async.ts
  *   BENCH_TASKS=200 bun bench/tasks-async.ts
- *   BENCH_DATABASE=postgres bun bench/tasks-async.ts      (once serve accepts PostgreSQL)
+ *   BENCH_DATABASE=postgres bun bench/tasks-async.ts
  */
 import { newTestDatabase, startServer } from "../test/helpers/server";
 
