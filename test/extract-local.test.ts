@@ -473,6 +473,20 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("KEDAI MAJU\nTotal Sales (Excluding GST) : 95.17\nTotal GST :. 5.71\nRounding : 0.02\nTotal Sales (Inclusive of GST) : 400.96\nCASH ; 101.00").total!.value).not.toBe(100.9);
   });
 
+  test("total: a total one digit off the sum of a subtotal and a tax that is a whole percent of it is the sum, below 0.6", () => {
+    const md = (sub: string, tax: string) => `KEDAI MAJU\nTotal Qty: 7 51.42\nTotal Sales (Excluding GST) ${sub}\nDiscount 0.00\nTotal GST ${tax}\nRounding 0.00\nTotal Sales (Inclusive of GST) 64.50`;
+    // 3.08 is 6 % of 51.42: the two lines confirm each other, the total line misread a 5 as 6
+    const r = ocr(md("51.42", "3.08"));
+    expect(r.total!.value).toBe(54.5);
+    expect(r.total!.confidence).toBeLessThan(0.6);
+    // the subtotal's point lost by OCR ("5142" among two-decimal amounts) is read in cents
+    expect(ocr(md("5142", "3.08")).total!.value).toBe(54.5);
+    // a tax that is no whole percent of the subtotal: one of the two was misread, the total stays as printed
+    expect(ocr(md("51.42", "3.03")).total!.value).toBe(64.5);
+    // a discount between them is taken off too: the sum is not what was paid, the total stays as printed
+    expect(ocr(md("51.42", "3.08").replace("Discount 0.00", "Discount 5.00")).total!.value).toBe(64.5);
+  });
+
   test("total: a tax summary row whose net amount and tax add up to it settles an OCR-read total", () => {
     const summary = ocr("KEDAI MAJU\nTotal Incl. GST RM 21.20\nGST Summary Amount Tax\nSR @ 6% 20.00 1.20");
     expect(summary.total!.value).toBe(21.2);

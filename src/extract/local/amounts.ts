@@ -381,15 +381,18 @@ const ROUNDING_AMOUNT_LINE = /^\W*round(?:ing|ed)?\b(?!.*\btotal\b)/i;
  * addedUpTotals lists what a receipt's other amounts add up to, as totals a misread total line can be
  * checked against: its subtotal and tax (with the cash rounding of a rounding line, either sign,
  * landing on 5 cents), and each row of its tax summary (taxable amount and tax; on 5 cents too when
- * the page rounds). Each is a sum of
- * amounts the total line does not share; the list is empty when the page prints none.
+ * the page rounds). Each is a sum of amounts the total line does not share; the list is empty when
+ * the page prints none. A subtotal whose point OCR lost ("Total Sales (Excluding GST) 5142" on a page
+ * of two-decimal amounts) is read in cents. `wholeRate` marks a subtotal and tax that agree with each
+ * other: the tax is a whole percent of the subtotal (3.08 of 51.42 at 6 %) and nothing else is charged
+ * or taken off between them, two readings that confirm each other.
  */
-export function addedUpTotals(doc: ParsedDocument): { value: number; start: number; end: number }[] {
+export function addedUpTotals(doc: ParsedDocument): AddedUp[] {
   const lines = doc.lines.filter((l) => l.plain && !l.isTable);
-  const out: { value: number; start: number; end: number }[] = [];
-  const subAt = lines.findIndex((l) => SUB_ROW.test(l.plain) && ocrAmounts(l.plain).length === 1);
+  const out: AddedUp[] = [];
+  const subAt = lines.findIndex((l) => SUB_ROW.test(l.plain) && subtotalOf(doc, l.plain) !== null);
   if (subAt >= 0 && !lines.slice(subAt + 1).some((l) => SUB_ROW.test(l.plain))) {
-    const sub = ocrAmounts(lines[subAt]!.plain)[0]!.value;
+    const sub = subtotalOf(doc, lines[subAt]!.plain)!;
     const rest = lines.slice(subAt + 1, subAt + 5);
     const taxLine = rest.find((l) => TAX_ROW.test(l.plain) && ocrAmounts(l.plain).length === 1);
     const tax = taxLine ? ocrAmounts(taxLine.plain)[0]!.value : 0;
@@ -397,10 +400,13 @@ export function addedUpTotals(doc: ParsedDocument): { value: number; start: numb
       const row = rest.find((l) => ROUNDING_AMOUNT_LINE.test(l.plain) && l.start > taxLine.start);
       const adjust = row ? ocrAmounts(row.plain).at(-1)?.value : 0;
       const end = row ? row.end : taxLine.end;
+      // nothing else charged or taken off between the subtotal and the tax or rounding ("Discount 0.00" is nothing)
+      const between = rest.filter((l) => l.start < end && l !== taxLine && l !== row);
+      const wholeRate = wholePercent(sub, tax) && between.every((l) => ocrAmounts(l.plain).every((a) => a.value === 0));
       if (adjust !== undefined && adjust < 0.05) {
         for (const sign of adjust === 0 ? [1] : [1, -1]) {
           const value = Math.round((sub + tax + sign * adjust) * 100) / 100;
-          if (!row || Math.round(value * 100) % 5 === 0) out.push({ value, start: lines[subAt]!.start, end });
+          if (!row || Math.round(value * 100) % 5 === 0) out.push({ value, start: lines[subAt]!.start, end, wholeRate });
         }
       }
     }
@@ -413,9 +419,39 @@ export function addedUpTotals(doc: ParsedDocument): { value: number; start: numb
     if (amounts.length !== 2) continue;
     const [a, b] = amounts as [number, number];
     const value = Math.round((a + b) * 100) / 100;
-    if (b > 0 && b <= 0.3 * a && !(rounds && Math.round(value * 100) % 5 !== 0)) out.push({ value, start: l.start, end: l.end });
+    if (b > 0 && b <= 0.3 * a && !(rounds && Math.round(value * 100) % 5 !== 0)) out.push({ value, start: l.start, end: l.end, wholeRate: false });
   }
   return out;
+}
+
+/** AddedUp: a sum of a receipt's amounts, the markdown span it was read from, and whether its parts confirm each other. */
+export interface AddedUp {
+  value: number;
+  start: number;
+  end: number;
+  wholeRate: boolean;
+}
+
+/**
+ * subtotalOf reads a subtotal line's one amount; an amount of 3 to 6 digits ending the line on a page
+ * of two-decimal amounts lost its point and is read in cents ("5142" as 51.42). Null when neither.
+ */
+function subtotalOf(doc: ParsedDocument, plain: string): number | null {
+  const amounts = ocrAmounts(plain);
+  if (amounts.length === 1) return amounts[0]!.value;
+  if (amounts.length > 1) return null;
+  const digits = plain.match(/(?<![\d.,])(\d{3,6})\s*$/)?.[1];
+  return digits && ocrAmounts(doc.markdown).length >= 3 ? Number(digits) / 100 : null;
+}
+
+/**
+ * wholePercent says whether a tax is a whole percent (1 to 30) of the amount it is charged on, to the
+ * cent. Below 10.00 every tax is some whole percent of the amount, so the test says nothing there.
+ */
+export function wholePercent(amount: number, tax: number): boolean {
+  if (amount < 10 || tax <= 0) return false;
+  for (let rate = 1; rate <= 30; rate++) if (Math.abs((amount * rate) / 100 - tax) <= 0.0101) return true;
+  return false;
 }
 
 /** lostLeadingDigit says whether `read` is `sum` with its first digit lost ("53.35" read for 153.35). */

@@ -357,12 +357,15 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     // "TOTAL 53.35" under a subtotal 144.68, tax 8.68 and rounding 0.01; "Total Sales 75,06" over a tax summary row
     // "70.75 4,25": a total that cannot be what was paid (below the subtotal, or off the 5-cent grid that the sum
     // lands on) lost or misread a digit, where the page's other amounts add up to one sum a digit away; the sum is
-    // what was paid, computed (below 0.6). A plausible total a digit away from a sum stays as printed.
+    // what was paid, computed (below 0.6). A plausible total a digit away from a sum stays as printed, unless the sum's
+    // subtotal and tax confirm each other ("Total Sales (Excluding GST) 51.42 / Total GST 3.08", 6 %: "64.50" is 54.50).
     if (doc.ocrQuality !== null && !evidence.corroborated && !evidence.better && best.candidate.label !== "subtotal") {
       const read = Number(best.value);
       const onGrid = (x: number) => Math.round(x * 100) % 5 === 0;
       const near = addedUpTotals(doc).filter(
-        (s) => !sameAmount(s.value, read) && ((lostLeadingDigit(read, s.value) && read < s.value / 2) || (oneDigitOff(read, s.value) && !onGrid(read) && onGrid(s.value))),
+        (s) =>
+          !sameAmount(s.value, read) &&
+          ((lostLeadingDigit(read, s.value) && read < s.value / 2) || (oneDigitOff(read, s.value) && ((!onGrid(read) && onGrid(s.value)) || s.wholeRate))),
       );
       if (near.length && near.every((s) => sameAmount(s.value, near[0]!.value))) {
         const start = Math.min(...near.map((s) => s.start));
