@@ -337,6 +337,17 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr("MR.J.¥(M)SON BHD\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("MR.J.Y(M)SDN BHD");
   });
 
+  test("merchant: a letterhead logo OCR did not read (a registration number heads the text) is named by the shop's web address, below 0.6", () => {
+    const body = "No 8, Jalan Melati 3\n56000 Kuala Lumpur\nMID VALLEY\n29/03/18 13:24 Slip No.: 0010111111\nTOTAL 9.10\nBE A BUKUKITA CARD MEMBER\nTHANK YOU. PLEASE COME AGAIN.\nwww. bukukita. com. my";
+    const r = ocr(`a\n(Co. No. 113825-W)\n${body}`);
+    expect(r.merchant!.value).toBe("BUKUKITA");
+    expect(r.merchant!.confidence).toBeLessThan(0.6);
+    // a name on top of the registration number is the shop's, whatever its web address says
+    expect(ocr(`KEDAI BUKU MAJU SDN BHD\n(Co. No. 113825-W)\n${body}`).merchant!.value).toBe("KEDAI BUKU MAJU SDN BHD");
+    // a platform's address names no shop
+    expect(ocr(`a\n(Co. No. 113825-W)\n${body.replace("www. bukukita. com. my", "www.facebook.com/kedai")}`).merchant?.value).not.toBe("facebook");
+  });
+
   test("merchant: a long company-form word with one letter misread, and 'Ihe' for The, are read put back", () => {
     expect(ocr("PUTRA JAYA ENIERPRISE\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("PUTRA JAYA ENTERPRISE");
     expect(ocr("Perniagaan Sri Melar\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("Perniagaan Sri Melar");

@@ -258,6 +258,38 @@ function mentionsOf(lines: Line[], ocr: boolean): Mention[] {
   return [...out, ...thanksMentions(lines, clean)];
 }
 
+/** LOGO_NAME_CONFIDENCE: a shop named only by its web address under a letterhead OCR did not read (below 0.6: a domain may be a brand or a platform). */
+const LOGO_NAME_CONFIDENCE = 0.4;
+/** WEB_ADDRESS: a web address as OCR reads it, spaces around its dots included ("www. popular. com. my"). */
+const WEB_ADDRESS = /\bwww\s?\.\s?([a-z][a-z0-9-]{3,})\s?\.\s?[a-z]{2,}/gi;
+/** PLATFORMS: web addresses of platforms and mail services, which name no shop. */
+const PLATFORMS = /^(facebook|instagram|twitter|google|gmail|yahoo|hotmail|youtube|tiktok|shopee|lazada|grab|foodpanda)/i;
+
+/**
+ * logoNamedByWeb: on a receipt whose letterhead is a logo OCR did not read (a registration number among
+ * its first three lines with no name-like line above it: "(Co. No. 113825-W)"), the shop's web address
+ * ("www. popular. com. my") names it. The name is returned as the page prints it as a word elsewhere
+ * ("BE A POPULAR CARD MEMBER"), else as in the address. Null when the page has a name on top, or no
+ * web address of its own.
+ */
+function logoNamedByWeb(doc: ParsedDocument, content: Line[], mentions: Mention[]): { name: string; start: number; end: number } | null {
+  const regAt = content.slice(0, 3).findIndex((l) => REGISTRATION.test(l.plain));
+  if (regAt < 0 || mentions.some((m) => m.start < content[regAt]!.start)) return null;
+  const web = [...doc.markdown.matchAll(WEB_ADDRESS)].find((m) => !PLATFORMS.test(m[1]!));
+  if (!web) return null;
+  const word = web[1]!;
+  const printed = new RegExp(`(?<![\\p{L}.])${word}(?![\\p{L}.])`, "iu");
+  for (const l of content) {
+    const m = l.plain.match(printed);
+    if (m && !/www|\.\s?com/i.test(l.plain)) {
+      const at = l.start + (l.text.indexOf(m[0]) >= 0 ? l.text.indexOf(m[0]) : 0);
+      return l.text.includes(m[0]) ? { name: m[0], start: at, end: at + m[0].length } : { name: m[0], start: l.start, end: l.end };
+    }
+  }
+  const at = web.index! + web[0].indexOf(word);
+  return { name: word, start: at, end: at + word.length };
+}
+
 /** onlyLegalForm says whether a line holds nothing but a company form ("SDN BHD", "(M) SDN. BHD.", "S/B"). */
 function onlyLegalForm(text: string): boolean {
   const m = text.match(LEGAL_FORM_WORDS) ?? text.match(LEGAL_FORM_CAPS);
@@ -344,6 +376,11 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   }
   const ranked = [...byName.values()].sort((a, b) => b.score - a.score || a.mention.line - b.mention.line);
   const best = ranked[0];
+  // a receipt whose name is a logo OCR did not read: its registration number heads the text, and its web address names it
+  const logo = doc.ocrQuality !== null ? logoNamedByWeb(doc, content.map((x) => x.l), mentions) : null;
+  if (logo && !(best && best.score >= 1 && (hasLegalForm(best.mention.name) || best.thanked || squash(best.mention.name).includes(squash(logo.name))))) {
+    return { ...logo, confidence: LOGO_NAME_CONFIDENCE, ocrSettled: false, evidence: { score: 0, margin: 0, printed: 1, legalForm: false, top: false } };
+  }
   if (!best || best.score < 1) return null;
   // a part of the best name printed on its own ("BORONG PINTAR SDN BHD" under "Thank you for shopping at PASARAYA") is no rival
   const bestKey = squash(best.mention.name);
