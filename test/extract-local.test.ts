@@ -498,6 +498,12 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr(md("51.42", "3.08").replace("Discount 0.00", "Discount 5.00")).total!.value).toBe(64.5);
   });
 
+  test("total: 'TOTAL 343.' (the cents lost after the point) is its whole part, not a lost point, below 0.6", () => {
+    const r = ocr("KEDAI MAJU\n1 TIGER 12 GLASSES 145.00\nSERVICE CHARGE 10% 29.50\nROUNDING ADJ -0.02\nTOTAL 343.\nTHANK YOU");
+    expect(r.total!.value).toBe(343);
+    expect(r.total!.confidence).toBeLessThan(0.6);
+  });
+
   test("total: a tax summary row whose net amount and tax add up to it settles an OCR-read total", () => {
     const summary = ocr("KEDAI MAJU\nTotal Incl. GST RM 21.20\nGST Summary Amount Tax\nSR @ 6% 20.00 1.20");
     expect(summary.total!.value).toBe(21.2);

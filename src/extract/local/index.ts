@@ -326,11 +326,15 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     // a rival label's amount that nothing on the page confirms does not unsettle one that the page adds up to
     else if (rival && evidence.corroborated && typeof rival.value === "number" && !totalEvidence(doc, rival.candidate, rival.value).corroborated) confidence = best.confidence;
     if (evidence.contradicted) confidence *= 0.75;
-    // "Total RM 3145" on a page of two-decimal amounts: OCR lost the point
-    const digits = cleanText(best.candidate.value).match(/^\D*?(\d{3,5})\D*$/)?.[1];
+    // "Total RM 3145" on a page of two-decimal amounts: OCR lost the point ("TOTAL 343." kept its point and lost the cents)
+    const digits = cleanText(best.candidate.value).match(/^\D*?(\d{3,5})(?!\s?[.,])\D*$/)?.[1];
     if (!evidence.better && !evidence.corroborated && doc.ocrQuality !== null && digits && Number(digits) === best.value && twoDecimalPage(doc)) {
       best = { ...best, value: Number(digits) / 100 };
       confidence = Math.min(confidence, ROUNDED_TOTAL_CAP);
+    }
+    // "TOTAL 343." on a page of two-decimal amounts: OCR lost the cents after the point; the amount is not what was paid as read
+    if (!evidence.better && !evidence.corroborated && doc.ocrQuality !== null && /\d\s?[.,]\s*$/.test(cleanText(best.candidate.value)) && twoDecimalPage(doc)) {
+      confidence = Math.min(confidence, CUT_AMOUNT_CAP);
     }
     // "Total Sales RM 64 13" on a page that prints its amounts so ("RM 5 83", "RM 0 02"): OCR read the point as a space
     const spaced = cleanText(best.candidate.value).match(/^\D*?(?<![\d.,])(\d{1,5}) (\d{2})\D*$/);
@@ -440,6 +444,9 @@ function spacedPointPage(doc: ParsedDocument, except: number): boolean {
 const ROUNDING_LINE = /^\W*(total\s+)?round(ing|ed)?\b(?!.*\btotal\b)/im;
 /** ROUNDED_TOTAL_CAP: a total rounded by the engine, not read: the page does not print it as such. */
 const ROUNDED_TOTAL_CAP = 0.6;
+
+/** CUT_AMOUNT_CAP: a total whose cents OCR lost after the point ("343."): its whole part only, below 0.6. */
+const CUT_AMOUNT_CAP = 0.5;
 
 /** NET_TAX_ROUNDED: a total computed from the subtotal, the tax and the cash rounding: no line prints it, so below 0.6. */
 const NET_TAX_ROUNDED = 0.5;
