@@ -348,6 +348,18 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr(`a\n(Co. No. 113825-W)\n${body.replace("www. bukukita. com. my", "www.facebook.com/kedai")}`).merchant?.value).not.toBe("facebook");
   });
 
+  test("merchant: initials OCR read with a digit or a sign ('O.1.¥.') are put back from a line that writes them in letters after the same word", () => {
+    const body = "LOT 12, JALAN KPB 6\n43300 SERI KEMBANGAN\n(KK DIS PUCHONG BRANCH)\nTOTAL 12.50";
+    const r = ocr(`KK O.1.5. (SELATAN) SDN BHD\n(CO.REG :123456-X)\n${body}`);
+    expect(r.merchant!.value).toBe("KK D.I.S. (SELATAN) SDN BHD");
+    expect(r.merchant!.confidence).toBeLessThan(0.8);
+    expect(r.merchant!.citation).toContain("O.1.5.");
+    // the other line's letters must be the ones read or their look-alikes: 'XYZ' is another name, the initials stay as read
+    expect(ocr(`KK O.1.5. (SELATAN) SDN BHD\n(CO.REG :123456-X)\n${body.replace("KK DIS", "KK XYZ")}`).merchant!.value).toBe("KK O.1.5. (SELATAN) SDN BHD");
+    // initials read in capitals only are not second-guessed
+    expect(ocr(`KK D.E.F. (SELATAN) SDN BHD\n(CO.REG :123456-X)\n${body}`).merchant!.value).toBe("KK D.E.F. (SELATAN) SDN BHD");
+  });
+
   test("merchant: a long company-form word with one letter misread, and 'Ihe' for The, are read put back", () => {
     expect(ocr("PUTRA JAYA ENIERPRISE\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("PUTRA JAYA ENTERPRISE");
     expect(ocr("Perniagaan Sri Melar\nNo 5, Jalan Bunga\nTOTAL 4.20").merchant!.value).toBe("Perniagaan Sri Melar");
@@ -496,6 +508,8 @@ describe("scanned shop receipts (OCR text, made-up shops)", () => {
     expect(ocr(md("51.42", "3.03")).total!.value).toBe(64.5);
     // a discount between them is taken off too: the sum is not what was paid, the total stays as printed
     expect(ocr(md("51.42", "3.08").replace("Discount 0.00", "Discount 5.00")).total!.value).toBe(64.5);
+    // a cash rounding of either sign gives the sum more ways to land a digit away: the total stays as printed
+    expect(ocr(md("51.42", "3.08").replace("Rounding 0.00", "Rounding 0.05")).total!.value).toBe(64.5);
   });
 
   test("total: 'TOTAL 343.' (the cents lost after the point) is its whole part, not a lost point, below 0.6", () => {

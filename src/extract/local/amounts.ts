@@ -385,7 +385,7 @@ const ROUNDING_AMOUNT_LINE = /^\W*round(?:ing|ed)?\b(?!.*\btotal\b)/i;
  * the page prints none. A subtotal whose point OCR lost ("Total Sales (Excluding GST) 5142" on a page
  * of two-decimal amounts) is read in cents. `wholeRate` marks a subtotal and tax that agree with each
  * other: the tax is a whole percent of the subtotal (3.08 of 51.42 at 6 %) and nothing else is charged
- * or taken off between them, two readings that confirm each other.
+ * or taken off between them and no cash rounding added, two readings that confirm each other.
  */
 export function addedUpTotals(doc: ParsedDocument): AddedUp[] {
   const lines = doc.lines.filter((l) => l.plain && !l.isTable);
@@ -402,7 +402,8 @@ export function addedUpTotals(doc: ParsedDocument): AddedUp[] {
       const end = row ? row.end : taxLine.end;
       // nothing else charged or taken off between the subtotal and the tax or rounding ("Discount 0.00" is nothing)
       const between = rest.filter((l) => l.start < end && l !== taxLine && l !== row);
-      const wholeRate = wholePercent(sub, tax) && between.every((l) => ocrAmounts(l.plain).every((a) => a.value === 0));
+      // with a cash rounding of either sign the sum has more ways to land a digit away; only an unrounded sum is held against the total
+      const wholeRate = wholePercent(sub, tax) && !adjust && between.every((l) => ocrAmounts(l.plain).every((a) => a.value === 0));
       if (adjust !== undefined && adjust < 0.05) {
         for (const sign of adjust === 0 ? [1] : [1, -1]) {
           const value = Math.round((sub + tax + sign * adjust) * 100) / 100;

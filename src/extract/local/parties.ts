@@ -290,6 +290,31 @@ function logoNamedByWeb(doc: ParsedDocument, content: Line[], mentions: Mention[
   return { name: word, start: at, end: at + word.length };
 }
 
+/** INITIALS: a name's initials written with points ("D.I.Y.", "O.1.¥."), and the word before them ("MR"). */
+const INITIALS = /(?<![\p{L}\d])(\p{L}{2,})\.?\s*((?:[^\s.()]\.){2,})/u;
+/** OCR_LOOKALIKES: the characters OCR reads for a capital letter on receipts (D as O, I as 1, Y as ¥). */
+const OCR_LOOKALIKES: Record<string, string> = { D: "O0Q", I: "1l|!JT", Y: "¥V", S: "5$", B: "8", Z: "2", G: "6", O: "0D", T: "I1" };
+
+/**
+ * initialsReadAgain puts back a name's initials that OCR read with a digit or a sign among them
+ * ("MR O.1.¥. (JOHOR) SDN BHD") from another line that writes them without points after the same
+ * word ("(MR DIY TESCO TERBAU)"), each letter there being the one read on top or a look-alike of it:
+ * two readings of one name, the one in letters is the right one. Otherwise the name stays as read.
+ */
+function initialsReadAgain(name: string, others: string[]): string {
+  const m = name.match(INITIALS);
+  if (!m) return name;
+  const units = m[2]!.split(".").filter(Boolean);
+  if (units.every((u) => /^\p{Lu}$/u.test(u))) return name;
+  const again = new RegExp(`(?<![\\p{L}])${m[1]}\\.?\\s+(\\p{Lu}{${units.length}})(?![\\p{L}])`, "u");
+  for (const line of others) {
+    const letters = line.match(again)?.[1];
+    if (!letters || ![...letters].every((c, i) => c === units[i] || (OCR_LOOKALIKES[c] ?? "").includes(units[i]!))) continue;
+    return name.replace(m[2]!, [...letters].map((c) => `${c}.`).join(""));
+  }
+  return name;
+}
+
 /** onlyLegalForm says whether a line holds nothing but a company form ("SDN BHD", "(M) SDN. BHD.", "S/B"). */
 function onlyLegalForm(text: string): boolean {
   const m = text.match(LEGAL_FORM_WORDS) ?? text.match(LEGAL_FORM_CAPS);
@@ -397,5 +422,5 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   if (ocrSettled) confidence = ISSUER_SETTLED;
   const evidence = { score: best.score, margin, printed: best.lines.size, legalForm: hasLegalForm(best.mention.name), top: best.top };
   // the mention cited is the first, on top where the page names its issuer (thank-you lines are read last)
-  return { name: best.mention.name, confidence, ocrSettled, start: best.mention.start, end: best.mention.end, evidence };
+  return { name: initialsReadAgain(best.mention.name, content.filter((x) => x.i !== best.mention.line).map((x) => x.l.plain)), confidence, ocrSettled, start: best.mention.start, end: best.mention.end, evidence };
 }
