@@ -15,6 +15,8 @@ import { convertDelimited } from "./delimited";
 import { convertEpub } from "./epub";
 import { convertHtml } from "./html";
 import { convertFeed, isFeed } from "./feed";
+import { convertJats, isJats } from "./jats";
+import { convertPatent, isPatent } from "./patent";
 import { convertText } from "./text";
 import { convertCode } from "./code";
 import { convertJson, convertXml, convertYaml } from "./data";
@@ -52,10 +54,16 @@ const CONVERTERS: Record<NativeEngine, Converter> = {
   xps: convertXps,
 };
 
-/** convertXmlOrFeed reads RSS and Atom feeds as articles and any other XML as a fenced block. */
+/**
+ * convertXmlOrFeed reads XML by its root element: RSS and Atom feeds, JATS journal articles and
+ * USPTO patents as documents, any other XML as a fenced block.
+ */
 function convertXmlOrFeed(input: ConvertInput, ctx: ConvertContext): Promise<Conversion> {
-  const head = new TextDecoder().decode(input.bytes.subarray(0, 4096));
-  return isFeed(head) ? convertFeed(input, ctx) : convertXml(input, ctx);
+  const head = new TextDecoder().decode(input.bytes.subarray(0, 16384));
+  if (isFeed(head)) return convertFeed(input, ctx);
+  if (isJats(head)) return convertJats(input, ctx);
+  if (isPatent(head)) return convertPatent(input, ctx);
+  return convertXml(input, ctx);
 }
 
 /** OFFICE_IMPORT_CHECKS: by source extension, checks of LibreOffice's output for what its import loses without an error */
