@@ -18,6 +18,8 @@ import { convertFeed, isFeed } from "./feed";
 import { convertJats, isJats } from "./jats";
 import { convertPatent, isPatent } from "./patent";
 import { convertText } from "./text";
+import { convertAsciiDoc } from "./asciidoc";
+import { convertSubtitles } from "./subtitles";
 import { convertCode } from "./code";
 import { convertJson, convertXml, convertYaml } from "./data";
 import { convertNotebook } from "./notebook";
@@ -38,6 +40,8 @@ const CONVERTERS: Record<NativeEngine, Converter> = {
   epub: convertEpub,
   delimited: convertDelimited,
   text: convertText,
+  asciidoc: convertAsciiDoc,
+  subtitles: convertSubtitles,
   code: convertCode,
   json: convertJson,
   yaml: convertYaml,
