@@ -96,6 +96,54 @@ describe("USPTO patents", () => {
   });
 });
 
+describe("USPTO patents in the APS text format (1976-2001)", () => {
+  // excerpt of US 4,375,702 as the USPTO's APS full text holds it (a U.S. patent: public domain)
+  const APS = [
+    "HHHHHT        APS1        ISSUE - 830308",
+    "PATN",
+    "WKU  043757022",
+    "APN  2745224",
+    "TTL  Device for mounting an earmuff on a helmet",
+    "ISD  19830308",
+    "INVT",
+    "NAM  Lundin; Tord R.",
+    "ABST",
+    "PAL  An attachment device in the form of a bearing housing (10) and an arm (38)",
+    "      projecting out through an opening (44) in the housing.",
+    "BSUM",
+    "PAC  BACKGROUND OF THE INVENTION",
+    "PAR  The present invention is concerned with an attachment device including a",
+    "      bearing housing designed for mounting on a helmet.",
+    "CLMS",
+    "STM  I claim:",
+    "NUM  1.",
+    "PAR  1. An attachment device including a bearing housing (10) designed for",
+    "      mounting on a helmet.",
+    "NUM  2.",
+    "PAR  2. An attachment device as claimed in claim 1, characterized in that the",
+    "      spring element (44) is annular.",
+    "",
+  ].join("\r\n");
+
+  test("a .txt record: title, abstract, headings, claims numbered, continuation lines joined", async () => {
+    const { status, body } = await convert(APS, "pftaps19830308.txt");
+    expect(status).toBe(200);
+    expect(body.markdown).toBe(
+      [
+        "# Device for mounting an earmuff on a helmet",
+        "## Abstract",
+        "An attachment device in the form of a bearing housing (10) and an arm (38) projecting out through an opening (44) in the housing.",
+        "## Description",
+        "### BACKGROUND OF THE INVENTION",
+        "The present invention is concerned with an attachment device including a bearing housing designed for mounting on a helmet.",
+        "## Claims",
+        "I claim:",
+        "1. An attachment device including a bearing housing (10) designed for mounting on a helmet.\n2. An attachment device as claimed in claim 1, characterized in that the spring element (44) is annular.\n",
+      ].join("\n\n"),
+    );
+  });
+});
+
 describe("AsciiDoc", () => {
   test("title, admonition, sections and |=== tables with their header rows", async () => {
     const { status, body } = await convert(fixture("asciidoc_upgrade_tables_admonition.adoc"), "upgrade.adoc");

@@ -17,6 +17,7 @@ import { convertHtml } from "./html";
 import { convertFeed, isFeed } from "./feed";
 import { convertJats, isJats } from "./jats";
 import { convertPatent, isPatent } from "./patent";
+import { convertApsPatent, isApsPatent } from "./patentAps";
 import { convertText } from "./text";
 import { convertAsciiDoc } from "./asciidoc";
 import { convertSubtitles } from "./subtitles";
@@ -39,7 +40,7 @@ const CONVERTERS: Record<NativeEngine, Converter> = {
   pptx: convertPptx,
   epub: convertEpub,
   delimited: convertDelimited,
-  text: convertText,
+  text: convertTextOrPatent,
   asciidoc: convertAsciiDoc,
   subtitles: convertSubtitles,
   code: convertCode,
@@ -68,6 +69,12 @@ function convertXmlOrFeed(input: ConvertInput, ctx: ConvertContext): Promise<Con
   if (isJats(head)) return convertJats(input, ctx);
   if (isPatent(head)) return convertPatent(input, ctx);
   return convertXml(input, ctx);
+}
+
+/** convertTextOrPatent reads a USPTO APS patent text (PATN records) as a patent, any other text as text. */
+function convertTextOrPatent(input: ConvertInput, ctx: ConvertContext): Promise<Conversion> {
+  const head = new TextDecoder().decode(input.bytes.subarray(0, 1024));
+  return isApsPatent(head) ? convertApsPatent(input, ctx) : convertText(input, ctx);
 }
 
 /** OFFICE_IMPORT_CHECKS: by source extension, checks of LibreOffice's output for what its import loses without an error */

@@ -4,7 +4,8 @@
  * the document gives them. Three generations of the format are read, each by its root element:
  * - `us-patent-grant` / `us-patent-application` (ICE DTDs v4.0 to v4.7, 2005 onwards);
  * - `patent-application-publication` (application DTD v1.5/v1.6, 2001 to 2004);
- * - `PATDOC` (grant DTD v2.4/v2.5, 2002 to 2004: SGML-style names such as B540, SDOAB, PARA, CLM).
+ * - `PATDOC` (grant DTD v2.4/v2.5, 2002 to 2004: SGML-style names such as B540, SDOAB, PARA, CLM);
+ * - the APS text format of 1976 to 2001 is read by patentAps.ts.
  * Tables are CALS tables in all three.
  */
 import { AppError } from "../errors";
