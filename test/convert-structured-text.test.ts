@@ -96,6 +96,32 @@ describe("USPTO patents", () => {
   });
 });
 
+describe("USPTO patent tables", () => {
+  test("a CALS table (spanning title row, column and row spans, entries placed by colname) as a GFM table", async () => {
+    // written for this test in the shape of the grant DTD v4.5's tables (no permissively licensed sample with tables was found)
+    const xml = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<!DOCTYPE us-patent-grant SYSTEM "us-patent-grant-v45-2014-04-03.dtd" [ ]>',
+      '<us-patent-grant lang="EN" dtd-version="v4.5 2014-04-03"><us-bibliographic-data-grant><invention-title id="d2e53">Kinase inhibitors</invention-title></us-bibliographic-data-grant>',
+      '<description id="description"><heading id="h-0001" level="1">EXAMPLES</heading><p id="p-0001" num="0001">Table 1 lists IC<sub>50 </sub>values.</p>',
+      '<p id="p-0002" num="0002"><tables id="TABLE-US-00001" num="00001"><table frame="none" colsep="0" rowsep="0"><tgroup align="left" colsep="0" rowsep="0" cols="3">',
+      '<colspec colname="1" colwidth="70pt"/><colspec colname="2" colwidth="70pt"/><colspec colname="3" colwidth="70pt"/>',
+      '<thead><row><entry namest="1" nameend="3" rowsep="1">TABLE 1</entry></row>',
+      '<row><entry morerows="1">Compound</entry><entry namest="2" nameend="3">IC50 (nM)</entry></row>',
+      "<row><entry colname=\"2\">Kinase A</entry><entry>Kinase B</entry></row></thead>",
+      '<tbody valign="top"><row><entry>1</entry><entry>12</entry><entry>340</entry></row><row><entry>2</entry><entry colname="3">5</entry></row></tbody>',
+      "</tgroup></table></tables></p></description>",
+      '<claims id="claims"><claim id="CLM-00001" num="00001"><claim-text>1. A compound of formula I.</claim-text></claim></claims></us-patent-grant>',
+    ].join("\n");
+    const { status, body } = await convert(xml, "US1234567.xml");
+    expect(status).toBe(200);
+    expect(body.markdown).toContain(
+      ["| TABLE 1 |  |  |", "| --- | --- | --- |", "| Compound | IC50 (nM) |  |", "|  | Kinase A | Kinase B |", "| 1 | 12 | 340 |", "| 2 |  | 5 |"].join("\n"),
+    );
+    expect(body.markdown).toContain("\n## Claims\n\n1. A compound of formula I.\n");
+  });
+});
+
 describe("USPTO patents in the APS text format (1976-2001)", () => {
   // excerpt of US 4,375,702 as the USPTO's APS full text holds it (a U.S. patent: public domain)
   const APS = [

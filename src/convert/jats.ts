@@ -31,7 +31,10 @@ import {
  */
 export function isJats(text: string): boolean {
   const root = rootElementOf(text);
-  if (!root || root.name.replace(/^.*:/, "") !== "article") return false;
+  if (!root) return false;
+  // PubMed Central's E-utilities wrap the article in <pmc-articleset>
+  if (root.name === "pmc-articleset") return /<article[\s>]/.test(text.slice(0, 16384));
+  if (root.name.replace(/^.*:/, "") !== "article") return false;
   if (/JATS|NLM|journalpublishing|archivearticle|articleauthoring/i.test(root.doctype)) return true;
   if (/\bdtd-version\s*=|xmlns(:\w+)?\s*=\s*["']http:\/\/jats\.nlm\.nih\.gov/.test(root.tag)) return true;
   return /xmlns:(xlink|mml)\s*=/.test(root.tag) && /<front[\s>]/.test(text.slice(0, 16384));
