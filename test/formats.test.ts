@@ -122,7 +122,13 @@ function makeTextFormats() {
   files.log = write("server.log", "2024-01-01 12:00:00 INFO budget was approved\n");
   for (const ext of ["md", "markdown"]) files[ext] = write(`readme.${ext}`, "# Budget\n\nThe budget was approved.\n");
   files.rst = write("readme.rst", "Budget\n======\n\nThe budget was approved.\n");
-  files.adoc = write("readme.adoc", "= Budget\n\nThe budget was approved.\n");
+  for (const ext of ["adoc", "asciidoc"]) files[ext] = write(`readme.${ext}`, "= Budget\n\nThe budget was approved.\n");
+  files.vtt = write("captions.vtt", "WEBVTT\n\n00:00.000 --> 00:02.000\n<v Ana>The budget was approved.\n");
+  files.srt = write("captions.srt", "1\n00:00:00,000 --> 00:00:02,000\nThe budget was approved.\n");
+  files.nxml = write(
+    "article.nxml",
+    '<?xml version="1.0"?><!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Publishing DTD v1.2 20190208//EN" "JATS-journalpublishing1.dtd"><article dtd-version="1.2"><front><article-meta><title-group><article-title>Budget</article-title></title-group></article-meta></front><body><p>The budget was approved.</p></body></article>',
+  );
   files.org = write("readme.org", "* Budget\nThe budget was approved.\n");
   files.tex = write("paper.tex", "\\section{Budget}\nThe budget was approved.\n");
   files.csv = write("sales.csv", "Region,Units\nNorth,120\nSouth,80\n");

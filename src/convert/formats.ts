@@ -28,6 +28,8 @@ export type Engine =
   | "epub"
   | "delimited"
   | "text"
+  | "asciidoc"
+  | "subtitles"
   | "code"
   | "json"
   | "yaml"
@@ -50,13 +52,15 @@ export interface Format {
 }
 
 const FAMILY_LABEL: Record<Family, string> = {
-  documents: "Documents: headings, lists, tables as GFM tables, links; PDF pages without text are OCRed",
+  documents:
+    "Documents: headings, lists, tables as GFM tables, links; PDF pages without text are OCRed; AsciiDoc as markdown; WebVTT and SRT captions as a transcript with speakers",
   spreadsheets: "Spreadsheets: one heading and one GFM table per sheet",
   presentations: "Presentations: slide by slide, with titles, body, tables and speaker notes",
   images: "Images: OCR text (tesseract) plus a metadata block; drawings (EMF, WMF, Visio VSDX) through LibreOffice as PDF: their text, else OCR",
   audio_video: "Audio and video: metadata always; a transcript when a speech-to-text provider is configured",
   web: "Web pages and HTML: rendered with JavaScript (URLs), boilerplate stripped, links absolute",
-  code_and_data: "Code and data: fenced code with its language, notebooks as cells, email as headers plus body",
+  code_and_data:
+    "Code and data: fenced code with its language, notebooks as cells, email as headers plus body; XML journal articles (JATS: PubMed Central, eLife, PLOS) and USPTO patents (grants and applications) as structured documents, other XML fenced",
   archives: "Archives (ZIP, tar, 7z; tar or one document compressed with gzip, bzip2 or xz): each document inside converted under a heading with its path, within the decompressed-size limit",
 };
 
@@ -66,7 +70,9 @@ const rows: Array<[Family, Engine, string[]]> = [
   ["documents", "office:docx", ["doc", "dot", "odt", "ott", "fodt", "rtf", "pages", "wps"]],
   ["documents", "epub", ["epub"]],
   ["documents", "xps", ["xps", "oxps"]],
-  ["documents", "text", ["txt", "text", "md", "markdown", "rst", "adoc", "org", "tex", "log"]],
+  ["documents", "text", ["txt", "text", "md", "markdown", "rst", "org", "tex", "log"]],
+  ["documents", "asciidoc", ["adoc", "asciidoc"]],
+  ["documents", "subtitles", ["vtt", "srt"]],
   ["documents", "eml", ["eml"]],
   ["documents", "msg", ["msg"]],
   ["documents", "mbox", ["mbox"]],
@@ -82,7 +88,7 @@ const rows: Array<[Family, Engine, string[]]> = [
   ["web", "feed", ["rss", "atom"]],
   ["code_and_data", "json", ["json", "jsonl", "ndjson", "geojson"]],
   ["code_and_data", "yaml", ["yaml", "yml"]],
-  ["code_and_data", "xml", ["xml", "xsd", "xsl", "xslt"]],
+  ["code_and_data", "xml", ["xml", "nxml", "xsd", "xsl", "xslt"]],
   ["code_and_data", "notebook", ["ipynb"]],
   ["archives", "archive", ["zip", "tar", "tar.gz", "tgz", "gz", "tar.bz2", "tbz2", "bz2", "tar.xz", "txz", "xz", "7z"]],
 ];

@@ -15,7 +15,12 @@ import { convertDelimited } from "./delimited";
 import { convertEpub } from "./epub";
 import { convertHtml } from "./html";
 import { convertFeed, isFeed } from "./feed";
+import { convertJats, isJats } from "./jats";
+import { convertPatent, isPatent } from "./patent";
+import { convertApsPatent, isApsPatent } from "./patentAps";
 import { convertText } from "./text";
+import { convertAsciiDoc } from "./asciidoc";
+import { convertSubtitles } from "./subtitles";
 import { convertCode } from "./code";
 import { convertJson, convertXml, convertYaml } from "./data";
 import { convertNotebook } from "./notebook";
@@ -35,7 +40,9 @@ const CONVERTERS: Record<NativeEngine, Converter> = {
   pptx: convertPptx,
   epub: convertEpub,
   delimited: convertDelimited,
-  text: convertText,
+  text: convertTextOrPatent,
+  asciidoc: convertAsciiDoc,
+  subtitles: convertSubtitles,
   code: convertCode,
   json: convertJson,
   yaml: convertYaml,
@@ -52,10 +59,22 @@ const CONVERTERS: Record<NativeEngine, Converter> = {
   xps: convertXps,
 };
 
-/** convertXmlOrFeed reads RSS and Atom feeds as articles and any other XML as a fenced block. */
+/**
+ * convertXmlOrFeed reads XML by its root element: RSS and Atom feeds, JATS journal articles and
+ * USPTO patents as documents, any other XML as a fenced block.
+ */
 function convertXmlOrFeed(input: ConvertInput, ctx: ConvertContext): Promise<Conversion> {
-  const head = new TextDecoder().decode(input.bytes.subarray(0, 4096));
-  return isFeed(head) ? convertFeed(input, ctx) : convertXml(input, ctx);
+  const head = new TextDecoder().decode(input.bytes.subarray(0, 16384));
+  if (isFeed(head)) return convertFeed(input, ctx);
+  if (isJats(head)) return convertJats(input, ctx);
+  if (isPatent(head)) return convertPatent(input, ctx);
+  return convertXml(input, ctx);
+}
+
+/** convertTextOrPatent reads a USPTO APS patent text (PATN records) as a patent, any other text as text. */
+function convertTextOrPatent(input: ConvertInput, ctx: ConvertContext): Promise<Conversion> {
+  const head = new TextDecoder().decode(input.bytes.subarray(0, 1024));
+  return isApsPatent(head) ? convertApsPatent(input, ctx) : convertText(input, ctx);
 }
 
 /** OFFICE_IMPORT_CHECKS: by source extension, checks of LibreOffice's output for what its import loses without an error */

@@ -129,6 +129,7 @@ const KNOWN_EXTENSIONS = {
   htm: "text/html",
   xhtml: "application/xhtml+xml",
   xml: "application/xml",
+  nxml: "application/xml",
   xsd: "application/xml",
   xsl: "application/xslt+xml",
   xslt: "application/xslt+xml",
@@ -152,6 +153,7 @@ const KNOWN_EXTENSIONS = {
   markdown: "text/markdown",
   rst: "text/x-rst",
   adoc: "text/asciidoc",
+  asciidoc: "text/asciidoc",
   org: "text/x-org",
   tex: "application/x-tex",
   bib: "application/x-bibtex",
@@ -507,6 +509,7 @@ function sniffTextFormat(bytes: Uint8Array, nameExt: string): string | null {
 
   if (lead.startsWith("{\\rtf")) return "application/rtf";
   if (lead.startsWith("%!PS")) return "application/postscript";
+  if (/^WEBVTT(?:[ \t\r\n]|$)/.test(lead)) return EXTENSION_MIME.vtt!;
   // a mailbox: a "From sender date" separator line, then the first message's header lines
   if (/^From \S+ [^\r\n]*\d\d:\d\d[^\r\n]*\r?\n[!-9;-~]+:/.test(lead)) return EXTENSION_MIME.mbox;
   // Skip an XML declaration, comments and a doctype to find the first element.
@@ -515,7 +518,8 @@ function sniffTextFormat(bytes: Uint8Array, nameExt: string): string | null {
   if (/^<!doctype\s+html|^<html[\s>]|^<head[\s>]|^<body[\s>]/.test(firstElement)) {
     return nameExt === "xhtml" ? EXTENSION_MIME.xhtml : "text/html";
   }
-  if (lower.startsWith("<?xml")) {
+  // XML without a declaration that starts with its document type (a JATS .nxml, a patent's full text)
+  if (lower.startsWith("<?xml") || /^<!doctype\s+(?!html)[\w:.-]+\s+(?:public|system)\s/.test(lower)) {
     const byName = EXTENSION_MIME[nameExt];
     if (byName && (byName.endsWith("+xml") || byName.endsWith("/xml"))) return byName;
     if (firstElement.startsWith("<rss")) return EXTENSION_MIME.rss;
