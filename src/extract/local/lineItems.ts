@@ -34,11 +34,16 @@ const SCHEMA_ROLES: [ItemRole, RegExp][] = [
   ["description", /\b(description|descr|desc|item|product|name|service|article|label|designation|d[eé]signation|libell[eé]|beschreibung|bezeichnung|artikel|omschrijving|descripci[oó]n|concepto|descrizione|articolo|descri[cç][aã]o|produto|opis|nazwa|text)\b/i],
 ];
 
+/** CODE_NAME: a member name that holds a code or number of the item rather than its description. */
+const CODE_NAME = /\b(code|id|sku|number|no|nr|ref|reference|gtin|ean)\b/i;
+
 /** itemRoles reads the role of each member from its name, else its description; null = none of the four. */
 export function itemRoles(members: [string, FieldDefinition][]): (ItemRole | null)[] {
   const taken = new Set<ItemRole>();
   return members.map(([name, def]) => {
     const numeric = def.type === "number" || def.type === "integer";
+    // "product_code", "item_id", "article_number": a code of the item, not what it is
+    if (!numeric && CODE_NAME.test(name.replace(/_/g, " "))) return null;
     for (const text of [name.replace(/_/g, " "), def.description ?? ""]) {
       const role = SCHEMA_ROLES.find(([r, re]) => re.test(text) && (r === "description") !== numeric && !taken.has(r))?.[0];
       if (role) {
