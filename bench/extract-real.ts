@@ -3,7 +3,8 @@
  * provider) on documents other people made, with the plain-English schemas a user would send:
  *
  * - invoices: 22 real invoices (German, French, English; PDF) from ZUGFeRD/mustangproject and
- *   ZUGFeRD/corpus (Apache-2.0), expected values in bench/expected/invoices.json. The PDFs are not in
+ *   ZUGFeRD/corpus (Apache-2.0), expected values in bench/expected/invoices.json (line_items, the
+ *   item table's rows, where the invoice has a readable one). The PDFs are not in
  *   the repository: BENCH_INVOICES_DIR holds them by the `file` names listed there (bench/README.md
  *   says how to lay them out); without it the set reads "not run".
  * - receipts: the 100 scanned receipts of ICDAR 2019 SROIE (MIT), ../shared/corpus/sroie or
