@@ -3,7 +3,8 @@
  * provider) on documents other people made, with the plain-English schemas a user would send:
  *
  * - invoices: 22 real invoices (German, French, English; PDF) from ZUGFeRD/mustangproject and
- *   ZUGFeRD/corpus (Apache-2.0), expected values in bench/expected/invoices.json. The PDFs are not in
+ *   ZUGFeRD/corpus (Apache-2.0), expected values in bench/expected/invoices.json (line_items, the
+ *   item table's rows, where the invoice has a readable one). The PDFs are not in
  *   the repository: BENCH_INVOICES_DIR holds them by the `file` names listed there (bench/README.md
  *   says how to lay them out); without it the set reads "not run".
  * - receipts: the 100 scanned receipts of ICDAR 2019 SROIE (MIT), ../shared/corpus/sroie or
@@ -23,7 +24,10 @@
  * when one of its readings, day first or month first, is the right date); names (vendor, merchant)
  * when the expected name, lowercased without punctuation, is in the value, or the value (6+
  * characters) is in it; numbers within 0.005; currency as its ISO code or its symbol; other strings
- * (`text`) compared ignoring case, spaces and punctuation. A value not found counts as wrong. Confident-wrong: wrong at confidence >= 0.8.
+ * (`text`) compared ignoring case, spaces and punctuation; arrays of objects (`rows`, line items) row by row
+ * (rowScore: a row counts when all its members match, the field scores rows found / rows expected, extra
+ * rows lower precision and keep it from being right). A value not found counts as wrong. Confident-wrong:
+ * wrong at confidence >= 0.8 (an array is right only with every row and no other).
  *
  * Printed per set and for all real sets together: field accuracy (per field too), confident-wrong,
  * the share of right values at >= 0.8, and a reliability table over the spec's confidence bands
@@ -93,7 +97,7 @@ const BANDS: [string, number, number][] = [
 ];
 
 /** Judge: how a field of a set is scored. */
-type Judge = "id" | "date" | "name" | "number" | "currency" | "text" | "exact";
+type Judge = "id" | "date" | "name" | "number" | "currency" | "text" | "exact" | "rows";
 
 interface Labelled {
   file: string;
@@ -107,7 +111,12 @@ interface Labelled {
 
 interface Scored {
   field: string;
+  /** right: the whole value is right (for an array of rows: every row expected found and no other row) */
   right: boolean;
+  /** score: 1 or 0, or for an array of rows the share of expected rows found (rowScore) */
+  score: number;
+  /** rows: for an array of rows, how many were expected, returned and matched */
+  rows?: { expected: number; returned: number; matched: number };
   found: boolean;
   confidence: number;
 }
@@ -180,7 +189,35 @@ function judge(kind: Judge, got: unknown, want: unknown): boolean {
       return typeof got === "string" && squash(got) === squash(String(want));
     case "exact":
       return sameDeep(got, want);
+    case "rows":
+      return rowScore(got, want).right;
   }
+}
+
+/**
+ * rowScore scores an array of objects row by row: an expected row counts when a returned row (each
+ * used once) matches all its members: strings as names (sameName, the same text with or without a
+ * wrapped second line), numbers within 0.005, null only by a null. score = rows matched / rows
+ * expected; extra rows lower precision (matched / returned) and keep the value from being right.
+ */
+function rowScore(got: unknown, want: unknown): { score: number; right: boolean; expected: number; returned: number; matched: number } {
+  const expected = Array.isArray(want) ? (want as Record<string, unknown>[]) : [];
+  const returned = Array.isArray(got) ? (got as Record<string, unknown>[]) : [];
+  const used = new Set<number>();
+  const member = (g: unknown, w: unknown) => {
+    if (w === null || w === undefined) return g === null || g === undefined;
+    if (typeof w === "number") return typeof g === "number" && Math.abs(g - w) < 0.005;
+    return typeof g === "string" && sameName(g, String(w));
+  };
+  let matched = 0;
+  for (const w of expected) {
+    const k = returned.findIndex((g, i) => !used.has(i) && typeof g === "object" && g !== null && Object.entries(w).every(([name, v]) => member(g[name], v)));
+    if (k < 0) continue;
+    used.add(k);
+    matched++;
+  }
+  const score = expected.length ? matched / expected.length : returned.length ? 0 : 1;
+  return { score, right: matched === expected.length && returned.length === expected.length, expected: expected.length, returned: returned.length, matched };
 }
 
 /** sameDeep compares a generated fixture's labelled value: strings normalised, numbers within 0.005, dates by reading. */
@@ -204,7 +241,7 @@ function invoiceSet(): { docs: Labelled[] } | { skipped: string } {
   const spec = JSON.parse(readFileSync(join(import.meta.dir, "expected/invoices.json"), "utf8"));
   const schema = parseTypedSchema(spec.schema);
   const docs: Labelled[] = [];
-  const judges: Record<string, Judge> = { invoice_number: "id", invoice_date: "date", total: "number", currency: "currency", vendor: "name" };
+  const judges: Record<string, Judge> = { invoice_number: "id", invoice_date: "date", total: "number", currency: "currency", vendor: "name", line_items: "rows" };
   for (const d of spec.documents) {
     const path = join(INVOICES_DIR, d.file);
     if (!existsSync(path)) return { skipped: `${path} is missing (bench/README.md: extract-real.ts)` };
@@ -214,7 +251,7 @@ function invoiceSet(): { docs: Labelled[] } | { skipped: string } {
   return { docs };
 }
 
-const JUDGES = new Set<Judge>(["id", "date", "name", "number", "currency", "text"]);
+const JUDGES = new Set<Judge>(["id", "date", "name", "number", "currency", "text", "rows"]);
 
 /** familySet reads one family of bench/expected (schemas, judges, documents), or says why it is not run. */
 function familySet(specFile: string): { docs: Labelled[] } | { skipped: string } {
@@ -272,7 +309,8 @@ function generatedSet(): { docs: Labelled[] } {
     schema: parseTypedSchema(labels.schemas[d.schema]),
     expected: d.expected,
     also: {},
-    judges: Object.fromEntries(Object.keys(d.expected).map((k) => [k, "exact" as Judge])),
+    // arrays of objects (line items) row by row, as the real sets score them
+    judges: Object.fromEntries(Object.entries(d.expected).map(([k, v]) => [k, (Array.isArray(v) && typeof v[0] === "object" ? "rows" : "exact") as Judge])),
   }));
   return { docs };
 }
@@ -305,7 +343,7 @@ async function runSet(name: string, set: { docs: Labelled[] } | { skipped: strin
       converted = await convert(doc.path);
     } catch (e) {
       console.log(`${doc.file.padEnd(48)} 0/${Object.keys(doc.expected).length} conversion failed: ${(e as Error).message.split("\n")[0]}`);
-      for (const field of Object.keys(doc.expected)) scored.push({ field, right: false, found: false, confidence: 0 });
+      for (const field of Object.keys(doc.expected)) scored.push({ field, right: false, score: 0, found: false, confidence: 0 });
       continue;
     }
     const { markdown, ocrQuality } = converted;
@@ -315,8 +353,10 @@ async function runSet(name: string, set: { docs: Labelled[] } | { skipped: strin
       const got = result[field]!;
       const kind = doc.judges[field]!;
       const right = got.found && [want, ...(doc.also[field] ?? [])].some((w) => judge(kind, got.value, w));
-      scored.push({ field, right, found: got.found, confidence: got.found ? got.confidence : 0 });
-      if (!right || verbose) lines.push(`    ${right ? "ok " : got.found && got.confidence >= 0.8 ? "WRONG!" : "miss"} ${field}: got ${JSON.stringify(got.value)} (${got.confidence}) want ${JSON.stringify(want)}`);
+      const rows = kind === "rows" ? rowScore(got.found ? got.value : null, want) : null;
+      scored.push({ field, right, score: rows ? rows.score : right ? 1 : 0, found: got.found, confidence: got.found ? got.confidence : 0, ...(rows ? { rows: { expected: rows.expected, returned: rows.returned, matched: rows.matched } } : {}) });
+      const rowNote = rows ? ` rows ${rows.matched}/${rows.expected} expected, ${rows.returned} returned` : "";
+      if (!right || verbose) lines.push(`    ${right ? "ok " : got.found && got.confidence >= 0.8 ? "WRONG!" : "miss"} ${field}:${rowNote} got ${JSON.stringify(got.value)} (${got.confidence}) want ${JSON.stringify(want)}`);
       else if (unsettled && got.confidence < 0.8) lines.push(`    low ${field}: ${JSON.stringify(got.value)} (${got.confidence}) from ${JSON.stringify((got.citation ?? "").replace(/\s+/g, " ").slice(0, 100))}`);
     }
     const ok = Object.keys(doc.expected).length - lines.filter((l) => /^\s*(miss|WRONG!)/.test(l)).length;
@@ -327,10 +367,16 @@ async function runSet(name: string, set: { docs: Labelled[] } | { skipped: strin
   const top = scored.filter((s) => s.found && s.confidence >= 0.8);
   const topRight = top.filter((s) => s.right).length;
   const confidentWrong = top.length - topRight;
-  const accuracy = right.length / scored.length;
+  // an array of rows counts by the share of its rows found
+  const accuracy = scored.reduce((a, s) => a + s.score, 0) / scored.length;
   console.log(`\n${name}: ${set.docs.length} documents, ${scored.length} fields, right ${right.length}: accuracy ${accuracy.toFixed(3)}`);
   const perField = [...new Set(scored.map((s) => s.field))];
-  console.log(`  per field: ${perField.map((f) => `${f} ${(scored.filter((s) => s.field === f && s.right).length / scored.filter((s) => s.field === f).length).toFixed(2)}`).join(", ")}`);
+  console.log(`  per field: ${perField.map((f) => `${f} ${(scored.filter((s) => s.field === f).reduce((a, s) => a + s.score, 0) / scored.filter((s) => s.field === f).length).toFixed(2)}`).join(", ")}`);
+  for (const f of perField.filter((f) => scored.some((s) => s.field === f && s.rows))) {
+    const rs = scored.filter((s) => s.field === f && s.rows).map((s) => s.rows!);
+    const [e, r, m] = [rs.reduce((a, x) => a + x.expected, 0), rs.reduce((a, x) => a + x.returned, 0), rs.reduce((a, x) => a + x.matched, 0)];
+    console.log(`  ${f} rows: ${m} of ${e} expected found (recall ${(m / Math.max(1, e)).toFixed(3)}), ${r} returned (precision ${(m / Math.max(1, r)).toFixed(3)}), arrays wholly right ${scored.filter((s) => s.field === f && s.right).length} of ${rs.length}`);
+  }
   console.log(`  confident-wrong (wrong at >= 0.8): ${confidentWrong}; right at >= 0.8: ${top.length ? (topRight / top.length).toFixed(3) : "-"} of ${top.length}; share of right values at >= 0.8: ${(topRight / Math.max(1, right.length)).toFixed(3)}`);
   const bandOrderHolds = reliabilityTable(scored);
   return {
@@ -406,7 +452,7 @@ const pooled = reports.flatMap((r) => r.scored);
 const pooledTop = pooled.filter((s) => s.found && s.confidence >= 0.8);
 const pooledTopRight = pooledTop.filter((s) => s.right).length;
 const pooledRight = pooled.filter((s) => s.right).length;
-console.log(`${reports.length} sets, ${pooled.length} fields, right ${pooledRight}: accuracy ${(pooledRight / Math.max(1, pooled.length)).toFixed(3)}`);
+console.log(`${reports.length} sets, ${pooled.length} fields, right ${pooledRight}: accuracy ${(pooled.reduce((a, s) => a + s.score, 0) / Math.max(1, pooled.length)).toFixed(3)}`);
 console.log(`  right at >= 0.8: ${pooledTop.length ? (pooledTopRight / pooledTop.length).toFixed(3) : "-"} of ${pooledTop.length}; share of right values at >= 0.8: ${(pooledTopRight / Math.max(1, pooledRight)).toFixed(3)}`);
 const pooledOrder = reliabilityTable(pooled);
 const pooledMet = pooledTop.length > 0 && pooledTopRight / pooledTop.length >= GOAL_TOP_PRECISION && pooledOrder;

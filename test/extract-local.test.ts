@@ -276,6 +276,115 @@ describe("arrays", () => {
   });
 });
 
+describe("line items", () => {
+  const ITEMS = {
+    line_items: {
+      type: "array",
+      description: "The invoiced items",
+      items: {
+        type: "object",
+        properties: {
+          description: { type: "string", description: "What the line is for" },
+          quantity: { type: "number", description: "How many units" },
+          unit_price: { type: "number", description: "Price of one unit" },
+          amount: { type: "number", description: "Line total" },
+        },
+      },
+    },
+  };
+  type Row = { description: string; quantity: number | null; unit_price: number; amount: number };
+  const items = (md: string, schema: object = ITEMS, ocrQuality: number | null = null) => {
+    const r = extractLocal(md, parseTypedSchema(JSON.stringify(schema)), { ocrQuality }).line_items!;
+    if (r.found) expect(md.includes(r.citation!)).toBe(true);
+    return r;
+  };
+
+  test("a pipe table whose columns ran together: the numbers are read by their arithmetic, the citation is the rows", () => {
+    const md = ["Description Qty Unit Price Amount", "", "| Copy paper A4 10 | $4.50 | $45.00 |", "| --- | --- | --- |", "| Toner cartridge 2 | $89.99 | $179.98 |", "", "Subtotal: $224.98", "Total Due: $242.98"].join("\n");
+    const r = items(md);
+    expect(r.value).toEqual([
+      { description: "Copy paper A4", quantity: 10, unit_price: 4.5, amount: 45 },
+      { description: "Toner cartridge", quantity: 2, unit_price: 89.99, amount: 179.98 },
+    ]);
+    expect(r.confidence).toBeGreaterThanOrEqual(0.95);
+    expect(r.citation!.startsWith("| Copy paper A4")).toBe(true);
+    expect(r.citation!.endsWith("$179.98 |")).toBe(true);
+  });
+
+  test("German aligned text columns: price before quantity, decimal comma, position number and unit left out, stopping at the sum", () => {
+    const md = [
+      "Pos Beschreibung Nettopreis Menge Einheit Steuersatz Nettobetrag",
+      "",
+      "1 Trennblätter A4 9,9000 20 Stk 19% 198,00",
+      "Art-Nr-Lieferant: TB100A4",
+      "Bruttopreis :9,9000",
+      "2 Joghurt Banane 5,5000 50 Stk 7% 275,00",
+      "",
+      "Positionssumme 473,00",
+      "Gesamtbetrag 529,87",
+    ].join("\n");
+    const r = items(md);
+    expect(r.value).toEqual([
+      { description: "Trennblätter A4", quantity: 20, unit_price: 9.9, amount: 198 },
+      { description: "Joghurt Banane", quantity: 50, unit_price: 5.5, amount: 275 },
+    ]);
+    expect(r.confidence).toBeGreaterThanOrEqual(0.95);
+  });
+
+  test.each([
+    ["fr", "| Désignation | Quantité | Prix unitaire | Montant |\n| --- | --- | --- | --- |\n| Nougat 250g | 4 | 4,55 € | 18,20 € |\n| Biscuits 300g | 15 | 3,20 € | 48,00 € |\n| Sous-total | | | 66,20 € |"],
+    ["nl", "| Omschrijving | Aantal | Stukprijs | Bedrag |\n| --- | --- | --- | --- |\n| Nougat 250g | 4 | € 4,55 | € 18,20 |\n| Biscuits 300g | 15 | € 3,20 | € 48,00 |\n| Subtotaal | | | € 66,20 |"],
+    ["es", "Descripción Cantidad Precio Importe\nNougat 250g 4 4,55 18,20\nBiscuits 300g 15 3,20 48,00\nSubtotal 66,20"],
+    ["it", "Descrizione | Quantità | Prezzo | Importo\nNougat 250g | 4 | 4,55 | 18,20\nBiscuits 300g | 15 | 3,20 | 48,00\nTotale 66,20"],
+    ["pl", "Lp. Opis Ilość Cena Kwota\n1 Nougat 250g 4 4,55 18,20\n2 Biscuits 300g 15 3,20 48,00\nRazem 66,20"],
+  ])("%s headers, decimal comma, the amounts adding up to the sum line", (_lang, md) => {
+    const r = items(md);
+    expect(r.value).toEqual([
+      { description: "Nougat 250g", quantity: 4, unit_price: 4.55, amount: 18.2 },
+      { description: "Biscuits 300g", quantity: 15, unit_price: 3.2, amount: 48 },
+    ]);
+    expect(r.confidence).toBeGreaterThanOrEqual(0.95);
+  });
+
+  test("members named otherwise are matched by their descriptions", () => {
+    const schema = {
+      line_items: {
+        type: "array",
+        items: { type: "object", properties: { what: { type: "string", description: "Product description" }, n: { type: "integer", description: "Quantity ordered" }, each: { type: "number", description: "Unit price" } } },
+      },
+    };
+    const r = items("Item Description Quantity Unit Price Line Total\n1 Cordless drill 4 129.00 516.00\n2 Work gloves 10 8.20 82.00\nOrder Total: $598.00", schema);
+    expect(r.value).toEqual([
+      { what: "Cordless drill", n: 4, each: 129 },
+      { what: "Work gloves", n: 10, each: 8.2 },
+    ]);
+  });
+
+  test("OCR text with stray pipes reads, capped below the text-layer band", () => {
+    const r = items("Description | Qty) Unit Price} Amount\nLunch buffet |40 |$18.50 $740.00\nCoffee service |40 |$3.25 $130.00\nSubtotal: $870.00", ITEMS, 0.9);
+    expect((r.value as Row[]).map((x) => x.amount)).toEqual([740, 130]);
+    expect(r.confidence).toBeLessThan(0.9);
+  });
+
+  test("rows that do not reconcile, or amounts that miss the subtotal, stay below 0.8", () => {
+    // 20 x 4,55 is 91,00: a discount column the header does not name
+    const discounted = items("Description Quantité Rem. Prix HT\n| Nougat 250g | 20 | 4,55 € | 10% | 81,90 € |\n| Biscuits 300g | 15 | 3,20 € | | 48,00 € |\n| Total HT | 129,90 € |");
+    expect((discounted.value as Row[])[0]).toEqual({ description: "Nougat 250g", quantity: 20, unit_price: 4.55, amount: 81.9 });
+    expect(discounted.confidence).toBeLessThan(0.8);
+    const missing = items("| Description | Qty | Price | Amount |\n| --- | --- | --- | --- |\n| Widget | 2 | 5.00 | 10.00 |\n| Gadget | 1 | 7.00 | 7.00 |\n| Subtotal | | | 27.00 |");
+    expect((missing.value as Row[]).length).toBe(2);
+    expect(missing.confidence).toBeLessThan(0.8);
+    const flat = items("| Nr. | Bezeichnung | Menge | Einzel/€ | Gesamt/€ |\n| --- | --- | --- | --- | --- |\n| 1 | Amboss | 1 Stück | 1.000,00 | 1.000,00 |\n| 2 | Transport | Pauschal | 120,00 | 120,00 |\n| Summe netto | 1.120,00 |");
+    expect((flat.value as Row[])[1]).toEqual({ description: "Transport", quantity: null, unit_price: 120, amount: 120 });
+    expect(flat.confidence).toBeLessThan(0.8);
+  });
+
+  test("no item table: not found, and a key/value table is not read as items", () => {
+    expect(items("Invoice No: 42\nTotal: 100.00").found).toBe(false);
+    expect(items("| Währung: | EUR |\n| --- | --- |\n| Betrag: | 12,00 |").found).toBe(false);
+  });
+});
+
 describe("documents in other languages and conventions", () => {
   const INVOICE = {
     invoice_number: { type: "string", description: "The invoice number" },

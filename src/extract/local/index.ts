@@ -20,6 +20,7 @@ import { parseDocument, type Candidate, type ParsedDocument, type Table } from "
 import { findIssuer, nameLike } from "./parties";
 import { addedUpTotals, cashTendered, lostLeadingDigit, netPlusTax, netTaxRounded, oneDigitOff, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
 import { mt940Value } from "./mt940";
+import { itemRoles, lineItems } from "./lineItems";
 import { agreementProvider } from "./agreements";
 import { formHeaderValue } from "./formHeader";
 import { issuerOfReceiptStub, numberWithSeries } from "./fiscal";
@@ -954,11 +955,30 @@ function singular(name: string): string {
 /** extractArray: a table for arrays of objects; a table column, labels or patterns for scalars. */
 function extractArray(doc: ParsedDocument, name: string, def: FieldDefinition, parent: FieldLabels | null): FieldOutcome {
   const items = def.items!;
-  if (items.type === "object") return tableObjects(doc, items) ?? NOT_FOUND;
+  if (items.type === "object") return itemObjects(doc, items) ?? tableObjects(doc, items) ?? NOT_FOUND;
   if (items.type === "array") return NOT_FOUND;
   const labels = fieldLabels(singular(name), def.description ?? items.description, parent);
   return columnValues(doc, items, labels) ?? labelledValues(doc, items, labels) ?? patternValues(doc, items, labels) ?? NOT_FOUND;
 }
+
+/**
+ * itemObjects reads an array of line items (members for a description and a quantity, price or
+ * amount, lineItems.ts) from the document's item table, cited by its rows. Null when the members are
+ * not line items, or no item table reads; then a plain table read (tableObjects) is capped below 0.8,
+ * as nothing checked its rows.
+ */
+function itemObjects(doc: ParsedDocument, items: FieldDefinition): FieldOutcome | null {
+  const roles = itemRoles(Object.entries(items.properties ?? {}));
+  const numeric = roles.filter((r) => r && r !== "description").length;
+  if (!(numeric >= 2 || (numeric >= 1 && roles.includes("description")))) return null;
+  const read = lineItems(doc, items);
+  if (read) return cite(doc, read.value, read.confidence, read.span[0], read.span[1]);
+  const plain = tableObjects(doc, items);
+  return plain && { ...plain, confidence: Math.min(plain.confidence, UNCHECKED_ITEMS) };
+}
+
+/** UNCHECKED_ITEMS: the most a table read as line items gets when no row could be checked by its arithmetic. */
+const UNCHECKED_ITEMS = 0.6;
 
 /** columnValues reads every cell of the table column named like the field. */
 function columnValues(doc: ParsedDocument, items: FieldDefinition, labels: FieldLabels): FieldOutcome | null {
