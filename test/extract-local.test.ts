@@ -1214,6 +1214,11 @@ describe("international invoice layouts (issue 15: made-up text of the kinds met
     expect(r.currency!.value).toBe("INR");
   });
 
+  test("OCR'd amounts whose rupee sign was read as '%' or '=' ('Total %7,08,000.00', 'TOTAL DUE = 7,08,000.00') are amounts, not percents", () => {
+    const r = run("Tax Invoice\n\nSUBTOTAL 6,00,000.00\nIGST 1,08,000.00\nTotal %7,08,000.00\nTOTAL DUE = 7,08,000.00", schema).total!;
+    expect(r.value).toBe(708000);
+  });
+
   test("the one date on a page, printed after a due-date title on its line, is not settled as the issue date", () => {
     const md = "INVOICE\nPAYABLE TO : Widget Corp.\nPAY TERMS DUE DATE | WH 2161 Paid Net 45 Days 02/13/2014 N39\nINVOICE TOTAL $100.00";
     const r = run(md, schema).invoice_date!;

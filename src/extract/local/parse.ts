@@ -193,7 +193,8 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   const line = lines[index]!;
   // "Total Incl. GST@6% RM 5.90": a rate written into the label is a note, not the value
   // "GST 6X 538.00": OCR reads a tax rate's "%" as "X"
-  const text = line.plain.replace(/\b(GST|SST|VAT|TAX)\s(\d{1,2})[Xx](?=\s+\d)/g, "$1 $2%").replace(/\s?@\s?\d+(?:[.,]\d+)?\s?%/g, "").replace(/([A-Z]{2})\.([A-Z]{2,})/g, "$1. $2");
+  // "Total %7,08,000.00": a percent sign opening an amount is OCR's reading of a currency sign (₹), not a percent
+  const text = line.plain.replace(/\b(GST|SST|VAT|TAX)\s(\d{1,2})[Xx](?=\s+\d)/g, "$1 $2%").replace(/(?<=\s)%(?=\d{1,3}[,.]\d)/g, "").replace(/\s?@\s?\d+(?:[.,]\d+)?\s?%/g, "").replace(/([A-Z]{2})\.([A-Z]{2,})/g, "$1. $2");
   if (!text) return;
   const colons = [...text.matchAll(COLON_RE)].map((m) => m.index!).filter((i) => !/https?$/i.test(text.slice(0, i)));
   let labelStart = 0;
@@ -220,7 +221,7 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   const blockTitle = isAllCapsLabel(text) || line.isHeading || (text.split(/\s+/).length <= 4 && conceptOf(normaliseLabel(text)) !== null);
   if (colons.length === 0 && blockTitle && !line.isTable) nextLineCandidate(lines, index, text, section, add);
   // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon
-  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
+  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+|\s*=\s*)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
   for (const m of text.matchAll(INLINE)) {
     // "SUB-TOTAL (EX) 26.00": a label starts at a word, not inside "SUB-TOTAL"
     if (m.index! > 0 && /[\p{L}\d-]/u.test(text[m.index! - 1]!)) continue;
