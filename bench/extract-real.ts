@@ -14,7 +14,9 @@
  *   statements and payment slips made by other projects under permissive licences, each family in
  *   bench/expected/<family>.json (schemas in plain English, expected values written once by reading
  *   each document, and each document's repository, commit, path and licence). The files are not in the repository: BENCH_REALDOCS_DIR holds
- *   them by their `file` names; without it these families read "not run".
+ *   them by their `file` names; without it these families read "not run". The international invoices
+ *   (bench/expected/invoices-intl.json: nl, it, es, pt, fr, de, pl, en-GB/IN/US; images, PDFs, scans)
+ *   are read from BENCH_INVOICES_INTL_DIR instead.
  * - generated: test/fixtures/extract (made by make.ts, the set bench/extract-local.ts reports),
  *   printed beside the real ones.
  *
@@ -55,9 +57,11 @@ const ROOT = resolve(import.meta.dir, "..");
 const CLI = join(ROOT, "bin/docintel");
 const INVOICES_DIR = process.env.BENCH_INVOICES_DIR ?? "";
 const REALDOCS_DIR = process.env.BENCH_REALDOCS_DIR ?? "";
-/** FAMILIES: the other real families, each read from bench/expected/<file>. */
-const FAMILIES: [string, string][] = [
+const INVOICES_INTL_DIR = process.env.BENCH_INVOICES_INTL_DIR ?? "";
+/** FAMILIES: the other real families, each read from bench/expected/<file>, from BENCH_REALDOCS_DIR unless a directory of their own is named. */
+const FAMILIES: [string, string, { dir: string; env: string }?][] = [
   ["more invoices", "invoices-more.json"],
+  ["intl invoices", "invoices-intl.json", { dir: INVOICES_INTL_DIR, env: "BENCH_INVOICES_INTL_DIR" }],
   ["purchase orders", "purchase-orders.json"],
   ["forms", "forms.json"],
   ["contracts", "contracts.json"],
@@ -254,15 +258,16 @@ function invoiceSet(): { docs: Labelled[] } | { skipped: string } {
 const JUDGES = new Set<Judge>(["id", "date", "name", "number", "currency", "text", "rows"]);
 
 /** familySet reads one family of bench/expected (schemas, judges, documents), or says why it is not run. */
-function familySet(specFile: string): { docs: Labelled[] } | { skipped: string } {
-  if (!REALDOCS_DIR) return { skipped: "BENCH_REALDOCS_DIR is not set" };
+function familySet(specFile: string, own?: { dir: string; env: string }): { docs: Labelled[] } | { skipped: string } {
+  const dir = own ? own.dir : REALDOCS_DIR;
+  if (!dir) return { skipped: `${own ? own.env : "BENCH_REALDOCS_DIR"} is not set` };
   const spec = JSON.parse(readFileSync(join(import.meta.dir, "expected", specFile), "utf8"));
   const schemas: Record<string, TypedSchema> = Object.fromEntries(Object.entries(spec.schemas).map(([k, v]) => [k, parseTypedSchema(v)]));
   const judges = spec.judges as Record<string, Judge>;
   for (const [field, kind] of Object.entries(judges)) if (!JUDGES.has(kind)) throw new Error(`${specFile}: field ${field} has unknown judge '${kind}'`);
   const docs: Labelled[] = [];
   for (const d of spec.documents as { file: string; schema: string; expected: Record<string, unknown>; also?: Record<string, unknown[]> }[]) {
-    const path = join(REALDOCS_DIR, d.file);
+    const path = join(dir, d.file);
     if (!existsSync(path)) return { skipped: `${path} is missing (bench/README.md: extract-real.ts)` };
     const schema = schemas[d.schema];
     if (!schema) throw new Error(`${specFile}: ${d.file} names unknown schema '${d.schema}'`);
@@ -431,7 +436,7 @@ const started = performance.now();
 const realSets: [string, { docs: Labelled[] } | { skipped: string }][] = [
   ["invoices", invoiceSet()],
   ["receipts", receiptSet()],
-  ...FAMILIES.map(([name, file]): [string, { docs: Labelled[] } | { skipped: string }] => [name, familySet(file)]),
+  ...FAMILIES.map(([name, file, own]): [string, { docs: Labelled[] } | { skipped: string }] => [name, familySet(file, own)]),
 ];
 for (const [name, set] of realSets) {
   const r = await runSet(name, set);

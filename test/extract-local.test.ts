@@ -1314,3 +1314,82 @@ describe("a table cell holding a label with its amount", () => {
     expect(r.confidence).toBeGreaterThanOrEqual(0.8);
   });
 });
+
+describe("international invoice layouts (issue 15: made-up text of the kinds met on real nl/it/pl/fr/en invoices)", () => {
+  const schema = {
+    invoice_number: { type: "string", description: "The invoice number" },
+    invoice_date: { type: "string", description: "The date the invoice was issued" },
+    total: { type: "number", description: "Total amount to pay, tax included" },
+    currency: { type: "string", description: "Currency of the total as an ISO 4217 code" },
+    vendor: { type: "string", description: "Name of the company that issued the invoice" },
+  };
+
+  test("a table cell holding its own label and value ('INVOICE: INV-7', 'INVOICE DATE: 03/14/2021') is read as a pair, not as a column over the cells below", () => {
+    const md = "# ACME WIDGETS LLC INVOICE\n\n| Acme Street 1 | INVOICE: INV-7 |\n| --- | --- |\n| Springfield | INVOICE DATE: 03/14/2021 |\n\n| DATE | ITEM | AMOUNT |\n| --- | --- | --- |\n| 1/2/2021 | Bolts | $5.00 |\n\n| TOTAL | $5.00 |\n| --- | --- |";
+    const r = run(md, schema);
+    expect(r.invoice_number!.value).toBe("INV-7");
+    expect(r.invoice_date!.value).toBe("03/14/2021");
+  });
+
+  test("'| FROM: Company ABC | TO: John Doe |': the issuer after FROM, never the addressee's cell", () => {
+    const md = "# Invoice\n\n| FROM: Widget Works | TO: Jane Roe |\n| --- | --- |\n| a@widgetworks.test | jane@roe.test |\n\n| Item | Amount |\n| --- | --- |\n| Tool | $10.00 |";
+    const r = run(md, schema).vendor!;
+    expect(r.value).toBe("Widget Works");
+  });
+
+  test("a row of party titles ('| Sprzedawca | Nabywca |') is no label and value: the seller's name comes from under its title, never the buyer's title", () => {
+    const md = "# Faktura\n\nNr 7/2023\n\n| Sprzedawca | Nabywca |\n| --- | --- |\n| Przykładowa Firma S.A. | Inna Firma sp. z o.o. |\n| ul. Polna 1 | ul. Leśna 2 |\n\n| Razem do zapłaty: | 1230,00 zł |\n| --- | --- |";
+    const r = run(md, schema);
+    expect(r.vendor!.value).not.toBe("Nabywca");
+    expect(r.vendor!.value === "Przykładowa Firma S.A." || r.vendor!.confidence < 0.8).toBe(true);
+    // 'Nr 7/2023': a number with a slash is read whole; 'zł' after the amounts is the złoty
+    expect(r.invoice_number!.value).toBe("7/2023");
+    expect(r.currency!.value).toBe("PLN");
+    expect(r.total!.value).toBe(1230);
+  });
+
+  test("the number and date of an associated invoice ('N° DE FACTURE ASSOCIÉE') are not this invoice's; a title run into the label still names it", () => {
+    const md = "# LOGO VENDEUR SA FACTURE N° : F2024-0042\n\n|  | Date : 28/02/2024 |\n| --- | --- |\n\nN° DE FACTURE ASSOCIÉE : F2024-0007 DATE DE LIVRAISON : 20/02/2024\nDATE DE FACTURE ASSOCIÉE : 15/01/2024\n\nNET A PAYER 120,00 EUR";
+    const r = run(md, schema);
+    expect(r.invoice_number!.value).toBe("F2024-0042");
+    expect(r.invoice_date!.value).toBe("28/02/2024");
+  });
+
+  test("OCR'd column titles over a row of values: the title ending the first row names the value ending the second (below 0.8)", () => {
+    const md = "CONTOSO SRL\n\nFattura\n\nCodice Cliente Partita IVA Data Documento Numero Documento\nC001 IT0123456789 03-04-2023 99812\n\nTotale 50,00€";
+    const r = run(md, schema).invoice_number!;
+    expect(r.value).toBe("99812");
+    expect(r.confidence).toBeLessThan(0.8);
+  });
+
+  test("Indian digit grouping ('₹7,08,000.00') is one amount", () => {
+    const r = run("Tax Invoice\n\nSUBTOTAL ₹6,00,000.00\nIGST ₹1,08,000.00\nTOTAL DUE ₹7,08,000.00", schema);
+    expect(r.total!.value).toBe(708000);
+    expect(r.currency!.value).toBe("INR");
+  });
+
+  test("OCR'd amounts whose rupee sign was read as '%' or '=' ('Total %7,08,000.00', 'TOTAL DUE = 7,08,000.00') are amounts, not percents", () => {
+    const r = run("Tax Invoice\n\nSUBTOTAL 6,00,000.00\nIGST 1,08,000.00\nTotal %7,08,000.00\nTOTAL DUE = 7,08,000.00", schema).total!;
+    expect(r.value).toBe(708000);
+  });
+
+  test("the one date on a page, printed after a due-date title on its line, is not settled as the issue date", () => {
+    const md = "INVOICE\nPAYABLE TO : Widget Corp.\nPAY TERMS DUE DATE | WH 2161 Paid Net 45 Days 02/13/2014 N39\nINVOICE TOTAL $100.00";
+    const r = run(md, schema).invoice_date!;
+    expect(r.confidence).toBeLessThan(0.8);
+  });
+
+  test("'INVOICE' over '# 23413561D': the number printed under the title; 'Tota' as OCR cut the word total", () => {
+    const md = "Acme INVOICE\n\n\\# 23413561D\n\nDate Sep 24, 2019\nSubtotal $120.00\nTax $12.00\nTota $132.00";
+    const r = run(md, schema);
+    expect(r.invoice_number!.value).toBe("23413561D");
+    expect(r.total!.value).toBe(132);
+  });
+
+  test("a name after 'To' is the addressee, not the issuer; an amount in EURO names the euro", () => {
+    const md = "INVOICE\n\nTo GLOBEX LTD Invoice No 881\nAddress 1 Main Street\n\nWidget 5 50,00 EURO 250,00 EURO\nRechnungsbetrag 250,00 EURO";
+    const r = run(md, schema);
+    expect(r.vendor!.value === null || !String(r.vendor!.value).includes("GLOBEX")).toBe(true);
+    expect(r.currency!.value).toBe("EUR");
+  });
+});

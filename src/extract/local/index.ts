@@ -49,7 +49,7 @@ const NOT_FOUND: FieldOutcome = { value: null, confidence: 0, citation: null, fo
 
 /** KIND_CONFIDENCE: confidence of an exact label with a well-typed value, by how the pair was found. */
 const KIND_CONFIDENCE: Record<Candidate["kind"], number> = {
-  colon: 0.95, cell: 0.95, "cell-last": 0.9, inline: 0.9, "next-line": 0.85, column: 0.88, prefix: 0.85, phrase: 0.7, title: 0.85,
+  colon: 0.95, cell: 0.95, "cell-last": 0.9, inline: 0.9, "next-line": 0.85, column: 0.88, prefix: 0.85, phrase: 0.7, title: 0.85, "header-row": 0.7,
 };
 
 export interface LocalOptions {
@@ -634,6 +634,8 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   if (labels.concept === "vendor" || labels.concept === "customer") {
     // "Store #0342 ...", "Customer 1042": a number, not the party's name; "COMPTE :" is a label
     if (/^[#\d]/.test(text) || /:$/.test(text)) return null;
+    // "To MICROSOFT LTD", "Buyer contact name": a line that opens with the other party's label names the other party
+    if (OTHER_PARTY_OPENING[labels.concept].test(text)) return null;
     // "Musterstr. 99", "GLN 4333741000005 Lief-Nr: 549910": an address or a number line, not a name
     if (!nameLike(text.match(LEGAL_NAME)?.[1] ?? text)) return null;
     const legal = text.match(LEGAL_NAME);
@@ -641,6 +643,12 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   }
   return { value: text, quality: 1 };
 }
+
+/** OTHER_PARTY_OPENING: the first word of a line that names the customer (for a vendor field) or the vendor (for a customer field). */
+const OTHER_PARTY_OPENING: Record<"vendor" | "customer", RegExp> = {
+  vendor: /^(to|bill(ed)? to|ship(ped)? to|sold to|invoice to|buyer|client|customer|kunde|rechnungsempf[aä]nger|acheteur|destinataire|klant|afnemer|cliente|comprador|destinatario|nabywca|odbiorca)(?!\p{L})/iu,
+  customer: /^(from|seller|vendor|supplier|verk[aä]ufer|lieferant|vendeur|fournisseur|leverancier|vendedor|proveedor|fornitore|fornecedor|sprzedawca|dostawca)(?!\p{L})/iu,
+};
 
 const wrap = (value: string | null): Coerced | null => (value === null ? null : { value, quality: 1 });
 
@@ -742,6 +750,9 @@ const PROVIDER_WORDS = new Set(["provider", "licensor", "offeror", "company"]);
 const DOC_TITLE = /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung)\b/i;
 
 /** patternFallback finds an unlabelled value by its shape: the only way left, so never confident. */
+/** OTHER_DATE_WORD: words that name a date other than the document's own (due, delivery, expiry) on the line before a date. */
+const OTHER_DATE_WORD = /\b(due|payment|pay by|deliver(y|ed)?|ship(ped|ping)?|expir\w*|valid|birth|f[aä]llig\w*|zahlbar|liefer\w*|[eé]ch[eé]ance|livraison|vervaldatum|levering|vencimiento|entrega|scadenza|consegna|vencimento|termin)\b/i;
+
 function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: FieldLabels): FieldOutcome | null {
   const md = doc.markdown;
   const at = (value: unknown, confidence: number, offset: number) => {
@@ -761,7 +772,9 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
       // "TAXINV :G02-1550040 19/03/16 ... 18/03/18 09:03": of several dates, a receipt's own is the one its till stamps with the time
       const d = (doc.ocrQuality !== null ? dates.find((x) => followedByTime(md, x.index + x.text.length)) : undefined) ?? dates[0];
       if (!d) return null;
-      const single = dates.every((x) => x.iso === d.iso);
+      // "DUE DATE | WH 216138 ... 02/13/2014": the one date the page prints may be another date's, named on its line
+      const [ls] = lineAt(doc, d.index);
+      const single = dates.every((x) => x.iso === d.iso) && !OTHER_DATE_WORD.test(md.slice(ls, d.index));
       const doubt = d.ambiguous && !doc.dateOrderKnown ? UNSETTLED_DATE_QUALITY : 1;
       // the date heading the page, printed again in another form ("2017-05-09" on top, "Rechnung ... von 09.05.2017"):
       // two writings of one date agree, and the document's own date is the one it heads with
@@ -776,7 +789,7 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
       const pick = doc.lines
         .filter((l) => l.plain && !l.isTable)
         .slice(0, 10)
-        .find((l) => l.plain.length <= 60 && /^[A-Za-z]/.test(l.plain) && !/:|@|\.[a-z0-9]{2,4}$/i.test(l.plain) && !DOC_TITLE.test(l.plain) && nameLike(l.plain));
+        .find((l) => l.plain.length <= 60 && /^[A-Za-z]/.test(l.plain) && !/:|@|\.[a-z0-9]{2,4}$/i.test(l.plain) && !DOC_TITLE.test(l.plain) && !OTHER_PARTY_OPENING.vendor.test(l.plain) && nameLike(l.plain));
       return pick ? cite(doc, pick.plain, 0.4, pick.start, pick.end) : null;
     }
     // "Account / Payable to Robert Schneider AG": on a payment slip the payee follows its label on the line
@@ -885,8 +898,8 @@ function amountsStatedIn(doc: ParsedDocument, code: string): boolean {
   return doc.lines.some((l) => parseCurrency(l.plain.match(AMOUNTS_IN)?.[2] ?? "") === code);
 }
 
-/** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"). */
-const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:${CURRENCY_CODES.join("|")})\\b`, "g");
+/** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"), or its sign or name after an amount ("3500,00 zł", "310,00 EURO"). */
+const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:${CURRENCY_CODES.join("|")})\\b|(?<=\\d\\s?)(?:zł|[Ee]uros?|EUROS?)(?![A-Za-zżźćńółęąś])`, "g");
 /** US_ADDRESS: a US state's code and a ZIP code ("Austin, TX 78701"), which settles a bare "$" as USD. */
 const US_ADDRESS = /,\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s+\d{5}(?:-\d{4})?\b/;
 

@@ -32,7 +32,7 @@ export const CONCEPTS: Record<string, string[]> = {
     "facture number", "number de facture", "numero de facture", "numero facture", "facture", "avoir number", "number d avoir",
     "factuurnummer", "factuur number", "factuurnr", "factuur",
     "numero de factura", "factura number", "number de factura", "factura",
-    "numero fattura", "fattura number", "number fattura", "fattura",
+    "numero fattura", "fattura number", "number fattura", "fattura", "numero documento",
     "numero da fatura", "fatura number", "number da fatura", "fatura",
     "faktura number", "numer faktury", "number faktury", "faktura vat number", "faktura",
   ],
@@ -67,9 +67,11 @@ const EXCLUDED: Record<string, string[]> = {
   date: [
     "due", "birth", "delivery", "ship", "start", "end", "expiry", "expiration", "print", "printed", "liefer", "lieferdatum", "leistungsdatum", "livraison", "echeance", "prestation", "debut", "fin",
     "fallig", "falligkeit", "vervaldatum", "levering", "leverdatum", "vencimiento", "scadenza", "entrega", "consegna", "bestellung", "stylesheet", "version", "geburtsdatum", "zahlbar", "skonto", "payment",
+    "associee", "associated", "related", "original", "preceding", "previous", "corrected", "ursprungliche", "ursprunglichen",
   ],
   tax: ["rate", "id", "number", "registration"],
-  invoice_number: ["date", "total", "amount", "to", "due"],
+  // "N° DE FACTURE ASSOCIÉE", "Original invoice number": the number of another invoice this one refers to
+  invoice_number: ["date", "total", "amount", "to", "due", "associee", "associated", "related", "original", "preceding", "previous", "corrected", "ursprungliche", "ursprunglichen", "korrigierte"],
   customer: ["id", "number", "email", "phone", "address", "information", "info", "category", "service", "signature", "code"],
   vendor: ["id", "number", "email", "phone", "address", "information", "info", "code", "policy", "signature"],
   po_number: ["date", "type", "total", "status", "desc", "description"],
@@ -85,7 +87,7 @@ const WORD_ALIASES: Record<string, string> = {
   inv: "invoice", txn: "transaction", trans: "transaction", ref: "reference", desc: "description",
   subtotal: "subtotal", sub: "sub", "p.o": "po", "p.o.": "po", dt: "date", cust: "customer",
   // the word total as OCR misreads it on scanned receipts (a/o, l/i/t confusions)
-  tatal: "total", totai: "total", totat: "total", tolal: "total", iotal: "total", t0tal: "total", tota1: "total",
+  tatal: "total", totai: "total", tota: "total", totat: "total", tolal: "total", iotal: "total", t0tal: "total", tota1: "total",
 };
 
 const STOP = new Set(["the", "a", "an", "of", "for", "on", "in", "to", "and", "or", "is", "as", "at", "by", "this", "that", "with", "from", "its", "it", "be", "which", "what", "value", "document", "field", "extract", "if", "any", "name"]);
@@ -196,6 +198,8 @@ function conceptInDescription(words: string[], nameWords: string[]): string | nu
   return best?.concept ?? null;
 }
 
+const isParty = (field: FieldLabels) => field.concept === "vendor" || field.concept === "customer";
+
 /** labelScore rates how well a document label names the field: 1 exact, 0.5..0.99 fuzzy, 0 none. */
 export function labelScore(label: string, field: FieldLabels): number {
   const norm = normaliseLabel(label);
@@ -223,6 +227,9 @@ export function labelScore(label: string, field: FieldLabels): number {
   const other = conceptOf(norm);
   if (other && other !== field.concept) return 0;
   let best = 0;
+  // "LOGO LE FOURNISSEUR FACTURE N°": a heading run into the label, whose last two words name the field exactly
+  // (not settled: the words before may qualify it; not for parties, whose names end in label words)
+  if (words.length > 2 && field.exact.has(words.slice(-2).join(" ")) && !isParty(field)) best = 0.75;
   const content = words.filter((w) => !STOP.has(w));
   if (content.length === 0) return 0;
   for (const phrase of field.exact) {

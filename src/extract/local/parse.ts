@@ -8,7 +8,7 @@ import { conceptOf, normaliseLabel } from "./labels";
 import { cleanText, dayMonthOrderKnown, decimalMarkOf, escapeRe, type DecimalMark } from "./values";
 
 /** CandidateKind says how a pair was found; it sets the confidence of an exact label match. */
-export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line" | "prefix" | "phrase" | "title";
+export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line" | "prefix" | "phrase" | "title" | "header-row";
 
 export interface Candidate {
   label: string;
@@ -141,6 +141,11 @@ function tableCandidates(table: Table, add: (c: Omit<Candidate, "order">) => voi
       const label = { ...nonEmpty[k]! };
       const next = nonEmpty[k + 1]!;
       if (!isLabelLike(label.c)) continue;
+      // "FROM: Company ABC" | "TO: John Doe", "NOM : PAYEE NAME" | "COMPTE : ...": a cell that holds its own label and
+      // value (cellPairs reads it) labels nothing after it, and a cell that opens with its own label is no value
+      if ((PAIR_CELL.test(label.c) && !label.c.trim().endsWith(":")) || PAIR_CELL.test(next.c)) continue;
+      // "Sprzedawca | Nabywca": a row of party titles, the second names a concept of its own, not the first's value
+      if (!/\d/.test(next.c) && conceptOf(normaliseLabel(next.c)) !== null) continue;
       // "Kunden-Nr.: 10000 Belegdatum:" | "26.10.22": the cell's last label names the next cell
       const inner = label.c.replace(/:$/, "").split(/:\s+/);
       if (inner.length > 1) label.c = inner.at(-1)!.split(/\s+/).filter((w) => !/\d/.test(w)).join(" ");
@@ -156,7 +161,8 @@ function tableCandidates(table: Table, add: (c: Omit<Candidate, "order">) => voi
   if (table.rows.length === 0) return;
   for (let col = 0; col < width; col++) {
     const label = table.header[col]!;
-    if (!isLabelLike(label)) continue;
+    // "INVOICE: INV-100" over "INVOICE DATE: 11/15/2019": a header cell that holds a pair is no column name
+    if (!isLabelLike(label) || PAIR_CELL.test(label)) continue;
     const values = table.rows.map((r) => r[col] ?? "").filter(Boolean);
     if (values.length === 0) continue;
     const distinct = new Set(values).size;
@@ -187,7 +193,8 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   const line = lines[index]!;
   // "Total Incl. GST@6% RM 5.90": a rate written into the label is a note, not the value
   // "GST 6X 538.00": OCR reads a tax rate's "%" as "X"
-  const text = line.plain.replace(/\b(GST|SST|VAT|TAX)\s(\d{1,2})[Xx](?=\s+\d)/g, "$1 $2%").replace(/\s?@\s?\d+(?:[.,]\d+)?\s?%/g, "").replace(/([A-Z]{2})\.([A-Z]{2,})/g, "$1. $2");
+  // "Total %7,08,000.00": a percent sign opening an amount is OCR's reading of a currency sign (₹), not a percent
+  const text = line.plain.replace(/\b(GST|SST|VAT|TAX)\s(\d{1,2})[Xx](?=\s+\d)/g, "$1 $2%").replace(/(?<=\s)%(?=\d{1,3}[,.]\d)/g, "").replace(/\s?@\s?\d+(?:[.,]\d+)?\s?%/g, "").replace(/([A-Z]{2})\.([A-Z]{2,})/g, "$1. $2");
   if (!text) return;
   const colons = [...text.matchAll(COLON_RE)].map((m) => m.index!).filter((i) => !/https?$/i.test(text.slice(0, i)));
   let labelStart = 0;
@@ -214,7 +221,7 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   const blockTitle = isAllCapsLabel(text) || line.isHeading || (text.split(/\s+/).length <= 4 && conceptOf(normaliseLabel(text)) !== null);
   if (colons.length === 0 && blockTitle && !line.isTable) nextLineCandidate(lines, index, text, section, add);
   // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon
-  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
+  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+|\s*=\s*)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
   for (const m of text.matchAll(INLINE)) {
     // "SUB-TOTAL (EX) 26.00": a label starts at a word, not inside "SUB-TOTAL"
     if (m.index! > 0 && /[\p{L}\d-]/u.test(text[m.index! - 1]!)) continue;
@@ -238,8 +245,14 @@ function cellPairs(line: Line, section: string, add: (c: Omit<Candidate, "order"
   for (const cell of line.plain.split("|").map((c) => c.trim())) {
     const m = cell.match(CELL_PAIR);
     if (m && /\p{L}{2,}/u.test(m[1]!)) add({ label: m[1]!.trim(), value: m[2]!, kind: "inline", start: line.start, end: line.end, section });
+    // "INVOICE DATE: 11/15/2019", "FROM: Company ABC": a cell that holds one label, its colon and its value
+    const p = cell.match(PAIR_CELL);
+    if (p && isLabelLike(p[1]!) && !/:(?=\s|$)/.test(p[2]!)) add({ label: p[1]!.trim(), value: cleanText(p[2]!), kind: "colon", start: line.start, end: line.end, section });
   }
 }
+
+/** PAIR_CELL: a cell that opens with a short label and its colon, a value after it ("TO: John Doe", "NOM : PAYEE NAME"). */
+const PAIR_CELL = /^(\p{L}[\p{L}'’. #°º/-]{0,40}?)\s?:\s+(\S.*)$/u;
 
 /** trailingLabel keeps the words before a value that read as a label (vocabulary words), at least one. */
 function trailingLabel(words: string[], vocab: Set<string>): string {
@@ -309,9 +322,17 @@ function sectionsOf(lines: Line[]): string[] {
 const TITLE_RE =
   /^(?:tax invoice|commercial invoice|invoice|credit note|[a-zäöü]*rechnung|gutschrift|facture|avoir|factuur|creditnota|factura|fattura|fatura|faktura(?: vat)?|nota de cr[eé]dito)\s*(?:\(\d+\)\s*)?(?:(?:no|nr|n[°º]|num(?:ber|[eé]ro)?|#)\.?\s*)?[:.]?\s*([A-Z0-9][A-Z0-9/_.-]*\d[A-Z0-9/_-]*|\d[A-Z0-9/_.-]*)\s*(?:(?:vom|du|del|dated|of|from|van|z dnia|de|dd\.?)\s+(.{6,24}))?$/i;
 
+/** TITLE_WORD_END: a line that ends with a document title word ("Go gle INVOICE", "Rechnung"). */
+const TITLE_WORD_END = /(?<!\p{L})(invoice|tax invoice|rechnung|facture|factuur|factura|fattura|fatura|faktura(?: vat)?)\s*$/iu;
+
 /** titleCandidates reads a document title's number and date as the invoice's number and date. */
 function titleCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => void): void {
+  let previous = "";
   for (const line of lines) {
+    // "INVOICE" over "# 23413561D": the number printed under the title, after a number sign
+    const under = line.plain.match(/^\\?#\s*([A-Z0-9][A-Z0-9/_.-]*\d[A-Z0-9/_-]*)$/i);
+    if (under && TITLE_WORD_END.test(previous)) add({ label: "invoice number", value: under[1]!, kind: "title", start: line.start, end: line.end, section: "" });
+    if (line.plain) previous = line.plain;
     if (line.isTable || line.plain.length > 80) continue;
     const m = line.plain.match(TITLE_RE);
     if (!m) continue;
@@ -319,6 +340,30 @@ function titleCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => vo
     if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(id)) continue;
     add({ label: "invoice number", value: id, kind: "title", start: line.start, end: line.end, section: "" });
     if (m[2]) add({ label: "invoice date", value: m[2], kind: "title", start: line.start, end: line.end, section: "" });
+  }
+}
+
+/**
+ * headerRowCandidates reads a row of column titles over a row of values, as OCR prints a table without
+ * its rules ("Codice Cliente Partita IVA Termini di Pagamento Data Documento Numero Documento" over
+ * "1234A8C 1234567890 50 GG DF 10-02-2022 54321"): the title that ends the first row names the value
+ * that ends the second. Only the last column is paired: the words of the others cannot be told apart.
+ */
+function headerRowCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => void): void {
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const head = lines[i]!;
+    const row = lines[i + 1]!;
+    if (head.isTable || row.isTable || head.isHeading || !head.plain || !row.plain || /\d|:/.test(head.plain)) continue;
+    const words = head.plain.replace(/\|/g, " ").split(/\s+/).filter(Boolean);
+    if (words.length < 3 || words.length > 14) continue;
+    const value = row.plain.split(/[\s|]+/).filter(Boolean).at(-1)!.replace(/[.,;:]+$/, "");
+    if (!/\d/.test(value) || row.plain.split(/\s+/).length < 2) continue;
+    for (let n = Math.min(3, words.length - 1); n >= 2; n--) {
+      const label = words.slice(-n).join(" ");
+      if (conceptOf(normaliseLabel(label)) === null) continue;
+      add({ label, value, kind: "header-row", start: head.start, end: row.end, section: "" });
+      break;
+    }
   }
 }
 
@@ -345,5 +390,6 @@ export function parseDocument(markdown: string, vocab: Set<string>): ParsedDocum
     lineCandidates(lines, i, i > 0 ? sections[i - 1]! : "", vocab, add);
   }
   titleCandidates(lines, add);
+  headerRowCandidates(lines, add);
   return { markdown, lines, tables, candidates, dateOrderKnown: dayMonthOrderKnown(markdown), ocrQuality: null, decimalMark: decimalMarkOf(markdown) };
 }

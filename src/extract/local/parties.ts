@@ -36,6 +36,9 @@ const hasLegalForm = (s: string) => LEGAL_FORM_WORDS.test(s) || LEGAL_FORM_CAPS.
 const CUSTOMER_LABEL =
   /^(bill(ed)? to|sold to|ship to|deliver to|invoice to|customer|client|buyer|recipient|kunde|käufer|rechnungsempfänger|leistungsempfänger|lieferadresse|rechnungsadresse|adresse de (livraison|facturation)|destinataire|acheteur|klant|afnemer|cliente|destinatario|nabywca|odbiorca)\b/i;
 
+/** TO_LABEL: "To MICROSOFT LTD", "TO: John Doe": the addressee's line, which opens with "To" before a name in capitals or a colon. */
+const TO_LABEL = /^[Tt][Oo](?:\s*:|\s+(?=[A-Z][A-Z.&-]+(?:\s|$)))/;
+
 /** DOC_WORDS: lines that name the document or a field, not a party. */
 const NOT_A_NAME =
   /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung|handelsrechnung|gutschrift|facture|avoir|factuur|factura|fattura|fatura|faktura|page|seite|date|datum|total|summe|tel|fax|phone|telefon|email|e-mail|www|http|iban|bic|ust|vat|gst|tva|btw|no\b|nr\b)/i;
@@ -351,7 +354,7 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   const customerLines = new Set<number>();
   lines.forEach((l, i) => {
     const cells = l.isTable ? l.text.split("|").map((c) => c.trim()) : [l.plain];
-    if (!cells.some((c) => CUSTOMER_LABEL.test(c))) return;
+    if (!cells.some((c) => CUSTOMER_LABEL.test(c) || TO_LABEL.test(c))) return;
     for (let j = i; j < Math.min(lines.length, i + 6); j++) customerLines.add(j);
   });
 
@@ -369,7 +372,8 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   const byName = new Map<string, { mention: Mention; score: number; count: number; lines: Set<number>; top: boolean; thanked: boolean }>();
   for (const m of mentions) {
     const key = squash(m.name);
-    if (key.length < 3) continue;
+    // "To GLOBEX LTD": the addressee's line, not a name
+    if (key.length < 3 || TO_LABEL.test(m.name)) continue;
     let score = 0;
     if (hasLegalForm(m.name)) score += 2;
     if (domains.some((d) => key.includes(d) || (key.length >= 4 && d.includes(key.slice(0, Math.max(4, key.length - 2)))))) score += 2;

@@ -32,7 +32,7 @@ export const DOLLAR_SIGN = /(?<![A-Za-z])(?:US|R|CA?|AU?|NZ|HK|SG?|MX)\$|\$/i;
 
 /** NUMBER_RE: one numeric token with optional sign, currency symbol (DOLLAR_SIGN and others) or code, parentheses and percent. */
 const NUMBER_RE = new RegExp(
-  String.raw`(\()?(-|−)?\s?(?:(${DOLLAR_SIGN.source}|[€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,3}(?:[,.'’ ]\d{3})+(?:[.,]\d+)?|\d+[.,] \d{2}(?![\d.,])|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\b|[€£])?`,
+  String.raw`(\()?(-|−)?\s?(?:(${DOLLAR_SIGN.source}|[€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR)\s?))?\s?(-|−)?(\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?(?![\d,])|\d{1,3}(?:[,.'’ ]\d{3})+(?:[.,]\d+)?|\d+[.,] \d{2}(?![\d.,])|\d+(?:[.,]\d+)?)(\))?\s?(%|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|INR|PLN)\b|[€£]|z[łl](?![a-ząćęłńóśźż]))?`,
   "i",
 );
 
@@ -49,7 +49,7 @@ export interface ParsedNumber {
 }
 
 const SYMBOL_CURRENCY: Record<string, string> = {
-  $: "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR",
+  $: "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "zł": "PLN", zl: "PLN",
   // dollar signs of other currencies: the "$" of "R$ 1.234,56" is not a US dollar
   "r$": "BRL", "c$": "CAD", "ca$": "CAD", "a$": "AUD", "au$": "AUD", "nz$": "NZD", "hk$": "HKD", "s$": "SGD", "sg$": "SGD", "mx$": "MXN",
 };
@@ -267,7 +267,7 @@ export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
 export const URL_RE = /\b(?:https?:\/\/[^\s)|>\]]+|www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:\/[^\s)|>\]]*)?)/;
 export const PHONE_RE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s?|\b\d{2,4}[\s.-])\d{3,4}[\s.-]?\d{3,4}\b/;
 /** ID_RE: codes such as INV-2024-001, PO-7781, TXN98765, A12-B. */
-export const ID_RE = /\b(?=[A-Z0-9/-]*\d)(?=[A-Z0-9/-]*[A-Z])[A-Z0-9]+(?:[-/#][A-Z0-9]+)*\b|\b\d[\d-]{2,}\d\b/;
+export const ID_RE = /\b(?=[A-Z0-9/-]*\d)(?=[A-Z0-9/-]*[A-Z])[A-Z0-9]+(?:[-/#][A-Z0-9]+)*\b|\b\d[\d/-]{2,}\d\b/;
 /** CURRENCY_CODES: the ISO 4217 codes the engine reads. */
 export const CURRENCY_CODES = ["USD", "EUR", "GBP", "CAD", "AUD", "JPY", "CHF", "INR", "CNY", "MXN", "SEK", "NOK", "DKK", "NZD", "SGD", "HKD", "ZAR", "BRL", "PLN", "CZK", "HUF", "MYR"];
 const CURRENCY_WORDS: Record<string, string> = { dollar: "USD", dollars: "USD", euro: "EUR", euros: "EUR", pound: "GBP", pounds: "GBP", yen: "JPY" };
@@ -281,6 +281,8 @@ export function parseCurrency(text: string): string | null {
   if (code) return code[1]!.toUpperCase();
   const word = text.toLowerCase().match(/\b(dollars?|euros?|pounds?|yen)\b/);
   if (word) return CURRENCY_WORDS[word[1]!]!;
+  // "3500,00 zł": the Polish złoty's sign after an amount
+  if (/\d\s?zł(?!\p{L})|(?<!\p{L})zł(?!\p{L})/iu.test(text)) return "PLN";
   const symbol = text.match(CURRENCY_SYMBOL_RE);
   return symbol ? SYMBOL_CURRENCY[symbol[0].toLowerCase()]! : null;
 }
