@@ -310,6 +310,10 @@ describe("a report's shapes", () => {
     );
   });
 
+  test("a bold title over a short sentence of prose is a heading", () => {
+    expect(markdown.report).toMatch(/^#+ Counting Words\n\nPerform a word count on content\./m);
+  });
+
   test("a bold title in the left column, beside prose of the right column on its baseline, is a heading", () => {
     expect(markdown.report).toMatch(/^#+ Study Approach and Sampling\n\nWe compare token sequences/m);
   });

@@ -970,6 +970,8 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
       addStarts(line);
       const shared = [...starts.entries()].filter(([, rows]) => rows >= 2).map(([x]) => x);
       cellStarts = shared.length >= 2 ? shared : [...starts.keys()];
+    } else if (isGroupLabelRow(line, prev, lines[end + 1], Math.min(...cellStarts))) {
+      lastRow = end;
     } else {
       break;
     }
@@ -982,6 +984,22 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
   while (end - 1 > lastRow && lines[end - 1]!.segs.some((seg) => Math.abs(seg.x - leftmost) <= 0.5 * seg.size)) wrapped.delete(--end);
   for (const i of [...wrapped]) if (i >= end) wrapped.delete(i);
   return { end, wrapped };
+}
+
+/**
+ * isGroupLabelRow: a short label alone in the first column between rows of cells, the rows under
+ * it indented ("Sex" under a header row, over "  Female 200,915 103.1 ..."), which is a row of the
+ * table, not the end of it.
+ */
+function isGroupLabelRow(line: RawLine, prev: RawLine, next: RawLine | undefined, firstColumn: number): boolean {
+  if (!next || line.segs.length !== 1 || next.segs.length < 2) return false;
+  const seg = line.segs[0]!;
+  const em = Math.max(line.size, next.size);
+  if (Math.abs(seg.x - firstColumn) > 0.5 * em || seg.text.length > 40 || !/\p{L}/u.test(seg.text) || CAPTION.test(seg.text)) return false;
+  if (Math.abs(next.size - line.size) > 0.25 * line.size || next.y - line.y > 1.8 * em || line.y - prev.y > 2.5 * em) return false;
+  // the rows under it are indented under the label (a line of the first column over rows that are
+  // not is a caption's second line or the title of the next table)
+  return next.segs[0]!.x >= seg.x + 0.25 * em && next.segs[0]!.x <= seg.x + 2 * em;
 }
 
 /**
@@ -1760,7 +1778,7 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
       // Body text is prose (a short line under a bold one may be a row of a table not found as one)
       const nextIsBody =
         next !== undefined &&
-        (next.kind === "table" ? !isHeaderRowOf(block, next) : !next.lines[0]!.bold && next.size < block.size + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40));
+        (next.kind === "table" ? !isHeaderRowOf(block, next) : !next.lines[0]!.bold && next.size < block.size + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40 || isShortSentence(next.lines[0]!.text)));
       // a numbered title ("1. Estimation of ... basis.") reads as one only over prose: bold numbered items over each other are a list
       const nextIsHeading = next !== undefined && !numberedTitle(blockText(block)) && (found.has(next) || isHeadingCandidate(next, body));
       const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);
@@ -1769,6 +1787,11 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
     for (const block of found) headingSizes.push(block.size);
   }
   return found;
+}
+
+/** isShortSentence: a line of prose too short to tell by its length: three words or more, a capital first, a full stop last ("Perform a word count on content.") */
+function isShortSentence(text: string): boolean {
+  return /^\p{Lu}\p{Ll}*(?: \S+){2,}[.!?]$/u.test(text);
 }
 
 /**

@@ -484,7 +484,8 @@ function titlesBody(): string {
  * raised superscripts ("m" + "2" raised 45% of the size), followed by the bold title "4.2", a tab,
  * "Derived units"; a ruled table of one band holding three rows without rules between them: a bold
  * group label "Stationary:", then "Major" and "Area" whose definitions and examples are paragraphs
- * starting on their label's line (Source | Definition | Examples); and, on a page of its own under
+ * starting on their label's line (Source | Definition | Examples); a bold "Counting Words" over the
+ * short sentence "Perform a word count on content."; and, on a page of its own under
  * a bold "Methods", a two-column section whose left column has a bold title "Study Approach and
  * Sampling" on the line grid, beside the right column's prose at the same baseline.
  */
@@ -521,6 +522,9 @@ function reportBody(): string {
         ruledCell("", "Refineries and steel<text:line-break/>manufacturers", "Dry cleaners and gas stations"),
       )}
     </table:table>`,
+    p("Counting Words", "Section"),
+    p("Perform a word count on content."),
+    p(paragraph(1, 2)),
     p(paragraph(0, 2)),
     p("Methods", "Break"),
     `<text:section text:style-name="TwoColumns" text:name="Columns">
