@@ -117,8 +117,12 @@ const BULLET_START = /^([•◦▪▫‣●○■□➢►▸*+·–-])\s+(.*)$/
 const NUMBER_START = /^(\d{1,3})[.)]\s+(.*)$/s;
 /** startsListItem: the text opens with a bullet or an item number */
 const startsListItem = (text: string) => BULLET_START.test(text) || NUMBER_START.test(text);
-/** SYMBOL_BULLET: one private-use character, which is how symbol fonts (OpenSymbol, Wingdings, Symbol) draw bullets */
-const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}](?=\s|$)/u;
+/**
+ * SYMBOL_BULLET: one private-use character, which is how symbol fonts (OpenSymbol, Wingdings, Symbol)
+ * draw bullets, or a control character or U+FFFD alone before the text, which is what a symbol font
+ * without a Unicode map gives for its bullet (not U+0002/U+0003, which mark notes here)
+ */
+const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}\u{1}\u{4}-\u{8}\u{E}-\u{1F}\u{FFFD}](?=\s|$)/u;
 /**
  * SECTION_NUMBER: a numbered section title ("5.1 Hyper Parameter Optimization", "3 Results"): a
  * number of two or more levels, or one level without a dot (which "1. Buy milk" list items have).
