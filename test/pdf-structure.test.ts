@@ -5,7 +5,8 @@
  * hyphens, a hanging-indent numbered list and a table with a two-row header and grouped rows; a
  * two-column report in justified text; Arabic and Hebrew paragraphs; a manual with bookmarks and a
  * two-line running header; a table whose header cells wrap, with group label rows; a typewriter
- * table; titles of two lines and a bold caption).
+ * table; titles of two lines and a bold caption; a report with numbered bold titles ending in a
+ * full stop, superscripts in cells, a ruled band of several rows and a bold title beside a column).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -282,6 +283,39 @@ describe("titles of two lines and captions", () => {
     expect(md).toContain("\n\nTABLE 6 Mean Weights of Parts by Batch and Shift\n\n| Batch | Early | Late |\n| --- | --- | --- |\n| A | 12.5 | 12.9 |");
     expect(md).not.toMatch(/^#+ .*(?:TABLE 6|Mean Weights)/m);
     expect(md.match(/^#+ /gm)).toHaveLength(3);
+  });
+});
+
+describe("a report's shapes", () => {
+  test("a bold numbered title ending in a full stop, over two lines with a hanging indent, is a heading, not a list item", () => {
+    const md = markdown.report!;
+    expect(md).toMatch(/^#+ 1\. Estimation of current average exposure of wildlife on a nationwide basis\.$/m);
+    expect(md).toMatch(/^#+ 2\. Estimation of deposition on a regional scale and comparison of these deposition data with the distribution of each species\.$/m);
+  });
+
+  test("raised superscripts stay in their cell and line ('m' + raised '2' is 'm2')", () => {
+    const md = markdown.report!;
+    expect(md).toContain("| Quantity | Name | Symbol |\n| --- | --- | --- |\n| area | square meter | m2 |\n| volume | cubic meter | m3 |\n| acceleration | meter per second squared | m/s2 |\n| wavenumber | reciprocal meter | m-1 |");
+  });
+
+  test("a bold numbered title after a table, a tab after its number, is a heading and not the table's last row", () => {
+    const md = markdown.report!;
+    expect(md).toMatch(/^#+ 4\.2 Derived units$/m);
+    expect(md).not.toContain("| 4.2");
+  });
+
+  test("a ruled band holding a group label and two rows of paragraphs is three rows", () => {
+    expect(markdown.report).toContain(
+      "| Source | Definition | Examples |\n| --- | --- | --- |\n| Stationary: |  |  |\n| Major | Emissions of ten tons a year or more of any one air toxic | Refineries and steel manufacturers |\n| Area | Emissions of less than ten tons a year | Dry cleaners and gas stations |",
+    );
+  });
+
+  test("a bold title over a short sentence of prose is a heading", () => {
+    expect(markdown.report).toMatch(/^#+ Counting Words\n\nPerform a word count on content\./m);
+  });
+
+  test("a bold title in the left column, beside prose of the right column on its baseline, is a heading", () => {
+    expect(markdown.report).toMatch(/^#+ Study Approach and Sampling\n\nWe compare token sequences/m);
   });
 });
 

@@ -144,6 +144,19 @@ describe("PDF text layer", () => {
     expect(result.markdown).toContain("Suspension damages may be present, but can not be determined");
   });
 
+  test("a two-column journal paper (BMC, CC BY 2.0, bench/expected/pdf-born-digital): bold headings beside the other column, unmapped bullets as list items, running headers gone", async () => {
+    const paper = join(import.meta.dir, "../bench/expected/pdf-born-digital/bmc-hsr-quality-malawi.pdf");
+    const result = await convert(new Uint8Array(readFileSync(paper)), "bmc-hsr-quality-malawi.pdf");
+    // "Methods" and "Results" are bold (an Advent 3B2 face, "AdvTTaf7f9f4f.B") at the baseline of the right column's prose
+    expect(result.markdown).toMatch(/^#+ Methods$/m);
+    expect(result.markdown).toMatch(/^#+ Results$/m);
+    // its symbol font maps the bullets to a control character: they are list items, their wrapped lines joined
+    expect(result.markdown).toContain("- the patient‘s perspective of the quality of healthcare delivery and\n\n- the patient’s satisfaction with services in the Medical Department");
+    expect(result.markdown).not.toMatch(/[\u0001-\u0008\u000E-\u001F]/);
+    expect(result.markdown).not.toContain("Page 2 of 10");
+    expect(result.markdown).toContain("The structured outpatient questionnaire");
+  });
+
   test("movie-theater booking: form grids and a totals table", async () => {
     const result = await fixture("movie-theater-booking-2024.pdf");
     expect(result.markdown).toMatch(/^#{1,3} STARLIGHT CINEMAS$/m);

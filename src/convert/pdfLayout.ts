@@ -80,6 +80,8 @@ interface Segment {
   x: number;
   x2: number;
   size: number;
+  /** plain: the segment has letters in a face that is not bold (a line split at a gutter is bold by the segments it keeps) */
+  plain?: boolean;
 }
 
 interface RawLine {
@@ -115,8 +117,12 @@ const BULLET_START = /^([•◦▪▫‣●○■□➢►▸*+·–-])\s+(.*)$/
 const NUMBER_START = /^(\d{1,3})[.)]\s+(.*)$/s;
 /** startsListItem: the text opens with a bullet or an item number */
 const startsListItem = (text: string) => BULLET_START.test(text) || NUMBER_START.test(text);
-/** SYMBOL_BULLET: one private-use character, which is how symbol fonts (OpenSymbol, Wingdings, Symbol) draw bullets */
-const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}](?=\s|$)/u;
+/**
+ * SYMBOL_BULLET: one private-use character, which is how symbol fonts (OpenSymbol, Wingdings, Symbol)
+ * draw bullets, or a control character or U+FFFD alone before the text, which is what a symbol font
+ * without a Unicode map gives for its bullet (not U+0002/U+0003, which mark notes here)
+ */
+const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}\u{1}\u{4}-\u{8}\u{E}-\u{1F}\u{FFFD}](?=\s|$)/u;
 /**
  * SECTION_NUMBER: a numbered section title ("5.1 Hyper Parameter Optimization", "3 Results"): a
  * number of two or more levels, or one level without a dot (which "1. Buy milk" list items have).
@@ -337,6 +343,16 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
       });
       continue;
     }
+    const parts = firstCol && band.length >= 2 && !spansDown ? bandRows(band, firstCol, size) : null;
+    if (parts) {
+      for (const part of parts) {
+        const row = Array.from({ length: cols }, () => "");
+        for (const cell of part) row[cell.c] = cellText(cell.lines, xs[cell.c]!, xs[cell.c + 1]!);
+        table.push(row);
+        boldRows.push(part.every((cell) => cell.lines.every((line) => line.bold)));
+      }
+      continue;
+    }
     const row = Array.from({ length: cols }, () => "");
     for (const cell of band) {
       let end = cell.c + 1;
@@ -350,7 +366,10 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
   const compact = table.map((row) => row.filter((_, c) => used[c]));
   if (compact.length < 2 || used.filter(Boolean).length < 2) return null;
   // A header row set in bold over rows that are not is a table's, however few or wordy its rows.
-  const boldHeader = boldRows[0] === true && compact[0]!.filter((cell) => cell.trim()).length >= 2 && boldRows.slice(1).every((bold) => !bold);
+  // (Rows of one bold cell below it are group labels: "Stationary:" over its rows.)
+  const filledCells = (row: string[]) => row.filter((cell) => cell.trim()).length;
+  const boldHeader =
+    boldRows[0] === true && filledCells(compact[0]!) >= 2 && boldRows.slice(1).every((bold, i) => !bold || filledCells(compact[i + 1]!) === 1) && boldRows.slice(1).some((bold) => !bold);
   if (2 * fields >= filled || !(boldHeader || looksTabular(compact))) return null;
   const columns: ColumnEdge[] = xs.slice(0, -1).filter((_, c) => used[c]).map((x) => ({ x, right: false }));
   return { kind: "table", rows: compact, size, top: ys[0]!, bottom: ys[ys.length - 1]!, columns };
@@ -364,6 +383,37 @@ function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | null {
  * joined without a space. Words are left alone: a column sized to its longest word (and centred
  * text, whose padding is even) brings a word to the edge without breaking it.
  */
+/**
+ * bandRows splits a ruled band that holds several rows with no rule between them (a group label,
+ * then rows whose cells hold paragraphs: "Stationary:" / "Major" / "Area"): each further line of
+ * the first column starts a row when another cell starts a paragraph on its baseline (its first
+ * line, or a line a paragraph's gap below the one before); every cell's lines go to the row they
+ * start in. Null when the first column's lines are one wrapped label (beside lines that go on).
+ */
+function bandRows(band: Array<{ c: number; lines: RawLine[] }>, firstCol: { c: number; lines: RawLine[] }, size: number): Array<Array<{ c: number; lines: RawLine[] }>> | null {
+  if (firstCol.lines.length < 2 || firstCol.lines.length > 12) return null;
+  const gaps: number[] = [];
+  for (const cell of band) for (let k = 1; k < cell.lines.length; k++) gaps.push(cell.lines[k]!.y - cell.lines[k - 1]!.y);
+  const pitch = gaps.length ? Math.min(...gaps) : size;
+  const near = 0.3 * size;
+  const starts = firstCol.lines.map((line) => line.y);
+  const others = band.filter((cell) => cell !== firstCol);
+  const startsParagraph = (y: number) =>
+    others.some((cell) => cell.lines.some((line, k) => Math.abs(line.y - y) <= near && (k === 0 || line.y - cell.lines[k - 1]!.y > 1.3 * pitch)));
+  if (!starts.slice(1).every(startsParagraph)) return null;
+  const parts: Array<Array<{ c: number; lines: RawLine[] }>> = starts.map(() => []);
+  for (const cell of band) {
+    const byPart = starts.map(() => [] as RawLine[]);
+    for (const line of cell.lines) {
+      let k = 0;
+      while (k + 1 < starts.length && starts[k + 1]! <= line.y + near) k++;
+      byPart[k]!.push(line);
+    }
+    byPart.forEach((lines, k) => lines.length && parts[k]!.push({ c: cell.c, lines }));
+  }
+  return parts;
+}
+
 function cellText(lines: RawLine[], left: number, right: number): string {
   let text = "";
   let before: RawLine | null = null;
@@ -521,7 +571,13 @@ function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: st
 
 /** resolveNoteMarks turns raised numbers into `[^label]` where the page has that footnote, else back into the number. */
 function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
-  mapBlockTexts(blocks, (text) => (text.includes(NOTE_MARK_START) ? text.replace(NOTE_MARK, (_, label: string) => (labels.has(label) ? `[^${label}]` : label)) : text));
+  // Unresolved, a raised number stays: glued to a unit or symbol ("m2", "10-3"), spaced after a word
+  // (a note whose text the page does not show as one: "Survey Measure 9", not "Measure9").
+  mapBlockTexts(blocks, (text) =>
+    text.includes(NOTE_MARK_START)
+      ? text.replace(NOTE_MARK, (_, label: string, offset: number, whole: string) => (labels.has(label) ? `[^${label}]` : /\p{L}{3}$/u.test(whole.slice(Math.max(0, offset - 3), offset)) ? ` ${label}` : label))
+      : text,
+  );
 }
 
 /** mapBlockTexts rewrites, in place, the text of every line and table cell of the blocks. */
@@ -542,7 +598,17 @@ function buildLines(items: PdfTextItem[]): RawLine[] {
   for (const item of sorted) {
     if (current.length && Math.abs(item.y - baseline) <= 0.4 * Math.max(lineSize, item.size)) {
       current.push(item);
+      // the line's baseline is its main text's, not that of a raised run sorted before it
+      if (item.size >= 1.25 * lineSize) baseline = item.y;
       lineSize = Math.max(lineSize, item.size);
+      continue;
+    }
+    // Raised small runs (superscripts: "m2", "10-3", a note number) sorted before their line, their
+    // baseline higher than the line's tolerance: they belong to the line whose upper part they sit in.
+    if (current.length && item.y > baseline && item.y - baseline <= 0.6 * item.size && current.every((run) => isRaisedRun(run, item))) {
+      current.push(item);
+      baseline = item.y;
+      lineSize = item.size;
       continue;
     }
     if (current.length) groups.push(current);
@@ -552,6 +618,11 @@ function buildLines(items: PdfTextItem[]): RawLine[] {
   }
   if (current.length) groups.push(current);
   return groups.map(lineFromItems);
+}
+
+/** isRaisedRun: a run small beside `item` (under 0.8 of its size) and short (a superscript: a few characters) */
+function isRaisedRun(run: PdfTextItem, item: PdfTextItem): boolean {
+  return run.size < 0.8 * item.size && run.str.trim().length <= 4;
 }
 
 function lineFromItems(items: PdfTextItem[]): RawLine {
@@ -580,11 +651,12 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
         last.push({ text, space: gap > WORD_GAP_EM * em });
         seg.x2 = Math.max(seg.x2, item.x + item.width);
         seg.size = Math.max(seg.size, item.size);
+        if (!item.bold && /\p{L}/u.test(item.str)) seg.plain = true;
         continue;
       }
       segs.push(seg);
     }
-    seg = { text: "", x: item.x, x2: item.x + item.width, size: item.size };
+    seg = { text: "", x: item.x, x2: item.x + item.width, size: item.size, ...(!item.bold && /\p{L}/u.test(item.str) ? { plain: true } : {}) };
     runs.push([{ text, space: false }]);
   }
   if (seg) segs.push(seg);
@@ -592,7 +664,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   if (segs.length) segs[0]!.text = segs[0]!.text.replace(GLUED_NUMBER, "$1 ");
   if (segs.length > 1 && BULLET_ONLY.test(segs[0]!.text)) {
     const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
-    segs.unshift({ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size });
+    segs.unshift({ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size, ...(marker.plain || next.plain ? { plain: true } : {}) });
   }
   const bold = byX.some((item) => item.bold) && byX.every((item) => item.bold || !/\p{L}/u.test(item.str));
   return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}) };
@@ -632,6 +704,13 @@ function dominantSize(items: PdfTextItem[]): number {
  * order: between lines that span the gutter, the left column and then the right column. Pages
  * without a gutter are one group.
  */
+/** sideOf: the part of a line on one side of a gutter, bold when its own letters all are (a heading beside the other column's prose) */
+function sideOf(line: RawLine, segs: Segment[]): RawLine {
+  const { bold: _bold, ...rest } = line;
+  const hasLetters = segs.some((seg) => /\p{L}/u.test(seg.text));
+  return hasLetters && segs.every((seg) => !seg.plain) && (line.bold || segs.length < line.segs.length) ? { ...rest, segs, bold: true } : { ...rest, segs };
+}
+
 function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
   const gutter = findGutter(lines, pageWidth);
   if (gutter === null) return [lines];
@@ -656,8 +735,8 @@ function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
     spanning = [];
     const l = line.segs.filter((s) => s.x2 <= gutter);
     const r = line.segs.filter((s) => s.x >= gutter);
-    if (l.length) left.push({ ...line, segs: l });
-    if (r.length) right.push({ ...line, segs: r });
+    if (l.length) left.push(sideOf(line, l));
+    if (r.length) right.push(sideOf(line, r));
   }
   if (spanning.length) groups.push(spanning);
   flushColumns();
@@ -885,6 +964,7 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
     const line = lines[end]!;
     if (line.y - prev.y > 3 * Math.max(prev.size, line.size)) break;
     if (Math.abs(line.size - first.size) > 0.25 * first.size) break;
+    if (isNumberedTitleLine(line, prev)) break;
     const wraps = line.segs.length < widest && line.y - prev.y <= 1.35 * Math.max(prev.size, line.size) && line.segs.every((seg) => wrapsCellAbove(seg, line, prev, wrapped.has(end - 1), cellStarts, rightEdge));
     if (wraps) {
       wrapped.add(end);
@@ -894,6 +974,8 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
       addStarts(line);
       const shared = [...starts.entries()].filter(([, rows]) => rows >= 2).map(([x]) => x);
       cellStarts = shared.length >= 2 ? shared : [...starts.keys()];
+    } else if (isGroupLabelRow(line, prev, lines[end + 1], Math.min(...cellStarts))) {
+      lastRow = end;
     } else {
       break;
     }
@@ -906,6 +988,32 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
   while (end - 1 > lastRow && lines[end - 1]!.segs.some((seg) => Math.abs(seg.x - leftmost) <= 0.5 * seg.size)) wrapped.delete(--end);
   for (const i of [...wrapped]) if (i >= end) wrapped.delete(i);
   return { end, wrapped };
+}
+
+/**
+ * isGroupLabelRow: a short label alone in the first column between rows of cells, the rows under
+ * it indented ("Sex" under a header row, over "  Female 200,915 103.1 ..."), which is a row of the
+ * table, not the end of it.
+ */
+function isGroupLabelRow(line: RawLine, prev: RawLine, next: RawLine | undefined, firstColumn: number): boolean {
+  if (!next || line.segs.length !== 1 || next.segs.length < 2) return false;
+  const seg = line.segs[0]!;
+  const em = Math.max(line.size, next.size);
+  if (Math.abs(seg.x - firstColumn) > 0.5 * em || seg.text.length > 40 || !/\p{L}/u.test(seg.text) || CAPTION.test(seg.text)) return false;
+  if (Math.abs(next.size - line.size) > 0.25 * line.size || next.y - line.y > 1.8 * em || line.y - prev.y > 2.5 * em) return false;
+  // the rows under it are indented under the label (a line of the first column over rows that are
+  // not is a caption's second line or the title of the next table)
+  return next.segs[0]!.x >= seg.x + 0.25 * em && next.segs[0]!.x <= seg.x + 2 * em;
+}
+
+/**
+ * isNumberedTitleLine: a bold section title after rows that are not bold, its number apart from
+ * its words ("4.2" + "SI derived units", a tab between them), which would otherwise read as a row
+ * of two cells under the table before it.
+ */
+function isNumberedTitleLine(line: RawLine, prev: RawLine): boolean {
+  if (!line.bold || prev.bold || line.segs.length !== 2 || !/^\d{1,2}(?:\.\d{1,2})*\.?$/.test(line.segs[0]!.text)) return false;
+  return SECTION_NUMBER.test(`${line.segs[0]!.text} ${line.segs[1]!.text}`);
 }
 
 /**
@@ -1314,7 +1422,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   }
   // Split before the analyses below: they remember blocks by identity (running, bold), so the
   // blocks they see must be the ones rendered.
-  const pages = bookmarks.size ? laidOut.map((page) => ({ ...page, blocks: splitAtBookmarks(page.blocks, bookmarks) })) : laidOut;
+  const pages = laidOut.map((page) => ({ ...page, blocks: splitBoldLeads(bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks) }));
   const removed = runningBlocks(pages);
   const body = bodySize(pages, removed);
   const levels = headingLevels(pages, removed, body);
@@ -1429,6 +1537,44 @@ function sameRow(a: string[], b: string[]): boolean {
  * splitAtBookmarks gives a bookmark's title its own block when it opens a block of text (a heading
  * in the body's font, set as close to its paragraph as the paragraph's own lines).
  */
+/**
+ * splitBoldLeads takes the bold title lines at the top of a text block off it ("Methods" /
+ * "Setting" / "The Medical Department of ..." at line spacing, as journals set them): each
+ * title its own block (a bold line that wraps goes on with the next bold line of its size), so
+ * that boldHeadings can weigh them. Only when lines that are not bold follow, and no title line
+ * ends as a sentence or a label does.
+ */
+function splitBoldLeads(blocks: LayoutBlock[]): LayoutBlock[] {
+  const out: LayoutBlock[] = [];
+  for (const block of blocks) {
+    if (block.kind !== "text" || block.lines.length < 2 || !block.lines[0]!.bold) {
+      out.push(block);
+      continue;
+    }
+    const lines = block.lines;
+    let lead = 0;
+    while (lead < lines.length && lines[lead]!.bold && lead < 4) lead++;
+    const titles = lines.slice(0, lead);
+    if (lead === lines.length || lines[lead]!.bold || titles.some((line) => /[.,;:!?]$/.test(line.text) || line.text.length > 120) || lines[lead - 1]!.wraps) {
+      out.push(block);
+      continue;
+    }
+    let group: LayoutLine[] = [];
+    const close = () => {
+      out.push({ kind: "text", lines: group, size: median(group.map((l) => l.size)), top: group[0]!.y - group[0]!.size, bottom: group[group.length - 1]!.y });
+      group = [];
+    };
+    for (const line of titles) {
+      if (group.length && Math.abs(line.size - group[0]!.size) > 0.6) close();
+      group.push(line);
+      if (!line.wraps) close();
+    }
+    const rest = lines.slice(lead);
+    out.push({ ...block, lines: rest, size: median(rest.map((l) => l.size)), top: rest[0]!.y - rest[0]!.size });
+  }
+  return out;
+}
+
 function splitAtBookmarks(blocks: LayoutBlock[], bookmarks: Map<string, number[]>): LayoutBlock[] {
   const out: LayoutBlock[] = [];
   for (const block of blocks) {
@@ -1616,7 +1762,9 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
     if (block.size < body - 0.6 || !oneTitle(block)) return false;
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
-    if (text.length > 120 || letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || /[.,;:!?]$/.test(text) || CAPTION.test(text)) return false;
+    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text)) return false;
+    if (numberedTitle(text)) return true;
+    if (text.length > 120 || /[.,;:!?]$/.test(text)) return false;
     return !startsListItem(text) || SECTION_NUMBER.test(text);
   };
   // From the end, so that a heading over a subheading is seen to be followed by a heading. A
@@ -1634,14 +1782,30 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
       // Body text is prose (a short line under a bold one may be a row of a table not found as one)
       const nextIsBody =
         next !== undefined &&
-        (next.kind === "table" ? !isHeaderRowOf(block, next) : !next.lines[0]!.bold && next.size < block.size + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40));
-      const nextIsHeading = next !== undefined && (found.has(next) || isHeadingCandidate(next, body));
+        (next.kind === "table" ? !isHeaderRowOf(block, next) : !next.lines[0]!.bold && next.size < block.size + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40 || isShortSentence(next.lines[0]!.text)));
+      // a numbered title ("1. Estimation of ... basis.") reads as one only over prose: bold numbered items over each other are a list
+      const nextIsHeading = next !== undefined && !numberedTitle(blockText(block)) && (found.has(next) || isHeadingCandidate(next, body));
       const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);
       if (nextIsBody || nextIsHeading || atEnd) found.add(block);
     }
     for (const block of found) headingSizes.push(block.size);
   }
   return found;
+}
+
+/** isShortSentence: a line of prose too short to tell by its length: three words or more, a capital first, a full stop last ("Perform a word count on content.") */
+function isShortSentence(text: string): boolean {
+  return /^\p{Lu}\p{Ll}*(?: \S+){2,}[.!?]$/u.test(text);
+}
+
+/**
+ * numberedTitle: a bold line numbered like a list item ("1. Estimation of current exposure on a
+ * nationwide basis.", "4. Tables of Units of Measurement"): reports number their sections so,
+ * sometimes with a full stop at the end and over two lines. It is a title only when it is bold
+ * throughout and prose that is not bold follows (see boldHeadings).
+ */
+function numberedTitle(text: string): boolean {
+  return /^\d{1,2}\.\s+\p{Lu}/u.test(text) && text.length <= 200 && !/[,;:!?]$/.test(text);
 }
 
 /**

@@ -349,10 +349,17 @@ function formFieldItems(fields: FormField[], labelsUnder: Map<PdfjsTextItem, For
  * no weight, but embedded fonts are named by their face.
  */
 const BOLD_FONT = /bold|black|heavy|(?:^|[-,_ ])(?:demi|semi)(?:$|[-,_ ])|^CMBX|^SFBX/i;
+/**
+ * ADVENT_BOLD: Advent 3B2, which typesets many publishers' journals (BMC, Springer, Elsevier),
+ * names its faces by a hash with the weight after a dot or dash ("AdvTTaf7f9f4f.B", "AdvTimes-b";
+ * ".I" and "-i" are italic)
+ */
+const ADVENT_BOLD = /^Adv\w*(?:\.B|-b)i?(?:\+\d+)?$/i;
 
 /** isBoldFontName: the font's name, after its subset tag, names a bold face */
 export function isBoldFontName(name: string): boolean {
-  return BOLD_FONT.test(name.replace(/^[A-Z]{6}\+/, ""));
+  const face = name.replace(/^[A-Z]{6}\+/, "");
+  return BOLD_FONT.test(face) || ADVENT_BOLD.test(face);
 }
 
 /** multiply composes two affine transforms [a b c d e f] (m1 applied after m2). */

@@ -100,6 +100,11 @@ function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: 
   <style:style style:name="CentreBold" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-top="0.3cm" fo:margin-bottom="0.15cm"/><style:text-properties fo:font-weight="bold"/></style:style>
   <style:style style:name="CaptionLabel" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.3cm"/><style:text-properties fo:font-size="8pt" fo:font-weight="bold"/></style:style>
   <style:style style:name="CaptionTitle" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.2cm"/><style:text-properties fo:font-weight="bold"/></style:style>
+  <style:style style:name="Super" style:family="text"><style:text-properties style:text-position="45% 58%"/></style:style>
+  <style:style style:name="HangingBold" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.3cm" fo:margin-bottom="0.15cm" fo:margin-left="0.6cm" fo:text-indent="-0.6cm" fo:text-align="start"/><style:text-properties fo:font-weight="bold"/></style:style>
+  <style:style style:name="CellSpaced" style:family="paragraph" style:parent-style-name="Cell"><style:paragraph-properties fo:margin-bottom="0.2cm"/></style:style>
+  <style:style style:name="GridHead" style:family="paragraph"><style:paragraph-properties fo:margin-top="0cm" fo:margin-bottom="0cm" fo:text-align="start"/><style:text-properties fo:font-weight="bold"/></style:style>
+  <style:style style:name="GridText" style:family="paragraph"><style:paragraph-properties fo:margin-top="0cm" fo:margin-bottom="0cm" fo:text-align="justify"/></style:style>
   <style:style style:name="Mono" style:family="paragraph"><style:paragraph-properties fo:text-align="start"/><style:text-properties style:font-name="DejaVu Sans Mono" fo:font-family="'DejaVu Sans Mono'" fo:font-size="9pt"/></style:style>
   <style:style style:name="PaddedBottom" style:family="table-cell"><style:table-cell-properties fo:padding="0.1cm" style:vertical-align="bottom"/></style:style>
   <style:style style:name="SlimTable" style:family="table"><style:table-properties style:width="9.5cm" table:align="left"/></style:style>
@@ -471,7 +476,68 @@ function titlesBody(): string {
   ].join("\n");
 }
 
+/**
+ * reportBody: a report's shapes. Numbered bold titles ending in a full stop, the second over two
+ * lines with a hanging indent ("1. Estimation of current average exposure of wildlife on a
+ * nationwide basis." and "2. Estimation of deposition on a regional scale ... of each species."),
+ * each over prose; a borderless table (Quantity | Name | Symbol, a bold header) whose symbols carry
+ * raised superscripts ("m" + "2" raised 45% of the size), followed by the bold title "4.2", a tab,
+ * "Derived units"; a ruled table of one band holding three rows without rules between them: a bold
+ * group label "Stationary:", then "Major" and "Area" whose definitions and examples are paragraphs
+ * starting on their label's line (Source | Definition | Examples); a bold "Counting Words" over the
+ * short sentence "Perform a word count on content."; and, on a page of its own under
+ * a bold "Methods", a two-column section whose left column has a bold title "Study Approach and
+ * Sampling" on the line grid, beside the right column's prose at the same baseline.
+ */
+function reportBody(): string {
+  const sup = (text: string) => `<text:span text:style-name="Super">${text}</text:span>`;
+  const bold = (text: string) => `<text:span text:style-name="Strong">${text}</text:span>`;
+  const plainCell = (text: string) => `<table:table-cell office:value-type="string">${p(text, "Cell")}</table:table-cell>`;
+  const plainRow = (...cells: string[]) => `<table:table-row>${cells.map(plainCell).join("")}</table:table-row>`;
+  const ruledCell = (...paras: string[]) => `<table:table-cell table:style-name="Ruled" office:value-type="string">${paras.map((text) => p(text, "CellSpaced")).join("")}</table:table-cell>`;
+  const ruledRow = (...cells: string[]) => `<table:table-row>${cells.join("")}</table:table-row>`;
+  return [
+    p("Exposure of Wildlife", "Title"),
+    p(paragraph(0, 2)),
+    p("1. Estimation of current average exposure of wildlife on a nationwide basis.", "HangingBold"),
+    p(paragraph(1, 3)),
+    p("2. Estimation of deposition on a regional scale and comparison of these deposition data with the distribution of each species.", "HangingBold"),
+    p(paragraph(2, 3)),
+    p("Table 1 gives the symbols of some derived units."),
+    `<table:table table:name="Units"><table:table-column table:number-columns-repeated="3"/>
+      ${plainRow(bold("Quantity"), bold("Name"), bold("Symbol"))}
+      ${plainRow("area", "square meter", `m${sup("2")}`)}
+      ${plainRow("volume", "cubic meter", `m${sup("3")}`)}
+      ${plainRow("acceleration", "meter per second squared", `m/s${sup("2")}`)}
+      ${plainRow("wavenumber", "reciprocal meter", `m${sup("-1")}`)}
+    </table:table>`,
+    p("4.2<text:tab/>Derived units", "Section"),
+    p(paragraph(3, 2)),
+    p("Table 2 lists the sources of air toxics."),
+    `<table:table table:name="Sources"><table:table-column table:number-columns-repeated="3"/>
+      ${ruledRow(ruledCell(bold("Source")), ruledCell(bold("Definition")), ruledCell(bold("Examples")))}
+      ${ruledRow(
+        ruledCell(bold("Stationary:"), "Major<text:line-break/> ", "Area"),
+        ruledCell("", "Emissions of ten tons a year or more<text:line-break/>of any one air toxic", "Emissions of less than ten tons a year"),
+        ruledCell("", "Refineries and steel<text:line-break/>manufacturers", "Dry cleaners and gas stations"),
+      )}
+    </table:table>`,
+    p("Counting Words", "Section"),
+    p("Perform a word count on content."),
+    p(paragraph(1, 2)),
+    p(paragraph(0, 2)),
+    p("Methods", "Break"),
+    `<text:section text:style-name="TwoColumns" text:name="Columns">
+      ${p(paragraph(1, 2))}
+      ${p("Study Approach and Sampling", "GridHead")}
+      ${p(paragraph(2, 4))}
+      ${p(paragraph(3, 4))}
+    </text:section>`,
+  ].join("\n");
+}
+
 export const PDF_FIXTURES = {
+  report: () => fodt(reportBody()),
   paper: () => fodt(paperBody(), { header: "Optimized Table Tokenization", pageNumbers: true }),
   twocolumn: () => fodt(twoColumnBody()),
   arabic: () => fodt(arabicBody(), { font: "DejaVu Sans" }),
