@@ -1018,7 +1018,7 @@ ${paragraphs(2)}
     const html = articlePage(`<p>Von Cosima Künzel</p>
 ${paragraphs()}
 <p><em>Von Cosima Künzel</em></p>
-<p>Editors’ Recommendations:</p>
+<p>Von:</p>
 <p>Anzeigen</p>`);
     const out = markdown(html);
     const blocks = out.split(/\n\s*\n/).filter((b) => !b.startsWith("#"));
@@ -1036,11 +1036,41 @@ ${paragraphs()}
     expect(text).not.toContain("Quelle: Shanghai Electric");
   });
 
-  test("a short last paragraph that is a sentence, and a name inside the text, stay", () => {
+  test("a label heading left last ('Editors’ Recommendations:'), a kicker over the headline and the headline set twice are dropped", () => {
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<article><h1>Ferry crossings resume after the floods</h1><div class="kicker">Verkehr</div><h2>Ferry crossings resume after the floods</h2>${paragraphs()}
+<h4>Editors’ Recommendations:</h4><img src="/logo.png"></article></body></html>`;
+    const out = markdown(html);
+    expect(out.match(/Ferry crossings resume after the floods/g)?.length).toBe(1);
+    expect(out).not.toContain("Verkehr");
+    expect(out).not.toContain("Editors’ Recommendations");
+    expect(plain(out)).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("a tags line under the headline or at the end is dropped ('Themen: <link>', 'Tags: <link>, <link>'); a sentence that opens with 'Thema:' stays", () => {
+    const html = articlePage(`<p>Themen: <a href="/themen/pressefreiheit">Pressefreiheit</a></p>
+${paragraphs()}
+<p>Thema: Die Fähre wird im Winter nur an Wochenenden fahren, weil zu wenige Pendler sie nutzen.</p>
+<p>Tags: <a href="/t/eu">EU</a>, <a href="/t/wahlen">Wahlen</a></p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).toContain("Thema: Die Fähre wird im Winter");
+    expect(text).not.toContain("Pressefreiheit");
+    expect(text).not.toContain("Wahlen");
+  });
+
+  test("a short last paragraph that is a sentence, a label of a link that stays a sentence, and a sign-off stay", () => {
     const html = articlePage(`${paragraphs()}
 <p>Von Montag an fährt die Fähre wieder stündlich.</p>
-<p>Thanks, Anna!</p>`);
+<p>Thanks, Anna!</p>
+<p>Das Konzeptpapier finden Sie hier:</p>
+<p>Liebe Grüße</p>
+<p>x Franzi</p>`);
     const text = main(html);
+    expect(text).toContain("Liebe Grüße");
+    expect(text).toContain("Das Konzeptpapier finden Sie hier:");
+    expect(text).toContain("x Franzi");
     expect(text).toContain("Von Montag an fährt die Fähre wieder stündlich.");
     expect(text).toContain("Thanks, Anna!");
   });

@@ -803,6 +803,9 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   if (s.text > NOTICE_MAX_CHARS) return false;
   if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text)) return true;
   if (isFilingRow(text)) return true;
+  // A tags line: its label, then links to topic pages ("Themen: Pressefreiheit", "Tags: EU, Wahlen").
+  const tagsLabel = TAGS_LABEL.exec(text);
+  if (tagsLabel && s.linkText > 0 && s.text - s.linkText <= countChars(tagsLabel[0]) + FILING_TAG_CHARS) return true;
   if (POST_FOOTER.test(text) && s.text <= POST_FOOTER_MAX_CHARS && s.linkText > 0) return true;
   if (COMMENT_WORD.test(text) && LOGIN_WORD.test(text)) return true;
   if (s.text - s.linkText > FILING_MAX_OWN_CHARS) return false;
@@ -844,6 +847,9 @@ function isConsentPlaceholder(text: string, s: TextStats): boolean {
 }
 /** CONSENT_SETTINGS: the placeholder sends the reader to a choice (settings, a button, cookies, a consent) rather than reporting one */
 const CONSENT_SETTINGS = /\b(?:einstellungen|settings|preferences|klick\p{L}*|click|button|schaltfläche|consent|einverständnis|einwilligung|zustimm\p{L}*|akzeptier\p{L}*|accept\p{L}*|aceptar|accepter|configuración|paramètres)\b/iu;
+
+/** TAGS_LABEL: the label of a tags line, in the languages of the pages seen */
+const TAGS_LABEL = /^(?:tags?|themen|thema|topics?|schlagw(?:orte|örter)|stichw(?:orte|örter)|keywords|etiquetas|temas|mots-clés|tagi|tematy|argomenti)\s*:/i;
 
 /** FILING_ROW_PART_CHARS: each part of a filing row ("1.12.2022 | Quelle: Shanghai Electric | solarserver.de © Solarthemen Media GmbH") is short (non-space characters) */
 const FILING_ROW_PART_CHARS = 60;
@@ -1405,6 +1411,8 @@ function cookieBannerOf(control: Element): Element | null {
  * "Por Redacción"): up to four capitalised names (with particles) after the word that says who wrote it.
  */
 const BYLINE = /^(?:von|by|por|par|di|door|text|texte|autor|autorin|author|redaktion)\s*:?\s+(?:(?:\p{Lu}[\p{L}'’.-]*|von|van|der|de|del|la|le|di|da|dos|und|and|y|et)\s*,?\s*){1,6}$/u;
+/** SIGN_OFF: a blog's sign-off ("Liebe Grüße", "Deine Mady", "Love"), the author's own words; a footnote ("* Name geändert") is text too */
+const SIGN_OFF = /^(?:liebe|lieben|liebste|viele|beste|herzliche|herzlichst|deine|dein|eure|euer|love|cheers|xoxo|xo|best|yours|grüße|gruß|saludos|besos|bisous|bises|ciao|baci|pozdrawiam)\b/i;
 /** EDGE_LABEL_MAX_CHARS: a label left at the article's end is short (non-space characters): "Anzeigen", "zurück", "Editors’ Recommendations:" */
 const EDGE_LABEL_MAX_CHARS = 40;
 const EDGE_WORD_MAX_CHARS = 12;
@@ -1429,29 +1437,76 @@ function isEdgeLabel(block: string, atEnd: boolean): boolean {
   if (chars === 0) return false;
   if (chars <= BYLINE_MAX_CHARS && BYLINE.test(text.replace(/^\S+/, (word) => word.toLowerCase()))) return true;
   if (!atEnd) return false;
-  if (chars <= EDGE_LABEL_MAX_CHARS && /:$/.test(text)) return true;
-  return chars <= EDGE_WORD_MAX_CHARS && text.split(" ").length <= 2 && /^\p{L}[\p{L}’'-]*(?: \p{L}[\p{L}’'-]*)?$/u.test(text);
+  // A byline's label alone ("Von:", "By:"); other labels ending in a colon ("Das Konzeptpapier finden Sie hier:") are text.
+  if (/^(?:von|by|por|par|autor|autorin|author|text|texte|fotos?|photos?)\s*:$/i.test(text)) return true;
+  // One or two words of a button or a name ("Anzeigen", "Seite teilen", "Götz Warnke"); a sign-off with its mark ("x Franzi") stays.
+  if (SIGN_OFF.test(text) || /^\s*\\\*\s/.test(block)) return false;
+  return chars <= EDGE_WORD_MAX_CHARS && text.split(" ").length <= 2 && /^\p{L}{3,}[\p{L}’'-]*(?: \p{L}{3,}[\p{L}’'-]*)?$/u.test(text);
 }
 
 /**
- * trimArticleEdges drops what an article's markdown keeps at its edges but is not its text: a byline
+ * trimArticleEdges (with the page's headline when the markdown has no "# " heading of its own) drops what an article's markdown keeps at its edges but is not its text: a byline
  * set as its own paragraph right under the headline or at the end ("Von Cosima Künzel"), and labels
  * left at the end once the blocks they headed were dropped ("Editors’ Recommendations:", "Anzeigen",
  * "zurück").
  */
-export function trimArticleEdges(markdown: string): string {
-  const blocks = markdown.split(/\n\s*\n/);
-  const shown = (b: string) => edgeText(b).length > 0 && !/^\s{0,3}#{1,6}\s/.test(b);
+export function trimArticleEdges(markdown: string, pageHeadline: string | null = null): string {
+  // Blocks and the blank lines between them, kept as they were (code blocks keep their blank lines).
+  const parts = markdown.split(/(\n[^\S\n]*\n\s*)/);
+  const blocks: string[] = [];
+  const gaps: string[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    blocks.push(parts[i]!);
+    gaps.push(parts[i + 1] ?? "");
+  }
+  const fence = blocks.findIndex((b) => /^\s*(?:```|~~~)/m.test(b));
+  if (fence >= 0) return markdown;
+  const isHeading = (b: string) => /^\s{0,3}#{1,6}\s/.test(b);
+  const shown = (b: string) => edgeText(b).length > 0 && !isHeading(b);
   let end = blocks.length;
   for (;;) {
     let i = end - 1;
     while (i >= 0 && !edgeText(blocks[i]!)) i--;
-    if (i < 0 || !shown(blocks[i]!) || !isEdgeLabel(blocks[i]!, true)) break;
+    if (i < 0) break;
+    const block = blocks[i]!;
+    // A heading left last that is a label ("Editors’ Recommendations:") headed the links that were dropped.
+    const label = isHeading(block) ? countChars(edgeText(block.replace(/^\s*#+\s*/, ""))) <= EDGE_LABEL_MAX_CHARS && /:$/.test(edgeText(block)) : isEdgeLabel(block, true);
+    if (!label) break;
     end = i;
   }
-  let start = 0;
-  while (start < end && !shown(blocks[start]!)) start++;
   const kept = blocks.slice(0, end);
-  if (start < end && isEdgeLabel(kept[start]!, false) && kept.slice(start + 1).some(shown)) kept.splice(start, 1);
-  return kept.join("\n\n");
+  const keptGaps = gaps.slice(0, end);
+  const remove = (i: number) => {
+    kept.splice(i, 1);
+    keptGaps.splice(i, 1);
+  };
+  let start = 0;
+  while (start < kept.length && !shown(kept[start]!)) start++;
+  if (start < kept.length && isEdgeLabel(kept[start]!, false) && kept.slice(start + 1).some(shown)) remove(start);
+  // A kicker over the headline ("Pflege" above "## Pflegefinanzierung: ...") and the headline set
+  // again under the page's own: the first is a label, the second a repeat.
+  // The headline: the markdown's own "# " heading, or the page's (set above the markdown later).
+  const title = kept.findIndex((b) => /^\s{0,3}#\s/.test(b));
+  if (title >= 0 || pageHeadline) {
+    const headline = (title >= 0 ? edgeText(kept[title]!.replace(/^\s*#+\s*/, "")) : normalizeSpace(pageHeadline!)).toLowerCase();
+    for (let i = title + 1; i < Math.min(kept.length, title + 4); i++) {
+      const b = kept[i]!;
+      if (!edgeText(b)) continue;
+      const text = edgeText(b.replace(/^\s*#+\s*/, ""));
+      const next = kept.slice(i + 1).find((x) => edgeText(x));
+      if (isHeading(b) && text.toLowerCase() === headline) {
+        remove(i);
+        i--;
+        continue;
+      }
+      if (!isHeading(b) && next !== undefined && isHeading(next) && edgeText(next.replace(/^\s*#+\s*/, "")).toLowerCase() === headline && countChars(text) <= EDGE_WORD_MAX_CHARS * 2 && !/[.!?]$/.test(text)) {
+        remove(i);
+        i--;
+        continue;
+      }
+      break;
+    }
+  }
+  if (kept.length === blocks.length) return markdown;
+  return kept.map((b, i) => (i < kept.length - 1 ? b + keptGaps[i] : b)).join("");
 }

@@ -51,7 +51,7 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
         warnings.push("the article was read from the page's data script (the served page shows little of it)");
       }
     }
-    body = trimArticleEdges(body);
+    body = trimArticleEdges(body, /^# /m.test(body) ? null : (firstH1 ?? title));
     if (!/^# /m.test(body)) body = withTitleHeading(body, firstH1 ?? title);
     if (main.method === "density") warnings.push("main content found by text density (Readability found no article)");
     if (!body.trim()) {
