@@ -965,6 +965,117 @@ ${paragraphs()}
   });
 });
 
+describe("main content: the whole article body, and nothing at its edges", () => {
+  const markdown = (html: string) => htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" }).markdown;
+  const main = (html: string) => plain(markdown(html));
+
+  test("a 'Related' heading between paragraphs of the body takes its links with it, and the paragraphs after them stay", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<h2>Related</h2>
+<ul class="related_links"><li><a href="/r1">How one town turns river mud into bricks</a></li><li><a href="/r2">The last ferryman of the north</a></li></ul>
+${paragraphs(2)}`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[2]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("river mud into bricks");
+  });
+
+  test("an author's box keeps going after its heading: the bio is dropped with it", () => {
+    const html = articlePage(`${paragraphs()}
+<h3>About the author</h3>
+<p>Jane Doe has written about rivers, boats and the people who live by them for the Valley Courier since 2009, and she lives in the eastern market town.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Jane Doe has written");
+  });
+
+  test("a sentence whose names link to tag pages stays; a filing line of tags ('veröffentlicht in X und getaggt als Y, Z') goes", () => {
+    const html = articlePage(`<p><a href="/2018/12/05/profile/">Dee Dee Myers</a> — a White House press secretary for <a href="/tag/bill-clinton">Bill Clinton</a> — is exiting her role as communications head at studio <a href="/tag/warner-bros">Warner Bros</a>. after five years.</p>
+${paragraphs()}
+<p>Dieser Eintrag wurde veröffentlicht in <a href="/category/politik/">Politik</a> und getaggt als <a href="/tag/demokratie/">Demokratie</a>, <a href="/tag/eu/">EU</a>. Setze ein Lesezeichen auf den <a href="/2019/europa/">Permalink</a>.</p>`);
+    const text = main(html);
+    expect(text).toContain("Dee Dee Myers — a White House press secretary for Bill Clinton — is exiting her role");
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("getaggt als");
+  });
+
+  test("placeholders of embedded posts and videos that ask for consent are dropped with their button; a paragraph about privacy stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<div class="embed"><p>Wir respektieren deine Privatsphäre und stellen deshalb ohne dein Einverständnis keine Verbindung zu Twitter her. Hier kannst du deine Einstellungen verwalten, um eine Verbindung zu den Social-Media-Kanälen herzustellen.</p><p><a href="/user/third-party-services">Datenschutzeinstellungen verwalten</a></p></div>
+<p>This content is blocked. Accept cookies to load the YouTube video.</p>
+<p>Externer Inhalt: Hier steht ein Video von Vimeo. Mit einem Klick auf den Button wird es geladen, und Sie stimmen der Datenschutzerklärung zu.</p>
+${paragraphs(2)}
+<p>The council says the new ticket machines store no personal data and set no cookies, and that the privacy of passengers is protected by law.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).toContain("set no cookies");
+    for (const chrome of ["Wir respektieren deine Privatsphäre", "Datenschutzeinstellungen verwalten", "This content is blocked", "Externer Inhalt"]) {
+      expect({ chrome, kept: text.includes(chrome) }).toEqual({ chrome, kept: false });
+    }
+  });
+
+  test("a byline set as its own paragraph under the headline or at the end, and labels left at the end, are dropped", () => {
+    const html = articlePage(`<p>Von Cosima Künzel</p>
+${paragraphs()}
+<p><em>Von Cosima Künzel</em></p>
+<p>Von:</p>
+<p>Anzeigen</p>`);
+    const out = markdown(html);
+    const blocks = out.split(/\n\s*\n/).filter((b) => !b.startsWith("#"));
+    expect(plain(blocks[0]!).trim()).toBe(PARAGRAPHS[0]!);
+    expect(plain(blocks[blocks.length - 1]!).trim()).toBe(PARAGRAPHS[3]!);
+  });
+
+  test("a filing row of date, source and copyright set apart by bars is dropped; a sentence with a bar stays", () => {
+    const html = articlePage(`${paragraphs()}
+<p>1.12.2022 | Quelle: <a href="https://example.org/">Shanghai Electric</a> | solarserver.de © Solarthemen Media GmbH</p>
+<p>Die Fähre fährt | wie immer | auch am Sonntag, teilte die Gemeinde am Freitag mit.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).toContain("auch am Sonntag, teilte die Gemeinde");
+    expect(text).not.toContain("Quelle: Shanghai Electric");
+  });
+
+  test("a label heading left last ('Editors’ Recommendations:'), a kicker over the headline and the headline set twice are dropped", () => {
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<article><h1>Ferry crossings resume after the floods</h1><div class="kicker">Verkehr</div><h2>Ferry crossings resume after the floods</h2>${paragraphs()}
+<h4>Editors’ Recommendations:</h4><img src="/logo.png"></article></body></html>`;
+    const out = markdown(html);
+    expect(out.match(/Ferry crossings resume after the floods/g)?.length).toBe(1);
+    expect(out).not.toContain("Verkehr");
+    expect(out).not.toContain("Editors’ Recommendations");
+    expect(plain(out)).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("a tags line under the headline or at the end is dropped ('Themen: <link>', 'Tags: <link>, <link>'); a sentence that opens with 'Thema:' stays", () => {
+    const html = articlePage(`<p>Themen: <a href="/themen/pressefreiheit">Pressefreiheit</a></p>
+${paragraphs()}
+<p>Thema: Die Fähre wird im Winter nur an Wochenenden fahren, weil zu wenige Pendler sie nutzen.</p>
+<p>Tags: <a href="/t/eu">EU</a>, <a href="/t/wahlen">Wahlen</a></p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).toContain("Thema: Die Fähre wird im Winter");
+    expect(text).not.toContain("Pressefreiheit");
+    expect(text).not.toContain("Wahlen");
+  });
+
+  test("a short last paragraph that is a sentence, a label of a link that stays a sentence, and a sign-off stay", () => {
+    const html = articlePage(`${paragraphs()}
+<p>Von Montag an fährt die Fähre wieder stündlich.</p>
+<p>Thanks, Anna!</p>
+<p>Das Konzeptpapier finden Sie hier:</p>
+<p>Liebe Grüße</p>
+<p>x Franzi</p>`);
+    const text = main(html);
+    expect(text).toContain("Liebe Grüße");
+    expect(text).toContain("Das Konzeptpapier finden Sie hier:");
+    expect(text).toContain("x Franzi");
+    expect(text).toContain("Von Montag an fährt die Fähre wieder stündlich.");
+    expect(text).toContain("Thanks, Anna!");
+  });
+});
+
 describe("main content: the article a page holds only in its data scripts", () => {
   const convert = (html: string) => htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" });
   const TITLE = "Ferry crossings resume after the floods";

@@ -761,7 +761,7 @@ const COMMENT_NOTICE = new RegExp(
  * POSTED_LINE: a blog theme's filing footer ("This entry was posted on <date> and is filed under
  * <categories>. You can follow any responses ...", "Der Beitrag wurde am ... veröffentlicht")
  */
-const POSTED_LINE = /^(?:this (?:entry|post) was posted|(?:der|dieser) (?:beitrag|eintrag|artikel) wurde am|cette entrée a été publiée|esta entrada (?:fue publicada|se publicó)|questa voce è stata pubblicata|ten wpis (?:został )?opublikowan)/i;
+const POSTED_LINE = /^(?:this (?:entry|post) was posted|(?:der|dieser) (?:beitrag|eintrag|artikel) wurde (?:am|veröffentlicht|publiziert)|cette entrée a été publiée|esta entrada (?:fue publicada|se publicó)|questa voce è stata pubblicata|ten wpis (?:został )?opublikowan)/i;
 /** POSTED_LINE_MAX_CHARS: such a footer, with its sentences on comments and trackbacks, is this long at most (non-space characters) */
 const POSTED_LINE_MAX_CHARS = 500;
 /** COMMENT_WORD, LOGIN_WORD: a line that says one must log in to comment ("Sie müssen eingeloggt sein, um Kommentare zu schreiben", "You must be logged in to post a comment") */
@@ -799,8 +799,13 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const text = normalizeSpace(el.textContent ?? "");
   // The theme's filing footer also says how to follow the comments and trackbacks: it runs longer.
   if (POSTED_LINE.test(text)) return true;
+  if (isConsentPlaceholder(text, s)) return true;
   if (s.text > NOTICE_MAX_CHARS) return false;
   if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text)) return true;
+  if (isFilingRow(text)) return true;
+  // A tags line: its label, then links to topic pages ("Themen: Pressefreiheit", "Tags: EU, Wahlen").
+  const tagsLabel = TAGS_LABEL.exec(text);
+  if (tagsLabel && s.linkText > 0 && s.text - s.linkText <= countChars(tagsLabel[0]) + FILING_TAG_CHARS) return true;
   if (POST_FOOTER.test(text) && s.text <= POST_FOOTER_MAX_CHARS && s.linkText > 0) return true;
   if (COMMENT_WORD.test(text) && LOGIN_WORD.test(text)) return true;
   if (s.text - s.linkText > FILING_MAX_OWN_CHARS) return false;
@@ -813,7 +818,71 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
     if (INLINE_TAG_PATH.test(href)) tags++;
   }
   if (taxonomy === 0 || taxonomy * 2 < links.length) return false;
+  // A sentence of the article that links some of its names to tag pages ("<a>Dee Dee Myers</a> — a
+  // White House press secretary for <a>Bill Clinton</a> — is exiting ...") is no filing line.
+  if (taxonomy >= 2 && isSentenceAroundLinks(el)) return false;
   return taxonomy >= 2 || s.text - s.linkText <= (tags > 0 ? FILING_TAG_CHARS : FILING_SHORT_CHARS);
+}
+
+/**
+ * CONSENT_ASK, CONSENT_EMBED, CONSENT_BLOCKED: the placeholder a page shows instead of an embedded
+ * post, video or map until the reader consents ("Wir respektieren deine Privatsphäre und stellen
+ * deshalb ohne dein Einverständnis keine Verbindung zu Twitter her", "This content is blocked.
+ * Accept cookies to view it", "Externer Inhalt: ... erst nach Ihrer Zustimmung geladen"): it speaks
+ * of consent, cookies or privacy settings, of a third party's content, and of showing or loading it.
+ */
+const CONSENT_ASK = /\b(?:einverständnis|einwilligung|zustimmung|zustimmen|datenschutz\p{L}*|cookies?|consent|privacy|akzeptier\p{L}*|accept\p{L}*|consentimiento|consentement|acepta\p{L}*|aceptar|privacidad|confidentialité|autoriz\p{L}*)\b/iu;
+const CONSENT_EMBED = /\b(?:externe[nrms]?|external|third[- ]party|drittanbieter\p{L}*|eingebettete?[nrms]?|embedded|embed|inhalte?|content|contenido|contenu|twitter|youtube|instagram|facebook|vimeo|spotify|soundcloud|podigee|tiktok|google maps|maps|social[- ]media(?:-\p{L}+)?|datawrapper|video|videos|podcast)\b/iu;
+const CONSENT_BLOCKED = /\b(?:blockiert|blocked|bloqueado|bloqué|nicht angezeigt|not (?:be )?(?:shown|displayed|loaded)|keine verbindung|verbindung zu|geladen|laden|load(?:ed)?|anzeigen|angezeigt|show|display(?:ed)?|aktivier\p{L}*|enable|activate|freigeben|zulassen|allow|mostrar|cargar|afficher|charger)\b/iu;
+/** CONSENT_MAX_CHARS: such a placeholder is a few sentences (non-space characters) */
+const CONSENT_MAX_CHARS = 400;
+/** CONSENT_BUTTON: the button under the placeholder ("Datenschutzeinstellungen verwalten", "Inhalt laden", "Accept cookies") */
+const CONSENT_BUTTON = /^(?:(?:datenschutz|privacy|cookie|consent)[- ]?(?:einstellungen|settings|preferences)(?: (?:verwalten|ändern|anpassen|manage|öffnen))?|(?:manage|change|open) (?:privacy|cookie|consent) (?:settings|preferences)|(?:externe[nrm]? )?inhalte? (?:laden|anzeigen|aktivieren|entsperren)|(?:load|show|view|enable|unblock) (?:the )?(?:external )?(?:content|video|post|tweet|map)|(?:alle )?(?:cookies )?(?:akzeptieren|zustimmen)(?: und (?:laden|anzeigen|fortfahren))?|accept(?: all)?(?: cookies)?(?: and (?:load|continue|show))?|aceptar(?: cookies)?|accepter(?: les cookies)?)$/i;
+const CONSENT_BUTTON_MAX_CHARS = 60;
+
+/** isConsentPlaceholder: the text is a consent placeholder for embedded content, or the button under one. */
+function isConsentPlaceholder(text: string, s: TextStats): boolean {
+  if (s.text <= CONSENT_BUTTON_MAX_CHARS && CONSENT_BUTTON.test(text.replace(/[.!›»→]+$/, "").trim())) return true;
+  return s.text <= CONSENT_MAX_CHARS && CONSENT_ASK.test(text) && CONSENT_EMBED.test(text) && CONSENT_BLOCKED.test(text) && CONSENT_SETTINGS.test(text);
+}
+/** CONSENT_SETTINGS: the placeholder sends the reader to a choice (settings, a button, cookies, a consent) rather than reporting one */
+const CONSENT_SETTINGS = /\b(?:einstellungen|settings|preferences|klick\p{L}*|click|button|schaltfläche|consent|einverständnis|einwilligung|zustimm\p{L}*|akzeptier\p{L}*|accept\p{L}*|aceptar|accepter|configuración|paramètres)\b/iu;
+
+/** TAGS_LABEL: the label of a tags line, in the languages of the pages seen */
+const TAGS_LABEL = /^(?:tags?|themen|thema|topics?|schlagw(?:orte|örter)|stichw(?:orte|örter)|keywords|etiquetas|temas|mots-clés|tagi|tematy|argomenti)\s*:/i;
+
+/** FILING_ROW_PART_CHARS: each part of a filing row ("1.12.2022 | Quelle: Shanghai Electric | solarserver.de © Solarthemen Media GmbH") is short (non-space characters) */
+const FILING_ROW_PART_CHARS = 60;
+
+/** isFilingRow: a line of two or more short parts set apart by bars or dots, one of them a date, a source or a copyright: the article's filing stamp, not its text. */
+function isFilingRow(text: string): boolean {
+  const parts = text.split(/\s[|•·]\s/).map((part) => part.trim()).filter(Boolean);
+  if (parts.length < 2 || parts.some((part) => countChars(part) > FILING_ROW_PART_CHARS)) return false;
+  return parts.some((part) => isDateStamp(part) || SOURCE_LINE.test(part) || /©|\(c\)\s*\d{4}/i.test(part));
+}
+
+/** SENTENCE_GAP_WORDS: this many words between two links to tag or category pages make the line a sentence; a filing line has its labels there ("und getaggt als", "in", ",") */
+const SENTENCE_GAP_WORDS = 6;
+
+/** isSentenceAroundLinks: somewhere between two of the element's links to tag or category pages run SENTENCE_GAP_WORDS words or more. */
+function isSentenceAroundLinks(el: DomElement): boolean {
+  let gap = -1;
+  let longest = 0;
+  const walk = (node: DomNode): void => {
+    for (let i = 0; i < node.childNodes.length; i++) {
+      const child = node.childNodes[i]!;
+      if (child.nodeType === 3) {
+        if (gap >= 0) gap += (child.textContent ?? "").split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w)).length;
+      } else if (child.nodeType === 1 && child.nodeName.toLowerCase() === "a") {
+        if (TAXONOMY_PATH.test((child as DomElement).getAttribute("href") ?? "")) {
+          if (gap >= 0) longest = Math.max(longest, gap);
+          gap = 0;
+        } else if (gap >= 0) gap += (child.textContent ?? "").split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w)).length;
+      } else if (child.nodeType === 1) walk(child);
+    }
+  };
+  walk(el);
+  return longest >= SENTENCE_GAP_WORDS;
 }
 
 /** isReadAlsoHeading: a heading that is a link to another article behind a "Read also:" label ("MIRA: ...", "VEA TAMBIÉN: ..."). */
@@ -1018,10 +1087,19 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
       unit = parent;
     }
     found.add(unit);
+    // Once the heading's links are passed, a paragraph of running text is the article again (a
+    // "Related" box set between two paragraphs of the body): the blocks go up to it.
+    let linksSeen = false;
     for (let next = nextElement(unit); next; next = nextElement(next)) {
       if (HEADING_TAGS.has(next.nodeName.toLowerCase()) || next.querySelectorAll("h1, h2, h3, h4, h5, h6").length > 0) break;
       const s = stats.get(next);
       if (s && s.text - s.linkText > RELATED_MAX_CHARS) break;
+      if (s && linksSeen && next.nodeName.toLowerCase() === "p" && s.text - hrefText(next) > RESUMED_TEXT_CHARS) break;
+      // No links at all under a "Related" heading (Readability took the list out): a paragraph of
+      // running text right after it is the article going on. An author's heading has its bio there.
+      if (s && !linksSeen && !found.has(next) && next === nextElement(unit) && !AUTHOR_HEADING.test(text) && next.nodeName.toLowerCase() === "p" && hrefText(next) === 0 && s.text > RESUMED_TEXT_CHARS && /[.!?…"“”»]\s*$/.test(normalizeSpace(next.textContent ?? ""))) break;
+      // The links: a block of links, or one left out as chrome that holds links (a "related_links" list).
+      if (s ? s.text > 0 && hrefText(next) >= TEASER_LINK_SHARE * s.text : hrefText(next) > 0) linksSeen = true;
       found.add(next);
     }
   }
@@ -1043,6 +1121,12 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
   }
   return found;
 }
+
+/** AUTHOR_HEADING: a "related" heading that opens the author's box, whose bio is running text */
+const AUTHOR_HEADING = /author|autor|auteur|autore|zur person|über (?:den|die)/i;
+
+/** RESUMED_TEXT_CHARS: a paragraph after a "related" heading's links with this much text outside links (non-space characters) is the article's text again */
+const RESUMED_TEXT_CHARS = 80;
 
 /** LABELLED_LINK_OWN_CHARS: a block under a "related" label paragraph is one of its links while its text outside links is this short (non-space characters) */
 const LABELLED_LINK_OWN_CHARS = 20;
@@ -1320,4 +1404,109 @@ function cookieBannerOf(control: Element): Element | null {
     }
   }
   return banner;
+}
+
+/**
+ * BYLINE: a line that only names the author ("Von Cosima Künzel", "By Jane Doe", "Text: Anna Muster",
+ * "Por Redacción"): up to four capitalised names (with particles) after the word that says who wrote it.
+ */
+const BYLINE = /^(?:von|by|por|par|di|door|text|texte|autor|autorin|author|redaktion)\s*:?\s+(?:(?:\p{Lu}[\p{L}'’.-]*|von|van|der|de|del|la|le|di|da|dos|und|and|y|et)\s*,?\s*){1,6}$/u;
+/** SIGN_OFF: a blog's sign-off ("Liebe Grüße", "Deine Mady", "Love"), the author's own words; a footnote ("* Name geändert") is text too */
+const SIGN_OFF = /^(?:liebe|lieben|liebste|viele|beste|herzliche|herzlichst|deine|dein|eure|euer|love|cheers|xoxo|xo|best|yours|grüße|gruß|saludos|besos|bisous|bises|ciao|baci|pozdrawiam)\b/i;
+/** EDGE_LABEL_MAX_CHARS: a label left at the article's end is short (non-space characters): "Anzeigen", "zurück", "Editors’ Recommendations:" */
+const EDGE_LABEL_MAX_CHARS = 40;
+const EDGE_WORD_MAX_CHARS = 12;
+const BYLINE_MAX_CHARS = 60;
+
+/** edgeText: a markdown block's text without links' targets, pictures, emphasis and escapes. */
+function edgeText(block: string): string {
+  return normalizeSpace(
+    block
+      .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+      .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, "$1")
+      .replace(/\\([\\`*_{}[\]()#+\-.!|>~<])/g, "$1")
+      .replace(/(\*\*|__|\*|_)/g, ""),
+  );
+}
+
+/** isEdgeLabel: a block at the article's end that only labels what came after it on the page: a byline, a label ending in a colon, one or two words. */
+function isEdgeLabel(block: string, atEnd: boolean): boolean {
+  if (/^\s*(?:[-*+]\s|\d+[.)]\s|\||```|>)/.test(block)) return false;
+  const text = edgeText(block);
+  const chars = countChars(text);
+  if (chars === 0) return false;
+  if (chars <= BYLINE_MAX_CHARS && BYLINE.test(text.replace(/^\S+/, (word) => word.toLowerCase()))) return true;
+  if (!atEnd) return false;
+  // A byline's label alone ("Von:", "By:"); other labels ending in a colon ("Das Konzeptpapier finden Sie hier:") are text.
+  if (/^(?:von|by|por|par|autor|autorin|author|text|texte|fotos?|photos?)\s*:$/i.test(text)) return true;
+  // One or two words of a button or a name ("Anzeigen", "Seite teilen", "Götz Warnke"); a sign-off with its mark ("x Franzi") stays.
+  if (SIGN_OFF.test(text) || /^\s*\\\*\s/.test(block)) return false;
+  return chars <= EDGE_WORD_MAX_CHARS && text.split(" ").length <= 2 && /^\p{L}{3,}[\p{L}’'-]*(?: \p{L}{3,}[\p{L}’'-]*)?$/u.test(text);
+}
+
+/**
+ * trimArticleEdges (with the page's headline when the markdown has no "# " heading of its own) drops what an article's markdown keeps at its edges but is not its text: a byline
+ * set as its own paragraph right under the headline or at the end ("Von Cosima Künzel"), and labels
+ * left at the end once the blocks they headed were dropped ("Editors’ Recommendations:", "Anzeigen",
+ * "zurück").
+ */
+export function trimArticleEdges(markdown: string, pageHeadline: string | null = null): string {
+  // Blocks and the blank lines between them, kept as they were (code blocks keep their blank lines).
+  const parts = markdown.split(/(\n[^\S\n]*\n\s*)/);
+  const blocks: string[] = [];
+  const gaps: string[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    blocks.push(parts[i]!);
+    gaps.push(parts[i + 1] ?? "");
+  }
+  const fence = blocks.findIndex((b) => /^\s*(?:```|~~~)/m.test(b));
+  if (fence >= 0) return markdown;
+  const isHeading = (b: string) => /^\s{0,3}#{1,6}\s/.test(b);
+  const shown = (b: string) => edgeText(b).length > 0 && !isHeading(b);
+  let end = blocks.length;
+  for (;;) {
+    let i = end - 1;
+    while (i >= 0 && !edgeText(blocks[i]!)) i--;
+    if (i < 0) break;
+    const block = blocks[i]!;
+    // A heading left last that is a label ("Editors’ Recommendations:") headed the links that were dropped.
+    const label = isHeading(block) ? countChars(edgeText(block.replace(/^\s*#+\s*/, ""))) <= EDGE_LABEL_MAX_CHARS && /:$/.test(edgeText(block)) : isEdgeLabel(block, true);
+    if (!label) break;
+    end = i;
+  }
+  const kept = blocks.slice(0, end);
+  const keptGaps = gaps.slice(0, end);
+  const remove = (i: number) => {
+    kept.splice(i, 1);
+    keptGaps.splice(i, 1);
+  };
+  let start = 0;
+  while (start < kept.length && !shown(kept[start]!)) start++;
+  if (start < kept.length && isEdgeLabel(kept[start]!, false) && kept.slice(start + 1).some(shown)) remove(start);
+  // A kicker over the headline ("Pflege" above "## Pflegefinanzierung: ...") and the headline set
+  // again under the page's own: the first is a label, the second a repeat.
+  // The headline: the markdown's own "# " heading, or the page's (set above the markdown later).
+  const title = kept.findIndex((b) => /^\s{0,3}#\s/.test(b));
+  if (title >= 0 || pageHeadline) {
+    const headline = (title >= 0 ? edgeText(kept[title]!.replace(/^\s*#+\s*/, "")) : normalizeSpace(pageHeadline!)).toLowerCase();
+    for (let i = title + 1; i < Math.min(kept.length, title + 4); i++) {
+      const b = kept[i]!;
+      if (!edgeText(b)) continue;
+      const text = edgeText(b.replace(/^\s*#+\s*/, ""));
+      const next = kept.slice(i + 1).find((x) => edgeText(x));
+      if (isHeading(b) && text.toLowerCase() === headline) {
+        remove(i);
+        i--;
+        continue;
+      }
+      if (!isHeading(b) && next !== undefined && isHeading(next) && edgeText(next.replace(/^\s*#+\s*/, "")).toLowerCase() === headline && countChars(text) <= EDGE_WORD_MAX_CHARS * 2 && !/[.!?]$/.test(text)) {
+        remove(i);
+        i--;
+        continue;
+      }
+      break;
+    }
+  }
+  if (kept.length === blocks.length) return markdown;
+  return kept.map((b, i) => (i < kept.length - 1 ? b + keptGaps[i] : b)).join("");
 }

@@ -5,7 +5,7 @@
  */
 import { parseHTML } from "linkedom";
 import { AppError } from "../errors";
-import { countChars, findMainContent, isBoilerplate, stripPageChrome } from "./boilerplate";
+import { countChars, findMainContent, isBoilerplate, stripPageChrome, trimArticleEdges } from "./boilerplate";
 import { scriptArticle, type ScriptArticle } from "./scriptArticle";
 import { renderMarkdown, type DomElement, type DomNode } from "./htmlDom";
 import { heading, joinBlocks, tidyMarkdown } from "./markdown";
@@ -51,6 +51,7 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
         warnings.push("the article was read from the page's data script (the served page shows little of it)");
       }
     }
+    body = trimArticleEdges(body, /^# /m.test(body) ? null : (firstH1 ?? title));
     if (!/^# /m.test(body)) body = withTitleHeading(body, firstH1 ?? title);
     if (main.method === "density") warnings.push("main content found by text density (Readability found no article)");
     if (!body.trim()) {
