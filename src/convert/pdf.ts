@@ -1,8 +1,10 @@
 /**
- * PDF -> markdown. Steps: probe (page count and title, in a worker) -> check the page limit ->
- * extract the text layout of page batches in worker threads (pdfText.ts, at most two batches at
- * once) -> OCR the pages without a text layer (pdftoppm at 150 dpi, then tesseract, all such pages
- * started together; the engine bounds its own concurrency) -> render all pages (pdfLayout.ts).
+ * PDF -> markdown. Steps: extract the text layout of page batches in worker threads (pdfText.ts, at
+ * most two batches at once; the first two jobs count the pages themselves, the first also reads the
+ * title and outline) -> check the page limit when the first returns -> OCR the pages without a
+ * text layer (pdftoppm at 150 dpi, then tesseract, all such pages started together; the engine
+ * bounds its own concurrency) and the pictures on text pages (listed by pdfimages while the pages
+ * are extracted) -> render all pages (pdfLayout.ts).
  *
  * Only the per-page layouts (blocks of text, no text items) are kept until the end, so memory grows
  * with the text of the document, not with pdf.js's objects.
@@ -16,7 +18,8 @@ import { joinBlocks, tidyMarkdown } from "./markdown";
 import { OCR_MAX_SIDE, prepareScan, type PreparedScan } from "./ocrPrep";
 import { metadataOnly } from "./ooxml";
 import { formatOcrText, renderPages, type OutlineEntry, type PageLayout } from "./pdfLayout";
-import type { PdfFailure } from "./pdfText";
+import { pageBatches } from "./pdfBatches";
+import type { PdfFailure, PdfPagesResult } from "./pdfText";
 import type { ConvertContext, ConvertInput, Conversion, Converter, PageReport } from "./types";
 
 /** MIN_TEXT_CHARS: a page with fewer non-whitespace characters in its text layer is OCRed. */
@@ -56,29 +59,27 @@ export const convertPdf: Converter = makeConvertPdf({ outline: true });
 async function convertPdfWith(input: ConvertInput, ctx: ConvertContext, options: PdfOptions): Promise<Conversion> {
   const { signal } = ctx;
   const name = input.filename || "the PDF";
+  // The pictures' list (pdfimages) is read while the pages are extracted; stopped if the PDF is refused.
+  const listing = new AbortController();
+  const images = listPdfImages(input.bytes, RENDER_TIMEOUT_MS, AbortSignal.any([signal, listing.signal]));
+  images.catch(() => {}); // read only when the PDF has text pages; its errors are reported there
+  try {
+    const { total, facts, pages, failedPages } = await extractAllPages(input, ctx, name);
+    signal.throwIfAborted();
 
-  const probe = await ctx.tools.pool.run("pdfProbe", { bytes: input.bytes }, signal);
-  if (!probe.ok) throw pdfError(probe, name);
-  const total = probe.numPages;
-  if (total === 0) throw new AppError("unreadable_document", `${name} has no pages; the PDF is damaged`);
-  if (ctx.limits.maxPages > 0 && total > ctx.limits.maxPages) {
-    throw new AppError("document_too_large", `${name} has ${total} pages; at most ${ctx.limits.maxPages} pages are converted. Split the PDF and convert the parts.`);
+    const ocrPages = pages.filter((p) => p.chars < MIN_TEXT_CHARS);
+    const [ocr, pictures] = await Promise.all([ocrAll(input.bytes, ocrPages, ctx), readPictures(input.bytes, images, pages, ctx)]);
+    signal.throwIfAborted();
+
+    const outline = options.outline ? facts.outline : [];
+    const conversion = assemble(pages, ocr, { total, title: facts.title, author: facts.author, name, failedPages, outline });
+    if (ctx.keepPageTexts) conversion.pageTexts = pageTextsOf(pages, ocr, outline);
+    conversion.warnings.push(...pictures.warnings);
+    if (pictures.found > 0 && conversion.method === "text") conversion.method = "text+ocr";
+    return conversion;
+  } finally {
+    listing.abort();
   }
-  signal.throwIfAborted();
-
-  const { pages, failedPages } = await extractAllPages(input, total, ctx, name);
-  signal.throwIfAborted();
-
-  const ocrPages = pages.filter((p) => p.chars < MIN_TEXT_CHARS);
-  const [ocr, pictures] = await Promise.all([ocrAll(input.bytes, ocrPages, ctx), readPictures(input.bytes, pages, ctx)]);
-  signal.throwIfAborted();
-
-  const outline = options.outline ? probe.outline : [];
-  const conversion = assemble(pages, ocr, { total, title: probe.title, author: probe.author, name, failedPages, outline });
-  if (ctx.keepPageTexts) conversion.pageTexts = pageTextsOf(pages, ocr, outline);
-  conversion.warnings.push(...pictures.warnings);
-  if (pictures.found > 0 && conversion.method === "text") conversion.method = "text+ocr";
-  return conversion;
 }
 
 function pdfError(failure: PdfFailure, name: string): AppError {
@@ -88,33 +89,46 @@ function pdfError(failure: PdfFailure, name: string): AppError {
   return new AppError("unreadable_document", `${name} could not be read as a PDF (${failure.message}); the file is damaged or truncated`);
 }
 
-/** pageBatches splits 1..total into ranges: about half the document each, 20 to 200 pages. */
-function pageBatches(total: number): Array<[number, number]> {
-  const size = Math.min(200, Math.max(20, Math.ceil(total / 2)));
-  const batches: Array<[number, number]> = [];
-  for (let first = 1; first <= total; first += size) batches.push([first, Math.min(total, first + size - 1)]);
-  return batches;
-}
+/**
+ * extractAllPages runs the page batches (pageBatches) through the worker pool, at most
+ * BATCHES_IN_FLIGHT at once. The first two start before the page count is known: each job opens
+ * the PDF, counts its pages and takes its own batch, and the first also reads the title, author and
+ * outline; the count is checked against the page limit when the first returns (jobs over the limit
+ * extract nothing), and any further batches follow.
+ */
+async function extractAllPages(input: ConvertInput, ctx: ConvertContext, name: string) {
+  const { signal, limits } = ctx;
+  const opening = Array.from({ length: BATCHES_IN_FLIGHT }, (_, batch) => ctx.tools.pool.run("pdfBatch", { bytes: input.bytes, batch, maxPages: limits.maxPages, facts: batch === 0 }, signal));
+  for (const job of opening) job.catch(() => {}); // awaited below, unless the first refuses the PDF
+  const first = await opening[0]!;
+  if (!first.ok) throw pdfError(first, name);
+  const total = first.numPages;
+  if (total === 0) throw new AppError("unreadable_document", `${name} has no pages; the PDF is damaged`);
+  if (limits.maxPages > 0 && total > limits.maxPages) {
+    throw new AppError("document_too_large", `${name} has ${total} pages; at most ${limits.maxPages} pages are converted. Split the PDF and convert the parts.`);
+  }
+  signal.throwIfAborted();
 
-/** extractAllPages runs the page batches through the worker pool, at most BATCHES_IN_FLIGHT at once. */
-async function extractAllPages(input: ConvertInput, total: number, ctx: ConvertContext, name: string) {
   const batches = pageBatches(total);
   const results: PageLayout[][] = new Array(batches.length);
   const failedPages: Array<{ page: number; message: string }> = [];
-  let next = 0;
-  const runBatches = async () => {
-    while (next < batches.length) {
-      ctx.signal.throwIfAborted();
-      const index = next++;
-      const [first, last] = batches[index]!;
-      const result = await ctx.tools.pool.run("pdfPages", { bytes: input.bytes, first, last }, ctx.signal);
+  let next = opening.length;
+  const runBatches = async (index: number, job: Promise<PdfPagesResult | PdfFailure>) => {
+    for (;;) {
+      const result = await job;
       if (!result.ok) throw pdfError(result, name);
-      results[index] = result.pages;
+      if (index < batches.length) results[index] = result.pages;
       failedPages.push(...result.failedPages);
+      if (next >= batches.length) return;
+      signal.throwIfAborted();
+      index = next++;
+      const [from, to] = batches[index]!;
+      job = ctx.tools.pool.run("pdfPages", { bytes: input.bytes, first: from, last: to }, signal);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(BATCHES_IN_FLIGHT, batches.length) }, runBatches));
-  return { pages: results.flat(), failedPages };
+  await Promise.all(opening.map((job, index) => runBatches(index, job)));
+  failedPages.sort((a, b) => a.page - b.page);
+  return { total, facts: first.facts ?? { title: null, author: null, outline: [] }, pages: results.flat(), failedPages };
 }
 
 /** ocrAll renders and OCRs every page in `pages` concurrently (bounded), keyed by page number. */
@@ -147,13 +161,13 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext)
  * inserts) and puts on each page the text that its text layer does not already hold. Pages without
  * a text layer are OCRed whole instead. Returns how many pictures gave text, and warnings.
  */
-async function readPictures(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext): Promise<{ found: number; warnings: string[] }> {
+async function readPictures(pdf: Uint8Array, images: Promise<PdfImageInfo[]>, pages: PageLayout[], ctx: ConvertContext): Promise<{ found: number; warnings: string[] }> {
   const warnings: string[] = [];
   const textPages = new Map(pages.filter((p) => p.chars >= MIN_TEXT_CHARS).map((p) => [p.page, p]));
   if (textPages.size === 0) return { found: 0, warnings };
   let listed: PdfImageInfo[];
   try {
-    listed = await listPdfImages(pdf, RENDER_TIMEOUT_MS, ctx.signal);
+    listed = await images;
   } catch (error) {
     if (ctx.signal.aborted || (error instanceof AppError && error.code === "tool_unavailable")) throw error;
     warnings.push(`pictures were not checked for text (${error instanceof AppError ? error.detail : String(error)})`);

@@ -1601,7 +1601,7 @@ function imageTextQuote(text: string): string {
 }
 
 function blockText(block: LayoutBlock): string {
-  return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : block.lines.map((l) => l.text).reduce((text, line) => (text ? joinWrapped(text, line) : line), "");
+  return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : joinLines(block.lines.map((l) => l.text));
 }
 
 /** RUNNING_SHARE: a block repeating at the same place on this share of the pages is running (odd and even pages may differ) */
@@ -1870,6 +1870,26 @@ export function joinWrapped(text: string, next: string): string {
   if (/\p{Ll}$/u.test(before) && /^\p{Ll}/u.test(after)) return text.slice(0, -1) + next;
   if (/^\p{Lu}/u.test(after)) return text + next;
   return `${text} ${next}`;
+}
+
+/** JOIN_TAIL: characters of the text so far that joinLines hands joinWrapped (it reads the last 64). */
+const JOIN_TAIL = 128;
+
+/**
+ * joinLines joins lines one after the other as joinWrapped does, giving joinWrapped only the tail of
+ * the text so far: on a block of hundreds of lines, reading the whole text at each line was quadratic.
+ */
+export function joinLines(lines: readonly string[]): string {
+  const done: string[] = [];
+  let tail = "";
+  for (const line of lines) {
+    tail = tail ? joinWrapped(tail, line) : line;
+    if (tail.length > 4 * JOIN_TAIL) {
+      done.push(tail.slice(0, -JOIN_TAIL));
+      tail = tail.slice(-JOIN_TAIL);
+    }
+  }
+  return done.join("") + tail;
 }
 
 /** escapeLineStarts keeps text that merely looks like markdown syntax at a line start literal. */

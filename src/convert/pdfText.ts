@@ -11,10 +11,11 @@
  * Why not PDFExtract itself: it also builds every page's operator list (all drawing operations,
  * images decoded) and its annotations, which doubles the time per page for text we never use.
  *
- * pdf.js runs its "worker" in this same thread: the worker module is imported statically and set
- * as `globalThis.pdfjsWorker`, which is also what makes it work inside the compiled binary (a
- * dynamically loaded worker script does not exist there). The package exports only its index, so
- * the bundled build is imported by path.
+ * pdf.js runs its "worker" in this same thread: the worker module is imported statically (and set
+ * as `globalThis.pdfjsWorker`), which is also what makes it work inside the compiled binary (a
+ * dynamically loaded worker script does not exist there), and talks to the API over an
+ * InThreadPort that hands text and operator chunks over without a structured clone. The package
+ * exports only its index, so the bundled build is imported by path.
  */
 // @ts-ignore pdf.js-extract ships no types for its bundled pdf.js build
 import * as pdfjsWorker from "../../node_modules/pdf.js-extract/lib/pdfjs/pdf.worker.mjs";
@@ -23,6 +24,7 @@ import * as pdfjsModule from "../../node_modules/pdf.js-extract/lib/pdfjs/pdf.mj
 import { fileURLToPath } from "node:url";
 import { isCompiled } from "../runtime/embedded";
 import { analyzePage, type OutlineEntry, type PageLayout, type PdfTextItem } from "./pdfLayout";
+import { pageBatches } from "./pdfBatches";
 import { rulesFromOperators } from "./pdfRules";
 
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
@@ -70,7 +72,74 @@ interface PdfjsLoadingTask {
   promise: Promise<PdfjsDocument>;
   destroy(): Promise<void>;
 }
-const pdfjs = pdfjsModule as { getDocument(src: Record<string, unknown>): PdfjsLoadingTask };
+const pdfjs = pdfjsModule as { getDocument(src: Record<string, unknown>): PdfjsLoadingTask; PDFWorker: new (options: { port: InThreadPort }) => unknown };
+const pdfjsWorkerSide = pdfjsWorker as { WorkerMessageHandler: { initializeFromPort(port: InThreadPort): void } };
+
+type PortListener = (event: { data: unknown }) => void;
+
+/** ENQUEUE: pdf.js's message kind for a chunk of a stream (src/shared/message_handler.js StreamKind). */
+const ENQUEUE = 4;
+
+/**
+ * InThreadPort is the channel between pdf.js's API and its worker side, both in this thread: what
+ * pdf.js's own LoopbackPort does (each message delivered in a microtask, as a structured clone),
+ * except for the chunks of getTextContent. Those are passed as they are: the worker side makes a new
+ * items array and styles object after sending each (evaluator.js enqueueChunk) and never touches the
+ * sent ones again, so the copy only cost time (about a tenth of reading a page's text). The chunk's
+ * own object is reused by the worker side, so it is copied (shallow).
+ */
+class InThreadPort {
+  #listeners = new Set<PortListener>();
+  postMessage(message: unknown, transfer?: Transferable[]): void {
+    const data = isTextChunk(message)
+      ? { ...message, chunk: { ...message.chunk } }
+      : isOperatorChunk(message)
+        ? { ...message, chunk: { ...message.chunk, fnArray: [...message.chunk.fnArray], argsArray: [...message.chunk.argsArray] } }
+        : structuredClone(message, transfer ? { transfer } : undefined);
+    void Promise.resolve().then(() => {
+      for (const listener of this.#listeners) listener.call(this, { data });
+    });
+  }
+  addEventListener(_name: string, listener: PortListener, options?: { signal?: AbortSignal }): void {
+    if (options?.signal?.aborted) return;
+    this.#listeners.add(listener);
+    options?.signal?.addEventListener("abort", () => this.#listeners.delete(listener), { once: true });
+  }
+  removeEventListener(_name: string, listener: PortListener): void {
+    this.#listeners.delete(listener);
+  }
+  terminate(): void {
+    this.#listeners.clear();
+  }
+}
+
+/** isTextChunk: a stream chunk of text content ({ items, styles }) sent by the worker side. */
+function isTextChunk(message: unknown): message is { chunk: { items: unknown[]; styles: unknown } } {
+  const m = message as { stream?: number; chunk?: { items?: unknown; styles?: unknown } } | null;
+  return m?.stream === ENQUEUE && Array.isArray(m.chunk?.items) && typeof m.chunk?.styles === "object";
+}
+
+/**
+ * isOperatorChunk: a stream chunk of an operator list ({ fnArray, argsArray }). The worker side
+ * empties both arrays in place after sending (operator_list.js flush), so they are copied; the
+ * operations' arguments it does not touch again. Cloning them (every glyph of every text run) cost
+ * a good part of reading a page's drawing, which is read only for its ruling lines.
+ */
+function isOperatorChunk(message: unknown): message is { chunk: { fnArray: unknown[]; argsArray: unknown[] } } {
+  const m = message as { stream?: number; chunk?: { fnArray?: unknown; argsArray?: unknown } } | null;
+  return m?.stream === ENQUEUE && Array.isArray(m.chunk?.fnArray) && Array.isArray(m.chunk?.argsArray);
+}
+
+/** inThreadWorker: this thread's pdf.js worker, on an InThreadPort, shared by the documents it opens. */
+let inThreadWorker: unknown = null;
+function pdfjsWorkerOfThread(): unknown {
+  if (!inThreadWorker) {
+    const port = new InThreadPort();
+    pdfjsWorkerSide.WorkerMessageHandler.initializeFromPort(port);
+    inThreadWorker = new pdfjs.PDFWorker({ port });
+  }
+  return inThreadWorker;
+}
 
 /** PdfFailure says why pdf.js refused the document; errors are returned, not thrown, so the reason survives the thread boundary. */
 export interface PdfFailure {
@@ -79,9 +148,8 @@ export interface PdfFailure {
   message: string;
 }
 
-export interface PdfProbe {
-  ok: true;
-  numPages: number;
+/** PdfFacts: what a PDF says about itself, read by the first batch's job. */
+export interface PdfFacts {
   /** title: the document information Title, else the XMP dc:title; null when absent */
   title: string | null;
   /** author: the document information Author, else the XMP dc:creator; null when absent */
@@ -107,6 +175,7 @@ const CMAP_DIR = isCompiled() ? undefined : fileURLToPath(new URL("../../node_mo
 function openDocument(bytes: Uint8Array): PdfjsLoadingTask {
   return pdfjs.getDocument({
     data: bytes,
+    worker: pdfjsWorkerOfThread(),
     verbosity: 0,
     isEvalSupported: false,
     disableFontFace: true,
@@ -141,13 +210,11 @@ async function withDocument<T>(bytes: Uint8Array, fn: (doc: PdfjsDocument) => Pr
   }
 }
 
-/** probePdf is a worker job: page count and title, to check the page limit before extracting. */
-export async function probePdf(args: { bytes: Uint8Array }): Promise<PdfProbe | PdfFailure> {
-  return withDocument(args.bytes, async (doc) => {
-    const meta = await doc.getMetadata().catch(() => null);
-    const outline = await doc.getOutline().catch(() => null);
-    return { ok: true as const, numPages: doc.numPages, title: titleOf(meta), author: authorOf(meta), outline: flattenOutline(outline ?? []) };
-  });
+/** documentFacts: the title, author and outline a PDF's first batch job reports with its pages. */
+async function documentFacts(doc: PdfjsDocument): Promise<PdfFacts> {
+  const meta = await doc.getMetadata().catch(() => null);
+  const outline = await doc.getOutline().catch(() => null);
+  return { title: titleOf(meta), author: authorOf(meta), outline: flattenOutline(outline ?? []) };
 }
 
 /** flattenOutline lists the bookmarks depth first, at most MAX_OUTLINE_ENTRIES, at most 6 deep. */
@@ -186,20 +253,42 @@ function authorOf(meta: Awaited<ReturnType<PdfjsDocument["getMetadata"]>> | null
 
 /** extractPdfPages is a worker job: the layout of pages `first` to `last` (1-based, inclusive). */
 export async function extractPdfPages(args: { bytes: Uint8Array; first: number; last: number }): Promise<PdfPagesResult | PdfFailure> {
+  return withDocument(args.bytes, (doc) => extractRange(doc, args.first, args.last));
+}
+
+/** PdfBatchResult: one batch's pages with the page count, and the document's facts when the job was asked for them. */
+export type PdfBatchResult = PdfPagesResult & { numPages: number; facts?: PdfFacts };
+
+/**
+ * extractPdfBatch is a worker job that needs no page count beforehand: it opens the PDF, takes batch
+ * `batch` of pageBatches(numPages) (none when the count is 0 or above `maxPages`, 0 = no limit, or
+ * the batch does not exist), and with `facts` also reads the title, author and outline. The
+ * converter starts the first two batches at once with it, so no job opens the document only to count
+ * its pages.
+ */
+export async function extractPdfBatch(args: { bytes: Uint8Array; batch: number; maxPages: number; facts: boolean }): Promise<PdfBatchResult | PdfFailure> {
   return withDocument(args.bytes, async (doc) => {
-    const pages: PageLayout[] = [];
-    const failedPages: PdfPagesResult["failedPages"] = [];
-    const last = Math.min(args.last, doc.numPages);
-    for (let n = Math.max(1, args.first); n <= last; n++) {
-      try {
-        pages.push(await pageLayout(doc, n));
-      } catch (error) {
-        failedPages.push({ page: n, message: error instanceof Error ? error.message : String(error) });
-        pages.push({ page: n, width: 0, height: 0, chars: 0, blocks: [] });
-      }
-    }
-    return { ok: true as const, pages, failedPages };
+    const numPages = doc.numPages;
+    const facts = args.facts ? await documentFacts(doc) : undefined;
+    const range = numPages > 0 && (args.maxPages <= 0 || numPages <= args.maxPages) ? pageBatches(numPages)[args.batch] : undefined;
+    const { pages, failedPages } = range ? await extractRange(doc, range[0], range[1]) : { pages: [], failedPages: [] };
+    return { ok: true as const, numPages, ...(facts ? { facts } : {}), pages, failedPages };
   });
+}
+
+async function extractRange(doc: PdfjsDocument, first: number, lastAsked: number): Promise<PdfPagesResult> {
+  const pages: PageLayout[] = [];
+  const failedPages: PdfPagesResult["failedPages"] = [];
+  const last = Math.min(lastAsked, doc.numPages);
+  for (let n = Math.max(1, first); n <= last; n++) {
+    try {
+      pages.push(await pageLayout(doc, n));
+    } catch (error) {
+      failedPages.push({ page: n, message: error instanceof Error ? error.message : String(error) });
+      pages.push({ page: n, width: 0, height: 0, chars: 0, blocks: [] });
+    }
+  }
+  return { ok: true as const, pages, failedPages };
 }
 
 async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {

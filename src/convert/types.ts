@@ -4,7 +4,7 @@
  * tools through the interfaces below, so each tool has one supervisor and tests use the real ones.
  */
 import type { Browser, MediaTools, OcrEngine, OfficeConverter } from "../tools/types";
-import type { extractPdfPages, probePdf } from "./pdfText";
+import type { extractPdfBatch, extractPdfPages } from "./pdfText";
 import type { Transcriber } from "../ai/transcribe";
 export type { Transcriber };
 
@@ -84,7 +84,7 @@ export interface ConvertLimits {
  * imports these from convert, so convert names what it needs instead of importing the pool.
  */
 export interface ConvertWorkers {
-  run(name: "pdfProbe", args: Parameters<typeof probePdf>[0], signal?: AbortSignal): ReturnType<typeof probePdf>;
+  run(name: "pdfBatch", args: Parameters<typeof extractPdfBatch>[0], signal?: AbortSignal): ReturnType<typeof extractPdfBatch>;
   run(name: "pdfPages", args: Parameters<typeof extractPdfPages>[0], signal?: AbortSignal): ReturnType<typeof extractPdfPages>;
 }
 

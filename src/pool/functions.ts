@@ -3,7 +3,7 @@
  * structured-cloneable argument and returns one. Capability modules add their CPU-heavy steps here.
  */
 import sharp from "sharp";
-import { extractPdfPages, probePdf } from "../convert/pdfText";
+import { extractPdfBatch, extractPdfPages } from "../convert/pdfText";
 import { extractLocal, type LocalOptions } from "../extract/local";
 import type { TypedSchema } from "../schema/typed";
 import { regexMatches } from "./regex";
@@ -16,8 +16,8 @@ export const WORKER_FUNCTIONS = {
       .toBuffer({ resolveWithObject: true });
     return { format: info.format, width: info.width, height: info.height, bytes: data.length, vips: sharp.versions.vips };
   },
-  /** pdfProbe loads a PDF (bytes) and returns its page count and title, or why it cannot be read. */
-  pdfProbe: probePdf,
+  /** pdfBatch reads one batch of a PDF's pages without knowing the page count beforehand, with its title and outline when asked (src/convert/pdfText.ts). */
+  pdfBatch: extractPdfBatch,
   /** pdfPages returns the text layout of a range of PDF pages (see src/convert/pdfText.ts). */
   pdfPages: extractPdfPages,
   /** regexSearch runs the analyze agent's regex_search; the caller aborts it at a deadline (catastrophic backtracking). */
