@@ -11,6 +11,7 @@ import type { Converter } from "./types";
 import {
   calsTableHtml,
   childElements,
+  blockFlow,
   element,
   escapeHtmlText,
   findAll,
@@ -135,27 +136,7 @@ function mathText(el: XNode): string {
 
 /** blocks writes the content of a container element (body, sec, caption, list-item, ...) as HTML blocks. */
 function blocks(node: XNode, ctx: JatsContext, depth: number, level: number): string {
-  if (depth > MAX_XML_DEPTH) return element("p", escapeHtmlText(rawText(node)));
-  let out = "";
-  let pending = "";
-  const flush = () => {
-    if (pending.trim()) out += element("p", pending);
-    pending = "";
-  };
-  for (const c of node.children) {
-    if (typeof c === "string") {
-      pending += escapeHtmlText(c);
-      continue;
-    }
-    const block = blockElement(c, ctx, depth + 1, level);
-    if (block === null) pending += inlineElement(c, ctx, depth + 1);
-    else {
-      flush();
-      out += block;
-    }
-  }
-  flush();
-  return out;
+  return blockFlow(node, depth, (c, d) => blockElement(c, ctx, d, level), (c, d) => inlineElement(c, ctx, d));
 }
 
 /** blockElement writes one block element, or returns null for an inline one. */

@@ -11,6 +11,7 @@
 import { AppError } from "../errors";
 import type { Converter } from "./types";
 import {
+  blockFlow,
   calsTableHtml,
   childElements,
   element,
@@ -93,27 +94,7 @@ const REFERENCE_NUMERAL = /^\s*(?:<[^>]+>)*\s*[\dA-Za-z]{1,5}['\u2032]*\s*(?:<\/
 
 /** blocks writes the content of a container as HTML blocks; loose text becomes a paragraph. */
 function blocks(node: XNode, ctx: PatentContext, depth: number): string {
-  if (depth > MAX_XML_DEPTH) return element("p", escapeHtmlText(rawText(node)));
-  let out = "";
-  let pending = "";
-  const flush = () => {
-    if (pending.trim()) out += element("p", pending);
-    pending = "";
-  };
-  for (const c of node.children) {
-    if (typeof c === "string") {
-      pending += escapeHtmlText(c);
-      continue;
-    }
-    const block = blockElement(c, ctx, depth + 1);
-    if (block === null) pending += inlineElement(c, depth + 1);
-    else {
-      flush();
-      out += block;
-    }
-  }
-  flush();
-  return out;
+  return blockFlow(node, depth, (c, d) => blockElement(c, ctx, d), (c, d) => inlineElement(c, d));
 }
 
 /** blockElement writes one block element, or returns null for an inline one. */

@@ -142,6 +142,35 @@ export function element(tag: string, inner: string, attrs: Record<string, string
   return `<${open}>${inner}</${tag}>`;
 }
 
+/**
+ * blockFlow writes the content of a container element as HTML blocks: each child element goes to
+ * `block` (one level deeper); when that returns null (an inline element) it goes to `inline` and,
+ * like loose text, into the running paragraph, which is closed before the next block.
+ */
+export function blockFlow(node: XNode, depth: number, block: (el: XNode, depth: number) => string | null, inline: (el: XNode, depth: number) => string): string {
+  if (depth > MAX_XML_DEPTH) return element("p", escapeHtmlText(rawText(node)));
+  let out = "";
+  let pending = "";
+  const flush = () => {
+    if (pending.trim()) out += element("p", pending);
+    pending = "";
+  };
+  for (const c of node.children) {
+    if (typeof c === "string") {
+      pending += escapeHtmlText(c);
+      continue;
+    }
+    const written = block(c, depth + 1);
+    if (written === null) pending += inline(c, depth + 1);
+    else {
+      flush();
+      out += written;
+    }
+  }
+  flush();
+  return out;
+}
+
 /** Render writes the HTML of one element's content (children); the converters pass their own. */
 export type Render = (node: XNode, depth: number) => string;
 
