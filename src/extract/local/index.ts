@@ -749,10 +749,10 @@ const PROVIDER_WORDS = new Set(["provider", "licensor", "offeror", "company"]);
 /** DOC_TITLE: lines that name the kind of document, not its issuer. */
 const DOC_TITLE = /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung)\b/i;
 
-/** patternFallback finds an unlabelled value by its shape: the only way left, so never confident. */
 /** OTHER_DATE_WORD: words that name a date other than the document's own (due, delivery, expiry) on the line before a date. */
 const OTHER_DATE_WORD = /\b(due|payment|pay by|deliver(y|ed)?|ship(ped|ping)?|expir\w*|valid|birth|f[aä]llig\w*|zahlbar|liefer\w*|[eé]ch[eé]ance|livraison|vervaldatum|levering|vencimiento|entrega|scadenza|consegna|vencimento|termin)\b/i;
 
+/** patternFallback finds an unlabelled value by its shape: the only way left, so never confident. */
 function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: FieldLabels): FieldOutcome | null {
   const md = doc.markdown;
   const at = (value: unknown, confidence: number, offset: number) => {
