@@ -331,6 +331,30 @@ describe("line items", () => {
     expect(r.confidence).toBeGreaterThanOrEqual(0.95);
   });
 
+  test("a description wrapped onto the line under its row is joined (a hyphen kept before a capital); a note, a bullet or a label line under a row is not", () => {
+    const md = [
+      "Pos Beschreibung Nettopreis Menge Einheit Steuersatz Nettobetrag",
+      "",
+      "1 Miettage 86,5500 2 Stk 19 % 173,10",
+      "",
+      "Weitere Eigenschaften:",
+      "2 Navigationssystem 5,0400 2 Stk 19 % 10,08",
+      "",
+      "- Garantie",
+      "3 minimale 15,5500 2 Stk 19 % 31,10",
+      "Selbstbeteiligung",
+      "",
+      "4 Personen- 7,9800 2 Stk 19 % 15,96",
+      "",
+      "Unfallversicherung",
+      "",
+      "Gesamtbetrag 230,24",
+    ].join("\n");
+    const r = items(md);
+    expect((r.value as Row[]).map((row) => row.description)).toEqual(["Miettage", "Navigationssystem", "minimale Selbstbeteiligung", "Personen-Unfallversicherung"]);
+    expect(r.citation!.endsWith("Unfallversicherung")).toBe(true);
+  });
+
   test.each([
     ["fr", "| Désignation | Quantité | Prix unitaire | Montant |\n| --- | --- | --- | --- |\n| Nougat 250g | 4 | 4,55 € | 18,20 € |\n| Biscuits 300g | 15 | 3,20 € | 48,00 € |\n| Sous-total | | | 66,20 € |"],
     ["nl", "| Omschrijving | Aantal | Stukprijs | Bedrag |\n| --- | --- | --- | --- |\n| Nougat 250g | 4 | € 4,55 | € 18,20 |\n| Biscuits 300g | 15 | € 3,20 | € 48,00 |\n| Subtotaal | | | € 66,20 |"],

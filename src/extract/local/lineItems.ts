@@ -267,8 +267,12 @@ export interface ItemTable {
   sums: boolean | null;
 }
 
-/** readItemTable reads the rows under the header at `index` up to the line that sums them. */
-function readItemTable(lines: Line[], header: HeaderLine, mark: DecimalMark): ItemTable | null {
+/**
+ * readItemTable reads the rows under the header at `index` up to the line that sums them; with
+ * `wraps`, a description's wrapped end on the line under its row is joined (text layers only: under
+ * an OCR row, such a line is as often noise read from a stamp or a crease).
+ */
+function readItemTable(lines: Line[], header: HeaderLine, mark: DecimalMark, wraps: boolean): ItemTable | null {
   const rows: ItemRow[] = [];
   let gap = 0;
   let stop = -1;
@@ -285,11 +289,40 @@ function readItemTable(lines: Line[], header: HeaderLine, mark: DecimalMark): It
     if (row) {
       rows.push(row);
       gap = 0;
+    } else if (wraps && rows.length && gap === 0 && continuesDescription(line, rows.at(-1)!)) {
+      const last = rows.at(-1)!;
+      last.values.description = joinDescription(String(last.values.description), line.plain.trim());
+      last.end = line.end;
+      gap = 1;
     } else if (rows.length && (line.isHeading || ++gap > MAX_GAP)) break;
     else if (!rows.length && ++gap > 2) break;
   }
   if (!rows.length) return null;
   return { rows, header, sums: stop < 0 ? null : amountsSum(lines, stop, rows, mark) };
+}
+
+/**
+ * CONTINUATION: the rest of a description wrapped onto the line under its row ("4 minimale 15,5500 2
+ * Stk 19 % 31,10" / "Selbstbeteiligung"): one to three words of letters, no digits, no label colon.
+ */
+const CONTINUATION = /^\p{L}[\p{L}'’&./-]*(?: [\p{L}'’&./-]+){0,2}$/u;
+
+/**
+ * continuesDescription: the first non-empty line after a row is its description's wrapped end: a
+ * plain line of CONTINUATION's shape, not a list item, heading, table row or a summing line, under a
+ * row whose description is one or two words (a wrapped cell; a longer one is whole).
+ */
+function continuesDescription(line: Line, row: ItemRow): boolean {
+  const words = String(row.values.description ?? "").split(/\s+/).length;
+  if (line.isTable || line.isHeading || /^\s*(?:[-*•+]|\d+[.)])\s/.test(line.text) || words > 2) return false;
+  const text = line.plain.trim();
+  return CONTINUATION.test(text) && !STOP_LINE.test(text) && !TAX_SUMMARY.test(text) && !UNIT_WORD.test(text);
+}
+
+/** joinDescription joins a wrapped description: "Personen-" + "Unfallversicherung" keeps the hyphen before a capital, "Selbst-" + "beteiligung" drops it. */
+function joinDescription(head: string, tail: string): string {
+  if (!head.endsWith("-")) return `${head} ${tail}`;
+  return /^\p{Lu}/u.test(tail) ? head + tail : head.slice(0, -1) + tail;
 }
 
 /** SUM_WINDOW: how many non-empty lines from the first summing line a subtotal or total may stand. */
@@ -318,7 +351,7 @@ export function findItemTable(doc: ParsedDocument): ItemTable | null {
   doc.lines.forEach((line, i) => {
     const header = readHeader(line, i);
     if (!header) return;
-    const table = readItemTable(doc.lines, header, doc.decimalMark);
+    const table = readItemTable(doc.lines, header, doc.decimalMark, doc.ocrQuality === null);
     if (table && (!best || score(table) > score(best))) best = table;
   });
   return best;
