@@ -111,6 +111,12 @@ const SEGMENT_GAP_EM = 0.9;
 const TIGHT_GAP_EM = 0.5;
 /** WORD_GAP_EM: a gap wider than this between two runs is a space. */
 const WORD_GAP_EM = 0.12;
+/**
+ * OVERLAP_EM: a run that starts more than this far back inside the one before is no continuation of
+ * its word (kerning moves back a fraction of an em): two visual lines drawn into one ("Medicare Tax"
+ * over "on Unreported Tip Income" beside a large form number) are spaced, not run together.
+ */
+const OVERLAP_EM = 1;
 /** BULLET: a list marker alone; when it is its own segment it is glued to the text after it. */
 const BULLET_ONLY = /^(?:[•◦▪▫‣●○■□➢►▸–—*·-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])$/;
 const BULLET_START = /^([•◦▪▫‣●○■□➢►▸*+·–-])\s+(.*)$/s;
@@ -648,7 +654,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
       if (gap < 0 && item.x - seg.x < 1 && last[last.length - 1]!.text.endsWith(text)) continue; // overprinted (fake bold)
       const spaced = item.spaced || /\s$/.test(last[last.length - 1]!.text);
       if (gap <= (spaced ? SEGMENT_GAP_EM : TIGHT_GAP_EM) * em) {
-        last.push({ text, space: gap > WORD_GAP_EM * em });
+        last.push({ text, space: gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em });
         seg.x2 = Math.max(seg.x2, item.x + item.width);
         seg.size = Math.max(seg.size, item.size);
         if (!item.bold && /\p{L}/u.test(item.str)) seg.plain = true;
