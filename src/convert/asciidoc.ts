@@ -9,8 +9,7 @@
  * the server open another file.
  */
 import { AppError } from "../errors";
-import { decodeText } from "./charset";
-import { looksBinary } from "./text";
+import { decodedText } from "./text";
 import { fence, gfmTable, heading, tidyMarkdown } from "./markdown";
 import type { Converter } from "./types";
 
@@ -463,8 +462,7 @@ function splitCsv(line: string): string[] {
 
 /** convertAsciiDoc converts an AsciiDoc file; the document title (`= Title`) is the title. */
 export const convertAsciiDoc: Converter = async (input) => {
-  const text = decodeText(input.bytes, input.declaredCharset).text;
-  if (looksBinary(text)) throw new AppError("unreadable_document", `${input.filename} is not text (it contains binary data); send an AsciiDoc text file.`);
+  const text = decodedText(input, "is not text (it contains binary data); send an AsciiDoc text file.");
   const lines = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split("\n");
   if (!lines.some((l) => l.trim())) throw new AppError("empty_document", `${input.filename} contains no text; send a file with content.`);
   const state: AdocState = { attributes: new Map(), footnotes: [] };

@@ -6,8 +6,7 @@
  * Cues repeated by roll-up captions (each cue repeating the previous line) are written once.
  */
 import { AppError } from "../errors";
-import { decodeText } from "./charset";
-import { looksBinary } from "./text";
+import { decodedText } from "./text";
 import { tidyMarkdown } from "./markdown";
 import type { Converter } from "./types";
 
@@ -95,8 +94,7 @@ function transcript(cues: Cue[]): string {
 
 /** convertSubtitles writes a WebVTT or SRT file as a transcript. */
 export const convertSubtitles: Converter = async (input) => {
-  const text = decodeText(input.bytes, input.declaredCharset).text;
-  if (looksBinary(text)) throw new AppError("unreadable_document", `${input.filename} is not a subtitle file (it contains binary data).`);
+  const text = decodedText(input, "is not a subtitle file (it contains binary data).");
   const cues = parseCues(text);
   if (!cues.length) {
     throw new AppError("empty_document", `${input.filename} has no cues (no 'start --> end' timing line followed by text); send a WebVTT or SRT file with captions.`);

@@ -4,7 +4,7 @@
  */
 import { AppError } from "../errors";
 import { tidyMarkdown } from "./markdown";
-import type { Converter } from "./types";
+import type { ConvertInput, Converter } from "./types";
 import { decodeText } from "./charset";
 
 /** MARKDOWN_EXTENSIONS are the extensions whose text already is markdown. */
@@ -45,12 +45,19 @@ function plainParagraphs(text: string): string {
     .replace(/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/g, "");
 }
 
+/**
+ * decodedText is a text format's input decoded (declared charset, else detected), refused with 400
+ * `unreadable_document` when it is binary data: "<file> <notText>" says what was expected.
+ */
+export function decodedText(input: ConvertInput, notText: string): string {
+  const text = decodeText(input.bytes, input.declaredCharset).text;
+  if (looksBinary(text)) throw new AppError("unreadable_document", `${input.filename} ${notText}`);
+  return text;
+}
+
 /** convertText decodes the text; markdown passes through as is, other text keeps its paragraphs. */
 export const convertText: Converter = async (input) => {
-  const text = decodeText(input.bytes, input.declaredCharset).text;
-  if (looksBinary(text)) {
-    throw new AppError("unreadable_document", `${input.filename} is not text (it contains binary data); send a text file or the document in its own format.`);
-  }
+  const text = decodedText(input, "is not text (it contains binary data); send a text file or the document in its own format.");
   const clean = plainParagraphs(text);
   if (!clean.trim()) throw new AppError("empty_document", `${input.filename} contains no text; send a file with content.`);
   const isMarkdown = MARKDOWN_EXTENSIONS.has(input.ext) || input.contentType === "text/markdown";

@@ -11,8 +11,7 @@
  */
 import { Parser } from "htmlparser2";
 import { htmlToMarkdown } from "./html";
-import { decodeText } from "./charset";
-import { looksBinary } from "./text";
+import { decodedText } from "./text";
 import { AppError } from "../errors";
 import type { ConvertInput } from "./types";
 
@@ -61,8 +60,7 @@ export function parseXmlTree(text: string): XNode {
 
 /** readXmlText decodes an XML upload to text, refusing binary data and empty files. */
 export function readXmlText(input: ConvertInput, what: string): string {
-  const text = decodeText(input.bytes, input.declaredCharset).text;
-  if (looksBinary(text)) throw new AppError("unreadable_document", `${input.filename} is not a ${what} XML file (it contains binary data).`);
+  const text = decodedText(input, `is not a ${what} XML file (it contains binary data).`);
   if (!text.trim()) throw new AppError("empty_document", `${input.filename} contains no text; send a file with content.`);
   return text;
 }
