@@ -1417,3 +1417,26 @@ describe("international invoice layouts (issue 15: made-up text of the kinds met
     expect(r.currency!.value).toBe("EUR");
   });
 });
+
+describe("international invoices: evidence that settles a value (issue 15, second round; made-up text of the kinds met on real invoices)", () => {
+  const schema = {
+    invoice_number: { type: "string", description: "The invoice number" },
+    invoice_date: { type: "string", description: "The date the invoice was issued" },
+    total: { type: "number", description: "Total amount to pay, tax included" },
+    currency: { type: "string", description: "Currency of the total as an ISO 4217 code" },
+    vendor: { type: "string", description: "Name of the company that issued the invoice" },
+  };
+
+  test("a bare '$' on a page with a US address ('Springfield, IL, 62701', 'Anytown, USA') is settled as USD, even printed once; not when another dollar country is named", () => {
+    const once = run("INVOICE\nWidget Repair Co.\n12 Elm Lane\nSpringfield, IL, 62701\nTOTAL $54.10", schema).currency!;
+    expect(once.value).toBe("USD");
+    expect(once.confidence).toBeGreaterThanOrEqual(0.8);
+    const country = run("# Invoice\n\n| FROM: Widget Works | TO: Jane Roe |\n| --- | --- |\n| ADDRESS: 1 Main Street | ADDRESS: 2 Main Street |\n| Smalltown, USA | Smalltown, USA |\n\nTotal $12.00", schema).currency!;
+    expect(country.value).toBe("USD");
+    expect(country.confidence).toBeGreaterThanOrEqual(0.8);
+    const canada = run("INVOICE\nMaple Widgets Ltd.\n5 King St, Toronto, Canada\nBill to: Springfield, IL 62701\nTOTAL $54.10", schema).currency!;
+    expect(canada.confidence).toBeLessThan(0.8);
+    const none = run("INVOICE\nWidget Repair Co.\nTOTAL $54.10", schema).currency!;
+    expect(none.confidence).toBeLessThan(0.8);
+  });
+});

@@ -839,7 +839,9 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
  * currencyOfAmounts reads the currency the document's amounts are written in. One currency written
  * three times or more and no other is settled by the data (0.85); once or twice, 0.6; when several
  * appear, the most frequent at 0.45. A bare "$" is the sign of a dozen currencies: it reads as USD
- * only below 0.8 unless the page settles it ("USD", "US$", a US state and ZIP code).
+ * only below 0.8 unless the page settles it ("USD", "US$"), or prints a US address (a state and ZIP
+ * code, or a line ending in "USA") and names no other country of a dollar: the sign and the address
+ * agree on USD, settled however often the sign is printed.
  */
 function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
   const counts = new Map<string, { n: number; bare: boolean; line: { start: number; end: number } }>();
@@ -858,8 +860,11 @@ function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
   const ranked = [...counts.entries()].sort((a, b) => b[1].n - a[1].n);
   const best = ranked[0];
   if (!best) return null;
-  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 || (best[1].n >= 2 && underCurrencyLabel(doc, best[0])) || amountsStatedIn(doc, best[0]) ? 0.85 : 0.6;
-  if (best[1].bare && !US_ADDRESS.test(doc.markdown)) confidence = Math.min(confidence, 0.6);
+  const usAddress = US_ADDRESS.test(doc.markdown) || US_COUNTRY_LINE.test(doc.markdown);
+  // a bare "$" on a page that prints a US address and no other currency: the sign and the address agree on USD
+  const dollarsOfUs = best[1].bare && best[0] === "USD" && usAddress && !OTHER_DOLLAR_COUNTRY.test(doc.markdown);
+  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 || (best[1].n >= 2 && underCurrencyLabel(doc, best[0])) || amountsStatedIn(doc, best[0]) || dollarsOfUs ? 0.85 : 0.6;
+  if (best[1].bare && !dollarsOfUs) confidence = Math.min(confidence, 0.6);
   return cite(doc, best[0], confidence, best[1].line.start, best[1].line.end);
 }
 
@@ -900,8 +905,12 @@ function amountsStatedIn(doc: ParsedDocument, code: string): boolean {
 
 /** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"), or its sign or name after an amount ("3500,00 zł", "310,00 EURO"). */
 const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:${CURRENCY_CODES.join("|")})\\b|(?<=\\d\\s?)(?:zł|[Ee]uros?|EUROS?)(?![A-Za-zżźćńółęąś])`, "g");
-/** US_ADDRESS: a US state's code and a ZIP code ("Austin, TX 78701"), which settles a bare "$" as USD. */
-const US_ADDRESS = /,\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s+\d{5}(?:-\d{4})?\b/;
+/** US_ADDRESS: a US state's code and a ZIP code ("Austin, TX 78701", "New York, NY, 10001"), which settles a bare "$" as USD. */
+const US_ADDRESS = /,\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY]),?\s+\d{5}(?:-\d{4})?\b/;
+/** US_COUNTRY_LINE: an address line that ends with the country ("Anytown, USA", "Denver, CO, United States"). */
+const US_COUNTRY_LINE = /,\s*(?:USA|U\.S\.A\.?|United States(?: of America)?)\s*(?:\||$)/m;
+/** OTHER_DOLLAR_COUNTRY: countries whose own dollar a bare "$" may be, named on the page: then the address settles nothing. */
+const OTHER_DOLLAR_COUNTRY = /\b(Canada|Australia|New Zealand|Singapore|Hong Kong|Mexico|M[ée]xico|Taiwan|Brasil|Brazil|Chile|Argentina|Colombia)\b/i;
 
 function regexFallback(md: string, re: RegExp, confidence: number, at: (v: unknown, c: number, o: number) => FieldOutcome): FieldOutcome | null {
   const m = md.match(re);
