@@ -1439,4 +1439,17 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     const none = run("INVOICE\nWidget Repair Co.\nTOTAL $54.10", schema).currency!;
     expect(none.confidence).toBeLessThan(0.8);
   });
+
+  test("the name on top written again as the payee ('checks payable to:', 'Account Name:') settles the issuer, OCR-read too; another payee name settles nothing", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const md = "invoice\n\nFROM INVOICE # WR-7\nWidget Repair Inc. INVOICE DATE 11/02/2019\n12 Elm Lane\nSubtotal 10.00\nTOTAL $10.00\n\nPlease make checks payable to: Widget Repair Inc.";
+    const paid = extractLocal(md, parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    expect(paid.value).toBe("Widget Repair Inc.");
+    expect(paid.confidence).toBeGreaterThanOrEqual(0.8);
+    const account = extractLocal("Original for Recipient\n\nGlobex LTD\n\n12 Harbour Road Tax Invoice\nINVOICE TO\nInitech Pvt Ltd\nAccount Name: Globex LTD SUBTOTAL 600.00\nIFS CODE: GLB001", parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    expect(account.value).toBe("Globex LTD");
+    expect(account.confidence).toBeGreaterThanOrEqual(0.8);
+    const other = extractLocal("invoice\n\nWidget Repair Inc.\n12 Elm Lane\nTOTAL $10.00\n\nPlease make checks payable to: Widget Holdings LLC", parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    expect(other.confidence).toBeLessThan(0.8);
+  });
 });

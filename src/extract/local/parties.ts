@@ -337,6 +337,34 @@ const THANKED_WEIGHT = 3;
 /** ISSUER_MARGIN: how far (in layout points) the settled issuer must lead every other name. */
 const ISSUER_MARGIN = 2;
 
+/**
+ * PAYEE_LABEL: the label of the payee in an invoice's payment instructions, in the languages invoices come in
+ * ("make checks payable to", "Account Name", "Kontoinhaber", "Titulaire du compte", "t.n.v.", "Posiadacz rachunku").
+ * A recipient's label ("Empfänger", "Odbiorca") is left out: on an invoice it may name the customer.
+ */
+const PAYEE_LABEL =
+  /(?<!\p{L})(?:(?:make\s+(?:all\s+)?)?(?:checks|cheques)\s+payable\s+to|payable\s+to|account\s+name|account\s+holder|beneficiary(?:\s+name)?|kontoinhaber(?:in)?|titulaire(?:\s+du\s+compte)?|b[ée]n[ée]ficiaire|rekeninghouder|ten\s+name\s+van|t\.\s?n\.\s?v\.|titular(?:\s+de\s+la\s+cuenta)?|beneficiario|intestatario|intestato\s+a|posiadacz\s+rachunku|w[łl]a[śs]ciciel\s+rachunku)\s*:?\s+(.+)$/iu;
+
+/**
+ * payeeNamed says whether a line other than `except` names the issuer `key` (squashed) as the payee of the
+ * page's payment instructions: the words after a payee label, up to a cell border or the name's legal form,
+ * are the name letter for letter.
+ */
+function payeeNamed(lines: Line[], key: string, except: number): boolean {
+  if (key.length < 4) return false;
+  return lines.some((line, i) => {
+    if (i === except || !line.plain) return false;
+    const m = line.plain.match(PAYEE_LABEL);
+    if (!m) return false;
+    const text = m[1]!.split(/\s+\|\s+|\s{2,}/)[0]!;
+    // "Account Name: Contoso LTD SUBTOTAL 600.00": a name run into the next column ends at its legal form
+    const name = companyName(text);
+    const words = name.split(/\s+/);
+    // the name may be followed by other words on the line; its leading words are compared
+    return words.some((_, n) => squash(words.slice(0, n + 1).join(" ")) === key);
+  });
+}
+
 /** findIssuer picks the name that the document's layout and wording say issued it, or null. */
 export function findIssuer(doc: ParsedDocument): Issuer | null {
   const lines = doc.lines;
@@ -422,8 +450,12 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   if (doc.ocrQuality === null && best.top && best.lines.size >= 2 && hasLegalForm(best.mention.name) && margin >= ISSUER_MARGIN) confidence = ISSUER_SETTLED;
   // a receipt's name on top and again in its thank-you line ("Thank you for shopping at PASARAYA BORONG PINTAR SDN
   // BHD"), letter for letter: two readings of OCR's letters agree, and the receipt's own words say it is the shop
-  const ocrSettled = doc.ocrQuality !== null && best.top && best.thanked && best.lines.size >= 2 && margin >= ISSUER_MARGIN;
-  if (ocrSettled) confidence = ISSUER_SETTLED;
+  // the name on top written again as the payee of the page's payment instructions ("Please make checks payable to:
+  // East Repair Inc.", "Account Name: Contoso LTD"), letter for letter: who is paid is who issued the invoice, and two
+  // readings of the name agree (OCR's too)
+  const payee = best.top && payeeNamed(lines, bestKey, best.mention.line);
+  const ocrSettled = doc.ocrQuality !== null && best.top && ((best.thanked && best.lines.size >= 2 && margin >= ISSUER_MARGIN) || payee);
+  if (ocrSettled || payee) confidence = ISSUER_SETTLED;
   const evidence = { score: best.score, margin, printed: best.lines.size, legalForm: hasLegalForm(best.mention.name), top: best.top };
   // the mention cited is the first, on top where the page names its issuer (thank-you lines are read last)
   return { name: initialsReadAgain(best.mention.name, content.filter((x) => x.i !== best.mention.line).map((x) => x.l.plain)), confidence, ocrSettled, start: best.mention.start, end: best.mention.end, evidence };
