@@ -1452,4 +1452,28 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     const other = extractLocal("invoice\n\nWidget Repair Inc.\n12 Elm Lane\nTOTAL $10.00\n\nPlease make checks payable to: Widget Holdings LLC", parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
     expect(other.confidence).toBeLessThan(0.8);
   });
+
+  test("OCR'd totals with the euro sign after them ('Totale 125,00€', 'Subtotale | 110,00€') are read, and settled when the subtotal and tax add up to them", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const r = extractLocal("ACME SRL\n\nFattura\n\nSubtotale | 210,00€\nImposta IVA 46,20€\nTotale 256,20€\n\nGrazie", parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(r.value).toBe(256.2);
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    const off = extractLocal("ACME SRL\n\nFattura\n\nSubtotale | 210,00€\nImposta IVA 46,20€\nTotale 266,20€", parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(off.value).toBe(266.2);
+    expect(off.confidence).toBeLessThan(0.8);
+  });
+
+  test("the amounts between the subtotal and the total (a discount taken off, a tax, shipping, a zero tax) that add up to the total settle it; a VAT number under 'N° TVA' is no tax amount", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const chain = "Acme INVOICE\n\nDate Sep 24, 2019\nLaptop 2 $1,000.00 $2,000.00 Subtotal $2,000.00\nDiscounts (10% $200.00\nTax (8% $144.00\nShipping $25.50\nTota $1,969.50\nAmount Paid $500.00";
+    const r = extractLocal(chain, parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(r.value).toBe(1969.5);
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    const wrong = extractLocal(chain.replace("Tota $1,969.50", "Tota $1,989.50"), parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(wrong.confidence).toBeLessThan(0.8);
+    const zero = "ACME SARL\n\nN° TVA.: 123456-7\nFACTURE: F-88\nClient: Jean Roux NE TVA.: 765432-1\nSous total 40,00€\nTVA 0,00€\nMontant TTC 40,00€";
+    const z = extractLocal(zero, parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(z.value).toBe(40);
+    expect(z.confidence).toBeGreaterThanOrEqual(0.8);
+  });
 });
