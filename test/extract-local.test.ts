@@ -1476,4 +1476,17 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     expect(z.value).toBe(40);
     expect(z.confidence).toBeGreaterThanOrEqual(0.8);
   });
+
+  test("an identifier opening with letters and a dash beside its label mid-line ('FROM INVOICE # WR-007'), and a title's number word carried to the next line ('# Faktura' / 'Nr 7/2023'), are settled", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const mid = extractLocal("invoice\n\nFROM INVOICE # WR-007\nWidget Repair Inc. INVOICE DATE 11/02/2019\nTOTAL $10.00", parseTypedSchema(JSON.stringify(schema)), ocr).invoice_number!;
+    expect(mid.value).toBe("WR-007");
+    expect(mid.confidence).toBeGreaterThanOrEqual(0.8);
+    const carried = run("# Faktura\n\nNr 7/2023\n\n| Razem do zapłaty: | 1230,00 zł |\n| --- | --- |", schema).invoice_number!;
+    expect(carried.value).toBe("7/2023");
+    expect(carried.confidence).toBeGreaterThanOrEqual(0.8);
+    // a value with more than the number's word and the identifier stays in doubt
+    const more = run("# Faktura\n\nNr 7/2023 korekta 2\n\n| Razem do zapłaty: | 1230,00 zł |\n| --- | --- |", schema).invoice_number!;
+    expect(more.confidence).toBeLessThan(0.8);
+  });
 });

@@ -486,7 +486,7 @@ function meaningBonus(label: string, labels: FieldLabels): number {
 }
 
 /** MIDLINE_ID: a value that opens with an identifier: digits, possibly with letters, joined by dashes, slashes or dots ("1545-0074", "AB-2024/17"). */
-const MIDLINE_ID = /^[A-Z]{0,4}\d[\dA-Z]*(?:[-/.][\dA-Z]+)*(?![\w])/;
+const MIDLINE_ID = /^[A-Z]{0,4}[-/.]?\d[\dA-Z]*(?:[-/.][\dA-Z]+)*(?![\w])/;
 
 /** HEADING_RUN_ON: words that join a label's words to more of a heading ("Law and Venue", "Name & Address", "Datum und Ort"). */
 const HEADING_RUN_ON = /^(?:and|or|und|oder|et|ou|en|of|oraz|AND|OR|UND|OF|ET)(?!\p{L})|^&|^[yeo]\s/u;
@@ -620,6 +620,8 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   if (isIdField(labels) && /[\s()]/.test(text)) {
     const id = firstMatch(ID_RE, text);
     if (!id) return null;
+    // "# Faktura" over "Nr 1/2014": the number's own word opens the value, the identifier and nothing after it
+    if (NUMBER_WORD_ID.test(text) && text.trim().endsWith(id)) return { value: id, quality: 1 };
     // "RE-20170509/505 von 09.05.2017": an identifier with digits opening the value, a word after it, is read whole;
     // "12 345" may be one number split by a space, so an identifier followed by digits stays in doubt
     const whole = text.startsWith(id) && /\d/.test(id) && /[-/.]/.test(id) && /^\s+\p{L}/u.test(text.slice(id.length));
@@ -643,6 +645,9 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   }
   return { value: text, quality: 1 };
 }
+
+/** NUMBER_WORD_ID: a value that is a number's word and the identifier ("Nr 1/2014", "No. 4711", "N° F-12"), a title's label carried on to the next line. */
+const NUMBER_WORD_ID = /^(?:nr|no|n[°ºo]|#|number|nummer|numer|numero|número|num)\.?\s*:?\s*\S+$/i;
 
 /** OTHER_PARTY_OPENING: the first word of a line that names the customer (for a vendor field) or the vendor (for a customer field). */
 const OTHER_PARTY_OPENING: Record<"vendor" | "customer", RegExp> = {
