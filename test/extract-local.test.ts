@@ -1489,4 +1489,10 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     const more = run("# Faktura\n\nNr 7/2023 korekta 2\n\n| Razem do zapłaty: | 1230,00 zł |\n| --- | --- |", schema).invoice_number!;
     expect(more.confidence).toBeLessThan(0.8);
   });
+
+  test("a letterhead's name read on one line with a label beside it ('ACME LTD. Factuurdatum: 03.02.2021') leaves the label exact", () => {
+    const r = extractLocal("ACME LTD. Factuurdatum: 03.02.2021\n\nKerkstraat 5\nFACTUUR\n\nFACTUURNUMMER: 77120\nTotaal 110,00", parseTypedSchema(JSON.stringify(schema)), { ocrQuality: 0.9 }).invoice_date!;
+    expect(r.value).toBe("03.02.2021");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+  });
 });

@@ -185,6 +185,9 @@ function afterSeparator(label: string, raw: string): string {
   return label;
 }
 
+/** NAME_BEFORE_LABEL: a company name up to its legal form with a capitalised word after it, opening a label ("CONTOSO LTD. Factuurdatum"). */
+const NAME_BEFORE_LABEL = /^\p{Lu}[\p{L}&'’. -]{1,50}?\s(?:LTD|Ltd|INC|Inc|LLC|GmbH|SARL|PLC|B\.V|N\.V|S\.A|Corp|CORP)\.?,?\s+(?=\p{Lu}\p{L}+)/u;
+
 /** COLON_RE: a label's colon, followed by a space or the end (not "14:32" nor "https:"). */
 const COLON_RE = /:(?=\s|$)/g;
 
@@ -203,6 +206,10 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
     let label = afterSeparator(text.slice(labelStart, c).trim(), line.text);
     // a label run into the text before it ("... 3,25 EUR Net amount: 870,00"): keep its label words
     if (!isLabelLike(label) || label.split(/\s+/).length > 6) label = trailingLabel(label.split(/\s+/), vocab);
+    // "CONTOSO LTD. Factuurdatum: 02.01.2020": OCR read the letterhead's name and a label beside it as one line; the
+    // label opens after the name's legal form
+    const afterName = label.match(NAME_BEFORE_LABEL);
+    if (afterName) label = label.slice(afterName[0].length);
     const valueEnd = k + 1 < colons.length ? colons[k + 1]! : text.length;
     let value = text.slice(c + 1, valueEnd);
     let nextLabelStart = valueEnd;
