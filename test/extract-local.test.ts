@@ -1495,4 +1495,13 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     expect(r.value).toBe("03.02.2021");
     expect(r.confidence).toBeGreaterThanOrEqual(0.8);
   });
+
+  test("the first cell under a party's own title ('| Sprzedawca | Nabywca |') names the party when it is a company name; a person's name there stays unsettled", () => {
+    const md = "# Faktura\n\nNr 7/2023\n\n| Sprzedawca | Nabywca |\n| --- | --- |\n| Przykładowa Firma S.A. | Inna Firma sp. z o.o. |\n| ul. Polna 1 | ul. Leśna 2 |\n\n| Razem do zapłaty: | 1230,00 zł |\n| --- | --- |";
+    const r = run(md, schema).vendor!;
+    expect(r.value).toBe("Przykładowa Firma S.A.");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    const person = run(md.replace("Przykładowa Firma S.A.", "Jan Kowalski"), schema).vendor!;
+    expect(person.confidence).toBeLessThan(0.8);
+  });
 });

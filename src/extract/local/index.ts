@@ -299,7 +299,10 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     const coerced = coerce(candidate, def, labels, parent, doc.decimalMark);
     if (!coerced) continue;
     let base = KIND_CONFIDENCE[candidate.kind];
-    if (candidate.kind === "column" && (candidate.columnValues ?? 1) > 1) base = 0.55;
+    // a column of several values is a list, its first cell one of them; but the first cell under a party's own title
+    // ("| Sprzedawca | Nabywca |" over "| Systemy Internetowe S.A. | ... |") is the party's name, heading its address block
+    const partyBlock = isPartyField(labels) && score === 1 && hasCompanyForm(String(coerced.value));
+    if (candidate.kind === "column" && (candidate.columnValues ?? 1) > 1 && !partyBlock) base = 0.55;
     // a name read from the line under a label or after an unpunctuated word may be a title ("Physiotherapeutin")
     if (isPartyField(labels) && ["next-line", "prefix", "phrase"].includes(candidate.kind) && !hasCompanyForm(String(coerced.value))) base = Math.min(base, 0.75);
     let confidence = score === 1 ? base : Math.min(0.75, 0.45 + 0.3 * score) * (base / 0.95);
