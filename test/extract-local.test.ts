@@ -1504,4 +1504,25 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     const person = run(md.replace("Przykładowa Firma S.A.", "Jan Kowalski"), schema).vendor!;
     expect(person.confidence).toBeLessThan(0.8);
   });
+
+  test("the name on top whose letters, its legal form aside, are the page's e-mail domain ('ACME LTD.' and billing@acme.com) is settled, OCR-read too; a domain that holds more settles nothing", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const md = "ACME LTD.\n\nGartenstraße 2\n321 Hamburg\n\nJohannes Schmidt Rechnungsdatum 01.02.2020\nEmail billing@acme.com\nRechnungsbetrag 310,00 EURO";
+    const r = extractLocal(md, parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    expect(r.value).toBe("ACME LTD.");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    const wider = extractLocal(md.replace("billing@acme.com", "billing@acmegroup.com"), parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    expect(wider.confidence).toBeLessThan(0.8);
+  });
+
+  test("a total label alone on its line takes the amount alone a few lines below it, unsettled; amounts in Indian grouping on an Indian invoice that marks no currency are rupees, unsettled", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const apart = extractLocal("ACME GMBH\n\nIhre Rechnung\nHolz 5 50,00 EURO 250,00 EURO\n\nRechnungsbetrag\n\nVielen Dank\n\n250,00 EURO", parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(apart.value).toBe(250);
+    expect(apart.confidence).toBeLessThan(0.6);
+    const rupees = run("Tax Invoice\nGSTIN: 12ABCDE0123A1A2\nIGST 18% 1,08,000.00\nTOTAL DUE 7,08,000.00", schema).currency!;
+    expect(rupees.value).toBe("INR");
+    expect(rupees.confidence).toBeLessThan(0.8);
+    expect(run("Tax Invoice\nSubtotal 1,08,000.00\nTOTAL DUE 7,08,000.00", schema).currency!.found).toBe(false);
+  });
 });

@@ -835,6 +835,9 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     // "SUB-TOTAL (EX) 26.00 / TOTAL TAX 1.56 / ROUNDING -0.01": the net amount, its tax and the cash rounding add up to what was paid
     const rounded = netTaxRounded(doc);
     if (rounded) return cite(doc, rounded.value, NET_TAX_ROUNDED, rounded.candidate.start, rounded.candidate.end);
+    // "Rechnungsbetrag" / "Vielen Dank ..." / "310,00 EURO": OCR read the label column apart from the amounts
+    const apart = amountBelowLabel(doc, labels);
+    if (apart) return apart;
     const money = allNumbers(md).filter((n) => n.currency && !n.percent);
     if (!money.length) return null;
     const largest = money.reduce((a, b) => (b.value > a.value ? b : a));
@@ -867,13 +870,54 @@ function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
   }
   const ranked = [...counts.entries()].sort((a, b) => b[1].n - a[1].n);
   const best = ranked[0];
-  if (!best) return null;
+  if (!best) return rupeesByGrouping(doc);
   const usAddress = US_ADDRESS.test(doc.markdown) || US_COUNTRY_LINE.test(doc.markdown);
   // a bare "$" on a page that prints a US address and no other currency: the sign and the address agree on USD
   const dollarsOfUs = best[1].bare && best[0] === "USD" && usAddress && !OTHER_DOLLAR_COUNTRY.test(doc.markdown);
   let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 || (best[1].n >= 2 && underCurrencyLabel(doc, best[0])) || amountsStatedIn(doc, best[0]) || dollarsOfUs ? 0.85 : 0.6;
   if (best[1].bare && !dollarsOfUs) confidence = Math.min(confidence, 0.6);
   return cite(doc, best[0], confidence, best[1].line.start, best[1].line.end);
+}
+
+/** LONE_AMOUNT: a line that is one two-decimal amount and its currency, nothing else ("310,00 EURO", "$12.50"). */
+const LONE_AMOUNT = /^(?:[$€£]\s?)?(\d[\d.,' ]*[.,]\d{2})\s?(?:€|£|EUR|EURO|USD|GBP|CHF|PLN|zł)?$/u;
+/** AMOUNT_APART: the confidence of an amount read below its label, lines apart: the layout pairs them, nothing confirms it. */
+const AMOUNT_APART = 0.5;
+
+/**
+ * amountBelowLabel: a line that is the field's exact label alone ("Rechnungsbetrag"), OCR having read the
+ * label column apart from the amount column, takes the first line below it (within four, with no digit between)
+ * that is an amount alone ("310,00 EURO"), below 0.6. Null when no such pair is printed.
+ */
+function amountBelowLabel(doc: ParsedDocument, labels: FieldLabels): FieldOutcome | null {
+  const content = doc.lines.filter((l) => l.plain && !l.isTable);
+  for (let i = 0; i < content.length; i++) {
+    if (/\d/.test(content[i]!.plain) || labelScore(content[i]!.plain, labels) !== 1) continue;
+    for (const below of content.slice(i + 1, i + 5)) {
+      const m = below.plain.match(LONE_AMOUNT);
+      const n = m ? parseNumber(m[1]!, doc.decimalMark) : null;
+      if (n && n.value > 0) return cite(doc, n.value, AMOUNT_APART, content[i]!.start, below.end);
+      if (/\d/.test(below.plain)) break;
+    }
+  }
+  return null;
+}
+
+/** LAKH_AMOUNT: an amount in Indian digit grouping, lakhs and crores ("7,08,000.00", "%6,54,321.00" with OCR's reading of ₹). */
+const LAKH_AMOUNT = /(?<![\d,])\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{2})?(?![\d,])/g;
+/** INDIA_MARK: words only an Indian invoice prints: the country, its GST number, its tax codes. */
+const INDIA_MARK = /\b(India|GSTIN|IGST|CGST|SGST)\b/;
+
+/**
+ * rupeesByGrouping: a page that marks no currency, writes two or more amounts in Indian digit grouping and
+ * prints the marks of an Indian invoice (GSTIN, IGST, India) is in rupees; the grouping and the marks are
+ * indirect, so below 0.8.
+ */
+function rupeesByGrouping(doc: ParsedDocument): FieldOutcome | null {
+  const lakhs = [...doc.markdown.matchAll(LAKH_AMOUNT)];
+  if (lakhs.length < 2 || !INDIA_MARK.test(doc.markdown)) return null;
+  const [s, e] = lineAt(doc, lakhs[0]!.index!);
+  return cite(doc, "INR", 0.6, s, e);
 }
 
 /** HEADER_DATE_LINES: how many lines from the top a document's own unlabelled date stands in. */

@@ -87,6 +87,12 @@ function addressLike(t: string): boolean {
 /** REGISTRATION: a company registration or tax number line, printed under the issuer's name. */
 const REGISTRATION = /^\(?\s*\d(?:\s?\d){4,11}\s?-?\s?[A-Z]\s*[)}\]]?$|\b(reg\.?|registration|company|co\.)\s*(no|nr|number)\b|\b(gst|vat|ust-?id|tva|btw|siret|siren|abn|tax id)\b|\(\d{4,}-[A-Z][)}\]]/i;
 
+/** withoutLegalForm drops a name's closing legal form ("CONTOSO LTD." -> "CONTOSO", "Kraxi GmbH" -> "Kraxi"). */
+function withoutLegalForm(name: string): string {
+  const m = name.match(LEGAL_FORM_WORDS) ?? name.match(LEGAL_FORM_CAPS);
+  return m && m.index !== undefined && /^[\s.,]*$/.test(name.slice(m.index + m[0].length)) ? name.slice(0, m.index) : name;
+}
+
 /** companyName cuts a name at its legal form ("Kraxi GmbH Flugzeugallee 17" -> "Kraxi GmbH"). */
 function companyName(text: string): string {
   const m = text.match(LEGAL_FORM_WORDS) ?? text.match(LEGAL_FORM_CAPS);
@@ -451,9 +457,10 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   // a receipt's name on top and again in its thank-you line ("Thank you for shopping at PASARAYA BORONG PINTAR SDN
   // BHD"), letter for letter: two readings of OCR's letters agree, and the receipt's own words say it is the shop
   // the name on top written again as the payee of the page's payment instructions ("Please make checks payable to:
-  // East Repair Inc.", "Account Name: Contoso LTD"), letter for letter: who is paid is who issued the invoice, and two
-  // readings of the name agree (OCR's too)
-  const payee = best.top && payeeNamed(lines, bestKey, best.mention.line);
+  // East Repair Inc.", "Account Name: Contoso LTD"), or as the whole name of the page's e-mail or web domain ("CONTOSO
+  // LTD." and rechnung@contoso.com), letter for letter: who is paid, and whose address the page gives, is who issued
+  // the invoice, and two readings of the name agree (OCR's too)
+  const payee = best.top && (payeeNamed(lines, bestKey, best.mention.line) || (margin >= 1 && domains.includes(squash(withoutLegalForm(best.mention.name)))));
   const ocrSettled = doc.ocrQuality !== null && best.top && ((best.thanked && best.lines.size >= 2 && margin >= ISSUER_MARGIN) || payee);
   if (ocrSettled || payee) confidence = ISSUER_SETTLED;
   const evidence = { score: best.score, margin, printed: best.lines.size, legalForm: hasLegalForm(best.mention.name), top: best.top };
