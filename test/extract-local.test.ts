@@ -1525,4 +1525,11 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     expect(rupees.confidence).toBeLessThan(0.8);
     expect(run("Tax Invoice\nSubtotal 1,08,000.00\nTOTAL DUE 7,08,000.00", schema).currency!.found).toBe(false);
   });
+
+  test("a letterhead's name running into the document's title ('# Widget Plumbing & Heating INVOICE') is read without the title", () => {
+    const r = run("# Widget Plumbing & Heating INVOICE\n\n12 Elm Lane, Seattle, WA 98101\n\nInvoice No: 7\nBALANCE DUE $10.00", schema).vendor!;
+    expect(r.value).toBe("Widget Plumbing & Heating");
+    const one = run("SIMPLIFIED TAX INVOICE\n\nInvoice No: 7\nTOTAL 10.00", schema).vendor!;
+    expect(one.value).not.toBe("SIMPLIFIED");
+  });
 });

@@ -87,6 +87,16 @@ function addressLike(t: string): boolean {
 /** REGISTRATION: a company registration or tax number line, printed under the issuer's name. */
 const REGISTRATION = /^\(?\s*\d(?:\s?\d){4,11}\s?-?\s?[A-Z]\s*[)}\]]?$|\b(reg\.?|registration|company|co\.)\s*(no|nr|number)\b|\b(gst|vat|ust-?id|tva|btw|siret|siren|abn|tax id)\b|\(\d{4,}-[A-Z][)}\]]/i;
 
+/** TRAILING_TITLE: the document's title closing a letterhead's line, in capitals ("Stanford Plumbing & Heating INVOICE"). */
+const TRAILING_TITLE = /\s+(?:TAX INVOICE|INVOICE|RECEIPT|RECHNUNG|FACTURE|FACTUUR|FACTURA|FATTURA|FATURA|FAKTURA|QUOTATION|QUOTE|STATEMENT)$/;
+
+/** withoutTitle drops the document's title a letterhead's name runs into ("Stanford Plumbing & Heating INVOICE" -> "Stanford Plumbing & Heating"). */
+function withoutTitle(name: string): string {
+  const cut = name.replace(TRAILING_TITLE, "");
+  // "SIMPLIFIED TAX INVOICE": a title's own word before it is no name
+  return cut !== name && /\S\s+\S/.test(cut) ? cut : name;
+}
+
 /** withoutLegalForm drops a name's closing legal form ("CONTOSO LTD." -> "CONTOSO", "Kraxi GmbH" -> "Kraxi"). */
 function withoutLegalForm(name: string): string {
   const m = name.match(LEGAL_FORM_WORDS) ?? name.match(LEGAL_FORM_CAPS);
@@ -247,7 +257,7 @@ function mentionsOf(lines: Line[], ocr: boolean): Mention[] {
       // "Name · Street 17 · 12345 Town": the sender line above the address window
       const sender = segments.length >= 2 && segments.slice(1).some((s) => /\b\d{4,5}\b|\b\d+\w?$/.test(s));
       const head = sender ? segments[0]! : piece;
-      const name = companyName(ocrFixedForm(clean(head.replace(/\*\*/g, ""))));
+      const name = withoutTitle(companyName(ocrFixedForm(clean(head.replace(/\*\*/g, "")))));
       // a name printed over two lines (the next, or the one after a blank line): "HOME MASTER HARDWARE &" /
       // "ELECTRICAL", "PASARAYA MAJU" / "SDN BHD"
       const nextIndex = lines[index + 1]?.plain ? index + 1 : index + 2;
