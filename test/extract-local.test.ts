@@ -1532,4 +1532,12 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     const one = run("SIMPLIFIED TAX INVOICE\n\nInvoice No: 7\nTOTAL 10.00", schema).vendor!;
     expect(one.value).not.toBe("SIMPLIFIED");
   });
+
+  test("a 'Total' whose 'Sub' OCR read at the end of the line above ('... SWIFT MSFTGE99 Sub' / '... 9876543 Total 150.00') is the subtotal, not the total", () => {
+    const md = "INVOICE\n\nWood Pallet 1.00 100.00 20.00\nBank Details | One Bank SWIFT CODE | BANKGB22 Sub\nBank, London | 123486 9876543 Total 100.00\nVAT\n20.00\nFinancial Services Office Total\nto: GBP 120.00";
+    const r = extractLocal(md, parseTypedSchema(JSON.stringify(schema)), { ocrQuality: 0.9 }).total!;
+    expect(r.value).not.toBe(100);
+    // a text layer's "Sub" closing a line is left as printed
+    expect(run("INVOICE\n\nService Sub\nTotal 100.00", schema).total!.value).toBe(100);
+  });
 });

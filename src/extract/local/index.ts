@@ -296,6 +296,8 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (candidate.kind === "column" && isAmountField(labels) && (candidate.tableWidth ?? 0) >= 3) continue;
     // "GST Summary ... Total 5.57 0.33": the tax breakdown's sum row (taxable amount and tax), not the amount paid
     if (labels.concept === "total" && taxSummaryRow(doc, candidate.start)) continue;
+    // "... MSFTGE99 Sub" / "... 9876543 Total 150.00": OCR split "Sub Total" over two lines, the total is the subtotal
+    if (labels.concept === "total" && doc.ocrQuality !== null && subSplitOff(doc, candidate)) continue;
     const coerced = coerce(candidate, def, labels, parent, doc.decimalMark);
     if (!coerced) continue;
     let base = KIND_CONFIDENCE[candidate.kind];
@@ -390,6 +392,18 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     else if (evidence.corroborated && !evidence.contradicted) confidence = Math.max(confidence, CORROBORATED_TOTAL);
   }
   return cite(doc, best.value, confidence, best.candidate.start, best.candidate.end);
+}
+
+/**
+ * subSplitOff says whether a total label's "Sub" closes the line above it, as OCR reads a "Sub" / "Total" printed
+ * in one narrow box over two lines, beside other columns.
+ */
+function subSplitOff(doc: ParsedDocument, candidate: Candidate): boolean {
+  const at = doc.lines.findIndex((l) => l.start === candidate.start);
+  if (at <= 0 || !/^total\b/i.test(normaliseLabel(candidate.label))) return false;
+  const above = doc.lines.slice(0, at).filter((l) => l.plain).at(-1);
+  const label = new RegExp(`(?:^|\\s)${escapeRe(candidate.label)}\\s`, "i");
+  return above !== undefined && /(?:^|\s)sub[-\s]?$/i.test(above.plain) && label.test(doc.lines[at]!.plain);
 }
 
 /** NET_FINAL: a receipt's "NET TOTAL", "Nett Amount", "Net Amt": after a subtotal and the charges, the amount to pay. */
