@@ -1417,3 +1417,127 @@ describe("international invoice layouts (issue 15: made-up text of the kinds met
     expect(r.currency!.value).toBe("EUR");
   });
 });
+
+describe("international invoices: evidence that settles a value (issue 15, second round; made-up text of the kinds met on real invoices)", () => {
+  const schema = {
+    invoice_number: { type: "string", description: "The invoice number" },
+    invoice_date: { type: "string", description: "The date the invoice was issued" },
+    total: { type: "number", description: "Total amount to pay, tax included" },
+    currency: { type: "string", description: "Currency of the total as an ISO 4217 code" },
+    vendor: { type: "string", description: "Name of the company that issued the invoice" },
+  };
+
+  test("a bare '$' on a page with a US address ('Springfield, IL, 62701', 'Anytown, USA') is settled as USD, even printed once; not when another dollar country is named", () => {
+    const once = run("INVOICE\nWidget Repair Co.\n12 Elm Lane\nSpringfield, IL, 62701\nTOTAL $54.10", schema).currency!;
+    expect(once.value).toBe("USD");
+    expect(once.confidence).toBeGreaterThanOrEqual(0.8);
+    const country = run("# Invoice\n\n| FROM: Widget Works | TO: Jane Roe |\n| --- | --- |\n| ADDRESS: 1 Main Street | ADDRESS: 2 Main Street |\n| Smalltown, USA | Smalltown, USA |\n\nTotal $12.00", schema).currency!;
+    expect(country.value).toBe("USD");
+    expect(country.confidence).toBeGreaterThanOrEqual(0.8);
+    const canada = run("INVOICE\nMaple Widgets Ltd.\n5 King St, Toronto, Canada\nBill to: Springfield, IL 62701\nTOTAL $54.10", schema).currency!;
+    expect(canada.confidence).toBeLessThan(0.8);
+    const none = run("INVOICE\nWidget Repair Co.\nTOTAL $54.10", schema).currency!;
+    expect(none.confidence).toBeLessThan(0.8);
+  });
+
+  test("the name on top written again as the payee ('checks payable to:', 'Account Name:') settles the issuer, OCR-read too; another payee name settles nothing", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const md = "invoice\n\nFROM INVOICE # WR-7\nWidget Repair Inc. INVOICE DATE 11/02/2019\n12 Elm Lane\nSubtotal 10.00\nTOTAL $10.00\n\nPlease make checks payable to: Widget Repair Inc.";
+    const paid = extractLocal(md, parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    expect(paid.value).toBe("Widget Repair Inc.");
+    expect(paid.confidence).toBeGreaterThanOrEqual(0.8);
+    const account = extractLocal("Original for Recipient\n\nGlobex LTD\n\n12 Harbour Road Tax Invoice\nINVOICE TO\nInitech Pvt Ltd\nAccount Name: Globex LTD SUBTOTAL 600.00\nIFS CODE: GLB001", parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    expect(account.value).toBe("Globex LTD");
+    expect(account.confidence).toBeGreaterThanOrEqual(0.8);
+    const other = extractLocal("invoice\n\nWidget Repair Inc.\n12 Elm Lane\nTOTAL $10.00\n\nPlease make checks payable to: Widget Holdings LLC", parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    expect(other.confidence).toBeLessThan(0.8);
+  });
+
+  test("OCR'd totals with the euro sign after them ('Totale 125,00€', 'Subtotale | 110,00€') are read, and settled when the subtotal and tax add up to them", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const r = extractLocal("ACME SRL\n\nFattura\n\nSubtotale | 210,00€\nImposta IVA 46,20€\nTotale 256,20€\n\nGrazie", parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(r.value).toBe(256.2);
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    const off = extractLocal("ACME SRL\n\nFattura\n\nSubtotale | 210,00€\nImposta IVA 46,20€\nTotale 266,20€", parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(off.value).toBe(266.2);
+    expect(off.confidence).toBeLessThan(0.8);
+  });
+
+  test("the amounts between the subtotal and the total (a discount taken off, a tax, shipping, a zero tax) that add up to the total settle it; a VAT number under 'N° TVA' is no tax amount", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const chain = "Acme INVOICE\n\nDate Sep 24, 2019\nLaptop 2 $1,000.00 $2,000.00 Subtotal $2,000.00\nDiscounts (10% $200.00\nTax (8% $144.00\nShipping $25.50\nTota $1,969.50\nAmount Paid $500.00";
+    const r = extractLocal(chain, parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(r.value).toBe(1969.5);
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    const wrong = extractLocal(chain.replace("Tota $1,969.50", "Tota $1,989.50"), parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(wrong.confidence).toBeLessThan(0.8);
+    const zero = "ACME SARL\n\nN° TVA.: 123456-7\nFACTURE: F-88\nClient: Jean Roux NE TVA.: 765432-1\nSous total 40,00€\nTVA 0,00€\nMontant TTC 40,00€";
+    const z = extractLocal(zero, parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(z.value).toBe(40);
+    expect(z.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("an identifier opening with letters and a dash beside its label mid-line ('FROM INVOICE # WR-007'), and a title's number word carried to the next line ('# Faktura' / 'Nr 7/2023'), are settled", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const mid = extractLocal("invoice\n\nFROM INVOICE # WR-007\nWidget Repair Inc. INVOICE DATE 11/02/2019\nTOTAL $10.00", parseTypedSchema(JSON.stringify(schema)), ocr).invoice_number!;
+    expect(mid.value).toBe("WR-007");
+    expect(mid.confidence).toBeGreaterThanOrEqual(0.8);
+    const carried = run("# Faktura\n\nNr 7/2023\n\n| Razem do zapłaty: | 1230,00 zł |\n| --- | --- |", schema).invoice_number!;
+    expect(carried.value).toBe("7/2023");
+    expect(carried.confidence).toBeGreaterThanOrEqual(0.8);
+    // a value with more than the number's word and the identifier stays in doubt
+    const more = run("# Faktura\n\nNr 7/2023 korekta 2\n\n| Razem do zapłaty: | 1230,00 zł |\n| --- | --- |", schema).invoice_number!;
+    expect(more.confidence).toBeLessThan(0.8);
+  });
+
+  test("a letterhead's name read on one line with a label beside it ('ACME LTD. Factuurdatum: 03.02.2021') leaves the label exact", () => {
+    const r = extractLocal("ACME LTD. Factuurdatum: 03.02.2021\n\nKerkstraat 5\nFACTUUR\n\nFACTUURNUMMER: 77120\nTotaal 110,00", parseTypedSchema(JSON.stringify(schema)), { ocrQuality: 0.9 }).invoice_date!;
+    expect(r.value).toBe("03.02.2021");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("the first cell under a party's own title ('| Sprzedawca | Nabywca |') names the party when it is a company name; a person's name there stays unsettled", () => {
+    const md = "# Faktura\n\nNr 7/2023\n\n| Sprzedawca | Nabywca |\n| --- | --- |\n| Przykładowa Firma S.A. | Inna Firma sp. z o.o. |\n| ul. Polna 1 | ul. Leśna 2 |\n\n| Razem do zapłaty: | 1230,00 zł |\n| --- | --- |";
+    const r = run(md, schema).vendor!;
+    expect(r.value).toBe("Przykładowa Firma S.A.");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    const person = run(md.replace("Przykładowa Firma S.A.", "Jan Kowalski"), schema).vendor!;
+    expect(person.confidence).toBeLessThan(0.8);
+  });
+
+  test("the name on top whose letters, its legal form aside, are the page's e-mail domain ('ACME LTD.' and billing@acme.com) is settled, OCR-read too; a domain that holds more settles nothing", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const md = "ACME LTD.\n\nGartenstraße 2\n321 Hamburg\n\nJohannes Schmidt Rechnungsdatum 01.02.2020\nEmail billing@acme.com\nRechnungsbetrag 310,00 EURO";
+    const r = extractLocal(md, parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    expect(r.value).toBe("ACME LTD.");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    const wider = extractLocal(md.replace("billing@acme.com", "billing@acmegroup.com"), parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    expect(wider.confidence).toBeLessThan(0.8);
+  });
+
+  test("a total label alone on its line takes the amount alone a few lines below it, unsettled; amounts in Indian grouping on an Indian invoice that marks no currency are rupees, unsettled", () => {
+    const ocr = { ocrQuality: 0.9 };
+    const apart = extractLocal("ACME GMBH\n\nIhre Rechnung\nHolz 5 50,00 EURO 250,00 EURO\n\nRechnungsbetrag\n\nVielen Dank\n\n250,00 EURO", parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    expect(apart.value).toBe(250);
+    expect(apart.confidence).toBeLessThan(0.6);
+    const rupees = run("Tax Invoice\nGSTIN: 12ABCDE0123A1A2\nIGST 18% 1,08,000.00\nTOTAL DUE 7,08,000.00", schema).currency!;
+    expect(rupees.value).toBe("INR");
+    expect(rupees.confidence).toBeLessThan(0.8);
+    expect(run("Tax Invoice\nSubtotal 1,08,000.00\nTOTAL DUE 7,08,000.00", schema).currency!.found).toBe(false);
+  });
+
+  test("a letterhead's name running into the document's title ('# Widget Plumbing & Heating INVOICE') is read without the title", () => {
+    const r = run("# Widget Plumbing & Heating INVOICE\n\n12 Elm Lane, Seattle, WA 98101\n\nInvoice No: 7\nBALANCE DUE $10.00", schema).vendor!;
+    expect(r.value).toBe("Widget Plumbing & Heating");
+    const one = run("SIMPLIFIED TAX INVOICE\n\nInvoice No: 7\nTOTAL 10.00", schema).vendor!;
+    expect(one.value).not.toBe("SIMPLIFIED");
+  });
+
+  test("a 'Total' whose 'Sub' OCR read at the end of the line above ('... SWIFT MSFTGE99 Sub' / '... 9876543 Total 150.00') is the subtotal, not the total", () => {
+    const md = "INVOICE\n\nWood Pallet 1.00 100.00 20.00\nBank Details | One Bank SWIFT CODE | BANKGB22 Sub\nBank, London | 123486 9876543 Total 100.00\nVAT\n20.00\nFinancial Services Office Total\nto: GBP 120.00";
+    const r = extractLocal(md, parseTypedSchema(JSON.stringify(schema)), { ocrQuality: 0.9 }).total!;
+    expect(r.value).not.toBe(100);
+    // a text layer's "Sub" closing a line is left as printed
+    expect(run("INVOICE\n\nService Sub\nTotal 100.00", schema).total!.value).toBe(100);
+  });
+});

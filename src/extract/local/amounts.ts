@@ -182,6 +182,8 @@ function amountsOf(doc: ParsedDocument): { all: (Amount & { kind: "sub" | "tax" 
   const all: (Amount & { kind: "sub" | "tax" | "paid" | "change" | "total" | "other" })[] = [];
   for (const c of doc.candidates) {
     if (c.kind === "column") continue;
+    // "N° TVA : 765432-1": a registration number under a tax's label is no amount
+    if (/^\d+-\d+$/.test(cleanText(c.value).trim())) continue;
     const n = parseNumber(cleanText(c.value), doc.decimalMark);
     if (!n || n.percent) continue;
     const label = normaliseLabel(c.label);
@@ -254,7 +256,7 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
       corroborated = true;
     }
   }
-  if (!corroborated && !isNet && (taxRowAddsUp(doc, picked, value) || repeatedOnPaymentLine(doc, picked, value) || zeroRatedRow(doc, value))) corroborated = true;
+  if (!corroborated && !isNet && (taxRowAddsUp(doc, picked, value) || repeatedOnPaymentLine(doc, picked, value) || zeroRatedRow(doc, value) || chargesAddUp(doc, picked, value, subs))) corroborated = true;
   let betterConfidence = 0.85;
   if (payment && same(payment.value, value)) corroborated = true;
   else if (payment && !better && !corroborated) {
@@ -271,6 +273,38 @@ export function totalEvidence(doc: ParsedDocument, picked: Candidate, value: num
     }
   }
   return { corroborated, contradicted: isNet && !better, better, betterConfidence };
+}
+
+/** DEDUCTION: the label of an amount taken off between a subtotal and the total (a discount, an allowance). */
+const DEDUCTION = /(?<!\p{L})(discounts?|less|rabatt|nachlass|skonto|remise|escompte|descuento|sconto|korting|desconto|rabat|upust)(?!\p{L})/iu;
+/** LINE_END_AMOUNT: a two-decimal amount closing a line, its currency sign or code before or after it ("$4,699.67", "0,00€"). */
+const LINE_END_AMOUNT = /(?:[$€£]\s?)?(\d[\d.,' ]*[.,]\d{2})\s?(?:€|£|EUR|USD|GBP|CHF|PLN|zł)?\s*$/u;
+
+/**
+ * chargesAddUp says whether the amounts printed between the subtotal line and the total line, each on a
+ * line of its own under a label (a tax, zero included, shipping, a discount taken off), add the subtotal
+ * up to the total, to the cent: "Subtotal 22,379.39 / Discounts (21%) 4,699.67 / Tax (10%) 1,767.97 /
+ * Shipping 199.99 / Total 19,647.68"; "Sous total 40,00 / TVA 0,00 / Montant TTC 40,00". The page's own
+ * arithmetic confirms the total's digits. A payment line between them, or a line without a label and an
+ * amount, settles nothing.
+ */
+function chargesAddUp(doc: ParsedDocument, picked: Candidate, value: number, subs: Amount[]): boolean {
+  const lineOf = (offset: number) => doc.lines.findIndex((l) => l.start <= offset && offset <= l.end);
+  const totalLine = lineOf(picked.start);
+  const sub = subs.filter((s) => lineOf(s.candidate.start) < totalLine).at(-1);
+  if (!sub || totalLine < 0) return false;
+  const between = doc.lines.slice(lineOf(sub.candidate.start) + 1, totalLine).filter((l) => l.plain);
+  if (between.length === 0 || between.length > 6) return false;
+  let sum = sub.value;
+  for (const line of between) {
+    const m = line.plain.match(LINE_END_AMOUNT);
+    const label = m ? line.plain.slice(0, m.index).trim() : "";
+    if (!m || !/^\p{L}{2,}/u.test(label) || PAID.test(normaliseLabel(label))) return false;
+    const n = parseNumber(m[1]!, doc.decimalMark);
+    if (!n || n.percent) return false;
+    sum += DEDUCTION.test(label) ? -n.value : n.value;
+  }
+  return same(sum, value);
 }
 
 /** SLIP_HEADER: the payment part's "Currency Amount" heading of a QR-bill or payment slip, in its four languages. */

@@ -296,10 +296,15 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (candidate.kind === "column" && isAmountField(labels) && (candidate.tableWidth ?? 0) >= 3) continue;
     // "GST Summary ... Total 5.57 0.33": the tax breakdown's sum row (taxable amount and tax), not the amount paid
     if (labels.concept === "total" && taxSummaryRow(doc, candidate.start)) continue;
+    // "... MSFTGE99 Sub" / "... 9876543 Total 150.00": OCR split "Sub Total" over two lines, the total is the subtotal
+    if (labels.concept === "total" && doc.ocrQuality !== null && subSplitOff(doc, candidate)) continue;
     const coerced = coerce(candidate, def, labels, parent, doc.decimalMark);
     if (!coerced) continue;
     let base = KIND_CONFIDENCE[candidate.kind];
-    if (candidate.kind === "column" && (candidate.columnValues ?? 1) > 1) base = 0.55;
+    // a column of several values is a list, its first cell one of them; but the first cell under a party's own title
+    // ("| Sprzedawca | Nabywca |" over "| Systemy Internetowe S.A. | ... |") is the party's name, heading its address block
+    const partyBlock = isPartyField(labels) && score === 1 && hasCompanyForm(String(coerced.value));
+    if (candidate.kind === "column" && (candidate.columnValues ?? 1) > 1 && !partyBlock) base = 0.55;
     // a name read from the line under a label or after an unpunctuated word may be a title ("Physiotherapeutin")
     if (isPartyField(labels) && ["next-line", "prefix", "phrase"].includes(candidate.kind) && !hasCompanyForm(String(coerced.value))) base = Math.min(base, 0.75);
     let confidence = score === 1 ? base : Math.min(0.75, 0.45 + 0.3 * score) * (base / 0.95);
@@ -387,6 +392,18 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     else if (evidence.corroborated && !evidence.contradicted) confidence = Math.max(confidence, CORROBORATED_TOTAL);
   }
   return cite(doc, best.value, confidence, best.candidate.start, best.candidate.end);
+}
+
+/**
+ * subSplitOff says whether a total label's "Sub" closes the line above it, as OCR reads a "Sub" / "Total" printed
+ * in one narrow box over two lines, beside other columns.
+ */
+function subSplitOff(doc: ParsedDocument, candidate: Candidate): boolean {
+  const at = doc.lines.findIndex((l) => l.start === candidate.start);
+  if (at <= 0 || !/^total\b/i.test(normaliseLabel(candidate.label))) return false;
+  const above = doc.lines.slice(0, at).filter((l) => l.plain).at(-1);
+  const label = new RegExp(`(?:^|\\s)${escapeRe(candidate.label)}\\s`, "i");
+  return above !== undefined && /(?:^|\s)sub[-\s]?$/i.test(above.plain) && label.test(doc.lines[at]!.plain);
 }
 
 /** NET_FINAL: a receipt's "NET TOTAL", "Nett Amount", "Net Amt": after a subtotal and the charges, the amount to pay. */
@@ -486,7 +503,7 @@ function meaningBonus(label: string, labels: FieldLabels): number {
 }
 
 /** MIDLINE_ID: a value that opens with an identifier: digits, possibly with letters, joined by dashes, slashes or dots ("1545-0074", "AB-2024/17"). */
-const MIDLINE_ID = /^[A-Z]{0,4}\d[\dA-Z]*(?:[-/.][\dA-Z]+)*(?![\w])/;
+const MIDLINE_ID = /^[A-Z]{0,4}[-/.]?\d[\dA-Z]*(?:[-/.][\dA-Z]+)*(?![\w])/;
 
 /** HEADING_RUN_ON: words that join a label's words to more of a heading ("Law and Venue", "Name & Address", "Datum und Ort"). */
 const HEADING_RUN_ON = /^(?:and|or|und|oder|et|ou|en|of|oraz|AND|OR|UND|OF|ET)(?!\p{L})|^&|^[yeo]\s/u;
@@ -620,6 +637,8 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   if (isIdField(labels) && /[\s()]/.test(text)) {
     const id = firstMatch(ID_RE, text);
     if (!id) return null;
+    // "# Faktura" over "Nr 1/2014": the number's own word opens the value, the identifier and nothing after it
+    if (NUMBER_WORD_ID.test(text) && text.trim().endsWith(id)) return { value: id, quality: 1 };
     // "RE-20170509/505 von 09.05.2017": an identifier with digits opening the value, a word after it, is read whole;
     // "12 345" may be one number split by a space, so an identifier followed by digits stays in doubt
     const whole = text.startsWith(id) && /\d/.test(id) && /[-/.]/.test(id) && /^\s+\p{L}/u.test(text.slice(id.length));
@@ -643,6 +662,9 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   }
   return { value: text, quality: 1 };
 }
+
+/** NUMBER_WORD_ID: a value that is a number's word and the identifier ("Nr 1/2014", "No. 4711", "N° F-12"), a title's label carried on to the next line. */
+const NUMBER_WORD_ID = /^(?:nr|no|n[°ºo]|#|number|nummer|numer|numero|número|num)\.?\s*:?\s*\S+$/i;
 
 /** OTHER_PARTY_OPENING: the first word of a line that names the customer (for a vendor field) or the vendor (for a customer field). */
 const OTHER_PARTY_OPENING: Record<"vendor" | "customer", RegExp> = {
@@ -827,6 +849,9 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     // "SUB-TOTAL (EX) 26.00 / TOTAL TAX 1.56 / ROUNDING -0.01": the net amount, its tax and the cash rounding add up to what was paid
     const rounded = netTaxRounded(doc);
     if (rounded) return cite(doc, rounded.value, NET_TAX_ROUNDED, rounded.candidate.start, rounded.candidate.end);
+    // "Rechnungsbetrag" / "Vielen Dank ..." / "310,00 EURO": OCR read the label column apart from the amounts
+    const apart = amountBelowLabel(doc, labels);
+    if (apart) return apart;
     const money = allNumbers(md).filter((n) => n.currency && !n.percent);
     if (!money.length) return null;
     const largest = money.reduce((a, b) => (b.value > a.value ? b : a));
@@ -839,7 +864,9 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
  * currencyOfAmounts reads the currency the document's amounts are written in. One currency written
  * three times or more and no other is settled by the data (0.85); once or twice, 0.6; when several
  * appear, the most frequent at 0.45. A bare "$" is the sign of a dozen currencies: it reads as USD
- * only below 0.8 unless the page settles it ("USD", "US$", a US state and ZIP code).
+ * only below 0.8 unless the page settles it ("USD", "US$"), or prints a US address (a state and ZIP
+ * code, or a line ending in "USA") and names no other country of a dollar: the sign and the address
+ * agree on USD, settled however often the sign is printed.
  */
 function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
   const counts = new Map<string, { n: number; bare: boolean; line: { start: number; end: number } }>();
@@ -857,10 +884,54 @@ function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
   }
   const ranked = [...counts.entries()].sort((a, b) => b[1].n - a[1].n);
   const best = ranked[0];
-  if (!best) return null;
-  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 || (best[1].n >= 2 && underCurrencyLabel(doc, best[0])) || amountsStatedIn(doc, best[0]) ? 0.85 : 0.6;
-  if (best[1].bare && !US_ADDRESS.test(doc.markdown)) confidence = Math.min(confidence, 0.6);
+  if (!best) return rupeesByGrouping(doc);
+  const usAddress = US_ADDRESS.test(doc.markdown) || US_COUNTRY_LINE.test(doc.markdown);
+  // a bare "$" on a page that prints a US address and no other currency: the sign and the address agree on USD
+  const dollarsOfUs = best[1].bare && best[0] === "USD" && usAddress && !OTHER_DOLLAR_COUNTRY.test(doc.markdown);
+  let confidence = ranked.length > 1 ? 0.45 : best[1].n >= 3 || (best[1].n >= 2 && underCurrencyLabel(doc, best[0])) || amountsStatedIn(doc, best[0]) || dollarsOfUs ? 0.85 : 0.6;
+  if (best[1].bare && !dollarsOfUs) confidence = Math.min(confidence, 0.6);
   return cite(doc, best[0], confidence, best[1].line.start, best[1].line.end);
+}
+
+/** LONE_AMOUNT: a line that is one two-decimal amount and its currency, nothing else ("310,00 EURO", "$12.50"). */
+const LONE_AMOUNT = /^(?:[$€£]\s?)?(\d[\d.,' ]*[.,]\d{2})\s?(?:€|£|EUR|EURO|USD|GBP|CHF|PLN|zł)?$/u;
+/** AMOUNT_APART: the confidence of an amount read below its label, lines apart: the layout pairs them, nothing confirms it. */
+const AMOUNT_APART = 0.5;
+
+/**
+ * amountBelowLabel: a line that is the field's exact label alone ("Rechnungsbetrag"), OCR having read the
+ * label column apart from the amount column, takes the first line below it (within four, with no digit between)
+ * that is an amount alone ("310,00 EURO"), below 0.6. Null when no such pair is printed.
+ */
+function amountBelowLabel(doc: ParsedDocument, labels: FieldLabels): FieldOutcome | null {
+  const content = doc.lines.filter((l) => l.plain && !l.isTable);
+  for (let i = 0; i < content.length; i++) {
+    if (/\d/.test(content[i]!.plain) || labelScore(content[i]!.plain, labels) !== 1) continue;
+    for (const below of content.slice(i + 1, i + 5)) {
+      const m = below.plain.match(LONE_AMOUNT);
+      const n = m ? parseNumber(m[1]!, doc.decimalMark) : null;
+      if (n && n.value > 0) return cite(doc, n.value, AMOUNT_APART, content[i]!.start, below.end);
+      if (/\d/.test(below.plain)) break;
+    }
+  }
+  return null;
+}
+
+/** LAKH_AMOUNT: an amount in Indian digit grouping, lakhs and crores ("7,08,000.00", "%6,54,321.00" with OCR's reading of ₹). */
+const LAKH_AMOUNT = /(?<![\d,])\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{2})?(?![\d,])/g;
+/** INDIA_MARK: words only an Indian invoice prints: the country, its GST number, its tax codes. */
+const INDIA_MARK = /\b(India|GSTIN|IGST|CGST|SGST)\b/;
+
+/**
+ * rupeesByGrouping: a page that marks no currency, writes two or more amounts in Indian digit grouping and
+ * prints the marks of an Indian invoice (GSTIN, IGST, India) is in rupees; the grouping and the marks are
+ * indirect, so below 0.8.
+ */
+function rupeesByGrouping(doc: ParsedDocument): FieldOutcome | null {
+  const lakhs = [...doc.markdown.matchAll(LAKH_AMOUNT)];
+  if (lakhs.length < 2 || !INDIA_MARK.test(doc.markdown)) return null;
+  const [s, e] = lineAt(doc, lakhs[0]!.index!);
+  return cite(doc, "INR", 0.6, s, e);
 }
 
 /** HEADER_DATE_LINES: how many lines from the top a document's own unlabelled date stands in. */
@@ -900,8 +971,12 @@ function amountsStatedIn(doc: ParsedDocument, code: string): boolean {
 
 /** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"), or its sign or name after an amount ("3500,00 zł", "310,00 EURO"). */
 const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:${CURRENCY_CODES.join("|")})\\b|(?<=\\d\\s?)(?:zł|[Ee]uros?|EUROS?)(?![A-Za-zżźćńółęąś])`, "g");
-/** US_ADDRESS: a US state's code and a ZIP code ("Austin, TX 78701"), which settles a bare "$" as USD. */
-const US_ADDRESS = /,\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s+\d{5}(?:-\d{4})?\b/;
+/** US_ADDRESS: a US state's code and a ZIP code ("Austin, TX 78701", "New York, NY, 10001"), which settles a bare "$" as USD. */
+const US_ADDRESS = /,\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY]),?\s+\d{5}(?:-\d{4})?\b/;
+/** US_COUNTRY_LINE: an address line that ends with the country ("Anytown, USA", "Denver, CO, United States"). */
+const US_COUNTRY_LINE = /,\s*(?:USA|U\.S\.A\.?|United States(?: of America)?)\s*(?:\||$)/m;
+/** OTHER_DOLLAR_COUNTRY: countries whose own dollar a bare "$" may be, named on the page: then the address settles nothing. */
+const OTHER_DOLLAR_COUNTRY = /\b(Canada|Australia|New Zealand|Singapore|Hong Kong|Mexico|M[ée]xico|Taiwan|Brasil|Brazil|Chile|Argentina|Colombia)\b/i;
 
 function regexFallback(md: string, re: RegExp, confidence: number, at: (v: unknown, c: number, o: number) => FieldOutcome): FieldOutcome | null {
   const m = md.match(re);

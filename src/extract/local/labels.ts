@@ -18,8 +18,8 @@ export const CONCEPTS: Record<string, string[]> = {
     "valor total", "valor total da nota", "valor total da nf", "valor total da nf e", "total da nota", "total da nf e", "total da fatura", "valor a pagar",
     "razem", "do zaplaty", "razem do zaplaty", "suma", "wartosc brutto", "kwota do zaplaty",
   ],
-  subtotal: ["subtotal", "sub total", "net total", "total before tax", "total excl tax", "net amount", "amount before tax", "zwischensumme", "nettobetrag", "summe netto", "rechnungssumme netto", "total ht", "montant ht", "sous total", "subtotaal", "totaal excl btw", "base imponible", "imponibile", "wartosc netto"],
-  tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes", "mwst", "ust", "umsatzsteuer", "steuerbetrag", "mehrwertsteuer", "tva", "montant tva", "total tva", "btw", "iva", "podatek vat", "kwota vat"],
+  subtotal: ["subtotal", "sub total", "net total", "total before tax", "total excl tax", "net amount", "amount before tax", "zwischensumme", "nettobetrag", "summe netto", "rechnungssumme netto", "total ht", "montant ht", "sous total", "subtotaal", "subtotale", "totaal excl btw", "base imponible", "imponibile", "wartosc netto"],
+  tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes", "mwst", "ust", "umsatzsteuer", "steuerbetrag", "mehrwertsteuer", "tva", "montant tva", "total tva", "btw", "iva", "imposta", "imposta iva", "total iva", "totale iva", "podatek vat", "kwota vat"],
   date: [
     "date", "invoice date", "issue date", "issued", "date issued", "issued on", "issued at", "dated", "order date", "receipt date", "transaction date", "document date", "purchase date", "date of issue", "bill date", "po date", "tax invoice date", "inv date", "invoice date time", "date time",
     "datum", "rechnungsdatum", "belegdatum", "ausstellungsdatum", "rechnungs datum", "date de facture", "date facture", "date d emission", "date de la facture", "factuurdatum", "datum factuur", "fecha", "fecha de factura", "fecha factura", "fecha de emision",

@@ -185,6 +185,9 @@ function afterSeparator(label: string, raw: string): string {
   return label;
 }
 
+/** NAME_BEFORE_LABEL: a company name up to its legal form with a capitalised word after it, opening a label ("CONTOSO LTD. Factuurdatum"). */
+const NAME_BEFORE_LABEL = /^\p{Lu}[\p{L}&'’. -]{1,50}?\s(?:LTD|Ltd|INC|Inc|LLC|GmbH|SARL|PLC|B\.V|N\.V|S\.A|Corp|CORP)\.?,?\s+(?=\p{Lu}\p{L}+)/u;
+
 /** COLON_RE: a label's colon, followed by a space or the end (not "14:32" nor "https:"). */
 const COLON_RE = /:(?=\s|$)/g;
 
@@ -203,6 +206,10 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
     let label = afterSeparator(text.slice(labelStart, c).trim(), line.text);
     // a label run into the text before it ("... 3,25 EUR Net amount: 870,00"): keep its label words
     if (!isLabelLike(label) || label.split(/\s+/).length > 6) label = trailingLabel(label.split(/\s+/), vocab);
+    // "CONTOSO LTD. Factuurdatum: 02.01.2020": OCR read the letterhead's name and a label beside it as one line; the
+    // label opens after the name's legal form
+    const afterName = label.match(NAME_BEFORE_LABEL);
+    if (afterName) label = label.slice(afterName[0].length);
     const valueEnd = k + 1 < colons.length ? colons[k + 1]! : text.length;
     let value = text.slice(c + 1, valueEnd);
     let nextLabelStart = valueEnd;
@@ -221,10 +228,12 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   const blockTitle = isAllCapsLabel(text) || line.isHeading || (text.split(/\s+/).length <= 4 && conceptOf(normaliseLabel(text)) !== null);
   if (colons.length === 0 && blockTitle && !line.isTable) nextLineCandidate(lines, index, text, section, add);
   // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon
-  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+|\s*=\s*)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP)?)(?=\s|$)/g;
-  for (const m of text.matchAll(INLINE)) {
+  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+|\s*=\s*)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP|€|£)?)(?=\s|$)/g;
+  // "Subtotale | 110,00€": on a line of text (OCR), a bar between a label and its amount is a ruled line read as a character
+  const inlineText = line.isTable ? text : text.replace(/(?<=\p{L})\s+\|\s+(?=(?:[$€£]\s?)?\d)/gu, " ");
+  for (const m of inlineText.matchAll(INLINE)) {
     // "SUB-TOTAL (EX) 26.00": a label starts at a word, not inside "SUB-TOTAL"
-    if (m.index! > 0 && /[\p{L}\d-]/u.test(text[m.index! - 1]!)) continue;
+    if (m.index! > 0 && /[\p{L}\d-]/u.test(inlineText[m.index! - 1]!)) continue;
     const words = m[1]!.trim().split(/\s+/);
     // every vocabulary-word suffix is a possible label ("BOOKING ORDER Print Date" -> "Print Date", "ORDER Print Date")
     const longest = trailingLabel(words, vocab).split(" ").length;

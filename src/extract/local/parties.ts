@@ -87,6 +87,22 @@ function addressLike(t: string): boolean {
 /** REGISTRATION: a company registration or tax number line, printed under the issuer's name. */
 const REGISTRATION = /^\(?\s*\d(?:\s?\d){4,11}\s?-?\s?[A-Z]\s*[)}\]]?$|\b(reg\.?|registration|company|co\.)\s*(no|nr|number)\b|\b(gst|vat|ust-?id|tva|btw|siret|siren|abn|tax id)\b|\(\d{4,}-[A-Z][)}\]]/i;
 
+/** TRAILING_TITLE: the document's title closing a letterhead's line, in capitals ("Stanford Plumbing & Heating INVOICE"). */
+const TRAILING_TITLE = /\s+(?:TAX INVOICE|INVOICE|RECEIPT|RECHNUNG|FACTURE|FACTUUR|FACTURA|FATTURA|FATURA|FAKTURA|QUOTATION|QUOTE|STATEMENT)$/;
+
+/** withoutTitle drops the document's title a letterhead's name runs into ("Stanford Plumbing & Heating INVOICE" -> "Stanford Plumbing & Heating"). */
+function withoutTitle(name: string): string {
+  const cut = name.replace(TRAILING_TITLE, "");
+  // "SIMPLIFIED TAX INVOICE": a title's own word before it is no name
+  return cut !== name && /\S\s+\S/.test(cut) ? cut : name;
+}
+
+/** withoutLegalForm drops a name's closing legal form ("CONTOSO LTD." -> "CONTOSO", "Kraxi GmbH" -> "Kraxi"). */
+function withoutLegalForm(name: string): string {
+  const m = name.match(LEGAL_FORM_WORDS) ?? name.match(LEGAL_FORM_CAPS);
+  return m && m.index !== undefined && /^[\s.,]*$/.test(name.slice(m.index + m[0].length)) ? name.slice(0, m.index) : name;
+}
+
 /** companyName cuts a name at its legal form ("Kraxi GmbH Flugzeugallee 17" -> "Kraxi GmbH"). */
 function companyName(text: string): string {
   const m = text.match(LEGAL_FORM_WORDS) ?? text.match(LEGAL_FORM_CAPS);
@@ -241,7 +257,7 @@ function mentionsOf(lines: Line[], ocr: boolean): Mention[] {
       // "Name · Street 17 · 12345 Town": the sender line above the address window
       const sender = segments.length >= 2 && segments.slice(1).some((s) => /\b\d{4,5}\b|\b\d+\w?$/.test(s));
       const head = sender ? segments[0]! : piece;
-      const name = companyName(ocrFixedForm(clean(head.replace(/\*\*/g, ""))));
+      const name = withoutTitle(companyName(ocrFixedForm(clean(head.replace(/\*\*/g, "")))));
       // a name printed over two lines (the next, or the one after a blank line): "HOME MASTER HARDWARE &" /
       // "ELECTRICAL", "PASARAYA MAJU" / "SDN BHD"
       const nextIndex = lines[index + 1]?.plain ? index + 1 : index + 2;
@@ -337,6 +353,34 @@ const THANKED_WEIGHT = 3;
 /** ISSUER_MARGIN: how far (in layout points) the settled issuer must lead every other name. */
 const ISSUER_MARGIN = 2;
 
+/**
+ * PAYEE_LABEL: the label of the payee in an invoice's payment instructions, in the languages invoices come in
+ * ("make checks payable to", "Account Name", "Kontoinhaber", "Titulaire du compte", "t.n.v.", "Posiadacz rachunku").
+ * A recipient's label ("Empfänger", "Odbiorca") is left out: on an invoice it may name the customer.
+ */
+const PAYEE_LABEL =
+  /(?<!\p{L})(?:(?:make\s+(?:all\s+)?)?(?:checks|cheques)\s+payable\s+to|payable\s+to|account\s+name|account\s+holder|beneficiary(?:\s+name)?|kontoinhaber(?:in)?|titulaire(?:\s+du\s+compte)?|b[ée]n[ée]ficiaire|rekeninghouder|ten\s+name\s+van|t\.\s?n\.\s?v\.|titular(?:\s+de\s+la\s+cuenta)?|beneficiario|intestatario|intestato\s+a|posiadacz\s+rachunku|w[łl]a[śs]ciciel\s+rachunku)\s*:?\s+(.+)$/iu;
+
+/**
+ * payeeNamed says whether a line other than `except` names the issuer `key` (squashed) as the payee of the
+ * page's payment instructions: the words after a payee label, up to a cell border or the name's legal form,
+ * are the name letter for letter.
+ */
+function payeeNamed(lines: Line[], key: string, except: number): boolean {
+  if (key.length < 4) return false;
+  return lines.some((line, i) => {
+    if (i === except || !line.plain) return false;
+    const m = line.plain.match(PAYEE_LABEL);
+    if (!m) return false;
+    const text = m[1]!.split(/\s+\|\s+|\s{2,}/)[0]!;
+    // "Account Name: Contoso LTD SUBTOTAL 600.00": a name run into the next column ends at its legal form
+    const name = companyName(text);
+    const words = name.split(/\s+/);
+    // the name may be followed by other words on the line; its leading words are compared
+    return words.some((_, n) => squash(words.slice(0, n + 1).join(" ")) === key);
+  });
+}
+
 /** findIssuer picks the name that the document's layout and wording say issued it, or null. */
 export function findIssuer(doc: ParsedDocument): Issuer | null {
   const lines = doc.lines;
@@ -422,8 +466,13 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   if (doc.ocrQuality === null && best.top && best.lines.size >= 2 && hasLegalForm(best.mention.name) && margin >= ISSUER_MARGIN) confidence = ISSUER_SETTLED;
   // a receipt's name on top and again in its thank-you line ("Thank you for shopping at PASARAYA BORONG PINTAR SDN
   // BHD"), letter for letter: two readings of OCR's letters agree, and the receipt's own words say it is the shop
-  const ocrSettled = doc.ocrQuality !== null && best.top && best.thanked && best.lines.size >= 2 && margin >= ISSUER_MARGIN;
-  if (ocrSettled) confidence = ISSUER_SETTLED;
+  // the name on top written again as the payee of the page's payment instructions ("Please make checks payable to:
+  // East Repair Inc.", "Account Name: Contoso LTD"), or as the whole name of the page's e-mail or web domain ("CONTOSO
+  // LTD." and rechnung@contoso.com), letter for letter: who is paid, and whose address the page gives, is who issued
+  // the invoice, and two readings of the name agree (OCR's too)
+  const payee = best.top && (payeeNamed(lines, bestKey, best.mention.line) || (margin >= 1 && domains.includes(squash(withoutLegalForm(best.mention.name)))));
+  const ocrSettled = doc.ocrQuality !== null && best.top && ((best.thanked && best.lines.size >= 2 && margin >= ISSUER_MARGIN) || payee);
+  if (ocrSettled || payee) confidence = ISSUER_SETTLED;
   const evidence = { score: best.score, margin, printed: best.lines.size, legalForm: hasLegalForm(best.mention.name), top: best.top };
   // the mention cited is the first, on top where the page names its issuer (thank-you lines are read last)
   return { name: initialsReadAgain(best.mention.name, content.filter((x) => x.i !== best.mention.line).map((x) => x.l.plain)), confidence, ocrSettled, start: best.mention.start, end: best.mention.end, evidence };
