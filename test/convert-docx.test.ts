@@ -45,6 +45,15 @@ describe("DOCX", () => {
     expect(markdown).toContain("| 13 | 14 | 49e168b7-d2ae-407f-a055-2167576f39a1 | 15 | 16 | 17 |");
   });
 
+  test("formats/docx_comments_link_image_heading.docx (python-docx): a comment's link and picture resolve through the comments part, its heading style is plain text", async () => {
+    const { markdown, title } = await convert(convertDocx, "formats/docx_comments_link_image_heading.docx");
+    expect(markdown).toContain("- **Steve Canny** (2025-06-07): Text with hyperlink [https://google.com](https://google.com) embedded.");
+    expect(markdown).toContain("Text with inline image ![](image1.jpeg) in the middle.");
+    expect(markdown).not.toContain("settings.xml");
+    expect(markdown).toContain("(2025-06-07): Paragraph with Heading 2 paragraph style.");
+    expect(title).not.toBe("Paragraph with Heading 2 paragraph style.");
+  });
+
   test("rlink.docx: a linked picture shows its alt text and its local target is never followed", async () => {
     const { markdown } = await convert(convertDocx, "rlink.docx");
     expect(markdown).toContain("Testing Linked Images");

@@ -5,7 +5,7 @@
  * DOCX output (from DOC, ODT, RTF, PAGES) goes through the same path.
  */
 import { AppError } from "../errors";
-import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
 import { baseName, child, childrenNamed, descendants, firstDescendant, imageAlt, ImageCollector, isOn, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
@@ -126,6 +126,10 @@ class DocxReader {
   private readonly noteLabels = new Map<string, number>();
   private pendingBlocks: Block[] = [];
   private cellDepth = 0;
+  /** relsPart is the part whose relationships resolve r:id (links, pictures): each part has its own. */
+  private relsPart: string;
+  /** inComment: a comment's paragraphs are one list item, so its heading styles give plain text. */
+  private inComment = false;
 
   constructor(
     private readonly pkg: OoxmlPackage,
@@ -133,6 +137,7 @@ class DocxReader {
     private readonly ctx: ConvertContext,
   ) {
     this.images = new ImageCollector(pkg);
+    this.relsPart = part;
     this.readStyles();
     this.readNumbering();
     this.readNotes("footnotes", "w:footnote", this.footnotes);
@@ -290,7 +295,7 @@ class DocxReader {
     this.pendingBlocks = outer;
     const text = renderSegments(segments).trim();
     const blocks: Block[] = [];
-    const level = text ? this.headingLevel(styleId, pPr) : 0;
+    const level = text && !this.inComment ? this.headingLevel(styleId, pPr) : 0;
     const numbering = this.numberingOf(pPr, styleId);
     if (level > 0) {
       const clean = text.replace(/\s*\n\s*/g, " ");
@@ -351,7 +356,7 @@ class DocxReader {
           this.collectRun(node, format, out);
           break;
         case "w:hyperlink": {
-          const rel = node.attrs["r:id"] ? this.pkg.rels(this.part).get(node.attrs["r:id"]) : undefined;
+          const rel = node.attrs["r:id"] ? this.pkg.rels(this.relsPart).get(node.attrs["r:id"]) : undefined;
           const href = rel?.external ? rel.target + (node.attrs["w:anchor"] ? `#${node.attrs["w:anchor"]}` : "") : null;
           this.collectInline(node.children, { ...format, href: href ?? format.href }, out);
           break;
@@ -480,7 +485,7 @@ class DocxReader {
   private collectDrawing(drawing: XmlElement, out: Segment[]): void {
     const textBoxes = [...descendants(drawing, "w:txbxContent")];
     for (const box of textBoxes) this.pendingBlocks.push(...this.renderBlocks(box.children));
-    const rels = this.pkg.rels(this.part);
+    const rels = this.pkg.rels(this.relsPart);
     // A native chart is its cached data, and SmartArt its text: never a picture to OCR.
     const chart = firstDescendant(drawing, "c:chart");
     const chartRel = chart ? rels.get(chart.attrs["r:id"] ?? "") : undefined;
@@ -578,18 +583,26 @@ class DocxReader {
   /** renderComments appends the document's comments, with author and date, as a section. */
   renderComments(): string {
     const part = this.partOf("comments");
-    const comments = descendants(part ? this.pkg.xml(part) : undefined, "w:comment");
+    if (!part) return "";
+    const comments = descendants(this.pkg.xml(part), "w:comment");
     const items: string[] = [];
-    for (const comment of comments) {
-      const text = this.renderBlocks(comment.children)
-        .map((b) => b.text.trim())
-        .filter(Boolean)
-        .join(" ")
-        .replace(/\s*\n\s*/g, " ");
-      if (!text) continue;
-      const author = comment.attrs["w:author"]?.trim() || "Unknown author";
-      const date = comment.attrs["w:date"]?.slice(0, 10);
-      items.push(`- **${escapeText(author)}**${date ? ` (${date})` : ""}: ${text}`);
+    this.relsPart = part;
+    this.inComment = true;
+    try {
+      for (const comment of comments) {
+        const text = this.renderBlocks(comment.children)
+          .map((b) => b.text.trim())
+          .filter(Boolean)
+          .join(" ")
+          .replace(/\s*\n\s*/g, " ");
+        if (!text) continue;
+        const author = comment.attrs["w:author"]?.trim() || "Unknown author";
+        const date = comment.attrs["w:date"]?.slice(0, 10);
+        items.push(`- **${escapeText(author)}**${date ? ` (${date})` : ""}: ${text}`);
+      }
+    } finally {
+      this.relsPart = this.part;
+      this.inComment = false;
     }
     return items.length ? `## Comments\n\n${items.join("\n")}` : "";
   }
@@ -617,11 +630,6 @@ function symbolChar(hex: string | undefined): string {
   // Symbol-font characters live in the private area F000-F0FF; their low byte is usually Latin-1.
   const c = code >= 0xf000 ? code - 0xf000 : code;
   return c >= 0x20 ? String.fromCodePoint(c) : "";
-}
-
-/** markdownUrl keeps a URL inside `(...)` intact. */
-function markdownUrl(url: string): string {
-  return url.trim().replace(/ /g, "%20").replace(/\(/g, "%28").replace(/\)/g, "%29");
 }
 
 /** escapeLineStarts stops paragraph text from being read as a heading, quote or list. */

@@ -42,6 +42,11 @@ export function gfmTable(rows: unknown[][]): string {
   return [line(head!), `| ${Array.from({ length: width }, () => "---").join(" | ")} |`, ...body.map(line)].join("\n");
 }
 
+/** markdownUrl keeps a URL inside `(...)` intact. */
+export function markdownUrl(url: string): string {
+  return url.trim().replace(/ /g, "%20").replace(/\(/g, "%28").replace(/\)/g, "%29");
+}
+
 /** fence wraps code in a fenced block long enough not to be closed by backticks inside it. */
 export function fence(code: string, language = ""): string {
   const longest = Math.max(2, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length));
