@@ -3,7 +3,7 @@
  * LibreOffice's own DOCX output.
  */
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertDocx } from "../src/convert/docx";
 import { context, convert, officeWorkDir, zipTuples } from "./helpers/office";
@@ -121,6 +121,22 @@ describe("DOCX", () => {
     const { markdown } = await convert(convertDocx, "controls.docx", bytes);
     expect(markdown).toContain("| Item | Qty |\n| --- | --- |\n| Bolts | 40 |\n| Nuts | 12 |");
   });
+
+  test("odfdo's ODT files through LibreOffice: a heading inside a table cell, bold initials inside italics, strike from a character style", async () => {
+    const formats = join(import.meta.dir, "fixtures", "formats");
+    const names = ["odt_tables_heading_in_cell_note", "odt_poem_bold_initials_in_italics", "odt_markdown_sample_strike_style"];
+    soffice(names.map((name) => join(formats, `${name}.odt`)), "docx:MS Word 2007 XML", `${names[0]}.docx`);
+    const [table, poem, sample] = names.map((name) => new Uint8Array(readFileSync(join(work, `${name}.docx`))));
+    const tables = (await convert(convertDocx, "tables.docx", table)).markdown;
+    expect(tables).toContain("| Some title | Some line<br>break inside | anchor[^1] | A list of<br>3 paras<br>here | 123 |");
+    expect(tables).toContain("| Some bar \\| there | Log or *short* or **very** long |  | \\*\\*no\\*\\* bold |");
+    const signed = (await convert(convertDocx, "poem.docx", poem)).markdown;
+    expect(signed).toEndWith("***A**rthur **R**imbaud*\n");
+    expect(signed).toContain("Pâle dans son lit **vert** où la lumière pleut.");
+    const struck = (await convert(convertDocx, "sample.docx", sample)).markdown;
+    expect(struck).toContain("This has ~~strikethrough~~ and");
+    expect(struck).toContain("| Name | Age | City |\n| --- | --- | --- |\n| Alice | 30 | Paris |");
+  }, 120_000);
 
   test("LibreOffice's DOCX: headings, nested and numbered lists, merged table cells, link, emphasis", async () => {
     const html = join(work, "report.html");

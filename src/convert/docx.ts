@@ -93,6 +93,7 @@ interface StyleInfo {
   ilvl: number;
   bold: boolean;
   italic: boolean;
+  strike: boolean;
 }
 
 /** LevelFormat is one level of an abstract numbering definition. */
@@ -167,6 +168,7 @@ class DocxReader {
         ilvl: Number(child(numPr, "w:ilvl")?.attrs["w:val"] ?? 0) || 0,
         bold: isOn(child(rPr, "w:b")),
         italic: isOn(child(rPr, "w:i")),
+        strike: isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")),
       });
       if (style.attrs["w:type"] === "paragraph" && (style.attrs["w:default"] === "1" || style.attrs["w:default"] === "true")) {
         this.defaultParagraphStyle = id;
@@ -301,7 +303,8 @@ class DocxReader {
       const clean = text.replace(/\s*\n\s*/g, " ");
       this.firstHeading ??= clean.replace(/[*_~\\]/g, "") || null;
       this.listStack = [];
-      blocks.push({ kind: "para", text: heading(level, clean) });
+      // A table cell holds inline text only: there a heading keeps its words without the '#' marker.
+      blocks.push({ kind: "para", text: this.cellDepth > 0 ? clean : heading(level, clean) });
     } else if (numbering && text) {
       const marker = this.listMarker(numbering.numId, numbering.ilvl);
       if (marker) {
@@ -401,7 +404,7 @@ class DocxReader {
     const format: RunFormat = {
       bold: inherited.bold || (child(rPr, "w:b") ? isOn(child(rPr, "w:b")) : (charStyle?.bold ?? false)),
       italic: inherited.italic || (child(rPr, "w:i") ? isOn(child(rPr, "w:i")) : (charStyle?.italic ?? false)),
-      strike: inherited.strike || isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")),
+      strike: inherited.strike || (child(rPr, "w:strike") || child(rPr, "w:dstrike") ? isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")) : (charStyle?.strike ?? false)),
       href: inherited.href ?? field?.href ?? null,
     };
     const hiddenByField = this.fields.some((f) => !f.showingResult);
@@ -659,25 +662,33 @@ function renderSegments(segments: Segment[]): string {
   return out;
 }
 
-function renderFormatted(segments: Segment[]): string {
+/** EMPHASIS: the run formats written as markdown delimiters, with their markers. */
+const EMPHASIS = [
+  ["strike", "~~"],
+  ["bold", "**"],
+  ["italic", "*"],
+] as const;
+
+/**
+ * renderFormatted writes runs with nested emphasis: the format that covers the most text wraps
+ * outermost, so a bold first letter inside an italic word gives `***A**rthur*`; wrapping each run
+ * on its own gave `***A****rthur*`, which CommonMark reads as literal asterisks.
+ */
+function renderFormatted(segments: Segment[], formats: ReadonlyArray<(typeof EMPHASIS)[number]> = EMPHASIS): string {
+  const isOn = (s: Segment, key: "strike" | "bold" | "italic") => !s.raw && s[key];
+  const coverage = (key: "strike" | "bold" | "italic") => segments.reduce((sum, s) => sum + (isOn(s, key) ? s.text.length : 0), 0);
+  const used = formats.filter(([key]) => segments.some((s) => isOn(s, key)));
+  if (used.length === 0) return segments.map((s) => (s.raw ? s.text : escapeInline(s.text))).join("");
+  const outer = used.reduce((best, f) => (coverage(f[0]) > coverage(best[0]) ? f : best));
+  const rest = used.filter((f) => f !== outer);
   let out = "";
   let i = 0;
   while (i < segments.length) {
-    const first = segments[i]!;
-    if (first.raw) {
-      out += first.text;
-      i++;
-      continue;
-    }
-    let text = "";
+    const on = isOn(segments[i]!, outer[0]);
     let j = i;
-    while (j < segments.length) {
-      const s = segments[j]!;
-      if (s.raw || s.bold !== first.bold || s.italic !== first.italic || s.strike !== first.strike) break;
-      text += s.text;
-      j++;
-    }
-    out += wrapFormat(escapeInline(text), first);
+    while (j < segments.length && isOn(segments[j]!, outer[0]) === on) j++;
+    const inner = renderFormatted(segments.slice(i, j), rest);
+    out += on ? wrapEmphasis(inner, outer[1]) : inner;
     i = j;
   }
   return out;
@@ -687,20 +698,15 @@ function escapeInline(text: string): string {
   return text.replace(/([\\`*_[\]<>])/g, "\\$1");
 }
 
-function wrapFormat(text: string, format: RunFormat): string {
+/** wrapEmphasis puts a marker around text, outside its leading and trailing spaces and on each line. */
+function wrapEmphasis(text: string, marker: string): string {
   const core = text.trim();
-  if (!core || (!format.bold && !format.italic && !format.strike)) return text;
+  if (!core) return text;
   const lead = /^\s*/.exec(text)![0];
   const trail = /\s*$/.exec(text)![0];
-  let marked = core;
-  if (format.italic) marked = `*${marked}*`;
-  if (format.bold) marked = `**${marked}**`;
-  if (format.strike) marked = `~~${marked}~~`;
   // A line break inside emphasis would end it: mark each line on its own.
-  if (core.includes("\n")) {
-    return lead + core.split("\n").map((line) => wrapFormat(line, format)).join("\n") + trail;
-  }
-  return lead + marked + trail;
+  if (core.includes("\n")) return lead + core.split("\n").map((line) => wrapEmphasis(line, marker)).join("\n") + trail;
+  return `${lead}${marker}${core}${marker}${trail}`;
 }
 
 // ---------------------------------------------------------------------------------------------
