@@ -56,6 +56,12 @@ describe("PPTX", () => {
     expect(markdown).toContain("Steps so far:\n\n4. Sand the frame\n5. Prime it\n\nThen:\n\n1. Paint");
   });
 
+  test("formats/pptx_tables_merged_cells_python_pptx.pptx (python-pptx): a table keeps its declared grid when a merged cell spans empty columns", async () => {
+    const { markdown } = await convert(convertPptx, "formats/pptx_tables_merged_cells_python_pptx.pptx");
+    expect(markdown).toContain("## Slide 2\n\n| merged cell |  |  |\n| --- | --- | --- |\n|  |  |  |\n|  |  |  |\n\n| merged cell |  |  |  |  |\n| --- | --- | --- | --- | --- |");
+    expect(markdown).toContain("## Slide 3\n\n| a | b | c |\n| --- | --- | --- |\n| d | e | f |\n| g | h | i |");
+  });
+
   test("a presentation with more slides than maxPages is refused", async () => {
     expect(await errorCode(convert(convertPptx, "test.pptx", undefined, context({ maxPages: 3 })))).toBe("document_too_large");
   });
@@ -105,12 +111,14 @@ describe("XLSX", () => {
     expect(formatNumber("1234.5", 164, '#,##0.00 "m"', false)).toBe("1234.5");
   });
 
-  test("formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx (excelize): a linked cell as a link, its note under the table", async () => {
+  test("formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx (excelize): a linked cell as a link, its note under the table, chart numbers as shown", async () => {
     const { markdown } = await convert(convertXlsx, "formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx");
     expect(markdown).toStartWith("## Sheet1\n\n| Total: | 237 |  |  |\n");
     expect(markdown).toContain("| [GitHub](https://github.com/xuri/excelize) |  |  |  |");
     expect(markdown).toContain("### Comments\n\n- **A22** (Microsoft Office User): Hyperlink test\n\n## Sheet2");
     expect(markdown).toContain("| 20-23 Inch | 24 | DELL | 450 |  |");
+    // The charts' cached numbers are stored as "19.0" in the General format, which shows 19.
+    expect(markdown).toContain("### Chart\n\n| Category | Monitor |\n| --- | --- |\n| > 23 Inch | 19 |\n| 20-23 Inch | 24 |");
   });
 
   test("hyperlinks over a range, a cell showing its own address, links inside the workbook, and a threaded comment's note", async () => {

@@ -30,12 +30,13 @@ export function cellText(value: unknown): string {
 
 /**
  * gfmTable renders rows as a GitHub-flavoured table; the first row is the header. Short rows are
- * padded so every row has as many cells as the widest; trailing empty columns are dropped.
+ * padded so every row has as many cells as the widest; trailing empty columns are dropped, except
+ * within `gridColumns` (a table whose grid the document declares, where a merged cell spans them).
  */
-export function gfmTable(rows: unknown[][]): string {
+export function gfmTable(rows: unknown[][], gridColumns = 0): string {
   const cells = rows.map((row) => row.map(cellText));
   let width = Math.max(0, ...cells.map((r) => r.length));
-  while (width > 0 && cells.every((r) => (r[width - 1] ?? "") === "")) width--;
+  while (width > Math.max(0, gridColumns) && cells.every((r) => (r[width - 1] ?? "") === "")) width--;
   if (width === 0 || cells.length === 0) return "";
   const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => r[i] ?? "").join(" | ")} |`;
   const [head, ...body] = cells;

@@ -358,7 +358,7 @@ function renderParagraphs(body: XmlElement | undefined, links: LinkResolver, bul
   return blocks;
 }
 
-/** renderTable renders a:tbl as a GFM table; merged-over cells stay empty. */
+/** renderTable renders a:tbl as a GFM table over its declared grid; merged-over cells stay empty. */
 function renderTable(tbl: XmlElement, links: LinkResolver): string {
   const rows: string[][] = [];
   for (const tr of childrenNamed(tbl, "a:tr")) {
@@ -369,5 +369,5 @@ function renderTable(tbl: XmlElement, links: LinkResolver): string {
     }
     rows.push(row);
   }
-  return gfmTable(rows);
+  return gfmTable(rows, Math.min(64, childrenNamed(child(tbl, "a:tblGrid"), "a:gridCol").length));
 }
