@@ -3,7 +3,7 @@
  * LibreOffice's own DOCX output.
  */
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertDocx } from "../src/convert/docx";
 import { context, convert, officeWorkDir, zipTuples } from "./helpers/office";
@@ -43,6 +43,15 @@ describe("DOCX", () => {
     expect(markdown).toContain("- **Unknown Author** (2024-12-15): This is a test comment. 12df-321a");
     expect(markdown).toContain("Yet another comment in the doc. 55yiyi-asd09");
     expect(markdown).toContain("| 13 | 14 | 49e168b7-d2ae-407f-a055-2167576f39a1 | 15 | 16 | 17 |");
+  });
+
+  test("formats/docx_comments_link_image_heading.docx (python-docx): a comment's link and picture resolve through the comments part, its heading style is plain text", async () => {
+    const { markdown, title } = await convert(convertDocx, "formats/docx_comments_link_image_heading.docx");
+    expect(markdown).toContain("- **Steve Canny** (2025-06-07): Text with hyperlink [https://google.com](https://google.com) embedded.");
+    expect(markdown).toContain("Text with inline image ![](image1.jpeg) in the middle.");
+    expect(markdown).not.toContain("settings.xml");
+    expect(markdown).toContain("(2025-06-07): Paragraph with Heading 2 paragraph style.");
+    expect(title).not.toBe("Paragraph with Heading 2 paragraph style.");
   });
 
   test("rlink.docx: a linked picture shows its alt text and its local target is never followed", async () => {
@@ -112,6 +121,22 @@ describe("DOCX", () => {
     const { markdown } = await convert(convertDocx, "controls.docx", bytes);
     expect(markdown).toContain("| Item | Qty |\n| --- | --- |\n| Bolts | 40 |\n| Nuts | 12 |");
   });
+
+  test("odfdo's ODT files through LibreOffice: a heading inside a table cell, bold initials inside italics, strike from a character style", async () => {
+    const formats = join(import.meta.dir, "fixtures", "formats");
+    const names = ["odt_tables_heading_in_cell_note", "odt_poem_bold_initials_in_italics", "odt_markdown_sample_strike_style"];
+    soffice(names.map((name) => join(formats, `${name}.odt`)), "docx:MS Word 2007 XML", `${names[0]}.docx`);
+    const [table, poem, sample] = names.map((name) => new Uint8Array(readFileSync(join(work, `${name}.docx`))));
+    const tables = (await convert(convertDocx, "tables.docx", table)).markdown;
+    expect(tables).toContain("| Some title | Some line<br>break inside | anchor[^1] | A list of<br>3 paras<br>here | 123 |");
+    expect(tables).toContain("| Some bar \\| there | Log or *short* or **very** long |  | \\*\\*no\\*\\* bold |");
+    const signed = (await convert(convertDocx, "poem.docx", poem)).markdown;
+    expect(signed).toEndWith("***A**rthur **R**imbaud*\n");
+    expect(signed).toContain("Pâle dans son lit **vert** où la lumière pleut.");
+    const struck = (await convert(convertDocx, "sample.docx", sample)).markdown;
+    expect(struck).toContain("This has ~~strikethrough~~ and");
+    expect(struck).toContain("| Name | Age | City |\n| --- | --- | --- |\n| Alice | 30 | Paris |");
+  }, 120_000);
 
   test("LibreOffice's DOCX: headings, nested and numbered lists, merged table cells, link, emphasis", async () => {
     const html = join(work, "report.html");

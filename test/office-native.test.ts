@@ -40,6 +40,28 @@ describe("PPTX", () => {
     expect(result.totalPages).toBe(1);
   });
 
+  test("an auto-numbered list that starts at 4 (a:buAutoNum startAt) counts on from 4", async () => {
+    const P = `xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+    const item = (text: string, pPr: string) => `<a:p><a:pPr>${pPr}</a:pPr><a:r><a:t>${text}</a:t></a:r></a:p>`;
+    const numbered = (text: string) => item(text, `<a:buAutoNum type="arabicPeriod" startAt="4"/>`);
+    const body = `${item("Steps so far:", "<a:buNone/>")}${numbered("Sand the frame")}${numbered("Prime it")}${item("Then:", "<a:buNone/>")}${item("Paint", '<a:buAutoNum type="arabicPeriod"/>')}`;
+    const slide = `<p:sld ${P}><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="2" name="Text"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>${body}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
+      ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`],
+      ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`],
+      ["ppt/slides/slide1.xml", slide],
+    ]);
+    const { markdown } = await convert(convertPptx, "steps.pptx", bytes);
+    expect(markdown).toContain("Steps so far:\n\n4. Sand the frame\n5. Prime it\n\nThen:\n\n1. Paint");
+  });
+
+  test("formats/pptx_tables_merged_cells_python_pptx.pptx (python-pptx): a table keeps its declared grid when a merged cell spans empty columns", async () => {
+    const { markdown } = await convert(convertPptx, "formats/pptx_tables_merged_cells_python_pptx.pptx");
+    expect(markdown).toContain("## Slide 2\n\n| merged cell |  |  |\n| --- | --- | --- |\n|  |  |  |\n|  |  |  |\n\n| merged cell |  |  |  |  |\n| --- | --- | --- | --- | --- |");
+    expect(markdown).toContain("## Slide 3\n\n| a | b | c |\n| --- | --- | --- |\n| d | e | f |\n| g | h | i |");
+  });
+
   test("a presentation with more slides than maxPages is refused", async () => {
     expect(await errorCode(convert(convertPptx, "test.pptx", undefined, context({ maxPages: 3 })))).toBe("document_too_large");
   });
@@ -87,6 +109,44 @@ describe("XLSX", () => {
     expect(formatNumber("0.125", 10, "0.00%", false)).toBe("12.50%");
     expect(formatNumber("0.30000000000000004", 0, "General", false)).toBe("0.3");
     expect(formatNumber("1234.5", 164, '#,##0.00 "m"', false)).toBe("1234.5");
+  });
+
+  test("formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx (excelize): a linked cell as a link, its note under the table, chart numbers as shown", async () => {
+    const { markdown } = await convert(convertXlsx, "formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx");
+    expect(markdown).toStartWith("## Sheet1\n\n| Total: | 237 |  |  |\n");
+    expect(markdown).toContain("| [GitHub](https://github.com/xuri/excelize) |  |  |  |");
+    expect(markdown).toContain("### Comments\n\n- **A22** (Microsoft Office User): Hyperlink test\n\n## Sheet2");
+    expect(markdown).toContain("| 20-23 Inch | 24 | DELL | 450 |  |");
+    // The charts' cached numbers are stored as "19.0" in the General format, which shows 19.
+    expect(markdown).toContain("### Chart\n\n| Category | Monitor |\n| --- | --- |\n| > 23 Inch | 19 |\n| 20-23 Inch | 24 |");
+  });
+
+  test("hyperlinks over a range, a cell showing its own address, links inside the workbook, and a threaded comment's note", async () => {
+    const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+    const sheet =
+      `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheetData>` +
+      `<row r="1">${cell("A1", "Site")}${cell("B1", "Page")}</row><row r="2">${cell("A2", "Docs [beta]")}${cell("B2", "Guide")}</row>` +
+      `<row r="3">${cell("A3", "https://example.org/")}${cell("B3", "Totals")}</row></sheetData>` +
+      `<hyperlinks><hyperlink ref="A2:B2" r:id="rId1"/><hyperlink ref="A3" r:id="rId2"/><hyperlink ref="B3" location="'Sheet 2'!A1"/></hyperlinks></worksheet>`;
+    const comments =
+      `<comments xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><authors><author>tc={0A1B}</author><author>Ana</author></authors><commentList>` +
+      `<comment ref="B2" authorId="1"><text><r><rPr><b/></rPr><t>Ana:</t></r><r><t xml:space="preserve"> check the | link</t></r></text></comment>` +
+      `<comment ref="A3" authorId="0"><text><t>[Threaded comment]\n\nYour version of Excel allows you to read this threaded comment; however, any edits to it will get removed if the file is opened in a newer version of Excel. Learn more: https://go.microsoft.com/fwlink/?linkid=870924\n\nComment:\n    Is this still live?</t></text></comment></commentList></comments>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+      ["xl/workbook.xml", `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Links" sheetId="1" r:id="rId1"/></sheets></workbook>`],
+      ["xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`],
+      ["xl/worksheets/sheet1.xml", sheet],
+      [
+        "xl/worksheets/_rels/sheet1.xml.rels",
+        `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.org/docs (v2)" TargetMode="External"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.org" TargetMode="External"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="../comments1.xml"/></Relationships>`,
+      ],
+      ["xl/comments1.xml", comments],
+    ]);
+    const { markdown } = await convert(convertXlsx, "links.xlsx", bytes);
+    expect(markdown).toContain("| [Docs \\[beta\\]](https://example.org/docs%20%28v2%29) | [Guide](https://example.org/docs%20%28v2%29) |");
+    expect(markdown).toContain("| https://example.org/ | Totals |");
+    expect(markdown).toContain("### Comments\n\n- **B2** (Ana): Ana: check the | link\n- **A3** (tc={0A1B}): Is this still live?");
   });
 
   test("a workbook whose sheets hold no values is an empty document", async () => {

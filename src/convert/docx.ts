@@ -5,7 +5,7 @@
  * DOCX output (from DOC, ODT, RTF, PAGES) goes through the same path.
  */
 import { AppError } from "../errors";
-import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
 import { baseName, child, childrenNamed, descendants, firstDescendant, imageAlt, ImageCollector, isOn, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
@@ -93,6 +93,7 @@ interface StyleInfo {
   ilvl: number;
   bold: boolean;
   italic: boolean;
+  strike: boolean;
 }
 
 /** LevelFormat is one level of an abstract numbering definition. */
@@ -126,6 +127,10 @@ class DocxReader {
   private readonly noteLabels = new Map<string, number>();
   private pendingBlocks: Block[] = [];
   private cellDepth = 0;
+  /** relsPart is the part whose relationships resolve r:id (links, pictures): each part has its own. */
+  private relsPart: string;
+  /** inComment: a comment's paragraphs are one list item, so its heading styles give plain text. */
+  private inComment = false;
 
   constructor(
     private readonly pkg: OoxmlPackage,
@@ -133,6 +138,7 @@ class DocxReader {
     private readonly ctx: ConvertContext,
   ) {
     this.images = new ImageCollector(pkg);
+    this.relsPart = part;
     this.readStyles();
     this.readNumbering();
     this.readNotes("footnotes", "w:footnote", this.footnotes);
@@ -162,6 +168,7 @@ class DocxReader {
         ilvl: Number(child(numPr, "w:ilvl")?.attrs["w:val"] ?? 0) || 0,
         bold: isOn(child(rPr, "w:b")),
         italic: isOn(child(rPr, "w:i")),
+        strike: isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")),
       });
       if (style.attrs["w:type"] === "paragraph" && (style.attrs["w:default"] === "1" || style.attrs["w:default"] === "true")) {
         this.defaultParagraphStyle = id;
@@ -290,13 +297,14 @@ class DocxReader {
     this.pendingBlocks = outer;
     const text = renderSegments(segments).trim();
     const blocks: Block[] = [];
-    const level = text ? this.headingLevel(styleId, pPr) : 0;
+    const level = text && !this.inComment ? this.headingLevel(styleId, pPr) : 0;
     const numbering = this.numberingOf(pPr, styleId);
     if (level > 0) {
       const clean = text.replace(/\s*\n\s*/g, " ");
       this.firstHeading ??= clean.replace(/[*_~\\]/g, "") || null;
       this.listStack = [];
-      blocks.push({ kind: "para", text: heading(level, clean) });
+      // A table cell holds inline text only: there a heading keeps its words without the '#' marker.
+      blocks.push({ kind: "para", text: this.cellDepth > 0 ? clean : heading(level, clean) });
     } else if (numbering && text) {
       const marker = this.listMarker(numbering.numId, numbering.ilvl);
       if (marker) {
@@ -351,7 +359,7 @@ class DocxReader {
           this.collectRun(node, format, out);
           break;
         case "w:hyperlink": {
-          const rel = node.attrs["r:id"] ? this.pkg.rels(this.part).get(node.attrs["r:id"]) : undefined;
+          const rel = node.attrs["r:id"] ? this.pkg.rels(this.relsPart).get(node.attrs["r:id"]) : undefined;
           const href = rel?.external ? rel.target + (node.attrs["w:anchor"] ? `#${node.attrs["w:anchor"]}` : "") : null;
           this.collectInline(node.children, { ...format, href: href ?? format.href }, out);
           break;
@@ -396,7 +404,7 @@ class DocxReader {
     const format: RunFormat = {
       bold: inherited.bold || (child(rPr, "w:b") ? isOn(child(rPr, "w:b")) : (charStyle?.bold ?? false)),
       italic: inherited.italic || (child(rPr, "w:i") ? isOn(child(rPr, "w:i")) : (charStyle?.italic ?? false)),
-      strike: inherited.strike || isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")),
+      strike: inherited.strike || (child(rPr, "w:strike") || child(rPr, "w:dstrike") ? isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")) : (charStyle?.strike ?? false)),
       href: inherited.href ?? field?.href ?? null,
     };
     const hiddenByField = this.fields.some((f) => !f.showingResult);
@@ -480,7 +488,7 @@ class DocxReader {
   private collectDrawing(drawing: XmlElement, out: Segment[]): void {
     const textBoxes = [...descendants(drawing, "w:txbxContent")];
     for (const box of textBoxes) this.pendingBlocks.push(...this.renderBlocks(box.children));
-    const rels = this.pkg.rels(this.part);
+    const rels = this.pkg.rels(this.relsPart);
     // A native chart is its cached data, and SmartArt its text: never a picture to OCR.
     const chart = firstDescendant(drawing, "c:chart");
     const chartRel = chart ? rels.get(chart.attrs["r:id"] ?? "") : undefined;
@@ -578,18 +586,26 @@ class DocxReader {
   /** renderComments appends the document's comments, with author and date, as a section. */
   renderComments(): string {
     const part = this.partOf("comments");
-    const comments = descendants(part ? this.pkg.xml(part) : undefined, "w:comment");
+    if (!part) return "";
+    const comments = descendants(this.pkg.xml(part), "w:comment");
     const items: string[] = [];
-    for (const comment of comments) {
-      const text = this.renderBlocks(comment.children)
-        .map((b) => b.text.trim())
-        .filter(Boolean)
-        .join(" ")
-        .replace(/\s*\n\s*/g, " ");
-      if (!text) continue;
-      const author = comment.attrs["w:author"]?.trim() || "Unknown author";
-      const date = comment.attrs["w:date"]?.slice(0, 10);
-      items.push(`- **${escapeText(author)}**${date ? ` (${date})` : ""}: ${text}`);
+    this.relsPart = part;
+    this.inComment = true;
+    try {
+      for (const comment of comments) {
+        const text = this.renderBlocks(comment.children)
+          .map((b) => b.text.trim())
+          .filter(Boolean)
+          .join(" ")
+          .replace(/\s*\n\s*/g, " ");
+        if (!text) continue;
+        const author = comment.attrs["w:author"]?.trim() || "Unknown author";
+        const date = comment.attrs["w:date"]?.slice(0, 10);
+        items.push(`- **${escapeText(author)}**${date ? ` (${date})` : ""}: ${text}`);
+      }
+    } finally {
+      this.relsPart = this.part;
+      this.inComment = false;
     }
     return items.length ? `## Comments\n\n${items.join("\n")}` : "";
   }
@@ -619,11 +635,6 @@ function symbolChar(hex: string | undefined): string {
   return c >= 0x20 ? String.fromCodePoint(c) : "";
 }
 
-/** markdownUrl keeps a URL inside `(...)` intact. */
-function markdownUrl(url: string): string {
-  return url.trim().replace(/ /g, "%20").replace(/\(/g, "%28").replace(/\)/g, "%29");
-}
-
 /** escapeLineStarts stops paragraph text from being read as a heading, quote or list. */
 function escapeLineStarts(text: string): string {
   return text.replace(/^(\s*)([#>+-]|\d+\.)(\s)/gm, "$1\\$2$3");
@@ -651,25 +662,33 @@ function renderSegments(segments: Segment[]): string {
   return out;
 }
 
-function renderFormatted(segments: Segment[]): string {
+/** EMPHASIS: the run formats written as markdown delimiters, with their markers. */
+const EMPHASIS = [
+  ["strike", "~~"],
+  ["bold", "**"],
+  ["italic", "*"],
+] as const;
+
+/**
+ * renderFormatted writes runs with nested emphasis: the format that covers the most text wraps
+ * outermost, so a bold first letter inside an italic word gives `***A**rthur*`; wrapping each run
+ * on its own gave `***A****rthur*`, which CommonMark reads as literal asterisks.
+ */
+function renderFormatted(segments: Segment[], formats: ReadonlyArray<(typeof EMPHASIS)[number]> = EMPHASIS): string {
+  const isOn = (s: Segment, key: "strike" | "bold" | "italic") => !s.raw && s[key];
+  const coverage = (key: "strike" | "bold" | "italic") => segments.reduce((sum, s) => sum + (isOn(s, key) ? s.text.length : 0), 0);
+  const used = formats.filter(([key]) => segments.some((s) => isOn(s, key)));
+  if (used.length === 0) return segments.map((s) => (s.raw ? s.text : escapeInline(s.text))).join("");
+  const outer = used.reduce((best, f) => (coverage(f[0]) > coverage(best[0]) ? f : best));
+  const rest = used.filter((f) => f !== outer);
   let out = "";
   let i = 0;
   while (i < segments.length) {
-    const first = segments[i]!;
-    if (first.raw) {
-      out += first.text;
-      i++;
-      continue;
-    }
-    let text = "";
+    const on = isOn(segments[i]!, outer[0]);
     let j = i;
-    while (j < segments.length) {
-      const s = segments[j]!;
-      if (s.raw || s.bold !== first.bold || s.italic !== first.italic || s.strike !== first.strike) break;
-      text += s.text;
-      j++;
-    }
-    out += wrapFormat(escapeInline(text), first);
+    while (j < segments.length && isOn(segments[j]!, outer[0]) === on) j++;
+    const inner = renderFormatted(segments.slice(i, j), rest);
+    out += on ? wrapEmphasis(inner, outer[1]) : inner;
     i = j;
   }
   return out;
@@ -679,20 +698,15 @@ function escapeInline(text: string): string {
   return text.replace(/([\\`*_[\]<>])/g, "\\$1");
 }
 
-function wrapFormat(text: string, format: RunFormat): string {
+/** wrapEmphasis puts a marker around text, outside its leading and trailing spaces and on each line. */
+function wrapEmphasis(text: string, marker: string): string {
   const core = text.trim();
-  if (!core || (!format.bold && !format.italic && !format.strike)) return text;
+  if (!core) return text;
   const lead = /^\s*/.exec(text)![0];
   const trail = /\s*$/.exec(text)![0];
-  let marked = core;
-  if (format.italic) marked = `*${marked}*`;
-  if (format.bold) marked = `**${marked}**`;
-  if (format.strike) marked = `~~${marked}~~`;
   // A line break inside emphasis would end it: mark each line on its own.
-  if (core.includes("\n")) {
-    return lead + core.split("\n").map((line) => wrapFormat(line, format)).join("\n") + trail;
-  }
-  return lead + marked + trail;
+  if (core.includes("\n")) return lead + core.split("\n").map((line) => wrapEmphasis(line, marker)).join("\n") + trail;
+  return `${lead}${marker}${core}${marker}${trail}`;
 }
 
 // ---------------------------------------------------------------------------------------------

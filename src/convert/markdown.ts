@@ -30,16 +30,22 @@ export function cellText(value: unknown): string {
 
 /**
  * gfmTable renders rows as a GitHub-flavoured table; the first row is the header. Short rows are
- * padded so every row has as many cells as the widest; trailing empty columns are dropped.
+ * padded so every row has as many cells as the widest; trailing empty columns are dropped, except
+ * within `gridColumns` (a table whose grid the document declares, where a merged cell spans them).
  */
-export function gfmTable(rows: unknown[][]): string {
+export function gfmTable(rows: unknown[][], gridColumns = 0): string {
   const cells = rows.map((row) => row.map(cellText));
   let width = Math.max(0, ...cells.map((r) => r.length));
-  while (width > 0 && cells.every((r) => (r[width - 1] ?? "") === "")) width--;
+  while (width > Math.max(0, gridColumns) && cells.every((r) => (r[width - 1] ?? "") === "")) width--;
   if (width === 0 || cells.length === 0) return "";
   const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => r[i] ?? "").join(" | ")} |`;
   const [head, ...body] = cells;
   return [line(head!), `| ${Array.from({ length: width }, () => "---").join(" | ")} |`, ...body.map(line)].join("\n");
+}
+
+/** markdownUrl keeps a URL inside `(...)` intact. */
+export function markdownUrl(url: string): string {
+  return url.trim().replace(/ /g, "%20").replace(/\(/g, "%28").replace(/\)/g, "%29");
 }
 
 /** fence wraps code in a fenced block long enough not to be closed by backticks inside it. */

@@ -548,7 +548,14 @@ function chartPoints(ref: XmlElement | undefined): Map<number, string> {
     firstDescendant(ref, "c:numLit") ??
     (multi ? child(multi, "c:lvl") : undefined);
   if (cache) {
-    for (const pt of childrenNamed(cache, "c:pt")) points.set(Number(pt.attrs["idx"] ?? points.size), textContent(child(pt, "c:v")).trim());
+    // A number in the General format shows as Excel shows it: writers store 19 as "19.0".
+    const format = textContent(child(cache, "c:formatCode")).trim();
+    const general = cache.name.startsWith("c:num") && (format === "" || format.toLowerCase() === "general");
+    for (const pt of childrenNamed(cache, "c:pt")) {
+      const value = textContent(child(pt, "c:v")).trim();
+      const n = general && value !== "" ? Number(value) : Number.NaN;
+      points.set(Number(pt.attrs["idx"] ?? points.size), Number.isFinite(n) ? String(Number.parseFloat(n.toPrecision(15))) : value);
+    }
   } else {
     const v = child(ref, "c:v");
     if (v) points.set(0, textContent(v).trim());

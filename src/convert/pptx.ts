@@ -280,9 +280,17 @@ interface LinkResolver {
   link(id: string | undefined): string | null;
 }
 
+/** SlideParagraph is one paragraph as inline markdown; startAt is where an auto-numbered list begins. */
+interface SlideParagraph {
+  text: string;
+  level: number;
+  bullet: "none" | "char" | "number" | "inherit";
+  startAt: number;
+}
+
 /** paragraphsOf renders the paragraphs of a text body to inline markdown with their list levels. */
-function paragraphsOf(body: XmlElement | undefined, links: LinkResolver): Array<{ text: string; level: number; bullet: "none" | "char" | "number" | "inherit" }> {
-  const out: Array<{ text: string; level: number; bullet: "none" | "char" | "number" | "inherit" }> = [];
+function paragraphsOf(body: XmlElement | undefined, links: LinkResolver): SlideParagraph[] {
+  const out: SlideParagraph[] = [];
   for (const p of childrenNamed(body, "a:p")) {
     const pPr = child(p, "a:pPr");
     let text = "";
@@ -290,8 +298,10 @@ function paragraphsOf(body: XmlElement | undefined, links: LinkResolver): Array<
       if (node.name === "a:r" || node.name === "a:fld") text += runMarkdown(node, links);
       else if (node.name === "a:br") text += "\n";
     }
-    const bullet = child(pPr, "a:buNone") ? "none" : child(pPr, "a:buAutoNum") ? "number" : child(pPr, "a:buChar") || child(pPr, "a:buBlip") ? "char" : "inherit";
-    out.push({ text: text.trim(), level: Math.max(0, Math.min(8, Number(pPr?.attrs["lvl"] ?? 0) || 0)), bullet });
+    const autoNum = child(pPr, "a:buAutoNum");
+    const bullet = child(pPr, "a:buNone") ? "none" : autoNum ? "number" : child(pPr, "a:buChar") || child(pPr, "a:buBlip") ? "char" : "inherit";
+    const startAt = Math.max(1, Math.min(32_767, Math.floor(Number(autoNum?.attrs["startAt"] ?? 1)) || 1));
+    out.push({ text: text.trim(), level: Math.max(0, Math.min(8, Number(pPr?.attrs["lvl"] ?? 0) || 0)), bullet, startAt });
   }
   return out;
 }
@@ -337,7 +347,7 @@ function renderParagraphs(body: XmlElement | undefined, links: LinkResolver, bul
     const depth = Math.min(p.level, stack.length);
     stack.length = depth;
     counters.length = depth + 1;
-    counters[depth] = (counters[depth] ?? 0) + 1;
+    counters[depth] = (counters[depth] ?? p.startAt - 1) + 1;
     const marker = bullet === "number" ? `${counters[depth]}.` : "-";
     const parent = stack[depth - 1];
     const indent = parent ? parent.indent + parent.width : 0;
@@ -348,7 +358,7 @@ function renderParagraphs(body: XmlElement | undefined, links: LinkResolver, bul
   return blocks;
 }
 
-/** renderTable renders a:tbl as a GFM table; merged-over cells stay empty. */
+/** renderTable renders a:tbl as a GFM table over its declared grid; merged-over cells stay empty. */
 function renderTable(tbl: XmlElement, links: LinkResolver): string {
   const rows: string[][] = [];
   for (const tr of childrenNamed(tbl, "a:tr")) {
@@ -359,5 +369,5 @@ function renderTable(tbl: XmlElement, links: LinkResolver): string {
     }
     rows.push(row);
   }
-  return gfmTable(rows);
+  return gfmTable(rows, Math.min(64, childrenNamed(child(tbl, "a:tblGrid"), "a:gridCol").length));
 }

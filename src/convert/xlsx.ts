@@ -6,8 +6,8 @@
  * becomes a tree. LibreOffice's XLSX output (from XLS, ODS, NUMBERS) goes through the same path.
  */
 import { Parser } from "htmlparser2";
-import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
-import { assertWithinPageLimit, baseName, child, childrenNamed, descendants, firstDescendant, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, renderChartPart, textContent, type XmlElement } from "./ooxml";
+import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
+import { assertWithinPageLimit, baseName, child, childrenNamed, descendants, firstDescendant, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, type Relationship, renderChartPart, textContent, type XmlElement } from "./ooxml";
 import type { Converter } from "./types";
 
 /** MAX_ROWS_PER_SHEET: rows with content rendered per sheet; the rest is dropped with a warning. */
@@ -52,6 +52,7 @@ export const convertXlsx: Converter = async (input, ctx) => {
     }
     const xml = pkg.zip.text(rel.target) ?? "";
     const grid = readSheet(xml, sharedStrings, formats, date1904);
+    linkCells(grid, pkg.rels(rel.target));
     const table = gridToRows(grid);
     if (grid.droppedRows > 0) warnings.push(`sheet '${name}': ${grid.droppedRows} rows past the first ${MAX_ROWS_PER_SHEET} were not converted`);
     if (grid.droppedColumns) warnings.push(`sheet '${name}': columns past the first ${MAX_COLUMNS} were not converted`);
@@ -61,8 +62,9 @@ export const convertXlsx: Converter = async (input, ctx) => {
     }
     const pictures = sheetPictures(pkg, rel.target, images);
     const charts = sheetCharts(pkg, rel.target);
-    blocks.push(...pictures, ...charts);
-    hasContent ||= pictures.length > 0 || charts.length > 0;
+    const comments = sheetComments(pkg, rel.target);
+    blocks.push(...pictures, ...charts, comments);
+    hasContent ||= pictures.length > 0 || charts.length > 0 || comments !== "";
     if (!table.length && !pictures.length && !charts.length) blocks.push("*(empty sheet)*");
     sections.push(joinBlocks(blocks));
     checkMarkdownSize(sections.reduce((sum, s) => sum + s.length, 0), ctx.limits, pkg.what);
@@ -163,6 +165,8 @@ interface SheetGrid {
   rows: Map<number, string[]>;
   droppedRows: number;
   droppedColumns: boolean;
+  /** hyperlinks: the sheet's <hyperlink> elements (cell range, relationship id, in-workbook location) */
+  hyperlinks: Array<{ ref: string; relId: string }>;
 }
 
 /**
@@ -170,7 +174,7 @@ interface SheetGrid {
  * first cell only. At most MAX_ROWS_PER_SHEET rows with content are kept; later ones are counted.
  */
 function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats, date1904: boolean): SheetGrid {
-  const grid: SheetGrid = { rows: new Map(), droppedRows: 0, droppedColumns: false };
+  const grid: SheetGrid = { rows: new Map(), droppedRows: 0, droppedColumns: false, hyperlinks: [] };
   const merges: string[] = [];
   let rowIndex = -1;
   let colIndex = -1;
@@ -212,6 +216,11 @@ function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats,
           case "mergeCell":
             if (attrs["ref"]) merges.push(attrs["ref"]);
             break;
+          case "hyperlink": {
+            const relId = Object.entries(attrs).find(([key]) => localName(key) === "id" && key.includes(":"))?.[1];
+            if (attrs["ref"] && relId) grid.hyperlinks.push({ ref: attrs["ref"], relId });
+            break;
+          }
         }
       },
       ontext(data) {
@@ -278,6 +287,61 @@ function clearMergedCells(grid: SheetGrid, merges: string[]): void {
       }
     }
   }
+}
+
+/**
+ * linkCells writes the cells under an external hyperlink as `[text](url)`, as the sheet shows a
+ * link; a cell that shows its own address stays plain text. Links to places inside the workbook
+ * are left as text (there is no anchor to point at in the markdown).
+ */
+function linkCells(grid: SheetGrid, rels: Map<string, Relationship>): void {
+  for (const link of grid.hyperlinks) {
+    const rel = rels.get(link.relId);
+    if (!rel?.external || !/^(https?|ftp|mailto):/i.test(rel.target.trim())) continue;
+    const [from = "", to = from] = link.ref.split(":");
+    const r1 = rowOf(from);
+    const r2 = rowOf(to);
+    const c1 = columnIndex(from);
+    const c2 = columnIndex(to);
+    if (r1 < 0 || c1 < 0) continue;
+    const bare = (url: string) => url.trim().replace(/^mailto:/i, "").replace(/\/$/, "").toLowerCase();
+    for (const [r, row] of grid.rows) {
+      if (r < r1 || r > r2) continue;
+      for (let c = c1; c <= Math.min(c2, row.length - 1); c++) {
+        const text = row[c];
+        if (!text || bare(text) === bare(rel.target)) continue;
+        row[c] = `[${text.replace(/([\\[\]])/g, "\\$1")}](${markdownUrl(rel.target)})`;
+      }
+    }
+  }
+}
+
+/**
+ * sheetComments lists a sheet's cell comments (Excel's notes) under the table, as
+ * `- **A22** (author): text`. A threaded comment's legacy copy starts with Excel's explanation
+ * ("[Threaded comment] Your version of Excel ... Comment:"); only the comment itself is kept.
+ */
+function sheetComments(pkg: OoxmlPackage, sheetPart: string): string {
+  const rel = pkg.relsOfType(sheetPart, "comments")[0];
+  if (!rel || rel.external || !pkg.zip.has(rel.target)) return "";
+  const root = child(pkg.xml(rel.target), "comments");
+  const authors = childrenNamed(child(root, "authors"), "author").map((a) => textContent(a).trim());
+  const items: string[] = [];
+  for (const comment of childrenNamed(child(root, "commentList"), "comment")) {
+    const body = child(comment, "text");
+    const runs = [child(body, "t"), ...childrenNamed(body, "r").map((r) => child(r, "t"))];
+    const text = runs
+      .map((t) => textContent(t))
+      .join("")
+      .replace(/^\[Threaded comment\][\s\S]*?\bComment:\s*/, "")
+      .replace(/\s+/g, " ")
+      .trim();
+    if (!text) continue;
+    const author = authors[Number(comment.attrs["authorId"])] ?? "";
+    const cell = comment.attrs["ref"] ?? "";
+    items.push(`- **${escapeText(cell)}**${author ? ` (${escapeText(author)})` : ""}: ${escapeText(text)}`);
+  }
+  return items.length ? `### Comments\n\n${items.join("\n")}` : "";
 }
 
 /** columnIndex turns the letters of a cell reference ("AB12") into a 0-based column; -1 when none. */

@@ -29,14 +29,15 @@ export function convert(converter: Converter, name: string, bytes: Uint8Array = 
 
 /**
  * officeWorkDir makes a temp dir for the calling test file (removed after its tests) and `soffice`,
- * which converts a file with real LibreOffice into `toFilter` there, returning the output bytes.
+ * which converts a file (or several in one run) with real LibreOffice into `toFilter` there,
+ * returning the bytes of `outName`; the other outputs are in `work`.
  */
 export function officeWorkDir(prefix: string) {
   const work = mkdtempSync(join(tmpdir(), prefix));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
-  const soffice = (path: string, toFilter: string, outName: string): Uint8Array => {
+  const soffice = (path: string | string[], toFilter: string, outName: string): Uint8Array => {
     const result = Bun.spawnSync(
-      ["soffice", "--headless", "--norestore", `-env:UserInstallation=file://${work}/profile`, "--convert-to", toFilter, "--outdir", work, path],
+      ["soffice", "--headless", "--norestore", `-env:UserInstallation=file://${work}/profile`, "--convert-to", toFilter, "--outdir", work, ...[path].flat()],
       { stdout: "ignore", stderr: "pipe", timeout: 90_000 },
     );
     if (result.exitCode !== 0) throw new Error(`soffice failed: ${result.stderr.toString()}`);
