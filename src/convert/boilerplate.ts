@@ -154,7 +154,8 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   }
   const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
   if (!/caption|credit|copyright|description|bildunterschrift/i.test(names)) return false;
-  const named = names.split(/\s+/).some((name) => nameWords(name).some((w) => CAPTION_WORDS.has(w)));
+  // A caption word split in two ("image-description", "image_caption", "bild-unterschrift") is that word.
+  const named = names.split(/\s+/).some((name) => nameWords(name).some((w, i, words) => CAPTION_WORDS.has(w) || CAPTION_WORDS.has(w + (words[i + 1] ?? ""))));
   return named && el.querySelectorAll("img, picture, video").length === 0;
 }
 
@@ -563,11 +564,11 @@ const LEAD_SEARCH_ELEMENTS = 200;
  * "bajada", "chapô"), or, when the headline sits in a <header> or <hgroup>, a paragraph or
  * subheading of that same header (the article's header holds its headline, its standfirst and its
  * byline); one short paragraph of text with few links, not a date line. Returns a copy (Readability
- * rewrites the page) and a probe of its text.
+ * rewrites the page) and its text.
  */
-function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, title: string): { element: DomNode; probe: string } | null {
+function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, titles: string[]): Lead | null {
   const all = (body as unknown as DomElement).querySelectorAll("*");
-  const found = headlineOf(all, stats, title);
+  const found = headlineOf(all, stats, titles);
   if (!found) return null;
   const { from, matched } = found;
   const headline = all[from]!;
@@ -575,7 +576,7 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, title: str
   for (let i = from + 1; i < all.length && i <= from + LEAD_SEARCH_ELEMENTS; i++) {
     const el = all[i]!;
     if ((headline as unknown as Element).contains(el as unknown as Node)) continue;
-    const named = hasLeadName(el);
+    const named = hasLeadName(el) && !isAuthorNamed(el) && !isCaption(el, stats);
     const inHeader = !named && header !== null && LEAD_IN_HEADER_TAGS.has(el.nodeName.toLowerCase()) && closestHeader(el) === header;
     if (!named && !inHeader) continue;
     if (!shownOrInPageHeader(el, stats, matched ? headline : null)) continue;
@@ -588,10 +589,25 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, title: str
     const text = normalizeSpace(el.textContent ?? "");
     // A box asking to subscribe or follow under the headline is not its lead, nor is a date or a byline.
     if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || isDateStamp(text) || isDateLine(el)) continue;
-    const start = Math.max(0, Math.floor((text.length - PROBE_CHARS) / 2));
-    return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, probe: text.slice(start, start + PROBE_CHARS) };
+    return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, text };
   }
   return null;
+}
+
+/** Lead is the lead found under the headline: a copy of its element and its text, spaces normalised. */
+interface Lead {
+  element: DomNode;
+  text: string;
+}
+
+/**
+ * withLead puts the lead above the main content unless the content holds it already: the lead's
+ * whole text, not a part of it (a deck that the body's own sentence repeats, "... which will invest
+ * US$1 billion over the next four years ...", is still missing).
+ */
+function withLead(lead: Lead | null, root: DomNode): DomNode[] {
+  if (!lead || normalizeSpace(root.textContent ?? "").includes(lead.text)) return [root];
+  return [lead.element, root];
 }
 
 /** LEAD_IN_HEADER_TAGS: the elements of an article's header that can hold its lead without naming it */
@@ -605,12 +621,18 @@ const HEADLINE_MIN_CHARS = 10;
  * list or a "rating" wrapper is still the headline: `matched`), else such an h2 (the page's h1 is
  * its logo); else the first shown h1 with text (an empty h1 is a logo).
  */
-function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, title: string): { from: number; matched: boolean } | null {
-  const wanted = normalizeSpace(title).toLowerCase();
-  const firstPart = wanted.split(/\s[-–—|:·»]\s/)[0] ?? "";
+function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, titles: string[]): { from: number; matched: boolean } | null {
+  const wanted = titles.map((title) => normalizeSpace(title).toLowerCase()).filter(Boolean);
   const matches = (el: DomElement) => {
     const text = normalizeSpace(el.textContent ?? "").toLowerCase();
-    return text.length >= HEADLINE_MIN_CHARS && !!wanted && (wanted.includes(text) || (firstPart.length >= HEADLINE_MIN_CHARS && text.includes(firstPart)));
+    if (text.length < HEADLINE_MIN_CHARS) return false;
+    return wanted.some((title) => {
+      const parts = title.split(/\s[-–—|:·»]\s/);
+      // The site's name after the headline ("KOA039 Live ... | Knowledge on Air") names the logo's h1, not the headline.
+      if (parts.length > 1 && text === parts[parts.length - 1]!.trim()) return false;
+      const firstPart = parts[0] ?? "";
+      return title.includes(text) || (firstPart.length >= HEADLINE_MIN_CHARS && text.includes(firstPart));
+    });
   };
   let fallback = -1;
   let subheading = -1;
@@ -659,6 +681,19 @@ function textStatsOf(el: DomElement): TextStats {
   let linkText = 0;
   for (const a of Array.from(el.querySelectorAll("a"))) linkText += countChars(a.textContent ?? "");
   return { text: countChars(el.textContent ?? ""), linkText };
+}
+
+/** AUTHOR_WORDS: a class or id word that names the author's box or byline, whose "description" is the author's bio, not the article's lead */
+const AUTHOR_WORDS = new Set(["author", "authors", "autor", "autorin", "autoren", "auteur", "byline", "bio", "avatar"]);
+
+/**
+ * isAuthorNamed: the element's own class or id names the author ("m-author__description",
+ * "byline-description"): its "description" is the author's bio, not the article's lead. A lead
+ * inside a wrapper named for the byline ("<div class=author>By ... <p class=excerpt>") stays a lead.
+ */
+function isAuthorNamed(el: DomElement): boolean {
+  const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`.trim();
+  return names !== "" && names.split(/\s+/).some((name) => nameWords(name).some((w) => AUTHOR_WORDS.has(w)));
 }
 
 function hasLeadName(el: DomElement): boolean {
@@ -950,11 +985,11 @@ function densityEstimate(body: DomNode): DensityPick {
   return broad.contentChars > 2 * strict.contentChars ? broad : strict;
 }
 
-/** pageTitleOf: the page's <title>, or its og:title when it has none. */
-function pageTitleOf(document: Document): string {
+/** pageTitlesOf: the page's <title> and its og:title (a newsroom's title tag and its headline often differ: "Lübeck: So war die Auktion ..." over "So lief die Auktion ..."). */
+function pageTitlesOf(document: Document): string[] {
   const title = document.querySelector("title")?.textContent ?? "";
-  if (title.trim()) return title;
-  return document.querySelector('meta[property="og:title"]')?.getAttribute("content") ?? "";
+  const og = document.querySelector('meta[property="og:title"]')?.getAttribute("content") ?? "";
+  return [title, og].filter((t) => t.trim());
 }
 
 /** bodyOf: the page's body, or its root element when it has none. */
@@ -990,7 +1025,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const shape = pageShape(body);
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
   const marked = markedArticle(body, density.stats);
-  const lead = leadParagraph(body, density.stats, pageTitleOf(document));
+  const lead = leadParagraph(body, density.stats, pageTitlesOf(document));
   const densityProbes = probesOf(density.element as DomElement, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
@@ -1018,7 +1053,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
       const related = relatedBlocks(fresh, stats);
       const caption = captionTest(fresh, stats);
       const base = (el: DomElement) => related.has(el) || chrome(el) || caption(el) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
-      return { roots: [fresh], skip: withTeaserSections(fresh, stats, base), method: "marked" };
+      return { roots: withLead(lead, fresh), skip: withTeaserSections(fresh, stats, base), method: "marked" };
     }
   }
   // The density estimate's paragraphs, read before Readability rewrites the page: when Readability's
@@ -1034,15 +1069,14 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     const caption = captionTest(article, stats);
     const skip = withTeaserSections(article, stats, (el: DomElement) => related.has(el) || caption(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el));
     // Readability often leaves out the lead under the headline (it sits in the article's header).
-    const roots = lead && !sharesText(article, [lead.probe]) ? [lead.element, article] : [article];
-    return { roots, skip, method: "readability" };
+    return { roots: withLead(lead, article), skip, method: "readability" };
   }
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
   const pick = readable ? densityPick(bodyOf(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
   const caption = captionTest(pick.element, pick.stats);
   const base = (el: DomElement) => related.has(el) || pick.excluded(el) || caption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
-  return { roots: [pick.element], skip: withTeaserSections(pick.element, pick.stats, base), method: "density" };
+  return { roots: withLead(lead, pick.element), skip: withTeaserSections(pick.element, pick.stats, base), method: "density" };
 }
 
 /**
