@@ -1101,6 +1101,35 @@ ${paragraphs()}
     expect(text).toContain(PARAGRAPHS[3]!);
   });
 
+  test("the site's notices go: a disclosure of sponsored content or affiliate links, a notice in capitals, a broadcast line, a network line; sentences on sponsors and notices stay", () => {
+    const html = articlePage(`<p>*Disclosure: Some of the links below are affiliate links, meaning, at no additional cost to you, we will earn a commission if you click through.</p>
+${paragraphs()}
+<p>The ferry company said the new landing was sponsored by the two market towns, which share its cost.</p>
+<p>Important notice: the timetable changes on Monday.</p>
+<p><strong>AVISO IMPORTANTE: Cualquier comunicación que tenga el diario con sus lectores será iniciada de un correo oficial; otros mensajes pueden ser fraudulentos.</strong></p>
+<p>Über dieses Thema berichtete Inforadio am 29. April 2020 um 09:53 Uhr.</p>
+<p><em>*courier.example ist Teil des bundesweiten Valley-Redaktionsnetzwerks</em></p>
+<p><a href="/hinweis">Hinweis zu der Meldung</a><br>Diese Seite zeigt gesponserten Marketing-Inhalt sowie extern eingespielte Banner.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).toContain("was sponsored by the two market towns");
+    expect(text).toContain("Important notice: the timetable changes on Monday.");
+    for (const notice of ["affiliate links", "AVISO IMPORTANTE", "berichtete Inforadio", "Redaktionsnetzwerks", "gesponserten Marketing-Inhalt"]) expect(text).not.toContain(notice);
+  });
+
+  test("a last paragraph of credits (an agency's sign over a photo credit) goes; a last sentence naming a source stays", () => {
+    const credits = articlePage(`${paragraphs()}
+<p>erb/ots<br>Foto: <a href="https://pixabay.com/users/x">dahancoo</a> / Pixabay (Symbolbild)</p>`);
+    const text = main(credits);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("erb/ots");
+    expect(text).not.toContain("Symbolbild");
+    const sentence = articlePage(`${paragraphs()}
+<p>Quelle: the council's report on the landing, which the ferry company has asked to see before the summer.</p>`);
+    expect(main(sentence)).toContain("which the ferry company has asked to see");
+  });
+
   test("a short last paragraph that is a sentence, a label of a link that stays a sentence, and a sign-off stay", () => {
     const html = articlePage(`${paragraphs()}
 <p>Von Montag an fährt die Fähre wieder stündlich.</p>

@@ -834,7 +834,8 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const text = normalizeSpace(el.textContent ?? "");
   // The theme's filing footer also says how to follow the comments and trackbacks: it runs longer.
   if (POSTED_LINE.test(text)) return true;
-  if (isConsentPlaceholder(text, s)) return true;
+  // A site's notice (a disclosure, a warning in capitals) runs to a few sentences.
+  if (isConsentPlaceholder(text, s) || isSiteNotice(lineText(el))) return true;
   if (s.text > NOTICE_MAX_CHARS) return false;
   if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text)) return true;
   if (isFilingRow(text)) return true;
@@ -882,6 +883,45 @@ function isConsentPlaceholder(text: string, s: TextStats): boolean {
 }
 /** CONSENT_SETTINGS: the placeholder sends the reader to a choice (settings, a button, cookies, a consent) rather than reporting one */
 const CONSENT_SETTINGS = /\b(?:einstellungen|settings|preferences|klick\p{L}*|click|button|schaltfläche|consent|einverständnis|einwilligung|zustimm\p{L}*|akzeptier\p{L}*|accept\p{L}*|aceptar|accepter|configuración|paramètres)\b/iu;
+
+/**
+ * PAID_WORDS, DISCLOSING: a disclosure of sponsored content or affiliate links ("Diese Seite zeigt
+ * gesponserten Marketing-Inhalt ...", "*Disclosure: Some of the links above are affiliate links,
+ * meaning ... Fandom will earn a commission"): it names paid content and says what the page does or earns.
+ */
+const PAID_WORDS = /\b(?:gesponsert\p{L}*|sponsored|sponsoris\p{L}*|patrocinad\p{L}*|affiliate(?:[- ]links?)?|provisions?-?links?|partner-?links?|werbelinks?|bezahlte[nr]? (?:inhalt|beitrag|partnerschaft)|paid (?:post|content|partnership)|marketing-inhalt\p{L}*)\b/iu;
+const DISCLOSING = /\b(?:disclosure|offenlegung|transparenz\p{L}*|commissions?|provision(?:en)?|earn|verdien\p{L}*|erhalten wir|we (?:may )?receive|(?:this|the) (?:page|post|article|site|content) (?:contains|shows|is|was)|diese[rs]? (?:seite|beitrag|artikel|inhalt) (?:zeigt|enthält|ist|wurde)|esta (?:página|nota) (?:contiene|es)|cette page contient)\b/iu;
+/** SITE_NOTICE_LABEL: a notice set apart in capitals at a paragraph's start ("AVISO IMPORTANTE:", "WICHTIGER HINWEIS:", "DISCLAIMER:") */
+const SITE_NOTICE_LABEL = /^\W*(?:AVISO(?: IMPORTANTE| LEGAL)?|AVVISO|WICHTIGER HINWEIS|HAFTUNGSAUSSCHLUSS|DISCLAIMER|IMPORTANT NOTICE|AVIS IMPORTANT|NOTE TO (?:OUR )?READERS)\s*[:!]/u;
+/**
+ * BROADCAST_NOTE, NETWORK_NOTE: a broadcaster's line on when the story was on air ("Über dieses
+ * Thema berichtete Inforadio am 29. April 2020 um 09:53 Uhr", "Dieses Thema im Programm: ..."), and
+ * a newsroom's line on the network it belongs to ("fr.de ist Teil des bundesweiten Ippen-Redaktionsnetzwerks")
+ */
+const BROADCAST_NOTE = /^(?:über dieses thema berichtete|dieses thema im programm|darüber berichtete)\b/i;
+const NETWORK_NOTE = /^\W*\S+ (?:ist|is) (?:teil|part|ein teil|mitglied|a member) (?:des|der|of the|of) .{0,40}(?:netzwerk|network|verbund)\p{L}*\W*$/iu;
+
+/** lineText: an element's text with a space where a <br> breaks its lines ("Hinweis zu der Meldung<br>Diese Seite ..."), spaces normalised. */
+function lineText(el: DomElement): string {
+  let text = "";
+  const walk = (node: DomNode): void => {
+    for (let i = 0; i < node.childNodes.length; i++) {
+      const child = node.childNodes[i]!;
+      if (child.nodeType === 3) text += child.textContent ?? "";
+      else if (child.nodeType === 1) {
+        if (child.nodeName.toLowerCase() === "br") text += " ";
+        else walk(child);
+      }
+    }
+  };
+  walk(el);
+  return normalizeSpace(text);
+}
+
+/** isSiteNotice: the text is one of the site's own notices: a disclosure of paid content, a notice in capitals, a broadcast or network line. */
+function isSiteNotice(text: string): boolean {
+  return (PAID_WORDS.test(text) && DISCLOSING.test(text)) || SITE_NOTICE_LABEL.test(text) || BROADCAST_NOTE.test(text) || NETWORK_NOTE.test(text);
+}
 
 /** TAGS_LABEL: the label of a tags line, in the languages of the pages seen */
 const TAGS_LABEL = /^(?:tags?|themen|thema|topics?|schlagw(?:orte|örter)|stichw(?:orte|örter)|keywords|etiquetas|temas|mots-clés|tagi|tematy|argomenti)\s*:/i;
@@ -1478,6 +1518,22 @@ function isEdgeLabel(block: string, atEnd: boolean): boolean {
   return chars <= EDGE_WORD_MAX_CHARS && text.split(" ").length <= 2 && /^\p{L}{3,}[\p{L}’'-]*(?: \p{L}{3,}[\p{L}’'-]*)?$/u.test(text);
 }
 
+/** AGENCY_SIGN: a news agency's or reporter's sign closing a report ("erb/ots", "dpa/lnw", "(AFP)", "(dpa)") */
+const AGENCY_SIGN = /^\(?\p{L}{2,8}(?:\s?\/\s?\p{L}{2,8})+\)?$|^\((?:dpa|afp|ap|reuters|kna|epd|apa|sda|efe|ansa|sid|ots|dts|red)\)$/iu;
+
+/**
+ * isCreditBlock: a block whose every line is a picture's credit, a source or an agency's sign
+ * ("erb/ots" over "Foto: dahancoo / Pixabay (Symbolbild)"): the report's credits, left at its end
+ * when written as one paragraph with line breaks, which the caption test (a line that opens with
+ * "Foto:") does not see.
+ */
+function isCreditBlock(block: string): boolean {
+  if (/^\s*(?:[-*+]\s|\d+[.)]\s|\||```|>)/.test(block)) return false;
+  const lines = block.split("\n").map(edgeText).filter(Boolean);
+  if (lines.length === 0) return false;
+  return lines.every((line) => countChars(line) <= PHOTO_CREDIT_MAX_CHARS && (PHOTO_CREDIT.test(line) || SOURCE_LINE.test(line) || AGENCY_SIGN.test(line))) && lines.some((line) => PHOTO_CREDIT.test(line) || SOURCE_LINE.test(line));
+}
+
 /**
  * trimArticleEdges (with the page's headline when the markdown has no "# " heading of its own) drops what an article's markdown keeps at its edges but is not its text: a byline
  * set as its own paragraph right under the headline or at the end ("Von Cosima Künzel"), and labels
@@ -1504,7 +1560,7 @@ export function trimArticleEdges(markdown: string, pageHeadline: string | null =
     if (i < 0) break;
     const block = blocks[i]!;
     // A heading left last that is a label ("Editors’ Recommendations:") headed the links that were dropped.
-    const label = isHeading(block) ? countChars(edgeText(block.replace(/^\s*#+\s*/, ""))) <= EDGE_LABEL_MAX_CHARS && /:$/.test(edgeText(block)) : isEdgeLabel(block, true);
+    const label = isHeading(block) ? countChars(edgeText(block.replace(/^\s*#+\s*/, ""))) <= EDGE_LABEL_MAX_CHARS && /:$/.test(edgeText(block)) : isEdgeLabel(block, true) || isCreditBlock(block);
     if (!label) break;
     end = i;
   }
