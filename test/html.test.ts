@@ -1060,6 +1060,76 @@ ${paragraphs()}
     expect(text).not.toContain("Wahlen");
   });
 
+  test("the lead comes back when only the og:title names the headline (the <title> words it otherwise), and when the body repeats part of it", () => {
+    const lead = "The valley's ferry runs again, and the council will study a second landing further upstream where the banks are higher.";
+    const page = (body: string) => `<!doctype html><html><head><title>Valley: ferry back in service after a month</title><meta property="og:title" content="Ferry crossings resume after the floods"></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<div class="article-teaser"><div class="article-teaser-breadcrumb"><span>Free until 19:34</span><h1><span>Ferry crossings resume after the floods</span></h1></div>
+<div class="article-teaser-intro"><p>${lead}</p></div></div>
+<div class="layout"><div class="col-main"><div class="article-body">${body}</div></div><div class="col-side"><a href="/a">Weather</a> <a href="/b">Sports</a></div></div></body></html>`;
+    for (const body of [paragraphs(), `${paragraphs(0, 3)}<p>Next spring the council will study a second landing further upstream where the banks are higher, the mayor said on Tuesday.</p>`]) {
+      const text = main(page(body));
+      expect(text).toContain(lead);
+      expect(text.indexOf(lead)).toBeLessThan(text.indexOf(PARAGRAPHS[0]!));
+      expect(text).toContain(PARAGRAPHS[2]!);
+    }
+  });
+
+  test("an author's bio named 'description' and a caption named 'image-description' are not the lead, and the caption goes", () => {
+    const html = `<!doctype html><html><head><title>Ferry crossings resume after the floods</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<div class="page"><div class="title-area"><h1>Ferry crossings resume after the floods</h1></div>
+<div class="block-image"><section><picture><img src="/ferry.jpg" alt="A ferry at the landing"></picture><p class="image-description">The ferry at the new stone landing on the eastern bank (archive picture)</p><p class="image-copyright">&copy; Valley Courier</p></section></div>
+<div class="article-body">${paragraphs()}</div>
+<div class="m-author"><div class="m-author__name">Jane Doe</div><div class="m-author__description">Jane Doe has written about rivers and boats for the Valley Courier since 2009 and lives on a houseboat.</div></div></div></body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("archive picture");
+    expect(text).not.toContain("lives on a houseboat");
+  });
+
+  test("the lead comes back on a page too large for Readability, where the text density finds the article", () => {
+    const filler = `<div hidden>${"<i></i>".repeat(61_000)}</div>`;
+    const html = `<!doctype html><html><head><title>Ferry crossings resume after the floods</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<div class="header_wrapper"><h1>Ferry crossings resume after the floods</h1><div class="field-lead">After a month of closure the valley's only ferry is running again, and the market towns on both banks are relieved.</div></div>
+<div class="article-body">${paragraphs()}</div>${filler}</body></html>`;
+    const text = main(html);
+    expect(text).toContain("the market towns on both banks are relieved");
+    expect(text.indexOf("are relieved")).toBeLessThan(text.indexOf(PARAGRAPHS[0]!));
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("the site's notices go: a disclosure of sponsored content or affiliate links, a notice in capitals, a broadcast line, a network line; sentences on sponsors and notices stay", () => {
+    const html = articlePage(`<p>*Disclosure: Some of the links below are affiliate links, meaning, at no additional cost to you, we will earn a commission if you click through.</p>
+${paragraphs()}
+<p>The ferry company said the new landing was sponsored by the two market towns, which share its cost.</p>
+<p>Important notice: the timetable changes on Monday.</p>
+<p><strong>AVISO IMPORTANTE: Cualquier comunicación que tenga el diario con sus lectores será iniciada de un correo oficial; otros mensajes pueden ser fraudulentos.</strong></p>
+<p>Über dieses Thema berichtete Inforadio am 29. April 2020 um 09:53 Uhr.</p>
+<p><em>*courier.example ist Teil des bundesweiten Valley-Redaktionsnetzwerks</em></p>
+<p><a href="/hinweis">Hinweis zu der Meldung</a><br>Diese Seite zeigt gesponserten Marketing-Inhalt sowie extern eingespielte Banner.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).toContain("was sponsored by the two market towns");
+    expect(text).toContain("Important notice: the timetable changes on Monday.");
+    for (const notice of ["affiliate links", "AVISO IMPORTANTE", "berichtete Inforadio", "Redaktionsnetzwerks", "gesponserten Marketing-Inhalt"]) expect(text).not.toContain(notice);
+  });
+
+  test("a last paragraph of credits (an agency's sign over a photo credit) goes; a last sentence naming a source stays", () => {
+    const credits = articlePage(`${paragraphs()}
+<p>erb/ots<br>Foto: <a href="https://pixabay.com/users/x">dahancoo</a> / Pixabay (Symbolbild)</p>`);
+    const text = main(credits);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("erb/ots");
+    expect(text).not.toContain("Symbolbild");
+    const sentence = articlePage(`${paragraphs()}
+<p>Quelle: the council's report on the landing, which the ferry company has asked to see before the summer.</p>`);
+    expect(main(sentence)).toContain("which the ferry company has asked to see");
+  });
+
   test("a short last paragraph that is a sentence, a label of a link that stays a sentence, and a sign-off stay", () => {
     const html = articlePage(`${paragraphs()}
 <p>Von Montag an fährt die Fähre wieder stündlich.</p>

@@ -154,7 +154,8 @@ export function isCaption(el: DomElement, stats: Map<DomNode, TextStats>): boole
   }
   const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
   if (!/caption|credit|copyright|description|bildunterschrift/i.test(names)) return false;
-  const named = names.split(/\s+/).some((name) => nameWords(name).some((w) => CAPTION_WORDS.has(w)));
+  // A caption word split in two ("image-description", "image_caption", "bild-unterschrift") is that word.
+  const named = names.split(/\s+/).some((name) => nameWords(name).some((w, i, words) => CAPTION_WORDS.has(w) || CAPTION_WORDS.has(w + (words[i + 1] ?? ""))));
   return named && el.querySelectorAll("img, picture, video").length === 0;
 }
 
@@ -563,11 +564,11 @@ const LEAD_SEARCH_ELEMENTS = 200;
  * "bajada", "chapô"), or, when the headline sits in a <header> or <hgroup>, a paragraph or
  * subheading of that same header (the article's header holds its headline, its standfirst and its
  * byline); one short paragraph of text with few links, not a date line. Returns a copy (Readability
- * rewrites the page) and a probe of its text.
+ * rewrites the page) and its text.
  */
-function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, title: string): { element: DomNode; probe: string } | null {
+function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, titles: string[]): Lead | null {
   const all = (body as unknown as DomElement).querySelectorAll("*");
-  const found = headlineOf(all, stats, title);
+  const found = headlineOf(all, stats, titles);
   if (!found) return null;
   const { from, matched } = found;
   const headline = all[from]!;
@@ -575,7 +576,7 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, title: str
   for (let i = from + 1; i < all.length && i <= from + LEAD_SEARCH_ELEMENTS; i++) {
     const el = all[i]!;
     if ((headline as unknown as Element).contains(el as unknown as Node)) continue;
-    const named = hasLeadName(el);
+    const named = hasLeadName(el) && !isAuthorNamed(el) && !isCaption(el, stats);
     const inHeader = !named && header !== null && LEAD_IN_HEADER_TAGS.has(el.nodeName.toLowerCase()) && closestHeader(el) === header;
     if (!named && !inHeader) continue;
     if (!shownOrInPageHeader(el, stats, matched ? headline : null)) continue;
@@ -588,10 +589,25 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, title: str
     const text = normalizeSpace(el.textContent ?? "");
     // A box asking to subscribe or follow under the headline is not its lead, nor is a date or a byline.
     if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || isDateStamp(text) || isDateLine(el)) continue;
-    const start = Math.max(0, Math.floor((text.length - PROBE_CHARS) / 2));
-    return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, probe: text.slice(start, start + PROBE_CHARS) };
+    return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, text };
   }
   return null;
+}
+
+/** Lead is the lead found under the headline: a copy of its element and its text, spaces normalised. */
+interface Lead {
+  element: DomNode;
+  text: string;
+}
+
+/**
+ * withLead puts the lead above the main content unless the content holds it already: the lead's
+ * whole text, not a part of it (a deck that the body's own sentence repeats, "... which will invest
+ * US$1 billion over the next four years ...", is still missing).
+ */
+function withLead(lead: Lead | null, root: DomNode): DomNode[] {
+  if (!lead || normalizeSpace(root.textContent ?? "").includes(lead.text)) return [root];
+  return [lead.element, root];
 }
 
 /** LEAD_IN_HEADER_TAGS: the elements of an article's header that can hold its lead without naming it */
@@ -605,12 +621,18 @@ const HEADLINE_MIN_CHARS = 10;
  * list or a "rating" wrapper is still the headline: `matched`), else such an h2 (the page's h1 is
  * its logo); else the first shown h1 with text (an empty h1 is a logo).
  */
-function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, title: string): { from: number; matched: boolean } | null {
-  const wanted = normalizeSpace(title).toLowerCase();
-  const firstPart = wanted.split(/\s[-–—|:·»]\s/)[0] ?? "";
+function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, titles: string[]): { from: number; matched: boolean } | null {
+  const wanted = titles.map((title) => normalizeSpace(title).toLowerCase()).filter(Boolean);
   const matches = (el: DomElement) => {
     const text = normalizeSpace(el.textContent ?? "").toLowerCase();
-    return text.length >= HEADLINE_MIN_CHARS && !!wanted && (wanted.includes(text) || (firstPart.length >= HEADLINE_MIN_CHARS && text.includes(firstPart)));
+    if (text.length < HEADLINE_MIN_CHARS) return false;
+    return wanted.some((title) => {
+      const parts = title.split(/\s[-–—|:·»]\s/);
+      // The site's name after the headline ("KOA039 Live ... | Knowledge on Air") names the logo's h1, not the headline.
+      if (parts.length > 1 && text === parts[parts.length - 1]!.trim()) return false;
+      const firstPart = parts[0] ?? "";
+      return title.includes(text) || (firstPart.length >= HEADLINE_MIN_CHARS && text.includes(firstPart));
+    });
   };
   let fallback = -1;
   let subheading = -1;
@@ -659,6 +681,19 @@ function textStatsOf(el: DomElement): TextStats {
   let linkText = 0;
   for (const a of Array.from(el.querySelectorAll("a"))) linkText += countChars(a.textContent ?? "");
   return { text: countChars(el.textContent ?? ""), linkText };
+}
+
+/** AUTHOR_WORDS: a class or id word that names the author's box or byline, whose "description" is the author's bio, not the article's lead */
+const AUTHOR_WORDS = new Set(["author", "authors", "autor", "autorin", "autoren", "auteur", "byline", "bio", "avatar"]);
+
+/**
+ * isAuthorNamed: the element's own class or id names the author ("m-author__description",
+ * "byline-description"): its "description" is the author's bio, not the article's lead. A lead
+ * inside a wrapper named for the byline ("<div class=author>By ... <p class=excerpt>") stays a lead.
+ */
+function isAuthorNamed(el: DomElement): boolean {
+  const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`.trim();
+  return names !== "" && names.split(/\s+/).some((name) => nameWords(name).some((w) => AUTHOR_WORDS.has(w)));
 }
 
 function hasLeadName(el: DomElement): boolean {
@@ -799,7 +834,8 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const text = normalizeSpace(el.textContent ?? "");
   // The theme's filing footer also says how to follow the comments and trackbacks: it runs longer.
   if (POSTED_LINE.test(text)) return true;
-  if (isConsentPlaceholder(text, s)) return true;
+  // A site's notice (a disclosure, a warning in capitals) runs to a few sentences.
+  if (isConsentPlaceholder(text, s) || isSiteNotice(lineText(el))) return true;
   if (s.text > NOTICE_MAX_CHARS) return false;
   if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text)) return true;
   if (isFilingRow(text)) return true;
@@ -847,6 +883,45 @@ function isConsentPlaceholder(text: string, s: TextStats): boolean {
 }
 /** CONSENT_SETTINGS: the placeholder sends the reader to a choice (settings, a button, cookies, a consent) rather than reporting one */
 const CONSENT_SETTINGS = /\b(?:einstellungen|settings|preferences|klick\p{L}*|click|button|schaltfläche|consent|einverständnis|einwilligung|zustimm\p{L}*|akzeptier\p{L}*|accept\p{L}*|aceptar|accepter|configuración|paramètres)\b/iu;
+
+/**
+ * PAID_WORDS, DISCLOSING: a disclosure of sponsored content or affiliate links ("Diese Seite zeigt
+ * gesponserten Marketing-Inhalt ...", "*Disclosure: Some of the links above are affiliate links,
+ * meaning ... Fandom will earn a commission"): it names paid content and says what the page does or earns.
+ */
+const PAID_WORDS = /\b(?:gesponsert\p{L}*|sponsored|sponsoris\p{L}*|patrocinad\p{L}*|affiliate(?:[- ]links?)?|provisions?-?links?|partner-?links?|werbelinks?|bezahlte[nr]? (?:inhalt|beitrag|partnerschaft)|paid (?:post|content|partnership)|marketing-inhalt\p{L}*)\b/iu;
+const DISCLOSING = /\b(?:disclosure|offenlegung|transparenz\p{L}*|commissions?|provision(?:en)?|earn|verdien\p{L}*|erhalten wir|we (?:may )?receive|(?:this|the) (?:page|post|article|site|content) (?:contains|shows|is|was)|diese[rs]? (?:seite|beitrag|artikel|inhalt) (?:zeigt|enthält|ist|wurde)|esta (?:página|nota) (?:contiene|es)|cette page contient)\b/iu;
+/** SITE_NOTICE_LABEL: a notice set apart in capitals at a paragraph's start ("AVISO IMPORTANTE:", "WICHTIGER HINWEIS:", "DISCLAIMER:") */
+const SITE_NOTICE_LABEL = /^\W*(?:AVISO(?: IMPORTANTE| LEGAL)?|AVVISO|WICHTIGER HINWEIS|HAFTUNGSAUSSCHLUSS|DISCLAIMER|IMPORTANT NOTICE|AVIS IMPORTANT|NOTE TO (?:OUR )?READERS)\s*[:!]/u;
+/**
+ * BROADCAST_NOTE, NETWORK_NOTE: a broadcaster's line on when the story was on air ("Über dieses
+ * Thema berichtete Inforadio am 29. April 2020 um 09:53 Uhr", "Dieses Thema im Programm: ..."), and
+ * a newsroom's line on the network it belongs to ("fr.de ist Teil des bundesweiten Ippen-Redaktionsnetzwerks")
+ */
+const BROADCAST_NOTE = /^(?:über dieses thema berichtete|dieses thema im programm|darüber berichtete)\b/i;
+const NETWORK_NOTE = /^\W*\S+ (?:ist|is) (?:teil|part|ein teil|mitglied|a member) (?:des|der|of the|of) .{0,40}(?:netzwerk|network|verbund)\p{L}*\W*$/iu;
+
+/** lineText: an element's text with a space where a <br> breaks its lines ("Hinweis zu der Meldung<br>Diese Seite ..."), spaces normalised. */
+function lineText(el: DomElement): string {
+  let text = "";
+  const walk = (node: DomNode): void => {
+    for (let i = 0; i < node.childNodes.length; i++) {
+      const child = node.childNodes[i]!;
+      if (child.nodeType === 3) text += child.textContent ?? "";
+      else if (child.nodeType === 1) {
+        if (child.nodeName.toLowerCase() === "br") text += " ";
+        else walk(child);
+      }
+    }
+  };
+  walk(el);
+  return normalizeSpace(text);
+}
+
+/** isSiteNotice: the text is one of the site's own notices: a disclosure of paid content, a notice in capitals, a broadcast or network line. */
+function isSiteNotice(text: string): boolean {
+  return (PAID_WORDS.test(text) && DISCLOSING.test(text)) || SITE_NOTICE_LABEL.test(text) || BROADCAST_NOTE.test(text) || NETWORK_NOTE.test(text);
+}
 
 /** TAGS_LABEL: the label of a tags line, in the languages of the pages seen */
 const TAGS_LABEL = /^(?:tags?|themen|thema|topics?|schlagw(?:orte|örter)|stichw(?:orte|örter)|keywords|etiquetas|temas|mots-clés|tagi|tematy|argomenti)\s*:/i;
@@ -950,11 +1025,11 @@ function densityEstimate(body: DomNode): DensityPick {
   return broad.contentChars > 2 * strict.contentChars ? broad : strict;
 }
 
-/** pageTitleOf: the page's <title>, or its og:title when it has none. */
-function pageTitleOf(document: Document): string {
+/** pageTitlesOf: the page's <title> and its og:title (a newsroom's title tag and its headline often differ: "Lübeck: So war die Auktion ..." over "So lief die Auktion ..."). */
+function pageTitlesOf(document: Document): string[] {
   const title = document.querySelector("title")?.textContent ?? "";
-  if (title.trim()) return title;
-  return document.querySelector('meta[property="og:title"]')?.getAttribute("content") ?? "";
+  const og = document.querySelector('meta[property="og:title"]')?.getAttribute("content") ?? "";
+  return [title, og].filter((t) => t.trim());
 }
 
 /** bodyOf: the page's body, or its root element when it has none. */
@@ -990,7 +1065,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const shape = pageShape(body);
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
   const marked = markedArticle(body, density.stats);
-  const lead = leadParagraph(body, density.stats, pageTitleOf(document));
+  const lead = leadParagraph(body, density.stats, pageTitlesOf(document));
   const densityProbes = probesOf(density.element as DomElement, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
@@ -1018,7 +1093,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
       const related = relatedBlocks(fresh, stats);
       const caption = captionTest(fresh, stats);
       const base = (el: DomElement) => related.has(el) || chrome(el) || caption(el) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
-      return { roots: [fresh], skip: withTeaserSections(fresh, stats, base), method: "marked" };
+      return { roots: withLead(lead, fresh), skip: withTeaserSections(fresh, stats, base), method: "marked" };
     }
   }
   // The density estimate's paragraphs, read before Readability rewrites the page: when Readability's
@@ -1034,15 +1109,14 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     const caption = captionTest(article, stats);
     const skip = withTeaserSections(article, stats, (el: DomElement) => related.has(el) || caption(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el));
     // Readability often leaves out the lead under the headline (it sits in the article's header).
-    const roots = lead && !sharesText(article, [lead.probe]) ? [lead.element, article] : [article];
-    return { roots, skip, method: "readability" };
+    return { roots: withLead(lead, article), skip, method: "readability" };
   }
   // Readability rewrites the document it reads: measure a fresh copy (unless it never ran).
   const pick = readable ? densityPick(bodyOf(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
   const caption = captionTest(pick.element, pick.stats);
   const base = (el: DomElement) => related.has(el) || pick.excluded(el) || caption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
-  return { roots: [pick.element], skip: withTeaserSections(pick.element, pick.stats, base), method: "density" };
+  return { roots: withLead(lead, pick.element), skip: withTeaserSections(pick.element, pick.stats, base), method: "density" };
 }
 
 /**
@@ -1444,6 +1518,22 @@ function isEdgeLabel(block: string, atEnd: boolean): boolean {
   return chars <= EDGE_WORD_MAX_CHARS && text.split(" ").length <= 2 && /^\p{L}{3,}[\p{L}’'-]*(?: \p{L}{3,}[\p{L}’'-]*)?$/u.test(text);
 }
 
+/** AGENCY_SIGN: a news agency's or reporter's sign closing a report ("erb/ots", "dpa/lnw", "(AFP)", "(dpa)") */
+const AGENCY_SIGN = /^\(?\p{L}{2,8}(?:\s?\/\s?\p{L}{2,8})+\)?$|^\((?:dpa|afp|ap|reuters|kna|epd|apa|sda|efe|ansa|sid|ots|dts|red)\)$/iu;
+
+/**
+ * isCreditBlock: a block whose every line is a picture's credit, a source or an agency's sign
+ * ("erb/ots" over "Foto: dahancoo / Pixabay (Symbolbild)"): the report's credits, left at its end
+ * when written as one paragraph with line breaks, which the caption test (a line that opens with
+ * "Foto:") does not see.
+ */
+function isCreditBlock(block: string): boolean {
+  if (/^\s*(?:[-*+]\s|\d+[.)]\s|\||```|>)/.test(block)) return false;
+  const lines = block.split("\n").map(edgeText).filter(Boolean);
+  if (lines.length === 0) return false;
+  return lines.every((line) => countChars(line) <= PHOTO_CREDIT_MAX_CHARS && (PHOTO_CREDIT.test(line) || SOURCE_LINE.test(line) || AGENCY_SIGN.test(line))) && lines.some((line) => PHOTO_CREDIT.test(line) || SOURCE_LINE.test(line));
+}
+
 /**
  * trimArticleEdges (with the page's headline when the markdown has no "# " heading of its own) drops what an article's markdown keeps at its edges but is not its text: a byline
  * set as its own paragraph right under the headline or at the end ("Von Cosima Künzel"), and labels
@@ -1470,7 +1560,7 @@ export function trimArticleEdges(markdown: string, pageHeadline: string | null =
     if (i < 0) break;
     const block = blocks[i]!;
     // A heading left last that is a label ("Editors’ Recommendations:") headed the links that were dropped.
-    const label = isHeading(block) ? countChars(edgeText(block.replace(/^\s*#+\s*/, ""))) <= EDGE_LABEL_MAX_CHARS && /:$/.test(edgeText(block)) : isEdgeLabel(block, true);
+    const label = isHeading(block) ? countChars(edgeText(block.replace(/^\s*#+\s*/, ""))) <= EDGE_LABEL_MAX_CHARS && /:$/.test(edgeText(block)) : isEdgeLabel(block, true) || isCreditBlock(block);
     if (!label) break;
     end = i;
   }
