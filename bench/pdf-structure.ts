@@ -237,6 +237,7 @@ try {
     if (SHOW) {
       for (const miss of h.misses) console.log(`    heading missed: ${miss}`);
       for (const miss of c.misses.slice(0, 20)) console.log(`    cell missed:    ${miss}`);
+      for (const miss of r.misses) console.log(`    row missed:     ${miss}`);
     }
   }
   if (born.cells) console.log(`born-digital PDFs against reference markdown: table cells ${born.hits}/${born.cells} = ${(born.hits / born.cells).toFixed(3)}, whole rows (same cells in the same order) ${born.rowHits}/${born.rows} = ${(born.rowHits / Math.max(1, born.rows)).toFixed(3)}`);

@@ -993,7 +993,22 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
   const leftmost = Math.min(...cellStarts);
   while (end - 1 > lastRow && lines[end - 1]!.segs.some((seg) => Math.abs(seg.x - leftmost) <= 0.5 * seg.size)) wrapped.delete(--end);
   for (const i of [...wrapped]) if (i >= end) wrapped.delete(i);
+  // A line with a cell in display type is a header band's: no table holds it or the rows above it.
+  if (lines.slice(start, end).some(hasDisplayCell)) return { end: start, wrapped: new Set() };
   return { end, wrapped };
+}
+
+/** DISPLAY_TYPE: how many times its line's text size a cell is set at to be display type */
+const DISPLAY_TYPE = 2;
+
+/**
+ * hasDisplayCell: a line of cells one of which is set in display type (twice the line's text size
+ * or more): a form's header band, its large form number or year beside its title and small print
+ * ("Form 3903" in 24 pt, "Moving Expenses", "OMB No. 1545-0074" in 7 pt), whose boxes side by side
+ * only happen to share baselines. A table sets a row in one size, so such a line is no row of one.
+ */
+function hasDisplayCell(line: RawLine): boolean {
+  return line.segs.length >= 2 && line.segs.some((seg) => seg.size >= DISPLAY_TYPE * line.size);
 }
 
 /**

@@ -158,15 +158,22 @@ function mergeRules(rules: Rule[], horizontal: boolean): Rule[] {
   }
   const merged: Rule[] = [];
   for (const lane of lanes) {
-    const at = lane.reduce((sum, r) => sum + key(r), 0) / lane.length;
-    const spans = lane.map((r) => [from(r), to(r)] as [number, number]).sort((a, b) => a[0] - b[0]);
+    // Each merged rule sits at the mean of its own pieces: two tables on a page whose rules differ by
+    // a point share a lane, and one mean for both moved each off its own crossings.
+    const spans = lane.map((r) => [from(r), to(r), key(r)] as [number, number, number]).sort((a, b) => a[0] - b[0]);
     let [a, b] = spans[0]!;
-    const push = () => merged.push(horizontal ? { x1: a, x2: b, y1: at, y2: at } : { x1: at, x2: at, y1: a, y2: b });
-    for (const [c, d] of spans.slice(1)) {
-      if (c <= b + SNAP) b = Math.max(b, d);
-      else {
+    let keys = [spans[0]![2]];
+    const push = () => {
+      const at = keys.reduce((sum, k) => sum + k, 0) / keys.length;
+      merged.push(horizontal ? { x1: a, x2: b, y1: at, y2: at } : { x1: at, x2: at, y1: a, y2: b });
+    };
+    for (const [c, d, k] of spans.slice(1)) {
+      if (c <= b + SNAP) {
+        b = Math.max(b, d);
+        keys.push(k);
+      } else {
         push();
-        [a, b] = [c, d];
+        [a, b, keys] = [c, d, [k]];
       }
     }
     push();
