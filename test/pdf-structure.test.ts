@@ -6,12 +6,14 @@
  * two-column report in justified text; Arabic and Hebrew paragraphs; a manual with bookmarks and a
  * two-line running header; a table whose header cells wrap, with group label rows; a typewriter
  * table; titles of two lines and a bold caption; a report with numbered bold titles ending in a
- * full stop, superscripts in cells, a ruled band of several rows and a bold title beside a column).
+ * full stop, superscripts in cells, a ruled band of several rows and a bold title beside a column);
+ * and a journal page typeset by hand (test/helpers/typesetPdf.ts) with titles in a sans face.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { repairArabic } from "../src/convert/pdfLayout";
 import { makePdfFixtures } from "./helpers/pdfFixtures";
+import { typesetPdf, type TypesetRun } from "./helpers/typesetPdf";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 
 let server: TestServer;
@@ -316,6 +318,38 @@ describe("a report's shapes", () => {
 
   test("a bold title in the left column, beside prose of the right column on its baseline, is a heading", () => {
     expect(markdown.report).toMatch(/^#+ Study Approach and Sampling\n\nWe compare token sequences/m);
+  });
+});
+
+describe("titles in a sans face over a serif body", () => {
+  /** journalPage: two columns of Times at 9.8 pt; the left one has three titles in Helvetica at 9.2 pt (not bold by name), each on the baseline of the right column's prose */
+  function journalPage(): TypesetRun[] {
+    const words = "the department keeps records of every patient who is admitted and of the care given while staff rotate between wards and clinics so that the registers show who was seen by whom and when each visit ended".split(" ");
+    const prose = (n: number, seed: number) =>
+      Array.from({ length: n }, (_, i) => {
+        let line = "";
+        for (let k = seed + i * 9; line.length < 52; k++) line += (line ? " " : "") + words[k % words.length];
+        return i === 0 ? line[0]!.toUpperCase() + line.slice(1) : i === n - 1 ? `${line}.` : line;
+      });
+    const runs: TypesetRun[] = [];
+    let y = 780;
+    for (const [i, title] of ["Setting", "Tools for data collection", "Ethical considerations"].entries()) {
+      runs.push({ font: "Helvetica", size: 9.2, x: 57, y, text: title });
+      for (const line of prose(8, i * 7)) runs.push({ font: "Times-Roman", size: 9.8, x: 57, y: (y -= 12), text: line });
+      y -= 18;
+    }
+    prose(Math.round((780 - y) / 12), 3).forEach((line, i) => runs.push({ font: "Times-Roman", size: 9.8, x: 305, y: 780 - 12 * i, text: line }));
+    return runs;
+  }
+
+  test("are headings though a size smaller than the body and not bold by their font's name, each over its paragraph", async () => {
+    const file = new File([typesetPdf([journalPage()]) as Uint8Array<ArrayBuffer>], "journal_sans_titles.pdf");
+    const { status, body } = await api(server, key, "POST", "/api/v1/markdown/convert", form({ file }));
+    expect(status).toBe(200);
+    expect(body.markdown).toMatch(/^#+ Setting\n\nThe department keeps records/m);
+    expect(body.markdown).toMatch(/^#+ Tools for data collection\n\n/m);
+    expect(body.markdown).toMatch(/^#+ Ethical considerations\n\n/m);
+    expect(body.markdown.match(/^#+ /gm)).toHaveLength(3);
   });
 });
 

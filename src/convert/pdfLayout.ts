@@ -560,7 +560,8 @@ function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: st
   const body = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]![0];
   const notes: Array<{ label: string; text: string; block: LayoutBlock }> = [];
   for (const block of blocks) {
-    if (block.kind !== "text" || block.top < height * 0.5 || block.size >= 0.92 * body) continue;
+    // Notes are set smaller than the body, or in its size with a raised label ("⁹One international foot = ...")
+    if (block.kind !== "text" || block.top < height * 0.5 || (block.size >= 0.92 * body && !block.lines[0]!.text.startsWith(NOTE_MARK_START))) continue;
     const found: Array<{ label: string; text: string; block: LayoutBlock }> = [];
     for (const line of block.lines) {
       const match = FOOTNOTE_TEXT.exec(line.text);
@@ -710,11 +711,26 @@ function dominantSize(items: PdfTextItem[]): number {
  * order: between lines that span the gutter, the left column and then the right column. Pages
  * without a gutter are one group.
  */
-/** sideOf: the part of a line on one side of a gutter, bold when its own letters all are (a heading beside the other column's prose) */
+/**
+ * sideOf: the part of a line on one side of a gutter, bold when its own letters all are (a heading
+ * beside the other column's prose), in the size of its own text (a title a size below the body
+ * beside the other column's body text)
+ */
 function sideOf(line: RawLine, segs: Segment[]): RawLine {
-  const { bold: _bold, ...rest } = line;
+  const { bold: _bold, ...whole } = line;
+  const rest = segs.length < line.segs.length ? { ...whole, size: segmentsSize(segs) } : whole;
   const hasLetters = segs.some((seg) => /\p{L}/u.test(seg.text));
   return hasLetters && segs.every((seg) => !seg.plain) && (line.bold || segs.length < line.segs.length) ? { ...rest, segs, bold: true } : { ...rest, segs };
+}
+
+/** segmentsSize: the size, in half points as dominantSize gives it, that carries most of the segments' characters */
+function segmentsSize(segs: Segment[]): number {
+  const weight = new Map<number, number>();
+  for (const seg of segs) {
+    const key = Math.round(seg.size * 2) / 2;
+    weight.set(key, (weight.get(key) ?? 0) + seg.text.length);
+  }
+  return [...weight].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
 }
 
 function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
@@ -1780,7 +1796,8 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
   const blocks = pages.flatMap((page) => page.blocks.filter((block) => !removed.has(block)));
   const shaped = (block: LayoutBlock): block is Extract<LayoutBlock, { kind: "text" }> => {
     if (block.kind !== "text" || block.lines.length > 2 || !block.lines.every((line) => line.bold)) return false;
-    if (block.size < body - 0.6 || !oneTitle(block)) return false;
+    // a title a size below the body's is one still (a sans face over a serif body looks as large at 9.2 as the body at 9.8 pt)
+    if (block.size < Math.min(body - 0.6, 0.9 * body) || !oneTitle(block)) return false;
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
     if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text)) return false;
@@ -1803,7 +1820,7 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
       // Body text is prose (a short line under a bold one may be a row of a table not found as one)
       const nextIsBody =
         next !== undefined &&
-        (next.kind === "table" ? !isHeaderRowOf(block, next) : !next.lines[0]!.bold && next.size < block.size + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40 || isShortSentence(next.lines[0]!.text)));
+        (next.kind === "table" ? !isHeaderRowOf(block, next) : !next.lines[0]!.bold && next.size < Math.max(block.size, body) + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40 || isShortSentence(next.lines[0]!.text)));
       // a numbered title ("1. Estimation of ... basis.") reads as one only over prose: bold numbered items over each other are a list
       const nextIsHeading = next !== undefined && !numberedTitle(blockText(block)) && (found.has(next) || isHeadingCandidate(next, body));
       const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);
@@ -1830,10 +1847,12 @@ function numberedTitle(text: string): boolean {
 }
 
 /**
- * isHeaderRowOf: a bold line that sits above a table at no more than the table's own row pitch is
- * its header row (which the table did not take in), not a heading over it.
+ * isHeaderRowOf: a bold line in the table's size that sits above it at no more than the table's own
+ * row pitch is its header row (which the table did not take in), not a heading over it.
  */
 function isHeaderRowOf(line: LayoutBlock, table: Extract<LayoutBlock, { kind: "table" }>): boolean {
+  // a title in a larger size than the table's text ("Units of Length" in 10 pt over rows in 8) is not a row of it
+  if (line.size >= 1.15 * table.size) return false;
   const firstBaseline = table.top + table.size;
   const pitch = table.rows.length >= 2 ? (table.bottom - firstBaseline) / (table.rows.length - 1) : 2 * table.size;
   return firstBaseline - line.bottom <= 1.3 * pitch;

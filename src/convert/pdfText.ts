@@ -41,10 +41,15 @@ interface PdfjsPage {
   view: number[];
   getViewport(opts: { scale: number }): { transform: number[]; width: number; height: number };
   /** styles: per font of the page, its name in the PDF ("ABCDEF+Arial-BoldMT"), which package.json's patch of pdf.js adds */
-  getTextContent(): Promise<{ items: PdfjsTextItem[]; styles: Record<string, { fontName?: string }> }>;
+  getTextContent(): Promise<{ items: PdfjsTextItem[]; styles: Record<string, PdfjsTextStyle> }>;
   getAnnotations(): Promise<PdfjsAnnotation[]>;
   getOperatorList(): Promise<{ fnArray: ArrayLike<number>; argsArray: ArrayLike<unknown> }>;
   cleanup(): boolean;
+}
+/** PdfjsTextStyle: a font of the page: its name in the PDF ("ABCDEF+Arial-BoldMT", which package.json's patch of pdf.js adds) and pdf.js's CSS fallback family ("serif" when the FontDescriptor's flags say so, "monospace", else "sans-serif") */
+interface PdfjsTextStyle {
+  fontName?: string;
+  fontFamily?: string;
 }
 /** PdfjsAnnotation: the fields of a form widget that fillableValues reads. */
 interface PdfjsAnnotation {
@@ -298,6 +303,7 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
     const content = await page.getTextContent();
     const items: PdfTextItem[] = [];
     const boldFonts = new Set(Object.entries(content.styles ?? {}).filter(([, style]) => isBoldFontName(style.fontName ?? "")).map(([name]) => name));
+    for (const name of accentFonts(content.items, content.styles ?? {})) boldFonts.add(name);
     const fields = await formFields(page);
     const labelsUnder = labelsUnderFields(fields, content.items);
     for (const item of content.items) {
@@ -449,6 +455,36 @@ const ADVENT_BOLD = /^Adv\w*(?:\.B|-b)i?(?:\+\d+)?$/i;
 export function isBoldFontName(name: string): boolean {
   const face = name.replace(/^[A-Z]{6}\+/, "");
   return BOLD_FONT.test(face) || ADVENT_BOLD.test(face);
+}
+
+/** ITALIC_FONT: an italic or oblique face by its name ("Times-Italic", "Arial-ItalicMT", Advent 3B2's "AdvTT7329fd89.I", "AdvTimes-i") */
+const ITALIC_FONT = /italic|oblique|(?:\.I|-i)(?:\+\d+)?$/i;
+
+/**
+ * accentFonts: the page's fonts that set headings apart from a serif body by their family alone, read
+ * as bold. Journal typesetters (Advent 3B2 for BMC and Springer) set section titles in a sans face
+ * whose name is a hash and whose FontDescriptor gives no weight (no /FontWeight, StemV 0, no
+ * ForceBold flag): only the Serif flag of the body's face and its absence in the title's tell them
+ * apart. Such a face counts when its letters are few beside the body's (a fifth at most) and no run of
+ * it is longer than a title, so that a table or sidebar set in a sans face stays as it is.
+ */
+function accentFonts(items: PdfjsTextItem[], styles: Record<string, PdfjsTextStyle>): string[] {
+  const letters = new Map<string, number>();
+  const longest = new Map<string, number>();
+  for (const item of items) {
+    if (!item.fontName || typeof item.str !== "string") continue;
+    const n = item.str.replace(/[^\p{L}]/gu, "").length;
+    letters.set(item.fontName, (letters.get(item.fontName) ?? 0) + n);
+    longest.set(item.fontName, Math.max(longest.get(item.fontName) ?? 0, item.str.trim().length));
+  }
+  const [body, bodyLetters] = [...letters].reduce((a, b) => (b[1] > a[1] ? b : a), ["", 0]);
+  if (styles[body]?.fontFamily !== "serif" || bodyLetters < 500) return [];
+  return [...letters]
+    .filter(([name, n]) => {
+      const style = styles[name];
+      return n > 0 && 5 * n <= bodyLetters && (longest.get(name) ?? 0) <= 80 && style?.fontFamily === "sans-serif" && !ITALIC_FONT.test((style.fontName ?? "").replace(/^[A-Z]{6}\+/, ""));
+    })
+    .map(([name]) => name);
 }
 
 /** multiply composes two affine transforms [a b c d e f] (m1 applied after m2). */
