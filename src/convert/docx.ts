@@ -65,17 +65,22 @@ interface Segment {
   bold: boolean;
   italic: boolean;
   strike: boolean;
+  script: Script;
   href: string | null;
 }
+
+/** Script is a run's vertical alignment: superscript, subscript or "" (the baseline); written as `<sup>`/`<sub>`. */
+type Script = "" | "sup" | "sub";
 
 interface RunFormat {
   bold: boolean;
   italic: boolean;
   strike: boolean;
+  script: Script;
   href: string | null;
 }
 
-const PLAIN: RunFormat = { bold: false, italic: false, strike: false, href: null };
+const PLAIN: RunFormat = { bold: false, italic: false, strike: false, script: "", href: null };
 
 /** FieldState is one open complex field (w:fldChar begin ... separate ... end). */
 interface FieldState {
@@ -93,6 +98,8 @@ interface StyleInfo {
   ilvl: number;
   bold: boolean;
   italic: boolean;
+  /** script: the style's vertical alignment, null when it sets none */
+  script: Script | null;
 }
 
 /** LevelFormat is one level of an abstract numbering definition. */
@@ -162,6 +169,7 @@ class DocxReader {
         ilvl: Number(child(numPr, "w:ilvl")?.attrs["w:val"] ?? 0) || 0,
         bold: isOn(child(rPr, "w:b")),
         italic: isOn(child(rPr, "w:i")),
+        script: scriptOf(rPr),
       });
       if (style.attrs["w:type"] === "paragraph" && (style.attrs["w:default"] === "1" || style.attrs["w:default"] === "true")) {
         this.defaultParagraphStyle = id;
@@ -397,6 +405,7 @@ class DocxReader {
       bold: inherited.bold || (child(rPr, "w:b") ? isOn(child(rPr, "w:b")) : (charStyle?.bold ?? false)),
       italic: inherited.italic || (child(rPr, "w:i") ? isOn(child(rPr, "w:i")) : (charStyle?.italic ?? false)),
       strike: inherited.strike || isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")),
+      script: scriptOf(rPr) ?? charStyle?.script ?? inherited.script,
       href: inherited.href ?? field?.href ?? null,
     };
     const hiddenByField = this.fields.some((f) => !f.showingResult);
@@ -600,7 +609,14 @@ function outlineToLevel(outline: number): number {
 }
 
 function rawSegment(text: string): Segment {
-  return { text, raw: true, bold: false, italic: false, strike: false, href: null };
+  return { text, raw: true, bold: false, italic: false, strike: false, script: "", href: null };
+}
+
+/** scriptOf reads a run's w:vertAlign: "sup", "sub", "" for an explicit baseline, null when the run sets none. */
+function scriptOf(rPr: XmlElement | undefined): Script | null {
+  const value = child(rPr, "w:vertAlign")?.attrs["w:val"];
+  if (value === undefined) return null;
+  return value === "superscript" ? "sup" : value === "subscript" ? "sub" : "";
 }
 
 /** hyperlinkTarget reads the URL of a HYPERLINK field instruction; null for other fields and anchors. */
@@ -665,7 +681,7 @@ function renderFormatted(segments: Segment[]): string {
     let j = i;
     while (j < segments.length) {
       const s = segments[j]!;
-      if (s.raw || s.bold !== first.bold || s.italic !== first.italic || s.strike !== first.strike) break;
+      if (s.raw || s.bold !== first.bold || s.italic !== first.italic || s.strike !== first.strike || s.script !== first.script) break;
       text += s.text;
       j++;
     }
@@ -681,10 +697,10 @@ function escapeInline(text: string): string {
 
 function wrapFormat(text: string, format: RunFormat): string {
   const core = text.trim();
-  if (!core || (!format.bold && !format.italic && !format.strike)) return text;
+  if (!core || (!format.bold && !format.italic && !format.strike && !format.script)) return text;
   const lead = /^\s*/.exec(text)![0];
   const trail = /\s*$/.exec(text)![0];
-  let marked = core;
+  let marked = format.script ? `<${format.script}>${core}</${format.script}>` : core;
   if (format.italic) marked = `*${marked}*`;
   if (format.bold) marked = `**${marked}**`;
   if (format.strike) marked = `~~${marked}~~`;
