@@ -1167,6 +1167,9 @@ describe("superscripts, subscripts and footnotes", () => {
         ].join("\n"),
       );
       expect(markdown.match(/IUPAC/g)).toHaveLength(1);
+      // a heading whose section held only notes heads nothing once they are at the end
+      expect(markdown).not.toContain("## Notes");
+      if (mainContent) expect(markdown).not.toContain("## References");
       expect(markdown).not.toContain("cite_ref");
       expect(markdown).not.toContain("↩");
     });

@@ -42,6 +42,8 @@ const MAX_DEPTH = 400;
 /** MAX_DATA_URI: data: images longer than this many characters are dropped (they bloat the markdown) */
 const MAX_DATA_URI = 100;
 const BREAK = "\u0001";
+/** NOTES_MOVED: a block left where footnotes were taken out to the end (dropEmptiedHeadings reads it, then it goes) */
+const NOTES_MOVED = "\u0002";
 
 /**
  * DROPPED_TAGS are never content, in any mode. rt and rp are ruby annotations (the furigana over
@@ -83,8 +85,33 @@ export function renderMarkdown(roots: DomNode[], opts: WalkOptions = {}): string
     if (root.nodeType === ELEMENT_NODE && isBlockElement(root as DomElement, ctx)) blocks.push(...blockElement(root as DomElement, ctx, 0));
     else blocks.push(...childBlocks(root, ctx, 0));
   }
-  blocks.push(noteDefinitions(ctx));
-  return joinBlocks(blocks);
+  const kept = ctx.notes.labels.size > 0 ? dropEmptiedHeadings(blocks).filter((b) => b !== NOTES_MOVED) : blocks;
+  kept.push(noteDefinitions(ctx));
+  return joinBlocks(kept).replaceAll(NOTES_MOVED, "");
+}
+
+/**
+ * dropEmptiedHeadings drops a heading ("Notes", "References") whose section held nothing but the
+ * footnotes now written at the end (and rules): left, it would head nothing.
+ */
+function dropEmptiedHeadings(blocks: string[]): string[] {
+  const levelOf = (block: string) => /^(#{1,6}) /.exec(block)?.[1]!.length ?? 0;
+  const drop = new Set<number>();
+  for (let i = 0; i < blocks.length; i++) {
+    const level = levelOf(blocks[i]!);
+    if (!level) continue;
+    let moved = false;
+    let j = i + 1;
+    for (; j < blocks.length; j++) {
+      const block = blocks[j]!.trim();
+      const next = levelOf(block);
+      if (next && next <= level) break;
+      if (block === NOTES_MOVED) moved = true;
+      else if (block !== "" && block !== "---") break;
+    }
+    if (moved && (j === blocks.length || (levelOf(blocks[j]!) > 0 && levelOf(blocks[j]!) <= level))) for (let k = i; k < j; k++) drop.add(k);
+  }
+  return blocks.filter((_, i) => !drop.has(i));
 }
 
 /** noteDefinitions writes the footnotes referenced in the text as `[^label]: text`, one a line, in the order of their first reference. */
@@ -167,7 +194,13 @@ function childBlocks(parent: DomNode, ctx: Ctx, depth: number): string[] {
       inline += escapeInline(collapse(node.textContent ?? ""));
     } else if (node.nodeType === ELEMENT_NODE) {
       const el = node as DomElement;
-      if (skipped(el, ctx)) continue;
+      if (skipped(el, ctx)) {
+        if (ctx.notes.labels.has(el) && isBlockElement(el, ctx)) {
+          flush();
+          out.push(NOTES_MOVED);
+        }
+        continue;
+      }
       if (depth > MAX_DEPTH) {
         inline += " " + escapeInline(collapse(el.textContent ?? "")) + " ";
       } else if (isBlockElement(el, ctx)) {
@@ -240,12 +273,16 @@ function listBlock(el: DomElement, ctx: Ctx, depth: number): string {
   const startAttr = Number.parseInt(el.getAttribute("start") ?? "1", 10);
   let number = Number.isFinite(startAttr) ? startAttr : 1;
   const items: string[] = [];
+  let moved = false;
   const kids = el.childNodes;
   for (let i = 0; i < kids.length; i++) {
     const node = kids[i]!;
     if (node.nodeType !== ELEMENT_NODE) continue;
     const child = node as DomElement;
-    if (skipped(child, ctx)) continue;
+    if (skipped(child, ctx)) {
+      if (ctx.notes.labels.has(child)) moved = true;
+      continue;
+    }
     const childTag = tagOf(child);
     if (childTag === "ul" || childTag === "ol") {
       // A list directly inside a list (invalid HTML, common in practice) nests under the previous item.
@@ -262,7 +299,7 @@ function listBlock(el: DomElement, ctx: Ctx, depth: number): string {
     number++;
     items.push(marker + indent(body, marker.length).slice(marker.length));
   }
-  return items.join("\n");
+  return items.length === 0 && moved ? NOTES_MOVED : items.join("\n");
 }
 
 /** itemBody joins the blocks of one list item: a nested list follows its text on the next line. */
@@ -448,7 +485,7 @@ function directChild(el: DomElement, tag: string): DomElement | null {
 
 /** cellMarkdown renders one cell; its blocks become lines (gfmTable turns them into <br>). */
 function cellMarkdown(cell: DomElement, ctx: Ctx, depth: number): string {
-  return childBlocks(cell, ctx, depth).join("\n");
+  return childBlocks(cell, ctx, depth).filter((b) => b !== NOTES_MOVED).join("\n");
 }
 
 function flatCell(cell: DomElement, ctx: Ctx, depth: number): string {
