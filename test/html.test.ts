@@ -1196,6 +1196,14 @@ describe("superscripts, subscripts and footnotes", () => {
     expect(markdown).not.toContain("[^");
   });
 
+  test("a superscript link to a whole section of references (not one note) stays a link and the section stays in place", () => {
+    const refs = Array.from({ length: 60 }, (_, i) => `<p>Reference ${i + 1}: Author, a title long enough to fill the line, a journal, ${1950 + i}.</p>`).join("");
+    const { markdown } = htmlToMarkdown(`<p>Claim<sup><a href="#refs">1</a></sup>.</p><div class="references" id="refs">${refs}</div>`, { mainContent: false });
+    expect(markdown).toContain("Claim<sup>[1](#refs)</sup>.");
+    expect(markdown).toContain("\n\nReference 60: Author");
+    expect(markdown).not.toContain("[^");
+  });
+
   test("a subscript or superscript that spans a line break is kept as plain text", () => {
     const { markdown } = htmlToMarkdown("<p>CO<sub>2<br>emissions</sub> and x<sup> </sup>y</p>", { mainContent: false });
     expect(markdown).toContain("CO2\nemissions and x y");

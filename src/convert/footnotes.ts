@@ -42,6 +42,8 @@ export const NO_FOOTNOTES: Footnotes = { labels: new Map(), references: new Map(
 const ELEMENT_NODE = 1;
 /** MAX_NOTES: a page with more references than this is a list of links, not notes (and bounds the work) */
 const MAX_NOTES = 2000;
+/** MAX_NOTE_CHARS: a target holding more text than this is a section of the page (a list of all the references), not one note */
+const MAX_NOTE_CHARS = 3000;
 /** NOTE_NAMES: id, class or role words of a footnote, a list of footnotes, or a reference list */
 const NOTE_NAMES = /foot-?notes?|end-?notes?|(?:^|[\s_:-])fn(?:[\s_:-]|\d|$)|(?:^|[\s_-])notes?(?:[\s_-]|\d|$)|references?|reflist|cite[_-]?note|citations?|bibliograph|doc-(?:foot|end)note/i;
 /** NOTE_REF_NAMES: class or role words of a footnote reference */
@@ -175,7 +177,8 @@ export function findFootnotes(roots: NoteNode[], skipped: (el: NoteElement) => b
     const reference = referenceOf(a);
     if (!reference) continue;
     const note = noteOf(target);
-    if (!note || contains(note, a) || contains(a, note) || !(note.textContent ?? "").trim()) continue;
+    const noteChars = (note?.textContent ?? "").trim().length;
+    if (!note || noteChars === 0 || noteChars > MAX_NOTE_CHARS || contains(note, a) || contains(a, note)) continue;
     let label = found.labels.get(note);
     if (label === undefined) {
       const mark = labelText(a.textContent);
@@ -192,11 +195,13 @@ export function findFootnotes(roots: NoteNode[], skipped: (el: NoteElement) => b
       if (id) referenceIds.add(id);
     }
   }
-  const notes = [...found.labels.keys()];
+  const inNote = (a: NoteNode) => {
+    for (let n = a.parentNode; n; n = n.parentNode) if (found.labels.has(n)) return true;
+    return false;
+  };
   for (const { a, fragment } of links) {
     if (found.references.has(a)) continue;
-    const inNote = () => notes.some((note) => contains(note, a));
-    if (referenceIds.has(fragment) || ((BACK_LINK_NAMES.test(a.getAttribute("class") ?? "") || BACK_LINK_TEXT.test(a.textContent ?? "")) && inNote())) found.backLinks.add(a);
+    if (referenceIds.has(fragment) || ((BACK_LINK_NAMES.test(a.getAttribute("class") ?? "") || BACK_LINK_TEXT.test(a.textContent ?? "")) && inNote(a))) found.backLinks.add(a);
   }
   return found.labels.size > 0 ? found : NO_FOOTNOTES;
 }
