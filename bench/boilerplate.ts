@@ -93,6 +93,9 @@ const pages: Labelled[] = SPLIT ? sampled.filter((p) => half(p) === SPLIT) : sam
 /** normalize makes text and snippets comparable: entities and markdown syntax gone, whitespace single. */
 function normalize(text: string): string {
   return text
+    .replace(/<\/?su[bp]>/g, "") // superscripts and subscripts are the only tags: markup, as on the page ("10<sup>15</sup>" is "1015" in its text)
+    .replace(/^\[\^[^\]\s]+\]: /gm, "") // a footnote at the end: its text
+    .replace(/\[\^([^\]\s]+)\]/g, "$1") // a footnote reference: its mark, as the page printed it
     .replace(/!\[[^\]]*\]\([^)]*\)/g, " ") // images: their alt text is not text on the page (trafilatura outputs none, Readability's textContent has none)
     .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, "$1") // links keep their text
     .replace(/\\([\\`*_{}[\]()#+\-.!|>~<])/g, "$1") // markdown escapes

@@ -82,10 +82,11 @@ async function convert(converter: Converter, path: string, ext: string, pool: Wo
   return result.markdown;
 }
 
-/** fold makes text comparable: inline markdown, numbering and escapes removed, case and spaces folded. */
+/** fold makes text comparable: inline markdown (`<sup>`/`<sub>` too: the PDF's raised text is plain), numbering and escapes removed, case and spaces folded. */
 function fold(text: string): string {
   return text
     .replace(/<br\s*\/?>/gi, " ")
+    .replace(/<\/?su[bp]>/gi, "")
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[\^[^\]]*\]/g, "")
     .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, "$1")

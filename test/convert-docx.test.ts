@@ -107,6 +107,28 @@ describe("DOCX", () => {
     expect(markdown).toEndWith("[^1]: Source: the annual report.\n");
   });
 
+  test("superscript and subscript runs (direct or from a character style) as <sup>/<sub>; an endnote reference in a raised style as [^n]", async () => {
+    const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+    const p = (inner: string) => `<w:p>${inner}</w:p>`;
+    const r = (text: string, rPr = "") => `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ""}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+    const raised = '<w:vertAlign w:val="superscript"/>';
+    const body = [
+      p(`${r("About 10")}${r("15", raised)}${r(" molecules of H")}${r("2", '<w:vertAlign w:val="subscript"/>')}${r("O, E = mc")}${r("2", '<w:rStyle w:val="Raised"/>')}${r(", x")}${r("1", `${raised}<w:b/>`)}${r(" and y")}${r("0", '<w:rStyle w:val="Raised"/><w:vertAlign w:val="baseline"/>')}${r(".")}`),
+      p(`${r("Recent approaches")}<w:r><w:rPr><w:rStyle w:val="EndnoteReference"/></w:rPr><w:endnoteReference w:id="1"/></w:r>${r(" differ.")}`),
+    ].join("");
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`],
+      ["word/document.xml", `<w:document ${W}><w:body>${body}</w:body></w:document>`],
+      ["word/_rels/document.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/endnotes" Target="endnotes.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`],
+      ["word/styles.xml", `<w:styles ${W}><w:style w:type="character" w:styleId="Raised"><w:name w:val="Raised"/><w:rPr>${raised}</w:rPr></w:style><w:style w:type="character" w:styleId="EndnoteReference"><w:name w:val="endnote reference"/><w:rPr>${raised}</w:rPr></w:style></w:styles>`],
+      ["word/endnotes.xml", `<w:endnotes ${W}><w:endnote w:type="separator" w:id="0">${p(r("---"))}</w:endnote><w:endnote w:id="1">${p(`<w:r><w:rPr><w:rStyle w:val="EndnoteReference"/></w:rPr><w:endnoteRef/></w:r>${r(" Smith, 2020, a review.")}`)}</w:endnote></w:endnotes>`],
+    ]);
+    const { markdown } = await convert(convertDocx, "scripts.docx", bytes);
+    expect(markdown).toContain("About 10<sup>15</sup> molecules of H<sub>2</sub>O, E = mc<sup>2</sup>, x**<sup>1</sup>** and y0.");
+    expect(markdown).toContain("Recent approaches[^1] differ.");
+    expect(markdown).toEndWith("[^1]: Smith, 2020, a review.\n");
+  });
+
   test("table rows inside a content control and cells inside custom XML stay in their table", async () => {
     const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
     const cell = (text: string) => `<w:tc><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:tc>`;

@@ -62,6 +62,53 @@ describe("JATS journal articles", () => {
   });
 });
 
+describe("superscripts, subscripts and footnotes in JATS and patents", () => {
+  test("PLOS ONE (CC BY): <sup>/<sub> kept as tags, table footnote references as [^a] with the notes at the end", async () => {
+    const { status, body } = await convert(fixture("jats_plos_one_cyanobacteria_tables.xml"), "pone.0178565.xml");
+    expect(status).toBe(200);
+    const md: string = body.markdown;
+    expect(md).toContain("dominate the earth with ~ 10<sup>15</sup> g wet biomass");
+    expect(md).toContain("and <sup>13</sup>C metabolic flux analysis (<sup>13</sup>C-MFA)");
+    expect(md).toContain("\n- P<sub>1</sub> = Profile of gene 1, and\n");
+    expect(md).toContain("| Pathway | Gene Name | Protein Name | GCI[^a] | Essentiality[^b] | Core Set[^c] | Structural Gene[^d] |");
+    expect(md).toContain("\n[^a]: Gene Conservation Index: I: Conserved (present in ≥ 95% of organism cluster), II: Semi-conserved");
+    expect(md).toContain("\n[^c]: Core Set \\[7\\]: Y: Yes (Conserved), N: No (Not Conserved).");
+    expect(md.indexOf("[^a]: Gene Conservation")).toBeGreaterThan(md.indexOf("## References"));
+    expect(md.match(/Gene Conservation Index: I/g)).toHaveLength(1);
+  });
+
+  test("JATS: an article footnote (fn-group) and a footnote written inside a paragraph as [^n]; a citation in superscript stays <sup>", async () => {
+    // written for this test in the shape of a JATS 1.2 article
+    const xml = [
+      '<?xml version="1.0"?>',
+      '<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD v1.2 20190208//EN" "JATS-archivearticle1.dtd">',
+      '<article xmlns:xlink="http://www.w3.org/1999/xlink" dtd-version="1.2"><front><article-meta><title-group><article-title>Heavy water, D<sub>2</sub>O</article-title></title-group></article-meta></front>',
+      '<body><sec><title>Results</title><p>Exchange rates near 10<sup>15</sup> s<sup>−1</sup> were seen<xref ref-type="fn" rid="fn1"><sup>1</sup></xref>, as reported before<sup><xref ref-type="bibr" rid="R1">4</xref></sup>.<fn id="fn2"><label>2</label><p>Measured at 25 °C.</p></fn></p></sec></body>',
+      '<back><fn-group><fn id="fn1"><label>1</label><p>Recent approaches, see the methods.</p></fn></fn-group><ref-list><ref id="R1"><mixed-citation>Smith J. Isotopes. 2020.</mixed-citation></ref></ref-list></back></article>',
+    ].join("\n");
+    const { status, body } = await convert(xml, "article.xml");
+    expect(status).toBe(200);
+    expect(body.markdown).toStartWith("# Heavy water, D<sub>2</sub>O\n");
+    expect(body.markdown).toContain("Exchange rates near 10<sup>15</sup> s<sup>−1</sup> were seen[^1], as reported before<sup>4</sup>.[^2]");
+    expect(body.markdown).toEndWith("[^1]: Recent approaches, see the methods.\n[^2]: Measured at 25 °C.\n");
+  });
+
+  test("USPTO grant: sub and sup elements as <sub>/<sup>, spaces outside the tags", async () => {
+    // written for this test in the shape of the grant DTD v4.5 (chemical formulas and units in claims and description)
+    const xml = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<!DOCTYPE us-patent-grant SYSTEM "us-patent-grant-v45-2014-04-03.dtd" [ ]>',
+      '<us-patent-grant lang="EN" dtd-version="v4.5 2014-04-03"><us-bibliographic-data-grant><invention-title id="d2e53">Carbon capture sorbent</invention-title></us-bibliographic-data-grant>',
+      '<description id="description"><heading id="h-0001" level="1">DETAILED DESCRIPTION</heading><p id="p-0001" num="0001">The sorbent binds CO<sub>2 </sub>at 10<sup>5 </sup>Pa and 2 m<sup>2</sup>/g of Fe<sub>2</sub>O<sub>3</sub>.</p></description>',
+      '<claims id="claims"><claim id="CLM-00001" num="00001"><claim-text>1. A sorbent that binds CO<sub>2</sub>.</claim-text></claim></claims></us-patent-grant>',
+    ].join("\n");
+    const { status, body } = await convert(xml, "US7654321.xml");
+    expect(status).toBe(200);
+    expect(body.markdown).toContain("The sorbent binds CO<sub>2</sub> at 10<sup>5</sup> Pa and 2 m<sup>2</sup>/g of Fe<sub>2</sub>O<sub>3</sub>.");
+    expect(body.markdown).toContain("\n## Claims\n\n1. A sorbent that binds CO<sub>2</sub>.\n");
+  });
+});
+
 describe("USPTO patents", () => {
   test("grant, DTD v4.5: title, abstract, description headings, claims as a numbered list with their steps", async () => {
     const { status, body } = await convert(fixture("uspto_grant_v45_wheeled_hand_truck.xml"), "US11147202-20211019.XML");

@@ -149,6 +149,17 @@ describe("corpus documents", () => {
   });
 });
 
+describe("markdown with superscripts (HTML and DOCX write <sup>/<sub>)", () => {
+  test("a string value keeps the text of a superscript, not its tag", () => {
+    const r = run(["# Lease", "", "Floor area: 120 m<sup>2</sup>", "Tenant: H<sub>2</sub>O Labs Ltd"].join("\n"), {
+      floor_area: { type: "string" },
+      tenant: { type: "string" },
+    });
+    expect(r.floor_area?.value).toBe("120 m2");
+    expect(r.tenant?.value).toBe("H2O Labs Ltd");
+  });
+});
+
 describe("type coercion", () => {
   const md = [
     "# ACME SUPPLY CO",

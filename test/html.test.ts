@@ -1211,3 +1211,71 @@ describe("main content: the article a page holds only in its data scripts", () =
     expect(shellText).not.toContain("barge");
   });
 });
+
+describe("superscripts, subscripts and footnotes", () => {
+  // A Wikipedia-like article written for these tests (test/fixtures/article_sup_footnotes.html).
+  const page = () => fixture("article_sup_footnotes.html");
+  const base = "https://example.org/wiki/Heavy_water";
+
+  for (const mainContent of [false, true]) {
+    test(`${mainContent ? "main content" : "whole page"}: <sup>/<sub> kept as tags, references to the page's notes as [^n] with the notes at the end`, async () => {
+      const { markdown } = htmlToMarkdown(await page(), { baseUrl: base, mainContent });
+      expect(markdown).toContain("(deuterium oxide, D<sub>2</sub>O)");
+      expect(markdown).toContain("about 1.5 × 10<sup>−4</sup> deuterium atoms");
+      expect(markdown).toContain("1.1056 g/cm<sup>3</sup>, about eleven percent above that of ordinary water.[^a]");
+      expect(markdown).toContain("hydrogen in ordinary water.[^1] The presence");
+      expect(markdown).toContain("molecules of HDO.[^1] Its density");
+      expect(markdown).toContain("recent approaches to its production[^3] use less energy");
+      // each note once, at the end, in the order of its first reference; its links back are gone
+      expect(markdown).toEndWith(
+        [
+          "[^1]: IUPAC, *Nomenclature of Inorganic Chemistry* (2005), p. 306.",
+          "[^2]: Miller, *Isotopes in water*, 2nd ed., 1998.",
+          "[^a]: At 25 °C the difference is 10.6 percent.",
+          "[^3]: A 2019 review of membrane separation.",
+          "",
+        ].join("\n"),
+      );
+      expect(markdown.match(/IUPAC/g)).toHaveLength(1);
+      // a heading whose section held only notes heads nothing once they are at the end
+      expect(markdown).not.toContain("## Notes");
+      if (mainContent) expect(markdown).not.toContain("## References");
+      expect(markdown).not.toContain("cite_ref");
+      expect(markdown).not.toContain("↩");
+    });
+  }
+
+  test("sup and sub are the only tags: markup written as text stays escaped, attributes and other tags never come through", async () => {
+    const { markdown } = htmlToMarkdown(await page(), { baseUrl: base, mainContent: true });
+    expect(markdown).toContain("\\<sup>like this\\</sup> or \\<img src=x onerror=alert(1)>, and it stays text.<sup>†</sup>");
+    const tags = markdown.match(/(?<!\\)<\/?[a-z][^>]*>/gi) ?? [];
+    expect(tags.length).toBeGreaterThan(0);
+    expect(tags.filter((tag) => !/^<\/?su[bp]>$/.test(tag))).toEqual([]);
+    expect(markdown).not.toMatch(/onclick|style=/);
+  });
+
+  test("a superscript link to something other than a note stays a link inside <sup>; a note nobody references stays where it is", () => {
+    const html = [
+      "<p>Energy E = mc<sup>2</sup>; see x<sup><a href='https://example.org/errata'>1</a></sup> and the table<sup><a href='#t1'>2</a></sup>.</p>",
+      "<table id='t1'><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>",
+      "<div class='footnotes'><p id='fn9'>An unreferenced note.</p></div>",
+    ].join("");
+    const { markdown } = htmlToMarkdown(html, { mainContent: false });
+    expect(markdown).toContain("E = mc<sup>2</sup>; see x<sup>[1](https://example.org/errata)</sup> and the table<sup>[2](#t1)</sup>.");
+    expect(markdown).toContain("\n\nAn unreferenced note.");
+    expect(markdown).not.toContain("[^");
+  });
+
+  test("a superscript link to a whole section of references (not one note) stays a link and the section stays in place", () => {
+    const refs = Array.from({ length: 60 }, (_, i) => `<p>Reference ${i + 1}: Author, a title long enough to fill the line, a journal, ${1950 + i}.</p>`).join("");
+    const { markdown } = htmlToMarkdown(`<p>Claim<sup><a href="#refs">1</a></sup>.</p><div class="references" id="refs">${refs}</div>`, { mainContent: false });
+    expect(markdown).toContain("Claim<sup>[1](#refs)</sup>.");
+    expect(markdown).toContain("\n\nReference 60: Author");
+    expect(markdown).not.toContain("[^");
+  });
+
+  test("a subscript or superscript that spans a line break is kept as plain text", () => {
+    const { markdown } = htmlToMarkdown("<p>CO<sub>2<br>emissions</sub> and x<sup> </sup>y</p>", { mainContent: false });
+    expect(markdown).toContain("CO2\nemissions and x y");
+  });
+});

@@ -65,17 +65,22 @@ interface Segment {
   bold: boolean;
   italic: boolean;
   strike: boolean;
+  script: Script;
   href: string | null;
 }
+
+/** Script is a run's vertical alignment: superscript, subscript or "" (the baseline); written as `<sup>`/`<sub>`. */
+type Script = "" | "sup" | "sub";
 
 interface RunFormat {
   bold: boolean;
   italic: boolean;
   strike: boolean;
+  script: Script;
   href: string | null;
 }
 
-const PLAIN: RunFormat = { bold: false, italic: false, strike: false, href: null };
+const PLAIN: RunFormat = { bold: false, italic: false, strike: false, script: "", href: null };
 
 /** FieldState is one open complex field (w:fldChar begin ... separate ... end). */
 interface FieldState {
@@ -94,6 +99,8 @@ interface StyleInfo {
   bold: boolean;
   italic: boolean;
   strike: boolean;
+  /** script: the style's vertical alignment, null when it sets none */
+  script: Script | null;
 }
 
 /** LevelFormat is one level of an abstract numbering definition. */
@@ -169,6 +176,7 @@ class DocxReader {
         bold: isOn(child(rPr, "w:b")),
         italic: isOn(child(rPr, "w:i")),
         strike: isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")),
+        script: scriptOf(rPr),
       });
       if (style.attrs["w:type"] === "paragraph" && (style.attrs["w:default"] === "1" || style.attrs["w:default"] === "true")) {
         this.defaultParagraphStyle = id;
@@ -405,6 +413,7 @@ class DocxReader {
       bold: inherited.bold || (child(rPr, "w:b") ? isOn(child(rPr, "w:b")) : (charStyle?.bold ?? false)),
       italic: inherited.italic || (child(rPr, "w:i") ? isOn(child(rPr, "w:i")) : (charStyle?.italic ?? false)),
       strike: inherited.strike || (child(rPr, "w:strike") || child(rPr, "w:dstrike") ? isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")) : (charStyle?.strike ?? false)),
+      script: scriptOf(rPr) ?? charStyle?.script ?? inherited.script,
       href: inherited.href ?? field?.href ?? null,
     };
     const hiddenByField = this.fields.some((f) => !f.showingResult);
@@ -616,7 +625,14 @@ function outlineToLevel(outline: number): number {
 }
 
 function rawSegment(text: string): Segment {
-  return { text, raw: true, bold: false, italic: false, strike: false, href: null };
+  return { text, raw: true, bold: false, italic: false, strike: false, script: "", href: null };
+}
+
+/** scriptOf reads a run's w:vertAlign: "sup", "sub", "" for an explicit baseline, null when the run sets none. */
+function scriptOf(rPr: XmlElement | undefined): Script | null {
+  const value = child(rPr, "w:vertAlign")?.attrs["w:val"];
+  if (value === undefined) return null;
+  return value === "superscript" ? "sup" : value === "subscript" ? "sub" : "";
 }
 
 /** hyperlinkTarget reads the URL of a HYPERLINK field instruction; null for other fields and anchors. */
@@ -678,7 +694,7 @@ function renderFormatted(segments: Segment[], formats: ReadonlyArray<(typeof EMP
   const isOn = (s: Segment, key: "strike" | "bold" | "italic") => !s.raw && s[key];
   const coverage = (key: "strike" | "bold" | "italic") => segments.reduce((sum, s) => sum + (isOn(s, key) ? s.text.length : 0), 0);
   const used = formats.filter(([key]) => segments.some((s) => isOn(s, key)));
-  if (used.length === 0) return segments.map((s) => (s.raw ? s.text : escapeInline(s.text))).join("");
+  if (used.length === 0) return renderScripts(segments);
   const outer = used.reduce((best, f) => (coverage(f[0]) > coverage(best[0]) ? f : best));
   const rest = used.filter((f) => f !== outer);
   let out = "";
@@ -692,6 +708,36 @@ function renderFormatted(segments: Segment[], formats: ReadonlyArray<(typeof EMP
     i = j;
   }
   return out;
+}
+
+/** renderScripts writes runs without emphasis, a superscript or subscript run as `<sup>`/`<sub>` innermost. */
+function renderScripts(segments: Segment[]): string {
+  let out = "";
+  let i = 0;
+  while (i < segments.length) {
+    const first = segments[i]!;
+    if (first.raw) {
+      out += first.text;
+      i++;
+      continue;
+    }
+    let text = "";
+    let j = i;
+    for (; j < segments.length && !segments[j]!.raw && segments[j]!.script === first.script; j++) text += segments[j]!.text;
+    out += first.script ? wrapScript(escapeInline(text), first.script) : escapeInline(text);
+    i = j;
+  }
+  return out;
+}
+
+/** wrapScript puts `<sup>`/`<sub>` around text, outside its leading and trailing spaces and on each line. */
+function wrapScript(text: string, script: "sup" | "sub"): string {
+  const core = text.trim();
+  if (!core) return text;
+  const lead = /^\s*/.exec(text)![0];
+  const trail = /\s*$/.exec(text)![0];
+  if (core.includes("\n")) return lead + core.split("\n").map((line) => wrapScript(line, script)).join("\n") + trail;
+  return `${lead}<${script}>${core}</${script}>${trail}`;
 }
 
 function escapeInline(text: string): string {

@@ -51,7 +51,8 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
         warnings.push("the article was read from the page's data script (the served page shows little of it)");
       }
     }
-    body = trimArticleEdges(body, /^# /m.test(body) ? null : (firstH1 ?? title));
+    const notes = FOOTNOTE_DEFINITIONS.exec(body)?.[0] ?? "";
+    body = trimArticleEdges(body.slice(0, body.length - notes.length), /^# /m.test(body) ? null : (firstH1 ?? title)) + notes;
     if (!/^# /m.test(body)) body = withTitleHeading(body, firstH1 ?? title);
     if (main.method === "density") warnings.push("main content found by text density (Readability found no article)");
     if (!body.trim()) {
@@ -97,8 +98,11 @@ function isPageStory(article: ScriptArticle, extracted: string): boolean {
 
 /** markdownChars: the text of markdown in non-space characters, link targets and images left out */
 function markdownChars(markdown: string): number {
-  return countChars(markdown.replace(/!\[[^\]]*\]\([^)]*\)/g, "").replace(/\]\([^)]*\)/g, "]"));
+  return countChars(markdown.replace(/!\[[^\]]*\]\([^)]*\)/g, "").replace(/\]\([^)]*\)/g, "]").replace(/<\/?su[bp]>/g, ""));
 }
+
+/** FOOTNOTE_DEFINITIONS: the block of `[^label]: text` lines the walker puts last (kept out of the article-edge trimming) */
+const FOOTNOTE_DEFINITIONS = /\n\n(?:\[\^[^\]\s]+\]: [^\n]*(?:\n|$))+$/;
 
 /**
  * parseDocument parses a page or a fragment (asDocument) with linkedom and repairs the tree so that

@@ -1,9 +1,13 @@
 /**
  * htmlDom walks a DOM subtree (linkedom) and writes GitHub-flavoured markdown: ATX headings,
  * paragraphs, nested lists with start numbers, GFM tables, fenced code with its language, absolute
- * links and images, emphasis, blockquotes, definition lists and figure captions. Text is collapsed the
- * way a browser collapses it and escaped only where it would otherwise become markdown syntax.
+ * links and images, emphasis, blockquotes, definition lists and figure captions. Superscripts and
+ * subscripts stay `<sup>`/`<sub>` (the only tags the markdown holds; markup written as text is
+ * escaped); a superscript link to a footnote of the page becomes `[^label]` with the note's text at
+ * the end as `[^label]: text` (footnotes.ts finds them). Text is collapsed the way a browser
+ * collapses it and escaped only where it would otherwise become markdown syntax.
  */
+import { findFootnotes, NO_FOOTNOTES, noteDefinitionText, type Footnotes } from "./footnotes";
 import { fence, gfmTable, heading, joinBlocks } from "./markdown";
 
 /** DomNode is the small part of the DOM Node interface the walker uses (linkedom implements it). */
@@ -38,6 +42,8 @@ const MAX_DEPTH = 400;
 /** MAX_DATA_URI: data: images longer than this many characters are dropped (they bloat the markdown) */
 const MAX_DATA_URI = 100;
 const BREAK = "\u0001";
+/** NOTES_MOVED: a block left where footnotes were taken out to the end (dropEmptiedHeadings reads it, then it goes) */
+const NOTES_MOVED = "\u0002";
 
 /**
  * DROPPED_TAGS are never content, in any mode. rt and rp are ruby annotations (the furigana over
@@ -65,18 +71,58 @@ interface Ctx {
   inTable: boolean;
   /** blocky: elements whose subtree holds a block element (computed once per render) */
   blocky: Set<DomNode>;
+  /** notes: the footnote references and footnotes of this rendering (written `[^label]`, the notes at the end) */
+  notes: Footnotes;
 }
 
 /** renderMarkdown writes the markdown of the given elements (each with its subtree), in order. */
 export function renderMarkdown(roots: DomNode[], opts: WalkOptions = {}): string {
-  const ctx: Ctx = { base: parseBase(opts.baseUrl), skip: opts.skip, inTable: false, blocky: new Set() };
+  const ctx: Ctx = { base: parseBase(opts.baseUrl), skip: opts.skip, inTable: false, blocky: new Set(), notes: NO_FOOTNOTES };
+  ctx.notes = findFootnotes(roots, (el) => skipped(el as unknown as DomElement, ctx), ctx.base);
   const blocks: string[] = [];
   for (const root of roots) {
     markBlocky(root, ctx.blocky);
     if (root.nodeType === ELEMENT_NODE && isBlockElement(root as DomElement, ctx)) blocks.push(...blockElement(root as DomElement, ctx, 0));
     else blocks.push(...childBlocks(root, ctx, 0));
   }
-  return joinBlocks(blocks);
+  const kept = ctx.notes.labels.size > 0 ? dropEmptiedHeadings(blocks).filter((b) => b !== NOTES_MOVED) : blocks;
+  kept.push(noteDefinitions(ctx));
+  return joinBlocks(kept).replaceAll(NOTES_MOVED, "");
+}
+
+/**
+ * dropEmptiedHeadings drops a heading ("Notes", "References") whose section held nothing but the
+ * footnotes now written at the end (and rules): left, it would head nothing.
+ */
+function dropEmptiedHeadings(blocks: string[]): string[] {
+  const levelOf = (block: string) => /^(#{1,6}) /.exec(block)?.[1]!.length ?? 0;
+  const drop = new Set<number>();
+  for (let i = 0; i < blocks.length; i++) {
+    const level = levelOf(blocks[i]!);
+    if (!level) continue;
+    let moved = false;
+    let j = i + 1;
+    for (; j < blocks.length; j++) {
+      const block = blocks[j]!.trim();
+      const next = levelOf(block);
+      if (next && next <= level) break;
+      if (block === NOTES_MOVED) moved = true;
+      else if (block !== "" && block !== "---") break;
+    }
+    if (moved && (j === blocks.length || (levelOf(blocks[j]!) > 0 && levelOf(blocks[j]!) <= level))) for (let k = i; k < j; k++) drop.add(k);
+  }
+  return blocks.filter((_, i) => !drop.has(i));
+}
+
+/** noteDefinitions writes the footnotes referenced in the text as `[^label]: text`, one a line, in the order of their first reference. */
+function noteDefinitions(ctx: Ctx): string {
+  const lines: string[] = [];
+  const inner: Ctx = { ...ctx, inTable: true };
+  for (const [note, label] of ctx.notes.labels) {
+    const text = noteDefinitionText(childBlocks(note, inner, 1).join(" "), ctx.notes.marks.get(note) ?? label);
+    lines.push(`[^${label}]: ${text || label}`);
+  }
+  return lines.join("\n");
 }
 
 function parseBase(baseUrl: string | undefined): URL | null {
@@ -125,6 +171,7 @@ export function isHidden(el: DomElement): boolean {
 
 function skipped(el: DomElement, ctx: Ctx): boolean {
   if (DROPPED_TAGS.has(tagOf(el)) || isHidden(el)) return true;
+  if (ctx.notes.labels.has(el)) return true; // a footnote: written at the end
   return ctx.skip ? ctx.skip(el) : false;
 }
 
@@ -147,7 +194,13 @@ function childBlocks(parent: DomNode, ctx: Ctx, depth: number): string[] {
       inline += escapeInline(collapse(node.textContent ?? ""));
     } else if (node.nodeType === ELEMENT_NODE) {
       const el = node as DomElement;
-      if (skipped(el, ctx)) continue;
+      if (skipped(el, ctx)) {
+        if (ctx.notes.labels.has(el) && isBlockElement(el, ctx)) {
+          flush();
+          out.push(NOTES_MOVED);
+        }
+        continue;
+      }
       if (depth > MAX_DEPTH) {
         inline += " " + escapeInline(collapse(el.textContent ?? "")) + " ";
       } else if (isBlockElement(el, ctx)) {
@@ -220,12 +273,16 @@ function listBlock(el: DomElement, ctx: Ctx, depth: number): string {
   const startAttr = Number.parseInt(el.getAttribute("start") ?? "1", 10);
   let number = Number.isFinite(startAttr) ? startAttr : 1;
   const items: string[] = [];
+  let moved = false;
   const kids = el.childNodes;
   for (let i = 0; i < kids.length; i++) {
     const node = kids[i]!;
     if (node.nodeType !== ELEMENT_NODE) continue;
     const child = node as DomElement;
-    if (skipped(child, ctx)) continue;
+    if (skipped(child, ctx)) {
+      if (ctx.notes.labels.has(child)) moved = true;
+      continue;
+    }
     const childTag = tagOf(child);
     if (childTag === "ul" || childTag === "ol") {
       // A list directly inside a list (invalid HTML, common in practice) nests under the previous item.
@@ -242,7 +299,7 @@ function listBlock(el: DomElement, ctx: Ctx, depth: number): string {
     number++;
     items.push(marker + indent(body, marker.length).slice(marker.length));
   }
-  return items.join("\n");
+  return items.length === 0 && moved ? NOTES_MOVED : items.join("\n");
 }
 
 /** itemBody joins the blocks of one list item: a nested list follows its text on the next line. */
@@ -428,7 +485,7 @@ function directChild(el: DomElement, tag: string): DomElement | null {
 
 /** cellMarkdown renders one cell; its blocks become lines (gfmTable turns them into <br>). */
 function cellMarkdown(cell: DomElement, ctx: Ctx, depth: number): string {
-  return childBlocks(cell, ctx, depth).join("\n");
+  return childBlocks(cell, ctx, depth).filter((b) => b !== NOTES_MOVED).join("\n");
 }
 
 function flatCell(cell: DomElement, ctx: Ctx, depth: number): string {
@@ -465,8 +522,15 @@ function inlineElement(el: DomElement, ctx: Ctx, depth: number): string {
       return "";
     case "img":
       return imageMarkdown(el, ctx);
-    case "a":
-      return linkMarkdown(el, ctx, depth);
+    case "a": {
+      const note = ctx.notes.references.get(el);
+      return note ? `[^${note}]` : linkMarkdown(el, ctx, depth);
+    }
+    case "sup": case "sub": {
+      const note = ctx.notes.references.get(el);
+      if (note) return `[^${note}]`;
+      return wrapTag(inlineChildren(el, ctx, depth), tag);
+    }
     case "b": case "strong":
       return wrap(inlineChildren(el, ctx, depth), "**");
     case "i": case "em": case "cite": case "dfn": case "var":
@@ -491,6 +555,18 @@ function wrap(inner: string, marker: string): string {
   if (!core) return inner;
   if (core.includes(BREAK)) return inner; // emphasis cannot span a line break cleanly
   return `${match[1]}${marker}${core}${marker}${match[3]}`;
+}
+
+/**
+ * wrapTag writes a superscript or subscript as its HTML tag around the markdown of its content
+ * (GitHub and CommonMark read markdown between inline tags); spaces stay outside. A line break
+ * inside cannot be held by one inline tag: the content is kept plain.
+ */
+function wrapTag(inner: string, tag: "sup" | "sub"): string {
+  const match = /^([\s\u0001]*)([\s\S]*?)([\s\u0001]*)$/.exec(inner)!;
+  const core = match[2]!;
+  if (!core || core.includes(BREAK)) return inner;
+  return `${match[1]}<${tag}>${core}</${tag}>${match[3]}`;
 }
 
 function codeSpan(text: string): string {
@@ -523,6 +599,8 @@ function linkTarget(el: DomElement, ctx: Ctx): string | null {
 function linkMarkdown(el: DomElement, ctx: Ctx, depth: number): string {
   const inner = inlineChildren(el, ctx, depth);
   const href = linkTarget(el, ctx);
+  // A footnote's link back to its reference ("↩", "^") has no place once the note is at the end.
+  if (ctx.notes.backLinks.has(el)) return "";
   const match = /^([\s\u0001]*)([\s\S]*?)([\s\u0001]*)$/.exec(inner)!;
   const text = match[2]!.replace(new RegExp(BREAK, "g"), " ");
   // Heading permalinks ("¶", "#", a zero-width space) carry no text worth keeping.

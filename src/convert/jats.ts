@@ -64,6 +64,21 @@ const INLINE: Record<string, string> = {
 interface JatsContext {
   /** footnotes: `fn` elements met inside paragraphs, written at the end */
   footnotes: XNode[];
+  /** noteIds: the id given to each footnote without one (an `fn` written inside a paragraph) */
+  noteIds: Map<XNode, string>;
+}
+
+/**
+ * noteId gives a footnote's id, the one a reference links to: the markdown walker (htmlDom.ts)
+ * writes a footnote reference (`xref ref-type="fn"`) as `[^label]` and the footnote it points to
+ * at the end as `[^label]: text`.
+ */
+function noteId(fn: XNode, ctx: JatsContext): string {
+  const id = fn.attrs.id;
+  if (id) return id;
+  let made = ctx.noteIds.get(fn);
+  if (!made) ctx.noteIds.set(fn, (made = `jats-fn-${ctx.noteIds.size + 1}`));
+  return made;
 }
 
 /** sectionTitle writes a section's label and title ("2.1 Methods"). */
@@ -98,9 +113,19 @@ function inlineElement(el: XNode, ctx: JatsContext, depth: number): string {
     }
     case "break":
       return "<br>";
-    case "fn":
+    case "fn": {
       ctx.footnotes.push(el);
-      return rawText(firstChild(el, "label")) ? `<sup>${escapeHtmlText(rawText(firstChild(el, "label")))}</sup>` : "";
+      const label = rawText(firstChild(el, "label")) || String(ctx.footnotes.length);
+      return element("sup", element("a", escapeHtmlText(label), { href: `#${noteId(el, ctx)}`, class: "footnote-ref" }));
+    }
+    case "xref": {
+      // A reference to a footnote (of the article or of a table) links to it; citations and
+      // figure references stay their text.
+      const inner = inline(el, ctx, depth);
+      const rid = (el.attrs.rid ?? "").trim().split(/\s+/)[0];
+      const type = el.attrs["ref-type"] ?? "";
+      return rid && (type === "fn" || type === "table-fn") ? element("a", inner, { href: `#${rid}`, class: "footnote-ref" }) : inner;
+    }
     case "tex-math":
       return escapeHtmlText(` $${rawText(el).replace(/^\\begin\{document\}|\\end\{document\}$/g, "").trim()}$ `);
     case "mml:math":
@@ -315,10 +340,11 @@ function cellContent(node: XNode, ctx: JatsContext, depth: number): string {
   return out;
 }
 
+/** footnote writes a footnote as a block with its id (the target of its references) and its label before its text. */
 function footnote(el: XNode, ctx: JatsContext, depth: number, level: number): string {
   const label = rawText(firstChild(el, "label"));
   const body = blocks(el, ctx, depth + 1, level);
-  return label ? body.replace(/^<p>/, `<p>${escapeHtmlText(label)} `) : body;
+  return element("div", label ? body.replace(/^<p>/, `<p>${escapeHtmlText(label)} `) : body, { id: noteId(el, ctx), class: "fn" });
 }
 
 /** refList writes the references as a numbered list under their title. */
@@ -446,11 +472,10 @@ export const convertJats: Converter = async (input, convertCtx) => {
   const root = findFirst(parseXmlTree(text), "article");
   if (!root) throw new AppError("unreadable_document", `${input.filename} has no <article> element; send a JATS article or the file as plain XML.`);
   convertCtx.signal.throwIfAborted();
-  const ctx: JatsContext = { footnotes: [] };
+  const ctx: JatsContext = { footnotes: [], noteIds: new Map() };
   let html = articleHtml(root, ctx, 0, 1);
-  if (ctx.footnotes.length) {
-    html += element("h2", "Footnotes") + ctx.footnotes.map((fn) => footnote(fn, { footnotes: [] }, 1, 3)).join("");
-  }
+  // Footnotes written inside paragraphs: each was referenced where it stood, and is written at the end.
+  if (ctx.footnotes.length) html += ctx.footnotes.map((fn) => footnote(fn, { footnotes: [], noteIds: ctx.noteIds }, 1, 3)).join("");
   const markdown = xmlHtmlToMarkdown(html);
   if (!markdown.trim()) throw new AppError("empty_document", `JATS article '${input.filename}' has no text to convert.`);
   const title = /^# (.+)$/m.exec(markdown)?.[1]?.trim() ?? null;

@@ -301,11 +301,12 @@ export function allMatches(re: RegExp, text: string): string[] {
 /** escapeRe escapes text for use as a literal inside a RegExp. */
 export const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** cleanText strips markdown emphasis, links and surrounding punctuation from a value. */
+/** cleanText strips markdown emphasis, links, `<sup>`/`<sub>` tags and surrounding punctuation from a value. */
 export function cleanText(text: string): string {
   return text
     .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/<\/?su[bp]>/g, "")
     .replace(/\*\*|__|`/g, "")
     .replace(/(^|\s)[*_]+|[*_]+(\s|$)/g, "$1$2")
     .replace(/\s+/g, " ")
