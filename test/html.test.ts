@@ -1118,6 +1118,15 @@ ${paragraphs()}
     for (const notice of ["affiliate links", "AVISO IMPORTANTE", "berichtete Inforadio", "Redaktionsnetzwerks", "gesponserten Marketing-Inhalt"]) expect(text).not.toContain(notice);
   });
 
+  test("an article whose paragraphs name a sponsor and earnings, in wrappers, is not taken for the site's disclosure", () => {
+    const section = `<section class="story-part"><h2>The festival</h2><p>The crossing festival was sponsored by the two market towns again this year.</p>${paragraphs(1, 4).replace(/ferry/g, "boat")}<p>Stallholders earn most of their income in those three days.</p></section>`;
+    const text = main(articlePage(`${paragraphs()}${paragraphs().replace(/ferry/g, "barge")}${section}`));
+    expect(text).toContain("sponsored by the two market towns");
+    expect(text).toContain("Stallholders earn most");
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
   test("a last paragraph of credits (an agency's sign over a photo credit) goes; a last sentence naming a source stays", () => {
     const credits = articlePage(`${paragraphs()}
 <p>erb/ots<br>Foto: <a href="https://pixabay.com/users/x">dahancoo</a> / Pixabay (Symbolbild)</p>`);

@@ -781,6 +781,8 @@ const ENGAGE_HEADING_MAX_CHARS = 80;
 
 /** NOTICE_MAX_CHARS: a notice (copyright line, ad label, comment counter, filing line) is short (non-space characters) */
 const NOTICE_MAX_CHARS = 300;
+/** SITE_NOTICE_MAX_CHARS: a site's disclosure or notice runs to a few sentences, no more */
+const SITE_NOTICE_MAX_CHARS = 800;
 /** RIGHTS_NOTICE: a copyright line in the languages of the pages seen ("© 2020 CBS Interactive Inc.", "Alle Rechte vorbehalten") */
 const RIGHTS_NOTICE = /^\s*(?:©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|alle rechte vorbehalten|todos los derechos reservados|tous droits réservés|tutti i diritti riservati|wszelkie prawa zastrzeżone|todos os direitos reservados|copyrighted property|materiał chroniony prawem/i;
 /** AD_LABEL: the label that marks an advertisement ("Anzeige", "- Anzeige -", "ANZEIGE - ...", "Publicidad"), alone or opening the block */
@@ -834,8 +836,9 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const text = normalizeSpace(el.textContent ?? "");
   // The theme's filing footer also says how to follow the comments and trackbacks: it runs longer.
   if (POSTED_LINE.test(text)) return true;
-  // A site's notice (a disclosure, a warning in capitals) runs to a few sentences.
-  if (isConsentPlaceholder(text, s) || isSiteNotice(lineText(el))) return true;
+  // A site's notice (a disclosure, a warning in capitals) runs to a few sentences; a block longer than that
+  // (a wrapper of an article on sponsorship that says "this article is ... sponsored") is text.
+  if (isConsentPlaceholder(text, s) || (text.length <= SITE_NOTICE_MAX_CHARS && isSiteNotice(lineText(el)))) return true;
   if (s.text > NOTICE_MAX_CHARS) return false;
   if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text)) return true;
   if (isFilingRow(text)) return true;
