@@ -54,6 +54,11 @@ describe("DOCX", () => {
     expect(title).not.toBe("Paragraph with Heading 2 paragraph style.");
   });
 
+  test("formats/docx_footnote_hyperlink_mammoth.docx (mammoth.js): a link inside a footnote resolves through the footnotes part's relationships", async () => {
+    const { markdown } = await convert(convertDocx, "formats/docx_footnote_hyperlink_mammoth.docx");
+    expect(markdown).toContain("[^1]: [Example](http://www.example.com)");
+  });
+
   test("rlink.docx: a linked picture shows its alt text and its local target is never followed", async () => {
     const { markdown } = await convert(convertDocx, "rlink.docx");
     expect(markdown).toContain("Testing Linked Images");

@@ -113,6 +113,8 @@ interface LevelFormat {
 interface Note {
   label: number;
   element: XmlElement | undefined;
+  /** part: the footnotes or endnotes part that holds it, whose relationships resolve its links and pictures */
+  part: string;
 }
 
 /** DocxReader holds one document's styles, numbering, relationships and the state of rendering. */
@@ -485,7 +487,7 @@ class DocxReader {
     if (label === undefined) {
       label = this.notes.length + 1;
       this.noteLabels.set(key, label);
-      this.notes.push({ label, element });
+      this.notes.push({ label, element, part: this.partOf(kind === "f" ? "footnotes" : "endnotes") ?? this.part });
     }
     return label;
   }
@@ -582,12 +584,17 @@ class DocxReader {
     // Notes may reference further notes; the list grows while it is walked.
     for (let i = 0; i < this.notes.length; i++) {
       const note = this.notes[i]!;
-      const text = this.renderBlocks(note.element?.children ?? [])
-        .map((b) => b.text.trim())
-        .filter(Boolean)
-        .join(" ")
-        .replace(/\s*\n\s*/g, " ");
-      lines.push(`[^${note.label}]: ${text}`);
+      this.relsPart = note.part;
+      try {
+        const text = this.renderBlocks(note.element?.children ?? [])
+          .map((b) => b.text.trim())
+          .filter(Boolean)
+          .join(" ")
+          .replace(/\s*\n\s*/g, " ");
+        lines.push(`[^${note.label}]: ${text}`);
+      } finally {
+        this.relsPart = this.part;
+      }
     }
     return lines.join("\n");
   }
