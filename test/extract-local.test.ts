@@ -31,8 +31,8 @@ beforeAll(async () => {
 }, 120_000);
 
 /** run extracts with a schema given as JSON and checks the citation invariant on every field. */
-function run(md: string, schema: object): Record<string, LocalFieldResult> {
-  const result = extractLocal(md, parseTypedSchema(JSON.stringify(schema)));
+function run(md: string, schema: object, options?: Parameters<typeof extractLocal>[2]): Record<string, LocalFieldResult> {
+  const result = extractLocal(md, parseTypedSchema(JSON.stringify(schema)), options);
   for (const [name, r] of Object.entries(result)) {
     if (r.found) {
       expect(r.citation, `citation of ${name}`).not.toBeNull();
@@ -1451,22 +1451,22 @@ describe("international invoices: evidence that settles a value (issue 15, secon
   test("the name on top written again as the payee ('checks payable to:', 'Account Name:') settles the issuer, OCR-read too; another payee name settles nothing", () => {
     const ocr = { ocrQuality: 0.9 };
     const md = "invoice\n\nFROM INVOICE # WR-7\nWidget Repair Inc. INVOICE DATE 11/02/2019\n12 Elm Lane\nSubtotal 10.00\nTOTAL $10.00\n\nPlease make checks payable to: Widget Repair Inc.";
-    const paid = extractLocal(md, parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    const paid = run(md, schema, ocr).vendor!;
     expect(paid.value).toBe("Widget Repair Inc.");
     expect(paid.confidence).toBeGreaterThanOrEqual(0.8);
-    const account = extractLocal("Original for Recipient\n\nGlobex LTD\n\n12 Harbour Road Tax Invoice\nINVOICE TO\nInitech Pvt Ltd\nAccount Name: Globex LTD SUBTOTAL 600.00\nIFS CODE: GLB001", parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    const account = run("Original for Recipient\n\nGlobex LTD\n\n12 Harbour Road Tax Invoice\nINVOICE TO\nInitech Pvt Ltd\nAccount Name: Globex LTD SUBTOTAL 600.00\nIFS CODE: GLB001", schema, ocr).vendor!;
     expect(account.value).toBe("Globex LTD");
     expect(account.confidence).toBeGreaterThanOrEqual(0.8);
-    const other = extractLocal("invoice\n\nWidget Repair Inc.\n12 Elm Lane\nTOTAL $10.00\n\nPlease make checks payable to: Widget Holdings LLC", parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    const other = run("invoice\n\nWidget Repair Inc.\n12 Elm Lane\nTOTAL $10.00\n\nPlease make checks payable to: Widget Holdings LLC", schema, ocr).vendor!;
     expect(other.confidence).toBeLessThan(0.8);
   });
 
   test("OCR'd totals with the euro sign after them ('Totale 125,00€', 'Subtotale | 110,00€') are read, and settled when the subtotal and tax add up to them", () => {
     const ocr = { ocrQuality: 0.9 };
-    const r = extractLocal("ACME SRL\n\nFattura\n\nSubtotale | 210,00€\nImposta IVA 46,20€\nTotale 256,20€\n\nGrazie", parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    const r = run("ACME SRL\n\nFattura\n\nSubtotale | 210,00€\nImposta IVA 46,20€\nTotale 256,20€\n\nGrazie", schema, ocr).total!;
     expect(r.value).toBe(256.2);
     expect(r.confidence).toBeGreaterThanOrEqual(0.8);
-    const off = extractLocal("ACME SRL\n\nFattura\n\nSubtotale | 210,00€\nImposta IVA 46,20€\nTotale 266,20€", parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    const off = run("ACME SRL\n\nFattura\n\nSubtotale | 210,00€\nImposta IVA 46,20€\nTotale 266,20€", schema, ocr).total!;
     expect(off.value).toBe(266.2);
     expect(off.confidence).toBeLessThan(0.8);
   });
@@ -1474,20 +1474,20 @@ describe("international invoices: evidence that settles a value (issue 15, secon
   test("the amounts between the subtotal and the total (a discount taken off, a tax, shipping, a zero tax) that add up to the total settle it; a VAT number under 'N° TVA' is no tax amount", () => {
     const ocr = { ocrQuality: 0.9 };
     const chain = "Acme INVOICE\n\nDate Sep 24, 2019\nLaptop 2 $1,000.00 $2,000.00 Subtotal $2,000.00\nDiscounts (10% $200.00\nTax (8% $144.00\nShipping $25.50\nTota $1,969.50\nAmount Paid $500.00";
-    const r = extractLocal(chain, parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    const r = run(chain, schema, ocr).total!;
     expect(r.value).toBe(1969.5);
     expect(r.confidence).toBeGreaterThanOrEqual(0.8);
-    const wrong = extractLocal(chain.replace("Tota $1,969.50", "Tota $1,989.50"), parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    const wrong = run(chain.replace("Tota $1,969.50", "Tota $1,989.50"), schema, ocr).total!;
     expect(wrong.confidence).toBeLessThan(0.8);
     const zero = "ACME SARL\n\nN° TVA.: 123456-7\nFACTURE: F-88\nClient: Jean Roux NE TVA.: 765432-1\nSous total 40,00€\nTVA 0,00€\nMontant TTC 40,00€";
-    const z = extractLocal(zero, parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    const z = run(zero, schema, ocr).total!;
     expect(z.value).toBe(40);
     expect(z.confidence).toBeGreaterThanOrEqual(0.8);
   });
 
   test("an identifier opening with letters and a dash beside its label mid-line ('FROM INVOICE # WR-007'), and a title's number word carried to the next line ('# Faktura' / 'Nr 7/2023'), are settled", () => {
     const ocr = { ocrQuality: 0.9 };
-    const mid = extractLocal("invoice\n\nFROM INVOICE # WR-007\nWidget Repair Inc. INVOICE DATE 11/02/2019\nTOTAL $10.00", parseTypedSchema(JSON.stringify(schema)), ocr).invoice_number!;
+    const mid = run("invoice\n\nFROM INVOICE # WR-007\nWidget Repair Inc. INVOICE DATE 11/02/2019\nTOTAL $10.00", schema, ocr).invoice_number!;
     expect(mid.value).toBe("WR-007");
     expect(mid.confidence).toBeGreaterThanOrEqual(0.8);
     const carried = run("# Faktura\n\nNr 7/2023\n\n| Razem do zapłaty: | 1230,00 zł |\n| --- | --- |", schema).invoice_number!;
@@ -1516,16 +1516,16 @@ describe("international invoices: evidence that settles a value (issue 15, secon
   test("the name on top whose letters, its legal form aside, are the page's e-mail domain ('ACME LTD.' and billing@acme.com) is settled, OCR-read too; a domain that holds more settles nothing", () => {
     const ocr = { ocrQuality: 0.9 };
     const md = "ACME LTD.\n\nGartenstraße 2\n321 Hamburg\n\nJohannes Schmidt Rechnungsdatum 01.02.2020\nEmail billing@acme.com\nRechnungsbetrag 310,00 EURO";
-    const r = extractLocal(md, parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    const r = run(md, schema, ocr).vendor!;
     expect(r.value).toBe("ACME LTD.");
     expect(r.confidence).toBeGreaterThanOrEqual(0.8);
-    const wider = extractLocal(md.replace("billing@acme.com", "billing@acmegroup.com"), parseTypedSchema(JSON.stringify(schema)), ocr).vendor!;
+    const wider = run(md.replace("billing@acme.com", "billing@acmegroup.com"), schema, ocr).vendor!;
     expect(wider.confidence).toBeLessThan(0.8);
   });
 
   test("a total label alone on its line takes the amount alone a few lines below it, unsettled; amounts in Indian grouping on an Indian invoice that marks no currency are rupees, unsettled", () => {
     const ocr = { ocrQuality: 0.9 };
-    const apart = extractLocal("ACME GMBH\n\nIhre Rechnung\nHolz 5 50,00 EURO 250,00 EURO\n\nRechnungsbetrag\n\nVielen Dank\n\n250,00 EURO", parseTypedSchema(JSON.stringify(schema)), ocr).total!;
+    const apart = run("ACME GMBH\n\nIhre Rechnung\nHolz 5 50,00 EURO 250,00 EURO\n\nRechnungsbetrag\n\nVielen Dank\n\n250,00 EURO", schema, ocr).total!;
     expect(apart.value).toBe(250);
     expect(apart.confidence).toBeLessThan(0.6);
     const rupees = run("Tax Invoice\nGSTIN: 12ABCDE0123A1A2\nIGST 18% 1,08,000.00\nTOTAL DUE 7,08,000.00", schema).currency!;
