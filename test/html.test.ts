@@ -989,6 +989,42 @@ ${paragraphs(2)}`);
     expect(text).not.toContain("Jane Doe has written");
   });
 
+  test("teaser cards under a 'Related' heading (a headline and a picture linking to the story) go; a section of text with a link after the article's own heading stays", () => {
+    const card = (title: string, href: string) => `<div class="Teaser__root"><article class="Teaser__article"><div class="Teaser__overlay"><header class="Teaser__overlay_inner"><h3>${title}</h3></header></div><a class="Teaser__img" href="${href}"><div class="Thumbnail__wrapper"><img src="${href}.jpg" alt=""><figcaption></figcaption></div></a></article></div>`;
+    const html = articlePage(`${paragraphs()}
+<h2>More on this topic</h2>
+<div class="cards">${card("The Motor Chain: respect for the classic cars of the sixties", "/motor-chain")}${card("Bugatti: remembering the founder's son at the museum in Molsheim", "/bugatti")}</div>
+<p>The ferry's timetable for the winter months will be published by the council in the first week of December, together with the new fares.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).toContain("The ferry's timetable for the winter months");
+    expect(text).not.toContain("respect for the classic");
+    expect(text).not.toContain("the founder's son");
+    const kept = main(articlePage(`${paragraphs(0, 2)}
+<h2>The timetable</h2>
+<div class="box"><h3>Summer</h3><p>Boats leave every hour from six in the morning, and the <a href="/fares">fares</a> stay as they were last year for every passenger.</p></div>
+${paragraphs(2)}`));
+    expect(kept).toContain("Boats leave every hour from six in the morning");
+  });
+
+  test("a view counter goes ('(Visited 215 times, 55 visits today)', 'Views: 184', '37 views'); a sentence about views stays", () => {
+    for (const counter of ["(Visited 215 times, 55 visits today)", "Views: 184", "37 views", "Aufrufe: 12"]) {
+      const text = main(articlePage(`${paragraphs()}<p>${counter}</p>`));
+      expect(text).toContain(PARAGRAPHS[3]!);
+      expect(text).not.toContain(counter);
+    }
+    const sentence = "37 views of the valley were painted by the ferryman's daughter.";
+    expect(main(articlePage(`${paragraphs()}<p>${sentence}</p>`))).toContain(sentence);
+  });
+
+  test("a box opened by an author label that is not a heading ('<div>Autor</div>' over a name and a bio) goes with its bio", () => {
+    const html = articlePage(`${paragraphs()}
+<div class="box"><div class="box-label">Autor</div><strong>Dr. Jane Doe</strong><div>ist Gründungspartnerin einer Kanzlei in Berlin. Zu ihren Tätigkeitsfeldern zählen Bankrecht und Internetrecht.</div></div>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Tätigkeitsfeldern");
+  });
+
   test("a sentence whose names link to tag pages stays; a filing line of tags ('veröffentlicht in X und getaggt als Y, Z') goes", () => {
     const html = articlePage(`<p><a href="/2018/12/05/profile/">Dee Dee Myers</a> — a White House press secretary for <a href="/tag/bill-clinton">Bill Clinton</a> — is exiting her role as communications head at studio <a href="/tag/warner-bros">Warner Bros</a>. after five years.</p>
 ${paragraphs()}
@@ -1087,6 +1123,26 @@ ${paragraphs()}
     expect(text).toContain(PARAGRAPHS[3]!);
     expect(text).not.toContain("archive picture");
     expect(text).not.toContain("lives on a houseboat");
+  });
+
+  test("a block under the headline that the page's description repeats is the lead, whatever its markup; a teaser elsewhere with other text is not", () => {
+    const lead = "After a month of closure the valley's only ferry is running again, and the market towns on both banks are relieved.";
+    const page = (description: string, block: string) => `<!doctype html><html><head><title>Ferry crossings resume after the floods</title><meta name="description" content="${description}"></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<div class="top"><h1>Ferry crossings resume after the floods</h1><ul class="icons"><li><a href="/share"><img src="/mail.png" alt="Mail"></a></li></ul>${block}</div>
+<div class="article-body">${paragraphs()}</div></body></html>`;
+    for (const [description, block] of [
+      [lead, `<h3>${lead}</h3>`],
+      [lead, `<div class="font-bold" itemprop="description"><div>${lead}</div></div>`],
+      ["After a month of closure the valley's only ferry is running again ...", `<h3>${lead}</h3>`],
+    ]) {
+      const text = main(page(description!, block!));
+      expect(text).toContain("the market towns on both banks are relieved");
+      expect(text.indexOf("are relieved")).toBeLessThan(text.indexOf(PARAGRAPHS[0]!));
+      expect(text).toContain(PARAGRAPHS[3]!);
+    }
+    const other = main(page("A ferry story from the valley, with the timetable and the prices of the season.", `<h3>${lead}</h3>`));
+    expect(other).not.toContain("the market towns on both banks are relieved");
   });
 
   test("the lead comes back on a page too large for Readability, where the text density finds the article", () => {

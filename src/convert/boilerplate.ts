@@ -566,7 +566,7 @@ const LEAD_SEARCH_ELEMENTS = 200;
  * byline); one short paragraph of text with few links, not a date line. Returns a copy (Readability
  * rewrites the page) and its text.
  */
-function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, titles: string[]): Lead | null {
+function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, titles: string[], descriptions: string[] = []): Lead | null {
   const all = (body as unknown as DomElement).querySelectorAll("*");
   const found = headlineOf(all, stats, titles);
   if (!found) return null;
@@ -578,7 +578,7 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, titles: st
     if ((headline as unknown as Element).contains(el as unknown as Node)) continue;
     const named = hasLeadName(el) && !isAuthorNamed(el) && !isCaption(el, stats);
     const inHeader = !named && header !== null && LEAD_IN_HEADER_TAGS.has(el.nodeName.toLowerCase()) && closestHeader(el) === header;
-    if (!named && !inHeader) continue;
+    if (!named && !inHeader && !(LEAD_DESCRIBED_TAGS.has(el.nodeName.toLowerCase()) && (stats.get(el)?.text ?? 0) <= LEAD_MAX_CHARS && isDescribed(el, descriptions))) continue;
     if (!shownOrInPageHeader(el, stats, matched ? headline : null)) continue;
     const s = stats.get(el) ?? textStatsOf(el);
     if (s.text < LEAD_MIN_CHARS || s.text > LEAD_MAX_CHARS || s.linkText > 0.3 * s.text) continue;
@@ -592,6 +592,29 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, titles: st
     return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, text };
   }
   return null;
+}
+
+/** LEAD_DESCRIBED_TAGS: the elements a lead that the page's description repeats is written in, whatever their class */
+const LEAD_DESCRIBED_TAGS = new Set(["p", "div", "h2", "h3", "h4", "strong", "b", "em", "span"]);
+/** DESCRIPTION_CUT: the marks a description cut short ends with ("... aus der Region ...", "[…]") */
+const DESCRIPTION_CUT = /\s*(?:\.{3}|…|\[(?:…|\.{3})\])\s*$/;
+
+/**
+ * isDescribed: the element's text is the page's description (meta or og:description): the same
+ * text, or the text the description was cut from ("Das mobile Reisen boomt ... An fünf Messetagen
+ * ..." over a description that stops with "..."). Sites fill the description from the standfirst,
+ * so a block of that text under the headline is the lead, whatever its markup (an <h3> after the
+ * share buttons, a <div itemprop=description>, a bold paragraph).
+ */
+function isDescribed(el: DomElement, descriptions: string[]): boolean {
+  if (descriptions.length === 0) return false;
+  const text = normalizeSpace(el.textContent ?? "");
+  if (countChars(text) < LEAD_MIN_CHARS) return false;
+  return descriptions.some((description) => {
+    if (text === description) return true;
+    const cut = description.replace(DESCRIPTION_CUT, "");
+    return cut !== description && countChars(cut) >= LEAD_MIN_CHARS && text.startsWith(cut);
+  });
 }
 
 /** Lead is the lead found under the headline: a copy of its element and its text, spaces normalised. */
@@ -794,6 +817,9 @@ const COMMENT_NOTICE = new RegExp(
     "^(?:leave a (?:comment|reply)|schreibe einen kommentar|hinterlasse einen kommentar|deja (?:un|tu) comentario|laisser un commentaire|lascia un commento)",
   "iu",
 );
+/** VIEW_COUNTER: a post's view counter ("(Visited 215 times, 55 visits today)", "Views: 184", "37 views", "Aufrufe: 12"); VIEW_COUNTER_MAX_CHARS: it is one short line (non-space characters) */
+const VIEW_COUNTER = /^\(?(?:visited|viewed|gelesen|aufgerufen)\s+[\d.,]+\s*(?:times|mal|x)\b|^(?:aufrufe|views|hits|zugriffe|visualizaciones|vues|visite|lecturas)\s*:?\s*[\d.,]*$|^[\d.,]+\s+(?:views|aufrufe|hits|zugriffe|lecturas|vues|visualizaciones|visite)$|^(?:\d+\s*x|[\d.,]+\s+mal)\s+gelesen$/i;
+const VIEW_COUNTER_MAX_CHARS = 50;
 /**
  * POSTED_LINE: a blog theme's filing footer ("This entry was posted on <date> and is filed under
  * <categories>. You can follow any responses ...", "Der Beitrag wurde am ... veröffentlicht")
@@ -840,7 +866,7 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   // (a wrapper of an article on sponsorship that says "this article is ... sponsored") is text.
   if (isConsentPlaceholder(text, s) || (text.length <= SITE_NOTICE_MAX_CHARS && isSiteNotice(lineText(el)))) return true;
   if (s.text > NOTICE_MAX_CHARS) return false;
-  if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text)) return true;
+  if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text) || (s.text <= VIEW_COUNTER_MAX_CHARS && VIEW_COUNTER.test(text))) return true;
   if (isFilingRow(text)) return true;
   // A tags line: its label, then links to topic pages ("Themen: Pressefreiheit", "Tags: EU, Wahlen").
   const tagsLabel = TAGS_LABEL.exec(text);
@@ -1035,6 +1061,20 @@ function pageTitlesOf(document: Document): string[] {
   return [title, og].filter((t) => t.trim());
 }
 
+/**
+ * pageDescriptionsOf: the page's own summary in its head (meta description, og:description,
+ * twitter:description), spaces normalised; newsrooms and blog engines fill it from the standfirst.
+ */
+function pageDescriptionsOf(document: Document): string[] {
+  const metas = document.querySelectorAll('meta[name="description"], meta[property="og:description"], meta[name="twitter:description"], meta[property="twitter:description"]');
+  const found = new Set<string>();
+  for (let i = 0; i < metas.length; i++) {
+    const text = normalizeSpace(metas[i]!.getAttribute("content") ?? "");
+    if (countChars(text) >= LEAD_MIN_CHARS) found.add(text);
+  }
+  return [...found];
+}
+
 /** bodyOf: the page's body, or its root element when it has none. */
 function bodyOf(document: Document): DomNode {
   return (document.body ?? document.documentElement) as unknown as DomNode;
@@ -1068,7 +1108,7 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const shape = pageShape(body);
   const readable = shape.maxDepth <= READABILITY_MAX_DEPTH && shape.elements <= READABILITY_MAX_ELEMENTS;
   const marked = markedArticle(body, density.stats);
-  const lead = leadParagraph(body, density.stats, pageTitlesOf(document));
+  const lead = leadParagraph(body, density.stats, pageTitlesOf(document), pageDescriptionsOf(document));
   const densityProbes = probesOf(density.element as DomElement, density.stats);
   const article = readable ? runReadability(document) : null;
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
@@ -1168,7 +1208,9 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
     // "Related" box set between two paragraphs of the body): the blocks go up to it.
     let linksSeen = false;
     for (let next = nextElement(unit); next; next = nextElement(next)) {
-      if (HEADING_TAGS.has(next.nodeName.toLowerCase()) || next.querySelectorAll("h1, h2, h3, h4, h5, h6").length > 0) break;
+      if (HEADING_TAGS.has(next.nodeName.toLowerCase())) break;
+      const cards = next.querySelectorAll("h1, h2, h3, h4, h5, h6").length > 0;
+      if (cards && !isTeaserCards(next, stats)) break;
       const s = stats.get(next);
       if (s && s.text - s.linkText > RELATED_MAX_CHARS) break;
       if (s && linksSeen && next.nodeName.toLowerCase() === "p" && s.text - hrefText(next) > RESUMED_TEXT_CHARS) break;
@@ -1176,7 +1218,7 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
       // running text right after it is the article going on. An author's heading has its bio there.
       if (s && !linksSeen && !found.has(next) && next === nextElement(unit) && !AUTHOR_HEADING.test(text) && next.nodeName.toLowerCase() === "p" && hrefText(next) === 0 && s.text > RESUMED_TEXT_CHARS && /[.!?…"“”»]\s*$/.test(normalizeSpace(next.textContent ?? ""))) break;
       // The links: a block of links, or one left out as chrome that holds links (a "related_links" list).
-      if (s ? s.text > 0 && hrefText(next) >= TEASER_LINK_SHARE * s.text : hrefText(next) > 0) linksSeen = true;
+      if (cards || (s ? s.text > 0 && hrefText(next) >= TEASER_LINK_SHARE * s.text : hrefText(next) > 0)) linksSeen = true;
       found.add(next);
     }
   }
@@ -1196,7 +1238,58 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
       found.add(next);
     }
   }
+  // A box whose first line is only an author label ("<div class=header>AUTOR</div><h3>Name</h3><p>bio")
+  // is the author's box, label and bio, when it is short.
+  const boxes = (root as unknown as DomElement).querySelectorAll?.("div, section") ?? [];
+  for (let i = 0; i < boxes.length; i++) {
+    const box = boxes[i]!;
+    const label = firstElement(box);
+    if (!label || HEADING_TAGS.has(label.nodeName.toLowerCase()) || found.has(box)) continue;
+    const bs = stats.get(box);
+    if (!bs || bs.text > AUTHOR_BOX_MAX_CHARS || !isShallow(label) || !AUTHOR_LABEL.test(relatedLabel(label.textContent ?? ""))) continue;
+    if (countChars(box.textContent ?? "") <= countChars(label.textContent ?? "") + 5) continue;
+    found.add(box);
+  }
   return found;
+}
+
+/** isShallow: the element holds text, or elements that hold only text (a label's markup), so reading its text costs little on any page. */
+function isShallow(el: DomElement): boolean {
+  const kids = el.childNodes;
+  for (let i = 0; i < kids.length; i++) {
+    const kid = kids[i]!;
+    if (kid.nodeType !== 1) continue;
+    const inner = kid.childNodes;
+    for (let j = 0; j < inner.length; j++) if (inner[j]!.nodeType === 1) return false;
+  }
+  return true;
+}
+
+/** firstElement: an element's first child element, or null. */
+function firstElement(el: DomElement): DomElement | null {
+  const kids = el.childNodes;
+  for (let i = 0; i < kids.length; i++) if (kids[i]!.nodeType === 1) return kids[i] as DomElement;
+  return null;
+}
+
+/** AUTHOR_LABEL: a label that is only "Author", "Die Autorin", "Über den Autor", "Zur Person", "About the author" */
+const AUTHOR_LABEL = /^(?:(?:the|der|die|el|la|l'|o|a) ?)?(?:author|authors|autor|autorin|autoren|autora|auteur|autore)$|^(?:über (?:den autor|die autorin|die autoren)|about the (?:author|authors)|zur person|sobre (?:el|la|o|a) autora?|à propos de l'auteur|o autorze)$/i;
+/** AUTHOR_BOX_MAX_CHARS: an author's box under such a label is a name and a short bio (non-space characters) */
+const AUTHOR_BOX_MAX_CHARS = 600;
+
+/**
+ * isTeaserCards: a block of teaser cards under a "related" heading ("Weitere Beiträge zum Thema" over
+ * cards of a headline and a picture that links to the story): every heading in it sits beside a link
+ * to another page, and it says next to nothing outside its headings and links.
+ */
+function isTeaserCards(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
+  const s = stats.get(el);
+  if (!s) return false;
+  const headings = el.querySelectorAll("h1, h2, h3, h4, h5, h6");
+  let headingChars = 0;
+  for (let i = 0; i < headings.length; i++) headingChars += countChars(headings[i]!.textContent ?? "") - hrefText(headings[i]!);
+  const links = Array.from(el.querySelectorAll("a[href]")).filter((a) => !/^(?:#|javascript:)/i.test(a.getAttribute("href") ?? ""));
+  return links.length >= headings.length && s.text - hrefText(el) - headingChars <= TEASER_SECTION_OWN_CHARS * headings.length;
 }
 
 /** AUTHOR_HEADING: a "related" heading that opens the author's box, whose bio is running text */
