@@ -1017,14 +1017,6 @@ ${paragraphs(2)}`));
     expect(main(articlePage(`${paragraphs()}<p>${sentence}</p>`))).toContain(sentence);
   });
 
-  test("a box opened by an author label that is not a heading ('<div>Autor</div>' over a name and a bio) goes with its bio", () => {
-    const html = articlePage(`${paragraphs()}
-<div class="box"><div class="box-label">Autor</div><strong>Dr. Jane Doe</strong><div>ist Gründungspartnerin einer Kanzlei in Berlin. Zu ihren Tätigkeitsfeldern zählen Bankrecht und Internetrecht.</div></div>`);
-    const text = main(html);
-    expect(text).toContain(PARAGRAPHS[3]!);
-    expect(text).not.toContain("Tätigkeitsfeldern");
-  });
-
   test("a sentence whose names link to tag pages stays; a filing line of tags ('veröffentlicht in X und getaggt als Y, Z') goes", () => {
     const html = articlePage(`<p><a href="/2018/12/05/profile/">Dee Dee Myers</a> — a White House press secretary for <a href="/tag/bill-clinton">Bill Clinton</a> — is exiting her role as communications head at studio <a href="/tag/warner-bros">Warner Bros</a>. after five years.</p>
 ${paragraphs()}

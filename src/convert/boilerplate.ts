@@ -1238,44 +1238,8 @@ function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Set<DomNo
       found.add(next);
     }
   }
-  // A box whose first line is only an author label ("<div class=header>AUTOR</div><h3>Name</h3><p>bio")
-  // is the author's box, label and bio, when it is short.
-  const boxes = (root as unknown as DomElement).querySelectorAll?.("div, section") ?? [];
-  for (let i = 0; i < boxes.length; i++) {
-    const box = boxes[i]!;
-    const label = firstElement(box);
-    if (!label || HEADING_TAGS.has(label.nodeName.toLowerCase()) || found.has(box)) continue;
-    const bs = stats.get(box);
-    if (!bs || bs.text > AUTHOR_BOX_MAX_CHARS || !isShallow(label) || !AUTHOR_LABEL.test(relatedLabel(label.textContent ?? ""))) continue;
-    if (countChars(box.textContent ?? "") <= countChars(label.textContent ?? "") + 5) continue;
-    found.add(box);
-  }
   return found;
 }
-
-/** isShallow: the element holds text, or elements that hold only text (a label's markup), so reading its text costs little on any page. */
-function isShallow(el: DomElement): boolean {
-  const kids = el.childNodes;
-  for (let i = 0; i < kids.length; i++) {
-    const kid = kids[i]!;
-    if (kid.nodeType !== 1) continue;
-    const inner = kid.childNodes;
-    for (let j = 0; j < inner.length; j++) if (inner[j]!.nodeType === 1) return false;
-  }
-  return true;
-}
-
-/** firstElement: an element's first child element, or null. */
-function firstElement(el: DomElement): DomElement | null {
-  const kids = el.childNodes;
-  for (let i = 0; i < kids.length; i++) if (kids[i]!.nodeType === 1) return kids[i] as DomElement;
-  return null;
-}
-
-/** AUTHOR_LABEL: a label that is only "Author", "Die Autorin", "Über den Autor", "Zur Person", "About the author" */
-const AUTHOR_LABEL = /^(?:(?:the|der|die|el|la|l'|o|a) ?)?(?:author|authors|autor|autorin|autoren|autora|auteur|autore)$|^(?:über (?:den autor|die autorin|die autoren)|about the (?:author|authors)|zur person|sobre (?:el|la|o|a) autora?|à propos de l'auteur|o autorze)$/i;
-/** AUTHOR_BOX_MAX_CHARS: an author's box under such a label is a name and a short bio (non-space characters) */
-const AUTHOR_BOX_MAX_CHARS = 600;
 
 /**
  * isTeaserCards: a block of teaser cards under a "related" heading ("Weitere Beiträge zum Thema" over
