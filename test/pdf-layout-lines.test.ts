@@ -74,3 +74,15 @@ test("a heading's raised note and affiliation marks without a footnote on the pa
   ]);
   expect(md).toContain("# Some Results 2 on CO<sub>2</sub>\n");
 });
+
+test("NIST SP 811's units (public domain, bench/expected/pdf-born-digital): exponents as superscripts in table cells, footnote marks as notes", async () => {
+  const guide = new Uint8Array(readFileSync(new URL("../bench/expected/pdf-born-digital/nist-sp811-si-units.pdf", import.meta.url)));
+  const result = await extractPdfPages({ bytes: guide, first: 1, last: 4 });
+  if (!result.ok) throw new Error(result.message);
+  const md = renderPages(result.pages).markdown;
+  expect(md).toContain("| area | square meter | m<sup>2</sup> |");
+  expect(md).toContain("| wavenumber | reciprocal meter | m<sup>−1</sup> |");
+  expect(md).toContain("| specific volume | cubic meter per kilogram | m<sup>3</sup>/kg |");
+  expect(md).toMatch(/\[\^1\]: The NIST policy on the use of the SI/);
+  expect(md).not.toMatch(/<sup>\d<\/sup>: /);
+});
