@@ -674,8 +674,9 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
       const spaced = item.spaced || /\s$/.test(last[last.length - 1]!.text);
       if (gap <= (spaced ? SEGMENT_GAP_EM : TIGHT_GAP_EM) * em) {
         const space = gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em;
-        // Other small text off the baseline set directly after a character is a superscript or subscript.
-        if (script && !space && !spaced && !text.startsWith(NOTE_MARK_START) && SCRIPT_TEXT.test(text.trimEnd()) && SCRIPT_BASE.test(last[last.length - 1]!.text)) text = wrapScript(text, script);
+        // Other small text off the baseline set directly after a character is a superscript or
+        // subscript (not in a right-to-left line, where the run before in x order is the one after).
+        if (script && !rtl && !space && !spaced && !text.startsWith(NOTE_MARK_START) && SCRIPT_TEXT.test(text.trimEnd()) && SCRIPT_BASE.test(last[last.length - 1]!.text)) text = wrapScript(text, script);
         last.push({ text, space });
         seg.x2 = Math.max(seg.x2, item.x + item.width);
         seg.size = Math.max(seg.size, item.size);
