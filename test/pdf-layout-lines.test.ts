@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { renderPages } from "../src/convert/pdfLayout";
 import { extractPdfPages } from "../src/convert/pdfText";
+import { typesetPdf, type TypesetRun } from "./helpers/typesetPdf";
 
 const FORM = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_4137_title_beside_form_number.pdf", import.meta.url)));
 
@@ -18,4 +19,70 @@ test("a title wrapped beside a large form number keeps its words apart ('Tax on'
   expect(md).toContain("Medicare Tax on Unreported Tip Income");
   expect(md).toContain("Attachment 2013");
   expect(md).not.toContain("Taxon");
+});
+
+/** TIMES: advance widths (per 1000 of the size) of the Times-Roman characters the typeset lines below use */
+const TIMES: Record<string, number> = { " ": 250, ".": 250, ",": 250, "/": 278, "0": 500, "1": 500, "2": 500, "3": 500, "4": 500, "5": 500, "6": 500, "H": 722, "O": 722, "C": 667, "R": 667, "S": 556, "M": 889, "A": 722, "L": 611, "a": 444, "c": 444, "e": 444, "f": 333, "h": 500, "l": 278, "p": 500, "u": 500, "d": 500, "b": 500, "g": 500, "z": 444, "T": 611, "y": 500, "k": 500, "v": 500, "i": 278, "m": 778, "n": 500, "o": 500, "r": 333, "s": 389, "t": 278, "w": 722, "x": 500, "-": 333 };
+
+/** runsInLine sets runs one after the other on a baseline, each (text, size, rise) directly after the one before. */
+function runsInLine(y: number, parts: Array<[text: string, size: number, rise?: number]>): TypesetRun[] {
+  let x = 72;
+  return parts.map(([text, size, rise = 0]) => {
+    const run: TypesetRun = { font: "Times-Roman", size, x, y: y + rise, text };
+    x += ([...text].reduce((sum, c) => sum + (TIMES[c] ?? Number.NaN), 0) * size) / 1000;
+    if (Number.isNaN(x)) throw new Error(`no width for a character of '${text}'`);
+    return run;
+  });
+}
+
+async function typesetMarkdown(runs: TypesetRun[]): Promise<string> {
+  const result = await extractPdfPages({ bytes: typesetPdf([runs]), first: 1, last: 1 });
+  if (!result.ok) throw new Error(result.message);
+  return renderPages(result.pages).markdown;
+}
+
+test("small text raised or lowered directly after a character is a superscript or subscript; a raised number with a footnote on the page stays a note", async () => {
+  const md = await typesetMarkdown([
+    ...runsInLine(760, [["some ", 12], ["10", 12], ["22", 8, 4], [" stars near ", 12], ["1", 12], ["st", 8, 4], [" one.", 12]]),
+    ...runsInLine(740, [["some H", 12], ["2", 8, -2], ["O in an area of 3 m", 12], ["2", 8, 4], [" or 10", 12], ["-3", 8, 4], [" m", 12], ["3", 8, 4], [".", 12]]),
+    ...runsInLine(720, [["some notes", 12], ["1", 8, 4], [" on 1,234.56 or 1,234.56", 12], [" more.", 12]]),
+    ...runsInLine(100, [["1", 8, 3], ["A note.", 9]]),
+  ]);
+  expect(md).toContain("some 10<sup>22</sup> stars near 1<sup>st</sup> one.");
+  expect(md).toContain("some H<sub>2</sub>O in an area of 3 m<sup>2</sup> or 10<sup>-3</sup> m<sup>3</sup>.");
+  expect(md).toContain("some notes[^1] on 1,234.56 or 1,234.56 more.");
+  expect(md).toContain("[^1]: A note.");
+});
+
+test("a fraction of small raised and lowered digits, small capitals and a note number after a space stay plain", async () => {
+  const md = await typesetMarkdown([
+    ...runsInLine(760, [["some 2 ", 12], ["1", 8, 4], ["/", 12], ["2", 8, -2], [" and 3", 12], ["1", 8, 4], ["/", 12], ["4", 8, -2], [" more", 12]]),
+    ...runsInLine(740, [["S", 12], ["MALL", 9.6], [" ", 12], ["S", 12], ["ASS", 9.6], [" some rest.", 12]]),
+    ...runsInLine(720, [["some notes ", 12], ["6", 8, 4], [" more.", 12]]),
+  ]);
+  expect(md).toContain("some 2 1/2 and 31/4 more"); // as the page reads without the sizes
+  expect(md).toContain("SMALL SASS some rest.");
+  expect(md).toContain("some notes 6 more.");
+  expect(md).not.toContain("<su");
+});
+
+test("a heading's raised note and affiliation marks without a footnote on the page stay plain, its other scripts stay", async () => {
+  const md = await typesetMarkdown([
+    ...runsInLine(760, [["Some Results", 20], ["2", 12, 7], [" on CO", 20], ["2", 12, -3]]),
+    ...runsInLine(730, [["Some text here that is a paragraph of the body, in the body size, as a page has it.", 12]]),
+    ...runsInLine(715, [["Some more text here that is a paragraph of the body, in the body size, as a page has it.", 12]]),
+  ]);
+  expect(md).toContain("# Some Results 2 on CO<sub>2</sub>\n");
+});
+
+test("NIST SP 811's units (public domain, bench/expected/pdf-born-digital): exponents as superscripts in table cells, footnote marks as notes", async () => {
+  const guide = new Uint8Array(readFileSync(new URL("../bench/expected/pdf-born-digital/nist-sp811-si-units.pdf", import.meta.url)));
+  const result = await extractPdfPages({ bytes: guide, first: 1, last: 4 });
+  if (!result.ok) throw new Error(result.message);
+  const md = renderPages(result.pages).markdown;
+  expect(md).toContain("| area | square meter | m<sup>2</sup> |");
+  expect(md).toContain("| wavenumber | reciprocal meter | m<sup>−1</sup> |");
+  expect(md).toContain("| specific volume | cubic meter per kilogram | m<sup>3</sup>/kg |");
+  expect(md).toMatch(/\[\^1\]: The NIST policy on the use of the SI/);
+  expect(md).not.toMatch(/<sup>\d<\/sup>: /);
 });

@@ -295,9 +295,13 @@ describe("a report's shapes", () => {
     expect(md).toMatch(/^#+ 2\. Estimation of deposition on a regional scale and comparison of these deposition data with the distribution of each species\.$/m);
   });
 
-  test("raised superscripts stay in their cell and line ('m' + raised '2' is 'm2')", () => {
+  test("raised superscripts stay in their cell and line, as superscripts ('m' + raised '2' is 'm<sup>2</sup>')", () => {
     const md = markdown.report!;
-    expect(md).toContain("| Quantity | Name | Symbol |\n| --- | --- | --- |\n| area | square meter | m2 |\n| volume | cubic meter | m3 |\n| acceleration | meter per second squared | m/s2 |\n| wavenumber | reciprocal meter | m-1 |");
+    expect(md).toContain("| Quantity | Name | Symbol |\n| --- | --- | --- |\n| area | square meter | m<sup>2</sup> |\n| volume | cubic meter | m<sup>3</sup> |\n| acceleration | meter per second squared | m/s<sup>2</sup> |\n| wavenumber | reciprocal meter | m<sup>-1</sup> |");
+  });
+
+  test("subscripts and superscripts in prose ('H' + lowered '2' + 'O', '10' + raised '22') are <sub> and <sup>", () => {
+    expect(markdown.report).toContain("Water, H<sub>2</sub>O, holds about 3.3 × 10<sup>22</sup> molecules per gram in the 1<sup>st</sup> sample.");
   });
 
   test("a bold numbered title after a table, a tab after its number, is a heading and not the table's last row", () => {

@@ -100,6 +100,21 @@ const NOTE_MARK_END = "\u0003";
 const NOTE_MARK = /\u0002(\S+?)\u0003/g;
 /** SUPERSCRIPT_NOTE: what a footnote reference printed as a raised small run looks like */
 const SUPERSCRIPT_NOTE = /^\s*(\d{1,3}|[*†‡§])\s*$/;
+/**
+ * SCRIPT_TEXT: what a superscript or subscript run holds: a few characters without a space ("2",
+ * "−3", "st", "TM", "n+1"); longer small runs off the baseline are labels or cells, not scripts.
+ */
+const SCRIPT_TEXT = /^\S{1,6}$/u;
+/**
+ * SCRIPT_BASE: what a script is set directly after: a letter, digit or closing bracket ("m²",
+ * "10⁻³", "H₂O", "1st", "f(x)²"); not a slash, so a fraction's raised and lowered digits ("¹⁄₂")
+ * stay plain. After a script, a script goes on ("10⁻³" as "−" and "3").
+ */
+const SCRIPT_BASE = /(?:[\p{L}\p{N})\]]|<\/su[bp]>)$/u;
+/** SUB_DROP_EM: a small run whose baseline is this many of its line's font sizes below the line's is lowered (a subscript) */
+const SUB_DROP_EM = 0.1;
+/** SUP_RISE_EM: a small run whose baseline is this many of its line's font sizes above the line's is raised */
+const SUP_RISE_EM = 0.15;
 
 /** SEGMENT_GAP_EM: a horizontal gap wider than this many font sizes separates cells (or columns). */
 const SEGMENT_GAP_EM = 0.9;
@@ -576,13 +591,15 @@ function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: st
   return notes;
 }
 
-/** resolveNoteMarks turns raised numbers into `[^label]` where the page has that footnote, else back into the number. */
+/**
+ * resolveNoteMarks turns raised numbers into `[^label]` where the page has that footnote; else a
+ * number set directly after a character is a superscript ("10<sup>22</sup>", "m<sup>2</sup>", or a
+ * note whose text the page does not show), and one after a space or at the line start is plain.
+ */
 function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
-  // Unresolved, a raised number stays: glued to a unit or symbol ("m2", "10-3"), spaced after a word
-  // (a note whose text the page does not show as one: "Survey Measure 9", not "Measure9").
   mapBlockTexts(blocks, (text) =>
     text.includes(NOTE_MARK_START)
-      ? text.replace(NOTE_MARK, (_, label: string, offset: number, whole: string) => (labels.has(label) ? `[^${label}]` : /\p{L}{3}$/u.test(whole.slice(Math.max(0, offset - 3), offset)) ? ` ${label}` : label))
+      ? tidyScripts(text.replace(NOTE_MARK, (_, label: string, offset: number, whole: string) => (labels.has(label) ? `[^${label}]` : SCRIPT_BASE.test(whole.slice(Math.max(0, offset - 6), offset)) ? `<sup>${label}</sup>` : label)))
       : text,
   );
 }
@@ -646,8 +663,9 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   let seg: Segment | null = null;
   for (const item of byX) {
     let text = item.str.replace(/\s+/g, " ");
-    // A small raised number is a footnote reference until the page says otherwise (resolveNotes).
-    if (item.size < 0.8 * size && baseline > 0 && item.y < baseline - 0.15 * size && SUPERSCRIPT_NOTE.test(text)) text = `${NOTE_MARK_START}${text.trim()}${NOTE_MARK_END}`;
+    const script = baseline > 0 && item.size < 0.8 * size ? scriptOf(item, baseline, size) : "";
+    // A small raised number is a footnote reference until the page says otherwise (resolveNoteMarks).
+    if (script === "sup" && SUPERSCRIPT_NOTE.test(text)) text = `${NOTE_MARK_START}${text.trim()}${NOTE_MARK_END}`;
     if (seg) {
       const gap = item.x - seg.x2;
       const em = Math.max(seg.size, item.size);
@@ -655,7 +673,11 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
       if (gap < 0 && item.x - seg.x < 1 && last[last.length - 1]!.text.endsWith(text)) continue; // overprinted (fake bold)
       const spaced = item.spaced || /\s$/.test(last[last.length - 1]!.text);
       if (gap <= (spaced ? SEGMENT_GAP_EM : TIGHT_GAP_EM) * em) {
-        last.push({ text, space: gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em });
+        const space = gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em;
+        // Other small text off the baseline set directly after a character is a superscript or
+        // subscript (not in a right-to-left line, where the run before in x order is the one after).
+        if (script && !rtl && !space && !spaced && !text.startsWith(NOTE_MARK_START) && SCRIPT_TEXT.test(text.trimEnd()) && SCRIPT_BASE.test(last[last.length - 1]!.text)) text = wrapScript(text, script);
+        last.push({ text, space });
         seg.x2 = Math.max(seg.x2, item.x + item.width);
         seg.size = Math.max(seg.size, item.size);
         if (!item.bold && /\p{L}/u.test(item.str)) seg.plain = true;
@@ -667,7 +689,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
     runs.push([{ text, space: false }]);
   }
   if (seg) segs.push(seg);
-  segs.forEach((s, i) => (s.text = joinRuns(runs[i]!, rtl).trim().replace(SYMBOL_BULLET, "•")));
+  segs.forEach((s, i) => (s.text = tidyScripts(joinRuns(runs[i]!, rtl).trim().replace(SYMBOL_BULLET, "•"))));
   if (segs.length) segs[0]!.text = segs[0]!.text.replace(GLUED_NUMBER, "$1 ");
   if (segs.length > 1 && BULLET_ONLY.test(segs[0]!.text)) {
     const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
@@ -675,6 +697,29 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   }
   const bold = byX.some((item) => item.bold) && byX.every((item) => item.bold || !/\p{L}/u.test(item.str));
   return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}) };
+}
+
+/** scriptOf: whether a small run is raised ("sup") or lowered ("sub") off the line's baseline, or "" (on it) */
+function scriptOf(item: PdfTextItem, baseline: number, size: number): "sup" | "sub" | "" {
+  if (item.y < baseline - SUP_RISE_EM * size) return "sup";
+  if (item.y > baseline + SUB_DROP_EM * size) return "sub";
+  return "";
+}
+
+/** ADJACENT_SCRIPTS: the seam between two scripts of one kind in a row (pdf.js gives "−" and "3" of "10⁻³" as two runs) */
+const ADJACENT_SCRIPTS = /<\/(su[bp])><\1>/g;
+/** FRACTION_NUMERATOR: a raised run before a slash and a digit is a fraction's numerator ("3¹/₄"), not a superscript ("m³/kg" is) */
+const FRACTION_NUMERATOR = /<sup>([^<]*)<\/sup>(?=[/⁄](?:<sub>)?\p{N})/gu;
+
+/** wrapScript puts `<sup>`/`<sub>` around a run's text, with a slash it ends in ("³/" of "m³/kg") and a trailing space outside. */
+function wrapScript(text: string, script: "sup" | "sub"): string {
+  const [, inner, after] = /^(.+?)([/⁄]?\s*)$/su.exec(text)!;
+  return `<${script}>${inner}</${script}>${after}`;
+}
+
+/** tidyScripts joins scripts of one kind in a row into one and leaves fractions' numerators plain. */
+function tidyScripts(text: string): string {
+  return text.includes("</su") ? text.replace(ADJACENT_SCRIPTS, "").replace(FRACTION_NUMERATOR, "$1") : text;
 }
 
 /** joinRuns joins a segment's runs, in x order or, right to left, from the last; a space where the gap was one. */
@@ -1429,7 +1474,21 @@ export interface OutlineEntry {
 
 /** outlineKey folds a title for matching against a block's text: letters and digits only, lower case. */
 function outlineKey(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+  return text.toLowerCase().replace(SCRIPT_TAG, "").replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+/** SCRIPT_TAG: a `<sup>`/`<sub>` tag that lineFromItems or resolveNoteMarks wrote */
+const SCRIPT_TAG = /<\/?su[bp]>/g;
+/** NOTE_LIKE_SUP: a superscript that reads as a note or affiliation mark ("1", "2,3", "1*", "a", "†") */
+const NOTE_LIKE_SUP = /<sup>((?:\d{1,3}|[a-z]|[*†‡§])(?:[,–-](?:\d{1,3}|[a-z]))*[*†‡§]?)<\/sup>/g;
+
+/**
+ * headingText: a heading's note and affiliation marks without a page footnote (an article title's
+ * authors "Duah¹*, Theurer²,³") are plain, spaced from their word, so the heading reads as a title;
+ * other scripts ("CO₂", "m²") stay.
+ */
+function headingText(text: string): string {
+  return text.includes("<sup>") ? text.replace(NOTE_LIKE_SUP, " $1").replace(/ {2,}/g, " ") : text;
 }
 
 /** RenderedDocument is the markdown of all pages and the first heading (a fallback title). */
@@ -1512,8 +1571,8 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
       const level = bookmarkLevel(block) || headingLevel(block, body, levels, bold.has(block));
       if (level) listLevels = [];
       if (level) {
-        const text = blockText(block);
-        firstHeading ??= text;
+        const text = headingText(blockText(block));
+        firstHeading ??= text.replace(SCRIPT_TAG, "");
         out.push(heading(level, text));
         openParagraph = false;
         firstOnPage = false;

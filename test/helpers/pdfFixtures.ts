@@ -101,6 +101,7 @@ function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: 
   <style:style style:name="CaptionLabel" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.3cm"/><style:text-properties fo:font-size="8pt" fo:font-weight="bold"/></style:style>
   <style:style style:name="CaptionTitle" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.2cm"/><style:text-properties fo:font-weight="bold"/></style:style>
   <style:style style:name="Super" style:family="text"><style:text-properties style:text-position="45% 58%"/></style:style>
+  <style:style style:name="Sub" style:family="text"><style:text-properties style:text-position="-33% 58%"/></style:style>
   <style:style style:name="HangingBold" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.3cm" fo:margin-bottom="0.15cm" fo:margin-left="0.6cm" fo:text-indent="-0.6cm" fo:text-align="start"/><style:text-properties fo:font-weight="bold"/></style:style>
   <style:style style:name="CellSpaced" style:family="paragraph" style:parent-style-name="Cell"><style:paragraph-properties fo:margin-bottom="0.2cm"/></style:style>
   <style:style style:name="GridHead" style:family="paragraph"><style:paragraph-properties fo:margin-top="0cm" fo:margin-bottom="0cm" fo:text-align="start"/><style:text-properties fo:font-weight="bold"/></style:style>
@@ -480,7 +481,8 @@ function titlesBody(): string {
  * reportBody: a report's shapes. Numbered bold titles ending in a full stop, the second over two
  * lines with a hanging indent ("1. Estimation of current average exposure of wildlife on a
  * nationwide basis." and "2. Estimation of deposition on a regional scale ... of each species."),
- * each over prose; a borderless table (Quantity | Name | Symbol, a bold header) whose symbols carry
+ * each over prose (the first after a sentence with a subscript and superscripts: "H" + lowered "2" + "O",
+ * "10" + raised "22", "1" + raised "st"); a borderless table (Quantity | Name | Symbol, a bold header) whose symbols carry
  * raised superscripts ("m" + "2" raised 45% of the size), followed by the bold title "4.2", a tab,
  * "Derived units"; a ruled table of one band holding three rows without rules between them: a bold
  * group label "Stationary:", then "Major" and "Area" whose definitions and examples are paragraphs
@@ -491,6 +493,7 @@ function titlesBody(): string {
  */
 function reportBody(): string {
   const sup = (text: string) => `<text:span text:style-name="Super">${text}</text:span>`;
+  const sub = (text: string) => `<text:span text:style-name="Sub">${text}</text:span>`;
   const bold = (text: string) => `<text:span text:style-name="Strong">${text}</text:span>`;
   const plainCell = (text: string) => `<table:table-cell office:value-type="string">${p(text, "Cell")}</table:table-cell>`;
   const plainRow = (...cells: string[]) => `<table:table-row>${cells.map(plainCell).join("")}</table:table-row>`;
@@ -499,6 +502,7 @@ function reportBody(): string {
   return [
     p("Exposure of Wildlife", "Title"),
     p(paragraph(0, 2)),
+    p(`Water, H${sub("2")}O, holds about 3.3 × 10${sup("22")} molecules per gram in the 1${sup("st")} sample.`),
     p("1. Estimation of current average exposure of wildlife on a nationwide basis.", "HangingBold"),
     p(paragraph(1, 3)),
     p("2. Estimation of deposition on a regional scale and comparison of these deposition data with the distribution of each species.", "HangingBold"),
