@@ -138,3 +138,32 @@ test("a header of two rows whose stub label is on the group row puts the group l
     "| 65+ | 1,020 | 1,064 | 730 | 744 | 3,558 |",
   ]);
 });
+
+test("a row label wrapped onto a second line, the row's figures beside that line, is one cell of its row", async () => {
+  // The way of NIST SP 811's Table 2 ("amount-of-substance concentration" alone on a line, then
+  // "amount concentration, concentration" beside its unit): the label ran out of room before the
+  // next column, so its next word went on the line below, where the row's cells are.
+  const pdf = statisticsTable(
+    [{ y: 730, labels: [{ text: "Cause of death", x: 50 }, { text: "Deaths", right: 190 }, { text: "Rate", right: 240 }] }],
+    [
+      ["Diseases of the heart", "616,067", "190.9"],
+      ["Malignant neoplasms", "562,875", "186.0"],
+      ["Chronic lower respiratory"],
+      ["diseases", "127,924", "40.8"],
+      ["Cerebrovascular diseases", "135,952", "42.2"],
+      ["Alzheimer disease and related"],
+      ["dementias", "74,632", "22.8"],
+    ],
+    [190, 240],
+    719,
+  );
+  expect(await tableLines(pdf)).toEqual([
+    "| Cause of death | Deaths | Rate |",
+    "| --- | --- | --- |",
+    "| Diseases of the heart | 616,067 | 190.9 |",
+    "| Malignant neoplasms | 562,875 | 186.0 |",
+    "| Chronic lower respiratory diseases | 127,924 | 40.8 |",
+    "| Cerebrovascular diseases | 135,952 | 42.2 |",
+    "| Alzheimer disease and related dementias | 74,632 | 22.8 |",
+  ]);
+});

@@ -1016,6 +1016,15 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
     if (line.y - prev.y > 3 * Math.max(prev.size, line.size)) break;
     if (Math.abs(line.size - first.size) > 0.25 * first.size) break;
     if (isNumberedTitleLine(line, prev)) break;
+    const below = lines[end + 1];
+    if (below !== undefined && labelWrapsIntoRow(line, below, cellStarts) && line.y - prev.y <= 1.8 * Math.max(prev.size, line.size)) {
+      // the label's first line and the row it wraps into: one row
+      wrapped.add(end + 1);
+      lastRow = end + 1;
+      for (const seg of below.segs) rightEdge = Math.max(rightEdge, seg.x2);
+      end += 2;
+      continue;
+    }
     const wraps = line.segs.length < widest && line.y - prev.y <= 1.35 * Math.max(prev.size, line.size) && line.segs.every((seg) => wrapsCellAbove(seg, line, prev, wrapped.has(end - 1), cellStarts, rightEdge));
     if (wraps) {
       wrapped.add(end);
@@ -1070,6 +1079,29 @@ function isGroupLabelRow(line: RawLine, prev: RawLine, next: RawLine | undefined
   // the rows under it are indented under the label (a line of the first column over rows that are
   // not is a caption's second line or the title of the next table)
   return next.segs[0]!.x >= seg.x + 0.25 * em && next.segs[0]!.x <= seg.x + 2 * em;
+}
+
+/**
+ * labelWrapsIntoRow: a row label of two lines whose row's cells are on the second ("amount-of-substance
+ * concentration" alone, then "amount concentration, concentration" beside "mole per cubic meter"):
+ * a line of one cell at the first column, the next line at line spacing starting there too with
+ * cells in other columns, and the next line's first word would not have fitted after the label's
+ * first line before the second column (the way a paragraph wraps, within the cell). A short group
+ * label over its rows leaves that room.
+ */
+function labelWrapsIntoRow(line: RawLine, next: RawLine, cellStarts: number[]): boolean {
+  if (line.segs.length !== 1 || next.segs.length < 2) return false;
+  const seg = line.segs[0]!;
+  const first = next.segs[0]!;
+  const em = Math.max(line.size, next.size);
+  const leftmost = Math.min(...cellStarts);
+  if (Math.abs(seg.x - leftmost) > 0.5 * em || Math.abs(first.x - seg.x) > 0.5 * em || next.y - line.y > 1.6 * em || Math.abs(next.size - line.size) > 0.25 * line.size) return false;
+  // (words wrap into words: a figure under a label is a row of its own)
+  if (!/\p{L}/u.test(seg.text) || !/\p{L}/u.test(first.text) || CAPTION.test(seg.text) || SECTION_NUMBER.test(seg.text)) return false;
+  const secondColumn = Math.min(next.segs[1]!.x, ...cellStarts.filter((x) => x > seg.x2));
+  const firstWord = first.text.split(" ")[0] ?? "";
+  const wordWidth = ((first.x2 - first.x) * firstWord.length) / Math.max(1, first.text.length);
+  return seg.x2 < secondColumn && secondColumn - seg.x2 < wordWidth + 0.8 * em;
 }
 
 /**
