@@ -167,3 +167,27 @@ test("a row label wrapped onto a second line, the row's figures beside that line
     "| Alzheimer disease and related dementias | 74,632 | 22.8 |",
   ]);
 });
+
+test("column titles set closer than a cell gap, in one run over their columns of figures, are a title each", async () => {
+  // The way of a BMC journal table: "Yes (%) No (%) Respondents" one run of text centred over three
+  // narrow columns of figures, "Item" over the row labels.
+  const pdf = statisticsTable(
+    [{ y: 730, labels: [{ text: "Item", x: 50 }, { text: "Yes (%) No (%) Respondents", x: 182.4 }] }],
+    [
+      ["Privacy given", "99", "1", "97"],
+      ["Health conditions told", "88.7", "11.3", "97"],
+      ["Treatment implications told", "79.4", "20.6", "97"],
+      ["Opportunity to ask questions", "62.8", "37.2", "78"],
+    ],
+    [201.6, 233.4, 272],
+    717,
+  );
+  expect(await tableLines(pdf)).toEqual([
+    "| Item | Yes (%) | No (%) | Respondents |",
+    "| --- | --- | --- | --- |",
+    "| Privacy given | 99 | 1 | 97 |",
+    "| Health conditions told | 88.7 | 11.3 | 97 |",
+    "| Treatment implications told | 79.4 | 20.6 | 97 |",
+    "| Opportunity to ask questions | 62.8 | 37.2 | 78 |",
+  ]);
+});

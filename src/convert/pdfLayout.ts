@@ -1155,7 +1155,7 @@ function clusterPositions(values: number[], tolerance: number): number[][] {
  */
 function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBlock | "form" | null {
   const size = median(lines.map((l) => l.size));
-  lines = splitAtFigureColumns(lines, size);
+  lines = splitHeaderAtFigureColumns(splitAtFigureColumns(lines, size), size);
   const tolerance = 0.5 * size;
   const segs = lines.flatMap((l) => l.segs);
   const starts = clusterPositions(segs.map((s) => s.x), tolerance).filter((c) => c.length >= 2);
@@ -1325,16 +1325,8 @@ const FIGURE_TOKEN = /^[(\[]?[-+−–]?[$€£]?\d[\d,.\u2009]*(?:[-–]\d[\d,.
  * column's range.
  */
 function splitAtFigureColumns(lines: RawLine[], size: number): RawLine[] {
-  const spans: Array<{ x: number; x2: number }> = [];
-  for (const seg of lines.flatMap((line) => line.segs)) {
-    if (!FIGURE_TOKEN.test(seg.text)) continue;
-    const over = spans.filter((span) => seg.x < span.x2 && seg.x2 > span.x);
-    const merged = { x: Math.min(seg.x, ...over.map((span) => span.x)), x2: Math.max(seg.x2, ...over.map((span) => span.x2)) };
-    for (const span of over) spans.splice(spans.indexOf(span), 1);
-    spans.push(merged);
-  }
+  const spans = figureSpans(lines);
   if (spans.length < 2) return lines;
-  spans.sort((a, b) => a.x - b.x);
   const slack = 0.3 * size;
   return lines.map((line) => {
     if (!line.segs.some((seg) => seg.text.includes(" "))) return line;
@@ -1378,6 +1370,63 @@ function splitAtFigureColumns(lines: RawLine[], size: number): RawLine[] {
         const x2 = Math.min(k < pieces.length - 1 ? piece.x2 - 0.5 * perChar : piece.x2, span.x2);
         return { text: piece.words.join(" "), ...(x2 > x ? { x, x2 } : span), size: seg.size };
       });
+    });
+    return segs.length === line.segs.length ? line : { ...line, segs };
+  });
+}
+
+/** figureSpans: the x-ranges that the single figures of `lines` cover, overlapping ranges merged, left to right */
+function figureSpans(lines: RawLine[]): Array<{ x: number; x2: number }> {
+  const spans: Array<{ x: number; x2: number }> = [];
+  for (const seg of lines.flatMap((line) => line.segs)) {
+    if (!FIGURE_TOKEN.test(seg.text)) continue;
+    const over = spans.filter((span) => seg.x < span.x2 && seg.x2 > span.x);
+    const merged = { x: Math.min(seg.x, ...over.map((span) => span.x)), x2: Math.max(seg.x2, ...over.map((span) => span.x2)) };
+    for (const span of over) spans.splice(spans.indexOf(span), 1);
+    spans.push(merged);
+  }
+  return spans.sort((a, b) => a.x - b.x);
+}
+
+/**
+ * splitHeaderAtFigureColumns splits a header cell that holds the titles of neighbouring columns
+ * of figures, set closer than a cell gap ("Yes (%) No (%) Respondents" over three columns): in
+ * the line just above a row of figures, a segment of words over two or more figure columns is
+ * cut between words, each word going to the column whose middle is nearest its own (placed by its
+ * share of the segment's characters), when each piece is then centred over its column or ends
+ * at its right edge, within an em. A label over two columns with a line of titles under it (words,
+ * or years) is no such cell.
+ */
+function splitHeaderAtFigureColumns(lines: RawLine[], size: number): RawLine[] {
+  const spans = figureSpans(lines);
+  if (spans.length < 2) return lines;
+  return lines.map((line, i) => {
+    const next = lines[i + 1];
+    // the line under it a row of data: its label and figures (not a line of years that title the columns)
+    const dataRow = next !== undefined && next.segs.some((seg) => FIGURE_TOKEN.test(seg.text)) && next.segs.some((seg) => /\p{L}/u.test(seg.text));
+    if (!dataRow || line.segs.some((seg) => FIGURE_TOKEN.test(seg.text))) return line;
+    const segs = line.segs.flatMap((seg) => {
+      const words = seg.text.split(" ");
+      const under = spans.filter((span) => seg.x < span.x2 && seg.x2 > span.x);
+      if (words.length < 2 || under.length < 2) return [seg];
+      const perChar = (seg.x2 - seg.x) / Math.max(1, seg.text.length);
+      let offset = 0;
+      const pieces: Array<{ words: string[]; x: number; x2: number; span: { x: number; x2: number } }> = [];
+      for (const word of words) {
+        const x = seg.x + offset * perChar;
+        const x2 = x + word.length * perChar;
+        offset += word.length + 1;
+        const centre = (x + x2) / 2;
+        const span = under.reduce((best, s) => (Math.abs((s.x + s.x2) / 2 - centre) < Math.abs((best.x + best.x2) / 2 - centre) ? s : best));
+        const last = pieces[pieces.length - 1];
+        if (last?.span === span) {
+          last.words.push(word);
+          last.x2 = x2;
+        } else pieces.push({ words: [word], x, x2, span });
+      }
+      const placed = pieces.every((p) => Math.abs((p.x + p.x2) / 2 - (p.span.x + p.span.x2) / 2) <= size || Math.abs(p.x2 - p.span.x2) <= size);
+      if (pieces.length < 2 || new Set(pieces.map((p) => p.span)).size < pieces.length || !placed) return [seg];
+      return pieces.map((p) => ({ ...seg, text: p.words.join(" "), x: p.x, x2: p.x2 }));
     });
     return segs.length === line.segs.length ? line : { ...line, segs };
   });
