@@ -1151,7 +1151,9 @@ function clusterPositions(values: number[], tolerance: number): number[][] {
  * numbers); or, when those split the table into more columns than the x-ranges its cells cover
  * (columnSpans: figures of different widths under one header), the ranges. It returns null unless at least three lines have cells in two or more columns, or the
  * run is a header and one row of three or more cells that all share left edges; "form" when the
- * rows are a form's fields (isFormRows).
+ * rows are a form's fields (isFormRows). A header of several rows over figures (group labels
+ * over the column titles) is laid out by headerBand, titles set too close to be apart first cut
+ * by splitHeaderAtFigureColumns.
  */
 function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBlock | "form" | null {
   const size = median(lines.map((l) => l.size));
