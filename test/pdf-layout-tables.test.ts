@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { renderPages } from "../src/convert/pdfLayout";
 import { type Rule, ruledGrids } from "../src/convert/pdfRules";
 import { extractPdfPages } from "../src/convert/pdfText";
+import { type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
 
 const FORM_3903 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_3903_header_band.pdf", import.meta.url)));
 
@@ -39,4 +40,154 @@ test("two ruled tables on a page whose column rules differ by a point are each o
   const grids = ruledGrids([...grid(first, 138.84, [161.16, 270.12]), ...grid(second, 306.84, [329.04, 438.12])]);
   expect(grids.map((g) => g.xs.length)).toEqual([8, 8]);
   expect(grids.map((g) => g.ys.length)).toEqual([3, 3]);
+});
+
+/** HELVETICA_WIDTH: advance widths (per 1000 em) of the characters the typeset tables below use */
+const HELVETICA_WIDTH: Record<string, number> = { " ": 278, ",": 278, ".": 278, "-": 333, "(": 333, ")": 333, "/": 278 };
+const textWidth = (text: string, size: number) =>
+  [...text].reduce((sum, ch) => sum + (HELVETICA_WIDTH[ch] ?? (/\d/.test(ch) ? 556 : /[A-Z]/.test(ch) ? 667 : /[fijlrt]/.test(ch) ? 278 : 556)), 0) * (size / 1000);
+
+/**
+ * statisticsTable typesets a table of figures in the way of a statistical report (8 pt Helvetica):
+ * a stub column of row labels, figures right-aligned at `rights`, and `header` lines above the
+ * rows, each label placed at its left edge or centred between two x positions.
+ */
+function statisticsTable(header: Array<{ y: number; labels: Array<{ text: string; x?: number; centre?: [number, number]; right?: number }> }>, rows: string[][], rights: number[], top: number): Uint8Array {
+  const size = 8;
+  const runs: TypesetRun[] = [{ font: "Helvetica", size: 9, x: 50, y: 760, text: "Table 3. Deaths and rates by age group and region, 2006" }];
+  for (const line of header) {
+    for (const label of line.labels) {
+      const width = textWidth(label.text, size);
+      const x = label.x ?? (label.right !== undefined ? label.right - width : (label.centre![0] + label.centre![1] - width) / 2);
+      runs.push({ font: "Helvetica", size, x, y: line.y, text: label.text });
+    }
+  }
+  rows.forEach((row, r) => {
+    const y = top - 11 * r;
+    runs.push({ font: "Helvetica", size, x: 50, y, text: row[0]! });
+    row.slice(1).forEach((cell, c) => runs.push({ font: "Helvetica", size, x: rights[c]! - textWidth(cell, size), y, text: cell }));
+  });
+  runs.push({ font: "Helvetica", size: 10, x: 50, y: top - 11 * rows.length - 30, text: "Rates are per 100,000 population and adjusted to the 2000 standard population." });
+  return typesetPdf([runs]);
+}
+
+async function tableLines(pdf: Uint8Array): Promise<string[]> {
+  const result = await extractPdfPages({ bytes: pdf, first: 1, last: 1 });
+  if (!result.ok) throw new Error(result.message);
+  return renderPages(result.pages).markdown.split("\n").filter((line) => line.startsWith("|"));
+}
+
+test("a header of three rows (a label over all columns, group labels over two each, column titles) is the table's header, each group label in every column under it", async () => {
+  // The way of the CDC's MMWR tables: "Region" centred over the figures, "North" and "South" each
+  // centred over two columns, the stub's label on two lines ("Age group" between the group row and
+  // the titles, "(yrs)" on the titles' line).
+  const rights = [170, 215, 290, 335];
+  const span = (a: number, b: number): [number, number] => [rights[a]! - 24, rights[b]!];
+  const pdf = statisticsTable(
+    [
+      { y: 730, labels: [{ text: "Region", centre: span(0, 3) }] },
+      { y: 719, labels: [{ text: "North", centre: span(0, 1) }, { text: "South", centre: span(2, 3) }] },
+      { y: 714, labels: [{ text: "Age group", x: 50 }] },
+      { y: 706, labels: [{ text: "(yrs)", x: 50 }, { text: "No.", right: 170 }, { text: "Rate", right: 215 }, { text: "No.", right: 290 }, { text: "Rate", right: 335 }] },
+    ],
+    [
+      ["45-54", "1,564", "56.0", "4,316", "24.1"],
+      ["55-64", "2,636", "147.8", "10,137", "73.8"],
+      ["65-74", "3,859", "367.2", "19,287", "221.0"],
+      ["Total", "8,059", "90.1", "33,740", "106.3"],
+    ],
+    rights,
+    693,
+  );
+  expect(await tableLines(pdf)).toEqual([
+    "|  | Region | Region | Region | Region |",
+    "| --- | --- | --- | --- | --- |",
+    "| Age group (yrs) | North | North | South | South |",
+    "|  | No. | Rate | No. | Rate |",
+    "| 45-54 | 1,564 | 56.0 | 4,316 | 24.1 |",
+    "| 55-64 | 2,636 | 147.8 | 10,137 | 73.8 |",
+    "| 65-74 | 3,859 | 367.2 | 19,287 | 221.0 |",
+    "| Total | 8,059 | 90.1 | 33,740 | 106.3 |",
+  ]);
+});
+
+test("a header of two rows whose stub label is on the group row puts the group labels over their columns and the stub label with the column titles", async () => {
+  // The way of the NHANES tables: "Age (years)" on the line of the group labels, years as column
+  // titles, and "Total" over "population" (a group of one column).
+  const rights = [160, 200, 260, 300, 370];
+  const span = (a: number, b: number): [number, number] => [rights[a]! - 24, rights[b]!];
+  const pdf = statisticsTable(
+    [
+      { y: 730, labels: [{ text: "Age (years)", x: 50 }, { text: "Urban", centre: span(0, 1) }, { text: "Rural", centre: span(2, 3) }, { text: "Total", centre: [330, 370] }] },
+      { y: 719, labels: [{ text: "2019", right: 160 }, { text: "2020", right: 200 }, { text: "2019", right: 260 }, { text: "2020", right: 300 }, { text: "population", right: 370 }] },
+    ],
+    [
+      ["0-14", "1,200", "1,250", "800", "790", "4,040"],
+      ["15-64", "5,310", "5,402", "2,950", "2,911", "16,573"],
+      ["65+", "1,020", "1,064", "730", "744", "3,558"],
+    ],
+    rights,
+    706,
+  );
+  expect(await tableLines(pdf)).toEqual([
+    "|  | Urban | Urban | Rural | Rural | Total |",
+    "| --- | --- | --- | --- | --- | --- |",
+    "| Age (years) | 2019 | 2020 | 2019 | 2020 | population |",
+    "| 0-14 | 1,200 | 1,250 | 800 | 790 | 4,040 |",
+    "| 15-64 | 5,310 | 5,402 | 2,950 | 2,911 | 16,573 |",
+    "| 65+ | 1,020 | 1,064 | 730 | 744 | 3,558 |",
+  ]);
+});
+
+test("a row label wrapped onto a second line, the row's figures beside that line, is one cell of its row", async () => {
+  // The way of NIST SP 811's Table 2 ("amount-of-substance concentration" alone on a line, then
+  // "amount concentration, concentration" beside its unit): the label ran out of room before the
+  // next column, so its next word went on the line below, where the row's cells are.
+  const pdf = statisticsTable(
+    [{ y: 730, labels: [{ text: "Cause of death", x: 50 }, { text: "Deaths", right: 190 }, { text: "Rate", right: 240 }] }],
+    [
+      ["Diseases of the heart", "616,067", "190.9"],
+      ["Malignant neoplasms", "562,875", "186.0"],
+      ["Chronic lower respiratory"],
+      ["diseases", "127,924", "40.8"],
+      ["Cerebrovascular diseases", "135,952", "42.2"],
+      ["Alzheimer disease and related"],
+      ["dementias", "74,632", "22.8"],
+    ],
+    [190, 240],
+    719,
+  );
+  expect(await tableLines(pdf)).toEqual([
+    "| Cause of death | Deaths | Rate |",
+    "| --- | --- | --- |",
+    "| Diseases of the heart | 616,067 | 190.9 |",
+    "| Malignant neoplasms | 562,875 | 186.0 |",
+    "| Chronic lower respiratory diseases | 127,924 | 40.8 |",
+    "| Cerebrovascular diseases | 135,952 | 42.2 |",
+    "| Alzheimer disease and related dementias | 74,632 | 22.8 |",
+  ]);
+});
+
+test("column titles set closer than a cell gap, in one run over their columns of figures, are a title each", async () => {
+  // The way of a BMC journal table: "Yes (%) No (%) Respondents" one run of text centred over three
+  // narrow columns of figures, "Item" over the row labels.
+  const pdf = statisticsTable(
+    [{ y: 730, labels: [{ text: "Item", x: 50 }, { text: "Yes (%) No (%) Respondents", x: 182.4 }] }],
+    [
+      ["Privacy given", "99", "1", "97"],
+      ["Health conditions told", "88.7", "11.3", "97"],
+      ["Treatment implications told", "79.4", "20.6", "97"],
+      ["Opportunity to ask questions", "62.8", "37.2", "78"],
+    ],
+    [201.6, 233.4, 272],
+    717,
+  );
+  expect(await tableLines(pdf)).toEqual([
+    "| Item | Yes (%) | No (%) | Respondents |",
+    "| --- | --- | --- | --- |",
+    "| Privacy given | 99 | 1 | 97 |",
+    "| Health conditions told | 88.7 | 11.3 | 97 |",
+    "| Treatment implications told | 79.4 | 20.6 | 97 |",
+    "| Opportunity to ask questions | 62.8 | 37.2 | 78 |",
+  ]);
 });

@@ -102,8 +102,8 @@ describe("PDF text layer", () => {
 
   test("borderless tables of right-aligned figures (public-domain pages, see fixtures/SOURCES-us-government.md): a column per figure under a two-row header, column groups across a gap, a typewriter table kept in cells without its leader dots, prose kept out", async () => {
     const usgs = (await fixture("usgs_borderless_figures_two_row_header.pdf")).markdown;
-    // figures of different widths under one year: one column each, the group labels over their years
-    expect(usgs).toContain("|  | Fused aluminum oxide |  | Silicon carbide |  |");
+    // figures of different widths under one year: one column each, each group label over each of its years
+    expect(usgs).toContain("|  | Fused aluminum oxide | Fused aluminum oxide | Silicon carbide | Silicon carbide |");
     expect(usgs).toContain("|  | 2009 | 2010 | 2009 | 2010 |");
     expect(usgs).toContain("| United States and Canada | 60,400 | 60,400 | 42,600 | 42,600 |");
     expect(usgs).toContain("| Argentina | — | — | 5,000 | 5,000 |");

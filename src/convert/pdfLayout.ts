@@ -926,14 +926,10 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
   while (i < lines.length) {
     const { end, wrapped } = tableRunEnd(lines, i);
     if (end - i >= 2) {
-      // A group header above the table's first row (a label centred over the columns it spans)
-      // belongs to the table.
-      const above = pending.length ? pending[pending.length - 1]! : null;
-      // (not the second line of a caption that wraps above the table: "Table 14. ... School years 2003–04" / "through 2021–22")
-      const caption = pending.length >= 2 ? pending[pending.length - 2]! : null;
-      const captionTail = above !== null && caption !== null && CAPTION.test(lineText(caption)) && above.y - caption.y <= 1.5 * Math.max(above.size, caption.size);
-      const group = above !== null && !captionTail && isGroupHeader(above, lines.slice(i, end));
-      const start = group ? i - 1 : i;
+      // A header band above the table's first row (labels centred over the columns they span, in
+      // one row or several, and the stub's label beside them) belongs to the table.
+      const band = headerBandAbove(pending, lines.slice(i, end));
+      const start = i - band;
       const table = tableFrom(lines.slice(start, end), new Set([...wrapped].map((w) => w - start)));
       if (table === "form") {
         // A form's fields are text, all of them: no table starts on one of its later lines.
@@ -942,7 +938,7 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
         continue;
       }
       if (table) {
-        if (group) pending.pop();
+        pending.splice(pending.length - band, band);
         flushText();
         blocks.push(table);
         i = end;
@@ -957,14 +953,47 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
 }
 
 /**
- * isGroupHeader says whether `line`, just above a table's rows, is a header row of labels that
- * span columns: at line spacing above the first row, fewer cells than it, short labels within the
- * table's width, none at the first column (where a caption or the text before the table starts),
- * each starting at a column or centred over two or more (a title is centred over the table).
+ * headerBandAbove counts the last lines of `pending` that are a header band over the table `rows`:
+ * rows of group labels (isGroupHeader), each at line spacing above the line under it, with the
+ * lines of the stub's label between them (a short label alone at the rows' left edge: "Age group"
+ * over "(yrs)", set between the group row and the column titles). The band's top line is a row of
+ * group labels; the second line of a caption that wraps above the table is none.
  */
-function isGroupHeader(line: RawLine, rows: RawLine[]): boolean {
+function headerBandAbove(pending: RawLine[], rows: RawLine[]): number {
+  const left = Math.min(...rows.map((row) => row.segs[0]!.x));
+  const second = Math.min(...rows.flatMap((row) => row.segs.slice(1).map((seg) => seg.x)));
+  let below = rows[0]!;
+  let count = 0;
+  for (let k = pending.length - 1; k >= 0; k--) {
+    const line = pending[k]!;
+    const em = Math.max(line.size, below.size);
+    if (below.y <= line.y || below.y - line.y > 1.8 * em || Math.abs(line.size - rows[0]!.size) > 0.25 * rows[0]!.size) break;
+    // (not the second line of a caption that wraps above the table: "Table 14. ... School years 2003–04" / "through 2021–22")
+    const caption = pending[k - 1];
+    if (caption !== undefined && CAPTION.test(lineText(caption)) && line.y - caption.y <= 1.5 * Math.max(line.size, caption.size)) break;
+    if (isGroupHeader(line, rows, below)) count = pending.length - k;
+    else if (!isStubLine(line, left, second)) break;
+    below = line;
+  }
+  return count;
+}
+
+/** isStubLine: a line of one short label at the rows' left edge that ends before the second column starts */
+function isStubLine(line: RawLine, left: number, second: number): boolean {
+  const seg = line.segs[0]!;
+  return line.segs.length === 1 && Math.abs(seg.x - left) <= 0.5 * seg.size && seg.x2 < second && seg.text.length <= 40 && /\p{L}/u.test(seg.text) && !/[.!?:;]$/.test(seg.text) && !CAPTION.test(seg.text);
+}
+
+/**
+ * isGroupHeader says whether `line`, above a table's rows (at line spacing above the line `below`
+ * it, the first row or another header line), is a header row of labels that span columns: fewer
+ * cells than the first row, short labels within the table's width, none at the first column (where
+ * a caption or the text before the table starts), each starting at a column or centred over two or
+ * more (a title is centred over the table).
+ */
+function isGroupHeader(line: RawLine, rows: RawLine[], below: RawLine = rows[0]!): boolean {
   const first = rows[0]!;
-  if (line.segs.length >= first.segs.length || first.y - line.y > 1.8 * Math.max(line.size, first.size) || first.y <= line.y) return false;
+  if (line.segs.length >= first.segs.length || below.y - line.y > 1.8 * Math.max(line.size, below.size) || below.y <= line.y) return false;
   if (Math.abs(line.size - first.size) > 0.25 * first.size) return false;
   const left = Math.min(...rows.map((r) => r.segs[0]!.x));
   const right = Math.max(...rows.map((r) => r.segs[r.segs.length - 1]!.x2));
@@ -1032,6 +1061,15 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
     if (line.y - prev.y > 3 * Math.max(prev.size, line.size)) break;
     if (Math.abs(line.size - first.size) > 0.25 * first.size) break;
     if (isNumberedTitleLine(line, prev)) break;
+    const below = lines[end + 1];
+    if (below !== undefined && labelWrapsIntoRow(line, below, cellStarts) && line.y - prev.y <= 1.8 * Math.max(prev.size, line.size)) {
+      // the label's first line and the row it wraps into: one row
+      wrapped.add(end + 1);
+      lastRow = end + 1;
+      for (const seg of below.segs) rightEdge = Math.max(rightEdge, seg.x2);
+      end += 2;
+      continue;
+    }
     const wraps = line.segs.length < widest && line.y - prev.y <= 1.35 * Math.max(prev.size, line.size) && line.segs.every((seg) => wrapsCellAbove(seg, line, prev, wrapped.has(end - 1), cellStarts, rightEdge));
     if (wraps) {
       wrapped.add(end);
@@ -1089,6 +1127,29 @@ function isGroupLabelRow(line: RawLine, prev: RawLine, next: RawLine | undefined
 }
 
 /**
+ * labelWrapsIntoRow: a row label of two lines whose row's cells are on the second ("amount-of-substance
+ * concentration" alone, then "amount concentration, concentration" beside "mole per cubic meter"):
+ * a line of one cell at the first column, the next line at line spacing starting there too with
+ * cells in other columns, and the next line's first word would not have fitted after the label's
+ * first line before the second column (the way a paragraph wraps, within the cell). A short group
+ * label over its rows leaves that room.
+ */
+function labelWrapsIntoRow(line: RawLine, next: RawLine, cellStarts: number[]): boolean {
+  if (line.segs.length !== 1 || next.segs.length < 2) return false;
+  const seg = line.segs[0]!;
+  const first = next.segs[0]!;
+  const em = Math.max(line.size, next.size);
+  const leftmost = Math.min(...cellStarts);
+  if (Math.abs(seg.x - leftmost) > 0.5 * em || Math.abs(first.x - seg.x) > 0.5 * em || next.y - line.y > 1.6 * em || Math.abs(next.size - line.size) > 0.25 * line.size) return false;
+  // (words wrap into words: a figure under a label is a row of its own)
+  if (!/\p{L}/u.test(seg.text) || !/\p{L}/u.test(first.text) || CAPTION.test(seg.text) || SECTION_NUMBER.test(seg.text)) return false;
+  const secondColumn = Math.min(next.segs[1]!.x, ...cellStarts.filter((x) => x > seg.x2));
+  const firstWord = first.text.split(" ")[0] ?? "";
+  const wordWidth = ((first.x2 - first.x) * firstWord.length) / Math.max(1, first.text.length);
+  return seg.x2 < secondColumn && secondColumn - seg.x2 < wordWidth + 0.8 * em;
+}
+
+/**
  * isNumberedTitleLine: a bold section title after rows that are not bold, its number apart from
  * its words ("4.2" + "SI derived units", a tab between them), which would otherwise read as a row
  * of two cells under the table before it.
@@ -1135,11 +1196,13 @@ function clusterPositions(values: number[], tolerance: number): number[][] {
  * numbers); or, when those split the table into more columns than the x-ranges its cells cover
  * (columnSpans: figures of different widths under one header), the ranges. It returns null unless at least three lines have cells in two or more columns, or the
  * run is a header and one row of three or more cells that all share left edges; "form" when the
- * rows are a form's fields (isFormRows).
+ * rows are a form's fields (isFormRows). A header of several rows over figures (group labels
+ * over the column titles) is laid out by headerBand, titles set too close to be apart first cut
+ * by splitHeaderAtFigureColumns.
  */
 function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBlock | "form" | null {
   const size = median(lines.map((l) => l.size));
-  lines = splitAtFigureColumns(lines, size);
+  lines = splitHeaderAtFigureColumns(splitAtFigureColumns(lines, size), size);
   const tolerance = 0.5 * size;
   const segs = lines.flatMap((l) => l.segs);
   const starts = clusterPositions(segs.map((s) => s.x), tolerance).filter((c) => c.length >= 2);
@@ -1181,10 +1244,11 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
     wrapped.size === 0 &&
     lines.every((l) => l.segs.length === lines[0]!.segs.length && l.segs.length >= 2 && l.segs.every((seg) => startOf(seg) >= 0)) &&
     (lines[0]!.segs.length >= 3 || lines.every((l) => l.segs[1]!.x - l.segs[0]!.x2 > 2 * size));
-  const tableOf = (rows: string[][], columns: ColumnEdge[]) => {
+  const tableOf = (rows: string[][], columns: ColumnEdge[], columnOf: (s: Segment) => number) => {
     const multiCell = rows.filter((r) => r.filter(Boolean).length >= 2).length;
     if (multiCell < 3 && !headerAndRow) return null;
-    return tableOfRows(lines, rows, size, columns, isFormRows, wrapped);
+    const banded = headerBand(lines, wrapped, rows, columnOf, size);
+    return tableOfRows(lines, banded ?? rows, size, columns, isFormRows, wrapped, banded === null);
   };
   const anchorRows = order.length <= 15 ? fillRows(lines, wrapped, order.length, columnOfAnchors) : [];
   const anchorColumns = order.filter((_, c) => anchorRows.some((r) => r[c])).length;
@@ -1195,11 +1259,105 @@ function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBl
   // So do they when the edges put two cells of one line in one column (a header cell that starts left of its column's figures).
   const collides = order.length <= 15 && lines.some((line, i) => !wrapped.has(i) && new Set(line.segs.map(columnOfAnchors)).size < line.segs.length);
   if (spans !== null && spans.used.length >= 2 && spans.used.length <= 15 && (order.length > 15 || spans.used.length < anchorColumns || (collides && spans.used.length <= anchorColumns))) {
-    const table = tableOf(spans.rows, spans.columns);
+    const table = tableOf(spans.rows, spans.columns, spans.columnOf);
     if (table && table !== "form") return table;
   }
   if (order.length > 15) return null;
-  return tableOf(anchorRows, order.map((o) => (o.i < starts.length ? { x: o.x, right: false } : { x: ends[o.i - starts.length]![0]!, right: true })));
+  return tableOf(
+    anchorRows,
+    order.map((o) => (o.i < starts.length ? { x: o.x, right: false } : { x: ends[o.i - starts.length]![0]!, right: true })),
+    columnOfAnchors,
+  );
+}
+
+/**
+ * headerBand lays out a header of several rows over a table of figures, the way a reader takes
+ * it: rows of group labels, each centred over the columns it spans ("Coronary heart disease" over
+ * No., Rate and CI; "Race" over four groups of three), then the row of column titles. A group
+ * label goes in every column it spans (markdown has no colspan); the stub's label, on one or more
+ * lines of the first column ("Age group" / "(yrs)"), is one cell, in the header row nearest its
+ * first line below the top row (whose first cell is the corner over the stub). The columns'
+ * extents are those of the rows with two figures or more. Null when the table's first lines are
+ * no such band (no group label over two columns or more), and the rows stay as they are.
+ */
+function headerBand(lines: RawLine[], wrapped: Set<number>, rows: string[][], columnOf: (s: Segment) => number, size: number): string[][] | null {
+  const rowLines = lines.filter((_, i) => !wrapped.has(i));
+  if (rowLines.length !== rows.length) return null;
+  const figures = (line: RawLine) => line.segs.filter((seg) => FIGURE_TOKEN.test(seg.text)).length;
+  const extents: Array<{ x: number; x2: number } | undefined> = rows[0]!.map(() => undefined);
+  const figureRows = rowLines.filter((line) => figures(line) >= 2);
+  if (figureRows.length < 2) return null;
+  for (const seg of figureRows.flatMap((line) => line.segs)) {
+    const c = columnOf(seg);
+    const e = extents[c];
+    extents[c] = e ? { x: Math.min(e.x, seg.x), x2: Math.max(e.x2, seg.x2) } : { x: seg.x, x2: seg.x2 };
+  }
+  const stub = extents.findIndex((e) => e !== undefined);
+  const data = extents.flatMap((e, c) => (e && c > stub ? [c] : []));
+  if (stub < 0 || data.length < 2) return null;
+  const dataLeft = extents[data[0]!]!.x;
+  const inStub = (seg: Segment) => seg.x < dataLeft && seg.x2 <= dataLeft + 0.5 * size;
+  // Each label's columns, left to right: the run of data columns that holds the columns it overlaps,
+  // none overlapped by the next label, whose middle is nearest the label's (within an em, unless it
+  // overlaps two columns or more; a wider run when two are about as near). A label that starts
+  // where a column starts (set flush left in its cell) starts its run there.
+  const spansOf = (labels: Segment[]): Array<[number, number] | null> => {
+    let from = 0;
+    return labels.map((label, k) => {
+      const overlaps = (seg: Segment) => data.map((c, i) => (seg.x < extents[c]!.x2 && seg.x2 > extents[c]!.x ? i : -1)).filter((i) => i >= 0);
+      const own = overlaps(label);
+      const next = labels[k + 1] ? overlaps(labels[k + 1]!) : [];
+      const to = next.length ? next[0]! - 1 : data.length - 1;
+      const centre = (label.x + label.x2) / 2;
+      const flush = data.findIndex((c) => Math.abs(label.x - extents[c]!.x) <= 0.5 * size);
+      let best: { a: number; b: number; off: number } | null = null;
+      for (let a = flush >= from ? flush : from; a <= (flush >= from ? flush : to); a++) {
+        for (let b = a; b <= to; b++) {
+          if (own.length && (a > own[0]! || b < own[own.length - 1]!)) continue;
+          const off = Math.abs((extents[data[a]!]!.x + extents[data[b]!]!.x2) / 2 - centre);
+          if (!best || off < best.off - 0.5 * size || (off <= best.off + 0.5 * size && b - a > best.b - best.a)) best = { a, b, off };
+        }
+      }
+      if (!best || (best.off > size && own.length < 2 && flush < 0)) return null;
+      from = best.b + 1;
+      return [data[best.a]!, data[best.b]!];
+    });
+  };
+  // The band: rows of group labels and lines of the stub's label alone, then the column titles.
+  const groups: Array<Array<{ label: Segment; span: [number, number] | null }>> = [];
+  let titles = 0;
+  for (; titles < rowLines.length; titles++) {
+    const line = rowLines[titles]!;
+    if (titles > 0 && line.y - rowLines[titles - 1]!.y > 1.8 * size) return null;
+    if (line.segs.every(inStub)) continue;
+    const labels = line.segs.filter((seg) => !inStub(seg));
+    if (figures(line) > 0 || !labels.every((seg) => /\p{L}/u.test(seg.text))) break;
+    const spans = spansOf(labels);
+    if (!spans.some((span) => span !== null && span[1] > span[0])) break;
+    groups[titles] = labels.map((label, k) => ({ label, span: spans[k]! }));
+  }
+  if (!groups.some(Boolean) || titles >= rowLines.length - 1) return null;
+  // Column titles may be figures (years), under an empty stub; a row of figures with its label is data.
+  if (figures(rowLines[titles]!) > 0 && rowLines[titles]!.segs.some((seg) => inStub(seg) && !FIGURE_TOKEN.test(seg.text))) return null;
+  const band = rowLines.slice(0, titles + 1);
+  const stubSegs = band.flatMap((line, i) => line.segs.filter((seg) => inStub(seg) && !(i === titles && FIGURE_TOKEN.test(seg.text))).map((seg) => ({ text: seg.text, y: line.y })));
+  const headerRows = band.flatMap((line, i) => (groups[i] || i === titles ? [i] : []));
+  const out = headerRows.map((i) => {
+    if (i === titles) return rows[i]!.map((cell, c) => (c === stub && stubSegs.length ? "" : cell));
+    const row = rows[i]!.map(() => "");
+    for (const { label, span } of groups[i]!) {
+      if (!span) row[columnOf(label)] = label.text;
+      else for (let c = span[0]; c <= span[1]; c++) if (extents[c]) row[c] = label.text;
+    }
+    return row;
+  });
+  if (stubSegs.length) {
+    const y = stubSegs[0]!.y;
+    let at = out.length > 1 ? 1 : 0;
+    for (let k = at; k < out.length; k++) if (Math.abs(band[headerRows[k]!]!.y - y) < Math.abs(band[headerRows[at]!]!.y - y)) at = k;
+    out[at]![stub] = stubSegs.map((seg) => seg.text).reduce((text, next) => joinWrapped(text, next));
+  }
+  return [...out, ...rows.slice(titles + 1)];
 }
 
 /** FIGURE_TOKEN: one figure of a table's cell: an amount, a count, a range, a percentage, a flagged value ("31.6**") */
@@ -1214,16 +1372,8 @@ const FIGURE_TOKEN = /^[(\[]?[-+−–]?[$€£]?\d[\d,.\u2009]*(?:[-–]\d[\d,.
  * column's range.
  */
 function splitAtFigureColumns(lines: RawLine[], size: number): RawLine[] {
-  const spans: Array<{ x: number; x2: number }> = [];
-  for (const seg of lines.flatMap((line) => line.segs)) {
-    if (!FIGURE_TOKEN.test(seg.text)) continue;
-    const over = spans.filter((span) => seg.x < span.x2 && seg.x2 > span.x);
-    const merged = { x: Math.min(seg.x, ...over.map((span) => span.x)), x2: Math.max(seg.x2, ...over.map((span) => span.x2)) };
-    for (const span of over) spans.splice(spans.indexOf(span), 1);
-    spans.push(merged);
-  }
+  const spans = figureSpans(lines);
   if (spans.length < 2) return lines;
-  spans.sort((a, b) => a.x - b.x);
   const slack = 0.3 * size;
   return lines.map((line) => {
     if (!line.segs.some((seg) => seg.text.includes(" "))) return line;
@@ -1272,12 +1422,69 @@ function splitAtFigureColumns(lines: RawLine[], size: number): RawLine[] {
   });
 }
 
+/** figureSpans: the x-ranges that the single figures of `lines` cover, overlapping ranges merged, left to right */
+function figureSpans(lines: RawLine[]): Array<{ x: number; x2: number }> {
+  const spans: Array<{ x: number; x2: number }> = [];
+  for (const seg of lines.flatMap((line) => line.segs)) {
+    if (!FIGURE_TOKEN.test(seg.text)) continue;
+    const over = spans.filter((span) => seg.x < span.x2 && seg.x2 > span.x);
+    const merged = { x: Math.min(seg.x, ...over.map((span) => span.x)), x2: Math.max(seg.x2, ...over.map((span) => span.x2)) };
+    for (const span of over) spans.splice(spans.indexOf(span), 1);
+    spans.push(merged);
+  }
+  return spans.sort((a, b) => a.x - b.x);
+}
+
+/**
+ * splitHeaderAtFigureColumns splits a header cell that holds the titles of neighbouring columns
+ * of figures, set closer than a cell gap ("Yes (%) No (%) Respondents" over three columns): in
+ * the line just above a row of figures, a segment of words over two or more figure columns is
+ * cut between words, each word going to the column whose middle is nearest its own (placed by its
+ * share of the segment's characters), when each piece is then centred over its column or ends
+ * at its right edge, within an em. A label over two columns with a line of titles under it (words,
+ * or years) is no such cell.
+ */
+function splitHeaderAtFigureColumns(lines: RawLine[], size: number): RawLine[] {
+  const spans = figureSpans(lines);
+  if (spans.length < 2) return lines;
+  return lines.map((line, i) => {
+    const next = lines[i + 1];
+    // the line under it a row of data: its label and figures (not a line of years that title the columns)
+    const dataRow = next !== undefined && next.segs.some((seg) => FIGURE_TOKEN.test(seg.text)) && next.segs.some((seg) => /\p{L}/u.test(seg.text));
+    if (!dataRow || line.segs.some((seg) => FIGURE_TOKEN.test(seg.text))) return line;
+    const segs = line.segs.flatMap((seg) => {
+      const words = seg.text.split(" ");
+      const under = spans.filter((span) => seg.x < span.x2 && seg.x2 > span.x);
+      if (words.length < 2 || under.length < 2) return [seg];
+      const perChar = (seg.x2 - seg.x) / Math.max(1, seg.text.length);
+      let offset = 0;
+      const pieces: Array<{ words: string[]; x: number; x2: number; span: { x: number; x2: number } }> = [];
+      for (const word of words) {
+        const x = seg.x + offset * perChar;
+        const x2 = x + word.length * perChar;
+        offset += word.length + 1;
+        const centre = (x + x2) / 2;
+        const span = under.reduce((best, s) => (Math.abs((s.x + s.x2) / 2 - centre) < Math.abs((best.x + best.x2) / 2 - centre) ? s : best));
+        const last = pieces[pieces.length - 1];
+        if (last?.span === span) {
+          last.words.push(word);
+          last.x2 = x2;
+        } else pieces.push({ words: [word], x, x2, span });
+      }
+      const placed = pieces.every((p) => Math.abs((p.x + p.x2) / 2 - (p.span.x + p.span.x2) / 2) <= size || Math.abs(p.x2 - p.span.x2) <= size);
+      if (pieces.length < 2 || new Set(pieces.map((p) => p.span)).size < pieces.length || !placed) return [seg];
+      return pieces.map((p) => ({ ...seg, text: p.words.join(" "), x: p.x, x2: p.x2 }));
+    });
+    return segs.length === line.segs.length ? line : { ...line, segs };
+  });
+}
+
 /** tableOfRows drops the empty columns of `rows` and makes the table block ("form" when the rows are a form's fields). */
-function tableOfRows(lines: RawLine[], rows: string[][], size: number, columns: ColumnEdge[], isForm: (rows: string[][]) => boolean, wrapped: Set<number> = new Set()): LayoutBlock | "form" {
+function tableOfRows(lines: RawLine[], rows: string[][], size: number, columns: ColumnEdge[], isForm: (rows: string[][]) => boolean, wrapped: Set<number> = new Set(), joinHeader = true): LayoutBlock | "form" {
   if (isForm(rows)) return "form";
   // Leader dots lead the eye from a label to its figures; they are not the label's text.
   rows = rows.map((row) => row.map((cell) => cell.replace(LEADER_DOTS, "").trim()));
-  rows = joinWrappedHeader(rows, lines.filter((_, i) => !wrapped.has(i)).map((line) => line.y), size);
+  if (joinHeader) rows = joinWrappedHeader(rows, lines.filter((_, i) => !wrapped.has(i)).map((line) => line.y), size);
   const used = columns.map((_, c) => rows.some((r) => r[c]));
   const compact = rows.map((r) => r.filter((_, c) => used[c]));
   return { kind: "table", rows: compact, size, top: lines[0]!.y - size, bottom: lines[lines.length - 1]!.y, columns: columns.filter((_, c) => used[c]) };
@@ -1353,7 +1560,7 @@ function fillRows(lines: RawLine[], wrapped: Set<number>, count: number, columnO
  * group label, a title) spans them and goes in the first. Null when two cells of one line would
  * share a column (the ranges do not keep the cells apart).
  */
-function columnSpans(lines: RawLine[], wrapped: Set<number>): { columns: ColumnEdge[]; rows: string[][]; used: number[] } | null {
+function columnSpans(lines: RawLine[], wrapped: Set<number>): { columns: ColumnEdge[]; rows: string[][]; used: number[]; columnOf: (seg: Segment) => number } | null {
   const spans: Array<{ x: number; x2: number }> = [];
   // Figures before words: a header word over a column of figures must not bridge two columns before their figures are placed.
   const words = (seg: Segment) => (/\p{L}/u.test(seg.text) ? 1 : 0);
@@ -1382,7 +1589,7 @@ function columnSpans(lines: RawLine[], wrapped: Set<number>): { columns: ColumnE
     const right = cells.length >= 2 && spread(cells.map((seg) => seg.x2)) < spread(cells.map((seg) => seg.x));
     return { x: right ? span.x2 : span.x, right };
   });
-  return { columns, rows, used };
+  return { columns, rows, used, columnOf };
 }
 
 function columnRightEdge(lines: RawLine[]): number {
