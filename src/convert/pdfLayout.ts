@@ -33,6 +33,8 @@ export interface PdfTextItem {
   spaced?: boolean;
   /** bold: the run's font is a bold face (by its name) */
   bold?: boolean;
+  /** font: the page's name for the run's font (pdf.js's id, "g_d0_f3"); absent when unknown */
+  font?: string;
 }
 
 /** LayoutLine is one line of text in reading order within its block. */
@@ -644,6 +646,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   const runs: Array<Array<{ text: string; space: boolean }>> = [];
   const segs: Segment[] = [];
   let seg: Segment | null = null;
+  let prevItem: PdfTextItem | undefined;
   for (const item of byX) {
     let text = item.str.replace(/\s+/g, " ");
     // A small raised number is a footnote reference until the page says otherwise (resolveNotes).
@@ -652,10 +655,13 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
       const gap = item.x - seg.x2;
       const em = Math.max(seg.size, item.size);
       const last = runs[runs.length - 1]!;
-      if (gap < 0 && item.x - seg.x < 1 && last[last.length - 1]!.text.endsWith(text)) continue; // overprinted (fake bold)
-      const spaced = item.spaced || /\s$/.test(last[last.length - 1]!.text);
+      const before = last[last.length - 1]!.text;
+      if (gap < 0 && item.x - seg.x < 1 && before.endsWith(text)) continue; // overprinted (fake bold)
+      const spaced = item.spaced || /\s$/.test(before);
       if (gap <= (spaced ? SEGMENT_GAP_EM : TIGHT_GAP_EM) * em) {
-        last.push({ text, space: gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em });
+        const space = gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em || (item.spaced === true && spaceKept(before, text)) || fontChangeSpace(prevItem!, item, before, text, gap);
+        last.push({ text, space });
+        prevItem = item;
         seg.x2 = Math.max(seg.x2, item.x + item.width);
         seg.size = Math.max(seg.size, item.size);
         if (!item.bold && /\p{L}/u.test(item.str)) seg.plain = true;
@@ -663,6 +669,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
       }
       segs.push(seg);
     }
+    prevItem = item;
     seg = { text: "", x: item.x, x2: item.x + item.width, size: item.size, ...(!item.bold && /\p{L}/u.test(item.str) ? { plain: true } : {}) };
     runs.push([{ text, space: false }]);
   }
@@ -676,6 +683,44 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   const bold = byX.some((item) => item.bold) && byX.every((item) => item.bold || !/\p{L}/u.test(item.str));
   return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}) };
 }
+
+/**
+ * spaceKept: the text layer's space between two runs set close together stands, unless it would
+ * stand before a closing mark ("www.irs.gov/form4137" "." is a link and its full stop) or after an
+ * opening one. pdf.js keeps a space as a run of its own (or the next run's first character), and
+ * forms edited after typesetting place the next run a fraction of a point after the space's tiny
+ * advance: "See the" " " "Distance Test" sits 0.06 em apart, under WORD_GAP_EM.
+ */
+function spaceKept(before: string, text: string): boolean {
+  return !CLOSING_START.test(text) && !OPENING_END.test(before);
+}
+const CLOSING_START = /^[.,;:!?)\]}%’”]/u;
+const OPENING_END = /[(\[{/‘“]$/u;
+
+/**
+ * fontChangeSpace: two runs of one size in different fonts, a word on each side, with no space
+ * between them in the text layer, are two words when the second starts off the first's end: it
+ * overlaps it or leaves a gap, by FONT_CHANGE_GAP_EM or more. A font change inside a word (a bold
+ * stem, a Greek letter from a symbol font before a unit) is set at the first's advance to a
+ * hundredth of an em; forms whose bold words were placed by hand after typesetting (the IRS's "Enter
+ * the" "smaller", in a face pdf.js measures wider or narrower than the form's author did) are off it
+ * by 0.03 to 0.9 em. Runs of one font set in pieces (kerned "T" "able", ligatures) never count here,
+ * nor a drop cap (larger than its line).
+ */
+function fontChangeSpace(prev: PdfTextItem, item: PdfTextItem, before: string, text: string, gap: number): boolean {
+  if (prev.font === undefined || item.font === undefined || prev.font === item.font) return false;
+  if (Math.abs(prev.size - item.size) > 0.1 * Math.max(prev.size, item.size)) return false;
+  return Math.abs(gap) >= FONT_CHANGE_GAP_EM * Math.max(prev.size, item.size) && WORD_END.test(before) && WORD_START.test(text) && !(/\p{N}$/u.test(before) && /^\p{N}/u.test(text));
+}
+/**
+ * WORD_END, WORD_START: a word's last character (a letter, digit or the punctuation after it:
+ * "interest." "Do not") and a word's first; digits on both sides stay one number (a form's year
+ * "20" "13" in two faces)
+ */
+const WORD_END = /[\p{L}\p{N}.,;:!?)]$/u;
+const WORD_START = /^[\p{L}\p{N}]/u;
+/** FONT_CHANGE_GAP_EM: how far (in font sizes) a run in another font starts off the previous run's end to be a new word (see fontChangeSpace). */
+const FONT_CHANGE_GAP_EM = 0.02;
 
 /** joinRuns joins a segment's runs, in x order or, right to left, from the last; a space where the gap was one. */
 function joinRuns(runs: Array<{ text: string; space: boolean }>, rtl: boolean): string {
