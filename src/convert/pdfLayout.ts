@@ -1056,6 +1056,8 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
   for (const i of [...wrapped]) if (i >= end) wrapped.delete(i);
   // A line with a cell in display type is a header band's: no table holds it or the rows above it.
   if (lines.slice(start, end).some(hasDisplayCell)) return { end: start, wrapped: new Set() };
+  // Nor does a line that mixes type sizes start one (a form's header boxes under its display line).
+  if (mixesTypeSizes(first)) return { end: start, wrapped: new Set() };
   return { end, wrapped };
 }
 
@@ -1070,6 +1072,26 @@ const DISPLAY_TYPE = 2;
  */
 function hasDisplayCell(line: RawLine): boolean {
   return line.segs.length >= 2 && line.segs.some((seg) => seg.size >= DISPLAY_TYPE * line.size);
+}
+
+/** MIXED_SIZES: how many times its smallest cell's size a line's largest cell is set at to mix type sizes */
+const MIXED_SIZES = 1.4;
+/** LARGER_CELL: how many times its line's text size (the size most of its characters have) that largest cell is set at */
+const LARGER_CELL = 1.25;
+
+/**
+ * mixesTypeSizes: a line with a cell set larger than its text (LARGER_CELL) and MIXED_SIZES times
+ * its smallest cell or more. Such a line starts no table: a table's first row (its header, or its
+ * first row of figures) is set in one size, while the boxes of a form's header band under its
+ * display-type line are not ("Department of the Treasury" in 7 pt beside an 8 pt instruction, an
+ * icon's 11 pt "2441" and "Attachment", then "Sequence No. 21" in 10 pt, on IRS Form 2441). A
+ * smaller cell alone (a raised note letter, 6 pt in an 8 pt table note) does not count, and only
+ * the first line does: rows further down may hold a larger check box or a filled value.
+ */
+function mixesTypeSizes(line: RawLine): boolean {
+  const sizes = line.segs.map((seg) => seg.size);
+  const largest = Math.max(...sizes);
+  return sizes.length >= 2 && largest >= MIXED_SIZES * Math.min(...sizes) && largest >= LARGER_CELL * line.size;
 }
 
 /**
