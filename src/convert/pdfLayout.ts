@@ -1056,8 +1056,8 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
   for (const i of [...wrapped]) if (i >= end) wrapped.delete(i);
   // A line with a cell in display type is a header band's: no table holds it or the rows above it.
   if (lines.slice(start, end).some(hasDisplayCell)) return { end: start, wrapped: new Set() };
-  // Nor does a line that mixes type sizes start one (a form's header boxes under its display line).
-  if (mixesTypeSizes(first)) return { end: start, wrapped: new Set() };
+  // Nor do the header band's lines under it that mix type sizes (a form's boxes beside its title).
+  if (inHeaderBand(lines, start)) return { end: start, wrapped: new Set() };
   return { end, wrapped };
 }
 
@@ -1080,13 +1080,26 @@ const MIXED_SIZES = 1.4;
 const LARGER_CELL = 1.25;
 
 /**
+ * inHeaderBand: line `start` mixes type sizes, as do the lines between it and a line with a display
+ * cell right above them (each within three line heights of the next): the boxes of a form's header
+ * band go on under its display-type line ("Department of the Treasury" in 7 pt beside an 8 pt
+ * instruction, an icon's 11 pt "2441" and "Attachment", then "Sequence No. 21" in 10 pt, under
+ * IRS Form 2441's 20 pt year). A table's rows under a title are each set in one size; away from a
+ * display line, a larger amount in a totals row ("300,00 EUR") does not end its table.
+ */
+function inHeaderBand(lines: RawLine[], start: number): boolean {
+  for (let i = start; i > 0; i--) {
+    const [above, line] = [lines[i - 1]!, lines[i]!];
+    if (!mixesTypeSizes(line) || line.y - above.y > 3 * Math.max(above.size, line.size)) return false;
+    if (hasDisplayCell(above)) return true;
+  }
+  return false;
+}
+
+/**
  * mixesTypeSizes: a line with a cell set larger than its text (LARGER_CELL) and MIXED_SIZES times
- * its smallest cell or more. Such a line starts no table: a table's first row (its header, or its
- * first row of figures) is set in one size, while the boxes of a form's header band under its
- * display-type line are not ("Department of the Treasury" in 7 pt beside an 8 pt instruction, an
- * icon's 11 pt "2441" and "Attachment", then "Sequence No. 21" in 10 pt, on IRS Form 2441). A
- * smaller cell alone (a raised note letter, 6 pt in an 8 pt table note) does not count, and only
- * the first line does: rows further down may hold a larger check box or a filled value.
+ * its smallest cell or more. A smaller cell alone (a raised note letter, 6 pt in an 8 pt table
+ * note) does not count.
  */
 function mixesTypeSizes(line: RawLine): boolean {
   const sizes = line.segs.map((seg) => seg.size);
