@@ -10,6 +10,7 @@ import { extractPdfPages } from "../src/convert/pdfText";
 import { type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
 
 const FORM_3903 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_3903_header_band.pdf", import.meta.url)));
+const FORM_2441 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_2441_header_boxes.pdf", import.meta.url)));
 
 test("a form's header band (large form number, title, OMB number side by side) is text, not a table", async () => {
   // IRS Form 3903: "Form 3903" in 24 pt, "Moving Expenses" in 14 pt and "OMB No. 1545-0074" in 7 pt
@@ -22,6 +23,20 @@ test("a form's header band (large form number, title, OMB number side by side) i
   expect(lines).toContain("Form 3903 Moving Expenses OMB No. 1545-0074");
   expect(lines.some((line) => line.includes("Attachment 2013") && line.startsWith("Department of the Treasury"))).toBe(true);
   expect(lines.filter((line) => line.startsWith("|") && /OMB No\.|Moving Expenses|Sequence No\./.test(line))).toEqual([]);
+});
+
+test("the boxes of a form's header band under its display line are text; the form's first table starts at its own header", async () => {
+  // IRS Form 2441 (page 1): under the line of the 20 pt year, "Department of the Treasury" (7 pt),
+  // an 8 pt instruction, an icon's 11 pt "2441" and "Attachment" share a baseline, and "Sequence No.
+  // 21" (10 pt) the next; they ran on into Part I's table as its first rows.
+  const result = await extractPdfPages({ bytes: FORM_2441, first: 1, last: 1 });
+  if (!result.ok) throw new Error(result.message);
+  const lines = renderPages(result.pages).markdown.split("\n");
+  expect(lines.filter((line) => line.startsWith("|") && /Department of the Treasury|Internal Revenue Service|Sequence No\./.test(line))).toEqual([]);
+  expect(lines.some((line) => line.startsWith("Department of the Treasury") && line.includes("Attachment"))).toBe(true);
+  const header = lines.findIndex((line) => line.startsWith("|"));
+  expect(lines[header]).toContain("(a) Care provider’s");
+  expect(lines[header]).toContain("(d) Amount paid");
 });
 
 test("two ruled tables on a page whose column rules differ by a point are each one grid (cell borders drawn per cell, stopping short of the rules)", () => {

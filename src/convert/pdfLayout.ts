@@ -33,6 +33,8 @@ export interface PdfTextItem {
   spaced?: boolean;
   /** bold: the run's font is a bold face (by its name) */
   bold?: boolean;
+  /** font: the page's name for the run's font (pdf.js's id, "g_d0_f3"); absent when unknown */
+  font?: string;
 }
 
 /** LayoutLine is one line of text in reading order within its block. */
@@ -661,6 +663,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   const runs: Array<Array<{ text: string; space: boolean }>> = [];
   const segs: Segment[] = [];
   let seg: Segment | null = null;
+  let prevItem: PdfTextItem | undefined;
   for (const item of byX) {
     let text = item.str.replace(/\s+/g, " ");
     const script = baseline > 0 && item.size < 0.8 * size ? scriptOf(item, baseline, size) : "";
@@ -670,14 +673,16 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
       const gap = item.x - seg.x2;
       const em = Math.max(seg.size, item.size);
       const last = runs[runs.length - 1]!;
-      if (gap < 0 && item.x - seg.x < 1 && last[last.length - 1]!.text.endsWith(text)) continue; // overprinted (fake bold)
-      const spaced = item.spaced || /\s$/.test(last[last.length - 1]!.text);
+      const before = last[last.length - 1]!.text;
+      if (gap < 0 && item.x - seg.x < 1 && before.endsWith(text)) continue; // overprinted (fake bold)
+      const spaced = item.spaced || /\s$/.test(before);
       if (gap <= (spaced ? SEGMENT_GAP_EM : TIGHT_GAP_EM) * em) {
-        const space = gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em;
+        const space = gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em || (item.spaced === true && spaceKept(before, text)) || fontChangeSpace(prevItem!, item, before, text, gap);
         // Other small text off the baseline set directly after a character is a superscript or
         // subscript (not in a right-to-left line, where the run before in x order is the one after).
-        if (script && !rtl && !space && !spaced && !text.startsWith(NOTE_MARK_START) && SCRIPT_TEXT.test(text.trimEnd()) && SCRIPT_BASE.test(last[last.length - 1]!.text)) text = wrapScript(text, script);
+        if (script && !rtl && !space && !spaced && !text.startsWith(NOTE_MARK_START) && SCRIPT_TEXT.test(text.trimEnd()) && SCRIPT_BASE.test(before)) text = wrapScript(text, script);
         last.push({ text, space });
+        prevItem = item;
         seg.x2 = Math.max(seg.x2, item.x + item.width);
         seg.size = Math.max(seg.size, item.size);
         if (!item.bold && /\p{L}/u.test(item.str)) seg.plain = true;
@@ -685,6 +690,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
       }
       segs.push(seg);
     }
+    prevItem = item;
     seg = { text: "", x: item.x, x2: item.x + item.width, size: item.size, ...(!item.bold && /\p{L}/u.test(item.str) ? { plain: true } : {}) };
     runs.push([{ text, space: false }]);
   }
@@ -721,6 +727,44 @@ function wrapScript(text: string, script: "sup" | "sub"): string {
 function tidyScripts(text: string): string {
   return text.includes("</su") ? text.replace(ADJACENT_SCRIPTS, "").replace(FRACTION_NUMERATOR, "$1") : text;
 }
+
+/**
+ * spaceKept: the text layer's space between two runs set close together stands, unless it would
+ * stand before a closing mark ("www.irs.gov/form4137" "." is a link and its full stop) or after an
+ * opening one. pdf.js keeps a space as a run of its own (or the next run's first character), and
+ * forms edited after typesetting place the next run a fraction of a point after the space's tiny
+ * advance: "See the" " " "Distance Test" sits 0.06 em apart, under WORD_GAP_EM.
+ */
+function spaceKept(before: string, text: string): boolean {
+  return !CLOSING_START.test(text) && !OPENING_END.test(before);
+}
+const CLOSING_START = /^[.,;:!?)\]}%’”]/u;
+const OPENING_END = /[(\[{/‘“]$/u;
+
+/**
+ * fontChangeSpace: two runs of one size in different fonts, a word on each side, with no space
+ * between them in the text layer, are two words when the second starts off the first's end: it
+ * overlaps it or leaves a gap, by FONT_CHANGE_GAP_EM or more. A font change inside a word (a bold
+ * stem, a Greek letter from a symbol font before a unit) is set at the first's advance to a
+ * hundredth of an em; forms whose bold words were placed by hand after typesetting (the IRS's "Enter
+ * the" "smaller", in a face pdf.js measures wider or narrower than the form's author did) are off it
+ * by 0.03 to 0.9 em. Runs of one font set in pieces (kerned "T" "able", ligatures) never count here,
+ * nor a drop cap (larger than its line).
+ */
+function fontChangeSpace(prev: PdfTextItem, item: PdfTextItem, before: string, text: string, gap: number): boolean {
+  if (prev.font === undefined || item.font === undefined || prev.font === item.font) return false;
+  if (Math.abs(prev.size - item.size) > 0.1 * Math.max(prev.size, item.size)) return false;
+  return Math.abs(gap) >= FONT_CHANGE_GAP_EM * Math.max(prev.size, item.size) && WORD_END.test(before) && WORD_START.test(text) && !(/\p{N}$/u.test(before) && /^\p{N}/u.test(text));
+}
+/**
+ * WORD_END, WORD_START: a word's last character (a letter, digit or the punctuation after it:
+ * "interest." "Do not") and a word's first; digits on both sides stay one number (a form's year
+ * "20" "13" in two faces)
+ */
+const WORD_END = /[\p{L}\p{N}.,;:!?)]$/u;
+const WORD_START = /^[\p{L}\p{N}]/u;
+/** FONT_CHANGE_GAP_EM: how far (in font sizes) a run in another font starts off the previous run's end to be a new word (see fontChangeSpace). */
+const FONT_CHANGE_GAP_EM = 0.02;
 
 /** joinRuns joins a segment's runs, in x order or, right to left, from the last; a space where the gap was one. */
 function joinRuns(runs: Array<{ text: string; space: boolean }>, rtl: boolean): string {
@@ -1094,6 +1138,8 @@ function tableRunEnd(lines: RawLine[], start: number): TableRun {
   for (const i of [...wrapped]) if (i >= end) wrapped.delete(i);
   // A line with a cell in display type is a header band's: no table holds it or the rows above it.
   if (lines.slice(start, end).some(hasDisplayCell)) return { end: start, wrapped: new Set() };
+  // Nor do the header band's lines under it that mix type sizes (a form's boxes beside its title).
+  if (inHeaderBand(lines, start)) return { end: start, wrapped: new Set() };
   return { end, wrapped };
 }
 
@@ -1108,6 +1154,39 @@ const DISPLAY_TYPE = 2;
  */
 function hasDisplayCell(line: RawLine): boolean {
   return line.segs.length >= 2 && line.segs.some((seg) => seg.size >= DISPLAY_TYPE * line.size);
+}
+
+/** MIXED_SIZES: how many times its smallest cell's size a line's largest cell is set at to mix type sizes */
+const MIXED_SIZES = 1.4;
+/** LARGER_CELL: how many times its line's text size (the size most of its characters have) that largest cell is set at */
+const LARGER_CELL = 1.25;
+
+/**
+ * inHeaderBand: line `start` mixes type sizes, as do the lines between it and a line with a display
+ * cell right above them (each within three line heights of the next): the boxes of a form's header
+ * band go on under its display-type line ("Department of the Treasury" in 7 pt beside an 8 pt
+ * instruction, an icon's 11 pt "2441" and "Attachment", then "Sequence No. 21" in 10 pt, under
+ * IRS Form 2441's 20 pt year). A table's rows under a title are each set in one size; away from a
+ * display line, a larger amount in a totals row ("300,00 EUR") does not end its table.
+ */
+function inHeaderBand(lines: RawLine[], start: number): boolean {
+  for (let i = start; i > 0; i--) {
+    const [above, line] = [lines[i - 1]!, lines[i]!];
+    if (!mixesTypeSizes(line) || line.y - above.y > 3 * Math.max(above.size, line.size)) return false;
+    if (hasDisplayCell(above)) return true;
+  }
+  return false;
+}
+
+/**
+ * mixesTypeSizes: a line with a cell set larger than its text (LARGER_CELL) and MIXED_SIZES times
+ * its smallest cell or more. A smaller cell alone (a raised note letter, 6 pt in an 8 pt table
+ * note) does not count.
+ */
+function mixesTypeSizes(line: RawLine): boolean {
+  const sizes = line.segs.map((seg) => seg.size);
+  const largest = Math.max(...sizes);
+  return sizes.length >= 2 && largest >= MIXED_SIZES * Math.min(...sizes) && largest >= LARGER_CELL * line.size;
 }
 
 /**

@@ -310,7 +310,7 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
       if (typeof item.str !== "string" || !item.transform || labelsUnder.has(item)) continue;
       const m = multiply(viewport.transform, item.transform);
       if (Math.abs(m[1]!) > Math.abs(m[0]!) * 0.1) continue; // rotated or vertical text: not in line layout
-      items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}) });
+      items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}), ...(item.fontName ? { font: item.fontName } : {}) });
     }
     items.push(...formFieldItems(fields, labelsUnder, viewport.transform, medianSize(items)));
     // The drawing is read only on pages whose text has lines of cells: it costs about as much as the text.

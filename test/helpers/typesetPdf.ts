@@ -7,14 +7,15 @@
 
 /** TypesetRun: one run of text, its baseline's left end at (x, y) in PDF points from the page's bottom left */
 export interface TypesetRun {
-  font: "Times-Roman" | "Helvetica";
+  font: TypesetFont;
   size: number;
   x: number;
   y: number;
   text: string;
 }
 
-const FONTS = ["Times-Roman", "Helvetica"] as const;
+const FONTS = ["Times-Roman", "Helvetica", "Helvetica-Bold"] as const;
+export type TypesetFont = (typeof FONTS)[number];
 
 /** typesetPdf returns the bytes of a PDF of A4 pages (595 x 842 pt), one list of runs per page; text is Latin-1. */
 export function typesetPdf(pages: TypesetRun[][]): Uint8Array {
@@ -43,4 +44,32 @@ export function typesetPdf(pages: TypesetRun[][]): Uint8Array {
   pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
   pdf += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return new Uint8Array(Buffer.from(pdf, "latin1"));
+}
+
+/** AFM_WIDTHS: advance widths (thousandths of the size) from the Adobe Core 14 AFM files, for the space, a to z and a few capitals; Times-Roman is not listed yet */
+const AFM_WIDTHS: Partial<Record<TypesetFont, Record<string, number>>> = {
+  Helvetica: {
+    ...afmRow(" abcdefghijklmnopqrstuvwxyz", [278, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500]),
+    ...afmRow("DESTY", [722, 667, 667, 611, 667]),
+  },
+  "Helvetica-Bold": {
+    ...afmRow(" abcdefghijklmnopqrstuvwxyz", [278, 556, 611, 556, 611, 556, 333, 611, 611, 278, 278, 556, 278, 889, 611, 611, 611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500]),
+    ...afmRow("DESTY", [722, 667, 667, 611, 667]),
+  },
+};
+
+function afmRow(chars: string, widths: number[]): Record<string, number> {
+  return Object.fromEntries([...chars].map((c, i) => [c, widths[i]!]));
+}
+
+/** textWidth: the advance (points) of `text` set in `font` at `size`, as a reader measures it; throws for a character the table lacks */
+export function textWidth(font: TypesetFont, size: number, text: string): number {
+  const widths = AFM_WIDTHS[font];
+  let sum = 0;
+  for (const c of text) {
+    const w = widths?.[c];
+    if (w === undefined) throw new Error(`textWidth: no width of ${JSON.stringify(c)} in ${font}`);
+    sum += w;
+  }
+  return (sum * size) / 1000;
 }
