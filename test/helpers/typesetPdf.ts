@@ -7,14 +7,15 @@
 
 /** TypesetRun: one run of text, its baseline's left end at (x, y) in PDF points from the page's bottom left */
 export interface TypesetRun {
-  font: "Times-Roman" | "Helvetica";
+  font: (typeof FONTS)[number];
   size: number;
   x: number;
   y: number;
   text: string;
 }
 
-const FONTS = ["Times-Roman", "Helvetica"] as const;
+/** FONTS: the standard fonts a run may use (a bold face named so, and a monospace one for code) */
+const FONTS = ["Times-Roman", "Helvetica", "Times-Bold", "Courier"] as const;
 
 /** typesetPdf returns the bytes of a PDF of A4 pages (595 x 842 pt), one list of runs per page; text is Latin-1. */
 export function typesetPdf(pages: TypesetRun[][]): Uint8Array {
