@@ -21,15 +21,15 @@ test("a title wrapped beside a large form number keeps its words apart ('Tax on'
   expect(md).not.toContain("Taxon");
 });
 
-/** prose: `n` lines of a paragraph in Times at `size` pt from baseline `y` down, each about `chars` long (the last shorter, ending in a full stop) */
-function prose(n: number, y: number, size = 10, chars = 95, seed = 0): TypesetRun[] {
+/** prose: `n` lines of a paragraph in Times at `size` pt from baseline `y` down at `x`, each about `chars` long (the last shorter, ending in a full stop) */
+function prose(n: number, y: number, size = 10, chars = 95, seed = 0, x = 57): TypesetRun[] {
   const words = "the department keeps records of every patient who is admitted and of the care given while staff rotate between wards and clinics so that the registers show who was seen by whom and when each visit ended".split(" ");
   const runs: TypesetRun[] = [];
   for (let i = 0, k = seed; i < n; i++) {
     let line = "";
     while (line.length < (i === n - 1 ? chars / 2 : chars)) line += (line ? " " : "") + words[k++ % words.length];
     if (i === 0) line = line[0]!.toUpperCase() + line.slice(1);
-    runs.push({ font: "Times-Roman", size, x: 57, y: y - i * 1.2 * size, text: i === n - 1 ? `${line}.` : line });
+    runs.push({ font: "Times-Roman", size, x, y: y - i * 1.2 * size, text: i === n - 1 ? `${line}.` : line });
   }
   return runs;
 }
@@ -89,5 +89,23 @@ describe("a paper's front matter", () => {
     expect(md).toMatch(/^R E S E A R C H A R T I C L E Open Access$/m);
     expect(md).toMatch(/^Josephine Banda1\*, Antje Moyo2,3, Charles Phiri 3 and Noor Alide4$/m);
     expect(md.match(/^#+ /gm)).toHaveLength(2);
+  });
+});
+
+describe("two columns", () => {
+  test("a table of figures in the left column beside prose in the right is read column by column; a title on a row's baseline is a heading, not a cell", async () => {
+    // a caption over the table, as wide as the column
+    const rows: TypesetRun[] = ["Table 6. Number of deaths and death rates for heart disease and", "stroke, by state and area, national registers, United States"].map((text, i) => ({ font: "Times-Bold", size: 9, x: 45, y: 790 - 10 * i, text }));
+    for (let r = 0; r < 30; r++) {
+      const cells = [`State ${String.fromCharCode(65 + (r % 26))}${r}`, `${1000 + 37 * r}`, `${(150 - r).toFixed(1)}`, `(${(148 - r).toFixed(1)}-${(152 - r).toFixed(1)})`, `${300 + 11 * r}`, `${(45 + (r % 7)).toFixed(1)}`];
+      cells.forEach((text, c) => rows.push({ font: "Times-Roman", size: 7.5, x: [45, 130, 165, 195, 245, 275][c]!, y: 760 - 11 * r, text }));
+    }
+    // the right column: a paragraph, the title on the baseline of the 16th row, and the numbered references under it
+    const right = [...prose(14, 760, 10, 52, 0, 323), { font: "Times-Bold" as const, size: 10, x: 323, y: 760 - 11 * 15, text: "References" }];
+    for (let i = 0; i < 10; i++) right.push({ font: "Times-Roman", size: 9, x: 323, y: 580 - 11 * i, text: `${i + 1}. Author A, Author B. A study of the registers, part ${i + 1}. J Health 2009;${i}:1-16.` });
+    const md = await typesetMarkdown([[...rows, ...right]]);
+    expect(md).toMatch(/^#+ References\n\n1\. Author A/m);
+    expect(md).toContain("| State P15 | 1555 | 135.0 | (133.0-137.0) | 465 | 46.0 |");
+    expect(md).not.toMatch(/\| References/);
   });
 });

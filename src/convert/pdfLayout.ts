@@ -825,10 +825,15 @@ function findGutter(lines: RawLine[], pageWidth: number): number | null {
   // Columns of prose have words on both sides of most lines; a wide table whose column groups
   // leave a gap (figures on both sides, words only in its header) is not two columns of text,
   // when its rows are split into cells already (three or more a line) for the table to be found
-  // across the page.
+  // across the page. A line whose one side is a line of prose (one segment of words) is no such
+  // row: it is a table in one column beside the text of the other.
   const sideText = (segs: Segment[]) => segs.map((seg) => seg.text).join(" ");
+  const isProse = (segs: Segment[]) => segs.length === 1 && WORDS.test(segs[0]!.text);
   const both = lines.filter((l) => l.segs.some((seg) => seg.x2 <= x) && l.segs.some((seg) => seg.x >= x));
-  const rows = both.filter((l) => !WORDS.test(sideText(l.segs.filter((seg) => seg.x2 <= x))) || !WORDS.test(sideText(l.segs.filter((seg) => seg.x >= x))));
+  const rows = both.filter((l) => {
+    const [left, right] = [l.segs.filter((seg) => seg.x2 <= x), l.segs.filter((seg) => seg.x >= x)];
+    return (!WORDS.test(sideText(left)) || !WORDS.test(sideText(right))) && !isProse(left) && !isProse(right);
+  });
   const cells = rows.filter((l) => l.segs.length >= 3);
   return both.length >= 4 && 2 * rows.length > both.length && 2 * cells.length >= rows.length ? null : x;
 }
