@@ -8,7 +8,8 @@
  *                footnote references) -> columns (a gutter) -> tables (aligned cells, wrapped cells)
  *                and text blocks -> the page's footnotes taken out
  *   renderPages: running headers/footers dropped -> body size from prose -> headings (size rank,
- *                then section numbering, then bold in the body's size) -> paragraphs and tables
+ *                then section numbering, then bold in the body's size; not a page's main size,
+ *                bullets or a paper's front matter) -> paragraphs and tables
  *                joined across pages, nested lists -> footnotes at the end
  *
  * Coordinates are PDF points (1/72 inch) with the origin at the top left of the page; `y` of a text
