@@ -1762,8 +1762,8 @@ const SYMBOL_BULLET_START = /^[•◦▪▫‣●○■□➢►▸]\s/u;
 
 /**
  * isHeadingCandidate: a block in a size larger than the body's that reads as one title: up to three
- * lines, or up to six that each wrap into the next (a paper's long title), and not a caption or a
- * bulleted item.
+ * lines, or up to six short ones that each wrap into the next (a paper's long title), and not a
+ * caption or a bulleted item.
  */
 function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
   if (block.kind !== "text" || body <= 0) return false;
@@ -1772,21 +1772,25 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
   const text = blockText(block);
   const letters = text.replace(/[^\p{L}]/gu, "").length;
   const wrapped = block.lines.slice(0, -1).every((line) => line.wraps);
-  const [maxLines, maxChars] = wrapped ? [6, 300] : [3, 200];
-  if (block.lines.length > maxLines || text.length > maxChars || SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text)) return false;
+  // a long title in display type has short lines (60 characters a line at most; a form's line that wraps is longer)
+  const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
+  if ((block.lines.length > 3 || text.length > 200) && !long) return false;
+  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text)) return false;
   return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text);
 }
 
 /**
  * pageBodyBlocks: the text blocks set in the size that carries most of their page's text, on pages
- * where two blocks or more share that size (a slide whose words are all in 18 pt, in a deck whose
- * notes are in 9): whatever the document's body size, they are the page's body, not headings over it.
- * A page of one large line (a title slide) keeps it.
+ * of text only (no table), none of it in the document's body size, and two blocks or more in that
+ * size (a slide whose words are all in 18 pt, in a deck whose notes are in 9): they are the page's
+ * body, not headings over it. A page of one large line (a title slide) keeps it; a page with tables
+ * or text in the body's size (an invoice's labels beside its tables) is ranked by the document's body.
  */
-function pageBodyBlocks(pages: PageLayout[], removed: Set<LayoutBlock>): Set<LayoutBlock> {
+function pageBodyBlocks(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
   const found = new Set<LayoutBlock>();
   for (const page of pages) {
     const blocks = page.blocks.filter((block) => !removed.has(block));
+    if (blocks.some((block) => block.kind === "table" || Math.abs(block.size - body) <= 0.6)) continue;
     const weight = new Map<number, number>();
     for (const block of blocks) {
       const key = Math.round(block.size * 2) / 2;
@@ -1805,7 +1809,7 @@ function pageBodyBlocks(pages: PageLayout[], removed: Set<LayoutBlock>): Set<Lay
 function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): HeadingRanks {
   const sizes: number[] = [];
   let minDepth = Infinity;
-  const pageBody = pageBodyBlocks(pages, removed);
+  const pageBody = pageBodyBlocks(pages, removed, body);
   const front = frontMatter(pages, removed, body);
   for (const page of pages) {
     for (const block of page.blocks) {
@@ -1845,7 +1849,9 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
     if (isHeadingCandidate(block, body) && (title < 0 || block.size > first[title]!.size)) title = i;
   });
   const above = first[title - 1];
-  if (above?.kind === "text" && above.lines.length === 1 && above.size < first[title]!.size - 0.6 && (above.lines[0]!.bold || isHeadingCandidate(above, body))) found.add(above);
+  // (words only: a label with its value, "FACTURE N° : F20180027", "BUYER: BUYER_NAME", heads a document's part)
+  const words = above?.kind === "text" && !/[\d:]/.test(blockText(above));
+  if (words && above?.kind === "text" && above.lines.length === 1 && above.size < first[title]!.size - 0.6 && (above.lines[0]!.bold || isHeadingCandidate(above, body))) found.add(above);
   return found;
 }
 
