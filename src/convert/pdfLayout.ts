@@ -8,7 +8,8 @@
  *                footnote references) -> columns (a gutter) -> tables (aligned cells, wrapped cells)
  *                and text blocks -> the page's footnotes taken out
  *   renderPages: running headers/footers dropped -> body size from prose -> headings (size rank,
- *                then section numbering, then bold in the body's size) -> paragraphs and tables
+ *                then section numbering, then bold in the body's size; not a page's main size,
+ *                bullets or a paper's front matter) -> paragraphs and tables
  *                joined across pages, nested lists -> footnotes at the end
  *
  * Coordinates are PDF points (1/72 inch) with the origin at the top left of the page; `y` of a text
@@ -914,10 +915,15 @@ function findGutter(lines: RawLine[], pageWidth: number): number | null {
   // Columns of prose have words on both sides of most lines; a wide table whose column groups
   // leave a gap (figures on both sides, words only in its header) is not two columns of text,
   // when its rows are split into cells already (three or more a line) for the table to be found
-  // across the page.
+  // across the page. A line whose one side is a line of prose (one segment of words) is no such
+  // row: it is a table in one column beside the text of the other.
   const sideText = (segs: Segment[]) => segs.map((seg) => seg.text).join(" ");
+  const isProse = (segs: Segment[]) => segs.length === 1 && WORDS.test(segs[0]!.text);
   const both = lines.filter((l) => l.segs.some((seg) => seg.x2 <= x) && l.segs.some((seg) => seg.x >= x));
-  const rows = both.filter((l) => !WORDS.test(sideText(l.segs.filter((seg) => seg.x2 <= x))) || !WORDS.test(sideText(l.segs.filter((seg) => seg.x >= x))));
+  const rows = both.filter((l) => {
+    const [left, right] = [l.segs.filter((seg) => seg.x2 <= x), l.segs.filter((seg) => seg.x >= x)];
+    return (!WORDS.test(sideText(left)) || !WORDS.test(sideText(right))) && !isProse(left) && !isProse(right);
+  });
   const cells = rows.filter((l) => l.segs.length >= 3);
   return both.length >= 4 && 2 * rows.length > both.length && 2 * cells.length >= rows.length ? null : x;
 }
@@ -2096,23 +2102,64 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.5 * line.size);
 }
 
+/** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
+const SYMBOL_BULLET_START = /^[•◦▪▫‣●○■□➢►▸]\s/u;
+
+/**
+ * isHeadingCandidate: a block in a size larger than the body's that reads as one title: up to three
+ * lines, or up to six short ones that each wrap into the next (a paper's long title), and not a
+ * caption or a bulleted item.
+ */
 function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
   if (block.kind !== "text" || body <= 0) return false;
   // 1.1: a slide title over its bullets (36 over 32 pt), Word's Heading 3 over its body (12 over 11 pt)
   if (block.size < body * 1.1 || block.size < body + 1) return false;
   const text = blockText(block);
   const letters = text.replace(/[^\p{L}]/gu, "").length;
-  return oneTitle(block) && block.lines.length <= 3 && text.length <= 200 && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text);
+  const wrapped = block.lines.slice(0, -1).every((line) => line.wraps);
+  // a long title in display type has short lines (60 characters a line at most; a form's line that wraps is longer)
+  const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
+  if ((block.lines.length > 3 || text.length > 200) && !long) return false;
+  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text)) return false;
+  return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text);
+}
+
+/**
+ * pageBodyBlocks: the text blocks set in the size that carries most of their page's text, on pages
+ * of text only (no table), none of it in the document's body size, and two blocks or more in that
+ * size (a slide whose words are all in 18 pt, in a deck whose notes are in 9): they are the page's
+ * body, not headings over it. A page of one large line (a title slide) keeps it; a page with tables
+ * or text in the body's size (an invoice's labels beside its tables) is ranked by the document's body.
+ */
+function pageBodyBlocks(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    if (blocks.some((block) => block.kind === "table" || Math.abs(block.size - body) <= 0.6)) continue;
+    const weight = new Map<number, number>();
+    for (const block of blocks) {
+      const key = Math.round(block.size * 2) / 2;
+      weight.set(key, (weight.get(key) ?? 0) + blockText(block).replace(/\s/g, "").length);
+    }
+    let main = 0;
+    let mainWeight = -1;
+    for (const [size, w] of weight) if (w > mainWeight) [main, mainWeight] = [size, w];
+    const atMain = blocks.filter((block) => block.kind === "text" && Math.abs(block.size - main) <= 0.6);
+    if (atMain.length >= 2) for (const block of atMain) found.add(block);
+  }
+  return found;
 }
 
 /** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one). */
 function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): HeadingRanks {
   const sizes: number[] = [];
   let minDepth = Infinity;
+  const pageBody = pageBodyBlocks(pages, removed, body);
+  const front = frontMatter(pages, removed, body);
   for (const page of pages) {
     for (const block of page.blocks) {
-      if (removed.has(block)) continue;
-      if (isHeadingCandidate(block, body)) sizes.push(block.size);
+      if (removed.has(block) || front.has(block)) continue;
+      if (isHeadingCandidate(block, body) && !pageBody.has(block)) sizes.push(block.size);
       else if (sectionDepth(block, body)) minDepth = Math.min(minDepth, sectionDepth(block, body));
     }
   }
@@ -2120,13 +2167,46 @@ function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: num
   for (const size of sizes.sort((a, b) => b - a)) {
     if (!distinct.length || distinct[distinct.length - 1]! - size > 0.6) distinct.push(size);
   }
-  return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1 };
+  return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1, pageBody, frontMatter: front };
 }
 
-/** HeadingRanks: the distinct heading sizes, largest first, and the smallest depth of numbered titles in the body's font. */
+/** AFFILIATION_MARK: a name's affiliation numbers or star, glued to it ("Agyeman-Duah1*", "Theurer2,3") */
+const AFFILIATION_MARK = /\p{Ll}(?:\d{1,2}(?:,\d{1,2})*\*?|\*)(?=[,\s]|$)/gu;
+
+/**
+ * frontMatter: the lines of a paper's first page that are set like titles but are none: the
+ * article type over the title ("RESEARCH ARTICLE Open Access": the one line just above the page's
+ * largest title, smaller than it and larger or bolder than the body), and bylines anywhere (names
+ * with commas between them, two or more carrying affiliation marks).
+ */
+function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    for (const block of page.blocks) {
+      if (removed.has(block) || block.kind !== "text") continue;
+      const text = blockText(block);
+      if ((text.match(/,/g) ?? []).length >= 2 && (text.match(AFFILIATION_MARK) ?? []).length >= 2) found.add(block);
+    }
+  }
+  const first = pages.map((page) => page.blocks.filter((block) => !removed.has(block))).find((blocks) => blocks.length > 0) ?? [];
+  let title = -1;
+  first.forEach((block, i) => {
+    if (isHeadingCandidate(block, body) && (title < 0 || block.size > first[title]!.size)) title = i;
+  });
+  const above = first[title - 1];
+  // (words only: a label with its value, "FACTURE N° : F20180027", "BUYER: BUYER_NAME", heads a document's part)
+  const words = above?.kind === "text" && !/[\d:]/.test(blockText(above));
+  if (words && above?.kind === "text" && above.lines.length === 1 && above.size < first[title]!.size - 0.6 && (above.lines[0]!.bold || isHeadingCandidate(above, body))) found.add(above);
+  return found;
+}
+
+/** HeadingRanks: the distinct heading sizes, largest first, the smallest depth of numbered titles in the body's font, the blocks in their page's main size (see pageBodyBlocks) and the front matter. */
 interface HeadingRanks {
   sizes: number[];
   sectionDepth: number;
+  pageBody: Set<LayoutBlock>;
+  /** frontMatter: blocks that are no heading in any size or weight (see frontMatter) */
+  frontMatter: Set<LayoutBlock>;
 }
 
 /**
@@ -2157,7 +2237,9 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
   for (const pass of [1, 2]) {
     for (let i = blocks.length - 1; i >= 0; i--) {
       const block = blocks[i]!;
-      const next = blocks[i + 1];
+      // a note in brackets under a title ("(all underlined figures are exact)") is read past to what it is over
+      const noted = isBracketedNote(blocks[i + 1]);
+      const next = blocks[noted ? i + 2 : i + 1];
       if (found.has(block) || !shaped(block)) continue;
       // the second bold line of emphasis that began inside the paragraph before is not a heading
       const before = blocks[i - 1];
@@ -2165,7 +2247,10 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
       // Body text is prose (a short line under a bold one may be a row of a table not found as one)
       const nextIsBody =
         next !== undefined &&
-        (next.kind === "table" ? !isHeaderRowOf(block, next) : !next.lines[0]!.bold && next.size < Math.max(block.size, body) + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40 || isShortSentence(next.lines[0]!.text)));
+        (next.kind === "table"
+          ? !isHeaderRowOf(block, next)
+          : (!next.lines[0]!.bold && next.size < Math.max(block.size, body) + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40 || isShortSentence(next.lines[0]!.text))) ||
+            smallerLinesFollow(blocks, i + 1, block.size, body));
       // a numbered title ("1. Estimation of ... basis.") reads as one only over prose: bold numbered items over each other are a list
       const nextIsHeading = next !== undefined && !numberedTitle(blockText(block)) && (found.has(next) || isHeadingCandidate(next, body));
       const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);
@@ -2174,6 +2259,28 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
     for (const block of found) headingSizes.push(block.size);
   }
   return found;
+}
+
+/** isBracketedNote: a block of one line, not bold, all in brackets ("(all underlined figures are exact)", "[in thousands]") */
+function isBracketedNote(block: LayoutBlock | undefined): boolean {
+  if (block?.kind !== "text" || block.lines.length !== 1 || block.lines[0]!.bold) return false;
+  return /^(?:\(.*\)|\[.*\])$/s.test(block.lines[0]!.text.trim());
+}
+
+/**
+ * smallerLinesFollow: three lines or more, not bold, follow from block `from` on, each in a size a
+ * point or more below `size` and below the body's (not small print, under 0.6 of the body's): code
+ * or a signature set in a smaller monospace face, its lines split into blocks of one at each change
+ * of size, under a bold title in the body's size.
+ */
+function smallerLinesFollow(blocks: LayoutBlock[], from: number, size: number, body: number): boolean {
+  let lines = 0;
+  for (let k = from; k < blocks.length && lines < 3; k++) {
+    const block = blocks[k]!;
+    if (block.kind !== "text" || block.lines.some((line) => line.bold) || block.size > Math.min(size - 1, body - 0.5) || block.size < 0.6 * body) break;
+    lines += block.lines.length;
+  }
+  return lines >= 3;
 }
 
 /** isShortSentence: a line of prose too short to tell by its length: three words or more, a capital first, a full stop last ("Perform a word count on content.") */
@@ -2205,7 +2312,8 @@ function isHeaderRowOf(line: LayoutBlock, table: Extract<LayoutBlock, { kind: "t
 
 function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRanks, bold = false): number {
   const levels = ranks.sizes;
-  if (!isHeadingCandidate(block, body)) {
+  if (ranks.frontMatter.has(block)) return 0;
+  if (!isHeadingCandidate(block, body) || ranks.pageBody.has(block)) {
     // Numbered titles in the body's font rank below every larger heading, deeper numbers lower;
     // unnumbered bold ones below them all.
     const depth = sectionDepth(block, body);

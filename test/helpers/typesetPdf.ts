@@ -14,7 +14,8 @@ export interface TypesetRun {
   text: string;
 }
 
-const FONTS = ["Times-Roman", "Helvetica", "Helvetica-Bold"] as const;
+/** FONTS: the standard fonts a run may use (bold faces named so, and a monospace one for code) */
+const FONTS = ["Times-Roman", "Helvetica", "Helvetica-Bold", "Times-Bold", "Courier"] as const;
 export type TypesetFont = (typeof FONTS)[number];
 
 /** typesetPdf returns the bytes of a PDF of A4 pages (595 x 842 pt), one list of runs per page; text is Latin-1. */
