@@ -219,6 +219,22 @@ describe("a paper's front matter", () => {
     expect(md).toMatch(/^Josephine Banda1\*, Antje Moyo2,3, Charles Phiri 3 and Noor Alide4$/m);
     expect(md.match(/^#+ /gm)).toHaveLength(2);
   });
+
+  test("a byline whose affiliation marks are raised (superscripts) is text too", async () => {
+    const md = await pagesMarkdown([
+      [
+        { font: "Helvetica", size: 22, x: 57, y: 760, text: "Barriers to quality improvement in a hospital" },
+        ...runsInLine(735, [["Sam Hall", 11], ["1", 7, 4], [", Tom Cole", 11], ["2,3", 7, 4], [", Alma Rose", 11], ["3", 7, 4], [" and Lea Moss", 11], ["4", 7, 4]]),
+        { font: "Times-Bold", size: 10.5, x: 63, y: 710, text: "Abstract" },
+        ...prose(14, 695),
+        ...prose(10, 500, 10, 95, 6),
+      ],
+    ]);
+    expect(md).toMatch(/^# Barriers to quality improvement in a hospital$/m);
+    expect(md).toContain("Sam Hall<sup>1</sup>, Tom Cole<sup>2,3</sup>");
+    expect(md).not.toMatch(/^#+ .*Sam Hall/m);
+    expect(md.match(/^#+ /gm)).toHaveLength(2);
+  });
 });
 
 describe("two columns", () => {

@@ -2184,7 +2184,8 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
   for (const page of pages) {
     for (const block of page.blocks) {
       if (removed.has(block) || block.kind !== "text") continue;
-      const text = blockText(block);
+      // (marks set raised are superscripts by now: "Duah<sup>1*</sup>" is read as "Duah1*")
+      const text = blockText(block).replace(SCRIPT_TAG, "");
       if ((text.match(/,/g) ?? []).length >= 2 && (text.match(AFFILIATION_MARK) ?? []).length >= 2) found.add(block);
     }
   }
