@@ -566,7 +566,7 @@ const LEAD_SEARCH_ELEMENTS = 200;
  * byline); one short paragraph of text with few links, not a date line. Returns a copy (Readability
  * rewrites the page) and its text.
  */
-function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, titles: string[], descriptions: string[] = []): Lead | null {
+function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, titles: string[], descriptions: PageDescription[] = []): Lead | null {
   const all = (body as unknown as DomElement).querySelectorAll("*");
   const found = headlineOf(all, stats, titles);
   if (!found) return null;
@@ -606,15 +606,11 @@ const DESCRIPTION_CUT = /\s*(?:\.{3}|…|\[(?:…|\.{3})\])\s*$/;
  * so a block of that text under the headline is the lead, whatever its markup (an <h3> after the
  * share buttons, a <div itemprop=description>, a bold paragraph).
  */
-function isDescribed(el: DomElement, descriptions: string[]): boolean {
+function isDescribed(el: DomElement, descriptions: PageDescription[]): boolean {
   if (descriptions.length === 0) return false;
   const text = normalizeSpace(el.textContent ?? "");
   if (countChars(text) < LEAD_MIN_CHARS) return false;
-  return descriptions.some((description) => {
-    if (text === description) return true;
-    const cut = description.replace(DESCRIPTION_CUT, "");
-    return cut !== description && countChars(cut) >= LEAD_MIN_CHARS && text.startsWith(cut);
-  });
+  return descriptions.some(({ whole, cut }) => text === whole || (cut !== null && text.startsWith(cut)));
 }
 
 /** Lead is the lead found under the headline: a copy of its element and its text, spaces normalised. */
@@ -1065,14 +1061,22 @@ function pageTitlesOf(document: Document): string[] {
  * pageDescriptionsOf: the page's own summary in its head (meta description, og:description,
  * twitter:description), spaces normalised; newsrooms and blog engines fill it from the standfirst.
  */
-function pageDescriptionsOf(document: Document): string[] {
+function pageDescriptionsOf(document: Document): PageDescription[] {
   const metas = document.querySelectorAll('meta[name="description"], meta[property="og:description"], meta[name="twitter:description"], meta[property="twitter:description"]');
-  const found = new Set<string>();
+  const found = new Map<string, PageDescription>();
   for (let i = 0; i < metas.length; i++) {
-    const text = normalizeSpace(metas[i]!.getAttribute("content") ?? "");
-    if (countChars(text) >= LEAD_MIN_CHARS) found.add(text);
+    const whole = normalizeSpace(metas[i]!.getAttribute("content") ?? "");
+    if (countChars(whole) < LEAD_MIN_CHARS || found.has(whole)) continue;
+    const cut = whole.replace(DESCRIPTION_CUT, "");
+    found.set(whole, { whole, cut: cut !== whole && countChars(cut) >= LEAD_MIN_CHARS ? cut : null });
   }
-  return [...found];
+  return [...found.values()];
+}
+
+/** PageDescription: a page's description, and the text before its "..." when it was cut short (else null) */
+interface PageDescription {
+  whole: string;
+  cut: string | null;
 }
 
 /** bodyOf: the page's body, or its root element when it has none. */
