@@ -20,7 +20,7 @@
  */
 import type { FieldDefinition } from "../../schema/typed";
 import type { Line, ParsedDocument } from "./parse";
-import { cleanText, type DecimalMark } from "./values";
+import { cleanText, normaliseDigits, type DecimalMark } from "./values";
 
 /** ItemRole: what a member of a line item holds. */
 export type ItemRole = "description" | "quantity" | "unit_price" | "amount";
@@ -144,30 +144,13 @@ function rowNumbers(text: string, mark: DecimalMark): RowNumber[] {
   for (const m of text.matchAll(ROW_NUMBER)) {
     const digits = m[0].replace(/[^\d.,'’\u00a0\u202f]/g, "");
     if (/^\d{7,}$/.test(digits)) continue;
-    const value = rowValue(digits, mark);
+    const value = normaliseDigits(digits, mark);
     if (value === null) continue;
     const end = m.index! + m[0].length;
     const negative = /^[-−]/.test(m[0].trim());
     out.push({ value: negative ? -value : value, raw: digits, start: m.index!, end, percent: /^\s?%/.test(text.slice(end)) });
   }
   return out;
-}
-
-/**
- * rowValue reads a row's digits: the last separator is the decimal mark when both "." and "," appear
- * or it is not followed by exactly three digits ("41,1765", "9,9000"); a lone separator before three
- * digits is the document's decimal mark when it writes that one, else a thousands separator.
- */
-function rowValue(digits: string, mark: DecimalMark): number | null {
-  const s = digits.replace(/['’\u00a0\u202f]/g, "");
-  const seps = s.match(/[.,]/g) ?? [];
-  if (!seps.length) return Number(s);
-  const last = s.lastIndexOf(seps.at(-1)!);
-  const decimals = s.length - last - 1;
-  const mixed = new Set(seps).size > 1;
-  const decimal = mixed || (seps.length === 1 && (decimals !== 3 || seps[0] === mark || (mark === null && seps[0] === ".")));
-  const n = decimal ? Number(s.slice(0, last).replace(/[.,]/g, "") + "." + s.slice(last + 1)) : Number(s.replace(/[.,]/g, ""));
-  return Number.isFinite(n) ? n : null;
 }
 
 /** near: two amounts equal to the cent, allowing a unit price printed with more decimals than the amount (41,1765 x 1 = 41,18). */

@@ -75,12 +75,13 @@ export function decimalMarkOf(text: string): DecimalMark {
 }
 
 /**
- * normaliseDigits reads "1,234.50", "1.234,50", "1 234,50" and "1'234.50" / "1’234.50" (Swiss) as 1234.5. A lone
- * separator before three digits ("1.234", "1,234") is read by the document's decimal mark when it
- * has one (a thousands separator unless it is the mark), else "," as thousands and "." as decimals.
+ * normaliseDigits reads "1,234.50", "1.234,50", "1 234,50" and "1'234.50" / "1’234.50" (Swiss) as 1234.5; a
+ * space may be a no-break one. A lone separator before three digits ("1.234", "1,234") is read by the
+ * document's decimal mark when it has one (a thousands separator unless it is the mark), else "," as
+ * thousands and "." as decimals.
  */
-function normaliseDigits(raw: string, mark: DecimalMark = null): number | null {
-  let s = raw.replace(/['’ ]/g, "");
+export function normaliseDigits(raw: string, mark: DecimalMark = null): number | null {
+  let s = raw.replace(/['’ \u00a0\u202f]/g, "");
   const lastComma = s.lastIndexOf(",");
   const lastDot = s.lastIndexOf(".");
   if (lastComma >= 0 && lastDot >= 0) {
