@@ -1203,6 +1203,30 @@ ${paragraphs()}
   });
 });
 
+describe("main content: text no reader sees, and boxes around the article", () => {
+  const markdown = (html: string) => htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" }).markdown;
+  const main = (html: string) => plain(markdown(html));
+
+  test("screen-reader-only text under any common or site-specific hiding class goes, on every tag; classes that hide only on some screens or hide something else stay", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<div class="box"><span class="hideCompletely">Weitere Informationen</span><p>${PARAGRAPHS[2]}</p><span class="hideCompletely">Ende der weiteren Informationen</span></div>
+<p>${PARAGRAPHS[3]!.replace("promised", '<a href="https://example.org/plan">promised<span class="element-invisible"> (link is external)</span></a>')}</p>
+<p class="u-screen-reader-text">Article continues below</p>
+<h2 class="is-hidden">Navigation for readers of screens</h2>
+<div class="hidden-xs"><p>The ferry's timetable is printed on the back of the market leaflet.</p></div>
+<div class="field field--label-hidden"><p>Tickets cost two euros for adults and one for children.</p></div>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[2]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Weitere Informationen");
+    expect(text).not.toContain("link is external");
+    expect(text).not.toContain("Article continues below");
+    expect(text).not.toContain("Navigation for readers of screens");
+    expect(text).toContain("printed on the back of the market leaflet");
+    expect(text).toContain("Tickets cost two euros");
+  });
+});
+
 describe("main content: the article a page holds only in its data scripts", () => {
   const convert = (html: string) => htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" });
   const TITLE = "Ferry crossings resume after the floods";

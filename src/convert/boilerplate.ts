@@ -55,8 +55,33 @@ const BOILERPLATE_WORDS = new Set([
  * id: "author-bio", "author-box", "about-the-author", "post-author", "saboxplugin-wrap" and "m-a-box" (WordPress plugins).
  */
 const AUTHOR_BOX = /(?:^|[\s_-])(?:author|autor|autorin)[-_]?(?:bio|box|info|description|card|about|details|profile)\b|about[-_]?(?:the[-_]?)?author|\b(?:post|entry|article)[-_]author\b|saboxplugin|\bm-a-box\b/i;
-/** HIDDEN_CLASSES: screen-reader-only text ("Skip to content") */
-const HIDDEN_CLASSES = /(?:^|\s)(?:sr-only|screen-reader-text|visually-hidden|visuallyhidden)(?:\s|$)/i;
+/**
+ * HIDDEN_NAMES: a class that hides its element from the eye, as words (nameWords) after any short
+ * namespace prefix ("u-", "is-", "o-", "h-", "uk-"): screen-reader-only text ("sr-only", "visually-hidden",
+ * "element-invisible", "assistive-text"; "Skip to content", "Ende der weiteren Informationen") and the
+ * plain hiding classes ("hidden", "hide", "hideCompletely"). A class with a breakpoint or a medium
+ * after the word ("hidden-xs", "hide-for-print", "field--label-hidden") hides it only somewhere or
+ * hides something else: not these.
+ */
+const HIDDEN_NAMES = new Set([
+  "sr only", "sr only focusable", "sr text", "screen reader text", "screen reader only", "screenreader text", "screenreader only", "screenreader",
+  "visually hidden", "visuallyhidden", "element invisible", "element hidden", "assistive text", "offscreen", "invisible",
+  "hidden", "hide", "hide completely", "hidden completely", "hide text", "hidden text", "hidden link text",
+]);
+/** HIDDEN_PREFIXES: a namespace word before a hiding class ("u-screen-reader-text", "is-hidden", "sharing-screen-reader-text") */
+const HIDDEN_PREFIXES = new Set(["u", "is", "o", "h", "uk", "c", "t", "a", "js", "sharing", "avia", "sbi", "wp"]);
+
+/** hasHiddenName: one of the element's classes hides it from the eye (HIDDEN_NAMES). */
+export function hasHiddenName(cls: string): boolean {
+  for (const name of cls.split(/\s+/)) {
+    if (!name) continue;
+    const words = nameWords(name).filter(Boolean);
+    let from = 0;
+    while (from < words.length - 1 && HIDDEN_PREFIXES.has(words[from]!)) from++;
+    if (HIDDEN_NAMES.has(words.slice(from).join(" "))) return true;
+  }
+  return false;
+}
 const KEEP_TAGS = new Set(["html", "body", "main", "article"]);
 /** CONTENT_TAGS are never dropped for their class or id alone: headings and paragraphs carry theme classes too */
 const CONTENT_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "p", "pre", "code", "table", "thead", "tbody", "tr", "td", "th", "blockquote", "figure", "img"]);
@@ -87,10 +112,11 @@ export function chromeKind(el: DomElement): "markup" | "name" | null {
   // A custom element named for chrome ("pp-navigation", "site-footer") is chrome by name.
   if (tag.includes("-") && hasBoilerplateName(tag)) return "name";
   const cls = el.getAttribute("class") ?? "";
+  // Text a browser shows to no one but screen readers is not content, whatever the tag.
+  if (cls && hasHiddenName(cls)) return "markup";
   // A paragraph's class or id rarely names chrome, but Readability turns wrapper divs into <p> (their names kept).
   if (tag === "p") return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") ? "name" : null;
   if (CONTENT_TAGS.has(tag)) return null;
-  if (cls && HIDDEN_CLASSES.test(cls)) return "markup";
   if (/breadcrumb/i.test(el.getAttribute("itemtype") ?? "")) return "markup";
   if (/cookie|consent|breadcrumb/i.test(el.getAttribute("aria-label") ?? "")) return "markup";
   if (AUTHOR_BOX.test(cls) || AUTHOR_BOX.test(el.getAttribute("id") ?? "")) return "markup";
