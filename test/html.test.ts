@@ -1225,6 +1225,32 @@ describe("main content: text no reader sees, and boxes around the article", () =
     expect(text).toContain("printed on the back of the market leaflet");
     expect(text).toContain("Tickets cost two euros");
   });
+
+  test("an article inside an 'above-footer' wrapper wins over the advertiser disclosure beside it; the disclosure, the sign-up box, the author blurb and a featured-image credit go", () => {
+    const disclosure = "Many of the credit card offers that appear on the website are from credit card companies from which the Ferry Guide receives compensation. This compensation may impact how and where products appear on this site (including the order in which they appear). This site does not include all credit card companies or all available credit card offers, and the offers change every month. Please view our advertising policy page for more information on how we choose the cards we write about.";
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<div class="above-footer"><div class="post-content"><h1>Ferry crossings resume after the floods</h1>
+<section class="editorial-disclosure"><p>This post contains references to products from one or more of our advertisers. We may receive compensation when you click on links to those products.</p></section>
+${paragraphs()}
+${paragraphs().replace(/ferry/g, "boat")}
+${paragraphs().replace(/ferry/g, "barge")}
+${paragraphs().replace(/ferry/g, "raft")}
+${paragraphs().replace(/ferry/g, "punt")}
+<p><em>Featured image by J. Smith/The Ferry Guide.</em></p>
+<section class="article-email-capture"><div class="iterable-show-success"><h3>Sign-up successful!</h3><p>Welcome to the Ferry Guide!</p></div></section>
+<div class="article-body-content--author-blurb"><p>Jane Doe is a senior river reporter at the Ferry Guide. She joined the team in June 2019 after seven years at the Valley Courier.</p></div>
+</div></div>
+<section class="advertiser-disclosure-body"><h3>Advertiser Disclosure</h3><p>${disclosure}</p><p>Editorial Note: Opinions expressed here are the author's alone, not those of any bank, credit card issuer or ferry line, and have not been reviewed, approved or otherwise endorsed by any of these entities.</p></section>
+</body></html>`;
+    const text = main(html);
+    for (const paragraph of PARAGRAPHS) expect(text).toContain(paragraph);
+    expect(text).not.toContain("Many of the credit card offers");
+    expect(text).not.toContain("one or more of our advertisers");
+    expect(text).not.toContain("Featured image by");
+    expect(text).not.toContain("Sign-up successful");
+    expect(text).not.toContain("Jane Doe is a senior river reporter");
+  });
 });
 
 describe("main content: the article a page holds only in its data scripts", () => {

@@ -44,7 +44,7 @@ const BOILERPLATE_ROLES = new Set([
 const BOILERPLATE_WORDS = new Set([
   "nav", "navbar", "navbox", "navigation", "navpanel", "menu", "menubar", "submenu", "megamenu", "breadcrumb", "breadcrumbs",
   "sidebar", "sidenav", "footer", "masthead", "share", "sharing", "sharebar", "social", "socials", "related", "recommended",
-  "recommendations", "comment", "comments", "kommentar", "kommentare", "comentarios", "commentaires", "commenti", "komentarze", "disqus", "cookie", "cookies", "consent", "gdpr", "newsletter", "subscribe",
+  "recommendations", "comment", "comments", "kommentar", "kommentare", "comentarios", "commentaires", "commenti", "komentarze", "disqus", "cookie", "cookies", "consent", "gdpr", "newsletter", "emailcapture", "optin", "subscribe",
   "subscription", "signup", "ad", "ads", "advert", "adverts", "advertisement", "adsbygoogle", "sponsor", "sponsored", "promo",
   "popup", "modal", "toolbar", "skip", "jump", "pagination", "pager", "widget", "widgets", "tags", "editsection",
   "catlinks", "noprint", "printfooter", "banner", "outbrain", "taboola", "toc", "sitenotice", "authority",
@@ -52,9 +52,9 @@ const BOILERPLATE_WORDS = new Set([
 ]);
 /**
  * AUTHOR_BOX: the author's box under an article (portrait, bio, "more posts by"), named in a class or
- * id: "author-bio", "author-box", "about-the-author", "post-author", "saboxplugin-wrap" and "m-a-box" (WordPress plugins).
+ * id: "author-bio", "author-box", "about-the-author", "post-author", "author-blurb", "saboxplugin-wrap" and "m-a-box" (WordPress plugins).
  */
-const AUTHOR_BOX = /(?:^|[\s_-])(?:author|autor|autorin)[-_]?(?:bio|box|info|description|card|about|details|profile)\b|about[-_]?(?:the[-_]?)?author|\b(?:post|entry|article)[-_]author\b|saboxplugin|\bm-a-box\b/i;
+const AUTHOR_BOX = /(?:^|[\s_-])(?:author|autor|autorin)[-_]?(?:bio|box|info|description|card|about|details|profile|blurb)\b|about[-_]?(?:the[-_]?)?author|\b(?:post|entry|article)[-_]author\b|saboxplugin|\bm-a-box\b/i;
 /**
  * HIDDEN_NAMES: a class that hides its element from the eye, as words (nameWords) after any short
  * namespace prefix ("u-", "is-", "o-", "h-", "uk-"): screen-reader-only text ("sr-only", "visually-hidden",
@@ -141,7 +141,7 @@ const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "copy
  * PHOTO_CREDIT: a short line that names or describes a picture ("Foto: dpa", "Crédits photos : Bestimage",
  * "Credit:", "(Credit: ...)", "Beitragsbild: ...", "Abbildung 4: ...", "Image illustrative : ...", "Photograph by ...")
  */
-const PHOTO_CREDIT = /^\s*\(?\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image(?: illustrative)?|fotografía|picture|beitragsbild|titelbild|titelfoto|headerbild|symbolbild|bildquelle|fotoquelle|abbildung(?:\s*\d+)?|illustration)\s*:|(?:photo(?:graph)?s?|foto|picture|image)\s+(?:by|von|de|di|courtesy)\s)/i;
+const PHOTO_CREDIT = /^\s*\(?\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image(?: illustrative)?|fotografía|picture|beitragsbild|titelbild|titelfoto|headerbild|symbolbild|bildquelle|fotoquelle|abbildung(?:\s*\d+)?|illustration)\s*:|(?:(?:featured|header|hero|cover|lead|top|title|main)\s+)?(?:photo(?:graph)?s?|foto|picture|image)\s+(?:by|von|de|di|courtesy)\s)/i;
 /**
  * SOURCE_LINE: a short line that names where a picture or the report came from ("Quelle: dpa",
  * "(Quelle: Fleischmann/Unsplash/DJV)", "Źródło: Eurostat", "Fuente: EFE", "Source: Reuters")
@@ -300,6 +300,8 @@ function hasBoilerplateName(names: string): boolean {
     if (!name) continue;
     const words = nameWords(name);
     for (let i = 0; i < words.length; i++) {
+      // "above-footer", "before-footer": the region between header and footer, where the article sits.
+      if (words[i] === "footer" && i > 0 && (words[i - 1] === "above" || words[i - 1] === "before")) continue;
       if (BOILERPLATE_WORDS.has(words[i]!)) return true;
       // A chrome word split in two ("news-letter-section", "side-bar") is that word.
       if (i + 1 < words.length && BOILERPLATE_WORDS.has(words[i]! + words[i + 1]!)) return true;
@@ -940,7 +942,7 @@ const CONSENT_SETTINGS = /\b(?:einstellungen|settings|preferences|klick\p{L}*|cl
  * gesponserten Marketing-Inhalt ...", "*Disclosure: Some of the links above are affiliate links,
  * meaning ... Fandom will earn a commission"): it names paid content and says what the page does or earns.
  */
-const PAID_WORDS = /\b(?:gesponsert\p{L}*|sponsored|sponsoris\p{L}*|patrocinad\p{L}*|affiliate(?:[- ]links?)?|provisions?-?links?|partner-?links?|werbelinks?|bezahlte[nr]? (?:inhalt|beitrag|partnerschaft)|paid (?:post|content|partnership)|marketing-inhalt\p{L}*)\b/iu;
+const PAID_WORDS = /\b(?:gesponsert\p{L}*|sponsored|sponsoris\p{L}*|patrocinad\p{L}*|affiliate(?:[- ]links?)?|provisions?-?links?|partner-?links?|werbelinks?|bezahlte[nr]? (?:inhalt|beitrag|partnerschaft)|paid (?:post|content|partnership)|marketing-inhalt\p{L}*|our advertisers|advertising partners?|unsere[rn]? werbepartner\p{L}*)\b/iu;
 const DISCLOSING = /\b(?:disclosure|offenlegung|transparenz\p{L}*|commissions?|provision(?:en)?|earn|verdien\p{L}*|erhalten wir|we (?:may )?receive|(?:this|the) (?:page|post|article|site|content) (?:contains|shows|is|was)|diese[rs]? (?:seite|beitrag|artikel|inhalt) (?:zeigt|enthält|ist|wurde)|esta (?:página|nota) (?:contiene|es)|cette page contient)\b/iu;
 /** SITE_NOTICE_LABEL: a notice set apart in capitals at a paragraph's start ("AVISO IMPORTANTE:", "WICHTIGER HINWEIS:", "DISCLAIMER:") */
 const SITE_NOTICE_LABEL = /^\W*(?:AVISO(?: IMPORTANTE| LEGAL)?|AVVISO|WICHTIGER HINWEIS|HAFTUNGSAUSSCHLUSS|DISCLAIMER|IMPORTANT NOTICE|AVIS IMPORTANT|NOTE TO (?:OUR )?READERS)\s*[:!]/u;
