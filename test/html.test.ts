@@ -1251,6 +1251,20 @@ ${paragraphs().replace(/ferry/g, "punt")}
     expect(text).not.toContain("Sign-up successful");
     expect(text).not.toContain("Jane Doe is a senior river reporter");
   });
+
+  test("a block that is only a 'read more' link ('Weiterlesen', 'Mehr erfahren', 'Read more …') goes; a sentence with such a link stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p><a href="/teaser-1">Weiterlesen</a></p>
+<div><a href="/teaser-2">Mehr erfahren</a></div>
+${paragraphs(2)}
+<p><a href="/abo">Jetzt weiterlesen</a></p>
+<p><a href="/teaser-3">Read more …</a></p>
+<p>The full timetable is on the council's page: <a href="/timetable">read more</a>.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toMatch(/weiterlesen|Mehr erfahren|Read more …/i);
+    expect(text).toContain("The full timetable is on the council's page: read more.");
+  });
 });
 
 describe("main content: the article a page holds only in its data scripts", () => {

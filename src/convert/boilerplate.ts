@@ -778,6 +778,20 @@ function isFollowUs(text: string): boolean {
  * newsletter boxes inside the article), that is a print button's row ("Rezept drucken"), or that
  * points to other articles ("Lesen Sie auch: <link>").
  */
+/**
+ * MORE_LINK: the text of a link that leads on to another page's text ("Weiterlesen", "Read more",
+ * "Mehr erfahren", "Lire la suite", "Czytaj dalej"); a block that is only such a link is a teaser's
+ * tail or a button, never the article's text.
+ */
+const MORE_LINK = /^(?:jetzt |hier )?(?:weiter ?lesen|mehr lesen|mehr erfahren|mehr|mehr infos?|mehr entdecken|mehr zum (?:inhalt|thema)|zum (?:ganzen )?(?:artikel|beitrag)|read (?:more|on)|read the (?:full )?(?:story|article|post)|continue reading|learn more|more|see more|find out more|more info|lire la suite|lire plus|en savoir plus|leer más|seguir leyendo|ver más|leia mais|saiba mais|continua(?: a leggere)?|leggi (?:tutto|di più|l'articolo)|czytaj (?:dalej|więcej)|więcej|lees (?:verder|meer)|meer lezen)\s*(?:…|\.{3}|»|›|>|→|\+)?$/i;
+
+/** isMoreLink: the block's whole text is one link that reads MORE_LINK. */
+function isMoreLink(el: DomElement, s: TextStats): boolean {
+  if (s.linkText !== s.text || s.text > 30) return false;
+  const links = el.querySelectorAll("a");
+  return links.length === 1 && MORE_LINK.test(normalizeSpace(links[0]!.textContent ?? ""));
+}
+
 function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const tag = el.nodeName.toLowerCase();
   const heading = HEADING_TAGS.has(tag);
@@ -790,6 +804,7 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   // A heading over the box is the box's title: "Unterstütze RosaMag!", "Artikel gefallen? Vergiss nicht zu teilen!"
   if (heading) return s.text <= ENGAGE_HEADING_MAX_CHARS && ENGAGE_ASK.test(text);
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
+  if (isMoreLink(el, s)) return true;
   if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || ENGAGE_ASK.test(text)) return true;
   if (s.text <= PRINT_MAX_CHARS && PRINT_ACTION.test(text)) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
