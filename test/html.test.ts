@@ -1265,6 +1265,16 @@ ${paragraphs(2)}
     expect(text).not.toMatch(/weiterlesen|Mehr erfahren|Read more …/i);
     expect(text).toContain("The full timetable is on the council's page: read more.");
   });
+
+  test("a block that is only a link offering a download (press photos) goes; a sentence that links a file stays", () => {
+    const html = articlePage(`${paragraphs()}
+<p>The council's flood report is online as a PDF: <a href="/flood-report.pdf">download the report</a>.</p>
+<p><strong><a href="/press/portraits.zip">Portraits of the ferryman can be found here for download.</a></strong></p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Portraits of the ferryman");
+    expect(text).toContain("The council's flood report is online as a PDF: download the report.");
+  });
 });
 
 describe("main content: the article a page holds only in its data scripts", () => {

@@ -785,11 +785,22 @@ function isFollowUs(text: string): boolean {
  */
 const MORE_LINK = /^(?:jetzt |hier )?(?:weiter ?lesen|mehr lesen|mehr erfahren|mehr|mehr infos?|mehr entdecken|mehr zum (?:inhalt|thema)|zum (?:ganzen )?(?:artikel|beitrag)|read (?:more|on)|read the (?:full )?(?:story|article|post)|continue reading|learn more|more|see more|find out more|more info|lire la suite|lire plus|en savoir plus|leer más|seguir leyendo|ver más|leia mais|saiba mais|continua(?: a leggere)?|leggi (?:tutto|di più|l'articolo)|czytaj (?:dalej|więcej)|więcej|lees (?:verder|meer)|meer lezen)\s*(?:…|\.{3}|»|›|>|→|\+)?$/i;
 
-/** isMoreLink: the block's whole text is one link that reads MORE_LINK. */
+/**
+ * DOWNLOAD_LINK: a link that offers a file ("Porträtfotos ... zum Download", "Pobierz pdf", "Download
+ * references"): set apart as a block of its own it is a button beside the text, not a sentence of it.
+ */
+const DOWNLOAD_LINK = /\b(?:download\p{L}*|herunterladen|descarga\p{L}*|descargar|télécharg\p{L}*|scarica\p{L}*|pobierz|baixe|baixar)\b/iu;
+/** MORE_LINK_MAX_CHARS, DOWNLOAD_LINK_MAX_CHARS: the longest such link block (non-space characters) */
+const MORE_LINK_MAX_CHARS = 30;
+const DOWNLOAD_LINK_MAX_CHARS = 100;
+
+/** isMoreLink: the block's whole text is one link that reads MORE_LINK or offers a download. */
 function isMoreLink(el: DomElement, s: TextStats): boolean {
-  if (s.linkText !== s.text || s.text > 30) return false;
+  if (s.linkText !== s.text || s.text > DOWNLOAD_LINK_MAX_CHARS) return false;
   const links = el.querySelectorAll("a");
-  return links.length === 1 && MORE_LINK.test(normalizeSpace(links[0]!.textContent ?? ""));
+  if (links.length !== 1) return false;
+  const text = normalizeSpace(links[0]!.textContent ?? "");
+  return (s.text <= MORE_LINK_MAX_CHARS && MORE_LINK.test(text)) || DOWNLOAD_LINK.test(text);
 }
 
 function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
