@@ -1275,6 +1275,19 @@ ${paragraphs(2)}
     expect(text).not.toContain("Portraits of the ferryman");
     expect(text).toContain("The council's flood report is online as a PDF: download the report.");
   });
+
+  test("a lightbox button beside a picture ('Vergrößern', 'click to enlarge') goes with the caption that repeats the alt text; the picture stays, also when the button wraps it", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<div class="visual inline"><picture><img src="/fog.jpg" alt="The ferry at the eastern landing in the morning fog."></picture><div class="description"><a class="btn" href="/fog_original.jpg"><strong>Vergrößern</strong></a><strong class="title">The ferry at the eastern landing in the morning fog.</strong><div class="box"><span class="copy"></span></div></div></div>
+<p><a href="/pier_original.jpg"><span>click to enlarge</span> <img src="/pier.jpg" alt="The new pier"></a></p>
+${paragraphs(2)}`);
+    const md = markdown(html);
+    expect(md).toContain("![The ferry at the eastern landing in the morning fog.](https://example.com/fog.jpg)");
+    expect(md).toContain("![The new pier](https://example.com/pier.jpg)");
+    expect(md).not.toMatch(/Vergrößern|click to enlarge/i);
+    expect(md.match(/The ferry at the eastern landing in the morning fog/g)).toHaveLength(1);
+    expect(main(html)).toContain(PARAGRAPHS[3]!);
+  });
 });
 
 describe("main content: the article a page holds only in its data scripts", () => {

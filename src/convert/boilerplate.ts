@@ -204,9 +204,28 @@ function isGallery(root: DomNode): boolean {
 
 /** captionTest: isCaption for the article under `root`, except that a gallery's captions are its text. */
 function captionTest(root: DomNode, stats: Map<DomNode, TextStats>): (el: DomElement) => boolean {
-  if (isGallery(root)) return (el) => !inPictureFigure(el) && el.nodeName.toLowerCase() !== "figcaption" && isCaption(el, stats);
+  if (isGallery(root)) return (el) => isEnlargeLink(el) || (!inPictureFigure(el) && el.nodeName.toLowerCase() !== "figcaption" && isCaption(el, stats));
   const described = altCaptions(root);
-  return (el) => described.has(el) || isCaption(el, stats);
+  return (el) => described.has(el) || isEnlargeLink(el) || isCaption(el, stats);
+}
+
+/**
+ * ENLARGE: the words of a lightbox button beside a picture ("Vergrößern", "Zum Vergrößern bitte
+ * anklicken", "Click to enlarge", "Agrandir", "Ampliar", "Powiększ"), at the start of a caption.
+ */
+const ENLARGE = /^\s*(?:(?:zum |bild |foto )?vergrößern(?: bitte)?(?: (?:an)?klicken)?|(?:click (?:here )?to |)enlarge(?: image| photo| picture)?|view (?:larger|full[- ]size)(?: image)?|agrandir(?: l'image)?|ampliar(?: imagen| foto)?|powiększ(?: zdjęcie)?|ingrandisci|vergroten)\s*[:.]?\s*/i;
+/** ENLARGE_MAX_CHARS: the longest lightbox button (non-space characters) */
+const ENLARGE_MAX_CHARS = 32;
+
+/** isEnlargeLink: a link (or a short text block) that is only a lightbox button's words, without the picture. */
+function isEnlargeLink(el: DomElement): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (tag !== "a" && tag !== "span" && tag !== "button" && tag !== "p") return false;
+  const text = el.textContent ?? "";
+  if (countChars(text) > ENLARGE_MAX_CHARS) return false;
+  const match = ENLARGE.exec(text);
+  // The button may wrap the picture itself ("click to enlarge <img>"): the picture stays.
+  return match !== null && match[0].length === text.length && el.querySelectorAll("img, picture").length === 0;
 }
 
 /** ALT_CAPTION_MIN_CHARS: an image's alt text this long (non-space characters) is a sentence a caption can repeat; ALT_CAPTION_EXTRA_CHARS: what a caption adds to it (a credit) */
@@ -233,7 +252,8 @@ function altCaptions(root: DomNode): Set<DomNode> {
     for (let up = 0; up < 3 && node !== root; up++) {
       for (let next = nextElement(node), seen = 0; next && seen < 3; next = nextElement(next), seen++) {
         if (!CAPTION_TEXT_TAGS.has(next.nodeName.toLowerCase())) continue;
-        const text = normalizeSpace(next.textContent ?? "").toLowerCase();
+        // A lightbox button in front of the caption ("Vergrößern Kommt das iPhone 14 ohne Notch?") is not its text.
+        const text = normalizeSpace(next.textContent ?? "").toLowerCase().replace(ENLARGE, "");
         if (!text) continue;
         if (countChars(text) <= altChars + ALT_CAPTION_EXTRA_CHARS && text.startsWith(alt) && next.querySelectorAll("img, picture, video, table, p + p").length === 0) found.add(next);
         break;
