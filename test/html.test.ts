@@ -1203,6 +1203,93 @@ ${paragraphs()}
   });
 });
 
+describe("main content: text no reader sees, and boxes around the article", () => {
+  const markdown = (html: string) => htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" }).markdown;
+  const main = (html: string) => plain(markdown(html));
+
+  test("screen-reader-only text under any common or site-specific hiding class goes, on every tag; classes that hide only on some screens or hide something else stay", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<div class="box"><span class="hideCompletely">Weitere Informationen</span><p>${PARAGRAPHS[2]}</p><span class="hideCompletely">Ende der weiteren Informationen</span></div>
+<p>${PARAGRAPHS[3]!.replace("promised", '<a href="https://example.org/plan">promised<span class="element-invisible"> (link is external)</span></a>')}</p>
+<p class="u-screen-reader-text">Article continues below</p>
+<h2 class="is-hidden">Navigation for readers of screens</h2>
+<div class="hidden-xs"><p>The ferry's timetable is printed on the back of the market leaflet.</p></div>
+<div class="field field--label-hidden"><p>Tickets cost two euros for adults and one for children.</p></div>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[2]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Weitere Informationen");
+    expect(text).not.toContain("link is external");
+    expect(text).not.toContain("Article continues below");
+    expect(text).not.toContain("Navigation for readers of screens");
+    expect(text).toContain("printed on the back of the market leaflet");
+    expect(text).toContain("Tickets cost two euros");
+  });
+
+  test("an article inside an 'above-footer' wrapper wins over the advertiser disclosure beside it; the disclosure, the sign-up box, the author blurb and a featured-image credit go", () => {
+    const disclosure = "Many of the credit card offers that appear on the website are from credit card companies from which the Ferry Guide receives compensation. This compensation may impact how and where products appear on this site (including the order in which they appear). This site does not include all credit card companies or all available credit card offers, and the offers change every month. Please view our advertising policy page for more information on how we choose the cards we write about.";
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<div class="above-footer"><div class="post-content"><h1>Ferry crossings resume after the floods</h1>
+<section class="editorial-disclosure"><p>This post contains references to products from one or more of our advertisers. We may receive compensation when you click on links to those products.</p></section>
+${paragraphs()}
+${paragraphs().replace(/ferry/g, "boat")}
+${paragraphs().replace(/ferry/g, "barge")}
+${paragraphs().replace(/ferry/g, "raft")}
+${paragraphs().replace(/ferry/g, "punt")}
+<p><em>Featured image by J. Smith/The Ferry Guide.</em></p>
+<section class="article-email-capture"><div class="iterable-show-success"><h3>Sign-up successful!</h3><p>Welcome to the Ferry Guide!</p></div></section>
+<div class="article-body-content--author-blurb"><p>Jane Doe is a senior river reporter at the Ferry Guide. She joined the team in June 2019 after seven years at the Valley Courier.</p></div>
+</div></div>
+<section class="advertiser-disclosure-body"><h3>Advertiser Disclosure</h3><p>${disclosure}</p><p>Editorial Note: Opinions expressed here are the author's alone, not those of any bank, credit card issuer or ferry line, and have not been reviewed, approved or otherwise endorsed by any of these entities.</p></section>
+</body></html>`;
+    const text = main(html);
+    for (const paragraph of PARAGRAPHS) expect(text).toContain(paragraph);
+    expect(text).not.toContain("Many of the credit card offers");
+    expect(text).not.toContain("one or more of our advertisers");
+    expect(text).not.toContain("Featured image by");
+    expect(text).not.toContain("Sign-up successful");
+    expect(text).not.toContain("Jane Doe is a senior river reporter");
+  });
+
+  test("a block that is only a 'read more' link ('Weiterlesen', 'Mehr erfahren', 'Read more …') goes; a sentence with such a link stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p><a href="/teaser-1">Weiterlesen</a></p>
+<div><a href="/teaser-2">Mehr erfahren</a></div>
+${paragraphs(2)}
+<p><a href="/abo">Jetzt weiterlesen</a></p>
+<p><a href="/teaser-3">Read more …</a></p>
+<p>The full timetable is on the council's page: <a href="/timetable">read more</a>.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toMatch(/weiterlesen|Mehr erfahren|Read more …/i);
+    expect(text).toContain("The full timetable is on the council's page: read more.");
+  });
+
+  test("a block that is only a link offering a download (press photos) goes; a sentence that links a file stays", () => {
+    const html = articlePage(`${paragraphs()}
+<p>The council's flood report is online as a PDF: <a href="/flood-report.pdf">download the report</a>.</p>
+<p><strong><a href="/press/portraits.zip">Portraits of the ferryman can be found here for download.</a></strong></p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Portraits of the ferryman");
+    expect(text).toContain("The council's flood report is online as a PDF: download the report.");
+  });
+
+  test("a lightbox button beside a picture ('Vergrößern', 'click to enlarge') goes with the caption that repeats the alt text; the picture stays, also when the button wraps it", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<div class="visual inline"><picture><img src="/fog.jpg" alt="The ferry at the eastern landing in the morning fog."></picture><div class="description"><a class="btn" href="/fog_original.jpg"><strong>Vergrößern</strong></a><strong class="title">The ferry at the eastern landing in the morning fog.</strong><div class="box"><span class="copy"></span></div></div></div>
+<p><a href="/pier_original.jpg"><span>click to enlarge</span> <img src="/pier.jpg" alt="The new pier"></a></p>
+${paragraphs(2)}`);
+    const md = markdown(html);
+    expect(md).toContain("![The ferry at the eastern landing in the morning fog.](https://example.com/fog.jpg)");
+    expect(md).toContain("![The new pier](https://example.com/pier.jpg)");
+    expect(md).not.toMatch(/Vergrößern|click to enlarge/i);
+    expect(md.match(/The ferry at the eastern landing in the morning fog/g)).toHaveLength(1);
+    expect(main(html)).toContain(PARAGRAPHS[3]!);
+  });
+});
+
 describe("main content: the article a page holds only in its data scripts", () => {
   const convert = (html: string) => htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" });
   const TITLE = "Ferry crossings resume after the floods";

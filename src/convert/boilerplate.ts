@@ -44,7 +44,7 @@ const BOILERPLATE_ROLES = new Set([
 const BOILERPLATE_WORDS = new Set([
   "nav", "navbar", "navbox", "navigation", "navpanel", "menu", "menubar", "submenu", "megamenu", "breadcrumb", "breadcrumbs",
   "sidebar", "sidenav", "footer", "masthead", "share", "sharing", "sharebar", "social", "socials", "related", "recommended",
-  "recommendations", "comment", "comments", "kommentar", "kommentare", "comentarios", "commentaires", "commenti", "komentarze", "disqus", "cookie", "cookies", "consent", "gdpr", "newsletter", "subscribe",
+  "recommendations", "comment", "comments", "kommentar", "kommentare", "comentarios", "commentaires", "commenti", "komentarze", "disqus", "cookie", "cookies", "consent", "gdpr", "newsletter", "emailcapture", "optin", "subscribe",
   "subscription", "signup", "ad", "ads", "advert", "adverts", "advertisement", "adsbygoogle", "sponsor", "sponsored", "promo",
   "popup", "modal", "toolbar", "skip", "jump", "pagination", "pager", "widget", "widgets", "tags", "editsection",
   "catlinks", "noprint", "printfooter", "banner", "outbrain", "taboola", "toc", "sitenotice", "authority",
@@ -52,11 +52,36 @@ const BOILERPLATE_WORDS = new Set([
 ]);
 /**
  * AUTHOR_BOX: the author's box under an article (portrait, bio, "more posts by"), named in a class or
- * id: "author-bio", "author-box", "about-the-author", "post-author", "saboxplugin-wrap" and "m-a-box" (WordPress plugins).
+ * id: "author-bio", "author-box", "about-the-author", "post-author", "author-blurb", "saboxplugin-wrap" and "m-a-box" (WordPress plugins).
  */
-const AUTHOR_BOX = /(?:^|[\s_-])(?:author|autor|autorin)[-_]?(?:bio|box|info|description|card|about|details|profile)\b|about[-_]?(?:the[-_]?)?author|\b(?:post|entry|article)[-_]author\b|saboxplugin|\bm-a-box\b/i;
-/** HIDDEN_CLASSES: screen-reader-only text ("Skip to content") */
-const HIDDEN_CLASSES = /(?:^|\s)(?:sr-only|screen-reader-text|visually-hidden|visuallyhidden)(?:\s|$)/i;
+const AUTHOR_BOX = /(?:^|[\s_-])(?:author|autor|autorin)[-_]?(?:bio|box|info|description|card|about|details|profile|blurb)\b|about[-_]?(?:the[-_]?)?author|\b(?:post|entry|article)[-_]author\b|saboxplugin|\bm-a-box\b/i;
+/**
+ * HIDDEN_NAMES: a class that hides its element from the eye, as words (nameWords) after any short
+ * namespace prefix ("u-", "is-", "o-", "h-", "uk-"): screen-reader-only text ("sr-only", "visually-hidden",
+ * "element-invisible", "assistive-text"; "Skip to content", "Ende der weiteren Informationen") and the
+ * plain hiding classes ("hidden", "hide", "hideCompletely"). A class with a breakpoint or a medium
+ * after the word ("hidden-xs", "hide-for-print", "field--label-hidden") hides it only somewhere or
+ * hides something else: not these.
+ */
+const HIDDEN_NAMES = new Set([
+  "sr only", "sr only focusable", "sr text", "screen reader text", "screen reader only", "screenreader text", "screenreader only", "screenreader",
+  "visually hidden", "visuallyhidden", "element invisible", "element hidden", "assistive text", "offscreen", "invisible",
+  "hidden", "hide", "hide completely", "hidden completely", "hide text", "hidden text", "hidden link text",
+]);
+/** HIDDEN_PREFIXES: a namespace word before a hiding class ("u-screen-reader-text", "is-hidden", "sharing-screen-reader-text") */
+const HIDDEN_PREFIXES = new Set(["u", "is", "o", "h", "uk", "c", "t", "a", "js", "sharing", "avia", "sbi", "wp"]);
+
+/** hasHiddenName: one of the element's classes hides it from the eye (HIDDEN_NAMES). */
+export function hasHiddenName(cls: string): boolean {
+  for (const name of cls.split(/\s+/)) {
+    if (!name) continue;
+    const words = nameWords(name).filter(Boolean);
+    let from = 0;
+    while (from < words.length - 1 && HIDDEN_PREFIXES.has(words[from]!)) from++;
+    if (HIDDEN_NAMES.has(words.slice(from).join(" "))) return true;
+  }
+  return false;
+}
 const KEEP_TAGS = new Set(["html", "body", "main", "article"]);
 /** CONTENT_TAGS are never dropped for their class or id alone: headings and paragraphs carry theme classes too */
 const CONTENT_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "p", "pre", "code", "table", "thead", "tbody", "tr", "td", "th", "blockquote", "figure", "img"]);
@@ -87,10 +112,11 @@ export function chromeKind(el: DomElement): "markup" | "name" | null {
   // A custom element named for chrome ("pp-navigation", "site-footer") is chrome by name.
   if (tag.includes("-") && hasBoilerplateName(tag)) return "name";
   const cls = el.getAttribute("class") ?? "";
+  // Text a browser shows to no one but screen readers is not content, whatever the tag.
+  if (cls && hasHiddenName(cls)) return "markup";
   // A paragraph's class or id rarely names chrome, but Readability turns wrapper divs into <p> (their names kept).
   if (tag === "p") return hasBoilerplateName(cls) || hasBoilerplateName(el.getAttribute("id") ?? "") ? "name" : null;
   if (CONTENT_TAGS.has(tag)) return null;
-  if (cls && HIDDEN_CLASSES.test(cls)) return "markup";
   if (/breadcrumb/i.test(el.getAttribute("itemtype") ?? "")) return "markup";
   if (/cookie|consent|breadcrumb/i.test(el.getAttribute("aria-label") ?? "")) return "markup";
   if (AUTHOR_BOX.test(cls) || AUTHOR_BOX.test(el.getAttribute("id") ?? "")) return "markup";
@@ -115,7 +141,7 @@ const CAPTION_WORDS = new Set(["caption", "captions", "credit", "credits", "copy
  * PHOTO_CREDIT: a short line that names or describes a picture ("Foto: dpa", "Crédits photos : Bestimage",
  * "Credit:", "(Credit: ...)", "Beitragsbild: ...", "Abbildung 4: ...", "Image illustrative : ...", "Photograph by ...")
  */
-const PHOTO_CREDIT = /^\s*\(?\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image(?: illustrative)?|fotografía|picture|beitragsbild|titelbild|titelfoto|headerbild|symbolbild|bildquelle|fotoquelle|abbildung(?:\s*\d+)?|illustration)\s*:|(?:photo(?:graph)?s?|foto|picture|image)\s+(?:by|von|de|di|courtesy)\s)/i;
+const PHOTO_CREDIT = /^\s*\(?\s*(?:(?:fotos?|photos?|bild(?:er)?|credits?|crédits?(?: photos?)?|imagen|image(?: illustrative)?|fotografía|picture|beitragsbild|titelbild|titelfoto|headerbild|symbolbild|bildquelle|fotoquelle|abbildung(?:\s*\d+)?|illustration)\s*:|(?:(?:featured|header|hero|cover|lead|top|title|main)\s+)?(?:photo(?:graph)?s?|foto|picture|image)\s+(?:by|von|de|di|courtesy)\s)/i;
 /**
  * SOURCE_LINE: a short line that names where a picture or the report came from ("Quelle: dpa",
  * "(Quelle: Fleischmann/Unsplash/DJV)", "Źródło: Eurostat", "Fuente: EFE", "Source: Reuters")
@@ -178,9 +204,28 @@ function isGallery(root: DomNode): boolean {
 
 /** captionTest: isCaption for the article under `root`, except that a gallery's captions are its text. */
 function captionTest(root: DomNode, stats: Map<DomNode, TextStats>): (el: DomElement) => boolean {
-  if (isGallery(root)) return (el) => !inPictureFigure(el) && el.nodeName.toLowerCase() !== "figcaption" && isCaption(el, stats);
+  if (isGallery(root)) return (el) => isEnlargeLink(el) || (!inPictureFigure(el) && el.nodeName.toLowerCase() !== "figcaption" && isCaption(el, stats));
   const described = altCaptions(root);
-  return (el) => described.has(el) || isCaption(el, stats);
+  return (el) => described.has(el) || isEnlargeLink(el) || isCaption(el, stats);
+}
+
+/**
+ * ENLARGE: the words of a lightbox button beside a picture ("Vergrößern", "Zum Vergrößern bitte
+ * anklicken", "Click to enlarge", "Agrandir", "Ampliar", "Powiększ"), at the start of a caption.
+ */
+const ENLARGE = /^\s*(?:(?:zum |bild |foto )?vergrößern(?: bitte)?(?: (?:an)?klicken)?|(?:click (?:here )?to |)enlarge(?: image| photo| picture)?|view (?:larger|full[- ]size)(?: image)?|agrandir(?: l'image)?|ampliar(?: imagen| foto)?|powiększ(?: zdjęcie)?|ingrandisci|vergroten)\s*[:.]?\s*/i;
+/** ENLARGE_MAX_CHARS: the longest lightbox button (non-space characters) */
+const ENLARGE_MAX_CHARS = 32;
+
+/** isEnlargeLink: a link (or a short text block) that is only a lightbox button's words, without the picture. */
+function isEnlargeLink(el: DomElement): boolean {
+  const tag = el.nodeName.toLowerCase();
+  if (tag !== "a" && tag !== "span" && tag !== "button" && tag !== "p") return false;
+  const text = el.textContent ?? "";
+  if (countChars(text) > ENLARGE_MAX_CHARS) return false;
+  const match = ENLARGE.exec(text);
+  // The button may wrap the picture itself ("click to enlarge <img>"): the picture stays.
+  return match !== null && match[0].length === text.length && el.querySelectorAll("img, picture").length === 0;
 }
 
 /** ALT_CAPTION_MIN_CHARS: an image's alt text this long (non-space characters) is a sentence a caption can repeat; ALT_CAPTION_EXTRA_CHARS: what a caption adds to it (a credit) */
@@ -207,7 +252,8 @@ function altCaptions(root: DomNode): Set<DomNode> {
     for (let up = 0; up < 3 && node !== root; up++) {
       for (let next = nextElement(node), seen = 0; next && seen < 3; next = nextElement(next), seen++) {
         if (!CAPTION_TEXT_TAGS.has(next.nodeName.toLowerCase())) continue;
-        const text = normalizeSpace(next.textContent ?? "").toLowerCase();
+        // A lightbox button in front of the caption ("Vergrößern Kommt das iPhone 14 ohne Notch?") is not its text.
+        const text = normalizeSpace(next.textContent ?? "").toLowerCase().replace(ENLARGE, "");
         if (!text) continue;
         if (countChars(text) <= altChars + ALT_CAPTION_EXTRA_CHARS && text.startsWith(alt) && next.querySelectorAll("img, picture, video, table, p + p").length === 0) found.add(next);
         break;
@@ -274,6 +320,8 @@ function hasBoilerplateName(names: string): boolean {
     if (!name) continue;
     const words = nameWords(name);
     for (let i = 0; i < words.length; i++) {
+      // "above-footer", "before-footer": the region between header and footer, where the article sits.
+      if (words[i] === "footer" && i > 0 && (words[i - 1] === "above" || words[i - 1] === "before")) continue;
       if (BOILERPLATE_WORDS.has(words[i]!)) return true;
       // A chrome word split in two ("news-letter-section", "side-bar") is that word.
       if (i + 1 < words.length && BOILERPLATE_WORDS.has(words[i]! + words[i + 1]!)) return true;
@@ -750,6 +798,31 @@ function isFollowUs(text: string): boolean {
  * newsletter boxes inside the article), that is a print button's row ("Rezept drucken"), or that
  * points to other articles ("Lesen Sie auch: <link>").
  */
+/**
+ * MORE_LINK: the text of a link that leads on to another page's text ("Weiterlesen", "Read more",
+ * "Mehr erfahren", "Lire la suite", "Czytaj dalej"); a block that is only such a link is a teaser's
+ * tail or a button, never the article's text.
+ */
+const MORE_LINK = /^(?:jetzt |hier )?(?:weiter ?lesen|mehr lesen|mehr erfahren|mehr|mehr infos?|mehr entdecken|mehr zum (?:inhalt|thema)|zum (?:ganzen )?(?:artikel|beitrag)|read (?:more|on)|read the (?:full )?(?:story|article|post)|continue reading|learn more|more|see more|find out more|more info|lire la suite|lire plus|en savoir plus|leer más|seguir leyendo|ver más|leia mais|saiba mais|continua(?: a leggere)?|leggi (?:tutto|di più|l'articolo)|czytaj (?:dalej|więcej)|więcej|lees (?:verder|meer)|meer lezen)\s*(?:…|\.{3}|»|›|>|→|\+)?$/i;
+
+/**
+ * DOWNLOAD_LINK: a link that offers a file ("Porträtfotos ... zum Download", "Pobierz pdf", "Download
+ * references"): set apart as a block of its own it is a button beside the text, not a sentence of it.
+ */
+const DOWNLOAD_LINK = /\b(?:download\p{L}*|herunterladen|descarga\p{L}*|descargar|télécharg\p{L}*|scarica\p{L}*|pobierz|baixe|baixar)\b/iu;
+/** MORE_LINK_MAX_CHARS, DOWNLOAD_LINK_MAX_CHARS: the longest such link block (non-space characters) */
+const MORE_LINK_MAX_CHARS = 30;
+const DOWNLOAD_LINK_MAX_CHARS = 100;
+
+/** isMoreLink: the block's whole text is one link that reads MORE_LINK or offers a download. */
+function isMoreLink(el: DomElement, s: TextStats): boolean {
+  if (s.linkText !== s.text || s.text > DOWNLOAD_LINK_MAX_CHARS) return false;
+  const links = el.querySelectorAll("a");
+  if (links.length !== 1) return false;
+  const text = normalizeSpace(links[0]!.textContent ?? "");
+  return (s.text <= MORE_LINK_MAX_CHARS && MORE_LINK.test(text)) || DOWNLOAD_LINK.test(text);
+}
+
 function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const tag = el.nodeName.toLowerCase();
   const heading = HEADING_TAGS.has(tag);
@@ -762,6 +835,7 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   // A heading over the box is the box's title: "Unterstütze RosaMag!", "Artikel gefallen? Vergiss nicht zu teilen!"
   if (heading) return s.text <= ENGAGE_HEADING_MAX_CHARS && ENGAGE_ASK.test(text);
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
+  if (isMoreLink(el, s)) return true;
   if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || ENGAGE_ASK.test(text)) return true;
   if (s.text <= PRINT_MAX_CHARS && PRINT_ACTION.test(text)) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
@@ -914,7 +988,7 @@ const CONSENT_SETTINGS = /\b(?:einstellungen|settings|preferences|klick\p{L}*|cl
  * gesponserten Marketing-Inhalt ...", "*Disclosure: Some of the links above are affiliate links,
  * meaning ... Fandom will earn a commission"): it names paid content and says what the page does or earns.
  */
-const PAID_WORDS = /\b(?:gesponsert\p{L}*|sponsored|sponsoris\p{L}*|patrocinad\p{L}*|affiliate(?:[- ]links?)?|provisions?-?links?|partner-?links?|werbelinks?|bezahlte[nr]? (?:inhalt|beitrag|partnerschaft)|paid (?:post|content|partnership)|marketing-inhalt\p{L}*)\b/iu;
+const PAID_WORDS = /\b(?:gesponsert\p{L}*|sponsored|sponsoris\p{L}*|patrocinad\p{L}*|affiliate(?:[- ]links?)?|provisions?-?links?|partner-?links?|werbelinks?|bezahlte[nr]? (?:inhalt|beitrag|partnerschaft)|paid (?:post|content|partnership)|marketing-inhalt\p{L}*|our advertisers|advertising partners?|unsere[rn]? werbepartner\p{L}*)\b/iu;
 const DISCLOSING = /\b(?:disclosure|offenlegung|transparenz\p{L}*|commissions?|provision(?:en)?|earn|verdien\p{L}*|erhalten wir|we (?:may )?receive|(?:this|the) (?:page|post|article|site|content) (?:contains|shows|is|was)|diese[rs]? (?:seite|beitrag|artikel|inhalt) (?:zeigt|enthält|ist|wurde)|esta (?:página|nota) (?:contiene|es)|cette page contient)\b/iu;
 /** SITE_NOTICE_LABEL: a notice set apart in capitals at a paragraph's start ("AVISO IMPORTANTE:", "WICHTIGER HINWEIS:", "DISCLAIMER:") */
 const SITE_NOTICE_LABEL = /^\W*(?:AVISO(?: IMPORTANTE| LEGAL)?|AVVISO|WICHTIGER HINWEIS|HAFTUNGSAUSSCHLUSS|DISCLAIMER|IMPORTANT NOTICE|AVIS IMPORTANT|NOTE TO (?:OUR )?READERS)\s*[:!]/u;
