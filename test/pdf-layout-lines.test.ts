@@ -253,4 +253,23 @@ describe("two columns", () => {
     expect(md).toContain("| State P15 | 1555 | 135.0 | (133.0-137.0) | 465 | 46.0 |");
     expect(md).not.toMatch(/\| References/);
   });
+  test("columns that start below a full-width title and abstract (a paper's first page) are read column by column, not line across line", async () => {
+    // the head: a title, a line of authors and an abstract of 14 lines across the page
+    const head: TypesetRun[] = [
+      { font: "Times-Bold", size: 16, x: 57, y: 790, text: "Patient Experiences of Structured Care Programmes" },
+      { font: "Times-Roman", size: 10, x: 57, y: 770, text: "Ann Author, Ben Author, and Cara Author" },
+      ...prose(14, 740, 9, 120, 3),
+    ];
+    // two columns of 18 lines each under it; the left one opens with a numbered section title
+    const left = [{ font: "Times-Bold" as const, size: 10, x: 57, y: 540, text: "1. Introduction" }, ...prose(17, 526, 10, 44, 5, 57)];
+    const right = [...prose(18, 540, 10, 44, 11, 323)];
+    right[0] = { ...right[0]!, text: "Zebra lines open the right column here" };
+    left[left.length - 1] = { ...left[left.length - 1]!, text: "and the left column ends here." };
+    const md = await pagesMarkdown([[...head, ...left, ...right]]);
+    expect(md).toMatch(/^#+ 1\. Introduction$/m);
+    expect(md).not.toContain("|");
+    // the left column is read to its end before the right column starts
+    expect(md.indexOf("and the left column ends here.")).toBeGreaterThan(0);
+    expect(md.indexOf("Zebra lines open the right column")).toBeGreaterThan(md.indexOf("and the left column ends here."));
+  });
 });

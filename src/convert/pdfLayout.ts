@@ -855,7 +855,13 @@ function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
   return groups;
 }
 
-function findGutter(lines: RawLine[], pageWidth: number): number | null {
+/**
+ * findGutter gives the x of a two-column page's gutter, or null. Columns may start below a
+ * full-width head (a paper's title, authors and abstract) or end above a full-width foot, whose
+ * lines cross the gutter: when too many lines cross it for the page to be two columns, the longest
+ * run of lines that do not (COLUMN_RUN_SHARE of the page's lines at least) is held to the same tests.
+ */
+function findGutter(lines: RawLine[], pageWidth: number, whole = true): number | null {
   if (lines.length < 10) return null;
   // Candidate gutters every 2 pt in the middle of the page. For each, the lines crossing it, and
   // the lines with text left and right of it, counted with difference arrays over the candidates
@@ -903,7 +909,12 @@ function findGutter(lines: RawLine[], pageWidth: number): number | null {
     if (leftCount < lines.length * 0.3 || rightCount < lines.length * 0.3) continue;
     if (!best || crossing < best.crossing) best = { x: from + 2 * k, crossing };
   }
-  if (!best || best.crossing > lines.length * 0.15) return null;
+  if (!best) return null;
+  if (best.crossing > lines.length * 0.15) {
+    if (!whole) return null;
+    const run = longestRunBeside(lines, best.x);
+    return run.length >= COLUMN_RUN_LINES && run.length >= COLUMN_RUN_SHARE * lines.length ? findGutter(run, pageWidth, false) : null;
+  }
   const x = best.x;
   // The width each line covers on a side: justified lines in narrow columns split into many
   // segments at their wide word gaps, so single segments would look narrow.
@@ -926,6 +937,21 @@ function findGutter(lines: RawLine[], pageWidth: number): number | null {
   });
   const cells = rows.filter((l) => l.segs.length >= 3);
   return both.length >= 4 && 2 * rows.length > both.length && 2 * cells.length >= rows.length ? null : x;
+}
+
+/** COLUMN_RUN_LINES, COLUMN_RUN_SHARE: the fewest lines, and the smallest share of a page's lines, of a run of columns between full-width lines */
+const COLUMN_RUN_LINES = 12;
+const COLUMN_RUN_SHARE = 0.4;
+
+/** longestRunBeside: the longest run of consecutive lines (top to bottom) that no segment of crosses x */
+function longestRunBeside(lines: RawLine[], x: number): RawLine[] {
+  let best: RawLine[] = [];
+  let run: RawLine[] = [];
+  for (const line of lines) {
+    if (line.segs.some((seg) => seg.x < x && seg.x2 > x)) run = [];
+    else if ((run = [...run, line]).length > best.length) best = run;
+  }
+  return best;
 }
 
 /** WORDS: three words of letters in a row, as a line of prose has and a row of figures does not */
