@@ -273,3 +273,21 @@ describe("two columns", () => {
     expect(md.indexOf("Zebra lines open the right column")).toBeGreaterThan(md.indexOf("and the left column ends here."));
   });
 });
+
+describe("running headers", () => {
+  test("a header whose words change with the section, and a page number set apart from the journal's name, run with the page and are dropped", async () => {
+    // a book's pages 6 to 10: its page number and the section the page is in, the section changing
+    // on page 7 and 10; a journal's name on every page with the number apart at the right edge on
+    // pages 8 and 9, before it on page 10
+    const sections = ["1.1. TOPOLOGICAL SPACES", "1.2. METRIC SPACES", "1.2. METRIC SPACES", "1.2. METRIC SPACES", "1.3. CONTINUITY"];
+    const pages = sections.map((section, i): TypesetRun[] => {
+      const runs: TypesetRun[] = [{ font: "Times-Roman", size: 9, x: 57, y: 815, text: `${i + 6} ${section}` }, ...prose(30, 780, 10, 95, i * 7)];
+      runs.push(...(i === 4 ? [{ font: "Times-Roman" as const, size: 8, x: 57, y: 30, text: `${i + 6} Journal of Careful Reading` }] : [{ font: "Times-Roman" as const, size: 8, x: 57, y: 30, text: "Journal of Careful Reading" }, ...(i >= 2 ? [{ font: "Times-Roman" as const, size: 8, x: 530, y: 30, text: `${i + 6}` }] : [])]));
+      return runs;
+    });
+    const md = await pagesMarkdown(pages);
+    expect(md).not.toMatch(/SPACES|CONTINUITY|Journal of Careful Reading/);
+    expect(md).not.toMatch(/^\d+$/m);
+    expect(md).toContain("The department keeps records");
+  });
+});

@@ -2065,6 +2065,50 @@ function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
     }
     flush();
   }
+  for (const block of numberedRunningLines(pages, textPages)) removed.add(block);
+  return removed;
+}
+
+/** EDGE_NUMBER: a page number leading or ending a running header's line ("6 1.1. TOPOLOGISCHE RÄUME", "Rehabilitation Research and Practice 3") */
+const EDGE_NUMBER = /^(\d{1,4})\s+\S|\S\s+(\d{1,4})$/;
+
+/**
+ * numberedRunningLines finds running headers and footers whose words change from page to page
+ * (the section a book's page is in) or that are split in parts (the page number apart from the
+ * journal's name): the one-line blocks on the top-most or bottom-most line of a page that are, or
+ * lead or end with, a number that runs with the page (the number less the page's index the same)
+ * at the same height (within 4 pt) on at least 40 % of the pages and three of them.
+ */
+function numberedRunningLines(pages: PageLayout[], textPages: number): LayoutBlock[] {
+  if (textPages < 3) return [];
+  const found: Array<{ block: LayoutBlock; page: number; top: number; offset: number }> = [];
+  for (const page of pages) {
+    if (!page.blocks.length) continue;
+    const top = Math.min(...page.blocks.map((block) => block.top));
+    const bottom = Math.max(...page.blocks.map((block) => block.bottom));
+    for (const block of page.blocks) {
+      if (block.kind !== "text" || block.lines.length !== 1 || (block.top - top > 2 && bottom - block.bottom > 2)) continue;
+      const text = block.lines[0]!.text.trim();
+      const m = /^\d{1,4}$/.exec(text) ?? EDGE_NUMBER.exec(text);
+      if (m) found.push({ block, page: page.page, top: block.top, offset: Number(m[1] ?? m[2] ?? m[0]) - page.page });
+    }
+  }
+  const removed: LayoutBlock[] = [];
+  const groups = new Map<number, typeof found>();
+  for (const entry of found) groups.set(entry.offset, [...(groups.get(entry.offset) ?? []), entry]);
+  for (const list of groups.values()) {
+    const byTop = [...list].sort((a, b) => a.top - b.top);
+    let group: typeof list = [];
+    const flush = () => {
+      if (new Set(group.map((entry) => entry.page)).size >= Math.max(3, Math.ceil(textPages * RUNNING_SHARE))) removed.push(...group.map((entry) => entry.block));
+      group = [];
+    };
+    for (const entry of byTop) {
+      if (group.length && entry.top - group[group.length - 1]!.top > 4) flush();
+      group.push(entry);
+    }
+    flush();
+  }
   return removed;
 }
 
