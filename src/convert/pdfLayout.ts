@@ -1272,7 +1272,8 @@ function isNumberedTitleLine(line: RawLine, prev: RawLine): boolean {
 
 /**
  * wrapsCellAbove says whether `seg` continues the cell above it in `prev`: it starts within that
- * cell, is not a figure, and is the one cell of its line off the first column, or its first word
+ * cell, is not a figure, and is the one cell of its line off the first column, or off the first
+ * column starts in lower case or after a comma, semicolon or open bracket, or its first word
  * would not have fitted in the room left between that cell's end and the next column (the way a
  * paragraph's line wraps, within a cell).
  */
@@ -1282,7 +1283,12 @@ function wrapsCellAbove(seg: Segment, line: RawLine, prev: RawLine, prevWrapped:
   // A figure under a cell is a row of its own, unless a code broken at a hyphen or a cell already wrapping goes on.
   if (/^[\d\s.,%$€£¥()+\-–]+$/.test(seg.text) && !prevWrapped && !above.text.endsWith("-")) return false;
   // The one cell of a line off the first column: the next line or paragraph of a cell above.
-  if (line.segs.length === 1 && seg.x - Math.min(...cellStarts) > seg.size) return true;
+  const offFirst = seg.x - Math.min(...cellStarts) > seg.size;
+  if (line.segs.length === 1 && offFirst) return true;
+  // Off the first column, a cell's next line in a column of fixed width: it starts in lower case,
+  // or the line above breaks off after a comma, semicolon or open bracket (a new item in the
+  // column starts in capitals, or with a figure).
+  if (offFirst && (/^\p{Ll}/u.test(seg.text) || /[,;(]$/.test(above.text))) return true;
   const nextColumn = Math.min(rightEdge, ...cellStarts.filter((x) => x > above.x2));
   // the first word's width, from the segment's own width per character, plus a space and the cell padding
   const firstWord = seg.text.split(" ")[0] ?? "";
