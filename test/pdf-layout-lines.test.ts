@@ -235,6 +235,28 @@ describe("a paper's front matter", () => {
     expect(md).not.toMatch(/^#+ .*Sam Hall/m);
     expect(md.match(/^#+ /gm)).toHaveLength(2);
   });
+
+  test("the article type in the title's size but not bold, a byline of names without marks and a date under the title are text", async () => {
+    // The way of Hindawi's papers ("Research Article" in 18 pt over the title in 18 pt bold, the
+    // authors in 12 pt bold) and of LaTeX's \maketitle (the date in 12 pt under the authors)
+    const md = await pagesMarkdown([
+      [
+        { font: "Times-Roman", size: 18, x: 57, y: 790, text: "Research Article" },
+        { font: "Times-Bold", size: 18, x: 57, y: 758, text: "Patient Experiences of Structured Care Programmes" },
+        { font: "Times-Bold", size: 12, x: 80, y: 740, text: "Nuala E. Tully, Karen M. Morgan, and Hannah M. McGee" },
+        { font: "Times-Roman", size: 12, x: 200, y: 722, text: "January 3, 2024" },
+        { font: "Times-Bold", size: 14, x: 57, y: 700, text: "Abstract" },
+        ...prose(14, 685),
+        ...prose(10, 500, 10, 95, 6),
+      ],
+    ]);
+    expect(md).toMatch(/^# Patient Experiences of Structured Care Programmes$/m);
+    expect(md).toMatch(/^#+ Abstract$/m);
+    expect(md).toMatch(/^Research Article$/m);
+    expect(md).toMatch(/^Nuala E\. Tully, Karen M\. Morgan, and Hannah M\. McGee$/m);
+    expect(md).toMatch(/^January 3, 2024$/m);
+    expect(md.match(/^#+ /gm)).toHaveLength(2);
+  });
 });
 
 describe("two columns", () => {

@@ -2246,14 +2246,23 @@ function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: num
   return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1, pageBody, frontMatter: front };
 }
 
+/** PERSON: a name as a byline writes it, two to four words in capitals or initials ("Hannah M. McGee", "Jean-Luc O'Neil") */
+const PERSON = String.raw`\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){1,3}`;
+/** BYLINE: two names or more, with commas, "and" or "&" between them */
+const BYLINE = new RegExp(String.raw`^${PERSON}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)${PERSON})+$`, "u");
+/** TITLE_DATE: a date alone, as LaTeX's \today and most title pages set it in English ("January 3, 2024", "3 January 2024") */
+const TITLE_DATE = /^(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2},)?\s+\d{4}$/;
+
 /** AFFILIATION_MARK: a name's affiliation numbers or star, glued to it ("Agyeman-Duah1*", "Theurer2,3") */
 const AFFILIATION_MARK = /\p{Ll}(?:\d{1,2}(?:,\d{1,2})*\*?|\*)(?=[,\s]|$)/gu;
 
 /**
  * frontMatter: the lines of a paper's first page that are set like titles but are none: the
  * article type over the title ("RESEARCH ARTICLE Open Access": the one line just above the page's
- * largest title, smaller than it and larger or bolder than the body), and bylines anywhere (names
- * with commas between them, two or more carrying affiliation marks).
+ * largest title, smaller than it, or as large but not bold under a bold title, and larger or bolder
+ * than the body), bylines anywhere (names with commas between them, two or more carrying
+ * affiliation marks), and in the two blocks under the title a byline without marks (two names or
+ * more) or a date alone.
  */
 function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
   const found = new Set<LayoutBlock>();
@@ -2266,14 +2275,25 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
     }
   }
   const first = pages.map((page) => page.blocks.filter((block) => !removed.has(block))).find((blocks) => blocks.length > 0) ?? [];
+  // The title: the largest candidate; of two in one size, the bold one ("Research Article" in 18 pt over the title in 18 pt bold)
+  const bold = (block: LayoutBlock) => block.kind === "text" && block.lines.every((line) => line.bold);
   let title = -1;
   first.forEach((block, i) => {
-    if (isHeadingCandidate(block, body) && (title < 0 || block.size > first[title]!.size)) title = i;
+    if (!isHeadingCandidate(block, body)) return;
+    const current = first[title];
+    if (!current || block.size > current.size + 0.6 || (block.size >= current.size - 0.6 && bold(block) && !bold(current))) title = i;
   });
+  // Under the title, its byline (names, with commas or "and" between them) and a date: no headings in any size.
+  for (let i = title + 1; title >= 0 && i <= title + 2; i++) {
+    const block = first[i];
+    const text = block?.kind === "text" && block.lines.length <= 2 ? blockText(block).replace(SCRIPT_TAG, "").trim() : "";
+    if (BYLINE.test(text) || TITLE_DATE.test(text)) found.add(block!);
+  }
   const above = first[title - 1];
   // (words only: a label with its value, "FACTURE N° : F20180027", "BUYER: BUYER_NAME", heads a document's part)
   const words = above?.kind === "text" && !/[\d:]/.test(blockText(above));
-  if (words && above?.kind === "text" && above.lines.length === 1 && above.size < first[title]!.size - 0.6 && (above.lines[0]!.bold || isHeadingCandidate(above, body))) found.add(above);
+  const smaller = above !== undefined && (above.size < first[title]!.size - 0.6 || (above.size <= first[title]!.size + 0.6 && bold(first[title]!) && !bold(above)));
+  if (words && above?.kind === "text" && above.lines.length === 1 && smaller && (above.lines[0]!.bold || isHeadingCandidate(above, body))) found.add(above);
   return found;
 }
 
