@@ -235,6 +235,28 @@ describe("a paper's front matter", () => {
     expect(md).not.toMatch(/^#+ .*Sam Hall/m);
     expect(md.match(/^#+ /gm)).toHaveLength(2);
   });
+
+  test("the article type in the title's size but not bold, a byline of names without marks and a date under the title are text", async () => {
+    // The way of Hindawi's papers ("Research Article" in 18 pt over the title in 18 pt bold, the
+    // authors in 12 pt bold) and of LaTeX's \maketitle (the date in 12 pt under the authors)
+    const md = await pagesMarkdown([
+      [
+        { font: "Times-Roman", size: 18, x: 57, y: 790, text: "Research Article" },
+        { font: "Times-Bold", size: 18, x: 57, y: 758, text: "Patient Experiences of Structured Care Programmes" },
+        { font: "Times-Bold", size: 12, x: 80, y: 740, text: "Nuala E. Tully, Karen M. Morgan, and Hannah M. McGee" },
+        { font: "Times-Roman", size: 12, x: 200, y: 722, text: "January 3, 2024" },
+        { font: "Times-Bold", size: 14, x: 57, y: 700, text: "Abstract" },
+        ...prose(14, 685),
+        ...prose(10, 500, 10, 95, 6),
+      ],
+    ]);
+    expect(md).toMatch(/^# Patient Experiences of Structured Care Programmes$/m);
+    expect(md).toMatch(/^#+ Abstract$/m);
+    expect(md).toMatch(/^Research Article$/m);
+    expect(md).toMatch(/^Nuala E\. Tully, Karen M\. Morgan, and Hannah M\. McGee$/m);
+    expect(md).toMatch(/^January 3, 2024$/m);
+    expect(md.match(/^#+ /gm)).toHaveLength(2);
+  });
 });
 
 describe("two columns", () => {
@@ -252,5 +274,42 @@ describe("two columns", () => {
     expect(md).toMatch(/^#+ References\n\n1\. Author A/m);
     expect(md).toContain("| State P15 | 1555 | 135.0 | (133.0-137.0) | 465 | 46.0 |");
     expect(md).not.toMatch(/\| References/);
+  });
+  test("columns that start below a full-width title and abstract (a paper's first page) are read column by column, not line across line", async () => {
+    // the head: a title, a line of authors and an abstract of 14 lines across the page
+    const head: TypesetRun[] = [
+      { font: "Times-Bold", size: 16, x: 57, y: 790, text: "Patient Experiences of Structured Care Programmes" },
+      { font: "Times-Roman", size: 10, x: 57, y: 770, text: "Ann Author, Ben Author, and Cara Author" },
+      ...prose(14, 740, 9, 120, 3),
+    ];
+    // two columns of 18 lines each under it; the left one opens with a numbered section title
+    const left = [{ font: "Times-Bold" as const, size: 10, x: 57, y: 540, text: "1. Introduction" }, ...prose(17, 526, 10, 44, 5, 57)];
+    const right = [...prose(18, 540, 10, 44, 11, 323)];
+    right[0] = { ...right[0]!, text: "Zebra lines open the right column here" };
+    left[left.length - 1] = { ...left[left.length - 1]!, text: "and the left column ends here." };
+    const md = await pagesMarkdown([[...head, ...left, ...right]]);
+    expect(md).toMatch(/^#+ 1\. Introduction$/m);
+    expect(md).not.toContain("|");
+    // the left column is read to its end before the right column starts
+    expect(md.indexOf("and the left column ends here.")).toBeGreaterThan(0);
+    expect(md.indexOf("Zebra lines open the right column")).toBeGreaterThan(md.indexOf("and the left column ends here."));
+  });
+});
+
+describe("running headers", () => {
+  test("a header whose words change with the section, and a page number set apart from the journal's name, run with the page and are dropped", async () => {
+    // a book's pages 6 to 10: its page number and the section the page is in, the section changing
+    // on page 7 and 10; a journal's name on every page with the number apart at the right edge on
+    // pages 8 and 9, before it on page 10
+    const sections = ["1.1. TOPOLOGICAL SPACES", "1.2. METRIC SPACES", "1.2. METRIC SPACES", "1.2. METRIC SPACES", "1.3. CONTINUITY"];
+    const pages = sections.map((section, i): TypesetRun[] => {
+      const runs: TypesetRun[] = [{ font: "Times-Roman", size: 9, x: 57, y: 815, text: `${i + 6} ${section}` }, ...prose(30, 780, 10, 95, i * 7)];
+      runs.push(...(i === 4 ? [{ font: "Times-Roman" as const, size: 8, x: 57, y: 30, text: `${i + 6} Journal of Careful Reading` }] : [{ font: "Times-Roman" as const, size: 8, x: 57, y: 30, text: "Journal of Careful Reading" }, ...(i >= 2 ? [{ font: "Times-Roman" as const, size: 8, x: 530, y: 30, text: `${i + 6}` }] : [])]));
+      return runs;
+    });
+    const md = await pagesMarkdown(pages);
+    expect(md).not.toMatch(/SPACES|CONTINUITY|Journal of Careful Reading/);
+    expect(md).not.toMatch(/^\d+$/m);
+    expect(md).toContain("The department keeps records");
   });
 });

@@ -206,3 +206,36 @@ test("column titles set closer than a cell gap, in one run over their columns of
     "| Opportunity to ask questions | 62.8 | 37.2 | 78 |",
   ]);
 });
+
+test("a table of words whose cells wrap onto more lines (a paper's fixed-width columns) keeps each cell whole; sub-rows that start in capitals stay rows", async () => {
+  // The way of PeerJ CS's Table 1 (VESPA, CC BY 4.0, bench/expected/pdf-born-digital): a number in
+  // the first column, words in three columns of fixed width; a cell's next line, at the rows'
+  // spacing, starts in lower case or goes on after a semicolon, the row's first cell empty beside it.
+  // The last row's lines under it are items of their own: each starts in capitals.
+  const size = 9;
+  const columns = [60, 110, 260, 400];
+  const lines = [
+    ["Phase", "Purpose", "Supported input type", "Supported file formats"],
+    ["1", "Data preparation", "Protein coding DNA sequences", "FASTA"],
+    ["2", "Homology searching", "BLAST/HMMER output", "BLAST tabular, HMMER"],
+    ["", "", "files", "standard"],
+    ["3", "Alignment assessment and", "Multiple sequence", "FASTA, NEXUS, PHYLIP"],
+    ["", "phylogeny reconstruction", "alignments", ""],
+    ["4", "Selective pressure analysis", "Gene trees with", "Trees: Newick, NEXUS;"],
+    ["", "preparation", "alignments", "Alignments: See above"],
+    ["5", "Reports", "Summary files", "Text"],
+    ["", "", "Alignment files", "FASTA"],
+  ];
+  const runs: TypesetRun[] = [{ font: "Times-Bold", size: 10, x: 60, y: 760, text: "Table 1 Overview of the five phases of the package." }];
+  lines.forEach((cells, r) => cells.forEach((text, c) => text && runs.push({ font: r === 0 ? "Times-Bold" : "Times-Roman", size, x: columns[c]!, y: 740 - 11 * r, text })));
+  expect(await tableLines(typesetPdf([runs]))).toEqual([
+    "| Phase | Purpose | Supported input type | Supported file formats |",
+    "| --- | --- | --- | --- |",
+    "| 1 | Data preparation | Protein coding DNA sequences | FASTA |",
+    "| 2 | Homology searching | BLAST/HMMER output files | BLAST tabular, HMMER standard |",
+    "| 3 | Alignment assessment and phylogeny reconstruction | Multiple sequence alignments | FASTA, NEXUS, PHYLIP |",
+    "| 4 | Selective pressure analysis preparation | Gene trees with alignments | Trees: Newick, NEXUS; Alignments: See above |",
+    "| 5 | Reports | Summary files | Text |",
+    "|  |  | Alignment files | FASTA |",
+  ]);
+});

@@ -855,7 +855,13 @@ function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
   return groups;
 }
 
-function findGutter(lines: RawLine[], pageWidth: number): number | null {
+/**
+ * findGutter gives the x of a two-column page's gutter, or null. Columns may start below a
+ * full-width head (a paper's title, authors and abstract) or end above a full-width foot, whose
+ * lines cross the gutter: when too many lines cross it for the page to be two columns, the longest
+ * run of lines that do not (COLUMN_RUN_SHARE of the page's lines at least) is held to the same tests.
+ */
+function findGutter(lines: RawLine[], pageWidth: number, whole = true): number | null {
   if (lines.length < 10) return null;
   // Candidate gutters every 2 pt in the middle of the page. For each, the lines crossing it, and
   // the lines with text left and right of it, counted with difference arrays over the candidates
@@ -903,7 +909,12 @@ function findGutter(lines: RawLine[], pageWidth: number): number | null {
     if (leftCount < lines.length * 0.3 || rightCount < lines.length * 0.3) continue;
     if (!best || crossing < best.crossing) best = { x: from + 2 * k, crossing };
   }
-  if (!best || best.crossing > lines.length * 0.15) return null;
+  if (!best) return null;
+  if (best.crossing > lines.length * 0.15) {
+    if (!whole) return null;
+    const run = longestRunBeside(lines, best.x);
+    return run.length >= COLUMN_RUN_LINES && run.length >= COLUMN_RUN_SHARE * lines.length ? findGutter(run, pageWidth, false) : null;
+  }
   const x = best.x;
   // The width each line covers on a side: justified lines in narrow columns split into many
   // segments at their wide word gaps, so single segments would look narrow.
@@ -926,6 +937,21 @@ function findGutter(lines: RawLine[], pageWidth: number): number | null {
   });
   const cells = rows.filter((l) => l.segs.length >= 3);
   return both.length >= 4 && 2 * rows.length > both.length && 2 * cells.length >= rows.length ? null : x;
+}
+
+/** COLUMN_RUN_LINES, COLUMN_RUN_SHARE: the fewest lines, and the smallest share of a page's lines, of a run of columns between full-width lines */
+const COLUMN_RUN_LINES = 12;
+const COLUMN_RUN_SHARE = 0.4;
+
+/** longestRunBeside: the longest run of consecutive lines (top to bottom) that no segment of crosses x */
+function longestRunBeside(lines: RawLine[], x: number): RawLine[] {
+  let best: RawLine[] = [];
+  let run: RawLine[] = [];
+  for (const line of lines) {
+    if (line.segs.some((seg) => seg.x < x && seg.x2 > x)) run = [];
+    else if ((run = [...run, line]).length > best.length) best = run;
+  }
+  return best;
 }
 
 /** WORDS: three words of letters in a row, as a line of prose has and a row of figures does not */
@@ -1246,7 +1272,8 @@ function isNumberedTitleLine(line: RawLine, prev: RawLine): boolean {
 
 /**
  * wrapsCellAbove says whether `seg` continues the cell above it in `prev`: it starts within that
- * cell, is not a figure, and is the one cell of its line off the first column, or its first word
+ * cell, is not a figure, and is the one cell of its line off the first column, or off the first
+ * column starts in lower case or after a comma, semicolon or open bracket, or its first word
  * would not have fitted in the room left between that cell's end and the next column (the way a
  * paragraph's line wraps, within a cell).
  */
@@ -1256,7 +1283,12 @@ function wrapsCellAbove(seg: Segment, line: RawLine, prev: RawLine, prevWrapped:
   // A figure under a cell is a row of its own, unless a code broken at a hyphen or a cell already wrapping goes on.
   if (/^[\d\s.,%$€£¥()+\-–]+$/.test(seg.text) && !prevWrapped && !above.text.endsWith("-")) return false;
   // The one cell of a line off the first column: the next line or paragraph of a cell above.
-  if (line.segs.length === 1 && seg.x - Math.min(...cellStarts) > seg.size) return true;
+  const offFirst = seg.x - Math.min(...cellStarts) > seg.size;
+  if (line.segs.length === 1 && offFirst) return true;
+  // Off the first column, a cell's next line in a column of fixed width: it starts in lower case,
+  // or the line above breaks off after a comma, semicolon or open bracket (a new item in the
+  // column starts in capitals, or with a figure).
+  if (offFirst && (/^\p{Ll}/u.test(seg.text) || /[,;(]$/.test(above.text))) return true;
   const nextColumn = Math.min(rightEdge, ...cellStarts.filter((x) => x > above.x2));
   // the first word's width, from the segment's own width per character, plus a space and the cell padding
   const firstWord = seg.text.split(" ")[0] ?? "";
@@ -2039,6 +2071,50 @@ function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
     }
     flush();
   }
+  for (const block of numberedRunningLines(pages, textPages)) removed.add(block);
+  return removed;
+}
+
+/** EDGE_NUMBER: a page number leading or ending a running header's line ("6 1.1. TOPOLOGISCHE RÄUME", "Rehabilitation Research and Practice 3") */
+const EDGE_NUMBER = /^(\d{1,4})\s+\S|\S\s+(\d{1,4})$/;
+
+/**
+ * numberedRunningLines finds running headers and footers whose words change from page to page
+ * (the section a book's page is in) or that are split in parts (the page number apart from the
+ * journal's name): the one-line blocks on the top-most or bottom-most line of a page that are, or
+ * lead or end with, a number that runs with the page (the number less the page's index the same)
+ * at the same height (within 4 pt) on at least 40 % of the pages and three of them.
+ */
+function numberedRunningLines(pages: PageLayout[], textPages: number): LayoutBlock[] {
+  if (textPages < 3) return [];
+  const found: Array<{ block: LayoutBlock; page: number; top: number; offset: number }> = [];
+  for (const page of pages) {
+    if (!page.blocks.length) continue;
+    const top = Math.min(...page.blocks.map((block) => block.top));
+    const bottom = Math.max(...page.blocks.map((block) => block.bottom));
+    for (const block of page.blocks) {
+      if (block.kind !== "text" || block.lines.length !== 1 || (block.top - top > 2 && bottom - block.bottom > 2)) continue;
+      const text = block.lines[0]!.text.trim();
+      const m = /^\d{1,4}$/.exec(text) ?? EDGE_NUMBER.exec(text);
+      if (m) found.push({ block, page: page.page, top: block.top, offset: Number(m[1] ?? m[2] ?? m[0]) - page.page });
+    }
+  }
+  const removed: LayoutBlock[] = [];
+  const groups = new Map<number, typeof found>();
+  for (const entry of found) groups.set(entry.offset, [...(groups.get(entry.offset) ?? []), entry]);
+  for (const list of groups.values()) {
+    const byTop = [...list].sort((a, b) => a.top - b.top);
+    let group: typeof list = [];
+    const flush = () => {
+      if (new Set(group.map((entry) => entry.page)).size >= Math.max(3, Math.ceil(textPages * RUNNING_SHARE))) removed.push(...group.map((entry) => entry.block));
+      group = [];
+    };
+    for (const entry of byTop) {
+      if (group.length && entry.top - group[group.length - 1]!.top > 4) flush();
+      group.push(entry);
+    }
+    flush();
+  }
   return removed;
 }
 
@@ -2170,14 +2246,23 @@ function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: num
   return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1, pageBody, frontMatter: front };
 }
 
+/** PERSON: a name as a byline writes it, two to four words in capitals or initials ("Hannah M. McGee", "Jean-Luc O'Neil") */
+const PERSON = String.raw`\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){1,3}`;
+/** BYLINE: two names or more, with commas, "and" or "&" between them */
+const BYLINE = new RegExp(String.raw`^${PERSON}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)${PERSON})+$`, "u");
+/** TITLE_DATE: a date alone, as LaTeX's \today and most title pages set it in English ("January 3, 2024", "3 January 2024") */
+const TITLE_DATE = /^(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2},)?\s+\d{4}$/;
+
 /** AFFILIATION_MARK: a name's affiliation numbers or star, glued to it ("Agyeman-Duah1*", "Theurer2,3") */
 const AFFILIATION_MARK = /\p{Ll}(?:\d{1,2}(?:,\d{1,2})*\*?|\*)(?=[,\s]|$)/gu;
 
 /**
  * frontMatter: the lines of a paper's first page that are set like titles but are none: the
  * article type over the title ("RESEARCH ARTICLE Open Access": the one line just above the page's
- * largest title, smaller than it and larger or bolder than the body), and bylines anywhere (names
- * with commas between them, two or more carrying affiliation marks).
+ * largest title, smaller than it, or as large but not bold under a bold title, and larger or bolder
+ * than the body), bylines anywhere (names with commas between them, two or more carrying
+ * affiliation marks), and in the two blocks under the title a byline without marks (two names or
+ * more) or a date alone.
  */
 function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
   const found = new Set<LayoutBlock>();
@@ -2190,14 +2275,25 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
     }
   }
   const first = pages.map((page) => page.blocks.filter((block) => !removed.has(block))).find((blocks) => blocks.length > 0) ?? [];
+  // The title: the largest candidate; of two in one size, the bold one ("Research Article" in 18 pt over the title in 18 pt bold)
+  const bold = (block: LayoutBlock) => block.kind === "text" && block.lines.every((line) => line.bold);
   let title = -1;
   first.forEach((block, i) => {
-    if (isHeadingCandidate(block, body) && (title < 0 || block.size > first[title]!.size)) title = i;
+    if (!isHeadingCandidate(block, body)) return;
+    const current = first[title];
+    if (!current || block.size > current.size + 0.6 || (block.size >= current.size - 0.6 && bold(block) && !bold(current))) title = i;
   });
+  // Under the title, its byline (names, with commas or "and" between them) and a date: no headings in any size.
+  for (let i = title + 1; title >= 0 && i <= title + 2; i++) {
+    const block = first[i];
+    const text = block?.kind === "text" && block.lines.length <= 2 ? blockText(block).replace(SCRIPT_TAG, "").trim() : "";
+    if (BYLINE.test(text) || TITLE_DATE.test(text)) found.add(block!);
+  }
   const above = first[title - 1];
   // (words only: a label with its value, "FACTURE N° : F20180027", "BUYER: BUYER_NAME", heads a document's part)
   const words = above?.kind === "text" && !/[\d:]/.test(blockText(above));
-  if (words && above?.kind === "text" && above.lines.length === 1 && above.size < first[title]!.size - 0.6 && (above.lines[0]!.bold || isHeadingCandidate(above, body))) found.add(above);
+  const smaller = above !== undefined && (above.size < first[title]!.size - 0.6 || (above.size <= first[title]!.size + 0.6 && bold(first[title]!) && !bold(above)));
+  if (words && above?.kind === "text" && above.lines.length === 1 && smaller && (above.lines[0]!.bold || isHeadingCandidate(above, body))) found.add(above);
   return found;
 }
 
