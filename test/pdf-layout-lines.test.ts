@@ -159,6 +159,17 @@ test("a word set in pieces stays one word: a font change at the run's end, or pi
   expect(md).toContain("Table set in pieces overlap");
 });
 
+test("a space inside a run between a word and a comma is dropped; a form's blank before a comma, a gap between runs, stays", async () => {
+  // NIST SP 811's table cell "amount concentration , concentration" is one run with the space in it.
+  const md = await typesetMarkdown([
+    ...runsInLine(700, [["amount concentration , concentration", 10]]),
+    { font: "Times-Roman", size: 10, x: 72, y: 680, text: "tax year beginning" },
+    { font: "Times-Roman", size: 10, x: 250, y: 680, text: ", 2013, ending" },
+  ]);
+  expect(md).toContain("amount concentration, concentration");
+  expect(md).toMatch(/tax year beginning\s+, 2013, ending/);
+});
+
 test("the text layer's space between a regular run and a bold one set tight after it stands (IRS Form 3903)", async () => {
   // pdf.js gives the form's space as a run 0.06 pt wide, and the bold run starts 0.5 pt after it.
   const md = await pdfMarkdown(FORM_3903);
@@ -252,5 +263,32 @@ describe("two columns", () => {
     expect(md).toMatch(/^#+ References\n\n1\. Author A/m);
     expect(md).toContain("| State P15 | 1555 | 135.0 | (133.0-137.0) | 465 | 46.0 |");
     expect(md).not.toMatch(/\| References/);
+  });
+
+  test("a page whose columns change between bands (two columns of prose, a line across the page, a short column beside a long one) is read band by band, each band's left column before its right", async () => {
+    // No gutter runs down the whole page: the lower band's right column crosses the upper band's
+    // gutter, the upper band's left column the lower band's. Lines across the page bound the bands.
+    const column = (words: string, n: number, x: number, y: number, chars: number): TypesetRun[] => {
+      const list = words.split(" ");
+      const runs: TypesetRun[] = [];
+      for (let i = 0, k = 0; i < n; i++) {
+        let line = "";
+        while (line.length < chars) line += (line ? " " : "") + list[k++ % list.length];
+        runs.push({ font: "Times-Roman", size: 10, x, y: y - 12 * i, text: i === n - 1 ? `${line} end.` : line });
+      }
+      return runs;
+    };
+    const head: TypesetRun = { font: "Times-Bold", size: 14, x: 57, y: 800, text: "Annual report of the regional health registers for the whole year" };
+    const upperLeft = column("patients admitted to the wards were counted each morning by the staff on duty", 8, 57, 770, 42);
+    const upperRight = column("clinics kept their own books of visits which were copied into the registers weekly", 8, 320, 770, 42);
+    const across = prose(2, 660, 10, 95, 3);
+    const lowerLeft = column("payment by cheque goes to the address given in the notes", 4, 57, 620, 38);
+    const lowerRight = column("electronic filing needs the account details below and the consent of the person who signs", 12, 262, 620, 62);
+    const md = await pagesMarkdown([[head, ...upperLeft, ...upperRight, ...across, ...lowerLeft, ...lowerRight]]);
+    const paragraphs = md.split("\n\n");
+    const find = (runs: TypesetRun[]) => paragraphs.findIndex((p) => p.replace(/\n/g, " ") === runs.map((r) => r.text).join(" "));
+    const order = [upperLeft, upperRight, across, lowerLeft, lowerRight].map(find);
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 });
