@@ -201,6 +201,18 @@ describe("headings by their kind", () => {
     expect(md).toMatch(/^#+ Parameters\n\nword-count\(/m);
   });
 
+  test("a form's numbered line with leader dots to its box is not a heading, in any size; a numbered title is", async () => {
+    // IRS Form 4868's "4 Estimate of total tax liability for 2013 . . . $", a size above the lines around it
+    const md = await pagesMarkdown([[
+      { font: "Times-Bold", size: 12, x: 57, y: 790, text: "2 Results of the survey" },
+      ...prose(6, 770, 9),
+      { font: "Times-Roman", size: 12, x: 57, y: 690, text: "4 Estimate of total tax liability for 2013 . . . . . . . . $" },
+      ...prose(6, 670, 9, 95, 4),
+    ]]);
+    expect(md).toMatch(/^#+ 2 Results of the survey$/m);
+    expect(md).toMatch(/^4 Estimate of total tax liability for 2013 \. \. \. \. \. \. \. \. \$$/m);
+  });
+
   test("on a slide, text in the size of most of the page's text is not a heading, nor is a bullet", async () => {
     const notes = prose(8, 780, 9, 95);
     const slide: TypesetRun[] = [{ font: "Helvetica", size: 18, x: 64, y: 760, text: "abc" }, ...["a", "b", "c"].map((text, i) => ({ font: "Helvetica" as const, size: 18, x: 162, y: 700 - 22 * i, text }))];

@@ -1735,6 +1735,8 @@ function joinWrappedHeader(rows: string[][], ys: number[], size: number): string
   return rows;
 }
 
+/** LEADER_RUN: four or more dots in a row, spaced or not: a leader to a form's box or a contents entry's page, never in a title */
+const LEADER_RUN = /(?:\.\s?){4,}/;
 /** LEADER_DOTS: a run of four or more dots (spaced or not) at a cell's end, or the whole cell */
 const LEADER_DOTS = /\s*(?:\.\s?){4,}$/;
 
@@ -2235,7 +2237,7 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
   // a long title in display type has short lines (60 characters a line at most; a form's line that wraps is longer)
   const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
   if ((block.lines.length > 3 || text.length > 200) && !long) return false;
-  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text)) return false;
+  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text)) return false;
   return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text);
 }
 
