@@ -277,30 +277,4 @@ describe("two columns", () => {
     expect(md).not.toMatch(/\| References/);
   });
 
-  test("a page whose columns change between bands (two columns of prose, a line across the page, a short column beside a long one) is read band by band, each band's left column before its right", async () => {
-    // No gutter runs down the whole page: the lower band's right column crosses the upper band's
-    // gutter, the upper band's left column the lower band's. Lines across the page bound the bands.
-    const column = (words: string, n: number, x: number, y: number, chars: number): TypesetRun[] => {
-      const list = words.split(" ");
-      const runs: TypesetRun[] = [];
-      for (let i = 0, k = 0; i < n; i++) {
-        let line = "";
-        while (line.length < chars) line += (line ? " " : "") + list[k++ % list.length];
-        runs.push({ font: "Times-Roman", size: 10, x, y: y - 12 * i, text: i === n - 1 ? `${line} end.` : line });
-      }
-      return runs;
-    };
-    const head: TypesetRun = { font: "Times-Bold", size: 14, x: 57, y: 800, text: "Annual report of the regional health registers for the whole year" };
-    const upperLeft = column("patients admitted to the wards were counted each morning by the staff on duty", 8, 57, 770, 42);
-    const upperRight = column("clinics kept their own books of visits which were copied into the registers weekly", 8, 320, 770, 42);
-    const across = prose(2, 660, 10, 95, 3);
-    const lowerLeft = column("payment by cheque goes to the address given in the notes", 4, 57, 620, 38);
-    const lowerRight = column("electronic filing needs the account details below and the consent of the person who signs", 12, 262, 620, 62);
-    const md = await pagesMarkdown([[head, ...upperLeft, ...upperRight, ...across, ...lowerLeft, ...lowerRight]]);
-    const paragraphs = md.split("\n\n");
-    const find = (runs: TypesetRun[]) => paragraphs.findIndex((p) => p.replace(/\n/g, " ") === runs.map((r) => r.text).join(" "));
-    const order = [upperLeft, upperRight, across, lowerLeft, lowerRight].map(find);
-    expect(order.every((at) => at >= 0)).toBe(true);
-    expect(order).toEqual([...order].sort((a, b) => a - b));
-  });
 });
