@@ -804,6 +804,12 @@ function dominantSize(items: PdfTextItem[]): number {
 }
 
 /**
+ * readingOrder finds a two-column layout (a vertical gutter in the middle half of the page that
+ * almost no line crosses, with wide text on both sides) and returns groups of lines to read in
+ * order: between lines that span the gutter, the left column and then the right column. Pages
+ * without a gutter are one group.
+ */
+/**
  * sideOf: the part of a line on one side of a gutter, bold when its own letters all are (a heading
  * beside the other column's prose), in the size of its own text (a title a size below the body
  * beside the other column's body text)
@@ -825,31 +831,9 @@ function segmentsSize(segs: Segment[]): number {
   return [...weight].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
 }
 
-/**
- * readingOrder finds a two-column layout (a vertical gutter in the middle half of the page that
- * almost no line crosses, with wide text on both sides) and returns groups of lines to read in
- * order: between lines that span the gutter, the left column and then the right column. A page
- * without one page-wide gutter may have bands of its own columns between lines that span the page
- * (gutterBands); a page with neither is one group.
- */
 function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
   const gutter = findGutter(lines, pageWidth);
-  if (gutter !== null) return columnsAtGutter(lines, gutter);
-  const bands = gutterBands(lines, pageWidth);
-  if (!bands.length) return [lines];
-  const groups: RawLine[][] = [];
-  let at = 0;
-  for (const band of bands) {
-    if (band.start > at) groups.push(lines.slice(at, band.start));
-    groups.push(...columnsAtGutter(lines.slice(band.start, band.end), band.x));
-    at = band.end;
-  }
-  if (at < lines.length) groups.push(lines.slice(at));
-  return groups;
-}
-
-/** columnsAtGutter: the groups of lines to read for a gutter at `gutter`: between lines that cross it, the left column and then the right. */
-function columnsAtGutter(lines: RawLine[], gutter: number): RawLine[][] {
+  if (gutter === null) return [lines];
   const groups: RawLine[][] = [];
   let left: RawLine[] = [];
   let right: RawLine[] = [];
@@ -877,117 +861,6 @@ function columnsAtGutter(lines: RawLine[], gutter: number): RawLine[][] {
   if (spanning.length) groups.push(spanning);
   flushColumns();
   return groups;
-}
-
-/** BAND_MIN_LINES: the fewest lines of a band read as two columns of its own */
-const BAND_MIN_LINES = 6;
-/** BAND_SIDE_LINES: the fewest lines with text on each side of a band's gutter */
-const BAND_SIDE_LINES = 3;
-/** BAND_GAP_EM: the narrowest gap between a band's columns, in its lines' font size (the gap between two cells of a table row may be a few points) */
-const BAND_GAP_EM = 0.75;
-/** BAND_BOTH_SHARE: the share of a band's lines with text on both sides above which both sides must be prose (columnsAt) */
-const BAND_BOTH_SHARE = 0.8;
-/** BAND_REACH_EM: how far, in font sizes, a line at a band's top or bottom reaches past the band's other lines to be a line of the page (a form's footer) */
-const BAND_REACH_EM = 2;
-
-/**
- * gutterBands finds the bands of a page without one page-wide gutter whose column layout is their
- * own: a form whose upper part sets two parts side by side and whose lower part has other columns,
- * a report with two columns of text over a full-width table. A band is a run of consecutive lines
- * that no line crosses at some x in the middle of the page, closed above and below by lines that
- * cross the middle of the gap it leaves there (a head, a line across the page), the gap at least
- * BAND_GAP_EM wide, with columns on both sides as findGutter wants them
- * (columnsAt), though one side may be short: a few lines beside a long block. Bands are taken
- * longest first, without overlap, in page order; each gutter is the middle of the gap its band
- * leaves. A line at a band's top or bottom that reaches past the band's other lines by more than
- * BAND_REACH_EM is a line of the page (a footer whose parts are set at the page's edges).
- */
-function gutterBands(lines: RawLine[], pageWidth: number): Array<{ start: number; end: number; x: number }> {
-  if (lines.length < BAND_MIN_LINES) return [];
-  // Candidate gutters every 2 pt in the middle of the page; crossed[k * n + i]: line i crosses candidate k.
-  const from = Math.round(pageWidth * 0.3);
-  const count = Math.floor((pageWidth * 0.7 - from) / 2) + 1;
-  if (count <= 0) return [];
-  const n = lines.length;
-  const crossed = new Uint8Array(count * n);
-  for (let i = 0; i < n; i++) {
-    for (const seg of lines[i]!.segs) {
-      const first = Math.max(0, Math.floor((seg.x - from) / 2) + 1);
-      const last = Math.min(count - 1, Math.ceil((seg.x2 - from) / 2) - 1);
-      for (let k = first; k <= last; k++) crossed[k * n + i] = 1;
-    }
-  }
-  const runs = new Map<number, { start: number; end: number; x: number }>();
-  for (let k = 0; k < count; k++) {
-    const x = from + 2 * k;
-    let start = 0;
-    for (let i = 0; i <= n; i++) {
-      if (i < n && !crossed[k * n + i]) continue;
-      const key = start * (n + 1) + i;
-      if (i - start >= BAND_MIN_LINES && !runs.has(key) && sidesAt(lines, start, i, x)) {
-        const band = trimBand(lines, start, i);
-        const gap = band && bandGap(lines.slice(band.start, band.end), x);
-        const closed = gap && (start === 0 || crossesAt(lines[start - 1]!, gap.middle)) && (i === n || crossesAt(lines[i]!, gap.middle));
-        const wide = gap && gap.right - gap.left >= BAND_GAP_EM * median(lines.slice(start, i).map((line) => line.size));
-        if (band && closed && wide && columnsAt(lines.slice(band.start, band.end), gap.middle, pageWidth, BAND_SIDE_LINES)) runs.set(key, { ...band, x: gap.middle });
-      }
-      start = i + 1;
-    }
-  }
-  const chosen: Array<{ start: number; end: number; x: number }> = [];
-  for (const band of [...runs.values()].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start)) {
-    if (chosen.every((other) => band.end <= other.start || band.start >= other.end)) chosen.push(band);
-  }
-  return chosen.sort((a, b) => a.start - b.start);
-}
-
-/** sidesAt: BAND_SIDE_LINES or more of lines `start` to `end` (none crossing `x`) have text left of `x`, and as many right of it (a cheap test before the others) */
-function sidesAt(lines: RawLine[], start: number, end: number, x: number): boolean {
-  let left = 0;
-  let right = 0;
-  for (let k = start; k < end; k++) {
-    const segs = lines[k]!.segs;
-    if (segs[0]!.x2 <= x) left++;
-    if (segs[segs.length - 1]!.x >= x) right++;
-  }
-  return left >= BAND_SIDE_LINES && right >= BAND_SIDE_LINES;
-}
-
-/** trimBand takes off a band's first and last lines that reach past its other lines' extent (lines of the page), or null when too few lines are left. */
-function trimBand(lines: RawLine[], start: number, end: number): { start: number; end: number } | null {
-  const reachesPast = (i: number, from: number, to: number) => {
-    const line = lines[i]!;
-    let left = Infinity;
-    let right = -Infinity;
-    for (let k = from; k < to; k++) {
-      if (k === i) continue;
-      left = Math.min(left, lines[k]!.segs[0]!.x);
-      right = Math.max(right, lines[k]!.segs[lines[k]!.segs.length - 1]!.x2);
-    }
-    const reach = BAND_REACH_EM * line.size;
-    return line.segs[0]!.x < left - reach || line.segs[line.segs.length - 1]!.x2 > right + reach;
-  };
-  while (end - start >= BAND_MIN_LINES && reachesPast(start, start, end)) start++;
-  while (end - start >= BAND_MIN_LINES && reachesPast(end - 1, start, end)) end--;
-  return end - start >= BAND_MIN_LINES ? { start, end } : null;
-}
-
-/** crossesAt: one of the line's segments runs across `x` */
-function crossesAt(line: RawLine, x: number): boolean {
-  return line.segs.some((seg) => seg.x < x && seg.x2 > x);
-}
-
-/** bandGap: the gap at `x` between the band's text left of it and right of it (its edges and middle), or null when one side is empty */
-function bandGap(lines: RawLine[], x: number): { left: number; right: number; middle: number } | null {
-  let left = -Infinity;
-  let right = Infinity;
-  for (const line of lines) {
-    for (const seg of line.segs) {
-      if (seg.x2 <= x) left = Math.max(left, seg.x2);
-      else right = Math.min(right, seg.x);
-    }
-  }
-  return Number.isFinite(left) && Number.isFinite(right) ? { left, right, middle: (left + right) / 2 } : null;
 }
 
 function findGutter(lines: RawLine[], pageWidth: number): number | null {
@@ -1039,22 +912,14 @@ function findGutter(lines: RawLine[], pageWidth: number): number | null {
     if (!best || crossing < best.crossing) best = { x: from + 2 * k, crossing };
   }
   if (!best || best.crossing > lines.length * 0.15) return null;
-  return columnsAt(lines, best.x, pageWidth) ? best.x : null;
-}
-
-/**
- * columnsAt: the lines read as two columns at a gutter at `x`: wide text on both sides (each side
- * with at least `sideLines` lines of text), and not a table whose rows cross the gap.
- */
-function columnsAt(lines: RawLine[], x: number, pageWidth: number, sideLines = 0): boolean {
+  const x = best.x;
   // The width each line covers on a side: justified lines in narrow columns split into many
   // segments at their wide word gaps, so single segments would look narrow.
   const sideWidth = (segs: Segment[]) => (segs.length ? Math.max(...segs.map((s) => s.x2)) - Math.min(...segs.map((s) => s.x)) : 0);
   const leftWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x2 <= x))).filter((w) => w > 0);
   const rightWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x >= x))).filter((w) => w > 0);
-  if (leftWidths.length < sideLines || rightWidths.length < sideLines) return false;
   const wide = (widths: number[]) => median(widths) >= pageWidth * 0.25;
-  if (!wide(leftWidths) || !wide(rightWidths)) return false;
+  if (!wide(leftWidths) || !wide(rightWidths)) return null;
   // Columns of prose have words on both sides of most lines; a wide table whose column groups
   // leave a gap (figures on both sides, words only in its header) is not two columns of text,
   // when its rows are split into cells already (three or more a line) for the table to be found
@@ -1068,13 +933,7 @@ function columnsAt(lines: RawLine[], x: number, pageWidth: number, sideLines = 0
     return (!WORDS.test(sideText(left)) || !WORDS.test(sideText(right))) && !isProse(left) && !isProse(right);
   });
   const cells = rows.filter((l) => l.segs.length >= 3);
-  // A band is a few lines: two rows of cells across its gap weigh as four do on a whole page.
-  if (both.length >= (sideLines > 0 ? 2 : 4) && 2 * rows.length > both.length && 2 * cells.length >= rows.length) return false;
-  // A band whose lines nearly all have text on both sides is a grid of boxes (a form's rows of
-  // labels over values) unless most of them are prose on both sides: two columns of running text.
-  if (sideLines === 0 || both.length < BAND_BOTH_SHARE * lines.length) return true;
-  const prose = both.filter((l) => isProse(l.segs.filter((seg) => seg.x2 <= x)) && isProse(l.segs.filter((seg) => seg.x >= x)));
-  return 2 * prose.length > both.length;
+  return both.length >= 4 && 2 * rows.length > both.length && 2 * cells.length >= rows.length ? null : x;
 }
 
 /** WORDS: three words of letters in a row, as a line of prose has and a row of figures does not */
