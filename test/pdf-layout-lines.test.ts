@@ -159,6 +159,17 @@ test("a word set in pieces stays one word: a font change at the run's end, or pi
   expect(md).toContain("Table set in pieces overlap");
 });
 
+test("a space inside a run between a word and a comma is dropped; a form's blank before a comma, a gap between runs, stays", async () => {
+  // NIST SP 811's table cell "amount concentration , concentration" is one run with the space in it.
+  const md = await typesetMarkdown([
+    ...runsInLine(700, [["amount concentration , concentration", 10]]),
+    { font: "Times-Roman", size: 10, x: 72, y: 680, text: "tax year beginning" },
+    { font: "Times-Roman", size: 10, x: 250, y: 680, text: ", 2013, ending" },
+  ]);
+  expect(md).toContain("amount concentration, concentration");
+  expect(md).toMatch(/tax year beginning\s+, 2013, ending/);
+});
+
 test("the text layer's space between a regular run and a bold one set tight after it stands (IRS Form 3903)", async () => {
   // pdf.js gives the form's space as a run 0.06 pt wide, and the bold run starts 0.5 pt after it.
   const md = await pdfMarkdown(FORM_3903);
@@ -188,6 +199,18 @@ describe("headings by their kind", () => {
     const code = [["word-count(", 9], ["arg: content fn,", 7.5], ["..options:", 9], [") -> content", 9]].map(([text, size], i) => ({ font: "Courier" as const, size: size as number, x: i === 0 || i === 3 ? 67 : 77, y: 590 - 11 * i, text: text as string }));
     const md = await pagesMarkdown([[...prose(12, 780, 11), { font: "Times-Bold", size: 11, x: 57, y: 610, text: "Parameters" }, ...code, ...prose(8, 530, 11, 95, 4)]]);
     expect(md).toMatch(/^#+ Parameters\n\nword-count\(/m);
+  });
+
+  test("a form's numbered line with leader dots to its box is not a heading, in any size; a numbered title is", async () => {
+    // IRS Form 4868's "4 Estimate of total tax liability for 2013 . . . $", a size above the lines around it
+    const md = await pagesMarkdown([[
+      { font: "Times-Bold", size: 12, x: 57, y: 790, text: "2 Results of the survey" },
+      ...prose(6, 770, 9),
+      { font: "Times-Roman", size: 12, x: 57, y: 690, text: "4 Estimate of total tax liability for 2013 . . . . . . . . $" },
+      ...prose(6, 670, 9, 95, 4),
+    ]]);
+    expect(md).toMatch(/^#+ 2 Results of the survey$/m);
+    expect(md).toMatch(/^4 Estimate of total tax liability for 2013 \. \. \. \. \. \. \. \. \$$/m);
   });
 
   test("on a slide, text in the size of most of the page's text is not a heading, nor is a bullet", async () => {

@@ -647,6 +647,14 @@ function buildLines(items: PdfTextItem[]): RawLine[] {
   return groups.map(lineFromItems);
 }
 
+/**
+ * SPACE_BEFORE_COMMA: a space inside one run between a word and a comma ("amount concentration ,
+ * concentration"): no Latin-script typography sets one there (French spaces before ; : ! ? but not
+ * before a comma), so it is the producer's or the text layer's, as spaceKept decides between runs.
+ * A form's blank before a comma ("ending ____, 20") leaves a gap between runs, not a space in one.
+ */
+const SPACE_BEFORE_COMMA = /(?<=\p{L}{2}) (?=,(?: |$))/gu;
+
 /** isRaisedRun: a run small beside `item` (under 0.8 of its size) and short (a superscript: a few characters) */
 function isRaisedRun(run: PdfTextItem, item: PdfTextItem): boolean {
   return run.size < 0.8 * item.size && run.str.trim().length <= 4;
@@ -666,7 +674,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   let seg: Segment | null = null;
   let prevItem: PdfTextItem | undefined;
   for (const item of byX) {
-    let text = item.str.replace(/\s+/g, " ");
+    let text = item.str.replace(/\s+/g, " ").replace(SPACE_BEFORE_COMMA, "");
     const script = baseline > 0 && item.size < 0.8 * size ? scriptOf(item, baseline, size) : "";
     // A small raised number is a footnote reference until the page says otherwise (resolveNoteMarks).
     if (script === "sup" && SUPERSCRIPT_NOTE.test(text)) text = `${NOTE_MARK_START}${text.trim()}${NOTE_MARK_END}`;
@@ -1652,6 +1660,8 @@ function joinWrappedHeader(rows: string[][], ys: number[], size: number): string
   return rows;
 }
 
+/** LEADER_RUN: four or more dots in a row, spaced or not: a leader to a form's box or a contents entry's page, never in a title */
+const LEADER_RUN = /(?:\.\s?){4,}/;
 /** LEADER_DOTS: a run of four or more dots (spaced or not) at a cell's end, or the whole cell */
 const LEADER_DOTS = /\s*(?:\.\s?){4,}$/;
 
@@ -2196,7 +2206,7 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
   // a long title in display type has short lines (60 characters a line at most; a form's line that wraps is longer)
   const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
   if ((block.lines.length > 3 || text.length > 200) && !long) return false;
-  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text)) return false;
+  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text)) return false;
   return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text);
 }
 
