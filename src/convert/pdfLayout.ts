@@ -953,13 +953,13 @@ const COLUMN_RUN_SHARE = 0.4;
 
 /** longestRunBeside: the longest run of consecutive lines (top to bottom) that no segment of crosses x */
 function longestRunBeside(lines: RawLine[], x: number): RawLine[] {
-  let best: RawLine[] = [];
-  let run: RawLine[] = [];
-  for (const line of lines) {
-    if (line.segs.some((seg) => seg.x < x && seg.x2 > x)) run = [];
-    else if ((run = [...run, line]).length > best.length) best = run;
-  }
-  return best;
+  let best = { start: 0, end: 0 };
+  let start = 0;
+  lines.forEach((line, i) => {
+    if (line.segs.some((seg) => seg.x < x && seg.x2 > x)) start = i + 1;
+    else if (i + 1 - start > best.end - best.start) best = { start, end: i + 1 };
+  });
+  return lines.slice(best.start, best.end);
 }
 
 /** WORDS: three words of letters in a row, as a line of prose has and a row of figures does not */
@@ -2111,7 +2111,11 @@ function numberedRunningLines(pages: PageLayout[], textPages: number): LayoutBlo
   }
   const removed: LayoutBlock[] = [];
   const groups = new Map<number, typeof found>();
-  for (const entry of found) groups.set(entry.offset, [...(groups.get(entry.offset) ?? []), entry]);
+  for (const entry of found) {
+    const list = groups.get(entry.offset);
+    if (list) list.push(entry);
+    else groups.set(entry.offset, [entry]);
+  }
   for (const list of groups.values()) {
     const byTop = [...list].sort((a, b) => a.top - b.top);
     let group: typeof list = [];
