@@ -1214,7 +1214,8 @@ describe("main content: text no reader sees, and boxes around the article", () =
 <p class="u-screen-reader-text">Article continues below</p>
 <h2 class="is-hidden">Navigation for readers of screens</h2>
 <div class="hidden-xs"><p>The ferry's timetable is printed on the back of the market leaflet.</p></div>
-<div class="field field--label-hidden"><p>Tickets cost two euros for adults and one for children.</p></div>`);
+<div class="field field--label-hidden"><p>Tickets cost two euros for adults and one for children.</p></div>
+<p class="hidden md:block">On wider screens the harbour map sits beside this paragraph.</p>`);
     const text = main(html);
     expect(text).toContain(PARAGRAPHS[2]!);
     expect(text).toContain(PARAGRAPHS[3]!);
@@ -1224,6 +1225,8 @@ describe("main content: text no reader sees, and boxes around the article", () =
     expect(text).not.toContain("Navigation for readers of screens");
     expect(text).toContain("printed on the back of the market leaflet");
     expect(text).toContain("Tickets cost two euros");
+    // Tailwind's "hidden md:block" hides it on small screens only
+    expect(text).toContain("On wider screens the harbour map sits beside this paragraph.");
   });
 
   test("an article inside an 'above-footer' wrapper wins over the advertiser disclosure beside it; the disclosure, the sign-up box, the author blurb and a featured-image credit go", () => {

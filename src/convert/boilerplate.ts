@@ -71,9 +71,17 @@ const HIDDEN_NAMES = new Set([
 /** HIDDEN_PREFIXES: a namespace word before a hiding class ("u-screen-reader-text", "is-hidden", "sharing-screen-reader-text") */
 const HIDDEN_PREFIXES = new Set(["u", "is", "o", "h", "uk", "c", "t", "a", "js", "sharing", "avia", "sbi", "wp"]);
 
-/** hasHiddenName: one of the element's classes hides it from the eye (HIDDEN_NAMES). */
-export function hasHiddenName(cls: string): boolean {
-  for (const name of cls.split(/\s+/)) {
+/**
+ * SHOWN_AT_BREAKPOINT: a utility class that shows the element again on some screens ("hidden md:block",
+ * "invisible lg:visible" in Tailwind): such an element is hidden only on small screens.
+ */
+const SHOWN_AT_BREAKPOINT = /^(?:[\w-]+:)+(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|contents|flow-root|visible)$/;
+
+/** hasHiddenName: one of the element's classes hides it from the eye (HIDDEN_NAMES), and none shows it again on some screens. */
+function hasHiddenName(cls: string): boolean {
+  const names = cls.split(/\s+/);
+  if (names.some((name) => SHOWN_AT_BREAKPOINT.test(name))) return false;
+  for (const name of names) {
     if (!name) continue;
     const words = nameWords(name).filter(Boolean);
     let from = 0;
@@ -794,11 +802,6 @@ function isFollowUs(text: string): boolean {
 }
 
 /**
- * isCallToAction: a short paragraph that asks the reader to subscribe or sign up (paywall and
- * newsletter boxes inside the article), that is a print button's row ("Rezept drucken"), or that
- * points to other articles ("Lesen Sie auch: <link>").
- */
-/**
  * MORE_LINK: the text of a link that leads on to another page's text ("Weiterlesen", "Read more",
  * "Mehr erfahren", "Lire la suite", "Czytaj dalej"); a block that is only such a link is a teaser's
  * tail or a button, never the article's text.
@@ -823,6 +826,11 @@ function isMoreLink(el: DomElement, s: TextStats): boolean {
   return (s.text <= MORE_LINK_MAX_CHARS && MORE_LINK.test(text)) || DOWNLOAD_LINK.test(text);
 }
 
+/**
+ * isCallToAction: a short paragraph that asks the reader to subscribe or sign up (paywall and
+ * newsletter boxes inside the article), that is a print button's row ("Rezept drucken"), or that
+ * points to other articles ("Lesen Sie auch: <link>", a lone "Weiterlesen" or download link).
+ */
 function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const tag = el.nodeName.toLowerCase();
   const heading = HEADING_TAGS.has(tag);
