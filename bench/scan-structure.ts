@@ -138,7 +138,7 @@ async function imageOnlyPdf(jpegs: string[]): Promise<Uint8Array> {
 
 /** pageBody: an image's markdown without what the image converter adds around the text (its file name as a heading, the metadata section) */
 function pageBody(markdown: string): string {
-  return markdown.replace(/^# .*\n+/, "").replace(/\n## Image metadata\n[\s\S]*$/, "");
+  return markdown.replace(/^# .*\n+/, "").replace(/(?:^|\n)## Image metadata\n[\s\S]*$/, "");
 }
 
 interface Totals {
@@ -182,6 +182,19 @@ function score(reference: string, markdown: string, totals: Totals, withHeadings
 function summary(totals: Totals): string {
   const ratio = (a: number, b: number) => (b ? (a / b).toFixed(3) : "-");
   return `headings ${totals.headingHits}/${totals.headings} = ${ratio(totals.headingHits, totals.headings)}, precision ${totals.precise}/${totals.given} = ${ratio(totals.precise, totals.given)}, table cells ${totals.cellHits}/${totals.cells} = ${ratio(totals.cellHits, totals.cells)}, whole rows ${totals.rowHits}/${totals.rows} = ${ratio(totals.rowHits, totals.rows)}`;
+}
+
+/** convertScan converts one case's scans by one path (each page's PNG as an image, or the image-only PDF) in one mode */
+async function convertScan(path: "image" | "pdf", mode: Mode, name: string, pngs: string[], jpegPdf: Uint8Array | null): Promise<string> {
+  if (path === "image") {
+    const pages: string[] = [];
+    for (const png of pngs) {
+      const result = await imageConverters[mode]({ bytes: await Bun.file(png).bytes(), filename: basename(png), contentType: "image/png", ext: "png" }, context(pool, ocr));
+      pages.push(pageBody(result.markdown));
+    }
+    return pages.join("\n\n");
+  }
+  return (await pdfConverters[mode]({ bytes: jpegPdf!, filename: name, contentType: "application/pdf", ext: "pdf" }, context(pool, ocr))).markdown;
 }
 
 const dir = mkdtempSync(join(tmpdir(), "docintel-bench-scan-structure-"));
@@ -234,16 +247,11 @@ try {
     console.log(`${c.name} (${pngs.length} page${pngs.length === 1 ? "" : "s"})`);
     for (const path of paths) {
       for (const mode of MODES) {
-        let markdown: string;
-        if (path === "image") {
-          const pages: string[] = [];
-          for (const png of pngs) {
-            const result = await imageConverters[mode]({ bytes: await Bun.file(png).bytes(), filename: basename(png), contentType: "image/png", ext: "png" }, context(pool, ocr));
-            pages.push(pageBody(result.markdown));
-          }
-          markdown = pages.join("\n\n");
-        } else {
-          markdown = (await pdfConverters[mode]({ bytes: jpegPdf!, filename: c.name, contentType: "application/pdf", ext: "pdf" }, context(pool, ocr))).markdown;
+        let markdown = "";
+        try {
+          markdown = await convertScan(path, mode, c.name, pngs, jpegPdf);
+        } catch (error) {
+          console.log(`  ${`${path}/${mode}`.padEnd(13)} not converted (scored as empty): ${error instanceof Error ? error.message.slice(0, 120) : String(error)}`);
         }
         if (DUMP) await Bun.write(join(DUMP, `${c.name}.${path}.${mode}.md`), markdown);
         console.log(`  ${`${path}/${mode}`.padEnd(13)} ${score(c.reference, markdown, totals.get(`${path}/${mode}`)!, c.withHeadings, SHOW && mode === "layout")}`);

@@ -79,6 +79,6 @@ test("a scanned report page gets its title as a heading and its figures as table
   const body = markdown.replace(/\n## Image metadata\n[\s\S]*$/, "").replace(/^# water_report_scan\.png\n/, "");
   expect(wordChanges(body, ocr.last!.text)).toEqual({ lost: [], added: [] });
   // OCR quality is reported as before
-  expect(laidOut.pages[0]!.method).toBe("ocr");
-  expect(laidOut.pages[0]!.ocrQuality).toBe(ocr.last!.confidence);
+  expect(laidOut.pages![0]!.method).toBe("ocr");
+  expect(laidOut.pages![0]!.ocrQuality).toBe(ocr.last!.confidence);
 }, 60_000);
