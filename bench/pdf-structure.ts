@@ -36,6 +36,7 @@ import { convertPptx } from "../src/convert/pptx";
 import type { ConvertContext, Converter } from "../src/convert/types";
 import { WorkerPool } from "../src/pool";
 import { runProcess } from "../src/tools/process";
+import { found, headingsOf, sourceStructure, tableCellsOf, tableRowsOf } from "./structure-score";
 
 const ROOT = resolve(import.meta.dir, "..");
 const DATA = join(import.meta.dir, "corpus/pdf-structure");
@@ -80,84 +81,6 @@ async function convert(converter: Converter, path: string, ext: string, pool: Wo
   const bytes = await Bun.file(path).bytes();
   const result = await converter({ bytes, filename: basename(path), contentType: "application/octet-stream", ext }, context(pool));
   return result.markdown;
-}
-
-/** fold makes text comparable: inline markdown (`<sup>`/`<sub>` too: the PDF's raised text is plain), numbering and escapes removed, case and spaces folded. */
-function fold(text: string): string {
-  return text
-    .replace(/<br\s*\/?>/gi, " ")
-    .replace(/<\/?su[bp]>/gi, "")
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[\^[^\]]*\]/g, "")
-    .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, "$1")
-    .replace(/[*_`]+/g, "")
-    .replace(/^\s*slide \d+:\s*/i, "")
-    .replace(/^\s*(?:\d+(?:\.\d+)*\.?|[a-z](?:\.\d+)*[.)]|[ivx]+[.)])\s+(?=\S)/i, "")
-    .replace(/\s+/g, " ")
-    .trim()
-    .toLowerCase();
-}
-
-/**
- * sourceStructure drops what the source's converter adds that a printed page cannot show: the
- * "### Chart" section of a native chart (its cached data; the PDF has a drawing), the
- * "## Comments" section (LibreOffice does not print comments) and "## Slide N", the placeholder
- * of a slide without a title.
- */
-function sourceStructure(markdown: string): string {
-  return markdown
-    .replace(/^## Slide \d+$/gm, "")
-    .replace(/^#{1,6} Chart\b.*\n+(?:\|.*\n?)*/gm, "")
-    .replace(/^## Comments\n[\s\S]*?(?=^#{1,2} |(?![\s\S]))/m, "");
-}
-
-function headingsOf(markdown: string): string[] {
-  const found: string[] = [];
-  for (const line of markdown.split("\n")) {
-    const m = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-    if (m && fold(m[1]!)) found.push(fold(m[1]!));
-  }
-  return found;
-}
-
-/** tableCellsOf lists the non-empty cells of every GFM table, a run of equal cells in a row once. */
-function tableCellsOf(markdown: string): string[] {
-  const cells: string[] = [];
-  for (const line of markdown.split("\n")) {
-    if (!/^\s*\|.*\|\s*$/.test(line) || /^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$/.test(line)) continue;
-    const row = line.trim().slice(1, -1).split(/(?<!\\)\|/).map(fold);
-    let previous: string | null = null;
-    for (const cell of row) {
-      if (cell && cell !== previous) cells.push(cell);
-      previous = cell;
-    }
-  }
-  return cells;
-}
-
-/** tableRowsOf lists each GFM table row as its non-empty cells (a run of equal cells once), joined: a row is found when the PDF's markdown has the same cells in the same order. */
-function tableRowsOf(markdown: string): string[] {
-  return markdown
-    .split("\n")
-    .filter((line) => /^\s*\|.*\|\s*$/.test(line) && !/^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$/.test(line))
-    .map((line) => tableCellsOf(line).join(" | "))
-    .filter(Boolean);
-}
-
-/** found counts the wanted items present in `have`, each item of `have` used once. */
-function found(wanted: string[], have: string[]): { hits: number; misses: string[] } {
-  const pool = new Map<string, number>();
-  for (const item of have) pool.set(item, (pool.get(item) ?? 0) + 1);
-  let hits = 0;
-  const misses: string[] = [];
-  for (const item of wanted) {
-    const left = pool.get(item) ?? 0;
-    if (left > 0) {
-      hits++;
-      pool.set(item, left - 1);
-    } else misses.push(item);
-  }
-  return { hits, misses };
 }
 
 const dir = mkdtempSync(join(tmpdir(), "docintel-bench-pdf-structure-"));

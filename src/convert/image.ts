@@ -14,13 +14,16 @@ import sharp, { type Metadata } from "sharp";
 import { AppError } from "../errors";
 import { heifToPng } from "../tools/heif";
 import { heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import { ocrLayoutMarkdown } from "./ocrLayout";
 import { OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
-import type { ConvertContext, Converter, ConvertInput, PageReport } from "./types";
+import type { Conversion, ConvertContext, Converter, ConvertInput, PageReport } from "./types";
 
 /** OCR_MIN_WIDTH: images narrower than this (px) are upscaled so small text reaches tesseract's range */
 const OCR_MIN_WIDTH = 1000;
 /** OCR_MAX_UPSCALE: the largest upscaling factor; tiny icons gain nothing from more */
 const OCR_MAX_UPSCALE = 4;
+/** ASSUMED_DPI: the resolution taken for an image that states none, to size its text in points for the layout (sizes are compared, not read) */
+const ASSUMED_DPI = 150;
 /** HEIF_TIMEOUT_MS: deadline for heif-convert on one image */
 const HEIF_TIMEOUT_MS = 60_000;
 
@@ -368,8 +371,21 @@ function metadataFacts(facts: ImageFacts): Array<[string, unknown]> {
   ];
 }
 
+/** ImageOptions: how convertImage writes what OCR read. */
+export interface ImageOptions {
+  /** scanLayout: lay out a page-like scan's words like a born-digital page (headings, tables; ocrLayout.ts); false writes tesseract's text as is (benchmarks compare both) */
+  scanLayout: boolean;
+}
+
+/** makeConvertImage returns the image converter with these options; convertImage is the service's. */
+export function makeConvertImage(options: ImageOptions): Converter {
+  return (input, ctx) => convertImageWith(input, ctx, options);
+}
+
 /** convertImage OCRs the first frame of an image and adds its metadata. */
-export const convertImage: Converter = async (input: ConvertInput, ctx: ConvertContext) => {
+export const convertImage: Converter = makeConvertImage({ scanLayout: true });
+
+async function convertImageWith(input: ConvertInput, ctx: ConvertContext, options: ImageOptions): Promise<Conversion> {
   const { signal, limits } = ctx;
   const warnings: string[] = [];
 
@@ -400,6 +416,8 @@ export const convertImage: Converter = async (input: ConvertInput, ctx: ConvertC
   // 4. markdown
   const embedded = facts.format === "svg" ? svgText(new TextDecoder().decode(input.bytes)) : [];
   const ocrText = ocr.text.trim();
+  // A page-like scan is laid out like a born-digital page (headings, tables); a receipt read as one column keeps tesseract's text.
+  const laidOut = options.scanLayout && prepared.segmentation === "auto" && ocrText ? ocrLayoutMarkdown(ocr, 72 / (prepared.dpi ?? ASSUMED_DPI)) : null;
   if (!ocrText && embedded.length === 0) warnings.push("no text found in the image");
   if (facts.pages > 1) warnings.push(`only the first of ${facts.pages} pages/frames was read`);
   const xmpTitle = facts.xmp ? readXmp(facts.xmp).title : undefined;
@@ -408,14 +426,14 @@ export const convertImage: Converter = async (input: ConvertInput, ctx: ConvertC
     joinBlocks([
       heading(1, input.filename || "image"),
       embedded.length ? joinBlocks([heading(2, "Text in the SVG"), embedded.join("\n\n"), ocrText ? heading(2, "OCR of the rendered SVG") : ""]) : "",
-      ocrText,
+      laidOut ?? ocrText,
       heading(2, "Image metadata"),
       metadataBlock(metadataFacts(facts)),
     ]),
   );
   const page: PageReport = ocrText ? { page: 1, method: "ocr", ocrQuality: ocr.confidence, chars: ocrText.length } : { page: 1, method: "empty", chars: 0 };
   return { markdown, title, totalPages: facts.pages > 1 ? facts.pages : 0, method: embedded.length ? "text+ocr" : "ocr", warnings, pages: [page] };
-};
+}
 
 /** bmpDensity reads the horizontal resolution of a BMP (pixels per metre) as DPI; undefined when absent. */
 function bmpDensity(bytes: Uint8Array): number | undefined {

@@ -15,6 +15,7 @@ import { extractPageImages, listPdfImages, renderPdfPage, type PdfImageInfo } fr
 import { Semaphore } from "../tools/semaphore";
 import type { OcrResult } from "../tools/types";
 import { joinBlocks, tidyMarkdown } from "./markdown";
+import { ocrLayoutMarkdown } from "./ocrLayout";
 import { OCR_MAX_SIDE, prepareScan, type PreparedScan } from "./ocrPrep";
 import { metadataOnly } from "./ooxml";
 import { formatOcrText, renderPages, type OutlineEntry, type PageLayout } from "./pdfLayout";
@@ -47,6 +48,8 @@ const PICTURE_MIN_CONFIDENCE = 0.5;
 export interface PdfOptions {
   /** outline: headings from the PDF's bookmarks where it has them (benchmarks of the layout alone turn it off) */
   outline: boolean;
+  /** scanLayout: lay out page-like scanned pages like text pages (ocrLayout.ts); false writes tesseract's text (benchmarks compare both); default true */
+  scanLayout?: boolean;
 }
 
 /** makeConvertPdf returns the PDF converter with these options; convertPdf is the service's. */
@@ -68,7 +71,7 @@ async function convertPdfWith(input: ConvertInput, ctx: ConvertContext, options:
     signal.throwIfAborted();
 
     const ocrPages = pages.filter((p) => p.chars < MIN_TEXT_CHARS);
-    const [ocr, pictures] = await Promise.all([ocrAll(input.bytes, ocrPages, ctx), readPictures(input.bytes, images, pages, ctx)]);
+    const [ocr, pictures] = await Promise.all([ocrAll(input.bytes, ocrPages, ctx, options.scanLayout ?? true), readPictures(input.bytes, images, pages, ctx)]);
     signal.throwIfAborted();
 
     const outline = options.outline ? facts.outline : [];
@@ -131,9 +134,15 @@ async function extractAllPages(input: ConvertInput, ctx: ConvertContext, name: s
   return { total, facts: first.facts ?? { title: null, author: null, outline: [] }, pages: results.flat(), failedPages };
 }
 
+/** ScannedPage is a page read by OCR: tesseract's result and the page's markdown (laid out like a text page when it is page-like, see ocrLayout.ts). */
+interface ScannedPage {
+  ocr: OcrResult;
+  markdown: string;
+}
+
 /** ocrAll renders and OCRs every page in `pages` concurrently (bounded), keyed by page number. */
-async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext): Promise<Map<number, OcrResult | Error>> {
-  const results = new Map<number, OcrResult | Error>();
+async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext, scanLayout: boolean): Promise<Map<number, ScannedPage | Error>> {
+  const results = new Map<number, ScannedPage | Error>();
   const slots = new Semaphore(RENDERS_IN_FLIGHT);
   await Promise.all(
     pages.map((page) =>
@@ -144,7 +153,9 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext)
           ctx.signal.throwIfAborted();
           const scan = await scanOfPage(png, dpi, ctx.limits.maxPixels);
           ctx.signal.throwIfAborted();
-          results.set(page.page, await ctx.tools.ocr.recognize(scan.image, ctx.signal, { segmentation: scan.segmentation, dpi: scan.dpi }));
+          const ocr = await ctx.tools.ocr.recognize(scan.image, ctx.signal, { segmentation: scan.segmentation, dpi: scan.dpi });
+          const laidOut = scanLayout && scan.segmentation === "auto" && ocr.width ? ocrLayoutMarkdown(ocr, page.width / ocr.width, page.page) : null;
+          results.set(page.page, { ocr, markdown: laidOut ?? formatOcrText(ocr.text.trim()) });
         } catch (error) {
           if (ctx.signal.aborted) throw error;
           if (error instanceof AppError && (error.code === "tool_unavailable" || error.code === "timeout")) throw error;
@@ -258,7 +269,7 @@ interface AssembleFacts {
  * assemble renders the text pages, puts each OCRed page's text in its place, and reports per page
  * how its text was obtained.
  */
-function assemble(pages: PageLayout[], ocr: Map<number, OcrResult | Error>, facts: AssembleFacts): Conversion {
+function assemble(pages: PageLayout[], ocr: Map<number, ScannedPage | Error>, facts: AssembleFacts): Conversion {
   const warnings: string[] = [];
   const reports: PageReport[] = [];
   const parts: string[] = [];
@@ -273,14 +284,14 @@ function assemble(pages: PageLayout[], ocr: Map<number, OcrResult | Error>, fact
   };
   for (const page of pages) {
     const result = ocr.get(page.page);
-    const ocrText = result && !(result instanceof Error) ? result.text.trim() : "";
+    const ocrText = result && !(result instanceof Error) ? result.ocr.text.trim() : "";
     if (result instanceof Error) warnings.push(`page ${page.page}: OCR failed (${result.message})`);
     const ocrChars = ocrText.replace(/\s+/g, "").length;
     if (result && !(result instanceof Error) && ocrChars > page.chars) {
       flushRun();
-      parts.push(formatOcrText(ocrText));
-      reports.push({ page: page.page, method: "ocr", ocrQuality: result.confidence, chars: ocrChars });
-      if (result.confidence < 0.6) warnings.push(`page ${page.page}: OCR confidence is low (${Math.round(result.confidence * 100)} %); check the text`);
+      parts.push(result.markdown);
+      reports.push({ page: page.page, method: "ocr", ocrQuality: result.ocr.confidence, chars: ocrChars });
+      if (result.ocr.confidence < 0.6) warnings.push(`page ${page.page}: OCR confidence is low (${Math.round(result.ocr.confidence * 100)} %); check the text`);
       continue;
     }
     run.push(page);
@@ -306,11 +317,11 @@ function assemble(pages: PageLayout[], ocr: Map<number, OcrResult | Error>, fact
  * pageTextsOf renders every page on its own (OCR text where OCR read more than the text layer). The
  * document's markdown is rendered in runs of pages instead, so paragraphs can continue across pages.
  */
-function pageTextsOf(pages: PageLayout[], ocr: Map<number, OcrResult | Error>, outline: OutlineEntry[]): string[] {
+function pageTextsOf(pages: PageLayout[], ocr: Map<number, ScannedPage | Error>, outline: OutlineEntry[]): string[] {
   return pages.map((page) => {
     const result = ocr.get(page.page);
-    const ocrText = result && !(result instanceof Error) ? result.text.trim() : "";
-    if (ocrText.replace(/\s+/g, "").length > page.chars) return formatOcrText(ocrText);
+    const ocrText = result && !(result instanceof Error) ? result.ocr.text.trim() : "";
+    if (result && !(result instanceof Error) && ocrText.replace(/\s+/g, "").length > page.chars) return result.markdown;
     return tidyMarkdown(renderPages([page], outline).markdown);
   });
 }

@@ -18,6 +18,26 @@ export interface OfficeConverter {
 export interface OcrResult {
   text: string;
   confidence: number;
+  /** words: every word of `text` in its order, with its box (pixels of the image read); absent when the engine gives no boxes */
+  words?: OcrWord[];
+  /** width, height: size in pixels of the image read (the boxes' frame); 0 when unknown */
+  width?: number;
+  height?: number;
+}
+
+/** OcrWord is one word as tesseract found it: its box in pixels (origin top left) and where it sits in tesseract's layout. */
+export interface OcrWord {
+  text: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  /** confidence: tesseract's for this word, 0 to 1 */
+  confidence: number;
+  /** line: tesseract's block/paragraph/line ids of the word, "b/p/l": words with one key are one line */
+  line: string;
+  /** paragraph: tesseract's block/paragraph ids, "b/p" */
+  paragraph: string;
 }
 
 /** RecognizeOptions tune one OCR call. */

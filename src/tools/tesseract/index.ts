@@ -10,7 +10,7 @@
  * killed and the image fails with 413, not retried.
  */
 import { AppError } from "../../errors";
-import type { OcrEngine, OcrResult, RecognizeOptions } from "../types";
+import type { OcrEngine, OcrResult, OcrWord, RecognizeOptions } from "../types";
 import { ProcessError, runProcess, toolUnavailable } from "../process";
 import { leftLarge, memoryLimitError } from "../memory";
 import { Semaphore } from "../semaphore";
@@ -131,7 +131,8 @@ export class Tesseract implements OcrEngine {
 /**
  * parseTsv rebuilds text from tesseract's TSV (level 5 rows are words): words joined by spaces
  * within a line, lines by newlines, paragraphs and blocks by a blank line. The confidence is the
- * mean over words, from 0 to 1; 0 when no word was found.
+ * mean over words, from 0 to 1; 0 when no word was found. The words are kept with their boxes, and
+ * the image's size from the page row (level 1).
  */
 export function parseTsv(tsv: string): OcrResult {
   const paragraphs: string[] = [];
@@ -141,6 +142,9 @@ export function parseTsv(tsv: string): OcrResult {
   let paraKey = "";
   let confSum = 0;
   let confCount = 0;
+  const found: OcrWord[] = [];
+  let width = 0;
+  let height = 0;
   const flushLine = () => {
     if (words.length) lines.push(words.join(" "));
     words = [];
@@ -150,8 +154,12 @@ export function parseTsv(tsv: string): OcrResult {
     if (lines.length) paragraphs.push(lines.join("\n"));
     lines = [];
   };
-  for (const row of tsv.split("\n").slice(1)) {
+  for (const row of tsv.split("\n")) {
     const cols = row.split("\t");
+    if (cols.length >= 10 && cols[0] === "1") {
+      width = Number(cols[8]) || 0;
+      height = Number(cols[9]) || 0;
+    }
     if (cols.length < 12 || cols[0] !== "5") continue;
     const text = cols[11]!.trim();
     const conf = Number(cols[10]);
@@ -163,9 +171,10 @@ export function parseTsv(tsv: string): OcrResult {
     paraKey = para;
     lineKey = line;
     words.push(text);
+    found.push({ text, left: Number(cols[6]), top: Number(cols[7]), width: Number(cols[8]), height: Number(cols[9]), confidence: conf / 100, line, paragraph: para });
     confSum += conf;
     confCount++;
   }
   flushParagraph();
-  return { text: paragraphs.join("\n\n"), confidence: confCount ? Math.round((confSum / confCount) * 10) / 1000 : 0 };
+  return { text: paragraphs.join("\n\n"), confidence: confCount ? Math.round((confSum / confCount) * 10) / 1000 : 0, words: found, width, height };
 }

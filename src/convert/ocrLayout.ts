@@ -1,0 +1,137 @@
+/**
+ * Structure of scanned pages: the words tesseract found (each with its box) become text items of
+ * the PDF layout engine (pdfLayout.ts), so a scanned report, paper or invoice gets the headings,
+ * tables and paragraphs its born-digital twin gets. Used for page-like scans only (tesseract's
+ * `auto` segmentation); receipts read as one column keep tesseract's text as it is.
+ *
+ *   words -> lines (tesseract's own line ids) -> font size of each line from its words' heights,
+ *   measured against the letters each word has (x-height, ascenders, descenders) -> one item per
+ *   word on the line's baseline, in points -> analyzePage + renderPages -> markdown, kept only when
+ *   it holds exactly the OCR's words and shows a heading or a table the flat text does not.
+ */
+import type { OcrResult, OcrWord } from "../tools/types";
+import { analyzePage, renderPages, type PdfTextItem } from "./pdfLayout";
+
+/**
+ * Heights of a word's box in font sizes (em), by the letters it has: lower-case letters without
+ * ascenders are an x-height tall, capitals, digits and ascenders reach the cap height, descenders add
+ * their depth. Typical of text faces (Helvetica x 0.52 / cap 0.72 / descender 0.21; Times 0.45 / 0.66 / 0.22).
+ */
+const X_HEIGHT_EM = 0.5;
+const ASCENDER_EM = 0.71;
+const DESCENDER_EM = 0.21;
+const ASCENDING = /[\p{Lu}\p{N}bdfhklt!?%&@#$()[\]{}/\\|'"]/u;
+const DESCENDING = /[gjpqy(),;[\]{}|]/u;
+const X_LETTERS = /[acemnorsuvwxz]/;
+
+/** wordEms: the height of the word's box in font sizes, from its letters; 0 when they say nothing (punctuation alone) */
+function wordEms(text: string): number {
+  const ascends = ASCENDING.test(text);
+  if (!ascends && !X_LETTERS.test(text) && !/\p{L}/u.test(text)) return 0;
+  return (ascends ? ASCENDER_EM : X_HEIGHT_EM) + (DESCENDING.test(text) ? DESCENDER_EM : 0);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * ocrItems turns the words into layout items in points (`pointsPerPixel`: 72 / the read image's
+ * dpi). Every word of a tesseract line gets the line's size (the median of its words' estimates,
+ * rounded to half a point, as a font's size is) and baseline (the bottom of its words without
+ * descenders), so the engine sees one line of one font rather than words off each other's baseline.
+ */
+export function ocrItems(words: OcrWord[], pointsPerPixel: number): PdfTextItem[] {
+  const lines = new Map<string, OcrWord[]>();
+  for (const word of words) {
+    const line = lines.get(word.line);
+    if (line) line.push(word);
+    else lines.set(word.line, [word]);
+  }
+  const items: PdfTextItem[] = [];
+  for (const line of lines.values()) {
+    const sizes = line.map((word) => (wordEms(word.text) ? word.height / wordEms(word.text) : 0)).filter((size) => size > 0);
+    const sizePx = sizes.length ? median(sizes) : median(line.map((word) => word.height)) / ASCENDER_EM;
+    const size = Math.max(1, Math.round(sizePx * pointsPerPixel * 2) / 2);
+    const flat = line.filter((word) => !DESCENDING.test(word.text));
+    const baselinePx = flat.length ? median(flat.map((word) => word.top + word.height)) : median(line.map((word) => word.top + word.height)) - DESCENDER_EM * sizePx;
+    line.sort((a, b) => a.left - b.left);
+    line.forEach((word, i) => {
+      items.push({ str: i === 0 ? word.text : ` ${word.text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size });
+    });
+  }
+  return items;
+}
+
+/** wordsOf: the set of letters-and-digits words of a text (markdown's escapes and marks drop out) */
+function wordsOf(text: string): Set<string> {
+  return new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+/**
+ * wordChanges: the words of `ocrText` that `markdown` lacks, and those it adds. Compared as sets: a
+ * table repeats a spanning header in each column it covers.
+ */
+export function wordChanges(markdown: string, ocrText: string): { lost: string[]; added: string[] } {
+  const have = wordsOf(markdown);
+  const want = wordsOf(ocrText);
+  return { lost: [...want].filter((word) => !have.has(word)), added: [...have].filter((word) => !want.has(word)) };
+}
+
+/**
+ * PAGE_SPAN_HEIGHTS: the least width of a page-like text, in word heights (the median height of the
+ * words' boxes) from its left edge to its right (5th and 95th percentiles of the words read with
+ * confidence). A narrow column of short lines (a receipt, a slip) reads best as tesseract's lines,
+ * and the layout's tables and headings there cost the extraction of receipts: the SROIE receipts that
+ * tesseract reads with its page segmentation span 17-34, rendered report and invoice pages 54-86.
+ */
+const PAGE_SPAN_HEIGHTS = 45;
+
+/** textSpan: the width of the words' extent in word heights (see PAGE_SPAN_HEIGHTS); 0 without confident words */
+export function textSpan(words: OcrWord[]): number {
+  const read = words.filter((word) => word.confidence > 0.6 && /[\p{L}\p{N}]{2}/u.test(word.text));
+  if (!read.length) return 0;
+  const at = (values: number[], share: number) => values.sort((a, b) => a - b)[Math.floor(share * (values.length - 1))]!;
+  const height = at(read.map((word) => word.height), 0.5);
+  return height > 0 ? (at(read.map((word) => word.left + word.width), 0.95) - at(read.map((word) => word.left), 0.05)) / height : 0;
+}
+
+/**
+ * MIN_LAYOUT_CONFIDENCE: the least mean word confidence of a scan whose boxes are laid out. Font
+ * sizes are estimated from the boxes, and on a noisy scan (a photocopied invoice at 0.88) they are
+ * noisy too: rows of a table come out as headings and labels part from their values, and the
+ * extraction took a wrong date at 0.85 from such a page. Clean scans read at 0.9 and above.
+ */
+const MIN_LAYOUT_CONFIDENCE = 0.9;
+
+/** PAGE_NUMBER_WORD: a word a dropped page number is made of */
+const PAGE_NUMBER_WORD = /^(?:\d{1,4}|[ivxlcdm]{1,6}|page|of)$/i;
+
+/** hasStructure: the markdown shows a heading or a table */
+const hasStructure = (markdown: string) => /^#{1,6} \S/m.test(markdown) || /^\|.*\|\s*$/m.test(markdown);
+
+/**
+ * ocrLayoutMarkdown lays out a page-like scan's words as a born-digital page's text is laid out and
+ * returns its markdown; null when the words have no boxes, when they make a narrow column rather than
+ * a page (PAGE_SPAN_HEIGHTS), when tesseract read the scan with too little confidence for its boxes
+ * to size the text (MIN_LAYOUT_CONFIDENCE), when the layout lost or changed a word
+ * (never lose words; a page number it drops as on any page excepted), or when it finds no heading
+ * and no table (then the flat text is as good).
+ * `pointsPerPixel` sizes the page: 72 / the read image's dpi.
+ */
+export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page = 1): string | null {
+  if (!ocr.words?.length || !ocr.width || !ocr.height || !(pointsPerPixel > 0)) return null;
+  if (ocr.confidence < MIN_LAYOUT_CONFIDENCE || textSpan(ocr.words) < PAGE_SPAN_HEIGHTS) return null;
+  const items = ocrItems(ocr.words, pointsPerPixel);
+  const layout = analyzePage(items, page, ocr.width * pointsPerPixel, ocr.height * pointsPerPixel);
+  const rendered = renderPages([layout]);
+  const markdown = rendered.markdown.trim();
+  if (!markdown || !hasStructure(markdown)) return null;
+  const changes = wordChanges(markdown, ocr.text);
+  // The one thing the layout may drop is what it drops on a born-digital page: the page number.
+  const lost = rendered.removedLines > 0 ? changes.lost.filter((word) => !PAGE_NUMBER_WORD.test(word)) : changes.lost;
+  if (lost.length || changes.added.length) return null;
+  return markdown;
+}
