@@ -1400,6 +1400,13 @@ describe("international invoice layouts (issue 15: made-up text of the kinds met
     expect(r.confidence).toBeLessThan(0.8);
   });
 
+  test("column titles over a row of values set as two paragraphs (a scan laid out by the layout engine): the same pairing", () => {
+    const md = "# CONTOSO SRL Fattura\n\nCodice Cliente Partita IVA | Data Documento Numero Documento\n\nC001 IT0123456789 | 03-04-2023 99812\n\nTotale 50,00€";
+    const r = run(md, schema).invoice_number!;
+    expect(r.value).toBe("99812");
+    expect(r.confidence).toBeLessThan(0.8);
+  });
+
   test("Indian digit grouping ('₹7,08,000.00') is one amount", () => {
     const r = run("Tax Invoice\n\nSUBTOTAL ₹6,00,000.00\nIGST ₹1,08,000.00\nTOTAL DUE ₹7,08,000.00", schema);
     expect(r.total!.value).toBe(708000);

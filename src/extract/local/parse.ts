@@ -356,12 +356,14 @@ function titleCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => vo
  * headerRowCandidates reads a row of column titles over a row of values, as OCR prints a table without
  * its rules ("Codice Cliente Partita IVA Termini di Pagamento Data Documento Numero Documento" over
  * "1234A8C 1234567890 50 GG DF 10-02-2022 54321"): the title that ends the first row names the value
- * that ends the second. Only the last column is paired: the words of the others cannot be told apart.
+ * that ends the second, the next line or the line after one blank line. Only the last column is paired:
+ * the words of the others cannot be told apart.
  */
 function headerRowCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => void): void {
   for (let i = 0; i + 1 < lines.length; i++) {
     const head = lines[i]!;
-    const row = lines[i + 1]!;
+    // the two rows may be set as two paragraphs (a laid-out scan): one blank line between them
+    const row = !lines[i + 1]!.text.trim() && i + 2 < lines.length ? lines[i + 2]! : lines[i + 1]!;
     if (head.isTable || row.isTable || head.isHeading || !head.plain || !row.plain || /\d|:/.test(head.plain)) continue;
     const words = head.plain.replace(/\|/g, " ").split(/\s+/).filter(Boolean);
     if (words.length < 3 || words.length > 14) continue;
