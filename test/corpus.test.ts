@@ -26,7 +26,7 @@ interface Expectation {
 const row = (...cells: string[]) => new RegExp(`^\\|\\s*${cells.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s*\\|\\s*")}\\s*\\|`, "m");
 
 const CORPUS: Record<string, Expectation> = {
-  "MEDRPT-2024-PAT-3847_medical_report_scan.pdf": { method: "ocr", contains: [/^## COMPREHENSIVE MEDICAL REPORT$/m, "MEDRPT-2024-PAT-3847", "SEATTLE GENERAL HOSPITAL"] },
+  "MEDRPT-2024-PAT-3847_medical_report_scan.pdf": { method: "ocr", contains: [/^#{2,3} COMPREHENSIVE MEDICAL REPORT$/m, /^\| Heart Rate \| 78 bpm \| 60-100 bpm \| NORMAL \|$/m, /^- Hypertension \(diagnosed 2019\)/m, "MEDRPT-2024-PAT-3847", "SEATTLE GENERAL HOSPITAL"] },
   "RECEIPT-2024-TXN-98765_retail_purchase.pdf": { method: "text+ocr", contains: ["> [Image text] MEMBER EXCLUSIVE", "Promo: TECHSAVE2024", /^# TECHMART ELECTRONICS$/m, "TXN-98765-2024", "Cashier: Emily Rodriguez", "$349.99"] },
   "REPAIR-2022-INV-001_multipage.pdf": { method: "text", contains: [row("Insured name", "Gabriel Diaz"), "ZAVA AUTO REPAIR", "Grand Cherokee"] },
   "SPARSE-2024-INV-1234_borderless_table.pdf": { method: "text+ocr", contains: ["> [Image text] APPROVED FOR PROCESSING", "Audit Code: AUD-2024-7842", row("Product Code", "Location", "Expected", "Actual", "Variance", "Status"), row("SKU-8847", "A-12", "450"), "Sarah Martinez"] },

@@ -6,7 +6,7 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { makeConvertImage } from "../src/convert/image";
-import { wordChanges } from "../src/convert/ocrLayout";
+import { ocrItems, wordChanges } from "../src/convert/ocrLayout";
 import type { ConvertInput } from "../src/convert/types";
 import { renderPdfPage } from "../src/tools/poppler";
 import { Tesseract } from "../src/tools/tesseract";
@@ -82,3 +82,10 @@ test("a scanned report page gets its title as a heading and its figures as table
   expect(laidOut.pages![0]!.method).toBe("ocr");
   expect(laidOut.pages![0]!.ocrQuality).toBe(ocr.last!.confidence);
 }, 60_000);
+
+test("a bullet tesseract read as '*' or '«' before a line's words is a bullet item, not a word; a lone '*' line and an inner '*' stay", () => {
+  const word = (text: string, left: number, line: string) => ({ text, left, top: line === "1/1/1" ? 100 : 140, width: 10 * text.length, height: 20, confidence: 0.95, line, paragraph: "1/1" });
+  const items = ocrItems([word("*", 10, "1/1/1"), word("Hypertension", 40, "1/1/1"), word("«", 10, "1/1/2"), word("Diabetes", 40, "1/1/2"), word("5", 200, "1/1/2"), word("*", 230, "1/1/2")], 0.5);
+  expect(items.map((item) => item.str)).toEqual(["•", " Hypertension", "•", " Diabetes", " 5", " *"]);
+  expect(ocrItems([word("*", 10, "1/1/1")], 0.5).map((item) => item.str)).toEqual(["*"]);
+});

@@ -31,6 +31,9 @@ function wordEms(text: string): number {
   return (ascends ? ASCENDER_EM : X_HEIGHT_EM) + (DESCENDING.test(text) ? DESCENDER_EM : 0);
 }
 
+/** OCR_BULLET: how tesseract writes a round bullet (a word of one mark) */
+const OCR_BULLET = /^[*«»°•·●o]$/;
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -59,7 +62,9 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number): PdfTextItem[
     const baselinePx = flat.length ? median(flat.map((word) => word.top + word.height)) : median(line.map((word) => word.top + word.height)) - DESCENDER_EM * sizePx;
     line.sort((a, b) => a.left - b.left);
     line.forEach((word, i) => {
-      items.push({ str: i === 0 ? word.text : ` ${word.text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size });
+      // tesseract reads a round bullet as "*", "«", "°" or "»": one such mark before a line's words is the bullet
+      const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : word.text;
+      items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size });
     });
   }
   return items;
