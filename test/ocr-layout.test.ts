@@ -88,4 +88,6 @@ test("a bullet tesseract read as '*' or '«' before a line's words is a bullet i
   const items = ocrItems([word("*", 10, "1/1/1"), word("Hypertension", 40, "1/1/1"), word("«", 10, "1/1/2"), word("Diabetes", 40, "1/1/2"), word("5", 200, "1/1/2"), word("*", 230, "1/1/2")], 0.5);
   expect(items.map((item) => item.str)).toEqual(["•", " Hypertension", "•", " Diabetes", " 5", " *"]);
   expect(ocrItems([word("*", 10, "1/1/1")], 0.5).map((item) => item.str)).toEqual(["*"]);
+  // a Portuguese or Italian line may start with the word "o"
+  expect(ocrItems([word("o", 10, "1/1/1"), word("contrato", 40, "1/1/1")], 0.5).map((item) => item.str)).toEqual(["o", " contrato"]);
 });

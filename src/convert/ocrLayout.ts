@@ -32,7 +32,7 @@ function wordEms(text: string): number {
 }
 
 /** OCR_BULLET: how tesseract writes a round bullet (a word of one mark) */
-const OCR_BULLET = /^[*«»°•·●o]$/;
+const OCR_BULLET = /^[*«»°•·●]$/;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -62,7 +62,7 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number): PdfTextItem[
     const baselinePx = flat.length ? median(flat.map((word) => word.top + word.height)) : median(line.map((word) => word.top + word.height)) - DESCENDER_EM * sizePx;
     line.sort((a, b) => a.left - b.left);
     line.forEach((word, i) => {
-      // tesseract reads a round bullet as "*", "«", "°" or "»": one such mark before a line's words is the bullet
+      // tesseract reads a round bullet as "*", "«", "°" or "»" (not "o": a word in Portuguese and Italian): one such mark before a line's words is the bullet
       const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : word.text;
       items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size });
     });
