@@ -29,22 +29,14 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { basename, join } from "node:path";
 import { convertDocx } from "../src/convert/docx";
 import { makeConvertPdf } from "../src/convert/pdf";
 import { convertPptx } from "../src/convert/pptx";
-import type { ConvertContext, Converter } from "../src/convert/types";
+import type { Converter } from "../src/convert/types";
 import { WorkerPool } from "../src/pool";
-import { runProcess } from "../src/tools/process";
-import { found, headingsOf, sourceStructure, tableCellsOf, tableRowsOf } from "./structure-score";
+import { benchContext, BORN_DIGITAL, EXPECTED, FIXTURES, found, headingsOf, officeSources, soffice, sourceStructure, tableCellsOf, tableRowsOf } from "./structure-score";
 
-const ROOT = resolve(import.meta.dir, "..");
-const DATA = join(import.meta.dir, "corpus/pdf-structure");
-const FIXTURES = join(ROOT, "test/fixtures");
-/** EXPECTED: MarkItDown's reference markdown of PDFs in test/fixtures (MIT, see its LICENSE) */
-const EXPECTED = join(DATA, "markitdown-expected");
-/** BORN_DIGITAL: born-digital PDFs (NAME.pdf) and their headings and tables written down once by reading them (NAME.md, its source and licence at its top; licence texts beside them) */
-const BORN_DIGITAL = join(import.meta.dir, "expected/pdf-born-digital");
 const GOAL = 0.9;
 const FILTER = Bun.env.BENCH_FILTER ?? "";
 const SHOW = Bun.env.BENCH_SHOW === "1";
@@ -52,34 +44,14 @@ const SHOW = Bun.env.BENCH_SHOW === "1";
 const convertPdf = makeConvertPdf({ outline: false });
 /** DUMP: a directory to write each file's two markdowns to (NAME.source.md, NAME.pdf.md), to read the misses */
 const DUMP = Bun.env.BENCH_DUMP ?? "";
+/** PICTURES_UNREAD: structure only: pictures are not read */
+const PICTURES_UNREAD = { recognize: async () => ({ text: "", confidence: 0 }) };
 
-const sources = [
-  ...readdirSync(DATA).filter((f) => /\.(docx|odt|pptx|odp)$/.test(f)).map((f) => join(DATA, f)),
-  ...["test.docx", "test_with_comment.docx", "rlink.docx", "equations.docx", "test.pptx"].map((f) => join(FIXTURES, f)),
-].filter((f) => basename(f).includes(FILTER));
-
-async function soffice(dir: string, target: string, files: string[]): Promise<void> {
-  if (!files.length) return;
-  await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(dir, "profile")}`, "--convert-to", target, "--outdir", join(dir, "out"), ...files], {
-    timeoutMs: 600_000,
-    what: `print the bench documents to ${target}`,
-    sandbox: { dirs: [dir] },
-  });
-}
-
-function context(pool: WorkerPool): ConvertContext {
-  const ocr = { recognize: async () => ({ text: "", confidence: 0 }) }; // structure only: pictures are not read
-  return {
-    signal: AbortSignal.timeout(600_000),
-    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 5000 },
-    page: { mainContent: true, waitMs: 0 },
-    tools: { pool, ocr } as unknown as ConvertContext["tools"],
-  };
-}
+const sources = officeSources(FILTER);
 
 async function convert(converter: Converter, path: string, ext: string, pool: WorkerPool): Promise<string> {
   const bytes = await Bun.file(path).bytes();
-  const result = await converter({ bytes, filename: basename(path), contentType: "application/octet-stream", ext }, context(pool));
+  const result = await converter({ bytes, filename: basename(path), contentType: "application/octet-stream", ext }, benchContext(pool, PICTURES_UNREAD, 600_000));
   return result.markdown;
 }
 

@@ -30,18 +30,13 @@ import { convertDocx } from "../src/convert/docx";
 import { makeConvertImage } from "../src/convert/image";
 import { makeConvertPdf } from "../src/convert/pdf";
 import { convertPptx } from "../src/convert/pptx";
-import type { ConvertContext, Converter } from "../src/convert/types";
+import type { Converter } from "../src/convert/types";
 import { WorkerPool } from "../src/pool";
 import { runProcess } from "../src/tools/process";
 import { Tesseract } from "../src/tools/tesseract";
 import type { OcrEngine, OcrResult } from "../src/tools/types";
-import { found, headingsOf, sourceStructure, tableCellsOf, tableRowsOf } from "./structure-score";
+import { benchContext, BORN_DIGITAL, EXPECTED, FIXTURES, found, headingsOf, officeSources, soffice, sourceStructure, tableCellsOf, tableRowsOf } from "./structure-score";
 
-const ROOT = resolve(import.meta.dir, "..");
-const DATA = join(import.meta.dir, "corpus/pdf-structure");
-const FIXTURES = join(ROOT, "test/fixtures");
-const EXPECTED = join(DATA, "markitdown-expected");
-const BORN_DIGITAL = join(import.meta.dir, "expected/pdf-born-digital");
 const DPI = 150;
 const FILTER = Bun.env.BENCH_FILTER ?? "";
 const SHOW = Bun.env.BENCH_SHOW === "1";
@@ -64,24 +59,6 @@ function memoOcr(engine: OcrEngine): OcrEngine {
       return seen.get(key)!;
     },
   };
-}
-
-function context(pool: WorkerPool, ocr: OcrEngine): ConvertContext {
-  return {
-    signal: AbortSignal.timeout(1_800_000),
-    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 5000 },
-    page: { mainContent: true, waitMs: 0 },
-    tools: { pool, ocr } as unknown as ConvertContext["tools"],
-  };
-}
-
-async function soffice(dir: string, target: string, files: string[]): Promise<void> {
-  if (!files.length) return;
-  await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(dir, "profile")}`, "--convert-to", target, "--outdir", join(dir, "out"), ...files], {
-    timeoutMs: 600_000,
-    what: `print the bench documents to ${target}`,
-    sandbox: { dirs: [dir] },
-  });
 }
 
 /** renderPages renders every page of a PDF to grey images at DPI (format "png" or "jpeg"), in page order. */
@@ -189,12 +166,12 @@ async function convertScan(path: "image" | "pdf", mode: Mode, name: string, pngs
   if (path === "image") {
     const pages: string[] = [];
     for (const png of pngs) {
-      const result = await imageConverters[mode]({ bytes: await Bun.file(png).bytes(), filename: basename(png), contentType: "image/png", ext: "png" }, context(pool, ocr));
+      const result = await imageConverters[mode]({ bytes: await Bun.file(png).bytes(), filename: basename(png), contentType: "image/png", ext: "png" }, benchContext(pool, ocr, 1_800_000));
       pages.push(pageBody(result.markdown));
     }
     return pages.join("\n\n");
   }
-  return (await pdfConverters[mode]({ bytes: jpegPdf!, filename: name, contentType: "application/pdf", ext: "pdf" }, context(pool, ocr))).markdown;
+  return (await pdfConverters[mode]({ bytes: jpegPdf!, filename: name, contentType: "application/pdf", ext: "pdf" }, benchContext(pool, ocr, 1_800_000))).markdown;
 }
 
 const dir = mkdtempSync(join(tmpdir(), "docintel-bench-scan-structure-"));
@@ -216,10 +193,7 @@ try {
     }
   }
   if (OFFICE) {
-    const sources = [
-      ...readdirSync(DATA).filter((f) => /\.(docx|odt|pptx|odp)$/.test(f)).map((f) => join(DATA, f)),
-      ...["test.docx", "test_with_comment.docx", "rlink.docx", "equations.docx", "test.pptx"].map((f) => join(FIXTURES, f)),
-    ].filter((f) => basename(f).includes(FILTER));
+    const sources = officeSources(FILTER);
     const inputs = sources.map((f) => {
       const ext = f.split(".").pop()!;
       const copy = join(dir, "in", `${basename(f).replace(/\.[^.]+$/, "")}-${ext}.${ext}`);
@@ -234,7 +208,7 @@ try {
       const ext = source.split(".").pop()!;
       const office = ext === "odt" ? join(dir, "out", `${stem}.docx`) : ext === "odp" ? join(dir, "out", `${stem}.pptx`) : source;
       const slides = ext === "pptx" || ext === "odp";
-      const converted = await (slides ? convertPptx : convertDocx)({ bytes: await Bun.file(office).bytes(), filename: basename(office), contentType: "application/octet-stream", ext: slides ? "pptx" : "docx" }, context(pool, ocr));
+      const converted = await (slides ? convertPptx : convertDocx)({ bytes: await Bun.file(office).bytes(), filename: basename(office), contentType: "application/octet-stream", ext: slides ? "pptx" : "docx" }, benchContext(pool, ocr, 1_800_000));
       cases.push({ name: basename(source), pdf: join(dir, "out", `${stem}.pdf`), reference: sourceStructure(converted.markdown), withHeadings: true });
     }
   }

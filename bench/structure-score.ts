@@ -1,7 +1,50 @@
 /**
- * Scoring of document structure shared by bench/pdf-structure.ts and bench/scan-structure.ts: the
+ * The corpus and scoring of document structure shared by bench/pdf-structure.ts and bench/scan-structure.ts: the
  * headings and table cells a reference markdown shows, looked for in a converted markdown.
  */
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { ConvertContext } from "../src/convert/types";
+import type { WorkerPool } from "../src/pool";
+import { runProcess } from "../src/tools/process";
+import type { OcrEngine } from "../src/tools/types";
+
+/** DATA: the office files printed to PDF by both benches (licences beside them) */
+export const DATA = join(import.meta.dir, "corpus/pdf-structure");
+export const FIXTURES = resolve(import.meta.dir, "../test/fixtures");
+/** EXPECTED: MarkItDown's reference markdown of PDFs in test/fixtures (MIT, see its LICENSE) */
+export const EXPECTED = join(DATA, "markitdown-expected");
+/** BORN_DIGITAL: born-digital PDFs (NAME.pdf) and their headings and tables written down once by reading them (NAME.md, its source and licence at its top; licence texts beside them) */
+export const BORN_DIGITAL = join(import.meta.dir, "expected/pdf-born-digital");
+
+/** officeSources: the office files both benches print to PDF, those whose name contains `filter` */
+export function officeSources(filter: string): string[] {
+  return [
+    ...readdirSync(DATA).filter((f) => /\.(docx|odt|pptx|odp)$/.test(f)).map((f) => join(DATA, f)),
+    ...["test.docx", "test_with_comment.docx", "rlink.docx", "equations.docx", "test.pptx"].map((f) => join(FIXTURES, f)),
+  ].filter((f) => f.slice(f.lastIndexOf("/") + 1).includes(filter));
+}
+
+/** soffice converts `files` to `target` into `dir`/out with LibreOffice (its profile in `dir`). */
+export async function soffice(dir: string, target: string, files: string[]): Promise<void> {
+  if (!files.length) return;
+  await runProcess("soffice", ["--headless", "--norestore", `-env:UserInstallation=file://${join(dir, "profile")}`, "--convert-to", target, "--outdir", join(dir, "out"), ...files], {
+    timeoutMs: 600_000,
+    what: `print the bench documents to ${target}`,
+    sandbox: { dirs: [dir] },
+  });
+}
+
+/** benchContext: a converter's context for the benches, with this OCR engine and deadline */
+export function benchContext(pool: WorkerPool, ocr: OcrEngine, timeoutMs: number): ConvertContext {
+  return {
+    signal: AbortSignal.timeout(timeoutMs),
+    limits: { maxDecompressedBytes: 200e6, maxPixels: 100e6, maxPages: 5000 },
+    page: { mainContent: true, waitMs: 0 },
+    tools: { pool, ocr } as unknown as ConvertContext["tools"],
+  };
+}
+
 /** fold makes text comparable: inline markdown (`<sup>`/`<sub>` too: the PDF's raised text is plain), numbering and escapes removed, case and spaces folded. */
 export function fold(text: string): string {
   return text
