@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { startServer, type TestServer } from "./helpers/server";
 
 let server: TestServer;
 let key: string;
 beforeAll(async () => {
   server = await startServer();
-  bigFile = `${server.dataDir}/../docintel-51mb-${process.pid}.bin`;
+  // beside the data dir, not inside it, and named so that afterAll can remove it after stop() removed the data dir
+  bigFile = join(dirname(server.dataDir), `docintel-51mb-${process.pid}.bin`);
   await Bun.write(bigFile, new Uint8Array(51 * MB));
   key = (await server.key("enterprise")).key;
 });

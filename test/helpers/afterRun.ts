@@ -4,6 +4,9 @@
  */
 import { afterAll } from "bun:test";
 import { stopSharedPostgres } from "./postgres";
+import { removeTempDirs } from "./server";
 
 // the throwaway PostgreSQL cluster of DOCINTEL_TEST_DATABASE=postgres and the PostgreSQL tests
 afterAll(() => stopSharedPostgres());
+// the directories test files made with tempDir and did not remove
+afterAll(() => removeTempDirs());

@@ -35,8 +35,19 @@ function testDatabaseOf(value: string | undefined): TestBackend {
   throw new Error(`DOCINTEL_TEST_DATABASE=${value}: use sqlite (the default) or postgres`);
 }
 
+/** madeDirs: the directories tempDir made in this test run, removed after the last test file (test/helpers/afterRun.ts) */
+const madeDirs: string[] = [];
+
+/** removeTempDirs removes what tempDir made and the tests left (about 50 directories a `make test`, Chromium profiles among them) */
+export function removeTempDirs(): void {
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/** tempDir: a fresh directory under the system's temporary directory, removed at the end of the run if a test has not removed it */
 export function tempDir(prefix = "docintel-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
 }
 
 export async function freePort(): Promise<number> {
