@@ -99,7 +99,8 @@ const CODE_LINE_GAP = 2.6;
  * set wholly in a monospace face, none larger than the column's body size `body`, each at most
  * CODE_LINE_GAP line heights below the one before. `start` itself when no listing starts there. A
  * line alone is no listing when it is bold (a heading set in the face: "word-count()") or short and
- * centred on the page of width `pageWidth` (a title page's web address).
+ * centred on the page of width `pageWidth` (a title page's web address); lines that are mostly
+ * figures are a table typed in the face, not code (figureRows).
  */
 export function codeRunEnd(lines: CodeLine[], start: number, body: number, pageWidth: number): number {
   const isCode = (line: CodeLine | undefined) => line?.code !== undefined && line.size <= CODE_SIZE_ABOVE_BODY * body;
@@ -113,7 +114,22 @@ export function codeRunEnd(lines: CodeLine[], start: number, body: number, pageW
     const centred = x2 - x < 0.6 * pageWidth && Math.abs((x + x2) / 2 - pageWidth / 2) < 2 * line.size;
     if (line.bold || centred) return start;
   }
-  return end;
+  return figureRows(lines.slice(start, end)) ? start : end;
+}
+
+/** FIGURE: a number as a table cell gives it ("1,287,028", "12.4", "(3.5)", "-7%", "$120") */
+const FIGURE = /^[(\[]?[-+−–]?[$€£]?\d[\d,.]*%?[)\]]?$/;
+
+/**
+ * figureRows: most lines (three in five) are half figures or more: a table typed in a monospace
+ * face (counts by age group in fixed-width fields), which the table rules read, not a listing.
+ */
+function figureRows(lines: CodeLine[]): boolean {
+  const rows = lines.filter((line) => {
+    const words = (line.code ?? []).flatMap((run) => run.text.split(/\s+/)).filter(Boolean);
+    return words.length >= 2 && 2 * words.filter((word) => FIGURE.test(word)).length >= words.length;
+  });
+  return lines.length >= 2 && 5 * rows.length >= 3 * lines.length;
 }
 
 /** codeBlock makes a listing of code lines: each line's runs placed at their character columns, so the spaces inside a line are kept. */
