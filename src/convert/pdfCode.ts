@@ -13,13 +13,12 @@
  *   columnBlocks: consecutive such lines in the body's size are one code block (codeRunEnd, codeBlock)
  *   renderPages:  a fence (codeMarkdown); a listing cut by a page break is joined again
  */
+import { fence } from "./markdown";
+import { isMonoFontName } from "./monoFont";
 
-/** MONO_FONT: a monospace face by its name, for fonts whose descriptor lacks the fixed-pitch flag ("Courier-Bold", "CMTT10", "SFTT1000", "LMMono10-Regular", "Consolas", "Inconsolata", "DejaVuSansMono") */
-const MONO_FONT = /courier|mono(?!type)|consol|inconsolata|menlo|^(?:CM|SF|EC|TC)(?:I|SL)?TT\d|typewriter|^LMTT|^rm-lmtt/i;
-
-/** isMonoFont: the font's CSS family (pdf.js gives "monospace" for the fixed-pitch flag) or its name, after its subset tag, says monospace */
+/** isMonoFont: the font's CSS family (pdf.js gives "monospace" for the FontDescriptor's fixed-pitch flag) or, for a font without the flag, its name says monospace */
 export function isMonoFont(name: string, family: string | undefined): boolean {
-  return family === "monospace" || MONO_FONT.test(name.replace(/^[A-Z]{6}\+/, ""));
+  return family === "monospace" || isMonoFontName(name);
 }
 
 /** CodeItem: the fields of a text item (pdfLayout's PdfTextItem) the code rules read */
@@ -175,9 +174,7 @@ function placeRuns(runs: CodeRun[], charWidth: number): { text: string; x: numbe
 export function codeMarkdown(block: CodeBlock): string {
   const left = leftEdge(block);
   const text = block.lines.map((line) => (line.text ? " ".repeat(Math.max(0, Math.round((line.x - left) / block.charWidth))) + line.text : "")).join("\n");
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}\n${text.replace(/^\n+|\n+$/g, "")}\n${fence}`;
+  return fence(text.replace(/^\n+|\n+$/g, ""));
 }
 
 /** joinCode: a listing that a page break cut, as one (the second page's lines after the first's) */
