@@ -11,7 +11,10 @@
  *   heading in the PDF's markdown too (any level);
  * - table cells found: non-empty source table cells (trimmed, `<br>` as a space, a cell repeated
  *   across a merged span counted once) that are a cell of some table in the PDF's markdown (as a
- *   multiset).
+ *   multiset);
+ * - code lines found: the lines of the source's fenced code blocks (whitespace trimmed, blank lines
+ *   left out) that are a line of some fenced block in the PDF's markdown (as a multiset): a listing
+ *   set in a monospace face is code, line by line, not a paragraph.
  *
  * LibreOffice writes bookmarks for styled headings; the converter reads them, but not here: the
  * layout alone must find the structure (real papers and scans have no outline), so the PDF outline
@@ -35,7 +38,7 @@ import { makeConvertPdf } from "../src/convert/pdf";
 import { convertPptx } from "../src/convert/pptx";
 import type { Converter } from "../src/convert/types";
 import { WorkerPool } from "../src/pool";
-import { benchContext, BORN_DIGITAL, EXPECTED, FIXTURES, found, headingsOf, officeSources, soffice, sourceStructure, tableCellsOf, tableRowsOf } from "./structure-score";
+import { benchContext, BORN_DIGITAL, codeLinesOf, EXPECTED, FIXTURES, found, headingsOf, officeSources, soffice, sourceStructure, tableCellsOf, tableRowsOf } from "./structure-score";
 
 const GOAL = 0.9;
 const FILTER = Bun.env.BENCH_FILTER ?? "";
@@ -71,8 +74,9 @@ try {
   await soffice(dir, "docx:MS Word 2007 XML", open.filter((f) => f.endsWith(".odt")));
   await soffice(dir, "pptx:Impress MS PowerPoint 2007 XML", open.filter((f) => f.endsWith(".odp")));
   // precise/given: the PDF's headings that are a source heading, of all its headings (files whose reference lists headings)
-  const totals = { headings: 0, headingHits: 0, cells: 0, cellHits: 0, given: 0, precise: 0 };
-  console.log(`${"file".padEnd(36)} headings      table cells`);
+  const totals = { headings: 0, headingHits: 0, cells: 0, cellHits: 0, given: 0, precise: 0, code: 0, codeHits: 0 };
+  const share = (hits: number, n: number) => (n ? `${hits}/${n}`.padEnd(8) + (hits / n).toFixed(2) : "-".padEnd(12));
+  console.log(`${"file".padEnd(36)} headings      table cells   code lines`);
   for (const source of inputs) {
     const name = basename(source);
     const stem = name.replace(/\.[^.]+$/, "");
@@ -98,17 +102,20 @@ try {
     totals.precise += headingsOf(pdfMd).length - extra.length;
     const wantedCells = tableCellsOf(sourceStructure(sourceMd));
     const c = found(wantedCells, tableCellsOf(pdfMd));
+    const k = found(codeLinesOf(sourceStructure(sourceMd)), codeLinesOf(pdfMd));
     const headingCount = h.hits + h.misses.length;
     totals.headings += headingCount;
     totals.headingHits += h.hits;
     totals.cells += wantedCells.length;
     totals.cellHits += c.hits;
-    const share = (hits: number, n: number) => (n ? `${hits}/${n}`.padEnd(8) + (hits / n).toFixed(2) : "-".padEnd(12));
-    console.log(`${name.padEnd(36)} ${share(h.hits, headingCount)}  ${share(c.hits, wantedCells.length)}`);
+    totals.code += k.hits + k.misses.length;
+    totals.codeHits += k.hits;
+    console.log(`${name.padEnd(36)} ${share(h.hits, headingCount)}  ${share(c.hits, wantedCells.length)}  ${share(k.hits, k.hits + k.misses.length)}`);
     if (SHOW) {
       for (const miss of h.misses) console.log(`    heading missed: ${miss}`);
       for (const miss of extra) console.log(`    heading added:  ${miss}`);
       for (const miss of c.misses.slice(0, 20)) console.log(`    cell missed:    ${miss}`);
+      for (const miss of k.misses.slice(0, 20)) console.log(`    code missed:    ${miss}`);
     }
   }
   // Born-digital PDFs with reference markdown written by people (MarkItDown's expected output):
@@ -127,6 +134,9 @@ try {
     // Headings written down with the tables (pdf-born-digital only; MarkItDown's references mark no headings).
     const h = expectedFile.startsWith(BORN_DIGITAL) ? found(headingsOf(expected), headingsOf(pdfMd)) : { hits: 0, misses: [] };
     const r = found(tableRowsOf(expected), tableRowsOf(pdfMd));
+    const k = found(codeLinesOf(expected), codeLinesOf(pdfMd));
+    totals.code += k.hits + k.misses.length;
+    totals.codeHits += k.hits;
     // Precision only where the reference writes headings down (the invoices' and tables' references list tables alone).
     const extra = h.hits + h.misses.length ? found(headingsOf(pdfMd), headingsOf(expected)).misses : [];
     if (h.hits + h.misses.length) {
@@ -139,13 +149,13 @@ try {
     born.rowHits += r.hits;
     totals.headings += h.hits + h.misses.length;
     totals.headingHits += h.hits;
-    const share = (hits: number, n: number) => (n ? `${hits}/${n}`.padEnd(8) + (hits / n).toFixed(2) : "-".padEnd(12));
-    console.log(`${basename(pdf).padEnd(36)} ${share(h.hits, h.hits + h.misses.length)}  ${share(c.hits, wanted.length)}  rows ${r.hits}/${r.hits + r.misses.length}  (reference markdown)`);
+    console.log(`${basename(pdf).padEnd(36)} ${share(h.hits, h.hits + h.misses.length)}  ${share(c.hits, wanted.length)}  ${share(k.hits, k.hits + k.misses.length)}  rows ${r.hits}/${r.hits + r.misses.length}  (reference markdown)`);
     if (SHOW) {
       for (const miss of h.misses) console.log(`    heading missed: ${miss}`);
       for (const miss of extra) console.log(`    heading added:  ${miss}`);
       for (const miss of c.misses.slice(0, 20)) console.log(`    cell missed:    ${miss}`);
       for (const miss of r.misses) console.log(`    row missed:     ${miss}`);
+      for (const miss of k.misses.slice(0, 20)) console.log(`    code missed:    ${miss}`);
     }
   }
   if (born.cells) console.log(`born-digital PDFs against reference markdown: table cells ${born.hits}/${born.cells} = ${(born.hits / born.cells).toFixed(3)}, whole rows (same cells in the same order) ${born.rowHits}/${born.rows} = ${(born.rowHits / Math.max(1, born.rows)).toFixed(3)}`);
@@ -154,9 +164,10 @@ try {
   const headings = totals.headings ? totals.headingHits / totals.headings : 0;
   const cells = totals.cells ? totals.cellHits / totals.cells : 0;
   const precision = totals.given ? totals.precise / totals.given : 1;
-  console.log(`overall: headings ${totals.headingHits}/${totals.headings} = ${headings.toFixed(3)}, heading precision ${totals.precise}/${totals.given} = ${precision.toFixed(3)}, table cells ${totals.cellHits}/${totals.cells} = ${cells.toFixed(3)} over ${sources.length} files`);
+  const code = totals.code ? totals.codeHits / totals.code : 0;
+  console.log(`overall: headings ${totals.headingHits}/${totals.headings} = ${headings.toFixed(3)}, heading precision ${totals.precise}/${totals.given} = ${precision.toFixed(3)}, table cells ${totals.cellHits}/${totals.cells} = ${cells.toFixed(3)}, code lines ${totals.codeHits}/${totals.code} = ${code.toFixed(3)} over ${sources.length} files`);
   const met = headings >= GOAL && cells >= GOAL;
-  console.log(`RESULT pdf-structure headings found = ${headings.toFixed(3)}, heading precision = ${precision.toFixed(3)}, table cells found = ${cells.toFixed(3)} (goal >= ${GOAL} each) ${met ? "met" : "NOT met"}`);
+  console.log(`RESULT pdf-structure headings found = ${headings.toFixed(3)}, heading precision = ${precision.toFixed(3)}, table cells found = ${cells.toFixed(3)}, code lines found = ${code.toFixed(3)} (goal >= ${GOAL} each) ${met ? "met" : "NOT met"}`);
 } finally {
   await pool.close();
   rmSync(dir, { recursive: true, force: true });

@@ -74,9 +74,34 @@ export function sourceStructure(markdown: string): string {
     .replace(/^## Comments\n[\s\S]*?(?=^#{1,2} |(?![\s\S]))/m, "");
 }
 
+/** FENCE: the opening or closing line of a fenced code block (three or more backticks or tildes) */
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+
+/** splitFences: the markdown's lines outside fenced code blocks, and the lines inside them (trimmed, blank ones left out) */
+export function splitFences(markdown: string): { prose: string[]; code: string[] } {
+  const prose: string[] = [];
+  const code: string[] = [];
+  let fence = "";
+  for (const line of markdown.split("\n")) {
+    const m = FENCE.exec(line);
+    if (fence) {
+      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && !line.slice(m[0].length).trim()) fence = "";
+      else if (line.trim()) code.push(line.trim());
+    } else if (m) fence = m[1]!;
+    else prose.push(line);
+  }
+  return { prose, code };
+}
+
+/** codeLinesOf lists the lines of the fenced code blocks, whitespace trimmed: a listing's line is found when the PDF's markdown has it in a fence too. */
+export function codeLinesOf(markdown: string): string[] {
+  return splitFences(markdown).code;
+}
+
+/** headingsOf lists the headings outside fenced code ("# comment" in a shell listing is none), folded */
 export function headingsOf(markdown: string): string[] {
   const found: string[] = [];
-  for (const line of markdown.split("\n")) {
+  for (const line of splitFences(markdown).prose) {
     const m = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
     if (m && fold(m[1]!)) found.push(fold(m[1]!));
   }
@@ -86,7 +111,7 @@ export function headingsOf(markdown: string): string[] {
 /** tableCellsOf lists the non-empty cells of every GFM table, a run of equal cells in a row once. */
 export function tableCellsOf(markdown: string): string[] {
   const cells: string[] = [];
-  for (const line of markdown.split("\n")) {
+  for (const line of splitFences(markdown).prose) {
     if (!/^\s*\|.*\|\s*$/.test(line) || /^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$/.test(line)) continue;
     const row = line.trim().slice(1, -1).split(/(?<!\\)\|/).map(fold);
     let previous: string | null = null;
@@ -100,9 +125,8 @@ export function tableCellsOf(markdown: string): string[] {
 
 /** tableRowsOf lists each GFM table row as its non-empty cells (a run of equal cells once), joined: a row is found when the PDF's markdown has the same cells in the same order. */
 export function tableRowsOf(markdown: string): string[] {
-  return markdown
-    .split("\n")
-    .filter((line) => /^\s*\|.*\|\s*$/.test(line) && !/^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$/.test(line))
+  return splitFences(markdown)
+    .prose.filter((line) => /^\s*\|.*\|\s*$/.test(line) && !/^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$/.test(line))
     .map((line) => tableCellsOf(line).join(" | "))
     .filter(Boolean);
 }

@@ -134,6 +134,33 @@ describe("DOCX", () => {
     expect(markdown).toEndWith("[^1]: Smith, 2020, a review.\n");
   });
 
+  test("paragraphs in a code style or a monospace font are one fenced block with their tabs and blank lines; a Courier word in prose stays prose", async () => {
+    const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
+    const r = (text: string, rPr = "") => `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ""}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+    const styled = (style: string, inner: string) => `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr>${inner}</w:p>`;
+    const courier = '<w:rFonts w:ascii="Courier New" w:hAnsi="Courier New"/>';
+    const body = [
+      `<w:p>${r("Run the tool with ")}${r("--fast", courier)}${r(" to skip checks:")}</w:p>`,
+      styled("MacroText", r("def total(items):")),
+      styled("MacroText", `<w:r><w:tab/><w:t>return sum(i.price for i in items)  # *all* items</w:t></w:r>`),
+      styled("MacroText", ""),
+      styled("MacroText", r("print(total(basket))")),
+      `<w:p>${r("Then a config file, typed in Courier:")}</w:p>`,
+      `<w:p>${r("[server]", courier)}</w:p>`,
+      `<w:p>${r("port = 8080", courier)}</w:p>`,
+    ].join("");
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`],
+      ["word/document.xml", `<w:document ${W}><w:body>${body}</w:body></w:document>`],
+      ["word/_rels/document.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`],
+      ["word/styles.xml", `<w:styles ${W}><w:style w:type="paragraph" w:styleId="MacroText"><w:name w:val="macro"/><w:rPr><w:rFonts w:ascii="Courier" w:hAnsi="Courier"/></w:rPr></w:style></w:styles>`],
+    ]);
+    const { markdown } = await convert(convertDocx, "code.docx", bytes);
+    expect(markdown).toContain("Run the tool with --fast to skip checks:");
+    expect(markdown).toContain("```\ndef total(items):\n\treturn sum(i.price for i in items)  # *all* items\n\nprint(total(basket))\n```");
+    expect(markdown).toContain("Then a config file, typed in Courier:\n\n```\n[server]\nport = 8080\n```");
+  });
+
   test("table rows inside a content control and cells inside custom XML stay in their table", async () => {
     const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
     const cell = (text: string) => `<w:tc><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:tc>`;

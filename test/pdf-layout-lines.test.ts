@@ -194,11 +194,11 @@ describe("headings by their kind", () => {
     expect(md).toMatch(/^#+ Units of Area - Survey Measure\n\n\(all underlined figures are exact\)\n\n\| Units \| Square Feet \| Square Yards \|/m);
   });
 
-  test("a bold title in the body's size over lines of code in smaller monospace faces is a heading", async () => {
+  test("a bold title in the body's size over lines of code in smaller monospace faces is a heading, the code a fenced block", async () => {
     // a function's signature as a manual sets it: its parameters' types a size smaller, each line a block of its own
     const code = [["word-count(", 9], ["arg: content fn,", 7.5], ["..options:", 9], [") -> content", 9]].map(([text, size], i) => ({ font: "Courier" as const, size: size as number, x: i === 0 || i === 3 ? 67 : 77, y: 590 - 11 * i, text: text as string }));
     const md = await pagesMarkdown([[...prose(12, 780, 11), { font: "Times-Bold", size: 11, x: 57, y: 610, text: "Parameters" }, ...code, ...prose(8, 530, 11, 95, 4)]]);
-    expect(md).toMatch(/^#+ Parameters\n\nword-count\(/m);
+    expect(md).toMatch(/^#+ Parameters\n\n```\nword-count\(\n  arg: content fn,\n  \.\.options:\n\) -> content\n```$/m);
   });
 
   test("a form's numbered line with leader dots to its box is not a heading, in any size; a numbered title is", async () => {

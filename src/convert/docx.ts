@@ -5,7 +5,8 @@
  * DOCX output (from DOC, ODT, RTF, PAGES) goes through the same path.
  */
 import { AppError } from "../errors";
-import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
+import { isMonoFontName } from "./monoFont";
 import { baseName, child, childrenNamed, descendants, firstDescendant, imageAlt, ImageCollector, isOn, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
@@ -40,7 +41,8 @@ export const convertDocx: Converter = async (input, ctx) => {
 
 /** Block is one rendered body element; consecutive list items are joined without blank lines. */
 interface Block {
-  kind: "para" | "list";
+  /** kind: code is one line (paragraph) of a listing; consecutive ones are one fenced block */
+  kind: "para" | "list" | "code";
   text: string;
   /** newList: a top-level item of a different list than the item before it */
   newList?: boolean;
@@ -49,7 +51,20 @@ interface Block {
 function blocksToMarkdown(blocks: Block[]): string {
   let out = "";
   let previous: Block["kind"] | null = null;
-  for (const block of blocks) {
+  for (let i = 0; i < blocks.length; i++) {
+    if (blocks[i]!.kind === "code") {
+      // a listing's paragraphs, blank ones inside it kept, as one fence
+      let end = i;
+      while (blocks[end + 1]?.kind === "code") end++;
+      const code = blocks.slice(i, end + 1).map((b) => b.text).join("\n").replace(/^\s*\n|\n\s*$/g, "");
+      i = end;
+      if (!code.trim()) continue;
+      if (previous !== null) out += "\n\n";
+      out += fence(code);
+      previous = "code";
+      continue;
+    }
+    const block = blocks[i]!;
     if (!block.text.trim()) continue;
     if (previous !== null) out += previous === "list" && block.kind === "list" && !block.newList ? "\n" : "\n\n";
     out += block.text;
@@ -101,7 +116,12 @@ interface StyleInfo {
   strike: boolean;
   /** script: the style's vertical alignment, null when it sets none */
   script: Script | null;
+  /** mono: the style sets a monospace font, or is one of Word's styles for code ("Macro Text", "HTML Preformatted") */
+  mono: boolean;
 }
+
+/** CODE_STYLE: names of paragraph and character styles for code (Word's, LibreOffice's "Preformatted Text" and "Source Text", and the usual custom ones) */
+const CODE_STYLE = /^(?:macro(?: text)?|html (?:preformatted|code)|preformatted text|source text|source code|code(?: block)?)$/;
 
 /** LevelFormat is one level of an abstract numbering definition. */
 interface LevelFormat {
@@ -179,6 +199,7 @@ class DocxReader {
         italic: isOn(child(rPr, "w:i")),
         strike: isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")),
         script: scriptOf(rPr),
+        mono: isMonoFontName(child(rPr, "w:rFonts")?.attrs["w:ascii"] ?? "") || CODE_STYLE.test((child(style, "w:name")?.attrs["w:val"] ?? "").toLowerCase()),
       });
       if (style.attrs["w:type"] === "paragraph" && (style.attrs["w:default"] === "1" || style.attrs["w:default"] === "true")) {
         this.defaultParagraphStyle = id;
@@ -309,7 +330,10 @@ class DocxReader {
     const blocks: Block[] = [];
     const level = text && !this.inComment ? this.headingLevel(styleId, pPr) : 0;
     const numbering = this.numberingOf(pPr, styleId);
-    if (level > 0) {
+    if (!level && !numbering && this.cellDepth === 0 && !this.inComment && this.isCode(p, styleId)) {
+      this.listStack = [];
+      blocks.push({ kind: "code", text: codeText(p) });
+    } else if (level > 0) {
       const clean = text.replace(/\s*\n\s*/g, " ");
       this.firstHeading ??= clean.replace(/[*_~\\]/g, "") || null;
       this.listStack = [];
@@ -328,6 +352,27 @@ class DocxReader {
       blocks.push({ kind: "para", text: escapeLineStarts(text) });
     }
     return [...blocks, ...extra];
+  }
+
+  /**
+   * isCode: the paragraph is a line of a listing: its style is set in a monospace face or is a style
+   * for code, or each of its runs with text is (a direct font, or a character style). A monospace
+   * word inside a prose paragraph leaves it prose; a document whose default paragraph style is
+   * monospace has no code.
+   */
+  private isCode(p: XmlElement, styleId: string | null): boolean {
+    const monoStyle = (id: string | null) => [...this.styleChain(id)].some((style) => style.mono);
+    // a document typed in a monospace face throughout: its paragraphs are its prose
+    if (monoStyle(this.defaultParagraphStyle)) return false;
+    const runs = descendants(p, "w:r").filter((r) => childrenNamed(r, "w:t").some((t) => textContent(t).trim()));
+    if (!runs.length) return monoStyle(styleId);
+    const runIsMono = (r: XmlElement): boolean => {
+      const rPr = child(r, "w:rPr");
+      const font = child(rPr, "w:rFonts")?.attrs["w:ascii"];
+      if (font !== undefined) return isMonoFontName(font);
+      return monoStyle(child(rPr, "w:rStyle")?.attrs["w:val"] ?? null) || monoStyle(styleId);
+    };
+    return runs.every(runIsMono);
   }
 
   /** numberingOf finds the list membership of a paragraph: direct numPr, else its style's. */
@@ -629,6 +674,24 @@ class DocxReader {
 
 function outlineToLevel(outline: number): number {
   return Number.isFinite(outline) && outline >= 0 && outline < 6 ? outline + 1 : 0;
+}
+
+/** codeText: a listing paragraph's text as typed: tabs and line breaks kept, deleted and hidden runs left out, no markdown escapes */
+function codeText(p: XmlElement): string {
+  let text = "";
+  const walk = (node: XmlElement) => {
+    for (const c of node.children) {
+      if (typeof c === "string") continue;
+      if (c.name === "w:del" || c.name === "w:rPr" || c.name === "w:pPr" || c.name === "w:instrText") continue;
+      if (c.name === "w:r" && (isOn(child(child(c, "w:rPr"), "w:vanish")) || isOn(child(child(c, "w:rPr"), "w:specVanish")))) continue;
+      if (c.name === "w:t") text += textContent(c);
+      else if (c.name === "w:tab") text += "\t";
+      else if (c.name === "w:br" || c.name === "w:cr") text += "\n";
+      else walk(c);
+    }
+  };
+  walk(p);
+  return text.replace(/\s+$/, "");
 }
 
 function rawSegment(text: string): Segment {

@@ -16,6 +16,7 @@
  * item or line is its baseline.
  */
 import { gfmTable, heading, joinBlocks } from "./markdown";
+import { type CodeBlock, type CodeRun, codeBlock, codeMarkdown, codeRunEnd, codeRunsOf, continuesCode, joinCode, typewrittenPage } from "./pdfCode";
 import { hasRule, ruledGrids, type Rule, type RuledGrid } from "./pdfRules";
 
 /** PdfTextItem is one run of text as pdf.js positions it. */
@@ -36,6 +37,8 @@ export interface PdfTextItem {
   bold?: boolean;
   /** font: the page's name for the run's font (pdf.js's id, "g_d0_f3"); absent when unknown */
   font?: string;
+  /** mono: the run's font is a monospace face (code, in a page that is not set in one throughout) */
+  mono?: boolean;
 }
 
 /** LayoutLine is one line of text in reading order within its block. */
@@ -53,7 +56,8 @@ export interface LayoutLine {
 
 export type LayoutBlock =
   | { kind: "text"; lines: LayoutLine[]; size: number; top: number; bottom: number }
-  | { kind: "table"; rows: string[][]; size: number; top: number; bottom: number; columns?: ColumnEdge[] };
+  | { kind: "table"; rows: string[][]; size: number; top: number; bottom: number; columns?: ColumnEdge[] }
+  | CodeBlock;
 
 /** ColumnEdge is where a table's column lines up: its cells' left edge, or their right edge for right-aligned cells. */
 export interface ColumnEdge {
@@ -95,6 +99,8 @@ interface RawLine {
   rtl?: boolean;
   /** bold: all of the line's letters are in a bold face */
   bold?: boolean;
+  /** code: the line's runs as printed, when all are in a monospace face (pdfCode.ts) */
+  code?: CodeRun[];
 }
 
 /** NOTE_MARK_START/END: delimit a superscript number in line text until the page's footnotes are known */
@@ -174,6 +180,7 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
     visible.push(item);
   }
   const chars = visible.reduce((sum, item) => sum + item.str.replace(/\s+/g, "").length, 0);
+  if (typewrittenPage(visible)) for (const item of visible) delete item.mono;
   // Tables drawn with rules: their text is placed in the grid's cells, the rest laid out as text.
   const ruled: LayoutBlock[] = [];
   for (const grid of rules.length ? ruledGrids(rules) : []) {
@@ -187,7 +194,7 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   }
   const lines = buildLines(visible);
   let blocks: LayoutBlock[] = [];
-  for (const column of readingOrder(lines, width)) blocks.push(...columnBlocks(column));
+  for (const column of readingOrder(lines, width)) blocks.push(...columnBlocks(column, width));
   for (const table of ruled) {
     blocks = blocks.flatMap((block) => splitAtTable(block, table));
     const at = blocks.findIndex((block) => block.top >= table.top);
@@ -564,6 +571,7 @@ function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: st
   const referenced = new Set<string>();
   const sizes = new Map<number, number>();
   for (const block of blocks) {
+    if (block.kind === "code") continue;
     if (block.kind !== "text") {
       for (const cell of block.rows.flat()) for (const match of cell.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
       continue;
@@ -611,7 +619,7 @@ function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
 function mapBlockTexts(blocks: LayoutBlock[], map: (text: string) => string): void {
   for (const block of blocks) {
     if (block.kind === "text") for (const line of block.lines) line.text = map(line.text);
-    else block.rows = block.rows.map((row) => row.map(map));
+    else if (block.kind === "table") block.rows = block.rows.map((row) => row.map(map));
   }
 }
 
@@ -711,7 +719,8 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
     segs.unshift({ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size, ...(marker.plain || next.plain ? { plain: true } : {}) });
   }
   const bold = byX.some((item) => item.bold) && byX.every((item) => item.bold || !/\p{L}/u.test(item.str));
-  return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}) };
+  const code = rtl ? null : codeRunsOf(byX);
+  return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}), ...(code ? { code } : {}) };
 }
 
 /** scriptOf: whether a small run is raised ("sup") or lowered ("sub") off the line's baseline, or "" (on it) */
@@ -815,8 +824,11 @@ function dominantSize(items: PdfTextItem[]): number {
  * beside the other column's body text)
  */
 function sideOf(line: RawLine, segs: Segment[]): RawLine {
-  const { bold: _bold, ...whole } = line;
-  const rest = segs.length < line.segs.length ? { ...whole, size: segmentsSize(segs) } : whole;
+  const { bold: _bold, code, ...whole } = line;
+  const part = segs.length < line.segs.length;
+  // a listing's runs on this side (a listing beside its output, both in the face, splits at the gutter)
+  const runs = part ? code?.filter((run) => segs.some((seg) => run.x >= seg.x - 1 && run.x < seg.x2)) : code;
+  const rest = { ...(part ? { ...whole, size: segmentsSize(segs) } : whole), ...(runs?.length ? { code: runs } : {}) };
   const hasLetters = segs.some((seg) => /\p{L}/u.test(seg.text));
   return hasLetters && segs.every((seg) => !seg.plain) && (line.bold || segs.length < line.segs.length) ? { ...rest, segs, bold: true } : { ...rest, segs };
 }
@@ -997,10 +1009,11 @@ function joinJustified(lines: RawLine[]): RawLine[] {
 }
 
 /** columnBlocks splits the lines of one column into tables and text blocks. */
-function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
+function columnBlocks(columnLines: RawLine[], pageWidth: number): LayoutBlock[] {
   const blocks: LayoutBlock[] = [];
   const lines = joinJustified(columnLines);
   const rightEdge = columnRightEdge(lines);
+  const body = dominantLineSize(lines);
   let pending: RawLine[] = [];
   const flushText = () => {
     blocks.push(...textBlocks(pending, rightEdge));
@@ -1008,6 +1021,14 @@ function columnBlocks(columnLines: RawLine[]): LayoutBlock[] {
   };
   let i = 0;
   while (i < lines.length) {
+    // A listing in a monospace face is code, whatever its columns or markers (pdfCode.ts).
+    const codeEnd = codeRunEnd(lines, i, body, pageWidth);
+    if (codeEnd > i) {
+      flushText();
+      blocks.push(codeBlock(lines.slice(i, codeEnd)));
+      i = codeEnd;
+      continue;
+    }
     const { end, wrapped } = tableRunEnd(lines, i);
     if (end - i >= 2) {
       // A header band above the table's first row (labels centred over the columns they span, in
@@ -1719,6 +1740,13 @@ function columnSpans(lines: RawLine[], wrapped: Set<number>): { columns: ColumnE
   return { columns, rows, used, columnOf };
 }
 
+/** dominantLineSize: the font size that carries most characters of the lines (0 when none) */
+function dominantLineSize(lines: RawLine[]): number {
+  const weight = new Map<number, number>();
+  for (const line of lines) weight.set(line.size, (weight.get(line.size) ?? 0) + line.segs.reduce((sum, seg) => sum + seg.text.length, 0));
+  return [...weight].reduce((a, b) => (b[1] > a[1] ? b : a), [0, -1])[0];
+}
+
 function columnRightEdge(lines: RawLine[]): number {
   const ends = lines.map((l) => l.segs[l.segs.length - 1]!.x2).sort((a, b) => a - b);
   return ends.length ? ends[Math.floor(ends.length * 0.9)] ?? ends[ends.length - 1]! : 0;
@@ -1874,6 +1902,8 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   let openTable: OpenTable | null = null;
   // Tables joined across pages, rendered again once at the end (not per page: a table may run for hundreds).
   const joined = new Set<OpenTable>();
+  // The listing that ended the last page and its place in `out`, for one that goes on at the top of the next.
+  let openCode: { block: CodeBlock; at: number; page: number } | null = null;
   for (const page of pages) {
     let firstOnPage = true;
     // Footnote labels restart on some documents' pages: a label used before gets the page number.
@@ -1899,9 +1929,21 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
         openParagraph = false;
         firstOnPage = false;
         listLevels = [];
+        openCode = null;
         continue;
       }
       openTable = null;
+      if (block.kind === "code") {
+        if (firstOnPage && openCode && openCode.page === page.page - 1 && continuesCode(openCode.block, block)) openCode.block = joinCode(openCode.block, block);
+        else openCode = { block, at: out.push("") - 1, page: page.page };
+        out[openCode.at] = codeMarkdown(openCode.block);
+        openCode.page = page.page;
+        openParagraph = false;
+        firstOnPage = false;
+        listLevels = [];
+        continue;
+      }
+      openCode = null;
       const level = bookmarkLevel(block) || headingLevel(block, body, levels, bold.has(block));
       if (level) listLevels = [];
       if (level) {
@@ -1938,6 +1980,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
       out.push(imageTextQuote(text));
       openParagraph = false;
       openTable = null;
+      openCode = null;
     }
   }
   for (const table of joined) out[table.at] = gfmTable(table.rows);
@@ -2031,6 +2074,7 @@ function imageTextQuote(text: string): string {
 }
 
 function blockText(block: LayoutBlock): string {
+  if (block.kind === "code") return block.lines.map((l) => l.text).join("\n");
   return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : joinLines(block.lines.map((l) => l.text));
 }
 
@@ -2358,10 +2402,11 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
       // Body text is prose (a short line under a bold one may be a row of a table not found as one)
       const nextIsBody =
         next !== undefined &&
-        (next.kind === "table"
+        (next.kind === "code" ||
+          (next.kind === "table"
           ? !isHeaderRowOf(block, next)
           : (!next.lines[0]!.bold && next.size < Math.max(block.size, body) + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40 || isShortSentence(next.lines[0]!.text))) ||
-            smallerLinesFollow(blocks, i + 1, block.size, body));
+            smallerLinesFollow(blocks, i + 1, block.size, body)));
       // a numbered title ("1. Estimation of ... basis.") reads as one only over prose: bold numbered items over each other are a list
       const nextIsHeading = next !== undefined && !numberedTitle(blockText(block)) && (found.has(next) || isHeadingCandidate(next, body));
       const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);

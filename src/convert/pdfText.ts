@@ -23,6 +23,7 @@ import * as pdfjsWorker from "../../node_modules/pdf.js-extract/lib/pdfjs/pdf.wo
 import * as pdfjsModule from "../../node_modules/pdf.js-extract/lib/pdfjs/pdf.mjs";
 import { fileURLToPath } from "node:url";
 import { isCompiled } from "../runtime/embedded";
+import { isMonoFont } from "./pdfCode";
 import { analyzePage, type OutlineEntry, type PageLayout, type PdfTextItem } from "./pdfLayout";
 import { pageBatches } from "./pdfBatches";
 import { rulesFromOperators } from "./pdfRules";
@@ -304,13 +305,14 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
     const items: PdfTextItem[] = [];
     const boldFonts = new Set(Object.entries(content.styles ?? {}).filter(([, style]) => isBoldFontName(style.fontName ?? "")).map(([name]) => name));
     for (const name of accentFonts(content.items, content.styles ?? {})) boldFonts.add(name);
+    const monoFonts = new Set(Object.entries(content.styles ?? {}).filter(([, style]) => isMonoFont(style.fontName ?? "", style.fontFamily)).map(([name]) => name));
     const fields = await formFields(page);
     const labelsUnder = labelsUnderFields(fields, content.items);
     for (const item of content.items) {
       if (typeof item.str !== "string" || !item.transform || labelsUnder.has(item)) continue;
       const m = multiply(viewport.transform, item.transform);
       if (Math.abs(m[1]!) > Math.abs(m[0]!) * 0.1) continue; // rotated or vertical text: not in line layout
-      items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}), ...(item.fontName ? { font: item.fontName } : {}) });
+      items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}), ...(item.fontName ? { font: item.fontName } : {}), ...(item.fontName && monoFonts.has(item.fontName) ? { mono: true } : {}) });
     }
     items.push(...formFieldItems(fields, labelsUnder, viewport.transform, medianSize(items)));
     // The drawing is read only on pages whose text has lines of cells: it costs about as much as the text.

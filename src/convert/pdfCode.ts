@@ -1,0 +1,193 @@
+/**
+ * Code listings in PDF text: pure functions beside pdfLayout.ts, no pdf.js. Manuals, papers and
+ * reports set code, shell commands and configuration files in a monospace face (Courier, TeX's CMTT
+ * and SFTT, DejaVu Sans Mono, Consolas, Inconsolata, Latin Modern Mono); a block of lines set wholly
+ * in one is written as fenced code, each line as it is printed: its indentation and the spaces
+ * inside it from the runs' x offsets in character widths, no hyphen joined, no heading, no table, no
+ * list. A monospace word inside a prose line stays prose.
+ *
+ *   pdfText.ts:  item.mono from the font (the FontDescriptor's fixed-pitch flag, or its name)
+ *   analyzePage: a page set in a monospace face throughout (a typewriter report, a receipt, a printed
+ *                text file) has no code: its monospace is its body (typewrittenPage)
+ *   lineFromItems: a line whose every run is monospace keeps its runs' text and x (codeRunsOf)
+ *   columnBlocks: consecutive such lines in the body's size are one code block (codeRunEnd, codeBlock)
+ *   renderPages:  a fence (codeMarkdown); a listing cut by a page break is joined again
+ */
+import { fence } from "./markdown";
+import { isMonoFontName } from "./monoFont";
+
+/** isMonoFont: the font's CSS family (pdf.js gives "monospace" for the FontDescriptor's fixed-pitch flag) or, for a font without the flag, its name says monospace */
+export function isMonoFont(name: string, family: string | undefined): boolean {
+  return family === "monospace" || isMonoFontName(name);
+}
+
+/** CodeItem: the fields of a text item (pdfLayout's PdfTextItem) the code rules read */
+interface CodeItem {
+  str: string;
+  x: number;
+  width: number;
+  size: number;
+  mono?: boolean;
+}
+
+/** CodeRun: a run of a monospace line: its text as printed (spaces kept), where it starts and ends, and its character width (points) */
+export interface CodeRun {
+  text: string;
+  x: number;
+  x2: number;
+  charWidth: number;
+}
+
+/** CodeLine: the fields of a laid-out line (pdfLayout's RawLine) the code rules read */
+interface CodeLine {
+  y: number;
+  size: number;
+  bold?: boolean;
+  code?: CodeRun[];
+}
+
+/** CodeBlock: a listing of one column of one page: each line's text and left edge, the character width to indent by */
+export interface CodeBlock {
+  kind: "code";
+  lines: Array<{ text: string; x: number }>;
+  charWidth: number;
+  size: number;
+  top: number;
+  bottom: number;
+}
+
+/** BULLET_GLYPHS: list markers that word processors set in a symbol face flagged fixed-pitch (LibreOffice's OpenSymbol bullets): no code by themselves */
+const BULLET_GLYPHS = /^[\s•◦▪▫‣●○■□➢►▸\u{E000}-\u{F8FF}\u{1}-\u{1F}\u{FFFD}-]*$/u;
+
+/**
+ * codeRunsOf: the runs of a line whose every visible run is set in a monospace face (a list marker
+ * in a fixed-pitch symbol face alone is none), in x order; null for any other line.
+ */
+export function codeRunsOf(byX: CodeItem[]): CodeRun[] | null {
+  if (!byX.length || !byX.every((item) => item.mono || item.str.trim() === "")) return null;
+  if (BULLET_GLYPHS.test(byX.map((item) => item.str).join(""))) return null;
+  return byX.filter((item) => item.str.length > 0).map((item) => ({ text: item.str, x: item.x, x2: item.x + item.width, charWidth: item.width / [...item.str].length }));
+}
+
+/** TYPEWRITTEN_SHARE: a page whose letters and digits are this share or more in a monospace face is set in one throughout */
+const TYPEWRITTEN_SHARE = 0.85;
+
+/**
+ * typewrittenPage: the page is set in a monospace face throughout (a typewriter-style report, a
+ * receipt, a text file printed to PDF): its monospace lines are its body, prose and tables, not
+ * code. A manual's page of code has its headings, captions and prose in another face.
+ */
+export function typewrittenPage(items: CodeItem[]): boolean {
+  let mono = 0;
+  let all = 0;
+  for (const item of items) {
+    const n = item.str.replace(/[^\p{L}\p{N}]/gu, "").length;
+    all += n;
+    if (item.mono) mono += n;
+  }
+  return all > 0 && mono >= TYPEWRITTEN_SHARE * all;
+}
+
+/** CODE_SIZE_ABOVE_BODY: a monospace line larger than the column's body by this factor is a title set in the face ("wordometer"), not code */
+const CODE_SIZE_ABOVE_BODY = 1.15;
+/** CODE_LINE_GAP: the widest baseline gap (in line heights of the listing) inside one listing; a blank line of code leaves two */
+const CODE_LINE_GAP = 2.6;
+
+/**
+ * codeRunEnd: the end (exclusive) of the listing that starts at `lines[start]`: consecutive lines
+ * set wholly in a monospace face, none larger than the column's body size `body`, each at most
+ * CODE_LINE_GAP line heights below the one before. `start` itself when no listing starts there. A
+ * line alone is no listing when it is bold (a heading set in the face: "word-count()") or short and
+ * centred on the page of width `pageWidth` (a title page's web address); lines that are mostly
+ * figures are a table typed in the face, not code (figureRows).
+ */
+export function codeRunEnd(lines: CodeLine[], start: number, body: number, pageWidth: number): number {
+  const isCode = (line: CodeLine | undefined) => line?.code !== undefined && line.size <= CODE_SIZE_ABOVE_BODY * body;
+  if (!isCode(lines[start])) return start;
+  let end = start + 1;
+  while (end < lines.length && isCode(lines[end]) && lines[end]!.y - lines[end - 1]!.y > 0 && lines[end]!.y - lines[end - 1]!.y <= CODE_LINE_GAP * 1.25 * lines[end - 1]!.size) end++;
+  if (end - start === 1) {
+    const line = lines[start]!;
+    const runs = line.code!;
+    const [x, x2] = [runs[0]!.x, runs[runs.length - 1]!.x2];
+    const centred = x2 - x < 0.6 * pageWidth && Math.abs((x + x2) / 2 - pageWidth / 2) < 2 * line.size;
+    if (line.bold || centred) return start;
+  }
+  return figureRows(lines.slice(start, end)) ? start : end;
+}
+
+/** FIGURE: a number as a table cell gives it ("1,287,028", "12.4", "(3.5)", "-7%", "$120") */
+const FIGURE = /^[(\[]?[-+−–]?[$€£]?\d[\d,.]*%?[)\]]?$/;
+
+/**
+ * figureRows: most lines (three in five) are half figures or more: a table typed in a monospace
+ * face (counts by age group in fixed-width fields), which the table rules read, not a listing.
+ */
+function figureRows(lines: CodeLine[]): boolean {
+  const rows = lines.filter((line) => {
+    const words = (line.code ?? []).flatMap((run) => run.text.split(/\s+/)).filter(Boolean);
+    return words.length >= 2 && 2 * words.filter((word) => FIGURE.test(word)).length >= words.length;
+  });
+  return lines.length >= 2 && 5 * rows.length >= 3 * lines.length;
+}
+
+/** codeBlock makes a listing of code lines: each line's runs placed at their character columns, so the spaces inside a line are kept. */
+export function codeBlock(lines: CodeLine[]): CodeBlock {
+  const runs = lines.flatMap((line) => line.code ?? []);
+  const widths = runs.filter((run) => run.text.trim().length > 0 && run.charWidth > 0).map((run) => run.charWidth).sort((a, b) => a - b);
+  const charWidth = widths.length ? widths[Math.floor(widths.length / 2)]! : 0.6 * lines[0]!.size;
+  const out: CodeBlock["lines"] = [];
+  // a blank line of code leaves a baseline gap of two line heights or more
+  const pitch = smallestGap(lines) || 1.2 * lines[0]!.size;
+  lines.forEach((line, i) => {
+    if (i > 0 && line.y - lines[i - 1]!.y >= 1.7 * pitch) out.push({ text: "", x: 0 });
+    out.push(placeRuns(line.code ?? [], charWidth));
+  });
+  const sizes = lines.map((line) => line.size).sort((a, b) => a - b);
+  return { kind: "code", lines: out, charWidth, size: sizes[Math.floor(sizes.length / 2)]!, top: lines[0]!.y - lines[0]!.size, bottom: lines[lines.length - 1]!.y };
+}
+
+function smallestGap(lines: CodeLine[]): number {
+  let gap = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const d = lines[i]!.y - lines[i - 1]!.y;
+    if (d > 0 && (!gap || d < gap)) gap = d;
+  }
+  return gap;
+}
+
+/** placeRuns: a line's text with each run at its character column from the line's first run (gaps between runs become spaces) */
+function placeRuns(runs: CodeRun[], charWidth: number): { text: string; x: number } {
+  const visible = runs.filter((run) => run.text.trim() !== "");
+  if (!visible.length) return { text: "", x: 0 };
+  const x = visible[0]!.x + (visible[0]!.text.length - visible[0]!.text.trimStart().length) * charWidth;
+  let text = "";
+  for (const run of runs) {
+    const column = Math.round((run.x - x) / charWidth);
+    if (column > text.length) text += " ".repeat(column - text.length);
+    text += run.text;
+  }
+  return { text: text.trim().length ? text.replace(/^\s+/, "").trimEnd() : "", x };
+}
+
+/** codeMarkdown: the listing as a fenced code block, each line indented by its left edge's distance from the listing's in character widths. */
+export function codeMarkdown(block: CodeBlock): string {
+  const left = leftEdge(block);
+  const text = block.lines.map((line) => (line.text ? " ".repeat(Math.max(0, Math.round((line.x - left) / block.charWidth))) + line.text : "")).join("\n");
+  return fence(text.replace(/^\n+|\n+$/g, ""));
+}
+
+/** joinCode: a listing that a page break cut, as one (the second page's lines after the first's) */
+export function joinCode(before: CodeBlock, after: CodeBlock): CodeBlock {
+  return { ...before, lines: [...before.lines, ...after.lines], bottom: after.bottom };
+}
+
+/** continuesCode: a listing at the top of a page goes on from the one that ended the page before when it is set in the same size and starts within a few characters of its left edge */
+export function continuesCode(before: CodeBlock, after: CodeBlock): boolean {
+  return Math.abs(before.size - after.size) <= 0.5 && Math.abs(before.charWidth - after.charWidth) <= 0.1 * before.charWidth && Math.abs(leftEdge(before) - leftEdge(after)) <= 8 * before.charWidth;
+}
+
+/** leftEdge: the left edge of the listing's lines that have text (a blank line has none) */
+function leftEdge(block: CodeBlock): number {
+  return Math.min(...block.lines.filter((line) => line.text).map((line) => line.x));
+}
