@@ -62,3 +62,20 @@ test("a dashed rule is found among thousands of dash-shaped specks, and such a p
   expect(measure.rules).toBeGreaterThanOrEqual(1);
   expect(measure.withoutRules!.data[81 * width + 21]).toBe(PAPER); // the dashed rule above the specks
 }, 10_000);
+
+test("a ruled table's grid gives its lines at their middles (a 3 px rule one line), a shaded cell touching its rules neither hides them nor adds lines, letters give none", () => {
+  // 3 rows x 2 columns between 4 horizontal and 3 vertical rules 3 px thick, letters in the cells, one cell shaded solid
+  const rows = [40, 80, 120, 160];
+  const columns = [20, 220, 400];
+  const rules: Array<[number, number, number, number]> = [...rows.map((y) => [20, y, 383, 3] as [number, number, number, number]), ...columns.map((x) => [x, 40, 3, 123] as [number, number, number, number])];
+  const cells = rows.slice(0, 3).flatMap((y) => [...letters(30, y + 12, 10), ...letters(230, y + 12, 8)]);
+  const shaded: [number, number, number, number] = [223, 123, 177, 37];
+  const measure = measureText(page(440, 200, [...rules, ...cells, shaded]));
+  expect(measure.glyphHeight).toBe(16);
+  const horizontal = measure.gridRules.filter((rule) => rule.y1 === rule.y2).map((rule) => [rule.x1, rule.y1, rule.x2]);
+  const vertical = measure.gridRules.filter((rule) => rule.x1 === rule.x2).map((rule) => [rule.x1, rule.y1, rule.y2]);
+  expect(horizontal).toEqual(rows.map((y) => [20, y + 1, 402]));
+  expect(vertical).toEqual(columns.map((x) => [x + 1, 40, 162]));
+  // a page of letters and a receipt's separator rule has no grid
+  expect(measureText(page(420, 120, [...letters(20, 30, 25), [20, 60, 300, 3], ...letters(20, 75, 25)])).gridRules).toEqual([]);
+});

@@ -5,6 +5,7 @@
  * table rows, which tesseract's flat text does not, and hold exactly the words tesseract read.
  */
 import { afterAll, expect, test } from "bun:test";
+import sharp from "sharp";
 import { makeConvertImage } from "../src/convert/image";
 import { ocrItems, wordChanges } from "../src/convert/ocrLayout";
 import type { ConvertInput } from "../src/convert/types";
@@ -91,3 +92,44 @@ test("a bullet tesseract read as '*' or '«' before a line's words is a bullet i
   // a Portuguese or Italian line may start with the word "o"
   expect(ocrItems([word("o", 10, "1/1/1"), word("contrato", 40, "1/1/1")], 0.5).map((item) => item.str)).toEqual(["o", " contrato"]);
 });
+
+/** RAIN_TABLE: a ruled table's rows, header first; a note that wraps to a second line in its cell is split at "|" */
+const RAIN_TABLE = [
+  ["Station", "Rain mm", "Notes"],
+  ["Northgate", "112.4", "gauge moved to the|north field in May"],
+  ["Eastbrook", "87.9", "read by the school"],
+  ["Southmoor", "140.2", "two days missed in|the April floods"],
+  ["Westfield", "95.5", "new gauge fitted"],
+];
+
+/** ruledTablePage: an A4 page at 150 dpi drawn in SVG: a title, prose, RAIN_TABLE inside 2 px rules, a closing line */
+function ruledTablePage(): Buffer {
+  const parts = ['<rect width="1240" height="1754" fill="white"/>'];
+  const text = (x: number, y: number, size: number, line: string, weight = "normal") => parts.push(`<text x="${x}" y="${y}" font-family="DejaVu Serif" font-size="${size}" font-weight="${weight}">${line}</text>`);
+  text(120, 200, 40, "Regional Rainfall Summary", "bold");
+  text(120, 280, 23, "Rain gauges were read every morning at the stations listed in the table below, and the");
+  text(120, 316, 23, "totals are the sums of the daily readings over each month of the wet season in the valley.");
+  const xs = [120, 450, 680, 1120];
+  const top = 400;
+  const rowHeight = 80;
+  RAIN_TABLE.forEach((row, r) => row.forEach((cell, c) => cell.split("|").forEach((line, k) => text(xs[c]! + 14, top + r * rowHeight + 34 + k * 32, 23, line))));
+  const bottom = top + RAIN_TABLE.length * rowHeight;
+  for (let r = 0; r <= RAIN_TABLE.length; r++) parts.push(`<line x1="${xs[0]}" y1="${top + r * rowHeight}" x2="${xs[3]}" y2="${top + r * rowHeight}" stroke="black" stroke-width="2"/>`);
+  for (const x of xs) parts.push(`<line x1="${x}" y1="${top}" x2="${x}" y2="${bottom}" stroke="black" stroke-width="2"/>`);
+  text(120, bottom + 70, 23, "The southern stations had the most rain in each month, as in every year since records began.");
+  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1240" height="1754">${parts.join("")}</svg>`);
+}
+
+test("a scanned page's ruled table, whose notes wrap in their cells, is a table of its ruled cells", async () => {
+  const png = new Uint8Array(await sharp(ruledTablePage()).greyscale().png().withMetadata({ density: 150 }).toBuffer());
+  const input: ConvertInput = { bytes: png, filename: "rainfall_ruled_table_scan.png", contentType: "image/png", ext: "png" };
+  const ocr = onceRead(tesseract);
+  const markdown = (await makeConvertImage({ scanLayout: true })(input, convertContext({ tools: { ocr } }))).markdown;
+  // without the rules the wrapped notes part the rows into lines of words (no table)
+  expect(markdown).toMatch(/^#{1,3} Regional Rainfall Summary$/m);
+  expect(markdown).toMatch(/^\| *Station *\| *Rain mm *\| *Notes *\|$/m);
+  for (const row of RAIN_TABLE.slice(1)) expect(markdown).toContain(`| ${row.map((cell) => cell.replace("|", " ")).join(" | ")} |`);
+  expect(markdown).toContain("The southern stations had the most rain in each month");
+  const body = markdown.replace(/\n## Image metadata\n[\s\S]*$/, "").replace(/^# rainfall_ruled_table_scan\.png\n/, "");
+  expect(wordChanges(body, ocr.last!.text)).toEqual({ lost: [], added: [] });
+}, 60_000);

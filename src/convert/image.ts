@@ -417,7 +417,7 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
   const embedded = facts.format === "svg" ? svgText(new TextDecoder().decode(input.bytes)) : [];
   const ocrText = ocr.text.trim();
   // A page-like scan is laid out like a born-digital page (headings, tables); a receipt read as one column keeps tesseract's text.
-  const laidOut = options.scanLayout && prepared.segmentation === "auto" && ocrText ? ocrLayoutMarkdown(ocr, 72 / (prepared.dpi ?? ASSUMED_DPI)) : null;
+  const laidOut = options.scanLayout && prepared.segmentation === "auto" && ocrText ? ocrLayoutMarkdown(ocr, 72 / (prepared.dpi ?? ASSUMED_DPI), 1, prepared.rules) : null;
   if (!ocrText && embedded.length === 0) warnings.push("no text found in the image");
   if (facts.pages > 1) warnings.push(`only the first of ${facts.pages} pages/frames was read`);
   const xmpTitle = facts.xmp ? readXmp(facts.xmp).title : undefined;

@@ -11,6 +11,7 @@
  */
 import type { OcrResult, OcrWord } from "../tools/types";
 import { analyzePage, renderPages, type PdfTextItem } from "./pdfLayout";
+import type { Rule } from "./pdfRules";
 
 /**
  * Heights of a word's box in font sizes (em), by the letters it has: lower-case letters without
@@ -124,13 +125,16 @@ const hasStructure = (markdown: string) => /^#{1,6} \S/m.test(markdown) || /^\|.
  * to size the text (MIN_LAYOUT_CONFIDENCE), when the layout lost or changed a word
  * (never lose words; a page number it drops as on any page excepted), or when it finds no heading
  * and no table (then the flat text is as good).
- * `pointsPerPixel` sizes the page: 72 / the read image's dpi.
+ * `pointsPerPixel` sizes the page: 72 / the read image's dpi. `rules`: the lines of the scan's ruled
+ * tables in the read image's pixels (ocrPrep.ts finds them), whose cells the engine fills as a
+ * born-digital page's drawn rules.
  */
-export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page = 1): string | null {
+export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = []): string | null {
   if (!ocr.words?.length || !ocr.width || !ocr.height || !(pointsPerPixel > 0)) return null;
   if (ocr.confidence < MIN_LAYOUT_CONFIDENCE || textSpan(ocr.words) < PAGE_SPAN_HEIGHTS) return null;
   const items = ocrItems(ocr.words, pointsPerPixel);
-  const layout = analyzePage(items, page, ocr.width * pointsPerPixel, ocr.height * pointsPerPixel);
+  const ruleLines = rules.map((rule) => ({ x1: rule.x1 * pointsPerPixel, y1: rule.y1 * pointsPerPixel, x2: rule.x2 * pointsPerPixel, y2: rule.y2 * pointsPerPixel }));
+  const layout = analyzePage(items, page, ocr.width * pointsPerPixel, ocr.height * pointsPerPixel, ruleLines);
   const rendered = renderPages([layout]);
   const markdown = rendered.markdown.trim();
   if (!markdown || !hasStructure(markdown)) return null;

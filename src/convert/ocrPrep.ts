@@ -71,6 +71,7 @@
  */
 
 import sharp from "sharp";
+import type { Rule } from "./pdfRules";
 
 /** GreyImage is 8-bit grey pixels, row by row (0 = black). */
 export interface GreyImage {
@@ -95,12 +96,14 @@ export interface TextMeasure {
   glyphs: number;
   /** box: where they are; null when none */
   box: TextBox | null;
-  /** grids: components at least GRID_MIN_WIDTH glyph heights wide and GRID_MIN_HEIGHT high (ruled tables, framed forms) */
+  /** grids: components at least GRID_MIN_WIDTH glyph heights wide and GRID_MIN_HEIGHT high, with little ink (ruled tables, framed forms) */
   grids: number;
   /** rules: dashed or solid horizontal rules found (a receipt's `-------` separators) */
   rules: number;
   /** withoutRules: the image with those rules painted white; null when there were none */
   withoutRules: GreyImage | null;
+  /** gridRules: the horizontal and vertical lines of grids (shaded ones too, up to LINED_MAX_INK) in the image's own px, for the layout's ruled tables; empty without grids */
+  gridRules: Rule[];
 }
 
 /** OcrPlan is how one image is given to tesseract. */
@@ -147,6 +150,12 @@ const DASH_MAX_DRIFT = 0.25;
 /** GRID_MAX_INK: largest share of a grid's box that is ink (a stamp, a logo or a photo has more) */
 const GRID_MAX_INK = 0.1;
 /**
+ * LINED_MAX_INK: largest share of ink in a grid whose lines are given to the layout: a table with a
+ * shaded header row or cell has more than GRID_MAX_INK, a photo or a logo more still (its lines are
+ * checked one by one: a filled band is no line)
+ */
+const LINED_MAX_INK = 0.35;
+/**
  * BLOCK_MAX_WIDTH_IN_GLYPHS: a text box at most this many glyph heights wide is one column (a
  * receipt's 30-48 characters a line measure 30-45); an A4 page of body text measures well over 80
  */
@@ -184,7 +193,7 @@ export function otsuThreshold(image: GreyImage): number {
  * (negatives, photos) give no measure.
  */
 export function measureText(image: GreyImage): TextMeasure {
-  const none: TextMeasure = { glyphHeight: 0, glyphs: 0, box: null, grids: 0, rules: 0, withoutRules: null };
+  const none: TextMeasure = { glyphHeight: 0, glyphs: 0, box: null, grids: 0, rules: 0, withoutRules: null, gridRules: [] };
   const { data, width: W, height: H } = image;
   if (W < MIN_GLYPH_PX || H < MIN_GLYPH_PX) return none;
   const threshold = otsuThreshold(image);
@@ -245,7 +254,7 @@ export function measureText(image: GreyImage): TextMeasure {
   }
 
   const heights: number[] = [];
-  const large: Array<[number, number]> = [];
+  const large: Array<[number, number, number, number]> = [];
   let left = W;
   let top = H;
   let right = -1;
@@ -255,7 +264,7 @@ export function measureText(image: GreyImage): TextMeasure {
     const h = y1[r]! - y0[r]! + 1;
     const w = x1[r]! - x0[r]! + 1;
     // a grid is thin lines around cells: a little ink spread over the whole box, crossing it both ways
-    if (w >= GRID_MIN_WIDTH * MIN_GLYPH_PX && h >= GRID_MIN_HEIGHT * MIN_GLYPH_PX && area[r]! <= GRID_MAX_INK * w * h) large.push([w, h]);
+    if (w >= GRID_MIN_WIDTH * MIN_GLYPH_PX && h >= GRID_MIN_HEIGHT * MIN_GLYPH_PX && area[r]! <= LINED_MAX_INK * w * h) large.push([w, h, area[r]! / (w * h), r]);
     // letters: not specks, not rules or underlines (wide), not slivers (tall and thin), not outlines (little ink)
     if (h < MIN_GLYPH_PX || h > MAX_GLYPH_PX || w > 3 * h || w * 8 < h || area[r]! < h) continue;
     heights.push(h);
@@ -279,14 +288,110 @@ export function measureText(image: GreyImage): TextMeasure {
     for (let i = 0; i < clean.length; i++) if (labels[i] && rules.has(rootOf[labels[i]!]!)) clean[i] = paper;
     withoutRules = { data: clean, width: W, height: H };
   }
+  const lined = large.filter(([w, h]) => w >= GRID_MIN_WIDTH * glyphHeight && h >= GRID_MIN_HEIGHT * glyphHeight);
+  const grids = lined.filter(([, , ink]) => ink <= GRID_MAX_INK);
+  const gridRules: Rule[] = [];
+  for (const [, , , r] of lined) {
+    const box = { left: x0[r]!, top: y0[r]!, width: x1[r]! - x0[r]! + 1, height: y1[r]! - y0[r]! + 1 };
+    const lines = lineRules(image, threshold, box, (i) => labels[i] !== 0 && rootOf[labels[i]!] === r, glyphHeight);
+    if (isFramed(lines, box)) gridRules.push(...lines);
+  }
   return {
     glyphHeight,
     glyphs: heights.length,
     box: { left, top, width: right - left + 1, height: bottom - top + 1 },
-    grids: large.filter(([w, h]) => w >= GRID_MIN_WIDTH * glyphHeight && h >= GRID_MIN_HEIGHT * glyphHeight).length,
+    grids: grids.length,
     rules: rules.chains,
     withoutRules,
+    gridRules,
   };
+}
+
+/**
+ * LINE_MIN_LENGTH, VERTICAL_MIN_LENGTH: a grid's horizontal (vertical) line is at least this many
+ * glyph heights long: a cell's side, and a letter touching the grid is shorter; a vertical line
+ * spans a row of text and the room around it, while the strokes between the white letters of a
+ * black title bar do not
+ */
+const LINE_MIN_LENGTH = 1.5;
+const VERTICAL_MIN_LENGTH = 3;
+/** LINE_SIDE_MAX_INK: the most ink (share of its length) a line has beside it, two pixels off, on its paper side */
+const LINE_SIDE_MAX_INK = 0.2;
+
+/**
+ * lineRules finds the straight lines drawn with the pixels `isLine` picks within `box` (one grid
+ * component): runs of them at least LINE_MIN_LENGTH (VERTICAL_MIN_LENGTH) glyph heights long,
+ * row by row for horizontal lines and column by column for vertical ones, joined across
+ * neighbouring rows (columns) when they start and end at the same place, into one line as thick as a
+ * rule may be (RULE_MAX_HEIGHT glyph heights, at least 3 px). A thicker band is a filled area (a
+ * shaded cell or header row, often touching its rules): its two edges are lines. A line has paper
+ * (ink <= threshold is none) beside it on at least one side (LINE_SIDE_MAX_INK): the strokes between
+ * the white letters of a black title bar have ink on both. Returns the lines at their middles, in
+ * the image's pixels.
+ */
+function lineRules(image: GreyImage, threshold: number, box: TextBox, isLine: (index: number) => boolean, glyphHeight: number): Rule[] {
+  const { data, width: W, height: H } = image;
+  const maxThickness = Math.max(3, Math.round(RULE_MAX_HEIGHT * glyphHeight));
+  const rules: Rule[] = [];
+  // along: 0 for rows (horizontal lines), 1 for columns (vertical ones)
+  for (const along of [0, 1] as const) {
+    const [laneFrom, lanes] = along === 0 ? [box.top, box.top + box.height] : [box.left, box.left + box.width];
+    const [start, end] = along === 0 ? [box.left, box.left + box.width] : [box.top, box.top + box.height];
+    const at = along === 0 ? (lane: number, k: number) => lane * W + k : (lane: number, k: number) => k * W + lane;
+    const minLength = Math.max(MIN_GLYPH_PX, (along === 0 ? LINE_MIN_LENGTH : VERTICAL_MIN_LENGTH) * glyphHeight);
+    const lastLane = (along === 0 ? H : W) - 1;
+    /** inkBeside: the share of ink pixels along [from, to] in `lane` (0 outside the image) */
+    const inkBeside = (from: number, to: number, lane: number) => {
+      if (lane < 0 || lane > lastLane) return 0;
+      let ink = 0;
+      for (let k = from; k <= to; k++) if (data[at(lane, k)]! <= threshold) ink++;
+      return ink / (to - from + 1);
+    };
+    const line = (from: number, to: number, lane: number, first = lane, last = lane) => {
+      if (Math.min(inkBeside(from, to, Math.floor(first) - 2), inkBeside(from, to, Math.ceil(last) + 2)) > LINE_SIDE_MAX_INK) return;
+      rules.push(along === 0 ? { x1: from, x2: to, y1: lane, y2: lane } : { x1: lane, x2: lane, y1: from, y2: to });
+    };
+    /** open bands: runs joined across lanes so far, [from, to, first lane, last lane], in the order of their runs */
+    let open: Array<[number, number, number, number]> = [];
+    const close = ([from, to, first, last]: [number, number, number, number]) => {
+      if (last - first + 1 <= maxThickness) line(from, to, (first + last) / 2, first, last);
+      else {
+        line(from, to, first);
+        line(from, to, last);
+      }
+    };
+    for (let lane = laneFrom; lane <= lanes; lane++) {
+      const next: Array<[number, number, number, number]> = [];
+      let p = 0;
+      for (let k = start; lane < lanes && k < end; k++) {
+        if (!isLine(at(lane, k))) continue;
+        const from = k;
+        while (k + 1 < end && isLine(at(lane, k + 1))) k++;
+        if (k - from + 1 < minLength) continue;
+        // the band of the lane before that starts and ends where this run does (within a rule's thickness)
+        while (p < open.length && open[p]![0] < from - maxThickness) close(open[p++]!);
+        const band = p < open.length && Math.abs(open[p]![0] - from) <= maxThickness && Math.abs(open[p]![1] - k) <= maxThickness ? open[p++]! : null;
+        next.push(band ? [Math.min(band[0], from), Math.max(band[1], k), band[2], lane] : [from, k, lane, lane]);
+      }
+      while (p < open.length) close(open[p++]!);
+      open = next;
+    }
+  }
+  return rules;
+}
+
+/** FRAME_SPAN: the share of a grid's width (height) that its outer lines span */
+const FRAME_SPAN = 0.8;
+
+/**
+ * isFramed: the lines make a table's grid, two horizontal lines spanning the component's width
+ * and two vertical ones its height (FRAME_SPAN): a photo or a logo, whose straight strokes are
+ * short, does not.
+ */
+function isFramed(lines: Rule[], box: TextBox): boolean {
+  const across = lines.filter((rule) => rule.y1 === rule.y2 && rule.x2 - rule.x1 + 1 >= FRAME_SPAN * box.width).length;
+  const down = lines.filter((rule) => rule.x1 === rule.x2 && rule.y2 - rule.y1 + 1 >= FRAME_SPAN * box.height).length;
+  return across >= 2 && down >= 2;
 }
 
 /**
@@ -411,6 +516,8 @@ export interface ScanOptions {
 export interface PreparedScan {
   image: Uint8Array;
   segmentation: OcrPlan["segmentation"];
+  /** rules: the lines of the scan's ruled tables (measureText's gridRules), in the prepared image's pixels */
+  rules: Rule[];
   /** dpi: the source's resolution times the scale; undefined when it is not known */
   dpi?: number;
 }
@@ -428,9 +535,10 @@ export async function prepareScan(image: GreyImage, options: ScanOptions): Promi
   if (measure?.withoutRules) grey = measure.withoutRules;
   const scale = Math.min(plan.scale, options.maxSide / Math.max(grey.width, grey.height), options.maxPixels > 0 ? Math.sqrt(options.maxPixels / (grey.width * grey.height)) : Infinity);
   const dpi = options.density ? options.density * scale : undefined;
-  if (Math.abs(scale - 1) < 0.01) return { image: toPgm(grey), segmentation: plan.segmentation, dpi };
+  const rules = (measure?.gridRules ?? []).map((rule) => (Math.abs(scale - 1) < 0.01 ? rule : { x1: rule.x1 * scale, y1: rule.y1 * scale, x2: rule.x2 * scale, y2: rule.y2 * scale }));
+  if (Math.abs(scale - 1) < 0.01) return { image: toPgm(grey), segmentation: plan.segmentation, dpi, rules };
   const width = Math.max(1, Math.round(grey.width * scale));
   const height = Math.max(1, Math.round(grey.height * scale));
   const out = await sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } }).resize(width, height).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer();
-  return { image: toPgm({ data: new Uint8Array(out.buffer, out.byteOffset, out.length), width, height }), segmentation: plan.segmentation, dpi };
+  return { image: toPgm({ data: new Uint8Array(out.buffer, out.byteOffset, out.length), width, height }), segmentation: plan.segmentation, dpi, rules };
 }

@@ -154,7 +154,7 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext,
           const scan = await scanOfPage(png, dpi, ctx.limits.maxPixels);
           ctx.signal.throwIfAborted();
           const ocr = await ctx.tools.ocr.recognize(scan.image, ctx.signal, { segmentation: scan.segmentation, dpi: scan.dpi });
-          const laidOut = scanLayout && scan.segmentation === "auto" && ocr.width ? ocrLayoutMarkdown(ocr, page.width / ocr.width, page.page) : null;
+          const laidOut = scanLayout && scan.segmentation === "auto" && ocr.width ? ocrLayoutMarkdown(ocr, page.width / ocr.width, page.page, scan.rules) : null;
           results.set(page.page, { ocr, markdown: laidOut ?? formatOcrText(ocr.text.trim()) });
         } catch (error) {
           if (ctx.signal.aborted) throw error;
