@@ -62,6 +62,7 @@ const INVOICES_INTL_DIR = process.env.BENCH_INVOICES_INTL_DIR ?? "";
 const FAMILIES: [string, string, { dir: string; env: string }?][] = [
   ["more invoices", "invoices-more.json"],
   ["intl invoices", "invoices-intl.json", { dir: INVOICES_INTL_DIR, env: "BENCH_INVOICES_INTL_DIR" }],
+  ["fresh invoices", "invoices-fresh.json"],
   ["purchase orders", "purchase-orders.json"],
   ["forms", "forms.json"],
   ["contracts", "contracts.json"],

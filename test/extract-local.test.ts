@@ -1555,4 +1555,11 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     // a text layer's "Sub" closing a line is left as printed
     expect(run("INVOICE\n\nService Sub\nTotal 100.00", schema).total!.value).toBe(100);
   });
+
+  test("a table cell whose lines the converter joined holds several label pairs ('| Invoice #: 123 Created: January 1, 2023 Due: ... |'): each label takes its own value", () => {
+    const md = "| ![](https://example.com/logo.png) Invoice #: 123 Created: January 1, 2023 Due: February 1, 2023 |  |\n| --- | --- |\n| Sparksuite, Inc. 12345 Sunny Road |  |\n|  | Total: $385.00 |";
+    const r = run(md, schema);
+    expect(r.invoice_number!.value).toBe("123");
+    expect(r.invoice_date!.value).toBe("January 1, 2023");
+  });
 });

@@ -191,14 +191,12 @@ const NAME_BEFORE_LABEL = /^\p{Lu}[\p{L}&'’. -]{1,50}?\s(?:LTD|Ltd|INC|Inc|LLC
 /** COLON_RE: a label's colon, followed by a space or the end (not "14:32" nor "https:"). */
 const COLON_RE = /:(?=\s|$)/g;
 
-/** lineCandidates reads "A: x  B: y", "LABEL $12.00" and "LABEL:" + next line pairs from a line. */
-function lineCandidates(lines: Line[], index: number, section: string, vocab: Set<string>, add: (c: Omit<Candidate, "order">) => void): void {
-  const line = lines[index]!;
-  // "Total Incl. GST@6% RM 5.90": a rate written into the label is a note, not the value
-  // "GST 6X 538.00": OCR reads a tax rate's "%" as "X"
-  // "Total %7,08,000.00": a percent sign opening an amount is OCR's reading of a currency sign (₹), not a percent
-  const text = line.plain.replace(/\b(GST|SST|VAT|TAX)\s(\d{1,2})[Xx](?=\s+\d)/g, "$1 $2%").replace(/(?<=\s)%(?=\d{1,3}[,.]\d)/g, "").replace(/\s?@\s?\d+(?:[.,]\d+)?\s?%/g, "").replace(/([A-Z]{2})\.([A-Z]{2,})/g, "$1. $2");
-  if (!text) return;
+/**
+ * colonPairs reads the "A: x  B: y" pairs of one line's text (or of one table cell's, where the converter joined a
+ * cell's lines), adds each as a "colon" candidate and returns how many label colons the text holds. A last label
+ * with no value after it goes to onEmptyLast (the line's next line may hold it).
+ */
+function colonPairs(text: string, line: Line, section: string, vocab: Set<string>, add: (c: Omit<Candidate, "order">) => void, onEmptyLast: (label: string) => void): number {
   const colons = [...text.matchAll(COLON_RE)].map((m) => m.index!).filter((i) => !/https?$/i.test(text.slice(0, i)));
   let labelStart = 0;
   for (let k = 0; k < colons.length; k++) {
@@ -221,12 +219,24 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
     value = cleanText(value);
     if (isLabelLike(label) && label.split(/\s+/).length <= 8) {
       if (value) add({ label, value, kind: "colon", start: line.start, end: line.end, section });
-      else if (k === colons.length - 1) nextLineCandidate(lines, index, label, section, add);
+      else if (k === colons.length - 1) onEmptyLast(label);
     }
     labelStart = nextLabelStart;
   }
+  return colons.length;
+}
+
+/** lineCandidates reads "A: x  B: y", "LABEL $12.00" and "LABEL:" + next line pairs from a line. */
+function lineCandidates(lines: Line[], index: number, section: string, vocab: Set<string>, add: (c: Omit<Candidate, "order">) => void): void {
+  const line = lines[index]!;
+  // "Total Incl. GST@6% RM 5.90": a rate written into the label is a note, not the value
+  // "GST 6X 538.00": OCR reads a tax rate's "%" as "X"
+  // "Total %7,08,000.00": a percent sign opening an amount is OCR's reading of a currency sign (₹), not a percent
+  const text = line.plain.replace(/\b(GST|SST|VAT|TAX)\s(\d{1,2})[Xx](?=\s+\d)/g, "$1 $2%").replace(/(?<=\s)%(?=\d{1,3}[,.]\d)/g, "").replace(/\s?@\s?\d+(?:[.,]\d+)?\s?%/g, "").replace(/([A-Z]{2})\.([A-Z]{2,})/g, "$1. $2");
+  if (!text) return;
+  const colons = colonPairs(text, line, section, vocab, add, (label) => nextLineCandidate(lines, index, label, section, add));
   const blockTitle = isAllCapsLabel(text) || line.isHeading || (text.split(/\s+/).length <= 4 && conceptOf(normaliseLabel(text)) !== null);
-  if (colons.length === 0 && blockTitle && !line.isTable) nextLineCandidate(lines, index, text, section, add);
+  if (colons === 0 && blockTitle && !line.isTable) nextLineCandidate(lines, index, text, section, add);
   // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon
   const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:\s+[A-Za-z#&/'.]+){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+|\s*=\s*)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP|€|£)?)(?=\s|$)/g;
   // "Subtotale | 110,00€": on a line of text (OCR), a bar between a label and its amount is a ruled line read as a character
@@ -250,13 +260,16 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
 const CELL_PAIR = /^(\p{L}[\p{L}'’. ]{1,40}?)\s+((?:[-−]\s?)?(?:[$€£]\s?)?\d[\d.,' ]*\d(?:\s?(?:EUR|USD|GBP|CHF|€|\$|£))?)$/u;
 
 /** cellPairs reads the cells of a table row that hold a label with its amount, as the converter laid them into one cell. */
-function cellPairs(line: Line, section: string, add: (c: Omit<Candidate, "order">) => void): void {
+function cellPairs(line: Line, section: string, vocab: Set<string>, add: (c: Omit<Candidate, "order">) => void): void {
   for (const cell of line.plain.split("|").map((c) => c.trim())) {
     const m = cell.match(CELL_PAIR);
     if (m && /\p{L}{2,}/u.test(m[1]!)) add({ label: m[1]!.trim(), value: m[2]!, kind: "inline", start: line.start, end: line.end, section });
     // "INVOICE DATE: 11/15/2019", "FROM: Company ABC": a cell that holds one label, its colon and its value
     const p = cell.match(PAIR_CELL);
     if (p && isLabelLike(p[1]!) && !/:(?=\s|$)/.test(p[2]!)) add({ label: p[1]!.trim(), value: cleanText(p[2]!), kind: "colon", start: line.start, end: line.end, section });
+    // "Invoice #: 123 Created: January 1, 2023 Due: February 1, 2023": a cell whose lines the converter joined holds
+    // several labels, each with its value, read as the pairs of a line
+    else if ((cell.match(COLON_RE) ?? []).length >= 2) colonPairs(cell, line, section, vocab, add, () => {});
   }
 }
 
@@ -394,7 +407,7 @@ export function parseDocument(markdown: string, vocab: Set<string>): ParsedDocum
         tableCandidates(table, add);
         t++;
       }
-      cellPairs(line, table?.section ?? "", add);
+      cellPairs(line, table?.section ?? "", vocab, add);
       continue;
     }
     // a line's own section is the one above it (a heading is not its own section)
