@@ -436,6 +436,18 @@ describe("main content: chrome and content inside the article", () => {
     expect(text).not.toContain("Cheap flights");
   });
 
+  test("a page-wide wrapper named like chrome ('page-banner') does not hide the article: the marked article wins over a long table in it", () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `<tr><td>Landing ${i + 1} on the eastern bank</td><td>Ferryman ${i + 1} of the upper river</td><td><a href="mailto:ferryman.${i + 1}@river-landings.example">ferryman.${i + 1}@river-landings.example</a></td></tr>`).join("");
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="page page-banner"><div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<h1>Ferry crossings resume after the floods</h1>
+<div itemprop="articleBody">${paragraphs()}<div class="news"><table><caption>LANDINGS, FERRYMEN AND EMAIL ADDRESSES</caption><tbody><tr><th>Landing</th><th>Ferryman</th><th>Email</th></tr>${rows}</tbody></table></div></div>
+</div></body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
   test("figure captions and photo credits are dropped, the image stays", () => {
     const html = articlePage(`${paragraphs(0, 2)}
 <figure><img src="/ferry.jpg" alt="The ferry at the landing"><figcaption>The ferry at the eastern landing. Photo: J. Smith</figcaption></figure>

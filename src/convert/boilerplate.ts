@@ -1124,11 +1124,26 @@ function isChromeUnlessProse(el: DomElement): boolean {
   return kind === "markup" || (kind === "name" && !isProse(el));
 }
 
+/** PAGE_WRAPPER_SHARE: a block named like chrome that holds this share of the whole page's text is the page's layout wrapper */
+const PAGE_WRAPPER_SHARE = 0.7;
+
+/** isPageWrapper: a block named like chrome, no chrome by markup, that holds the page's headline and PAGE_WRAPPER_SHARE of its text. */
+function isPageWrapper(el: DomElement, pageChars: number): boolean {
+  return chromeKind(el) === "name" && el.querySelector("h1") !== null && countChars(el.textContent ?? "") > PAGE_WRAPPER_SHARE * pageChars;
+}
+
 /** densityEstimate: the density pick with the strict chrome test, or with the broad one when the strict one finds too little. */
 function densityEstimate(body: DomNode): DensityPick {
   const strict = densityPick(body);
   if (strict.contentChars >= MIN_ARTICLE_CHARS) return strict;
-  const broad = densityPick(body, isChromeUnlessProse);
+  let broad = densityPick(body, isChromeUnlessProse);
+  if (broad.contentChars < MIN_ARTICLE_CHARS) {
+    // A page-wide wrapper named like chrome ("page-banner", "ad-layout") holds the whole page:
+    // within the page, as within an article, such a name on a block holding much of it is a layout name.
+    const pageChars = countChars(body.textContent ?? "");
+    const wrapped = densityPick(body, (el) => isBoilerplate(el) && !isPageWrapper(el, pageChars));
+    if (wrapped.contentChars > broad.contentChars) broad = wrapped;
+  }
   return broad.contentChars > 2 * strict.contentChars ? broad : strict;
 }
 
