@@ -1129,7 +1129,7 @@ const PAGE_WRAPPER_SHARE = 0.7;
 
 /** isPageWrapper: a block named like chrome, no chrome by markup, that holds the page's headline and PAGE_WRAPPER_SHARE of its text. */
 function isPageWrapper(el: DomElement, pageChars: number): boolean {
-  return chromeKind(el) === "name" && el.querySelector("h1") !== null && countChars(el.textContent ?? "") > PAGE_WRAPPER_SHARE * pageChars;
+  return chromeKind(el) === "name" && el.querySelectorAll("h1").length > 0 && countChars(el.textContent ?? "") > PAGE_WRAPPER_SHARE * pageChars;
 }
 
 /** densityEstimate: the density pick with the strict chrome test, or with the broad one when the strict one finds too little. */
