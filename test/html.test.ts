@@ -436,6 +436,33 @@ describe("main content: chrome and content inside the article", () => {
     expect(text).not.toContain("Cheap flights");
   });
 
+  test("a page-wide wrapper named like chrome ('page-banner') does not hide the article: the marked article wins over a long table in it", () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `<tr><td>Landing ${i + 1} on the eastern bank</td><td>Ferryman ${i + 1} of the upper river</td><td><a href="mailto:ferryman.${i + 1}@river-landings.example">ferryman.${i + 1}@river-landings.example</a></td></tr>`).join("");
+    const html = `<!doctype html><html><head><title>Ferry crossings resume</title></head><body>
+<div class="page page-banner"><div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<h1>Ferry crossings resume after the floods</h1>
+<div itemprop="articleBody">${paragraphs()}<div class="news"><table><caption>LANDINGS, FERRYMEN AND EMAIL ADDRESSES</caption><tbody><tr><th>Landing</th><th>Ferryman</th><th>Email</th></tr>${rows}</tbody></table></div></div>
+</div></body></html>`;
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[0]!);
+    expect(text).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("an affiliate offer box closed by its own 'Apply now' button goes; a lone offer link in a table cell stays", () => {
+    const html = articlePage(`${paragraphs()}
+<table><tr><th>Boat</th><th>Shop</th></tr><tr><td>River skiff</td><td><div><a href="https://shop.example/skiff">Zum Angebot</a></div></td></tr></table>
+<section class="feature"><div class="sub-header">Riverbank Rewards Card</div>
+<p><strong>WELCOME OFFER:</strong> 60,000 points after you spend $4,000 in the first three months</p>
+<ul><li>2X points on ferry tickets and dining</li><li>No foreign transaction fees</li></ul>
+<a href="https://cards.example/apply/riverbank" class="apply">Apply Now</a></section>`);
+    const markdown = htmlToMarkdown(html, { mainContent: true, baseUrl: "https://example.com/a" }).markdown;
+    expect(plain(markdown)).toContain(PARAGRAPHS[3]!);
+    expect(markdown).not.toContain("Riverbank Rewards Card");
+    expect(markdown).not.toContain("WELCOME OFFER");
+    expect(markdown).not.toContain("Apply Now");
+    expect(markdown).toContain("[Zum Angebot](https://shop.example/skiff)");
+  });
+
   test("figure captions and photo credits are dropped, the image stays", () => {
     const html = articlePage(`${paragraphs(0, 2)}
 <figure><img src="/ferry.jpg" alt="The ferry at the landing"><figcaption>The ferry at the eastern landing. Photo: J. Smith</figcaption></figure>

@@ -827,6 +827,50 @@ function isMoreLink(el: DomElement, s: TextStats): boolean {
 }
 
 /**
+ * OFFER_ACTION: the text of an affiliate offer's button ("Apply now" under a credit card, "View deal",
+ * "Zum Angebot"): the box it closes is an offer set into the article, not its text. A shop's own
+ * "Buy now" is not one of them: on a product page the editions it sells are the page's content.
+ */
+const OFFER_ACTION = /^(?:apply (?:now|here|today|online)|get (?:this |the )?deal|(?:view|see) (?:the )?deal|check (?:the )?price|jetzt (?:beantragen|sichern)|zum angebot|zum deal|voir l'offre|ver oferta|vai all'offerta)\s*[»›>→]?$/i;
+/** OFFER_MAX_CHARS: the longest offer box (non-space characters): a product's name, its figures, a few highlights */
+const OFFER_MAX_CHARS = 1500;
+
+/** OFFER_MAX_SHARE: an offer box is under half of the article's text (a page of offers is about them) */
+const OFFER_MAX_SHARE = 0.5;
+
+/**
+ * offerBoxTest: a block (div, section) of at most OFFER_MAX_CHARS and OFFER_MAX_SHARE of `root`'s
+ * text that closes with its own offer button and holds more than the button (a credit card's
+ * name, bonus and terms); a button alone, as in a shop table's cell, stays.
+ */
+function offerBoxTest(root: DomNode, stats: Map<DomNode, TextStats>): (el: DomElement) => boolean {
+  const limit = Math.min(OFFER_MAX_CHARS, OFFER_MAX_SHARE * contentOf(stats, root));
+  return (el) => {
+    const tag = el.nodeName.toLowerCase();
+    if (tag !== "div" && tag !== "section") return false;
+    const s = stats.get(el);
+    if (!s || s.text === 0 || s.text > limit) return false;
+    const button = offerButtonChars(el);
+    return button > 0 && s.text > 2 * button;
+  };
+}
+
+/** offerButtonChars: the characters of the block's offer button (0 when it has none): one of its own children is a link that reads OFFER_ACTION, or holds only such a link. */
+function offerButtonChars(el: DomElement): number {
+  const kids = el.childNodes;
+  for (let i = 0; i < kids.length; i++) {
+    const kid = kids[i] as DomElement;
+    if (kid.nodeType !== 1) continue;
+    const tag = kid.nodeName.toLowerCase();
+    const links = tag === "a" ? [kid] : kid.querySelectorAll("a");
+    if (links.length !== 1) continue;
+    const text = normalizeSpace(links[0]!.textContent ?? "");
+    if (text.length <= 30 && OFFER_ACTION.test(text) && normalizeSpace(kid.textContent ?? "") === text) return countChars(text);
+  }
+  return 0;
+}
+
+/**
  * isCallToAction: a short paragraph that asks the reader to subscribe or sign up (paywall and
  * newsletter boxes inside the article), that is a print button's row ("Rezept drucken"), or that
  * points to other articles ("Lesen Sie auch: <link>", a lone "Weiterlesen" or download link).
@@ -1124,11 +1168,26 @@ function isChromeUnlessProse(el: DomElement): boolean {
   return kind === "markup" || (kind === "name" && !isProse(el));
 }
 
+/** PAGE_WRAPPER_SHARE: a block named like chrome that holds this share of the whole page's text is the page's layout wrapper */
+const PAGE_WRAPPER_SHARE = 0.7;
+
+/** isPageWrapper: a block named like chrome, no chrome by markup, that holds the page's headline and PAGE_WRAPPER_SHARE of its text. */
+function isPageWrapper(el: DomElement, pageChars: number): boolean {
+  return chromeKind(el) === "name" && el.querySelectorAll("h1").length > 0 && countChars(el.textContent ?? "") > PAGE_WRAPPER_SHARE * pageChars;
+}
+
 /** densityEstimate: the density pick with the strict chrome test, or with the broad one when the strict one finds too little. */
 function densityEstimate(body: DomNode): DensityPick {
   const strict = densityPick(body);
   if (strict.contentChars >= MIN_ARTICLE_CHARS) return strict;
-  const broad = densityPick(body, isChromeUnlessProse);
+  let broad = densityPick(body, isChromeUnlessProse);
+  if (broad.contentChars < MIN_ARTICLE_CHARS) {
+    // A page-wide wrapper named like chrome ("page-banner", "ad-layout") holds the whole page:
+    // within the page, as within an article, such a name on a block holding much of it is a layout name.
+    const pageChars = countChars(body.textContent ?? "");
+    const wrapped = densityPick(body, (el) => isBoilerplate(el) && !isPageWrapper(el, pageChars));
+    if (wrapped.contentChars > broad.contentChars) broad = wrapped;
+  }
   return broad.contentChars > 2 * strict.contentChars ? broad : strict;
 }
 
@@ -1221,7 +1280,8 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
       const stats = measureText(fresh, chrome);
       const related = relatedBlocks(fresh, stats);
       const caption = captionTest(fresh, stats);
-      const base = (el: DomElement) => related.has(el) || chrome(el) || caption(el) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
+      const offer = offerBoxTest(fresh, stats);
+      const base = (el: DomElement) => related.has(el) || chrome(el) || caption(el) || offer(el) || isLinkList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats);
       return { roots: withLead(lead, fresh), skip: withTeaserSections(fresh, stats, base), method: "marked" };
     }
   }
@@ -1236,7 +1296,8 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
     const stats = articleStats!;
     const related = relatedBlocks(article, stats);
     const caption = captionTest(article, stats);
-    const skip = withTeaserSections(article, stats, (el: DomElement) => related.has(el) || caption(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el));
+    const offer = offerBoxTest(article, stats);
+    const skip = withTeaserSections(article, stats, (el: DomElement) => related.has(el) || caption(el) || offer(el) || isTeaserList(el, stats) || isCallToAction(el, stats) || isPageNotice(el, stats) || isReadAlsoHeading(el, stats) || isTeaserRun(el, stats) || articleChrome(el));
     // Readability often leaves out the lead under the headline (it sits in the article's header).
     return { roots: withLead(lead, article), skip, method: "readability" };
   }
@@ -1244,7 +1305,8 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const pick = readable ? densityPick(bodyOf(reparse()), density.excluded) : density;
   const related = relatedBlocks(pick.element, pick.stats);
   const caption = captionTest(pick.element, pick.stats);
-  const base = (el: DomElement) => related.has(el) || pick.excluded(el) || caption(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
+  const offer = offerBoxTest(pick.element, pick.stats);
+  const base = (el: DomElement) => related.has(el) || pick.excluded(el) || caption(el) || offer(el) || isLinkList(el, pick.stats) || isCallToAction(el, pick.stats) || isPageNotice(el, pick.stats) || isReadAlsoHeading(el, pick.stats) || isTeaserRun(el, pick.stats);
   return { roots: withLead(lead, pick.element), skip: withTeaserSections(pick.element, pick.stats, base), method: "density" };
 }
 
