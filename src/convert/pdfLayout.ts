@@ -2282,13 +2282,15 @@ function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: num
   return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1, pageBody, frontMatter: front };
 }
 
-/** CONTENTS_ENTRY: a table of contents' line: a title, a leader of dots and its page number ("1.1. Title Two........3") */
-const CONTENTS_ENTRY = /\p{L}.*(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlcdm]{1,6})(?:\s|$)/iu;
+/** CONTENTS_LEADER: the end of a table of contents' entry: a leader of dots to its page number ("1.1. Title Two........3", "Preface ..... vii") */
+const CONTENTS_LEADER = /(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlcdm]{1,6})(?=\s|$)/gu;
 
 /**
- * contentsTitles: the titles over a table of contents (the next block on the page has lines of
- * entries with leaders to their page numbers): navigation, which the source document sets as a
- * styled paragraph ("Table of Contents" in bold), not a section of the document.
+ * contentsTitles: the titles over a table of contents (words only, and the next blocks on the page
+ * hold two entries or more with leaders to their page numbers): navigation, which the source
+ * document sets as a styled paragraph ("Table of Contents" in bold), not a section of the document.
+ * (A form's numbered line over its leader to a box, "7 Maximum amount of wages ... 7 113,700", is
+ * one entry; its lettered lines end in letters, "C. Enter the larger ... C .")
  */
 function contentsTitles(pages: PageLayout[], removed: Set<LayoutBlock>): Set<LayoutBlock> {
   const found = new Set<LayoutBlock>();
@@ -2296,7 +2298,15 @@ function contentsTitles(pages: PageLayout[], removed: Set<LayoutBlock>): Set<Lay
     const blocks = page.blocks.filter((block) => !removed.has(block));
     blocks.forEach((block, i) => {
       const next = blocks[i + 1];
-      if (block.kind === "text" && block.lines.length <= 2 && next?.kind === "text" && CONTENTS_ENTRY.test(next.lines[0]!.text)) found.add(block);
+      if (block.kind !== "text" || block.lines.length > 2 || /\d/.test(blockText(block)) || next?.kind !== "text") return;
+      // the entries: in the next block, or one a block in the blocks that follow it
+      let entries = 0;
+      for (let k = i + 1; k < blocks.length && blocks[k]!.kind === "text"; k++) {
+        const count = (blockText(blocks[k]!).match(CONTENTS_LEADER) ?? []).length;
+        if (!count) break;
+        entries += count;
+      }
+      if (entries >= 2) found.add(block);
     });
   }
   return found;
