@@ -213,6 +213,59 @@ describe("headings by their kind", () => {
     expect(md).toMatch(/^4 Estimate of total tax liability for 2013 \. \. \. \. \. \. \. \. \$$/m);
   });
 
+  test("a theorem-like label in bold on a line of its own over its text is bold text of the paragraph, not a heading; a section title is", async () => {
+    // Thoma's GeoTopo lecture notes: "Definition 8" / "Beispiel 9 (diskrete Metrik)" over their indented text, under "1.2 Metrische Räume"
+    const label = (y: number, text: string): TypesetRun => ({ font: "Times-Bold", size: 10, x: 57, y, text });
+    const md = await pagesMarkdown([[
+      ...prose(6, 790),
+      { font: "Helvetica-Bold", size: 14, x: 57, y: 700, text: "1.2 Metrische Räume" },
+      label(680, "Definition 8"),
+      ...prose(3, 668, 10, 90, 2, 69),
+      // a label at line spacing under the last one's text, in one block with it
+      label(632, "Bemerkung 3"),
+      ...prose(2, 620, 10, 90, 5, 69),
+      label(580, "Beispiel 9 (diskrete Metrik)"),
+      ...prose(3, 568, 10, 90, 7, 69),
+      label(520, "Lemma 2.1."),
+      ...prose(3, 508, 10, 90, 4, 69),
+      label(460, "Methods of care"),
+      ...prose(4, 448, 10, 95, 9),
+    ]]);
+    expect(md).toMatch(/\.\n\*\*Bemerkung 3\*\*\n\S/);
+    expect(md).toMatch(/^#+ 1\.2 Metrische Räume$/m);
+    expect(md).toMatch(/^#+ Methods of care$/m);
+    expect(md).not.toMatch(/^#+ (?:Definition|Beispiel|Lemma)/m);
+    expect(md).toMatch(/^\*\*Definition 8\*\*$/m);
+    expect(md).toMatch(/^\*\*Beispiel 9 \(diskrete Metrik\)\*\*$/m);
+    expect(md).toMatch(/^\*\*Lemma 2\.1\.\*\*$/m);
+  });
+
+  test("a bold label that runs on with the paragraph's text on its line stays in the paragraph", async () => {
+    const md = await typesetMarkdown([
+      ...prose(6, 790),
+      { font: "Times-Bold", size: 10, x: 57, y: 700, text: "Theorem 4." },
+      { font: "Times-Roman", size: 10, x: 105, y: 700, text: "Every metric space is a Hausdorff space, and so is each of its subspaces." },
+      ...prose(3, 688, 10, 95, 3),
+    ]);
+    expect(md).not.toMatch(/^#+ /m);
+    expect(md).toContain("Theorem 4. Every metric space is a Hausdorff space");
+  });
+
+  test("the title over a table of contents is not a heading; the sections it lists are", async () => {
+    const entries = ["1. Lorem ........................................ 1", "1.1. Lorem 1A ................................... 1", "1.2. Lorem 1B ................................... 2"];
+    const md = await pagesMarkdown([
+      [
+        { font: "Helvetica-Bold", size: 16, x: 57, y: 790, text: "Table of Contents" },
+        ...entries.map((text, i) => ({ font: "Times-Roman" as const, size: 10, x: 57, y: 760 - 14 * i, text })),
+        { font: "Helvetica-Bold", size: 16, x: 57, y: 690, text: "1. Lorem" },
+        ...prose(12, 670),
+      ],
+    ]);
+    expect(md).toMatch(/^Table of Contents$/m);
+    expect(md).toMatch(/^#+ 1\. Lorem$/m);
+    expect(md.match(/^#+ /gm)).toHaveLength(1);
+  });
+
   test("on a slide, text in the size of most of the page's text is not a heading, nor is a bullet", async () => {
     const notes = prose(8, 780, 9, 95);
     const slide: TypesetRun[] = [{ font: "Helvetica", size: 18, x: 64, y: 760, text: "abc" }, ...["a", "b", "c"].map((text, i) => ({ font: "Helvetica" as const, size: 18, x: 162, y: 700 - 22 * i, text }))];
@@ -278,6 +331,22 @@ describe("a paper's front matter", () => {
     expect(md).toMatch(/^Research Article$/m);
     expect(md).toMatch(/^Nuala E\. Tully, Karen M\. Morgan, and Hannah M\. McGee$/m);
     expect(md).toMatch(/^January 3, 2024$/m);
+    expect(md.match(/^#+ /gm)).toHaveLength(2);
+  });
+  test("one name under the title with a date under it is the byline, not a heading (LaTeX's \\maketitle)", async () => {
+    const md = await pagesMarkdown([
+      [
+        { font: "Times-Roman", size: 17, x: 120, y: 780, text: "Two-Column Document with Lorem Ipsum" },
+        { font: "Times-Roman", size: 12, x: 250, y: 750, text: "Your Name" },
+        { font: "Times-Roman", size: 12, x: 240, y: 730, text: "January 3, 2024" },
+        { font: "Times-Bold", size: 10, x: 57, y: 700, text: "Abstract" },
+        ...prose(14, 685),
+        ...prose(10, 500, 10, 95, 6),
+      ],
+    ]);
+    expect(md).toMatch(/^# Two-Column Document with Lorem Ipsum$/m);
+    expect(md).toMatch(/^Your Name$/m);
+    expect(md).toMatch(/^#+ Abstract$/m);
     expect(md.match(/^#+ /gm)).toHaveLength(2);
   });
 });

@@ -2236,6 +2236,28 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.5 * line.size);
 }
 
+/**
+ * THEOREM_LABEL: the label of a numbered theorem-like environment as LaTeX papers, lecture notes and
+ * manuals set it in bold at the start of its paragraph, on the paragraph's first line or on a line of
+ * its own ("Definition 8", "Beispiel 9 (diskrete Metrik)", "Lemma 2.1.", "Proof."): part of the
+ * paragraph, not a section heading. The environments' names in English, German, French, Spanish and
+ * Italian; a number is needed but for a proof (unnumbered by custom), so that a title "Example" or
+ * "Remarks" over a manual's section stays one.
+ */
+const THEOREM_LABEL = new RegExp(
+  String.raw`^(?:(?:definition|theorem|lemma|proposition|corollary|remark|example|claim|conjecture|exercise|observation|notation|assumption|axiom|fact|problem|` +
+    String.raw`satz|beispiel|bemerkung|folgerung|korollar|hilfssatz|aufgabe|beobachtung|` +
+    String.raw`définition|théorème|lemme|corollaire|exemple|remarque|` +
+    String.raw`definición|teorema|lema|corolario|ejemplo|observación|definizione|esempio|osservazione)\s+(?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})*|proof|beweis|preuve|démonstration|demostración|dimostrazione)` +
+    String.raw`\.?(?:\s*\([^()]{1,80}\))?[.:]?$`,
+  "iu",
+);
+
+/** isTheoremLabel: a line that is a theorem-like environment's label (see THEOREM_LABEL), footnote marks and scripts aside */
+function isTheoremLabel(text: string): boolean {
+  return THEOREM_LABEL.test(text.replace(NOTE_MARK, "").replace(/\[\^[^\]]+\]/g, "").replace(SCRIPT_TAG, "").trim());
+}
+
 /** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
 const SYMBOL_BULLET_START = /^[•◦▪▫‣●○■□➢►▸]\s/u;
 
@@ -2289,7 +2311,7 @@ function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: num
   const sizes: number[] = [];
   let minDepth = Infinity;
   const pageBody = pageBodyBlocks(pages, removed, body);
-  const front = frontMatter(pages, removed, body);
+  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed)]);
   for (const page of pages) {
     for (const block of page.blocks) {
       if (removed.has(block) || front.has(block)) continue;
@@ -2304,10 +2326,42 @@ function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: num
   return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1, pageBody, frontMatter: front };
 }
 
+/** CONTENTS_LEADER: the end of a table of contents' entry: a leader of dots to its page number ("1.1. Title Two........3", "Preface ..... vii") */
+const CONTENTS_LEADER = /(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlcdm]{1,6})(?=\s|$)/gu;
+
+/**
+ * contentsTitles: the titles over a table of contents (words only, and the next blocks on the page
+ * hold two entries or more with leaders to their page numbers): navigation, which the source
+ * document sets as a styled paragraph ("Table of Contents" in bold), not a section of the document.
+ * (A form's numbered line over its leader to a box, "7 Maximum amount of wages ... 7 113,700", is
+ * one entry; its lettered lines end in letters, "C. Enter the larger ... C .")
+ */
+function contentsTitles(pages: PageLayout[], removed: Set<LayoutBlock>): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    blocks.forEach((block, i) => {
+      const next = blocks[i + 1];
+      if (block.kind !== "text" || block.lines.length > 2 || /\d/.test(blockText(block)) || next?.kind !== "text") return;
+      // the entries: in the next block, or one a block in the blocks that follow it
+      let entries = 0;
+      for (let k = i + 1; k < blocks.length && blocks[k]!.kind === "text"; k++) {
+        const count = (blockText(blocks[k]!).match(CONTENTS_LEADER) ?? []).length;
+        if (!count) break;
+        entries += count;
+      }
+      if (entries >= 2) found.add(block);
+    });
+  }
+  return found;
+}
+
 /** PERSON: a name as a byline writes it, two to four words in capitals or initials ("Hannah M. McGee", "Jean-Luc O'Neil") */
 const PERSON = String.raw`\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){1,3}`;
 /** BYLINE: two names or more, with commas, "and" or "&" between them */
 const BYLINE = new RegExp(String.raw`^${PERSON}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)${PERSON})+$`, "u");
+/** ONE_PERSON: one name alone ("Your Name", "Hannah M. McGee") */
+const ONE_PERSON = new RegExp(`^${PERSON}$`, "u");
 /** TITLE_DATE: a date alone, as LaTeX's \today and most title pages set it in English ("January 3, 2024", "3 January 2024") */
 const TITLE_DATE = /^(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2},)?\s+\d{4}$/;
 
@@ -2346,6 +2400,9 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
     const block = first[i];
     const text = block?.kind === "text" && block.lines.length <= 2 ? blockText(block).replace(SCRIPT_TAG, "").trim() : "";
     if (BYLINE.test(text) || TITLE_DATE.test(text)) found.add(block!);
+    // one name alone is told from a subtitle by the date under it (LaTeX's \maketitle: title, author, date)
+    const next = first[i + 1];
+    if (ONE_PERSON.test(text) && next?.kind === "text" && TITLE_DATE.test(blockText(next).trim())) found.add(block!);
   }
   const above = first[title - 1];
   // (words only: a label with its value, "FACTURE N° : F20180027", "BUYER: BUYER_NAME", heads a document's part)
@@ -2380,7 +2437,7 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
     if (block.size < Math.min(body - 0.6, 0.9 * body) || !oneTitle(block)) return false;
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
-    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text)) return false;
+    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text)) return false;
     if (numberedTitle(text)) return true;
     if (text.length > 120 || /[.,;:!?]$/.test(text)) return false;
     return !startsListItem(text) || SECTION_NUMBER.test(text);
@@ -2486,15 +2543,18 @@ function isListItem(markdown: string): boolean {
 
 /**
  * paragraphMarkdown joins a block's lines: wrapped lines with a space (or without the hyphen of a
- * word broken at the line end), lines that end early on a line of their own. A leading bullet or
- * number makes it a list item.
+ * word broken at the line end), lines that end early on a line of their own, and a theorem-like
+ * label in bold (see THEOREM_LABEL) on its own line in bold. A leading bullet or number makes it a
+ * list item.
  */
 function paragraphMarkdown(lines: LayoutLine[]): string {
   let text = "";
+  // a theorem-like label in bold on a line of its own keeps its weight and its line: "**Definition 8**" over its text
+  const isLabel = (line: LayoutLine | undefined) => line?.bold === true && isTheoremLabel(line.text);
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.text;
+    const line = isLabel(lines[i]) ? `**${lines[i]!.text}**` : lines[i]!.text;
     if (i === 0) text = line;
-    else if (lines[i - 1]!.wraps) text = joinWrapped(text, line);
+    else if (lines[i - 1]!.wraps && !isLabel(lines[i]) && !isLabel(lines[i - 1])) text = joinWrapped(text, line);
     else text += `\n${line}`;
   }
   const bullet = BULLET_START.exec(text);
