@@ -167,7 +167,8 @@ try {
   const code = totals.code ? totals.codeHits / totals.code : 0;
   console.log(`overall: headings ${totals.headingHits}/${totals.headings} = ${headings.toFixed(3)}, heading precision ${totals.precise}/${totals.given} = ${precision.toFixed(3)}, table cells ${totals.cellHits}/${totals.cells} = ${cells.toFixed(3)}, code lines ${totals.codeHits}/${totals.code} = ${code.toFixed(3)} over ${sources.length} files`);
   const met = headings >= GOAL && cells >= GOAL;
-  console.log(`RESULT pdf-structure headings found = ${headings.toFixed(3)}, heading precision = ${precision.toFixed(3)}, table cells found = ${cells.toFixed(3)}, code lines found = ${code.toFixed(3)} (goal >= ${GOAL} each) ${met ? "met" : "NOT met"}`);
+  // issue 16's goal is on headings found and table cells found; precision and code lines are reported beside them, with no goal
+  console.log(`RESULT pdf-structure headings found = ${headings.toFixed(3)}, table cells found = ${cells.toFixed(3)} (goal >= ${GOAL} each) ${met ? "met" : "NOT met"}; heading precision = ${precision.toFixed(3)}, code lines found = ${code.toFixed(3)} (no goal)`);
 } finally {
   await pool.close();
   rmSync(dir, { recursive: true, force: true });
