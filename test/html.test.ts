@@ -169,6 +169,9 @@ describe("markdown writer", () => {
     const html = "<div>".repeat(10000) + "deep text" + "</div>".repeat(10000);
     expect(htmlToMarkdown(html, { mainContent: false }).markdown).toContain("deep text");
     expect(htmlToMarkdown(html, { mainContent: true }).markdown).toContain("deep text");
+    // nested blocks named like chrome around the headline: each one is a page-wrapper candidate (boilerplate.ts pageWrapperTest)
+    const wrapped = '<div class="sidebar">'.repeat(10000) + "<h1>Deep headline</h1><p>deep text</p>" + "</div>".repeat(10000);
+    expect(htmlToMarkdown(wrapped, { mainContent: true }).markdown).toContain("# Deep headline");
   });
 });
 

@@ -1171,9 +1171,20 @@ function isChromeUnlessProse(el: DomElement): boolean {
 /** PAGE_WRAPPER_SHARE: a block named like chrome that holds this share of the whole page's text is the page's layout wrapper */
 const PAGE_WRAPPER_SHARE = 0.7;
 
-/** isPageWrapper: a block named like chrome, no chrome by markup, that holds the page's headline and PAGE_WRAPPER_SHARE of its text. */
-function isPageWrapper(el: DomElement, pageChars: number): boolean {
-  return chromeKind(el) === "name" && el.querySelectorAll("h1").length > 0 && countChars(el.textContent ?? "") > PAGE_WRAPPER_SHARE * pageChars;
+/**
+ * pageWrapperTest: a block named like chrome, no chrome by markup, that holds the page's headline
+ * and PAGE_WRAPPER_SHARE of its visible text. One measuring pass and one walk up from each h1, so
+ * that nested blocks named like chrome (10 000 of them on a hostile page) cost no more than one.
+ */
+function pageWrapperTest(body: DomNode): (el: DomElement) => boolean {
+  const all = measureText(body, () => false);
+  const pageChars = all.get(body)?.text ?? 0;
+  const holders = new Set<DomNode>();
+  const headlines = (body as DomElement).querySelectorAll("h1");
+  for (let i = 0; i < headlines.length; i++) {
+    for (let node: DomNode | null = headlines[i]!; node && node !== body && !holders.has(node); node = node.parentNode) holders.add(node);
+  }
+  return (el) => holders.has(el) && (all.get(el)?.text ?? 0) > PAGE_WRAPPER_SHARE * pageChars && chromeKind(el) === "name";
 }
 
 /** densityEstimate: the density pick with the strict chrome test, or with the broad one when the strict one finds too little. */
@@ -1184,8 +1195,8 @@ function densityEstimate(body: DomNode): DensityPick {
   if (broad.contentChars < MIN_ARTICLE_CHARS) {
     // A page-wide wrapper named like chrome ("page-banner", "ad-layout") holds the whole page:
     // within the page, as within an article, such a name on a block holding much of it is a layout name.
-    const pageChars = countChars(body.textContent ?? "");
-    const wrapped = densityPick(body, (el) => isBoilerplate(el) && !isPageWrapper(el, pageChars));
+    const isPageWrapper = pageWrapperTest(body);
+    const wrapped = densityPick(body, (el) => isBoilerplate(el) && !isPageWrapper(el));
     if (wrapped.contentChars > broad.contentChars) broad = wrapped;
   }
   return broad.contentChars > 2 * strict.contentChars ? broad : strict;
