@@ -670,7 +670,7 @@ function isRaisedRun(run: PdfTextItem, item: PdfTextItem): boolean {
 
 function lineFromItems(items: PdfTextItem[]): RawLine {
   const byX = items.sort((a, b) => a.x - b.x);
-  const size = dominantSize(byX);
+  const size = dominantSize(byX.map((item) => [Math.round(item.size * 2) / 2, item.str.length]));
   // The baseline of the line's main text, needed only when a smaller run may be raised.
   const baseline = byX.some((item) => item.size < 0.8 * size) ? median(byX.filter((item) => Math.abs(item.size - size) < 0.5).map((item) => item.y)) : 0;
   const rtlChars = byX.reduce((sum, item) => sum + (item.rtl ? item.str.length : 0), 0);
@@ -799,14 +799,11 @@ function joinRuns(runs: Array<{ text: string; space: boolean }>, rtl: boolean): 
   return text;
 }
 
-/** dominantSize is the font size that carries most characters of the items. */
-function dominantSize(items: PdfTextItem[]): number {
+/** dominantSize is the font size that carries most characters, from [size, characters] pairs (the first such size on a tie; 0 when there are none). */
+function dominantSize(sized: Array<[size: number, chars: number]>): number {
   const weight = new Map<number, number>();
-  for (const item of items) {
-    const key = Math.round(item.size * 2) / 2;
-    weight.set(key, (weight.get(key) ?? 0) + item.str.length);
-  }
-  let best = items[0]!.size;
+  for (const [size, chars] of sized) weight.set(size, (weight.get(size) ?? 0) + chars);
+  let best = 0;
   let bestWeight = -1;
   for (const [size, w] of weight) if (w > bestWeight) [best, bestWeight] = [size, w];
   return best;
@@ -1013,7 +1010,7 @@ function columnBlocks(columnLines: RawLine[], pageWidth: number): LayoutBlock[] 
   const blocks: LayoutBlock[] = [];
   const lines = joinJustified(columnLines);
   const rightEdge = columnRightEdge(lines);
-  const body = dominantLineSize(lines);
+  const body = dominantSize(lines.map((line) => [line.size, line.segs.reduce((sum, seg) => sum + seg.text.length, 0)]));
   let pending: RawLine[] = [];
   const flushText = () => {
     blocks.push(...textBlocks(pending, rightEdge));
@@ -1740,13 +1737,6 @@ function columnSpans(lines: RawLine[], wrapped: Set<number>): { columns: ColumnE
   return { columns, rows, used, columnOf };
 }
 
-/** dominantLineSize: the font size that carries most characters of the lines (0 when none) */
-function dominantLineSize(lines: RawLine[]): number {
-  const weight = new Map<number, number>();
-  for (const line of lines) weight.set(line.size, (weight.get(line.size) ?? 0) + line.segs.reduce((sum, seg) => sum + seg.text.length, 0));
-  return [...weight].reduce((a, b) => (b[1] > a[1] ? b : a), [0, -1])[0];
-}
-
 function columnRightEdge(lines: RawLine[]): number {
   const ends = lines.map((l) => l.segs[l.segs.length - 1]!.x2).sort((a, b) => a - b);
   return ends.length ? ends[Math.floor(ends.length * 0.9)] ?? ends[ends.length - 1]! : 0;
@@ -2327,7 +2317,7 @@ function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: num
 }
 
 /** CONTENTS_LEADER: the end of a table of contents' entry: a leader of dots to its page number ("1.1. Title Two........3", "Preface ..... vii") */
-const CONTENTS_LEADER = /(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlcdm]{1,6})(?=\s|$)/gu;
+const CONTENTS_LEADER = new RegExp(String.raw`${LEADER_RUN.source}\s*(?:\d{1,4}|[ivxlcdm]{1,6})(?=\s|$)`, "gu");
 
 /**
  * contentsTitles: the titles over a table of contents (words only, and the next blocks on the page
