@@ -1587,4 +1587,8 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     const reversed = run(md.replace("Sprzedawca Nabywca", "Nabywca Sprzedawca"), withCustomer);
     expect(reversed.vendor!.value).toBe("Beta Handel Sp. j.");
   });
+  test("a title that dates the invoice and then numbers it ('Facture du 11/12/2022 N° 4471-AB') gives the number after 'N°', not the date; digits grouped by spaces after 'N°' are one number", () => {
+    expect(run("ENERGIE SERVICE\n\nFacture du 11/12/2022 N° 4471-AB\n\nMontant total 62,86 €", schema).invoice_number!.value).toBe("4471-AB");
+    expect(run("ENERGIE SERVICE\n\nFacture du 11/12/2022 N° 12 345 678 901\n\nMontant total 62,86 €", schema).invoice_number!.value).toBe("12 345 678 901");
+  });
 });
