@@ -1591,4 +1591,17 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     expect(run("ENERGIE SERVICE\n\nFacture du 11/12/2022 N° 4471-AB\n\nMontant total 62,86 €", schema).invoice_number!.value).toBe("4471-AB");
     expect(run("ENERGIE SERVICE\n\nFacture du 11/12/2022 N° 12 345 678 901\n\nMontant total 62,86 €", schema).invoice_number!.value).toBe("12 345 678 901");
   });
+  test("Polish, Italian and Spanish labels of the total, the number and the date ('Kwota należności ogółem', 'Totale a pagare', 'Fattura n.', 'Factura n.º', 'Fecha de expedición') are exact labels", () => {
+    const pl = run("Faktura VAT FV/9/2024\n\nData wystawienia: 2024-03-12\n\nWartość netto 1 000,00\nKwota należności ogółem: 1 230,00 zł", schema).total!;
+    expect(pl.value).toBe(1230);
+    expect(pl.confidence).toBeGreaterThanOrEqual(0.8);
+    const it = run("Idraulica Rossi S.r.l.\n\nFattura n. 2024/17 del 12/03/2024\n\nImponibile 100,00\nIVA 22% 22,00\nTotale a pagare 122,00 €", schema);
+    expect(it.invoice_number!.value).toBe("2024/17");
+    expect(it.invoice_number!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(it.total!.value).toBe(122);
+    const es = run("Talleres García S.L.\n\nFactura n.º A-2024-0031\nFecha de expedición: 12/03/2024\n\nBase imponible 100,00\nIVA 21% 21,00\nTotal con IVA 121,00 €", schema);
+    expect(es.invoice_number!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(es.invoice_date!.value).toBe("12/03/2024");
+    expect(es.invoice_date!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
 });
