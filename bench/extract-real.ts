@@ -63,6 +63,7 @@ const FAMILIES: [string, string, { dir: string; env: string }?][] = [
   ["more invoices", "invoices-more.json"],
   ["intl invoices", "invoices-intl.json", { dir: INVOICES_INTL_DIR, env: "BENCH_INVOICES_INTL_DIR" }],
   ["fresh invoices", "invoices-fresh.json"],
+  ["fresh invoices 2", "invoices-fresh2.json"],
   ["purchase orders", "purchase-orders.json"],
   ["forms", "forms.json"],
   ["contracts", "contracts.json"],

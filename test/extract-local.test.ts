@@ -1562,4 +1562,46 @@ describe("international invoices: evidence that settles a value (issue 15, secon
     expect(r.invoice_number!.value).toBe("123");
     expect(r.invoice_date!.value).toBe("January 1, 2023");
   });
+  test("a date-shaped value under a label that says number ('Numer faktury' / '7/03/2024') is the document's number, unsettled; under a date's label it stays no number", () => {
+    const md = "# Portal e-Faktur Numer faktury\n\n7/03/2024\n\nData wystawienia: 2024-03-12\n\nRazem do zapłaty: 1 230,00 zł";
+    const r = run(md, schema).invoice_number!;
+    expect(r.value).toBe("7/03/2024");
+    expect(r.confidence).toBeLessThan(0.8);
+    expect(run("Invoice No: 7/03/2024\nTotal 10.00", schema).invoice_number!.value).toBe("7/03/2024");
+    expect(run("Date de facture 16/11/2017\nTotal 10,00 €", schema).invoice_number!.value).not.toBe("16/11/2017");
+  });
+
+  test("a currency code glued to its amount ('Kwota należności ogółem: 1 230,00PLN') is the currency", () => {
+    const r = run("# Faktura FV/7/2024\n\n### Kwota należności ogółem: 1 230,00PLN", schema).currency!;
+    expect(r.value).toBe("PLN");
+    expect(run("Ref ABC12USD7\nTotal 10", schema).currency!.value).not.toBe("USD");
+  });
+
+  test("a heading naming seller and buyer side by side ('## Sprzedawca Nabywca') gives a line's first 'Nazwa:' to the seller and its second to the buyer", () => {
+    const md = "## Sprzedawca Nabywca\n\nNIP: 9999999999 NIP: 1111111111\n\nNazwa: Alfa Serwis S.A. Nazwa: Beta Handel Sp. j.\n\nNumer faktury: FV/12/2024\nRazem do zapłaty: 1 230,00 zł";
+    const withCustomer = { ...schema, customer: { type: "string", description: "Name of the customer" } };
+    const r = run(md, withCustomer);
+    expect(r.vendor!.value).toBe("Alfa Serwis S.A.");
+    expect(r.vendor!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(r.customer!.value).toBe("Beta Handel Sp. j.");
+    const reversed = run(md.replace("Sprzedawca Nabywca", "Nabywca Sprzedawca"), withCustomer);
+    expect(reversed.vendor!.value).toBe("Beta Handel Sp. j.");
+  });
+  test("a title that dates the invoice and then numbers it ('Facture du 11/12/2022 N° 4471-AB') gives the number after 'N°', not the date; digits grouped by spaces after 'N°' are one number", () => {
+    expect(run("ENERGIE SERVICE\n\nFacture du 11/12/2022 N° 4471-AB\n\nMontant total 62,86 €", schema).invoice_number!.value).toBe("4471-AB");
+    expect(run("ENERGIE SERVICE\n\nFacture du 11/12/2022 N° 12 345 678 901\n\nMontant total 62,86 €", schema).invoice_number!.value).toBe("12 345 678 901");
+  });
+  test("Polish, Italian and Spanish labels of the total, the number and the date ('Kwota należności ogółem', 'Totale a pagare', 'Fattura n.', 'Factura n.º', 'Fecha de expedición') are exact labels", () => {
+    const pl = run("Faktura VAT FV/9/2024\n\nData wystawienia: 2024-03-12\n\nWartość netto 1 000,00\nKwota należności ogółem: 1 230,00 zł", schema).total!;
+    expect(pl.value).toBe(1230);
+    expect(pl.confidence).toBeGreaterThanOrEqual(0.8);
+    const it = run("Idraulica Rossi S.r.l.\n\nFattura n. 2024/17 del 12/03/2024\n\nImponibile 100,00\nIVA 22% 22,00\nTotale a pagare 122,00 €", schema);
+    expect(it.invoice_number!.value).toBe("2024/17");
+    expect(it.invoice_number!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(it.total!.value).toBe(122);
+    const es = run("Talleres García S.L.\n\nFactura n.º A-2024-0031\nFecha de expedición: 12/03/2024\n\nBase imponible 100,00\nIVA 21% 21,00\nTotal con IVA 121,00 €", schema);
+    expect(es.invoice_number!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(es.invoice_date!.value).toBe("12/03/2024");
+    expect(es.invoice_date!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
 });

@@ -288,7 +288,7 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     // the lines of a "BILL TO:" block are its owner's address
     if (score === 0 && candidate.block && labels.concept === "address" && parent && labelScore(candidate.label, parent) > 0) score = 0.9;
     // "Name: Lieferant GmbH" in the seller's block ("### Verkäufer") names the seller
-    if (score === 0 && isPartyField(labels) && !parent && PARTY_NAME_LABEL.test(normaliseLabel(candidate.label)) && candidate.section && labelScore(candidate.section, labels) === 1) score = 1;
+    if (score === 0 && isPartyField(labels) && !parent && PARTY_NAME_LABEL.test(normaliseLabel(candidate.label)) && candidate.section && (labelScore(candidate.section, labels) === 1 || sideBySideOwner(candidate, all, labels))) score = 1;
     if (score === 0) continue;
     // "Company rio; 1474703-K", "from the date of purchase": one unpunctuated word is no party label
     if (isPartyField(labels) && (candidate.kind === "prefix" || candidate.kind === "phrase") && normaliseLabel(candidate.label).split(" ").length < 2) continue;
@@ -478,6 +478,26 @@ const OCR_UNSETTLED_CAP = 0.75;
 const PRINT_STAMP = /\b\d{1,2}:\d{2}(:\d{2})?\b[^]*\b(seite|page|pag|blatt|strona|pagina)\b\.?\s*:?\s*\d|\b(seite|page|pag|blatt|strona|pagina)\b\.?\s*:?\s*\d[^]*\b\d{1,2}:\d{2}(:\d{2})?\b/i;
 
 /** PARTY_NAME_LABEL: the label of a party's name inside its block. */
+/**
+ * sideBySideOwner: "## Sprzedawca Nabywca" over "Nazwa: A Nazwa: B" (seller and buyer in two columns, one
+ * line read across both): a heading that names two parties side by side gives a line's first name to the
+ * party it names first and its second name to the other. False unless the line holds exactly those two.
+ */
+function sideBySideOwner(candidate: Candidate, all: Candidate[], labels: FieldLabels): boolean {
+  const words = normaliseLabel(candidate.section).split(" ");
+  for (let cut = 1; cut < words.length; cut++) {
+    const first = conceptOf(words.slice(0, cut).join(" ")), second = conceptOf(words.slice(cut).join(" "));
+    if (!first || !second || first === second || !PARTIES.has(first) || !PARTIES.has(second)) continue;
+    if (labels.concept !== first && labels.concept !== second) return false;
+    const label = normaliseLabel(candidate.label);
+    const line = all.filter((o) => o.start === candidate.start && normaliseLabel(o.label) === label).sort((x, y) => x.order - y.order);
+    return line.length === 2 && line[labels.concept === first ? 0 : 1] === candidate;
+  }
+  return false;
+}
+
+const PARTIES = new Set(["vendor", "customer"]);
+
 const PARTY_NAME_LABEL = /^(name|company|company name|firma|firmenname|nom|raison sociale|naam|bedrijfsnaam|nombre|razon social|nome|ragione sociale|nazwa|nazwa firmy)$/;
 
 const isPartyField = (l: FieldLabels) => l.concept === "vendor" || l.concept === "customer";
@@ -580,8 +600,24 @@ function coerce(candidate: Candidate, def: FieldDefinition, labels: FieldLabels,
     const lines = parent && labelScore(candidate.label, parent) > 0 ? candidate.block.slice(1) : candidate.block;
     return lines.length ? { value: lines.join(", "), quality: 0.85 } : null;
   }
-  return coerceText(candidate.value, def, labels, mark);
+  const coerced = coerceText(candidate.value, def, labels, mark);
+  // "Numer faktury / 2/11/2023", "Invoice No: 7/03/2024": a date-shaped value is refused as a document
+  // number ("Date de facture 16/11/2017"), unless its label says number and not date; still in doubt
+  if (!coerced && def.type === "string" && isIdField(labels) && NUMBER_NOT_DATE_LABEL(candidate.label)) {
+    const text = cleanText(candidate.value);
+    const d = parseDate(text);
+    if (d && d.index === 0 && d.text.length === text.length) return { value: text, quality: 0.8 };
+  }
+  return coerced;
 }
+
+/** NUMBER_NOT_DATE_LABEL: a label that names a number ("Numer faktury", "Invoice No", "N° de facture") and no date. */
+const NUMBER_NOT_DATE_LABEL = (label: string): boolean => {
+  const words = splitWords(label);
+  return words.includes("number") || words.some((w) => /^(?:nummer|numer|numero)$/.test(w))
+    ? !words.some((w) => /^(?:date|datum|data|fecha|dated)$/.test(w))
+    : false;
+};
 
 /** coerceText turns a value's text into the field's type, or null when it does not fit. */
 export function coerceText(raw: string, def: FieldDefinition, labels: FieldLabels, mark: DecimalMark = null): Coerced | null {
@@ -634,6 +670,9 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
     const d = parseDate(text);
     if (d && d.index === 0 && d.text.length >= text.length - 1) return null;
   }
+  // "Facture du 11/12/2022 N° 4471-AB", "... N° 12 345 678 901 62,86 €": the identifier after the number's own word, not the date before it
+  const numbered = isIdField(labels) ? text.match(AFTER_NUMBER_WORD) : null;
+  if (numbered && numbered.index! > 0) return { value: numbered[1]!, quality: 0.9 };
   if (isIdField(labels) && /[\s()]/.test(text)) {
     const id = firstMatch(ID_RE, text);
     if (!id) return null;
@@ -662,6 +701,9 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
   }
   return { value: text, quality: 1 };
 }
+
+/** AFTER_NUMBER_WORD: a number's word inside a value and the identifier after it ("du 11/12/2022 N°12345678901"); digits grouped by spaces ("N° 12 345 678 901") are one identifier, an amount after them is not part of it. */
+const AFTER_NUMBER_WORD = /(?:^|\s)(?:n[°º]|nr\.?|no\.)\s?(\d{1,3}(?: \d{3})+(?![.,]?\d)|[A-Z0-9][A-Z0-9/.-]*\d[A-Z0-9/-]*)/i;
 
 /** NUMBER_WORD_ID: a value that is a number's word and the identifier ("Nr 1/2014", "No. 4711", "N° F-12"), a title's label carried on to the next line. */
 const NUMBER_WORD_ID = /^(?:nr|no|n[°ºo]|#|number|nummer|numer|numero|número|num)\.?\s*:?\s*\S+$/i;
@@ -969,8 +1011,8 @@ function amountsStatedIn(doc: ParsedDocument, code: string): boolean {
   return doc.lines.some((l) => parseCurrency(l.plain.match(AMOUNTS_IN)?.[2] ?? "") === code);
 }
 
-/** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"), or its sign or name after an amount ("3500,00 zł", "310,00 EURO"). */
-const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:${CURRENCY_CODES.join("|")})\\b|(?<=\\d\\s?)(?:zł|[Ee]uros?|EUROS?)(?![A-Za-zżźćńółęąś])`, "g");
+/** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"; a code glued to its amount, "17 115,45PLN"), or its sign or name after an amount ("3500,00 zł", "310,00 EURO"). */
+const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:${CURRENCY_CODES.join("|")})\\b|(?<=\\d[.,]\\d\\d)(?:${CURRENCY_CODES.join("|")})\\b|(?<=\\d\\s?)(?:zł|[Ee]uros?|EUROS?)(?![A-Za-zżźćńółęąś])`, "g");
 /** US_ADDRESS: a US state's code and a ZIP code ("Austin, TX 78701", "New York, NY, 10001"), which settles a bare "$" as USD. */
 const US_ADDRESS = /,\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY]),?\s+\d{5}(?:-\d{4})?\b/;
 /** US_COUNTRY_LINE: an address line that ends with the country ("Anytown, USA", "Denver, CO, United States"). */
