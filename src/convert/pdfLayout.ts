@@ -1872,8 +1872,9 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   // blocks they see must be the ones rendered.
   const pages = laidOut.map((page) => ({ ...page, blocks: splitBoldLeads(bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks) }));
   const removed = runningBlocks(pages);
-  const body = bodySize(pages, removed);
-  const levels = headingLevels(pages, removed, body);
+  const charts = chartText(pages, removed);
+  const body = bodySize(pages, new Set([...removed, ...charts.labels]));
+  const levels = headingLevels(pages, removed, body, charts.titles);
   const bold = boldHeadings(pages, removed, body);
   const bookmarkLevel = (block: LayoutBlock): number => {
     if (!bookmarks.size || block.kind !== "text" || block.lines.length > 3) return 0;
@@ -2191,6 +2192,56 @@ function bodySize(pages: PageLayout[], removed: Set<LayoutBlock>): number {
   return 0;
 }
 
+/** AXIS_TICK: a line that is a number alone, as a chart's value axis labels its ticks ("2003.5", "1,000", "-50", "25 %") */
+const AXIS_TICK = /^[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?%?$/;
+/** AXIS_TICKS: the fewest ticks that make a value axis (three numbers evenly stepped are as often a list's or a form's) */
+const AXIS_TICKS = 4;
+
+/**
+ * chartText finds the text of charts drawn on the pages, by their value axes: four lines or more
+ * on a page, each a number alone, right-aligned on one edge (within half their size), whose values
+ * change in proportion to their height on the page (evenly stepped ticks; a label set between two
+ * of them aside). `labels` are the blocks holding an axis's ticks: a drawing's labels, whose size
+ * says nothing of the body's. `titles` are the charts' titles: the block just before an axis's
+ * first block, up to three lines, no more than three of its lines' heights above it and starting
+ * past the axis's labels by an em or more (over the plot, not at the margin as a section heading
+ * over a chart is): a caption of the drawing, not a section of the document.
+ */
+function chartText(pages: PageLayout[], removed: Set<LayoutBlock>): { labels: Set<LayoutBlock>; titles: Set<LayoutBlock> } {
+  const labels = new Set<LayoutBlock>();
+  const titles = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    const ticks: Array<{ value: number; line: LayoutLine; block: LayoutBlock }> = [];
+    for (const block of blocks) {
+      if (block.kind !== "text") continue;
+      for (const line of block.lines) {
+        const text = line.text.trim();
+        if (AXIS_TICK.test(text)) ticks.push({ value: Number(text.replace(/[,%\s]/g, "").replace("−", "-")), line, block });
+      }
+    }
+    if (ticks.length < AXIS_TICKS) continue;
+    const edges = clusterPositions(ticks.map((tick) => tick.line.x2), 0.5 * Math.min(...ticks.map((tick) => tick.line.size)));
+    for (const edge of edges) {
+      const axis = ticks.filter((tick) => edge.includes(tick.line.x2)).sort((a, b) => a.line.y - b.line.y);
+      if (axis.length < AXIS_TICKS) continue;
+      const first = axis[0]!;
+      const last = axis[axis.length - 1]!;
+      const slope = (last.value - first.value) / (last.line.y - first.line.y);
+      if (!Number.isFinite(slope) || slope === 0) continue;
+      // a fifth of the smallest step between neighbouring ticks
+      const step = Math.min(...axis.slice(1).map((tick, i) => Math.abs(tick.value - axis[i]!.value)));
+      if (!(step > 0) || axis.some((tick) => Math.abs(first.value + slope * (tick.line.y - first.line.y) - tick.value) > 0.2 * step)) continue;
+      for (const tick of axis) labels.add(tick.block);
+      const at = blocks.indexOf(first.block);
+      const title = blocks[at - 1];
+      const left = Math.min(...axis.map((tick) => tick.line.x));
+      if (title?.kind === "text" && title.lines.length <= 3 && first.block.top >= title.bottom && first.block.top - title.bottom <= 3 * title.size && Math.min(...title.lines.map((line) => line.x)) >= left + title.size) titles.add(title);
+    }
+  }
+  return { labels, titles };
+}
+
 /**
  * sectionDepth is the numbering depth of a one-line block in the body's font that reads as a
  * numbered section title ("5.1 Hyper Parameter Optimization" -> 2), or 0: short, no sentence
@@ -2296,12 +2347,12 @@ function pageBodyBlocks(pages: PageLayout[], removed: Set<LayoutBlock>, body: nu
   return found;
 }
 
-/** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one). */
-function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): HeadingRanks {
+/** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one); `notHeadings` are none in any size (a chart's title). */
+function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, notHeadings: Set<LayoutBlock> = new Set()): HeadingRanks {
   const sizes: number[] = [];
   let minDepth = Infinity;
   const pageBody = pageBodyBlocks(pages, removed, body);
-  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed)]);
+  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed), ...notHeadings]);
   for (const page of pages) {
     for (const block of page.blocks) {
       if (removed.has(block) || front.has(block)) continue;
