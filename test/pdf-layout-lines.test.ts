@@ -455,3 +455,56 @@ describe("a chart's text", () => {
     expect(md).toMatch(/^#+ Results by ward$/m);
   });
 });
+
+describe("a sidebar at the left margin", () => {
+  /** sidebar: a journal's first-page sidebar in 9 pt roman at x = 35 from `y` down, a line every 13.2 pt and a blank line between items (set between the main column's baselines) */
+  function sidebar(y: number): TypesetRun[] {
+    const items = [["Submitted", "25 March 2016"], ["Academic editor", "James Procter"], ["Copyright", "2017 Webb et al."], ["Distributed under", "Creative Commons"]];
+    return items.flatMap(([label, value], i) => [
+      { font: "Times-Roman" as const, size: 9, x: 35, y: y - 39.6 * i, text: label! },
+      { font: "Times-Roman" as const, size: 9, x: 35, y: y - 39.6 * i - 13.2, text: value! },
+    ]);
+  }
+
+  test("a narrow column of article facts beside the title and the introduction is read after the text above it, not line across line", async () => {
+    // PeerJ's first page: the title and the section heading start at x = 184, the sidebar's items sit between the body's baselines
+    const md = await pagesMarkdown([[
+      { font: "Helvetica-Bold", size: 22, x: 184, y: 780, text: "Very large-scale Evolutionary and" },
+      { font: "Helvetica-Bold", size: 22, x: 184, y: 756, text: "Selective Pressure Analyses" },
+      ...prose(8, 720, 11, 70, 0, 184),
+      { font: "Helvetica-Bold", size: 14, x: 184, y: 600, text: "INTRODUCTION" },
+      ...prose(14, 580, 11, 70, 3, 184),
+      ...sidebar(573.4),
+    ]]);
+    expect(md).toMatch(/^# Very large-scale Evolutionary and Selective Pressure Analyses$/m);
+    expect(md).toMatch(/^#+ INTRODUCTION$/m);
+    // the sidebar's lines together, before the section it stands beside; the introduction's paragraph whole under its title
+    expect(md).toMatch(/\n\nSubmitted\s+25 March 2016\s+Academic editor\s+James Procter\s+Copyright\s+2017 Webb et al\.\s+Distributed under\s+Creative Commons\n\n#+ INTRODUCTION\n\nRecords of every patient[^\n]*\n?[^\n]*who was seen/);
+  });
+
+  test("side heads in bold at the margin, each on the first baseline of the paragraph it heads, stay with their paragraphs", async () => {
+    // IRS Form 1040EZ's instructions: "Use this form if", "Filling in your return", ... beside their paragraphs
+    const heads = ["Use this form", "if", "Filling in", "your return", "Mailing", "return"];
+    const md = await pagesMarkdown([[
+      ...prose(4, 780, 11, 70, 0, 184),
+      ...[0, 1, 2].flatMap((k) => [
+        { font: "Helvetica-Bold" as const, size: 11, x: 35, y: 720 - 90 * k, text: heads[2 * k]! },
+        { font: "Helvetica-Bold" as const, size: 11, x: 35, y: 720 - 90 * k - 13.2, text: heads[2 * k + 1]! },
+        ...prose(5, 720 - 90 * k, 11, 70, 3 + k, 184),
+      ]),
+    ]]);
+    expect(md).not.toMatch(/Use this form\s+if\s+Filling in\s+your return/);
+  });
+
+  test("labels at the margin on the baselines of the text beside them (a form's rows) stay on their lines", async () => {
+    const labels = ["Name", "Address", "City", "Phone", "E-mail", "Date"];
+    const md = await pagesMarkdown([[
+      ...prose(4, 780, 11, 70, 0, 184),
+      ...labels.map((text, i) => ({ font: "Helvetica" as const, size: 9, x: 35, y: 700 - 14 * i, text })),
+      ...prose(12, 700, 11, 70, 3, 184).map((run) => ({ ...run, y: 700 - Math.round((700 - run.y) / 13.2) * 14 })),
+    ]]);
+    // read as before: the rows of a table of two columns, not the labels in a column of their own
+    expect(md).toMatch(/^\| Name \| Records of every patient/m);
+    expect(md).not.toMatch(/^Name\nAddress/m);
+  });
+});

@@ -842,7 +842,10 @@ function segmentsSize(segs: Segment[]): number {
 
 function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
   const gutter = findGutter(lines, pageWidth);
-  if (gutter === null) return [lines];
+  if (gutter === null) {
+    const sidebar = findSidebar(lines, pageWidth);
+    return sidebar === null ? [lines] : besideSidebar(lines, sidebar);
+  }
   const groups: RawLine[][] = [];
   let left: RawLine[] = [];
   let right: RawLine[] = [];
@@ -954,6 +957,81 @@ function findGutter(lines: RawLine[], pageWidth: number, whole = true): number |
   });
   const cells = rows.filter((l) => l.segs.length >= 3);
   return both.length >= 4 && 2 * rows.length > both.length && 2 * cells.length >= rows.length ? null : x;
+}
+
+/** SIDEBAR_WIDTH: the widest a margin sidebar's lines are, as a share of the page's width */
+const SIDEBAR_WIDTH = 0.3;
+/** SIDEBAR_LINES: the fewest lines of a sidebar, and (MAIN_LINES) of the column beside it */
+const SIDEBAR_LINES = 4;
+const MAIN_LINES = 10;
+/** SIDEBAR_SHARED: the largest share of a sidebar's lines that may share a baseline with the main column's */
+const SIDEBAR_SHARED = 0.6;
+
+/**
+ * findSidebar gives the right edge of a narrow column at the left margin beside a page's main
+ * column (a journal's first page: dates, editor, licence beside the title and introduction), or
+ * null. Its gutter is left of findGutter's middle of the page, so only its own evidence tells it
+ * from a form's labels beside their values: no line crosses the gap; the main column is prose (half
+ * the page wide, most lines words); the sidebar has SIDEBAR_LINES lines or more, none wider than
+ * SIDEBAR_WIDTH of the page, in print no larger than the main column's and no more than a third of
+ * them bold (side heads in bold beside the paragraphs they head are no sidebar: IRS instructions'
+ * "Use this form if", "Filling in your return"); and its baselines are its own: at most SIDEBAR_SHARED of its lines
+ * share one with the main column (PeerJ's: 8 of 17, where a form's label sits on its value's
+ * baseline row by row).
+ */
+function findSidebar(lines: RawLine[], pageWidth: number): number | null {
+  if (lines.length < MAIN_LINES + SIDEBAR_LINES) return null;
+  let x = -1;
+  for (let candidate = Math.round(0.12 * pageWidth); candidate <= SIDEBAR_WIDTH * pageWidth + 2 && x < 0; candidate += 2) {
+    if (lines.every((line) => line.segs.every((seg) => seg.x2 <= candidate || seg.x >= candidate))) x = candidate;
+  }
+  if (x < 0) return null;
+  // the middle of the gap the page leaves at x
+  let left = -Infinity;
+  let right = Infinity;
+  for (const line of lines) for (const seg of line.segs) seg.x2 <= x ? (left = Math.max(left, seg.x2)) : (right = Math.min(right, seg.x));
+  if (!Number.isFinite(left) || !Number.isFinite(right)) return null;
+  const gutter = (left + right) / 2;
+  const side = lines.filter((line) => line.segs[0]!.x2 <= gutter);
+  const main = lines.filter((line) => line.segs[line.segs.length - 1]!.x >= gutter);
+  if (side.length < SIDEBAR_LINES || main.length < MAIN_LINES) return null;
+  const width = (segs: Segment[]) => (segs.length ? segs[segs.length - 1]!.x2 - segs[0]!.x : 0);
+  if (side.some((line) => width(line.segs.filter((seg) => seg.x2 <= gutter)) > SIDEBAR_WIDTH * pageWidth)) return null;
+  const mainSegs = main.map((line) => line.segs.filter((seg) => seg.x >= gutter));
+  if (median(mainSegs.map(width)) < 0.5 * pageWidth) return null;
+  if (mainSegs.filter((segs) => WORDS.test(segs.map((seg) => seg.text).join(" "))).length < 0.6 * main.length) return null;
+  // side heads (a form's instructions: "Use this form if", "Filling in your return" in bold beside their paragraphs) head the text beside them
+  // (weighed on its lines of their own, whose weight the line's tells)
+  const own = side.filter((line) => line.segs[line.segs.length - 1]!.x2 <= gutter);
+  if (3 * own.filter((line) => line.bold).length > own.length) return null;
+  if (median(side.map((line) => line.size)) > median(main.map((line) => line.size)) + 0.5) return null;
+  const shared = side.filter((line) => line.segs[line.segs.length - 1]!.x >= gutter).length;
+  return shared <= SIDEBAR_SHARED * side.length ? gutter : null;
+}
+
+/**
+ * besideSidebar: the groups to read for a sidebar left of `gutter`: the main column down to the
+ * sidebar's top, the sidebar, then the rest of the main column. The main column is cut at its first
+ * paragraph break (a wider gap between baselines than its lines') at or below the sidebar's top, so
+ * that no paragraph is cut, and above the title over that paragraph; without one, the sidebar
+ * follows the whole column.
+ */
+function besideSidebar(lines: RawLine[], gutter: number): RawLine[][] {
+  const side: RawLine[] = [];
+  const main: RawLine[] = [];
+  for (const line of lines) {
+    const l = line.segs.filter((seg) => seg.x2 <= gutter);
+    const r = line.segs.filter((seg) => seg.x >= gutter);
+    if (l.length) side.push(sideOf(line, l));
+    if (r.length) main.push(sideOf(line, r));
+  }
+  const top = side[0]!.y - side[0]!.size;
+  const spacing = median(main.slice(1).map((line, i) => line.y - main[i]!.y));
+  let cut = main.findIndex((line, i) => i > 0 && line.y >= top && line.y - main[i - 1]!.y > 1.3 * spacing);
+  if (cut < 0) cut = main.length;
+  // a title over the paragraph there (larger or bold) stays with it
+  while (cut > 1 && cut < main.length && (main[cut - 1]!.size > main[cut]!.size + 0.5 || (main[cut - 1]!.bold && !main[cut]!.bold))) cut--;
+  return [main.slice(0, cut), side, main.slice(cut)].filter((group) => group.length);
 }
 
 /** COLUMN_RUN_LINES, COLUMN_RUN_SHARE: the fewest lines, and the smallest share of a page's lines, of a run of columns between full-width lines */
