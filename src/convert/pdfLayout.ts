@@ -1012,7 +1012,8 @@ function findSidebar(lines: RawLine[], pageWidth: number): number | null {
 /**
  * besideSidebar: the groups to read for a sidebar left of `gutter`: the main column down to the
  * sidebar's top, the sidebar, then the rest of the main column. The main column is cut at its first
- * paragraph break (a wider gap between baselines than its lines') at or below the sidebar's top, so
+ * paragraph break (a wider gap between baselines than its lines', after a short line or a full
+ * stop) at or below the sidebar's top, so
  * that no paragraph is cut, and above the title over that paragraph; without one, the sidebar
  * follows the whole column.
  */
@@ -1027,10 +1028,14 @@ function besideSidebar(lines: RawLine[], gutter: number): RawLine[][] {
   }
   const top = side[0]!.y - side[0]!.size;
   const spacing = median(main.slice(1).map((line, i) => line.y - main[i]!.y));
-  let cut = main.findIndex((line, i) => i > 0 && line.y >= top && line.y - main[i - 1]!.y > 1.3 * spacing);
+  // a paragraph ends in a short line or a full stop (a line that runs to the column's edge and ends in a colon goes on: "at the following website:")
+  const right = Math.max(...main.map((line) => line.segs[line.segs.length - 1]!.x2));
+  const ends = (line: RawLine) => line.segs[line.segs.length - 1]!.x2 < right - 2 * line.size || /[.!?]$/.test(line.segs[line.segs.length - 1]!.text);
+  let cut = main.findIndex((line, i) => i > 0 && line.y >= top && line.y - main[i - 1]!.y > 1.3 * spacing && ends(main[i - 1]!));
   if (cut < 0) cut = main.length;
-  // a title over the paragraph there (larger or bold) stays with it
-  while (cut > 1 && cut < main.length && (main[cut - 1]!.size > main[cut]!.size + 0.5 || (main[cut - 1]!.bold && !main[cut]!.bold))) cut--;
+  // a title over the paragraph there (larger or bold, apart from the line above it) stays with it
+  const title = (i: number) => (main[i]!.size > main[i + 1]!.size + 0.5 || (main[i]!.bold && !main[i + 1]!.bold)) && main[i]!.y - main[i - 1]!.y > 1.3 * spacing;
+  while (cut > 1 && cut < main.length && title(cut - 1)) cut--;
   return [main.slice(0, cut), side, main.slice(cut)].filter((group) => group.length);
 }
 
