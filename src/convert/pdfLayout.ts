@@ -989,7 +989,12 @@ function findSidebar(lines: RawLine[], pageWidth: number): number | null {
   // the middle of the gap the page leaves at x
   let left = -Infinity;
   let right = Infinity;
-  for (const line of lines) for (const seg of line.segs) seg.x2 <= x ? (left = Math.max(left, seg.x2)) : (right = Math.min(right, seg.x));
+  for (const line of lines) {
+    for (const seg of line.segs) {
+      if (seg.x2 <= x) left = Math.max(left, seg.x2);
+      else right = Math.min(right, seg.x);
+    }
+  }
   if (!Number.isFinite(left) || !Number.isFinite(right)) return null;
   const gutter = (left + right) / 2;
   const side = lines.filter((line) => line.segs[0]!.x2 <= gutter);
