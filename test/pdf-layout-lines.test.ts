@@ -405,3 +405,106 @@ describe("running headers", () => {
     expect(md).toContain("The department keeps records");
   });
 });
+
+describe("a chart's text", () => {
+  /** figureWidth: the width of a number in Helvetica at `size` (its figures 556/1000 of the size, its point 278) */
+  const figureWidth = (text: string, size: number) => ([...text].reduce((sum, c) => sum + (c === "." ? 278 : 556), 0) * size) / 1000;
+
+  /** axis: a chart's value axis as LibreOffice prints one: tick labels right-aligned at x2, from `top` down to `bottom` in equal steps, `step` points apart */
+  function axis(values: number[], x2: number, top: number, step: number, size = 12): TypesetRun[] {
+    return values.map((value, i) => {
+      const text = String(value);
+      return { font: "Helvetica" as const, size, x: x2 - figureWidth(text, size), y: top - i * step, text };
+    });
+  }
+
+  test("a chart's title centred over its value axis is no heading; the slide's title over it stays one", async () => {
+    // test.pptx's chart, printed by LibreOffice: its title an identifier in 18.5 pt over ticks 2003.5 ... 1998.5 in 12
+    const md = await pagesMarkdown([[
+      { font: "Helvetica", size: 30, x: 57, y: 790, text: "Sales by year" },
+      { font: "Helvetica", size: 18, x: 200, y: 730, text: "Yearly totals chart" },
+      ...axis([2003.5, 2003, 2002.5, 2002, 2001.5, 2001, 2000.5, 2000], 117, 700, 20),
+      { font: "Helvetica", size: 12, x: 157, y: 545, text: "2000      2001      2002      2003" },
+      { font: "Helvetica", size: 12, x: 287, y: 520, text: "Series 1" },
+      ...prose(8, 470, 12),
+    ]]);
+    expect(md).toMatch(/^# Sales by year$/m);
+    expect(md).toMatch(/^Yearly totals chart$/m);
+    expect(md).not.toMatch(/^#+ Yearly totals chart$/m);
+  });
+
+  test("a line of text over a chart whose axis labels are all the rest of the page's text is no heading", async () => {
+    // odfdo's chart document: "Some text" in 12 pt, then a bar chart whose ticks (400 ... 0) and labels are in 10
+    const md = await pagesMarkdown([[
+      { font: "Helvetica", size: 12, x: 57, y: 774, text: "Some text about the chart" },
+      ...axis([400, 350, 300, 250, 200, 150, 100, 50, 0], 99, 700, 24, 10),
+      { font: "Helvetica", size: 10, x: 488, y: 600, text: "Column 2" },
+      { font: "Helvetica", size: 10, x: 488, y: 587, text: "Column 3" },
+      { font: "Helvetica", size: 10, x: 135, y: 482, text: "Row 1            Row 2            Row 3            Row 4" },
+    ]]);
+    expect(md).toMatch(/^Some text about the chart$/m);
+    expect(md).not.toMatch(/^#+ Some text/m);
+  });
+
+  test("numbers alone on lines that are not evenly stepped with their height are no axis: a title over them stays a heading", async () => {
+    const md = await pagesMarkdown([[
+      { font: "Helvetica", size: 18, x: 200, y: 730, text: "Results by ward" },
+      ...[1204, 380, 77, 2950, 613].map((value, i) => ({ font: "Helvetica" as const, size: 12, x: 117 - figureWidth(String(value), 12), y: 700 - 20 * i, text: String(value) })),
+      ...prose(8, 560, 12),
+    ]]);
+    expect(md).toMatch(/^#+ Results by ward$/m);
+  });
+});
+
+describe("a sidebar at the left margin", () => {
+  /** sidebar: a journal's first-page sidebar in 9 pt roman at x = 35 from `y` down, a line every 13.2 pt and a blank line between items (set between the main column's baselines) */
+  function sidebar(y: number): TypesetRun[] {
+    const items = [["Submitted", "25 March 2016"], ["Academic editor", "James Procter"], ["Copyright", "2017 Webb et al."], ["Distributed under", "Creative Commons"]];
+    return items.flatMap(([label, value], i) => [
+      { font: "Times-Roman" as const, size: 9, x: 35, y: y - 39.6 * i, text: label! },
+      { font: "Times-Roman" as const, size: 9, x: 35, y: y - 39.6 * i - 13.2, text: value! },
+    ]);
+  }
+
+  test("a narrow column of article facts beside the title and the introduction is read after the text above it, not line across line", async () => {
+    // PeerJ's first page: the title and the section heading start at x = 184, the sidebar's items sit between the body's baselines
+    const md = await pagesMarkdown([[
+      { font: "Helvetica-Bold", size: 22, x: 184, y: 780, text: "Very large-scale Evolutionary and" },
+      { font: "Helvetica-Bold", size: 22, x: 184, y: 756, text: "Selective Pressure Analyses" },
+      ...prose(8, 720, 11, 70, 0, 184),
+      { font: "Helvetica-Bold", size: 14, x: 184, y: 600, text: "INTRODUCTION" },
+      ...prose(14, 580, 11, 70, 3, 184),
+      ...sidebar(573.4),
+    ]]);
+    expect(md).toMatch(/^# Very large-scale Evolutionary and Selective Pressure Analyses$/m);
+    expect(md).toMatch(/^#+ INTRODUCTION$/m);
+    // the sidebar's lines together, before the section it stands beside; the introduction's paragraph whole under its title
+    expect(md).toMatch(/\n\nSubmitted\s+25 March 2016\s+Academic editor\s+James Procter\s+Copyright\s+2017 Webb et al\.\s+Distributed under\s+Creative Commons\n\n#+ INTRODUCTION\n\nRecords of every patient[^\n]*\n?[^\n]*who was seen/);
+  });
+
+  test("side heads in bold at the margin, each on the first baseline of the paragraph it heads, stay with their paragraphs", async () => {
+    // IRS Form 1040EZ's instructions: "Use this form if", "Filling in your return", ... beside their paragraphs
+    const heads = ["Use this form", "if", "Filling in", "your return", "Mailing", "return"];
+    const md = await pagesMarkdown([[
+      ...prose(4, 780, 11, 70, 0, 184),
+      ...[0, 1, 2].flatMap((k) => [
+        { font: "Helvetica-Bold" as const, size: 11, x: 35, y: 720 - 90 * k, text: heads[2 * k]! },
+        { font: "Helvetica-Bold" as const, size: 11, x: 35, y: 720 - 90 * k - 13.2, text: heads[2 * k + 1]! },
+        ...prose(5, 720 - 90 * k, 11, 70, 3 + k, 184),
+      ]),
+    ]]);
+    expect(md).not.toMatch(/Use this form\s+if\s+Filling in\s+your return/);
+  });
+
+  test("labels at the margin on the baselines of the text beside them (a form's rows) stay on their lines", async () => {
+    const labels = ["Name", "Address", "City", "Phone", "E-mail", "Date"];
+    const md = await pagesMarkdown([[
+      ...prose(4, 780, 11, 70, 0, 184),
+      ...labels.map((text, i) => ({ font: "Helvetica" as const, size: 9, x: 35, y: 700 - 14 * i, text })),
+      ...prose(12, 700, 11, 70, 3, 184).map((run) => ({ ...run, y: 700 - Math.round((700 - run.y) / 13.2) * 14 })),
+    ]]);
+    // read as before: the rows of a table of two columns, not the labels in a column of their own
+    expect(md).toMatch(/^\| Name \| Records of every patient/m);
+    expect(md).not.toMatch(/^Name\nAddress/m);
+  });
+});

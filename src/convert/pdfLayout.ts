@@ -842,7 +842,10 @@ function segmentsSize(segs: Segment[]): number {
 
 function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
   const gutter = findGutter(lines, pageWidth);
-  if (gutter === null) return [lines];
+  if (gutter === null) {
+    const sidebar = findSidebar(lines, pageWidth);
+    return sidebar === null ? [lines] : besideSidebar(lines, sidebar);
+  }
   const groups: RawLine[][] = [];
   let left: RawLine[] = [];
   let right: RawLine[] = [];
@@ -954,6 +957,91 @@ function findGutter(lines: RawLine[], pageWidth: number, whole = true): number |
   });
   const cells = rows.filter((l) => l.segs.length >= 3);
   return both.length >= 4 && 2 * rows.length > both.length && 2 * cells.length >= rows.length ? null : x;
+}
+
+/** SIDEBAR_WIDTH: the widest a margin sidebar's lines are, as a share of the page's width */
+const SIDEBAR_WIDTH = 0.3;
+/** SIDEBAR_LINES: the fewest lines of a sidebar, and (MAIN_LINES) of the column beside it */
+const SIDEBAR_LINES = 4;
+const MAIN_LINES = 10;
+/** SIDEBAR_SHARED: the largest share of a sidebar's lines that may share a baseline with the main column's */
+const SIDEBAR_SHARED = 0.6;
+
+/**
+ * findSidebar gives the right edge of a narrow column at the left margin beside a page's main
+ * column (a journal's first page: dates, editor, licence beside the title and introduction), or
+ * null. Its gutter is left of findGutter's middle of the page, so only its own evidence tells it
+ * from a form's labels beside their values: no line crosses the gap; the main column is prose (half
+ * the page wide, most lines words); the sidebar has SIDEBAR_LINES lines or more, none wider than
+ * SIDEBAR_WIDTH of the page, in print no larger than the main column's and no more than a third of
+ * them bold (side heads in bold beside the paragraphs they head are no sidebar: IRS instructions'
+ * "Use this form if", "Filling in your return"); and its baselines are its own: at most SIDEBAR_SHARED of its lines
+ * share one with the main column (PeerJ's: 8 of 17, where a form's label sits on its value's
+ * baseline row by row).
+ */
+function findSidebar(lines: RawLine[], pageWidth: number): number | null {
+  if (lines.length < MAIN_LINES + SIDEBAR_LINES) return null;
+  let x = -1;
+  for (let candidate = Math.round(0.12 * pageWidth); candidate <= SIDEBAR_WIDTH * pageWidth + 2 && x < 0; candidate += 2) {
+    if (lines.every((line) => line.segs.every((seg) => seg.x2 <= candidate || seg.x >= candidate))) x = candidate;
+  }
+  if (x < 0) return null;
+  // the middle of the gap the page leaves at x
+  let left = -Infinity;
+  let right = Infinity;
+  for (const line of lines) {
+    for (const seg of line.segs) {
+      if (seg.x2 <= x) left = Math.max(left, seg.x2);
+      else right = Math.min(right, seg.x);
+    }
+  }
+  if (!Number.isFinite(left) || !Number.isFinite(right)) return null;
+  const gutter = (left + right) / 2;
+  const side = lines.filter((line) => line.segs[0]!.x2 <= gutter);
+  const main = lines.filter((line) => line.segs[line.segs.length - 1]!.x >= gutter);
+  if (side.length < SIDEBAR_LINES || main.length < MAIN_LINES) return null;
+  const width = (segs: Segment[]) => (segs.length ? segs[segs.length - 1]!.x2 - segs[0]!.x : 0);
+  if (side.some((line) => width(line.segs.filter((seg) => seg.x2 <= gutter)) > SIDEBAR_WIDTH * pageWidth)) return null;
+  const mainSegs = main.map((line) => line.segs.filter((seg) => seg.x >= gutter));
+  if (median(mainSegs.map(width)) < 0.5 * pageWidth) return null;
+  if (mainSegs.filter((segs) => WORDS.test(segs.map((seg) => seg.text).join(" "))).length < 0.6 * main.length) return null;
+  // side heads (a form's instructions: "Use this form if", "Filling in your return" in bold beside their paragraphs) head the text beside them
+  // (weighed on its lines of their own, whose weight the line's tells)
+  const own = side.filter((line) => line.segs[line.segs.length - 1]!.x2 <= gutter);
+  if (3 * own.filter((line) => line.bold).length > own.length) return null;
+  if (median(side.map((line) => line.size)) > median(main.map((line) => line.size)) + 0.5) return null;
+  const shared = side.filter((line) => line.segs[line.segs.length - 1]!.x >= gutter).length;
+  return shared <= SIDEBAR_SHARED * side.length ? gutter : null;
+}
+
+/**
+ * besideSidebar: the groups to read for a sidebar left of `gutter`: the main column down to the
+ * sidebar's top, the sidebar, then the rest of the main column. The main column is cut at its first
+ * paragraph break (a wider gap between baselines than its lines', after a short line or a full
+ * stop) at or below the sidebar's top, so
+ * that no paragraph is cut, and above the title over that paragraph; without one, the sidebar
+ * follows the whole column.
+ */
+function besideSidebar(lines: RawLine[], gutter: number): RawLine[][] {
+  const side: RawLine[] = [];
+  const main: RawLine[] = [];
+  for (const line of lines) {
+    const l = line.segs.filter((seg) => seg.x2 <= gutter);
+    const r = line.segs.filter((seg) => seg.x >= gutter);
+    if (l.length) side.push(sideOf(line, l));
+    if (r.length) main.push(sideOf(line, r));
+  }
+  const top = side[0]!.y - side[0]!.size;
+  const spacing = median(main.slice(1).map((line, i) => line.y - main[i]!.y));
+  // a paragraph ends in a short line or a full stop (a line that runs to the column's edge and ends in a colon goes on: "at the following website:")
+  const right = Math.max(...main.map((line) => line.segs[line.segs.length - 1]!.x2));
+  const ends = (line: RawLine) => line.segs[line.segs.length - 1]!.x2 < right - 2 * line.size || /[.!?]$/.test(line.segs[line.segs.length - 1]!.text);
+  let cut = main.findIndex((line, i) => i > 0 && line.y >= top && line.y - main[i - 1]!.y > 1.3 * spacing && ends(main[i - 1]!));
+  if (cut < 0) cut = main.length;
+  // a title over the paragraph there (larger or bold, apart from the line above it) stays with it
+  const title = (i: number) => (main[i]!.size > main[i + 1]!.size + 0.5 || (main[i]!.bold && !main[i + 1]!.bold)) && main[i]!.y - main[i - 1]!.y > 1.3 * spacing;
+  while (cut > 1 && cut < main.length && title(cut - 1)) cut--;
+  return [main.slice(0, cut), side, main.slice(cut)].filter((group) => group.length);
 }
 
 /** COLUMN_RUN_LINES, COLUMN_RUN_SHARE: the fewest lines, and the smallest share of a page's lines, of a run of columns between full-width lines */
@@ -1872,8 +1960,9 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   // blocks they see must be the ones rendered.
   const pages = laidOut.map((page) => ({ ...page, blocks: splitBoldLeads(bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks) }));
   const removed = runningBlocks(pages);
-  const body = bodySize(pages, removed);
-  const levels = headingLevels(pages, removed, body);
+  const charts = chartText(pages, removed);
+  const body = bodySize(pages, new Set([...removed, ...charts.labels]));
+  const levels = headingLevels(pages, removed, body, charts.titles);
   const bold = boldHeadings(pages, removed, body);
   const bookmarkLevel = (block: LayoutBlock): number => {
     if (!bookmarks.size || block.kind !== "text" || block.lines.length > 3) return 0;
@@ -2191,6 +2280,56 @@ function bodySize(pages: PageLayout[], removed: Set<LayoutBlock>): number {
   return 0;
 }
 
+/** AXIS_TICK: a line that is a number alone, as a chart's value axis labels its ticks ("2003.5", "1,000", "-50", "25 %") */
+const AXIS_TICK = /^[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?%?$/;
+/** AXIS_TICKS: the fewest ticks that make a value axis (three numbers evenly stepped are as often a list's or a form's) */
+const AXIS_TICKS = 4;
+
+/**
+ * chartText finds the text of charts drawn on the pages, by their value axes: four lines or more
+ * on a page, each a number alone, right-aligned on one edge (within half their size), whose values
+ * change in proportion to their height on the page (evenly stepped ticks; a label set between two
+ * of them aside). `labels` are the blocks holding an axis's ticks: a drawing's labels, whose size
+ * says nothing of the body's. `titles` are the charts' titles: the block just before an axis's
+ * first block, up to three lines, no more than three of its lines' heights above it and starting
+ * past the axis's labels by an em or more (over the plot, not at the margin as a section heading
+ * over a chart is): a caption of the drawing, not a section of the document.
+ */
+function chartText(pages: PageLayout[], removed: Set<LayoutBlock>): { labels: Set<LayoutBlock>; titles: Set<LayoutBlock> } {
+  const labels = new Set<LayoutBlock>();
+  const titles = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    const ticks: Array<{ value: number; line: LayoutLine; block: LayoutBlock }> = [];
+    for (const block of blocks) {
+      if (block.kind !== "text") continue;
+      for (const line of block.lines) {
+        const text = line.text.trim();
+        if (AXIS_TICK.test(text)) ticks.push({ value: Number(text.replace(/[,%\s]/g, "").replace("−", "-")), line, block });
+      }
+    }
+    if (ticks.length < AXIS_TICKS) continue;
+    const edges = clusterPositions(ticks.map((tick) => tick.line.x2), 0.5 * Math.min(...ticks.map((tick) => tick.line.size)));
+    for (const edge of edges) {
+      const axis = ticks.filter((tick) => edge.includes(tick.line.x2)).sort((a, b) => a.line.y - b.line.y);
+      if (axis.length < AXIS_TICKS) continue;
+      const first = axis[0]!;
+      const last = axis[axis.length - 1]!;
+      const slope = (last.value - first.value) / (last.line.y - first.line.y);
+      if (!Number.isFinite(slope) || slope === 0) continue;
+      // a fifth of the smallest step between neighbouring ticks
+      const step = Math.min(...axis.slice(1).map((tick, i) => Math.abs(tick.value - axis[i]!.value)));
+      if (!(step > 0) || axis.some((tick) => Math.abs(first.value + slope * (tick.line.y - first.line.y) - tick.value) > 0.2 * step)) continue;
+      for (const tick of axis) labels.add(tick.block);
+      const at = blocks.indexOf(first.block);
+      const title = blocks[at - 1];
+      const left = Math.min(...axis.map((tick) => tick.line.x));
+      if (title?.kind === "text" && title.lines.length <= 3 && first.block.top >= title.bottom && first.block.top - title.bottom <= 3 * title.size && Math.min(...title.lines.map((line) => line.x)) >= left + title.size) titles.add(title);
+    }
+  }
+  return { labels, titles };
+}
+
 /**
  * sectionDepth is the numbering depth of a one-line block in the body's font that reads as a
  * numbered section title ("5.1 Hyper Parameter Optimization" -> 2), or 0: short, no sentence
@@ -2296,12 +2435,12 @@ function pageBodyBlocks(pages: PageLayout[], removed: Set<LayoutBlock>, body: nu
   return found;
 }
 
-/** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one). */
-function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): HeadingRanks {
+/** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one); `notHeadings` are none in any size (a chart's title). */
+function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, notHeadings: Set<LayoutBlock> = new Set()): HeadingRanks {
   const sizes: number[] = [];
   let minDepth = Infinity;
   const pageBody = pageBodyBlocks(pages, removed, body);
-  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed)]);
+  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed), ...notHeadings]);
   for (const page of pages) {
     for (const block of page.blocks) {
       if (removed.has(block) || front.has(block)) continue;
