@@ -42,10 +42,34 @@ function median(values: number[]): number {
 }
 
 /**
+ * SHARED_BOX_RATIO: how much larger than a line's least size estimate a word's estimate may be and
+ * still be its own box. Letters measured against the wrong face err by a tenth or two (Times' x-height
+ * is 0.45 em, counted as 0.5); tesseract sometimes gives several words of a line one box as tall as
+ * two lines (MarkItDown's MEDRPT scan: "once" 28 px where "2." of the same size is 8 px), which sizes
+ * them two to five times over, and a numbered item of such words came out as a heading.
+ */
+const SHARED_BOX_RATIO = 1.5;
+
+/**
+ * ownBoxes: the words of a line (those with a letter or a digit) whose box is their own (see
+ * SHARED_BOX_RATIO): those sized within SHARED_BOX_RATIO of the line's least estimate. A shared box
+ * is always too tall, never too short, so the least estimate is the one to trust.
+ */
+function ownBoxes(line: OcrWord[]): OcrWord[] {
+  const sized = line.filter((word) => /[\p{L}\p{N}]/u.test(word.text) && word.height > 0);
+  if (!sized.length) return [];
+  const estimate = (word: OcrWord) => word.height / wordEms(word.text);
+  // a speck read as a letter has a box smaller than any line's: the least is taken over words read with some confidence
+  const read = sized.filter((word) => word.confidence >= 0.5);
+  const least = Math.min(...(read.length ? read : sized).map(estimate));
+  return sized.filter((word) => estimate(word) <= least * SHARED_BOX_RATIO);
+}
+
+/**
  * ocrItems turns the words into layout items in points (`pointsPerPixel`: 72 / the read image's
- * dpi). Every word of a tesseract line gets the line's size (the median of its words' estimates,
- * rounded to half a point, as a font's size is) and baseline (the bottom of its words without
- * descenders), so the engine sees one line of one font rather than words off each other's baseline.
+ * dpi). Every word of a tesseract line gets the line's size (the median of the estimates of the words
+ * with their own box, rounded to half a point, as a font's size is) and baseline (the bottom of those
+ * words without descenders), so the engine sees one line of one font rather than words off each other's baseline.
  */
 export function ocrItems(words: OcrWord[], pointsPerPixel: number): PdfTextItem[] {
   const lines = new Map<string, OcrWord[]>();
@@ -56,10 +80,11 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number): PdfTextItem[
   }
   const items: PdfTextItem[] = [];
   for (const line of lines.values()) {
-    const sizes = line.map((word) => (wordEms(word.text) ? word.height / wordEms(word.text) : 0)).filter((size) => size > 0);
+    const own = ownBoxes(line);
+    const sizes = own.map((word) => word.height / wordEms(word.text));
     const sizePx = sizes.length ? median(sizes) : median(line.map((word) => word.height)) / ASCENDER_EM;
     const size = Math.max(1, Math.round(sizePx * pointsPerPixel * 2) / 2);
-    const flat = line.filter((word) => !DESCENDING.test(word.text));
+    const flat = own.filter((word) => !DESCENDING.test(word.text));
     const baselinePx = flat.length ? median(flat.map((word) => word.top + word.height)) : median(line.map((word) => word.top + word.height)) - DESCENDER_EM * sizePx;
     line.sort((a, b) => a.left - b.left);
     line.forEach((word, i) => {
