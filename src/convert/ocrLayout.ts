@@ -10,7 +10,7 @@
  *   it holds exactly the OCR's words and shows a heading or a table the flat text does not.
  */
 import type { OcrResult, OcrWord } from "../tools/types";
-import { analyzePage, renderPages, type PdfTextItem } from "./pdfLayout";
+import { analyzePage, renderPages, type PageLayout, type PdfTextItem } from "./pdfLayout";
 import type { Rule } from "./pdfRules";
 
 /**
@@ -155,6 +155,15 @@ const hasStructure = (markdown: string) => /^#{1,6} \S/m.test(markdown) || /^\|.
  * born-digital page's drawn rules.
  */
 export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = []): string | null {
+  return ocrLayoutPage(ocr, pointsPerPixel, page, rules)?.markdown ?? null;
+}
+
+/**
+ * ocrLayoutPage is ocrLayoutMarkdown with the page's layout beside its markdown, for a scanned PDF
+ * whose laid-out pages are rendered together (running headers and page numbers are seen by their
+ * repetition across pages, as on a born-digital PDF); null when ocrLayoutMarkdown's is.
+ */
+export function ocrLayoutPage(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = []): { markdown: string; layout: PageLayout } | null {
   if (!ocr.words?.length || !ocr.width || !ocr.height || !(pointsPerPixel > 0)) return null;
   if (ocr.confidence < MIN_LAYOUT_CONFIDENCE || textSpan(ocr.words) < PAGE_SPAN_HEIGHTS) return null;
   const items = ocrItems(ocr.words, pointsPerPixel);
@@ -167,5 +176,5 @@ export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page =
   // The one thing the layout may drop is what it drops on a born-digital page: the page number.
   const lost = rendered.removedLines > 0 ? changes.lost.filter((word) => !PAGE_NUMBER_WORD.test(word)) : changes.lost;
   if (lost.length || changes.added.length) return null;
-  return markdown;
+  return { markdown, layout };
 }
