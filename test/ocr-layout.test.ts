@@ -158,17 +158,20 @@ function medicationPage(): OcrResult {
   lineOf(4, 130, [["1.", 10], ["Lisinopril", 13], ["10mg", 28], ["once", 28], ["daily", 28], ["for", 28], ["hypertension", 13]]);
   lineOf(5, 150, [["2.", 10], ["Metformin", 10], ["500mg", 28], ["twice", 28], ["daily", 28], ["for", 28], ["diabetes", 28]]);
   lineOf(6, 170, [["3.", 10], ["Aspirin", 13], ["81mg", 13], ["once", 28], ["daily", 28], ["for", 10], ["protection", 13]]);
-  lineOf(7, 200, body("Blood pressure and blood sugar are to be checked again at the next visit in three months from the date of this report"));
-  const text = [1, 2, 3, 4, 5, 6, 7].map((n) => words.filter((word) => word.line === `1/1/${n}`).map((word) => word.text).join(" ")).join("\n");
+  // tesseract read "presents" as "p' its", "its" in a box of its own 6 px tall: a piece of a word, not the line's size
+  lineOf(7, 185, [...body("Patient"), ["its", 6], ...body("with persistent headaches occurring three or four times per week for the past six weeks")]);
+  lineOf(8, 200, body("Blood pressure and blood sugar are to be checked again at the next visit in three months from the date of this report"));
+  const text = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => words.filter((word) => word.line === `1/1/${n}`).map((word) => word.text).join(" ")).join("\n");
   return { text, confidence: 0.95, words, width: 1240, height: 600 };
 }
 
-test("numbered items whose words tesseract gave one tall shared box are list items at the body's size, not headings", () => {
+test("numbered items whose words tesseract gave one tall shared box are list items at the body's size, not headings; a piece of a word read as a word does not size its line", () => {
   const items = ocrItems(medicationPage().words!, 72 / 150);
   const sizeOf = (text: string) => items.find((item) => item.str.trim() === text)!.size;
   expect(sizeOf("Metformin")).toBe(sizeOf("patient"));
   expect(sizeOf("Lisinopril")).toBe(sizeOf("patient"));
   expect(sizeOf("MEDICATIONS")).toBeGreaterThan(sizeOf("patient"));
+  expect(sizeOf("headaches")).toBe(sizeOf("patient"));
 
   const markdown = ocrLayoutMarkdown(medicationPage(), 72 / 150)!;
   expect(markdown).toMatch(/^#{1,3} CURRENT MEDICATIONS$/m);

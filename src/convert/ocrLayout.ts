@@ -53,17 +53,25 @@ const SHARED_BOX_RATIO = 1.5;
 /**
  * ownBoxes: the words of a line (those with a letter or a digit) whose box is their own (see
  * SHARED_BOX_RATIO): those sized within SHARED_BOX_RATIO of the line's least estimate. A shared box
- * is always too tall, never too short, so the least estimate is the one to trust.
+ * is always too tall, never too short, so the least estimate is the one to trust. `bodyPx`: the
+ * page's body size in pixels.
  */
-function ownBoxes(line: OcrWord[]): OcrWord[] {
-  const sized = line.filter((word) => /[\p{L}\p{N}]/u.test(word.text) && word.height > 0);
-  if (!sized.length) return [];
-  const estimate = (word: OcrWord) => word.height / wordEms(word.text);
-  // a speck read as a letter has a box smaller than any line's: the least is taken over words read with some confidence
-  const read = sized.filter((word) => word.confidence >= 0.5);
-  const least = Math.min(...(read.length ? read : sized).map(estimate));
-  return sized.filter((word) => estimate(word) <= least * SHARED_BOX_RATIO);
+function ownBoxes(line: OcrWord[], bodyPx: number): OcrWord[] {
+  const sized = line.filter(isSized);
+  // A speck read as a letter, or a piece of a word read as a word ("presents" as "p' its"), has a box
+  // smaller than any text's: the least is taken over words read with some confidence and sized at
+  // least the page's body size / SHARED_BOX_RATIO; none such (a line in small print): all its words.
+  const candidates = sized.filter((word) => word.confidence >= 0.5 && sizeEstimate(word) >= bodyPx / SHARED_BOX_RATIO);
+  if (!candidates.length) return sized;
+  const least = Math.min(...candidates.map(sizeEstimate));
+  return sized.filter((word) => sizeEstimate(word) >= least && sizeEstimate(word) <= least * SHARED_BOX_RATIO);
 }
+
+/** isSized: a word whose letters or digits say how tall its box is */
+const isSized = (word: OcrWord) => /[\p{L}\p{N}]/u.test(word.text) && word.height > 0;
+
+/** sizeEstimate: the font size a word's box says, in pixels (its height over the ems its letters span) */
+const sizeEstimate = (word: OcrWord) => word.height / wordEms(word.text);
 
 /**
  * ocrItems turns the words into layout items in points (`pointsPerPixel`: 72 / the read image's
@@ -78,10 +86,13 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number): PdfTextItem[
     if (line) line.push(word);
     else lines.set(word.line, [word]);
   }
+  // the page's body size: the median estimate over its words, most of which have their own box and are body text
+  const sized = words.filter(isSized);
+  const bodyPx = sized.length ? median(sized.map(sizeEstimate)) : 0;
   const items: PdfTextItem[] = [];
   for (const line of lines.values()) {
-    const own = ownBoxes(line);
-    const sizes = own.map((word) => word.height / wordEms(word.text));
+    const own = ownBoxes(line, bodyPx);
+    const sizes = own.map(sizeEstimate);
     const sizePx = sizes.length ? median(sizes) : median(line.map((word) => word.height)) / ASCENDER_EM;
     const size = Math.max(1, Math.round(sizePx * pointsPerPixel * 2) / 2);
     const flat = own.filter((word) => !DESCENDING.test(word.text));
