@@ -25,7 +25,6 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import sharp from "sharp";
 import { convertDocx } from "../src/convert/docx";
 import { makeConvertImage } from "../src/convert/image";
 import { makeConvertPdf } from "../src/convert/pdf";
@@ -35,6 +34,7 @@ import { WorkerPool } from "../src/pool";
 import { runProcess } from "../src/tools/process";
 import { Tesseract } from "../src/tools/tesseract";
 import type { OcrEngine, OcrResult } from "../src/tools/types";
+import { imageOnlyPdf } from "../test/helpers/imageOnlyPdf";
 import { benchContext, BORN_DIGITAL, EXPECTED, FIXTURES, found, headingsOf, officeSources, soffice, sourceStructure, tableCellsOf, tableRowsOf } from "./structure-score";
 
 const DPI = 150;
@@ -73,44 +73,8 @@ async function renderScans(pdf: string, dir: string, format: "png" | "jpeg"): Pr
 }
 
 /** imageOnlyPdf writes a PDF whose pages are the JPEGs alone (no text layer), each page the size of the image at DPI. */
-async function imageOnlyPdf(jpegs: string[]): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  const offsets: number[] = [];
-  let length = 0;
-  const push = (chunk: string | Uint8Array) => {
-    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-    parts.push(bytes);
-    length += bytes.length;
-  };
-  const object = (id: number, body: string | Uint8Array[], dict = "") => {
-    offsets[id] = length;
-    if (typeof body === "string") push(`${id} 0 obj\n${body}\nendobj\n`);
-    else {
-      push(`${id} 0 obj\n${dict}\nstream\n`);
-      for (const b of body) push(b);
-      push("\nendstream\nendobj\n");
-    }
-  };
-  push("%PDF-1.4\n");
-  const pageIds = jpegs.map((_, i) => 3 + i * 3);
-  object(1, "<< /Type /Catalog /Pages 2 0 R >>");
-  object(2, `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(" ")}] /Count ${jpegs.length} >>`);
-  for (let i = 0; i < jpegs.length; i++) {
-    const bytes = await Bun.file(jpegs[i]!).bytes();
-    const meta = await sharp(bytes).metadata();
-    const [w, h] = [meta.width!, meta.height!];
-    const [pw, ph] = [(w * 72) / DPI, (h * 72) / DPI];
-    const id = pageIds[i]!;
-    const content = `q ${pw.toFixed(2)} 0 0 ${ph.toFixed(2)} 0 0 cm /Im0 Do Q`;
-    object(id, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pw.toFixed(2)} ${ph.toFixed(2)}] /Resources << /XObject << /Im0 ${id + 1} 0 R >> >> /Contents ${id + 2} 0 R >>`);
-    object(id + 1, [bytes], `<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /ColorSpace /${meta.channels === 1 ? "DeviceGray" : "DeviceRGB"} /BitsPerComponent 8 /Filter /DCTDecode /Length ${bytes.length} >>`);
-    object(id + 2, [new TextEncoder().encode(content)], `<< /Length ${content.length} >>`);
-  }
-  const xref = length;
-  const count = 3 + jpegs.length * 3;
-  push(`xref\n0 ${count}\n0000000000 65535 f \n${Array.from({ length: count - 1 }, (_, i) => `${String(offsets[i + 1]).padStart(10, "0")} 00000 n \n`).join("")}`);
-  push(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  return Buffer.concat(parts);
+async function imageOnlyPdfOf(jpegs: string[]): Promise<Uint8Array> {
+  return imageOnlyPdf(await Promise.all(jpegs.map((jpeg) => Bun.file(jpeg).bytes())), DPI);
 }
 
 /** pageBody: an image's markdown without what the image converter adds around the text (its file name as a heading, the metadata section) */
@@ -217,7 +181,7 @@ try {
   const totals = new Map(paths.flatMap((path) => MODES.map((mode) => [`${path}/${mode}`, emptyTotals()] as const)));
   for (const c of cases) {
     const pngs = await renderScans(c.pdf, join(dir, "scans"), "png");
-    const jpegPdf = PDF_PATH ? await imageOnlyPdf(await renderScans(c.pdf, join(dir, "scans"), "jpeg")) : null;
+    const jpegPdf = PDF_PATH ? await imageOnlyPdfOf(await renderScans(c.pdf, join(dir, "scans"), "jpeg")) : null;
     console.log(`${c.name} (${pngs.length} page${pngs.length === 1 ? "" : "s"})`);
     for (const path of paths) {
       for (const mode of MODES) {

@@ -7,7 +7,7 @@
 import { afterAll, expect, test } from "bun:test";
 import sharp from "sharp";
 import { makeConvertImage } from "../src/convert/image";
-import { ocrItems, wordChanges } from "../src/convert/ocrLayout";
+import { ocrItems, ocrLayoutMarkdown, wordChanges } from "../src/convert/ocrLayout";
 import type { ConvertInput } from "../src/convert/types";
 import { renderPdfPage } from "../src/tools/poppler";
 import { Tesseract } from "../src/tools/tesseract";
@@ -133,3 +133,48 @@ test("a scanned page's ruled table, whose notes wrap in their cells, is a table 
   const body = markdown.replace(/\n## Image metadata\n[\s\S]*$/, "").replace(/^# rainfall_ruled_table_scan\.png\n/, "");
   expect(wordChanges(body, ocr.last!.text)).toEqual({ lost: [], added: [] });
 }, 60_000);
+
+/**
+ * medicationPage: the words of a scanned report page as tesseract gives them at 150 dpi: a section
+ * title in 14 px capitals, body lines in a 14 px face (capitals 10 px tall), and a numbered list where, as on
+ * MarkItDown's MEDRPT scan, tesseract gave most words of each item one box 28 px tall (two lines'
+ * height) and only the number and a word or two their own.
+ */
+function medicationPage(): OcrResult {
+  const words: OcrResult["words"] = [];
+  const lineOf = (n: number, top: number, parts: [string, number][]) => {
+    let left = 60;
+    for (const [text, height] of parts) {
+      // a shared box starts above the line: its bottom is a line further down
+      words.push({ text, left, top: height > 20 ? top - 10 : top + (10 - height), width: text.length * 6, height, confidence: 0.95, line: `1/1/${n}`, paragraph: "1/1" });
+      left += text.length * 6 + 5;
+    }
+  };
+  // a 14 px body face: x-height 7 px, ascenders 10, descenders 3 more
+  const body = (text: string) => text.split(" ").map((word): [string, number] => [word, (/[A-Z0-9bdfhklt]/.test(word) ? 10 : 7) + (/[gjpqy]/.test(word) ? 3 : 0)]);
+  lineOf(1, 40, [["CURRENT", 14], ["MEDICATIONS", 14]]);
+  lineOf(2, 80, body("The patient takes the following medicines every day as prescribed by the clinic doctor at the last visit in March of this year"));
+  lineOf(3, 97, body("and reports no side effects from any of them since the doses were changed at the start of the winter season last year"));
+  lineOf(4, 130, [["1.", 10], ["Lisinopril", 13], ["10mg", 28], ["once", 28], ["daily", 28], ["for", 28], ["hypertension", 13]]);
+  lineOf(5, 150, [["2.", 10], ["Metformin", 10], ["500mg", 28], ["twice", 28], ["daily", 28], ["for", 28], ["diabetes", 28]]);
+  lineOf(6, 170, [["3.", 10], ["Aspirin", 13], ["81mg", 13], ["once", 28], ["daily", 28], ["for", 10], ["protection", 13]]);
+  // tesseract read "presents" as "p' its", "its" in a box of its own 6 px tall: a piece of a word, not the line's size
+  lineOf(7, 185, [...body("Patient"), ["its", 6], ...body("with persistent headaches occurring three or four times per week for the past six weeks")]);
+  lineOf(8, 200, body("Blood pressure and blood sugar are to be checked again at the next visit in three months from the date of this report"));
+  const text = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => words.filter((word) => word.line === `1/1/${n}`).map((word) => word.text).join(" ")).join("\n");
+  return { text, confidence: 0.95, words, width: 1240, height: 600 };
+}
+
+test("numbered items whose words tesseract gave one tall shared box are list items at the body's size, not headings; a piece of a word read as a word does not size its line", () => {
+  const items = ocrItems(medicationPage().words!, 72 / 150);
+  const sizeOf = (text: string) => items.find((item) => item.str.trim() === text)!.size;
+  expect(sizeOf("Metformin")).toBe(sizeOf("patient"));
+  expect(sizeOf("Lisinopril")).toBe(sizeOf("patient"));
+  expect(sizeOf("MEDICATIONS")).toBeGreaterThan(sizeOf("patient"));
+  expect(sizeOf("headaches")).toBe(sizeOf("patient"));
+
+  const markdown = ocrLayoutMarkdown(medicationPage(), 72 / 150)!;
+  expect(markdown).toMatch(/^#{1,3} CURRENT MEDICATIONS$/m);
+  expect(markdown).not.toMatch(/^#+ .*(Lisinopril|Metformin|Aspirin)/m);
+  expect(markdown).toMatch(/^2\. Metformin 500mg twice daily for diabetes$/m);
+});

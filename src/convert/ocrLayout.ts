@@ -10,7 +10,7 @@
  *   it holds exactly the OCR's words and shows a heading or a table the flat text does not.
  */
 import type { OcrResult, OcrWord } from "../tools/types";
-import { analyzePage, renderPages, type PdfTextItem } from "./pdfLayout";
+import { analyzePage, renderPages, type PageLayout, type PdfTextItem } from "./pdfLayout";
 import type { Rule } from "./pdfRules";
 
 /**
@@ -42,10 +42,42 @@ function median(values: number[]): number {
 }
 
 /**
+ * SHARED_BOX_RATIO: how much larger than a line's least size estimate a word's estimate may be and
+ * still be its own box. Letters measured against the wrong face err by a tenth or two (Times' x-height
+ * is 0.45 em, counted as 0.5); tesseract sometimes gives several words of a line one box as tall as
+ * two lines (MarkItDown's MEDRPT scan: "once" 28 px where "2." of the same size is 8 px), which sizes
+ * them two to five times over, and a numbered item of such words came out as a heading.
+ */
+const SHARED_BOX_RATIO = 1.5;
+
+/**
+ * ownBoxes: the words of a line (those with a letter or a digit) whose box is their own (see
+ * SHARED_BOX_RATIO): those sized within SHARED_BOX_RATIO of the line's least estimate. A shared box
+ * is always too tall, never too short, so the least estimate is the one to trust. `bodyPx`: the
+ * page's body size in pixels.
+ */
+function ownBoxes(line: OcrWord[], bodyPx: number): OcrWord[] {
+  const sized = line.filter(isSized);
+  // A speck read as a letter, or a piece of a word read as a word ("presents" as "p' its"), has a box
+  // smaller than any text's: the least is taken over words read with some confidence and sized at
+  // least the page's body size / SHARED_BOX_RATIO; none such (a line in small print): all its words.
+  const candidates = sized.filter((word) => word.confidence >= 0.5 && sizeEstimate(word) >= bodyPx / SHARED_BOX_RATIO);
+  if (!candidates.length) return sized;
+  const least = Math.min(...candidates.map(sizeEstimate));
+  return sized.filter((word) => sizeEstimate(word) >= least && sizeEstimate(word) <= least * SHARED_BOX_RATIO);
+}
+
+/** isSized: a word whose letters or digits say how tall its box is */
+const isSized = (word: OcrWord) => /[\p{L}\p{N}]/u.test(word.text) && word.height > 0;
+
+/** sizeEstimate: the font size a word's box says, in pixels (its height over the ems its letters span) */
+const sizeEstimate = (word: OcrWord) => word.height / wordEms(word.text);
+
+/**
  * ocrItems turns the words into layout items in points (`pointsPerPixel`: 72 / the read image's
- * dpi). Every word of a tesseract line gets the line's size (the median of its words' estimates,
- * rounded to half a point, as a font's size is) and baseline (the bottom of its words without
- * descenders), so the engine sees one line of one font rather than words off each other's baseline.
+ * dpi). Every word of a tesseract line gets the line's size (the median of the estimates of the words
+ * with their own box, rounded to half a point, as a font's size is) and baseline (the bottom of those
+ * words without descenders), so the engine sees one line of one font rather than words off each other's baseline.
  */
 export function ocrItems(words: OcrWord[], pointsPerPixel: number): PdfTextItem[] {
   const lines = new Map<string, OcrWord[]>();
@@ -54,12 +86,16 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number): PdfTextItem[
     if (line) line.push(word);
     else lines.set(word.line, [word]);
   }
+  // the page's body size: the median estimate over its words, most of which have their own box and are body text
+  const sized = words.filter(isSized);
+  const bodyPx = sized.length ? median(sized.map(sizeEstimate)) : 0;
   const items: PdfTextItem[] = [];
   for (const line of lines.values()) {
-    const sizes = line.map((word) => (wordEms(word.text) ? word.height / wordEms(word.text) : 0)).filter((size) => size > 0);
+    const own = ownBoxes(line, bodyPx);
+    const sizes = own.map(sizeEstimate);
     const sizePx = sizes.length ? median(sizes) : median(line.map((word) => word.height)) / ASCENDER_EM;
     const size = Math.max(1, Math.round(sizePx * pointsPerPixel * 2) / 2);
-    const flat = line.filter((word) => !DESCENDING.test(word.text));
+    const flat = own.filter((word) => !DESCENDING.test(word.text));
     const baselinePx = flat.length ? median(flat.map((word) => word.top + word.height)) : median(line.map((word) => word.top + word.height)) - DESCENDER_EM * sizePx;
     line.sort((a, b) => a.left - b.left);
     line.forEach((word, i) => {
@@ -130,6 +166,15 @@ const hasStructure = (markdown: string) => /^#{1,6} \S/m.test(markdown) || /^\|.
  * born-digital page's drawn rules.
  */
 export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = []): string | null {
+  return ocrLayoutPage(ocr, pointsPerPixel, page, rules)?.markdown ?? null;
+}
+
+/**
+ * ocrLayoutPage is ocrLayoutMarkdown with the page's layout beside its markdown, for a scanned PDF
+ * whose laid-out pages are rendered together (running headers and page numbers are seen by their
+ * repetition across pages, as on a born-digital PDF); null when ocrLayoutMarkdown's is.
+ */
+export function ocrLayoutPage(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = []): { markdown: string; layout: PageLayout } | null {
   if (!ocr.words?.length || !ocr.width || !ocr.height || !(pointsPerPixel > 0)) return null;
   if (ocr.confidence < MIN_LAYOUT_CONFIDENCE || textSpan(ocr.words) < PAGE_SPAN_HEIGHTS) return null;
   const items = ocrItems(ocr.words, pointsPerPixel);
@@ -142,5 +187,5 @@ export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page =
   // The one thing the layout may drop is what it drops on a born-digital page: the page number.
   const lost = rendered.removedLines > 0 ? changes.lost.filter((word) => !PAGE_NUMBER_WORD.test(word)) : changes.lost;
   if (lost.length || changes.added.length) return null;
-  return markdown;
+  return { markdown, layout };
 }

@@ -15,7 +15,7 @@ import { extractPageImages, listPdfImages, renderPdfPage, type PdfImageInfo } fr
 import { Semaphore } from "../tools/semaphore";
 import type { OcrResult } from "../tools/types";
 import { joinBlocks, tidyMarkdown } from "./markdown";
-import { ocrLayoutMarkdown } from "./ocrLayout";
+import { ocrLayoutPage } from "./ocrLayout";
 import { OCR_MAX_SIDE, prepareScan, type PreparedScan } from "./ocrPrep";
 import { metadataOnly } from "./ooxml";
 import { formatOcrText, renderPages, type OutlineEntry, type PageLayout } from "./pdfLayout";
@@ -134,10 +134,15 @@ async function extractAllPages(input: ConvertInput, ctx: ConvertContext, name: s
   return { total, facts: first.facts ?? { title: null, author: null, outline: [] }, pages: results.flat(), failedPages };
 }
 
-/** ScannedPage is a page read by OCR: tesseract's result and the page's markdown (laid out like a text page when it is page-like, see ocrLayout.ts). */
+/**
+ * ScannedPage is a page read by OCR: tesseract's result and the page's markdown (laid out like a
+ * text page when it is page-like, see ocrLayout.ts); `layout`: the laid-out page, rendered with its
+ * neighbours as text pages are, so running headers and page numbers go by repetition across pages.
+ */
 interface ScannedPage {
   ocr: OcrResult;
   markdown: string;
+  layout?: PageLayout;
 }
 
 /** ocrAll renders and OCRs every page in `pages` concurrently (bounded), keyed by page number. */
@@ -154,8 +159,8 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext,
           const scan = await scanOfPage(png, dpi, ctx.limits.maxPixels);
           ctx.signal.throwIfAborted();
           const ocr = await ctx.tools.ocr.recognize(scan.image, ctx.signal, { segmentation: scan.segmentation, dpi: scan.dpi });
-          const laidOut = scanLayout && scan.segmentation === "auto" && ocr.width ? ocrLayoutMarkdown(ocr, page.width / ocr.width, page.page, scan.rules) : null;
-          results.set(page.page, { ocr, markdown: laidOut ?? formatOcrText(ocr.text.trim()) });
+          const laidOut = scanLayout && scan.segmentation === "auto" && ocr.width ? ocrLayoutPage(ocr, page.width / ocr.width, page.page, scan.rules) : null;
+          results.set(page.page, laidOut ? { ocr, ...laidOut } : { ocr, markdown: formatOcrText(ocr.text.trim()) });
         } catch (error) {
           if (ctx.signal.aborted) throw error;
           if (error instanceof AppError && (error.code === "tool_unavailable" || error.code === "timeout")) throw error;
@@ -288,8 +293,12 @@ function assemble(pages: PageLayout[], ocr: Map<number, ScannedPage | Error>, fa
     if (result instanceof Error) warnings.push(`page ${page.page}: OCR failed (${result.message})`);
     const ocrChars = ocrText.replace(/\s+/g, "").length;
     if (result && !(result instanceof Error) && ocrChars > page.chars) {
-      flushRun();
-      parts.push(result.markdown);
+      // a laid-out scan joins the run of pages rendered together; tesseract's flat text stands alone
+      if (result.layout) run.push(result.layout);
+      else {
+        flushRun();
+        parts.push(result.markdown);
+      }
       reports.push({ page: page.page, method: "ocr", ocrQuality: result.ocr.confidence, chars: ocrChars });
       if (result.ocr.confidence < 0.6) warnings.push(`page ${page.page}: OCR confidence is low (${Math.round(result.ocr.confidence * 100)} %); check the text`);
       continue;
