@@ -1047,6 +1047,20 @@ ${paragraphs(2)}`));
     expect(main(articlePage(`${paragraphs()}<p>${sentence}</p>`))).toContain(sentence);
   });
 
+  test("a suggested citation of the post goes ('SUGGESTED CITATION Sauer, Heiko: ...', 'Zitiervorschlag: ...'); a sentence about citing stays", () => {
+    for (const citation of [
+      `<div class="citate"><span class="citate-sign">SUGGESTED&nbsp;CITATION&nbsp;</span> Brandt, Anna:<em> Boats in the Fog, ValleyBlog,</em> 2020/4/09, https://example.org/boats/.</div>`,
+      `<p>Zitiervorschlag: Brandt, Anna: Boote im Nebel, TalBlog, 9.4.2020.</p>`,
+      `<p>Cite this article as: Brandt A (2020) Boats in the fog. Valley Review 3:12.</p>`,
+    ]) {
+      const text = main(articlePage(`${paragraphs()}${citation}`));
+      expect(text).toContain(PARAGRAPHS[3]!);
+      expect(text).not.toContain("Brandt");
+    }
+    const sentence = "Suggested citation styles differ between the valley's two journals, and the ferryman never used either of them.";
+    expect(main(articlePage(`${paragraphs()}<p>${sentence}</p>`))).toContain(sentence);
+  });
+
   test("a sentence whose names link to tag pages stays; a filing line of tags ('veröffentlicht in X und getaggt als Y, Z') goes", () => {
     const html = articlePage(`<p><a href="/2018/12/05/profile/">Dee Dee Myers</a> — a White House press secretary for <a href="/tag/bill-clinton">Bill Clinton</a> — is exiting her role as communications head at studio <a href="/tag/warner-bros">Warner Bros</a>. after five years.</p>
 ${paragraphs()}

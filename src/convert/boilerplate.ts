@@ -926,6 +926,12 @@ const ENGAGE_HEADING_MAX_CHARS = 80;
 
 /** NOTICE_MAX_CHARS: a notice (copyright line, ad label, comment counter, filing line) is short (non-space characters) */
 const NOTICE_MAX_CHARS = 300;
+/**
+ * CITATION_NOTICE: the site's suggested citation of the post, a label then the reference
+ * ("SUGGESTED CITATION Sauer, Heiko: ...", "Zitiervorschlag: ...", "Cite this article as: ...");
+ * the label must be followed by a colon or by the author's name, so a sentence about citing stays.
+ */
+const CITATION_NOTICE = /^(?:suggested citation|zitiervorschlag|zitierhinweis|citation suggérée|cita sugerida|cite this (?:article|post|page) as|how to cite this (?:article|post|page))\s*(?::|\p{Lu}[\p{L}'’-]+,)/iu;
 /** SITE_NOTICE_MAX_CHARS: a site's disclosure or notice runs to a few sentences, no more */
 const SITE_NOTICE_MAX_CHARS = 800;
 /** RIGHTS_NOTICE: a copyright line in the languages of the pages seen ("© 2020 CBS Interactive Inc.", "Alle Rechte vorbehalten") */
@@ -988,7 +994,7 @@ function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   // (a wrapper of an article on sponsorship that says "this article is ... sponsored") is text.
   if (isConsentPlaceholder(text, s) || (text.length <= SITE_NOTICE_MAX_CHARS && isSiteNotice(lineText(el)))) return true;
   if (s.text > NOTICE_MAX_CHARS) return false;
-  if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text) || (s.text <= VIEW_COUNTER_MAX_CHARS && VIEW_COUNTER.test(text))) return true;
+  if (RIGHTS_NOTICE.test(text) || AD_LABEL.test(text) || COMMENT_NOTICE.test(text) || CITATION_NOTICE.test(text) || (s.text <= VIEW_COUNTER_MAX_CHARS && VIEW_COUNTER.test(text))) return true;
   if (isFilingRow(text)) return true;
   // A tags line: its label, then links to topic pages ("Themen: Pressefreiheit", "Tags: EU, Wahlen").
   const tagsLabel = TAGS_LABEL.exec(text);
