@@ -477,7 +477,6 @@ const OCR_UNSETTLED_CAP = 0.75;
 /** PRINT_STAMP: a line with a time of day and a page number, as printing systems stamp each page. */
 const PRINT_STAMP = /\b\d{1,2}:\d{2}(:\d{2})?\b[^]*\b(seite|page|pag|blatt|strona|pagina)\b\.?\s*:?\s*\d|\b(seite|page|pag|blatt|strona|pagina)\b\.?\s*:?\s*\d[^]*\b\d{1,2}:\d{2}(:\d{2})?\b/i;
 
-/** PARTY_NAME_LABEL: the label of a party's name inside its block. */
 /**
  * sideBySideOwner: "## Sprzedawca Nabywca" over "Nazwa: A Nazwa: B" (seller and buyer in two columns, one
  * line read across both): a heading that names two parties side by side gives a line's first name to the
@@ -496,8 +495,10 @@ function sideBySideOwner(candidate: Candidate, all: Candidate[], labels: FieldLa
   return false;
 }
 
+/** PARTIES: the concepts that name a party, which a heading over two side-by-side blocks may name both of */
 const PARTIES = new Set(["vendor", "customer"]);
 
+/** PARTY_NAME_LABEL: the label of a party's name inside its block. */
 const PARTY_NAME_LABEL = /^(name|company|company name|firma|firmenname|nom|raison sociale|naam|bedrijfsnaam|nombre|razon social|nome|ragione sociale|nazwa|nazwa firmy)$/;
 
 const isPartyField = (l: FieldLabels) => l.concept === "vendor" || l.concept === "customer";
