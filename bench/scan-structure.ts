@@ -72,7 +72,7 @@ async function renderScans(pdf: string, dir: string, format: "png" | "jpeg"): Pr
     .map((f) => join(dir, f));
 }
 
-/** imageOnlyPdf writes a PDF whose pages are the JPEGs alone (no text layer), each page the size of the image at DPI. */
+/** imageOnlyPdfOf writes a PDF whose pages are the JPEG files alone (no text layer), each page the size of the image at DPI. */
 async function imageOnlyPdfOf(jpegs: string[]): Promise<Uint8Array> {
   return imageOnlyPdf(await Promise.all(jpegs.map((jpeg) => Bun.file(jpeg).bytes())), DPI);
 }
