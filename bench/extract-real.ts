@@ -64,6 +64,7 @@ const FAMILIES: [string, string, { dir: string; env: string }?][] = [
   ["intl invoices", "invoices-intl.json", { dir: INVOICES_INTL_DIR, env: "BENCH_INVOICES_INTL_DIR" }],
   ["fresh invoices", "invoices-fresh.json"],
   ["fresh invoices 2", "invoices-fresh2.json"],
+  ["fresh invoices 3", "invoices-fresh3.json"],
   ["purchase orders", "purchase-orders.json"],
   ["forms", "forms.json"],
   ["contracts", "contracts.json"],
