@@ -115,7 +115,13 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
   // an MT940 statement's tags fix what each value is: read from its tag, it is settled
   const tagged = parent ? null : mt940Value(doc, labels, def.type);
   if (tagged) return cite(doc, tagged.value, 0.9, tagged.start, tagged.end);
-  const labelled = extractScalar(doc, def, labels, parent);
+  // a purchase order is issued by its buyer: a "Ship to" block there names where the goods go, not who orders them
+  const placer = !parent && labels.concept === "customer" && purchaseOrder(doc);
+  const labelled = extractScalar(doc, def, placer ? { ...labels, exact: new Set([...labels.exact].filter((p) => !DELIVERY_LABEL.test(p))) } : labels, parent);
+  if (placer && !labelled) {
+    const issuer = findIssuer(doc);
+    if (issuer) return cite(doc, issuer.name, Math.min(issuer.confidence, ORDER_PLACER_CAP), issuer.start, issuer.end);
+  }
   // an official form's number, title, year and agency stand in its header, unlabelled; a settled label still wins
   // a payment slip's "Currency / Amount" part says what is to pay
   if (!parent && def.type === "number" && (labels.concept === "total" || labels.nameWords.at(-1) === "amount")) {
@@ -130,6 +136,20 @@ function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, p
   if (fiscal && fiscal.confidence >= (labelled?.confidence ?? 0)) return cite(doc, fiscal.value, fiscal.confidence, fiscal.start, fiscal.end);
   return settleOcrDate(doc, labels, labelled ?? patternFallback(doc, def, labels) ?? NOT_FOUND);
 }
+
+/** ORDER_TITLE: a purchase order's title in the languages orders come in. */
+const ORDER_TITLE = /^(?:[\p{L}&.,' -]{0,60}\s)?(purchase order|order form|bestellung|bon de commande|orden de compra|ordine d'acquisto|ordine di acquisto|pedido de compra|inkooporder|zam[óo]wienie)\b/iu;
+
+/** purchaseOrder says whether the document is a purchase order: its title, among its first lines, says so. */
+function purchaseOrder(doc: ParsedDocument): boolean {
+  return doc.lines.filter((l) => l.plain).slice(0, 4).some((l) => ORDER_TITLE.test(l.plain));
+}
+
+/** DELIVERY_LABEL: a customer label that names where goods are delivered ("ship to", "Lieferadresse"), not who ordered them. */
+const DELIVERY_LABEL = /^(ship to|deliver to|lieferadresse|adresse de livraison)$/;
+
+/** ORDER_PLACER_CAP: the most an order's buyer read as its issuer gets (the role is inferred from the title, unsettled). */
+const ORDER_PLACER_CAP = 0.75;
 
 /**
  * settleOcrDate: an OCR-read date is settled when the page prints it twice (again inside an invoice
@@ -814,8 +834,8 @@ const PROVIDER_WORDS = new Set(["provider", "licensor", "offeror", "company"]);
 /** DOC_TITLE: lines that name the kind of document, not its issuer. */
 const DOC_TITLE = /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung)\b/i;
 
-/** OTHER_DATE_WORD: words that name a date other than the document's own (due, delivery, expiry) on the line before a date. */
-const OTHER_DATE_WORD = /\b(due|payment|pay by|deliver(y|ed)?|ship(ped|ping)?|expir\w*|valid|birth|f[aä]llig\w*|zahlbar|liefer\w*|[eé]ch[eé]ance|livraison|vervaldatum|levering|vencimiento|entrega|scadenza|consegna|vencimento|termin)\b/i;
+/** OTHER_DATE_WORD: words that name a date other than the document's own (due, delivery, expiry, a bill's next meter reading) on the line before a date. */
+const OTHER_DATE_WORD = /\b(due|payment|pay by|next|scheduled|read|reading|meter|deliver(y|ed)?|ship(ped|ping)?|expir\w*|valid|birth|f[aä]llig\w*|zahlbar|liefer\w*|[eé]ch[eé]ance|livraison|vervaldatum|levering|vencimiento|entrega|scadenza|consegna|vencimento|termin)\b/i;
 
 /** patternFallback finds an unlabelled value by its shape: the only way left, so never confident. */
 function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: FieldLabels): FieldOutcome | null {

@@ -58,6 +58,12 @@ export const CONCEPTS: Record<string, string[]> = {
   payment_terms: ["terms", "payment terms", "net terms"],
 };
 
+/**
+ * OTHER_EVENT_DATE: words that make a date label another event's date on a bill ("Next scheduled read date",
+ * "Meter read on"): label words, so that the line's longer label is read and names no issue date.
+ */
+const OTHER_EVENT_DATE = ["next", "scheduled", "read", "reading", "meter"];
+
 /** EXCLUDED: words that, in a label, mean it is not the concept (a "Total Points" is no total). */
 const EXCLUDED: Record<string, string[]> = {
   total: [
@@ -68,7 +74,7 @@ const EXCLUDED: Record<string, string[]> = {
   date: [
     "due", "birth", "delivery", "ship", "start", "end", "expiry", "expiration", "print", "printed", "liefer", "lieferdatum", "leistungsdatum", "livraison", "echeance", "prestation", "debut", "fin",
     "fallig", "falligkeit", "vervaldatum", "levering", "leverdatum", "vencimiento", "scadenza", "entrega", "consegna", "bestellung", "stylesheet", "version", "geburtsdatum", "zahlbar", "skonto", "payment",
-    "associee", "associated", "related", "original", "preceding", "previous", "corrected", "ursprungliche", "ursprunglichen",
+    "associee", "associated", "related", "original", "preceding", "previous", "corrected", "ursprungliche", "ursprunglichen", ...OTHER_EVENT_DATE,
   ],
   tax: ["rate", "id", "number", "registration"],
   // "N° DE FACTURE ASSOCIÉE", "Original invoice number": the number of another invoice this one refers to
@@ -278,7 +284,7 @@ let conceptWords: Set<string> | null = null;
 /** labelVocabulary collects every word that may be part of a label, for splitting "A: x B C: y". */
 export function labelVocabulary(extra: Iterable<string>): Set<string> {
   if (!conceptWords) {
-    conceptWords = new Set<string>(["number", "date", "id", "code", "reference", "no", "total", "amount", "name", "due", "address", ...INCLUSIVE, ...CURRENCY_WORDS, "excluding", "exclusive", "excl"]);
+    conceptWords = new Set<string>(["number", "date", "id", "code", "reference", "no", "total", "amount", "name", "due", "address", ...INCLUSIVE, ...CURRENCY_WORDS, "excluding", "exclusive", "excl", ...OTHER_EVENT_DATE]);
     for (const phrases of Object.values(CONCEPTS)) for (const p of phrases) for (const w of p.split(" ")) conceptWords.add(w);
   }
   const vocab = new Set(conceptWords);

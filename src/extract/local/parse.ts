@@ -391,8 +391,24 @@ function headerRowCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) =
   }
 }
 
-/** parseDocument reads the markdown into lines, tables and label/value candidates. */
-export function parseDocument(markdown: string, vocab: Set<string>): ParsedDocument {
+/**
+ * CONVERTER_METADATA: the section the image converter appends after the text it read (`## Image metadata`,
+ * then `- **Date taken:** ...` lines): the photo's format, size and camera date, not the document's content.
+ */
+const CONVERTER_METADATA = /\n#{1,6}\s+image metadata\s*\n(?:\s*\n|\s*- \*\*[^*\n]+:\*\*[^\n]*\n?)*$/i;
+
+/** documentText is the markdown without the image converter's metadata section (a prefix, so offsets hold). */
+export function documentText(markdown: string): string {
+  const m = markdown.match(CONVERTER_METADATA);
+  return m && m.index !== undefined ? markdown.slice(0, m.index) : markdown;
+}
+
+/**
+ * parseDocument reads the markdown into lines, tables and label/value candidates. The image converter's
+ * metadata section is left out: a photo's camera date is not the purchase's (a receipt photographed weeks later).
+ */
+export function parseDocument(source: string, vocab: Set<string>): ParsedDocument {
+  const markdown = documentText(source);
   const lines = splitLines(markdown);
   const sections = sectionsOf(lines);
   const tables = parseTables(lines, sections);

@@ -19,7 +19,7 @@ export interface Issuer {
   end: number;
 }
 
-/** LEGAL_FORM_WORDS: company forms written in any case (GmbH, SARL, Sdn Bhd, ...). */
+/** LEGAL_FORM_WORDS: company forms written in any case (GmbH, SARL, Sdn Bhd, Sp. z o.o., ...). */
 const LEGAL_FORM_WORDS = /(?<![\p{L}])(gmbh|sarl|s\.a\.r\.l\.?|sdn\.? ?bhd\.?|bhd\.?|s\/b|limited|corporation|incorporated|enterprises?|trading|sp\. ?z ?o\.? ?o\.?|s\.r\.l\.?|s\.p\.a\.?|pte\.? ltd\.?|gmbh & co\.? kg)(?![\p{L}])/iu;
 /** LEGAL_FORM_CAPS: short company forms, only as written (AG, SA, Ltd, Inc, B.V.). */
 const LEGAL_FORM_CAPS = /(?<![\p{L}])(AG|SA|SAS|SE|KG|OHG|UG|BV|B\.V\.|NV|N\.V\.|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|LLP|PLC|Co\.|CO\.|Lda|S\.L\.|S\.A\.)(?![\p{L}])/u;
@@ -47,6 +47,9 @@ const NOT_A_NAME =
 const FIELD_WORDS =
   /(?<!\p{L})(qty|quantity|description|amount|cash|cashier|cash[lt]er|casheer|change|shopping|tq|visit|terima|kasih|sub-?total|subtotal|total|price|item|items|discount|rounding|tax|gst|vat|thank|welcome|counter|operator|salesperson|served|member|points|menge|preis|betrag|summe|montant|prix|quantit[eé])(?!\p{L})/iu;
 
+/** FIELD_LINE: a line that opens with a label of one or two words and its colon, then a value ("TOKEN: CTI", "Cashier : ANN"). */
+const FIELD_LINE = /^\p{L}[\p{L}.#]*(?:\s\p{L}[\p{L}.#]*)?\s?[:;]\s*\S/u;
+
 /** SEPARATORS: how a sender line separates name, street and town. */
 const SEPARATORS = /\s+[·•●|]\s+|\s+[-–]\s+/;
 
@@ -61,8 +64,8 @@ export function nameLike(text: string): boolean {
   if (!/\p{L}{3,}/u.test(t)) return false;
   // a table header or a field of the document ("Item Qty Total", "CASH", "Sub-total")
   if (FIELD_WORDS.test(t)) return false;
-  // OCR noise: most words one or two letters long
-  const words = t.split(/\s+/);
+  // OCR noise: most words one or two letters long (a legal form counts as one word, whose short parts, "Sp. z o.o.", are no noise)
+  const words = t.replace(LEGAL_FORM_WORDS, " Form ").trim().split(/\s+/);
   const short = words.filter((w) => w.replace(/[^\p{L}]/gu, "").length <= 2).length;
   if (words.length >= 3 && short > words.length / 2) return false;
   if (addressLike(t)) return false;
@@ -88,7 +91,7 @@ function addressLike(t: string): boolean {
 const REGISTRATION = /^\(?\s*\d(?:\s?\d){4,11}\s?-?\s?[A-Z]\s*[)}\]]?$|\b(reg\.?|registration|company|co\.)\s*(no|nr|number)\b|\b(gst|vat|ust-?id|tva|btw|siret|siren|abn|tax id)\b|\(\d{4,}-[A-Z][)}\]]/i;
 
 /** TRAILING_TITLE: the document's title closing a letterhead's line, in capitals ("Stanford Plumbing & Heating INVOICE"). */
-const TRAILING_TITLE = /\s+(?:TAX INVOICE|INVOICE|RECEIPT|RECHNUNG|FACTURE|FACTUUR|FACTURA|FATTURA|FATURA|FAKTURA|QUOTATION|QUOTE|STATEMENT)$/;
+const TRAILING_TITLE = /\s+(?:TAX INVOICE|INVOICE|PURCHASE ORDER|RECEIPT|RECHNUNG|FACTURE|FACTUUR|FACTURA|FATTURA|FATURA|FAKTURA|QUOTATION|QUOTE|STATEMENT)$/;
 
 /** withoutTitle drops the document's title a letterhead's name runs into ("Stanford Plumbing & Heating INVOICE" -> "Stanford Plumbing & Heating"). */
 function withoutTitle(name: string): string {
@@ -252,6 +255,8 @@ function mentionsOf(lines: Line[], ocr: boolean): Mention[] {
   lines.forEach((line, index) => {
     if (!line.plain) return;
     const pieces = line.isTable ? line.text.split("|").map((c) => c.trim()).filter(Boolean) : [line.plain];
+    // "TOKEN: CTI", "TABLE: 12": a field's label and its value on a line of their own name no one
+    if (!line.isTable && FIELD_LINE.test(line.plain)) return;
     for (const piece of pieces) {
       const segments = piece.split(SEPARATORS);
       // "Name · Street 17 · 12345 Town": the sender line above the address window
