@@ -621,15 +621,7 @@ function coerce(candidate: Candidate, def: FieldDefinition, labels: FieldLabels,
     const lines = parent && labelScore(candidate.label, parent) > 0 ? candidate.block.slice(1) : candidate.block;
     return lines.length ? { value: lines.join(", "), quality: 0.85 } : null;
   }
-  const coerced = coerceText(candidate.value, def, labels, mark);
-  // "Numer faktury / 2/11/2023", "Invoice No: 7/03/2024": a date-shaped value is refused as a document
-  // number ("Date de facture 16/11/2017"), unless its label says number and not date; still in doubt
-  if (!coerced && def.type === "string" && isIdField(labels) && NUMBER_NOT_DATE_LABEL(candidate.label)) {
-    const text = cleanText(candidate.value);
-    const d = parseDate(text);
-    if (d && d.index === 0 && d.text.length === text.length) return { value: text, quality: 0.8 };
-  }
-  return coerced;
+  return coerceText(candidate.value, def, labels, mark, candidate.label);
 }
 
 /** NUMBER_NOT_DATE_LABEL: a label that names a number ("Numer faktury", "Invoice No", "N° de facture") and no date. */
@@ -640,8 +632,11 @@ const NUMBER_NOT_DATE_LABEL = (label: string): boolean => {
     : false;
 };
 
-/** coerceText turns a value's text into the field's type, or null when it does not fit. */
-export function coerceText(raw: string, def: FieldDefinition, labels: FieldLabels, mark: DecimalMark = null): Coerced | null {
+/**
+ * coerceText turns a value's text into the field's type, or null when it does not fit. label: the document's
+ * label the value was read under ("" when none), which may say what a value of doubtful shape is.
+ */
+export function coerceText(raw: string, def: FieldDefinition, labels: FieldLabels, mark: DecimalMark = null, label = ""): Coerced | null {
   const text = cleanText(raw);
   if (!text) return null;
   switch (def.type) {
@@ -664,14 +659,14 @@ export function coerceText(raw: string, def: FieldDefinition, labels: FieldLabel
       return b === null ? null : { value: b, quality: 1 };
     }
     case "string":
-      return coerceString(text, def, labels);
+      return coerceString(text, def, labels, label);
     default:
       return null;
   }
 }
 
 /** coerceString reads emails, phones, URLs, currencies, dates (as written), IDs and enums out of a value. */
-function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): Coerced | null {
+function coerceString(text: string, def: FieldDefinition, labels: FieldLabels, label: string): Coerced | null {
   if (def.enum) return matchEnum(text, def.enum as string[]);
   const words = labels.nameWords;
   if (labels.concept === "email" || words.includes("email")) return wrap(firstMatch(EMAIL_RE, text));
@@ -686,9 +681,11 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels): 
     const implausible = +d.iso.slice(0, 4) > new Date().getUTCFullYear() + 10;
     return { value: d.text, quality: (d.text.length >= text.length - 3 ? 1 : 0.9) * (implausible ? 0.6 : 1), openDateOrder: d.ambiguous };
   }
-  // "Date de facture 16/11/2017": a date is not a document number
+  // "Date de facture 16/11/2017": a date is not a document number, unless the label says number and not date
+  // ("Numer faktury / 2/11/2023", "Invoice No: 7/03/2024"): then the whole value is the number, still in doubt
   if (isIdField(labels)) {
     const d = parseDate(text);
+    if (d && d.index === 0 && d.text.length === text.length && NUMBER_NOT_DATE_LABEL(label)) return { value: text, quality: 0.8 };
     if (d && d.index === 0 && d.text.length >= text.length - 1) return null;
   }
   // "Facture du 11/12/2022 N° 4471-AB", "... N° 12 345 678 901 62,86 €": the identifier after the number's own word, not the date before it
