@@ -96,3 +96,29 @@ describe("a receipt's field lines", () => {
     expect(String(r.merchant!.value ?? "")).not.toMatch(/TOKEN|TABLE|CTI/);
   });
 });
+
+describe("an invoice whose fields are one row under column titles (OCR, no rules)", () => {
+  test("the title opening the first row names the value opening the second, unsettled", () => {
+    const md = "# scan.png\n\n# Fabrikam\n\nInvoice Number Invoice Date Due Date Amount\n\n7713520 2/11/2019 3/11/2019 $1,250.00\n";
+    const r = run(md, INVOICE, 0.93);
+    expect(r.invoice_number!.value).toBe("7713520");
+    expect(r.invoice_number!.confidence).toBeLessThan(0.8);
+  });
+
+  test("a first value that is a word, not a number, is not taken for the first title's", () => {
+    const md = "Invoice Number Customer Amount\n\nACME 7713520 $1,250.00\n";
+    expect(run(md, INVOICE, 0.93).invoice_number!.value).not.toBe("ACME");
+  });
+});
+
+describe("a receipt printed from a web browser", () => {
+  test("the date and time the browser stamps on top of the printout are not the purchase's", () => {
+    const md = "3/2/2022, 11:05 receipt-photo.png\n\nhttps://mail.example.com/u/0/#inbox/abc 1/1\n\n> [Image text] HARBOUR HARDWARE\n> 12/14/2021 4:31 PM\n> Hammer 12.99\n> Total 12.99\n";
+    expect(run(md, RECEIPT).date!.value).toBe("12/14/2021");
+  });
+
+  test("without a browser's footer, a date and time on top stay candidates", () => {
+    const md = "3/2/2022, 11:05 HARBOUR HARDWARE\nHammer 12.99\nTotal 12.99\n";
+    expect(run(md, RECEIPT).date!.value).toBe("3/2/2022");
+  });
+});

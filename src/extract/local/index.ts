@@ -831,6 +831,11 @@ const PROVIDER_WORDS = new Set(["provider", "licensor", "offeror", "company"]);
 /** DOC_TITLE: lines that name the kind of document, not its issuer. */
 const DOC_TITLE = /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung)\b/i;
 
+/** BROWSER_FOOTER: a web browser's print footer, the page's address and its page count ("https://mail.example.com/... 1/1"). */
+const BROWSER_FOOTER = /^\s*https?:\/\/\S+\s+\d{1,3}\/\d{1,3}\s*$/m;
+/** BROWSER_HEADER: a web browser's print header, the date and time of printing before the page's title ("11/10/2021, 16:42 receipt.png"). */
+const BROWSER_HEADER = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?\s+\d{1,2}:\d{2}(?:\s?[AP]M)?\b/i;
+
 /** OTHER_DATE_WORD: words that name a date other than the document's own (due, delivery, expiry, a bill's next meter reading) on the line before a date. */
 const OTHER_DATE_WORD = /\b(due|payment|pay by|next|scheduled|read|reading|meter|deliver(y|ed)?|ship(ped|ping)?|expir\w*|valid|birth|f[aä]llig\w*|zahlbar|liefer\w*|[eé]ch[eé]ance|livraison|vervaldatum|levering|vencimiento|entrega|scadenza|consegna|vencimento|termin)\b/i;
 
@@ -850,7 +855,9 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     if (labels.concept === "currency") return currencyOfAmounts(doc);
     if (labels.concept === "date" || (words.length === 1 && words[0] === "date")) {
       // a page with one date (written once or repeated) settles it (35 of 35 on the real sets); with several, the first is a guess
-      const dates = allDates(md);
+      // a page printed from a browser: the date and time heading it are the printing's, not the document's
+      const printedAt = BROWSER_FOOTER.test(md) ? doc.lines.find((l) => l.plain) : undefined;
+      const dates = allDates(md).filter((x) => !(printedAt && BROWSER_HEADER.test(printedAt.plain) && printedAt.start <= x.index && x.index < printedAt.end));
       // "TAXINV :G02-1550040 19/03/16 ... 18/03/18 09:03": of several dates, a receipt's own is the one its till stamps with the time
       const d = (doc.ocrQuality !== null ? dates.find((x) => followedByTime(md, x.index + x.text.length)) : undefined) ?? dates[0];
       if (!d) return null;

@@ -369,8 +369,9 @@ function titleCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => vo
  * headerRowCandidates reads a row of column titles over a row of values, as OCR prints a table without
  * its rules ("Codice Cliente Partita IVA Termini di Pagamento Data Documento Numero Documento" over
  * "1234A8C 1234567890 50 GG DF 10-02-2022 54321"): the title that ends the first row names the value
- * that ends the second, the next line or the line after one blank line. Only the last column is paired:
- * the words of the others cannot be told apart.
+ * that ends the second, the next line or the line after one blank line, and the title that opens the first
+ * names the value that opens the second. Only the outer columns are paired: the words of the others cannot be
+ * told apart.
  */
 function headerRowCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => void): void {
   for (let i = 0; i + 1 < lines.length; i++) {
@@ -380,12 +381,25 @@ function headerRowCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) =
     if (head.isTable || row.isTable || head.isHeading || !head.plain || !row.plain || /\d|:/.test(head.plain)) continue;
     const words = head.plain.replace(/\|/g, " ").split(/\s+/).filter(Boolean);
     if (words.length < 3 || words.length > 14) continue;
-    const value = row.plain.split(/[\s|]+/).filter(Boolean).at(-1)!.replace(/[.,;:]+$/, "");
-    if (!/\d/.test(value) || row.plain.split(/\s+/).length < 2) continue;
+    const tokens = row.plain.split(/[\s|]+/).filter(Boolean);
+    const value = tokens.at(-1)!.replace(/[.,;:]+$/, "");
+    if (tokens.length < 2) continue;
+    if (/\d/.test(value)) {
+      for (let n = Math.min(3, words.length - 1); n >= 2; n--) {
+        const label = words.slice(-n).join(" ");
+        if (conceptOf(normaliseLabel(label)) === null) continue;
+        add({ label, value, kind: "header-row", start: head.start, end: row.end, section: "" });
+        break;
+      }
+    }
+    // the first column too: the title that opens the first row names the value that opens the second, when that
+    // value is one word with a digit and the next word is another value ("34278587 6/18/2017 ..."), not its second word
+    const first = tokens[0]!.replace(/[.,;:]+$/, "");
+    if (!/\d/.test(first) || !/\d/.test(tokens[1]!)) continue;
     for (let n = Math.min(3, words.length - 1); n >= 2; n--) {
-      const label = words.slice(-n).join(" ");
+      const label = words.slice(0, n).join(" ");
       if (conceptOf(normaliseLabel(label)) === null) continue;
-      add({ label, value, kind: "header-row", start: head.start, end: row.end, section: "" });
+      add({ label, value: first, kind: "header-row", start: head.start, end: row.end, section: "" });
       break;
     }
   }
