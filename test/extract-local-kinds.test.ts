@@ -122,3 +122,19 @@ describe("a receipt printed from a web browser", () => {
     expect(run(md, RECEIPT).date!.value).toBe("3/2/2022");
   });
 });
+
+describe("a receipt's owner line", () => {
+  test("a 'LABEL: name' line whose name carries a legal form still names a company", () => {
+    const md = "# scan.jpg\n\nKOPI KITA\nDimiliki: Kopi Kita Enterprise Sdn Bhd\nNO. 3, JALAN MAWAR\nTOKEN: A12\nTotal 9.00\n";
+    expect(String(run(md, RECEIPT, 0.6).merchant!.value)).toMatch(/Kopi Kita/i);
+  });
+});
+
+describe("a hyphenated total label on OCR text", () => {
+  test("'Sub-Total' and 'Tax' without colons add up to the total, which settles it", () => {
+    const md = "# photo.jpg\n\nHARBOUR HARDWARE\n\n2 Hammer $24.00\nSub-Total $24.00\nTax $2.16\nTotal $26.16\n";
+    const r = run(md, RECEIPT, 0.93);
+    expect(r.total!.value).toBe(26.16);
+    expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+});

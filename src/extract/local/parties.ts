@@ -64,12 +64,16 @@ export function nameLike(text: string): boolean {
   if (!/\p{L}{3,}/u.test(t)) return false;
   // a table header or a field of the document ("Item Qty Total", "CASH", "Sub-total")
   if (FIELD_WORDS.test(t)) return false;
-  // OCR noise: most words one or two letters long (a legal form counts as one word, whose short parts, "Sp. z o.o.", are no noise)
-  const words = t.replace(LEGAL_FORM_WORDS, " Form ").trim().split(/\s+/);
-  const short = words.filter((w) => w.replace(/[^\p{L}]/gu, "").length <= 2).length;
-  if (words.length >= 3 && short > words.length / 2) return false;
+  // OCR noise: most words one or two letters long; a legal form's short parts ("Sp. z o.o.") are no noise, the form read as one word
+  if (mostlyShortWords(t) && mostlyShortWords(t.replace(LEGAL_FORM_WORDS, " Form "))) return false;
   if (addressLike(t)) return false;
   return true;
+}
+
+/** mostlyShortWords says whether most of three or more words are one or two letters long, as OCR noise reads. */
+function mostlyShortWords(text: string): boolean {
+  const words = text.trim().split(/\s+/);
+  return words.length >= 3 && words.filter((w) => w.replace(/[^\p{L}]/gu, "").length <= 2).length > words.length / 2;
 }
 
 /** STREET_WORDS: words of street addresses in the languages documents come in. */
@@ -255,8 +259,10 @@ function mentionsOf(lines: Line[], ocr: boolean): Mention[] {
   lines.forEach((line, index) => {
     if (!line.plain) return;
     const pieces = line.isTable ? line.text.split("|").map((c) => c.trim()).filter(Boolean) : [line.plain];
-    // "TOKEN: CTI", "TABLE: 12": a field's label and its value on a line of their own name no one
-    if (!line.isTable && FIELD_LINE.test(line.plain)) return;
+    // "TOKEN: CTI", "TABLE: 12": a field's label and its value on a line of their own name no one, unless the value
+    // is a company's name with its legal form ("Dimiliki: Banh Mi Cafe Sdn Bhd", owned by)
+    const field = line.isTable ? null : line.plain.match(FIELD_LINE);
+    if (field && !hasLegalForm(line.plain.slice(field[0].length - 1))) return;
     for (const piece of pieces) {
       const segments = piece.split(SEPARATORS);
       // "Name · Street 17 · 12345 Town": the sender line above the address window
