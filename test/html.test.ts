@@ -1323,6 +1323,44 @@ ${paragraphs(2)}
     expect(text).toContain("The council's flood report is online as a PDF: download the report.");
   });
 
+  test("a teaser's 'weiterlesen' button row with its reading time ('weiterlesen 5 Minuten') goes; a sentence that gives minutes beside a link stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p><a href="/story-2" class="list__more"><span>weiterlesen</span></a> <span class="list__read">5 Minuten</span></p>
+${paragraphs(2)}
+<p><a href="/story-3">Read more</a> <span>3 min read</span></p>
+<p>The crossing takes <a href="/timetable">about</a> 12 minutes.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toMatch(/weiterlesen|5 Minuten|Read more|3 min read/);
+    expect(text).toContain("The crossing takes about 12 minutes.");
+  });
+
+  test("a promotion set into the text goes: a link to another story between '>>' and '<<', a box that asks to click and register; a quote in » « and a sentence with 'click here' stay", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p><a href="/other-story">&gt;&gt; Ferryman retires after forty years on the river &lt;&lt;</a></p>
+${paragraphs(2)}
+<p><span class="linkbox"><strong>The Ferry Guide is now digital!</strong><a href="https://kiosk.example.com/register">Einfach hier klicken und für die digitale Ausgabe registrieren!</a></span></p>
+<p><a href="/quote">»Wir fahren wieder«, sagte der Fährmann am Montag.</a></p>
+<p>The timetable for the summer is <a href="/timetable">here, click here to see it</a>.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Ferryman retires");
+    expect(text).not.toContain("now digital");
+    expect(text).not.toContain("registrieren");
+    expect(text).toContain("»Wir fahren wieder«, sagte der Fährmann am Montag.");
+    expect(text).toContain("The timetable for the summer is here, click here to see it.");
+  });
+
+  test("a layout table of one comment counter under the entry ('Kommentare insgesamt: 0') goes; a data table of comment counts stays", () => {
+    const html = articlePage(`${paragraphs()}
+<table width="100%"><tr><td width="60%">Kommentare insgesamt: <b>0</b></td><td align="right"></td></tr></table>
+<table><tr><th>Month</th><th>Comments</th></tr><tr><td>May</td><td>12</td></tr><tr><td>June</td><td>30</td></tr></table>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Kommentare insgesamt");
+    expect(text).toContain("June");
+  });
+
   test("a lightbox button beside a picture ('Vergrößern', 'click to enlarge') goes with the caption that repeats the alt text; the picture stays, also when the button wraps it", () => {
     const html = articlePage(`${paragraphs(0, 2)}
 <div class="visual inline"><picture><img src="/fog.jpg" alt="The ferry at the eastern landing in the morning fog."></picture><div class="description"><a class="btn" href="/fog_original.jpg"><strong>Vergrößern</strong></a><strong class="title">The ferry at the eastern landing in the morning fog.</strong><div class="box"><span class="copy"></span></div></div></div>
