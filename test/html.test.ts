@@ -1373,6 +1373,37 @@ ${paragraphs(2)}`);
     expect(md.match(/The ferry at the eastern landing in the morning fog/g)).toHaveLength(1);
     expect(main(html)).toContain(PARAGRAPHS[3]!);
   });
+
+  test("a caption box that repeats the alt text and closes with a '©' credit paragraph goes with its credit; a box whose second paragraph says more stays", () => {
+    const alt = "The new ferry at the eastern landing on its first morning.";
+    const html = articlePage(`${paragraphs(0, 2)}
+<div><picture><img src="/ferry.jpg" alt="${alt}"></picture><div><p><a href="/ferry_original.jpg"><strong>Vergrößern</strong></a> <strong>${alt}</strong></p><p><span>© Jane Doe &amp; River Photos</span></p></div></div>
+${paragraphs(2)}
+<div><picture><img src="/pier.jpg" alt="The old pier before the floods in spring."></picture><div><p><strong>The old pier before the floods in spring.</strong></p><p>The council will rebuild the pier in stone next year, with a ramp for bicycles and a shelter for the waiting passengers.</p></div></div>`);
+    const md = markdown(html);
+    expect(md).toContain(`![${alt}](https://example.com/ferry.jpg)`);
+    expect(md.match(/The new ferry at the eastern landing/g)).toHaveLength(1);
+    expect(md).not.toContain("Jane Doe");
+    expect(main(html)).toContain("The council will rebuild the pier in stone next year");
+    expect(main(html)).toContain(PARAGRAPHS[3]!);
+    // Above the article's first paragraph, the same box is the lead written under the top picture.
+    const lead = "The ferry crossings resume on Monday after three weeks of floods, the council said, and the fares stay as they were.";
+    const top = articlePage(`<div><picture><img src="/top.jpg" alt="${lead}"></picture><div><p>${lead}</p><p>Foto: River Photos</p></div></div>
+${paragraphs()}`);
+    expect(main(top)).toContain(lead);
+  });
+
+  test("a step picture's toggle buttons ('Bild anzeigen', 'Bild schließen') go; the step's text and picture stay", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<ol><li><p>Fette den Boden der Springform mit etwas Butter ein.</p><div role="button" class="image-toggle"><span class="open">Bild anzeigen</span> <span class="close">Bild schließen</span></div><div class="step-image"><img src="/step1.jpg" alt="Die gefettete Springform"></div></li>
+<li><p>Heize den Ofen auf 180 °C vor und zeige das Bild anzeigen lassen den Gästen nicht.</p></li></ol>
+${paragraphs(2)}`);
+    const md = markdown(html);
+    expect(md).not.toMatch(/Bild anzeigen\s*Bild schließen|^Bild anzeigen$/m);
+    expect(md).toContain("Fette den Boden der Springform mit etwas Butter ein.");
+    expect(md).toContain("![Die gefettete Springform](https://example.com/step1.jpg)");
+    expect(md).toContain("zeige das Bild anzeigen lassen");
+  });
 });
 
 describe("main content: the article a page holds only in its data scripts", () => {

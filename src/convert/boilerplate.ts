@@ -219,9 +219,10 @@ function captionTest(root: DomNode, stats: Map<DomNode, TextStats>): (el: DomEle
 
 /**
  * ENLARGE: the words of a lightbox button beside a picture ("Vergrößern", "Zum Vergrößern bitte
- * anklicken", "Click to enlarge", "Agrandir", "Ampliar", "Powiększ"), at the start of a caption.
+ * anklicken", "Click to enlarge", "Agrandir", "Ampliar", "Powiększ"), at the start of a caption, or a
+ * step picture's toggle ("Bild anzeigen", "Bild schließen").
  */
-const ENLARGE = /^\s*(?:(?:zum |bild |foto )?vergrößern(?: bitte)?(?: (?:an)?klicken)?|(?:click (?:here )?to |)enlarge(?: image| photo| picture)?|view (?:larger|full[- ]size)(?: image)?|agrandir(?: l'image)?|ampliar(?: imagen| foto)?|powiększ(?: zdjęcie)?|ingrandisci|vergroten)\s*[:.]?\s*/i;
+const ENLARGE = /^\s*(?:(?:zum |bild |foto )?vergrößern(?: bitte)?(?: (?:an)?klicken)?|(?:click (?:here )?to |)enlarge(?: image| photo| picture)?|view (?:larger|full[- ]size)(?: image)?|bild (?:anzeigen|schließen)|(?:show|hide|close) (?:image|picture|photo)|agrandir(?: l'image)?|ampliar(?: imagen| foto)?|powiększ(?: zdjęcie)?|ingrandisci|vergroten)\s*[:.]?\s*/i;
 /** ENLARGE_MAX_CHARS: the longest lightbox button (non-space characters) */
 const ENLARGE_MAX_CHARS = 32;
 
@@ -263,7 +264,7 @@ function altCaptions(root: DomNode): Set<DomNode> {
         // A lightbox button in front of the caption ("Vergrößern Kommt das iPhone 14 ohne Notch?") is not its text.
         const text = normalizeSpace(next.textContent ?? "").toLowerCase().replace(ENLARGE, "");
         if (!text) continue;
-        if (countChars(text) <= altChars + ALT_CAPTION_EXTRA_CHARS && text.startsWith(alt) && next.querySelectorAll("img, picture, video, table, p + p").length === 0) found.add(next);
+        if (countChars(text) <= altChars + ALT_CAPTION_EXTRA_CHARS && text.startsWith(alt) && next.querySelectorAll("img, picture, video, table").length === 0 && (next.querySelectorAll("p + p").length === 0 || isCaptionThenCredits(next, root))) found.add(next);
         break;
       }
       const parent = node.parentNode as DomElement | null;
@@ -272,6 +273,29 @@ function altCaptions(root: DomNode): Set<DomNode> {
     }
   }
   return found;
+}
+
+/**
+ * isCaptionThenCredits: a caption box of paragraphs (its first the caption, as altCaptions found it)
+ * whose later paragraphs are each a picture's credit ("© Jon Prosser & Renders by Rian", "Foto: dpa"),
+ * set after the article's first paragraph. A box whose second paragraph says more (a product's
+ * description) is text, and so is one that holds the article's first paragraph: under the top
+ * picture, news sites write their lead as its caption (elespectador's "La Operación Orión ...").
+ */
+function isCaptionThenCredits(box: DomElement, root: DomNode): boolean {
+  const paragraphs = box.querySelectorAll("p");
+  if (paragraphs.length < 2) return false;
+  const all = (root as unknown as DomElement).querySelectorAll?.("p") ?? [];
+  for (let i = 0; i < all.length; i++) {
+    if (!normalizeSpace(all[i]!.textContent ?? "")) continue;
+    if (all[i] === paragraphs[0]) return false;
+    break;
+  }
+  for (let i = 1; i < paragraphs.length; i++) {
+    const text = normalizeSpace(paragraphs[i]!.textContent ?? "");
+    if (countChars(text) > PHOTO_CREDIT_MAX_CHARS || !(/^\s*(?:©|\(c\))/i.test(text) || PHOTO_CREDIT.test(text) || SOURCE_LINE.test(text))) return false;
+  }
+  return true;
 }
 
 /** inPictureFigure: the element sits (within three levels) in a <figure> that holds a picture. */
