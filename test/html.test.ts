@@ -1404,6 +1404,19 @@ ${paragraphs(2)}`);
     expect(md).toContain("![Die gefettete Springform](https://example.com/step1.jpg)");
     expect(md).toContain("zeige das Bild anzeigen lassen");
   });
+
+  test("an accordion's toggle ('Quellen ausblenden', 'Show sources') goes and the sources it opens stay; a sentence asking to show the sources stays", () => {
+    const html = articlePage(`${paragraphs()}
+<div class="citation js-accordion"><div class="citation__toggle js-accordion-toggle">Quellen ausblenden</div><div class="citation__content"><p>River Council (2021): Annual ferry report 2021, with the crossings of every month, page 12.</p></div></div>
+<div class="refs"><div class="toggle">Show sources</div></div>
+<p>Readers can ask the council to show the sources of the report.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Quellen ausblenden");
+    expect(text).not.toContain("Show sources");
+    expect(text).toContain("Annual ferry report 2021");
+    expect(text).toContain("Readers can ask the council to show the sources of the report.");
+  });
 });
 
 describe("main content: the article a page holds only in its data scripts", () => {

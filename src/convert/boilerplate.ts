@@ -820,6 +820,11 @@ const FOLLOW_PLACE = /\b(?:twitter|facebook|instagram|telegram|whatsapp|youtube|
  */
 const PRINT_ACTION = /^(?:(?:rezept|artikel|seite|beitrag|recipe|article|page|this page)\s+)?(?:drucken|ausdrucken|print(?:\s+(?:this|recipe|article|page)(?:\s+(?:article|page|recipe))?)?|drukuj|wydrukuj|imprimir|imprimer|stampa|afdrukken|skriv ut)(?:$|\s+(?:\S+\s+){0,3}(?:speichern|teilen|merken|save|share|pin)$)/i;
 const PRINT_MAX_CHARS = 40;
+/**
+ * TOGGLE_ACTION: the words of an accordion's toggle ("Quellen ausblenden", "Mehr anzeigen", "Show
+ * sources", "Hide details"): a block of only these words is a button, the box it opens stays
+ */
+const TOGGLE_ACTION = /^(?:(?:alle )?(?:quellen|quellenangaben|mehr|weniger|details|inhaltsverzeichnis|einzelnachweise)\s+(?:anzeigen|ausblenden|einblenden|verbergen|zeigen)|(?:show|hide) (?:all )?(?:sources|references|more|less|details|table of contents))\s*[+−-]?$/i;
 
 function isFollowUs(text: string): boolean {
   return FOLLOW_VERB.test(text) && FOLLOW_PLACE.test(text);
@@ -947,7 +952,7 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
   if (isMoreLink(el, s) || isPromotionLink(el, s)) return true;
   if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || ENGAGE_ASK.test(text)) return true;
-  if (s.text <= PRINT_MAX_CHARS && PRINT_ACTION.test(text)) return true;
+  if (s.text <= PRINT_MAX_CHARS && (PRINT_ACTION.test(text) || TOGGLE_ACTION.test(text))) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
   if (isRelatedLabel(text)) return true;
   return READ_ALSO.test(text) && s.linkText > 0;
