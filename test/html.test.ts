@@ -1361,6 +1361,16 @@ ${paragraphs(2)}
     expect(text).toContain("June");
   });
 
+  test("a CMS's entry row of a view counter and labels set apart by bars ('Aufrufe: 1120 | Hinzugefügt von: Posh | Rating: 0.0/0') goes; a sentence with a bar and a count stays", () => {
+    const html = articlePage(`${paragraphs()}
+<p>Aufrufe: 1120 | Hinzugefügt von: Posh | Rating: 0.0/0</p>
+<p>The ferry carried 1120 passengers in May | more than in any month before the floods.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Hinzugefügt von");
+    expect(text).toContain("The ferry carried 1120 passengers in May");
+  });
+
   test("a lightbox button beside a picture ('Vergrößern', 'click to enlarge') goes with the caption that repeats the alt text; the picture stays, also when the button wraps it", () => {
     const html = articlePage(`${paragraphs(0, 2)}
 <div class="visual inline"><picture><img src="/fog.jpg" alt="The ferry at the eastern landing in the morning fog."></picture><div class="description"><a class="btn" href="/fog_original.jpg"><strong>Vergrößern</strong></a><strong class="title">The ferry at the eastern landing in the morning fog.</strong><div class="box"><span class="copy"></span></div></div></div>
