@@ -1323,6 +1323,54 @@ ${paragraphs(2)}
     expect(text).toContain("The council's flood report is online as a PDF: download the report.");
   });
 
+  test("a teaser's 'weiterlesen' button row with its reading time ('weiterlesen 5 Minuten') goes; a sentence that gives minutes beside a link stays", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p><a href="/story-2" class="list__more"><span>weiterlesen</span></a> <span class="list__read">5 Minuten</span></p>
+${paragraphs(2)}
+<p><a href="/story-3">Read more</a> <span>3 min read</span></p>
+<p>The crossing takes <a href="/timetable">about</a> 12 minutes.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toMatch(/weiterlesen|5 Minuten|Read more|3 min read/);
+    expect(text).toContain("The crossing takes about 12 minutes.");
+  });
+
+  test("a promotion set into the text goes: a link to another story between '>>' and '<<', a box that asks to click and register; a quote in » « and a sentence with 'click here' stay", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<p><a href="/other-story">&gt;&gt; Ferryman retires after forty years on the river &lt;&lt;</a></p>
+${paragraphs(2)}
+<p><span class="linkbox"><strong>The Ferry Guide is now digital!</strong><a href="https://kiosk.example.com/register">Einfach hier klicken und für die digitale Ausgabe registrieren!</a></span></p>
+<p><a href="/quote">»Wir fahren wieder«, sagte der Fährmann am Montag.</a></p>
+<p>The timetable for the summer is <a href="/timetable">here, click here to see it</a>.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Ferryman retires");
+    expect(text).not.toContain("now digital");
+    expect(text).not.toContain("registrieren");
+    expect(text).toContain("»Wir fahren wieder«, sagte der Fährmann am Montag.");
+    expect(text).toContain("The timetable for the summer is here, click here to see it.");
+  });
+
+  test("a layout table of one comment counter under the entry ('Kommentare insgesamt: 0') goes; a data table of comment counts stays", () => {
+    const html = articlePage(`${paragraphs()}
+<table width="100%"><tr><td width="60%">Kommentare insgesamt: <b>0</b></td><td align="right"></td></tr></table>
+<table><tr><th>Month</th><th>Comments</th></tr><tr><td>May</td><td>12</td></tr><tr><td>June</td><td>30</td></tr></table>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Kommentare insgesamt");
+    expect(text).toContain("June");
+  });
+
+  test("a CMS's entry row of a view counter and labels set apart by bars ('Aufrufe: 1120 | Hinzugefügt von: Posh | Rating: 0.0/0') goes; a sentence with a bar and a count stays", () => {
+    const html = articlePage(`${paragraphs()}
+<p>Aufrufe: 1120 | Hinzugefügt von: Posh | Rating: 0.0/0</p>
+<p>The ferry carried 1120 passengers in May | more than in any month before the floods.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Hinzugefügt von");
+    expect(text).toContain("The ferry carried 1120 passengers in May");
+  });
+
   test("a lightbox button beside a picture ('Vergrößern', 'click to enlarge') goes with the caption that repeats the alt text; the picture stays, also when the button wraps it", () => {
     const html = articlePage(`${paragraphs(0, 2)}
 <div class="visual inline"><picture><img src="/fog.jpg" alt="The ferry at the eastern landing in the morning fog."></picture><div class="description"><a class="btn" href="/fog_original.jpg"><strong>Vergrößern</strong></a><strong class="title">The ferry at the eastern landing in the morning fog.</strong><div class="box"><span class="copy"></span></div></div></div>
@@ -1334,6 +1382,50 @@ ${paragraphs(2)}`);
     expect(md).not.toMatch(/Vergrößern|click to enlarge/i);
     expect(md.match(/The ferry at the eastern landing in the morning fog/g)).toHaveLength(1);
     expect(main(html)).toContain(PARAGRAPHS[3]!);
+  });
+
+  test("a caption box that repeats the alt text and closes with a '©' credit paragraph goes with its credit; a box whose second paragraph says more stays", () => {
+    const alt = "The new ferry at the eastern landing on its first morning.";
+    const html = articlePage(`${paragraphs(0, 2)}
+<div><picture><img src="/ferry.jpg" alt="${alt}"></picture><div><p><a href="/ferry_original.jpg"><strong>Vergrößern</strong></a> <strong>${alt}</strong></p><p><span>© Jane Doe &amp; River Photos</span></p></div></div>
+${paragraphs(2)}
+<div><picture><img src="/pier.jpg" alt="The old pier before the floods in spring."></picture><div><p><strong>The old pier before the floods in spring.</strong></p><p>The council will rebuild the pier in stone next year, with a ramp for bicycles and a shelter for the waiting passengers.</p></div></div>`);
+    const md = markdown(html);
+    expect(md).toContain(`![${alt}](https://example.com/ferry.jpg)`);
+    expect(md.match(/The new ferry at the eastern landing/g)).toHaveLength(1);
+    expect(md).not.toContain("Jane Doe");
+    expect(main(html)).toContain("The council will rebuild the pier in stone next year");
+    expect(main(html)).toContain(PARAGRAPHS[3]!);
+    // Above the article's first paragraph, the same box is the lead written under the top picture.
+    const lead = "The ferry crossings resume on Monday after three weeks of floods, the council said, and the fares stay as they were.";
+    const top = articlePage(`<div><picture><img src="/top.jpg" alt="${lead}"></picture><div><p>${lead}</p><p>Foto: River Photos</p></div></div>
+${paragraphs()}`);
+    expect(main(top)).toContain(lead);
+  });
+
+  test("a step picture's toggle buttons ('Bild anzeigen', 'Bild schließen') go; the step's text and picture stay", () => {
+    const html = articlePage(`${paragraphs(0, 2)}
+<ol><li><p>Fette den Boden der Springform mit etwas Butter ein.</p><div role="button" class="image-toggle"><span class="open">Bild anzeigen</span> <span class="close">Bild schließen</span></div><div class="step-image"><img src="/step1.jpg" alt="Die gefettete Springform"></div></li>
+<li><p>Heize den Ofen auf 180 °C vor und zeige das Bild anzeigen lassen den Gästen nicht.</p></li></ol>
+${paragraphs(2)}`);
+    const md = markdown(html);
+    expect(md).not.toMatch(/Bild anzeigen\s*Bild schließen|^Bild anzeigen$/m);
+    expect(md).toContain("Fette den Boden der Springform mit etwas Butter ein.");
+    expect(md).toContain("![Die gefettete Springform](https://example.com/step1.jpg)");
+    expect(md).toContain("zeige das Bild anzeigen lassen");
+  });
+
+  test("an accordion's toggle ('Quellen ausblenden', 'Show sources') goes and the sources it opens stay; a sentence asking to show the sources stays", () => {
+    const html = articlePage(`${paragraphs()}
+<div class="citation js-accordion"><div class="citation__toggle js-accordion-toggle">Quellen ausblenden</div><div class="citation__content"><p>River Council (2021): Annual ferry report 2021, with the crossings of every month, page 12.</p></div></div>
+<div class="refs"><div class="toggle">Show sources</div></div>
+<p>Readers can ask the council to show the sources of the report.</p>`);
+    const text = main(html);
+    expect(text).toContain(PARAGRAPHS[3]!);
+    expect(text).not.toContain("Quellen ausblenden");
+    expect(text).not.toContain("Show sources");
+    expect(text).toContain("Annual ferry report 2021");
+    expect(text).toContain("Readers can ask the council to show the sources of the report.");
   });
 });
 

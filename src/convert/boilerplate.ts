@@ -219,9 +219,10 @@ function captionTest(root: DomNode, stats: Map<DomNode, TextStats>): (el: DomEle
 
 /**
  * ENLARGE: the words of a lightbox button beside a picture ("Vergrößern", "Zum Vergrößern bitte
- * anklicken", "Click to enlarge", "Agrandir", "Ampliar", "Powiększ"), at the start of a caption.
+ * anklicken", "Click to enlarge", "Agrandir", "Ampliar", "Powiększ"), at the start of a caption, or a
+ * step picture's toggle ("Bild anzeigen", "Bild schließen").
  */
-const ENLARGE = /^\s*(?:(?:zum |bild |foto )?vergrößern(?: bitte)?(?: (?:an)?klicken)?|(?:click (?:here )?to |)enlarge(?: image| photo| picture)?|view (?:larger|full[- ]size)(?: image)?|agrandir(?: l'image)?|ampliar(?: imagen| foto)?|powiększ(?: zdjęcie)?|ingrandisci|vergroten)\s*[:.]?\s*/i;
+const ENLARGE = /^\s*(?:(?:zum |bild |foto )?vergrößern(?: bitte)?(?: (?:an)?klicken)?|(?:click (?:here )?to |)enlarge(?: image| photo| picture)?|view (?:larger|full[- ]size)(?: image)?|bild (?:anzeigen|schließen)|(?:show|hide|close) (?:image|picture|photo)|agrandir(?: l'image)?|ampliar(?: imagen| foto)?|powiększ(?: zdjęcie)?|ingrandisci|vergroten)\s*[:.]?\s*/i;
 /** ENLARGE_MAX_CHARS: the longest lightbox button (non-space characters) */
 const ENLARGE_MAX_CHARS = 32;
 
@@ -263,7 +264,7 @@ function altCaptions(root: DomNode): Set<DomNode> {
         // A lightbox button in front of the caption ("Vergrößern Kommt das iPhone 14 ohne Notch?") is not its text.
         const text = normalizeSpace(next.textContent ?? "").toLowerCase().replace(ENLARGE, "");
         if (!text) continue;
-        if (countChars(text) <= altChars + ALT_CAPTION_EXTRA_CHARS && text.startsWith(alt) && next.querySelectorAll("img, picture, video, table, p + p").length === 0) found.add(next);
+        if (countChars(text) <= altChars + ALT_CAPTION_EXTRA_CHARS && text.startsWith(alt) && next.querySelectorAll("img, picture, video, table").length === 0 && (next.querySelectorAll("p + p").length === 0 || isCaptionThenCredits(next, root))) found.add(next);
         break;
       }
       const parent = node.parentNode as DomElement | null;
@@ -272,6 +273,29 @@ function altCaptions(root: DomNode): Set<DomNode> {
     }
   }
   return found;
+}
+
+/**
+ * isCaptionThenCredits: a caption box of paragraphs (its first the caption, as altCaptions found it)
+ * whose later paragraphs are each a picture's credit ("© Jon Prosser & Renders by Rian", "Foto: dpa"),
+ * set after the article's first paragraph. A box whose second paragraph says more (a product's
+ * description) is text, and so is one that holds the article's first paragraph: under the top
+ * picture, news sites write their lead as its caption (elespectador's "La Operación Orión ...").
+ */
+function isCaptionThenCredits(box: DomElement, root: DomNode): boolean {
+  const paragraphs = box.querySelectorAll("p");
+  if (paragraphs.length < 2) return false;
+  const all = (root as unknown as DomElement).querySelectorAll?.("p") ?? [];
+  for (let i = 0; i < all.length; i++) {
+    if (!normalizeSpace(all[i]!.textContent ?? "")) continue;
+    if (all[i] === paragraphs[0]) return false;
+    break;
+  }
+  for (let i = 1; i < paragraphs.length; i++) {
+    const text = normalizeSpace(paragraphs[i]!.textContent ?? "");
+    if (countChars(text) > PHOTO_CREDIT_MAX_CHARS || !(/^\s*(?:©|\(c\))/i.test(text) || PHOTO_CREDIT.test(text) || SOURCE_LINE.test(text))) return false;
+  }
+  return true;
 }
 
 /** inPictureFigure: the element sits (within three levels) in a <figure> that holds a picture. */
@@ -796,6 +820,11 @@ const FOLLOW_PLACE = /\b(?:twitter|facebook|instagram|telegram|whatsapp|youtube|
  */
 const PRINT_ACTION = /^(?:(?:rezept|artikel|seite|beitrag|recipe|article|page|this page)\s+)?(?:drucken|ausdrucken|print(?:\s+(?:this|recipe|article|page)(?:\s+(?:article|page|recipe))?)?|drukuj|wydrukuj|imprimir|imprimer|stampa|afdrukken|skriv ut)(?:$|\s+(?:\S+\s+){0,3}(?:speichern|teilen|merken|save|share|pin)$)/i;
 const PRINT_MAX_CHARS = 40;
+/**
+ * TOGGLE_ACTION: the words of an accordion's toggle ("Quellen ausblenden", "Mehr anzeigen", "Show
+ * sources", "Hide details"): a block of only these words is a button, the box it opens stays
+ */
+const TOGGLE_ACTION = /^(?:(?:alle )?(?:quellen|quellenangaben|mehr|weniger|details|inhaltsverzeichnis|einzelnachweise)\s+(?:anzeigen|ausblenden|einblenden|verbergen|zeigen)|(?:show|hide) (?:all )?(?:sources|references|more|less|details|table of contents))\s*[+−-]?$/i;
 
 function isFollowUs(text: string): boolean {
   return FOLLOW_VERB.test(text) && FOLLOW_PLACE.test(text);
@@ -817,13 +846,47 @@ const DOWNLOAD_LINK = /\b(?:download\p{L}*|herunterladen|descarga\p{L}*|descarga
 const MORE_LINK_MAX_CHARS = 30;
 const DOWNLOAD_LINK_MAX_CHARS = 100;
 
-/** isMoreLink: the block's whole text is one link that reads MORE_LINK or offers a download. */
+/**
+ * READING_TIME: a teaser's reading time beside its "read more" link ("5 Minuten", "3 min read",
+ * "Lesezeit: 4 Min."), the only words such a button row adds to its link
+ */
+const READING_TIME = /^(?:(?:lesezeit|reading time|tiempo de lectura|temps de lecture)\s*:?\s*)?(?:ca\.\s*)?\d{1,3}\s*(?:min(?:uten?|utes?|s)?\.?|minuten?)(?:\s+(?:read|lesezeit|lesen|de lectura|de lecture))?$/i;
+
+/** isMoreLink: the block's whole text is one link that reads MORE_LINK (with at most a READING_TIME beside it) or offers a download. */
 function isMoreLink(el: DomElement, s: TextStats): boolean {
-  if (s.linkText !== s.text || s.text > DOWNLOAD_LINK_MAX_CHARS) return false;
+  if (s.text > DOWNLOAD_LINK_MAX_CHARS) return false;
   const links = el.querySelectorAll("a");
   if (links.length !== 1) return false;
   const text = normalizeSpace(links[0]!.textContent ?? "");
+  if (s.linkText !== s.text) {
+    const rest = normalizeSpace((el.textContent ?? "").replace(links[0]!.textContent ?? "", " "));
+    return s.linkText > 0 && MORE_LINK.test(text) && countChars(text) <= MORE_LINK_MAX_CHARS && READING_TIME.test(rest);
+  }
   return (s.text <= MORE_LINK_MAX_CHARS && MORE_LINK.test(text)) || DOWNLOAD_LINK.test(text);
+}
+
+/**
+ * ARROW_TEASER: a link to another story set between arrows or behind one (">> Wegen Corona: ... <<",
+ * "→ Die besten Tipps"): a block that is only such a link is a promotion set into the article, not
+ * its text. The arrow is followed by a space. A single "»" is not one: German quotes open with it,
+ * and computerbild's labels count its "» Zum Angebot: ..." line as the article's.
+ */
+const ARROW_TEASER = /^(?:>>|→|►|▶|➔|➜)\s/;
+
+/**
+ * SIGNUP_LINK: a link that asks to click and register, subscribe or order ("Einfach hier klicken und
+ * für das digitale DHB registrieren!", "Click here to subscribe"): the box it closes is the site's
+ * own promotion
+ */
+const SIGNUP_LINK = /\b(?:hier klicken|click here)\b.{0,60}\b(?:registrieren|anmelden|abonnieren|bestellen|register|subscribe|sign up)\b/i;
+
+/** isPromotionLink: the block's whole text is one link behind an arrow (ARROW_TEASER), or it closes with a SIGNUP_LINK. */
+function isPromotionLink(el: DomElement, s: TextStats): boolean {
+  const links = el.querySelectorAll("a");
+  if (links.length !== 1) return false;
+  const text = normalizeSpace(links[0]!.textContent ?? "");
+  if (s.linkText === s.text && s.text >= TEASER_MIN_CHARS && ARROW_TEASER.test(text)) return true;
+  return SIGNUP_LINK.test(text);
 }
 
 /**
@@ -887,9 +950,9 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   // A heading over the box is the box's title: "Unterstütze RosaMag!", "Artikel gefallen? Vergiss nicht zu teilen!"
   if (heading) return s.text <= ENGAGE_HEADING_MAX_CHARS && ENGAGE_ASK.test(text);
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
-  if (isMoreLink(el, s)) return true;
+  if (isMoreLink(el, s) || isPromotionLink(el, s)) return true;
   if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || ENGAGE_ASK.test(text)) return true;
-  if (s.text <= PRINT_MAX_CHARS && PRINT_ACTION.test(text)) return true;
+  if (s.text <= PRINT_MAX_CHARS && (PRINT_ACTION.test(text) || TOGGLE_ACTION.test(text))) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
   if (isRelatedLabel(text)) return true;
   return READ_ALSO.test(text) && s.linkText > 0;
@@ -982,7 +1045,8 @@ const FILING_TAG_CHARS = 30;
  */
 function isPageNotice(el: DomElement, stats: Map<DomNode, TextStats>): boolean {
   const tag = el.nodeName.toLowerCase();
-  if (tag !== "p" && tag !== "div" && tag !== "small" && tag !== "span" && tag !== "section") return false;
+  // A layout table of one short line ("Kommentare insgesamt: 0" in a CMS's table under the entry) is a block too.
+  if (tag !== "p" && tag !== "div" && tag !== "small" && tag !== "span" && tag !== "section" && tag !== "table") return false;
   const s = stats.get(el);
   if (!s || s.text === 0 || s.text > POSTED_LINE_MAX_CHARS) return false;
   if (tag !== "p" && el.querySelectorAll("p, ul, ol, table, h1, h2, h3, h4, h5, h6, blockquote, pre").length > 0) return false;
@@ -1090,7 +1154,7 @@ const FILING_ROW_PART_CHARS = 60;
 function isFilingRow(text: string): boolean {
   const parts = text.split(/\s[|•·]\s/).map((part) => part.trim()).filter(Boolean);
   if (parts.length < 2 || parts.some((part) => countChars(part) > FILING_ROW_PART_CHARS)) return false;
-  return parts.some((part) => isDateStamp(part) || SOURCE_LINE.test(part) || /©|\(c\)\s*\d{4}/i.test(part));
+  return parts.some((part) => isDateStamp(part) || SOURCE_LINE.test(part) || /©|\(c\)\s*\d{4}/i.test(part) || VIEW_COUNTER.test(part));
 }
 
 /** SENTENCE_GAP_WORDS: this many words between two links to tag or category pages make the line a sentence; a filing line has its labels there ("und getaggt als", "in", ",") */
