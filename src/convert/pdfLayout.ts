@@ -5,7 +5,8 @@
  * running headers, the body font size and the heading ranks are facts of the whole document.
  *
  *   analyzePage: items -> lines (segments split at cell-sized gaps; raised small numbers marked as
- *                footnote references) -> columns (a gutter) -> tables (aligned cells, wrapped cells)
+ *                footnote references) -> parts (a drawn rule dividing two parts of the page: Form
+ *                4868's Part I | Part II) -> columns (a gutter) -> tables (aligned cells, wrapped cells)
  *                and text blocks -> the page's footnotes taken out
  *   renderPages: running headers/footers dropped -> body size from prose -> headings (size rank,
  *                then section numbering, then bold in the body's size; not a page's main size,
@@ -17,7 +18,7 @@
  */
 import { gfmTable, heading, joinBlocks } from "./markdown";
 import { type CodeBlock, type CodeRun, codeBlock, codeMarkdown, codeRunEnd, codeRunsOf, continuesCode, joinCode, typewrittenPage } from "./pdfCode";
-import { hasRule, ruledGrids, type Rule, type RuledGrid } from "./pdfRules";
+import { hasRule, ruleDividers, ruledGrids, type Rule, type RuleDivider, type RuledGrid } from "./pdfRules";
 
 /** PdfTextItem is one run of text as pdf.js positions it. */
 export interface PdfTextItem {
@@ -182,25 +183,30 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   const chars = visible.reduce((sum, item) => sum + item.str.replace(/\s+/g, "").length, 0);
   if (typewrittenPage(visible)) for (const item of visible) delete item.mono;
   // Tables drawn with rules: their text is placed in the grid's cells, the rest laid out as text.
-  const ruled: LayoutBlock[] = [];
-  for (const grid of rules.length ? ruledGrids(rules) : []) {
+  const ruled: Array<{ table: LayoutBlock; x: number }> = [];
+  const dividers = rules.length ? columnDividers(ruleDividers(rules), visible, width) : [];
+  for (const grid of rules.length ? splitGrids(ruledGrids(rules), dividers) : []) {
     visible = splitAtRules(visible, grid);
     const inside = visible.filter((item) => inGrid(item, grid));
     const table = gridTable(grid, inside);
     if (!table) continue;
-    ruled.push(table);
+    ruled.push({ table, x: (grid.xs[0]! + grid.xs[grid.xs.length - 1]!) / 2 });
     const taken = new Set(inside);
     visible = visible.filter((item) => !taken.has(item));
   }
   const lines = buildLines(visible);
-  let blocks: LayoutBlock[] = [];
-  for (const column of readingOrder(lines, width)) blocks.push(...columnBlocks(column, width));
-  for (const table of ruled) {
-    blocks = blocks.flatMap((block) => splitAtTable(block, table));
-    const at = blocks.findIndex((block) => block.top >= table.top);
-    blocks.splice(at < 0 ? blocks.length : at, 0, table);
+  // Each part of the page (one part unless a ruled divider cuts it) is read on its own, its ruled tables placed among its blocks.
+  const parts = pageParts(lines, dividers);
+  const partBlocks = parts.map((part) => readingOrder(part.lines, width).flatMap((column) => (column.length ? columnBlocks(column, width) : [])));
+  for (const { table, x } of ruled) {
+    const middle = (table.top + table.bottom) / 2;
+    const k = Math.max(0, parts.findIndex((part) => x >= part.x1 && x < part.x2 && middle >= part.y1 && middle < part.y2));
+    const list = partBlocks[k]!.flatMap((block) => splitAtTable(block, table));
+    const at = list.findIndex((block) => block.top >= table.top);
+    list.splice(at < 0 ? list.length : at, 0, table);
+    partBlocks[k] = list;
   }
-  blocks = joinGroupRows(blocks);
+  let blocks = joinGroupRows(partBlocks.flat());
   const notes = takeFootnotes(blocks, height);
   if (notes.length) blocks = blocks.filter((block) => !notes.some((note) => note.block === block));
   resolveNoteMarks(blocks, new Set(notes.map((note) => note.label)));
@@ -208,6 +214,134 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   if (notes.length) layout.notes = notes.map(({ label, text }) => ({ label, text }));
   if (ruled.length || lines.filter((line) => line.segs.length >= 2).length >= 2) layout.tabular = true;
   return layout;
+}
+
+/** DIVIDER_SIDE_LINES: the fewest lines on each side of a ruled divider for it to divide two parts of the page */
+const DIVIDER_SIDE_LINES = 3;
+/** DIVIDER_SIDE_WIDTH: the narrowest a side's text may be, as a share of the page's width (a part of the page, as findGutter's columns) */
+const DIVIDER_SIDE_WIDTH = 0.25;
+/** DIVIDER_SHARED: the largest share of the baselines beside a lone rule (no row ruled up to it) that both sides may share: a table's rows share nearly all */
+const DIVIDER_SHARED = 0.5;
+
+/**
+ * columnDividers keeps the stretches of vertical rules (pdfRules.ts ruleDividers) that divide the
+ * page into two parts read one after the other, by the text beside them: no run crosses the rule,
+ * DIVIDER_SIDE_LINES lines or more lie on each side, and the sides are not rows of one table:
+ * - rows ruled up to the rule from both sides (Form 4868's Part I and Part II, each with its own
+ *   boxes, the rules between them ending at it) are two parts; rows ruled from one side only are
+ *   a cell that spans the other side's rows, one table;
+ * - a lone rule (no row ruled up to it, and not closed by rules across it above and below: a tall
+ *   row of a ruled table, its cells set at their tops, middles and bottoms) stands between two
+ *   columns when the columns' baselines are their own: no more than DIVIDER_SHARED of them shared
+ *   across it (a table ruled only between its columns has its cells side by side, row by row).
+ * Each side's text must be DIVIDER_SIDE_WIDTH of the page wide (a form's head boxes are narrower).
+ * A form set on a grid of one line pitch shares baselines across its parts too, which is why the
+ * rows ruled on both sides decide there, not the baselines.
+ */
+function columnDividers(candidates: RuleDivider[], items: PdfTextItem[], pageWidth: number): RuleDivider[] {
+  const kept = candidates.filter((divider) => {
+    const left: number[] = [];
+    const right: number[] = [];
+    const extent = { left: [Infinity, -Infinity], right: [Infinity, -Infinity] };
+    for (const item of items) {
+      if (item.y < divider.reachTop || item.y > divider.reachBottom) continue;
+      const side = item.x + item.width <= divider.x + 1 ? "left" : item.x >= divider.x - 1 ? "right" : null;
+      if (!side) return false;
+      if (item.y < divider.top || item.y > divider.bottom) continue;
+      (side === "left" ? left : right).push(item.y);
+      extent[side] = [Math.min(extent[side][0]!, item.x), Math.max(extent[side][1]!, item.x + item.width)];
+    }
+    // each side a part of the page, not a box in a form's head (its number beside its title)
+    if (extent.left[1]! - extent.left[0]! < DIVIDER_SIDE_WIDTH * pageWidth || extent.right[1]! - extent.right[0]! < DIVIDER_SIDE_WIDTH * pageWidth) return false;
+    const leftLines = baselines(left);
+    const rightLines = baselines(right);
+    if (leftLines.length < DIVIDER_SIDE_LINES || rightLines.length < DIVIDER_SIDE_LINES) return false;
+    if (divider.endsLeft > 0 || divider.endsRight > 0) return divider.endsLeft > 0 && divider.endsRight > 0;
+    // a lone rule between rules across above and below it is a column edge of one ruled row (cells anchored at their tops, middles, bottoms)
+    if (divider.boxed) return false;
+    const shared = leftLines.filter((y) => rightLines.some((other) => Math.abs(other - y) <= 1)).length;
+    return shared <= DIVIDER_SHARED * (leftLines.length + rightLines.length - shared);
+  });
+  // each part's head row, ruled across both parts above them, is read with its part
+  return kept.map((divider) => ({ ...divider, top: divider.reachTop, bottom: divider.reachBottom }));
+}
+
+/** baselines: the distinct values of `ys`, ascending, those within a point of the one before taken as one */
+function baselines(ys: number[]): number[] {
+  const out: number[] = [];
+  for (const y of [...ys].sort((a, b) => a - b)) if (!out.length || y - out[out.length - 1]! > 1) out.push(y);
+  return out;
+}
+
+/** PagePart: lines of a page read on their own, and the part of the page they lie in (x from x1 up to x2, baselines from y1 up to y2) */
+interface PagePart {
+  lines: RawLine[];
+  x1: number;
+  x2: number;
+  y1: number;
+  y2: number;
+}
+
+/**
+ * pageParts cuts a page's lines (top to bottom) at its dividers: the lines above a divider, those
+ * left of it, those right of it and those below, each part cut again at the dividers inside it.
+ * A page without dividers is one part.
+ */
+function pageParts(lines: RawLine[], dividers: RuleDivider[], bounds = { x1: -Infinity, x2: Infinity, y1: -Infinity, y2: Infinity }): PagePart[] {
+  const k = dividers.findIndex((d) => d.x > bounds.x1 && d.x < bounds.x2 && d.top >= bounds.y1 && d.bottom <= bounds.y2);
+  if (k < 0) return [{ lines, ...bounds }];
+  const divider = dividers[k]!;
+  const rest = dividers.filter((_, j) => j !== k);
+  const above = lines.filter((line) => line.y < divider.top);
+  const below = lines.filter((line) => line.y > divider.bottom);
+  const left: RawLine[] = [];
+  const right: RawLine[] = [];
+  for (const line of lines) {
+    if (line.y < divider.top || line.y > divider.bottom) continue;
+    const l = line.segs.filter((seg) => seg.x < divider.x);
+    const r = line.segs.filter((seg) => seg.x >= divider.x);
+    if (l.length) left.push(sideOf(line, l));
+    if (r.length) right.push(sideOf(line, r));
+  }
+  return [
+    ...pageParts(above, rest, { ...bounds, y2: divider.top }),
+    ...pageParts(left, rest, { ...bounds, x2: divider.x, y1: divider.top, y2: divider.bottom }),
+    ...pageParts(right, rest, { ...bounds, x1: divider.x, y1: divider.top, y2: divider.bottom }),
+    ...pageParts(below, rest, { ...bounds, y1: divider.bottom }),
+  ];
+}
+
+/**
+ * splitGrids cuts a ruled grid that a divider runs through into the rows above the divider, the
+ * part left of it, the part right of it and the rows below (in that order), each read as a grid
+ * of its own: two parts of a form side by side share their outer rules, so ruledGrids joins them.
+ */
+function splitGrids(grids: RuledGrid[], dividers: RuleDivider[]): RuledGrid[] {
+  const SNAP = 2;
+  const out: RuledGrid[] = [];
+  // a part's column edges are the rules drawn in it (a column edge of the rows above is none of its own)
+  const part = (grid: RuledGrid, x1: number, x2: number, y1: number, y2: number): RuledGrid | null => {
+    const drawn = (x: number) => grid.vertical.some((v) => Math.abs(v.x1 - x) <= SNAP && v.y2 > y1 + SNAP && v.y1 < y2 - SNAP);
+    const xs = grid.xs.filter((x) => x >= x1 - SNAP && x <= x2 + SNAP && (Math.abs(x - x1) <= SNAP || Math.abs(x - x2) <= SNAP || drawn(x)));
+    const ys = grid.ys.filter((y) => y >= y1 - SNAP && y <= y2 + SNAP);
+    return xs.length >= 2 && ys.length >= 2 ? { ...grid, xs, ys } : null;
+  };
+  for (const grid of grids) {
+    const [left, right, top, bottom] = [grid.xs[0]!, grid.xs[grid.xs.length - 1]!, grid.ys[0]!, grid.ys[grid.ys.length - 1]!];
+    const divider = dividers.find((d) => d.x > left + SNAP && d.x < right - SNAP && d.bottom > top + SNAP && d.top < bottom - SNAP);
+    if (!divider) {
+      out.push(grid);
+      continue;
+    }
+    const parts = [
+      part(grid, left, right, top, divider.top),
+      part(grid, left, divider.x, divider.top, divider.bottom),
+      part(grid, divider.x, right, divider.top, divider.bottom),
+      part(grid, left, right, divider.bottom, bottom),
+    ];
+    for (const p of parts) if (p) out.push(p);
+  }
+  return out;
 }
 
 /**
