@@ -508,3 +508,19 @@ describe("a sidebar at the left margin", () => {
     expect(md).not.toMatch(/^Name\nAddress/m);
   });
 });
+
+test("a paragraph cut by a page break goes on past the small print at the first page's foot (a citation line), which follows it", async () => {
+  // The way of PeerJ CS's first page (VESPA, bench/expected/pdf-born-digital): the introduction
+  // breaks off mid-sentence at the foot of the text, "How to cite this article ..." in 7 pt under
+  // it, and page 2 goes on in lower case. The citation line ran into page 2's paragraph.
+  const first = prose(12, 780, 10, 95);
+  const last = first[first.length - 1]!;
+  first[first.length - 1] = { ...last, text: `${last.text.slice(0, -1)} and Codeml` };
+  const md = await pagesMarkdown([
+    [...first, { font: "Times-Roman", size: 7, x: 57, y: 60, text: "How to cite this article Webb et al. (2017), VESPA. PeerJ Comput. Sci. 3:e118; DOI 10.7717/peerj-cs.118" }],
+    prose(8, 780, 10, 95, 5).map((run, i) => (i === 0 ? { ...run, text: `is part of ${run.text[0]!.toLowerCase()}${run.text.slice(1)}` } : run)),
+  ]);
+  expect(md).toMatch(/and Codeml is part of /);
+  expect(md).not.toMatch(/peerj-cs\.118 is part of/);
+  expect(md).toMatch(/\n\nHow to cite this article Webb et al\. \(2017\), VESPA\. PeerJ Comput\. Sci\. 3:e118; DOI 10\.7717\/peerj-cs\.118$/);
+});

@@ -2106,6 +2106,8 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   const out: string[] = [];
   let firstHeading: string | null = null;
   let openParagraph = false;
+  // openAt: the place in `out` of the paragraph that ended the last text block (the one a paragraph at the top of the next page goes on)
+  let openAt = 0;
   const notes: string[] = [];
   const usedLabels = new Set<string>();
   // The open list's levels: each item's left edge and the width of its marker, for nesting by indent.
@@ -2182,9 +2184,14 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
         listLevels = [];
       }
       if (firstOnPage && openParagraph && /^[a-z]/.test(paragraph) && out.length) {
-        out[out.length - 1] = joinWrapped(out[out.length - 1]!, paragraph);
+        out[openAt] = joinWrapped(out[openAt]!, paragraph);
+      } else if (openParagraph && isFootPrint(block, page, body)) {
+        // the page's small print at its foot (a first page's citation line, a licence) is set after the paragraph that runs on to the next page
+        out.push(paragraph);
+        continue;
       } else {
         out.push(paragraph);
+        openAt = out.length - 1;
       }
       openParagraph = !/[.!?:;"”)]$/.test(paragraph) && !isListItem(paragraph);
       firstOnPage = false;
@@ -2199,6 +2206,20 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   for (const table of joined) out[table.at] = gfmTable(table.rows);
   if (notes.length) out.push(notes.join("\n"));
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+/** FOOT_PRINT_SIZE, FOOT_PRINT_TOP: small print is under this share of the body size, at a page's foot below this share of its height */
+const FOOT_PRINT_SIZE = 0.8;
+const FOOT_PRINT_TOP = 0.85;
+
+/**
+ * isFootPrint: a text block is the page's small print at its foot (PeerJ's first page's "How to
+ * cite this article ...", a licence or copyright line): the page's last block, in print under
+ * FOOT_PRINT_SIZE of the body's, below FOOT_PRINT_TOP of the page's height. The paragraph above it
+ * may go on at the top of the next page; the small print is not part of it.
+ */
+function isFootPrint(block: Extract<LayoutBlock, { kind: "text" }>, page: PageLayout, body: number): boolean {
+  return page.blocks[page.blocks.length - 1] === block && block.size < FOOT_PRINT_SIZE * body && block.top > FOOT_PRINT_TOP * page.height;
 }
 
 /**
