@@ -524,3 +524,16 @@ test("a paragraph cut by a page break goes on past the small print at the first 
   expect(md).not.toMatch(/peerj-cs\.118 is part of/);
   expect(md).toMatch(/\n\nHow to cite this article Webb et al\. \(2017\), VESPA\. PeerJ Comput\. Sci\. 3:e118; DOI 10\.7717\/peerj-cs\.118$/);
 });
+
+test("a label, a colon and an amount in large bold print (an order's total) is a value, not a heading", async () => {
+  // The way of ORDER-X's totals box: "Total Amount Without VAT: 300,00 EUR" in a larger bold face
+  // among the order's labels, once the box is read apart from the delivery box beside it.
+  const md = await pagesMarkdown([[
+    { font: "Helvetica-Bold", size: 14, x: 57, y: 800, text: "Purchase Order" },
+    ...prose(6, 770, 10, 95),
+    { font: "Helvetica-Bold", size: 12, x: 57, y: 680, text: "Total Amount Without VAT: 300,00 EUR" },
+    ...prose(5, 650, 10, 95, 7),
+  ]]);
+  expect(md).toMatch(/^#+ Purchase Order$/m);
+  expect(md).toMatch(/^Total Amount Without VAT: 300,00 EUR$/m);
+});

@@ -2545,10 +2545,13 @@ function isTheoremLabel(text: string): boolean {
 /** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
 const SYMBOL_BULLET_START = /^[•◦▪▫‣●○■□➢►▸]\s/u;
 
+/** LABELLED_FIGURE: a label in words, a colon and a figure (an amount with its currency), as an invoice's total in large print is ("Total Amount Without VAT: 300,00 EUR", "Gesamtbetrag: 571,04 €"): a value, not a title (a time of day, "14:30:22", is no label) */
+const LABELLED_FIGURE = /^[^:]*\p{L}\)?\s?:\s*[-+−]?(?:[$€£]\s?)?\d[\d.,\u00a0\u2009 ]*(?:\s?(?:[A-Z]{3}|[$€£%]))?$/u;
+
 /**
  * isHeadingCandidate: a block in a size larger than the body's that reads as one title: up to three
  * lines, or up to six short ones that each wrap into the next (a paper's long title), and not a
- * caption or a bulleted item.
+ * caption, a bulleted item or a labelled figure.
  */
 function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
   if (block.kind !== "text" || body <= 0) return false;
@@ -2560,7 +2563,7 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
   // a long title in display type has short lines (60 characters a line at most; a form's line that wraps is longer)
   const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
   if ((block.lines.length > 3 || text.length > 200) && !long) return false;
-  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text)) return false;
+  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text) || LABELLED_FIGURE.test(text)) return false;
   return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text);
 }
 
@@ -2723,7 +2726,7 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
     const letters = text.replace(/[^\p{L}]/gu, "").length;
     if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text)) return false;
     if (numberedTitle(text)) return true;
-    if (text.length > 120 || /[.,;:!?]$/.test(text)) return false;
+    if (text.length > 120 || /[.,;:!?]$/.test(text) || LABELLED_FIGURE.test(text)) return false;
     return !startsListItem(text) || SECTION_NUMBER.test(text);
   };
   // From the end, so that a heading over a subheading is seen to be followed by a heading. A
