@@ -373,3 +373,29 @@ test("a table ruled only between its columns (no row rules) keeps its rows: the 
   expect(md).toContain("| On-road | Motor vehicles on public roads |");
   expect(md).toContain("| Area | Small sources taken together |");
 });
+
+test("a manual's example set as a ruled row, its source in a monospace face beside what it renders, reads as a listing and then its output (no heading)", async () => {
+  // The way of typst's package manuals (typst-wordometer, bench/expected/pdf-born-digital): a grid
+  // of two columns, the source in the left cell, the rendered result in the right, a rendered
+  // heading ("Not me", larger) among it on the source's lines.
+  const H = 842;
+  const runs: TypesetRun[] = [
+    { font: "Helvetica-Bold", size: 14, x: 70, y: H - 60, text: "Ways to exclude elements" },
+    { font: "Times-Roman", size: 11, x: 70, y: H - 80, text: "Elements can be left out of the count by their function or by a label." },
+    { font: "Courier", size: 8.8, x: 85, y: H - 110, text: "#word-count(exclude: heading, total => [" },
+    { font: "Courier", size: 8.8, x: 96, y: H - 122, text: "= Not me" },
+    { font: "Courier", size: 8.8, x: 96, y: H - 134, text: "One two three." },
+    { font: "Courier", size: 8.8, x: 96, y: H - 146, text: "#total.words words in all." },
+    { font: "Courier", size: 8.8, x: 85, y: H - 158, text: "])" },
+    { font: "Helvetica-Bold", size: 15, x: 381, y: H - 114, text: "Not me" },
+    { font: "Times-Roman", size: 11, x: 381, y: H - 130, text: "One two three." },
+    { font: "Times-Roman", size: 11, x: 381, y: H - 144, text: "5 words in all." },
+    { font: "Times-Roman", size: 11, x: 70, y: H - 190, text: "The count of the whole document is kept in a state." },
+  ];
+  const rule = (x1: number, t1: number, x2: number, t2: number): TypesetRule => ({ x1, y1: H - t1, x2, y2: H - t2 });
+  const rules = [rule(80, 98, 524, 98), rule(80, 166, 524, 166), rule(80, 98, 80, 166), rule(376, 98, 376, 166), rule(524, 98, 524, 166)];
+  const md = (await pageMarkdown(typesetPdf([runs], [rules]))).join("\n");
+  expect(md).toContain("```\n#word-count(exclude: heading, total => [\n  = Not me\n  One two three.\n  #total.words words in all.\n])\n```");
+  expect(md).not.toMatch(/^#+ Not me/m);
+  expect(md.indexOf("])\n```")).toBeLessThan(md.indexOf("5 words in all."));
+});

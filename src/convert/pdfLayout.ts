@@ -56,7 +56,7 @@ export interface LayoutLine {
 }
 
 export type LayoutBlock =
-  | { kind: "text"; lines: LayoutLine[]; size: number; top: number; bottom: number }
+  | { kind: "text"; lines: LayoutLine[]; size: number; top: number; bottom: number; rendered?: boolean }
   | { kind: "table"; rows: string[][]; size: number; top: number; bottom: number; columns?: ColumnEdge[] }
   | CodeBlock;
 
@@ -184,20 +184,27 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   if (typewrittenPage(visible)) for (const item of visible) delete item.mono;
   // Tables drawn with rules: their text is placed in the grid's cells, the rest laid out as text.
   const ruled: Array<{ table: LayoutBlock; x: number }> = [];
-  const dividers = rules.length ? columnDividers(ruleDividers(rules), visible, width) : [];
+  const dividers: PageDivider[] = rules.length ? columnDividers(ruleDividers(rules), visible, width) : [];
   for (const grid of rules.length ? splitGrids(ruledGrids(rules), dividers) : []) {
     visible = splitAtRules(visible, grid);
     const inside = visible.filter((item) => inGrid(item, grid));
     const table = gridTable(grid, inside);
-    if (!table) continue;
+    if (!table) {
+      dividers.push(...exampleDividers(grid, inside));
+      continue;
+    }
     ruled.push({ table, x: (grid.xs[0]! + grid.xs[grid.xs.length - 1]!) / 2 });
     const taken = new Set(inside);
     visible = visible.filter((item) => !taken.has(item));
   }
-  const lines = buildLines(visible);
   // Each part of the page (one part unless a ruled divider cuts it) is read on its own, its ruled tables placed among its blocks.
-  const parts = pageParts(lines, dividers);
-  const partBlocks = parts.map((part) => readingOrder(part.lines, width).flatMap((column) => (column.length ? columnBlocks(column, width) : [])));
+  const parts = pageParts(visible, dividers);
+  const lines = parts.flatMap((part) => part.lines);
+  const partBlocks = parts.map((part) => {
+    const blocks = readingOrder(part.lines, width).flatMap((column) => (column.length ? columnBlocks(column, width) : []));
+    if (part.rendered) for (const block of blocks) if (block.kind === "text") block.rendered = true;
+    return blocks;
+  });
   for (const { table, x } of ruled) {
     const middle = (table.top + table.bottom) / 2;
     const k = Math.max(0, parts.findIndex((part) => x >= part.x1 && x < part.x2 && middle >= part.y1 && middle < part.y2));
@@ -266,6 +273,28 @@ function columnDividers(candidates: RuleDivider[], items: PdfTextItem[], pageWid
   return kept.map((divider) => ({ ...divider, top: divider.reachTop, bottom: divider.reachBottom }));
 }
 
+/**
+ * exampleDividers: a manual's examples set as a ruled grid of two columns, the source in a monospace
+ * face in the left cell of each row and what it renders in the right (typst's package manuals):
+ * each row's middle rule divides the source from its output, so the source reads as a listing and
+ * the output after it (text, never a heading: it shows what the source does), not line across
+ * line. None for a grid of any other kind.
+ */
+function exampleDividers(grid: RuledGrid, items: PdfTextItem[]): PageDivider[] {
+  if (grid.xs.length !== 3) return [];
+  const middle = grid.xs[1]!;
+  const dividers: PageDivider[] = [];
+  for (let r = 0; r + 1 < grid.ys.length; r++) {
+    const [top, bottom] = [grid.ys[r]!, grid.ys[r + 1]!];
+    const row = items.filter((item) => item.y > top && item.y <= bottom);
+    const source = row.filter((item) => item.x + item.width <= middle + 1);
+    const output = row.filter((item) => item.x >= middle - 1);
+    if (source.length + output.length < row.length || !source.length || !source.every((item) => item.mono)) return [];
+    if (output.length) dividers.push({ x: middle, top, bottom, endsLeft: 0, endsRight: 0, boxed: true, reachTop: top, reachBottom: bottom, example: true });
+  }
+  return dividers;
+}
+
 /** baselines: the distinct values of `ys`, ascending, those within a point of the one before taken as one */
 function baselines(ys: number[]): number[] {
   const out: number[] = [];
@@ -273,40 +302,44 @@ function baselines(ys: number[]): number[] {
   return out;
 }
 
-/** PagePart: lines of a page read on their own, and the part of the page they lie in (x from x1 up to x2, baselines from y1 up to y2) */
+/** PageDivider: a divider of the page; `example`: a ruled example's rule between its source and what the source renders (exampleDividers) */
+type PageDivider = RuleDivider & { example?: boolean };
+
+/** PagePart: lines of a page read on their own, and the part of the page they lie in (x from x1 up to x2, baselines from y1 up to y2); `rendered`: an example's output */
 interface PagePart {
   lines: RawLine[];
   x1: number;
   x2: number;
   y1: number;
   y2: number;
+  rendered?: boolean;
 }
 
 /**
- * pageParts cuts a page's lines (top to bottom) at its dividers: the lines above a divider, those
- * left of it, those right of it and those below, each part cut again at the dividers inside it.
- * A page without dividers is one part.
+ * pageParts cuts a page's text runs at its dividers: the runs above a divider, those left of it,
+ * those right of it and those below, each part cut again at the dividers inside it, and builds
+ * each part's lines apart (two parts' runs on one baseline make no line together). A page without
+ * dividers is one part.
  */
-function pageParts(lines: RawLine[], dividers: RuleDivider[], bounds = { x1: -Infinity, x2: Infinity, y1: -Infinity, y2: Infinity }): PagePart[] {
+function pageParts(items: PdfTextItem[], dividers: PageDivider[], bounds: Omit<PagePart, "lines"> = { x1: -Infinity, x2: Infinity, y1: -Infinity, y2: Infinity }): PagePart[] {
   const k = dividers.findIndex((d) => d.x > bounds.x1 && d.x < bounds.x2 && d.top >= bounds.y1 && d.bottom <= bounds.y2);
-  if (k < 0) return [{ lines, ...bounds }];
+  if (k < 0) return [{ lines: buildLines(items), ...bounds }];
   const divider = dividers[k]!;
   const rest = dividers.filter((_, j) => j !== k);
-  const above = lines.filter((line) => line.y < divider.top);
-  const below = lines.filter((line) => line.y > divider.bottom);
-  const left: RawLine[] = [];
-  const right: RawLine[] = [];
-  for (const line of lines) {
-    if (line.y < divider.top || line.y > divider.bottom) continue;
-    const l = line.segs.filter((seg) => seg.x < divider.x);
-    const r = line.segs.filter((seg) => seg.x >= divider.x);
-    if (l.length) left.push(sideOf(line, l));
-    if (r.length) right.push(sideOf(line, r));
+  const above: PdfTextItem[] = [];
+  const left: PdfTextItem[] = [];
+  const right: PdfTextItem[] = [];
+  const below: PdfTextItem[] = [];
+  for (const item of items) {
+    if (item.y < divider.top) above.push(item);
+    else if (item.y > divider.bottom) below.push(item);
+    else if (item.x + item.width / 2 < divider.x) left.push(item);
+    else right.push(item);
   }
   return [
     ...pageParts(above, rest, { ...bounds, y2: divider.top }),
     ...pageParts(left, rest, { ...bounds, x2: divider.x, y1: divider.top, y2: divider.bottom }),
-    ...pageParts(right, rest, { ...bounds, x1: divider.x, y1: divider.top, y2: divider.bottom }),
+    ...pageParts(right, rest, { ...bounds, x1: divider.x, y1: divider.top, y2: divider.bottom, ...(divider.example || bounds.rendered ? { rendered: true } : {}) }),
     ...pageParts(below, rest, { ...bounds, y1: divider.bottom }),
   ];
 }
@@ -2491,7 +2524,7 @@ function chartText(pages: PageLayout[], removed: Set<LayoutBlock>): { labels: Se
  * punctuation at the end, no page number at the end (a table of contents line).
  */
 function sectionDepth(block: LayoutBlock, body: number): number {
-  if (block.kind !== "text" || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
+  if (block.kind !== "text" || block.rendered || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
   const text = block.lines[0]!.text;
   if (PAPER_SECTION.test(text)) return 1;
   if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text)) return 0;
@@ -2554,7 +2587,7 @@ const LABELLED_FIGURE = /^[^:]*\p{L}\)?\s?:\s*[-+−]?(?:[$€£]\s?)?\d[\d.,\u0
  * caption, a bulleted item or a labelled figure.
  */
 function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
-  if (block.kind !== "text" || body <= 0) return false;
+  if (block.kind !== "text" || body <= 0 || block.rendered) return false;
   // 1.1: a slide title over its bullets (36 over 32 pt), Word's Heading 3 over its body (12 over 11 pt)
   if (block.size < body * 1.1 || block.size < body + 1) return false;
   const text = blockText(block);
@@ -2719,7 +2752,7 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
   if (body <= 0) return found;
   const blocks = pages.flatMap((page) => page.blocks.filter((block) => !removed.has(block)));
   const shaped = (block: LayoutBlock): block is Extract<LayoutBlock, { kind: "text" }> => {
-    if (block.kind !== "text" || block.lines.length > 2 || !block.lines.every((line) => line.bold)) return false;
+    if (block.kind !== "text" || block.rendered || block.lines.length > 2 || !block.lines.every((line) => line.bold)) return false;
     // a title a size below the body's is one still (a sans face over a serif body looks as large at 9.2 as the body at 9.8 pt)
     if (block.size < Math.min(body - 0.6, 0.9 * body) || !oneTitle(block)) return false;
     const text = blockText(block);
