@@ -55,6 +55,7 @@ export interface LayoutLine {
   bold?: boolean;
 }
 
+/** LayoutBlock: text (`rendered`: what an example's source renders, shown as text, never a heading), a table or a listing */
 export type LayoutBlock =
   | { kind: "text"; lines: LayoutLine[]; size: number; top: number; bottom: number; rendered?: boolean }
   | { kind: "table"; rows: string[][]; size: number; top: number; bottom: number; columns?: ColumnEdge[] }
