@@ -508,3 +508,32 @@ describe("a sidebar at the left margin", () => {
     expect(md).not.toMatch(/^Name\nAddress/m);
   });
 });
+
+test("a paragraph cut by a page break goes on past the small print at the first page's foot (a citation line), which follows it", async () => {
+  // The way of PeerJ CS's first page (VESPA, bench/expected/pdf-born-digital): the introduction
+  // breaks off mid-sentence at the foot of the text, "How to cite this article ..." in 7 pt under
+  // it, and page 2 goes on in lower case. The citation line ran into page 2's paragraph.
+  const first = prose(12, 780, 10, 95);
+  const last = first[first.length - 1]!;
+  first[first.length - 1] = { ...last, text: `${last.text.slice(0, -1)} and Codeml` };
+  const md = await pagesMarkdown([
+    [...first, { font: "Times-Roman", size: 7, x: 57, y: 60, text: "How to cite this article Webb et al. (2017), VESPA. PeerJ Comput. Sci. 3:e118; DOI 10.7717/peerj-cs.118" }],
+    prose(8, 780, 10, 95, 5).map((run, i) => (i === 0 ? { ...run, text: `is part of ${run.text[0]!.toLowerCase()}${run.text.slice(1)}` } : run)),
+  ]);
+  expect(md).toMatch(/and Codeml is part of /);
+  expect(md).not.toMatch(/peerj-cs\.118 is part of/);
+  expect(md).toMatch(/\n\nHow to cite this article Webb et al\. \(2017\), VESPA\. PeerJ Comput\. Sci\. 3:e118; DOI 10\.7717\/peerj-cs\.118$/);
+});
+
+test("a label, a colon and an amount in large bold print (an order's total) is a value, not a heading", async () => {
+  // The way of ORDER-X's totals box: "Total Amount Without VAT: 300,00 EUR" in a larger bold face
+  // among the order's labels, once the box is read apart from the delivery box beside it.
+  const md = await pagesMarkdown([[
+    { font: "Helvetica-Bold", size: 14, x: 57, y: 800, text: "Purchase Order" },
+    ...prose(6, 770, 10, 95),
+    { font: "Helvetica-Bold", size: 12, x: 57, y: 680, text: "Total Amount Without VAT: 300,00 EUR" },
+    ...prose(5, 650, 10, 95, 7),
+  ]]);
+  expect(md).toMatch(/^#+ Purchase Order$/m);
+  expect(md).toMatch(/^Total Amount Without VAT: 300,00 EUR$/m);
+});

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { renderPages } from "../src/convert/pdfLayout";
 import { type Rule, ruledGrids } from "../src/convert/pdfRules";
 import { extractPdfPages } from "../src/convert/pdfText";
-import { type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
+import { type TypesetRule, type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
 
 const FORM_3903 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_3903_header_band.pdf", import.meta.url)));
 const FORM_2441 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_2441_header_boxes.pdf", import.meta.url)));
@@ -238,4 +238,164 @@ test("a table of words whose cells wrap onto more lines (a paper's fixed-width c
     "| 5 | Reports | Summary files | Text |",
     "|  |  | Alignment files | FASTA |",
   ]);
+});
+
+/** formPage typesets a form page: runs [text, x, top] in 9 pt Helvetica and rules [x1, top1, x2, top2], both measured from the page's top left */
+function formPage(runs: Array<[string, number, number]>, rules: Array<[number, number, number, number]>): Uint8Array {
+  const H = 842;
+  const typeset: TypesetRun[] = runs.map(([text, x, top]) => ({ font: "Helvetica", size: 9, x, y: H - top, text }));
+  const drawn: TypesetRule[] = rules.map(([x1, t1, x2, t2]) => ({ x1, y1: H - t1, x2, y2: H - t2 }));
+  return typesetPdf([typeset], [drawn]);
+}
+
+async function pageMarkdown(pdf: Uint8Array): Promise<string[]> {
+  const result = await extractPdfPages({ bytes: pdf, first: 1, last: 1 });
+  if (!result.ok) throw new Error(result.message);
+  return renderPages(result.pages).markdown.split("\n");
+}
+
+/** FORM_HEAD: a form's title over its parts, and a rule under it across the page (the box the parts' frame hangs from) */
+const FORM_HEAD: Array<[string, number, number]> = [["Form 9999 Application for an Extension of Time to File", 40, 40]];
+
+test("two parts of a form side by side, each with its own rows ruled up to the rule between them, read one part after the other", async () => {
+  // The way of IRS Form 4868's upper half: Part I's boxes (name, address, city, social security
+  // number) left of a rule, Part II's numbered lines right of it, each part's rows ruled from its
+  // frame up to the rule, a head row ruled across both. Both parts keep a 12 pt line pitch, so
+  // their baselines line up across the rule, line for line.
+  const runs: Array<[string, number, number]> = [
+    ...FORM_HEAD,
+    ["Part I Identification", 40, 70],
+    ["Part II Individual Income Tax", 310, 70],
+    ["1 Your name", 40, 82],
+    ["Address", 40, 106],
+    ["City or town", 40, 130],
+    ["State", 180, 130],
+    ["ZIP code", 240, 130],
+    ["2 Social security number", 40, 154],
+    ["4 Estimate of total tax liability for 2013 . . . . .", 310, 82],
+    ["$", 500, 82],
+    ["5 Total payments", 310, 94],
+    ["6 Balance due", 310, 106],
+    ["(see instructions)", 310, 118],
+    ["7 Amount you are paying", 310, 130],
+    ["8 Check here if you are out", 310, 142],
+    ["of the country", 310, 154],
+    ["9 Check here if you file", 310, 166],
+  ];
+  const rules: Array<[number, number, number, number]> = [
+    [30, 60, 570, 60],
+    [30, 72, 570, 72],
+    [30, 180, 570, 180],
+    [30, 60, 30, 180],
+    [570, 60, 570, 180],
+    [300, 60, 300, 180],
+    [30, 96, 300, 96],
+    [30, 120, 300, 120],
+    [30, 144, 300, 144],
+    [300, 124, 570, 124],
+  ];
+  const md = await pageMarkdown(formPage(runs, rules));
+  const at = (text: string) => md.findIndex((line) => line.includes(text));
+  for (const text of ["Part I Identification", "1 Your name", "Address", "City or town", "2 Social security number", "Part II Individual Income Tax", "4 Estimate", "9 Check here"]) expect(at(text)).toBeGreaterThanOrEqual(0);
+  // Part I whole, then Part II
+  expect(at("2 Social security number")).toBeLessThan(at("Part II Individual Income Tax"));
+  expect(at("Part I Identification")).toBeLessThan(at("1 Your name"));
+  expect(md.filter((line) => /Address|City or town|Social security/.test(line) && /Balance|Amount|Check here|Estimate/.test(line))).toEqual([]);
+});
+
+test("a grid of boxes whose rows are ruled across the middle rule reads row by row", async () => {
+  // The way of IRS Forms 2441 and 4137: each row's rule runs across the page, a label in each box,
+  // so the middle rule is a column edge of one grid, not a divider between two parts.
+  const runs: Array<[string, number, number]> = [...FORM_HEAD];
+  const rules: Array<[number, number, number, number]> = [
+    [30, 60, 30, 180],
+    [570, 60, 570, 180],
+    [300, 60, 300, 180],
+  ];
+  const rows = [
+    ["Care provider name", "Identifying number"],
+    ["Street address", "Amount paid"],
+    ["City and state", "Employer number"],
+    ["Dependent care", "Qualifying expenses"],
+    ["Earned income", "Credit amount"],
+  ];
+  rows.forEach(([left, right], r) => {
+    runs.push([left!, 40, 76 + 24 * r], [right!, 310, 76 + 24 * r]);
+    rules.push([30, 60 + 24 * r, 570, 60 + 24 * r]);
+  });
+  rules.push([30, 180, 570, 180]);
+  const md = await pageMarkdown(formPage(runs, rules));
+  const at = (text: string) => md.findIndex((line) => line.includes(text));
+  // every row's right box before the next row's left box
+  for (let r = 0; r + 1 < rows.length; r++) expect(at(rows[r]![1]!)).toBeLessThanOrEqual(at(rows[r + 1]![0]!));
+});
+
+test("a lone rule between a short column and a long one (no row ruled up to it) divides them; the short column reads first", async () => {
+  // The way of Form 4868's lower half: paper filing on the left in four lines, electronic filing on
+  // the right in many, a rule between them down the page; the left column's lines share baselines
+  // with the right's first lines, the right goes on alone.
+  const left = ["Information for Paper Filing of Extension", "Paying tax due by check: print the form and", "attach a check for the balance due. Mail it", "to the address given in the instructions."];
+  const right = [
+    "Required Information for Electronic Filing",
+    "E-mail address for confirmation",
+    "Re-enter e-mail address",
+    "Disclosure statement",
+    "I consent to allow my provider to send",
+    "this form to the IRS and to receive",
+    "an acknowledgement of receipt.",
+    "Electronic withdrawal of tax due",
+    "Routing number",
+    "Account number",
+  ];
+  const runs: Array<[string, number, number]> = [...FORM_HEAD];
+  left.forEach((text, i) => runs.push([text, 40, 230 + 12 * i]));
+  right.forEach((text, i) => runs.push([text, 240, 230 + 12 * i]));
+  // a pair of boxes under the columns makes the page's text one of cells, whose drawing is read
+  runs.push(["Taxpayer", 40, 400], ["Spouse", 240, 400]);
+  const rules: Array<[number, number, number, number]> = [[228, 218, 228, 360]];
+  const md = await pageMarkdown(formPage(runs, rules));
+  const at = (text: string) => md.findIndex((line) => line.includes(text));
+  expect(at("to the address given in the instructions.")).toBeLessThan(at("Required Information for Electronic Filing"));
+  expect(md.filter((line) => line.includes("Paper Filing") && line.includes("Electronic Filing"))).toEqual([]);
+});
+
+test("a table ruled only between its columns (no row rules) keeps its rows: the cells beside the rule share their baselines", async () => {
+  const runs: Array<[string, number, number]> = [...FORM_HEAD];
+  const rows = [
+    ["Source", "Description"],
+    ["On-road", "Motor vehicles on public roads"],
+    ["Non-road", "Engines used off public roads"],
+    ["Point", "Stationary facilities"],
+    ["Area", "Small sources taken together"],
+  ];
+  rows.forEach(([a, b], r) => runs.push([a!, 40, 230 + 12 * r], [b!, 240, 230 + 12 * r]));
+  const md = await pageMarkdown(formPage(runs, [[228, 218, 228, 290]]));
+  expect(md).toContain("| On-road | Motor vehicles on public roads |");
+  expect(md).toContain("| Area | Small sources taken together |");
+});
+
+test("a manual's example set as a ruled row, its source in a monospace face beside what it renders, reads as a listing and then its output (no heading)", async () => {
+  // The way of typst's package manuals (typst-wordometer, bench/expected/pdf-born-digital): a grid
+  // of two columns, the source in the left cell, the rendered result in the right, a rendered
+  // heading ("Not me", larger) among it on the source's lines.
+  const H = 842;
+  const runs: TypesetRun[] = [
+    { font: "Helvetica-Bold", size: 14, x: 70, y: H - 60, text: "Ways to exclude elements" },
+    { font: "Times-Roman", size: 11, x: 70, y: H - 80, text: "Elements can be left out of the count by their function or by a label." },
+    { font: "Courier", size: 8.8, x: 85, y: H - 110, text: "#word-count(exclude: heading, total => [" },
+    { font: "Courier", size: 8.8, x: 96, y: H - 122, text: "= Not me" },
+    { font: "Courier", size: 8.8, x: 96, y: H - 134, text: "One two three." },
+    { font: "Courier", size: 8.8, x: 96, y: H - 146, text: "#total.words words in all." },
+    { font: "Courier", size: 8.8, x: 85, y: H - 158, text: "])" },
+    { font: "Helvetica-Bold", size: 15, x: 381, y: H - 114, text: "Not me" },
+    { font: "Times-Roman", size: 11, x: 381, y: H - 130, text: "One two three." },
+    { font: "Times-Roman", size: 11, x: 381, y: H - 144, text: "5 words in all." },
+    { font: "Times-Roman", size: 11, x: 70, y: H - 190, text: "The count of the whole document is kept in a state." },
+  ];
+  const rule = (x1: number, t1: number, x2: number, t2: number): TypesetRule => ({ x1, y1: H - t1, x2, y2: H - t2 });
+  const rules = [rule(80, 98, 524, 98), rule(80, 166, 524, 166), rule(80, 98, 80, 166), rule(376, 98, 376, 166), rule(524, 98, 524, 166)];
+  const md = (await pageMarkdown(typesetPdf([runs], [rules]))).join("\n");
+  expect(md).toContain("```\n#word-count(exclude: heading, total => [\n  = Not me\n  One two three.\n  #total.words words in all.\n])\n```");
+  expect(md).not.toMatch(/^#+ Not me/m);
+  expect(md.indexOf("])\n```")).toBeLessThan(md.indexOf("5 words in all."));
 });

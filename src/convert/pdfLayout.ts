@@ -5,7 +5,8 @@
  * running headers, the body font size and the heading ranks are facts of the whole document.
  *
  *   analyzePage: items -> lines (segments split at cell-sized gaps; raised small numbers marked as
- *                footnote references) -> columns (a gutter) -> tables (aligned cells, wrapped cells)
+ *                footnote references) -> parts (a drawn rule dividing two parts of the page: Form
+ *                4868's Part I | Part II) -> columns (a gutter) -> tables (aligned cells, wrapped cells)
  *                and text blocks -> the page's footnotes taken out
  *   renderPages: running headers/footers dropped -> body size from prose -> headings (size rank,
  *                then section numbering, then bold in the body's size; not a page's main size,
@@ -17,7 +18,7 @@
  */
 import { gfmTable, heading, joinBlocks } from "./markdown";
 import { type CodeBlock, type CodeRun, codeBlock, codeMarkdown, codeRunEnd, codeRunsOf, continuesCode, joinCode, typewrittenPage } from "./pdfCode";
-import { hasRule, ruledGrids, type Rule, type RuledGrid } from "./pdfRules";
+import { hasRule, ruleDividers, ruledGrids, type Rule, type RuleDivider, type RuledGrid } from "./pdfRules";
 
 /** PdfTextItem is one run of text as pdf.js positions it. */
 export interface PdfTextItem {
@@ -54,8 +55,9 @@ export interface LayoutLine {
   bold?: boolean;
 }
 
+/** LayoutBlock: text (`rendered`: what an example's source renders, shown as text, never a heading), a table or a listing */
 export type LayoutBlock =
-  | { kind: "text"; lines: LayoutLine[]; size: number; top: number; bottom: number }
+  | { kind: "text"; lines: LayoutLine[]; size: number; top: number; bottom: number; rendered?: boolean }
   | { kind: "table"; rows: string[][]; size: number; top: number; bottom: number; columns?: ColumnEdge[] }
   | CodeBlock;
 
@@ -182,25 +184,37 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   const chars = visible.reduce((sum, item) => sum + item.str.replace(/\s+/g, "").length, 0);
   if (typewrittenPage(visible)) for (const item of visible) delete item.mono;
   // Tables drawn with rules: their text is placed in the grid's cells, the rest laid out as text.
-  const ruled: LayoutBlock[] = [];
-  for (const grid of rules.length ? ruledGrids(rules) : []) {
+  const ruled: Array<{ table: LayoutBlock; x: number }> = [];
+  const dividers: PageDivider[] = rules.length ? columnDividers(ruleDividers(rules), visible, width) : [];
+  for (const grid of rules.length ? splitGrids(ruledGrids(rules), dividers) : []) {
     visible = splitAtRules(visible, grid);
     const inside = visible.filter((item) => inGrid(item, grid));
     const table = gridTable(grid, inside);
-    if (!table) continue;
-    ruled.push(table);
+    if (!table) {
+      dividers.push(...exampleDividers(grid, inside));
+      continue;
+    }
+    ruled.push({ table, x: (grid.xs[0]! + grid.xs[grid.xs.length - 1]!) / 2 });
     const taken = new Set(inside);
     visible = visible.filter((item) => !taken.has(item));
   }
-  const lines = buildLines(visible);
-  let blocks: LayoutBlock[] = [];
-  for (const column of readingOrder(lines, width)) blocks.push(...columnBlocks(column, width));
-  for (const table of ruled) {
-    blocks = blocks.flatMap((block) => splitAtTable(block, table));
-    const at = blocks.findIndex((block) => block.top >= table.top);
-    blocks.splice(at < 0 ? blocks.length : at, 0, table);
+  // Each part of the page (one part unless a ruled divider cuts it) is read on its own, its ruled tables placed among its blocks.
+  const parts = pageParts(visible, dividers);
+  const lines = parts.flatMap((part) => part.lines);
+  const partBlocks = parts.map((part) => {
+    const blocks = readingOrder(part.lines, width).flatMap((column) => (column.length ? columnBlocks(column, width) : []));
+    if (part.rendered) for (const block of blocks) if (block.kind === "text") block.rendered = true;
+    return blocks;
+  });
+  for (const { table, x } of ruled) {
+    const middle = (table.top + table.bottom) / 2;
+    const k = Math.max(0, parts.findIndex((part) => x >= part.x1 && x < part.x2 && middle >= part.y1 && middle < part.y2));
+    const list = partBlocks[k]!.flatMap((block) => splitAtTable(block, table));
+    const at = list.findIndex((block) => block.top >= table.top);
+    list.splice(at < 0 ? list.length : at, 0, table);
+    partBlocks[k] = list;
   }
-  blocks = joinGroupRows(blocks);
+  let blocks = joinGroupRows(partBlocks.flat());
   const notes = takeFootnotes(blocks, height);
   if (notes.length) blocks = blocks.filter((block) => !notes.some((note) => note.block === block));
   resolveNoteMarks(blocks, new Set(notes.map((note) => note.label)));
@@ -208,6 +222,160 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   if (notes.length) layout.notes = notes.map(({ label, text }) => ({ label, text }));
   if (ruled.length || lines.filter((line) => line.segs.length >= 2).length >= 2) layout.tabular = true;
   return layout;
+}
+
+/** DIVIDER_SIDE_LINES: the fewest lines on each side of a ruled divider for it to divide two parts of the page */
+const DIVIDER_SIDE_LINES = 3;
+/** DIVIDER_SIDE_WIDTH: the narrowest a side's text may be, as a share of the page's width (a part of the page, as findGutter's columns) */
+const DIVIDER_SIDE_WIDTH = 0.25;
+/** DIVIDER_SHARED: the largest share of the baselines beside a lone rule (no row ruled up to it) that both sides may share: a table's rows share nearly all */
+const DIVIDER_SHARED = 0.5;
+
+/**
+ * columnDividers keeps the stretches of vertical rules (pdfRules.ts ruleDividers) that divide the
+ * page into two parts read one after the other, by the text beside them: no run crosses the rule,
+ * DIVIDER_SIDE_LINES lines or more lie on each side, and the sides are not rows of one table:
+ * - rows ruled up to the rule from both sides (Form 4868's Part I and Part II, each with its own
+ *   boxes, the rules between them ending at it) are two parts; rows ruled from one side only are
+ *   a cell that spans the other side's rows, one table;
+ * - a lone rule (no row ruled up to it, and not closed by rules across it above and below: a tall
+ *   row of a ruled table, its cells set at their tops, middles and bottoms) stands between two
+ *   columns when the columns' baselines are their own: no more than DIVIDER_SHARED of them shared
+ *   across it (a table ruled only between its columns has its cells side by side, row by row).
+ * Each side's text must be DIVIDER_SIDE_WIDTH of the page wide (a form's head boxes are narrower).
+ * A form set on a grid of one line pitch shares baselines across its parts too, which is why the
+ * rows ruled on both sides decide there, not the baselines.
+ */
+function columnDividers(candidates: RuleDivider[], items: PdfTextItem[], pageWidth: number): RuleDivider[] {
+  const kept = candidates.filter((divider) => {
+    const left: number[] = [];
+    const right: number[] = [];
+    const extent = { left: [Infinity, -Infinity], right: [Infinity, -Infinity] };
+    for (const item of items) {
+      if (item.y < divider.reachTop || item.y > divider.reachBottom) continue;
+      const side = item.x + item.width <= divider.x + 1 ? "left" : item.x >= divider.x - 1 ? "right" : null;
+      if (!side) return false;
+      if (item.y < divider.top || item.y > divider.bottom) continue;
+      (side === "left" ? left : right).push(item.y);
+      extent[side] = [Math.min(extent[side][0]!, item.x), Math.max(extent[side][1]!, item.x + item.width)];
+    }
+    // each side a part of the page, not a box in a form's head (its number beside its title)
+    if (extent.left[1]! - extent.left[0]! < DIVIDER_SIDE_WIDTH * pageWidth || extent.right[1]! - extent.right[0]! < DIVIDER_SIDE_WIDTH * pageWidth) return false;
+    const leftLines = baselines(left);
+    const rightLines = baselines(right);
+    if (leftLines.length < DIVIDER_SIDE_LINES || rightLines.length < DIVIDER_SIDE_LINES) return false;
+    if (divider.endsLeft > 0 || divider.endsRight > 0) return divider.endsLeft > 0 && divider.endsRight > 0;
+    // a lone rule between rules across above and below it is a column edge of one ruled row (cells anchored at their tops, middles, bottoms)
+    if (divider.boxed) return false;
+    const shared = leftLines.filter((y) => rightLines.some((other) => Math.abs(other - y) <= 1)).length;
+    return shared <= DIVIDER_SHARED * (leftLines.length + rightLines.length - shared);
+  });
+  // each part's head row, ruled across both parts above them, is read with its part
+  return kept.map((divider) => ({ ...divider, top: divider.reachTop, bottom: divider.reachBottom }));
+}
+
+/**
+ * exampleDividers: a manual's examples set as a ruled grid of two columns, the source in a monospace
+ * face in the left cell of each row and what it renders in the right (typst's package manuals):
+ * each row's middle rule divides the source from its output, so the source reads as a listing and
+ * the output after it (text, never a heading: it shows what the source does), not line across
+ * line. None for a grid of any other kind.
+ */
+function exampleDividers(grid: RuledGrid, items: PdfTextItem[]): PageDivider[] {
+  if (grid.xs.length !== 3) return [];
+  const middle = grid.xs[1]!;
+  const dividers: PageDivider[] = [];
+  for (let r = 0; r + 1 < grid.ys.length; r++) {
+    const [top, bottom] = [grid.ys[r]!, grid.ys[r + 1]!];
+    const row = items.filter((item) => item.y > top && item.y <= bottom);
+    const source = row.filter((item) => item.x + item.width <= middle + 1);
+    const output = row.filter((item) => item.x >= middle - 1);
+    if (source.length + output.length < row.length || !source.length || !source.every((item) => item.mono)) return [];
+    if (output.length) dividers.push({ x: middle, top, bottom, endsLeft: 0, endsRight: 0, boxed: true, reachTop: top, reachBottom: bottom, example: true });
+  }
+  return dividers;
+}
+
+/** baselines: the distinct values of `ys`, ascending, those within a point of the one before taken as one */
+function baselines(ys: number[]): number[] {
+  const out: number[] = [];
+  for (const y of [...ys].sort((a, b) => a - b)) if (!out.length || y - out[out.length - 1]! > 1) out.push(y);
+  return out;
+}
+
+/** PageDivider: a divider of the page; `example`: a ruled example's rule between its source and what the source renders (exampleDividers) */
+type PageDivider = RuleDivider & { example?: boolean };
+
+/** PagePart: lines of a page read on their own, and the part of the page they lie in (x from x1 up to x2, baselines from y1 up to y2); `rendered`: an example's output */
+interface PagePart {
+  lines: RawLine[];
+  x1: number;
+  x2: number;
+  y1: number;
+  y2: number;
+  rendered?: boolean;
+}
+
+/**
+ * pageParts cuts a page's text runs at its dividers: the runs above a divider, those left of it,
+ * those right of it and those below, each part cut again at the dividers inside it, and builds
+ * each part's lines apart (two parts' runs on one baseline make no line together). A page without
+ * dividers is one part.
+ */
+function pageParts(items: PdfTextItem[], dividers: PageDivider[], bounds: Omit<PagePart, "lines"> = { x1: -Infinity, x2: Infinity, y1: -Infinity, y2: Infinity }): PagePart[] {
+  const k = dividers.findIndex((d) => d.x > bounds.x1 && d.x < bounds.x2 && d.top >= bounds.y1 && d.bottom <= bounds.y2);
+  if (k < 0) return [{ lines: buildLines(items), ...bounds }];
+  const divider = dividers[k]!;
+  const rest = dividers.filter((_, j) => j !== k);
+  const above: PdfTextItem[] = [];
+  const left: PdfTextItem[] = [];
+  const right: PdfTextItem[] = [];
+  const below: PdfTextItem[] = [];
+  for (const item of items) {
+    if (item.y < divider.top) above.push(item);
+    else if (item.y > divider.bottom) below.push(item);
+    else if (item.x + item.width / 2 < divider.x) left.push(item);
+    else right.push(item);
+  }
+  return [
+    ...pageParts(above, rest, { ...bounds, y2: divider.top }),
+    ...pageParts(left, rest, { ...bounds, x2: divider.x, y1: divider.top, y2: divider.bottom }),
+    ...pageParts(right, rest, { ...bounds, x1: divider.x, y1: divider.top, y2: divider.bottom, ...(divider.example || bounds.rendered ? { rendered: true } : {}) }),
+    ...pageParts(below, rest, { ...bounds, y1: divider.bottom }),
+  ];
+}
+
+/**
+ * splitGrids cuts a ruled grid that a divider runs through into the rows above the divider, the
+ * part left of it, the part right of it and the rows below (in that order), each read as a grid
+ * of its own: two parts of a form side by side share their outer rules, so ruledGrids joins them.
+ */
+function splitGrids(grids: RuledGrid[], dividers: RuleDivider[]): RuledGrid[] {
+  const SNAP = 2;
+  const out: RuledGrid[] = [];
+  // a part's column edges are the rules drawn in it (a column edge of the rows above is none of its own)
+  const part = (grid: RuledGrid, x1: number, x2: number, y1: number, y2: number): RuledGrid | null => {
+    const drawn = (x: number) => grid.vertical.some((v) => Math.abs(v.x1 - x) <= SNAP && v.y2 > y1 + SNAP && v.y1 < y2 - SNAP);
+    const xs = grid.xs.filter((x) => x >= x1 - SNAP && x <= x2 + SNAP && (Math.abs(x - x1) <= SNAP || Math.abs(x - x2) <= SNAP || drawn(x)));
+    const ys = grid.ys.filter((y) => y >= y1 - SNAP && y <= y2 + SNAP);
+    return xs.length >= 2 && ys.length >= 2 ? { ...grid, xs, ys } : null;
+  };
+  for (const grid of grids) {
+    const [left, right, top, bottom] = [grid.xs[0]!, grid.xs[grid.xs.length - 1]!, grid.ys[0]!, grid.ys[grid.ys.length - 1]!];
+    const divider = dividers.find((d) => d.x > left + SNAP && d.x < right - SNAP && d.bottom > top + SNAP && d.top < bottom - SNAP);
+    if (!divider) {
+      out.push(grid);
+      continue;
+    }
+    const parts = [
+      part(grid, left, right, top, divider.top),
+      part(grid, left, divider.x, divider.top, divider.bottom),
+      part(grid, divider.x, right, divider.top, divider.bottom),
+      part(grid, left, right, divider.bottom, bottom),
+    ];
+    for (const p of parts) if (p) out.push(p);
+  }
+  return out;
 }
 
 /**
@@ -1972,6 +2140,8 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   const out: string[] = [];
   let firstHeading: string | null = null;
   let openParagraph = false;
+  // openAt: the place in `out` of the paragraph that ended the last text block (the one a paragraph at the top of the next page goes on)
+  let openAt = 0;
   const notes: string[] = [];
   const usedLabels = new Set<string>();
   // The open list's levels: each item's left edge and the width of its marker, for nesting by indent.
@@ -2048,9 +2218,14 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
         listLevels = [];
       }
       if (firstOnPage && openParagraph && /^[a-z]/.test(paragraph) && out.length) {
-        out[out.length - 1] = joinWrapped(out[out.length - 1]!, paragraph);
+        out[openAt] = joinWrapped(out[openAt]!, paragraph);
+      } else if (openParagraph && isFootPrint(block, page, body)) {
+        // the page's small print at its foot (a first page's citation line, a licence) is set after the paragraph that runs on to the next page
+        out.push(paragraph);
+        continue;
       } else {
         out.push(paragraph);
+        openAt = out.length - 1;
       }
       openParagraph = !/[.!?:;"”)]$/.test(paragraph) && !isListItem(paragraph);
       firstOnPage = false;
@@ -2065,6 +2240,20 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   for (const table of joined) out[table.at] = gfmTable(table.rows);
   if (notes.length) out.push(notes.join("\n"));
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+/** FOOT_PRINT_SIZE, FOOT_PRINT_TOP: small print is under this share of the body size, at a page's foot below this share of its height */
+const FOOT_PRINT_SIZE = 0.8;
+const FOOT_PRINT_TOP = 0.85;
+
+/**
+ * isFootPrint: a text block is the page's small print at its foot (PeerJ's first page's "How to
+ * cite this article ...", a licence or copyright line): the page's last block, in print under
+ * FOOT_PRINT_SIZE of the body's, below FOOT_PRINT_TOP of the page's height. The paragraph above it
+ * may go on at the top of the next page; the small print is not part of it.
+ */
+function isFootPrint(block: Extract<LayoutBlock, { kind: "text" }>, page: PageLayout, body: number): boolean {
+  return page.blocks[page.blocks.length - 1] === block && block.size < FOOT_PRINT_SIZE * body && block.top > FOOT_PRINT_TOP * page.height;
 }
 
 /**
@@ -2336,7 +2525,7 @@ function chartText(pages: PageLayout[], removed: Set<LayoutBlock>): { labels: Se
  * punctuation at the end, no page number at the end (a table of contents line).
  */
 function sectionDepth(block: LayoutBlock, body: number): number {
-  if (block.kind !== "text" || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
+  if (block.kind !== "text" || block.rendered || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
   const text = block.lines[0]!.text;
   if (PAPER_SECTION.test(text)) return 1;
   if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text)) return 0;
@@ -2390,13 +2579,16 @@ function isTheoremLabel(text: string): boolean {
 /** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
 const SYMBOL_BULLET_START = /^[•◦▪▫‣●○■□➢►▸]\s/u;
 
+/** LABELLED_FIGURE: a label in words, a colon and a figure (an amount with its currency), as an invoice's total in large print is ("Total Amount Without VAT: 300,00 EUR", "Gesamtbetrag: 571,04 €"): a value, not a title (a time of day, "14:30:22", is no label) */
+const LABELLED_FIGURE = /^[^:]*\p{L}\)?\s?:\s*[-+−]?(?:[$€£]\s?)?\d[\d.,\u00a0\u2009 ]*(?:\s?(?:[A-Z]{3}|[$€£%]))?$/u;
+
 /**
  * isHeadingCandidate: a block in a size larger than the body's that reads as one title: up to three
  * lines, or up to six short ones that each wrap into the next (a paper's long title), and not a
- * caption or a bulleted item.
+ * caption, a bulleted item or a labelled figure.
  */
 function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
-  if (block.kind !== "text" || body <= 0) return false;
+  if (block.kind !== "text" || body <= 0 || block.rendered) return false;
   // 1.1: a slide title over its bullets (36 over 32 pt), Word's Heading 3 over its body (12 over 11 pt)
   if (block.size < body * 1.1 || block.size < body + 1) return false;
   const text = blockText(block);
@@ -2405,7 +2597,7 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
   // a long title in display type has short lines (60 characters a line at most; a form's line that wraps is longer)
   const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
   if ((block.lines.length > 3 || text.length > 200) && !long) return false;
-  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text)) return false;
+  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text) || LABELLED_FIGURE.test(text)) return false;
   return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text);
 }
 
@@ -2561,14 +2753,14 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
   if (body <= 0) return found;
   const blocks = pages.flatMap((page) => page.blocks.filter((block) => !removed.has(block)));
   const shaped = (block: LayoutBlock): block is Extract<LayoutBlock, { kind: "text" }> => {
-    if (block.kind !== "text" || block.lines.length > 2 || !block.lines.every((line) => line.bold)) return false;
+    if (block.kind !== "text" || block.rendered || block.lines.length > 2 || !block.lines.every((line) => line.bold)) return false;
     // a title a size below the body's is one still (a sans face over a serif body looks as large at 9.2 as the body at 9.8 pt)
     if (block.size < Math.min(body - 0.6, 0.9 * body) || !oneTitle(block)) return false;
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
     if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text)) return false;
     if (numberedTitle(text)) return true;
-    if (text.length > 120 || /[.,;:!?]$/.test(text)) return false;
+    if (text.length > 120 || /[.,;:!?]$/.test(text) || LABELLED_FIGURE.test(text)) return false;
     return !startsListItem(text) || SECTION_NUMBER.test(text);
   };
   // From the end, so that a heading over a subheading is seen to be followed by a heading. A

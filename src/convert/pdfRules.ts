@@ -8,6 +8,9 @@
  *   ruledGrids:         rules -> merged collinear segments -> groups of rules that meet -> grids
  *                       (the x of each vertical rule, the y of each horizontal one, and which
  *                       rule segments are present, for cells that span where one is missing)
+ *   ruleDividers:       rules -> the stretches of vertical rules that no horizontal rule crosses, with
+ *                       the rows ruled up to each from either side (pdfLayout.ts weighs them with
+ *                       the text beside them: two parts of a form side by side, two columns)
  *
  * pdfLayout.ts places the page's text in a grid's cells (`gridTable`).
  */
@@ -226,6 +229,69 @@ export function ruledGrids(rules: Rule[]): RuledGrid[] {
     grids.push({ xs, ys, horizontal: g.horizontal, vertical: g.vertical });
   }
   return grids.sort((a, b) => a.ys[0]! - b.ys[0]!);
+}
+
+/** DIVIDER_MIN_HEIGHT: the shortest stretch of a vertical rule (points) that may divide two parts of a page: an inch (a form's head boxes, its number beside its title and year, are shorter) */
+const DIVIDER_MIN_HEIGHT = 72;
+/** HEAD_ROW_HEIGHT: the tallest stretch of a divider's rule above or below it that is read with it (a part's head row, ruled across both parts) */
+const HEAD_ROW_HEIGHT = 30;
+
+/**
+ * RuleDivider: a stretch of a vertical rule at `x` from `top` to `bottom` that no horizontal rule
+ * crosses, with how many horizontal rules end at it from the left (`endsLeft`) and from the right
+ * (`endsRight`). pdfLayout.ts weighs it with the text beside it: two parts of a form set side by
+ * side (each with its own rows ruled up to the rule), or two columns a rule stands between.
+ */
+export interface RuleDivider {
+  x: number;
+  top: number;
+  bottom: number;
+  endsLeft: number;
+  endsRight: number;
+  /** boxed: rules cross the rule at the stretch's top and at its bottom (the stretch is a row of cells ruled across, or a box's) */
+  boxed: boolean;
+  /** reachTop, reachBottom: the stretch with the rule's stretches above and below it that are under HEAD_ROW_HEIGHT (each part's head row, ruled across both) */
+  reachTop: number;
+  reachBottom: number;
+}
+
+/**
+ * ruleDividers cuts each vertical rule at the horizontal rules that cross it (a row drawn across
+ * both sides) and gives the stretches between that are DIVIDER_MIN_HEIGHT high at least. A box grid whose
+ * rows run across the rule leaves only row-high stretches; two parts side by side leave one
+ * stretch as high as the parts, their rows ending at it.
+ */
+export function ruleDividers(rules: Rule[]): RuleDivider[] {
+  const horizontal = mergeRules(
+    rules.filter((r) => r.y1 === r.y2),
+    true,
+  );
+  const vertical = mergeRules(
+    rules.filter((r) => r.x1 === r.x2 && r.y1 !== r.y2),
+    false,
+  );
+  const dividers: RuleDivider[] = [];
+  for (const v of vertical) {
+    if (v.y2 - v.y1 < DIVIDER_MIN_HEIGHT) continue;
+    const x = v.x1;
+    const inside = horizontal.filter((h) => h.y1 > v.y1 + SNAP && h.y1 < v.y2 - SNAP);
+    const cuts = inside.filter((h) => h.x1 < x - SNAP && h.x2 > x + SNAP).map((h) => h.y1);
+    const stops = [v.y1, ...cuts.sort((a, b) => a - b), v.y2];
+    const height = (i: number) => stops[i]! - stops[i - 1]!;
+    const crossedAt = (y: number) => horizontal.some((h) => Math.abs(h.y1 - y) <= SNAP && h.x1 < x - SNAP && h.x2 > x + SNAP);
+    for (let i = 1; i < stops.length; i++) {
+      if (height(i) < DIVIDER_MIN_HEIGHT) continue;
+      const [top, bottom] = [stops[i - 1]!, stops[i]!];
+      const within = inside.filter((h) => h.y1 > top + SNAP && h.y1 < bottom - SNAP);
+      const endsLeft = within.filter((h) => Math.abs(h.x2 - x) <= SNAP && h.x1 < x - SNAP).length;
+      const endsRight = within.filter((h) => Math.abs(h.x1 - x) <= SNAP && h.x2 > x + SNAP).length;
+      let [above, below] = [i - 1, i];
+      while (above > 0 && height(above) < HEAD_ROW_HEIGHT) above--;
+      while (below + 1 < stops.length && height(below + 1) < HEAD_ROW_HEIGHT) below++;
+      dividers.push({ x, top, bottom, endsLeft, endsRight, boxed: crossedAt(top) && crossedAt(bottom), reachTop: stops[above]!, reachBottom: stops[below]! });
+    }
+  }
+  return dividers;
 }
 
 /** edges: the distinct positions, ascending, those within SNAP of the one before dropped */

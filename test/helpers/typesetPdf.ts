@@ -18,8 +18,16 @@ export interface TypesetRun {
 const FONTS = ["Times-Roman", "Helvetica", "Helvetica-Bold", "Times-Bold", "Courier"] as const;
 export type TypesetFont = (typeof FONTS)[number];
 
-/** typesetPdf returns the bytes of a PDF of A4 pages (595 x 842 pt), one list of runs per page; text is Latin-1. */
-export function typesetPdf(pages: TypesetRun[][]): Uint8Array {
+/** TypesetRule: a ruling line stroked 0.5 pt wide from (x1, y1) to (x2, y2), in PDF points from the page's bottom left */
+export interface TypesetRule {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+/** typesetPdf returns the bytes of a PDF of A4 pages (595 x 842 pt), one list of runs per page (and of rules, drawn before the text); text is Latin-1. */
+export function typesetPdf(pages: TypesetRun[][], rules: TypesetRule[][] = []): Uint8Array {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body) - 1 + 1; // object numbers start at 1
   const catalog = add("");
@@ -27,9 +35,10 @@ export function typesetPdf(pages: TypesetRun[][]): Uint8Array {
   const fontRefs = FONTS.map((name) => add(`<< /Type /Font /Subtype /Type1 /BaseFont /${name} /Encoding /WinAnsiEncoding >>`));
   const fontDict = FONTS.map((_, i) => `/F${i + 1} ${fontRefs[i]} 0 R`).join(" ");
   const kids: number[] = [];
-  for (const runs of pages) {
+  for (const [p, runs] of pages.entries()) {
     const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
-    const content = runs.map((run) => `BT /F${FONTS.indexOf(run.font) + 1} ${run.size} Tf 1 0 0 1 ${run.x} ${run.y} Tm (${escape(run.text)}) Tj ET`).join("\n");
+    const drawn = (rules[p] ?? []).map((r) => `0.5 w ${r.x1} ${r.y1} m ${r.x2} ${r.y2} l S`);
+    const content = [...drawn, ...runs.map((run) => `BT /F${FONTS.indexOf(run.font) + 1} ${run.size} Tf 1 0 0 1 ${run.x} ${run.y} Tm (${escape(run.text)}) Tj ET`)].join("\n");
     const stream = add(`<< /Length ${Buffer.byteLength(content, "latin1")} >>\nstream\n${content}\nendstream`);
     kids.push(add(`<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 595 842] /Resources << /Font << ${fontDict} >> >> /Contents ${stream} 0 R >>`));
   }
