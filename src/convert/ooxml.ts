@@ -617,3 +617,23 @@ export function renderDiagramPart(pkg: OoxmlPackage, part: string): string {
   for (const [id, point] of points) if (!seen.has(id) && (point.type === "node" || point.type === "asst") && point.text) lines.push(`- ${escapeText(point.text)}`);
   return lines.join("\n");
 }
+
+/**
+ * codeSpans writes text set in a monospace face inside prose as markdown code spans, one per line
+ * (a span cannot cross a line break), spaces at either end left outside; the fence of backticks is
+ * longer than any run of backticks in the text, so the text needs no escapes.
+ */
+export function codeSpans(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      const core = line.trim();
+      if (!core) return line;
+      const lead = /^\s*/.exec(line)![0];
+      const trail = /\s*$/.exec(line)![0];
+      const ticks = "`".repeat(Math.max(0, ...Array.from(core.matchAll(/`+/g), (m) => m[0].length)) + 1);
+      const pad = core.startsWith("`") || core.endsWith("`") ? " " : "";
+      return `${lead}${ticks}${pad}${core}${pad}${ticks}${trail}`;
+    })
+    .join("\n");
+}
