@@ -56,6 +56,30 @@ describe("PPTX", () => {
     expect(markdown).toContain("Steps so far:\n\n4. Sand the frame\n5. Prime it\n\nThen:\n\n1. Paint");
   });
 
+  test("PPTX: a:br is a hard break in a text box and <br> in a table cell; Consolas runs in prose are one code span; a text box all in Consolas is a fenced listing", async () => {
+    const P = `xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+    const mono = '<a:rPr lang="en-US"><a:latin typeface="Consolas"/></a:rPr>';
+    const r = (text: string, rPr = "") => `<a:r>${rPr}<a:t>${text}</a:t></a:r>`;
+    const shape = (id: number, body: string) => `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Text ${id}"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="${id * 1000}"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/>${body}</p:txBody></p:sp>`;
+    const address = `<a:p>${r("Acme Ltd")}<a:br/>${r("1 High Street")}<a:br/>${r("Leeds")}</a:p>`;
+    const prose = `<a:p>${r("Run ")}${r("git ", mono)}${r("log", mono)}${r(" to see *all* commits.")}</a:p>`;
+    const listing = `<a:p>${r("for i in range(3):", mono)}</a:p><a:p>${r("    print(i * 2)", mono)}</a:p>`;
+    const cell = (inner: string) => `<a:tc><a:txBody><a:bodyPr/>${inner}</a:txBody></a:tc>`;
+    const table = `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="9" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="9000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tblGrid><a:gridCol w="1"/><a:gridCol w="1"/></a:tblGrid><a:tr h="1">${cell(`<a:p>${r("Name")}</a:p>`)}${cell(`<a:p>${r("Address")}</a:p>`)}</a:tr><a:tr h="1">${cell(`<a:p>${r("Acme")}</a:p>`)}${cell(address)}</a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>`;
+    const slide = `<p:sld ${P}><p:cSld><p:spTree>${shape(2, address)}${shape(3, prose)}${shape(4, listing)}${table}</p:spTree></p:cSld></p:sld>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
+      ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`],
+      ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`],
+      ["ppt/slides/slide1.xml", slide],
+    ]);
+    const { markdown } = await convert(convertPptx, "breaks.pptx", bytes);
+    expect(markdown).toContain("Acme Ltd\\\n1 High Street\\\nLeeds");
+    expect(markdown).toContain("Run `git log` to see \\*all\\* commits.");
+    expect(markdown).toContain("```\nfor i in range(3):\n    print(i * 2)\n```");
+    expect(markdown).toContain("| Acme | Acme Ltd<br>1 High Street<br>Leeds |");
+  });
+
   test("formats/pptx_tables_merged_cells_python_pptx.pptx (python-pptx): a table keeps its declared grid when a merged cell spans empty columns", async () => {
     const { markdown } = await convert(convertPptx, "formats/pptx_tables_merged_cells_python_pptx.pptx");
     expect(markdown).toContain("## Slide 2\n\n| merged cell |  |  |\n| --- | --- | --- |\n|  |  |  |\n|  |  |  |\n\n| merged cell |  |  |  |  |\n| --- | --- | --- | --- | --- |");

@@ -7,7 +7,7 @@
 import { AppError } from "../errors";
 import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
 import { isMonoFontName } from "./monoFont";
-import { baseName, child, childrenNamed, codeSpans, descendants, firstDescendant, imageAlt, ImageCollector, isOn, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
+import { baseName, child, childrenNamed, codeSpans, hardBreaks, descendants, firstDescendant, imageAlt, ImageCollector, isOn, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
 /** convertDocx turns a Word document into markdown. */
@@ -749,15 +749,6 @@ function symbolChar(hex: string | undefined): string {
 }
 
 /** escapeLineStarts stops paragraph text from being read as a heading, quote or list. */
-/**
- * hardBreaks writes each single line break of a paragraph (w:br, as in an address or a verse) as a
- * markdown hard break, `\` at the end of the line; a soft break would join the lines into one. A
- * blank line (two breaks) and display math's own lines are left as they are.
- */
-function hardBreaks(text: string): string {
-  return text.replace(/[ \t]*(?<!\n)\n(?!\n)[ \t]*/g, "\\\n");
-}
-
 function escapeLineStarts(text: string): string {
   return text.replace(/^(\s*)([#>+-]|\d+\.)(\s)/gm, "$1\\$2$3");
 }

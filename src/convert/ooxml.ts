@@ -637,3 +637,13 @@ export function codeSpans(text: string): string {
     })
     .join("\n");
 }
+
+/**
+ * hardBreaks writes each single line break inside a paragraph (DOCX `w:br`, PPTX `a:br`, as in an
+ * address or a verse) as a markdown hard break, `\` at the end of the line; a soft break would
+ * join the lines into one. A table cell's breaks are `<br>` (gfmTable), a heading's spaces. A blank
+ * line (two breaks) and display math's own lines are left as they are.
+ */
+export function hardBreaks(text: string): string {
+  return text.replace(/[ \t]*(?<!\n)\n(?!\n)[ \t]*/g, "\\\n");
+}
