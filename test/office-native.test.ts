@@ -135,14 +135,43 @@ describe("XLSX", () => {
     expect(formatNumber("1234.5", 164, '#,##0.00 "m"', false)).toBe("1234.5");
   });
 
-  test("formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx (excelize): a linked cell as a link, its note under the table, chart numbers as shown", async () => {
+  test("formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx (excelize): a linked cell as a link, its note under the table, chart numbers as shown; the sheet's three blocks apart", async () => {
     const { markdown } = await convert(convertXlsx, "formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx");
-    expect(markdown).toStartWith("## Sheet1\n\n| Total: | 237 |  |  |\n");
-    expect(markdown).toContain("| [GitHub](https://github.com/xuri/excelize) |  |  |  |");
+    // A19:B19 "Total: 237", an empty Excel table's header at C21:D21, a link alone at A22: three blocks, not one grid.
+    expect(markdown).toStartWith("## Sheet1\n\n| Total: | 237 |\n| --- | --- |\n\n| Column1 | Column2 |\n| --- | --- |\n\n[GitHub](https://github.com/xuri/excelize)\n\n### Chart");
     expect(markdown).toContain("### Comments\n\n- **A22** (Microsoft Office User): Hyperlink test\n\n## Sheet2");
     expect(markdown).toContain("| 20-23 Inch | 24 | DELL | 450 |  |");
     // The charts' cached numbers are stored as "19.0" in the General format, which shows 19.
     expect(markdown).toContain("### Chart\n\n| Category | Monitor |\n| --- | --- |\n| > 23 Inch | 19 |\n| 20-23 Inch | 24 |");
+  });
+
+  test("a sheet of separate blocks: a title cell, tables apart by empty rows or columns; a spacer row or column inside one table keeps it whole", async () => {
+    const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+    const num = (ref: string, value: number) => `<c r="${ref}"><v>${value}</v></c>`;
+    const row = (r: number, cells: string) => `<row r="${r}">${cells}</row>`;
+    const sheet =
+      `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` +
+      row(1, cell("A1", "Quarterly sales 2026")) +
+      row(3, cell("A3", "Region") + cell("B3", "Q1") + cell("C3", "Q2") + cell("E3", "Rep") + cell("F3", "Deals")) +
+      row(4, cell("A4", "North") + num("B4", 10) + num("C4", 12) + cell("E4", "Ana") + num("F4", 3)) +
+      row(5, cell("A5", "South") + num("B5", 7) + num("C5", 9)) +
+      row(7, cell("A7", "West") + num("B7", 4) + num("C7", 5)) +
+      row(9, cell("A9", "Item") + cell("B9", "Cost") + cell("D9", "Note")) +
+      row(10, cell("A10", "Paint") + num("B10", 30) + cell("D10", "two coats")) +
+      `</sheetData><mergeCells count="1"><mergeCell ref="A1:C1"/></mergeCells></worksheet>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+      ["xl/workbook.xml", `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Report" sheetId="1" r:id="rId1"/></sheets></workbook>`],
+      ["xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`],
+      ["xl/worksheets/sheet1.xml", sheet],
+    ]);
+    const { markdown } = await convert(convertXlsx, "report.xlsx", bytes);
+    expect(markdown).toContain(
+      "## Report\n\nQuarterly sales 2026\n\n" +
+        "| Region | Q1 | Q2 |\n| --- | --- | --- |\n| North | 10 | 12 |\n| South | 7 | 9 |\n| West | 4 | 5 |\n\n" +
+        "| Rep | Deals |\n| --- | --- |\n| Ana | 3 |\n\n" +
+        "| Item | Cost |  | Note |\n| --- | --- | --- | --- |\n| Paint | 30 |  | two coats |",
+    );
   });
 
   test("hyperlinks over a range, a cell showing its own address, links inside the workbook, and a threaded comment's note", async () => {
