@@ -174,6 +174,24 @@ describe("XLSX", () => {
     );
   });
 
+  test("a text cell in a monospace font (Consolas) is a code span; a number in one stays a number", async () => {
+    const sheet =
+      `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` +
+      `<row r="1"><c r="A1" t="inlineStr"><is><t>Step</t></is></c><c r="B1" t="inlineStr"><is><t>Command</t></is></c><c r="C1" t="inlineStr"><is><t>Seconds</t></is></c></row>` +
+      `<row r="2"><c r="A2" t="inlineStr"><is><t>Build</t></is></c><c r="B2" s="1" t="inlineStr"><is><t>make -j4 *</t></is></c><c r="C2" s="1"><v>12</v></c></row>` +
+      `</sheetData></worksheet>`;
+    const styles = `<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fonts count="2"><font><name val="Calibri"/></font><font><name val="Consolas"/></font></fonts><cellXfs count="2"><xf numFmtId="0" fontId="0"/><xf numFmtId="0" fontId="1"/></cellXfs></styleSheet>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+      ["xl/workbook.xml", `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Steps" sheetId="1" r:id="rId1"/></sheets></workbook>`],
+      ["xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`],
+      ["xl/worksheets/sheet1.xml", sheet],
+      ["xl/styles.xml", styles],
+    ]);
+    const { markdown } = await convert(convertXlsx, "steps.xlsx", bytes);
+    expect(markdown).toContain("| Build | `make -j4 *` | 12 |");
+  });
+
   test("hyperlinks over a range, a cell showing its own address, links inside the workbook, and a threaded comment's note", async () => {
     const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
     const sheet =

@@ -7,7 +7,8 @@
  */
 import { Parser } from "htmlparser2";
 import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
-import { assertWithinPageLimit, baseName, child, childrenNamed, descendants, firstDescendant, hardBreaks, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, type Relationship, renderChartPart, textContent, type XmlElement } from "./ooxml";
+import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, firstDescendant, hardBreaks, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, type Relationship, renderChartPart, textContent, type XmlElement } from "./ooxml";
+import { isMonoFontName } from "./monoFont";
 import type { Converter } from "./types";
 
 /** MAX_ROWS_PER_SHEET: rows with content rendered per sheet; the rest is dropped with a warning. */
@@ -121,9 +122,10 @@ function readSharedStrings(pkg: OoxmlPackage, workbookPart: string): string[] {
   return strings;
 }
 
-/** NumberFormats maps a cell style index (the `s` attribute) to its number format code and id. */
+/** NumberFormats maps a cell style index (the `s` attribute) to its number format code and id, and whether its font is monospace. */
 interface NumberFormats {
-  byStyle: Array<{ id: number; code: string }>;
+  /** mono: the style's font is a monospace face (Courier, Consolas) and the workbook's default font is not: the cell is code, written as a code span */
+  byStyle: Array<{ id: number; code: string; mono: boolean }>;
 }
 
 /** BUILTIN_FORMATS are the built-in number format codes that matter for rendering. */
@@ -151,9 +153,12 @@ function readNumberFormats(pkg: OoxmlPackage, workbookPart: string): NumberForma
   for (const fmt of descendants(child(styles, "numFmts"), "numFmt")) {
     custom.set(Number(fmt.attrs["numFmtId"]), fmt.attrs["formatCode"] ?? "");
   }
+  const fontIsMono = childrenNamed(child(styles, "fonts"), "font").map((font) => isMonoFontName(child(font, "name")?.attrs["val"] ?? ""));
+  // a workbook typed in a monospace face throughout has no code cells
+  const defaultMono = fontIsMono[0] ?? false;
   const byStyle = childrenNamed(child(styles, "cellXfs"), "xf").map((xf) => {
     const id = Number(xf.attrs["numFmtId"] ?? 0);
-    return { id, code: custom.get(id) ?? BUILTIN_FORMATS[id] ?? "" };
+    return { id, code: custom.get(id) ?? BUILTIN_FORMATS[id] ?? "", mono: !defaultMono && (fontIsMono[Number(xf.attrs["fontId"] ?? 0)] ?? false) };
   });
   return { byStyle };
 }
@@ -236,7 +241,10 @@ function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats,
             break;
           case "c": {
             if (!cell) break;
-            const text = cellValue(cell.type, value, inline, cell.style, sharedStrings, formats, date1904);
+            const shown = cellValue(cell.type, value, inline, cell.style, sharedStrings, formats, date1904);
+            // text in a monospace face is code (a command, a path); numbers in one are figures
+            const isString = cell.type === "s" || cell.type === "inlineStr" || cell.type === "str";
+            const text = isString && shown.trim() && formats.byStyle[cell.style]?.mono ? codeSpans(shown) : shown;
             cell = null;
             if (text === "") break;
             if (colIndex >= MAX_COLUMNS) {
