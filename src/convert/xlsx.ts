@@ -381,6 +381,18 @@ interface SheetBlock {
   bottom: number;
 }
 
+/** MAX_BLOCKS: a sheet cut into more blocks than this is scattered cells (a form, a drawing in cells), kept as one grid; bounds the work */
+const MAX_BLOCKS = 200;
+
+/** wholeGrid: the sheet as one table over all its columns with values, empty rows left out */
+function wholeGrid(bands: Array<Array<{ index: number; row: string[] }>>): SheetBlock {
+  const rows = bands.flat();
+  let first = Number.MAX_SAFE_INTEGER;
+  let last = -1;
+  for (const { row } of rows) for (let c = 0; c < row.length; c++) if (row[c] !== undefined && row[c] !== "") [first, last] = [Math.min(first, c), Math.max(last, c)];
+  return { kind: "table", rows: rows.map(({ row }) => Array.from({ length: last - first + 1 }, (_, k) => row[first + k] ?? "")), first, last, top: rows[0]!.index, bottom: rows[rows.length - 1]!.index };
+}
+
 /** MAX_TEXT_BLOCK_ROWS: a block of one column with at most this many rows is text (a title, a note), not a table */
 const MAX_TEXT_BLOCK_ROWS = 3;
 
@@ -425,6 +437,7 @@ function sheetBlocks(grid: SheetGrid): SheetBlock[] {
     // read top to bottom, then left to right
     stacked.push(...runs.sort((a, b) => a.top - b.top || a.first - b.first));
   }
+  if (stacked.length > MAX_BLOCKS) return [wholeGrid(bands)];
   const blocks: SheetBlock[] = [];
   for (const block of stacked) {
     // the nearest block above over any of the same columns: the same columns continue its table
