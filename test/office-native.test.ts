@@ -174,6 +174,19 @@ describe("XLSX", () => {
     );
   });
 
+  test("a sheet of more than 200 scattered blocks (cells alternating between columns A and C on every other row) stays one grid", async () => {
+    let rows = "";
+    for (let r = 1; r <= 500; r += 2) rows += `<row r="${r}"><c r="${r % 4 === 1 ? "A" : "C"}${r}" t="inlineStr"><is><t>r${r}</t></is></c></row>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+      ["xl/workbook.xml", `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Scatter" sheetId="1" r:id="rId1"/></sheets></workbook>`],
+      ["xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`],
+      ["xl/worksheets/sheet1.xml", `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`],
+    ]);
+    const { markdown } = await convert(convertXlsx, "scatter.xlsx", bytes);
+    expect(markdown).toContain("## Scatter\n\n| r1 |  |  |\n| --- | --- | --- |\n|  |  | r3 |\n| r5 |  |  |");
+  });
+
   test("a text cell in a monospace font (Consolas) is a code span; a number in one stays a number", async () => {
     const sheet =
       `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` +
