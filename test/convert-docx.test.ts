@@ -134,7 +134,7 @@ describe("DOCX", () => {
     expect(markdown).toEndWith("[^1]: Smith, 2020, a review.\n");
   });
 
-  test("paragraphs in a code style or a monospace font are one fenced block with their tabs and blank lines; a Courier word in prose stays prose", async () => {
+  test("paragraphs in a code style or a monospace font are one fenced block with their tabs and blank lines; a Courier word in prose is a code span", async () => {
     const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
     const r = (text: string, rPr = "") => `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ""}<w:t xml:space="preserve">${text}</w:t></w:r>`;
     const styled = (style: string, inner: string) => `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr>${inner}</w:p>`;
@@ -156,9 +156,32 @@ describe("DOCX", () => {
       ["word/styles.xml", `<w:styles ${W}><w:style w:type="paragraph" w:styleId="MacroText"><w:name w:val="macro"/><w:rPr><w:rFonts w:ascii="Courier" w:hAnsi="Courier"/></w:rPr></w:style></w:styles>`],
     ]);
     const { markdown } = await convert(convertDocx, "code.docx", bytes);
-    expect(markdown).toContain("Run the tool with --fast to skip checks:");
+    expect(markdown).toContain("Run the tool with `--fast` to skip checks:");
     expect(markdown).toContain("```\ndef total(items):\n\treturn sum(i.price for i in items)  # *all* items\n\nprint(total(basket))\n```");
     expect(markdown).toContain("Then a config file, typed in Courier:\n\n```\n[server]\nport = 8080\n```");
+  });
+
+  test("monospace runs in prose (a Consolas font, the HTML Code style) are code spans; w:br is a hard break in prose, <br> in a cell, a space in a heading", async () => {
+    const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
+    const r = (text: string, rPr = "") => `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ""}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+    const br = "<w:r><w:br/></w:r>";
+    const body = [
+      `<w:p>${r("Call ")}${r("parse(x)", '<w:rFonts w:ascii="Consolas" w:hAnsi="Consolas"/>')}${r(" or set ")}${r("DEBUG=1", '<w:rStyle w:val="HTMLCode"/>')}${r(" and ")}${r("**bold**", '<w:b/><w:rStyle w:val="HTMLCode"/>')}${r(".")}</w:p>`,
+      `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr>${r("Two")}${br}${r("lines")}</w:p>`,
+      `<w:p>${r("Acme Ltd")}${br}${r("1 High Street")}${br}${r("Leeds")}</w:p>`,
+      `<w:tbl><w:tr><w:tc><w:p>${r("Name")}</w:p></w:tc><w:tc><w:p>${r("Address")}</w:p></w:tc></w:tr><w:tr><w:tc><w:p>${r("Acme")}</w:p></w:tc><w:tc><w:p>${r("1 High Street")}${br}${r("Leeds")}</w:p></w:tc></w:tr></w:tbl>`,
+    ].join("");
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`],
+      ["word/document.xml", `<w:document ${W}><w:body>${body}</w:body></w:document>`],
+      ["word/_rels/document.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`],
+      ["word/styles.xml", `<w:styles ${W}><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:pPr><w:outlineLvl w:val="0"/></w:pPr></w:style><w:style w:type="character" w:styleId="HTMLCode"><w:name w:val="HTML Code"/></w:style></w:styles>`],
+    ]);
+    const { markdown } = await convert(convertDocx, "spans.docx", bytes);
+    expect(markdown).toContain("Call `parse(x)` or set `DEBUG=1` and **`**bold**`**.");
+    expect(markdown).toContain("# Two lines\n");
+    expect(markdown).toContain("Acme Ltd\\\n1 High Street\\\nLeeds");
+    expect(markdown).toContain("| Acme | 1 High Street<br>Leeds |");
   });
 
   test("table rows inside a content control and cells inside custom XML stay in their table", async () => {

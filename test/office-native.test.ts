@@ -56,6 +56,30 @@ describe("PPTX", () => {
     expect(markdown).toContain("Steps so far:\n\n4. Sand the frame\n5. Prime it\n\nThen:\n\n1. Paint");
   });
 
+  test("PPTX: a:br is a hard break in a text box and <br> in a table cell; Consolas runs in prose are one code span; a text box all in Consolas is a fenced listing", async () => {
+    const P = `xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+    const mono = '<a:rPr lang="en-US"><a:latin typeface="Consolas"/></a:rPr>';
+    const r = (text: string, rPr = "") => `<a:r>${rPr}<a:t>${text}</a:t></a:r>`;
+    const shape = (id: number, body: string) => `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Text ${id}"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="${id * 1000}"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/>${body}</p:txBody></p:sp>`;
+    const address = `<a:p>${r("Acme Ltd")}<a:br/>${r("1 High Street")}<a:br/>${r("Leeds")}</a:p>`;
+    const prose = `<a:p>${r("Run ")}${r("git ", mono)}${r("log", mono)}${r(" to see *all* commits.")}</a:p>`;
+    const listing = `<a:p>${r("for i in range(3):", mono)}</a:p><a:p>${r("    print(i * 2)", mono)}</a:p>`;
+    const cell = (inner: string) => `<a:tc><a:txBody><a:bodyPr/>${inner}</a:txBody></a:tc>`;
+    const table = `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="9" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="9000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tblGrid><a:gridCol w="1"/><a:gridCol w="1"/></a:tblGrid><a:tr h="1">${cell(`<a:p>${r("Name")}</a:p>`)}${cell(`<a:p>${r("Address")}</a:p>`)}</a:tr><a:tr h="1">${cell(`<a:p>${r("Acme")}</a:p>`)}${cell(address)}</a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>`;
+    const slide = `<p:sld ${P}><p:cSld><p:spTree>${shape(2, address)}${shape(3, prose)}${shape(4, listing)}${table}</p:spTree></p:cSld></p:sld>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
+      ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`],
+      ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`],
+      ["ppt/slides/slide1.xml", slide],
+    ]);
+    const { markdown } = await convert(convertPptx, "breaks.pptx", bytes);
+    expect(markdown).toContain("Acme Ltd\\\n1 High Street\\\nLeeds");
+    expect(markdown).toContain("Run `git log` to see \\*all\\* commits.");
+    expect(markdown).toContain("```\nfor i in range(3):\n    print(i * 2)\n```");
+    expect(markdown).toContain("| Acme | Acme Ltd<br>1 High Street<br>Leeds |");
+  });
+
   test("formats/pptx_tables_merged_cells_python_pptx.pptx (python-pptx): a table keeps its declared grid when a merged cell spans empty columns", async () => {
     const { markdown } = await convert(convertPptx, "formats/pptx_tables_merged_cells_python_pptx.pptx");
     expect(markdown).toContain("## Slide 2\n\n| merged cell |  |  |\n| --- | --- | --- |\n|  |  |  |\n|  |  |  |\n\n| merged cell |  |  |  |  |\n| --- | --- | --- | --- | --- |");
@@ -111,14 +135,74 @@ describe("XLSX", () => {
     expect(formatNumber("1234.5", 164, '#,##0.00 "m"', false)).toBe("1234.5");
   });
 
-  test("formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx (excelize): a linked cell as a link, its note under the table, chart numbers as shown", async () => {
+  test("formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx (excelize): a linked cell as a link, its note under the table, chart numbers as shown; the sheet's three blocks apart", async () => {
     const { markdown } = await convert(convertXlsx, "formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx");
-    expect(markdown).toStartWith("## Sheet1\n\n| Total: | 237 |  |  |\n");
-    expect(markdown).toContain("| [GitHub](https://github.com/xuri/excelize) |  |  |  |");
+    // A19:B19 "Total: 237", an empty Excel table's header at C21:D21, a link alone at A22: three blocks, not one grid.
+    expect(markdown).toStartWith("## Sheet1\n\n| Total: | 237 |\n| --- | --- |\n\n| Column1 | Column2 |\n| --- | --- |\n\n[GitHub](https://github.com/xuri/excelize)\n\n### Chart");
     expect(markdown).toContain("### Comments\n\n- **A22** (Microsoft Office User): Hyperlink test\n\n## Sheet2");
     expect(markdown).toContain("| 20-23 Inch | 24 | DELL | 450 |  |");
     // The charts' cached numbers are stored as "19.0" in the General format, which shows 19.
     expect(markdown).toContain("### Chart\n\n| Category | Monitor |\n| --- | --- |\n| > 23 Inch | 19 |\n| 20-23 Inch | 24 |");
+  });
+
+  test("a sheet of separate blocks: a title cell, tables apart by empty rows or columns; a spacer row or column inside one table keeps it whole", async () => {
+    const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+    const num = (ref: string, value: number) => `<c r="${ref}"><v>${value}</v></c>`;
+    const row = (r: number, cells: string) => `<row r="${r}">${cells}</row>`;
+    const sheet =
+      `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` +
+      row(1, cell("A1", "Quarterly sales 2026")) +
+      row(3, cell("A3", "Region") + cell("B3", "Q1") + cell("C3", "Q2") + cell("E3", "Rep") + cell("F3", "Deals")) +
+      row(4, cell("A4", "North") + num("B4", 10) + num("C4", 12) + cell("E4", "Ana") + num("F4", 3)) +
+      row(5, cell("A5", "South") + num("B5", 7) + num("C5", 9)) +
+      row(7, cell("A7", "West") + num("B7", 4) + num("C7", 5)) +
+      row(9, cell("A9", "Item") + cell("B9", "Cost") + cell("D9", "Note")) +
+      row(10, cell("A10", "Paint") + num("B10", 30) + cell("D10", "two coats")) +
+      `</sheetData><mergeCells count="1"><mergeCell ref="A1:C1"/></mergeCells></worksheet>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+      ["xl/workbook.xml", `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Report" sheetId="1" r:id="rId1"/></sheets></workbook>`],
+      ["xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`],
+      ["xl/worksheets/sheet1.xml", sheet],
+    ]);
+    const { markdown } = await convert(convertXlsx, "report.xlsx", bytes);
+    expect(markdown).toContain(
+      "## Report\n\nQuarterly sales 2026\n\n" +
+        "| Region | Q1 | Q2 |\n| --- | --- | --- |\n| North | 10 | 12 |\n| South | 7 | 9 |\n| West | 4 | 5 |\n\n" +
+        "| Rep | Deals |\n| --- | --- |\n| Ana | 3 |\n\n" +
+        "| Item | Cost |  | Note |\n| --- | --- | --- | --- |\n| Paint | 30 |  | two coats |",
+    );
+  });
+
+  test("a sheet of more than 200 scattered blocks (cells alternating between columns A and C on every other row) stays one grid", async () => {
+    let rows = "";
+    for (let r = 1; r <= 500; r += 2) rows += `<row r="${r}"><c r="${r % 4 === 1 ? "A" : "C"}${r}" t="inlineStr"><is><t>r${r}</t></is></c></row>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+      ["xl/workbook.xml", `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Scatter" sheetId="1" r:id="rId1"/></sheets></workbook>`],
+      ["xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`],
+      ["xl/worksheets/sheet1.xml", `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`],
+    ]);
+    const { markdown } = await convert(convertXlsx, "scatter.xlsx", bytes);
+    expect(markdown).toContain("## Scatter\n\n| r1 |  |  |\n| --- | --- | --- |\n|  |  | r3 |\n| r5 |  |  |");
+  });
+
+  test("a text cell in a monospace font (Consolas) is a code span; a number in one stays a number", async () => {
+    const sheet =
+      `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` +
+      `<row r="1"><c r="A1" t="inlineStr"><is><t>Step</t></is></c><c r="B1" t="inlineStr"><is><t>Command</t></is></c><c r="C1" t="inlineStr"><is><t>Seconds</t></is></c></row>` +
+      `<row r="2"><c r="A2" t="inlineStr"><is><t>Build</t></is></c><c r="B2" s="1" t="inlineStr"><is><t>make -j4 *</t></is></c><c r="C2" s="1"><v>12</v></c></row>` +
+      `</sheetData></worksheet>`;
+    const styles = `<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fonts count="2"><font><name val="Calibri"/></font><font><name val="Consolas"/></font></fonts><cellXfs count="2"><xf numFmtId="0" fontId="0"/><xf numFmtId="0" fontId="1"/></cellXfs></styleSheet>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+      ["xl/workbook.xml", `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Steps" sheetId="1" r:id="rId1"/></sheets></workbook>`],
+      ["xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`],
+      ["xl/worksheets/sheet1.xml", sheet],
+      ["xl/styles.xml", styles],
+    ]);
+    const { markdown } = await convert(convertXlsx, "steps.xlsx", bytes);
+    expect(markdown).toContain("| Build | `make -j4 *` | 12 |");
   });
 
   test("hyperlinks over a range, a cell showing its own address, links inside the workbook, and a threaded comment's note", async () => {

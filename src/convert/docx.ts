@@ -7,7 +7,7 @@
 import { AppError } from "../errors";
 import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
 import { isMonoFontName } from "./monoFont";
-import { baseName, child, childrenNamed, descendants, firstDescendant, imageAlt, ImageCollector, isOn, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
+import { baseName, child, childrenNamed, codeSpans, hardBreaks, descendants, firstDescendant, imageAlt, ImageCollector, isOn, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
 /** convertDocx turns a Word document into markdown. */
@@ -81,6 +81,8 @@ interface Segment {
   italic: boolean;
   strike: boolean;
   script: Script;
+  /** mono: set in a monospace face (a direct font or a code character style): written as a code span */
+  mono: boolean;
   href: string | null;
 }
 
@@ -92,10 +94,11 @@ interface RunFormat {
   italic: boolean;
   strike: boolean;
   script: Script;
+  mono: boolean;
   href: string | null;
 }
 
-const PLAIN: RunFormat = { bold: false, italic: false, strike: false, script: "", href: null };
+const PLAIN: RunFormat = { bold: false, italic: false, strike: false, script: "", mono: false, href: null };
 
 /** FieldState is one open complex field (w:fldChar begin ... separate ... end). */
 interface FieldState {
@@ -160,6 +163,8 @@ class DocxReader {
   private relsPart: string;
   /** inComment: a comment's paragraphs are one list item, so its heading styles give plain text. */
   private inComment = false;
+  /** inNote: a footnote or endnote is one line, so its line breaks are spaces. */
+  private inNote = false;
 
   constructor(
     private readonly pkg: OoxmlPackage,
@@ -326,7 +331,9 @@ class DocxReader {
     this.collectInline(p.children, PLAIN, segments);
     const extra = this.pendingBlocks;
     this.pendingBlocks = outer;
-    const text = renderSegments(segments).trim();
+    const rendered = renderSegments(segments).trim();
+    // A line break (w:br) in body text is a hard break; a table cell's lines become <br>, a note's and comment's spaces.
+    const text = this.cellDepth === 0 && !this.inComment && !this.inNote ? hardBreaks(rendered) : rendered;
     const blocks: Block[] = [];
     const level = text && !this.inComment ? this.headingLevel(styleId, pPr) : 0;
     const numbering = this.numberingOf(pPr, styleId);
@@ -334,7 +341,7 @@ class DocxReader {
       this.listStack = [];
       blocks.push({ kind: "code", text: codeText(p) });
     } else if (level > 0) {
-      const clean = text.replace(/\s*\n\s*/g, " ");
+      const clean = rendered.replace(/\s*\n\s*/g, " ");
       this.firstHeading ??= clean.replace(/[*_~\\]/g, "") || null;
       this.listStack = [];
       // A table cell holds inline text only: there a heading keeps its words without the '#' marker.
@@ -373,6 +380,23 @@ class DocxReader {
       return monoStyle(child(rPr, "w:rStyle")?.attrs["w:val"] ?? null) || monoStyle(styleId);
     };
     return runs.every(runIsMono);
+  }
+
+  /**
+   * runIsMono: a run is set in a monospace face by its own font or its character style (Word's
+   * "HTML Code", a "Code" style): a command or a name inside prose, written as a code span. In a
+   * document typed in a monospace face throughout nothing is.
+   */
+  private runIsMono(rPr: XmlElement | undefined, charStyle: StyleInfo | undefined): boolean {
+    if (this.documentIsMono) return false;
+    const font = child(rPr, "w:rFonts")?.attrs["w:ascii"];
+    if (font !== undefined) return isMonoFontName(font);
+    return charStyle !== undefined && [...this.styleChain(child(rPr, "w:rStyle")?.attrs["w:val"] ?? null)].some((style) => style.mono);
+  }
+
+  /** documentIsMono: the default paragraph style is set in a monospace face */
+  private get documentIsMono(): boolean {
+    return [...this.styleChain(this.defaultParagraphStyle)].some((style) => style.mono);
   }
 
   /** numberingOf finds the list membership of a paragraph: direct numPr, else its style's. */
@@ -461,6 +485,7 @@ class DocxReader {
       italic: inherited.italic || (child(rPr, "w:i") ? isOn(child(rPr, "w:i")) : (charStyle?.italic ?? false)),
       strike: inherited.strike || (child(rPr, "w:strike") || child(rPr, "w:dstrike") ? isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")) : (charStyle?.strike ?? false)),
       script: scriptOf(rPr) ?? charStyle?.script ?? inherited.script,
+      mono: inherited.mono || this.runIsMono(rPr, charStyle),
       href: inherited.href ?? field?.href ?? null,
     };
     const hiddenByField = this.fields.some((f) => !f.showingResult);
@@ -630,6 +655,7 @@ class DocxReader {
     for (let i = 0; i < this.notes.length; i++) {
       const note = this.notes[i]!;
       this.relsPart = note.part;
+      this.inNote = true;
       try {
         const text = this.renderBlocks(note.element?.children ?? [])
           .map((b) => b.text.trim())
@@ -639,6 +665,7 @@ class DocxReader {
         lines.push(`[^${note.label}]: ${text}`);
       } finally {
         this.relsPart = this.part;
+        this.inNote = false;
       }
     }
     return lines.join("\n");
@@ -695,7 +722,7 @@ function codeText(p: XmlElement): string {
 }
 
 function rawSegment(text: string): Segment {
-  return { text, raw: true, bold: false, italic: false, strike: false, script: "", href: null };
+  return { text, raw: true, bold: false, italic: false, strike: false, script: "", mono: false, href: null };
 }
 
 /** scriptOf reads a run's w:vertAlign: "sup", "sub", "" for an explicit baseline, null when the run sets none. */
@@ -793,8 +820,9 @@ function renderScripts(segments: Segment[]): string {
     }
     let text = "";
     let j = i;
-    for (; j < segments.length && !segments[j]!.raw && segments[j]!.script === first.script; j++) text += segments[j]!.text;
-    out += first.script ? wrapScript(escapeInline(text), first.script) : escapeInline(text);
+    for (; j < segments.length && !segments[j]!.raw && segments[j]!.script === first.script && segments[j]!.mono === first.mono; j++) text += segments[j]!.text;
+    const inline = first.mono ? codeSpans(text) : escapeInline(text);
+    out += first.script ? wrapScript(inline, first.script) : inline;
     i = j;
   }
   return out;

@@ -617,3 +617,33 @@ export function renderDiagramPart(pkg: OoxmlPackage, part: string): string {
   for (const [id, point] of points) if (!seen.has(id) && (point.type === "node" || point.type === "asst") && point.text) lines.push(`- ${escapeText(point.text)}`);
   return lines.join("\n");
 }
+
+/**
+ * codeSpans writes text set in a monospace face inside prose as markdown code spans, one per line
+ * (a span cannot cross a line break), spaces at either end left outside; the fence of backticks is
+ * longer than any run of backticks in the text, so the text needs no escapes.
+ */
+export function codeSpans(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      const core = line.trim();
+      if (!core) return line;
+      const lead = /^\s*/.exec(line)![0];
+      const trail = /\s*$/.exec(line)![0];
+      const ticks = "`".repeat(Math.max(0, ...Array.from(core.matchAll(/`+/g), (m) => m[0].length)) + 1);
+      const pad = core.startsWith("`") || core.endsWith("`") ? " " : "";
+      return `${lead}${ticks}${pad}${core}${pad}${ticks}${trail}`;
+    })
+    .join("\n");
+}
+
+/**
+ * hardBreaks writes each single line break inside a paragraph (DOCX `w:br`, PPTX `a:br`, as in an
+ * address or a verse) as a markdown hard break, `\` at the end of the line; a soft break would
+ * join the lines into one. A table cell's breaks are `<br>` (gfmTable), a heading's spaces. A blank
+ * line (two breaks) and display math's own lines are left as they are.
+ */
+export function hardBreaks(text: string): string {
+  return text.replace(/[ \t]*(?<!\n)\n(?!\n)[ \t]*/g, "\\\n");
+}

@@ -4,8 +4,9 @@
  * charts as a title plus a table of their series, pictures with alt text and OCR, and speaker
  * notes. LibreOffice's PPTX output (from PPT, ODP, KEY) goes through the same path.
  */
-import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
-import { assertWithinPageLimit, baseName, child, childrenNamed, descendants, firstDescendant, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
+import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, hardBreaks, firstDescendant, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
+import { isMonoFontName } from "./monoFont";
 import type { Converter } from "./types";
 
 /** convertPptx turns a PowerPoint presentation into markdown, one section per slide. */
@@ -294,9 +295,15 @@ function paragraphsOf(body: XmlElement | undefined, links: LinkResolver): SlideP
   for (const p of childrenNamed(body, "a:p")) {
     const pPr = child(p, "a:pPr");
     let text = "";
-    for (const node of childrenNamed(p)) {
-      if (node.name === "a:r" || node.name === "a:fld") text += runMarkdown(node, links);
-      else if (node.name === "a:br") text += "\n";
+    const nodes = childrenNamed(p);
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      if (node.name === "a:r" || node.name === "a:fld") {
+        // Monospace runs in a row are one code span (Office splits a word into runs freely).
+        let raw = textContent(child(node, "a:t"));
+        while (isMonoRun(child(node, "a:rPr")) && nodes[i + 1]?.name === "a:r" && sameLook(child(node, "a:rPr"), child(nodes[i + 1]!, "a:rPr"))) raw += textContent(child(nodes[++i]!, "a:t"));
+        text += runMarkdown(node, links, raw);
+      } else if (node.name === "a:br") text += "\n";
     }
     const autoNum = child(pPr, "a:buAutoNum");
     const bullet = child(pPr, "a:buNone") ? "none" : autoNum ? "number" : child(pPr, "a:buChar") || child(pPr, "a:buBlip") ? "char" : "inherit";
@@ -307,11 +314,10 @@ function paragraphsOf(body: XmlElement | undefined, links: LinkResolver): SlideP
 }
 
 /** runMarkdown renders one text run with bold/italic/strike and its hyperlink. */
-function runMarkdown(run: XmlElement, links: LinkResolver): string {
-  const raw = textContent(child(run, "a:t"));
+function runMarkdown(run: XmlElement, links: LinkResolver, raw = textContent(child(run, "a:t"))): string {
   if (!raw) return "";
   const rPr = child(run, "a:rPr");
-  let text = escapeText(raw).replace(/^(\s*)\\([#>+-]|\d+\.)/, "$1$2");
+  let text = isMonoRun(rPr) ? codeSpans(raw) : escapeText(raw).replace(/^(\s*)\\([#>+-]|\d+\.)/, "$1$2");
   const core = text.trim();
   if (!core) return text;
   const lead = /^\s*/.exec(text)![0];
@@ -326,12 +332,43 @@ function runMarkdown(run: XmlElement, links: LinkResolver): string {
   return text;
 }
 
+/** sameLook: two runs are written alike (face, emphasis, link), so their texts can be one */
+function sameLook(a: XmlElement | undefined, b: XmlElement | undefined): boolean {
+  const look = (rPr: XmlElement | undefined) => [isMonoRun(rPr), rPr?.attrs["b"] ?? "", rPr?.attrs["i"] ?? "", rPr?.attrs["strike"] ?? "", child(rPr, "a:hlinkClick")?.attrs["r:id"] ?? ""].join("|");
+  return look(a) === look(b);
+}
+
+/** isMonoRun: the run asks for a monospace face (`a:latin typeface="Consolas"`); a theme font ("+mn-lt") is not one */
+function isMonoRun(rPr: XmlElement | undefined): boolean {
+  return isMonoFontName(child(rPr, "a:latin")?.attrs["typeface"] ?? "");
+}
+
+/**
+ * isCodeBody: every run with text of a text body (more than one line of it) is set in a monospace
+ * face: a listing on a slide, written as one fenced block. One monospace line among prose, or a
+ * single monospace line, stays inline (a code span).
+ */
+function isCodeBody(body: XmlElement | undefined): boolean {
+  const runs = descendants(body, "a:r").filter((r) => textContent(child(r, "a:t")).trim());
+  const lines = childrenNamed(body, "a:p").filter((p) => descendants(p, "a:t").some((t) => textContent(t).trim())).length + descendants(body, "a:br").length;
+  return runs.length > 0 && lines > 1 && runs.every((r) => isMonoRun(child(r, "a:rPr")));
+}
+
+/** codeText: a listing's text as typed, one line per paragraph or line break, no markdown escapes */
+function codeText(body: XmlElement): string {
+  return childrenNamed(body, "a:p")
+    .map((p) => childrenNamed(p).map((node) => (node.name === "a:br" ? "\n" : node.name === "a:r" || node.name === "a:fld" ? textContent(child(node, "a:t")) : "")).join(""))
+    .join("\n")
+    .replace(/^\s*\n|\s+$/g, "");
+}
+
 /**
  * renderParagraphs renders a text body as list items and plain paragraphs. Nesting follows the
  * paragraph levels, but never deeper than one below the previous item (markdown needs a parent),
  * and each level is indented to its parent's content column.
  */
 function renderParagraphs(body: XmlElement | undefined, links: LinkResolver, bulletDefault: boolean): TextBlock[] {
+  if (isCodeBody(body)) return [{ kind: "para", text: fence(codeText(body!)) }];
   const blocks: TextBlock[] = [];
   const counters: number[] = [];
   let stack: Array<{ indent: number; width: number }> = [];
@@ -341,7 +378,7 @@ function renderParagraphs(body: XmlElement | undefined, links: LinkResolver, bul
     if (bullet === "none") {
       counters.length = 0;
       stack = [];
-      blocks.push({ kind: "para", text: p.text.replace(/^(\s*)([#>+-]|\d+\.)(\s)/gm, "$1\\$2$3") });
+      blocks.push({ kind: "para", text: hardBreaks(p.text).replace(/^(\s*)([#>+-]|\d+\.)(\s)/gm, "$1\\$2$3") });
       continue;
     }
     const depth = Math.min(p.level, stack.length);
@@ -353,7 +390,7 @@ function renderParagraphs(body: XmlElement | undefined, links: LinkResolver, bul
     const indent = parent ? parent.indent + parent.width : 0;
     stack.push({ indent, width: marker.length + 1 });
     const pad = " ".repeat(indent);
-    blocks.push({ kind: "list", text: `${pad}${marker} ${p.text.replace(/\n/g, `\n${pad}${" ".repeat(marker.length + 1)}`)}` });
+    blocks.push({ kind: "list", text: `${pad}${marker} ${hardBreaks(p.text).replace(/\n/g, `\n${pad}${" ".repeat(marker.length + 1)}`)}` });
   }
   return blocks;
 }

@@ -7,7 +7,8 @@
  */
 import { Parser } from "htmlparser2";
 import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
-import { assertWithinPageLimit, baseName, child, childrenNamed, descendants, firstDescendant, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, type Relationship, renderChartPart, textContent, type XmlElement } from "./ooxml";
+import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, firstDescendant, hardBreaks, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, type Relationship, renderChartPart, textContent, type XmlElement } from "./ooxml";
+import { isMonoFontName } from "./monoFont";
 import type { Converter } from "./types";
 
 /** MAX_ROWS_PER_SHEET: rows with content rendered per sheet; the rest is dropped with a warning. */
@@ -53,19 +54,17 @@ export const convertXlsx: Converter = async (input, ctx) => {
     const xml = pkg.zip.text(rel.target) ?? "";
     const grid = readSheet(xml, sharedStrings, formats, date1904);
     linkCells(grid, pkg.rels(rel.target));
-    const table = gridToRows(grid);
+    const parts = sheetBlocks(grid);
     if (grid.droppedRows > 0) warnings.push(`sheet '${name}': ${grid.droppedRows} rows past the first ${MAX_ROWS_PER_SHEET} were not converted`);
     if (grid.droppedColumns) warnings.push(`sheet '${name}': columns past the first ${MAX_COLUMNS} were not converted`);
-    if (table.length) {
-      blocks.push(gfmTable(table));
-      hasContent = true;
-    }
+    for (const part of parts) blocks.push(part.kind === "table" ? gfmTable(part.rows) : part.rows.map((row) => hardBreaks(row.find((v) => v !== "") ?? "").replace(/^(\s*)([#>+-]|\d+\.)(\s)/gm, "$1\\$2$3")).join("\n\n"));
+    hasContent ||= parts.length > 0;
     const pictures = sheetPictures(pkg, rel.target, images);
     const charts = sheetCharts(pkg, rel.target);
     const comments = sheetComments(pkg, rel.target);
     blocks.push(...pictures, ...charts, comments);
     hasContent ||= pictures.length > 0 || charts.length > 0 || comments !== "";
-    if (!table.length && !pictures.length && !charts.length) blocks.push("*(empty sheet)*");
+    if (!parts.length && !pictures.length && !charts.length) blocks.push("*(empty sheet)*");
     sections.push(joinBlocks(blocks));
     checkMarkdownSize(sections.reduce((sum, s) => sum + s.length, 0), ctx.limits, pkg.what);
   }
@@ -123,9 +122,10 @@ function readSharedStrings(pkg: OoxmlPackage, workbookPart: string): string[] {
   return strings;
 }
 
-/** NumberFormats maps a cell style index (the `s` attribute) to its number format code and id. */
+/** NumberFormats maps a cell style index (the `s` attribute) to its number format code and id, and whether its font is monospace. */
 interface NumberFormats {
-  byStyle: Array<{ id: number; code: string }>;
+  /** mono: the style's font is a monospace face (Courier, Consolas) and the workbook's default font is not: the cell is code, written as a code span */
+  byStyle: Array<{ id: number; code: string; mono: boolean }>;
 }
 
 /** BUILTIN_FORMATS are the built-in number format codes that matter for rendering. */
@@ -153,9 +153,12 @@ function readNumberFormats(pkg: OoxmlPackage, workbookPart: string): NumberForma
   for (const fmt of descendants(child(styles, "numFmts"), "numFmt")) {
     custom.set(Number(fmt.attrs["numFmtId"]), fmt.attrs["formatCode"] ?? "");
   }
+  const fontIsMono = childrenNamed(child(styles, "fonts"), "font").map((font) => isMonoFontName(child(font, "name")?.attrs["val"] ?? ""));
+  // a workbook typed in a monospace face throughout has no code cells
+  const defaultMono = fontIsMono[0] ?? false;
   const byStyle = childrenNamed(child(styles, "cellXfs"), "xf").map((xf) => {
     const id = Number(xf.attrs["numFmtId"] ?? 0);
-    return { id, code: custom.get(id) ?? BUILTIN_FORMATS[id] ?? "" };
+    return { id, code: custom.get(id) ?? BUILTIN_FORMATS[id] ?? "", mono: !defaultMono && (fontIsMono[Number(xf.attrs["fontId"] ?? 0)] ?? false) };
   });
   return { byStyle };
 }
@@ -238,7 +241,10 @@ function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats,
             break;
           case "c": {
             if (!cell) break;
-            const text = cellValue(cell.type, value, inline, cell.style, sharedStrings, formats, date1904);
+            const shown = cellValue(cell.type, value, inline, cell.style, sharedStrings, formats, date1904);
+            // text in a monospace face is code (a command, a path); numbers in one are figures
+            const isString = cell.type === "s" || cell.type === "inlineStr" || cell.type === "str";
+            const text = isString && shown.trim() && formats.byStyle[cell.style]?.mono ? codeSpans(shown) : shown;
             cell = null;
             if (text === "") break;
             if (colIndex >= MAX_COLUMNS) {
@@ -362,30 +368,88 @@ function rowOf(ref: string): number {
   return match ? Number(match[1]) - 1 : -1;
 }
 
-/** gridToRows turns the sparse grid into dense rows, dropping empty rows and the empty columns at the edges. */
-function gridToRows(grid: SheetGrid): string[][] {
-  if (grid.rows.size === 0) return [];
-  const indexes = [...grid.rows.keys()].sort((a, b) => a - b);
-  let firstCol = Number.MAX_SAFE_INTEGER;
-  let lastCol = -1;
-  for (const row of grid.rows.values()) {
-    for (let c = 0; c < row.length; c++) {
-      if (row[c] !== undefined && row[c] !== "") {
-        firstCol = Math.min(firstCol, c);
-        lastCol = Math.max(lastCol, c);
-      }
+/** SheetBlock is one block of cells a reader sees on its own: a table, or lines of text (a title cell). */
+interface SheetBlock {
+  kind: "table" | "text";
+  /** rows: dense rows over the block's columns, empty rows left out */
+  rows: string[][];
+  /** first, last: the block's column extent in the sheet (0-based) */
+  first: number;
+  last: number;
+  /** top, bottom: the block's row extent in the sheet (0-based) */
+  top: number;
+  bottom: number;
+}
+
+/** MAX_BLOCKS: a sheet cut into more blocks than this is scattered cells (a form, a drawing in cells), kept as one grid; bounds the work */
+const MAX_BLOCKS = 200;
+
+/** wholeGrid: the sheet as one table over all its columns with values, empty rows left out */
+function wholeGrid(bands: Array<Array<{ index: number; row: string[] }>>): SheetBlock {
+  const rows = bands.flat();
+  let first = Number.MAX_SAFE_INTEGER;
+  let last = -1;
+  for (const { row } of rows) for (let c = 0; c < row.length; c++) if (row[c] !== undefined && row[c] !== "") [first, last] = [Math.min(first, c), Math.max(last, c)];
+  return { kind: "table", rows: rows.map(({ row }) => Array.from({ length: last - first + 1 }, (_, k) => row[first + k] ?? "")), first, last, top: rows[0]!.index, bottom: rows[rows.length - 1]!.index };
+}
+
+/** MAX_TEXT_BLOCK_ROWS: a block of one column with at most this many rows is text (a title, a note), not a table */
+const MAX_TEXT_BLOCK_ROWS = 3;
+
+/**
+ * sheetBlocks cuts a sheet into the blocks a reader sees: runs of rows separated by empty rows,
+ * and within each run, cells separated by empty columns. A title cell above a table, or two tables
+ * side by side, are then apart. Blocks that line up are kept as one table, since a blank spacer row
+ * or column inside one table should not cut it: blocks stacked over the same columns, or side by
+ * side over the same rows. A block of one column and a few rows is text.
+ */
+function sheetBlocks(grid: SheetGrid): SheetBlock[] {
+  const filled = (v: string | undefined) => v !== undefined && v !== "";
+  const bands: Array<Array<{ index: number; row: string[] }>> = [];
+  let previous = -2;
+  for (const index of [...grid.rows.keys()].sort((a, b) => a - b)) {
+    const row = grid.rows.get(index)!;
+    if (!row.some(filled)) continue;
+    if (index !== previous + 1 || bands.length === 0) bands.push([]);
+    bands[bands.length - 1]!.push({ index, row });
+    previous = index;
+  }
+  const stacked: SheetBlock[] = [];
+  for (const band of bands) {
+    const width = Math.max(...band.map((r) => r.row.length));
+    const columnFilled = Array.from({ length: width }, (_, c) => band.some((r) => filled(r.row[c])));
+    const runs: SheetBlock[] = [];
+    for (let c = 0; c < width; c++) {
+      if (!columnFilled[c]) continue;
+      let end = c;
+      while (end + 1 < width && columnFilled[end + 1]) end++;
+      const rowsWith = band.filter((r) => r.row.slice(c, end + 1).some(filled));
+      const block: SheetBlock = { kind: "table", rows: [], first: c, last: end, top: rowsWith[0]!.index, bottom: rowsWith[rowsWith.length - 1]!.index };
+      const left = runs[runs.length - 1];
+      // Side by side over the same rows: one table with an empty column inside.
+      if (left && left.top === block.top && left.bottom === block.bottom) left.last = end;
+      else runs.push(block);
+      c = end;
     }
+    for (const run of runs) {
+      run.rows = band.filter((r) => r.index >= run.top && r.index <= run.bottom && r.row.slice(run.first, run.last + 1).some(filled)).map((r) => Array.from({ length: run.last - run.first + 1 }, (_, k) => r.row[run.first + k] ?? ""));
+    }
+    // read top to bottom, then left to right
+    stacked.push(...runs.sort((a, b) => a.top - b.top || a.first - b.first));
   }
-  if (lastCol < 0) return [];
-  const rows: string[][] = [];
-  for (const r of indexes) {
-    const row = grid.rows.get(r)!;
-    if (!row.some((v) => v !== undefined && v !== "")) continue;
-    const dense: string[] = [];
-    for (let c = firstCol; c <= lastCol; c++) dense.push(row[c] ?? "");
-    rows.push(dense);
+  if (stacked.length > MAX_BLOCKS) return [wholeGrid(bands)];
+  const blocks: SheetBlock[] = [];
+  for (const block of stacked) {
+    // the nearest block above over any of the same columns: the same columns continue its table
+    const above = blocks.findLast((b) => b.first <= block.last && b.last >= block.first);
+    if (above && above.first === block.first && above.last === block.last) {
+      above.rows.push(...block.rows);
+      above.bottom = block.bottom;
+    } else blocks.push(block);
   }
-  return rows;
+  // One column of a few rows beside other blocks is text (a title, a note); a sheet of one block stays its table.
+  if (blocks.length > 1) for (const block of blocks) if (block.first === block.last && block.rows.length <= MAX_TEXT_BLOCK_ROWS) block.kind = "text";
+  return blocks;
 }
 
 /** cellValue renders one cell as Excel shows it, without number styling but with dates as ISO text. */
