@@ -138,3 +138,15 @@ describe("a hyphenated total label on OCR text", () => {
     expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
   });
 });
+
+describe("an office document's hard line breaks", () => {
+  test("lines that end in a markdown hard break ('\\') give the values they give without it, never the break mark", () => {
+    const plain = "ACME Trading Ltd\n12 High Street\nLondon SW1 4AB\n\nInvoice number: INV-7\nInvoice date: 12 March 2024\n\nTotal due: £120.00\n";
+    const broken = plain.replace("Ltd\n", "Ltd\\\n").replace("Street\n", "Street\\\n").replace("INV-7\n", "INV-7\\\n");
+    expect(broken).toContain("INV-7\\\n");
+    const [a, b] = [run(plain, INVOICE), run(broken, INVOICE)];
+    expect(b.invoice_number!.value).toBe("INV-7");
+    for (const name of Object.keys(INVOICE)) expect([name, b[name]!.value, b[name]!.confidence]).toEqual([name, a[name]!.value, a[name]!.confidence]);
+    expect(String(b.vendor!.value)).toStartWith("ACME Trading");
+  });
+});

@@ -63,18 +63,23 @@ export interface ParsedDocument {
   decimalMark: DecimalMark;
 }
 
-/** splitLines cuts the markdown into lines with their offsets. */
+/**
+ * splitLines cuts the markdown into lines with their offsets. A hard line break's mark (a `\` at
+ * the line's end, as the office converters write a break inside a paragraph) is no part of the
+ * line: its offsets end before it, so values and citations never carry it.
+ */
 function splitLines(markdown: string): Line[] {
   const out: Line[] = [];
   let start = 0;
-  for (const text of markdown.split("\n")) {
+  for (const raw of markdown.split("\n")) {
+    const text = raw.replace(/(?<!\\)\\$/, "");
     const end = start + text.length;
     const trimmed = text.trim();
     const isTable = trimmed.startsWith("|") && trimmed.length > 1;
     const isHeading = /^#{1,6}\s/.test(trimmed);
     const plain = cleanText(trimmed.replace(/^#{1,6}\s+/, "").replace(/^(>\s*)+/, "").replace(/^[-*+]\s+/, "").replace(/^\[Image text\]\s*/i, ""));
     out.push({ text, plain, start, end, isTable, isHeading });
-    start = end + 1;
+    start += raw.length + 1;
   }
   return out;
 }
