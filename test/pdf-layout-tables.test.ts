@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { renderPages } from "../src/convert/pdfLayout";
-import { type Rule, ruledGrids } from "../src/convert/pdfRules";
+import { type Rule, ruleDividers, ruledGrids } from "../src/convert/pdfRules";
 import { extractPdfPages } from "../src/convert/pdfText";
 import { type TypesetRule, type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
 
@@ -55,6 +55,16 @@ test("two ruled tables on a page whose column rules differ by a point are each o
   const grids = ruledGrids([...grid(first, 138.84, [161.16, 270.12]), ...grid(second, 306.84, [329.04, 438.12])]);
   expect(grids.map((g) => g.xs.length)).toEqual([8, 8]);
   expect(grids.map((g) => g.ys.length)).toEqual([3, 3]);
+});
+
+test("a page drawn with more rules than a form has (a hatching of 600 x 600 lines) gives no divider, which bounds the work per page", () => {
+  // a tall vertical rule that no horizontal rule crosses would divide; the hatching's short
+  // horizontal strokes stop left of it, so without the bound every one is weighed against it
+  const rules: Rule[] = [];
+  for (let i = 0; i < 600; i++) rules.push({ x1: 300 + i * 3, y1: 50, x2: 300 + i * 3, y2: 1900 });
+  for (let i = 0; i < 600; i++) rules.push({ x1: 20, y1: 52 + i * 3, x2: 200, y2: 52 + i * 3 });
+  expect(ruleDividers(rules.slice(0, 1)).length).toBe(1);
+  expect(ruleDividers(rules)).toEqual([]);
 });
 
 /** HELVETICA_WIDTH: advance widths (per 1000 em) of the characters the typeset tables below use */

@@ -45,6 +45,8 @@ const MIN_RULE = 4;
 const SNAP = 2;
 /** MAX_OPS: a page drawing more path ops than this is a chart or a drawing, read no further for rules. */
 const MAX_PATHS = 20000;
+/** MAX_RULE_PAIRS: a page whose horizontal x vertical rules exceed this is a drawing (a hatching, a chart's grid): no grid or divider is read from it, which bounds the pairwise work */
+const MAX_RULE_PAIRS = 250_000;
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -202,7 +204,7 @@ export function ruledGrids(rules: Rule[]): RuledGrid[] {
     rules.filter((r) => r.x1 === r.x2 && r.y1 !== r.y2),
     false,
   );
-  if (horizontal.length < 2 || vertical.length < 2 || horizontal.length * vertical.length > 250000) return [];
+  if (horizontal.length < 2 || vertical.length < 2 || horizontal.length * vertical.length > MAX_RULE_PAIRS) return [];
   // Union-find over all rules: horizontal i is i, vertical j is horizontal.length + j.
   const parent = Array.from({ length: horizontal.length + vertical.length }, (_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
@@ -271,6 +273,7 @@ export function ruleDividers(rules: Rule[]): RuleDivider[] {
     false,
   );
   const dividers: RuleDivider[] = [];
+  if (horizontal.length * vertical.length > MAX_RULE_PAIRS) return dividers;
   for (const v of vertical) {
     if (v.y2 - v.y1 < DIVIDER_MIN_HEIGHT) continue;
     const x = v.x1;
