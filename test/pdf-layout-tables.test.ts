@@ -57,7 +57,7 @@ test("two ruled tables on a page whose column rules differ by a point are each o
   expect(grids.map((g) => g.ys.length)).toEqual([3, 3]);
 });
 
-test("a page drawn with more rules than a form has (a hatching of 600 x 600 lines) gives no divider, which bounds the work per page", () => {
+test("a page drawn with more rules than a form has (a hatching of 600 x 600 lines, a fence of 300 tall lines) gives no divider, which bounds the work per page", () => {
   // a tall vertical rule that no horizontal rule crosses would divide; the hatching's short
   // horizontal strokes stop left of it, so without the bound every one is weighed against it
   const rules: Rule[] = [];
@@ -65,6 +65,10 @@ test("a page drawn with more rules than a form has (a hatching of 600 x 600 line
   for (let i = 0; i < 600; i++) rules.push({ x1: 20, y1: 52 + i * 3, x2: 200, y2: 52 + i * 3 });
   expect(ruleDividers(rules.slice(0, 1)).length).toBe(1);
   expect(ruleDividers(rules)).toEqual([]);
+  // 300 tall rules and no row across them: more dividers than a form's parts and columns, a drawing
+  const fence: Rule[] = Array.from({ length: 300 }, (_, i) => ({ x1: 20 + i * 3, y1: 50, x2: 20 + i * 3, y2: 700 }));
+  expect(ruleDividers(fence.slice(0, 150)).length).toBe(150);
+  expect(ruleDividers(fence)).toEqual([]);
 });
 
 /** HELVETICA_WIDTH: advance widths (per 1000 em) of the characters the typeset tables below use */

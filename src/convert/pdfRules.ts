@@ -235,6 +235,8 @@ export function ruledGrids(rules: Rule[]): RuledGrid[] {
 
 /** DIVIDER_MIN_HEIGHT: the shortest stretch of a vertical rule (points) that may divide two parts of a page: an inch (a form's head boxes, its number beside its title and year, are shorter) */
 const DIVIDER_MIN_HEIGHT = 72;
+/** MAX_DIVIDERS: the most divider stretches a page may have; more is a drawing (a chart's or a hatching's lines), none is kept */
+const MAX_DIVIDERS = 200;
 /** HEAD_ROW_HEIGHT: the tallest stretch of a divider's rule above or below it that is read with it (a part's head row, ruled across both parts) */
 const HEAD_ROW_HEIGHT = 30;
 
@@ -294,7 +296,8 @@ export function ruleDividers(rules: Rule[]): RuleDivider[] {
       dividers.push({ x, top, bottom, endsLeft, endsRight, boxed: crossedAt(top) && crossedAt(bottom), reachTop: stops[above]!, reachBottom: stops[below]! });
     }
   }
-  return dividers;
+  // more tall uncrossed rules than a form's parts and columns have: a drawing (bounds pdfLayout's weighing of each against the page's text)
+  return dividers.length > MAX_DIVIDERS ? [] : dividers;
 }
 
 /** edges: the distinct positions, ascending, those within SNAP of the one before dropped */
