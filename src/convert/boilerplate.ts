@@ -252,6 +252,9 @@ const CAPTION_TEXT_TAGS = new Set(["p", "div", "span", "small", "strong", "em", 
 function altCaptions(root: DomNode): Set<DomNode> {
   const found = new Set<DomNode>();
   const images = (root as unknown as DomElement).querySelectorAll?.("img[alt]") ?? [];
+  // the article's first paragraph with text, looked up once for every caption box (isCaptionThenCredits)
+  let first: DomElement | null | undefined;
+  const firstParagraph = () => (first === undefined ? (first = firstTextParagraph(root)) : first);
   for (let i = 0; i < images.length; i++) {
     const img = images[i]!;
     const alt = normalizeSpace(img.getAttribute("alt") ?? "").toLowerCase();
@@ -264,7 +267,7 @@ function altCaptions(root: DomNode): Set<DomNode> {
         // A lightbox button in front of the caption ("Vergrößern Kommt das iPhone 14 ohne Notch?") is not its text.
         const text = normalizeSpace(next.textContent ?? "").toLowerCase().replace(ENLARGE, "");
         if (!text) continue;
-        if (countChars(text) <= altChars + ALT_CAPTION_EXTRA_CHARS && text.startsWith(alt) && next.querySelectorAll("img, picture, video, table").length === 0 && (next.querySelectorAll("p + p").length === 0 || isCaptionThenCredits(next, root))) found.add(next);
+        if (countChars(text) <= altChars + ALT_CAPTION_EXTRA_CHARS && text.startsWith(alt) && next.querySelectorAll("img, picture, video, table").length === 0 && (next.querySelectorAll("p + p").length === 0 || isCaptionThenCredits(next, firstParagraph()))) found.add(next);
         break;
       }
       const parent = node.parentNode as DomElement | null;
@@ -282,20 +285,21 @@ function altCaptions(root: DomNode): Set<DomNode> {
  * description) is text, and so is one that holds the article's first paragraph: under the top
  * picture, news sites write their lead as its caption (elespectador's "La Operación Orión ...").
  */
-function isCaptionThenCredits(box: DomElement, root: DomNode): boolean {
+function isCaptionThenCredits(box: DomElement, firstParagraph: DomElement | null): boolean {
   const paragraphs = box.querySelectorAll("p");
-  if (paragraphs.length < 2) return false;
-  const all = (root as unknown as DomElement).querySelectorAll?.("p") ?? [];
-  for (let i = 0; i < all.length; i++) {
-    if (!normalizeSpace(all[i]!.textContent ?? "")) continue;
-    if (all[i] === paragraphs[0]) return false;
-    break;
-  }
+  if (paragraphs.length < 2 || paragraphs[0] === firstParagraph) return false;
   for (let i = 1; i < paragraphs.length; i++) {
     const text = normalizeSpace(paragraphs[i]!.textContent ?? "");
     if (countChars(text) > PHOTO_CREDIT_MAX_CHARS || !(/^\s*(?:©|\(c\))/i.test(text) || PHOTO_CREDIT.test(text) || SOURCE_LINE.test(text))) return false;
   }
   return true;
+}
+
+/** firstTextParagraph: the page's first <p> with text, or null */
+function firstTextParagraph(root: DomNode): DomElement | null {
+  const all = (root as unknown as DomElement).querySelectorAll?.("p") ?? [];
+  for (let i = 0; i < all.length; i++) if (normalizeSpace(all[i]!.textContent ?? "")) return all[i]!;
+  return null;
 }
 
 /** inPictureFigure: the element sits (within three levels) in a <figure> that holds a picture. */
@@ -1686,12 +1690,13 @@ export function stripPageChrome(document: Document): Document {
   const body = document.body as unknown as DomElement | null;
   if (!body) return document;
   const doomed = new Set<Element>();
+  const text = subtreeTexts(body as unknown as Node);
   for (const link of Array.from(document.querySelectorAll("a[href]"))) {
     const href = link.getAttribute("href") ?? "";
     if (SHARE_TARGETS.some((re) => re.test(href))) doomed.add(shareBarOf(link));
   }
   for (const el of Array.from(document.querySelectorAll("ul, ol, div, p, span, section"))) {
-    if (isShareWords(el) || isTrail(el)) doomed.add(el);
+    if (isShareWords(el, text) || isTrail(el, text)) doomed.add(el);
   }
   for (const control of Array.from(document.querySelectorAll("button, a, [role=button], input[type=button], input[type=submit]"))) {
     const label = control.getAttribute("value") ?? control.textContent ?? "";
@@ -1714,9 +1719,36 @@ function shareBarOf(link: Element): Element {
   return bar;
 }
 
-/** isShareWords: a short block whose words are all share words, naming at least two networks. */
-function isShareWords(el: Element): boolean {
-  const text = el.textContent ?? "";
+/**
+ * subtreeTexts gives every node under `root` its text (what textContent gives), built once from the
+ * leaves up: asking each element for its textContent walks its whole subtree, which on a page of
+ * elements nested thousands deep is quadratic (10 000 nested divs: seconds). The strings are joined,
+ * not copied, by the engine. Iterative, so depth cannot exhaust the stack.
+ */
+function subtreeTexts(root: Node): Map<Node, string> {
+  const texts = new Map<Node, string>();
+  // each node's children are listed once (a DOM's childNodes may be built anew on every read)
+  const stack: Array<{ node: Node; kids: Node[]; next: number }> = [{ node: root, kids: Array.from(root.childNodes), next: 0 }];
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    const kids = top.kids;
+    if (top.next < kids.length) {
+      const kid = kids[top.next++]!;
+      if (kid.nodeType === 3 || kid.nodeType === 4) texts.set(kid, kid.nodeValue ?? "");
+      else if (kid.nodeType === 1) stack.push({ node: kid, kids: Array.from(kid.childNodes), next: 0 });
+      continue;
+    }
+    stack.pop();
+    let joined = "";
+    for (let i = 0; i < kids.length; i++) joined += texts.get(kids[i]!) ?? "";
+    texts.set(top.node, joined);
+  }
+  return texts;
+}
+
+/** isShareWords: a short block whose words are all share words, naming at least two networks (`texts`: subtreeTexts of the page). */
+function isShareWords(el: Element, texts: Map<Node, string>): boolean {
+  const text = texts.get(el) ?? el.textContent ?? "";
   if (text.length > SHARE_MAX_CHARS) return false;
   const words = text.toLowerCase().split(/[\s|·•,/]+/).filter(Boolean);
   if (words.length < 2 || !words.every((w) => SHARE_WORDS.has(w))) return false;
@@ -1727,24 +1759,25 @@ function isShareWords(el: Element): boolean {
  * isTrail: a breadcrumb trail, two or more links between separators ("Home › News › World"),
  * optionally ending in the current page's name, and nothing else.
  */
-function isTrail(el: Element): boolean {
-  if ((el.textContent ?? "").length > TRAIL_MAX_CHARS) return false;
+function isTrail(el: Element, texts: Map<Node, string>): boolean {
+  const textOf = (node: Node) => texts.get(node) ?? node.textContent ?? "";
+  if (textOf(el).length > TRAIL_MAX_CHARS) return false;
   let links = 0;
   let separators = 0;
   let others = 0;
   for (const kid of Array.from(el.childNodes)) {
     if (kid.nodeType === 3) {
-      const text = kid.textContent ?? "";
+      const text = textOf(kid);
       if (!text.trim()) continue;
       if (!TRAIL_SEPARATOR.test(text)) return false;
       separators++;
     } else if (kid.nodeType === 1) {
       const child = kid as Element;
-      const text = (child.textContent ?? "").trim();
+      const text = textOf(child).trim();
       if (!text) continue;
-      if (child.tagName === "A" || (child.children.length === 1 && child.children[0]!.tagName === "A" && (child.children[0]!.textContent ?? "").trim() === text)) links++;
+      if (child.tagName === "A" || (child.children.length === 1 && child.children[0]!.tagName === "A" && textOf(child.children[0]!).trim() === text)) links++;
       else if (TRAIL_SEPARATOR.test(text)) separators++;
-      else if (others === 0 && !kid.nextSibling?.textContent?.trim()) others++;
+      else if (others === 0 && !(kid.nextSibling ? textOf(kid.nextSibling).trim() : "")) others++;
       else return false;
     }
   }
