@@ -191,19 +191,26 @@ function meets(h: Rule, v: Rule): boolean {
   return v.x1 >= h.x1 - SNAP && v.x1 <= h.x2 + SNAP && h.y1 >= v.y1 - SNAP && h.y1 <= v.y2 + SNAP;
 }
 
+/** mergedRules: the page's horizontal and its vertical rules, each merged where collinear segments join (mergeRules) */
+function mergedRules(rules: Rule[]): { horizontal: Rule[]; vertical: Rule[] } {
+  return {
+    horizontal: mergeRules(
+      rules.filter((r) => r.y1 === r.y2),
+      true,
+    ),
+    vertical: mergeRules(
+      rules.filter((r) => r.x1 === r.x2 && r.y1 !== r.y2),
+      false,
+    ),
+  };
+}
+
 /**
  * ruledGrids groups the page's rules into tables: rules that meet belong to one table; a group
  * with at least two horizontal and two vertical rules, and at least two cells, is a grid.
  */
 export function ruledGrids(rules: Rule[]): RuledGrid[] {
-  const horizontal = mergeRules(
-    rules.filter((r) => r.y1 === r.y2),
-    true,
-  );
-  const vertical = mergeRules(
-    rules.filter((r) => r.x1 === r.x2 && r.y1 !== r.y2),
-    false,
-  );
+  const { horizontal, vertical } = mergedRules(rules);
   if (horizontal.length < 2 || vertical.length < 2 || horizontal.length * vertical.length > MAX_RULE_PAIRS) return [];
   // Union-find over all rules: horizontal i is i, vertical j is horizontal.length + j.
   const parent = Array.from({ length: horizontal.length + vertical.length }, (_, i) => i);
@@ -266,14 +273,7 @@ export interface RuleDivider {
  * stretch as high as the parts, their rows ending at it.
  */
 export function ruleDividers(rules: Rule[]): RuleDivider[] {
-  const horizontal = mergeRules(
-    rules.filter((r) => r.y1 === r.y2),
-    true,
-  );
-  const vertical = mergeRules(
-    rules.filter((r) => r.x1 === r.x2 && r.y1 !== r.y2),
-    false,
-  );
+  const { horizontal, vertical } = mergedRules(rules);
   const dividers: RuleDivider[] = [];
   if (horizontal.length * vertical.length > MAX_RULE_PAIRS) return dividers;
   for (const v of vertical) {
