@@ -631,7 +631,9 @@ export function codeSpans(text: string): string {
       if (!core) return line;
       const lead = /^\s*/.exec(line)![0];
       const trail = /\s*$/.exec(line)![0];
-      const ticks = "`".repeat(Math.max(0, ...Array.from(core.matchAll(/`+/g), (m) => m[0].length)) + 1);
+      let longest = 0;
+      for (const run of core.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+      const ticks = "`".repeat(longest + 1);
       const pad = core.startsWith("`") || core.endsWith("`") ? " " : "";
       return `${lead}${ticks}${pad}${core}${pad}${ticks}${trail}`;
     })
