@@ -27,6 +27,8 @@ TEST_POSTGRES ?= yes
 PORT ?= 8080
 DIST_DIR ?= dist
 DATA ?= ./data
+# FLAGS: more options for `serve` (docintel serve --help), e.g. FLAGS=--allow-private-urls
+FLAGS ?=
 
 .PHONY: help setup setup-apt setup-bun setup-deps run test test-postgres build dist bench clean clean-data
 
@@ -52,8 +54,8 @@ setup-bun:
 setup-deps: setup-bun
 	@$(BUN) install --frozen-lockfile >/dev/null
 
-run: setup ## set up, then start the service on PORT (8080) with DATA (./data)
-	$(BUN) bin/docintel serve --port $(PORT) --data $(DATA)
+run: setup ## set up, then start the service on PORT (8080) with DATA (./data) and any serve FLAGS
+	$(BUN) bin/docintel serve --port $(PORT) --data $(DATA) $(FLAGS)
 
 test: ## set up, then type-check and run the test suite against real servers and tools
 	@$(MAKE) --no-print-directory setup EXTRA_APT="$(TEST_APT_PACKAGES)"
