@@ -150,3 +150,11 @@ describe("an office document's hard line breaks", () => {
     expect(String(b.vendor!.value)).toStartWith("ACME Trading");
   });
 });
+
+describe("hostile text", () => {
+  test("a line of one 400 000-letter word is read in linear time (label and name patterns start at word starts; it took minutes)", () => {
+    const md = `${"a".repeat(400_000)}\nTotal: 12.50\n`;
+    const r = run(md, INVOICE);
+    expect(r.total!.value).toBe(12.5);
+  }, 20_000);
+});

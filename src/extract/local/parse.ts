@@ -243,7 +243,8 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   const blockTitle = isAllCapsLabel(text) || line.isHeading || (text.split(/\s+/).length <= 4 && conceptOf(normaliseLabel(text)) !== null);
   if (colons === 0 && blockTitle && !line.isTable) nextLineCandidate(lines, index, text, section, add);
   // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon
-  const INLINE = /([A-Za-z][A-Za-z#&/'.]*(?:-[A-Za-z]+)?(?:\s+[A-Za-z#&/'.]+(?:-[A-Za-z]+)?){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+|\s*=\s*)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP|€|£)?)(?=\s|$)/g;
+  // a label starts where a word does (the lookbehind): tried from inside a long word too, a line of one 100 000-letter word took seconds
+  const INLINE = /((?<![A-Za-z#&/'.])[A-Za-z][A-Za-z#&/'.]*(?:-[A-Za-z]+)?(?:\s+[A-Za-z#&/'.]+(?:-[A-Za-z]+)?){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+|\s*=\s*)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP|€|£)?)(?=\s|$)/g;
   // "Subtotale | 110,00€": on a line of text (OCR), a bar between a label and its amount is a ruled line read as a character
   const inlineText = line.isTable ? text : text.replace(/(?<=\p{L})\s+\|\s+(?=(?:[$€£]\s?)?\d)/gu, " ");
   for (const m of inlineText.matchAll(INLINE)) {

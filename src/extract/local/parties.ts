@@ -126,7 +126,8 @@ function companyName(text: string): string {
  */
 export function trimOcrNoise(text: string): string {
   let t = text.replace(/^[^\p{L}\d(]+/u, "");
-  if (/\p{L}{2,}\s+\p{L}{2,}/u.test(t)) t = t.replace(/(\s+[^\p{L}\d()\s&]+)+\s*$/u, "");
+  // two words (tried from word starts only: from inside a long word too, the test is quadratic in its length)
+  if (/(?<!\p{L})\p{L}{2,}\s+\p{L}{2,}/u.test(t)) t = t.replace(/(\s+[^\p{L}\d()\s&]+)+\s*$/u, "");
   return t;
 }
 
