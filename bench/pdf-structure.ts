@@ -75,6 +75,11 @@ const agreements: Array<{ name: string } & Record<(typeof TEXT_SIDES)[number], R
 async function scoreText(name: string, reference: string, pdfMd: string, pdf: string): Promise<void> {
   const [plain, layout] = await Promise.all([pdftotext(pdf, false), pdftotext(pdf, true)]);
   const row = { name, docintel: textAgreement(reference, pdfMd), pdftotext: textAgreement(reference, plain), "pdftotext -layout": textAgreement(reference, layout) };
+  // a reference of no words (a slide deck of a chart alone: its data section is taken out) measures nothing
+  if (!row.docintel.referenceWords) {
+    if (SHOW) console.log("    text agreement: not scored, the reference has no words");
+    return;
+  }
   agreements.push(row);
   if (SHOW) console.log(`    text agreement (ordered / bag F1, ${row.docintel.referenceWords} words): ${TEXT_SIDES.map((side) => `${side} ${row[side].ordered.toFixed(3)} / ${row[side].bagF1.toFixed(3)}`).join(", ")}`);
 }
@@ -199,6 +204,9 @@ try {
   if (agreements.length) {
     const mean = (side: (typeof TEXT_SIDES)[number], figure: "ordered" | "bagF1") => (agreements.reduce((sum, a) => sum + a[side][figure], 0) / agreements.length).toFixed(3);
     console.log(`text agreement over ${agreements.length} files (mean of files; ordered = 1 - word edit distance, bag = word-bag F1): ${TEXT_SIDES.map((side) => `${side} ${mean(side, "ordered")} / ${mean(side, "bagF1")}`).join(", ")}`);
+    // over all words: the sum of edit distances over the sum of the longer sides, so long files weigh by their length
+    const pooled = (side: (typeof TEXT_SIDES)[number]) => (1 - agreements.reduce((sum, a) => sum + a[side].distance, 0) / agreements.reduce((sum, a) => sum + Math.max(a[side].referenceWords, a[side].words), 0)).toFixed(3);
+    console.log(`text agreement over all ${agreements.reduce((sum, a) => sum + a.docintel.referenceWords, 0)} reference words (ordered): ${TEXT_SIDES.map((side) => `${side} ${pooled(side)}`).join(", ")}`);
     console.log(`RESULT pdf-structure text agreement = ${mean("docintel", "ordered")} (goal >= ${GOAL}), word-bag F1 = ${mean("docintel", "bagF1")}; pdftotext ${mean("pdftotext", "ordered")} / ${mean("pdftotext", "bagF1")}, pdftotext -layout ${mean("pdftotext -layout", "ordered")} / ${mean("pdftotext -layout", "bagF1")}`);
   }
   const met = headings >= GOAL && cells >= GOAL;

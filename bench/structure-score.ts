@@ -151,10 +151,13 @@ export function found(wanted: string[], have: string[]): { hits: number; misses:
 /**
  * textWords: a markdown's words for text agreement, in reading order. Markdown marks go (`#`, `*`,
  * `_`, backticks, table pipes and rule rows, fence lines, `<br>` and other tags, HTML comments,
- * escapes, link targets: a link keeps its text), pictures go whole (`![alt](target)`: a printed
- * page shows the picture, not its alt text), and case is folded. Words are what is left between
+ * escapes, a hard break's backslash, `~~`, link targets: a link keeps its text), pictures go whole
+ * (`![alt](target)`: a printed page shows the picture, not its alt text), and case is folded. A
+ * heading loses its numbering ("1.1. Title": LibreOffice prints the outline numbers, the DOCX
+ * reader writes none) and the slide converter's "Slide N:" before a slide's title. Words are what is left between
  * spaces; punctuation stays on its word, so "end." and "end" differ as a reader would not mind but
- * both sides are folded the same way.
+ * both sides are folded the same way. Emphasis marks go without a space ("**bold**." is "bold."); an
+ * underscore inside a word is text ("MSO_AUTO_SIZE", which the PDF's markdown need not escape).
  */
 export function textWords(markdown: string): string[] {
   return markdown
@@ -167,10 +170,13 @@ export function textWords(markdown: string): string[] {
     .split("\n")
     .filter((line) => !/^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/.test(line) && !FENCE.test(line) && !/^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/.test(line))
     .join("\n")
-    .replace(/^\s{0,3}#{1,6}\s+/gm, "")
+    .replace(/^\s{0,3}#{1,6}\s+(?:slide \d+:\s*)?(?:(?:\d+(?:\.\d+)*\.?|[a-z](?:\.\d+)*[.)]|[ivx]+[.)])\s+(?=\S))?/gim, "")
+    .replace(/(?<!\\)\\$/gm, "")
+    .replace(/~~/g, "")
     .replace(/^\s*>\s?/gm, "")
     .replace(/^\s*[-+*•◦▪]\s+/gm, "")
-    .replace(/(?<!\\)[#*_`|]+/g, " ")
+    .replace(/(?<!\\)\|/g, " ")
+    .replace(/(?<![\\\p{L}\p{N}])_+|(?<!\\)_+(?![\p{L}\p{N}])|(?<!\\)[*`]+/gu, "")
     .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, "$1")
     .toLowerCase()
     .split(/\s+/)
@@ -207,6 +213,8 @@ export interface TextAgreement {
   /** referenceWords, words: the word counts of the reference and of the converted markdown */
   referenceWords: number;
   words: number;
+  /** distance: the word edit distance (for a figure over all files' words: the sum of distances over the sum of the longer sides) */
+  distance: number;
 }
 
 /** textAgreement scores `markdown` against `reference` on the words of textWords. Two empty sides agree fully. */
@@ -214,8 +222,9 @@ export function textAgreement(reference: string, markdown: string): TextAgreemen
   const want = textWords(reference);
   const have = textWords(markdown);
   const longer = Math.max(want.length, have.length);
-  const ordered = longer ? 1 - wordEditDistance(want, have) / longer : 1;
+  const distance = wordEditDistance(want, have);
+  const ordered = longer ? 1 - distance / longer : 1;
   const common = found(want, have).hits;
   const bagF1 = want.length + have.length ? (2 * common) / (want.length + have.length) : 1;
-  return { ordered, bagF1, referenceWords: want.length, words: have.length };
+  return { ordered, bagF1, referenceWords: want.length, words: have.length, distance };
 }

@@ -11,6 +11,15 @@ describe("textWords", () => {
   test("escapes are read as their characters and footnote marks go, their text stays", () => {
     expect(textWords("2 \\* 3 \\_x\\_ note[^1]\n\n[^1]: The note.")).toEqual(["2", "*", "3", "_x_", "note", "the", "note."]);
   });
+
+  test("a heading's numbering and a slide's 'Slide N:', hard breaks' backslashes and strikethrough marks go", () => {
+    expect(textWords("## 1.2. Features\n\n## Slide 2: Plans\n\nline one,\\\nline ~~two~~")).toEqual(["features", "plans", "line", "one,", "line", "two"]);
+    expect(textWords("Version 1.2. notes\n\n# B.1. Annex")).toEqual(["version", "1.2.", "notes", "annex"]);
+  });
+
+  test("emphasis marks go without splitting the word; an underscore inside a word stays", () => {
+    expect(textWords("Paragraph with **bold**. MSO_AUTO_SIZE and MSO\\_AUTO and _it_")).toEqual(["paragraph", "with", "bold.", "mso_auto_size", "and", "mso_auto", "and", "it"]);
+  });
 });
 
 describe("wordEditDistance", () => {
@@ -26,7 +35,7 @@ describe("wordEditDistance", () => {
 describe("textAgreement", () => {
   test("the same words in other marks agree fully", () => {
     const score = textAgreement("## Results\n\nThe **cat** sat.", "RESULTS\n\nThe cat   sat.");
-    expect(score).toEqual({ ordered: 1, bagF1: 1, referenceWords: 4, words: 4 });
+    expect(score).toEqual({ ordered: 1, bagF1: 1, referenceWords: 4, words: 4, distance: 0 });
   });
 
   test("order counts in the edit distance, not in the bag of words", () => {
