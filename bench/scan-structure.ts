@@ -123,16 +123,19 @@ function score(reference: string, text: string, markdown: string, totals: Totals
   totals.rows += r.hits + r.misses.length;
   totals.rowHits += r.hits;
   const agreement = textAgreement(text, markdown);
-  totals.texts++;
-  totals.ordered += agreement.ordered;
-  totals.bag += agreement.bagF1;
+  // a text of no words (a chart's slide: its data section is taken out) measures nothing
+  if (agreement.referenceWords) {
+    totals.texts++;
+    totals.ordered += agreement.ordered;
+    totals.bag += agreement.bagF1;
+  }
   if (show) {
     for (const miss of h.misses) console.log(`      heading missed: ${miss}`);
     for (const miss of extra) console.log(`      heading added:  ${miss}`);
     for (const miss of c.misses.slice(0, 12)) console.log(`      cell missed:    ${miss}`);
   }
   const share = (hits: number, n: number) => (n ? `${hits}/${n}`.padEnd(8) : "-".padEnd(8));
-  return `h ${share(h.hits, h.hits + h.misses.length)} +${String(extra.length).padEnd(3)} cells ${share(c.hits, wanted.length)} rows ${share(r.hits, r.hits + r.misses.length)} text ${agreement.ordered.toFixed(3)} / ${agreement.bagF1.toFixed(3)}`;
+  return `h ${share(h.hits, h.hits + h.misses.length)} +${String(extra.length).padEnd(3)} cells ${share(c.hits, wanted.length)} rows ${share(r.hits, r.hits + r.misses.length)} text ${agreement.referenceWords ? `${agreement.ordered.toFixed(3)} / ${agreement.bagF1.toFixed(3)}` : "-"}`;
 }
 
 function summary(totals: Totals): string {
