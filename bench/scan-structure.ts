@@ -14,7 +14,12 @@
  *
  * Both read the same OCR (each image is recognised once, and the result is given to both modes).
  * Scored as pdf-structure.ts scores (bench/structure-score.ts): headings found and heading precision
- * where the reference writes headings down, table cells found, whole rows found.
+ * where the reference writes headings down, table cells found, whole rows found; and text agreement
+ * (bench/structure-score.ts textAgreement: 1 - word edit distance, and word-bag F1; means of files)
+ * against the whole text: the source's markdown for the office documents, MarkItDown's markdown for
+ * its PDFs, and for pdf-born-digital (whose references list headings and tables only) the
+ * born-digital PDF's own markdown by the PDF converter: what the scan loses against its text layer.
+ * The flat mode is the text baseline (tesseract's text as it comes).
  *
  *   BENCH_FILTER=usgs     only files whose name contains "usgs"
  *   BENCH_OFFICE=0        leave out the office documents (LibreOffice's printing takes a while)
@@ -35,7 +40,7 @@ import { runProcess } from "../src/tools/process";
 import { Tesseract } from "../src/tools/tesseract";
 import type { OcrEngine, OcrResult } from "../src/tools/types";
 import { imageOnlyPdf } from "../test/helpers/imageOnlyPdf";
-import { benchContext, BORN_DIGITAL, EXPECTED, FIXTURES, found, headingsOf, officeSources, soffice, sourceStructure, tableCellsOf, tableRowsOf } from "./structure-score";
+import { benchContext, BORN_DIGITAL, EXPECTED, FIXTURES, found, headingsOf, officeSources, soffice, sourceStructure, tableCellsOf, tableRowsOf, textAgreement } from "./structure-score";
 
 const DPI = 150;
 const FILTER = Bun.env.BENCH_FILTER ?? "";
@@ -47,6 +52,8 @@ const PDF_PATH = Bun.env.BENCH_PDF !== "0";
 const MODES = ["flat", "layout"] as const;
 type Mode = (typeof MODES)[number];
 const imageConverters: Record<Mode, Converter> = { flat: makeConvertImage({ scanLayout: false }), layout: makeConvertImage({ scanLayout: true }) };
+/** bornDigital: the PDF converter on a PDF's text layer, for the text of pdf-born-digital */
+const bornDigital = makeConvertPdf({ outline: false });
 const pdfConverters: Record<Mode, Converter> = { flat: makeConvertPdf({ outline: false, scanLayout: false }), layout: makeConvertPdf({ outline: false, scanLayout: true }) };
 
 /** memoOcr recognises each image once: both modes read the same OCR, and the run costs one OCR per page and path. */
@@ -91,11 +98,15 @@ interface Totals {
   cellHits: number;
   rows: number;
   rowHits: number;
+  /** texts, ordered, bag: files scored for text agreement, and the sums of their two figures */
+  texts: number;
+  ordered: number;
+  bag: number;
 }
-const emptyTotals = (): Totals => ({ headings: 0, headingHits: 0, given: 0, precise: 0, cells: 0, cellHits: 0, rows: 0, rowHits: 0 });
+const emptyTotals = (): Totals => ({ headings: 0, headingHits: 0, given: 0, precise: 0, cells: 0, cellHits: 0, rows: 0, rowHits: 0, texts: 0, ordered: 0, bag: 0 });
 
 /** score adds one file's figures to the totals and returns its line; `withHeadings`: the reference writes headings down */
-function score(reference: string, markdown: string, totals: Totals, withHeadings: boolean, show: boolean): string {
+function score(reference: string, text: string, markdown: string, totals: Totals, withHeadings: boolean, show: boolean): string {
   const h = withHeadings ? found(headingsOf(reference), headingsOf(markdown)) : { hits: 0, misses: [] as string[] };
   const extra = withHeadings ? found(headingsOf(markdown), headingsOf(reference)).misses : [];
   const wanted = tableCellsOf(reference);
@@ -111,18 +122,25 @@ function score(reference: string, markdown: string, totals: Totals, withHeadings
   totals.cellHits += c.hits;
   totals.rows += r.hits + r.misses.length;
   totals.rowHits += r.hits;
+  const agreement = textAgreement(text, markdown);
+  // a text of no words (a chart's slide: its data section is taken out) measures nothing
+  if (agreement.referenceWords) {
+    totals.texts++;
+    totals.ordered += agreement.ordered;
+    totals.bag += agreement.bagF1;
+  }
   if (show) {
     for (const miss of h.misses) console.log(`      heading missed: ${miss}`);
     for (const miss of extra) console.log(`      heading added:  ${miss}`);
     for (const miss of c.misses.slice(0, 12)) console.log(`      cell missed:    ${miss}`);
   }
   const share = (hits: number, n: number) => (n ? `${hits}/${n}`.padEnd(8) : "-".padEnd(8));
-  return `h ${share(h.hits, h.hits + h.misses.length)} +${String(extra.length).padEnd(3)} cells ${share(c.hits, wanted.length)} rows ${share(r.hits, r.hits + r.misses.length)}`;
+  return `h ${share(h.hits, h.hits + h.misses.length)} +${String(extra.length).padEnd(3)} cells ${share(c.hits, wanted.length)} rows ${share(r.hits, r.hits + r.misses.length)} text ${agreement.referenceWords ? `${agreement.ordered.toFixed(3)} / ${agreement.bagF1.toFixed(3)}` : "-"}`;
 }
 
 function summary(totals: Totals): string {
   const ratio = (a: number, b: number) => (b ? (a / b).toFixed(3) : "-");
-  return `headings ${totals.headingHits}/${totals.headings} = ${ratio(totals.headingHits, totals.headings)}, precision ${totals.precise}/${totals.given} = ${ratio(totals.precise, totals.given)}, table cells ${totals.cellHits}/${totals.cells} = ${ratio(totals.cellHits, totals.cells)}, whole rows ${totals.rowHits}/${totals.rows} = ${ratio(totals.rowHits, totals.rows)}`;
+  return `headings ${totals.headingHits}/${totals.headings} = ${ratio(totals.headingHits, totals.headings)}, precision ${totals.precise}/${totals.given} = ${ratio(totals.precise, totals.given)}, table cells ${totals.cellHits}/${totals.cells} = ${ratio(totals.cellHits, totals.cells)}, whole rows ${totals.rowHits}/${totals.rows} = ${ratio(totals.rowHits, totals.rows)}, text agreement ${ratio(totals.ordered, totals.texts)} / bag F1 ${ratio(totals.bag, totals.texts)}`;
 }
 
 /** convertScan converts one case's scans by one path (each page's PNG as an image, or the image-only PDF) in one mode */
@@ -148,12 +166,16 @@ try {
   mkdirSync(join(dir, "out"));
   mkdirSync(join(dir, "scans"));
   // Each case: a PDF, its reference markdown, and whether that reference writes headings down.
-  const cases: Array<{ name: string; pdf: string; reference: string; withHeadings: boolean }> = [];
+  // text: the whole text the scan is scored against for text agreement
+  const cases: Array<{ name: string; pdf: string; reference: string; text: string; withHeadings: boolean }> = [];
   for (const [folder, pdfDir, withHeadings] of [[EXPECTED, FIXTURES, false], [BORN_DIGITAL, BORN_DIGITAL, true]] as const) {
     for (const f of readdirSync(folder).filter((f) => f.endsWith(".md") && f.includes(FILTER))) {
       const reference = await Bun.file(join(folder, f)).text();
       // pdf-born-digital references write headings down only where they list more than tables
-      cases.push({ name: f.replace(/\.md$/, ".pdf"), pdf: join(pdfDir, f.replace(/\.md$/, ".pdf")), reference, withHeadings: withHeadings && headingsOf(reference).length > 0 });
+      const pdf = join(pdfDir, f.replace(/\.md$/, ".pdf"));
+      // MarkItDown's references are the whole text; pdf-born-digital's list headings and tables only, so the PDF's own markdown stands for its text
+      const text = folder === EXPECTED ? reference : (await bornDigital({ bytes: await Bun.file(pdf).bytes(), filename: f, contentType: "application/pdf", ext: "pdf" }, benchContext(pool, ocr, 1_800_000))).markdown;
+      cases.push({ name: f.replace(/\.md$/, ".pdf"), pdf, reference, text, withHeadings: withHeadings && headingsOf(reference).length > 0 });
     }
   }
   if (OFFICE) {
@@ -173,7 +195,7 @@ try {
       const office = ext === "odt" ? join(dir, "out", `${stem}.docx`) : ext === "odp" ? join(dir, "out", `${stem}.pptx`) : source;
       const slides = ext === "pptx" || ext === "odp";
       const converted = await (slides ? convertPptx : convertDocx)({ bytes: await Bun.file(office).bytes(), filename: basename(office), contentType: "application/octet-stream", ext: slides ? "pptx" : "docx" }, benchContext(pool, ocr, 1_800_000));
-      cases.push({ name: basename(source), pdf: join(dir, "out", `${stem}.pdf`), reference: sourceStructure(converted.markdown), withHeadings: true });
+      cases.push({ name: basename(source), pdf: join(dir, "out", `${stem}.pdf`), reference: sourceStructure(converted.markdown), text: sourceStructure(converted.markdown), withHeadings: true });
     }
   }
 
@@ -192,7 +214,7 @@ try {
           console.log(`  ${`${path}/${mode}`.padEnd(13)} not converted (scored as empty): ${error instanceof Error ? error.message.slice(0, 120) : String(error)}`);
         }
         if (DUMP) await Bun.write(join(DUMP, `${c.name}.${path}.${mode}.md`), markdown);
-        console.log(`  ${`${path}/${mode}`.padEnd(13)} ${score(c.reference, markdown, totals.get(`${path}/${mode}`)!, c.withHeadings, SHOW && mode === "layout")}`);
+        console.log(`  ${`${path}/${mode}`.padEnd(13)} ${score(c.reference, c.text, markdown, totals.get(`${path}/${mode}`)!, c.withHeadings, SHOW && mode === "layout")}`);
       }
     }
   }
@@ -200,7 +222,7 @@ try {
   for (const [key, t] of totals) console.log(`${key.padEnd(13)} ${summary(t)}`);
   for (const path of paths) {
     const [flat, layout] = [totals.get(`${path}/flat`)!, totals.get(`${path}/layout`)!];
-    const r = (t: Totals) => `headings ${(t.headingHits / Math.max(1, t.headings)).toFixed(3)}, cells ${(t.cellHits / Math.max(1, t.cells)).toFixed(3)}`;
+    const r = (t: Totals) => `headings ${(t.headingHits / Math.max(1, t.headings)).toFixed(3)}, cells ${(t.cellHits / Math.max(1, t.cells)).toFixed(3)}, text agreement ${(t.ordered / Math.max(1, t.texts)).toFixed(3)} / bag F1 ${(t.bag / Math.max(1, t.texts)).toFixed(3)}`;
     console.log(`RESULT scan-structure ${path}: layout ${r(layout)} vs flat text ${r(flat)}`);
   }
 } finally {

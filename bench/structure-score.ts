@@ -147,3 +147,84 @@ export function found(wanted: string[], have: string[]): { hits: number; misses:
   return { hits, misses };
 }
 
+
+/**
+ * textWords: a markdown's words for text agreement, in reading order. Markdown marks go (`#`, `*`,
+ * `_`, backticks, table pipes and rule rows, fence lines, `<br>` and other tags, HTML comments,
+ * escapes, a hard break's backslash, `~~`, link targets: a link keeps its text), pictures go whole
+ * (`![alt](target)`: a printed page shows the picture, not its alt text), and case is folded. A
+ * heading loses its numbering ("1.1. Title": LibreOffice prints the outline numbers, the DOCX
+ * reader writes none) and the slide converter's "Slide N:" before a slide's title. Words are what is left between
+ * spaces; punctuation stays on its word, so "end." and "end" differ as a reader would not mind but
+ * both sides are folded the same way. Emphasis marks go without a space ("**bold**." is "bold."); an
+ * underscore inside a word is text ("MSO_AUTO_SIZE", which the PDF's markdown need not escape).
+ */
+export function textWords(markdown: string): string[] {
+  return markdown
+    .replace(/<!--[\s\S]*?-->/g, " ")
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+    .replace(/\[\^[^\]]*\]:?/g, " ")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/<br\s*\/?>/gi, " ")
+    .replace(/<\/?[a-z][^>]*>/gi, "")
+    .split("\n")
+    .filter((line) => !/^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/.test(line) && !FENCE.test(line) && !/^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/.test(line))
+    .join("\n")
+    .replace(/^\s{0,3}#{1,6}\s+(?:slide \d+:\s*)?(?:(?:\d+(?:\.\d+)*\.?|[a-z](?:\.\d+)*[.)]|[ivx]+[.)])\s+(?=\S))?/gim, "")
+    .replace(/(?<!\\)\\$/gm, "")
+    .replace(/~~/g, "")
+    .replace(/^\s*>\s?/gm, "")
+    .replace(/^\s*[-+*•◦▪]\s+/gm, "")
+    .replace(/(?<!\\)\|/g, " ")
+    .replace(/(?<![\\\p{L}\p{N}])_+|(?<!\\)_+(?![\p{L}\p{N}])|(?<!\\)[*`]+/gu, "")
+    .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, "$1")
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean);
+}
+
+/** wordEditDistance: the fewest words inserted, deleted or replaced to turn `a` into `b` (Levenshtein over words; two rows, O(|a|·|b|) time). */
+export function wordEditDistance(a: string[], b: string[]): number {
+  if (!a.length || !b.length) return a.length + b.length;
+  const ids = new Map<string, number>();
+  const id = (w: string) => ids.get(w) ?? (ids.set(w, ids.size), ids.size - 1);
+  const x = Int32Array.from(a, id);
+  const y = Int32Array.from(b, id);
+  let previous = Int32Array.from({ length: y.length + 1 }, (_, j) => j);
+  let current = new Int32Array(y.length + 1);
+  for (let i = 1; i <= x.length; i++) {
+    current[0] = i;
+    const xi = x[i - 1]!;
+    for (let j = 1; j <= y.length; j++) {
+      const replace = previous[j - 1]! + (xi === y[j - 1] ? 0 : 1);
+      current[j] = Math.min(replace, previous[j]! + 1, current[j - 1]! + 1);
+    }
+    [previous, current] = [current, previous];
+  }
+  return previous[y.length]!;
+}
+
+/** TextAgreement: how much of a reference's text a converted markdown gives, in order (`ordered`) and as a bag of words (`bagF1`); both 0..1, 1 = the same words */
+export interface TextAgreement {
+  /** ordered: 1 - word edit distance / the longer side's word count (0 when one side is empty and the other not) */
+  ordered: number;
+  /** bagF1: F1 of the two sides' words as multisets (order ignored) */
+  bagF1: number;
+  /** referenceWords, words: the word counts of the reference and of the converted markdown */
+  referenceWords: number;
+  words: number;
+  /** distance: the word edit distance (for a figure over all files' words: the sum of distances over the sum of the longer sides) */
+  distance: number;
+}
+
+/** textAgreement scores `markdown` against `reference` on the words of textWords. Two empty sides agree fully. */
+export function textAgreement(reference: string, markdown: string): TextAgreement {
+  const want = textWords(reference);
+  const have = textWords(markdown);
+  const longer = Math.max(want.length, have.length);
+  const distance = wordEditDistance(want, have);
+  const ordered = longer ? 1 - distance / longer : 1;
+  const common = found(want, have).hits;
+  const bagF1 = want.length + have.length ? (2 * common) / (want.length + have.length) : 1;
+  return { ordered, bagF1, referenceWords: want.length, words: have.length, distance };
+}
