@@ -98,6 +98,7 @@ function normalize(text: string): string {
     .replace(/\[\^([^\]\s]+)\]/g, "$1") // a footnote reference: its mark, as the page printed it
     .replace(/!\[[^\]]*\]\([^)]*\)/g, " ") // images: their alt text is not text on the page (trafilatura outputs none, Readability's textContent has none)
     .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, "$1") // links keep their text
+    .replace(/(?<!\\)((?:\\\\)*)\\$/gm, "$1") // a hard break's mark (`\` at a line's end, for a <br>): no text of the page
     .replace(/\\([\\`*_{}[\]()#+\-.!|>~<])/g, "$1") // markdown escapes
     .replace(/(\*\*|__|~~|`)/g, "")
     // Single-star emphasis ("dem *NDR* vor") is markup too: a star that opens after a space or an

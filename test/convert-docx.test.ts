@@ -161,6 +161,27 @@ describe("DOCX", () => {
     expect(markdown).toContain("Then a config file, typed in Courier:\n\n```\n[server]\nport = 8080\n```");
   });
 
+  test("a document whose default paragraph style is monospace (by the style it is based on) is prose throughout: no fence, no code span, even for a run in Courier", async () => {
+    const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
+    const r = (text: string, rPr = "") => `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ""}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+    const courier = '<w:rFonts w:ascii="Courier New" w:hAnsi="Courier New"/>';
+    const body = [
+      `<w:p>${r("Dear members,")}</w:p>`,
+      `<w:p>${r("the meeting moves to the old hall on ")}${r("Friday", courier)}${r(".")}</w:p>`,
+      `<w:p>${r("Minutes follow.", courier)}</w:p>`,
+      `<w:p>${r("Yours, the secretary", courier)}</w:p>`,
+    ].join("");
+    const styles = `<w:styles ${W}><w:style w:type="paragraph" w:styleId="Typewriter"><w:name w:val="Typewriter"/><w:rPr><w:rFonts w:ascii="Courier New" w:hAnsi="Courier New"/></w:rPr></w:style><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:basedOn w:val="Typewriter"/></w:style></w:styles>`;
+    const bytes = zipTuples([
+      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`],
+      ["word/document.xml", `<w:document ${W}><w:body>${body}</w:body></w:document>`],
+      ["word/_rels/document.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`],
+      ["word/styles.xml", styles],
+    ]);
+    const { markdown } = await convert(convertDocx, "typewritten_letter.docx", bytes);
+    expect(markdown).toBe("Dear members,\n\nthe meeting moves to the old hall on Friday.\n\nMinutes follow.\n\nYours, the secretary\n");
+  });
+
   test("monospace runs in prose (a Consolas font, the HTML Code style) are code spans; w:br is a hard break in prose, <br> in a cell, a space in a heading", async () => {
     const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
     const r = (text: string, rPr = "") => `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ""}<w:t xml:space="preserve">${text}</w:t></w:r>`;

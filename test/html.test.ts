@@ -56,7 +56,28 @@ describe("markdown writer", () => {
       `<h1>Title</h1><p>Some <b>bold </b>and <i>italic</i>, <code>x = 1</code>, <del>gone</del>.<br>Next line</p><h3>Sub   heading</h3><hr><p>after</p>`,
       { mainContent: false },
     );
-    expect(markdown).toBe("# Title\n\nSome **bold** and *italic*, `x = 1`, ~~gone~~.\nNext line\n\n### Sub heading\n\n---\n\nafter\n");
+    expect(markdown).toBe("# Title\n\nSome **bold** and *italic*, `x = 1`, ~~gone~~.\\\nNext line\n\n### Sub heading\n\n---\n\nafter\n");
+  });
+
+  test("a <br> inside a paragraph is a hard break (an address, a verse, a signature); a run of <br> ends the paragraph; none at a block's edges; <br> in a table cell", () => {
+    const html = `<p>Acme Ltd<br>1 High Street<br>Leeds LS1 4AP</p>
+<blockquote>Roses are red,<br>violets are blue</blockquote>
+<p><br>Kind regards,<br>Jane Doe<br></p>
+<p>First part<br><br>second part <br> <br> <br> third part</p>
+<ul><li>Step one<br>then wait</li></ul>
+<table><tr><th>Name</th><th>Address</th></tr><tr><td>Acme</td><td>1 High Street<br>Leeds</td></tr></table>
+<figure><img src="map.png" alt="map"><figcaption>The route<br>from Leeds</figcaption></figure>
+<h2>Two<br>lines</h2>`;
+    const { markdown } = htmlToMarkdown(html, { mainContent: false });
+    expect(markdown).toContain("Acme Ltd\\\n1 High Street\\\nLeeds LS1 4AP\n\n");
+    expect(markdown).toContain("> Roses are red,\\\n> violets are blue\n\n");
+    expect(markdown).toContain("\n\nKind regards,\\\nJane Doe\n\n");
+    expect(markdown).toContain("\n\nFirst part\n\nsecond part\n\nthird part\n\n");
+    expect(markdown).toContain("- Step one\\\n  then wait\n");
+    expect(markdown).toContain("| Acme | 1 High Street<br>Leeds |");
+    expect(markdown).toContain("*The route from Leeds*");
+    expect(markdown).toContain("## Two lines");
+    expect(markdown).not.toMatch(/\\\n(?:\n|$)|\\$/);
   });
 
   test("nested lists keep their start numbers and indentation", () => {
@@ -1566,6 +1587,6 @@ describe("superscripts, subscripts and footnotes", () => {
 
   test("a subscript or superscript that spans a line break is kept as plain text", () => {
     const { markdown } = htmlToMarkdown("<p>CO<sub>2<br>emissions</sub> and x<sup> </sup>y</p>", { mainContent: false });
-    expect(markdown).toContain("CO2\nemissions and x y");
+    expect(markdown).toContain("CO2\\\nemissions and x y");
   });
 });

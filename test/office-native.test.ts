@@ -80,6 +80,33 @@ describe("PPTX", () => {
     expect(markdown).toContain("| Acme | Acme Ltd<br>1 High Street<br>Leeds |");
   });
 
+  test("PPTX: a deck typed wholly in Courier New is prose (no fence, no code spans); a box in another monospace face (Consolas) on it is still a listing", async () => {
+    const P = `xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+    const courier = '<a:rPr lang="en-US"><a:latin typeface="Courier New"/></a:rPr>';
+    const consolas = '<a:rPr lang="en-US"><a:latin typeface="Consolas"/></a:rPr>';
+    const r = (text: string, rPr = courier) => `<a:r>${rPr}<a:t>${text}</a:t></a:r>`;
+    const shape = (id: number, body: string) => `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Text ${id}"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="${id * 1000}"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/>${body}</p:txBody></p:sp>`;
+    const slide = (shapes: string) => `<p:sld ${P}><p:cSld><p:spTree>${shapes}</p:spTree></p:cSld></p:sld>`;
+    const agenda = `<a:p>${r("Our plan for the spring:")}</a:p><a:p>${r("Hire two rangers")}</a:p><a:p>${r("Open the north trail")}</a:p>`;
+    const letter = `<a:p>${r("Dear members,")}</a:p><a:p>${r("the meeting moves to the *old* hall.")}</a:p>`;
+    const listing = `<a:p>${r("for i in range(3):", consolas)}</a:p><a:p>${r("    print(i)", consolas)}</a:p>`;
+    const deck = (slides: string[]) =>
+      zipTuples([
+        ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
+        ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst>${slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 2}"/>`).join("")}</p:sldIdLst></p:presentation>`],
+        ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${slides.map((_, i) => `<Relationship Id="rId${i + 2}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide${i + 1}.xml"/>`).join("")}</Relationships>`],
+        ...slides.map((xml, i): [string, string] => [`ppt/slides/slide${i + 1}.xml`, xml]),
+      ]);
+    const typewritten = (await convert(convertPptx, "typewriter_deck.pptx", deck([slide(shape(2, agenda)), slide(shape(2, letter))]))).markdown;
+    expect(typewritten).not.toContain("```");
+    expect(typewritten).not.toContain("`");
+    expect(typewritten).toContain("Our plan for the spring:\n\nHire two rangers\n\nOpen the north trail");
+    expect(typewritten).toContain("Dear members,\n\nthe meeting moves to the \\*old\\* hall.");
+    const withListing = (await convert(convertPptx, "typewriter_deck_listing.pptx", deck([slide(shape(2, agenda) + shape(3, listing))]))).markdown;
+    expect(withListing).toContain("Open the north trail\n\n```\nfor i in range(3):\n    print(i)\n```");
+    expect(withListing.match(/```/g)).toHaveLength(2);
+  });
+
   test("formats/pptx_tables_merged_cells_python_pptx.pptx (python-pptx): a table keeps its declared grid when a merged cell spans empty columns", async () => {
     const { markdown } = await convert(convertPptx, "formats/pptx_tables_merged_cells_python_pptx.pptx");
     expect(markdown).toContain("## Slide 2\n\n| merged cell |  |  |\n| --- | --- | --- |\n|  |  |  |\n|  |  |  |\n\n| merged cell |  |  |  |  |\n| --- | --- | --- | --- | --- |");

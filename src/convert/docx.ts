@@ -147,6 +147,11 @@ class DocxReader {
   firstHeading: string | null = null;
   private readonly styles = new Map<string, StyleInfo>();
   private defaultParagraphStyle: string | null = null;
+  /**
+   * documentIsMono: the default paragraph style is set in a monospace face (a document typed in one
+   * throughout: its paragraphs are prose, its runs no code spans); read once, after the styles
+   */
+  private readonly documentIsMono: boolean;
   private readonly abstractLevels = new Map<string, Map<number, LevelFormat>>();
   private readonly nums = new Map<string, { abstractId: string; startOverrides: Map<number, number> }>();
   private readonly counters = new Map<string, number[]>();
@@ -174,6 +179,7 @@ class DocxReader {
     this.images = new ImageCollector(pkg);
     this.relsPart = part;
     this.readStyles();
+    this.documentIsMono = [...this.styleChain(this.defaultParagraphStyle)].some((style) => style.mono);
     this.readNumbering();
     this.readNotes("footnotes", "w:footnote", this.footnotes);
     this.readNotes("endnotes", "w:endnote", this.endnotes);
@@ -370,7 +376,7 @@ class DocxReader {
   private isCode(p: XmlElement, styleId: string | null): boolean {
     const monoStyle = (id: string | null) => [...this.styleChain(id)].some((style) => style.mono);
     // a document typed in a monospace face throughout: its paragraphs are its prose
-    if (monoStyle(this.defaultParagraphStyle)) return false;
+    if (this.documentIsMono) return false;
     const runs = descendants(p, "w:r").filter((r) => childrenNamed(r, "w:t").some((t) => textContent(t).trim()));
     if (!runs.length) return monoStyle(styleId);
     const runIsMono = (r: XmlElement): boolean => {
@@ -392,11 +398,6 @@ class DocxReader {
     const font = child(rPr, "w:rFonts")?.attrs["w:ascii"];
     if (font !== undefined) return isMonoFontName(font);
     return charStyle !== undefined && [...this.styleChain(child(rPr, "w:rStyle")?.attrs["w:val"] ?? null)].some((style) => style.mono);
-  }
-
-  /** documentIsMono: the default paragraph style is set in a monospace face */
-  private get documentIsMono(): boolean {
-    return [...this.styleChain(this.defaultParagraphStyle)].some((style) => style.mono);
   }
 
   /** numberingOf finds the list membership of a paragraph: direct numPr, else its style's. */

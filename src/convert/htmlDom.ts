@@ -41,7 +41,10 @@ const ELEMENT_NODE = 1;
 const MAX_DEPTH = 400;
 /** MAX_DATA_URI: data: images longer than this many characters are dropped (they bloat the markdown) */
 const MAX_DATA_URI = 100;
+/** BREAK stands for a <br> until a block is finished (a hard break in a paragraph, <br> in a table cell, a space in a heading) */
 const BREAK = "\u0001";
+/** PARAGRAPH_BREAK: two or more <br> in a row (with only spaces between) end a paragraph, as they look on the page */
+const PARAGRAPH_BREAK = /(?:[ ]*\u0001){2,}/;
 /** NOTES_MOVED: a block left where footnotes were taken out to the end (dropEmptiedHeadings reads it, then it goes) */
 const NOTES_MOVED = "\u0002";
 
@@ -69,6 +72,8 @@ interface Ctx {
   skip?: (el: DomElement) => boolean;
   /** inTable: inside a table cell, where headings become bold text and tables flatten to text */
   inTable: boolean;
+  /** plainBreaks: a <br> stays a newline (a table cell writes it <br>, a caption a space), not a hard break */
+  plainBreaks?: boolean;
   /** blocky: elements whose subtree holds a block element (computed once per render) */
   blocky: Set<DomNode>;
   /** notes: the footnote references and footnotes of this rendering (written `[^label]`, the notes at the end) */
@@ -183,8 +188,16 @@ function childBlocks(parent: DomNode, ctx: Ctx, depth: number): string[] {
   const out: string[] = [];
   let inline = "";
   const flush = () => {
-    const para = finishInline(inline);
-    if (para) out.push(para);
+    if (ctx.inTable || ctx.plainBreaks) {
+      const para = finishInline(inline);
+      if (para) out.push(para);
+    } else {
+      // Outside a table a run of <br> is a paragraph break, a single one a hard break (an address, a verse).
+      for (const part of inline.split(PARAGRAPH_BREAK)) {
+        const para = hardBreaks(finishInline(part));
+        if (para) out.push(para);
+      }
+    }
     inline = "";
   };
   const kids = parent.childNodes;
@@ -242,7 +255,7 @@ function blockElement(el: DomElement, ctx: Ctx, depth: number): string[] {
     }
     case "figcaption":
     case "caption": {
-      const text = joinBlocks(childBlocks(el, ctx, depth));
+      const text = joinBlocks(childBlocks(el, { ...ctx, plainBreaks: true }, depth));
       return text ? [`*${text.replace(/\n+/g, " ")}*`] : [];
     }
     case "summary": {
@@ -697,6 +710,14 @@ function escapeInline(text: string): string {
     .replace(/<(?=[a-zA-Z/!?])/g, "\\<")
     .replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace("_", "\\_"))
     .replace(/~~/g, "\\~\\~");
+}
+
+/**
+ * hardBreaks marks each line break of a finished paragraph as a markdown hard break (`\` at the
+ * line's end); finishInline has already dropped the breaks at its start and end.
+ */
+function hardBreaks(paragraph: string): string {
+  return paragraph.replace(/\n/g, "\\\n");
 }
 
 /** finishInline turns accumulated inline markdown into a paragraph: trimmed, one space, line starts escaped. */

@@ -18,12 +18,13 @@ export const convertPptx: Converter = async (input, ctx) => {
   assertWithinPageLimit(slideParts.length, ctx, pkg.what, "slides");
   if (slideParts.length === 0) return metadataOrEmpty(pkg.properties(), pkg.what, "has no slides");
   const images = new ImageCollector(pkg);
+  const proseFace = deckProseFace(pkg, slideParts);
   const sections: string[] = [];
   let firstTitle: string | null = null;
   let written = 0;
   for (const [index, slidePart] of slideParts.entries()) {
     ctx.signal.throwIfAborted();
-    const slide = new SlideReader(pkg, slidePart, images);
+    const slide = new SlideReader(pkg, slidePart, images, proseFace);
     const { markdown, title } = slide.render(index + 1);
     firstTitle ??= title;
     sections.push(markdown);
@@ -40,6 +41,28 @@ export const convertPptx: Converter = async (input, ctx) => {
     warnings,
   };
 };
+
+/**
+ * deckProseFace: the face a deck is typed in throughout when every run with text on every slide asks
+ * for an explicit monospace face (a deck set in Courier): its prose, not code. The face of most of
+ * the text is the prose face; a box in another monospace face is still a listing. null when any run
+ * is in another face or a theme font (then every monospace run is code).
+ */
+function deckProseFace(pkg: OoxmlPackage, slideParts: string[]): string | null {
+  const chars = new Map<string, number>();
+  for (const part of slideParts) {
+    for (const run of descendants(pkg.xml(part), "a:r")) {
+      const text = textContent(child(run, "a:t")).trim();
+      if (!text) continue;
+      const face = runFace(child(run, "a:rPr"));
+      if (!isMonoFontName(face)) return null;
+      chars.set(face, (chars.get(face) ?? 0) + text.length);
+    }
+  }
+  let best: string | null = null;
+  for (const [face, n] of chars) if (best === null || n > chars.get(best)!) best = face;
+  return best;
+}
 
 /** listSlides returns slide part paths in the order of presentation.xml's slide list. */
 function listSlides(pkg: OoxmlPackage, presentationPart: string): string[] {
@@ -88,6 +111,8 @@ class SlideReader {
     private readonly pkg: OoxmlPackage,
     private readonly part: string,
     private readonly images: ImageCollector,
+    /** proseFace: the monospace face the whole deck is typed in (deckProseFace), not code; null for most decks */
+    readonly proseFace: string | null,
   ) {
     this.rels = pkg.rels(part);
   }
@@ -277,8 +302,11 @@ function blocksToMarkdown(blocks: TextBlock[]): string {
   return out;
 }
 
-interface LinkResolver {
+/** RunContext is what a run's markdown needs of its slide: its links and the deck's prose face. */
+interface RunContext {
   link(id: string | undefined): string | null;
+  /** proseFace: a run in this monospace face is prose (deckProseFace); null: every monospace run is code */
+  readonly proseFace: string | null;
 }
 
 /** SlideParagraph is one paragraph as inline markdown; startAt is where an auto-numbered list begins. */
@@ -290,7 +318,7 @@ interface SlideParagraph {
 }
 
 /** paragraphsOf renders the paragraphs of a text body to inline markdown with their list levels. */
-function paragraphsOf(body: XmlElement | undefined, links: LinkResolver): SlideParagraph[] {
+function paragraphsOf(body: XmlElement | undefined, links: RunContext): SlideParagraph[] {
   const out: SlideParagraph[] = [];
   for (const p of childrenNamed(body, "a:p")) {
     const pPr = child(p, "a:pPr");
@@ -301,7 +329,7 @@ function paragraphsOf(body: XmlElement | undefined, links: LinkResolver): SlideP
       if (node.name === "a:r" || node.name === "a:fld") {
         // Monospace runs in a row are one code span (Office splits a word into runs freely).
         let raw = textContent(child(node, "a:t"));
-        while (isMonoRun(child(node, "a:rPr")) && nodes[i + 1]?.name === "a:r" && sameLook(child(node, "a:rPr"), child(nodes[i + 1]!, "a:rPr"))) raw += textContent(child(nodes[++i]!, "a:t"));
+        while (isCodeRun(child(node, "a:rPr"), links.proseFace) && nodes[i + 1]?.name === "a:r" && sameLook(child(node, "a:rPr"), child(nodes[i + 1]!, "a:rPr"), links.proseFace)) raw += textContent(child(nodes[++i]!, "a:t"));
         text += runMarkdown(node, links, raw);
       } else if (node.name === "a:br") text += "\n";
     }
@@ -314,10 +342,10 @@ function paragraphsOf(body: XmlElement | undefined, links: LinkResolver): SlideP
 }
 
 /** runMarkdown renders one text run with bold/italic/strike and its hyperlink. */
-function runMarkdown(run: XmlElement, links: LinkResolver, raw = textContent(child(run, "a:t"))): string {
+function runMarkdown(run: XmlElement, links: RunContext, raw = textContent(child(run, "a:t"))): string {
   if (!raw) return "";
   const rPr = child(run, "a:rPr");
-  let text = isMonoRun(rPr) ? codeSpans(raw) : escapeText(raw).replace(/^(\s*)\\([#>+-]|\d+\.)/, "$1$2");
+  let text = isCodeRun(rPr, links.proseFace) ? codeSpans(raw) : escapeText(raw).replace(/^(\s*)\\([#>+-]|\d+\.)/, "$1$2");
   const core = text.trim();
   if (!core) return text;
   const lead = /^\s*/.exec(text)![0];
@@ -333,25 +361,34 @@ function runMarkdown(run: XmlElement, links: LinkResolver, raw = textContent(chi
 }
 
 /** sameLook: two runs are written alike (face, emphasis, link), so their texts can be one */
-function sameLook(a: XmlElement | undefined, b: XmlElement | undefined): boolean {
-  const look = (rPr: XmlElement | undefined) => [isMonoRun(rPr), rPr?.attrs["b"] ?? "", rPr?.attrs["i"] ?? "", rPr?.attrs["strike"] ?? "", child(rPr, "a:hlinkClick")?.attrs["r:id"] ?? ""].join("|");
+function sameLook(a: XmlElement | undefined, b: XmlElement | undefined, proseFace: string | null): boolean {
+  const look = (rPr: XmlElement | undefined) => [isCodeRun(rPr, proseFace), rPr?.attrs["b"] ?? "", rPr?.attrs["i"] ?? "", rPr?.attrs["strike"] ?? "", child(rPr, "a:hlinkClick")?.attrs["r:id"] ?? ""].join("|");
   return look(a) === look(b);
 }
 
-/** isMonoRun: the run asks for a monospace face (`a:latin typeface="Consolas"`); a theme font ("+mn-lt") is not one */
-function isMonoRun(rPr: XmlElement | undefined): boolean {
-  return isMonoFontName(child(rPr, "a:latin")?.attrs["typeface"] ?? "");
+/** runFace: the face a run asks for (`a:latin typeface="Consolas"`); "" when it names none */
+function runFace(rPr: XmlElement | undefined): string {
+  return child(rPr, "a:latin")?.attrs["typeface"] ?? "";
+}
+
+/**
+ * isCodeRun: the run asks for a monospace face other than the deck's prose face (deckProseFace); a
+ * theme font ("+mn-lt") is not one
+ */
+function isCodeRun(rPr: XmlElement | undefined, proseFace: string | null): boolean {
+  const face = runFace(rPr);
+  return isMonoFontName(face) && face !== proseFace;
 }
 
 /**
  * isCodeBody: every run with text of a text body (more than one line of it) is set in a monospace
- * face: a listing on a slide, written as one fenced block. One monospace line among prose, or a
- * single monospace line, stays inline (a code span).
+ * face, not the deck's prose face: a listing on a slide, written as one fenced block. One monospace
+ * line among prose, or a single monospace line, stays inline (a code span).
  */
-function isCodeBody(body: XmlElement | undefined): boolean {
+function isCodeBody(body: XmlElement | undefined, proseFace: string | null): boolean {
   const runs = descendants(body, "a:r").filter((r) => textContent(child(r, "a:t")).trim());
   const lines = childrenNamed(body, "a:p").filter((p) => descendants(p, "a:t").some((t) => textContent(t).trim())).length + descendants(body, "a:br").length;
-  return runs.length > 0 && lines > 1 && runs.every((r) => isMonoRun(child(r, "a:rPr")));
+  return runs.length > 0 && lines > 1 && runs.every((r) => isCodeRun(child(r, "a:rPr"), proseFace));
 }
 
 /** codeText: a listing's text as typed, one line per paragraph or line break, no markdown escapes */
@@ -367,8 +404,8 @@ function codeText(body: XmlElement): string {
  * paragraph levels, but never deeper than one below the previous item (markdown needs a parent),
  * and each level is indented to its parent's content column.
  */
-function renderParagraphs(body: XmlElement | undefined, links: LinkResolver, bulletDefault: boolean): TextBlock[] {
-  if (isCodeBody(body)) return [{ kind: "para", text: fence(codeText(body!)) }];
+function renderParagraphs(body: XmlElement | undefined, links: RunContext, bulletDefault: boolean): TextBlock[] {
+  if (isCodeBody(body, links.proseFace)) return [{ kind: "para", text: fence(codeText(body!)) }];
   const blocks: TextBlock[] = [];
   const counters: number[] = [];
   let stack: Array<{ indent: number; width: number }> = [];
@@ -396,7 +433,7 @@ function renderParagraphs(body: XmlElement | undefined, links: LinkResolver, bul
 }
 
 /** renderTable renders a:tbl as a GFM table over its declared grid; merged-over cells stay empty. */
-function renderTable(tbl: XmlElement, links: LinkResolver): string {
+function renderTable(tbl: XmlElement, links: RunContext): string {
   const rows: string[][] = [];
   for (const tr of childrenNamed(tbl, "a:tr")) {
     const row: string[] = [];
