@@ -668,14 +668,34 @@ function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, titles: st
     if (s.text < LEAD_MIN_CHARS || s.text > LEAD_MAX_CHARS || s.linkText > 0.3 * s.text) continue;
     // One block: a subheading alone ("<div class=lead><h2>..</h2></div>") is the lead; several blocks, a list, a picture are not.
     const headings = el.querySelectorAll("h1, h2, h3");
-    if (el.querySelectorAll("h1, p + p, li, table, img, time").length > 0 || headings.length > 1) continue;
+    if (el.querySelectorAll("h1, p + p, table, img, time").length > 0 || headings.length > 1) continue;
+    if (el.querySelectorAll("li").length > 0 && !(named && isSummaryList(el))) continue;
     if (headings.length === 1 && countChars(headings[0]!.textContent ?? "") < s.text - 5) continue;
     const text = normalizeSpace(el.textContent ?? "");
     // A box asking to subscribe or follow under the headline is not its lead, nor is a date or a byline.
-    if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || isDateStamp(text) || isDateLine(el)) continue;
+    if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || isDateStamp(text) || isDateLine(el) || BYLINE_START.test(text)) continue;
     return { element: (el as unknown as Element).cloneNode(true) as unknown as DomNode, text };
   }
   return null;
+}
+
+/** BYLINE_START: the words a byline or a publication line opens with ("Veröffentlicht am 03.02.2022 von ...", "By Ann Smith") */
+const BYLINE_START = /^(?:(?:veröffentlicht|publiziert|aktualisiert|erschienen|published|posted|updated|publicado|publié|pubblicato|opublikowano)\s|(?:von|by|por|par|di)\s+\p{Lu}\p{L}+\s+\p{Lu})/iu;
+
+/** SUMMARY_MAX_ITEMS: a lead written as bullets ("Das Wichtigste in Kürze") has a few of them */
+const SUMMARY_MAX_ITEMS = 5;
+
+/**
+ * isSummaryList: the element's text is one list of a few sentences, each closed by its stop, none a
+ * link: a news lead written as bullets under the picture (kirche-und-leben's "teaser-text"), not a
+ * list of teasers or a menu.
+ */
+function isSummaryList(el: DomElement): boolean {
+  const lists = el.querySelectorAll("ul, ol");
+  const items = el.querySelectorAll("li");
+  if (lists.length !== 1 || items.length < 2 || items.length > SUMMARY_MAX_ITEMS || el.querySelectorAll("a").length > 0) return false;
+  for (const item of Array.from(items)) if (!/\p{L}.*[.!?]["“”«»']?$/u.test(normalizeSpace(item.textContent ?? ""))) return false;
+  return true;
 }
 
 /** LEAD_DESCRIBED_TAGS: the elements a lead that the page's description repeats is written in, whatever their class */
@@ -722,12 +742,14 @@ const HEADLINE_MIN_CHARS = 10;
  * headlineOf finds the page's headline among all elements: the h1 whose text the page's title
  * holds (or that holds the title's first part), wherever it sits (a headline inside a breadcrumb
  * list or a "rating" wrapper is still the headline: `matched`), else such an h2 (the page's h1 is
- * its logo); else the first shown h1 with text (an empty h1 is a logo).
+ * its logo); else the first shown h1 with text (an empty h1 is a logo). An h1 that only copies the
+ * headline (isHeadlineCopy) gives way to a later h1 or h2 that matches the title.
  */
 function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, titles: string[]): { from: number; matched: boolean } | null {
   const wanted = titles.map((title) => normalizeSpace(title).toLowerCase()).filter(Boolean);
   const matches = (el: DomElement) => {
-    const text = normalizeSpace(el.textContent ?? "").toLowerCase();
+    // A space before a colon is markup's ("<span>Abrechnung</span><span>: </span>"), not the title's.
+    const text = normalizeSpace(el.textContent ?? "").replace(/\s+(?=[:,;])/g, "").toLowerCase();
     if (text.length < HEADLINE_MIN_CHARS) return false;
     return wanted.some((title) => {
       const parts = title.split(/\s[-–—|:·»]\s/);
@@ -739,17 +761,42 @@ function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, 
   };
   let fallback = -1;
   let subheading = -1;
+  let copy = -1;
   for (let i = 0; i < all.length; i++) {
     const el = all[i]!;
     const tag = el.nodeName.toLowerCase();
-    if (tag === "h2" && subheading < 0 && matches(el)) subheading = i;
+    if (tag === "h2" && subheading < 0 && matches(el)) {
+      if (copy >= 0 && !isHeadlineCopy(el)) return { from: i, matched: true };
+      subheading = i;
+    }
     if (tag !== "h1") continue;
-    if (matches(el)) return { from: i, matched: true };
+    if (matches(el)) {
+      // A copy of the headline (in a sticky bar's <nav>, or for screen readers) comes before the
+      // article's own: the lead is looked for under the article's headline, a later heading with the same text.
+      if (!isHeadlineCopy(el)) return { from: i, matched: true };
+      if (copy < 0) copy = i;
+      continue;
+    }
     if (fallback < 0 && countChars(el.textContent ?? "") > 0 && shownOrInPageHeader(el, stats, null)) fallback = i;
   }
+  if (copy >= 0) return { from: copy, matched: true };
   // No h1 is the title: a page whose h1 is its logo and whose headline is an h2.
   if (subheading >= 0) return { from: subheading, matched: true };
   return fallback >= 0 ? { from: fallback, matched: false } : null;
+}
+
+/** SCREEN_READER_ONLY: the class of a heading printed for screen readers only ("visuallyhidden", "sr-only") */
+const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|visually-?hidden|screen-reader-text|element-invisible)(?:\s|$)/i;
+
+/**
+ * isHeadlineCopy: a heading that repeats the headline away from the article: in a <nav> (a site bar
+ * that shows the headline while the page scrolls, faz.net) or printed for screen readers only at
+ * the page's top (umweltbundesamt's "visuallyhidden" h1).
+ */
+function isHeadlineCopy(el: DomElement): boolean {
+  if (SCREEN_READER_ONLY.test(el.getAttribute("class") ?? "")) return true;
+  for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) if (p.nodeName.toLowerCase() === "nav") return true;
+  return false;
 }
 
 /** closestHeader: the nearest <header> or <hgroup> around an element, or null. */
