@@ -1861,10 +1861,14 @@ const EDGE_LABEL_MAX_CHARS = 40;
 const EDGE_WORD_MAX_CHARS = 12;
 const BYLINE_MAX_CHARS = 60;
 
+/** HARD_BREAK_MARK: the `\` a line ends with when it is a hard break (<br>); an even run of backslashes is escaped text */
+const HARD_BREAK_MARK = /(?<!\\)((?:\\\\)*)\\$/gm;
+
 /** edgeText: a markdown block's text without links' targets, pictures, emphasis and escapes. */
 function edgeText(block: string): string {
   return normalizeSpace(
     block
+      .replace(HARD_BREAK_MARK, "$1")
       .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
       .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, "$1")
       .replace(/\\([\\`*_{}[\]()#+\-.!|>~<])/g, "$1")

@@ -52,7 +52,7 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
       }
     }
     const notes = FOOTNOTE_DEFINITIONS.exec(body)?.[0] ?? "";
-    body = trimEdgesOverHardBreaks(body.slice(0, body.length - notes.length), /^# /m.test(body) ? null : (firstH1 ?? title)) + notes;
+    body = trimArticleEdges(body.slice(0, body.length - notes.length), /^# /m.test(body) ? null : (firstH1 ?? title)) + notes;
     if (!/^# /m.test(body)) body = withTitleHeading(body, firstH1 ?? title);
     if (main.method === "density") warnings.push("main content found by text density (Readability found no article)");
     if (!body.trim()) {
@@ -63,21 +63,6 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
   }
   const markdown = body.trim() ? tidyMarkdown(body) : "";
   return { markdown, title, warnings };
-}
-
-/** HARD_BREAK: the mark of a hard break the walker writes for a <br> (an odd run of `\` ends the line: an even one is escaped backslashes) */
-const HARD_BREAK = /(?<!\\)((?:\\\\)*)\\\n/g;
-
-/**
- * trimEdgesOverHardBreaks runs trimArticleEdges, which reads each line of a block as text, with the
- * hard breaks written as markdown's other form (two spaces at the line's end, read as a space), and
- * puts the `\` marks back: a credit or byline written with <br> ("erb/ots<br>Foto: ...") is seen
- * as such. Only text without two spaces at a line's end (the walker writes them only inside code)
- * can be written back so.
- */
-function trimEdgesOverHardBreaks(markdown: string, pageHeadline: string | null): string {
-  if (/ {2}\n/.test(markdown)) return trimArticleEdges(markdown, pageHeadline);
-  return trimArticleEdges(markdown.replace(HARD_BREAK, "$1  \n"), pageHeadline).replace(/ {2}\n/g, "\\\n");
 }
 
 /** SCRIPT_ARTICLE_MIN_CHARS: an article from a data script counts from this many non-space characters */
