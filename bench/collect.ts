@@ -7,8 +7,8 @@
  *   invoices/       BENCH_INVOICES_DIR        (expected/invoices.json)
  *   invoices-intl/  BENCH_INVOICES_INTL_DIR   (expected/invoices-intl.json)
  *   realdocs/       BENCH_REALDOCS_DIR        (every other set with documents: the families, the fresh
- *                                             sets invoices-fresh.json, invoices-fresh2.json and
- *                                             invoices-fresh3.json)
+ *                                             sets invoices-fresh.json, invoices-fresh2.json,
+ *                                             invoices-fresh3.json and invoices-fresh4.json)
  *
  * Usage: bun bench/collect.ts MIRRORS OUT
  *   MIRRORS holds one git directory per repository, as `owner+name/repo` (a bare directory or a

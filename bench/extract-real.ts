@@ -65,6 +65,7 @@ const FAMILIES: [string, string, { dir: string; env: string }?][] = [
   ["fresh invoices", "invoices-fresh.json"],
   ["fresh invoices 2", "invoices-fresh2.json"],
   ["fresh invoices 3", "invoices-fresh3.json"],
+  ["fresh invoices 4", "invoices-fresh4.json"],
   ["purchase orders", "purchase-orders.json"],
   ["forms", "forms.json"],
   ["contracts", "contracts.json"],

@@ -951,7 +951,7 @@ function currencyOfAmounts(doc: ParsedDocument): FieldOutcome | null {
   }
   const ranked = [...counts.entries()].sort((a, b) => b[1].n - a[1].n);
   const best = ranked[0];
-  if (!best) return rupeesByGrouping(doc);
+  if (!best) return rupeesByGrouping(doc) ?? euroByLetter(doc);
   const usAddress = US_ADDRESS.test(doc.markdown) || US_COUNTRY_LINE.test(doc.markdown);
   // a bare "$" on a page that prints a US address and no other currency: the sign and the address agree on USD
   const dollarsOfUs = best[1].bare && best[0] === "USD" && usAddress && !OTHER_DOLLAR_COUNTRY.test(doc.markdown);
@@ -999,6 +999,24 @@ function rupeesByGrouping(doc: ParsedDocument): FieldOutcome | null {
   if (lakhs.length < 2 || !INDIA_MARK.test(doc.markdown)) return null;
   const [s, e] = lineAt(doc, lakhs[0]!.index!);
   return cite(doc, "INR", 0.6, s, e);
+}
+
+/** EURO_LETTER: an amount closed by a lone "e", the Finnish abbreviation of euro ("248,00 e"), at a cell's or line's end. */
+const EURO_LETTER = /\d[.,]\d{2}\s?e(?=[ \t]*(?:\||$))/gm;
+/** EURO_UNIT_TITLE: a column title that names its unit with the same letter ("Veroton e", "ALV e", "Hinta e"). */
+const EURO_UNIT_TITLE = /(?:^|\|)[ \t]*\p{L}[\p{L}-]*[ \t]+e[ \t]*(?=\||$)/gmu;
+
+/**
+ * euroByLetter: a page that marks no currency and writes euros as Finnish invoices do, with a lone "e" closing
+ * an amount ("Maksettava 248,00 e") and naming the unit of its columns ("Veroton e"), is in euros: two such marks
+ * at least (in Italian and Portuguese "e" is "and", and a line can end on it after an amount); the letter is
+ * indirect, so below 0.8.
+ */
+function euroByLetter(doc: ParsedDocument): FieldOutcome | null {
+  const amounts = [...doc.markdown.matchAll(EURO_LETTER)];
+  if (!amounts.length || amounts.length + [...doc.markdown.matchAll(EURO_UNIT_TITLE)].length < 2) return null;
+  const [s, e] = lineAt(doc, amounts[0]!.index!);
+  return cite(doc, "EUR", 0.6, s, e);
 }
 
 /** HEADER_DATE_LINES: how many lines from the top a document's own unlabelled date stands in. */

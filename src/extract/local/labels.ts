@@ -18,15 +18,18 @@ export const CONCEPTS: Record<string, string[]> = {
     "valor total", "valor total da nota", "valor total da nf", "valor total da nf e", "total da nota", "total da nf e", "total da fatura", "valor a pagar",
     "razem", "do zaplaty", "razem do zaplaty", "suma", "wartosc brutto", "kwota do zaplaty", "kwota naleznosci ogolem", "kwota naleznosci", "naleznosc ogolem", "ogolem do zaplaty",
     "total con iva", "total iva incluido", "importe total factura", "totale a pagare", "importo da pagare", "totale complessivo", "montante a pagar", "valor total a pagar", "total com iva",
+    // fi, sv, no, da
+    "maksettava", "yhteensa", "loppusumma", "maksettava yhteensa", "att betala", "summa att betala", "totalt", "totalbelopp", "a betale", "belop a betale", "at betale", "total at betale", "totalt a betale",
   ],
   subtotal: ["subtotal", "sub total", "net total", "total before tax", "total excl tax", "net amount", "amount before tax", "zwischensumme", "nettobetrag", "summe netto", "rechnungssumme netto", "total ht", "montant ht", "sous total", "subtotaal", "subtotale", "totaal excl btw", "base imponible", "imponibile", "wartosc netto"],
-  tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes", "mwst", "ust", "umsatzsteuer", "steuerbetrag", "mehrwertsteuer", "tva", "montant tva", "total tva", "btw", "iva", "imposta", "imposta iva", "total iva", "totale iva", "podatek vat", "kwota vat"],
+  tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes", "mwst", "ust", "umsatzsteuer", "steuerbetrag", "mehrwertsteuer", "tva", "montant tva", "total tva", "btw", "iva", "imposta", "imposta iva", "total iva", "totale iva", "podatek vat", "kwota vat", "alv", "arvonlisavero", "moms", "mva", "merverdiavgift"],
   date: [
     "date", "invoice date", "issue date", "issued", "date issued", "issued on", "issued at", "dated", "order date", "receipt date", "transaction date", "document date", "purchase date", "date of issue", "bill date", "po date", "tax invoice date", "inv date", "invoice date time", "date time",
     "datum", "rechnungsdatum", "belegdatum", "ausstellungsdatum", "rechnungs datum", "date de facture", "date facture", "date d emission", "date de la facture", "factuurdatum", "datum factuur", "fecha", "fecha de factura", "fecha factura", "fecha de emision", "fecha de expedicion", "fecha expedicion", "fecha emision",
     "data", "data fattura", "data documento", "data di emissione", "data emissione", "data da fatura", "data de emissao", "data da emissao", "data emissao", "emitida em", "emitido em", "data wystawienia", "data faktury", "tarikh",
+    "paivamaara", "laskun paivamaara", "laskupaiva", "paivays", "fakturadatum", "fakturadato", "dato",
   ],
-  due_date: ["due date", "payment due", "due", "pay by", "due by", "payment due date", "date due", "falligkeitsdatum", "fallig am", "zahlbar bis", "date d echeance", "echeance", "vervaldatum", "fecha de vencimiento", "vencimiento", "data di scadenza", "scadenza", "data de vencimento", "termin platnosci"],
+  due_date: ["due date", "payment due", "due", "pay by", "due by", "payment due date", "date due", "falligkeitsdatum", "fallig am", "zahlbar bis", "date d echeance", "echeance", "vervaldatum", "fecha de vencimiento", "vencimiento", "data di scadenza", "scadenza", "data de vencimento", "termin platnosci", "erapaiva", "forfallodatum", "forfallodag", "forfallsdato", "forfaldsdato", "betalingsfrist"],
   invoice_number: [
     "invoice number", "invoice", "invoice id", "inv number", "invoice ref", "invoice reference", "bill number", "invoice no", "tax invoice number", "invoice number number", "credit note number",
     "rechnungsnummer", "rechnungsnr", "rechnung number", "rechnungs number", "rechnung", "belegnummer", "beleg number", "gutschrift number", "gutschriftsnummer",
@@ -36,6 +39,7 @@ export const CONCEPTS: Record<string, string[]> = {
     "numero fattura", "fattura number", "number fattura", "fattura", "fattura n", "numero documento",
     "numero da fatura", "fatura number", "number da fatura", "fatura", "fatura n",
     "faktura number", "numer faktury", "number faktury", "faktura vat number", "faktura",
+    "laskun number", "laskunumero", "laskun numero", "lasku number", "lasku", "fakturanummer", "fakturanumber",
   ],
   vendor: [
     "vendor", "seller", "merchant", "company", "from", "supplier", "store", "issued by", "sold by", "biller", "payee", "business", "company name", "vendor name", "supplier name", "merchant name", "store name", "seller name",
@@ -69,12 +73,13 @@ const EXCLUDED: Record<string, string[]> = {
   total: [
     "sub", "subtotal", "tax", "vat", "gst", "points", "discount", "savings", "items", "quantity", "qty", "pts", "shows", "hours", "weight", "pages", "before", "excl", "net",
     "netto", "ht", "exkl", "ohne", "zwischensumme", "positionssumme", "anzahlung", "anzahlungen", "skonto", "rabatt", "change", "cash", "tendered", "rounding", "adj", "adjustment",
-    "ust", "mwst", "tva", "btw", "iva", "steuer", "steuerbetrag", "der", "zuschlage", "abschlage", "excluding", "exclusive", "saved", "paid", "received", "erhaltene", "acompte",
+    "ust", "mwst", "tva", "btw", "iva", "steuer", "steuerbetrag", "der", "veroton", "alv", "moms", "mva", "exkl", "zuschlage", "abschlage", "excluding", "exclusive", "saved", "paid", "received", "erhaltene", "acompte",
   ],
   date: [
     "due", "birth", "delivery", "ship", "start", "end", "expiry", "expiration", "print", "printed", "liefer", "lieferdatum", "leistungsdatum", "livraison", "echeance", "prestation", "debut", "fin",
     "fallig", "falligkeit", "vervaldatum", "levering", "leverdatum", "vencimiento", "scadenza", "entrega", "consegna", "bestellung", "stylesheet", "version", "geburtsdatum", "zahlbar", "skonto", "payment",
     "associee", "associated", "related", "original", "preceding", "previous", "corrected", "ursprungliche", "ursprunglichen", ...OTHER_EVENT_DATE,
+    "erapaiva", "forfallodatum", "forfallodag", "forfallsdato", "forfaldsdato", "leveransdatum", "leveringsdato", "toimituspaiva",
   ],
   tax: ["rate", "id", "number", "registration"],
   // "N° DE FACTURE ASSOCIÉE", "Original invoice number": the number of another invoice this one refers to
@@ -89,7 +94,7 @@ const EXCLUDED: Record<string, string[]> = {
 
 /** WORD_ALIASES: spellings read as one word ("no", "#", "num" all mean number). */
 const WORD_ALIASES: Record<string, string> = {
-  no: "number", nr: "number", num: "number", "#": "number", nbr: "number",
+  no: "number", nr: "number", nro: "number", num: "number", "#": "number", nbr: "number",
   amt: "amount", qty: "quantity", addr: "address", telephone: "phone", tel: "phone", "e-mail": "email",
   inv: "invoice", txn: "transaction", trans: "transaction", ref: "reference", desc: "description",
   subtotal: "subtotal", sub: "sub", "p.o": "po", "p.o.": "po", dt: "date", cust: "customer",

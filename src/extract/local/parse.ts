@@ -242,9 +242,10 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   const colons = colonPairs(text, line, section, vocab, add, (label) => nextLineCandidate(lines, index, label, section, add));
   const blockTitle = isAllCapsLabel(text) || line.isHeading || (text.split(/\s+/).length <= 4 && conceptOf(normaliseLabel(text)) !== null);
   if (colons === 0 && blockTitle && !line.isTable) nextLineCandidate(lines, index, text, section, add);
-  // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon
+  // "SUBTOTAL $863.91", "Sales Tax (8.5%) $66.23": a label then an amount, without a colon; "Att betala 1 250,00 kr":
+  // an amount grouped by spaces with a decimal comma is one amount (not its first group)
   // a label starts where a word does (the lookbehind): tried from inside a long word too, a line of one 100 000-letter word took seconds
-  const INLINE = /((?<![A-Za-z#&/'.])[A-Za-z][A-Za-z#&/'.]*(?:-[A-Za-z]+)?(?:\s+[A-Za-z#&/'.]+(?:-[A-Za-z]+)?){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+|\s*=\s*)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP|€|£)?)(?=\s|$)/g;
+  const INLINE = /((?<![A-Za-z#&/'.])[A-Za-z][A-Za-z#&/'.]*(?:-[A-Za-z]+)?(?:\s+[A-Za-z#&/'.]+(?:-[A-Za-z]+)?){0,5})(?:\s*(\([^)]*\)|\d+(?:\.\d+)?\s?%)\s*|\s+|\s*=\s*)(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|(?:[-−]\s?)?(?:US\$|[$€£¥₹])\s?[-−]?\d[\d,.' ]*\d|\d{1,3}(?:[ \u00a0\u202f]\d{3})+,\d{2}(?:\s?(?:EUR|€|kr))?|\d+[.,] \d{2}|(?:[-−]\s?)?\d[\d,.]*\d?\s?(?:%|USD|EUR|GBP|€|£)?)(?=\s|$)/g;
   // "Subtotale | 110,00€": on a line of text (OCR), a bar between a label and its amount is a ruled line read as a character
   const inlineText = line.isTable ? text : text.replace(/(?<=\p{L})\s+\|\s+(?=(?:[$€£]\s?)?\d)/gu, " ");
   for (const m of inlineText.matchAll(INLINE)) {
@@ -348,10 +349,10 @@ function sectionsOf(lines: Line[]): string[] {
  * "Faktura VAT nr 12/2024 z dnia 3.05.2024". The title word starts the line; the number holds a digit.
  */
 const TITLE_RE =
-  /^(?:tax invoice|commercial invoice|invoice|credit note|[a-zäöü]*rechnung|gutschrift|facture|avoir|factuur|creditnota|factura|fattura|fatura|faktura(?: vat)?|nota de cr[eé]dito)\s*(?:\(\d+\)\s*)?(?:(?:no|nr|n[°º]|num(?:ber|[eé]ro)?|#)\.?\s*)?[:.]?\s*([A-Z0-9][A-Z0-9/_.-]*\d[A-Z0-9/_-]*|\d[A-Z0-9/_.-]*)\s*(?:(?:vom|du|del|dated|of|from|van|z dnia|de|dd\.?)\s+(.{6,24}))?$/i;
+  /^(?:tax invoice|commercial invoice|invoice|credit note|[a-zäöü]*rechnung|gutschrift|facture|avoir|factuur|creditnota|factura|fattura|fatura|faktura(?: vat)?|lasku|nota de cr[eé]dito)\s*(?:\(\d+\)\s*)?(?:(?:no|nr|n[°º]|num(?:ber|[eé]ro)?|#)\.?\s*)?[:.]?\s*([A-Z0-9][A-Z0-9/_.-]*\d[A-Z0-9/_-]*|\d[A-Z0-9/_.-]*)\s*(?:(?:vom|du|del|dated|of|from|van|z dnia|de|dd\.?)\s+(.{6,24}))?$/i;
 
 /** TITLE_WORD_END: a line that ends with a document title word ("Go gle INVOICE", "Rechnung"). */
-const TITLE_WORD_END = /(?<!\p{L})(invoice|tax invoice|rechnung|facture|factuur|factura|fattura|fatura|faktura(?: vat)?)\s*$/iu;
+const TITLE_WORD_END = /(?<!\p{L})(invoice|tax invoice|rechnung|facture|factuur|factura|fattura|fatura|faktura(?: vat)?|lasku)\s*$/iu;
 
 /** titleCandidates reads a document title's number and date as the invoice's number and date. */
 function titleCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => void): void {
@@ -362,13 +363,27 @@ function titleCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => vo
     if (under && TITLE_WORD_END.test(previous)) add({ label: "invoice number", value: under[1]!, kind: "title", start: line.start, end: line.end, section: "" });
     if (line.plain) previous = line.plain;
     if (line.isTable || line.plain.length > 80) continue;
-    const m = line.plain.match(TITLE_RE);
-    if (!m) continue;
-    const id = m[1]!.replace(/[.]$/, "");
-    if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(id)) continue;
-    add({ label: "invoice number", value: id, kind: "title", start: line.start, end: line.end, section: "" });
-    if (m[2]) add({ label: "invoice date", value: m[2], kind: "title", start: line.start, end: line.end, section: "" });
+    titleOf(line, line.plain, add);
   }
+  // "| Rechnung #2023-001 | Potsdam, 03.09.2024 |": the converter laid the title's line out as a table row, its first
+  // cell the title with its number; only when one row of the page opens so (a list of invoices is no title)
+  const rows = lines.filter((l) => l.isTable && TITLE_RE.test(firstCell(l)));
+  if (rows.length === 1) titleOf(rows[0]!, firstCell(rows[0]!), add);
+}
+
+/** firstCell is a table line's first non-empty cell. */
+function firstCell(line: Line): string {
+  return line.plain.split("|").map((c) => c.trim()).find(Boolean) ?? "";
+}
+
+/** titleOf adds the number and date a title (a line, or a table row's first cell) carries. */
+function titleOf(line: Line, title: string, add: (c: Omit<Candidate, "order">) => void): void {
+  const m = title.length <= 80 ? title.match(TITLE_RE) : null;
+  if (!m) return;
+  const id = m[1]!.replace(/[.]$/, "");
+  if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(id)) return;
+  add({ label: "invoice number", value: id, kind: "title", start: line.start, end: line.end, section: "" });
+  if (m[2]) add({ label: "invoice date", value: m[2], kind: "title", start: line.start, end: line.end, section: "" });
 }
 
 /**

@@ -95,7 +95,7 @@ function addressLike(t: string): boolean {
 const REGISTRATION = /^\(?\s*\d(?:\s?\d){4,11}\s?-?\s?[A-Z]\s*[)}\]]?$|\b(reg\.?|registration|company|co\.)\s*(no|nr|number)\b|\b(gst|vat|ust-?id|tva|btw|siret|siren|abn|tax id)\b|\(\d{4,}-[A-Z][)}\]]/i;
 
 /** TRAILING_TITLE: the document's title closing a letterhead's line, in capitals ("Stanford Plumbing & Heating INVOICE"). */
-const TRAILING_TITLE = /\s+(?:TAX INVOICE|INVOICE|PURCHASE ORDER|RECEIPT|RECHNUNG|FACTURE|FACTUUR|FACTURA|FATTURA|FATURA|FAKTURA|QUOTATION|QUOTE|STATEMENT)$/;
+const TRAILING_TITLE = /\s+(?:TAX INVOICE|INVOICE|PURCHASE ORDER|RECEIPT|RECHNUNG|FACTURE|FACTUUR|FACTURA|FATTURA|FATURA|FAKTURA|LASKU|QUOTATION|QUOTE|STATEMENT)$/;
 
 /** withoutTitle drops the document's title a letterhead's name runs into ("Stanford Plumbing & Heating INVOICE" -> "Stanford Plumbing & Heating"). */
 function withoutTitle(name: string): string {
