@@ -469,3 +469,23 @@ test("a payment slip's receipt and payment part, divided by a cut line that runs
   // the payment part's first label may share its title's line
   expect(paymentOrder.every((at) => at >= payment)).toBe(true);
 });
+
+test("a form's values set larger than the body under their small bold labels are not headings; the labels are not either", async () => {
+  // A payment part's fields (labels in 8 pt bold, each value in 10 pt just under it) below a
+  // letter in 8 pt: the values are the largest print on the page, but a value sits within half
+  // its size under its label, at the label's left edge, as no section title sits under what is
+  // above it.
+  const H = 842;
+  const run = (font: "Helvetica" | "Helvetica-Bold", size: number, x: number, top: number, text: string): TypesetRun => ({ font, size, x, y: H - top, text });
+  const runs: TypesetRun[] = [
+    run("Helvetica", 8, 40, 80, "Thank you for your order. Please pay the amount below within thirty days of the date"),
+    run("Helvetica", 8, 40, 90, "of this letter, by bank transfer to the account given in the payment part below it."),
+    run("Helvetica-Bold", 8, 334, 620, "Payable by"),
+    run("Helvetica", 10, 334, 631, "John Sample"),
+    run("Helvetica-Bold", 8, 334, 700, "Currency Amount"),
+    run("Helvetica", 10, 334, 711, "CHF 99.50"),
+  ];
+  const lines = (await pageMarkdown(typesetPdf([runs]))).filter((line) => line.trim());
+  expect(lines.filter((line) => line.startsWith("#"))).toEqual([]);
+  for (const text of ["Payable by", "John Sample", "Currency Amount", "CHF 99.50"]) expect(lines).toContain(text);
+});

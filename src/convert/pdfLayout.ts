@@ -2136,8 +2136,9 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   const removed = runningBlocks(pages);
   const charts = chartText(pages, removed);
   const body = bodySize(pages, new Set([...removed, ...charts.labels]));
-  const levels = headingLevels(pages, removed, body, charts.titles);
-  const bold = boldHeadings(pages, removed, body);
+  const values = fieldValues(pages, removed, body);
+  const levels = headingLevels(pages, removed, body, new Set([...charts.titles, ...values]));
+  const bold = boldHeadings(pages, removed, body, values);
   const bookmarkLevel = (block: LayoutBlock): number => {
     if (!bookmarks.size || block.kind !== "text" || block.lines.length > 3) return 0;
     const list = bookmarks.get(outlineKey(blockText(block)));
@@ -2633,6 +2634,31 @@ function pageBodyBlocks(pages: PageLayout[], removed: Set<LayoutBlock>, body: nu
   return found;
 }
 
+/** FIELD_LABEL_CHARS: the longest a form's field label is */
+const FIELD_LABEL_CHARS = 40;
+
+/**
+ * fieldValues: the values of a form's fields set larger than the body under their labels (a
+ * payment slip's "Payable by" in 8 pt bold over the payer's name in 10 pt, "Currency Amount" over
+ * "CHF 99.50"): a block in a heading's size whose block just before is its label: one short line,
+ * bold, in a smaller size, starting at the value's left edge (within half the value's size) and
+ * no more than half the value's size above it. A section's title sits further from what is above it.
+ */
+function fieldValues(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    for (let i = 1; i < blocks.length; i++) {
+      const [label, value] = [blocks[i - 1]!, blocks[i]!];
+      if (label.kind !== "text" || value.kind !== "text" || label.lines.length !== 1 || !isHeadingCandidate(value, body)) continue;
+      const line = label.lines[0]!;
+      if (!line.bold || label.size > value.size - 0.6 || line.text.length > FIELD_LABEL_CHARS) continue;
+      if (Math.abs(line.x - value.lines[0]!.x) <= 0.5 * value.size && value.top >= label.bottom - 1 && value.top - label.bottom <= 0.5 * value.size) found.add(value);
+    }
+  }
+  return found;
+}
+
 /** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one); `notHeadings` are none in any size (a chart's title). */
 function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, notHeadings: Set<LayoutBlock> = new Set()): HeadingRanks {
   const sizes: number[] = [];
@@ -2754,7 +2780,7 @@ interface HeadingRanks {
  * sentence, a label ("Total:") or a list item, followed by prose that is not bold, by a table
  * (unless it sits as close as the table's rows: a header row) or by another heading.
  */
-function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, values: Set<LayoutBlock> = new Set()): Set<LayoutBlock> {
   const found = new Set<LayoutBlock>();
   if (body <= 0) return found;
   const blocks = pages.flatMap((page) => page.blocks.filter((block) => !removed.has(block)));
@@ -2792,7 +2818,7 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
           : (!next.lines[0]!.bold && next.size < Math.max(block.size, body) + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40 || isShortSentence(next.lines[0]!.text))) ||
             smallerLinesFollow(blocks, i + 1, block.size, body)));
       // a numbered title ("1. Estimation of ... basis.") reads as one only over prose: bold numbered items over each other are a list
-      const nextIsHeading = next !== undefined && !numberedTitle(blockText(block)) && (found.has(next) || isHeadingCandidate(next, body));
+      const nextIsHeading = next !== undefined && !numberedTitle(blockText(block)) && !values.has(next) && (found.has(next) || isHeadingCandidate(next, body));
       const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);
       if (nextIsBody || nextIsHeading || atEnd) found.add(block);
     }
