@@ -413,3 +413,79 @@ test("a manual's example set as a ruled row, its source in a monospace face besi
   expect(md).not.toMatch(/^#+ Not me/m);
   expect(md.indexOf("])\n```")).toBeLessThan(md.indexOf("5 words in all."));
 });
+
+test("a payment slip's receipt and payment part, divided by a cut line that runs to the page's foot, read one after the other, each label over its value", async () => {
+  // The way of a Swiss QR bill: a slip across the page's foot, a vertical cut line 62 mm from the
+  // left edge down to the page's bottom; the receipt (labels in 6 pt bold over values in 8 pt,
+  // narrower than a quarter of the page) left of it, the payment part (its title in 11 pt, labels
+  // in 8 pt bold over values in 10 pt, one label on the title's cap line, a little above the cut
+  // line's top) right of it. Before, the narrow receipt was no part of the page: its lines were
+  // read across the cut line with the payment part's ("Account / Payable to Jane Example Ltd").
+  const H = 842;
+  const run = (font: "Helvetica" | "Helvetica-Bold", size: number, x: number, top: number, text: string): TypesetRun => ({ font, size, x, y: H - top, text });
+  const runs: TypesetRun[] = [
+    run("Helvetica", 10, 40, 80, "Thank you for your order. Please pay the amount below within thirty days."),
+    run("Helvetica-Bold", 11, 14, 567, "Receipt"),
+    run("Helvetica-Bold", 6, 14, 583, "Account / Payable to"),
+    run("Helvetica", 8, 14, 592, "CH00 1234 5678 9012 3456 7"),
+    run("Helvetica", 8, 14, 601, "Jane Example Ltd"),
+    run("Helvetica", 8, 14, 610, "12 Sample Street"),
+    run("Helvetica-Bold", 6, 14, 628, "Payable by"),
+    run("Helvetica", 8, 14, 637, "John Sample"),
+    run("Helvetica", 8, 14, 646, "3 Example Road"),
+    run("Helvetica-Bold", 6, 14, 700, "Currency Amount"),
+    run("Helvetica", 8, 14, 709, "CHF 99.50"),
+    run("Helvetica-Bold", 6, 110, 740, "Acceptance point"),
+    run("Helvetica-Bold", 11, 190, 567, "Payment part"),
+    run("Helvetica-Bold", 8, 334, 565, "Account / Payable to"),
+    run("Helvetica", 10, 334, 576, "CH00 1234 5678 9012 3456 7"),
+    run("Helvetica", 10, 334, 587, "Jane Example Ltd"),
+    run("Helvetica", 10, 334, 598, "12 Sample Street"),
+    run("Helvetica-Bold", 8, 334, 620, "Payable by"),
+    run("Helvetica", 10, 334, 631, "John Sample"),
+    run("Helvetica", 10, 334, 642, "3 Example Road"),
+    run("Helvetica-Bold", 8, 190, 700, "Currency Amount"),
+    run("Helvetica", 10, 190, 711, "CHF 99.50"),
+  ];
+  // the cut lines: across the page over the slip, and down from it to the page's foot
+  const rules: TypesetRule[] = [
+    { x1: 0, y1: H - 557, x2: 595, y2: H - 557 },
+    { x1: 176, y1: H - 557, x2: 176, y2: 0 },
+  ];
+  const lines = (await pageMarkdown(typesetPdf([runs], [rules]))).filter((line) => line.trim());
+  // no line holds text of both parts
+  for (const line of lines) expect(/Account \/ Payable to \S|Sample Street \S|John Sample \S/.test(line.replace(/^#+ /, ""))).toBe(false);
+  const receipt = lines.findIndex((line) => line.includes("Receipt"));
+  const payment = lines.findIndex((line) => line.includes("Payment part"));
+  expect(receipt).toBeGreaterThanOrEqual(0);
+  expect(payment).toBeGreaterThan(lines.findIndex((line) => line.includes("Acceptance point")));
+  // the receipt's lines in order, then the payment part's, its label first
+  const order = (from: number, texts: string[]) => texts.map((text) => lines.findIndex((line, i) => i >= from && line.includes(text)));
+  const receiptOrder = order(receipt, ["Account / Payable to", "Jane Example Ltd", "Payable by", "John Sample", "CHF 99.50", "Acceptance point"]);
+  expect(receiptOrder).toEqual([...receiptOrder].sort((a, b) => a - b));
+  expect(receiptOrder.every((at) => at > receipt && at < payment)).toBe(true);
+  const paymentOrder = order(payment, ["Account / Payable to", "Jane Example Ltd", "Payable by", "John Sample"]);
+  expect(paymentOrder).toEqual([...paymentOrder].sort((a, b) => a - b));
+  // the payment part's first label may share its title's line
+  expect(paymentOrder.every((at) => at >= payment)).toBe(true);
+});
+
+test("a form's values set larger than the body under their small bold labels are not headings; the labels are not either", async () => {
+  // A payment part's fields (labels in 8 pt bold, each value in 10 pt just under it) below a
+  // letter in 8 pt: the values are the largest print on the page, but a value sits within half
+  // its size under its label, at the label's left edge, as no section title sits under what is
+  // above it.
+  const H = 842;
+  const run = (font: "Helvetica" | "Helvetica-Bold", size: number, x: number, top: number, text: string): TypesetRun => ({ font, size, x, y: H - top, text });
+  const runs: TypesetRun[] = [
+    run("Helvetica", 8, 40, 80, "Thank you for your order. Please pay the amount below within thirty days of the date"),
+    run("Helvetica", 8, 40, 90, "of this letter, by bank transfer to the account given in the payment part below it."),
+    run("Helvetica-Bold", 8, 334, 620, "Payable by"),
+    run("Helvetica", 10, 334, 631, "John Sample"),
+    run("Helvetica-Bold", 8, 334, 700, "Currency Amount"),
+    run("Helvetica", 10, 334, 711, "CHF 99.50"),
+  ];
+  const lines = (await pageMarkdown(typesetPdf([runs]))).filter((line) => line.trim());
+  expect(lines.filter((line) => line.startsWith("#"))).toEqual([]);
+  for (const text of ["Payable by", "John Sample", "Currency Amount", "CHF 99.50"]) expect(lines).toContain(text);
+});

@@ -185,7 +185,7 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   if (typewrittenPage(visible)) for (const item of visible) delete item.mono;
   // Tables drawn with rules: their text is placed in the grid's cells, the rest laid out as text.
   const ruled: Array<{ table: LayoutBlock; x: number }> = [];
-  const dividers: PageDivider[] = rules.length ? columnDividers(ruleDividers(rules), visible, width) : [];
+  const dividers: PageDivider[] = rules.length ? columnDividers(ruleDividers(rules), visible, width, height) : [];
   for (const grid of rules.length ? splitGrids(ruledGrids(rules), dividers) : []) {
     visible = splitAtRules(visible, grid);
     const inside = visible.filter((item) => inGrid(item, grid));
@@ -246,7 +246,8 @@ const DIVIDER_SHARED = 0.5;
  * A form set on a grid of one line pitch shares baselines across its parts too, which is why the
  * rows ruled on both sides decide there, not the baselines.
  */
-function columnDividers(candidates: RuleDivider[], items: PdfTextItem[], pageWidth: number): RuleDivider[] {
+function columnDividers(candidates: RuleDivider[], items: PdfTextItem[], pageWidth: number, pageHeight: number): PageDivider[] {
+  const cutLines = new Set<RuleDivider>();
   const kept = candidates.filter((divider) => {
     const left: number[] = [];
     const right: number[] = [];
@@ -260,7 +261,11 @@ function columnDividers(candidates: RuleDivider[], items: PdfTextItem[], pageWid
       extent[side] = [Math.min(extent[side][0]!, item.x), Math.max(extent[side][1]!, item.x + item.width)];
     }
     // each side a part of the page, not a box in a form's head (its number beside its title)
-    if (extent.left[1]! - extent.left[0]! < DIVIDER_SIDE_WIDTH * pageWidth || extent.right[1]! - extent.right[0]! < DIVIDER_SIDE_WIDTH * pageWidth) return false;
+    // a rule that runs to the page's edge is a cut line (a payment slip's perforation): each side is a slip as wide as from the rule to its text's far edge
+    const cutLine = divider.top <= 1 || divider.bottom >= pageHeight - 1;
+    const [leftWidth, rightWidth] = cutLine ? [divider.x - extent.left[0]!, extent.right[1]! - divider.x] : [extent.left[1]! - extent.left[0]!, extent.right[1]! - extent.right[0]!];
+    if (leftWidth < DIVIDER_SIDE_WIDTH * pageWidth || rightWidth < DIVIDER_SIDE_WIDTH * pageWidth) return false;
+    if (cutLine) cutLines.add(divider);
     const leftLines = baselines(left);
     const rightLines = baselines(right);
     if (leftLines.length < DIVIDER_SIDE_LINES || rightLines.length < DIVIDER_SIDE_LINES) return false;
@@ -271,7 +276,7 @@ function columnDividers(candidates: RuleDivider[], items: PdfTextItem[], pageWid
     return shared <= DIVIDER_SHARED * (leftLines.length + rightLines.length - shared);
   });
   // each part's head row, ruled across both parts above them, is read with its part
-  return kept.map((divider) => ({ ...divider, top: divider.reachTop, bottom: divider.reachBottom }));
+  return kept.map((divider) => ({ ...divider, top: divider.reachTop, bottom: divider.reachBottom, ...(cutLines.has(divider) ? { cut: true } : {}) }));
 }
 
 /**
@@ -303,8 +308,8 @@ function baselines(ys: number[]): number[] {
   return out;
 }
 
-/** PageDivider: a divider of the page; `example`: a ruled example's rule between its source and what the source renders (exampleDividers) */
-type PageDivider = RuleDivider & { example?: boolean };
+/** PageDivider: a rule that divides the page's text into parts; `example`: a ruled example's rule between its source and what the source renders (exampleDividers); `cut`: a cut line to the page's edge (see columnDividers) */
+type PageDivider = RuleDivider & { example?: boolean; cut?: boolean };
 
 /** PagePart: lines of a page read on their own, and the part of the page they lie in (x from x1 up to x2, baselines from y1 up to y2); `rendered`: an example's output */
 interface PagePart {
@@ -332,7 +337,8 @@ function pageParts(items: PdfTextItem[], dividers: PageDivider[], bounds: Omit<P
   const right: PdfTextItem[] = [];
   const below: PdfTextItem[] = [];
   for (const item of items) {
-    if (item.y < divider.top) above.push(item);
+    // a slip's first line may sit a little above its cut line's top (a label beside the slip's larger title, on its cap line): a run is above when half its height is
+    if (item.y < divider.top - (divider.cut ? item.size / 2 : 0)) above.push(item);
     else if (item.y > divider.bottom) below.push(item);
     else if (item.x + item.width / 2 < divider.x) left.push(item);
     else right.push(item);
@@ -2130,8 +2136,9 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   const removed = runningBlocks(pages);
   const charts = chartText(pages, removed);
   const body = bodySize(pages, new Set([...removed, ...charts.labels]));
-  const levels = headingLevels(pages, removed, body, charts.titles);
-  const bold = boldHeadings(pages, removed, body);
+  const values = fieldValues(pages, removed, body);
+  const levels = headingLevels(pages, removed, body, new Set([...charts.titles, ...values]));
+  const bold = boldHeadings(pages, removed, body, values);
   const bookmarkLevel = (block: LayoutBlock): number => {
     if (!bookmarks.size || block.kind !== "text" || block.lines.length > 3) return 0;
     const list = bookmarks.get(outlineKey(blockText(block)));
@@ -2627,6 +2634,31 @@ function pageBodyBlocks(pages: PageLayout[], removed: Set<LayoutBlock>, body: nu
   return found;
 }
 
+/** FIELD_LABEL_CHARS: the longest a form's field label is */
+const FIELD_LABEL_CHARS = 40;
+
+/**
+ * fieldValues: the values of a form's fields set larger than the body under their labels (a
+ * payment slip's "Payable by" in 8 pt bold over the payer's name in 10 pt, "Currency Amount" over
+ * "CHF 99.50"): a block in a heading's size whose block just before is its label: one short line,
+ * bold, in a smaller size, starting at the value's left edge (within half the value's size) and
+ * no more than half the value's size above it. A section's title sits further from what is above it.
+ */
+function fieldValues(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    for (let i = 1; i < blocks.length; i++) {
+      const [label, value] = [blocks[i - 1]!, blocks[i]!];
+      if (label.kind !== "text" || value.kind !== "text" || label.lines.length !== 1 || !isHeadingCandidate(value, body)) continue;
+      const line = label.lines[0]!;
+      if (!line.bold || label.size > value.size - 0.6 || line.text.length > FIELD_LABEL_CHARS) continue;
+      if (Math.abs(line.x - value.lines[0]!.x) <= 0.5 * value.size && value.top >= label.bottom - 1 && value.top - label.bottom <= 0.5 * value.size) found.add(value);
+    }
+  }
+  return found;
+}
+
 /** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one); `notHeadings` are none in any size (a chart's title). */
 function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, notHeadings: Set<LayoutBlock> = new Set()): HeadingRanks {
   const sizes: number[] = [];
@@ -2748,7 +2780,7 @@ interface HeadingRanks {
  * sentence, a label ("Total:") or a list item, followed by prose that is not bold, by a table
  * (unless it sits as close as the table's rows: a header row) or by another heading.
  */
-function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, values: Set<LayoutBlock> = new Set()): Set<LayoutBlock> {
   const found = new Set<LayoutBlock>();
   if (body <= 0) return found;
   const blocks = pages.flatMap((page) => page.blocks.filter((block) => !removed.has(block)));
@@ -2786,7 +2818,7 @@ function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: numb
           : (!next.lines[0]!.bold && next.size < Math.max(block.size, body) + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40 || isShortSentence(next.lines[0]!.text))) ||
             smallerLinesFollow(blocks, i + 1, block.size, body)));
       // a numbered title ("1. Estimation of ... basis.") reads as one only over prose: bold numbered items over each other are a list
-      const nextIsHeading = next !== undefined && !numberedTitle(blockText(block)) && (found.has(next) || isHeadingCandidate(next, body));
+      const nextIsHeading = next !== undefined && !numberedTitle(blockText(block)) && !values.has(next) && (found.has(next) || isHeadingCandidate(next, body));
       const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);
       if (nextIsBody || nextIsHeading || atEnd) found.add(block);
     }
