@@ -75,6 +75,13 @@ describe("an amount grouped by spaces after its label", () => {
       expect(r.total!.value, md).toBe(want);
     }
   });
+
+  test("with a decimal point, its first group is never the total ('Total 1 000.00' is not 1)", () => {
+    for (const md of ["Total 1 000.00\n", "Amount due 12 480.50 USD\n", "Grand total 2 100.00\n"]) {
+      const t = run(md).total!;
+      expect([1, 12, 2].includes(t.value as number), `${md} -> ${t.value}`).toBe(false);
+    }
+  });
 });
 
 describe("a title with its number in a table row", () => {

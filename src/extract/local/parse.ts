@@ -251,6 +251,9 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
   for (const m of inlineText.matchAll(INLINE)) {
     // "SUB-TOTAL (EX) 26.00": a label starts at a word, not inside "SUB-TOTAL"
     if (m.index! > 0 && /[\p{L}\d-]/u.test(inlineText[m.index! - 1]!)) continue;
+    // "Total 1 000.00": a group of one to three digits before a space and three more is the first group of an amount
+    // grouped by spaces (read whole above only with a decimal comma; "2 100.00" may be a count and a price): no value
+    if (/^\d{1,3}$/.test(m[3]!.trim()) && SPACE_GROUP_NEXT.test(inlineText.slice(m.index! + m[0].length))) continue;
     const words = m[1]!.trim().split(/\s+/);
     // every vocabulary-word suffix is a possible label ("BOOKING ORDER Print Date" -> "Print Date", "ORDER Print Date")
     const longest = trailingLabel(words, vocab).split(" ").length;
@@ -262,6 +265,9 @@ function lineCandidates(lines: Line[], index: number, section: string, vocab: Se
     }
   }
 }
+
+/** SPACE_GROUP_NEXT: the text after a number goes on with a space and a group of three digits (" 000.00") */
+const SPACE_GROUP_NEXT = /^[ \u00a0\u202f]\d{3}(?:[.,]\d{1,2})?(?![\d,.])/;
 
 /** CELL_PAIR: a table cell that holds a label and its amount together ("NET A PAYER 100,00 EUR"). */
 const CELL_PAIR = /^(\p{L}[\p{L}'’. ]{1,40}?)\s+((?:[-−]\s?)?(?:[$€£]\s?)?\d[\d.,' ]*\d(?:\s?(?:EUR|USD|GBP|CHF|€|\$|£))?)$/u;
