@@ -16,7 +16,7 @@ import { Semaphore } from "../tools/semaphore";
 import type { OcrResult } from "../tools/types";
 import { joinBlocks, tidyMarkdown } from "./markdown";
 import { ocrLayoutPage } from "./ocrLayout";
-import { OCR_MAX_SIDE, prepareScan, type PreparedScan } from "./ocrPrep";
+import { OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import { metadataOnly } from "./ooxml";
 import { formatOcrText, renderPages, type OutlineEntry, type PageLayout } from "./pdfLayout";
 import { pageBatches } from "./pdfBatches";
@@ -71,7 +71,7 @@ async function convertPdfWith(input: ConvertInput, ctx: ConvertContext, options:
     signal.throwIfAborted();
 
     const ocrPages = pages.filter((p) => p.chars < MIN_TEXT_CHARS);
-    const [ocr, pictures] = await Promise.all([ocrAll(input.bytes, ocrPages, ctx, options.scanLayout ?? true), readPictures(input.bytes, images, pages, ctx)]);
+    const [ocr, pictures] = await Promise.all([ocrAll(input.bytes, ocrPages, images, ctx, options.scanLayout ?? true), readPictures(input.bytes, images, pages, ctx)]);
     signal.throwIfAborted();
 
     const outline = options.outline ? facts.outline : [];
@@ -145,10 +145,27 @@ interface ScannedPage {
   layout?: PageLayout;
 }
 
-/** ocrAll renders and OCRs every page in `pages` concurrently (bounded), keyed by page number. */
-async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext, scanLayout: boolean): Promise<Map<number, ScannedPage | Error>> {
+/**
+ * ocrAll renders and OCRs every page in `pages` concurrently (bounded), keyed by page number. A page
+ * that shows one stored image filling it (storedImageOf) is also read from the image's own pixels,
+ * which pdftoppm's rendering resamples (letters a pixel wider, tesseract less sure): when those
+ * pixels show the page as rendered, upright and unflipped (showsPage), both are OCRed and the
+ * reading with the higher mean word confidence is kept. `images` is the PDF's image list
+ * (pdfimages -list, read while the pages were extracted); without it every page is rendered only.
+ */
+async function ocrAll(pdf: Uint8Array, pages: PageLayout[], images: Promise<PdfImageInfo[]>, ctx: ConvertContext, scanLayout: boolean): Promise<Map<number, ScannedPage | Error>> {
   const results = new Map<number, ScannedPage | Error>();
+  if (pages.length === 0) return results;
+  const listed = await images.catch((error: unknown) => {
+    if (ctx.signal.aborted || (error instanceof AppError && error.code === "tool_unavailable")) throw error;
+    return [] as PdfImageInfo[]; // the pages are rendered, as they were before stored images were read
+  });
   const slots = new Semaphore(RENDERS_IN_FLIGHT);
+  const read = async (scan: PreparedScan, page: PageLayout): Promise<ScannedPage> => {
+    const ocr = await ctx.tools.ocr.recognize(scan.image, ctx.signal, { segmentation: scan.segmentation, dpi: scan.dpi });
+    const laidOut = scanLayout && scan.segmentation === "auto" && ocr.width ? ocrLayoutPage(ocr, page.width / ocr.width, page.page, scan.rules) : null;
+    return laidOut ? { ocr, ...laidOut } : { ocr, markdown: formatOcrText(ocr.text.trim()) };
+  };
   await Promise.all(
     pages.map((page) =>
       slots.run(async () => {
@@ -156,11 +173,18 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext,
           const dpi = ocrDpi(page, ctx.limits.maxPixels);
           const png = await renderPdfPage(pdf, { page: page.page, dpi, gray: true, timeoutMs: RENDER_TIMEOUT_MS, maxBytes: 200_000_000 }, ctx.signal);
           ctx.signal.throwIfAborted();
-          const scan = await scanOfPage(png, dpi, ctx.limits.maxPixels);
+          const rendered = await greyOf(png, 0);
+          const stored = await storedScanOf(pdf, page, listed, rendered, ctx).catch((error: unknown) => {
+            if (ctx.signal.aborted || (error instanceof AppError && error.code === "tool_unavailable")) throw error;
+            return null; // the stored image could not be written or decoded: the rendered page is read alone
+          });
           ctx.signal.throwIfAborted();
-          const ocr = await ctx.tools.ocr.recognize(scan.image, ctx.signal, { segmentation: scan.segmentation, dpi: scan.dpi });
-          const laidOut = scanLayout && scan.segmentation === "auto" && ocr.width ? ocrLayoutPage(ocr, page.width / ocr.width, page.page, scan.rules) : null;
-          results.set(page.page, laidOut ? { ocr, ...laidOut } : { ocr, markdown: formatOcrText(ocr.text.trim()) });
+          let best = await read(await prepareScan(rendered, { density: dpi, fallbackScale: 1, maxSide: OCR_MAX_SIDE, maxPixels: ctx.limits.maxPixels }), page);
+          if (stored) {
+            const fromStored = await read(stored, page);
+            if (fromStored.ocr.confidence > best.ocr.confidence) best = fromStored;
+          }
+          results.set(page.page, best);
         } catch (error) {
           if (ctx.signal.aborted) throw error;
           if (error instanceof AppError && (error.code === "tool_unavailable" || error.code === "timeout")) throw error;
@@ -170,6 +194,70 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], ctx: ConvertContext,
     ),
   );
   return results;
+}
+
+/** STORED_FIT: a stored image fills its page when each side is within this share of the page's. */
+const STORED_FIT = 0.03;
+/** STORED_PPI: stored images read from their own pixels are at least MIN and at most MAX pixels per inch. */
+const STORED_MIN_PPI = 100;
+const STORED_MAX_PPI = 1200;
+
+/**
+ * storedImageOf is the one image drawn on `page` when it fills the page (each side within STORED_FIT),
+ * is stored at STORED_MIN_PPI-STORED_MAX_PPI and has at most maxPixels pixels (0 = no limit), the
+ * limit a rendered page is held to; null when the page has other images (masks, overlays) or none.
+ */
+export function storedImageOf(page: PageLayout, listed: PdfImageInfo[], maxPixels: number): PdfImageInfo | null {
+  const onPage = listed.filter((image) => image.page === page.page);
+  if (onPage.length !== 1 || onPage[0]!.type !== "image") return null;
+  const image = onPage[0]!;
+  const [pageW, pageH] = [page.width / 72, page.height / 72];
+  if (pageW <= 0 || pageH <= 0 || Math.abs(image.widthInches / pageW - 1) > STORED_FIT || Math.abs(image.heightInches / pageH - 1) > STORED_FIT) return null;
+  const ppi = Math.min(image.width / image.widthInches, image.height / image.heightInches);
+  if (!(ppi >= STORED_MIN_PPI && Math.max(image.width / image.widthInches, image.height / image.heightInches) <= STORED_MAX_PPI)) return null;
+  if (maxPixels > 0 && image.width * image.height > maxPixels) return null;
+  return image;
+}
+
+/**
+ * storedScanOf prepares the page's stored image (storedImageOf, written by pdfimages in its sandbox,
+ * with pdftoppm's timeout) for tesseract at its own ppi, or null when the page has no such image or
+ * its pixels do not show the page as rendered (a /Rotate page, an image drawn turned or mirrored).
+ */
+async function storedScanOf(pdf: Uint8Array, page: PageLayout, listed: PdfImageInfo[], rendered: GreyImage, ctx: ConvertContext): Promise<PreparedScan | null> {
+  const image = storedImageOf(page, listed, ctx.limits.maxPixels);
+  if (!image) return null;
+  const files = await extractPageImages(pdf, page.page, RENDER_TIMEOUT_MS, ctx.signal);
+  if (files.length !== 1) return null;
+  const grey = await greyOf(files[0]!, ctx.limits.maxPixels);
+  if (grey.width !== image.width || grey.height !== image.height || !(await showsPage(grey, rendered))) return null;
+  const ppi = image.width / image.widthInches;
+  return prepareScan(grey, { density: ppi, fallbackScale: 1, maxSide: OCR_MAX_SIDE, maxPixels: ctx.limits.maxPixels });
+}
+
+/** COMPARE_WIDTH: images are compared at this width (pixels), enough to place lines of text. */
+const COMPARE_WIDTH = 300;
+
+/**
+ * showsPage: the stored image, scaled to the rendered page, matches it as drawn, upright and
+ * unflipped: its shape is the page's (within STORED_FIT, so a page turned 90 degrees is not), and it
+ * differs from the page at most half as much as it does turned 180 degrees, mirrored or flipped (a
+ * page with /Rotate 180, an image drawn upside down or mirrored, matches one of those better).
+ */
+export async function showsPage(stored: GreyImage, rendered: GreyImage): Promise<boolean> {
+  if (Math.abs((stored.width / stored.height) / (rendered.width / rendered.height) - 1) > STORED_FIT) return false;
+  const width = Math.min(COMPARE_WIDTH, rendered.width);
+  const height = Math.max(1, Math.round((rendered.height * width) / rendered.width));
+  const small = (image: GreyImage) => sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } }).resize(width, height, { fit: "fill" });
+  const page = await small(rendered).raw().toBuffer();
+  const [upright, turned, mirrored, flipped] = await Promise.all([small(stored).raw().toBuffer(), small(stored).rotate(180).raw().toBuffer(), small(stored).flop().raw().toBuffer(), small(stored).flip().raw().toBuffer()]);
+  const differs = (other: Buffer) => {
+    let sum = 0;
+    for (let i = 0; i < page.length; i++) sum += Math.abs(page[i]! - other[i]!);
+    return sum / page.length;
+  };
+  const same = differs(upright);
+  return same <= 0.5 * Math.min(differs(turned), differs(mirrored), differs(flipped));
 }
 
 /**
@@ -243,15 +331,10 @@ function wordsOf(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
 }
 
-/**
- * scanOfPage prepares a rendered page for tesseract as an image file is (ocrPrep.ts: text measured,
- * rules painted out, scaled to the letters' best size); a page without measurable text is
- * read as rendered.
- */
-async function scanOfPage(png: Uint8Array, dpi: number, maxPixels: number): Promise<PreparedScan> {
-  const decoded = await sharp(png, { limitInputPixels: false }).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
-  const grey = { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
-  return prepareScan(grey, { density: dpi, fallbackScale: 1, maxSide: OCR_MAX_SIDE, maxPixels });
+/** greyOf decodes a PNG (a rendered page, a stored image) to 8-bit grey, refusing more than maxPixels (0 = no limit). */
+async function greyOf(png: Uint8Array, maxPixels: number): Promise<GreyImage> {
+  const decoded = await sharp(png, { limitInputPixels: maxPixels > 0 ? maxPixels : false }).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
 }
 
 /** ocrDpi is OCR_DPI, lowered so the rendered page stays within maxPixels (0 = no limit). */

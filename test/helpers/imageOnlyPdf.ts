@@ -1,10 +1,11 @@
 /**
  * imageOnlyPdf writes a scanned PDF: each page one JPEG and nothing else (no text layer), the page
  * the size of its image at `dpi`. Used by the scanned-PDF tests and bench/scan-structure.ts.
+ * `rotate`: the pages' /Rotate (0, 90, 180, 270); `flip`: the image drawn upside down by its matrix.
  */
 import sharp from "sharp";
 
-export async function imageOnlyPdf(jpegs: Uint8Array[], dpi: number): Promise<Uint8Array> {
+export async function imageOnlyPdf(jpegs: Uint8Array[], dpi: number, options: { rotate?: number; flip?: boolean } = {}): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   const offsets: number[] = [];
   let length = 0;
@@ -32,8 +33,8 @@ export async function imageOnlyPdf(jpegs: Uint8Array[], dpi: number): Promise<Ui
     const [w, h] = [meta.width!, meta.height!];
     const [pw, ph] = [(w * 72) / dpi, (h * 72) / dpi];
     const id = pageIds[i]!;
-    const content = `q ${pw.toFixed(2)} 0 0 ${ph.toFixed(2)} 0 0 cm /Im0 Do Q`;
-    object(id, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pw.toFixed(2)} ${ph.toFixed(2)}] /Resources << /XObject << /Im0 ${id + 1} 0 R >> >> /Contents ${id + 2} 0 R >>`);
+    const content = options.flip ? `q ${pw.toFixed(2)} 0 0 ${(-ph).toFixed(2)} 0 ${ph.toFixed(2)} cm /Im0 Do Q` : `q ${pw.toFixed(2)} 0 0 ${ph.toFixed(2)} 0 0 cm /Im0 Do Q`;
+    object(id, `<< /Type /Page /Parent 2 0 R${options.rotate ? ` /Rotate ${options.rotate}` : ""} /MediaBox [0 0 ${pw.toFixed(2)} ${ph.toFixed(2)}] /Resources << /XObject << /Im0 ${id + 1} 0 R >> >> /Contents ${id + 2} 0 R >>`);
     object(id + 1, [bytes], `<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /ColorSpace /${meta.channels === 1 ? "DeviceGray" : "DeviceRGB"} /BitsPerComponent 8 /Filter /DCTDecode /Length ${bytes.length} >>`);
     object(id + 2, [new TextEncoder().encode(content)], `<< /Length ${content.length} >>`);
   }
