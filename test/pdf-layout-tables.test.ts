@@ -489,3 +489,19 @@ test("a form's values set larger than the body under their small bold labels are
   expect(lines.filter((line) => line.startsWith("#"))).toEqual([]);
   for (const text of ["Payable by", "John Sample", "Currency Amount", "CHF 99.50"]) expect(lines).toContain(text);
 });
+
+test("a chapter's small bold label over its title is no form field: the title stays a heading", async () => {
+  // One label over one larger line, close under it, is how a book sets a chapter's opening ("CHAPTER 3" over
+  // "Methods"); a form has several such fields on its page (the test above).
+  const H = 842;
+  const run = (font: "Helvetica" | "Helvetica-Bold", size: number, x: number, top: number, text: string): TypesetRun => ({ font, size, x, y: H - top, text });
+  const runs: TypesetRun[] = [
+    run("Helvetica-Bold", 9, 72, 100, "CHAPTER 3"),
+    run("Helvetica", 20, 72, 126, "Methods of measurement"),
+    run("Helvetica", 10, 72, 166, "The samples were weighed on a balance checked against a reference mass each morning, and"),
+    run("Helvetica", 10, 72, 178, "every reading was written down twice by two people who did not see each other's notes."),
+    run("Helvetica", 10, 72, 190, "Where the two readings differed by more than a tenth of a gram, the sample was weighed again."),
+  ];
+  const lines = (await pageMarkdown(typesetPdf([runs]))).filter((line) => line.trim());
+  expect(lines.some((line) => /^#+ Methods of measurement$/.test(line))).toBe(true);
+});

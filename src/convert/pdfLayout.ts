@@ -2648,16 +2648,22 @@ function fieldValues(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
   const found = new Set<LayoutBlock>();
   for (const page of pages) {
     const blocks = page.blocks.filter((block) => !removed.has(block));
+    const onPage: LayoutBlock[] = [];
     for (let i = 1; i < blocks.length; i++) {
       const [label, value] = [blocks[i - 1]!, blocks[i]!];
       if (label.kind !== "text" || value.kind !== "text" || label.lines.length !== 1 || !isHeadingCandidate(value, body)) continue;
       const line = label.lines[0]!;
       if (!line.bold || label.size > value.size - 0.6 || line.text.length > FIELD_LABEL_CHARS) continue;
-      if (Math.abs(line.x - value.lines[0]!.x) <= 0.5 * value.size && value.top >= label.bottom - 1 && value.top - label.bottom <= 0.5 * value.size) found.add(value);
+      if (Math.abs(line.x - value.lines[0]!.x) <= 0.5 * value.size && value.top >= label.bottom - 1 && value.top - label.bottom <= 0.5 * value.size) onPage.push(value);
     }
+    // a form has fields: one such pair alone is a chapter's label over its title ("CHAPTER 3" over "Methods")
+    if (onPage.length >= FIELD_MIN_PAIRS) for (const value of onPage) found.add(value);
   }
   return found;
 }
+
+/** FIELD_MIN_PAIRS: a page shows a form's fields when it has at least this many labels over values */
+const FIELD_MIN_PAIRS = 2;
 
 /** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one); `notHeadings` are none in any size (a chart's title). */
 function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, notHeadings: Set<LayoutBlock> = new Set()): HeadingRanks {
