@@ -73,7 +73,7 @@ const EXCLUDED: Record<string, string[]> = {
   total: [
     "sub", "subtotal", "tax", "vat", "gst", "points", "discount", "savings", "items", "quantity", "qty", "pts", "shows", "hours", "weight", "pages", "before", "excl", "net",
     "netto", "ht", "exkl", "ohne", "zwischensumme", "positionssumme", "anzahlung", "anzahlungen", "skonto", "rabatt", "change", "cash", "tendered", "rounding", "adj", "adjustment",
-    "ust", "mwst", "tva", "btw", "iva", "steuer", "steuerbetrag", "der", "veroton", "alv", "moms", "mva", "exkl", "zuschlage", "abschlage", "excluding", "exclusive", "saved", "paid", "received", "erhaltene", "acompte",
+    "ust", "mwst", "tva", "btw", "iva", "steuer", "steuerbetrag", "der", "veroton", "alv", "moms", "mva", "zuschlage", "abschlage", "excluding", "exclusive", "saved", "paid", "received", "erhaltene", "acompte",
   ],
   date: [
     "due", "birth", "delivery", "ship", "start", "end", "expiry", "expiration", "print", "printed", "liefer", "lieferdatum", "leistungsdatum", "livraison", "echeance", "prestation", "debut", "fin",
