@@ -8,19 +8,14 @@ import { describe, expect, test } from "bun:test";
 import { extractLocal, type LocalFieldResult } from "../src/extract/local";
 import { nameLike } from "../src/extract/local/parties";
 import { parseTypedSchema } from "../src/schema/typed";
+import { INVOICE_SCHEMA } from "./helpers/invoiceSchema";
 
 const RECEIPT = {
   merchant: { type: "string", description: "Name of the shop or company that issued the receipt" },
   date: { type: "string", description: "The date of the purchase" },
   total: { type: "number", description: "Total amount paid, tax included" },
 };
-const INVOICE = {
-  invoice_number: { type: "string", description: "The invoice number" },
-  invoice_date: { type: "string", description: "The date the invoice was issued" },
-  total: { type: "number", description: "Total amount to pay, tax included" },
-  currency: { type: "string", description: "Currency of the total as an ISO 4217 code" },
-  vendor: { type: "string", description: "Name of the company that issued the invoice" },
-};
+const INVOICE = INVOICE_SCHEMA;
 
 /** run extracts with `schema` and checks that every value found cites the markdown verbatim. */
 function run(md: string, schema: object, ocrQuality?: number): Record<string, LocalFieldResult> {

@@ -7,14 +7,9 @@
 import { describe, expect, test } from "bun:test";
 import { extractLocal, type LocalFieldResult } from "../src/extract/local";
 import { parseTypedSchema } from "../src/schema/typed";
+import { INVOICE_SCHEMA } from "./helpers/invoiceSchema";
 
-const INVOICE = {
-  invoice_number: { type: "string", description: "The invoice number" },
-  invoice_date: { type: "string", description: "The date the invoice was issued" },
-  total: { type: "number", description: "Total amount to pay, tax included" },
-  currency: { type: "string", description: "Currency of the total as an ISO 4217 code" },
-  vendor: { type: "string", description: "Name of the company that issued the invoice" },
-};
+const INVOICE = INVOICE_SCHEMA;
 
 /** run extracts with the invoice schema and checks that every value found cites the markdown verbatim. */
 function run(md: string): Record<string, LocalFieldResult> {

@@ -9,6 +9,14 @@ import { type Rule, ruleDividers, ruledGrids } from "../src/convert/pdfRules";
 import { extractPdfPages } from "../src/convert/pdfText";
 import { type TypesetRule, type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
 
+/** A4_HEIGHT: an A4 page's height in points */
+const A4_HEIGHT = 842;
+
+/** fromTop places a run by its baseline's distance from an A4 page's top, as a reader measures it. */
+function fromTop(font: "Helvetica" | "Helvetica-Bold", size: number, x: number, top: number, text: string): TypesetRun {
+  return { font, size, x, y: A4_HEIGHT - top, text };
+}
+
 const FORM_3903 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_3903_header_band.pdf", import.meta.url)));
 const FORM_2441 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_2441_header_boxes.pdf", import.meta.url)));
 
@@ -421,8 +429,8 @@ test("a payment slip's receipt and payment part, divided by a cut line that runs
   // in 8 pt bold over values in 10 pt, one label on the title's cap line, a little above the cut
   // line's top) right of it. Before, the narrow receipt was no part of the page: its lines were
   // read across the cut line with the payment part's ("Account / Payable to Jane Example Ltd").
-  const H = 842;
-  const run = (font: "Helvetica" | "Helvetica-Bold", size: number, x: number, top: number, text: string): TypesetRun => ({ font, size, x, y: H - top, text });
+  const H = A4_HEIGHT;
+  const run = fromTop;
   const runs: TypesetRun[] = [
     run("Helvetica", 10, 40, 80, "Thank you for your order. Please pay the amount below within thirty days."),
     run("Helvetica-Bold", 11, 14, 567, "Receipt"),
@@ -475,8 +483,7 @@ test("a form's values set larger than the body under their small bold labels are
   // letter in 8 pt: the values are the largest print on the page, but a value sits within half
   // its size under its label, at the label's left edge, as no section title sits under what is
   // above it.
-  const H = 842;
-  const run = (font: "Helvetica" | "Helvetica-Bold", size: number, x: number, top: number, text: string): TypesetRun => ({ font, size, x, y: H - top, text });
+  const run = fromTop;
   const runs: TypesetRun[] = [
     run("Helvetica", 8, 40, 80, "Thank you for your order. Please pay the amount below within thirty days of the date"),
     run("Helvetica", 8, 40, 90, "of this letter, by bank transfer to the account given in the payment part below it."),
@@ -493,8 +500,7 @@ test("a form's values set larger than the body under their small bold labels are
 test("a chapter's small bold label over its title is no form field: the title stays a heading", async () => {
   // One label over one larger line, close under it, is how a book sets a chapter's opening ("CHAPTER 3" over
   // "Methods"); a form has several such fields on its page (the test above).
-  const H = 842;
-  const run = (font: "Helvetica" | "Helvetica-Bold", size: number, x: number, top: number, text: string): TypesetRun => ({ font, size, x, y: H - top, text });
+  const run = fromTop;
   const runs: TypesetRun[] = [
     run("Helvetica-Bold", 9, 72, 100, "CHAPTER 3"),
     run("Helvetica", 20, 72, 126, "Methods of measurement"),
