@@ -1005,6 +1005,23 @@ describe("values that must not come back confident when the page does not settle
     expect(r.value).toBe("Muster Bau AG");
     expect(r.confidence).toBeLessThan(0.8);
   });
+
+  test("payee: a label on a line of its own names the name under the account (the account alone, or opening the name's line); printed in both parts it is settled", () => {
+    const slip = { creditor: { type: "string", description: "Name of the creditor" } };
+    const both = [
+      "# Empfangsschein", "", "Konto / Zahlbar an", "", "CH12 3000 0000 4567 8901 2 Muster Bau AG 8000 Zürich", "",
+      "Zahlteil Konto / Zahlbar an", "", "CH12 3000 0000 4567 8901 2", "Muster Bau AG", "Bahnhofstrasse 1", "8000 Zürich", "",
+    ].join("\n");
+    const r = run(both, slip).creditor!;
+    expect(r.value).toBe("Muster Bau AG");
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    // once, under its label only: found, below 0.8
+    const once = run("Account / Payable to\n\nCH12 3000 0000 4567 8901 2\nNorth Field Trust\nSample Road 4\n", slip).creditor!;
+    expect(once.value).toBe("North Field Trust");
+    expect(once.confidence).toBeLessThan(0.8);
+    // a label with a table under it names no one from the table
+    expect(run("Account / Payable to\n\n| Item | Amount |\n| --- | --- |\n| Rent | 10.00 |\n", slip).creditor!.value).not.toBe("Item");
+  });
 });
 
 describe("official forms and form prompts (made-up forms)", () => {

@@ -16,7 +16,7 @@
  */
 import type { FieldDefinition, TypedSchema } from "../../schema/typed";
 import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
-import { parseDocument, type Candidate, type ParsedDocument, type Table } from "./parse";
+import { parseDocument, type Candidate, type Line, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
 import { addedUpTotals, cashTendered, lostLeadingDigit, netPlusTax, netTaxRounded, oneDigitOff, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
 import { mt940Value } from "./mt940";
@@ -807,7 +807,7 @@ function ibanOnPage(doc: ParsedDocument): { value: string; confidence: number; i
 /** PAYEE_WORDS: field names for whom a payment slip is paid to. */
 const PAYEE_WORDS = new Set(["creditor", "payee", "beneficiary"]);
 /** PAYEE_LABEL: the payee label of payment slips in English, German, French, Italian and Romansh, and what follows it. */
-const PAYEE_LABEL = /\b(payable to|zahlbar an|payable à|pagabile a|pajabel a)(?=[\s:|]|$)\s*[:|]?\s*(.*)$/i;
+const PAYEE_LABEL = /\b(payable to|zahlbar an|payable à|pagabile a|pajabel a|da pajar a)(?=[\s:|]|$)\s*[:|]?\s*(.*)$/i;
 
 /**
  * PAYEE_REPEATED: a payee the slip prints again on a line or in a cell of its own (its receipt part
@@ -823,6 +823,32 @@ const PAYEE_REPEATED = 0.85;
 function printedAgain(doc: ParsedDocument, name: string, except: number): boolean {
   const re = new RegExp(`(?:^|\\|)[ \\t]*${escapeRe(name)}(?=[ \\t]*(?:\\||$)|\\s+\\d{4,5}\\s+\\p{L})`, "gmu");
   return [...doc.markdown.matchAll(re)].some((m) => lineAt(doc, m.index!)[0] !== except);
+}
+
+/** PAYEE_UNDER_LINES: how many lines under a payee label its name is looked for (the account comes first) */
+const PAYEE_UNDER_LINES = 3;
+/** LEADING_ACCOUNT: an IBAN written in groups at a line's start ("CH44 3199 9123 0008 8901 2 "), each group with a digit */
+const LEADING_ACCOUNT = /^[A-Z]{2}\d{2}(?: (?=[A-Z0-9]*\d)[A-Z0-9]{1,4})+(?:\s+|$)/;
+/** TRAILING_PLACE: a postcode and town closing a name's line ("Salvation Army Foundation 3000 Berne") */
+const TRAILING_PLACE = /\s+(?:[A-Z]{1,2}\s?[-–]\s?)?\d{4,5}\s+\p{L}.*$/u;
+
+/**
+ * payeeUnder: the payee a label on a line of its own names ("Konto / Zahlbar an" over "CH37 0900 ...",
+ * then "Salvation Army Foundation Switzerland"): the first line under it, after the account (on a
+ * line of its own or opening the name's), that reads as a name; its postcode and town left off.
+ */
+function payeeUnder(doc: ParsedDocument, labelIndex: number): { name: string; line: Line } | null {
+  let seen = 0;
+  for (let i = labelIndex + 1; i < doc.lines.length && seen < PAYEE_UNDER_LINES; i++) {
+    const line = doc.lines[i]!;
+    if (!line.plain) continue;
+    seen++;
+    if (line.isTable || line.isHeading || PAYEE_LABEL.test(line.plain) || LABEL_OPENING.test(line.plain)) return null;
+    const name = line.plain.replace(LEADING_ACCOUNT, "").replace(TRAILING_PLACE, "").trim();
+    if (!name) continue;
+    return nameLike(name) ? { name, line } : null;
+  }
+  return null;
 }
 
 /** PROVIDER_WORDS: field names for the party that offers an agreement. */
@@ -887,6 +913,11 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
         const m = line.plain.match(PAYEE_LABEL);
         const name = m?.[2]?.replace(/\s*\|.*$/, "").trim();
         if (name && nameLike(name)) return cite(doc, name, printedAgain(doc, name, line.start) ? PAYEE_REPEATED : 0.6, line.start, line.end);
+      }
+      // "Account / Payable to" on a line of its own over the account and the payee: the name under the label
+      for (const [i, line] of doc.lines.entries()) {
+        const under = PAYEE_LABEL.exec(line.plain)?.[2]?.trim() === "" ? payeeUnder(doc, i) : null;
+        if (under) return cite(doc, under.name, printedAgain(doc, under.name, under.line.start) ? PAYEE_REPEATED : 0.6, under.line.start, under.line.end);
       }
     }
     // a payment reference has check digits; a field that does not say it is a payment's may mean another reference
