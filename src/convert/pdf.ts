@@ -248,16 +248,19 @@ export async function showsPage(stored: GreyImage, rendered: GreyImage): Promise
   if (Math.abs((stored.width / stored.height) / (rendered.width / rendered.height) - 1) > STORED_FIT) return false;
   const width = Math.min(COMPARE_WIDTH, rendered.width);
   const height = Math.max(1, Math.round((rendered.height * width) / rendered.width));
-  const small = (image: GreyImage) => sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } }).resize(width, height, { fit: "fill" });
-  const page = await small(rendered).raw().toBuffer();
-  const [upright, turned, mirrored, flipped] = await Promise.all([small(stored).raw().toBuffer(), small(stored).rotate(180).raw().toBuffer(), small(stored).flop().raw().toBuffer(), small(stored).flip().raw().toBuffer()]);
-  const differs = (other: Buffer) => {
+  const small = (image: GreyImage) => sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } }).resize(width, height, { fit: "fill" }).raw().toBuffer();
+  const [page, shown] = await Promise.all([small(rendered), small(stored)]);
+  // the stored image compared as it is, turned 180 degrees, mirrored and flipped: one scaled copy, read four ways
+  const differs = (at: (x: number, y: number) => number) => {
     let sum = 0;
-    for (let i = 0; i < page.length; i++) sum += Math.abs(page[i]! - other[i]!);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) sum += Math.abs(page[y * width + x]! - shown[at(x, y)]!);
     return sum / page.length;
   };
-  const same = differs(upright);
-  return same <= 0.5 * Math.min(differs(turned), differs(mirrored), differs(flipped));
+  const same = differs((x, y) => y * width + x);
+  const turned = differs((x, y) => (height - 1 - y) * width + (width - 1 - x));
+  const mirrored = differs((x, y) => y * width + (width - 1 - x));
+  const flipped = differs((x, y) => (height - 1 - y) * width + x);
+  return same <= 0.5 * Math.min(turned, mirrored, flipped);
 }
 
 /**

@@ -909,14 +909,16 @@ function patternFallback(doc: ParsedDocument, def: FieldDefinition, labels: Fiel
     }
     // "Account / Payable to Robert Schneider AG": on a payment slip the payee follows its label on the line
     if (labels.nameWords.some((w) => PAYEE_WORDS.has(w))) {
-      for (const line of doc.lines) {
+      const alone: number[] = [];
+      for (const [i, line] of doc.lines.entries()) {
         const m = line.plain.match(PAYEE_LABEL);
         const name = m?.[2]?.replace(/\s*\|.*$/, "").trim();
         if (name && nameLike(name)) return cite(doc, name, printedAgain(doc, name, line.start) ? PAYEE_REPEATED : 0.6, line.start, line.end);
+        if (m && !m[2]!.trim()) alone.push(i);
       }
       // "Account / Payable to" on a line of its own over the account and the payee: the name under the label
-      for (const [i, line] of doc.lines.entries()) {
-        const under = PAYEE_LABEL.exec(line.plain)?.[2]?.trim() === "" ? payeeUnder(doc, i) : null;
+      for (const i of alone) {
+        const under = payeeUnder(doc, i);
         if (under) return cite(doc, under.name, printedAgain(doc, under.name, under.line.start) ? PAYEE_REPEATED : 0.6, under.line.start, under.line.end);
       }
     }
