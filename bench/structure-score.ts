@@ -147,7 +147,6 @@ export function found(wanted: string[], have: string[]): { hits: number; misses:
   return { hits, misses };
 }
 
-
 /**
  * textWords: a markdown's words for text agreement, in reading order. Markdown marks go (`#`, `*`,
  * `_`, backticks, table pipes and rule rows, fence lines, `<br>` and other tags, HTML comments,
