@@ -861,6 +861,21 @@ const CTA_MAX_CHARS = 250;
 /** SUBSCRIBE_WORDS: asking the reader to subscribe or sign up, in the languages of the pages seen */
 const SUBSCRIBE_WORDS = /\b(?:subscribe|subscription|subscribers?|sign(?:ing)? up|newsletter|abonnieren|abonnement|abonnez|abónate|suscr[ií]b[ea]|suscripci[oó]n|hazte miembro|assine|assinatura|subskrypc\p{L}*|prenumer\p{L}*|iscriviti)\b/iu;
 
+/**
+ * QUOTED: a quotation in the text, between straight or typographic quotation marks ("...", „...“,
+ * “...”, «...», »...«), of at most 300 characters each.
+ */
+const QUOTED = /"[^"]{1,300}"|„[^“”"]{1,300}[“”"]|“[^”]{1,300}”|«[^»]{1,300}»|»[^«]{1,300}«/g;
+
+/**
+ * withoutQuotes: the text with its quotations left out. A word that asks to subscribe inside quotation
+ * marks is someone's reported words in the article ("Kein Abonnement erforderlich", the NASA wrote
+ * of its streaming service), not the site asking the reader.
+ */
+function withoutQuotes(text: string): string {
+  return text.replace(QUOTED, " ");
+}
+
 /** FOLLOW_VERB, FOLLOW_PLACE: asking the reader to follow the site, join its channel or install its app ("Follow us on Twitter", "Únete a nuestro canal de Telegram") */
 const FOLLOW_VERB = /\b(?:follow|síguenos|siguenos|sigue|siga|folgen sie|folge uns|folgt uns|suivez|seguici|segue|únete|unete|join|download|descarga|descargue|baixe|installier\p{L}*|lade)\b|\b(?:our|nuestro|nuestra|unser\p{L}*|notre|nosso)\s+(?:canal|channel|kanal|chaîne)\b/iu;
 const FOLLOW_PLACE = /\b(?:twitter|facebook|instagram|telegram|whatsapp|youtube|tiktok|linkedin|google news|apps?|canal|channel|kanal)\b/i;
@@ -1002,7 +1017,7 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   if (heading) return s.text <= ENGAGE_HEADING_MAX_CHARS && ENGAGE_ASK.test(text);
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
   if (isMoreLink(el, s) || isPromotionLink(el, s)) return true;
-  if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || ENGAGE_ASK.test(text)) return true;
+  if (SUBSCRIBE_WORDS.test(withoutQuotes(text)) || isFollowUs(text) || ENGAGE_ASK.test(text)) return true;
   if (s.text <= PRINT_MAX_CHARS && (PRINT_ACTION.test(text) || TOGGLE_ACTION.test(text))) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
   if (isRelatedLabel(text)) return true;
