@@ -594,7 +594,8 @@ function markedArticle(body: DomNode, stats: Map<DomNode, TextStats>): MarkedArt
 /** probesOf takes up to MAX_PROBES snippets of PROBE_CHARS from the middle of the visible paragraphs under `el`. */
 function probesOf(el: DomElement, stats: Map<DomNode, TextStats>): string[] {
   const probes: string[] = [];
-  const paragraphs = el.querySelectorAll("p");
+  // The densest block may be one paragraph itself (a short news item of a single paragraph).
+  const paragraphs = el.nodeName.toLowerCase() === "p" ? [el] : el.querySelectorAll("p");
   for (let i = 0; i < paragraphs.length && probes.length < MAX_PROBES; i++) {
     const text = normalizeSpace(paragraphs[i]!.textContent ?? "");
     if (text.length < 2 * PROBE_CHARS || !stats.has(paragraphs[i]!)) continue;
@@ -1438,7 +1439,9 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   // When the page's own mark and Readability agree on the article, the density estimate (a long
   // comment thread, a directory of posts) does not overrule them.
   const agreed = marked !== null && article !== null && sharesText(article, marked.probes);
-  const elsewhere = article && enough && !agreed && densityProbes.length >= 2 && density.contentChars > DENSITY_GROWTH * keptChars && !sharesText(article, densityProbes);
+  // The density estimate is one paragraph (a short news item): its one probe says where it is.
+  const densityMinProbes = (density.element as DomElement).nodeName.toLowerCase() === "p" ? 1 : 2;
+  const elsewhere = article && enough && !agreed && densityProbes.length >= densityMinProbes && density.contentChars > DENSITY_GROWTH * keptChars && !sharesText(article, densityProbes);
   if (article && enough && !elsewhere) {
     const stats = articleStats!;
     const related = relatedBlocks(article, stats);
