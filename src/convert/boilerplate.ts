@@ -594,7 +594,8 @@ function markedArticle(body: DomNode, stats: Map<DomNode, TextStats>): MarkedArt
 /** probesOf takes up to MAX_PROBES snippets of PROBE_CHARS from the middle of the visible paragraphs under `el`. */
 function probesOf(el: DomElement, stats: Map<DomNode, TextStats>): string[] {
   const probes: string[] = [];
-  const paragraphs = el.querySelectorAll("p");
+  // The densest block may be one paragraph itself (a short news item of a single paragraph).
+  const paragraphs = el.nodeName.toLowerCase() === "p" ? [el] : el.querySelectorAll("p");
   for (let i = 0; i < paragraphs.length && probes.length < MAX_PROBES; i++) {
     const text = normalizeSpace(paragraphs[i]!.textContent ?? "");
     if (text.length < 2 * PROBE_CHARS || !stats.has(paragraphs[i]!)) continue;
@@ -861,6 +862,21 @@ const CTA_MAX_CHARS = 250;
 /** SUBSCRIBE_WORDS: asking the reader to subscribe or sign up, in the languages of the pages seen */
 const SUBSCRIBE_WORDS = /\b(?:subscribe|subscription|subscribers?|sign(?:ing)? up|newsletter|abonnieren|abonnement|abonnez|abónate|suscr[ií]b[ea]|suscripci[oó]n|hazte miembro|assine|assinatura|subskrypc\p{L}*|prenumer\p{L}*|iscriviti)\b/iu;
 
+/**
+ * QUOTED: a quotation in the text, between straight or typographic quotation marks ("...", „...“,
+ * “...”, «...», »...«), of at most 300 characters each.
+ */
+const QUOTED = /"[^"]{1,300}"|„[^“”"]{1,300}[“”"]|“[^”]{1,300}”|«[^»]{1,300}»|»[^«]{1,300}«/g;
+
+/**
+ * withoutQuotes: the text with its quotations left out. A word that asks to subscribe inside quotation
+ * marks is someone's reported words in the article ("Kein Abonnement erforderlich", the NASA wrote
+ * of its streaming service), not the site asking the reader.
+ */
+function withoutQuotes(text: string): string {
+  return text.replace(QUOTED, " ");
+}
+
 /** FOLLOW_VERB, FOLLOW_PLACE: asking the reader to follow the site, join its channel or install its app ("Follow us on Twitter", "Únete a nuestro canal de Telegram") */
 const FOLLOW_VERB = /\b(?:follow|síguenos|siguenos|sigue|siga|folgen sie|folge uns|folgt uns|suivez|seguici|segue|únete|unete|join|download|descarga|descargue|baixe|installier\p{L}*|lade)\b|\b(?:our|nuestro|nuestra|unser\p{L}*|notre|nosso)\s+(?:canal|channel|kanal|chaîne)\b/iu;
 const FOLLOW_PLACE = /\b(?:twitter|facebook|instagram|telegram|whatsapp|youtube|tiktok|linkedin|google news|apps?|canal|channel|kanal)\b/i;
@@ -1002,7 +1018,7 @@ function isCallToAction(el: DomElement, stats: Map<DomNode, TextStats>): boolean
   if (heading) return s.text <= ENGAGE_HEADING_MAX_CHARS && ENGAGE_ASK.test(text);
   if (tag === "div" && el.querySelectorAll("p, div, ul, ol, table, h1, h2, h3, h4, h5, h6").length > 0) return false;
   if (isMoreLink(el, s) || isPromotionLink(el, s)) return true;
-  if (SUBSCRIBE_WORDS.test(text) || isFollowUs(text) || ENGAGE_ASK.test(text)) return true;
+  if (SUBSCRIBE_WORDS.test(withoutQuotes(text)) || isFollowUs(text) || ENGAGE_ASK.test(text)) return true;
   if (s.text <= PRINT_MAX_CHARS && (PRINT_ACTION.test(text) || TOGGLE_ACTION.test(text))) return true;
   // A paragraph that is only a "related" label ("À lire aussi", "Auch lesen:") acts as its heading.
   if (isRelatedLabel(text)) return true;
@@ -1423,7 +1439,9 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   // When the page's own mark and Readability agree on the article, the density estimate (a long
   // comment thread, a directory of posts) does not overrule them.
   const agreed = marked !== null && article !== null && sharesText(article, marked.probes);
-  const elsewhere = article && enough && !agreed && densityProbes.length >= 2 && density.contentChars > DENSITY_GROWTH * keptChars && !sharesText(article, densityProbes);
+  // The density estimate is one paragraph (a short news item): its one probe says where it is.
+  const densityMinProbes = (density.element as DomElement).nodeName.toLowerCase() === "p" ? 1 : 2;
+  const elsewhere = article && enough && !agreed && densityProbes.length >= densityMinProbes && density.contentChars > DENSITY_GROWTH * keptChars && !sharesText(article, densityProbes);
   if (article && enough && !elsewhere) {
     const stats = articleStats!;
     const related = relatedBlocks(article, stats);
