@@ -193,7 +193,7 @@ describe("markdown writer", () => {
     // nested blocks named like chrome around the headline: each one is a page-wrapper candidate (boilerplate.ts pageWrapperTest)
     const wrapped = '<div class="sidebar">'.repeat(10000) + "<h1>Deep headline</h1><p>deep text</p>" + "</div>".repeat(10000);
     expect(htmlToMarkdown(wrapped, { mainContent: true }).markdown).toContain("# Deep headline");
-  });
+  }, 30_000);
 
   test("a page of 80 000 nested elements is read in linear time: no element's text is gathered again for each of its ancestors (it took minutes)", () => {
     // a page of 0.9 MB; asking each of 80 000 nested blocks for its
