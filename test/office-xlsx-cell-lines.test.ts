@@ -23,11 +23,11 @@ function workbookOf(rows: string[][]): Uint8Array {
   ]);
 }
 
-test("a cell's line breaks at its start or end go; the breaks between its lines stay <br>", async () => {
+test("a cell's line breaks at its start or end go; the breaks between its lines stay <br> (also Windows line ends, \\r\\n)", async () => {
   const bytes = workbookOf([
-    ["Sprint", "Goal"],
-    ["Sprint 1\n9/27-10/10\n", "\nUser research\n\nBaseline testing\n\n"],
+    ["Sprint", "Goal", "Notes"],
+    ["Sprint 1\n9/27-10/10\n", "\nUser research\n\nBaseline testing\n\n", "Design done\r\n\r\n"],
   ]);
   const { markdown } = await convertXlsx({ bytes, filename: "plan.xlsx", contentType: "application/octet-stream", ext: "xlsx" }, convertContext());
-  expect(markdown).toContain("| Sprint 1<br>9/27-10/10 | User research<br><br>Baseline testing |");
+  expect(markdown).toContain("| Sprint 1<br>9/27-10/10 | User research<br><br>Baseline testing | Design done |");
 });
