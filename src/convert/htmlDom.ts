@@ -561,12 +561,16 @@ function inlineElement(el: DomElement, ctx: Ctx, depth: number): string {
   }
 }
 
-/** wrap puts emphasis markers around text, keeping surrounding spaces outside the markers. */
+/**
+ * wrap puts emphasis markers around text, keeping surrounding spaces outside the markers. Markdown
+ * emphasis cannot span a line break, so a run that holds <br> is marked line by line
+ * (`<b>a<br>b</b>` is `**a**` and `**b**` on two lines): both lines stay bold, as the page shows.
+ */
 function wrap(inner: string, marker: string): string {
-  const match = /^([\s\u0001]*)([\s\S]*?)([\s\u0001]*)$/.exec(inner)!;
+  if (inner.includes(BREAK)) return inner.split(/([\s\u0001]*\u0001[\s\u0001]*)/).map((part, i) => (i % 2 ? part : wrap(part, marker))).join("");
+  const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(inner)!;
   const core = match[2]!;
   if (!core) return inner;
-  if (core.includes(BREAK)) return inner; // emphasis cannot span a line break cleanly
   return `${match[1]}${marker}${core}${marker}${match[3]}`;
 }
 

@@ -244,7 +244,9 @@ function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats,
             const shown = cellValue(cell.type, value, inline, cell.style, sharedStrings, formats, date1904);
             // text in a monospace face is code (a command, a path); numbers in one are figures
             const isString = cell.type === "s" || cell.type === "inlineStr" || cell.type === "str";
-            const text = isString && shown.trim() && formats.byStyle[cell.style]?.mono ? codeSpans(shown) : shown;
+            // a line break typed after a cell's last line (or before its first) is not a line of the cell
+            const lines = isString ? shown.replace(/^\s*[\r\n]|[\r\n]\s*$/g, "") : shown;
+            const text = isString && lines.trim() && formats.byStyle[cell.style]?.mono ? codeSpans(lines) : lines;
             cell = null;
             if (text === "") break;
             if (colIndex >= MAX_COLUMNS) {
