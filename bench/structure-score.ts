@@ -108,15 +108,19 @@ export function headingsOf(markdown: string): string[] {
   return found;
 }
 
-/** tableCellsOf lists the non-empty cells of every GFM table, a run of equal cells in a row once. */
-export function tableCellsOf(markdown: string): string[] {
+/**
+ * tableCellsOf lists the non-empty cells of every GFM table, a run of equal cells in a row once (a PDF's
+ * or a scan's table repeats a merged cell across its span). `keepRuns` lists every cell, for converters
+ * that write a merged cell once and references that list equal neighbours apart (`19 | 19`).
+ */
+export function tableCellsOf(markdown: string, { keepRuns = false } = {}): string[] {
   const cells: string[] = [];
   for (const line of splitFences(markdown).prose) {
     if (!/^\s*\|.*\|\s*$/.test(line) || /^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$/.test(line)) continue;
     const row = line.trim().slice(1, -1).split(/(?<!\\)\|/).map(fold);
     let previous: string | null = null;
     for (const cell of row) {
-      if (cell && cell !== previous) cells.push(cell);
+      if (cell && (keepRuns || cell !== previous)) cells.push(cell);
       previous = cell;
     }
   }
