@@ -2136,7 +2136,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   const removed = runningBlocks(pages);
   const charts = chartText(pages, removed);
   const body = bodySize(pages, new Set([...removed, ...charts.labels]));
-  const values = fieldValues(pages, removed, body);
+  const values = new Set([...fieldValues(pages, removed, body), ...brokenLabels(pages, removed, body)]);
   const levels = headingLevels(pages, removed, body, new Set([...charts.titles, ...values]));
   const bold = boldHeadings(pages, removed, body, values);
   const bookmarkLevel = (block: LayoutBlock): number => {
@@ -2664,6 +2664,40 @@ function fieldValues(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
 
 /** FIELD_MIN_PAIRS: a page shows a form's fields when it has at least this many labels over values */
 const FIELD_MIN_PAIRS = 2;
+
+/**
+ * brokenLabels: a label set larger than the body and broken over lines, each line a block of its own
+ * (a tax form's margin "Payments," / "Credits," / "and Tax" beside its numbered lines, which come between
+ * them in reading order): a one-line candidate ending in a comma goes on, so it is no title, nor is the
+ * candidate that goes on from it: the same size, at its left edge, on the next line (within half its
+ * size under it).
+ */
+function brokenLabels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const candidates = page.blocks.filter((block) => !removed.has(block) && isHeadingCandidate(block, body));
+    for (const first of candidates) {
+      let part = first;
+      while (part.kind === "text" && part.lines.length === 1 && blockText(part).trimEnd().endsWith(",")) {
+        found.add(part);
+        const above = part;
+        const next = candidates.find(
+          (block) =>
+            block.kind === "text" &&
+            !found.has(block) &&
+            Math.abs(block.size - above.size) <= 0.6 &&
+            Math.abs(block.lines[0]!.x - above.lines[0]!.x) <= 0.5 * above.size &&
+            block.top >= above.bottom - 1 &&
+            block.top - above.bottom <= 0.5 * above.size,
+        );
+        if (!next) break;
+        found.add(next);
+        part = next;
+      }
+    }
+  }
+  return found;
+}
 
 /** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one); `notHeadings` are none in any size (a chart's title). */
 function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, notHeadings: Set<LayoutBlock> = new Set()): HeadingRanks {
