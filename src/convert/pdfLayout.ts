@@ -16,7 +16,7 @@
  * Coordinates are PDF points (1/72 inch) with the origin at the top left of the page; `y` of a text
  * item or line is its baseline.
  */
-import { gfmTable, heading, joinBlocks } from "./markdown";
+import { escapeStrayMarkup, gfmTable, heading, joinBlocks } from "./markdown";
 import { type CodeBlock, type CodeRun, codeBlock, codeMarkdown, codeRunEnd, codeRunsOf, continuesCode, joinCode, typewrittenPage } from "./pdfCode";
 import { hasRule, ruleDividers, ruledGrids, type Rule, type RuleDivider, type RuledGrid } from "./pdfRules";
 
@@ -2168,7 +2168,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
       const label = usedLabels.has(note.label) ? `${note.label}-p${page.page}` : note.label;
       usedLabels.add(label);
       if (label !== note.label) renamed.set(note.label, label);
-      notes.push(`[^${label}]: ${note.text}`);
+      notes.push(`[^${label}]: ${escapeStrayMarkup(note.text)}`);
     }
     if (renamed.size) relabelNotes(page.blocks, renamed);
     for (const block of page.blocks) {
@@ -2179,7 +2179,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
           joined.add(openTable);
           openTable.page = page.page;
         } else {
-          out.push(gfmTable(block.rows));
+          out.push(tableMarkdown(block.rows));
           openTable = { block, rows: [...block.rows], at: out.length - 1, page: page.page };
         }
         openParagraph = false;
@@ -2205,7 +2205,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
       if (level) {
         const text = headingText(blockText(block));
         firstHeading ??= text.replace(SCRIPT_TAG, "");
-        out.push(heading(level, text));
+        out.push(heading(level, escapeStrayMarkup(text)));
         openParagraph = false;
         firstOnPage = false;
         continue;
@@ -2244,9 +2244,14 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
       openCode = null;
     }
   }
-  for (const table of joined) out[table.at] = gfmTable(table.rows);
+  for (const table of joined) out[table.at] = tableMarkdown(table.rows);
   if (notes.length) out.push(notes.join("\n"));
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+/** tableMarkdown renders a table's rows, each cell's own markup characters escaped (escapeStrayMarkup). */
+function tableMarkdown(rows: string[][]): string {
+  return gfmTable(rows.map((row) => row.map(escapeStrayMarkup)));
 }
 
 /** FOOT_PRINT_SIZE, FOOT_PRINT_TOP: small print is under this share of the body size, at a page's foot below this share of its height */
@@ -2910,8 +2915,10 @@ function paragraphMarkdown(lines: LayoutLine[]): string {
   let text = "";
   // a theorem-like label in bold on a line of its own keeps its weight and its line: "**Definition 8**" over its text
   const isLabel = (line: LayoutLine | undefined) => line?.bold === true && isTheoremLabel(line.text);
+  // the document's own markup characters escaped over the whole paragraph (an emphasis may span lines), before the label's
+  const texts = escapeStrayMarkup(lines.map((line) => line.text).join("\n")).split("\n");
   for (let i = 0; i < lines.length; i++) {
-    const line = isLabel(lines[i]) ? `**${lines[i]!.text}**` : lines[i]!.text;
+    const line = isLabel(lines[i]) ? `**${texts[i]}**` : texts[i]!;
     if (i === 0) text = line;
     else if (lines[i - 1]!.wraps && !isLabel(lines[i]) && !isLabel(lines[i - 1])) text = joinWrapped(text, line);
     else text += `\n${line}`;
