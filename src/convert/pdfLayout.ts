@@ -2917,6 +2917,8 @@ function paragraphMarkdown(lines: LayoutLine[]): string {
   const isLabel = (line: LayoutLine | undefined) => line?.bold === true && isTheoremLabel(line.text);
   // the document's own markup characters escaped over the whole paragraph (an emphasis may span lines), before the label's
   const texts = escapeStrayMarkup(lines.map((line) => line.text).join("\n")).split("\n");
+  const entries = contentsEntries(texts);
+  if (entries) return entries.map((entry) => escapeLineStarts(joinLines(entry).replace(CONTENTS_ENTRY_LEADER, " ... "))).join("\n\n");
   for (let i = 0; i < lines.length; i++) {
     const line = isLabel(lines[i]) ? `**${texts[i]}**` : texts[i]!;
     if (i === 0) text = line;
@@ -2928,6 +2930,28 @@ function paragraphMarkdown(lines: LayoutLine[]): string {
   const numbered = NUMBER_START.exec(text);
   if (numbered) return `${numbered[1]}. ${numbered[2]}`;
   return escapeLineStarts(text);
+}
+
+/** CONTENTS_ENTRY_LEADER: the leader that ends a contents entry's line, to its page number ("1.1. Title Two........3", "Preface ..... vii") */
+const CONTENTS_ENTRY_LEADER = new RegExp(String.raw`\s*${LEADER_RUN.source}\s*(?=(?:\d{1,4}|[ivxlcdm]{1,6})$)`, "u");
+
+/**
+ * contentsEntries splits a block of a table of contents into its entries, each ending in a leader
+ * to its page number (an entry's title may wrap over lines before it): the lines of entries, which
+ * reach the column's edge as wrapped prose does, are not one paragraph. Null when the block holds
+ * no entry or lines after the last one.
+ */
+function contentsEntries(texts: string[]): string[][] | null {
+  const entries: string[][] = [];
+  let entry: string[] = [];
+  for (const text of texts) {
+    entry.push(text);
+    if (CONTENTS_ENTRY_LEADER.test(text)) {
+      entries.push(entry);
+      entry = [];
+    }
+  }
+  return entries.length && !entry.length ? entries : null;
 }
 
 /**
@@ -2969,7 +2993,8 @@ export function joinLines(lines: readonly string[]): string {
 
 /** escapeLineStarts keeps text that merely looks like markdown syntax at a line start literal. */
 function escapeLineStarts(text: string): string {
-  return text.replace(/^(\s*)([#>]|[-+*](?=\s)|\d+[.)](?=\s)|\|)/gm, "$1\\$2");
+  // an item number's escape goes before its dot ("1\. Title": a backslash before a digit is no escape)
+  return text.replace(/^(\s*)([#>]|[-+*](?=\s)|\|)/gm, "$1\\$2").replace(/^(\s*\d+)([.)])(?=\s)/gm, "$1\\$2");
 }
 
 /**
