@@ -2133,6 +2133,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   // Split before the analyses below: they remember blocks by identity (running, bold), so the
   // blocks they see must be the ones rendered.
   const pages = laidOut.map((page) => ({ ...page, blocks: splitBoldLeads(bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks) }));
+  takeEndnotes(pages);
   const removed = runningBlocks(pages);
   const charts = chartText(pages, removed);
   const body = bodySize(pages, new Set([...removed, ...charts.labels]));
@@ -2341,6 +2342,51 @@ function splitAtBookmarks(blocks: LayoutBlock[], bookmarks: Map<string, number[]
     out.push({ ...block, lines: rest, size: median(rest.map((l) => l.size)), top: rest[0]!.y - rest[0]!.size });
   }
   return out;
+}
+
+/** ENDNOTE_MARK: a raised roman numeral, as LibreOffice and Word number endnotes (i, ii, ...), set after a character */
+const ENDNOTE_MARK = /<sup>([ivxlcdm]{1,6})<\/sup>/g;
+/** ENDNOTE_TEXT: an endnote's line: its roman label, then its text from a letter ("i   Les apparences sont trompeuses !") */
+const ENDNOTE_TEXT = /^([ivxlcdm]{1,6})\s+(\p{L}.*)$/su;
+
+/**
+ * takeEndnotes finds the endnotes of a document, which are printed after its text (on a page of
+ * their own), not at the foot of the page that refers to them: a text block, after a block that
+ * raises a roman mark (ENDNOTE_MARK) and in its size or smaller, whose lines start with such a
+ * mark's label unraised, each note's further lines continuing it. The blocks are taken out and
+ * their notes added to their page's (shown at the end like its footnotes); the marks become
+ * `[^label]`. In place on `pages`' blocks and notes.
+ */
+function takeEndnotes(pages: PageLayout[]): void {
+  // each raised roman label, with the size of the text it is raised in (the first time)
+  const marks = new Map<string, number>();
+  const found = new Set<string>();
+  for (const page of pages) {
+    const notes: Array<{ label: string; text: string }> = [];
+    page.blocks = page.blocks.filter((block) => {
+      if (block.kind !== "text") return true;
+      const first = ENDNOTE_TEXT.exec(block.lines[0]!.text)?.[1];
+      const size = first === undefined ? undefined : marks.get(first);
+      if (size !== undefined && block.size <= size + 0.5 && !found.has(first!)) {
+        const taken: Array<{ label: string; text: string }> = [];
+        for (const line of block.lines) {
+          const match = ENDNOTE_TEXT.exec(line.text);
+          if (match && marks.has(match[1]!) && !found.has(match[1]!)) {
+            taken.push({ label: match[1]!, text: match[2]!.trim() });
+            found.add(match[1]!);
+          } else {
+            taken[taken.length - 1]!.text = joinWrapped(taken[taken.length - 1]!.text, line.text);
+          }
+        }
+        notes.push(...taken);
+        return false;
+      }
+      for (const line of block.lines) for (const match of line.text.matchAll(ENDNOTE_MARK)) if (!marks.has(match[1]!)) marks.set(match[1]!, block.size);
+      return true;
+    });
+    if (notes.length) page.notes = [...(page.notes ?? []), ...notes];
+  }
+  if (found.size) mapBlockTexts(pages.flatMap((page) => page.blocks), (text) => text.replace(ENDNOTE_MARK, (whole, label: string) => (found.has(label) ? `[^${label}]` : whole)));
 }
 
 function relabelNotes(blocks: LayoutBlock[], renamed: Map<string, string>): void {
