@@ -2952,6 +2952,13 @@ function isListItem(markdown: string): boolean {
 }
 
 /**
+ * BROKEN_AT_END: a line ending in a word or code broken at a hyphen ("Nonpharma-", "a3f6004b-6f4f-"):
+ * it goes on in the next line even when it stops short of its column's edge (a narrow text box, a
+ * reference list's hanging indent), which no line a writer ends on purpose does.
+ */
+const BROKEN_AT_END = /[\p{L}\p{N}]-$/u;
+
+/**
  * paragraphMarkdown joins a block's lines: wrapped lines with a space (or without the hyphen of a
  * word broken at the line end), lines that end early on a line of their own, and a theorem-like
  * label in bold (see THEOREM_LABEL) on its own line in bold. A leading bullet or number makes it a
@@ -2968,7 +2975,7 @@ function paragraphMarkdown(lines: LayoutLine[]): string {
   for (let i = 0; i < lines.length; i++) {
     const line = isLabel(lines[i]) ? `**${texts[i]}**` : texts[i]!;
     if (i === 0) text = line;
-    else if (lines[i - 1]!.wraps && !isLabel(lines[i]) && !isLabel(lines[i - 1])) text = joinWrapped(text, line);
+    else if ((lines[i - 1]!.wraps || BROKEN_AT_END.test(texts[i - 1]!)) && !isLabel(lines[i]) && !isLabel(lines[i - 1])) text = joinWrapped(text, line);
     else text += `\n${line}`;
   }
   const bullet = BULLET_START.exec(text);
