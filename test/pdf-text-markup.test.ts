@@ -24,11 +24,10 @@ describe("escapeStrayMarkup", () => {
     expect(escapeStrayMarkup("run `make` now")).toBe("run \\`make\\` now");
     expect(escapeStrayMarkup("see [the site](x)")).toBe("see \\[the site\\](x)");
     expect(escapeStrayMarkup("a <div> tag")).toBe("a \\<div> tag");
-    expect(escapeStrayMarkup("2*3*4")).toBe("2\\*3\\*4");
   });
 
   test("leaves what no reader takes for markup as printed", () => {
-    for (const text of ["2*3 = 6", "snake_case_name", "a * b", "Total* incl. VAT", "x < 5 and y > 2", "[1] Smith", "one ` tick", "IBAN DE44 5001 0517 5407 3249 31", "https://example.com/a_b_/c_d_ and www.x.org/*y*", "10<sup>2</sup> and [^1]"]) {
+    for (const text of ["2*3 = 6", "2*3*4", "FR7612345****12*******123***", "card ****1234 and ****5678", "snake_case_name", "a * b", "Total* incl. VAT", "x < 5 and y > 2", "[1] Smith", "one ` tick", "IBAN DE44 5001 0517 5407 3249 31", "https://example.com/a_b_/c_d_ and www.x.org/*y*", "10<sup>2</sup> and [^1]"]) {
       expect(escapeStrayMarkup(text)).toBe(text);
     }
   });

@@ -115,7 +115,8 @@ const STRAY_LINK = /\[([^[\]\n]*)\](?=\()/g;
  * escapeStrayMarkup escapes the characters of a document's own text where a markdown reader would
  * take them for markup, and only there, so the text stays readable as it is printed: `*` and `_`
  * runs that open and close an emphasis by CommonMark's flanking rules ("**no** bold", "_id_"; not
- * "2*3", "snake_case", "a * b" or a lone "Total*"); backtick runs that a run of the same length closes; the brackets of "[text]("; a
+ * "2*3", "snake_case", "a * b" or a lone "Total*"; nor a run inside a word or number, "2*3*4" or a
+ * masked account "FR76****12****", which a reader sees as printed in the markdown's text); backtick runs that a run of the same length closes; the brackets of "[text]("; a
  * tag ("<div>"); a backslash before punctuation. URLs, `<sup>`/`<sub>`/`<br>` and `[^label]` (the
  * converter's own marks) stay as they are. Line starts are escapeLineStarts' (pdfLayout.ts).
  */
@@ -128,7 +129,8 @@ export function escapeStrayMarkup(text: string): string {
     // a run that can close pairs with the nearest opener before it (as CommonMark's process_emphasis, without its rule of 3); runs left unpaired are literal anyway
     const openers: Array<{ start: number; end: number }> = [];
     for (const run of delimiterRuns(text, char)) {
-      if (isKept(run.start)) continue;
+      // inside a word or number ("FR7612345****12*******123", "2*3*4") a run is a mask or an operator, read as printed: left raw
+      if (isKept(run.start) || (/[\p{L}\p{N}]/u.test(text[run.start - 1] ?? "") && /[\p{L}\p{N}]/u.test(text[run.end] ?? ""))) continue;
       const opener = run.closes ? openers.pop() : undefined;
       if (opener) for (const { start, end } of [opener, run]) for (let i = start; i < end; i++) escapeAt.add(i);
       else if (run.opens) openers.push(run);
