@@ -2965,19 +2965,14 @@ const BROKEN_AT_END = /[\p{L}\p{N}]-$/u;
  * list item.
  */
 function paragraphMarkdown(lines: LayoutLine[]): string {
-  let text = "";
-  // a theorem-like label in bold on a line of its own keeps its weight and its line: "**Definition 8**" over its text
-  const isLabel = (line: LayoutLine | undefined) => line?.bold === true && isTheoremLabel(line.text);
   // the document's own markup characters escaped over the whole paragraph (an emphasis may span lines), before the label's
   const texts = escapeStrayMarkup(lines.map((line) => line.text).join("\n")).split("\n");
-  const entries = contentsEntries(texts);
-  if (entries) return entries.map((entry) => escapeLineStarts(joinLines(entry).replace(CONTENTS_ENTRY_LEADER, " ... "))).join("\n\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = isLabel(lines[i]) ? `**${texts[i]}**` : texts[i]!;
-    if (i === 0) text = line;
-    else if ((lines[i - 1]!.wraps || BROKEN_AT_END.test(texts[i - 1]!)) && !isLabel(lines[i]) && !isLabel(lines[i - 1])) text = joinWrapped(text, line);
-    else text += `\n${line}`;
+  const ends = contentsEntryEnds(texts);
+  if (ends) {
+    // each entry apart, its lines joined as a paragraph's, its leader one separator
+    return ends.map((end, k) => escapeLineStarts(joinBlockLines(lines.slice((ends[k - 1] ?? -1) + 1, end + 1), texts.slice((ends[k - 1] ?? -1) + 1, end + 1)).replace(CONTENTS_ENTRY_LEADER, " ... "))).join("\n\n");
   }
+  const text = joinBlockLines(lines, texts);
   const bullet = BULLET_START.exec(text);
   if (bullet) return `- ${bullet[2]}`;
   const numbered = NUMBER_START.exec(text);
@@ -2985,26 +2980,32 @@ function paragraphMarkdown(lines: LayoutLine[]): string {
   return escapeLineStarts(text);
 }
 
+/** joinBlockLines joins lines (their `texts` as escaped) as paragraphMarkdown says: wrapped ones by joinWrapped, others on lines of their own */
+function joinBlockLines(lines: LayoutLine[], texts: string[]): string {
+  let text = "";
+  // a theorem-like label in bold on a line of its own keeps its weight and its line: "**Definition 8**" over its text
+  const isLabel = (line: LayoutLine | undefined) => line?.bold === true && isTheoremLabel(line.text);
+  for (let i = 0; i < lines.length; i++) {
+    const line = isLabel(lines[i]) ? `**${texts[i]}**` : texts[i]!;
+    if (i === 0) text = line;
+    else if ((lines[i - 1]!.wraps || BROKEN_AT_END.test(texts[i - 1]!)) && !isLabel(lines[i]) && !isLabel(lines[i - 1])) text = joinWrapped(text, line);
+    else text += `\n${line}`;
+  }
+  return text;
+}
+
 /** CONTENTS_ENTRY_LEADER: the leader that ends a contents entry's line, to its page number ("1.1. Title Two........3", "Preface ..... vii") */
 const CONTENTS_ENTRY_LEADER = new RegExp(String.raw`\s*${LEADER_RUN.source}\s*(?=(?:\d{1,4}|[ivxlcdm]{1,6})$)`, "u");
 
 /**
- * contentsEntries splits a block of a table of contents into its entries, each ending in a leader
- * to its page number (an entry's title may wrap over lines before it): the lines of entries, which
- * reach the column's edge as wrapped prose does, are not one paragraph. Null when the block holds
- * no entry or lines after the last one.
+ * contentsEntryEnds: where the entries of a table of contents' block end (line indices), each at a
+ * leader to its page number (an entry's title may wrap over lines before it): the lines of entries,
+ * which reach the column's edge as wrapped prose does, are not one paragraph. Null when the block
+ * holds no entry or lines after the last one.
  */
-function contentsEntries(texts: string[]): string[][] | null {
-  const entries: string[][] = [];
-  let entry: string[] = [];
-  for (const text of texts) {
-    entry.push(text);
-    if (CONTENTS_ENTRY_LEADER.test(text)) {
-      entries.push(entry);
-      entry = [];
-    }
-  }
-  return entries.length && !entry.length ? entries : null;
+function contentsEntryEnds(texts: string[]): number[] | null {
+  const ends = texts.flatMap((text, i) => (CONTENTS_ENTRY_LEADER.test(text) ? [i] : []));
+  return ends.length && ends[ends.length - 1] === texts.length - 1 ? ends : null;
 }
 
 /**
