@@ -103,3 +103,69 @@ export function demoteHeadings(markdown: string, levels: number): string {
     })
     .join("\n");
 }
+
+/** KEPT_SPANS: spans escapeStrayMarkup leaves alone: URLs, and the converter's own script tags and note references */
+const KEPT_SPANS = /\b(?:https?:\/\/|www\.)[^\s<>]+|<\/?su[bp]>|<br>|\[\^[^\]\s]+\]/giu;
+/** STRAY_TAG: text a markdown reader would take for an HTML tag ("<div>", "</b>", "<a href=x>") */
+const STRAY_TAG = /<(?=\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>)/g;
+/** STRAY_LINK: the brackets of a link or picture's text, "[text](" */
+const STRAY_LINK = /\[([^[\]\n]*)\](?=\()/g;
+
+/**
+ * escapeStrayMarkup escapes the characters of a document's own text where a markdown reader would
+ * take them for markup, and only there, so the text stays readable as it is printed: `*` and `_`
+ * runs that open and close an emphasis by CommonMark's flanking rules ("**no** bold", "_id_"; not
+ * "2*3", "snake_case", "a * b" or a lone "Total*"; nor a run inside a word or number, "2*3*4" or a
+ * masked account "FR76****12****", which a reader sees as printed in the markdown's text); backtick runs that a run of the same length closes; the brackets of "[text]("; a
+ * tag ("<div>"); a backslash before punctuation. URLs, `<sup>`/`<sub>`/`<br>` and `[^label]` (the
+ * converter's own marks) stay as they are. Line starts are escapeLineStarts' (pdfLayout.ts).
+ */
+export function escapeStrayMarkup(text: string): string {
+  if (!/[*_`[<\\]/.test(text)) return text;
+  const kept: Array<[number, number]> = Array.from(text.matchAll(KEPT_SPANS), (m) => [m.index, m.index + m[0].length]);
+  const isKept = (at: number) => kept.some(([start, end]) => at >= start && at < end);
+  const escapeAt = new Set<number>();
+  for (const char of ["*", "_"]) {
+    // a run that can close pairs with the nearest opener before it (as CommonMark's process_emphasis, without its rule of 3); runs left unpaired are literal anyway
+    const openers: Array<{ start: number; end: number }> = [];
+    for (const run of delimiterRuns(text, char)) {
+      // inside a word or number ("FR7612345****12*******123", "2*3*4") a run is a mask or an operator, read as printed: left raw
+      if (isKept(run.start) || (/[\p{L}\p{N}]/u.test(text[run.start - 1] ?? "") && /[\p{L}\p{N}]/u.test(text[run.end] ?? ""))) continue;
+      const opener = run.closes ? openers.pop() : undefined;
+      if (opener) for (const { start, end } of [opener, run]) for (let i = start; i < end; i++) escapeAt.add(i);
+      else if (run.opens) openers.push(run);
+    }
+  }
+  const ticks = Array.from(text.matchAll(/`+/g)).filter((m) => !isKept(m.index));
+  for (const run of ticks) {
+    if (ticks.filter((other) => other[0].length === run[0].length).length < 2) continue;
+    for (let i = run.index; i < run.index + run[0].length; i++) escapeAt.add(i);
+  }
+  for (const m of text.matchAll(STRAY_LINK)) if (!isKept(m.index)) escapeAt.add(m.index).add(m.index + m[0].length - 1);
+  for (const m of text.matchAll(STRAY_TAG)) if (!isKept(m.index)) escapeAt.add(m.index);
+  for (const m of text.matchAll(/\\(?=[!-/:-@[-`{-~])/g)) if (!isKept(m.index)) escapeAt.add(m.index);
+  if (!escapeAt.size) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) out += escapeAt.has(i) ? `\\${text[i]}` : text[i];
+  return out;
+}
+
+/** delimiterRuns: the runs of `char` in text, and whether each can open or close emphasis (CommonMark 6.2's flanking rules) */
+function delimiterRuns(text: string, char: string): Array<{ start: number; end: number; opens: boolean; closes: boolean }> {
+  const runs: Array<{ start: number; end: number; opens: boolean; closes: boolean }> = [];
+  const space = (c: string) => c === "" || /\s/u.test(c);
+  const punct = (c: string) => c !== "" && /[\p{P}\p{S}]/u.test(c);
+  for (let i = text.indexOf(char); i >= 0; i = text.indexOf(char, i)) {
+    let end = i;
+    while (text[end] === char) end++;
+    const before = text[i - 1] ?? "";
+    const after = text[end] ?? "";
+    const left = !space(after) && (!punct(after) || space(before) || punct(before));
+    const right = !space(before) && (!punct(before) || space(after) || punct(after));
+    const opens = char === "*" ? left : left && (!right || punct(before));
+    const closes = char === "*" ? right : right && (!left || punct(after));
+    runs.push({ start: i, end, opens, closes });
+    i = end;
+  }
+  return runs;
+}

@@ -16,7 +16,7 @@
  * Coordinates are PDF points (1/72 inch) with the origin at the top left of the page; `y` of a text
  * item or line is its baseline.
  */
-import { gfmTable, heading, joinBlocks } from "./markdown";
+import { escapeStrayMarkup, gfmTable, heading, joinBlocks } from "./markdown";
 import { type CodeBlock, type CodeRun, codeBlock, codeMarkdown, codeRunEnd, codeRunsOf, continuesCode, joinCode, typewrittenPage } from "./pdfCode";
 import { hasRule, ruleDividers, ruledGrids, type Rule, type RuleDivider, type RuledGrid } from "./pdfRules";
 
@@ -2133,6 +2133,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   // Split before the analyses below: they remember blocks by identity (running, bold), so the
   // blocks they see must be the ones rendered.
   const pages = laidOut.map((page) => ({ ...page, blocks: splitBoldLeads(bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks) }));
+  takeEndnotes(pages);
   const removed = runningBlocks(pages);
   const charts = chartText(pages, removed);
   const body = bodySize(pages, new Set([...removed, ...charts.labels]));
@@ -2168,7 +2169,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
       const label = usedLabels.has(note.label) ? `${note.label}-p${page.page}` : note.label;
       usedLabels.add(label);
       if (label !== note.label) renamed.set(note.label, label);
-      notes.push(`[^${label}]: ${note.text}`);
+      notes.push(`[^${label}]: ${escapeStrayMarkup(note.text)}`);
     }
     if (renamed.size) relabelNotes(page.blocks, renamed);
     for (const block of page.blocks) {
@@ -2179,7 +2180,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
           joined.add(openTable);
           openTable.page = page.page;
         } else {
-          out.push(gfmTable(block.rows));
+          out.push(tableMarkdown(block.rows));
           openTable = { block, rows: [...block.rows], at: out.length - 1, page: page.page };
         }
         openParagraph = false;
@@ -2205,7 +2206,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
       if (level) {
         const text = headingText(blockText(block));
         firstHeading ??= text.replace(SCRIPT_TAG, "");
-        out.push(heading(level, text));
+        out.push(heading(level, escapeStrayMarkup(text)));
         openParagraph = false;
         firstOnPage = false;
         continue;
@@ -2244,9 +2245,14 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
       openCode = null;
     }
   }
-  for (const table of joined) out[table.at] = gfmTable(table.rows);
+  for (const table of joined) out[table.at] = tableMarkdown(table.rows);
   if (notes.length) out.push(notes.join("\n"));
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+}
+
+/** tableMarkdown renders a table's rows, each cell's own markup characters escaped (escapeStrayMarkup). */
+function tableMarkdown(rows: string[][]): string {
+  return gfmTable(rows.map((row) => row.map(escapeStrayMarkup)));
 }
 
 /** FOOT_PRINT_SIZE, FOOT_PRINT_TOP: small print is under this share of the body size, at a page's foot below this share of its height */
@@ -2336,6 +2342,51 @@ function splitAtBookmarks(blocks: LayoutBlock[], bookmarks: Map<string, number[]
     out.push({ ...block, lines: rest, size: median(rest.map((l) => l.size)), top: rest[0]!.y - rest[0]!.size });
   }
   return out;
+}
+
+/** ENDNOTE_MARK: a raised roman numeral, as LibreOffice and Word number endnotes (i, ii, ...), set after a character */
+const ENDNOTE_MARK = /<sup>([ivxlcdm]{1,6})<\/sup>/g;
+/** ENDNOTE_TEXT: an endnote's line: its roman label, then its text from a letter ("i   Les apparences sont trompeuses !") */
+const ENDNOTE_TEXT = /^([ivxlcdm]{1,6})\s+(\p{L}.*)$/su;
+
+/**
+ * takeEndnotes finds the endnotes of a document, which are printed after its text (on a page of
+ * their own), not at the foot of the page that refers to them: a text block, after a block that
+ * raises a roman mark (ENDNOTE_MARK) and in its size or smaller, whose lines start with such a
+ * mark's label unraised, each note's further lines continuing it. The blocks are taken out and
+ * their notes added to their page's (shown at the end like its footnotes); the marks become
+ * `[^label]`. In place on `pages`' blocks and notes.
+ */
+function takeEndnotes(pages: PageLayout[]): void {
+  // each raised roman label, with the size of the text it is raised in (the first time)
+  const marks = new Map<string, number>();
+  const found = new Set<string>();
+  for (const page of pages) {
+    const notes: Array<{ label: string; text: string }> = [];
+    page.blocks = page.blocks.filter((block) => {
+      if (block.kind !== "text") return true;
+      const first = ENDNOTE_TEXT.exec(block.lines[0]!.text)?.[1];
+      const size = first === undefined ? undefined : marks.get(first);
+      if (size !== undefined && block.size <= size + 0.5 && !found.has(first!)) {
+        const taken: Array<{ label: string; text: string }> = [];
+        for (const line of block.lines) {
+          const match = ENDNOTE_TEXT.exec(line.text);
+          if (match && marks.has(match[1]!) && !found.has(match[1]!)) {
+            taken.push({ label: match[1]!, text: match[2]!.trim() });
+            found.add(match[1]!);
+          } else {
+            taken[taken.length - 1]!.text = joinWrapped(taken[taken.length - 1]!.text, line.text);
+          }
+        }
+        notes.push(...taken);
+        return false;
+      }
+      for (const line of block.lines) for (const match of line.text.matchAll(ENDNOTE_MARK)) if (!marks.has(match[1]!)) marks.set(match[1]!, block.size);
+      return true;
+    });
+    if (notes.length) page.notes = [...(page.notes ?? []), ...notes];
+  }
+  if (found.size) mapBlockTexts(pages.flatMap((page) => page.blocks), (text) => text.replace(ENDNOTE_MARK, (whole, label: string) => (found.has(label) ? `[^${label}]` : whole)));
 }
 
 function relabelNotes(blocks: LayoutBlock[], renamed: Map<string, string>): void {
@@ -2935,26 +2986,60 @@ function isListItem(markdown: string): boolean {
 }
 
 /**
+ * BROKEN_AT_END: a line ending in a word or code broken at a hyphen ("Nonpharma-", "a3f6004b-6f4f-"):
+ * it goes on in the next line even when it stops short of its column's edge (a narrow text box, a
+ * reference list's hanging indent), which no line a writer ends on purpose does.
+ */
+const BROKEN_AT_END = /[\p{L}\p{N}]-$/u;
+
+/**
  * paragraphMarkdown joins a block's lines: wrapped lines with a space (or without the hyphen of a
  * word broken at the line end), lines that end early on a line of their own, and a theorem-like
  * label in bold (see THEOREM_LABEL) on its own line in bold. A leading bullet or number makes it a
  * list item.
  */
 function paragraphMarkdown(lines: LayoutLine[]): string {
-  let text = "";
-  // a theorem-like label in bold on a line of its own keeps its weight and its line: "**Definition 8**" over its text
-  const isLabel = (line: LayoutLine | undefined) => line?.bold === true && isTheoremLabel(line.text);
-  for (let i = 0; i < lines.length; i++) {
-    const line = isLabel(lines[i]) ? `**${lines[i]!.text}**` : lines[i]!.text;
-    if (i === 0) text = line;
-    else if (lines[i - 1]!.wraps && !isLabel(lines[i]) && !isLabel(lines[i - 1])) text = joinWrapped(text, line);
-    else text += `\n${line}`;
+  // the document's own markup characters escaped over the whole paragraph (an emphasis may span lines), before the label's
+  const texts = escapeStrayMarkup(lines.map((line) => line.text).join("\n")).split("\n");
+  const ends = contentsEntryEnds(texts);
+  if (ends) {
+    // each entry apart, its lines joined as a paragraph's, its leader one separator
+    return ends.map((end, k) => escapeLineStarts(joinBlockLines(lines.slice((ends[k - 1] ?? -1) + 1, end + 1), texts.slice((ends[k - 1] ?? -1) + 1, end + 1)).replace(CONTENTS_ENTRY_LEADER, " ... "))).join("\n\n");
   }
+  const text = joinBlockLines(lines, texts);
   const bullet = BULLET_START.exec(text);
   if (bullet) return `- ${bullet[2]}`;
   const numbered = NUMBER_START.exec(text);
   if (numbered) return `${numbered[1]}. ${numbered[2]}`;
   return escapeLineStarts(text);
+}
+
+/** joinBlockLines joins lines (their `texts` as escaped) as paragraphMarkdown says: wrapped ones by joinWrapped, others on lines of their own */
+function joinBlockLines(lines: LayoutLine[], texts: string[]): string {
+  let text = "";
+  // a theorem-like label in bold on a line of its own keeps its weight and its line: "**Definition 8**" over its text
+  const isLabel = (line: LayoutLine | undefined) => line?.bold === true && isTheoremLabel(line.text);
+  for (let i = 0; i < lines.length; i++) {
+    const line = isLabel(lines[i]) ? `**${texts[i]}**` : texts[i]!;
+    if (i === 0) text = line;
+    else if ((lines[i - 1]!.wraps || BROKEN_AT_END.test(texts[i - 1]!)) && !isLabel(lines[i]) && !isLabel(lines[i - 1])) text = joinWrapped(text, line);
+    else text += `\n${line}`;
+  }
+  return text;
+}
+
+/** CONTENTS_ENTRY_LEADER: the leader that ends a contents entry's line, to its page number ("1.1. Title Two........3", "Preface ..... vii") */
+const CONTENTS_ENTRY_LEADER = new RegExp(String.raw`\s*${LEADER_RUN.source}\s*(?=(?:\d{1,4}|[ivxlcdm]{1,6})$)`, "u");
+
+/**
+ * contentsEntryEnds: where the entries of a table of contents' block end (line indices), each at a
+ * leader to its page number (an entry's title may wrap over lines before it): the lines of entries,
+ * which reach the column's edge as wrapped prose does, are not one paragraph. Null when the block
+ * holds no entry or lines after the last one.
+ */
+function contentsEntryEnds(texts: string[]): number[] | null {
+  const ends = texts.flatMap((text, i) => (CONTENTS_ENTRY_LEADER.test(text) ? [i] : []));
+  return ends.length && ends[ends.length - 1] === texts.length - 1 ? ends : null;
 }
 
 /**
@@ -2996,7 +3081,8 @@ export function joinLines(lines: readonly string[]): string {
 
 /** escapeLineStarts keeps text that merely looks like markdown syntax at a line start literal. */
 function escapeLineStarts(text: string): string {
-  return text.replace(/^(\s*)([#>]|[-+*](?=\s)|\d+[.)](?=\s)|\|)/gm, "$1\\$2");
+  // an item number's escape goes before its dot ("1\. Title": a backslash before a digit is no escape)
+  return text.replace(/^(\s*)([#>]|[-+*](?=\s)|\|)/gm, "$1\\$2").replace(/^(\s*\d+)([.)])(?=\s)/gm, "$1\\$2");
 }
 
 /**

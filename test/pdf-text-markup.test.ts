@@ -1,0 +1,52 @@
+/**
+ * A PDF's own markup characters ("**no** bold" printed with its asterisks) are escaped where a
+ * markdown reader would take them for markup, and only there (escapeStrayMarkup); generated PDFs
+ * through extractPdfPages and renderPages, no server needed for a layout rule.
+ */
+import { describe, expect, test } from "bun:test";
+import { escapeStrayMarkup } from "../src/convert/markdown";
+import { renderPages } from "../src/convert/pdfLayout";
+import { extractPdfPages } from "../src/convert/pdfText";
+import { type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
+
+async function pdfMarkdown(pages: TypesetRun[][]): Promise<string> {
+  const result = await extractPdfPages({ bytes: typesetPdf(pages), first: 1, last: pages.length });
+  if (!result.ok) throw new Error(result.message);
+  return renderPages(result.pages).markdown;
+}
+
+const line = (y: number, text: string, x = 72): TypesetRun => ({ font: "Times-Roman", size: 11, x, y, text });
+
+describe("escapeStrayMarkup", () => {
+  test("escapes emphasis, code spans, links and tags that a reader would render", () => {
+    expect(escapeStrayMarkup("**no** bold")).toBe("\\*\\*no\\*\\* bold");
+    expect(escapeStrayMarkup("a _word_ here")).toBe("a \\_word\\_ here");
+    expect(escapeStrayMarkup("run `make` now")).toBe("run \\`make\\` now");
+    expect(escapeStrayMarkup("see [the site](x)")).toBe("see \\[the site\\](x)");
+    expect(escapeStrayMarkup("a <div> tag")).toBe("a \\<div> tag");
+  });
+
+  test("leaves what no reader takes for markup as printed", () => {
+    for (const text of ["2*3 = 6", "2*3*4", "FR7612345****12*******123***", "card ****1234 and ****5678", "snake_case_name", "a * b", "Total* incl. VAT", "x < 5 and y > 2", "[1] Smith", "one ` tick", "IBAN DE44 5001 0517 5407 3249 31", "https://example.com/a_b_/c_d_ and www.x.org/*y*", "10<sup>2</sup> and [^1]"]) {
+      expect(escapeStrayMarkup(text)).toBe(text);
+    }
+  });
+});
+
+describe("a PDF's literal markup characters", () => {
+  test("asterisks, underscores, backticks and link brackets in a paragraph are escaped, numbers and URLs are not", async () => {
+    const md = await pdfMarkdown([[
+      line(760, "The cell says **no** bold and _this_ is plain, run `make` and [a link](here)."),
+      line(746, "Keep 2*3 = 6, snake_case and https://example.com/a_b_/c_d_ as they are."),
+    ]]);
+    expect(md).toContain("\\*\\*no\\*\\* bold and \\_this\\_ is plain, run \\`make\\` and \\[a link\\](here).");
+    expect(md).toContain("Keep 2*3 = 6, snake_case and https://example.com/a_b_/c_d_ as they are.");
+  });
+
+  test("a table cell's asterisks are escaped", async () => {
+    const rows = [["Name", "Value"], ["Alpha", "**no** bold"], ["Beta", "plain 2*3"], ["Gamma", "third"]];
+    const md = await pdfMarkdown([rows.flatMap(([a, b], i) => [line(760 - 16 * i, a!), line(760 - 16 * i, b!, 300)])]);
+    expect(md).toContain("| Alpha | \\*\\*no\\*\\* bold |");
+    expect(md).toContain("| Beta | plain 2*3 |");
+  });
+});
