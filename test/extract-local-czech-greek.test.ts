@@ -63,3 +63,22 @@ describe("a freelancer's invoice whose e-mail sits at the customer's domain", ()
     expect(vendor.found && /globex/i.test(String(vendor.value)) ? vendor.confidence : 0).toBeLessThan(0.8);
   });
 });
+
+const FRENCH_LATEX =
+  "| | Num´ero de facture : | 2023-017-F |\n| --- | --- | --- |\n| 5 rue des Tanneurs | Date d’´emission : | 03/04/2023 |\n| 67000 Strasbourg | Date d’´ech´eance : | 03/05/2023 |\n\n" +
+  "| Total HT : | 80,00 e |\n| --- | --- |\n| Remise : | 0,00 e |\n| Total Net HT : | 80,00 e |\n| TVA (20%) : | 16,00 e |\n| Total Net TTC : | 96,00 e |\n\n" +
+  "Une indemnit´e forfaitaire de 40 e sera due pour frais de recouvrement, art. 12 du 31 d´ecembre.\n";
+
+describe("a French invoice from a LaTeX text layer", () => {
+  test("an accent written beside its letter ('Num´ero', 'd’´emission') still reads as the label it belongs to", () => {
+    const r = run(FRENCH_LATEX);
+    expect(r.invoice_number!.value).toBe("2023-017-F");
+    // the label read whole settles the number, as 'Numéro de facture' would
+    expect(r.invoice_number!.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(r.invoice_date!.value).toBe("03/04/2023");
+  });
+
+  test("Total Net TTC (net of discount, tax included) is the total; Total Net HT is not", () => {
+    expect(run(FRENCH_LATEX).total!.value).toBe(96);
+  });
+});

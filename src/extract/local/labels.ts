@@ -11,7 +11,7 @@ export const CONCEPTS: Record<string, string[]> = {
     "total incl vat", "total including vat", "total inclusive gst", "total incl gst", "total inclusive", "total amount payable", "rounded total", "total rounded", "total sales", "total sales inclusive gst", "total amount incl gst", "nett total", "net total amount",
     // de, fr, nl, es, it, pt, pl
     "gesamtbetrag", "gesamtsumme", "rechnungsbetrag", "rechnungssumme", "rechnungssumme brutto", "bruttobetrag", "bruttosumme", "endsumme", "endbetrag", "zahlbetrag", "zu zahlen", "zu zahlender betrag", "summe", "gesamt", "rechnungsendbetrag", "gesamtbetrag brutto", "summe brutto",
-    "total ttc", "montant ttc", "montant total ttc", "net a payer", "total a payer", "montant a payer", "montant total", "montant du", "reste a payer", "ttc",
+    "total ttc", "montant ttc", "montant total ttc", "total net ttc", "net ttc", "montant net ttc", "net a payer", "total a payer", "montant a payer", "montant total", "montant du", "reste a payer", "ttc",
     "totaal", "totaalbedrag", "te betalen", "totaal te betalen", "totaal incl btw", "totaalbedrag incl btw", "te betalen bedrag",
     "importe total", "total a pagar", "importe a pagar", "total factura",
     "totale", "totale da pagare", "totale fattura", "importo totale", "totale documento",
@@ -112,6 +112,8 @@ const STOP = new Set(["the", "a", "an", "of", "for", "on", "in", "to", "and", "o
 export function splitWords(text: string): string[] {
   return text
     .replace(/\b[Nn][°º]|№/g, " number ")
+    // "Num´ero", "Date d’´ech´eance": a LaTeX text layer writes an accent as a character of its own beside its letter
+    .replace(/(?<=\p{L})[\u00b4\u0060\u00a8\u02c6\u02dc\u00b8\u02c7](?=\p{L})|(?<=\p{L}[’'])[\u00b4\u0060\u02c6](?=\p{L})/gu, "")
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/ß/g, "ss")
