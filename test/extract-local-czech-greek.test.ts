@@ -82,3 +82,10 @@ describe("a French invoice from a LaTeX text layer", () => {
     expect(run(FRENCH_LATEX).total!.value).toBe(96);
   });
 });
+
+describe("a Greek and English invoice", () => {
+  test("'ΑΡΙΘΜΟΣ / NUMBER' names the number in both languages", () => {
+    const md = "ΚΕΡΑΜΙΚΗ ΑΙΟΛΟΥ\nCERAMICS AIOLOU\n\nΑΡΙΘΜΟΣ / NUMBER: 58\nΗΜΕΡΟΜΗΝΙΑ / DATE: 17/09/2021\n\nΤΙΜΟΛΟΓΙΟ / INVOICE\n\n| Σύνολο / Total: | 297,60 € |\n| --- | --- |\n";
+    expect(run(md).invoice_number!.value).toBe("58");
+  });
+});

@@ -43,7 +43,7 @@ export const CONCEPTS: Record<string, string[]> = {
     "numero da fatura", "fatura number", "number da fatura", "fatura", "fatura n",
     "faktura number", "numer faktury", "number faktury", "faktura vat number", "faktura",
     "laskun number", "laskunumero", "laskun numero", "lasku number", "lasku", "fakturanummer", "fakturanumber",
-    "cislo faktury", "faktura cislo", "τιμολογιο αριθμος", "αριθμος τιμολογιου",
+    "cislo faktury", "faktura cislo", "τιμολογιο number", "number τιμολογιου",
   ],
   vendor: [
     "vendor", "seller", "merchant", "company", "from", "supplier", "store", "issued by", "sold by", "biller", "payee", "business", "company name", "vendor name", "supplier name", "merchant name", "store name", "seller name",
@@ -98,7 +98,7 @@ const EXCLUDED: Record<string, string[]> = {
 
 /** WORD_ALIASES: spellings read as one word ("no", "#", "num" all mean number). */
 const WORD_ALIASES: Record<string, string> = {
-  no: "number", nr: "number", nro: "number", num: "number", "#": "number", nbr: "number",
+  no: "number", nr: "number", nro: "number", num: "number", "#": "number", nbr: "number", αριθμος: "number",
   amt: "amount", qty: "quantity", addr: "address", telephone: "phone", tel: "phone", "e-mail": "email",
   inv: "invoice", txn: "transaction", trans: "transaction", ref: "reference", desc: "description",
   subtotal: "subtotal", sub: "sub", "p.o": "po", "p.o.": "po", dt: "date", cust: "customer",
