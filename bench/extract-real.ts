@@ -66,6 +66,7 @@ const FAMILIES: [string, string, { dir: string; env: string }?][] = [
   ["fresh invoices 2", "invoices-fresh2.json"],
   ["fresh invoices 3", "invoices-fresh3.json"],
   ["fresh invoices 4", "invoices-fresh4.json"],
+  ["fresh invoices 5", "invoices-fresh5.json"],
   ["purchase orders", "purchase-orders.json"],
   ["forms", "forms.json"],
   ["contracts", "contracts.json"],
@@ -178,7 +179,7 @@ function sameName(got: string, want: string): boolean {
   return (w.length > 0 && g.includes(w)) || (g.length >= 6 && w.includes(g));
 }
 
-const CURRENCY_SYMBOLS: Record<string, string> = { EUR: "€", USD: "$", GBP: "£", JPY: "¥", INR: "₹", MYR: "RM", PLN: "zł", HUF: "Ft", CHF: "Fr.", BRL: "R$" };
+const CURRENCY_SYMBOLS: Record<string, string> = { EUR: "€", USD: "$", GBP: "£", JPY: "¥", INR: "₹", MYR: "RM", PLN: "zł", HUF: "Ft", CHF: "Fr.", BRL: "R$", CZK: "Kč" };
 
 function judge(kind: Judge, got: unknown, want: unknown): boolean {
   if (got === null || got === undefined) return false;

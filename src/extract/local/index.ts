@@ -1087,8 +1087,8 @@ function amountsStatedIn(doc: ParsedDocument, code: string): boolean {
   return doc.lines.some((l) => parseCurrency(l.plain.match(AMOUNTS_IN)?.[2] ?? "") === code);
 }
 
-/** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"; a code glued to its amount, "17 115,45PLN"), or its sign or name after an amount ("3500,00 zł", "310,00 EURO"). */
-const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:${CURRENCY_CODES.join("|")})\\b|(?<=\\d[.,]\\d\\d)(?:${CURRENCY_CODES.join("|")})\\b|(?<=\\d\\s?)(?:zł|[Ee]uros?|EUROS?)(?![A-Za-zżźćńółęąś])`, "g");
+/** CURRENCY_MENTION: a currency code or symbol as amounts carry it ("R$" and "NZ$" whole, not as "$"; a code glued to its amount, "17 115,45PLN"), or its sign or name after an amount ("3500,00 zł", "310,00 EURO"), or the Czech koruna's sign on either side ("Kč 12.100,-"). */
+const CURRENCY_MENTION = new RegExp(`${DOLLAR_SIGN.source}|[€£¥₹]|\\b(?:${CURRENCY_CODES.join("|")})\\b|(?<=\\d[.,]\\d\\d)(?:${CURRENCY_CODES.join("|")})\\b|(?<=\\d\\s?)(?:zł|[Ee]uros?|EUROS?)(?![A-Za-zżźćńółęąś])|(?<![A-Za-z])Kč(?![A-Za-z])`, "g");
 /** US_ADDRESS: a US state's code and a ZIP code ("Austin, TX 78701", "New York, NY, 10001"), which settles a bare "$" as USD. */
 const US_ADDRESS = /,\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY]),?\s+\d{5}(?:-\d{4})?\b/;
 /** US_COUNTRY_LINE: an address line that ends with the country ("Anytown, USA", "Denver, CO, United States"). */

@@ -11,7 +11,7 @@ export const CONCEPTS: Record<string, string[]> = {
     "total incl vat", "total including vat", "total inclusive gst", "total incl gst", "total inclusive", "total amount payable", "rounded total", "total rounded", "total sales", "total sales inclusive gst", "total amount incl gst", "nett total", "net total amount",
     // de, fr, nl, es, it, pt, pl
     "gesamtbetrag", "gesamtsumme", "rechnungsbetrag", "rechnungssumme", "rechnungssumme brutto", "bruttobetrag", "bruttosumme", "endsumme", "endbetrag", "zahlbetrag", "zu zahlen", "zu zahlender betrag", "summe", "gesamt", "rechnungsendbetrag", "gesamtbetrag brutto", "summe brutto",
-    "total ttc", "montant ttc", "montant total ttc", "net a payer", "total a payer", "montant a payer", "montant total", "montant du", "reste a payer", "ttc",
+    "total ttc", "montant ttc", "montant total ttc", "total net ttc", "net ttc", "montant net ttc", "net a payer", "total a payer", "montant a payer", "montant total", "montant du", "reste a payer", "ttc",
     "totaal", "totaalbedrag", "te betalen", "totaal te betalen", "totaal incl btw", "totaalbedrag incl btw", "te betalen bedrag",
     "importe total", "total a pagar", "importe a pagar", "total factura",
     "totale", "totale da pagare", "totale fattura", "importo totale", "totale documento",
@@ -20,6 +20,8 @@ export const CONCEPTS: Record<string, string[]> = {
     "total con iva", "total iva incluido", "importe total factura", "totale a pagare", "importo da pagare", "totale complessivo", "montante a pagar", "valor total a pagar", "total com iva",
     // fi, sv, no, da
     "maksettava", "yhteensa", "loppusumma", "maksettava yhteensa", "att betala", "summa att betala", "totalt", "totalbelopp", "a betale", "belop a betale", "at betale", "total at betale", "totalt a betale",
+    // cs, el
+    "celkem", "celkem k uhrade", "k uhrade", "celkova castka", "celkem vcetne dph", "συνολο", "πληρωτεο", "συνολικο ποσο", "πληρωτεο ποσο",
   ],
   subtotal: ["subtotal", "sub total", "net total", "total before tax", "total excl tax", "net amount", "amount before tax", "zwischensumme", "nettobetrag", "summe netto", "rechnungssumme netto", "total ht", "montant ht", "sous total", "subtotaal", "subtotale", "totaal excl btw", "base imponible", "imponibile", "wartosc netto"],
   tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes", "mwst", "ust", "umsatzsteuer", "steuerbetrag", "mehrwertsteuer", "tva", "montant tva", "total tva", "btw", "iva", "imposta", "imposta iva", "total iva", "totale iva", "podatek vat", "kwota vat", "alv", "arvonlisavero", "moms", "mva", "merverdiavgift"],
@@ -28,6 +30,7 @@ export const CONCEPTS: Record<string, string[]> = {
     "datum", "rechnungsdatum", "belegdatum", "ausstellungsdatum", "rechnungs datum", "date de facture", "date facture", "date d emission", "date de la facture", "factuurdatum", "datum factuur", "fecha", "fecha de factura", "fecha factura", "fecha de emision", "fecha de expedicion", "fecha expedicion", "fecha emision",
     "data", "data fattura", "data documento", "data di emissione", "data emissione", "data da fatura", "data de emissao", "data da emissao", "data emissao", "emitida em", "emitido em", "data wystawienia", "data faktury", "tarikh",
     "paivamaara", "laskun paivamaara", "laskupaiva", "paivays", "fakturadatum", "fakturadato", "dato",
+    "datum vydani", "datum vystaveni", "ημερομηνια", "ημερομηνια εκδοσης", "ημερομηνια τιμολογιου",
   ],
   due_date: ["due date", "payment due", "due", "pay by", "due by", "payment due date", "date due", "falligkeitsdatum", "fallig am", "zahlbar bis", "date d echeance", "echeance", "vervaldatum", "fecha de vencimiento", "vencimiento", "data di scadenza", "scadenza", "data de vencimento", "termin platnosci", "erapaiva", "forfallodatum", "forfallodag", "forfallsdato", "forfaldsdato", "betalingsfrist"],
   invoice_number: [
@@ -40,6 +43,7 @@ export const CONCEPTS: Record<string, string[]> = {
     "numero da fatura", "fatura number", "number da fatura", "fatura", "fatura n",
     "faktura number", "numer faktury", "number faktury", "faktura vat number", "faktura",
     "laskun number", "laskunumero", "laskun numero", "lasku number", "lasku", "fakturanummer", "fakturanumber",
+    "cislo faktury", "faktura cislo", "τιμολογιο number", "number τιμολογιου",
   ],
   vendor: [
     "vendor", "seller", "merchant", "company", "from", "supplier", "store", "issued by", "sold by", "biller", "payee", "business", "company name", "vendor name", "supplier name", "merchant name", "store name", "seller name",
@@ -94,7 +98,7 @@ const EXCLUDED: Record<string, string[]> = {
 
 /** WORD_ALIASES: spellings read as one word ("no", "#", "num" all mean number). */
 const WORD_ALIASES: Record<string, string> = {
-  no: "number", nr: "number", nro: "number", num: "number", "#": "number", nbr: "number",
+  no: "number", nr: "number", nro: "number", num: "number", "#": "number", nbr: "number", αριθμος: "number",
   amt: "amount", qty: "quantity", addr: "address", telephone: "phone", tel: "phone", "e-mail": "email",
   inv: "invoice", txn: "transaction", trans: "transaction", ref: "reference", desc: "description",
   subtotal: "subtotal", sub: "sub", "p.o": "po", "p.o.": "po", dt: "date", cust: "customer",
@@ -108,6 +112,8 @@ const STOP = new Set(["the", "a", "an", "of", "for", "on", "in", "to", "and", "o
 export function splitWords(text: string): string[] {
   return text
     .replace(/\b[Nn][°º]|№/g, " number ")
+    // "Num´ero", "Date d’´ech´eance": a LaTeX text layer writes an accent as a character of its own beside its letter
+    .replace(/(?<=\p{L})[\u00b4\u0060\u00a8\u02c6\u02dc\u00b8\u02c7](?=\p{L})|(?<=\p{L}[’'])[\u00b4\u0060\u02c6](?=\p{L})/gu, "")
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/ß/g, "ss")
@@ -118,7 +124,7 @@ export function splitWords(text: string): string[] {
     .toLowerCase()
     .replace(/e-mail/g, "email")
     .replace(/p\.o\./g, "po")
-    .split(/[^a-z0-9#]+/)
+    .split(/[^a-z0-9#\u03b1-\u03c9]+/)
     .filter(Boolean)
     .map((w) => WORD_ALIASES[w] ?? (OCR_TOTAL.test(w) ? "total" : w));
 }
@@ -144,7 +150,7 @@ const CURRENCY_WORDS = new Set(["rm", "myr", "eur", "usd", "gbp", "chf", "pln", 
 /** INCLUSIVE: words that say an amount includes the tax ("Total Incl. GST", "Total TTC"). */
 const INCLUSIVE = new Set(["incl", "inkl", "includes", "including", "inclusive", "inc", "ttc", "brutto", "gross"]);
 /** TAX_EXCLUDED: words that say an amount is before tax ("Total (Excluding GST)", "Total HT"). */
-const TAX_EXCLUDED = new Set(["excl", "exkl", "excluding", "exclusive", "excluded", "ht", "before"]);
+const TAX_EXCLUDED = new Set(["excl", "exkl", "excluding", "exclusive", "excluded", "ht", "before", "bez"]);
 const TOTAL_HEADS = new Set(["total", "grand", "amount", "gesamt", "gesamtbetrag", "summe", "montant", "totaal", "totale", "importe", "valor", "razem"]);
 
 export interface FieldLabels {

@@ -482,7 +482,14 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   // East Repair Inc.", "Account Name: Contoso LTD"), or as the whole name of the page's e-mail or web domain ("CONTOSO
   // LTD." and rechnung@contoso.com), letter for letter: who is paid, and whose address the page gives, is who issued
   // the invoice, and two readings of the name agree (OCR's too)
-  const payee = best.top && (payeeNamed(lines, bestKey, best.mention.line) || (margin >= 1 && domains.includes(squash(withoutLegalForm(best.mention.name)))));
+  // an e-mail address whose local part is another name of the page ("Firstname.LASTNAME@company.dev") is that
+  // party's own: its domain, though it spells the company's name, does not say the company sent the page
+  const rivalKeys = new Set(ranked.slice(1).map((r) => squash(r.mention.name)));
+  const personalDomains = new Set(
+    [...doc.markdown.matchAll(/([\w.+-]+)@([a-z0-9-]+)\.[a-z]{2,}/gi)].filter((m) => rivalKeys.has(squash(m[1]!))).map((m) => m[2]!.toLowerCase().replace(/-/g, "")),
+  );
+  const bestDomain = squash(withoutLegalForm(best.mention.name));
+  const payee = best.top && (payeeNamed(lines, bestKey, best.mention.line) || (margin >= 1 && domains.includes(bestDomain) && !personalDomains.has(bestDomain)));
   const ocrSettled = doc.ocrQuality !== null && best.top && ((best.thanked && best.lines.size >= 2 && margin >= ISSUER_MARGIN) || payee);
   if (ocrSettled || payee) confidence = ISSUER_SETTLED;
   const evidence = { score: best.score, margin, printed: best.lines.size, legalForm: hasLegalForm(best.mention.name), top: best.top };

@@ -69,6 +69,11 @@ export function decimalMarkOf(text: string): DecimalMark {
     if (m[2] === ",") comma++;
     else dot++;
   }
+  // "Kč 12.100,-", "50,-": a whole amount closed by its decimal mark and a dash settles the mark by itself
+  const wholeComma = /(?<![\d.,])\d{1,3}(?:\.\d{3})*,-(?![\d-])/.test(text);
+  const wholeDot = /(?<![\d.,])\d{1,3}(?:,\d{3})*\.-(?![\d-])/.test(text);
+  if (wholeComma && !wholeDot && dot === 0) return ",";
+  if (wholeDot && !wholeComma && comma === 0) return ".";
   if (comma >= 2 && comma >= 3 * dot) return ",";
   if (dot >= 2 && dot >= 3 * comma) return ".";
   return null;
@@ -282,6 +287,8 @@ export function parseCurrency(text: string): string | null {
   if (code) return code[1]!.toUpperCase();
   const word = text.toLowerCase().match(/\b(dollars?|euros?|pounds?|yen)\b/);
   if (word) return CURRENCY_WORDS[word[1]!]!;
+  // "Kč 12.100,-", "500 Kč": the Czech koruna's sign, before or after an amount
+  if (/(?<!\p{L})Kč(?!\p{L})/u.test(text)) return "CZK";
   // "3500,00 zł": the Polish złoty's sign after an amount
   if (/\d\s?zł(?!\p{L})|(?<!\p{L})zł(?!\p{L})/iu.test(text)) return "PLN";
   const symbol = text.match(CURRENCY_SYMBOL_RE);
