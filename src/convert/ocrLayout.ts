@@ -112,14 +112,30 @@ function wordsOf(text: string): Set<string> {
   return new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
 }
 
+/** LINE_END_HYPHEN: a word broken at the end of a line with a hyphen, and the rest of it opening the next line */
+const LINE_END_HYPHEN = /([\p{L}\p{N}]+)-[ \t]*\n[ \t]*([\p{L}\p{N}]+)/gu;
+
 /**
  * wordChanges: the words of `ocrText` that `markdown` lacks, and those it adds. Compared as sets: a
- * table repeats a spanning header in each column it covers.
+ * table repeats a spanning header in each column it covers. A word tesseract read broken at a line's
+ * end ("expec-" over "tations") is the layout's to join, as a born-digital paragraph's is
+ * (pdfLayout.ts joinWrapped): the joined word is no word added, and its two parts are not lost
+ * where the markdown holds it joined.
  */
 export function wordChanges(markdown: string, ocrText: string): { lost: string[]; added: string[] } {
   const have = wordsOf(markdown);
   const want = wordsOf(ocrText);
-  return { lost: [...want].filter((word) => !have.has(word)), added: [...have].filter((word) => !want.has(word)) };
+  const joined = new Set<string>();
+  const excused = new Set<string>();
+  for (const [, before, after] of ocrText.matchAll(LINE_END_HYPHEN)) {
+    const word = before! + after!;
+    joined.add(word);
+    if (have.has(word)) excused.add(before!).add(after!);
+  }
+  return {
+    lost: [...want].filter((word) => !have.has(word) && !excused.has(word)),
+    added: [...have].filter((word) => !want.has(word) && !joined.has(word)),
+  };
 }
 
 /**
