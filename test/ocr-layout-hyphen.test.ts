@@ -8,7 +8,7 @@
 import { afterAll, expect, test } from "bun:test";
 import sharp from "sharp";
 import { makeConvertImage } from "../src/convert/image";
-import { wordChanges } from "../src/convert/ocrLayout";
+import { joinLineEndHyphens, wordChanges } from "../src/convert/ocrLayout";
 import type { ConvertInput } from "../src/convert/types";
 import { Tesseract } from "../src/tools/tesseract";
 import { convertContext } from "./helpers/convert";
@@ -50,4 +50,38 @@ test("a scanned page whose prose breaks words at line ends is laid out: its titl
   expect(markdown).toMatch(/^#{1,3} River Survey Methods$/m);
   expect(markdown).toContain("took measurements of the water temperature");
   expect(markdown).toContain("hour of the morning, so that");
+}, 60_000);
+
+test("tesseract's text of a page joins a word broken at a line's end on the line it starts; a compound the page prints whole keeps its hyphen; a capital after the hyphen is left", () => {
+  const text = [
+    "The field teams visited each of the river stations and took measure-",
+    "ments of the water, as the well-known method of the survey describes it,",
+    "at the same hour of the morning at each station, with the same well-",
+    "known gauges, read by the teams of Jean-",
+    "Paul and of the county office at the start of every single month.",
+    "",
+    "Total due: 12-",
+    "ments",
+  ].join("\n");
+  expect(joinLineEndHyphens(text)).toBe(
+    [
+      "The field teams visited each of the river stations and took measurements",
+      "of the water, as the well-known method of the survey describes it,",
+      "at the same hour of the morning at each station, with the same well-known",
+      "gauges, read by the teams of Jean-",
+      "Paul and of the county office at the start of every single month.",
+      "",
+      "Total due: 12-",
+      "ments",
+    ].join("\n"),
+  );
+});
+
+test("a page left as tesseract's text (no layout) reads its broken words joined", async () => {
+  const png = new Uint8Array(await sharp(hyphenatedPage()).greyscale().png().withMetadata({ density: 150 }).toBuffer());
+  const input: ConvertInput = { bytes: png, filename: "river_survey_hyphenated_scan.png", contentType: "image/png", ext: "png" };
+  const markdown = (await makeConvertImage({ scanLayout: false })(input, convertContext({ tools: { ocr: tesseract } }))).markdown;
+  expect(markdown).toMatch(/took measurements\nof the water temperature/);
+  expect(markdown).toMatch(/hour of the morning,\nso that/);
+  expect(markdown).not.toMatch(/\p{L}-\n/u);
 }, 60_000);

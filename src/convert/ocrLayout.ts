@@ -139,6 +139,41 @@ export function wordChanges(markdown: string, ocrText: string): { lost: string[]
 }
 
 /**
+ * joinLineEndHyphens joins, in tesseract's text of a page, the words broken at a line's end with a
+ * hyphen the way a reader reads them: the rest of the word moves up to the line the word starts on
+ * ("took measure-" over "ments of the" -> "took measurements" over "of the"), lines kept. Only where
+ * a line wraps (at least 0.7 of its paragraph's longest line, which is 40 characters or more: as
+ * pdfLayout.ts formatOcrText reads wrapping) and lower-case letters are on both sides; a hyphen
+ * before a capital or a digit ("Jean-" "Paul", "COVID-" "19") is not touched. A real hyphenated
+ * compound broken at its own hyphen ("well-" "known") keeps its hyphen when the page prints it
+ * whole with the hyphen elsewhere ("well-known" inside a line): the one signal the text gives.
+ */
+export function joinLineEndHyphens(text: string): string {
+  const compounds = new Set((text.match(/[\p{L}]+-[\p{L}]+/gu) ?? []).map((word) => word.toLowerCase()));
+  return text
+    .split(/(\n[ \t]*\n)/)
+    .map((para) => {
+      const lines: (string | null)[] = para.split("\n");
+      const longest = Math.max(...lines.map((line) => line!.trim().length));
+      if (longest < 40) return para;
+      for (let i = 0; i + 1 < lines.length; i++) {
+        const line = lines[i]?.trimEnd();
+        if (line === undefined) continue;
+        const before = /(\p{Ll}+)-$/u.exec(line)?.[1];
+        const next = /^([ \t]*)(\p{Ll}+\S*)[ \t]*(.*)$/u.exec(lines[i + 1] ?? "");
+        if (!before || !next || line.trim().length < longest * 0.7) continue;
+        const after = /^\p{Ll}+/u.exec(next[2]!)![0];
+        const keep = compounds.has(`${before}-${after}`.toLowerCase());
+        lines[i] = (keep ? line : line.slice(0, -1)) + next[2];
+        // a line that was the word's rest alone is gone
+        lines[i + 1] = next[3] ? next[1] + next[3] : null;
+      }
+      return lines.filter((line) => line !== null).join("\n");
+    })
+    .join("");
+}
+
+/**
  * PAGE_SPAN_HEIGHTS: the least width of a page-like text, in word heights (the median height of the
  * words' boxes) from its left edge to its right (5th and 95th percentiles of the words read with
  * confidence). A narrow column of short lines (a receipt, a slip) reads best as tesseract's lines,
