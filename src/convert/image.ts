@@ -14,7 +14,7 @@ import sharp, { type Metadata } from "sharp";
 import { AppError } from "../errors";
 import { heifToPng } from "../tools/heif";
 import { heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
-import { ocrLayoutMarkdown } from "./ocrLayout";
+import { joinLineEndHyphens, ocrLayoutMarkdown } from "./ocrLayout";
 import { OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import type { Conversion, ConvertContext, Converter, ConvertInput, PageReport } from "./types";
 
@@ -426,7 +426,8 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
     joinBlocks([
       heading(1, input.filename || "image"),
       embedded.length ? joinBlocks([heading(2, "Text in the SVG"), embedded.join("\n\n"), ocrText ? heading(2, "OCR of the rendered SVG") : ""]) : "",
-      laidOut ?? ocrText,
+      // a page's words broken at line ends are joined as a reader reads them; a receipt's column (block) is left as read
+      laidOut ?? (prepared.segmentation === "auto" ? joinLineEndHyphens(ocrText) : ocrText),
       heading(2, "Image metadata"),
       metadataBlock(metadataFacts(facts)),
     ]),

@@ -112,14 +112,65 @@ function wordsOf(text: string): Set<string> {
   return new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
 }
 
+/** LINE_END_HYPHEN: a word broken at the end of a line with a hyphen, and the rest of it opening the next line */
+const LINE_END_HYPHEN = /([\p{L}\p{N}]+)-[ \t]*\n[ \t]*([\p{L}\p{N}]+)/gu;
+
 /**
  * wordChanges: the words of `ocrText` that `markdown` lacks, and those it adds. Compared as sets: a
- * table repeats a spanning header in each column it covers.
+ * table repeats a spanning header in each column it covers. A word tesseract read broken at a line's
+ * end ("expec-" over "tations") is the layout's to join, as a born-digital paragraph's is
+ * (pdfLayout.ts joinWrapped): the joined word is no word added, and its two parts are not lost
+ * where the markdown holds it joined.
  */
 export function wordChanges(markdown: string, ocrText: string): { lost: string[]; added: string[] } {
   const have = wordsOf(markdown);
   const want = wordsOf(ocrText);
-  return { lost: [...want].filter((word) => !have.has(word)), added: [...have].filter((word) => !want.has(word)) };
+  const joined = new Set<string>();
+  const excused = new Set<string>();
+  for (const [, before, after] of ocrText.matchAll(LINE_END_HYPHEN)) {
+    const word = before! + after!;
+    joined.add(word);
+    if (have.has(word)) excused.add(before!).add(after!);
+  }
+  return {
+    lost: [...want].filter((word) => !have.has(word) && !excused.has(word)),
+    added: [...have].filter((word) => !want.has(word) && !joined.has(word)),
+  };
+}
+
+/**
+ * joinLineEndHyphens joins, in tesseract's text of a page, the words broken at a line's end with a
+ * hyphen the way a reader reads them: the rest of the word moves up to the line the word starts on
+ * ("took measure-" over "ments of the" -> "took measurements" over "of the"), lines kept. Only where
+ * a line wraps (at least 0.7 of its paragraph's longest line, which is 40 characters or more: as
+ * pdfLayout.ts formatOcrText reads wrapping) and lower-case letters are on both sides; a hyphen
+ * before a capital or a digit ("Jean-" "Paul", "COVID-" "19") is not touched. A real hyphenated
+ * compound broken at its own hyphen ("well-" "known") keeps its hyphen when the page prints it
+ * whole with the hyphen elsewhere ("well-known" inside a line): the one signal the text gives.
+ */
+export function joinLineEndHyphens(text: string): string {
+  const compounds = new Set((text.match(/[\p{L}]+-[\p{L}]+/gu) ?? []).map((word) => word.toLowerCase()));
+  return text
+    .split(/(\n[ \t]*\n)/)
+    .map((para) => {
+      const lines: (string | null)[] = para.split("\n");
+      const longest = Math.max(...lines.map((line) => line!.trim().length));
+      if (longest < 40) return para;
+      for (let i = 0; i + 1 < lines.length; i++) {
+        const line = lines[i]?.trimEnd();
+        if (line === undefined) continue;
+        const before = /(\p{Ll}+)-$/u.exec(line)?.[1];
+        const next = /^([ \t]*)(\p{Ll}+\S*)[ \t]*(.*)$/u.exec(lines[i + 1] ?? "");
+        if (!before || !next || line.trim().length < longest * 0.7) continue;
+        const after = /^\p{Ll}+/u.exec(next[2]!)![0];
+        const keep = compounds.has(`${before}-${after}`.toLowerCase());
+        lines[i] = (keep ? line : line.slice(0, -1)) + next[2];
+        // a line that was the word's rest alone is gone
+        lines[i + 1] = next[3] ? next[1] + next[3] : null;
+      }
+      return lines.filter((line) => line !== null).join("\n");
+    })
+    .join("");
 }
 
 /**
