@@ -3,22 +3,11 @@
  * real ones, read by the PDF layout engine.
  */
 import { expect, test } from "bun:test";
-import { renderPages } from "../src/convert/pdfLayout";
-import { extractPdfPages } from "../src/convert/pdfText";
-import { type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
-
-/** A4_HEIGHT: an A4 page's height in points */
-const A4_HEIGHT = 842;
-
-/** fromTop places a run by its baseline's distance from an A4 page's top, as a reader measures it. */
-function fromTop(font: TypesetRun["font"], size: number, x: number, top: number, text: string): TypesetRun {
-  return { font, size, x, y: A4_HEIGHT - top, text };
-}
+import { layoutMarkdown } from "./helpers/layoutMarkdown";
+import { fromTop, type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
 
 async function pageMarkdown(pdf: Uint8Array): Promise<string[]> {
-  const result = await extractPdfPages({ bytes: pdf, first: 1, last: 1 });
-  if (!result.ok) throw new Error(result.message);
-  return renderPages(result.pages).markdown.split("\n").filter((line) => line.trim());
+  return (await layoutMarkdown(pdf)).split("\n").filter((line) => line.trim());
 }
 
 test("a form's margin label broken over lines ending in a comma is no heading", async () => {

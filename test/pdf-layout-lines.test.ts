@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { renderPages } from "../src/convert/pdfLayout";
 import { extractPdfPages } from "../src/convert/pdfText";
-import { type TypesetFont, type TypesetRun, textWidth, typesetPdf } from "./helpers/typesetPdf";
+import { runsInLine, type TypesetFont, type TypesetRun, textWidth, typesetPdf } from "./helpers/typesetPdf";
 
 const FORM = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_4137_title_beside_form_number.pdf", import.meta.url)));
 const FORM_3903 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_3903_header_band.pdf", import.meta.url)));
@@ -26,20 +26,6 @@ test("a title wrapped beside a large form number keeps its words apart ('Tax on'
   expect(md).toContain("Attachment 2013");
   expect(md).not.toContain("Taxon");
 });
-
-/** TIMES: advance widths (per 1000 of the size) of the Times-Roman characters the typeset lines below use */
-const TIMES: Record<string, number> = { " ": 250, ".": 250, ",": 250, "/": 278, "0": 500, "1": 500, "2": 500, "3": 500, "4": 500, "5": 500, "6": 500, "H": 722, "O": 722, "C": 667, "R": 667, "S": 556, "M": 889, "A": 722, "L": 611, "a": 444, "c": 444, "e": 444, "f": 333, "h": 500, "l": 278, "p": 500, "u": 500, "d": 500, "b": 500, "g": 500, "z": 444, "T": 611, "y": 500, "k": 500, "v": 500, "i": 278, "m": 778, "n": 500, "o": 500, "r": 333, "s": 389, "t": 278, "w": 722, "x": 500, "-": 333 };
-
-/** runsInLine sets runs one after the other on a baseline, each (text, size, rise) directly after the one before. */
-function runsInLine(y: number, parts: Array<[text: string, size: number, rise?: number]>): TypesetRun[] {
-  let x = 72;
-  return parts.map(([text, size, rise = 0]) => {
-    const run: TypesetRun = { font: "Times-Roman", size, x, y: y + rise, text };
-    x += ([...text].reduce((sum, c) => sum + (TIMES[c] ?? Number.NaN), 0) * size) / 1000;
-    if (Number.isNaN(x)) throw new Error(`no width for a character of '${text}'`);
-    return run;
-  });
-}
 
 /** lineRuns sets runs one after another on one baseline, each `after` points from the end of the one before (negative: it starts back inside it) */
 function lineRuns(y: number, parts: Array<{ font: TypesetFont; text: string; after: number }>, size = 9): TypesetRun[] {

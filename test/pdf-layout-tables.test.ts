@@ -7,15 +7,7 @@ import { readFileSync } from "node:fs";
 import { renderPages } from "../src/convert/pdfLayout";
 import { type Rule, ruleDividers, ruledGrids } from "../src/convert/pdfRules";
 import { extractPdfPages } from "../src/convert/pdfText";
-import { type TypesetRule, type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
-
-/** A4_HEIGHT: an A4 page's height in points */
-const A4_HEIGHT = 842;
-
-/** fromTop places a run by its baseline's distance from an A4 page's top, as a reader measures it. */
-function fromTop(font: "Helvetica" | "Helvetica-Bold", size: number, x: number, top: number, text: string): TypesetRun {
-  return { font, size, x, y: A4_HEIGHT - top, text };
-}
+import { A4_HEIGHT, fromTop, type TypesetRule, type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
 
 const FORM_3903 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_3903_header_band.pdf", import.meta.url)));
 const FORM_2441 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_2441_header_boxes.pdf", import.meta.url)));

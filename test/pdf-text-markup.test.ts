@@ -5,15 +5,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { escapeStrayMarkup } from "../src/convert/markdown";
-import { renderPages } from "../src/convert/pdfLayout";
-import { extractPdfPages } from "../src/convert/pdfText";
-import { type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
-
-async function pdfMarkdown(pages: TypesetRun[][]): Promise<string> {
-  const result = await extractPdfPages({ bytes: typesetPdf(pages), first: 1, last: pages.length });
-  if (!result.ok) throw new Error(result.message);
-  return renderPages(result.pages).markdown;
-}
+import { typesetMarkdown } from "./helpers/layoutMarkdown";
+import { type TypesetRun } from "./helpers/typesetPdf";
 
 const line = (y: number, text: string, x = 72): TypesetRun => ({ font: "Times-Roman", size: 11, x, y, text });
 
@@ -35,7 +28,7 @@ describe("escapeStrayMarkup", () => {
 
 describe("a PDF's literal markup characters", () => {
   test("asterisks, underscores, backticks and link brackets in a paragraph are escaped, numbers and URLs are not", async () => {
-    const md = await pdfMarkdown([[
+    const md = await typesetMarkdown([[
       line(760, "The cell says **no** bold and _this_ is plain, run `make` and [a link](here)."),
       line(746, "Keep 2*3 = 6, snake_case and https://example.com/a_b_/c_d_ as they are."),
     ]]);
@@ -45,7 +38,7 @@ describe("a PDF's literal markup characters", () => {
 
   test("a table cell's asterisks are escaped", async () => {
     const rows = [["Name", "Value"], ["Alpha", "**no** bold"], ["Beta", "plain 2*3"], ["Gamma", "third"]];
-    const md = await pdfMarkdown([rows.flatMap(([a, b], i) => [line(760 - 16 * i, a!), line(760 - 16 * i, b!, 300)])]);
+    const md = await typesetMarkdown([rows.flatMap(([a, b], i) => [line(760 - 16 * i, a!), line(760 - 16 * i, b!, 300)])]);
     expect(md).toContain("| Alpha | \\*\\*no\\*\\* bold |");
     expect(md).toContain("| Beta | plain 2*3 |");
   });

@@ -56,12 +56,13 @@ export function typesetPdf(pages: TypesetRun[][], rules: TypesetRule[][] = []): 
   return new Uint8Array(Buffer.from(pdf, "latin1"));
 }
 
-/** AFM_WIDTHS: advance widths (thousandths of the size) from the Adobe Core 14 AFM files, for the space, a to z and a few capitals; Times-Roman is not listed yet */
+/** AFM_WIDTHS: advance widths (thousandths of the size) from the Adobe Core 14 AFM files, for the space, a to z and a few capitals (Times-Roman: the characters the tests set in it) */
 const AFM_WIDTHS: Partial<Record<TypesetFont, Record<string, number>>> = {
   Helvetica: {
     ...afmRow(" abcdefghijklmnopqrstuvwxyz", [278, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500]),
     ...afmRow("DESTY", [722, 667, 667, 611, 667]),
   },
+  "Times-Roman": afmRow(" !,-./0123456ACHLMOPRSTabcdefghijklmnoprstuvwxyz", [250, 333, 250, 333, 250, 278, 500, 500, 500, 500, 500, 500, 500, 722, 667, 722, 611, 889, 722, 556, 667, 556, 611, 444, 500, 444, 500, 444, 333, 500, 500, 278, 278, 500, 278, 778, 500, 500, 500, 333, 389, 278, 500, 500, 722, 500, 500, 444]),
   "Helvetica-Bold": {
     ...afmRow(" abcdefghijklmnopqrstuvwxyz", [278, 556, 611, 556, 611, 556, 333, 611, 611, 278, 278, 556, 278, 889, 611, 611, 611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500]),
     ...afmRow("DESTY", [722, 667, 667, 611, 667]),
@@ -82,4 +83,22 @@ export function textWidth(font: TypesetFont, size: number, text: string): number
     sum += w;
   }
   return (sum * size) / 1000;
+}
+
+/** A4_HEIGHT: an A4 page's height in points */
+export const A4_HEIGHT = 842;
+
+/** fromTop places a run by its baseline's distance from an A4 page's top, as a reader measures it. */
+export function fromTop(font: TypesetFont, size: number, x: number, top: number, text: string): TypesetRun {
+  return { font, size, x, y: A4_HEIGHT - top, text };
+}
+
+/** runsInLine sets Times-Roman runs one after the other on a baseline from x = 72, each (text, size, rise) directly after the one before. */
+export function runsInLine(y: number, parts: Array<[text: string, size: number, rise?: number]>): TypesetRun[] {
+  let x = 72;
+  return parts.map(([text, size, rise = 0]) => {
+    const run: TypesetRun = { font: "Times-Roman", size, x, y: y + rise, text };
+    x += textWidth("Times-Roman", size, text);
+    return run;
+  });
 }
