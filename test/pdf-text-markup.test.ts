@@ -19,6 +19,13 @@ describe("escapeStrayMarkup", () => {
     expect(escapeStrayMarkup("a <div> tag")).toBe("a \\<div> tag");
   });
 
+  test("a long text of many code spans, emphasis runs and URLs is read in linear time (pairs of each run against every other took 45 s for 20 000 repeats)", () => {
+    const text = "`a` *b* https://x.io/y ".repeat(20000);
+    const out = escapeStrayMarkup(text);
+    expect(out.startsWith("\\`a\\` \\*b\\* https://x.io/y ")).toBe(true);
+    expect(out.length).toBe(text.length + 4 * 20000);
+  }, 10_000);
+
   test("leaves what no reader takes for markup as printed", () => {
     for (const text of ["2*3 = 6", "2*3*4", "FR7612345****12*******123***", "card ****1234 and ****5678", "snake_case_name", "a * b", "Total* incl. VAT", "x < 5 and y > 2", "[1] Smith", "one ` tick", "IBAN DE44 5001 0517 5407 3249 31", "https://example.com/a_b_/c_d_ and www.x.org/*y*", "10<sup>2</sup> and [^1]"]) {
       expect(escapeStrayMarkup(text)).toBe(text);

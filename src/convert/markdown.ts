@@ -122,8 +122,10 @@ const STRAY_LINK = /\[([^[\]\n]*)\](?=\()/g;
  */
 export function escapeStrayMarkup(text: string): string {
   if (!/[*_`[<\\]/.test(text)) return text;
-  const kept: Array<[number, number]> = Array.from(text.matchAll(KEPT_SPANS), (m) => [m.index, m.index + m[0].length]);
-  const isKept = (at: number) => kept.some(([start, end]) => at >= start && at < end);
+  // one mark a character, so a long text of many runs and spans is read in linear time
+  const keptMask = new Uint8Array(text.length);
+  for (const m of text.matchAll(KEPT_SPANS)) keptMask.fill(1, m.index, m.index + m[0].length);
+  const isKept = (at: number) => keptMask[at] === 1;
   const escapeAt = new Set<number>();
   for (const char of ["*", "_"]) {
     // a run that can close pairs with the nearest opener before it (as CommonMark's process_emphasis, without its rule of 3); runs left unpaired are literal anyway
@@ -137,8 +139,10 @@ export function escapeStrayMarkup(text: string): string {
     }
   }
   const ticks = Array.from(text.matchAll(/`+/g)).filter((m) => !isKept(m.index));
+  const ofLength = new Map<number, number>();
+  for (const run of ticks) ofLength.set(run[0].length, (ofLength.get(run[0].length) ?? 0) + 1);
   for (const run of ticks) {
-    if (ticks.filter((other) => other[0].length === run[0].length).length < 2) continue;
+    if (ofLength.get(run[0].length)! < 2) continue;
     for (let i = run.index; i < run.index + run[0].length; i++) escapeAt.add(i);
   }
   for (const m of text.matchAll(STRAY_LINK)) if (!isKept(m.index)) escapeAt.add(m.index).add(m.index + m[0].length - 1);
