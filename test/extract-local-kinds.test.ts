@@ -152,4 +152,13 @@ describe("hostile text", () => {
     const r = run(md, INVOICE);
     expect(r.total!.value).toBe(12.5);
   }, 20_000);
+
+  test("long runs of code-like and address-like text are read in linear time (e-mail and code patterns tried from every letter took minutes)", () => {
+    const schema = { contact_email: { type: "string", description: "The e-mail address to write to" }, reference: { type: "string", description: "The order reference code" } };
+    // the address without a label: it is looked for over the whole text
+    const md = `${"A-".repeat(100_000)}\n${"a".repeat(200_000)}\nPlease write to orders@example.org.\n\nReference: PO-7781\n`;
+    const r = run(md, schema);
+    expect(r.contact_email!.value).toBe("orders@example.org");
+    expect(r.reference!.value).toBe("PO-7781");
+  }, 20_000);
 });

@@ -154,7 +154,7 @@ export function joinLineEndHyphens(text: string): string {
     .split(/(\n[ \t]*\n)/)
     .map((para) => {
       const lines: (string | null)[] = para.split("\n");
-      const longest = Math.max(...lines.map((line) => line!.trim().length));
+      const longest = lines.reduce((most, line) => Math.max(most, line!.trim().length), 0);
       if (longest < 40) return para;
       for (let i = 0; i + 1 < lines.length; i++) {
         const line = lines[i]?.trimEnd();

@@ -486,7 +486,7 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   // party's own: its domain, though it spells the company's name, does not say the company sent the page
   const rivalKeys = new Set(ranked.slice(1).map((r) => squash(r.mention.name)));
   const personalDomains = new Set(
-    [...doc.markdown.matchAll(/([\w.+-]+)@([a-z0-9-]+)\.[a-z]{2,}/gi)].filter((m) => rivalKeys.has(squash(m[1]!))).map((m) => m[2]!.toLowerCase().replace(/-/g, "")),
+    [...doc.markdown.matchAll(/(?<![\w.+-])([\w.+-]+)@([a-z0-9-]+)\.[a-z]{2,}/gi)].filter((m) => rivalKeys.has(squash(m[1]!))).map((m) => m[2]!.toLowerCase().replace(/-/g, "")),
   );
   const bestDomain = squash(withoutLegalForm(best.mention.name));
   const payee = best.top && (payeeNamed(lines, bestKey, best.mention.line) || (margin >= 1 && domains.includes(bestDomain) && !personalDomains.has(bestDomain)));
