@@ -4,24 +4,17 @@
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { renderPages } from "../src/convert/pdfLayout";
-import { extractPdfPages } from "../src/convert/pdfText";
+import { layoutMarkdown, typesetMarkdown as pagesMarkdown } from "./helpers/layoutMarkdown";
 import { runsInLine, type TypesetFont, type TypesetRun, textWidth, typesetPdf } from "./helpers/typesetPdf";
 
 const FORM = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_4137_title_beside_form_number.pdf", import.meta.url)));
 const FORM_3903 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_3903_header_band.pdf", import.meta.url)));
 
-/** pdfMarkdown: the markdown renderPages gives for pages `first` to `last` of a PDF's bytes. */
-async function pdfMarkdown(bytes: Uint8Array, first = 1, last = first): Promise<string> {
-  const result = await extractPdfPages({ bytes, first, last });
-  if (!result.ok) throw new Error(result.message);
-  return renderPages(result.pages).markdown;
-}
 
 test("a title wrapped beside a large form number keeps its words apart ('Tax on', not 'Taxon'; 'Attachment 2013')", async () => {
   // IRS Form 4137: a 24 pt form number beside a 14 pt title over two lines draws them into one
   // line; the title's second line starts back inside its first.
-  const md = await pdfMarkdown(FORM);
+  const md = await layoutMarkdown(FORM);
   expect(md).toContain("Medicare Tax on Unreported Tip Income");
   expect(md).toContain("Attachment 2013");
   expect(md).not.toContain("Taxon");
@@ -38,7 +31,7 @@ function lineRuns(y: number, parts: Array<{ font: TypesetFont; text: string; aft
 }
 
 async function typesetMarkdown(runs: TypesetRun[]): Promise<string> {
-  return pdfMarkdown(typesetPdf([runs]));
+  return layoutMarkdown(typesetPdf([runs]));
 }
 
 /** prose: `n` lines of a paragraph in Times at `size` pt from baseline `y` down at `x`, each about `chars` long (the last shorter, ending in a full stop) */
@@ -52,10 +45,6 @@ function prose(n: number, y: number, size = 10, chars = 95, seed = 0, x = 57): T
     runs.push({ font: "Times-Roman", size, x, y: y - i * 1.2 * size, text: i === n - 1 ? `${line}.` : line });
   }
   return runs;
-}
-
-async function pagesMarkdown(pages: TypesetRun[][]): Promise<string> {
-  return pdfMarkdown(typesetPdf(pages), 1, pages.length);
 }
 
 test("small text raised or lowered directly after a character is a superscript or subscript; a raised number with a footnote on the page stays a note", async () => {
@@ -94,7 +83,7 @@ test("a heading's raised note and affiliation marks without a footnote on the pa
 
 test("NIST SP 811's units (public domain, bench/expected/pdf-born-digital): exponents as superscripts in table cells, footnote marks as notes", async () => {
   const guide = new Uint8Array(readFileSync(new URL("../bench/expected/pdf-born-digital/nist-sp811-si-units.pdf", import.meta.url)));
-  const md = await pdfMarkdown(guide, 1, 4);
+  const md = await layoutMarkdown(guide, 4);
   expect(md).toContain("| area | square meter | m<sup>2</sup> |");
   expect(md).toContain("| wavenumber | reciprocal meter | m<sup>−1</sup> |");
   expect(md).toContain("| specific volume | cubic meter per kilogram | m<sup>3</sup>/kg |");
@@ -158,7 +147,7 @@ test("a space inside a run between a word and a comma is dropped; a form's blank
 
 test("the text layer's space between a regular run and a bold one set tight after it stands (IRS Form 3903)", async () => {
   // pdf.js gives the form's space as a run 0.06 pt wide, and the bold run starts 0.5 pt after it.
-  const md = await pdfMarkdown(FORM_3903);
+  const md = await layoutMarkdown(FORM_3903);
   expect(md).toContain("See the Distance Test and Time Test in the instructions");
   expect(md).toContain("You cannot deduct your moving expenses");
   expect(md).toContain("Is line 3 more than line 4?");

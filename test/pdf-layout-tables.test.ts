@@ -4,9 +4,8 @@
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { renderPages } from "../src/convert/pdfLayout";
 import { type Rule, ruleDividers, ruledGrids } from "../src/convert/pdfRules";
-import { extractPdfPages } from "../src/convert/pdfText";
+import { layoutMarkdown } from "./helpers/layoutMarkdown";
 import { A4_HEIGHT, fromTop, type TypesetRule, type TypesetRun, typesetPdf } from "./helpers/typesetPdf";
 
 const FORM_3903 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_3903_header_band.pdf", import.meta.url)));
@@ -16,9 +15,7 @@ test("a form's header band (large form number, title, OMB number side by side) i
   // IRS Form 3903: "Form 3903" in 24 pt, "Moving Expenses" in 14 pt and "OMB No. 1545-0074" in 7 pt
   // share a baseline, as do the agency lines, the instructions and "Attachment 2013" below them:
   // three boxes side by side, which read as rows of cells.
-  const result = await extractPdfPages({ bytes: FORM_3903, first: 1, last: 1 });
-  if (!result.ok) throw new Error(result.message);
-  const md = renderPages(result.pages).markdown;
+  const md = await layoutMarkdown(FORM_3903);
   const lines = md.split("\n");
   expect(lines).toContain("Form 3903 Moving Expenses OMB No. 1545-0074");
   expect(lines.some((line) => line.includes("Attachment 2013") && line.startsWith("Department of the Treasury"))).toBe(true);
@@ -29,9 +26,7 @@ test("the boxes of a form's header band under its display line are text; the for
   // IRS Form 2441 (page 1): under the line of the 20 pt year, "Department of the Treasury" (7 pt),
   // an 8 pt instruction, an icon's 11 pt "2441" and "Attachment" share a baseline, and "Sequence No.
   // 21" (10 pt) the next; they ran on into Part I's table as its first rows.
-  const result = await extractPdfPages({ bytes: FORM_2441, first: 1, last: 1 });
-  if (!result.ok) throw new Error(result.message);
-  const lines = renderPages(result.pages).markdown.split("\n");
+  const lines = (await layoutMarkdown(FORM_2441)).split("\n");
   expect(lines.filter((line) => line.startsWith("|") && /Department of the Treasury|Internal Revenue Service|Sequence No\./.test(line))).toEqual([]);
   expect(lines.some((line) => line.startsWith("Department of the Treasury") && line.includes("Attachment"))).toBe(true);
   const header = lines.findIndex((line) => line.startsWith("|"));
@@ -101,9 +96,7 @@ function statisticsTable(header: Array<{ y: number; labels: Array<{ text: string
 }
 
 async function tableLines(pdf: Uint8Array): Promise<string[]> {
-  const result = await extractPdfPages({ bytes: pdf, first: 1, last: 1 });
-  if (!result.ok) throw new Error(result.message);
-  return renderPages(result.pages).markdown.split("\n").filter((line) => line.startsWith("|"));
+  return (await layoutMarkdown(pdf)).split("\n").filter((line) => line.startsWith("|"));
 }
 
 test("a header of three rows (a label over all columns, group labels over two each, column titles) is the table's header, each group label in every column under it", async () => {
@@ -263,9 +256,7 @@ function formPage(runs: Array<[string, number, number]>, rules: Array<[number, n
 }
 
 async function pageMarkdown(pdf: Uint8Array): Promise<string[]> {
-  const result = await extractPdfPages({ bytes: pdf, first: 1, last: 1 });
-  if (!result.ok) throw new Error(result.message);
-  return renderPages(result.pages).markdown.split("\n");
+  return (await layoutMarkdown(pdf)).split("\n");
 }
 
 /** FORM_HEAD: a form's title over its parts, and a rule under it across the page (the box the parts' frame hangs from) */
