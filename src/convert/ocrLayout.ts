@@ -10,7 +10,7 @@
  *   it holds exactly the OCR's words and shows a heading or a table the flat text does not.
  */
 import type { OcrResult, OcrWord } from "../tools/types";
-import { analyzePage, renderPages, type PageLayout, type PdfTextItem } from "./pdfLayout";
+import { analyzePage, ocrLineWraps, renderPages, type PageLayout, type PdfTextItem } from "./pdfLayout";
 import type { Rule } from "./pdfRules";
 
 /**
@@ -142,9 +142,9 @@ export function wordChanges(markdown: string, ocrText: string): { lost: string[]
  * joinLineEndHyphens joins, in tesseract's text of a page, the words broken at a line's end with a
  * hyphen the way a reader reads them: the rest of the word moves up to the line the word starts on
  * ("took measure-" over "ments of the" -> "took measurements" over "of the"), lines kept. Only where
- * a line wraps (at least 0.7 of its paragraph's longest line, which is 40 characters or more: as
- * pdfLayout.ts formatOcrText reads wrapping) and lower-case letters are on both sides; a hyphen
- * before a capital or a digit ("Jean-" "Paul", "COVID-" "19") is not touched. A real hyphenated
+ * a line wraps (pdfLayout.ts ocrLineWraps, as formatOcrText reads wrapping) and lower-case letters
+ * are on both sides; a hyphen before a capital or a digit ("Jean-" "Paul", "COVID-" "19") is not
+ * touched. A real hyphenated
  * compound broken at its own hyphen ("well-" "known") keeps its hyphen when the page prints it
  * whole with the hyphen elsewhere ("well-known" inside a line): the one signal the text gives.
  */
@@ -155,13 +155,12 @@ export function joinLineEndHyphens(text: string): string {
     .map((para) => {
       const lines: (string | null)[] = para.split("\n");
       const longest = lines.reduce((most, line) => Math.max(most, line!.trim().length), 0);
-      if (longest < 40) return para;
       for (let i = 0; i + 1 < lines.length; i++) {
         const line = lines[i]?.trimEnd();
         if (line === undefined) continue;
         const before = /(\p{Ll}+)-$/u.exec(line)?.[1];
         const next = /^([ \t]*)(\p{Ll}+\S*)[ \t]*(.*)$/u.exec(lines[i + 1] ?? "");
-        if (!before || !next || line.trim().length < longest * 0.7) continue;
+        if (!before || !next || !ocrLineWraps(line.trim().length, longest)) continue;
         const after = /^\p{Ll}+/u.exec(next[2]!)![0];
         const keep = compounds.has(`${before}-${after}`.toLowerCase());
         lines[i] = (keep ? line : line.slice(0, -1)) + next[2];

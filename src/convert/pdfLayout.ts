@@ -3086,6 +3086,14 @@ function escapeLineStarts(text: string): string {
 }
 
 /**
+ * ocrLineWraps: whether a line of tesseract's text (which gives no column edge) wraps on to the next:
+ * it reaches 0.7 of its paragraph's longest line, itself 40 characters or more.
+ */
+export function ocrLineWraps(length: number, longest: number): boolean {
+  return longest >= 40 && length >= longest * 0.7;
+}
+
+/**
  * formatOcrText shapes tesseract's text (paragraphs separated by blank lines) like the text layer:
  * wrapped lines joined, short all-caps lines as headings, bullets as list items.
  */
@@ -3100,8 +3108,8 @@ export function formatOcrText(text: string): string {
       blocks.push(heading(2, first.replace(/^[#\s]+/, "")));
       continue;
     }
-    const longest = Math.max(...lines.map((l) => l.length));
-    const asLines: LayoutLine[] = lines.map((l) => ({ text: l, x: 0, x2: l.length, y: 0, size: 0, wraps: l.length >= longest * 0.7 && longest >= 40 }));
+    const longest = lines.reduce((most, l) => Math.max(most, l.length), 0);
+    const asLines: LayoutLine[] = lines.map((l) => ({ text: l, x: 0, x2: l.length, y: 0, size: 0, wraps: ocrLineWraps(l.length, longest) }));
     let item: LayoutLine[] = [];
     const flushItem = () => {
       if (item.length) blocks.push(paragraphMarkdown(item));
