@@ -19,13 +19,10 @@
 import { escapeStrayMarkup, gfmTable, heading, joinBlocks } from "./markdown";
 import { type CodeBlock, codeBlock, codeMarkdown, codeRunEnd, continuesCode, joinCode, typewrittenPage } from "./pdfCode";
 import type { ColumnEdge, LayoutBlock, LayoutLine, PageLayout, PdfTextItem, RawLine, Segment } from "./pdfLayoutTypes";
-import { ARABIC, buildLines, dominantSize, median, NOTE_MARK, NOTE_MARK_START, repairArabic, SCRIPT_BASE, SCRIPT_TAG, SYMBOL_BULLET, tidyScripts } from "./pdfLines";
+import { ARABIC, buildLines, dominantSize, median, repairArabic, SCRIPT_TAG, SYMBOL_BULLET } from "./pdfLines";
+import { relabelNotes, resolveNoteMarks, takeEndnotes, takeFootnotes } from "./pdfNotes";
+import { blockText, isTheoremLabel, joinWrapped, LEADER_RUN, paragraphMarkdown, startsListItem } from "./pdfParagraphs";
 import { hasRule, type Rule, type RuledGrid, ruledGrids, type RuleDivider, ruleDividers } from "./pdfRules";
-
-const BULLET_START = /^([•◦▪▫‣●○■□➢►▸*+·–-])\s+(.*)$/s;
-const NUMBER_START = /^(\d{1,3})[.)]\s+(.*)$/s;
-/** startsListItem: the text opens with a bullet or an item number */
-const startsListItem = (text: string) => BULLET_START.test(text) || NUMBER_START.test(text);
 
 /**
  * SECTION_NUMBER: a numbered section title ("5.1 Hyper Parameter Optimization", "3 Results"): a
@@ -587,70 +584,6 @@ function looksTabular(rows: string[][]): boolean {
 
 function lineText(line: RawLine): string {
   return line.segs.map((seg) => seg.text).join(" ");
-}
-
-/** FOOTNOTE_TEXT: a footnote at the foot of a page: its label (raised or not), then its text */
-const FOOTNOTE_TEXT = /^(?:\u0002(\S+?)\u0003|(\d{1,3}|[*†‡§]))\s*(\S.*)$/s;
-
-/**
- * takeFootnotes finds the footnotes of a page: blocks in the lower part of the page, in a smaller
- * font than the page's text, whose lines start with a label that a raised reference on the page
- * uses. A block may hold several notes; lines without a label continue the note above.
- */
-function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: string; text: string; block: LayoutBlock }> {
-  const referenced = new Set<string>();
-  const sizes = new Map<number, number>();
-  for (const block of blocks) {
-    if (block.kind === "code") continue;
-    if (block.kind !== "text") {
-      for (const cell of block.rows.flat()) for (const match of cell.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
-      continue;
-    }
-    for (const line of block.lines) {
-      if (line.text.includes(NOTE_MARK_START)) for (const match of line.text.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
-      const key = Math.round(line.size * 2) / 2;
-      sizes.set(key, (sizes.get(key) ?? 0) + line.text.length);
-    }
-  }
-  if (!referenced.size) return [];
-  const body = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]![0];
-  const notes: Array<{ label: string; text: string; block: LayoutBlock }> = [];
-  for (const block of blocks) {
-    // Notes are set smaller than the body, or in its size with a raised label ("⁹One international foot = ...")
-    if (block.kind !== "text" || block.top < height * 0.5 || (block.size >= 0.92 * body && !block.lines[0]!.text.startsWith(NOTE_MARK_START))) continue;
-    const found: Array<{ label: string; text: string; block: LayoutBlock }> = [];
-    for (const line of block.lines) {
-      const match = FOOTNOTE_TEXT.exec(line.text);
-      const label = match ? (match[1] ?? match[2])! : "";
-      if (match && referenced.has(label)) found.push({ label, text: match[3]!, block });
-      else if (found.length) found[found.length - 1]!.text = joinWrapped(found[found.length - 1]!.text, line.text);
-      else break;
-    }
-    notes.push(...found);
-  }
-  for (const note of notes) note.text = note.text.replace(NOTE_MARK, "$1").trim();
-  return notes;
-}
-
-/**
- * resolveNoteMarks turns raised numbers into `[^label]` where the page has that footnote; else a
- * number set directly after a character is a superscript ("10<sup>22</sup>", "m<sup>2</sup>", or a
- * note whose text the page does not show), and one after a space or at the line start is plain.
- */
-function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
-  mapBlockTexts(blocks, (text) =>
-    text.includes(NOTE_MARK_START)
-      ? tidyScripts(text.replace(NOTE_MARK, (_, label: string, offset: number, whole: string) => (labels.has(label) ? `[^${label}]` : SCRIPT_BASE.test(whole.slice(Math.max(0, offset - 6), offset)) ? `<sup>${label}</sup>` : label)))
-      : text,
-  );
-}
-
-/** mapBlockTexts rewrites, in place, the text of every line and table cell of the blocks. */
-function mapBlockTexts(blocks: LayoutBlock[], map: (text: string) => string): void {
-  for (const block of blocks) {
-    if (block.kind === "text") for (const line of block.lines) line.text = map(line.text);
-    else if (block.kind === "table") block.rows = block.rows.map((row) => row.map(map));
-  }
 }
 
 /**
@@ -1604,8 +1537,6 @@ function joinWrappedHeader(rows: string[][], ys: number[], size: number): string
   return rows;
 }
 
-/** LEADER_RUN: four or more dots in a row, spaced or not: a leader to a form's box or a contents entry's page, never in a title */
-const LEADER_RUN = /(?:\.\s?){4,}/;
 /** LEADER_DOTS: a run of four or more dots (spaced or not) at a cell's end, or the whole cell */
 const LEADER_DOTS = /\s*(?:\.\s?){4,}$/;
 
@@ -2006,64 +1937,10 @@ function splitAtBookmarks(blocks: LayoutBlock[], bookmarks: Map<string, number[]
   return out;
 }
 
-/** ENDNOTE_MARK: a raised roman numeral, as LibreOffice and Word number endnotes (i, ii, ...), set after a character */
-const ENDNOTE_MARK = /<sup>([ivxlcdm]{1,6})<\/sup>/g;
-/** ENDNOTE_TEXT: an endnote's line: its roman label, then its text from a letter ("i   Les apparences sont trompeuses !") */
-const ENDNOTE_TEXT = /^([ivxlcdm]{1,6})\s+(\p{L}.*)$/su;
-
-/**
- * takeEndnotes finds the endnotes of a document, which are printed after its text (on a page of
- * their own), not at the foot of the page that refers to them: a text block, after a block that
- * raises a roman mark (ENDNOTE_MARK) and in its size or smaller, whose lines start with such a
- * mark's label unraised, each note's further lines continuing it. The blocks are taken out and
- * their notes added to their page's (shown at the end like its footnotes); the marks become
- * `[^label]`. In place on `pages`' blocks and notes.
- */
-function takeEndnotes(pages: PageLayout[]): void {
-  // each raised roman label, with the size of the text it is raised in (the first time)
-  const marks = new Map<string, number>();
-  const found = new Set<string>();
-  for (const page of pages) {
-    const notes: Array<{ label: string; text: string }> = [];
-    page.blocks = page.blocks.filter((block) => {
-      if (block.kind !== "text") return true;
-      const first = ENDNOTE_TEXT.exec(block.lines[0]!.text)?.[1];
-      const size = first === undefined ? undefined : marks.get(first);
-      if (size !== undefined && block.size <= size + 0.5 && !found.has(first!)) {
-        const taken: Array<{ label: string; text: string }> = [];
-        for (const line of block.lines) {
-          const match = ENDNOTE_TEXT.exec(line.text);
-          if (match && marks.has(match[1]!) && !found.has(match[1]!)) {
-            taken.push({ label: match[1]!, text: match[2]!.trim() });
-            found.add(match[1]!);
-          } else {
-            taken[taken.length - 1]!.text = joinWrapped(taken[taken.length - 1]!.text, line.text);
-          }
-        }
-        notes.push(...taken);
-        return false;
-      }
-      for (const line of block.lines) for (const match of line.text.matchAll(ENDNOTE_MARK)) if (!marks.has(match[1]!)) marks.set(match[1]!, block.size);
-      return true;
-    });
-    if (notes.length) page.notes = [...(page.notes ?? []), ...notes];
-  }
-  if (found.size) mapBlockTexts(pages.flatMap((page) => page.blocks), (text) => text.replace(ENDNOTE_MARK, (whole, label: string) => (found.has(label) ? `[^${label}]` : whole)));
-}
-
-function relabelNotes(blocks: LayoutBlock[], renamed: Map<string, string>): void {
-  mapBlockTexts(blocks, (text) => text.replace(/\[\^([^\]\s]+)\]/g, (whole, label: string) => (renamed.has(label) ? `[^${renamed.get(label)}]` : whole)));
-}
-
 /** imageTextQuote shows OCR text of a picture as a quote, marked so readers know where it came from. */
 function imageTextQuote(text: string): string {
   const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
   return lines.map((line, i) => `> ${i === 0 ? "[Image text] " : ""}${line}`).join("\n");
-}
-
-function blockText(block: LayoutBlock): string {
-  if (block.kind === "code") return block.lines.map((l) => l.text).join("\n");
-  return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : joinLines(block.lines.map((l) => l.text));
 }
 
 /** RUNNING_SHARE: a block repeating at the same place on this share of the pages is running (odd and even pages may differ) */
@@ -2272,28 +2149,6 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return !PAGE_NUMBER.test(lines[1]!.text.trim());
   const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
   return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.5 * line.size);
-}
-
-/**
- * THEOREM_LABEL: the label of a numbered theorem-like environment as LaTeX papers, lecture notes and
- * manuals set it in bold at the start of its paragraph, on the paragraph's first line or on a line of
- * its own ("Definition 8", "Beispiel 9 (diskrete Metrik)", "Lemma 2.1.", "Proof."): part of the
- * paragraph, not a section heading. The environments' names in English, German, French, Spanish and
- * Italian; a number is needed but for a proof (unnumbered by custom), so that a title "Example" or
- * "Remarks" over a manual's section stays one.
- */
-const THEOREM_LABEL = new RegExp(
-  String.raw`^(?:(?:definition|theorem|lemma|proposition|corollary|remark|example|claim|conjecture|exercise|observation|notation|assumption|axiom|fact|problem|` +
-    String.raw`satz|beispiel|bemerkung|folgerung|korollar|hilfssatz|aufgabe|beobachtung|` +
-    String.raw`définition|théorème|lemme|corollaire|exemple|remarque|` +
-    String.raw`definición|teorema|lema|corolario|ejemplo|observación|definizione|esempio|osservazione)\s+(?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})*|proof|beweis|preuve|démonstration|demostración|dimostrazione)` +
-    String.raw`\.?(?:\s*\([^()]{1,80}\))?[.:]?$`,
-  "iu",
-);
-
-/** isTheoremLabel: a line that is a theorem-like environment's label (see THEOREM_LABEL), footnote marks and scripts aside */
-function isTheoremLabel(text: string): boolean {
-  return THEOREM_LABEL.test(text.replace(NOTE_MARK, "").replace(/\[\^[^\]]+\]/g, "").replace(SCRIPT_TAG, "").trim());
 }
 
 /** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
@@ -2645,143 +2500,4 @@ function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRanks, bol
 
 function isListItem(markdown: string): boolean {
   return /^\s*(?:- |\d+\. )/.test(markdown);
-}
-
-/**
- * BROKEN_AT_END: a line ending in a word or code broken at a hyphen ("Nonpharma-", "a3f6004b-6f4f-"):
- * it goes on in the next line even when it stops short of its column's edge (a narrow text box, a
- * reference list's hanging indent), which no line a writer ends on purpose does.
- */
-const BROKEN_AT_END = /[\p{L}\p{N}]-$/u;
-
-/**
- * paragraphMarkdown joins a block's lines: wrapped lines with a space (or without the hyphen of a
- * word broken at the line end), lines that end early on a line of their own, and a theorem-like
- * label in bold (see THEOREM_LABEL) on its own line in bold. A leading bullet or number makes it a
- * list item.
- */
-function paragraphMarkdown(lines: LayoutLine[]): string {
-  // the document's own markup characters escaped over the whole paragraph (an emphasis may span lines), before the label's
-  const texts = escapeStrayMarkup(lines.map((line) => line.text).join("\n")).split("\n");
-  const ends = contentsEntryEnds(texts);
-  if (ends) {
-    // each entry apart, its lines joined as a paragraph's, its leader one separator
-    return ends.map((end, k) => escapeLineStarts(joinBlockLines(lines.slice((ends[k - 1] ?? -1) + 1, end + 1), texts.slice((ends[k - 1] ?? -1) + 1, end + 1)).replace(CONTENTS_ENTRY_LEADER, " ... "))).join("\n\n");
-  }
-  const text = joinBlockLines(lines, texts);
-  const bullet = BULLET_START.exec(text);
-  if (bullet) return `- ${bullet[2]}`;
-  const numbered = NUMBER_START.exec(text);
-  if (numbered) return `${numbered[1]}. ${numbered[2]}`;
-  return escapeLineStarts(text);
-}
-
-/** joinBlockLines joins lines (their `texts` as escaped) as paragraphMarkdown says: wrapped ones by joinWrapped, others on lines of their own */
-function joinBlockLines(lines: LayoutLine[], texts: string[]): string {
-  let text = "";
-  // a theorem-like label in bold on a line of its own keeps its weight and its line: "**Definition 8**" over its text
-  const isLabel = (line: LayoutLine | undefined) => line?.bold === true && isTheoremLabel(line.text);
-  for (let i = 0; i < lines.length; i++) {
-    const line = isLabel(lines[i]) ? `**${texts[i]}**` : texts[i]!;
-    if (i === 0) text = line;
-    else if ((lines[i - 1]!.wraps || BROKEN_AT_END.test(texts[i - 1]!)) && !isLabel(lines[i]) && !isLabel(lines[i - 1])) text = joinWrapped(text, line);
-    else text += `\n${line}`;
-  }
-  return text;
-}
-
-/** CONTENTS_ENTRY_LEADER: the leader that ends a contents entry's line, to its page number ("1.1. Title Two........3", "Preface ..... vii") */
-const CONTENTS_ENTRY_LEADER = new RegExp(String.raw`\s*${LEADER_RUN.source}\s*(?=(?:\d{1,4}|[ivxlcdm]{1,6})$)`, "u");
-
-/**
- * contentsEntryEnds: where the entries of a table of contents' block end (line indices), each at a
- * leader to its page number (an entry's title may wrap over lines before it): the lines of entries,
- * which reach the column's edge as wrapped prose does, are not one paragraph. Null when the block
- * holds no entry or lines after the last one.
- */
-function contentsEntryEnds(texts: string[]): number[] | null {
-  const ends = texts.flatMap((text, i) => (CONTENTS_ENTRY_LEADER.test(text) ? [i] : []));
-  return ends.length && ends[ends.length - 1] === texts.length - 1 ? ends : null;
-}
-
-/**
- * joinWrapped appends a wrapped line: a word hyphenated at the line end is joined ("lever-" + "age"
- * -> "leverage"); a hyphen before a capital or a digit is a real one and stays, without a space
- * ("Next-" + "Gen" -> "Next-Gen"); otherwise the lines are joined with a space.
- */
-export function joinWrapped(text: string, next: string): string {
-  // Only the tail is searched: `text` is the paragraph so far, and a regex over all of it per line is quadratic.
-  const before = text.endsWith("-") ? /([\p{L}\p{N}]+)-$/u.exec(text.slice(-64))?.[1] : undefined;
-  if (before === undefined) return `${text} ${next}`;
-  const after = /^[\p{L}\p{N}]+/u.exec(next)?.[0] ?? "";
-  // codes and identifiers ("49e168b7-d2ae", "COVID-19") keep their hyphens
-  if (/\p{N}/u.test(before) || /\p{N}/u.test(after)) return after ? text + next : `${text} ${next}`;
-  if (/\p{Ll}$/u.test(before) && /^\p{Ll}/u.test(after)) return text.slice(0, -1) + next;
-  if (/^\p{Lu}/u.test(after)) return text + next;
-  return `${text} ${next}`;
-}
-
-/** JOIN_TAIL: characters of the text so far that joinLines hands joinWrapped (it reads the last 64). */
-const JOIN_TAIL = 128;
-
-/**
- * joinLines joins lines one after the other as joinWrapped does, giving joinWrapped only the tail of
- * the text so far: on a block of hundreds of lines, reading the whole text at each line was quadratic.
- */
-export function joinLines(lines: readonly string[]): string {
-  const done: string[] = [];
-  let tail = "";
-  for (const line of lines) {
-    tail = tail ? joinWrapped(tail, line) : line;
-    if (tail.length > 4 * JOIN_TAIL) {
-      done.push(tail.slice(0, -JOIN_TAIL));
-      tail = tail.slice(-JOIN_TAIL);
-    }
-  }
-  return done.join("") + tail;
-}
-
-/** escapeLineStarts keeps text that merely looks like markdown syntax at a line start literal. */
-function escapeLineStarts(text: string): string {
-  // an item number's escape goes before its dot ("1\. Title": a backslash before a digit is no escape)
-  return text.replace(/^(\s*)([#>]|[-+*](?=\s)|\|)/gm, "$1\\$2").replace(/^(\s*\d+)([.)])(?=\s)/gm, "$1\\$2");
-}
-
-/**
- * ocrLineWraps: whether a line of tesseract's text (which gives no column edge) wraps on to the next:
- * it reaches 0.7 of its paragraph's longest line, itself 40 characters or more.
- */
-export function ocrLineWraps(length: number, longest: number): boolean {
-  return longest >= 40 && length >= longest * 0.7;
-}
-
-/**
- * formatOcrText shapes tesseract's text (paragraphs separated by blank lines) like the text layer:
- * wrapped lines joined, short all-caps lines as headings, bullets as list items.
- */
-export function formatOcrText(text: string): string {
-  const blocks: string[] = [];
-  for (const para of text.split(/\n\s*\n/)) {
-    const lines = para.split("\n").map((l) => l.trim()).filter(Boolean);
-    if (!lines.length) continue;
-    const first = lines[0]!;
-    const letters = first.replace(/[^\p{L}]/gu, "");
-    if (lines.length === 1 && first.length <= 60 && letters.length >= 4 && letters === letters.toUpperCase() && !/[.,;]$/.test(first)) {
-      blocks.push(heading(2, first.replace(/^[#\s]+/, "")));
-      continue;
-    }
-    const longest = lines.reduce((most, l) => Math.max(most, l.length), 0);
-    const asLines: LayoutLine[] = lines.map((l) => ({ text: l, x: 0, x2: l.length, y: 0, size: 0, wraps: ocrLineWraps(l.length, longest) }));
-    let item: LayoutLine[] = [];
-    const flushItem = () => {
-      if (item.length) blocks.push(paragraphMarkdown(item));
-      item = [];
-    };
-    for (const line of asLines) {
-      if (startsListItem(line.text)) flushItem();
-      item.push(line);
-    }
-    flushItem();
-  }
-  return joinBlocks(blocks);
 }
