@@ -2,16 +2,20 @@
  * Layout analysis for PDF text: pure functions, no pdf.js. The worker side (pdfText.ts) turns each
  * page's positioned text items into a PageLayout (lines -> columns -> blocks and tables) with
  * `analyzePage`; the converter (pdf.ts) then renders all pages at once with `renderPages`, because
- * running headers, the body font size and the heading ranks are facts of the whole document.
+ * running headers, the body font size and the heading ranks are facts of the whole document. This
+ * file is the entry: each stage lives in its own module (src/convert/README.md has the table).
  *
- *   analyzePage: items -> lines (segments split at cell-sized gaps; raised small numbers marked as
- *                footnote references) -> parts (a drawn rule dividing two parts of the page: Form
- *                4868's Part I | Part II) -> columns (a gutter) -> tables (aligned cells, wrapped cells)
- *                and text blocks -> the page's footnotes taken out
- *   renderPages: running headers/footers dropped -> body size from prose -> headings (size rank,
- *                then section numbering, then bold in the body's size; not a page's main size,
- *                bullets or a paper's front matter) -> paragraphs and tables
- *                joined across pages, nested lists -> footnotes at the end
+ *   analyzePage: items -> text in ruled grids (pdfRuledTables.ts) -> lines (pdfLines.ts: segments
+ *                split at cell-sized gaps; raised small numbers marked as footnote references)
+ *                -> parts (pdfReadingOrder.ts: a drawn rule dividing two parts of the page: Form
+ *                4868's Part I | Part II) -> columns (a gutter) -> tables (pdfTables.ts: aligned
+ *                cells, wrapped cells) and text blocks (pdfBlocks.ts) -> the page's footnotes taken
+ *                out (pdfNotes.ts)
+ *   renderPages: running headers/footers dropped (pdfRunningHeaders.ts) -> body size from prose
+ *                -> headings (pdfHeadings.ts: size rank, then section numbering, then bold in the
+ *                body's size; not a page's main size, bullets or a paper's front matter)
+ *                -> paragraphs (pdfParagraphs.ts) and tables joined across pages, nested lists
+ *                -> footnotes at the end
  *
  * Coordinates are PDF points (1/72 inch) with the origin at the top left of the page; `y` of a text
  * item or line is its baseline.

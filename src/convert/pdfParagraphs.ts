@@ -9,6 +9,7 @@ import { escapeStrayMarkup, heading, joinBlocks } from "./markdown";
 import type { LayoutBlock, LayoutLine } from "./pdfLayoutTypes";
 import { NOTE_MARK, SCRIPT_TAG } from "./pdfLines";
 
+/** BULLET_START, NUMBER_START: a bullet or an item number opening a text, then the item's text */
 const BULLET_START = /^([•◦▪▫‣●○■□➢►▸*+·–-])\s+(.*)$/s;
 const NUMBER_START = /^(\d{1,3})[.)]\s+(.*)$/s;
 /** startsListItem: the text opens with a bullet or an item number */
@@ -17,6 +18,7 @@ export const startsListItem = (text: string) => BULLET_START.test(text) || NUMBE
 /** LEADER_RUN: four or more dots in a row, spaced or not: a leader to a form's box or a contents entry's page, never in a title */
 export const LEADER_RUN = /(?:\.\s?){4,}/;
 
+/** blockText: a block's text on one line (a table's cells spaced, a listing's lines apart) */
 export function blockText(block: LayoutBlock): string {
   if (block.kind === "code") return block.lines.map((l) => l.text).join("\n");
   return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : joinLines(block.lines.map((l) => l.text));

@@ -6,6 +6,7 @@
 import type { LayoutBlock, PageLayout } from "./pdfLayoutTypes";
 import { blockText } from "./pdfParagraphs";
 
+/** PAGE_NUMBER: a line that is a page number alone ("12", "Page 3 of 10", "- iv -") */
 export const PAGE_NUMBER = /^(?:page\s*)?[-–—(]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
 
 /** RUNNING_SHARE: a block repeating at the same place on this share of the pages is running (odd and even pages may differ) */
