@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { repairArabic } from "../src/convert/pdfLayout";
+import { repairArabic } from "../src/convert/pdfLines";
 import { makePdfFixtures } from "./helpers/pdfFixtures";
 import { typesetPdf, type TypesetRun } from "./helpers/typesetPdf";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertPdf } from "../src/convert/pdf";
-import { formatOcrText, joinWrapped } from "../src/convert/pdfLayout";
+import { formatOcrText, joinWrapped } from "../src/convert/pdfParagraphs";
 import { WorkerPool } from "../src/pool";
 import { Tesseract } from "../src/tools/tesseract";
 import { convertContext } from "./helpers/convert";

@@ -10,7 +10,9 @@
  *   it holds exactly the OCR's words and shows a heading or a table the flat text does not.
  */
 import type { OcrResult, OcrWord } from "../tools/types";
-import { analyzePage, ocrLineWraps, renderPages, type PageLayout, type PdfTextItem } from "./pdfLayout";
+import { analyzePage, renderPages } from "./pdfLayout";
+import type { PageLayout, PdfTextItem } from "./pdfLayoutTypes";
+import { ocrLineWraps } from "./pdfParagraphs";
 import type { Rule } from "./pdfRules";
 
 /**

@@ -24,7 +24,8 @@ import * as pdfjsModule from "../../node_modules/pdf.js-extract/lib/pdfjs/pdf.mj
 import { fileURLToPath } from "node:url";
 import { isCompiled } from "../runtime/embedded";
 import { isMonoFont } from "./pdfCode";
-import { analyzePage, type OutlineEntry, type PageLayout, type PdfTextItem } from "./pdfLayout";
+import { analyzePage, type OutlineEntry } from "./pdfLayout";
+import type { PageLayout, PdfTextItem } from "./pdfLayoutTypes";
 import { pageBatches } from "./pdfBatches";
 import { rulesFromOperators } from "./pdfRules";
 

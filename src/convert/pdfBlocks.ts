@@ -1,0 +1,166 @@
+/**
+ * Blocks of one column of a PDF page: its lines -> tables (pdfTables.ts), code listings
+ * (pdfCode.ts) and text blocks (`textBlocks`: a new block at a wider line gap, a size change, a
+ * list item, a section title or a caption; `continuesInto` decides a wrapped line).
+ */
+import { codeBlock, codeRunEnd } from "./pdfCode";
+import { CAPTION, isSectionTitle } from "./pdfHeadings";
+import type { LayoutBlock, LayoutLine, RawLine } from "./pdfLayoutTypes";
+import { dominantSize, median } from "./pdfLines";
+import { startsListItem } from "./pdfParagraphs";
+import { headerBandAbove, tableFrom, tableRunEnd } from "./pdfTables";
+
+/** JUSTIFIED_GAP_EM: the widest gap between the segments of a justified line of prose, in font sizes. */
+const JUSTIFIED_GAP_EM = 2.5;
+
+/**
+ * joinJustified makes one segment of each line that fills the column's width with gaps no wider
+ * than a stretched word space: justified prose in a narrow column, not the cells of a table row.
+ */
+function joinJustified(lines: RawLine[]): RawLine[] {
+  if (lines.length < 3 || lines.every((line) => line.segs.length < 2)) return lines;
+  const left = Math.min(...lines.map((l) => l.segs[0]!.x));
+  const right = columnRightEdge(lines);
+  return lines.map((line) => {
+    if (line.segs.length < 2) return line;
+    const first = line.segs[0]!;
+    const last = line.segs[line.segs.length - 1]!;
+    if (first.x - left > line.size || right - last.x2 > line.size || last.x2 - first.x < 0.85 * (right - left)) return line;
+    for (let i = 1; i < line.segs.length; i++) if (line.segs[i]!.x - line.segs[i - 1]!.x2 > JUSTIFIED_GAP_EM * line.size) return line;
+    // a row of label and figures; or of figures mostly (a table of typewriter spacing fills the width too)
+    const figures = line.segs.filter((seg) => !/\p{L}{2}/u.test(seg.text)).length;
+    if ((line.segs.length <= 3 && figures > 0) || 2 * figures >= line.segs.length) return line;
+    const text = line.segs.map((seg) => seg.text).join(" ");
+    return { ...line, segs: [{ text, x: first.x, x2: last.x2, size: line.size }] };
+  });
+}
+
+/** columnBlocks splits the lines of one column into tables and text blocks. */
+export function columnBlocks(columnLines: RawLine[], pageWidth: number): LayoutBlock[] {
+  const blocks: LayoutBlock[] = [];
+  const lines = joinJustified(columnLines);
+  const rightEdge = columnRightEdge(lines);
+  const body = dominantSize(lines.map((line) => [line.size, line.segs.reduce((sum, seg) => sum + seg.text.length, 0)]));
+  let pending: RawLine[] = [];
+  const flushText = () => {
+    blocks.push(...textBlocks(pending, rightEdge));
+    pending = [];
+  };
+  let i = 0;
+  while (i < lines.length) {
+    // A listing in a monospace face is code, whatever its columns or markers (pdfCode.ts).
+    const codeEnd = codeRunEnd(lines, i, body, pageWidth);
+    if (codeEnd > i) {
+      flushText();
+      blocks.push(codeBlock(lines.slice(i, codeEnd)));
+      i = codeEnd;
+      continue;
+    }
+    const { end, wrapped } = tableRunEnd(lines, i);
+    if (end - i >= 2) {
+      // A header band above the table's first row (labels centred over the columns they span, in
+      // one row or several, and the stub's label beside them) belongs to the table.
+      const band = headerBandAbove(pending, lines.slice(i, end));
+      const start = i - band;
+      const table = tableFrom(lines.slice(start, end), new Set([...wrapped].map((w) => w - start)));
+      if (table === "form") {
+        // A form's fields are text, all of them: no table starts on one of its later lines.
+        pending.push(...lines.slice(i, end));
+        i = end;
+        continue;
+      }
+      if (table) {
+        pending.splice(pending.length - band, band);
+        flushText();
+        blocks.push(table);
+        i = end;
+        continue;
+      }
+    }
+    pending.push(lines[i]!);
+    i++;
+  }
+  flushText();
+  return blocks;
+}
+
+function columnRightEdge(lines: RawLine[]): number {
+  const ends = lines.map((l) => l.segs[l.segs.length - 1]!.x2).sort((a, b) => a - b);
+  return ends.length ? ends[Math.floor(ends.length * 0.9)] ?? ends[ends.length - 1]! : 0;
+}
+
+/** lineSpacing is the usual distance between baselines in a column (double spacing doubles it). */
+function lineSpacing(lines: RawLine[]): number {
+  const gaps: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const gap = lines[i]!.y - lines[i - 1]!.y;
+    if (gap > 0 && Math.abs(lines[i]!.size - lines[i - 1]!.size) < 0.5) gaps.push(gap);
+  }
+  return gaps.length >= 3 ? median(gaps) : 0;
+}
+
+/**
+ * continuesInto says whether `line` wraps into `next`: `next` starts at the column's left edge and
+ * its first word would not have fitted in the space left at the end of `line` (so a short line,
+ * or a centred one, keeps its line break).
+ */
+function continuesInto(line: LayoutLine, next: LayoutLine, leftEdge: number, rightEdge: number): boolean {
+  if (next.x - leftEdge > next.size) return false;
+  const firstWord = next.text.split(" ")[0] ?? "";
+  const slack = rightEdge - line.x2;
+  return slack < Math.max(line.size, (firstWord.length + 1) * 0.5 * line.size);
+}
+
+/**
+ * textBlocks groups lines into paragraphs: a new block starts at a wide vertical gap, a change of
+ * font size, or a list marker; a line that reaches the column's right edge wraps into the next.
+ */
+function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
+  const leftEdge = lines.length ? Math.min(...lines.map((l) => l.segs[0]!.x)) : 0;
+  const spacing = lineSpacing(lines);
+  const blocks: LayoutBlock[] = [];
+  let current: LayoutLine[] = [];
+  const flush = () => {
+    if (!current.length) return;
+    const sizes = current.map((l) => l.size);
+    blocks.push({ kind: "text", lines: current, size: median(sizes), top: current[0]!.y - current[0]!.size, bottom: current[current.length - 1]!.y });
+    current = [];
+  };
+  let prevSegs = 0;
+  for (const raw of lines) {
+    const text = (raw.rtl ? [...raw.segs].reverse() : raw.segs).map((s) => s.text).join(" ");
+    const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false, ...(raw.bold ? { bold: true } : {}) };
+    const prev = current[current.length - 1];
+    const prevCells = prevSegs >= 2 && raw.segs.length >= 2;
+    prevSegs = raw.segs.length;
+    const listStart = startsListItem(text);
+    // A list item's wrapped lines hang at its text, right of its marker; a line left of its marker ends it.
+    let leavesItem = false;
+    if (prev) {
+      const item = current[0]!;
+      const inItem = startsListItem(item.text);
+      const hanging = !listStart && inItem && line.x > item.x && line.x - item.x <= 4 * line.size;
+      leavesItem = inItem && line.x < item.x - 0.5 * line.size;
+      // Lines of separate cells (a form's labels over its values, left as text) keep their line break.
+      prev.wraps = !leavesItem && !prevCells && continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
+    }
+    if (prev) {
+      const em = Math.max(prev.size, line.size);
+      const gap = line.y - prev.y;
+      const sizeChange = Math.abs(prev.size - line.size) > 0.12 * em;
+      // A numbered section title is a block of its own, even in the body's font and spacing.
+      const sectionEdge = (!prev.wraps && isSectionTitle(text)) || (current.length === 1 && !prev.wraps && isSectionTitle(prev.text));
+      // So is a line all in bold above a paragraph that is not (a heading in the body's size), and
+      // a bold line a paragraph's gap below another (headings in a document of wide line spacing).
+      const boldEdge = (!prev.wraps && !line.bold && current.every((l) => l.bold)) || (prev.bold && line.bold && gap > 1.6 * em);
+      // A caption set in bold ("TABLE 6" over its title's lines, in another size, at line spacing:
+      // a bold label further below is a figure's) is one paragraph.
+      const caption = CAPTION.test(current[0]!.text) && current.every((l) => l.bold) && line.bold && gap > 0 && gap <= 1.35 * em && !listStart;
+      if (caption) prev.wraps = true;
+      else if (gap > Math.max(1.6 * em, 1.3 * spacing) || gap < 0 || sizeChange || listStart || sectionEdge || boldEdge || leavesItem) flush();
+    }
+    current.push(line);
+  }
+  flush();
+  return blocks;
+}

@@ -1,0 +1,426 @@
+/**
+ * Headings in PDF text, decided over the whole document (renderPages calls these once the running
+ * headers are dropped and the body's size is known):
+ *
+ *   isHeadingCandidate (one short title line; not a caption, a bullet, a leader line or a labelled figure)
+ *     -> headingLevels (ranks by size larger than the body; numbered sections in the body's size
+ *        ranked by depth, `sectionDepth`; not a page's main size, `pageBodyBlocks`; not a paper's
+ *        front matter, `frontMatter`)
+ *     -> boldHeadings (bold in about the body's size), fieldValues and brokenLabels (a form's values
+ *        and labels: no headings), contentsTitles (entries of a table of contents)
+ *     -> headingLevel (the level of one block), headingText (note marks made plain)
+ *
+ * SECTION_NUMBER, PAPER_SECTION and CAPTION are read by the table and block stages too: a numbered
+ * title or a caption is no row of a table and starts a new block.
+ */
+import type { LayoutBlock, LayoutLine, PageLayout } from "./pdfLayoutTypes";
+import { SCRIPT_TAG, SYMBOL_BULLET } from "./pdfLines";
+import { blockText, isTheoremLabel, LEADER_RUN, startsListItem } from "./pdfParagraphs";
+import { PAGE_NUMBER } from "./pdfRunningHeaders";
+
+/**
+ * SECTION_NUMBER: a numbered section title ("5.1 Hyper Parameter Optimization", "3 Results"): a
+ * number of two or more levels, or one level without a dot (which "1. Buy milk" list items have).
+ */
+export const SECTION_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2})+\.?|\d{1,2}|[A-Z](?:\.\d{1,2})+\.?)\s+\p{Lu}/u;
+/**
+ * PAPER_SECTION: the unnumbered sections of papers and reports, which are often set in the body's
+ * size, alone on their line (in bold, which only a font's name tells, and not every font's does).
+ */
+const PAPER_SECTION = /^(?:abstract|summary|introduction|related work|background|conclusions?|discussion|acknowledge?ments?|references|bibliography|appendix(?: [A-Z])?)$/i;
+/** isSectionTitle: a line that reads as a section title in the body's font */
+export const isSectionTitle = (text: string) => SECTION_NUMBER.test(text) || PAPER_SECTION.test(text);
+
+/** NOTE_LIKE_SUP: a superscript that reads as a note or affiliation mark ("1", "2,3", "1*", "a", "†") */
+const NOTE_LIKE_SUP = /<sup>((?:\d{1,3}|[a-z]|[*†‡§])(?:[,–-](?:\d{1,3}|[a-z]))*[*†‡§]?)<\/sup>/g;
+
+/**
+ * headingText: a heading's note and affiliation marks without a page footnote (an article title's
+ * authors "Duah¹*, Theurer²,³") are plain, spaced from their word, so the heading reads as a title;
+ * other scripts ("CO₂", "m²") stay.
+ */
+export function headingText(text: string): string {
+  return text.includes("<sup>") ? text.replace(NOTE_LIKE_SUP, " $1").replace(/ {2,}/g, " ") : text;
+}
+
+/**
+ * sectionDepth is the numbering depth of a one-line block in the body's font that reads as a
+ * numbered section title ("5.1 Hyper Parameter Optimization" -> 2), or 0: short, no sentence
+ * punctuation at the end, no page number at the end (a table of contents line).
+ */
+function sectionDepth(block: LayoutBlock, body: number): number {
+  if (block.kind !== "text" || block.rendered || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
+  const text = block.lines[0]!.text;
+  if (PAPER_SECTION.test(text)) return 1;
+  if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text)) return 0;
+  const number = text.split(" ")[0]!;
+  const words = text.split(" ").length - 1;
+  if (words < 1 || words > 12 || (!number.includes(".") && words > 8)) return 0;
+  return number.replace(/\.$/, "").split(".").length;
+}
+
+/** CAPTION: a table's or figure's caption label ("Table 2.3:", "TABLE 6", "Figure 1.", "Exhibit B.4"), which is not a section heading */
+export const CAPTION = /^(?:table|tab\.|figure|fig\.|exhibit|chart)\s+[A-Z]?[\dIVXL]+(?:[.-]\d+)*\b/i;
+/** SECTION_LABEL: a line that names a part of a document, whose title follows on the next line ("SECTION III", "Chapter 2", "Appendix A") */
+const SECTION_LABEL = /^(?:section|chapter|part|appendix|annex|article|book)\s+(?:\d{1,3}|[IVXLC]{1,6}|[A-Z])\.?$/i;
+
+/**
+ * oneTitle: the block's lines read as one title: each wraps into the next; or two or three lines
+ * broken by hand, centred on one axis (not starting at one left edge), or a section label over
+ * its title ("SECTION III" / "Age-adjustment and trends analyses").
+ */
+function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
+  const lines = block.lines;
+  if (lines.slice(0, -1).every((line) => line.wraps)) return true;
+  if (lines.length > 3) return false;
+  if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return !PAGE_NUMBER.test(lines[1]!.text.trim());
+  const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
+  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.5 * line.size);
+}
+
+/** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
+const SYMBOL_BULLET_START = /^[•◦▪▫‣●○■□➢►▸]\s/u;
+
+/** LABELLED_FIGURE: a label in words, a colon and a figure (an amount with its currency), as an invoice's total in large print is ("Total Amount Without VAT: 300,00 EUR", "Gesamtbetrag: 571,04 €"): a value, not a title (a time of day, "14:30:22", is no label) */
+const LABELLED_FIGURE = /^[^:]*\p{L}\)?\s?:\s*[-+−]?(?:[$€£]\s?)?\d[\d.,\u00a0\u2009 ]*(?:\s?(?:[A-Z]{3}|[$€£%]))?$/u;
+
+/**
+ * isHeadingCandidate: a block in a size larger than the body's that reads as one title: up to three
+ * lines, or up to six short ones that each wrap into the next (a paper's long title), and not a
+ * caption, a bulleted item or a labelled figure.
+ */
+function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<LayoutBlock, { kind: "text" }> {
+  if (block.kind !== "text" || body <= 0 || block.rendered) return false;
+  // 1.1: a slide title over its bullets (36 over 32 pt), Word's Heading 3 over its body (12 over 11 pt)
+  if (block.size < body * 1.1 || block.size < body + 1) return false;
+  const text = blockText(block);
+  const letters = text.replace(/[^\p{L}]/gu, "").length;
+  const wrapped = block.lines.slice(0, -1).every((line) => line.wraps);
+  // a long title in display type has short lines (60 characters a line at most; a form's line that wraps is longer)
+  const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
+  if ((block.lines.length > 3 || text.length > 200) && !long) return false;
+  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text) || LABELLED_FIGURE.test(text)) return false;
+  return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text);
+}
+
+/**
+ * pageBodyBlocks: the text blocks set in the size that carries most of their page's text, on pages
+ * of text only (no table), none of it in the document's body size, and two blocks or more in that
+ * size (a slide whose words are all in 18 pt, in a deck whose notes are in 9): they are the page's
+ * body, not headings over it. A page of one large line (a title slide) keeps it; a page with tables
+ * or text in the body's size (an invoice's labels beside its tables) is ranked by the document's body.
+ */
+function pageBodyBlocks(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    if (blocks.some((block) => block.kind === "table" || Math.abs(block.size - body) <= 0.6)) continue;
+    const weight = new Map<number, number>();
+    for (const block of blocks) {
+      const key = Math.round(block.size * 2) / 2;
+      weight.set(key, (weight.get(key) ?? 0) + blockText(block).replace(/\s/g, "").length);
+    }
+    let main = 0;
+    let mainWeight = -1;
+    for (const [size, w] of weight) if (w > mainWeight) [main, mainWeight] = [size, w];
+    const atMain = blocks.filter((block) => block.kind === "text" && Math.abs(block.size - main) <= 0.6);
+    if (atMain.length >= 2) for (const block of atMain) found.add(block);
+  }
+  return found;
+}
+
+/** FIELD_LABEL_CHARS: the longest a form's field label is */
+const FIELD_LABEL_CHARS = 40;
+
+/**
+ * fieldValues: the values of a form's fields set larger than the body under their labels (a
+ * payment slip's "Payable by" in 8 pt bold over the payer's name in 10 pt, "Currency Amount" over
+ * "CHF 99.50"): a block in a heading's size whose block just before is its label: one short line,
+ * bold, in a smaller size, starting at the value's left edge (within half the value's size) and
+ * no more than half the value's size above it. A section's title sits further from what is above it.
+ */
+export function fieldValues(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    const onPage: LayoutBlock[] = [];
+    for (let i = 1; i < blocks.length; i++) {
+      const [label, value] = [blocks[i - 1]!, blocks[i]!];
+      if (label.kind !== "text" || value.kind !== "text" || label.lines.length !== 1 || !isHeadingCandidate(value, body)) continue;
+      const line = label.lines[0]!;
+      if (!line.bold || label.size > value.size - 0.6 || line.text.length > FIELD_LABEL_CHARS) continue;
+      if (Math.abs(line.x - value.lines[0]!.x) <= 0.5 * value.size && value.top >= label.bottom - 1 && value.top - label.bottom <= 0.5 * value.size) onPage.push(value);
+    }
+    // a form has fields: one such pair alone is a chapter's label over its title ("CHAPTER 3" over "Methods")
+    if (onPage.length >= FIELD_MIN_PAIRS) for (const value of onPage) found.add(value);
+  }
+  return found;
+}
+
+/** FIELD_MIN_PAIRS: a page shows a form's fields when it has at least this many labels over values */
+const FIELD_MIN_PAIRS = 2;
+
+/**
+ * brokenLabels: a label set larger than the body and broken over lines, each line a block of its own
+ * (a tax form's margin "Payments," / "Credits," / "and Tax" beside its numbered lines, which come between
+ * them in reading order): a one-line candidate ending in a comma goes on, so it is no title, nor is the
+ * candidate that goes on from it: the same size, at its left edge, on the next line (within half its
+ * size under it).
+ */
+export function brokenLabels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const candidates = page.blocks.filter((block) => !removed.has(block) && isHeadingCandidate(block, body));
+    for (const first of candidates) {
+      let part = first;
+      while (part.kind === "text" && part.lines.length === 1 && blockText(part).trimEnd().endsWith(",")) {
+        found.add(part);
+        const above = part;
+        const next = candidates.find(
+          (block) =>
+            block.kind === "text" &&
+            !found.has(block) &&
+            Math.abs(block.size - above.size) <= 0.6 &&
+            Math.abs(block.lines[0]!.x - above.lines[0]!.x) <= 0.5 * above.size &&
+            block.top >= above.bottom - 1 &&
+            block.top - above.bottom <= 0.5 * above.size,
+        );
+        if (!next) break;
+        found.add(next);
+        part = next;
+      }
+    }
+  }
+  return found;
+}
+
+/** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one); `notHeadings` are none in any size (a chart's title). */
+export function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, notHeadings: Set<LayoutBlock> = new Set()): HeadingRanks {
+  const sizes: number[] = [];
+  let minDepth = Infinity;
+  const pageBody = pageBodyBlocks(pages, removed, body);
+  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed), ...notHeadings]);
+  for (const page of pages) {
+    for (const block of page.blocks) {
+      if (removed.has(block) || front.has(block)) continue;
+      if (isHeadingCandidate(block, body) && !pageBody.has(block)) sizes.push(block.size);
+      else if (sectionDepth(block, body)) minDepth = Math.min(minDepth, sectionDepth(block, body));
+    }
+  }
+  const distinct: number[] = [];
+  for (const size of sizes.sort((a, b) => b - a)) {
+    if (!distinct.length || distinct[distinct.length - 1]! - size > 0.6) distinct.push(size);
+  }
+  return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1, pageBody, frontMatter: front };
+}
+
+/** CONTENTS_LEADER: the end of a table of contents' entry: a leader of dots to its page number ("1.1. Title Two........3", "Preface ..... vii") */
+const CONTENTS_LEADER = new RegExp(String.raw`${LEADER_RUN.source}\s*(?:\d{1,4}|[ivxlcdm]{1,6})(?=\s|$)`, "gu");
+
+/**
+ * contentsTitles: the titles over a table of contents (words only, and the next blocks on the page
+ * hold two entries or more with leaders to their page numbers): navigation, which the source
+ * document sets as a styled paragraph ("Table of Contents" in bold), not a section of the document.
+ * (A form's numbered line over its leader to a box, "7 Maximum amount of wages ... 7 113,700", is
+ * one entry; its lettered lines end in letters, "C. Enter the larger ... C .")
+ */
+function contentsTitles(pages: PageLayout[], removed: Set<LayoutBlock>): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    blocks.forEach((block, i) => {
+      const next = blocks[i + 1];
+      if (block.kind !== "text" || block.lines.length > 2 || /\d/.test(blockText(block)) || next?.kind !== "text") return;
+      // the entries: in the next block, or one a block in the blocks that follow it
+      let entries = 0;
+      for (let k = i + 1; k < blocks.length && blocks[k]!.kind === "text"; k++) {
+        const count = (blockText(blocks[k]!).match(CONTENTS_LEADER) ?? []).length;
+        if (!count) break;
+        entries += count;
+      }
+      if (entries >= 2) found.add(block);
+    });
+  }
+  return found;
+}
+
+/** PERSON: a name as a byline writes it, two to four words in capitals or initials ("Hannah M. McGee", "Jean-Luc O'Neil") */
+const PERSON = String.raw`\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){1,3}`;
+/** BYLINE: two names or more, with commas, "and" or "&" between them */
+const BYLINE = new RegExp(String.raw`^${PERSON}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)${PERSON})+$`, "u");
+/** ONE_PERSON: one name alone ("Your Name", "Hannah M. McGee") */
+const ONE_PERSON = new RegExp(`^${PERSON}$`, "u");
+/** TITLE_DATE: a date alone, as LaTeX's \today and most title pages set it in English ("January 3, 2024", "3 January 2024") */
+const TITLE_DATE = /^(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2},)?\s+\d{4}$/;
+
+/** AFFILIATION_MARK: a name's affiliation numbers or star, glued to it ("Agyeman-Duah1*", "Theurer2,3") */
+const AFFILIATION_MARK = /\p{Ll}(?:\d{1,2}(?:,\d{1,2})*\*?|\*)(?=[,\s]|$)/gu;
+
+/**
+ * frontMatter: the lines of a paper's first page that are set like titles but are none: the
+ * article type over the title ("RESEARCH ARTICLE Open Access": the one line just above the page's
+ * largest title, smaller than it, or as large but not bold under a bold title, and larger or bolder
+ * than the body), bylines anywhere (names with commas between them, two or more carrying
+ * affiliation marks), and in the two blocks under the title a byline without marks (two names or
+ * more) or a date alone.
+ */
+function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    for (const block of page.blocks) {
+      if (removed.has(block) || block.kind !== "text") continue;
+      // (marks set raised are superscripts by now: "Duah<sup>1*</sup>" is read as "Duah1*")
+      const text = blockText(block).replace(SCRIPT_TAG, "");
+      if ((text.match(/,/g) ?? []).length >= 2 && (text.match(AFFILIATION_MARK) ?? []).length >= 2) found.add(block);
+    }
+  }
+  const first = pages.map((page) => page.blocks.filter((block) => !removed.has(block))).find((blocks) => blocks.length > 0) ?? [];
+  // The title: the largest candidate; of two in one size, the bold one ("Research Article" in 18 pt over the title in 18 pt bold)
+  const bold = (block: LayoutBlock) => block.kind === "text" && block.lines.every((line) => line.bold);
+  let title = -1;
+  first.forEach((block, i) => {
+    if (!isHeadingCandidate(block, body)) return;
+    const current = first[title];
+    if (!current || block.size > current.size + 0.6 || (block.size >= current.size - 0.6 && bold(block) && !bold(current))) title = i;
+  });
+  // Under the title, its byline (names, with commas or "and" between them) and a date: no headings in any size.
+  for (let i = title + 1; title >= 0 && i <= title + 2; i++) {
+    const block = first[i];
+    const text = block?.kind === "text" && block.lines.length <= 2 ? blockText(block).replace(SCRIPT_TAG, "").trim() : "";
+    if (BYLINE.test(text) || TITLE_DATE.test(text)) found.add(block!);
+    // one name alone is told from a subtitle by the date under it (LaTeX's \maketitle: title, author, date)
+    const next = first[i + 1];
+    if (ONE_PERSON.test(text) && next?.kind === "text" && TITLE_DATE.test(blockText(next).trim())) found.add(block!);
+  }
+  const above = first[title - 1];
+  // (words only: a label with its value, "FACTURE N° : F20180027", "BUYER: BUYER_NAME", heads a document's part)
+  const words = above?.kind === "text" && !/[\d:]/.test(blockText(above));
+  const smaller = above !== undefined && (above.size < first[title]!.size - 0.6 || (above.size <= first[title]!.size + 0.6 && bold(first[title]!) && !bold(above)));
+  if (words && above?.kind === "text" && above.lines.length === 1 && smaller && (above.lines[0]!.bold || isHeadingCandidate(above, body))) found.add(above);
+  return found;
+}
+
+/** HeadingRanks: the distinct heading sizes, largest first, the smallest depth of numbered titles in the body's font, the blocks in their page's main size (see pageBodyBlocks) and the front matter. */
+interface HeadingRanks {
+  sizes: number[];
+  sectionDepth: number;
+  pageBody: Set<LayoutBlock>;
+  /** frontMatter: blocks that are no heading in any size or weight (see frontMatter) */
+  frontMatter: Set<LayoutBlock>;
+}
+
+/**
+ * boldHeadings finds the headings set in bold in about the body's size, which only their weight
+ * tells from the text: a block of one short logical line, all bold, that does not read as a
+ * sentence, a label ("Total:") or a list item, followed by prose that is not bold, by a table
+ * (unless it sits as close as the table's rows: a header row) or by another heading.
+ */
+export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, values: Set<LayoutBlock> = new Set()): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  if (body <= 0) return found;
+  const blocks = pages.flatMap((page) => page.blocks.filter((block) => !removed.has(block)));
+  const shaped = (block: LayoutBlock): block is Extract<LayoutBlock, { kind: "text" }> => {
+    if (block.kind !== "text" || block.rendered || block.lines.length > 2 || !block.lines.every((line) => line.bold)) return false;
+    // a title a size below the body's is one still (a sans face over a serif body looks as large at 9.2 as the body at 9.8 pt)
+    if (block.size < Math.min(body - 0.6, 0.9 * body) || !oneTitle(block)) return false;
+    const text = blockText(block);
+    const letters = text.replace(/[^\p{L}]/gu, "").length;
+    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text)) return false;
+    if (numberedTitle(text)) return true;
+    if (text.length > 120 || /[.,;:!?]$/.test(text) || LABELLED_FIGURE.test(text)) return false;
+    return !startsListItem(text) || SECTION_NUMBER.test(text);
+  };
+  // From the end, so that a heading over a subheading is seen to be followed by a heading. A
+  // second pass takes the titles at the end of the document, with nothing after them, in the size
+  // of bold headings found in the first.
+  const headingSizes: number[] = [];
+  for (const pass of [1, 2]) {
+    for (let i = blocks.length - 1; i >= 0; i--) {
+      const block = blocks[i]!;
+      // a note in brackets under a title ("(all underlined figures are exact)") is read past to what it is over
+      const noted = isBracketedNote(blocks[i + 1]);
+      const next = blocks[noted ? i + 2 : i + 1];
+      if (found.has(block) || !shaped(block)) continue;
+      // the second bold line of emphasis that began inside the paragraph before is not a heading
+      const before = blocks[i - 1];
+      if (before?.kind === "text" && before.lines.length > 1 && before.lines[before.lines.length - 1]!.bold) continue;
+      // Body text is prose (a short line under a bold one may be a row of a table not found as one)
+      const nextIsBody =
+        next !== undefined &&
+        (next.kind === "code" ||
+          (next.kind === "table"
+          ? !isHeaderRowOf(block, next)
+          : (!next.lines[0]!.bold && next.size < Math.max(block.size, body) + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40 || isShortSentence(next.lines[0]!.text))) ||
+            smallerLinesFollow(blocks, i + 1, block.size, body)));
+      // a numbered title ("1. Estimation of ... basis.") reads as one only over prose: bold numbered items over each other are a list
+      const nextIsHeading = next !== undefined && !numberedTitle(blockText(block)) && !values.has(next) && (found.has(next) || isHeadingCandidate(next, body));
+      const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);
+      if (nextIsBody || nextIsHeading || atEnd) found.add(block);
+    }
+    for (const block of found) headingSizes.push(block.size);
+  }
+  return found;
+}
+
+/** isBracketedNote: a block of one line, not bold, all in brackets ("(all underlined figures are exact)", "[in thousands]") */
+function isBracketedNote(block: LayoutBlock | undefined): boolean {
+  if (block?.kind !== "text" || block.lines.length !== 1 || block.lines[0]!.bold) return false;
+  return /^(?:\(.*\)|\[.*\])$/s.test(block.lines[0]!.text.trim());
+}
+
+/**
+ * smallerLinesFollow: three lines or more, not bold, follow from block `from` on, each in a size a
+ * point or more below `size` and below the body's (not small print, under 0.6 of the body's): code
+ * or a signature set in a smaller monospace face, its lines split into blocks of one at each change
+ * of size, under a bold title in the body's size.
+ */
+function smallerLinesFollow(blocks: LayoutBlock[], from: number, size: number, body: number): boolean {
+  let lines = 0;
+  for (let k = from; k < blocks.length && lines < 3; k++) {
+    const block = blocks[k]!;
+    if (block.kind !== "text" || block.lines.some((line) => line.bold) || block.size > Math.min(size - 1, body - 0.5) || block.size < 0.6 * body) break;
+    lines += block.lines.length;
+  }
+  return lines >= 3;
+}
+
+/** isShortSentence: a line of prose too short to tell by its length: three words or more, a capital first, a full stop last ("Perform a word count on content.") */
+function isShortSentence(text: string): boolean {
+  return /^\p{Lu}\p{Ll}*(?: \S+){2,}[.!?]$/u.test(text);
+}
+
+/**
+ * numberedTitle: a bold line numbered like a list item ("1. Estimation of current exposure on a
+ * nationwide basis.", "4. Tables of Units of Measurement"): reports number their sections so,
+ * sometimes with a full stop at the end and over two lines. It is a title only when it is bold
+ * throughout and prose that is not bold follows (see boldHeadings).
+ */
+function numberedTitle(text: string): boolean {
+  return /^\d{1,2}\.\s+\p{Lu}/u.test(text) && text.length <= 200 && !/[,;:!?]$/.test(text);
+}
+
+/**
+ * isHeaderRowOf: a bold line in the table's size that sits above it at no more than the table's own
+ * row pitch is its header row (which the table did not take in), not a heading over it.
+ */
+function isHeaderRowOf(line: LayoutBlock, table: Extract<LayoutBlock, { kind: "table" }>): boolean {
+  // a title in a larger size than the table's text ("Units of Length" in 10 pt over rows in 8) is not a row of it
+  if (line.size >= 1.15 * table.size) return false;
+  const firstBaseline = table.top + table.size;
+  const pitch = table.rows.length >= 2 ? (table.bottom - firstBaseline) / (table.rows.length - 1) : 2 * table.size;
+  return firstBaseline - line.bottom <= 1.3 * pitch;
+}
+
+export function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRanks, bold = false): number {
+  const levels = ranks.sizes;
+  if (ranks.frontMatter.has(block)) return 0;
+  if (!isHeadingCandidate(block, body) || ranks.pageBody.has(block)) {
+    // Numbered titles in the body's font rank below every larger heading, deeper numbers lower;
+    // unnumbered bold ones below them all.
+    const depth = sectionDepth(block, body);
+    if (depth) return Math.min(4, levels.length + 1 + depth - ranks.sectionDepth);
+    return bold ? Math.min(4, levels.length + 1) : 0;
+  }
+  const rank = levels.findIndex((size) => block.size >= size - 0.6);
+  return Math.min(3, (rank < 0 ? levels.length - 1 : rank) + 1);
+}

@@ -1,0 +1,270 @@
+/**
+ * Line building for the PDF layout engine (pdfLayout.ts): a page's text items -> lines
+ * (`buildLines`), each cut into segments at cell-sized gaps, runs joined with the spaces a reader
+ * sees (`joinRuns`, `spaceKept`, `fontChangeSpace`), small raised or lowered runs written as
+ * `<sup>`/`<sub>` and a raised note number marked as a footnote reference (NOTE_MARK, resolved by
+ * pdfNotes.ts once the page's footnotes are known). Also the measures every stage reads (`median`,
+ * `dominantSize`) and Arabic text that pdf.js gives in presentation forms (`repairArabic`).
+ */
+import { codeRunsOf } from "./pdfCode";
+import type { PdfTextItem, RawLine, Segment } from "./pdfLayoutTypes";
+
+/** NOTE_MARK_START/END: delimit a superscript number in line text until the page's footnotes are known */
+export const NOTE_MARK_START = "\u0002";
+const NOTE_MARK_END = "\u0003";
+export const NOTE_MARK = /\u0002(\S+?)\u0003/g;
+/** SUPERSCRIPT_NOTE: what a footnote reference printed as a raised small run looks like */
+const SUPERSCRIPT_NOTE = /^\s*(\d{1,3}|[*†‡§])\s*$/;
+/**
+ * SCRIPT_TEXT: what a superscript or subscript run holds: a few characters without a space ("2",
+ * "−3", "st", "TM", "n+1"); longer small runs off the baseline are labels or cells, not scripts.
+ */
+const SCRIPT_TEXT = /^\S{1,6}$/u;
+/**
+ * SCRIPT_BASE: what a script is set directly after: a letter, digit or closing bracket ("m²",
+ * "10⁻³", "H₂O", "1st", "f(x)²"); not a slash, so a fraction's raised and lowered digits ("¹⁄₂")
+ * stay plain. After a script, a script goes on ("10⁻³" as "−" and "3").
+ */
+export const SCRIPT_BASE = /(?:[\p{L}\p{N})\]]|<\/su[bp]>)$/u;
+/** SUB_DROP_EM: a small run whose baseline is this many of its line's font sizes below the line's is lowered (a subscript) */
+const SUB_DROP_EM = 0.1;
+/** SUP_RISE_EM: a small run whose baseline is this many of its line's font sizes above the line's is raised */
+const SUP_RISE_EM = 0.15;
+
+/** SEGMENT_GAP_EM: a horizontal gap wider than this many font sizes separates cells (or columns). */
+const SEGMENT_GAP_EM = 0.9;
+/**
+ * TIGHT_GAP_EM: a gap wider than this between two runs with no space between them in the content
+ * stream separates cells: table cells with little padding sit closer than SEGMENT_GAP_EM, and
+ * words of prose in separate runs have a space at their boundary.
+ */
+const TIGHT_GAP_EM = 0.5;
+/** WORD_GAP_EM: a gap wider than this between two runs is a space. */
+const WORD_GAP_EM = 0.12;
+/**
+ * OVERLAP_EM: a run that starts more than this far back inside the one before is no continuation of
+ * its word (kerning moves back a fraction of an em): two visual lines drawn into one ("Medicare Tax"
+ * over "on Unreported Tip Income" beside a large form number) are spaced, not run together.
+ */
+const OVERLAP_EM = 1;
+/** BULLET: a list marker alone; when it is its own segment it is glued to the text after it. */
+const BULLET_ONLY = /^(?:[•◦▪▫‣●○■□➢►▸–—*·-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])$/;
+
+/**
+ * SYMBOL_BULLET: one private-use character, which is how symbol fonts (OpenSymbol, Wingdings, Symbol)
+ * draw bullets, or a control character or U+FFFD alone before the text, which is what a symbol font
+ * without a Unicode map gives for its bullet (not U+0002/U+0003, which mark notes here)
+ */
+export const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}\u{1}\u{4}-\u{8}\u{E}-\u{1F}\u{FFFD}](?=\s|$)/u;
+
+/** GLUED_NUMBER: numbering printed without a space before its text ("1.2.Features"), which gets one */
+const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\p{Ll})/u;
+
+export const ARABIC = /[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufefe]/;
+
+/**
+ * repairArabic puts Arabic text as a reader types it: presentation forms (the shaped letters and
+ * ligatures some PDFs map their glyphs to, and pdf.js leaves some of) become the letters (NFKC),
+ * and what reading a lam-alef ligature in visual order does is undone: the ligature's glyph maps
+ * to two letters, which the right-to-left reordering swaps ("اإلنتاجية" for "الإنتاجية"). An alef
+ * never follows an alef in Arabic spelling, so "ا" + alef + "ل" is the article before a word that
+ * starts with an alef, with its lam-alef ligature read backwards.
+ */
+export function repairArabic(text: string): string {
+  return text.replace(/[\ufb50-\ufdff\ufe70-\ufefe]+/g, (forms) => forms.normalize("NFKC")).replace(/ا([اأإآ])ل/g, "ال$1");
+}
+
+/** buildLines groups items sharing a baseline into lines, top to bottom, each split into segments. */
+export function buildLines(items: PdfTextItem[]): RawLine[] {
+  const sorted = [...items].sort((a, b) => a.y - b.y || a.x - b.x);
+  const groups: PdfTextItem[][] = [];
+  let current: PdfTextItem[] = [];
+  let baseline = -Infinity;
+  let lineSize = 0;
+  for (const item of sorted) {
+    if (current.length && Math.abs(item.y - baseline) <= 0.4 * Math.max(lineSize, item.size)) {
+      current.push(item);
+      // the line's baseline is its main text's, not that of a raised run sorted before it
+      if (item.size >= 1.25 * lineSize) baseline = item.y;
+      lineSize = Math.max(lineSize, item.size);
+      continue;
+    }
+    // Raised small runs (superscripts: "m2", "10-3", a note number) sorted before their line, their
+    // baseline higher than the line's tolerance: they belong to the line whose upper part they sit in.
+    if (current.length && item.y > baseline && item.y - baseline <= 0.6 * item.size && current.every((run) => isRaisedRun(run, item))) {
+      current.push(item);
+      baseline = item.y;
+      lineSize = item.size;
+      continue;
+    }
+    if (current.length) groups.push(current);
+    current = [item];
+    baseline = item.y;
+    lineSize = item.size;
+  }
+  if (current.length) groups.push(current);
+  return groups.map(lineFromItems);
+}
+
+/**
+ * SPACE_BEFORE_COMMA: a space inside one run between a word and a comma ("amount concentration ,
+ * concentration"): no Latin-script typography sets one there (French spaces before ; : ! ? but not
+ * before a comma), so it is the producer's or the text layer's, as spaceKept decides between runs.
+ * A form's blank before a comma ("ending ____, 20") leaves a gap between runs, not a space in one.
+ */
+const SPACE_BEFORE_COMMA = /(?<=\p{L}{2}) (?=,(?: |$))/gu;
+
+/** isRaisedRun: a run small beside `item` (under 0.8 of its size) and short (a superscript: a few characters) */
+function isRaisedRun(run: PdfTextItem, item: PdfTextItem): boolean {
+  return run.size < 0.8 * item.size && run.str.trim().length <= 4;
+}
+
+function lineFromItems(items: PdfTextItem[]): RawLine {
+  const byX = items.sort((a, b) => a.x - b.x);
+  const size = dominantSize(byX.map((item) => [Math.round(item.size * 2) / 2, item.str.length]));
+  // The baseline of the line's main text, needed only when a smaller run may be raised.
+  const baseline = byX.some((item) => item.size < 0.8 * size) ? median(byX.filter((item) => Math.abs(item.size - size) < 0.5).map((item) => item.y)) : 0;
+  const rtlChars = byX.reduce((sum, item) => sum + (item.rtl ? item.str.length : 0), 0);
+  const rtl = rtlChars * 2 > byX.reduce((sum, item) => sum + item.str.length, 0);
+  // Each segment's runs in x order, with whether a space precedes each; joined at the end, from
+  // the right in a right-to-left line.
+  const runs: Array<Array<{ text: string; space: boolean }>> = [];
+  const segs: Segment[] = [];
+  let seg: Segment | null = null;
+  let prevItem: PdfTextItem | undefined;
+  for (const item of byX) {
+    let text = item.str.replace(/\s+/g, " ").replace(SPACE_BEFORE_COMMA, "");
+    const script = baseline > 0 && item.size < 0.8 * size ? scriptOf(item, baseline, size) : "";
+    // A small raised number is a footnote reference until the page says otherwise (resolveNoteMarks).
+    if (script === "sup" && SUPERSCRIPT_NOTE.test(text)) text = `${NOTE_MARK_START}${text.trim()}${NOTE_MARK_END}`;
+    if (seg) {
+      const gap = item.x - seg.x2;
+      const em = Math.max(seg.size, item.size);
+      const last = runs[runs.length - 1]!;
+      const before = last[last.length - 1]!.text;
+      if (gap < 0 && item.x - seg.x < 1 && before.endsWith(text)) continue; // overprinted (fake bold)
+      const spaced = item.spaced || /\s$/.test(before);
+      if (gap <= (spaced ? SEGMENT_GAP_EM : TIGHT_GAP_EM) * em) {
+        const space = gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em || (item.spaced === true && spaceKept(before, text)) || fontChangeSpace(prevItem!, item, before, text, gap);
+        // Other small text off the baseline set directly after a character is a superscript or
+        // subscript (not in a right-to-left line, where the run before in x order is the one after).
+        if (script && !rtl && !space && !spaced && !text.startsWith(NOTE_MARK_START) && SCRIPT_TEXT.test(text.trimEnd()) && SCRIPT_BASE.test(before)) text = wrapScript(text, script);
+        last.push({ text, space });
+        prevItem = item;
+        seg.x2 = Math.max(seg.x2, item.x + item.width);
+        seg.size = Math.max(seg.size, item.size);
+        if (!item.bold && /\p{L}/u.test(item.str)) seg.plain = true;
+        continue;
+      }
+      segs.push(seg);
+    }
+    prevItem = item;
+    seg = { text: "", x: item.x, x2: item.x + item.width, size: item.size, ...(!item.bold && /\p{L}/u.test(item.str) ? { plain: true } : {}) };
+    runs.push([{ text, space: false }]);
+  }
+  if (seg) segs.push(seg);
+  segs.forEach((s, i) => (s.text = tidyScripts(joinRuns(runs[i]!, rtl).trim().replace(SYMBOL_BULLET, "•"))));
+  if (segs.length) segs[0]!.text = segs[0]!.text.replace(GLUED_NUMBER, "$1 ");
+  if (segs.length > 1 && BULLET_ONLY.test(segs[0]!.text)) {
+    const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
+    segs.unshift({ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size, ...(marker.plain || next.plain ? { plain: true } : {}) });
+  }
+  const bold = byX.some((item) => item.bold) && byX.every((item) => item.bold || !/\p{L}/u.test(item.str));
+  const code = rtl ? null : codeRunsOf(byX);
+  return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}), ...(code ? { code } : {}) };
+}
+
+/** scriptOf: whether a small run is raised ("sup") or lowered ("sub") off the line's baseline, or "" (on it) */
+function scriptOf(item: PdfTextItem, baseline: number, size: number): "sup" | "sub" | "" {
+  if (item.y < baseline - SUP_RISE_EM * size) return "sup";
+  if (item.y > baseline + SUB_DROP_EM * size) return "sub";
+  return "";
+}
+
+/** ADJACENT_SCRIPTS: the seam between two scripts of one kind in a row (pdf.js gives "−" and "3" of "10⁻³" as two runs) */
+const ADJACENT_SCRIPTS = /<\/(su[bp])><\1>/g;
+/** FRACTION_NUMERATOR: a raised run before a slash and a digit is a fraction's numerator ("3¹/₄"), not a superscript ("m³/kg" is) */
+const FRACTION_NUMERATOR = /<sup>([^<]*)<\/sup>(?=[/⁄](?:<sub>)?\p{N})/gu;
+
+/** wrapScript puts `<sup>`/`<sub>` around a run's text, with a slash it ends in ("³/" of "m³/kg") and a trailing space outside. */
+function wrapScript(text: string, script: "sup" | "sub"): string {
+  const [, inner, after] = /^(.+?)([/⁄]?\s*)$/su.exec(text)!;
+  return `<${script}>${inner}</${script}>${after}`;
+}
+
+/** tidyScripts joins scripts of one kind in a row into one and leaves fractions' numerators plain. */
+export function tidyScripts(text: string): string {
+  return text.includes("</su") ? text.replace(ADJACENT_SCRIPTS, "").replace(FRACTION_NUMERATOR, "$1") : text;
+}
+
+/**
+ * spaceKept: the text layer's space between two runs set close together stands, unless it would
+ * stand before a closing mark ("www.irs.gov/form4137" "." is a link and its full stop) or after an
+ * opening one. pdf.js keeps a space as a run of its own (or the next run's first character), and
+ * forms edited after typesetting place the next run a fraction of a point after the space's tiny
+ * advance: "See the" " " "Distance Test" sits 0.06 em apart, under WORD_GAP_EM.
+ */
+function spaceKept(before: string, text: string): boolean {
+  return !CLOSING_START.test(text) && !OPENING_END.test(before);
+}
+const CLOSING_START = /^[.,;:!?)\]}%’”]/u;
+const OPENING_END = /[(\[{/‘“]$/u;
+
+/**
+ * fontChangeSpace: two runs of one size in different fonts, a word on each side, with no space
+ * between them in the text layer, are two words when the second starts off the first's end: it
+ * overlaps it or leaves a gap, by FONT_CHANGE_GAP_EM or more. A font change inside a word (a bold
+ * stem, a Greek letter from a symbol font before a unit) is set at the first's advance to a
+ * hundredth of an em; forms whose bold words were placed by hand after typesetting (the IRS's "Enter
+ * the" "smaller", in a face pdf.js measures wider or narrower than the form's author did) are off it
+ * by 0.03 to 0.9 em. Runs of one font set in pieces (kerned "T" "able", ligatures) never count here,
+ * nor a drop cap (larger than its line).
+ */
+function fontChangeSpace(prev: PdfTextItem, item: PdfTextItem, before: string, text: string, gap: number): boolean {
+  if (prev.font === undefined || item.font === undefined || prev.font === item.font) return false;
+  if (Math.abs(prev.size - item.size) > 0.1 * Math.max(prev.size, item.size)) return false;
+  return Math.abs(gap) >= FONT_CHANGE_GAP_EM * Math.max(prev.size, item.size) && WORD_END.test(before) && WORD_START.test(text) && !(/\p{N}$/u.test(before) && /^\p{N}/u.test(text));
+}
+/**
+ * WORD_END, WORD_START: a word's last character (a letter, digit or the punctuation after it:
+ * "interest." "Do not") and a word's first; digits on both sides stay one number (a form's year
+ * "20" "13" in two faces)
+ */
+const WORD_END = /[\p{L}\p{N}.,;:!?)]$/u;
+const WORD_START = /^[\p{L}\p{N}]/u;
+/** FONT_CHANGE_GAP_EM: how far (in font sizes) a run in another font starts off the previous run's end to be a new word (see fontChangeSpace). */
+const FONT_CHANGE_GAP_EM = 0.02;
+
+/** joinRuns joins a segment's runs, in x order or, right to left, from the last; a space where the gap was one. */
+function joinRuns(runs: Array<{ text: string; space: boolean }>, rtl: boolean): string {
+  let text = "";
+  const order = rtl ? [...runs.keys()].reverse() : [...runs.keys()];
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    if (k > 0) {
+      const spaced = rtl ? runs[order[k - 1]!]!.space : runs[i]!.space;
+      if (spaced && !text.endsWith(" ") && !runs[i]!.text.startsWith(" ")) text += " ";
+    }
+    text += runs[i]!.text;
+  }
+  return text;
+}
+
+/** dominantSize is the font size that carries most characters, from [size, characters] pairs (the first such size on a tie; 0 when there are none). */
+export function dominantSize(sized: Array<[size: number, chars: number]>): number {
+  const weight = new Map<number, number>();
+  for (const [size, chars] of sized) weight.set(size, (weight.get(size) ?? 0) + chars);
+  let best = 0;
+  let bestWeight = -1;
+  for (const [size, w] of weight) if (w > bestWeight) [best, bestWeight] = [size, w];
+  return best;
+}
+
+export function median(values: number[]): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** SCRIPT_TAG: a `<sup>`/`<sub>` tag that lineFromItems or resolveNoteMarks wrote */
+export const SCRIPT_TAG = /<\/?su[bp]>/g;

@@ -1,0 +1,122 @@
+/**
+ * Notes in PDF text: a page's footnotes taken out of its blocks (`takeFootnotes`: a small block at
+ * the foot led by a number that a raised mark in the text refers to) and the marks resolved to
+ * `[^label]` (`resolveNoteMarks`); a document's endnotes, numbered in roman and gathered at its end
+ * (`takeEndnotes`), and notes renamed where pages reuse labels (`relabelNotes`).
+ */
+import type { LayoutBlock, PageLayout } from "./pdfLayoutTypes";
+import { NOTE_MARK, NOTE_MARK_START, SCRIPT_BASE, tidyScripts } from "./pdfLines";
+import { joinWrapped } from "./pdfParagraphs";
+
+/** FOOTNOTE_TEXT: a footnote at the foot of a page: its label (raised or not), then its text */
+const FOOTNOTE_TEXT = /^(?:\u0002(\S+?)\u0003|(\d{1,3}|[*†‡§]))\s*(\S.*)$/s;
+
+/**
+ * takeFootnotes finds the footnotes of a page: blocks in the lower part of the page, in a smaller
+ * font than the page's text, whose lines start with a label that a raised reference on the page
+ * uses. A block may hold several notes; lines without a label continue the note above.
+ */
+export function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: string; text: string; block: LayoutBlock }> {
+  const referenced = new Set<string>();
+  const sizes = new Map<number, number>();
+  for (const block of blocks) {
+    if (block.kind === "code") continue;
+    if (block.kind !== "text") {
+      for (const cell of block.rows.flat()) for (const match of cell.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
+      continue;
+    }
+    for (const line of block.lines) {
+      if (line.text.includes(NOTE_MARK_START)) for (const match of line.text.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
+      const key = Math.round(line.size * 2) / 2;
+      sizes.set(key, (sizes.get(key) ?? 0) + line.text.length);
+    }
+  }
+  if (!referenced.size) return [];
+  const body = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  const notes: Array<{ label: string; text: string; block: LayoutBlock }> = [];
+  for (const block of blocks) {
+    // Notes are set smaller than the body, or in its size with a raised label ("⁹One international foot = ...")
+    if (block.kind !== "text" || block.top < height * 0.5 || (block.size >= 0.92 * body && !block.lines[0]!.text.startsWith(NOTE_MARK_START))) continue;
+    const found: Array<{ label: string; text: string; block: LayoutBlock }> = [];
+    for (const line of block.lines) {
+      const match = FOOTNOTE_TEXT.exec(line.text);
+      const label = match ? (match[1] ?? match[2])! : "";
+      if (match && referenced.has(label)) found.push({ label, text: match[3]!, block });
+      else if (found.length) found[found.length - 1]!.text = joinWrapped(found[found.length - 1]!.text, line.text);
+      else break;
+    }
+    notes.push(...found);
+  }
+  for (const note of notes) note.text = note.text.replace(NOTE_MARK, "$1").trim();
+  return notes;
+}
+
+/**
+ * resolveNoteMarks turns raised numbers into `[^label]` where the page has that footnote; else a
+ * number set directly after a character is a superscript ("10<sup>22</sup>", "m<sup>2</sup>", or a
+ * note whose text the page does not show), and one after a space or at the line start is plain.
+ */
+export function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
+  mapBlockTexts(blocks, (text) =>
+    text.includes(NOTE_MARK_START)
+      ? tidyScripts(text.replace(NOTE_MARK, (_, label: string, offset: number, whole: string) => (labels.has(label) ? `[^${label}]` : SCRIPT_BASE.test(whole.slice(Math.max(0, offset - 6), offset)) ? `<sup>${label}</sup>` : label)))
+      : text,
+  );
+}
+
+/** mapBlockTexts rewrites, in place, the text of every line and table cell of the blocks. */
+function mapBlockTexts(blocks: LayoutBlock[], map: (text: string) => string): void {
+  for (const block of blocks) {
+    if (block.kind === "text") for (const line of block.lines) line.text = map(line.text);
+    else if (block.kind === "table") block.rows = block.rows.map((row) => row.map(map));
+  }
+}
+
+/** ENDNOTE_MARK: a raised roman numeral, as LibreOffice and Word number endnotes (i, ii, ...), set after a character */
+const ENDNOTE_MARK = /<sup>([ivxlcdm]{1,6})<\/sup>/g;
+/** ENDNOTE_TEXT: an endnote's line: its roman label, then its text from a letter ("i   Les apparences sont trompeuses !") */
+const ENDNOTE_TEXT = /^([ivxlcdm]{1,6})\s+(\p{L}.*)$/su;
+
+/**
+ * takeEndnotes finds the endnotes of a document, which are printed after its text (on a page of
+ * their own), not at the foot of the page that refers to them: a text block, after a block that
+ * raises a roman mark (ENDNOTE_MARK) and in its size or smaller, whose lines start with such a
+ * mark's label unraised, each note's further lines continuing it. The blocks are taken out and
+ * their notes added to their page's (shown at the end like its footnotes); the marks become
+ * `[^label]`. In place on `pages`' blocks and notes.
+ */
+export function takeEndnotes(pages: PageLayout[]): void {
+  // each raised roman label, with the size of the text it is raised in (the first time)
+  const marks = new Map<string, number>();
+  const found = new Set<string>();
+  for (const page of pages) {
+    const notes: Array<{ label: string; text: string }> = [];
+    page.blocks = page.blocks.filter((block) => {
+      if (block.kind !== "text") return true;
+      const first = ENDNOTE_TEXT.exec(block.lines[0]!.text)?.[1];
+      const size = first === undefined ? undefined : marks.get(first);
+      if (size !== undefined && block.size <= size + 0.5 && !found.has(first!)) {
+        const taken: Array<{ label: string; text: string }> = [];
+        for (const line of block.lines) {
+          const match = ENDNOTE_TEXT.exec(line.text);
+          if (match && marks.has(match[1]!) && !found.has(match[1]!)) {
+            taken.push({ label: match[1]!, text: match[2]!.trim() });
+            found.add(match[1]!);
+          } else {
+            taken[taken.length - 1]!.text = joinWrapped(taken[taken.length - 1]!.text, line.text);
+          }
+        }
+        notes.push(...taken);
+        return false;
+      }
+      for (const line of block.lines) for (const match of line.text.matchAll(ENDNOTE_MARK)) if (!marks.has(match[1]!)) marks.set(match[1]!, block.size);
+      return true;
+    });
+    if (notes.length) page.notes = [...(page.notes ?? []), ...notes];
+  }
+  if (found.size) mapBlockTexts(pages.flatMap((page) => page.blocks), (text) => text.replace(ENDNOTE_MARK, (whole, label: string) => (found.has(label) ? `[^${label}]` : whole)));
+}
+
+export function relabelNotes(blocks: LayoutBlock[], renamed: Map<string, string>): void {
+  mapBlockTexts(blocks, (text) => text.replace(/\[\^([^\]\s]+)\]/g, (whole, label: string) => (renamed.has(label) ? `[^${renamed.get(label)}]` : whole)));
+}

@@ -1,0 +1,186 @@
+/**
+ * Paragraph text for the PDF layout engine: the lines of a block joined into one paragraph
+ * (`joinWrapped` joins a word broken at a line end, `joinLines`), a block written as markdown
+ * (`paragraphMarkdown`: list items, contents entries one a line, a theorem's label kept on its
+ * line, line starts escaped) and tesseract's flat text tidied the same way (`formatOcrText`,
+ * `ocrLineWraps`). Pure functions on strings and LayoutLines; every other layout module may use them.
+ */
+import { escapeStrayMarkup, heading, joinBlocks } from "./markdown";
+import type { LayoutBlock, LayoutLine } from "./pdfLayoutTypes";
+import { NOTE_MARK, SCRIPT_TAG } from "./pdfLines";
+
+/** BULLET_START, NUMBER_START: a bullet or an item number opening a text, then the item's text */
+const BULLET_START = /^([•◦▪▫‣●○■□➢►▸*+·–-])\s+(.*)$/s;
+const NUMBER_START = /^(\d{1,3})[.)]\s+(.*)$/s;
+/** startsListItem: the text opens with a bullet or an item number */
+export const startsListItem = (text: string) => BULLET_START.test(text) || NUMBER_START.test(text);
+
+/** LEADER_RUN: four or more dots in a row, spaced or not: a leader to a form's box or a contents entry's page, never in a title */
+export const LEADER_RUN = /(?:\.\s?){4,}/;
+
+/** blockText: a block's text on one line (a table's cells spaced, a listing's lines apart) */
+export function blockText(block: LayoutBlock): string {
+  if (block.kind === "code") return block.lines.map((l) => l.text).join("\n");
+  return block.kind === "table" ? block.rows.map((r) => r.join(" ")).join(" ") : joinLines(block.lines.map((l) => l.text));
+}
+
+/**
+ * THEOREM_LABEL: the label of a numbered theorem-like environment as LaTeX papers, lecture notes and
+ * manuals set it in bold at the start of its paragraph, on the paragraph's first line or on a line of
+ * its own ("Definition 8", "Beispiel 9 (diskrete Metrik)", "Lemma 2.1.", "Proof."): part of the
+ * paragraph, not a section heading. The environments' names in English, German, French, Spanish and
+ * Italian; a number is needed but for a proof (unnumbered by custom), so that a title "Example" or
+ * "Remarks" over a manual's section stays one.
+ */
+const THEOREM_LABEL = new RegExp(
+  String.raw`^(?:(?:definition|theorem|lemma|proposition|corollary|remark|example|claim|conjecture|exercise|observation|notation|assumption|axiom|fact|problem|` +
+    String.raw`satz|beispiel|bemerkung|folgerung|korollar|hilfssatz|aufgabe|beobachtung|` +
+    String.raw`définition|théorème|lemme|corollaire|exemple|remarque|` +
+    String.raw`definición|teorema|lema|corolario|ejemplo|observación|definizione|esempio|osservazione)\s+(?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})*|proof|beweis|preuve|démonstration|demostración|dimostrazione)` +
+    String.raw`\.?(?:\s*\([^()]{1,80}\))?[.:]?$`,
+  "iu",
+);
+
+/** isTheoremLabel: a line that is a theorem-like environment's label (see THEOREM_LABEL), footnote marks and scripts aside */
+export function isTheoremLabel(text: string): boolean {
+  return THEOREM_LABEL.test(text.replace(NOTE_MARK, "").replace(/\[\^[^\]]+\]/g, "").replace(SCRIPT_TAG, "").trim());
+}
+
+/**
+ * BROKEN_AT_END: a line ending in a word or code broken at a hyphen ("Nonpharma-", "a3f6004b-6f4f-"):
+ * it goes on in the next line even when it stops short of its column's edge (a narrow text box, a
+ * reference list's hanging indent), which no line a writer ends on purpose does.
+ */
+const BROKEN_AT_END = /[\p{L}\p{N}]-$/u;
+
+/**
+ * paragraphMarkdown joins a block's lines: wrapped lines with a space (or without the hyphen of a
+ * word broken at the line end), lines that end early on a line of their own, and a theorem-like
+ * label in bold (see THEOREM_LABEL) on its own line in bold. A leading bullet or number makes it a
+ * list item.
+ */
+export function paragraphMarkdown(lines: LayoutLine[]): string {
+  // the document's own markup characters escaped over the whole paragraph (an emphasis may span lines), before the label's
+  const texts = escapeStrayMarkup(lines.map((line) => line.text).join("\n")).split("\n");
+  const ends = contentsEntryEnds(texts);
+  if (ends) {
+    // each entry apart, its lines joined as a paragraph's, its leader one separator
+    return ends.map((end, k) => escapeLineStarts(joinBlockLines(lines.slice((ends[k - 1] ?? -1) + 1, end + 1), texts.slice((ends[k - 1] ?? -1) + 1, end + 1)).replace(CONTENTS_ENTRY_LEADER, " ... "))).join("\n\n");
+  }
+  const text = joinBlockLines(lines, texts);
+  const bullet = BULLET_START.exec(text);
+  if (bullet) return `- ${bullet[2]}`;
+  const numbered = NUMBER_START.exec(text);
+  if (numbered) return `${numbered[1]}. ${numbered[2]}`;
+  return escapeLineStarts(text);
+}
+
+/** joinBlockLines joins lines (their `texts` as escaped) as paragraphMarkdown says: wrapped ones by joinWrapped, others on lines of their own */
+function joinBlockLines(lines: LayoutLine[], texts: string[]): string {
+  let text = "";
+  // a theorem-like label in bold on a line of its own keeps its weight and its line: "**Definition 8**" over its text
+  const isLabel = (line: LayoutLine | undefined) => line?.bold === true && isTheoremLabel(line.text);
+  for (let i = 0; i < lines.length; i++) {
+    const line = isLabel(lines[i]) ? `**${texts[i]}**` : texts[i]!;
+    if (i === 0) text = line;
+    else if ((lines[i - 1]!.wraps || BROKEN_AT_END.test(texts[i - 1]!)) && !isLabel(lines[i]) && !isLabel(lines[i - 1])) text = joinWrapped(text, line);
+    else text += `\n${line}`;
+  }
+  return text;
+}
+
+/** CONTENTS_ENTRY_LEADER: the leader that ends a contents entry's line, to its page number ("1.1. Title Two........3", "Preface ..... vii") */
+const CONTENTS_ENTRY_LEADER = new RegExp(String.raw`\s*${LEADER_RUN.source}\s*(?=(?:\d{1,4}|[ivxlcdm]{1,6})$)`, "u");
+
+/**
+ * contentsEntryEnds: where the entries of a table of contents' block end (line indices), each at a
+ * leader to its page number (an entry's title may wrap over lines before it): the lines of entries,
+ * which reach the column's edge as wrapped prose does, are not one paragraph. Null when the block
+ * holds no entry or lines after the last one.
+ */
+function contentsEntryEnds(texts: string[]): number[] | null {
+  const ends = texts.flatMap((text, i) => (CONTENTS_ENTRY_LEADER.test(text) ? [i] : []));
+  return ends.length && ends[ends.length - 1] === texts.length - 1 ? ends : null;
+}
+
+/**
+ * joinWrapped appends a wrapped line: a word hyphenated at the line end is joined ("lever-" + "age"
+ * -> "leverage"); a hyphen before a capital or a digit is a real one and stays, without a space
+ * ("Next-" + "Gen" -> "Next-Gen"); otherwise the lines are joined with a space.
+ */
+export function joinWrapped(text: string, next: string): string {
+  // Only the tail is searched: `text` is the paragraph so far, and a regex over all of it per line is quadratic.
+  const before = text.endsWith("-") ? /([\p{L}\p{N}]+)-$/u.exec(text.slice(-64))?.[1] : undefined;
+  if (before === undefined) return `${text} ${next}`;
+  const after = /^[\p{L}\p{N}]+/u.exec(next)?.[0] ?? "";
+  // codes and identifiers ("49e168b7-d2ae", "COVID-19") keep their hyphens
+  if (/\p{N}/u.test(before) || /\p{N}/u.test(after)) return after ? text + next : `${text} ${next}`;
+  if (/\p{Ll}$/u.test(before) && /^\p{Ll}/u.test(after)) return text.slice(0, -1) + next;
+  if (/^\p{Lu}/u.test(after)) return text + next;
+  return `${text} ${next}`;
+}
+
+/** JOIN_TAIL: characters of the text so far that joinLines hands joinWrapped (it reads the last 64). */
+const JOIN_TAIL = 128;
+
+/**
+ * joinLines joins lines one after the other as joinWrapped does, giving joinWrapped only the tail of
+ * the text so far: on a block of hundreds of lines, reading the whole text at each line was quadratic.
+ */
+export function joinLines(lines: readonly string[]): string {
+  const done: string[] = [];
+  let tail = "";
+  for (const line of lines) {
+    tail = tail ? joinWrapped(tail, line) : line;
+    if (tail.length > 4 * JOIN_TAIL) {
+      done.push(tail.slice(0, -JOIN_TAIL));
+      tail = tail.slice(-JOIN_TAIL);
+    }
+  }
+  return done.join("") + tail;
+}
+
+/** escapeLineStarts keeps text that merely looks like markdown syntax at a line start literal. */
+function escapeLineStarts(text: string): string {
+  // an item number's escape goes before its dot ("1\. Title": a backslash before a digit is no escape)
+  return text.replace(/^(\s*)([#>]|[-+*](?=\s)|\|)/gm, "$1\\$2").replace(/^(\s*\d+)([.)])(?=\s)/gm, "$1\\$2");
+}
+
+/**
+ * ocrLineWraps: whether a line of tesseract's text (which gives no column edge) wraps on to the next:
+ * it reaches 0.7 of its paragraph's longest line, itself 40 characters or more.
+ */
+export function ocrLineWraps(length: number, longest: number): boolean {
+  return longest >= 40 && length >= longest * 0.7;
+}
+
+/**
+ * formatOcrText shapes tesseract's text (paragraphs separated by blank lines) like the text layer:
+ * wrapped lines joined, short all-caps lines as headings, bullets as list items.
+ */
+export function formatOcrText(text: string): string {
+  const blocks: string[] = [];
+  for (const para of text.split(/\n\s*\n/)) {
+    const lines = para.split("\n").map((l) => l.trim()).filter(Boolean);
+    if (!lines.length) continue;
+    const first = lines[0]!;
+    const letters = first.replace(/[^\p{L}]/gu, "");
+    if (lines.length === 1 && first.length <= 60 && letters.length >= 4 && letters === letters.toUpperCase() && !/[.,;]$/.test(first)) {
+      blocks.push(heading(2, first.replace(/^[#\s]+/, "")));
+      continue;
+    }
+    const longest = lines.reduce((most, l) => Math.max(most, l.length), 0);
+    const asLines: LayoutLine[] = lines.map((l) => ({ text: l, x: 0, x2: l.length, y: 0, size: 0, wraps: ocrLineWraps(l.length, longest) }));
+    let item: LayoutLine[] = [];
+    const flushItem = () => {
+      if (item.length) blocks.push(paragraphMarkdown(item));
+      item = [];
+    };
+    for (const line of asLines) {
+      if (startsListItem(line.text)) flushItem();
+      item.push(line);
+    }
+    flushItem();
+  }
+  return joinBlocks(blocks);
+}

@@ -1,0 +1,422 @@
+/**
+ * Reading order of a PDF page: parts of the page divided by a drawn rule (`columnDividers`,
+ * `pageParts`: Form 4868's Part I | Part II), read one after the other; within a part, columns
+ * apart by a gutter (`findGutter`) and a sidebar beside the main text (`findSidebar`), each read
+ * top to bottom (`readingOrder`).
+ */
+import type { PdfTextItem, RawLine, Segment } from "./pdfLayoutTypes";
+import { buildLines, median } from "./pdfLines";
+import type { RuledGrid, RuleDivider } from "./pdfRules";
+
+/** DIVIDER_SIDE_LINES: the fewest lines on each side of a ruled divider for it to divide two parts of the page */
+const DIVIDER_SIDE_LINES = 3;
+/** DIVIDER_SIDE_WIDTH: the narrowest a side's text may be, as a share of the page's width (a part of the page, as findGutter's columns) */
+const DIVIDER_SIDE_WIDTH = 0.25;
+/** DIVIDER_SHARED: the largest share of the baselines beside a lone rule (no row ruled up to it) that both sides may share: a table's rows share nearly all */
+const DIVIDER_SHARED = 0.5;
+
+/**
+ * columnDividers keeps the stretches of vertical rules (pdfRules.ts ruleDividers) that divide the
+ * page into two parts read one after the other, by the text beside them: no run crosses the rule,
+ * DIVIDER_SIDE_LINES lines or more lie on each side, and the sides are not rows of one table:
+ * - rows ruled up to the rule from both sides (Form 4868's Part I and Part II, each with its own
+ *   boxes, the rules between them ending at it) are two parts; rows ruled from one side only are
+ *   a cell that spans the other side's rows, one table;
+ * - a lone rule (no row ruled up to it, and not closed by rules across it above and below: a tall
+ *   row of a ruled table, its cells set at their tops, middles and bottoms) stands between two
+ *   columns when the columns' baselines are their own: no more than DIVIDER_SHARED of them shared
+ *   across it (a table ruled only between its columns has its cells side by side, row by row).
+ * Each side's text must be DIVIDER_SIDE_WIDTH of the page wide (a form's head boxes are narrower).
+ * A form set on a grid of one line pitch shares baselines across its parts too, which is why the
+ * rows ruled on both sides decide there, not the baselines.
+ */
+export function columnDividers(candidates: RuleDivider[], items: PdfTextItem[], pageWidth: number, pageHeight: number): PageDivider[] {
+  const cutLines = new Set<RuleDivider>();
+  const kept = candidates.filter((divider) => {
+    const left: number[] = [];
+    const right: number[] = [];
+    const extent = { left: [Infinity, -Infinity], right: [Infinity, -Infinity] };
+    for (const item of items) {
+      if (item.y < divider.reachTop || item.y > divider.reachBottom) continue;
+      const side = item.x + item.width <= divider.x + 1 ? "left" : item.x >= divider.x - 1 ? "right" : null;
+      if (!side) return false;
+      if (item.y < divider.top || item.y > divider.bottom) continue;
+      (side === "left" ? left : right).push(item.y);
+      extent[side] = [Math.min(extent[side][0]!, item.x), Math.max(extent[side][1]!, item.x + item.width)];
+    }
+    // each side a part of the page, not a box in a form's head (its number beside its title)
+    // a rule that runs to the page's edge is a cut line (a payment slip's perforation): each side is a slip as wide as from the rule to its text's far edge
+    const cutLine = divider.top <= 1 || divider.bottom >= pageHeight - 1;
+    const [leftWidth, rightWidth] = cutLine ? [divider.x - extent.left[0]!, extent.right[1]! - divider.x] : [extent.left[1]! - extent.left[0]!, extent.right[1]! - extent.right[0]!];
+    if (leftWidth < DIVIDER_SIDE_WIDTH * pageWidth || rightWidth < DIVIDER_SIDE_WIDTH * pageWidth) return false;
+    if (cutLine) cutLines.add(divider);
+    const leftLines = baselines(left);
+    const rightLines = baselines(right);
+    if (leftLines.length < DIVIDER_SIDE_LINES || rightLines.length < DIVIDER_SIDE_LINES) return false;
+    if (divider.endsLeft > 0 || divider.endsRight > 0) return divider.endsLeft > 0 && divider.endsRight > 0;
+    // a lone rule between rules across above and below it is a column edge of one ruled row (cells anchored at their tops, middles, bottoms)
+    if (divider.boxed) return false;
+    const shared = leftLines.filter((y) => rightLines.some((other) => Math.abs(other - y) <= 1)).length;
+    return shared <= DIVIDER_SHARED * (leftLines.length + rightLines.length - shared);
+  });
+  // each part's head row, ruled across both parts above them, is read with its part
+  return kept.map((divider) => ({ ...divider, top: divider.reachTop, bottom: divider.reachBottom, ...(cutLines.has(divider) ? { cut: true } : {}) }));
+}
+
+/**
+ * exampleDividers: a manual's examples set as a ruled grid of two columns, the source in a monospace
+ * face in the left cell of each row and what it renders in the right (typst's package manuals):
+ * each row's middle rule divides the source from its output, so the source reads as a listing and
+ * the output after it (text, never a heading: it shows what the source does), not line across
+ * line. None for a grid of any other kind.
+ */
+export function exampleDividers(grid: RuledGrid, items: PdfTextItem[]): PageDivider[] {
+  if (grid.xs.length !== 3) return [];
+  const middle = grid.xs[1]!;
+  const dividers: PageDivider[] = [];
+  for (let r = 0; r + 1 < grid.ys.length; r++) {
+    const [top, bottom] = [grid.ys[r]!, grid.ys[r + 1]!];
+    const row = items.filter((item) => item.y > top && item.y <= bottom);
+    const source = row.filter((item) => item.x + item.width <= middle + 1);
+    const output = row.filter((item) => item.x >= middle - 1);
+    if (source.length + output.length < row.length || !source.length || !source.every((item) => item.mono)) return [];
+    if (output.length) dividers.push({ x: middle, top, bottom, endsLeft: 0, endsRight: 0, boxed: true, reachTop: top, reachBottom: bottom, example: true });
+  }
+  return dividers;
+}
+
+/** baselines: the distinct values of `ys`, ascending, those within a point of the one before taken as one */
+function baselines(ys: number[]): number[] {
+  const out: number[] = [];
+  for (const y of [...ys].sort((a, b) => a - b)) if (!out.length || y - out[out.length - 1]! > 1) out.push(y);
+  return out;
+}
+
+/** PageDivider: a rule that divides the page's text into parts; `example`: a ruled example's rule between its source and what the source renders (exampleDividers); `cut`: a cut line to the page's edge (see columnDividers) */
+export type PageDivider = RuleDivider & { example?: boolean; cut?: boolean };
+
+/** PagePart: lines of a page read on their own, and the part of the page they lie in (x from x1 up to x2, baselines from y1 up to y2); `rendered`: an example's output */
+interface PagePart {
+  lines: RawLine[];
+  x1: number;
+  x2: number;
+  y1: number;
+  y2: number;
+  rendered?: boolean;
+}
+
+/**
+ * pageParts cuts a page's text runs at its dividers: the runs above a divider, those left of it,
+ * those right of it and those below, each part cut again at the dividers inside it, and builds
+ * each part's lines apart (two parts' runs on one baseline make no line together). A page without
+ * dividers is one part.
+ */
+export function pageParts(items: PdfTextItem[], dividers: PageDivider[], bounds: Omit<PagePart, "lines"> = { x1: -Infinity, x2: Infinity, y1: -Infinity, y2: Infinity }): PagePart[] {
+  const k = dividers.findIndex((d) => d.x > bounds.x1 && d.x < bounds.x2 && d.top >= bounds.y1 && d.bottom <= bounds.y2);
+  if (k < 0) return [{ lines: buildLines(items), ...bounds }];
+  const divider = dividers[k]!;
+  const rest = dividers.filter((_, j) => j !== k);
+  const above: PdfTextItem[] = [];
+  const left: PdfTextItem[] = [];
+  const right: PdfTextItem[] = [];
+  const below: PdfTextItem[] = [];
+  for (const item of items) {
+    // a slip's first line may sit a little above its cut line's top (a label beside the slip's larger title, on its cap line): a run is above when half its height is
+    if (item.y < divider.top - (divider.cut ? item.size / 2 : 0)) above.push(item);
+    else if (item.y > divider.bottom) below.push(item);
+    else if (item.x + item.width / 2 < divider.x) left.push(item);
+    else right.push(item);
+  }
+  return [
+    ...pageParts(above, rest, { ...bounds, y2: divider.top }),
+    ...pageParts(left, rest, { ...bounds, x2: divider.x, y1: divider.top, y2: divider.bottom }),
+    ...pageParts(right, rest, { ...bounds, x1: divider.x, y1: divider.top, y2: divider.bottom, ...(divider.example || bounds.rendered ? { rendered: true } : {}) }),
+    ...pageParts(below, rest, { ...bounds, y1: divider.bottom }),
+  ];
+}
+
+/**
+ * splitGrids cuts a ruled grid that a divider runs through into the rows above the divider, the
+ * part left of it, the part right of it and the rows below (in that order), each read as a grid
+ * of its own: two parts of a form side by side share their outer rules, so ruledGrids joins them.
+ */
+export function splitGrids(grids: RuledGrid[], dividers: RuleDivider[]): RuledGrid[] {
+  const SNAP = 2;
+  const out: RuledGrid[] = [];
+  // a part's column edges are the rules drawn in it (a column edge of the rows above is none of its own)
+  const part = (grid: RuledGrid, x1: number, x2: number, y1: number, y2: number): RuledGrid | null => {
+    const drawn = (x: number) => grid.vertical.some((v) => Math.abs(v.x1 - x) <= SNAP && v.y2 > y1 + SNAP && v.y1 < y2 - SNAP);
+    const xs = grid.xs.filter((x) => x >= x1 - SNAP && x <= x2 + SNAP && (Math.abs(x - x1) <= SNAP || Math.abs(x - x2) <= SNAP || drawn(x)));
+    const ys = grid.ys.filter((y) => y >= y1 - SNAP && y <= y2 + SNAP);
+    return xs.length >= 2 && ys.length >= 2 ? { ...grid, xs, ys } : null;
+  };
+  for (const grid of grids) {
+    const [left, right, top, bottom] = [grid.xs[0]!, grid.xs[grid.xs.length - 1]!, grid.ys[0]!, grid.ys[grid.ys.length - 1]!];
+    const divider = dividers.find((d) => d.x > left + SNAP && d.x < right - SNAP && d.bottom > top + SNAP && d.top < bottom - SNAP);
+    if (!divider) {
+      out.push(grid);
+      continue;
+    }
+    const parts = [
+      part(grid, left, right, top, divider.top),
+      part(grid, left, divider.x, divider.top, divider.bottom),
+      part(grid, divider.x, right, divider.top, divider.bottom),
+      part(grid, left, right, divider.bottom, bottom),
+    ];
+    for (const p of parts) if (p) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * readingOrder finds a two-column layout (a vertical gutter in the middle half of the page that
+ * almost no line crosses, with wide text on both sides) and returns groups of lines to read in
+ * order: between lines that span the gutter, the left column and then the right column. Pages
+ * without a gutter are one group.
+ */
+/**
+ * sideOf: the part of a line on one side of a gutter, bold when its own letters all are (a heading
+ * beside the other column's prose), in the size of its own text (a title a size below the body
+ * beside the other column's body text)
+ */
+function sideOf(line: RawLine, segs: Segment[]): RawLine {
+  const { bold: _bold, code, ...whole } = line;
+  const part = segs.length < line.segs.length;
+  // a listing's runs on this side (a listing beside its output, both in the face, splits at the gutter)
+  const runs = part ? code?.filter((run) => segs.some((seg) => run.x >= seg.x - 1 && run.x < seg.x2)) : code;
+  const rest = { ...(part ? { ...whole, size: segmentsSize(segs) } : whole), ...(runs?.length ? { code: runs } : {}) };
+  const hasLetters = segs.some((seg) => /\p{L}/u.test(seg.text));
+  return hasLetters && segs.every((seg) => !seg.plain) && (line.bold || segs.length < line.segs.length) ? { ...rest, segs, bold: true } : { ...rest, segs };
+}
+
+/** segmentsSize: the size, in half points as dominantSize gives it, that carries most of the segments' characters */
+function segmentsSize(segs: Segment[]): number {
+  const weight = new Map<number, number>();
+  for (const seg of segs) {
+    const key = Math.round(seg.size * 2) / 2;
+    weight.set(key, (weight.get(key) ?? 0) + seg.text.length);
+  }
+  return [...weight].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+}
+
+export function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
+  const gutter = findGutter(lines, pageWidth);
+  if (gutter === null) {
+    const sidebar = findSidebar(lines, pageWidth);
+    return sidebar === null ? [lines] : besideSidebar(lines, sidebar);
+  }
+  const groups: RawLine[][] = [];
+  let left: RawLine[] = [];
+  let right: RawLine[] = [];
+  let spanning: RawLine[] = [];
+  const flushColumns = () => {
+    if (left.length) groups.push(left);
+    if (right.length) groups.push(right);
+    left = [];
+    right = [];
+  };
+  for (const line of lines) {
+    const crosses = line.segs.some((s) => s.x < gutter && s.x2 > gutter);
+    if (crosses) {
+      flushColumns();
+      spanning.push(line);
+      continue;
+    }
+    if (spanning.length) groups.push(spanning);
+    spanning = [];
+    const l = line.segs.filter((s) => s.x2 <= gutter);
+    const r = line.segs.filter((s) => s.x >= gutter);
+    if (l.length) left.push(sideOf(line, l));
+    if (r.length) right.push(sideOf(line, r));
+  }
+  if (spanning.length) groups.push(spanning);
+  flushColumns();
+  return groups;
+}
+
+/**
+ * findGutter gives the x of a two-column page's gutter, or null. Columns may start below a
+ * full-width head (a paper's title, authors and abstract) or end above a full-width foot, whose
+ * lines cross the gutter: when too many lines cross it for the page to be two columns, the longest
+ * run of lines that do not (COLUMN_RUN_SHARE of the page's lines at least) is held to the same tests.
+ */
+function findGutter(lines: RawLine[], pageWidth: number, whole = true): number | null {
+  if (lines.length < 10) return null;
+  // Candidate gutters every 2 pt in the middle of the page. For each, the lines crossing it, and
+  // the lines with text left and right of it, counted with difference arrays over the candidates
+  // (one pass over the segments instead of one per candidate).
+  const from = Math.round(pageWidth * 0.3);
+  const count = Math.floor((pageWidth * 0.7 - from) / 2) + 1;
+  if (count <= 0) return null;
+  const crossingDiff = new Int32Array(count + 1);
+  const leftDiff = new Int32Array(count + 1);
+  const rightDiff = new Int32Array(count + 1);
+  const index = (x: number) => (x - from) / 2;
+  for (const line of lines) {
+    let minX2 = Infinity;
+    let maxX = -Infinity;
+    for (const seg of line.segs) {
+      // candidates strictly inside the segment: seg.x < x < seg.x2 (segments of a line do not overlap)
+      const first = Math.max(0, Math.floor(index(seg.x)) + 1);
+      const last = Math.min(count - 1, Math.ceil(index(seg.x2)) - 1);
+      if (first <= last) {
+        crossingDiff[first]!++;
+        crossingDiff[last + 1]!--;
+      }
+      minX2 = Math.min(minX2, seg.x2);
+      maxX = Math.max(maxX, seg.x);
+    }
+    const leftFrom = Math.max(0, Math.ceil(index(minX2))); // x >= minX2
+    if (leftFrom < count) {
+      leftDiff[leftFrom]!++;
+      leftDiff[count]!--;
+    }
+    const rightTo = Math.min(count - 1, Math.floor(index(maxX))); // x <= maxX
+    if (rightTo >= 0) {
+      rightDiff[0]!++;
+      rightDiff[rightTo + 1]!--;
+    }
+  }
+  let best: { x: number; crossing: number } | null = null;
+  let crossing = 0;
+  let leftCount = 0;
+  let rightCount = 0;
+  for (let k = 0; k < count; k++) {
+    crossing += crossingDiff[k]!;
+    leftCount += leftDiff[k]!;
+    rightCount += rightDiff[k]!;
+    if (leftCount < lines.length * 0.3 || rightCount < lines.length * 0.3) continue;
+    if (!best || crossing < best.crossing) best = { x: from + 2 * k, crossing };
+  }
+  if (!best) return null;
+  if (best.crossing > lines.length * 0.15) {
+    if (!whole) return null;
+    const run = longestRunBeside(lines, best.x);
+    return run.length >= COLUMN_RUN_LINES && run.length >= COLUMN_RUN_SHARE * lines.length ? findGutter(run, pageWidth, false) : null;
+  }
+  const x = best.x;
+  // The width each line covers on a side: justified lines in narrow columns split into many
+  // segments at their wide word gaps, so single segments would look narrow.
+  const sideWidth = (segs: Segment[]) => (segs.length ? Math.max(...segs.map((s) => s.x2)) - Math.min(...segs.map((s) => s.x)) : 0);
+  const leftWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x2 <= x))).filter((w) => w > 0);
+  const rightWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x >= x))).filter((w) => w > 0);
+  const wide = (widths: number[]) => median(widths) >= pageWidth * 0.25;
+  if (!wide(leftWidths) || !wide(rightWidths)) return null;
+  // Columns of prose have words on both sides of most lines; a wide table whose column groups
+  // leave a gap (figures on both sides, words only in its header) is not two columns of text,
+  // when its rows are split into cells already (three or more a line) for the table to be found
+  // across the page. A line whose one side is a line of prose (one segment of words) is no such
+  // row: it is a table in one column beside the text of the other.
+  const sideText = (segs: Segment[]) => segs.map((seg) => seg.text).join(" ");
+  const isProse = (segs: Segment[]) => segs.length === 1 && WORDS.test(segs[0]!.text);
+  const both = lines.filter((l) => l.segs.some((seg) => seg.x2 <= x) && l.segs.some((seg) => seg.x >= x));
+  const rows = both.filter((l) => {
+    const [left, right] = [l.segs.filter((seg) => seg.x2 <= x), l.segs.filter((seg) => seg.x >= x)];
+    return (!WORDS.test(sideText(left)) || !WORDS.test(sideText(right))) && !isProse(left) && !isProse(right);
+  });
+  const cells = rows.filter((l) => l.segs.length >= 3);
+  return both.length >= 4 && 2 * rows.length > both.length && 2 * cells.length >= rows.length ? null : x;
+}
+
+/** SIDEBAR_WIDTH: the widest a margin sidebar's lines are, as a share of the page's width */
+const SIDEBAR_WIDTH = 0.3;
+/** SIDEBAR_LINES: the fewest lines of a sidebar, and (MAIN_LINES) of the column beside it */
+const SIDEBAR_LINES = 4;
+const MAIN_LINES = 10;
+/** SIDEBAR_SHARED: the largest share of a sidebar's lines that may share a baseline with the main column's */
+const SIDEBAR_SHARED = 0.6;
+
+/**
+ * findSidebar gives the right edge of a narrow column at the left margin beside a page's main
+ * column (a journal's first page: dates, editor, licence beside the title and introduction), or
+ * null. Its gutter is left of findGutter's middle of the page, so only its own evidence tells it
+ * from a form's labels beside their values: no line crosses the gap; the main column is prose (half
+ * the page wide, most lines words); the sidebar has SIDEBAR_LINES lines or more, none wider than
+ * SIDEBAR_WIDTH of the page, in print no larger than the main column's and no more than a third of
+ * them bold (side heads in bold beside the paragraphs they head are no sidebar: IRS instructions'
+ * "Use this form if", "Filling in your return"); and its baselines are its own: at most SIDEBAR_SHARED of its lines
+ * share one with the main column (PeerJ's: 8 of 17, where a form's label sits on its value's
+ * baseline row by row).
+ */
+function findSidebar(lines: RawLine[], pageWidth: number): number | null {
+  if (lines.length < MAIN_LINES + SIDEBAR_LINES) return null;
+  let x = -1;
+  for (let candidate = Math.round(0.12 * pageWidth); candidate <= SIDEBAR_WIDTH * pageWidth + 2 && x < 0; candidate += 2) {
+    if (lines.every((line) => line.segs.every((seg) => seg.x2 <= candidate || seg.x >= candidate))) x = candidate;
+  }
+  if (x < 0) return null;
+  // the middle of the gap the page leaves at x
+  let left = -Infinity;
+  let right = Infinity;
+  for (const line of lines) {
+    for (const seg of line.segs) {
+      if (seg.x2 <= x) left = Math.max(left, seg.x2);
+      else right = Math.min(right, seg.x);
+    }
+  }
+  if (!Number.isFinite(left) || !Number.isFinite(right)) return null;
+  const gutter = (left + right) / 2;
+  const side = lines.filter((line) => line.segs[0]!.x2 <= gutter);
+  const main = lines.filter((line) => line.segs[line.segs.length - 1]!.x >= gutter);
+  if (side.length < SIDEBAR_LINES || main.length < MAIN_LINES) return null;
+  const width = (segs: Segment[]) => (segs.length ? segs[segs.length - 1]!.x2 - segs[0]!.x : 0);
+  if (side.some((line) => width(line.segs.filter((seg) => seg.x2 <= gutter)) > SIDEBAR_WIDTH * pageWidth)) return null;
+  const mainSegs = main.map((line) => line.segs.filter((seg) => seg.x >= gutter));
+  if (median(mainSegs.map(width)) < 0.5 * pageWidth) return null;
+  if (mainSegs.filter((segs) => WORDS.test(segs.map((seg) => seg.text).join(" "))).length < 0.6 * main.length) return null;
+  // side heads (a form's instructions: "Use this form if", "Filling in your return" in bold beside their paragraphs) head the text beside them
+  // (weighed on its lines of their own, whose weight the line's tells)
+  const own = side.filter((line) => line.segs[line.segs.length - 1]!.x2 <= gutter);
+  if (3 * own.filter((line) => line.bold).length > own.length) return null;
+  if (median(side.map((line) => line.size)) > median(main.map((line) => line.size)) + 0.5) return null;
+  const shared = side.filter((line) => line.segs[line.segs.length - 1]!.x >= gutter).length;
+  return shared <= SIDEBAR_SHARED * side.length ? gutter : null;
+}
+
+/**
+ * besideSidebar: the groups to read for a sidebar left of `gutter`: the main column down to the
+ * sidebar's top, the sidebar, then the rest of the main column. The main column is cut at its first
+ * paragraph break (a wider gap between baselines than its lines', after a short line or a full
+ * stop) at or below the sidebar's top, so
+ * that no paragraph is cut, and above the title over that paragraph; without one, the sidebar
+ * follows the whole column.
+ */
+function besideSidebar(lines: RawLine[], gutter: number): RawLine[][] {
+  const side: RawLine[] = [];
+  const main: RawLine[] = [];
+  for (const line of lines) {
+    const l = line.segs.filter((seg) => seg.x2 <= gutter);
+    const r = line.segs.filter((seg) => seg.x >= gutter);
+    if (l.length) side.push(sideOf(line, l));
+    if (r.length) main.push(sideOf(line, r));
+  }
+  const top = side[0]!.y - side[0]!.size;
+  const spacing = median(main.slice(1).map((line, i) => line.y - main[i]!.y));
+  // a paragraph ends in a short line or a full stop (a line that runs to the column's edge and ends in a colon goes on: "at the following website:")
+  const right = Math.max(...main.map((line) => line.segs[line.segs.length - 1]!.x2));
+  const ends = (line: RawLine) => line.segs[line.segs.length - 1]!.x2 < right - 2 * line.size || /[.!?]$/.test(line.segs[line.segs.length - 1]!.text);
+  let cut = main.findIndex((line, i) => i > 0 && line.y >= top && line.y - main[i - 1]!.y > 1.3 * spacing && ends(main[i - 1]!));
+  if (cut < 0) cut = main.length;
+  // a title over the paragraph there (larger or bold, apart from the line above it) stays with it
+  const title = (i: number) => (main[i]!.size > main[i + 1]!.size + 0.5 || (main[i]!.bold && !main[i + 1]!.bold)) && main[i]!.y - main[i - 1]!.y > 1.3 * spacing;
+  while (cut > 1 && cut < main.length && title(cut - 1)) cut--;
+  return [main.slice(0, cut), side, main.slice(cut)].filter((group) => group.length);
+}
+
+/** COLUMN_RUN_LINES, COLUMN_RUN_SHARE: the fewest lines, and the smallest share of a page's lines, of a run of columns between full-width lines */
+const COLUMN_RUN_LINES = 12;
+const COLUMN_RUN_SHARE = 0.4;
+
+/** longestRunBeside: the longest run of consecutive lines (top to bottom) that no segment of crosses x */
+function longestRunBeside(lines: RawLine[], x: number): RawLine[] {
+  let best = { start: 0, end: 0 };
+  let start = 0;
+  lines.forEach((line, i) => {
+    if (line.segs.some((seg) => seg.x < x && seg.x2 > x)) start = i + 1;
+    else if (i + 1 - start > best.end - best.start) best = { start, end: i + 1 };
+  });
+  return lines.slice(best.start, best.end);
+}
+
+/** WORDS: three words of letters in a row, as a line of prose has and a row of figures does not */
+const WORDS = /\p{L}{2,}\S*\s+\p{L}{2,}\S*\s+\p{L}{2,}/u;

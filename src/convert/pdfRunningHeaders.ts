@@ -1,0 +1,108 @@
+/**
+ * Running headers and footers in PDF text: blocks repeated at the same place on many pages, page
+ * numbers alone (PAGE_NUMBER) and one-line headers at a page's top or foot whose words change from
+ * page to page or that are split in parts (`numberedRunningLines`), found across the whole document (`runningBlocks`) so renderPages drops them.
+ */
+import type { LayoutBlock, PageLayout } from "./pdfLayoutTypes";
+import { blockText } from "./pdfParagraphs";
+
+/** PAGE_NUMBER: a line that is a page number alone ("12", "Page 3 of 10", "- iv -") */
+export const PAGE_NUMBER = /^(?:page\s*)?[-–—(]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
+
+/** RUNNING_SHARE: a block repeating at the same place on this share of the pages is running (odd and even pages may differ) */
+const RUNNING_SHARE = 0.4;
+
+/**
+ * runningBlocks finds the blocks to drop: the two top-most and two bottom-most blocks of each page
+ * that repeat (digits ignored) within 4 pt of the same position on at least 40 % of the pages and
+ * two of them (running headers and footers; books alternate theirs between odd and even pages);
+ * in a two-page document, a one-line block in the top or bottom eighth of both pages; and
+ * single-line page numbers at the top or bottom.
+ */
+export function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
+  const removed = new Set<LayoutBlock>();
+  const seen = new Map<string, Array<{ block: LayoutBlock; page: number; top: number; margin: boolean }>>();
+  for (const page of pages) {
+    const byTop = [...page.blocks].sort((a, b) => a.top - b.top);
+    const edges = new Set([...byTop.slice(0, 2), ...byTop.slice(-2)]);
+    for (const block of edges) {
+      const text = blockText(block).trim();
+      const isEdgeLine = block === byTop[0] || block === byTop[byTop.length - 1];
+      if (isEdgeLine && block.kind === "text" && block.lines.length === 1 && PAGE_NUMBER.test(text)) {
+        removed.add(block);
+        continue;
+      }
+      const key = text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ");
+      const margin = block.kind === "text" && block.lines.length === 1 && text.length <= 100 && page.height > 0 && (block.bottom < page.height / 8 || block.top > (page.height * 7) / 8);
+      const list = seen.get(key) ?? [];
+      list.push({ block, page: page.page, top: block.top, margin });
+      seen.set(key, list);
+    }
+  }
+  const textPages = pages.filter((p) => p.blocks.length > 0).length;
+  for (const list of seen.values()) {
+    // the same text at the same height (within 4 pt), counted once per page
+    const byTop = [...list].sort((a, b) => a.top - b.top);
+    let group: typeof list = [];
+    const flush = () => {
+      const onPages = new Set(group.map((entry) => entry.page)).size;
+      const running = textPages >= 3 ? onPages >= Math.max(2, Math.ceil(textPages * RUNNING_SHARE)) : textPages === 2 && onPages === 2 && group.every((entry) => entry.margin);
+      if (running) for (const entry of group) removed.add(entry.block);
+      group = [];
+    };
+    for (const entry of byTop) {
+      if (group.length && entry.top - group[group.length - 1]!.top > 4) flush();
+      group.push(entry);
+    }
+    flush();
+  }
+  for (const block of numberedRunningLines(pages, textPages)) removed.add(block);
+  return removed;
+}
+
+/** EDGE_NUMBER: a page number leading or ending a running header's line ("6 1.1. TOPOLOGISCHE RÄUME", "Rehabilitation Research and Practice 3") */
+const EDGE_NUMBER = /^(\d{1,4})\s+\S|\S\s+(\d{1,4})$/;
+
+/**
+ * numberedRunningLines finds running headers and footers whose words change from page to page
+ * (the section a book's page is in) or that are split in parts (the page number apart from the
+ * journal's name): the one-line blocks on the top-most or bottom-most line of a page that are, or
+ * lead or end with, a number that runs with the page (the number less the page's index the same)
+ * at the same height (within 4 pt) on at least 40 % of the pages and three of them.
+ */
+function numberedRunningLines(pages: PageLayout[], textPages: number): LayoutBlock[] {
+  if (textPages < 3) return [];
+  const found: Array<{ block: LayoutBlock; page: number; top: number; offset: number }> = [];
+  for (const page of pages) {
+    if (!page.blocks.length) continue;
+    const top = Math.min(...page.blocks.map((block) => block.top));
+    const bottom = Math.max(...page.blocks.map((block) => block.bottom));
+    for (const block of page.blocks) {
+      if (block.kind !== "text" || block.lines.length !== 1 || (block.top - top > 2 && bottom - block.bottom > 2)) continue;
+      const text = block.lines[0]!.text.trim();
+      const m = /^\d{1,4}$/.exec(text) ?? EDGE_NUMBER.exec(text);
+      if (m) found.push({ block, page: page.page, top: block.top, offset: Number(m[1] ?? m[2] ?? m[0]) - page.page });
+    }
+  }
+  const removed: LayoutBlock[] = [];
+  const groups = new Map<number, typeof found>();
+  for (const entry of found) {
+    const list = groups.get(entry.offset);
+    if (list) list.push(entry);
+    else groups.set(entry.offset, [entry]);
+  }
+  for (const list of groups.values()) {
+    const byTop = [...list].sort((a, b) => a.top - b.top);
+    let group: typeof list = [];
+    const flush = () => {
+      if (new Set(group.map((entry) => entry.page)).size >= Math.max(3, Math.ceil(textPages * RUNNING_SHARE))) removed.push(...group.map((entry) => entry.block));
+      group = [];
+    };
+    for (const entry of byTop) {
+      if (group.length && entry.top - group[group.length - 1]!.top > 4) flush();
+      group.push(entry);
+    }
+    flush();
+  }
+  return removed;
+}
