@@ -1,9 +1,9 @@
 /**
  * Office structure benchmark: `bun bench/office-structure.ts`.
  *
- * Real office files other people made (DOCX, PPTX, XLSX, ODT; in test/fixtures and
- * bench/corpus/pdf-structure, licences beside them) are converted by docintel's own converters
- * (ODT through LibreOffice's DOCX, as the service does), and the headings and table cells written
+ * Real office files other people made (DOCX, PPTX, XLSX, ODT, ODS, ODP; in test/fixtures,
+ * bench/corpus/pdf-structure and bench/corpus/office-real, licences beside them) are converted by
+ * docintel's own converters (ODF through LibreOffice's DOCX, XLSX or PPTX, as the service does), and the headings and table cells written
  * down once from each file's XML (bench/expected/office-structure.json: repo, commit, path,
  * licence) are looked for in the markdown, scored as bench/pdf-structure.ts scores a PDF
  * (structure-score.ts: text folded, any heading level, cells as a multiset):
@@ -16,7 +16,7 @@
  *
  * Two sets, scored separately and together: the 12 test files of bench/expected/office-structure.json
  * and the real-world documents of bench/expected/office-structure-real.json (forms, reports, slide
- * decks, checklists, plans in bench/corpus/office-real, licences in its LICENSES.md).
+ * decks, checklists, plans, ODF templates in bench/corpus/office-real, licences in its LICENSES.md).
  *
  * Goal: headings >= 0.9 and cells >= 0.9 over all files.
  *
@@ -64,19 +64,25 @@ for (const [name, path] of Object.entries(SETS)) {
   expected.push(...files);
 }
 const CONVERTERS: Record<string, Converter> = { docx: convertDocx, pptx: convertPptx, xlsx: convertXlsx };
+/** ODF_TARGET: the OOXML format LibreOffice writes for each ODF format, as the service converts it (formats.ts) */
+const ODF_TARGET: Record<string, string> = { odt: "docx", ods: "xlsx", odp: "pptx" };
+const extOf = (file: string) => file.slice(file.lastIndexOf(".") + 1);
 
 const work = mkdtempSync(join(tmpdir(), "bench-office-structure-"));
 const pool = new WorkerPool({ threads: 2, maxQueue: 64 });
 try {
-  // ODT goes through LibreOffice's DOCX, as the service converts it
-  const odts = expected.filter((f) => f.file.endsWith(".odt"));
+  // ODF goes through LibreOffice's OOXML (ODT to DOCX, ODS to XLSX, ODP to PPTX), as the service converts it
   mkdirSync(join(work, "in"), { recursive: true });
-  const inputs = odts.map((f, i) => {
-    const copy = join(work, "in", `${i}-${basename(f.file)}`);
-    copyFileSync(join(ROOT, f.file), copy);
-    return copy;
-  });
-  await soffice(work, "docx", inputs);
+  const odfs = expected.filter((f) => ODF_TARGET[extOf(f.file)]);
+  for (const [ext, target] of Object.entries(ODF_TARGET)) {
+    const inputs = odfs.flatMap((f, i) => {
+      if (extOf(f.file) !== ext) return [];
+      const copy = join(work, "in", `${i}-${basename(f.file)}`);
+      copyFileSync(join(ROOT, f.file), copy);
+      return [copy];
+    });
+    await soffice(work, target, inputs);
+  }
 
   /** Totals: what a set (or all files) expected and found */
   type Totals = { files: number; wantHeadings: number; gotHeadings: number; madeHeadings: number; rightHeadings: number; wantCells: number; gotCells: number };
@@ -84,12 +90,12 @@ try {
   const totals: Record<string, Totals> = {};
   const misses: Record<string, number> = {};
   for (const file of expected) {
-    const ext = file.file.slice(file.file.lastIndexOf(".") + 1);
-    const isOdt = ext === "odt";
-    const path = isOdt ? join(work, "out", `${odts.indexOf(file)}-${basename(file.file, ".odt")}.docx`) : join(ROOT, file.file);
+    const ext = extOf(file.file);
+    const target = ODF_TARGET[ext] ?? ext;
+    const path = ODF_TARGET[ext] ? join(work, "out", `${odfs.indexOf(file)}-${basename(file.file, `.${ext}`)}.${target}`) : join(ROOT, file.file);
     const bytes = await Bun.file(path).bytes();
-    const converter = CONVERTERS[isOdt ? "docx" : ext]!;
-    const { markdown } = await converter({ bytes, filename: basename(path), contentType: "application/octet-stream", ext: isOdt ? "docx" : ext }, benchContext(pool, PICTURES_UNREAD, 600_000));
+    const converter = CONVERTERS[target]!;
+    const { markdown } = await converter({ bytes, filename: basename(path), contentType: "application/octet-stream", ext: target }, benchContext(pool, PICTURES_UNREAD, 600_000));
     const headings = headingsOf(markdown).filter((h) => !OWN_SECTIONS.test(h));
     const want = file.headings.map(fold);
     const h = found(want, headings);

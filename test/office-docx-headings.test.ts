@@ -1,7 +1,8 @@
 /**
  * Headings as people set them in Word: a title in a heading style typed in bold runs (a report's
- * "Data Validation for FY23 ..." in Title style, bold) is a heading without `**` marks; italic in a
- * heading stays, bold body text stays.
+ * "Data Validation for FY23 ..." in Title style, bold) is a heading without `**` marks; bold over
+ * part of a heading and italic in a heading stay (they mark words against the rest), bold body
+ * text stays. The rule is heading()'s, for every format (office-heading-bold.test.ts).
  */
 import { expect, test } from "bun:test";
 import { convertDocx } from "../src/convert/docx";
@@ -12,7 +13,7 @@ const BOLD = "<w:rPr><w:b/></w:rPr>";
 const r = (text: string, rPr = "") => `<w:r>${rPr}<w:t xml:space="preserve">${text}</w:t></w:r>`;
 const styled = (style: string, runs: string) => `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr>${runs}</w:p>`;
 
-test("bold runs in Title and Heading paragraphs are written without ** marks; italic stays; body bold stays", async () => {
+test("a Title paragraph wholly in bold runs is written without ** marks; bold over part of a heading, italic and body bold stay", async () => {
   const body = [
     styled("Title", `${r("Data Validation", BOLD)}${r(" for FY23", BOLD)}`),
     `<w:p>${r("Totals are ")}${r("final", BOLD)}${r(".")}</w:p>`,
@@ -28,5 +29,5 @@ test("bold runs in Title and Heading paragraphs are written without ** marks; it
   const { markdown } = await convert(convertDocx, "report.docx", bytes);
   expect(markdown).toContain("# Data Validation for FY23\n");
   expect(markdown).toContain("Totals are **final**.");
-  expect(markdown).toContain("## Method and *data*\n");
+  expect(markdown).toContain("## **Method** and *data*\n");
 });

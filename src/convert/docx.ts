@@ -347,10 +347,8 @@ class DocxReader {
       this.listStack = [];
       blocks.push({ kind: "code", text: codeText(p) });
     } else if (level > 0) {
-      // A heading is set apart already: its bold runs are written without ** ("# **Data Validation**"
-      // as people type a title in bold); in a table cell the words stay as they are set.
-      const headingText = this.cellDepth > 0 ? rendered : renderSegments(segments.map((s) => (s.raw ? s : { ...s, bold: false }))).trim();
-      const clean = headingText.replace(/\s*\n\s*/g, " ");
+      // heading() drops bold that covers the whole heading; in a table cell the words stay as they are set.
+      const clean = rendered.replace(/\s*\n\s*/g, " ");
       this.firstHeading ??= clean.replace(/[*_~\\]/g, "") || null;
       this.listStack = [];
       // A table cell holds inline text only: there a heading keeps its words without the '#' marker.

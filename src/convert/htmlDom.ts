@@ -8,7 +8,7 @@
  * collapses it and escaped only where it would otherwise become markdown syntax.
  */
 import { findFootnotes, NO_FOOTNOTES, noteDefinitionText, type Footnotes } from "./footnotes";
-import { fence, gfmTable, heading, joinBlocks } from "./markdown";
+import { fence, gfmTable, heading, joinBlocks, withoutWholeBold } from "./markdown";
 
 /** DomNode is the small part of the DOM Node interface the walker uses (linkedom implements it). */
 export interface DomNode {
@@ -235,7 +235,8 @@ function blockElement(el: DomElement, ctx: Ctx, depth: number): string[] {
     case "h1": case "h2": case "h3": case "h4": case "h5": case "h6": {
       const text = finishInline(inlineChildren(el, ctx, depth)).replace(/\n/g, " ");
       if (!text) return [];
-      return [ctx.inTable ? `**${text}**` : heading(Number(tag[1]), text)];
+      // in a table cell a heading is bold text, its own bold marks dropped as heading() drops them ("****x****" is literal asterisks)
+      return [ctx.inTable ? `**${withoutWholeBold(text)}**` : heading(Number(tag[1]), text)];
     }
     case "ul": case "ol": case "menu": case "dir":
       return [listBlock(el, ctx, depth)];

@@ -60,10 +60,127 @@ export function escapeText(text: string): string {
   return text.replace(/([\\`*_[\]<>])/g, "\\$1").replace(/^(\s*)([#>+-]|\d+\.)(\s)/gm, "$1\\$2$3");
 }
 
-/** heading renders a heading of level 1 to 6 on one line. */
+/**
+ * heading renders a heading of level 1 to 6 on one line, without bold marks when bold covers all of
+ * its text (withoutWholeBold).
+ */
 export function heading(level: number, text: string): string {
-  const clean = text.replace(/\s+/g, " ").trim();
+  const clean = withoutWholeBold(text.replace(/\s+/g, " ").trim()).trim();
   return clean ? `${"#".repeat(Math.min(6, Math.max(1, level)))} ${clean}` : "";
+}
+
+/**
+ * withoutWholeBold drops the strong marks (`**`, `__`) of an inline markdown text whose every visible
+ * character is bold: a heading is set apart already, and people type titles in bold runs (Word's
+ * "**Data Validation**", a slide's "**New** **Contracts**", a page's `<h2><b>`), so the marks say
+ * nothing a reader of the heading does not see. Bold over part of the text stays ("The **new** rule"):
+ * it marks a word against the rest, as CommonMark renders it and MarkItDown keeps it; other marks
+ * (italic, strike, links, code) stay. Spans pair as CommonMark's delimiter runs do; escaped
+ * characters, code spans, link destinations and inline tags are not emphasis.
+ */
+export function withoutWholeBold(text: string): string {
+  if (!/\*\*|__/.test(text)) return text;
+  /** hidden: characters a reader does not see as text (link syntax, inline tags, emphasis marks) */
+  const hidden = new Uint8Array(text.length);
+  /** literal: characters that are never emphasis marks (escaped, in code spans, in destinations and tags) */
+  const literal = new Uint8Array(text.length);
+  // a backtick run opens a code span closed by the next run of its length (the runs' next of a length found right to left, in linear time)
+  const ticks = Array.from(text.matchAll(/`+/g), (m) => ({ start: m.index, end: m.index + m[0].length }));
+  const nextOfLength = new Array<number>(ticks.length).fill(-1);
+  const latest = new Map<number, number>();
+  for (let k = ticks.length - 1; k >= 0; k--) {
+    const length = ticks[k]!.end - ticks[k]!.start;
+    nextOfLength[k] = latest.get(length) ?? -1;
+    latest.set(length, k);
+  }
+  for (let i = 0, k = 0; i < text.length; i++) {
+    while (k < ticks.length && ticks[k]!.start < i) k++;
+    if (text[i] === "\\" && i + 1 < text.length) {
+      literal.fill(1, i, i + 2);
+      hidden[i] = 1;
+      i++;
+    } else if (k < ticks.length && ticks[k]!.start === i) {
+      const closing = nextOfLength[k]!;
+      if (closing >= 0) {
+        literal.fill(1, i, ticks[closing]!.end);
+        i = ticks[closing]!.end - 1;
+      } else i = ticks[k]!.end - 1;
+    }
+  }
+  for (const m of text.matchAll(/!?\[|\]\([^()\s]*\)|<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g)) {
+    if (literal[m.index]) continue;
+    hidden.fill(1, m.index, m.index + m[0].length);
+    if (m[0] !== "[" && m[0] !== "![") literal.fill(1, m.index, m.index + m[0].length);
+  }
+  const pairs = emphasisPairs(text, literal);
+  const strong = pairs.filter((p) => p.width === 2);
+  if (!strong.length) return text;
+  const bold = new Uint8Array(text.length);
+  for (const p of pairs) hidden.fill(1, p.open, p.open + p.width).fill(1, p.close, p.close + p.width);
+  for (const p of strong) bold.fill(1, p.open, p.close + 2);
+  for (let i = 0; i < text.length; i++) if (!hidden[i] && !bold[i] && !/\s/.test(text[i]!)) return text;
+  const drop = new Uint8Array(text.length);
+  for (const p of strong) drop.fill(1, p.open, p.open + 2).fill(1, p.close, p.close + 2);
+  let out = "";
+  for (let i = 0; i < text.length; i++) if (!drop[i]) out += text[i];
+  return out;
+}
+
+/** MAX_OPENER_LOOKBACK: openers a closing run looks back over for one it may pair with (CommonMark's rule of three skips some) */
+const MAX_OPENER_LOOKBACK = 16;
+
+/**
+ * emphasisPairs pairs the `*` and `_` delimiter runs of inline markdown as CommonMark's
+ * process_emphasis does (the nearest opener of the same character; strong when both sides have two
+ * left, else emphasis; the rule of three), each pair by the index of its opening and closing marks
+ * and their width (2 strong, 1 emphasis). Characters marked `literal` are never marks.
+ */
+function emphasisPairs(text: string, literal: Uint8Array): Array<{ open: number; close: number; width: 1 | 2 }> {
+  const space = (c: string) => c === "" || /\s/u.test(c);
+  const punct = (c: string) => c !== "" && /[\p{P}\p{S}]/u.test(c);
+  /** Run: a delimiter run; left..right are its marks not yet paired */
+  type Run = { char: string; start: number; left: number; right: number; length: number; opens: boolean; closes: boolean };
+  const runs: Run[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if ((char !== "*" && char !== "_") || literal[i]) continue;
+    let end = i;
+    while (text[end] === char && !literal[end]) end++;
+    const before = text[i - 1] ?? "";
+    const after = text[end] ?? "";
+    const leftFlanking = !space(after) && (!punct(after) || space(before) || punct(before));
+    const rightFlanking = !space(before) && (!punct(before) || space(after) || punct(after));
+    const opens = char === "*" ? leftFlanking : leftFlanking && (!rightFlanking || punct(before));
+    const closes = char === "*" ? rightFlanking : rightFlanking && (!leftFlanking || punct(after));
+    runs.push({ char, start: i, left: i, right: end, length: end - i, opens, closes });
+    i = end - 1;
+  }
+  const pairs: Array<{ open: number; close: number; width: 1 | 2 }> = [];
+  // an opener stack per character; pairing drops the openers of both between the pair, as CommonMark does
+  const openers: Record<string, Run[]> = { "*": [], _: [] };
+  for (const run of runs) {
+    const own = openers[run.char]!;
+    while (run.closes && run.right > run.left) {
+      // the rule of three can skip openers; the look-back is bounded so a long text stays linear
+      let at = own.length - 1;
+      for (; at >= Math.max(0, own.length - MAX_OPENER_LOOKBACK); at--) {
+        const o = own[at]!;
+        if (!((o.closes || run.opens) && (o.length + run.length) % 3 === 0 && !(o.length % 3 === 0 && run.length % 3 === 0))) break;
+      }
+      if (at < Math.max(0, own.length - MAX_OPENER_LOOKBACK)) break;
+      const opener = own[at]!;
+      own.length = at + 1;
+      const other = openers[run.char === "*" ? "_" : "*"]!;
+      while (other.length && other[other.length - 1]!.start > opener.start) other.pop();
+      const width = opener.right - opener.left >= 2 && run.right - run.left >= 2 ? 2 : 1;
+      opener.right -= width;
+      pairs.push({ open: opener.right, close: run.left, width });
+      run.left += width;
+      if (opener.right === opener.left) own.pop();
+    }
+    if (run.opens && run.right > run.left) own.push(run);
+  }
+  return pairs;
 }
 
 /** joinBlocks joins markdown blocks with one blank line, dropping empty ones. */

@@ -4,7 +4,7 @@
  * charts as a title plus a table of their series, pictures with alt text and OCR, and speaker
  * notes. LibreOffice's PPTX output (from PPT, ODP, KEY) goes through the same path.
  */
-import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, tidyMarkdown, withoutWholeBold } from "./markdown";
 import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, hardBreaks, firstDescendant, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
 import { isMonoFontName } from "./monoFont";
 import type { Converter } from "./types";
@@ -185,11 +185,14 @@ class SlideReader {
     const type = ph?.attrs["type"];
     const body = child(sp, "p:txBody");
     if ((type === "title" || type === "ctrTitle") && this.title === null) {
-      const text = paragraphsOf(body, this, { bold: false })
-        .map((p) => p.text)
-        .join(" ")
-        .replace(/\s+/g, " ")
-        .trim();
+      // the title is written inside the converter's "Slide N: ..." heading, so heading()'s rule is applied to it here
+      const text = withoutWholeBold(
+        paragraphsOf(body, this)
+          .map((p) => p.text)
+          .join(" ")
+          .replace(/\s+/g, " ")
+          .trim(),
+      );
       if (text) {
         this.title = text;
         return null;
@@ -318,7 +321,7 @@ interface SlideParagraph {
 }
 
 /** paragraphsOf renders the paragraphs of a text body to inline markdown with their list levels. */
-function paragraphsOf(body: XmlElement | undefined, links: RunContext, marks: RunMarks = { bold: true }): SlideParagraph[] {
+function paragraphsOf(body: XmlElement | undefined, links: RunContext): SlideParagraph[] {
   const out: SlideParagraph[] = [];
   for (const p of childrenNamed(body, "a:p")) {
     const pPr = child(p, "a:pPr");
@@ -330,7 +333,7 @@ function paragraphsOf(body: XmlElement | undefined, links: RunContext, marks: Ru
         // Monospace runs in a row are one code span (Office splits a word into runs freely).
         let raw = textContent(child(node, "a:t"));
         while (isCodeRun(child(node, "a:rPr"), links.proseFace) && nodes[i + 1]?.name === "a:r" && sameLook(child(node, "a:rPr"), child(nodes[i + 1]!, "a:rPr"), links.proseFace)) raw += textContent(child(nodes[++i]!, "a:t"));
-        text += runMarkdown(node, links, raw, marks);
+        text += runMarkdown(node, links, raw);
       } else if (node.name === "a:br") text += "\n";
     }
     const autoNum = child(pPr, "a:buAutoNum");
@@ -341,16 +344,8 @@ function paragraphsOf(body: XmlElement | undefined, links: RunContext, marks: Ru
   return out;
 }
 
-/**
- * RunMarks: the run marks written. A slide title is written without bold: titles are set large and
- * often in bold runs ("**New** **Contracts**" as a heading), and a heading is set apart already.
- */
-interface RunMarks {
-  bold: boolean;
-}
-
 /** runMarkdown renders one text run with bold/italic/strike and its hyperlink. */
-function runMarkdown(run: XmlElement, links: RunContext, raw = textContent(child(run, "a:t")), marks: RunMarks = { bold: true }): string {
+function runMarkdown(run: XmlElement, links: RunContext, raw = textContent(child(run, "a:t"))): string {
   if (!raw) return "";
   const rPr = child(run, "a:rPr");
   let text = isCodeRun(rPr, links.proseFace) ? codeSpans(raw) : escapeText(raw).replace(/^(\s*)\\([#>+-]|\d+\.)/, "$1$2");
@@ -360,7 +355,7 @@ function runMarkdown(run: XmlElement, links: RunContext, raw = textContent(child
   const trail = /\s*$/.exec(text)![0];
   let marked = core;
   if (rPr?.attrs["i"] === "1" || rPr?.attrs["i"] === "true") marked = `*${marked}*`;
-  if (marks.bold && (rPr?.attrs["b"] === "1" || rPr?.attrs["b"] === "true")) marked = `**${marked}**`;
+  if (rPr?.attrs["b"] === "1" || rPr?.attrs["b"] === "true") marked = `**${marked}**`;
   if (rPr?.attrs["strike"] && rPr.attrs["strike"] !== "noStrike") marked = `~~${marked}~~`;
   const href = links.link(child(rPr, "a:hlinkClick")?.attrs["r:id"]);
   if (href) marked = `[${marked}](${href.replace(/ /g, "%20").replace(/\)/g, "%29")})`;
