@@ -62,6 +62,21 @@ describe("bold in headings through POST /api/v1/markdown/convert", () => {
   });
 });
 
+describe("a heading of plain text (a file name, a page title) through POST /api/v1/markdown/convert", () => {
+  test("keeps its own asterisks and underscores as written: escaped, neither bold nor dropped", async () => {
+    const html = `<!doctype html><html><head><title>**Quarterly report**</title></head><body><article><p>Revenue rose by a tenth over the quarter, led by the northern stores, while costs held steady for the third quarter running.</p></article></body></html>`;
+    const file = new File([html], "report.html", { type: "text/html" });
+    const page = await api(server, key, "POST", "/api/v1/markdown/convert", form({ file, main_content: "true" }));
+    expect(page.status).toBe(200);
+    expect(page.body.markdown).toContain("# \\*\\*Quarterly report\\*\\*\n");
+    const data = await convert(new File([`{"total": 3}`], "__main__.json", { type: "application/json" }));
+    expect(data.status).toBe(200);
+    expect(data.body.markdown).toContain("# \\_\\_main\\_\\_.json\n");
+    const plain = await convert(new File([`{"total": 3}`], "daily_totals_v2.json", { type: "application/json" }));
+    expect(plain.body.markdown).toContain("# daily_totals_v2.json\n");
+  });
+});
+
 describe("withoutWholeBold", () => {
   test("drops strong marks only when bold covers every visible character", () => {
     expect(withoutWholeBold("**New** **Contracts**")).toBe("New Contracts");

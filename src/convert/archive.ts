@@ -15,7 +15,7 @@ import { AppError } from "../errors";
 import { describeBytes } from "../runtime/values";
 import { sniffType } from "../ingest/sniff";
 import { ZipArchive } from "../ingest/zip";
-import { checkMarkdownSize, demoteHeadings, heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, demoteHeadings, textHeading, joinBlocks, tidyMarkdown } from "./markdown";
 import { decompressStream, withSevenZip } from "../tools/archivers";
 
 import { isTar, MAX_TAR_ENTRIES, TarArchive } from "./tar";
@@ -134,7 +134,7 @@ function tarMembers(bytes: Uint8Array, filename: string): Members {
 async function convertMembers(input: ConvertInput, members: Members, ctx: ConvertContext, convertEntry: ConvertEntry): Promise<Conversion> {
   const names = members.names.filter((n) => !n.split("/").pop()!.startsWith(".")).sort();
   const warnings: string[] = [];
-  const blocks: string[] = [heading(1, input.filename)];
+  const blocks: string[] = [textHeading(1, input.filename)];
   let converted = 0;
   let pages = 0;
   for (const name of names) {
@@ -151,7 +151,7 @@ async function convertMembers(input: ConvertInput, members: Members, ctx: Conver
     }
     try {
       const result = await convertEntry({ bytes, filename: name.split("/").pop()!, contentType: detected.mime, ext: detected.ext }, ctx);
-      blocks.push(heading(2, name), demoteHeadings(result.markdown, 2));
+      blocks.push(textHeading(2, name), demoteHeadings(result.markdown, 2));
       warnings.push(...result.warnings.map((w) => `${name}: ${w}`));
       pages += result.totalPages;
       converted++;

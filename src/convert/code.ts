@@ -3,7 +3,7 @@
  * tagged with its language so renderers highlight it and models know what they read.
  */
 import { AppError } from "../errors";
-import { fence, heading } from "./markdown";
+import { fence, textHeading } from "./markdown";
 import { decodeText } from "./charset";
 import { looksBinary } from "./text";
 import type { Converter } from "./types";
@@ -49,6 +49,6 @@ export const convertCode: Converter = async (input) => {
   if (!source.trim()) throw new AppError("empty_document", `${input.filename} contains no source text; send a file with content.`);
   const title = input.filename || "source";
   // joined by hand: joinBlocks' trailing-whitespace regex is slow on large sources
-  const markdown = `${heading(1, title)}\n\n${fence(source, languageOf(input.filename, input.ext))}\n`;
+  const markdown = `${textHeading(1, title)}\n\n${fence(source, languageOf(input.filename, input.ext))}\n`;
   return { markdown, title, totalPages: 0, method: "text", warnings: [] };
 };

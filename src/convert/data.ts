@@ -4,7 +4,7 @@
  * never parsed into values, so big numbers and duplicate keys survive exactly as written.
  */
 import { AppError } from "../errors";
-import { checkMarkdownSize, fence, heading } from "./markdown";
+import { checkMarkdownSize, fence, textHeading } from "./markdown";
 import { decodeText } from "./charset";
 import { looksBinary } from "./text";
 import type { Conversion, ConvertInput, ConvertLimits, Converter } from "./types";
@@ -187,7 +187,7 @@ function readText(input: ConvertInput, kind: string): string {
  */
 function dataConversion(input: ConvertInput, blocks: string[]): Conversion {
   const title = input.filename || null;
-  const markdown = `${[title ? heading(1, title) : "", ...blocks].filter((b) => b !== "").join("\n\n")}\n`;
+  const markdown = `${[title ? textHeading(1, title) : "", ...blocks].filter((b) => b !== "").join("\n\n")}\n`;
   return { markdown, title, totalPages: 0, method: "text", warnings: [] };
 }
 

@@ -7,7 +7,7 @@ import MsgReader from "@kenjiuno/msgreader";
 import PostalMime from "postal-mime";
 import { AppError } from "../errors";
 import { htmlToMarkdown } from "./html";
-import { demoteHeadings, gfmTable, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import { demoteHeadings, gfmTable, heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import type { Conversion, ConvertContext, Converter, ConvertInput } from "./types";
 
 /** MailAttachment is one attachment as listed in the output. */
@@ -76,7 +76,7 @@ function mailConversion(input: ConvertInput, mail: Mail): Conversion {
   if (!body && !headers && !attachments) throw new AppError("empty_document", `${input.filename} has no headers, body or attachments.`);
   if (!body) warnings.push("the message has no body text");
   const title = mail.subject.trim() || null;
-  const markdown = tidyMarkdown(joinBlocks([title ? heading(1, title) : "", headers, body, attachments]));
+  const markdown = tidyMarkdown(joinBlocks([title ? textHeading(1, title) : "", headers, body, attachments]));
   return { markdown, title, totalPages: 0, method: "text", warnings };
 }
 
@@ -206,7 +206,7 @@ export const convertMbox: Converter = async (input: ConvertInput, ctx: ConvertCo
   const starts = [...text.matchAll(MBOX_SEPARATOR)].map((m) => ({ at: m.index!, body: m.index! + m[0].length }));
   if (starts.length === 0) throw new AppError("unreadable_document", `${input.filename} is not a mailbox: it has no "From " line separating messages (mbox format)`);
   const warnings: string[] = [];
-  const sections: string[] = [heading(1, input.filename)];
+  const sections: string[] = [textHeading(1, input.filename)];
   let read = 0;
   for (let i = 0; i < starts.length; i++) {
     ctx.signal.throwIfAborted();

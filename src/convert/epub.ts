@@ -9,7 +9,7 @@ import { DOMParser } from "linkedom";
 import { AppError } from "../errors";
 import { ZipArchive } from "../ingest/zip";
 import { htmlToMarkdown } from "./html";
-import { checkMarkdownSize, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import { checkMarkdownSize, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import type { Converter, PageReport } from "./types";
 
 /** EpubPackage is what the OPF says about the book. */
@@ -38,7 +38,7 @@ export const convertEpub: Converter = async (input, ctx) => {
   const warnings: string[] = [];
   const pages: PageReport[] = [];
   const blocks: string[] = [
-    heading(1, pkg.title || input.filename),
+    textHeading(1, pkg.title || input.filename),
     metadataBlock([["Author", pkg.creators.join(", ")], ["Language", pkg.language], ["Publisher", pkg.publisher], ["Date", pkg.date]]),
   ];
   for (const [index, path] of pkg.chapters.entries()) {

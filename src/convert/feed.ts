@@ -6,7 +6,7 @@
 import { Parser } from "htmlparser2";
 import { AppError } from "../errors";
 import { htmlToMarkdown, sniffCharset } from "./html";
-import { escapeText, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import { escapeText, heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import { decodeText } from "./charset";
 import type { Converter } from "./types";
 
@@ -172,7 +172,7 @@ export const convertFeed: Converter = async (input, ctx) => {
   if (!feed) throw new AppError("unreadable_document", `${what}: not an RSS or Atom feed (no <rss>, <rdf:RDF> or <feed> root element)`);
   const warnings: string[] = [];
   const base = feed.link || input.url;
-  const blocks: string[] = [heading(1, feed.title || input.filename)];
+  const blocks: string[] = [textHeading(1, feed.title || input.filename)];
   if (feed.description) blocks.push(itemMarkdown(feed.description, base, warnings));
   if (feed.items.length > MAX_ITEMS) warnings.push(`${feed.items.length} items; the first ${MAX_ITEMS} were converted`);
   for (const item of feed.items.slice(0, MAX_ITEMS)) {

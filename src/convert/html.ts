@@ -8,7 +8,7 @@ import { AppError } from "../errors";
 import { countChars, findMainContent, isBoilerplate, stripPageChrome, trimArticleEdges } from "./boilerplate";
 import { scriptArticle, type ScriptArticle } from "./scriptArticle";
 import { renderMarkdown, type DomElement, type DomNode } from "./htmlDom";
-import { heading, joinBlocks, tidyMarkdown } from "./markdown";
+import { textHeading, joinBlocks, tidyMarkdown } from "./markdown";
 import { decodeText } from "./charset";
 import type { Converter } from "./types";
 
@@ -190,7 +190,7 @@ function withTitleHeading(body: string, top: string | null): string {
   const first = /^## (.*)\n?/.exec(body.trimStart());
   const norm = (text: string) => text.replace(/[\\*_`[\]]/g, "").replace(/\s+/g, " ").trim().toLowerCase();
   if (first && norm(first[1]!) === norm(top)) return body.trimStart().replace(/^## /, "# ");
-  return joinBlocks([heading(1, top), body]);
+  return joinBlocks([textHeading(1, top), body]);
 }
 
 /**

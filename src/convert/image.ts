@@ -13,7 +13,7 @@ import { Parser } from "htmlparser2";
 import sharp, { type Metadata } from "sharp";
 import { AppError } from "../errors";
 import { heifToPng } from "../tools/heif";
-import { heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import { heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import { joinLineEndHyphens, ocrLayoutMarkdown } from "./ocrLayout";
 import { OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import type { Conversion, ConvertContext, Converter, ConvertInput, PageReport } from "./types";
@@ -424,7 +424,7 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
   const title = xmpTitle ?? (input.filename || null);
   const markdown = tidyMarkdown(
     joinBlocks([
-      heading(1, input.filename || "image"),
+      textHeading(1, input.filename || "image"),
       embedded.length ? joinBlocks([heading(2, "Text in the SVG"), embedded.join("\n\n"), ocrText ? heading(2, "OCR of the rendered SVG") : ""]) : "",
       // a page's words broken at line ends are joined as a reader reads them; a receipt's column (block) is left as read
       laidOut ?? (prepared.segmentation === "auto" ? joinLineEndHyphens(ocrText) : ocrText),

@@ -70,6 +70,16 @@ export function heading(level: number, text: string): string {
 }
 
 /**
+ * textHeading renders a heading whose text is plain text, not markdown (a file name, a subject, a
+ * page or metadata title): its own markup characters are escaped where a reader would take them for
+ * markup (escapeStrayMarkup), so `__main__` or `**URGENT** offer` reads as written rather than bold,
+ * and heading()'s bold rule cannot drop characters that were never marks.
+ */
+export function textHeading(level: number, text: string): string {
+  return heading(level, escapeStrayMarkup(text));
+}
+
+/**
  * withoutWholeBold drops the strong marks (`**`, `__`) of an inline markdown text whose every visible
  * character is bold: a heading is set apart already, and people type titles in bold runs (Word's
  * "**Data Validation**", a slide's "**New** **Contracts**", a page's `<h2><b>`), so the marks say

@@ -7,7 +7,7 @@
  */
 import type { MediaInfo } from "../tools/types";
 import type { Conversion, ConvertContext, ConvertInput, Converter } from "./types";
-import { escapeText, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import { escapeText, heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 
 /** NO_PROVIDER_WARNING: the warning when audio could be transcribed but no provider is configured. */
 export const NO_PROVIDER_WARNING = "No speech-to-text provider is configured on this server (set GROQ_API_KEY to enable transcription); the markdown carries the media metadata only.";
@@ -52,7 +52,7 @@ export const convertMedia: Converter = async (input: ConvertInput, ctx: ConvertC
 
   const title = info.title ?? null;
   const markdown = joinBlocks([
-    heading(1, title ?? input.filename),
+    textHeading(1, title ?? input.filename),
     metadataBlock([...mediaFacts(info), ["Spoken language", transcript?.language]]),
     transcript?.text.trim() ? `${heading(2, "Transcript")}\n\n${escapeText(transcript.text.trim())}` : null,
   ]);

@@ -8,7 +8,7 @@ import { Parser } from "htmlparser2";
 import sharp from "sharp";
 import { AppError } from "../errors";
 import { ZipArchive } from "../ingest/zip";
-import { escapeText, gfmTable, heading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
+import { escapeText, gfmTable, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import type { Conversion, ConvertContext, ConvertInput } from "./types";
 
 /** XmlElement is one element of a parsed part; names carry canonical prefixes ("w:p", "a:t", "c"). */
@@ -239,7 +239,7 @@ export function metadataOnly(props: PackageProperties, what: string, nothing: st
   if (!props.title && !props.author) return null;
   const facts = metadataBlock([["Title", props.title], ["Author", props.author]]);
   return {
-    markdown: tidyMarkdown(joinBlocks([props.title ? heading(1, props.title) : "", facts])),
+    markdown: tidyMarkdown(joinBlocks([props.title ? textHeading(1, props.title) : "", facts])),
     title: props.title,
     totalPages: props.pages,
     method: "metadata",
