@@ -33,6 +33,8 @@
  * and those of pdf-born-digital their headings. For the references, whole rows found (a row's
  * non-empty cells in the same order in one row of the PDF's markdown) are printed too: the cell
  * count alone does not see a ragged grid. Goal: headings >= 0.9 and cells >= 0.9 over all files.
+ * References whose header comment holds the line "Bench group: fresh" (papers, reports and manuals
+ * collected to measure the converter on kinds it was never tuned on) are also reported as a group.
  *
  *   BENCH_FILTER=odfdo bun bench/pdf-structure.ts    only files whose name contains "odfdo"
  *   BENCH_SHOW=1                                     print the misses
@@ -60,6 +62,8 @@ const DUMP = Bun.env.BENCH_DUMP ?? "";
 const PICTURES_UNREAD = { recognize: async () => ({ text: "", confidence: 0 }) };
 
 const sources = officeSources(FILTER);
+/** FRESH_MARK: the line in a reference's header comment that puts it in the fresh group */
+const FRESH_MARK = /^Bench group: fresh$/m;
 
 /** pdftotext: poppler's plain text of a PDF (with -layout or without), the text agreement's baseline */
 async function pdftotext(pdf: string, layout: boolean): Promise<string> {
@@ -154,6 +158,9 @@ try {
   // Born-digital PDFs with reference markdown written by people (MarkItDown's expected output):
   // their table cells, looked for the same way.
   const born = { cells: 0, hits: 0, rows: 0, rowHits: 0 };
+  // The fresh group: references marked "Bench group: fresh", files collected to measure the converter
+  // on documents it was never tuned on; reported on their own as well as in the totals.
+  const fresh = { files: 0, headings: 0, headingHits: 0, given: 0, precise: 0, cells: 0, cellHits: 0, rows: 0, rowHits: 0, code: 0, codeHits: 0 };
   const references = [
     ...readdirSync(EXPECTED).filter((f) => f.endsWith(".md")).map((f) => ({ md: join(EXPECTED, f), pdf: join(FIXTURES, f.replace(/\.md$/, ".pdf")) })),
     ...readdirSync(BORN_DIGITAL).filter((f) => f.endsWith(".md")).map((f) => ({ md: join(BORN_DIGITAL, f), pdf: join(BORN_DIGITAL, f.replace(/\.md$/, ".pdf")) })),
@@ -182,6 +189,19 @@ try {
     born.rowHits += r.hits;
     totals.headings += h.hits + h.misses.length;
     totals.headingHits += h.hits;
+    if (FRESH_MARK.test(expected)) {
+      fresh.files++;
+      fresh.headings += h.hits + h.misses.length;
+      fresh.headingHits += h.hits;
+      fresh.given += h.hits + h.misses.length ? headingsOf(pdfMd).length : 0;
+      fresh.precise += h.hits + h.misses.length ? headingsOf(pdfMd).length - extra.length : 0;
+      fresh.cells += wanted.length;
+      fresh.cellHits += c.hits;
+      fresh.rows += r.hits + r.misses.length;
+      fresh.rowHits += r.hits;
+      fresh.code += k.hits + k.misses.length;
+      fresh.codeHits += k.hits;
+    }
     console.log(`${basename(pdf).padEnd(36)} ${share(h.hits, h.hits + h.misses.length)}  ${share(c.hits, wanted.length)}  ${share(k.hits, k.hits + k.misses.length)}  rows ${r.hits}/${r.hits + r.misses.length}  (reference markdown)`);
     // MarkItDown's references are the whole text; pdf-born-digital's write down headings and tables only
     if (expectedFile.startsWith(EXPECTED)) await scoreText(basename(pdf), expected, pdfMd, pdf);
@@ -194,6 +214,10 @@ try {
     }
   }
   if (born.cells) console.log(`born-digital PDFs against reference markdown: table cells ${born.hits}/${born.cells} = ${(born.hits / born.cells).toFixed(3)}, whole rows (same cells in the same order) ${born.rowHits}/${born.rows} = ${(born.rowHits / Math.max(1, born.rows)).toFixed(3)}`);
+  if (fresh.files) {
+    const ratio = (hits: number, n: number) => `${hits}/${n} = ${(n ? hits / n : 0).toFixed(3)}`;
+    console.log(`fresh group (${fresh.files} files never tuned on; also in the totals): headings ${ratio(fresh.headingHits, fresh.headings)}, heading precision ${ratio(fresh.precise, fresh.given)}, table cells ${ratio(fresh.cellHits, fresh.cells)}, whole rows ${ratio(fresh.rowHits, fresh.rows)}, code lines ${ratio(fresh.codeHits, fresh.code)}`);
+  }
   totals.cells += born.cells;
   totals.cellHits += born.hits;
   const headings = totals.headings ? totals.headingHits / totals.headings : 0;

@@ -315,6 +315,7 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
       if (Math.abs(m[1]!) > Math.abs(m[0]!) * 0.1) continue; // rotated or vertical text: not in line layout
       items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}), ...(item.fontName ? { font: item.fontName } : {}), ...(item.fontName && monoFonts.has(item.fontName) ? { mono: true } : {}) });
     }
+    composeSpacingAccents(items);
     items.push(...formFieldItems(fields, labelsUnder, viewport.transform, medianSize(items)));
     // The drawing is read only on pages whose text has lines of cells: it costs about as much as the text.
     const copy = items.map((item) => ({ ...item }));
@@ -325,6 +326,56 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
     return rules.length ? analyzePage(copy, n, viewport.width, viewport.height, rules) : layout;
   } finally {
     page.cleanup();
+  }
+}
+
+/**
+ * COMBINING: the combining mark of each spacing accent a font may draw on its own over a letter
+ * (ˆ ˜ ¸ ¨ ´ ` ¯ ˘ ˇ ˚ ˙ ˝ ˛).
+ */
+const COMBINING: Record<string, string> = { "\u02c6": "\u0302", "\u02dc": "\u0303", "\u00b8": "\u0327", "\u00a8": "\u0308", "\u00b4": "\u0301", "`": "\u0300", "\u00af": "\u0304", "\u02d8": "\u0306", "\u02c7": "\u030c", "\u02da": "\u030a", "\u02d9": "\u0307", "\u02dd": "\u030b", "\u02db": "\u0328" };
+
+/** ACCENT_OVERLAP: how far (in font sizes) an accent's run must reach back over the run before it to be drawn on that run's last letter */
+const ACCENT_OVERLAP = 0.1;
+
+/**
+ * composeSpacingAccents puts accents drawn as glyphs of their own back on their letters, in place:
+ * typesetters that lack a precomposed glyph ("ê" in a Government Publishing Office font, "é" in
+ * TeX's OT1 fonts) draw the letter, then a spacing accent moved back over it, and pdf.js gives
+ * "Ageˆncia" or "Aviac¸a˜o". A run that starts with such an accent and reaches back over the
+ * end of the run before it on the same baseline puts it on that run's last letter (the rest of the
+ * run joins that run when both are set in the same font and size); a run that ends with such an
+ * accent (pdf.js joins TeX's accent to the run before it: "Ren´") and that the next run starts
+ * back inside of puts it on the next run's first letter. The letter and its mark are composed (NFC)
+ * when Unicode has the letter.
+ */
+function composeSpacingAccents(items: PdfTextItem[]): void {
+  const sameLine = (a: PdfTextItem, b: PdfTextItem) => Math.abs(a.y - b.y) < a.size * 0.3 && Math.abs(a.size - b.size) < 0.1;
+  const endsInLetter = (s: string) => /\p{L}$/u.test(s);
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i]!;
+    const mark = COMBINING[item.str.charAt(0)];
+    if (!mark) continue;
+    const before = items[i - 1]!;
+    if (sameLine(before, item) && endsInLetter(before.str) && item.x < before.x + before.width - item.size * ACCENT_OVERLAP) {
+      before.str = (before.str + mark).normalize("NFC");
+      const rest = item.str.slice(1);
+      if (rest && item.font === before.font && !rest.startsWith(" ")) {
+        before.str += rest;
+        before.width = Math.max(before.x + before.width, item.x + item.width) - before.x;
+        items.splice(i--, 1);
+      } else if (rest) item.str = rest;
+      else items.splice(i--, 1);
+    }
+  }
+  for (let i = 0; i < items.length - 1; i++) {
+    const item = items[i]!;
+    const after = items[i + 1]!;
+    const mark = COMBINING[item.str.slice(-1)];
+    if (!mark || !sameLine(item, after) || !/^\p{L}/u.test(after.str) || after.x >= item.x + item.width) continue;
+    after.str = (after.str.charAt(0) + mark).normalize("NFC") + after.str.slice(1);
+    item.str = item.str.slice(0, -1);
+    if (!item.str) items.splice(i--, 1);
   }
 }
 
