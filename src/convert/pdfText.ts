@@ -352,31 +352,38 @@ const ACCENT_OVERLAP = 0.1;
 function composeSpacingAccents(items: PdfTextItem[]): void {
   const sameLine = (a: PdfTextItem, b: PdfTextItem) => Math.abs(a.y - b.y) < a.size * 0.3 && Math.abs(a.size - b.size) < 0.1;
   const endsInLetter = (s: string) => /\p{L}$/u.test(s);
-  for (let i = 1; i < items.length; i++) {
-    const item = items[i]!;
+  // Both passes compact the array in place (kept items move down), so a page of many accents stays linear.
+  let kept = 0;
+  for (const item of items) {
+    const before = kept > 0 ? items[kept - 1]! : undefined;
     const mark = COMBINING[item.str.charAt(0)];
-    if (!mark) continue;
-    const before = items[i - 1]!;
-    if (sameLine(before, item) && endsInLetter(before.str) && item.x < before.x + before.width - item.size * ACCENT_OVERLAP) {
+    if (before && mark && sameLine(before, item) && endsInLetter(before.str) && item.x < before.x + before.width - item.size * ACCENT_OVERLAP) {
       before.str = (before.str + mark).normalize("NFC");
       const rest = item.str.slice(1);
       if (rest && item.font === before.font && !rest.startsWith(" ")) {
         before.str += rest;
         before.width = Math.max(before.x + before.width, item.x + item.width) - before.x;
-        items.splice(i--, 1);
-      } else if (rest) item.str = rest;
-      else items.splice(i--, 1);
+        continue;
+      }
+      if (!rest) continue;
+      item.str = rest;
     }
+    items[kept++] = item;
   }
-  for (let i = 0; i < items.length - 1; i++) {
+  items.length = kept;
+  kept = 0;
+  for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
-    const after = items[i + 1]!;
+    const after = items[i + 1];
     const mark = COMBINING[item.str.slice(-1)];
-    if (!mark || !sameLine(item, after) || !/^\p{L}/u.test(after.str) || after.x >= item.x + item.width) continue;
-    after.str = (after.str.charAt(0) + mark).normalize("NFC") + after.str.slice(1);
-    item.str = item.str.slice(0, -1);
-    if (!item.str) items.splice(i--, 1);
+    if (after && mark && sameLine(item, after) && /^\p{L}/u.test(after.str) && after.x < item.x + item.width) {
+      after.str = (after.str.charAt(0) + mark).normalize("NFC") + after.str.slice(1);
+      item.str = item.str.slice(0, -1);
+      if (!item.str) continue;
+    }
+    items[kept++] = item;
   }
+  items.length = kept;
 }
 
 /** MAX_FIELD_LINES: lines read from one form field's value (a long text area is cut there). */
