@@ -15,11 +15,12 @@
  *   BENCH_BOILERPLATE_DIR=/path/to/trafilatura-eval bun bench/boilerplate.ts
  *
  * BENCH_SAMPLE=N[:K] scores a fixed subset (every Nth page from the Kth); BENCH_SHOW_MISSES=1 lists
- * the pages where docintel missed a main snippet or kept a boilerplate one.
+ * the pages where docintel missed a main snippet or kept a boilerplate one; BENCH_DUMP=DIR writes
+ * docintel's markdown of each page to DIR/NAME.md (to compare two trees' outputs byte for byte).
  *
  * Without the directory the script says so in its RESULT line and exits 0.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readability } from "@mozilla/readability";
 import { htmlToMarkdown, parseDocument, sniffCharset } from "../src/convert/html";
@@ -79,6 +80,9 @@ const SAMPLE = /^(\d+)(?::(\d+))?$/.exec(process.env.BENCH_SAMPLE ?? "");
 const SPLIT = process.env.BENCH_SPLIT ?? "";
 /** BENCH_WORST=N prints docintel's N worst pages by F1 with what was missed and what was kept. */
 const WORST = Number(process.env.BENCH_WORST ?? 0);
+/** BENCH_DUMP=DIR writes docintel's markdown of each page to DIR/NAME.md (NAME: the page's file name); unset: nothing written. */
+const DUMP = process.env.BENCH_DUMP ?? "";
+if (DUMP) mkdirSync(DUMP, { recursive: true });
 
 /** fnv1a: the 32-bit FNV-1a hash of a string's UTF-16 code units. */
 function fnv1a(text: string): number {
@@ -155,6 +159,7 @@ for (const page of pages) {
     const before = { ...scores[name]! };
     score(text, page, scores[name]!);
     if (name !== "docintel") continue;
+    if (DUMP) writeFileSync(join(DUMP, `${page.file}.md`), text);
     const own: Score = { tp: 0, fn: 0, fp: 0, tn: 0 };
     score(text, page, own);
     for (const key of ["tp", "fn", "fp", "tn"] as const) halves[half(page)][key] += own[key];

@@ -5,7 +5,11 @@
  */
 import { parseHTML } from "linkedom";
 import { AppError } from "../errors";
-import { countChars, findMainContent, isBoilerplate, stripPageChrome, trimArticleEdges } from "./boilerplate";
+import { findMainContent } from "./boilerplate";
+import { isBoilerplate } from "./boilerplateChrome";
+import { trimArticleEdges } from "./boilerplateEdges";
+import { stripPageChrome } from "./boilerplatePageChrome";
+import { countChars } from "./boilerplateText";
 import { scriptArticle, type ScriptArticle } from "./scriptArticle";
 import { renderMarkdown, type DomElement, type DomNode } from "./htmlDom";
 import { textHeading, joinBlocks, tidyMarkdown } from "./markdown";

@@ -10,7 +10,7 @@
  * MAX_SCRIPT_CHARS are left alone. The result is an HTML string that html.ts converts through the
  * same parse and markdown walk as the page (so no raw HTML and no script gets through).
  */
-import { countChars } from "./boilerplate";
+import { countChars } from "./boilerplateText";
 
 /** MAX_SCRIPT_CHARS: a data script or attribute longer than this (UTF-16 units) is not parsed */
 const MAX_SCRIPT_CHARS = 4_000_000;
