@@ -8,8 +8,8 @@
  *   invoices-intl/  BENCH_INVOICES_INTL_DIR   (expected/invoices-intl.json)
  *   realdocs/       BENCH_REALDOCS_DIR        (every other set with documents: the families, the fresh
  *                                             sets invoices-fresh.json, invoices-fresh2.json,
- *                                             invoices-fresh3.json, invoices-fresh4.json and
- *                                             invoices-fresh5.json)
+ *                                             invoices-fresh3.json, invoices-fresh4.json,
+ *                                             invoices-fresh5.json and invoices-fresh6.json)
  *
  * Usage: bun bench/collect.ts MIRRORS OUT
  *   MIRRORS holds one git directory per repository, as `owner+name/repo` (a bare directory or a
