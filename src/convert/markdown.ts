@@ -136,6 +136,23 @@ export function withoutWholeBold(text: string): string {
   return out;
 }
 
+/**
+ * flanking says whether the delimiter run text[start, end) of `*` or `_` can open and can close
+ * emphasis, by CommonMark's left- and right-flanking rules (an `_` run inside a word does neither).
+ */
+function flanking(text: string, start: number, end: number, char: string): { opens: boolean; closes: boolean } {
+  const space = (c: string) => c === "" || /\s/u.test(c);
+  const punct = (c: string) => c !== "" && /[\p{P}\p{S}]/u.test(c);
+  const before = text[start - 1] ?? "";
+  const after = text[end] ?? "";
+  const left = !space(after) && (!punct(after) || space(before) || punct(before));
+  const right = !space(before) && (!punct(before) || space(after) || punct(after));
+  return {
+    opens: char === "*" ? left : left && (!right || punct(before)),
+    closes: char === "*" ? right : right && (!left || punct(after)),
+  };
+}
+
 /** MAX_OPENER_LOOKBACK: openers a closing run looks back over for one it may pair with (CommonMark's rule of three skips some) */
 const MAX_OPENER_LOOKBACK = 16;
 
@@ -146,8 +163,6 @@ const MAX_OPENER_LOOKBACK = 16;
  * and their width (2 strong, 1 emphasis). Characters marked `literal` are never marks.
  */
 function emphasisPairs(text: string, literal: Uint8Array): Array<{ open: number; close: number; width: 1 | 2 }> {
-  const space = (c: string) => c === "" || /\s/u.test(c);
-  const punct = (c: string) => c !== "" && /[\p{P}\p{S}]/u.test(c);
   /** Run: a delimiter run; left..right are its marks not yet paired */
   type Run = { char: string; start: number; left: number; right: number; length: number; opens: boolean; closes: boolean };
   const runs: Run[] = [];
@@ -156,13 +171,7 @@ function emphasisPairs(text: string, literal: Uint8Array): Array<{ open: number;
     if ((char !== "*" && char !== "_") || literal[i]) continue;
     let end = i;
     while (text[end] === char && !literal[end]) end++;
-    const before = text[i - 1] ?? "";
-    const after = text[end] ?? "";
-    const leftFlanking = !space(after) && (!punct(after) || space(before) || punct(before));
-    const rightFlanking = !space(before) && (!punct(before) || space(after) || punct(after));
-    const opens = char === "*" ? leftFlanking : leftFlanking && (!rightFlanking || punct(before));
-    const closes = char === "*" ? rightFlanking : rightFlanking && (!leftFlanking || punct(after));
-    runs.push({ char, start: i, left: i, right: end, length: end - i, opens, closes });
+    runs.push({ char, start: i, left: i, right: end, length: end - i, ...flanking(text, i, end, char) });
     i = end - 1;
   }
   const pairs: Array<{ open: number; close: number; width: 1 | 2 }> = [];
@@ -284,18 +293,10 @@ export function escapeStrayMarkup(text: string): string {
 /** delimiterRuns: the runs of `char` in text, and whether each can open or close emphasis (CommonMark 6.2's flanking rules) */
 function delimiterRuns(text: string, char: string): Array<{ start: number; end: number; opens: boolean; closes: boolean }> {
   const runs: Array<{ start: number; end: number; opens: boolean; closes: boolean }> = [];
-  const space = (c: string) => c === "" || /\s/u.test(c);
-  const punct = (c: string) => c !== "" && /[\p{P}\p{S}]/u.test(c);
   for (let i = text.indexOf(char); i >= 0; i = text.indexOf(char, i)) {
     let end = i;
     while (text[end] === char) end++;
-    const before = text[i - 1] ?? "";
-    const after = text[end] ?? "";
-    const left = !space(after) && (!punct(after) || space(before) || punct(before));
-    const right = !space(before) && (!punct(before) || space(after) || punct(after));
-    const opens = char === "*" ? left : left && (!right || punct(before));
-    const closes = char === "*" ? right : right && (!left || punct(after));
-    runs.push({ start: i, end, opens, closes });
+    runs.push({ start: i, end, ...flanking(text, i, end, char) });
     i = end;
   }
   return runs;
