@@ -115,15 +115,13 @@ const LEAD_IN_HEADER_TAGS = new Set(["p", "h2"]);
 const HEADLINE_MIN_CHARS = 10;
 
 /**
- * headlineOf finds the page's headline among all elements: the h1 whose text the page's title
- * holds (or that holds the title's first part), wherever it sits (a headline inside a breadcrumb
- * list or a "rating" wrapper is still the headline: `matched`), else such an h2 (the page's h1 is
- * its logo); else the first shown h1 with text (an empty h1 is a logo). An h1 that only copies the
- * headline (isHeadlineCopy) gives way to a later h1 or h2 that matches the title.
+ * titleMatcher tests whether a heading is the headline the page's titles (<title>, og:title) name:
+ * a title holds its text, or its text holds the title's first part (before " - ", " | ", " : ", ...),
+ * and it is HEADLINE_MIN_CHARS long at least; the site's name after the headline is not one.
  */
-function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, titles: string[]): { from: number; matched: boolean } | null {
+export function titleMatcher(titles: string[]): (el: DomElement) => boolean {
   const wanted = titles.map((title) => normalizeSpace(title).toLowerCase()).filter(Boolean);
-  const matches = (el: DomElement) => {
+  return (el: DomElement) => {
     // A space before a colon is markup's ("<span>Abrechnung</span><span>: </span>"), not the title's.
     const text = normalizeSpace(el.textContent ?? "").replace(/\s+(?=[:,;])/g, "").toLowerCase();
     if (text.length < HEADLINE_MIN_CHARS) return false;
@@ -135,6 +133,17 @@ function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, 
       return title.includes(text) || (firstPart.length >= HEADLINE_MIN_CHARS && text.includes(firstPart));
     });
   };
+}
+
+/**
+ * headlineOf finds the page's headline among all elements: the h1 whose text the page's title
+ * holds (or that holds the title's first part), wherever it sits (a headline inside a breadcrumb
+ * list or a "rating" wrapper is still the headline: `matched`), else such an h2 (the page's h1 is
+ * its logo); else the first shown h1 with text (an empty h1 is a logo). An h1 that only copies the
+ * headline (isHeadlineCopy) gives way to a later h1 or h2 that matches the title.
+ */
+function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, titles: string[]): { from: number; matched: boolean } | null {
+  const matches = titleMatcher(titles);
   let fallback = -1;
   let subheading = -1;
   let copy = -1;

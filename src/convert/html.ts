@@ -8,6 +8,7 @@ import { AppError } from "../errors";
 import { findMainContent } from "./boilerplate";
 import { isBoilerplate } from "./boilerplateChrome";
 import { trimArticleEdges } from "./boilerplateEdges";
+import { pageTitlesOf, titleMatcher } from "./boilerplateLead";
 import { stripPageChrome } from "./boilerplatePageChrome";
 import { countChars } from "./boilerplateText";
 import { scriptArticle, type ScriptArticle } from "./scriptArticle";
@@ -39,8 +40,8 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
   } else if (!opts.mainContent) {
     body = renderMarkdown([bodyOf(document)], walk);
   } else {
-    const firstH1 = headingText(document.querySelector("h1"));
-    const fromScripts = scriptArticle(document, [title ?? "", firstH1 ?? ""]);
+    const headline = headingText(titledH1(document) ?? document.querySelector("h1"));
+    const fromScripts = scriptArticle(document, [title ?? "", headline ?? ""]);
     stripPageChrome(document);
     const main = findMainContent(document, () => stripPageChrome(parseDocument(html)));
     body = renderMarkdown(main.roots, { baseUrl, skip: main.skip });
@@ -56,8 +57,8 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
       }
     }
     const notes = FOOTNOTE_DEFINITIONS.exec(body)?.[0] ?? "";
-    body = trimArticleEdges(body.slice(0, body.length - notes.length), /^# /m.test(body) ? null : (firstH1 ?? title)) + notes;
-    if (!/^# /m.test(body)) body = withTitleHeading(body, firstH1 ?? title);
+    body = trimArticleEdges(body.slice(0, body.length - notes.length), /^# /m.test(body) ? null : (headline ?? title)) + notes;
+    if (!/^# /m.test(body)) body = withTitleHeading(body, headline ?? title);
     if (main.method === "density") warnings.push("main content found by text density (Readability found no article)");
     if (!body.trim()) {
       // Everything looked like boilerplate (a page that is only a menu): better the whole page than nothing.
@@ -285,6 +286,19 @@ function pageTitle(document: Document): string | null {
   return null;
 }
 
+/**
+ * titledH1: the first h1 that the page's <title> or og:title names (titleMatcher) and that is no
+ * chrome, else null. A site's menu may set its own h1 before the article's ("Ahora Últimas noticias"
+ * above "Tendencia de precios de los combustibles ...", which the title repeats).
+ */
+function titledH1(document: Document): Element | null {
+  const matches = titleMatcher(pageTitlesOf(document));
+  const h1s = document.querySelectorAll("h1");
+  for (let i = 0; i < h1s.length; i++) if (matches(h1s[i]! as unknown as DomElement) && headingText(h1s[i]!) !== null) return h1s[i]!;
+  return null;
+}
+
+/** headingText: a heading's text, spaces normalised; null when it is empty or chrome itself (isBoilerplate). */
 function headingText(el: Element | null): string | null {
   if (!el || isBoilerplate(el as unknown as DomElement)) return null;
   const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
