@@ -360,6 +360,32 @@ const TITLE_RE =
 /** TITLE_WORD_END: a line that ends with a document title word ("Go gle INVOICE", "Rechnung"). */
 const TITLE_WORD_END = /(?<!\p{L})(invoice|tax invoice|rechnung|facture|factuur|factura|fattura|fatura|faktura(?: vat)?|lasku)\s*$/iu;
 
+/**
+ * QUOTE_TITLE_RE: a quote's title with its number, opening a line ("Angebot 2024-023 Angebotsdatum: ...", "Quotation
+ * No. Q-17", "Devis n° 2021-001-D", "Preventivo 12/2024"); what follows the number is read by the line's own pairs.
+ */
+const QUOTE_TITLE_RE =
+  /^(?:quotation|quote|estimate|offer|angebot|kostenvoranschlag|offerte|devis|presupuesto|preventivo|or[cç]amento|oferta|tilbud|offert)\s*(?:(?:no|nr|n[°º]|num(?:ber|[eé]ro)?|#)\.?\s*)?[:.]?\s*([A-Z0-9][A-Z0-9/_.-]*\d[A-Z0-9/_-]*|\d[A-Z0-9/_.-]*)(?=\s|$)/i;
+/** INVOICE_TITLE_START: a line that opens with an invoice's title word: the page is an invoice, whatever quote it names. */
+const INVOICE_TITLE_START = /^(?:tax invoice|commercial invoice|invoice|credit note|[a-zäöü]*rechnung|gutschrift|facture|avoir|factuur|creditnota|factura|fattura|fatura|faktura|lasku|nota de cr[eé]dito)(?!\p{L})/iu;
+
+/**
+ * quoteTitle: a quote read with an invoice's schema gives its own number as the document's number, from its title
+ * line, when no line of the page opens with an invoice's title (an invoice that names the quote it follows keeps its
+ * own number).
+ */
+function quoteTitle(lines: Line[], add: (c: Omit<Candidate, "order">) => void): void {
+  const text = lines.filter((l) => !l.isTable && l.plain.length <= 80);
+  if (text.some((l) => INVOICE_TITLE_START.test(l.plain))) return;
+  for (const line of text) {
+    const id = line.plain.match(QUOTE_TITLE_RE)?.[1]!.replace(/[.]$/, "");
+    // three characters at least: "Estimate 2 hours" names no quote
+    if (!id || id.length < 3 || /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(id) || /^\d{4}-\d{2}-\d{2}$/.test(id)) continue;
+    add({ label: "invoice number", value: id, kind: "title", start: line.start, end: line.end, section: "" });
+    return;
+  }
+}
+
 /** titleCandidates reads a document title's number and date as the invoice's number and date. */
 function titleCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => void): void {
   let previous = "";
@@ -375,6 +401,7 @@ function titleCandidates(lines: Line[], add: (c: Omit<Candidate, "order">) => vo
   // cell the title with its number; only when one row of the page opens so (a list of invoices is no title)
   const rows = lines.filter((l) => l.isTable && TITLE_RE.test(firstCell(l)));
   if (rows.length === 1) titleOf(rows[0]!, firstCell(rows[0]!), add);
+  quoteTitle(lines, add);
 }
 
 /** firstCell is a table line's first non-empty cell. */

@@ -41,7 +41,7 @@ const TO_LABEL = /^[Tt][Oo](?:\s*:|\s+(?=[A-Z][A-Z.&-]+(?:\s|$)))/;
 
 /** DOC_WORDS: lines that name the document or a field, not a party. */
 const NOT_A_NAME =
-  /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung|handelsrechnung|gutschrift|facture|avoir|factuur|factura|fattura|fatura|faktura|page|seite|date|datum|total|summe|tel|fax|phone|telefon|email|e-mail|www|http|iban|bic|ust|vat|gst|tva|btw|no\b|nr\b)/i;
+  /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung|handelsrechnung|gutschrift|facture|avoir|factuur|factura|fattura|fatura|faktura|page|seite|date|datum|total|summe|tel|fax|phone|telefon|email|e-mail|www|http|iban|bic|ust|vat|gst|tva|btw|no\b|nr\b|payment\s+(?:details|information|instructions|terms)\b|bank\s+details\b|bankverbindung\b|zahlungs(?:informationen|bedingungen)\b|coordonn[ée]es\s+bancaires\b)/i;
 
 /** FIELD_WORDS: words of a receipt's or invoice's fields and column headers, never part of an issuer's name. */
 const FIELD_WORDS =
@@ -393,6 +393,34 @@ function payeeNamed(lines: Line[], key: string, except: number): boolean {
   });
 }
 
+/** PAYEE_CONFIDENCE: an issuer read only from the payment instructions' payee; PAYEE_AGAIN when the page prints the name on another line too. */
+const PAYEE_CONFIDENCE = 0.6;
+const PAYEE_AGAIN = 0.7;
+/** PAYEE_NAME: the capitalised words that open a payee label's text ("Samira Hadid ¥ . .": OCR's specks after it dropped). */
+const PAYEE_NAME = /^\p{Lu}[\p{L}'&.-]*(?:\s\p{Lu}[\p{L}'&.-]*){0,5}/u;
+
+/**
+ * payeeIssuer: when no name heads the page (the issuer printed only in a logo, or signing at its foot), the payee of
+ * its payment instructions ("Account Name: Samira Hadid", "Kontoinhaber: ...") is who issued it: who is paid is who
+ * sent the invoice. Never settled: the label alone says it, and OCR's letters are read once (twice when the name is
+ * printed again, as a signature or a footer).
+ */
+function payeeIssuer(lines: Line[]): Issuer | null {
+  for (const [i, line] of lines.entries()) {
+    const m = line.plain.match(PAYEE_LABEL);
+    if (!m) continue;
+    const text = m[1]!.split(/\s+\|\s+|\s{2,}/)[0]!.trim();
+    const name = text.match(PAYEE_NAME)?.[0].replace(/[.,]+$/, "") ?? "";
+    if (name.length < 4 || !nameLike(name) || NOT_A_NAME.test(name)) continue;
+    const key = squash(name);
+    const again = lines.some((l, j) => j !== i && squash(l.plain).includes(key));
+    const at = line.start + line.text.indexOf(name);
+    if (at < line.start) continue;
+    return { name, confidence: again ? PAYEE_AGAIN : PAYEE_CONFIDENCE, ocrSettled: false, start: at, end: at + name.length, evidence: { score: 0, margin: 0, printed: again ? 2 : 1, legalForm: hasLegalForm(name), top: false } };
+  }
+  return null;
+}
+
 /** findIssuer picks the name that the document's layout and wording say issued it, or null. */
 export function findIssuer(doc: ParsedDocument): Issuer | null {
   const lines = doc.lines;
@@ -466,7 +494,7 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   if (logo && !(best && best.score >= 1 && (hasLegalForm(best.mention.name) || best.thanked || squash(best.mention.name).includes(squash(logo.name))))) {
     return { ...logo, confidence: LOGO_NAME_CONFIDENCE, ocrSettled: false, evidence: { score: 0, margin: 0, printed: 1, legalForm: false, top: false } };
   }
-  if (!best || best.score < 1) return null;
+  if (!best || best.score < 1) return payeeIssuer(content.map((x) => x.l));
   // a part of the best name printed on its own ("BORONG PINTAR SDN BHD" under "Thank you for shopping at PASARAYA") is no rival
   const bestKey = squash(best.mention.name);
   const rivalScore = ranked.slice(1).find((r) => !(best.thanked && bestKey.includes(squash(r.mention.name))))?.score ?? 0;
