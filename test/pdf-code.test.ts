@@ -3,7 +3,6 @@
  * Times prose, through extractPdfPages and renderPages (no server needed for a layout rule).
  */
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { renderPages } from "../src/convert/pdfLayout";
 import { extractPdfPages } from "../src/convert/pdfText";
 import { type TypesetRun, typesetPdf } from "./helpers/typesetPdf";

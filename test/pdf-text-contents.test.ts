@@ -1,6 +1,6 @@
 /**
  * A table of contents printed with dot leaders: each entry on a line of its own, its leader one
- * separator and its page number apart (contentsEntries in pdfLayout.ts); generated PDFs through
+ * separator and its page number apart (contentsEntryEnds in pdfParagraphs.ts); generated PDFs through
  * extractPdfPages and renderPages.
  */
 import { expect, test } from "bun:test";

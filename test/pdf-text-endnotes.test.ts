@@ -1,7 +1,7 @@
 /**
  * Endnotes printed after a document's text, numbered i, ii, ... (as LibreOffice prints an ODT's or
  * DOCX's endnotes): the raised roman mark becomes `[^i]` and the note's text goes to the end with
- * the footnotes (takeEndnotes in pdfLayout.ts); generated PDFs through extractPdfPages and renderPages.
+ * the footnotes (takeEndnotes in pdfNotes.ts); generated PDFs through extractPdfPages and renderPages.
  */
 import { expect, test } from "bun:test";
 import { typesetMarkdown } from "./helpers/layoutMarkdown";

@@ -1,6 +1,6 @@
 /**
  * A line that ends in a word or code broken at a hyphen goes on in the next line, even when it
- * stops short of its column's edge (BROKEN_AT_END in pdfLayout.ts): a narrow text box's code, a
+ * stops short of its column's edge (BROKEN_AT_END in pdfParagraphs.ts): a narrow text box's code, a
  * reference's title. Generated PDFs through extractPdfPages and renderPages.
  */
 import { expect, test } from "bun:test";

@@ -6,7 +6,7 @@ import { AppError } from "../errors";
  * whose output can outgrow their input (nesting re-indented, inflated parts, repeated shared
  * strings) call it while they write, with the length so far, so the cap stops the work early.
  * `limits` is ConvertLimits (typed by its one field here: this file sits below types.ts, which the
- * worker pool's job table reaches through pdfText -> pdfLayout -> here).
+ * worker pool's job table reaches through pdfText -> the PDF layout modules -> here).
  */
 export function checkMarkdownSize(chars: number, limits: { maxMarkdownChars?: number }, what: string): void {
   const max = limits.maxMarkdownChars ?? 0;
@@ -254,7 +254,7 @@ const STRAY_LINK = /\[([^[\]\n]*)\](?=\()/g;
  * "2*3", "snake_case", "a * b" or a lone "Total*"; nor a run inside a word or number, "2*3*4" or a
  * masked account "FR76****12****", which a reader sees as printed in the markdown's text); backtick runs that a run of the same length closes; the brackets of "[text]("; a
  * tag ("<div>"); a backslash before punctuation. URLs, `<sup>`/`<sub>`/`<br>` and `[^label]` (the
- * converter's own marks) stay as they are. Line starts are escapeLineStarts' (pdfLayout.ts).
+ * converter's own marks) stay as they are. Line starts are escapeLineStarts' (pdfParagraphs.ts).
  */
 export function escapeStrayMarkup(text: string): string {
   if (!/[*_`[<\\]/.test(text)) return text;

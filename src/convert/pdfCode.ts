@@ -1,5 +1,5 @@
 /**
- * Code listings in PDF text: pure functions beside pdfLayout.ts, no pdf.js. Manuals, papers and
+ * Code listings in PDF text: pure functions beside the PDF layout modules (pdfLayout.ts and the files it names), no pdf.js. Manuals, papers and
  * reports set code, shell commands and configuration files in a monospace face (Courier, TeX's CMTT
  * and SFTT, DejaVu Sans Mono, Consolas, Inconsolata, Latin Modern Mono); a block of lines set wholly
  * in one is written as fenced code, each line as it is printed: its indentation and the spaces
@@ -21,7 +21,7 @@ export function isMonoFont(name: string, family: string | undefined): boolean {
   return family === "monospace" || isMonoFontName(name);
 }
 
-/** CodeItem: the fields of a text item (pdfLayout's PdfTextItem) the code rules read */
+/** CodeItem: the fields of a text item (pdfLayoutTypes' PdfTextItem) the code rules read */
 interface CodeItem {
   str: string;
   x: number;
@@ -38,7 +38,7 @@ export interface CodeRun {
   charWidth: number;
 }
 
-/** CodeLine: the fields of a laid-out line (pdfLayout's RawLine) the code rules read */
+/** CodeLine: the fields of a laid-out line (pdfLayoutTypes' RawLine) the code rules read */
 interface CodeLine {
   y: number;
   size: number;

@@ -9,10 +9,10 @@
  *                       (the x of each vertical rule, the y of each horizontal one, and which
  *                       rule segments are present, for cells that span where one is missing)
  *   ruleDividers:       rules -> the stretches of vertical rules that no horizontal rule crosses, with
- *                       the rows ruled up to each from either side (pdfLayout.ts weighs them with
+ *                       the rows ruled up to each from either side (pdfReadingOrder.ts columnDividers weighs them with
  *                       the text beside them: two parts of a form side by side, two columns)
  *
- * pdfLayout.ts places the page's text in a grid's cells (`gridTable`).
+ * pdfRuledTables.ts places the page's text in a grid's cells (`gridTable`).
  */
 
 /** Rule is one axis-aligned line segment: horizontal when y1 === y2 (then x1 < x2), vertical when x1 === x2 (then y1 < y2). */
@@ -250,7 +250,7 @@ const HEAD_ROW_HEIGHT = 30;
 /**
  * RuleDivider: a stretch of a vertical rule at `x` from `top` to `bottom` that no horizontal rule
  * crosses, with how many horizontal rules end at it from the left (`endsLeft`) and from the right
- * (`endsRight`). pdfLayout.ts weighs it with the text beside it: two parts of a form set side by
+ * (`endsRight`). pdfReadingOrder.ts (columnDividers) weighs it with the text beside it: two parts of a form set side by
  * side (each with its own rows ruled up to the rule), or two columns a rule stands between.
  */
 export interface RuleDivider {
@@ -296,7 +296,7 @@ export function ruleDividers(rules: Rule[]): RuleDivider[] {
       dividers.push({ x, top, bottom, endsLeft, endsRight, boxed: crossedAt(top) && crossedAt(bottom), reachTop: stops[above]!, reachBottom: stops[below]! });
     }
   }
-  // more tall uncrossed rules than a form's parts and columns have: a drawing (bounds pdfLayout's weighing of each against the page's text)
+  // more tall uncrossed rules than a form's parts and columns have: a drawing (bounds columnDividers' weighing of each against the page's text)
   return dividers.length > MAX_DIVIDERS ? [] : dividers;
 }
 
