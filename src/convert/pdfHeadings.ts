@@ -52,7 +52,7 @@ function sectionDepth(block: LayoutBlock, body: number): number {
   if (block.kind !== "text" || block.rendered || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
   const text = block.lines[0]!.text;
   if (PAPER_SECTION.test(text)) return 1;
-  if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text)) return 0;
+  if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text) || FORMULA_PIECE.test(text)) return 0;
   const number = text.split(" ")[0]!;
   const words = text.split(" ").length - 1;
   if (words < 1 || words > 12 || (!number.includes(".") && words > 8)) return 0;
@@ -100,8 +100,14 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
   const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
   if ((block.lines.length > 3 || text.length > 200) && !long) return false;
   if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text) || LABELLED_FIGURE.test(text)) return false;
-  return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text);
+  return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text) && !FORMULA_PIECE.test(text);
 }
+
+/**
+ * FORMULA_PIECE: a line of a displayed formula (a fraction's denominator "0 W (τ) dτ" set large by its
+ * integral sign): no word of three letters, and a bracket, an operator or a Greek letter. A title has a word.
+ */
+const FORMULA_PIECE = /^(?!.*\p{L}{3})(?=.*[()[\]=+−∫∑∏√\u0370-\u03ff])/su;
 
 /**
  * pageBodyBlocks: the text blocks set in the size that carries most of their page's text, on pages
@@ -199,7 +205,7 @@ export function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, bo
   const sizes: number[] = [];
   let minDepth = Infinity;
   const pageBody = pageBodyBlocks(pages, removed, body);
-  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed), ...notHeadings]);
+  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed), ...partLabels(pages, removed, body), ...notHeadings]);
   for (const page of pages) {
     for (const block of page.blocks) {
       if (removed.has(block) || front.has(block)) continue;
@@ -212,6 +218,26 @@ export function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, bo
     if (!distinct.length || distinct[distinct.length - 1]! - size > 0.6) distinct.push(size);
   }
   return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1, pageBody, frontMatter: front };
+}
+
+/**
+ * partLabels: a part's label alone on its line ("Chapter 1", "Part II") set as large as a title, the
+ * next block on its page being its title (a heading candidate at least as large, within its size
+ * under it): the label names the title's number, it is no heading of its own (LaTeX's \\chapter
+ * sets "Chapter 1" over "Conventions").
+ */
+function partLabels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    for (let i = 0; i + 1 < blocks.length; i++) {
+      const [label, title] = [blocks[i]!, blocks[i + 1]!];
+      if (label.kind !== "text" || label.lines.length !== 1 || !SECTION_LABEL.test(label.lines[0]!.text.trim())) continue;
+      if (!isHeadingCandidate(label, body) || !isHeadingCandidate(title, body) || title.size < label.size - 0.6) continue;
+      if (title.top >= label.bottom - 1 && title.top - label.bottom <= 2 * title.size) found.add(label);
+    }
+  }
+  return found;
 }
 
 /** CONTENTS_LEADER: the end of a table of contents' entry: a leader of dots to its page number ("1.1. Title Two........3", "Preface ..... vii") */
