@@ -101,3 +101,20 @@ test("a displayed formula's line that starts like a numbered title ('0 W (t) dt'
   expect(md).toContain("0 W (t) dt");
   expect(md).toMatch(/^#+ 2 Results$/m);
 });
+
+test("a numbered title broken by hand over two lines, the second hanging under its words, is one heading", async () => {
+  const md = await typesetMarkdown([
+    [
+      ...prose(6, 780, 10),
+      { font: "Times-Bold", size: 12, x: 72, y: 690, text: "3 Examples of citations, figures, tables," },
+      { font: "Times-Bold", size: 12, x: 90, y: 676, text: "references" },
+      ...prose(6, 656, 10, 3),
+      { font: "Times-Bold", size: 10, x: 72, y: 570, text: "3.1 Uncertainty in the grammar of graphics," },
+      { font: "Times-Bold", size: 10, x: 90, y: 559, text: "as she is spoke" },
+      ...prose(6, 540, 10, 7),
+    ],
+  ]);
+  expect(md).toMatch(/^#+ 3 Examples of citations, figures, tables, references$/m);
+  expect(md).toMatch(/^#+ 3\.1 Uncertainty in the grammar of graphics, as she is spoke$/m);
+  expect(md).not.toMatch(/^#+ (?:references|as she is spoke)$/m);
+});

@@ -200,6 +200,39 @@ export function brokenLabels(pages: PageLayout[], removed: Set<LayoutBlock>, bod
   return found;
 }
 
+/**
+ * joinSplitTitles joins a numbered title broken by hand over two lines, each a block of one line:
+ * the second hangs under the title's words (right of the number, within four of its sizes), in its
+ * size and weight, directly under it (within half its size), and the first goes on into it (it ends
+ * in a comma, or the second starts in lowercase): "3 Examples of citations, figures, tables," over
+ * "references", "2.2 Uncertainty visualization in the grammar of graphics," over "as she is spoke".
+ * The first is set as a title: bold, or larger than what follows the pair. The two become one block
+ * of one line (new blocks: the page's are not changed). Before the analyses that remember blocks.
+ */
+export function joinSplitTitles(blocks: LayoutBlock[]): LayoutBlock[] {
+  const out: LayoutBlock[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const [first, next] = [blocks[i]!, blocks[i + 1]];
+    if (first.kind === "text" && next?.kind === "text" && splitTitle(first, next, blocks[i + 2])) {
+      const [a, b] = [first.lines[0]!, next.lines[0]!];
+      out.push({ ...first, lines: [{ ...a, text: `${a.text} ${b.text}`, x2: Math.max(a.x2, b.x2) }], bottom: next.bottom });
+      i++;
+    } else out.push(first);
+  }
+  return out;
+}
+
+/** splitTitle: `next` carries on the numbered title `first` (see joinSplitTitles); `after` is the block under them */
+function splitTitle(first: Extract<LayoutBlock, { kind: "text" }>, next: Extract<LayoutBlock, { kind: "text" }>, after: LayoutBlock | undefined): boolean {
+  if (first.rendered || next.rendered || first.lines.length !== 1 || next.lines.length !== 1) return false;
+  const [a, b] = [first.lines[0]!, next.lines[0]!];
+  if (!SECTION_NUMBER.test(a.text) || a.text.length > 100 || b.text.length > 60 || /[.;:!?]$/.test(a.text)) return false;
+  if (!(a.text.endsWith(",") || /^\p{Ll}/u.test(b.text)) || Boolean(a.bold) !== Boolean(b.bold)) return false;
+  if (!a.bold && !(after && first.size >= 1.1 * after.size)) return false;
+  if (Math.abs(first.size - next.size) > 0.05 * first.size || next.top < first.bottom - 1 || next.top - first.bottom > 0.5 * first.size) return false;
+  return b.x > a.x + 0.5 * a.size && b.x - a.x <= 4 * a.size && b.x2 <= a.x2 + a.size;
+}
+
 /** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one); `notHeadings` are none in any size (a chart's title). */
 export function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, notHeadings: Set<LayoutBlock> = new Set()): HeadingRanks {
   const sizes: number[] = [];
