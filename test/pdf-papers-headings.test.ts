@@ -118,3 +118,31 @@ test("a numbered title broken by hand over two lines, the second hanging under i
   expect(md).toMatch(/^#+ 3\.1 Uncertainty in the grammar of graphics, as she is spoke$/m);
   expect(md).not.toMatch(/^#+ (?:references|as she is spoke)$/m);
 });
+
+test("a bold section title over a one-line lead-in to a formula ('The equation to be solved is') is a heading", async () => {
+  const md = await typesetMarkdown([
+    [
+      { font: "Times-Bold", size: 17, x: 150, y: 780, text: "Notes on Time Stepping" },
+      ...prose(4, 740, 12),
+      { font: "Times-Bold", size: 11, x: 72, y: 660, text: "THE NUMERICAL RECIPES METHOD" },
+      { font: "Times-Roman", size: 12, x: 72, y: 630, text: "The equation to be solved is" },
+      { font: "Times-Roman", size: 12, x: 250, y: 600, text: "a + b = 0 (1)" },
+      ...prose(4, 570, 12, 5),
+    ],
+  ]);
+  expect(md).toMatch(/^#+ THE NUMERICAL RECIPES METHOD$/m);
+});
+
+test("a title over two centred lines of about one length is one heading; a chart's labels in a picture font ('TqPBfhjRg') are none", async () => {
+  const md = await typesetMarkdown([
+    [
+      { font: "Helvetica", size: 17, x: 154, y: 780, text: "ggdist: visualizations of distributions and" },
+      { font: "Helvetica", size: 17, x: 158, y: 760, text: "uncertainty in the grammar of graphics" },
+      { font: "Helvetica", size: 12, x: 400, y: 700, text: "TqPBfhjRg" },
+      { font: "Helvetica", size: 12, x: 250, y: 670, text: "25 GHmrycLyBccqFPp" },
+      ...prose(10, 650, 9),
+    ],
+  ]);
+  expect(md).toMatch(/^# ggdist: visualizations of distributions and uncertainty in the grammar of graphics$/m);
+  expect(md).not.toMatch(/^#+ (?:TqPBfhjRg|25 GHmrycLyBccqFPp)$/m);
+});

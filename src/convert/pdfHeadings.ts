@@ -52,7 +52,7 @@ function sectionDepth(block: LayoutBlock, body: number): number {
   if (block.kind !== "text" || block.rendered || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
   const text = block.lines[0]!.text;
   if (PAPER_SECTION.test(text)) return 1;
-  if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text) || FORMULA_PIECE.test(text)) return 0;
+  if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text) || FORMULA_PIECE.test(text) || garbled(text)) return 0;
   const number = text.split(" ")[0]!;
   const words = text.split(" ").length - 1;
   if (words < 1 || words > 12 || (!number.includes(".") && words > 8)) return 0;
@@ -75,7 +75,8 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   if (lines.length > 3) return false;
   if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return !PAGE_NUMBER.test(lines[1]!.text.trim());
   const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
-  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.5 * line.size);
+  // (two centred lines of about one length start a fraction of their size apart: a ragged-right paragraph's start at one edge)
+  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.15 * line.size);
 }
 
 /** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
@@ -100,7 +101,17 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
   const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
   if ((block.lines.length > 3 || text.length > 200) && !long) return false;
   if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text) || LABELLED_FIGURE.test(text)) return false;
-  return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text) && !FORMULA_PIECE.test(text);
+  return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text) && !FORMULA_PIECE.test(text) && !garbled(text);
+}
+
+/**
+ * garbled: every word of three letters or more changes from lowercase to uppercase twice or more
+ * inside it ("TqPBfhjRg", "GHmrycLyBccqFPp"): a chart's labels in a picture font whose glyphs have
+ * no letters behind them, not words ("iPhone", "McDonald" change once).
+ */
+function garbled(text: string): boolean {
+  const words = text.match(/\p{L}{3,}/gu) ?? [];
+  return words.length > 0 && words.every((word) => (word.match(/\p{Ll}\p{Lu}/gu) ?? []).length >= 2);
 }
 
 /**
@@ -384,7 +395,7 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
     if (block.size < Math.min(body - 0.6, 0.9 * body) || !oneTitle(block)) return false;
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
-    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text)) return false;
+    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text) || garbled(text)) return false;
     if (numberedTitle(text)) return true;
     if (text.length > 120 || /[.,;:!?]$/.test(text) || LABELLED_FIGURE.test(text)) return false;
     return !startsListItem(text) || SECTION_NUMBER.test(text);
@@ -443,9 +454,13 @@ function smallerLinesFollow(blocks: LayoutBlock[], from: number, size: number, b
   return lines >= 3;
 }
 
-/** isShortSentence: a line of prose too short to tell by its length: three words or more, a capital first, a full stop last ("Perform a word count on content.") */
+/**
+ * isShortSentence: a line of prose too short to tell by its length: three words or more, a capital
+ * first, a full stop last ("Perform a word count on content."); or five words or more in lowercase
+ * after a capitalised first, which leads into a displayed formula or list ("The equation to be solved is").
+ */
 function isShortSentence(text: string): boolean {
-  return /^\p{Lu}\p{Ll}*(?: \S+){2,}[.!?]$/u.test(text);
+  return /^\p{Lu}\p{Ll}*(?: \S+){2,}[.!?]$/u.test(text) || /^\p{Lu}\p{Ll}+(?: \p{Ll}+){4,}$/u.test(text);
 }
 
 /**
