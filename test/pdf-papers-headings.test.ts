@@ -146,3 +146,23 @@ test("a title over two centred lines of about one length is one heading; a chart
   expect(md).toMatch(/^# ggdist: visualizations of distributions and uncertainty in the grammar of graphics$/m);
   expect(md).not.toMatch(/^#+ (?:TqPBfhjRg|25 GHmrycLyBccqFPp)$/m);
 });
+
+test("numbered titles in a fourth size and below rank by it: 2.1.1 under 2.1, 2.1.1.1 under 2.1.1", async () => {
+  const md = await typesetMarkdown([
+    [{ font: "Times-Bold", size: 17, x: 150, y: 700, text: "Material Library" }, ...prose(3, 650, 10)],
+    [
+      { font: "Times-Bold", size: 24.8, x: 72, y: 700, text: "Material models" },
+      ...prose(4, 660, 10),
+      { font: "Times-Bold", size: 14.3, x: 72, y: 600, text: "2.1 Yield surfaces" },
+      ...prose(4, 580, 10, 3),
+      { font: "Times-Bold", size: 12, x: 72, y: 520, text: "2.1.1 Von Mises" },
+      ...prose(4, 500, 10, 5),
+      { font: "Times-Bold", size: 10, x: 72, y: 440, text: "2.1.1.1 Isotropic" },
+      ...prose(4, 420, 10, 7),
+    ],
+  ]);
+  const level = (title: string) => new RegExp(`^(#+) ${title.replace(/\./g, "\\.")}$`, "m").exec(md)?.[1]?.length ?? 0;
+  expect(level("2.1 Yield surfaces")).toBeGreaterThan(0);
+  expect(level("2.1.1 Von Mises")).toBeGreaterThan(level("2.1 Yield surfaces"));
+  expect(level("2.1.1.1 Isotropic")).toBeGreaterThan(level("2.1.1 Von Mises"));
+});

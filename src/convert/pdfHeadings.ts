@@ -2,10 +2,12 @@
  * Headings in PDF text, decided over the whole document (renderPages calls these once the running
  * headers are dropped and the body's size is known):
  *
- *   isHeadingCandidate (one short title line; not a caption, a bullet, a leader line or a labelled figure)
+ *   joinSplitTitles (a numbered title broken by hand over two blocks made one; renderPages calls it first)
+ *   isHeadingCandidate (one short title line; not a caption, a bullet, a leader line, a labelled
+ *     figure, a formula's line or a picture font's labels)
  *     -> headingLevels (ranks by size larger than the body; numbered sections in the body's size
  *        ranked by depth, `sectionDepth`; not a page's main size, `pageBodyBlocks`; not a paper's
- *        front matter, `frontMatter`)
+ *        front matter, `frontMatter`, nor a chapter's label over its name, `partLabels`)
  *     -> boldHeadings (bold in about the body's size), fieldValues and brokenLabels (a form's values
  *        and labels: no headings), contentsTitles (entries of a table of contents)
  *     -> headingLevel (the level of one block), headingText (note marks made plain)
@@ -492,9 +494,10 @@ export function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRan
     // Numbered titles in the body's font rank below every larger heading, deeper numbers lower;
     // unnumbered bold ones below them all.
     const depth = sectionDepth(block, body);
-    if (depth) return Math.min(4, levels.length + 1 + depth - ranks.sectionDepth);
+    if (depth) return Math.min(6, levels.length + 1 + depth - ranks.sectionDepth);
     return bold ? Math.min(4, levels.length + 1) : 0;
   }
   const rank = levels.findIndex((size) => block.size >= size - 0.6);
-  return Math.min(3, (rank < 0 ? levels.length - 1 : rank) + 1);
+  // a numbered title in a fourth size or smaller ranks by it (2.1.1 under 2.1), others at ### at most
+  return Math.min(SECTION_NUMBER.test(blockText(block)) ? 6 : 3, (rank < 0 ? levels.length - 1 : rank) + 1);
 }
