@@ -2,10 +2,12 @@
  * Headings in PDF text, decided over the whole document (renderPages calls these once the running
  * headers are dropped and the body's size is known):
  *
- *   isHeadingCandidate (one short title line; not a caption, a bullet, a leader line or a labelled figure)
+ *   joinSplitTitles (a numbered title broken by hand over two blocks made one; renderPages calls it first)
+ *   isHeadingCandidate (one short title line; not a caption, a bullet, a leader line, a labelled
+ *     figure, a formula's line or a picture font's labels)
  *     -> headingLevels (ranks by size larger than the body; numbered sections in the body's size
  *        ranked by depth, `sectionDepth`; not a page's main size, `pageBodyBlocks`; not a paper's
- *        front matter, `frontMatter`)
+ *        front matter, `frontMatter`, nor a chapter's label over its name, `partLabels`)
  *     -> boldHeadings (bold in about the body's size), fieldValues and brokenLabels (a form's values
  *        and labels: no headings), contentsTitles (entries of a table of contents)
  *     -> headingLevel (the level of one block), headingText (note marks made plain)
@@ -52,7 +54,7 @@ function sectionDepth(block: LayoutBlock, body: number): number {
   if (block.kind !== "text" || block.rendered || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
   const text = block.lines[0]!.text;
   if (PAPER_SECTION.test(text)) return 1;
-  if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text)) return 0;
+  if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text) || FORMULA_PIECE.test(text) || garbled(text)) return 0;
   const number = text.split(" ")[0]!;
   const words = text.split(" ").length - 1;
   if (words < 1 || words > 12 || (!number.includes(".") && words > 8)) return 0;
@@ -75,7 +77,8 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   if (lines.length > 3) return false;
   if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return !PAGE_NUMBER.test(lines[1]!.text.trim());
   const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
-  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.5 * line.size);
+  // (two centred lines of about one length start a fraction of their size apart: a ragged-right paragraph's start at one edge)
+  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.15 * line.size);
 }
 
 /** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
@@ -100,8 +103,24 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
   const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
   if ((block.lines.length > 3 || text.length > 200) && !long) return false;
   if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text) || LABELLED_FIGURE.test(text)) return false;
-  return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text);
+  return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text) && !FORMULA_PIECE.test(text) && !garbled(text);
 }
+
+/**
+ * garbled: every word of three letters or more changes from lowercase to uppercase twice or more
+ * inside it ("TqPBfhjRg", "GHmrycLyBccqFPp"): a chart's labels in a picture font whose glyphs have
+ * no letters behind them, not words ("iPhone", "McDonald" change once).
+ */
+function garbled(text: string): boolean {
+  const words = text.match(/\p{L}{3,}/gu) ?? [];
+  return words.length > 0 && words.every((word) => (word.match(/\p{Ll}\p{Lu}/gu) ?? []).length >= 2);
+}
+
+/**
+ * FORMULA_PIECE: a line of a displayed formula (a fraction's denominator "0 W (τ) dτ" set large by its
+ * integral sign): no word of three letters, and a bracket, an operator or a Greek letter. A title has a word.
+ */
+const FORMULA_PIECE = /^(?!.*\p{L}{3})(?=.*[()[\]=+−∫∑∏√\u0370-\u03ff])/su;
 
 /**
  * pageBodyBlocks: the text blocks set in the size that carries most of their page's text, on pages
@@ -194,12 +213,45 @@ export function brokenLabels(pages: PageLayout[], removed: Set<LayoutBlock>, bod
   return found;
 }
 
+/**
+ * joinSplitTitles joins a numbered title broken by hand over two lines, each a block of one line:
+ * the second hangs under the title's words (right of the number, within four of its sizes), in its
+ * size and weight, directly under it (within half its size), and the first goes on into it (it ends
+ * in a comma, or the second starts in lowercase): "3 Examples of citations, figures, tables," over
+ * "references", "2.2 Uncertainty visualization in the grammar of graphics," over "as she is spoke".
+ * The first is set as a title: bold, or larger than what follows the pair. The two become one block
+ * of one line (new blocks: the page's are not changed). Before the analyses that remember blocks.
+ */
+export function joinSplitTitles(blocks: LayoutBlock[]): LayoutBlock[] {
+  const out: LayoutBlock[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const [first, next] = [blocks[i]!, blocks[i + 1]];
+    if (first.kind === "text" && next?.kind === "text" && splitTitle(first, next, blocks[i + 2])) {
+      const [a, b] = [first.lines[0]!, next.lines[0]!];
+      out.push({ ...first, lines: [{ ...a, text: `${a.text} ${b.text}`, x2: Math.max(a.x2, b.x2) }], bottom: next.bottom });
+      i++;
+    } else out.push(first);
+  }
+  return out;
+}
+
+/** splitTitle: `next` carries on the numbered title `first` (see joinSplitTitles); `after` is the block under them */
+function splitTitle(first: Extract<LayoutBlock, { kind: "text" }>, next: Extract<LayoutBlock, { kind: "text" }>, after: LayoutBlock | undefined): boolean {
+  if (first.rendered || next.rendered || first.lines.length !== 1 || next.lines.length !== 1) return false;
+  const [a, b] = [first.lines[0]!, next.lines[0]!];
+  if (!SECTION_NUMBER.test(a.text) || a.text.length > 100 || b.text.length > 60 || /[.;:!?]$/.test(a.text)) return false;
+  if (!(a.text.endsWith(",") || /^\p{Ll}/u.test(b.text)) || Boolean(a.bold) !== Boolean(b.bold)) return false;
+  if (!a.bold && !(after && first.size >= 1.1 * after.size)) return false;
+  if (Math.abs(first.size - next.size) > 0.05 * first.size || next.top < first.bottom - 1 || next.top - first.bottom > 0.5 * first.size) return false;
+  return b.x > a.x + 0.5 * a.size && b.x - a.x <= 4 * a.size && b.x2 <= a.x2 + a.size;
+}
+
 /** headingLevels ranks the distinct heading sizes, largest first (sizes within 0.6 pt are one); `notHeadings` are none in any size (a chart's title). */
 export function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number, notHeadings: Set<LayoutBlock> = new Set()): HeadingRanks {
   const sizes: number[] = [];
   let minDepth = Infinity;
   const pageBody = pageBodyBlocks(pages, removed, body);
-  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed), ...notHeadings]);
+  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed), ...partLabels(pages, removed, body), ...notHeadings]);
   for (const page of pages) {
     for (const block of page.blocks) {
       if (removed.has(block) || front.has(block)) continue;
@@ -212,6 +264,26 @@ export function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, bo
     if (!distinct.length || distinct[distinct.length - 1]! - size > 0.6) distinct.push(size);
   }
   return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1, pageBody, frontMatter: front };
+}
+
+/**
+ * partLabels: a part's label alone on its line ("Chapter 1", "Part II") set as large as a title, the
+ * next block on its page being its title (a heading candidate at least as large, within its size
+ * under it): the label names the title's number, it is no heading of its own (LaTeX's \\chapter
+ * sets "Chapter 1" over "Conventions").
+ */
+function partLabels(pages: PageLayout[], removed: Set<LayoutBlock>, body: number): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    for (let i = 0; i + 1 < blocks.length; i++) {
+      const [label, title] = [blocks[i]!, blocks[i + 1]!];
+      if (label.kind !== "text" || label.lines.length !== 1 || !SECTION_LABEL.test(label.lines[0]!.text.trim())) continue;
+      if (!isHeadingCandidate(label, body) || !isHeadingCandidate(title, body) || title.size < label.size - 0.6) continue;
+      if (title.top >= label.bottom - 1 && title.top - label.bottom <= 2 * title.size) found.add(label);
+    }
+  }
+  return found;
 }
 
 /** CONTENTS_LEADER: the end of a table of contents' entry: a leader of dots to its page number ("1.1. Title Two........3", "Preface ..... vii") */
@@ -325,7 +397,7 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
     if (block.size < Math.min(body - 0.6, 0.9 * body) || !oneTitle(block)) return false;
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
-    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text)) return false;
+    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text) || garbled(text)) return false;
     if (numberedTitle(text)) return true;
     if (text.length > 120 || /[.,;:!?]$/.test(text) || LABELLED_FIGURE.test(text)) return false;
     return !startsListItem(text) || SECTION_NUMBER.test(text);
@@ -384,9 +456,13 @@ function smallerLinesFollow(blocks: LayoutBlock[], from: number, size: number, b
   return lines >= 3;
 }
 
-/** isShortSentence: a line of prose too short to tell by its length: three words or more, a capital first, a full stop last ("Perform a word count on content.") */
+/**
+ * isShortSentence: a line of prose too short to tell by its length: three words or more, a capital
+ * first, a full stop last ("Perform a word count on content."); or five words or more in lowercase
+ * after a capitalised first, which leads into a displayed formula or list ("The equation to be solved is").
+ */
 function isShortSentence(text: string): boolean {
-  return /^\p{Lu}\p{Ll}*(?: \S+){2,}[.!?]$/u.test(text);
+  return /^\p{Lu}\p{Ll}*(?: \S+){2,}[.!?]$/u.test(text) || /^\p{Lu}\p{Ll}+(?: \p{Ll}+){4,}$/u.test(text);
 }
 
 /**
@@ -418,9 +494,10 @@ export function headingLevel(block: LayoutBlock, body: number, ranks: HeadingRan
     // Numbered titles in the body's font rank below every larger heading, deeper numbers lower;
     // unnumbered bold ones below them all.
     const depth = sectionDepth(block, body);
-    if (depth) return Math.min(4, levels.length + 1 + depth - ranks.sectionDepth);
+    if (depth) return Math.min(6, levels.length + 1 + depth - ranks.sectionDepth);
     return bold ? Math.min(4, levels.length + 1) : 0;
   }
   const rank = levels.findIndex((size) => block.size >= size - 0.6);
-  return Math.min(3, (rank < 0 ? levels.length - 1 : rank) + 1);
+  // a numbered title in a fourth size or smaller ranks by it (2.1.1 under 2.1), others at ### at most
+  return Math.min(SECTION_NUMBER.test(blockText(block)) ? 6 : 3, (rank < 0 ? levels.length - 1 : rank) + 1);
 }

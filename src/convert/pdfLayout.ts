@@ -23,7 +23,7 @@
 import { escapeStrayMarkup, gfmTable, heading, joinBlocks } from "./markdown";
 import { columnBlocks } from "./pdfBlocks";
 import { type CodeBlock, codeMarkdown, continuesCode, joinCode, typewrittenPage } from "./pdfCode";
-import { boldHeadings, brokenLabels, CAPTION, fieldValues, headingLevel, headingLevels, headingText, SECTION_NUMBER } from "./pdfHeadings";
+import { boldHeadings, brokenLabels, CAPTION, fieldValues, headingLevel, headingLevels, headingText, joinSplitTitles, SECTION_NUMBER } from "./pdfHeadings";
 import type { LayoutBlock, LayoutLine, PageLayout, PdfTextItem } from "./pdfLayoutTypes";
 import { ARABIC, median, repairArabic, SCRIPT_TAG } from "./pdfLines";
 import { relabelNotes, resolveNoteMarks, takeEndnotes, takeFootnotes } from "./pdfNotes";
@@ -169,7 +169,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   }
   // Split before the analyses below: they remember blocks by identity (running, bold), so the
   // blocks they see must be the ones rendered.
-  const pages = laidOut.map((page) => ({ ...page, blocks: splitBoldLeads(bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks) }));
+  const pages = laidOut.map((page) => ({ ...page, blocks: joinSplitTitles(splitBoldLeads(bookmarks.size ? splitAtBookmarks(page.blocks, bookmarks) : page.blocks)) }));
   takeEndnotes(pages);
   const removed = runningBlocks(pages);
   const charts = chartText(pages, removed);

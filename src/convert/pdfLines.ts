@@ -121,7 +121,7 @@ function isRaisedRun(run: PdfTextItem, item: PdfTextItem): boolean {
 
 function lineFromItems(items: PdfTextItem[]): RawLine {
   const byX = items.sort((a, b) => a.x - b.x);
-  const size = dominantSize(byX.map((item) => [Math.round(item.size * 2) / 2, item.str.length]));
+  const size = smallCapsSize(byX) ?? dominantSize(byX.map((item) => [Math.round(item.size * 2) / 2, item.str.length]));
   // The baseline of the line's main text, needed only when a smaller run may be raised.
   const baseline = byX.some((item) => item.size < 0.8 * size) ? median(byX.filter((item) => Math.abs(item.size - size) < 0.5).map((item) => item.y)) : 0;
   const rtlChars = byX.reduce((sum, item) => sum + (item.rtl ? item.str.length : 0), 0);
@@ -222,6 +222,8 @@ const OPENING_END = /[(\[{/‘“]$/u;
  */
 function fontChangeSpace(prev: PdfTextItem, item: PdfTextItem, before: string, text: string, gap: number): boolean {
   if (prev.font === undefined || item.font === undefined || prev.font === item.font) return false;
+  // a capital and the small capitals of its word, kerned together ("Y" "our" in a small-caps face: "Your")
+  if (/(?:^|\s)\p{Lu}$/u.test(before) && /^\p{Ll}/u.test(text) && gap <= WORD_GAP_EM * Math.max(prev.size, item.size)) return false;
   if (Math.abs(prev.size - item.size) > 0.1 * Math.max(prev.size, item.size)) return false;
   return Math.abs(gap) >= FONT_CHANGE_GAP_EM * Math.max(prev.size, item.size) && WORD_END.test(before) && WORD_START.test(text) && !(/\p{N}$/u.test(before) && /^\p{N}/u.test(text));
 }
@@ -232,6 +234,35 @@ function fontChangeSpace(prev: PdfTextItem, item: PdfTextItem, before: string, t
  */
 const WORD_END = /[\p{L}\p{N}.,;:!?)]$/u;
 const WORD_START = /^[\p{L}\p{N}]/u;
+/**
+ * smallCapsSize: the size of a line set in capitals and small capitals ("1 INTRODUCTION": "I" in
+ * 9 pt, "NTRODUCTION" in 7.2), which is its capitals' (a section title set so reads as one in its
+ * capitals' size, not as small print): no lowercase letter, each run in the capitals' size holds
+ * one letter at most, each run of small capitals (0.65 to 0.9 of that size) follows one directly
+ * (within a word's gap), and no run starts over two capitals' sizes after the one before. Otherwise null.
+ */
+function smallCapsSize(items: PdfTextItem[]): number | null {
+  const lettered = items.filter((item) => /\p{L}/u.test(item.str));
+  if (lettered.length < 2 || lettered.some((item) => /\p{Ll}/u.test(item.str))) return null;
+  const caps = Math.max(...lettered.map((item) => item.size));
+  let small = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    // one title: a chart's label far along the line is no part of it
+    if (i > 0 && item.x - (items[i - 1]!.x + items[i - 1]!.width) > 2 * caps) return null;
+    const letters = item.str.replace(/[^\p{L}]/gu, "").length;
+    if (item.size >= 0.9 * caps) {
+      if (letters > 1) return null;
+      continue;
+    }
+    if (!letters) continue;
+    const prev = items[i - 1];
+    if (item.size < 0.65 * caps || !prev || prev.size < 0.9 * caps || item.x - (prev.x + prev.width) > WORD_GAP_EM * caps) return null;
+    small++;
+  }
+  return small ? caps : null;
+}
+
 /** FONT_CHANGE_GAP_EM: how far (in font sizes) a run in another font starts off the previous run's end to be a new word (see fontChangeSpace). */
 const FONT_CHANGE_GAP_EM = 0.02;
 
