@@ -39,9 +39,9 @@ const CUSTOMER_LABEL =
 /** TO_LABEL: "To MICROSOFT LTD", "TO: John Doe": the addressee's line, which opens with "To" before a name in capitals or a colon. */
 const TO_LABEL = /^[Tt][Oo](?:\s*:|\s+(?=[A-Z][A-Z.&-]+(?:\s|$)))/;
 
-/** DOC_WORDS: lines that name the document or a field, not a party. */
+/** DOC_WORDS: lines that name the document or a field, not a party (a receipt's title in German, French, Spanish, Italian and the Nordic languages too: 'Quittung', 'Kassenbon', 'Reçu', 'Scontrino', 'Kvitto'). */
 const NOT_A_NAME =
-  /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung|handelsrechnung|gutschrift|facture|avoir|factuur|factura|fattura|fatura|faktura|page|seite|date|datum|total|summe|tel|fax|phone|telefon|email|e-mail|www|http|iban|bic|ust|vat|gst|tva|btw|no\b|nr\b|payment\s+(?:details|information|instructions|terms)\b|bank\s+details\b|bankverbindung\b|zahlungs(?:informationen|bedingungen)\b|coordonn[ée]es\s+bancaires\b)/i;
+  /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung|handelsrechnung|gutschrift|facture|avoir|factuur|factura|fattura|fatura|faktura|page|seite|date|datum|total|summe|tel|fax|phone|telefon|email|e-mail|www|http|iban|bic|ust|vat|gst|tva|btw|no\b|nr\b|payment\s+(?:details|information|instructions|terms)\b|bank\s+details\b|bankverbindung\b|zahlungs(?:informationen|bedingungen)\b|coordonn[ée]es\s+bancaires\b|(?:quittung|kassenbon|kassenbeleg|kundenbeleg|re[çc]u|recibo|ricevuta|scontrino|kvitto|kvittering|kuitti)(?![A-Za-zÀ-ÿ]))/i;
 
 /** FIELD_WORDS: words of a receipt's or invoice's fields and column headers, never part of an issuer's name. */
 const FIELD_WORDS =

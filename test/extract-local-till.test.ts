@@ -1,0 +1,56 @@
+/**
+ * The local extraction engine on kinds of document the seventh fresh set brought (bench/expected/invoices-fresh7.json):
+ * German till receipts that print the number of items beside the total's label ("SUMME [3] EUR 152,00",
+ * "SUMME (1) € 49,90"), and receipts whose first readable line is the document's title in another language
+ * ("Quittung", "Kassenbon", "Reçu"). Text fixtures are made up, in the shape the converter gives such
+ * documents; none is a copy of a collected document.
+ */
+import { describe, expect, test } from "bun:test";
+import { extractLocal, type LocalFieldResult } from "../src/extract/local";
+import { nameLike } from "../src/extract/local/parties";
+import { parseTypedSchema } from "../src/schema/typed";
+
+const RECEIPT = {
+  merchant: { type: "string", description: "Name of the shop or company that issued the receipt" },
+  date: { type: "string", description: "The date of the purchase" },
+  total: { type: "number", description: "Total amount paid, tax included" },
+};
+
+function run(md: string, ocrQuality = 0.85): Record<string, LocalFieldResult> {
+  const r = extractLocal(md, parseTypedSchema(JSON.stringify(RECEIPT)), { ocrQuality });
+  for (const [name, f] of Object.entries(r)) if (f.found) expect(md.includes(f.citation!), `citation of ${name}`).toBe(true);
+  return r;
+}
+
+describe("the count of items beside a total's label", () => {
+  test("'SUMME [3] EUR 152,00': the total is the amount, not the count in brackets", () => {
+    const md = "# scan.jpg\n\nBAUMARKT NORD\nHafenweg 4\n12345 Neustadt\nART/EAN 4001234567890\n2 Rolle x 4,85\nKlebeband 9,70 1\nART/EAN 4001234567891\n1 Stk x 42,30\nLeiter 42,30 1\nSUMME [2] EUR 52,00\nGEGEBEN ec-Karte EUR 52,00\n";
+    expect(run(md).total!.value).toBe(52);
+  });
+
+  test("'SUMME (1) € 49,90': the count in parentheses is not a negative amount", () => {
+    const md = "# scan.jpg\n\nBuchladen Mitte\nMarktstr. 9\nRoman 9783000000000 49,90 1\nSUMME (1) € 49,90\nEC-Karte € 49,90\n";
+    expect(run(md).total!.value).toBe(49.9);
+  });
+
+  test("a bracketed number alone after the label is still read", () => {
+    const md = "# scan.jpg\n\nKIOSK AM ECK\nSUMME (4,50)\n";
+    expect(run(md).total!.value).not.toBe(4);
+  });
+});
+
+describe("a receipt's title in another language is not its issuer", () => {
+  test.each(["Quittung", "Kassenbon", "Kassenbeleg", "Kundenbeleg", "Reçu", "Recibo", "Ricevuta", "Scontrino", "Kvitto", "Kvittering"])("'%s' is not a name", (title) => {
+    expect(nameLike(title)).toBe(false);
+  });
+
+  test("a shop's name that opens with such a word's letters is still a name", () => {
+    expect(nameLike("Recibolo Hardware")).toBe(true);
+  });
+
+  test("the title line of a receipt whose shop name OCR lost is not the merchant", () => {
+    const md = "# scan.jpg\n\nQuittung\n\nBetrag\n\n0) /\n";
+    const r = run(md, 0.5);
+    expect(r.merchant!.value).not.toBe("Quittung");
+  });
+});
