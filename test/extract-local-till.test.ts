@@ -2,7 +2,8 @@
  * The local extraction engine on kinds of document the seventh fresh set brought (bench/expected/invoices-fresh7.json):
  * German till receipts that print the number of items beside the total's label ("SUMME [3] EUR 152,00",
  * "SUMME (1) € 49,90"), and receipts whose first readable line is the document's title in another language
- * ("Quittung", "Kassenbon", "Reçu"). Text fixtures are made up, in the shape the converter gives such
+ * ("Quittung", "Kassenbon", "Reçu"); and, from the sixth set, a letter-invoice that greets its customer by name
+ * ("Guten Tag Muster GmbH,"). Text fixtures are made up, in the shape the converter gives such
  * documents; none is a copy of a collected document.
  */
 import { describe, expect, test } from "bun:test";
@@ -52,5 +53,23 @@ describe("a receipt's title in another language is not its issuer", () => {
     const md = "# scan.jpg\n\nQuittung\n\nBetrag\n\n0) /\n";
     const r = run(md, 0.5);
     expect(r.merchant!.value).not.toBe("Quittung");
+  });
+});
+
+describe("the name a letter greets is its addressee, not its issuer", () => {
+  const INVOICE = {
+    invoice_number: { type: "string", description: "The invoice number" },
+    vendor: { type: "string", description: "Name of the company that issued the invoice" },
+  };
+  test("'Guten Tag Beispiel GmbH,': the greeted company under the sender's block is the customer", () => {
+    const md = "# letter.jpg\n\na) KLANGWERK\n\nTHE BEST SOUND AROUND\n\nKlangwerk\nRingstraße 3\n1010 Wien\n\nUID: ATU00000000\n\nBeispiel GmbH\nMustergasse 5\n1020 Wien\nRechnung 2024-007 Rechnungsdatum: 2024-03-01\nGuten Tag Beispiel GmbH,\nHiermit übermitteln wir Ihnen Ihre Rechnung Nr. 2024-007.\n\nEmpfianger: Klangwerk\n\nIBAN: AT021200012345678901\n\nKlangwerk\n\nKlangwerk EN 12345nHG Wien Bank: Beispielbank\n";
+    const r = extractLocal(md, parseTypedSchema(JSON.stringify(INVOICE)), { ocrQuality: 0.88 });
+    expect(r.vendor!.value).not.toBe("Beispiel GmbH");
+  });
+
+  test("'Dear Acme Ltd,' in English", () => {
+    const md = "# letter.png\n\nNorthwind Studio\n4 Mill Lane\nLeeds LS1 4AB\n\nAcme Ltd\n9 High Street\nYork YO1 7HH\nInvoice 17 Date: 2024-03-01\nDear Acme Ltd,\nplease find our invoice below.\n";
+    const r = extractLocal(md, parseTypedSchema(JSON.stringify(INVOICE)), { ocrQuality: 0.9 });
+    expect(r.vendor!.value).not.toBe("Acme Ltd");
   });
 });
