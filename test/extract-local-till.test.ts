@@ -73,3 +73,15 @@ describe("the name a letter greets is its addressee, not its issuer", () => {
     expect(r.vendor!.value).not.toBe("Acme Ltd");
   });
 });
+
+describe("'Betrag:' in an invoice's payment box is the amount to pay", () => {
+  const INVOICE = {
+    invoice_number: { type: "string", description: "The invoice number" },
+    total: { type: "number", description: "Total amount to pay, tax included" },
+  };
+  test("the transfer's amount under the payee and IBAN, not an item's merged quantity and price", () => {
+    const md = "# letter.jpg\n\nKlangwerk\nRingstraße 3\n1010 Wien\n\nRechnung 2024-007 Rechnungsdatum: 2024-03-01\nPos. Bezeichnung Menge €/ Stk € Ges.\n1 Mischung 3 200.00 € 600.00 €\n2 Mastering 1 150.00 € 150.00 €\n\nKleinunternehmer, von der USt. befreit.\n\nEmpfänger: Klangwerk\n\nIBAN: AT021200012345678901\nBIC: TESTATW1\n\nBetrag: 750.00 €\n\nZahlungsreferenz: 2024-007\n";
+    const r = extractLocal(md, parseTypedSchema(JSON.stringify(INVOICE)), { ocrQuality: 0.88 });
+    expect(r.total!.value).toBe(750);
+  });
+});
