@@ -85,3 +85,15 @@ describe("'Betrag:' in an invoice's payment box is the amount to pay", () => {
     expect(r.total!.value).toBe(750);
   });
 });
+
+describe("a bare zero under a total's label", () => {
+  test("'Betrag' over OCR's noise '0) /' gives no total", () => {
+    const md = "# scan.jpg\n\nQuittung\n\nBetrag\n\n0) /\n\n}\nj\n";
+    expect(run(md, 0.5).total!.value).not.toBe(0);
+  });
+
+  test("a paid invoice's '0.00' under its label is still read", () => {
+    const md = "# scan.jpg\n\nKIOSK AM ECK\nBetrag\n0,00 EUR\n";
+    expect(run(md, 0.8).total!.value).toBe(0);
+  });
+});

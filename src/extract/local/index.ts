@@ -320,6 +320,8 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (labels.concept === "total" && doc.ocrQuality !== null && subSplitOff(doc, candidate)) continue;
     const coerced = coerce(candidate, def, labels, parent, doc.decimalMark);
     if (!coerced) continue;
+    // "Betrag" over "0) /": a bare zero without cents on the line under a total's label is OCR's noise, not an amount
+    if (labels.concept === "total" && candidate.kind === "next-line" && coerced.value === 0 && !/\d[.,]\d{2}(?!\d)/.test(candidate.value)) continue;
     let base = KIND_CONFIDENCE[candidate.kind];
     // a column of several values is a list, its first cell one of them; but the first cell under a party's own title
     // ("| Sprzedawca | Nabywca |" over "| Systemy Internetowe S.A. | ... |") is the party's name, heading its address block
