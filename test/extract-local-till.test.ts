@@ -97,3 +97,16 @@ describe("a bare zero under a total's label", () => {
     expect(run(md, 0.8).total!.value).toBe(0);
   });
 });
+
+describe("a label in another script", () => {
+  test("'| Σύνολο: | e 1 710,00 |': a Greek total's label in a table, the euro sign rendered as 'e'", () => {
+    const md = "| Αξία: | e 950,00 |\n| --- | --- |\n| ΦΠΑ 0%: | e 0,00 |\n| Σύνολο: | e 950,00 |\n";
+    const r = extractLocal(md, parseTypedSchema(JSON.stringify({ total: RECEIPT.total })), {});
+    expect(r.total!.value).toBe(950);
+  });
+
+  test("'Σύνολο: e 1 710,00' on a line", () => {
+    const r = extractLocal("Σύνολο: e 1 710,00\n", parseTypedSchema(JSON.stringify({ total: RECEIPT.total })), {});
+    expect(r.total!.value).toBe(1710);
+  });
+});
