@@ -9,7 +9,8 @@
  *   realdocs/       BENCH_REALDOCS_DIR        (every other set with documents: the families, the fresh
  *                                             sets invoices-fresh.json, invoices-fresh2.json,
  *                                             invoices-fresh3.json, invoices-fresh4.json,
- *                                             invoices-fresh5.json and invoices-fresh6.json)
+ *                                             invoices-fresh5.json, invoices-fresh6.json and
+ *                                             invoices-fresh7.json)
  *
  * Usage: bun bench/collect.ts MIRRORS OUT
  *   MIRRORS holds one git directory per repository, as `owner+name/repo` (a bare directory or a

@@ -68,6 +68,7 @@ const FAMILIES: [string, string, { dir: string; env: string }?][] = [
   ["fresh invoices 4", "invoices-fresh4.json"],
   ["fresh invoices 5", "invoices-fresh5.json"],
   ["fresh invoices 6", "invoices-fresh6.json"],
+  ["fresh invoices 7", "invoices-fresh7.json"],
   ["purchase orders", "purchase-orders.json"],
   ["forms", "forms.json"],
   ["contracts", "contracts.json"],

@@ -320,6 +320,8 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     if (labels.concept === "total" && doc.ocrQuality !== null && subSplitOff(doc, candidate)) continue;
     const coerced = coerce(candidate, def, labels, parent, doc.decimalMark);
     if (!coerced) continue;
+    // "Betrag" over "0) /": a bare zero without cents on the line under a total's label is OCR's noise, not an amount
+    if (labels.concept === "total" && candidate.kind === "next-line" && coerced.value === 0 && !/\d[.,]\d{2}(?!\d)/.test(candidate.value)) continue;
     let base = KIND_CONFIDENCE[candidate.kind];
     // a column of several values is a list, its first cell one of them; but the first cell under a party's own title
     // ("| Sprzedawca | Nabywca |" over "| Systemy Internetowe S.A. | ... |") is the party's name, heading its address block
@@ -632,16 +634,22 @@ const NUMBER_NOT_DATE_LABEL = (label: string): boolean => {
     : false;
 };
 
+/** ITEM_COUNT: a whole number of one to three digits in brackets or parentheses that opens a value ("[3] EUR 152,00"). */
+const ITEM_COUNT = /^\s*[[(]\s*\d{1,3}\s*[\])]\s*/;
+
 /**
  * coerceText turns a value's text into the field's type, or null when it does not fit. label: the document's
  * label the value was read under ("" when none), which may say what a value of doubtful shape is.
  */
 export function coerceText(raw: string, def: FieldDefinition, labels: FieldLabels, mark: DecimalMark = null, label = ""): Coerced | null {
-  const text = cleanText(raw);
+  let text = cleanText(raw);
   if (!text) return null;
   switch (def.type) {
     case "number":
     case "integer": {
+      // "SUMME [3] EUR 152,00", "SUMME (1) € 49,90": a till receipt's count of items beside the label, before the amount
+      const count = ITEM_COUNT.exec(text);
+      if (count && parseNumber(text.slice(count[0].length), mark)) text = text.slice(count[0].length);
       const n = parseNumber(text, mark);
       if (!n) return null;
       if (def.type === "integer" && !Number.isInteger(n.value)) return null;

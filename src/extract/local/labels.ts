@@ -10,7 +10,7 @@ export const CONCEPTS: Record<string, string[]> = {
     "total", "grand total", "amount due", "total amount", "total due", "balance due", "balance", "total amount due", "invoice total", "total payable", "order total", "amount payable", "total price", "total cost", "total to pay", "amount to pay", "total incl tax", "total including tax", "total inc vat",
     "total incl vat", "total including vat", "total inclusive gst", "total incl gst", "total inclusive", "total amount payable", "rounded total", "total rounded", "total sales", "total sales inclusive gst", "total amount incl gst", "nett total", "net total amount",
     // de, fr, nl, es, it, pt, pl
-    "gesamtbetrag", "gesamtsumme", "rechnungsbetrag", "rechnungssumme", "rechnungssumme brutto", "bruttobetrag", "bruttosumme", "endsumme", "endbetrag", "zahlbetrag", "zu zahlen", "zu zahlender betrag", "summe", "gesamt", "rechnungsendbetrag", "gesamtbetrag brutto", "summe brutto",
+    "gesamtbetrag", "gesamtsumme", "rechnungsbetrag", "rechnungssumme", "rechnungssumme brutto", "bruttobetrag", "bruttosumme", "endsumme", "endbetrag", "zahlbetrag", "zu zahlen", "zu zahlender betrag", "summe", "gesamt", "betrag", "rechnungsendbetrag", "gesamtbetrag brutto", "summe brutto",
     "total ttc", "montant ttc", "montant total ttc", "total net ttc", "net ttc", "montant net ttc", "net a payer", "total a payer", "montant a payer", "montant total", "montant du", "reste a payer", "ttc",
     "totaal", "totaalbedrag", "te betalen", "totaal te betalen", "totaal incl btw", "totaalbedrag incl btw", "te betalen bedrag",
     "importe total", "total a pagar", "importe a pagar", "total factura",

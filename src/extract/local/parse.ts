@@ -96,7 +96,8 @@ const isSeparator = (line: string) => /^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|
 export function isLabelLike(text: string): boolean {
   const t = text.trim();
   if (!t || t.length > 60) return false;
-  if (!/[A-Za-z]/.test(t)) return false;
+  // a label's words in any script ("Σύνολο", "ΗΜΕΡΟΜΗΝΙΑ"), not only Latin letters
+  if (!/\p{L}/u.test(t)) return false;
   if (/^[-+$€£¥(]?\s?\d/.test(t)) return false;
   return !/@|https?:|www\./.test(t);
 }

@@ -36,12 +36,19 @@ const hasLegalForm = (s: string) => LEGAL_FORM_WORDS.test(s) || LEGAL_FORM_CAPS.
 const CUSTOMER_LABEL =
   /^(bill(ed)? to|sold to|ship to|deliver to|invoice to|customer|client|buyer|recipient|kunde|käufer|rechnungsempfänger|leistungsempfänger|lieferadresse|rechnungsadresse|adresse de (livraison|facturation)|destinataire|acheteur|klant|afnemer|cliente|destinatario|nabywca|odbiorca)\b/i;
 
+/**
+ * GREETING: a letter's salutation and the name it greets ("Guten Tag Muster GmbH,", "Dear Acme Ltd,", "Sehr geehrte
+ * Frau Berger,"): who the letter is written to, the customer, never who issued it.
+ */
+const GREETING =
+  /^(?:guten tag|sehr geehrte[rs]?|hallo|dear|hello|bonjour|cher|ch[eè]re|estimad[oa]s?|gentile|egregio|geachte|beste|hej|kære|kjære)\s+(?:(?:herr|frau|mr|mrs|ms|dr|m|mme|sr|sra)\.?\s+)?([^,!:]{3,60})[,!:]/iu;
+
 /** TO_LABEL: "To MICROSOFT LTD", "TO: John Doe": the addressee's line, which opens with "To" before a name in capitals or a colon. */
 const TO_LABEL = /^[Tt][Oo](?:\s*:|\s+(?=[A-Z][A-Z.&-]+(?:\s|$)))/;
 
-/** DOC_WORDS: lines that name the document or a field, not a party. */
+/** DOC_WORDS: lines that name the document or a field, not a party (a receipt's title in German, French, Spanish, Italian and the Nordic languages too: 'Quittung', 'Kassenbon', 'Reçu', 'Scontrino', 'Kvitto'). */
 const NOT_A_NAME =
-  /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung|handelsrechnung|gutschrift|facture|avoir|factuur|factura|fattura|fatura|faktura|page|seite|date|datum|total|summe|tel|fax|phone|telefon|email|e-mail|www|http|iban|bic|ust|vat|gst|tva|btw|no\b|nr\b|payment\s+(?:details|information|instructions|terms)\b|bank\s+details\b|bankverbindung\b|zahlungs(?:informationen|bedingungen)\b|coordonn[ée]es\s+bancaires\b)/i;
+  /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung|handelsrechnung|gutschrift|facture|avoir|factuur|factura|fattura|fatura|faktura|page|seite|date|datum|total|summe|tel|fax|phone|telefon|email|e-mail|www|http|iban|bic|ust|vat|gst|tva|btw|no\b|nr\b|payment\s+(?:details|information|instructions|terms)\b|bank\s+details\b|bankverbindung\b|zahlungs(?:informationen|bedingungen)\b|coordonn[ée]es\s+bancaires\b|(?:quittung|kassenbon|kassenbeleg|kundenbeleg|re[çc]u|recibo|ricevuta|scontrino|kvitto|kvittering|kuitti)(?![A-Za-zÀ-ÿ]))/i;
 
 /** FIELD_WORDS: words of a receipt's or invoice's fields and column headers, never part of an issuer's name. */
 const FIELD_WORDS =
@@ -453,6 +460,8 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   for (const m of mentions.filter((x) => x.sender)) {
     for (const x of content.filter((c) => c.i > m.line).slice(0, 4)) if (!mentions.some((o) => o.sender && o.line === x.i)) customerLines.add(x.i);
   }
+  // "Guten Tag Muster GmbH,": the name the letter greets is its addressee's
+  const greeted = new Set(content.map((x) => GREETING.exec(x.l.text.trim())?.[1]).filter((n): n is string => n !== undefined).map((n) => squash(n)));
   const byName = new Map<string, { mention: Mention; score: number; count: number; lines: Set<number>; top: boolean; thanked: boolean }>();
   for (const m of mentions) {
     const key = squash(m.name);
@@ -476,7 +485,7 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     if (inAddress) score -= 1.5;
     else if (topLines.has(m.line) && headsBlock(m.last)) score += 1.5;
     if (REGISTRATION.test(m.name)) score -= 3;
-    if (customerLines.has(m.line)) score -= 3;
+    if (customerLines.has(m.line) || greeted.has(key)) score -= 3;
     const seen = byName.get(key);
     const top = topLines.has(m.line) && !customerLines.has(m.line);
     if (seen) {
