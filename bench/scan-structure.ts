@@ -65,6 +65,7 @@ function memoOcr(engine: OcrEngine): OcrEngine {
       if (!seen.has(key)) seen.set(key, engine.recognize(image, signal, options));
       return seen.get(key)!;
     },
+    orientation: engine.orientation?.bind(engine),
   };
 }
 

@@ -15,6 +15,7 @@ import { AppError } from "../errors";
 import { heifToPng } from "../tools/heif";
 import { heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import { joinLineEndHyphens, ocrLayoutMarkdown } from "./ocrLayout";
+import { type Turn, turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
 import { OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import type { Conversion, ConvertContext, Converter, ConvertInput, PageReport } from "./types";
 
@@ -336,12 +337,13 @@ async function toDecodable(input: ConvertInput, facts: ImageFacts, signal: Abort
  * best size); images without measurable text are scaled by ocrScale. An SVG is rendered
  * at its OCR size and kept. `limitInputPixels` stays as a second guard behind refuseOversize.
  */
-async function prepareForOcr(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number): Promise<PreparedScan> {
+async function prepareForOcr(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number, turn: Turn | null = null): Promise<PreparedScan> {
   const limitInputPixels = maxPixels > 0 ? Math.ceil(maxPixels * (image.svgDensity ? (image.svgDensity / 72) ** 2 : 1)) + 1 : false;
   try {
     const pipeline = sharp(image.input, { limitInputPixels, page: 0, pages: 1, density: image.svgDensity, raw: image.raw });
     const decoded = await pipeline.autoOrient().flatten({ background: "#ffffff" }).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
-    const grey: GreyImage = { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
+    const upright: GreyImage = { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
+    const grey = turn ? await turnGrey(upright, turn) : upright;
     // PGM carries no resolution: pass the file's own (sane ones only; JFIF often says 1 x 1), scaled
     const density = image.svgDensity ?? (facts.density && facts.density >= 50 && facts.density <= 1200 ? facts.density : undefined);
     return await prepareScan(grey, { density, fallbackScale: ocrScale(grey.width, grey.height), measure: !image.svgDensity, maxSide: OCR_MAX_SIDE, maxPixels });
@@ -408,10 +410,21 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
   signal.throwIfAborted();
 
   // 3. OCR
-  const prepared = await prepareForOcr(input, decodable, facts, limits.maxPixels);
+  let prepared = await prepareForOcr(input, decodable, facts, limits.maxPixels);
   signal.throwIfAborted();
-  const ocr = await ctx.tools.ocr.recognize(prepared.image, signal, { segmentation: prepared.segmentation, dpi: prepared.dpi });
+  let ocr = await ctx.tools.ocr.recognize(prepared.image, signal, { segmentation: prepared.segmentation, dpi: prepared.dpi });
   signal.throwIfAborted();
+  // text that runs sideways or upside down reads poorly: turned upright and read again (ocrOrientation.ts)
+  const turn = await uprightTurn(ctx.tools.ocr, ocr, prepared.image, signal);
+  if (turn) {
+    const turned = await prepareForOcr(input, decodable, facts, limits.maxPixels, turn);
+    const again = await ctx.tools.ocr.recognize(turned.image, signal, { segmentation: turned.segmentation, dpi: turned.dpi });
+    signal.throwIfAborted();
+    if (again.confidence > ocr.confidence) {
+      [prepared, ocr] = [turned, again];
+      warnings.push(turnWarning(turn));
+    }
+  }
 
   // 4. markdown
   const embedded = facts.format === "svg" ? svgText(new TextDecoder().decode(input.bytes)) : [];

@@ -16,6 +16,7 @@ import { Semaphore } from "../tools/semaphore";
 import type { OcrResult } from "../tools/types";
 import { joinBlocks, tidyMarkdown } from "./markdown";
 import { ocrLayoutPage } from "./ocrLayout";
+import { type Turn, turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
 import { OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import { metadataOnly } from "./ooxml";
 import { renderPages, type OutlineEntry } from "./pdfLayout";
@@ -145,6 +146,8 @@ interface ScannedPage {
   ocr: OcrResult;
   markdown: string;
   layout?: PageLayout;
+  /** turned: the page's text ran sideways or upside down and was read turned (ocrOrientation.ts) */
+  turned?: Turn;
 }
 
 /**
@@ -163,10 +166,12 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], images: Promise<PdfI
     return [] as PdfImageInfo[]; // the pages are rendered, as they were before stored images were read
   });
   const slots = new Semaphore(RENDERS_IN_FLIGHT);
-  const read = async (scan: PreparedScan, page: PageLayout): Promise<ScannedPage> => {
+  const read = async (scan: PreparedScan, page: PageLayout, turned?: Turn): Promise<ScannedPage> => {
     const ocr = await ctx.tools.ocr.recognize(scan.image, ctx.signal, { segmentation: scan.segmentation, dpi: scan.dpi });
-    const laidOut = scanLayout && scan.segmentation === "auto" && ocr.width ? ocrLayoutPage(ocr, page.width / ocr.width, page.page, scan.rules) : null;
-    return laidOut ? { ocr, ...laidOut } : { ocr, markdown: formatOcrText(ocr.text.trim()) };
+    // a page read turned a quarter shows its height across
+    const across = turned === 90 || turned === 270 ? page.height : page.width;
+    const laidOut = scanLayout && scan.segmentation === "auto" && ocr.width ? ocrLayoutPage(ocr, across / ocr.width, page.page, scan.rules) : null;
+    return { ...(laidOut ? { ocr, ...laidOut } : { ocr, markdown: formatOcrText(ocr.text.trim()) }), turned };
   };
   await Promise.all(
     pages.map((page) =>
@@ -181,10 +186,17 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], images: Promise<PdfI
             return null; // the stored image could not be written or decoded: the rendered page is read alone
           });
           ctx.signal.throwIfAborted();
-          let best = await read(await prepareScan(rendered, { density: dpi, fallbackScale: 1, maxSide: OCR_MAX_SIDE, maxPixels: ctx.limits.maxPixels }), page);
+          const prepared = await prepareScan(rendered, { density: dpi, fallbackScale: 1, maxSide: OCR_MAX_SIDE, maxPixels: ctx.limits.maxPixels });
+          let best = await read(prepared, page);
           if (stored) {
             const fromStored = await read(stored, page);
             if (fromStored.ocr.confidence > best.ocr.confidence) best = fromStored;
+          }
+          // text that runs sideways or upside down reads poorly: the rendered page turned upright and read again
+          const turn = await uprightTurn(ctx.tools.ocr, best.ocr, prepared.image, ctx.signal);
+          if (turn) {
+            const turned = await read(await prepareScan(await turnGrey(rendered, turn), { density: dpi, fallbackScale: 1, maxSide: OCR_MAX_SIDE, maxPixels: ctx.limits.maxPixels }), page, turn);
+            if (turned.ocr.confidence > best.ocr.confidence) best = turned;
           }
           results.set(page.page, best);
         } catch (error) {
@@ -388,6 +400,7 @@ function assemble(pages: PageLayout[], ocr: Map<number, ScannedPage | Error>, fa
         parts.push(result.markdown);
       }
       reports.push({ page: page.page, method: "ocr", ocrQuality: result.ocr.confidence, chars: ocrChars });
+      if (result.turned) warnings.push(`page ${page.page}: ${turnWarning(result.turned)}`);
       if (result.ocr.confidence < 0.6) warnings.push(`page ${page.page}: OCR confidence is low (${Math.round(result.ocr.confidence * 100)} %); check the text`);
       continue;
     }

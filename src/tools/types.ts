@@ -54,10 +54,22 @@ export interface RecognizeOptions {
   dpi?: number;
 }
 
+/** Orientation: the clockwise turn (degrees) that makes an image's text upright, and tesseract's confidence in it (above 2 is a clear reading; it is not a 0-1 score). */
+export interface Orientation {
+  rotate: 0 | 90 | 180 | 270;
+  confidence: number;
+}
+
 /** OcrEngine is tesseract behind its supervisor (src/tools/tesseract). */
 export interface OcrEngine {
   /** recognize reads the text of one image (PNG, JPEG, TIFF, PNM bytes) */
   recognize(image: Uint8Array, signal: AbortSignal, options?: RecognizeOptions): Promise<OcrResult>;
+  /**
+   * orientation asks which way the image's text runs (tesseract's orientation detection): the
+   * clockwise turn that makes it upright and how sure the detector is; null when it cannot tell
+   * (too few letters, no osd data). Absent on engines that cannot detect it.
+   */
+  orientation?(image: Uint8Array, signal: AbortSignal): Promise<Orientation | null>;
   /** close stops the processes it keeps warm, if any */
   close?(): void;
 }

@@ -10,7 +10,7 @@
  * killed and the image fails with 413, not retried.
  */
 import { AppError } from "../../errors";
-import type { OcrEngine, OcrResult, OcrWord, RecognizeOptions } from "../types";
+import type { OcrEngine, OcrResult, OcrWord, Orientation, RecognizeOptions } from "../types";
 import { ProcessError, runProcess, toolUnavailable } from "../process";
 import { leftLarge, memoryLimitError } from "../memory";
 import { Semaphore } from "../semaphore";
@@ -83,6 +83,33 @@ export class Tesseract implements OcrEngine {
     }, signal);
   }
 
+  /**
+   * orientation runs the tesseract program's orientation detection (`--psm 0 -l osd`) on one image,
+   * in a slot like a reading, held to the same deadline and memory cap. It is asked only of pages
+   * that read poorly (convert/ocrOrientation.ts), so it does not get a warm process. Null when
+   * tesseract cannot tell (too few letters, no osd data); an aborted request still throws.
+   */
+  orientation(image: Uint8Array, signal: AbortSignal): Promise<Orientation | null> {
+    return this.slots.run(async () => {
+      try {
+        const result = await runProcess(this.options.binary ?? "tesseract", ["stdin", "stdout", "--psm", "0", "-l", "osd"], {
+          stdin: image,
+          timeoutMs: this.options.timeoutMs,
+          signal,
+          env: { OMP_THREAD_LIMIT: "1" },
+          maxStdoutBytes: 100_000,
+          memoryBytes: this.options.memoryBytes ?? 0,
+          what: "detect the orientation of an image",
+        });
+        return parseOrientation(result.stdout.toString("utf8"));
+      } catch (error) {
+        if (error instanceof ProcessError && error.reason === "aborted") throw signal.reason ?? error;
+        if (error instanceof ProcessError && error.reason === "spawn") throw toolUnavailable("tesseract", "tesseract-ocr tesseract-ocr-eng", error);
+        return null; // too few letters (tesseract exits 1), a timeout or the memory cap: the page is read as it is
+      }
+    }, signal);
+  }
+
   /** close stops the warm OCR processes (they also end when the server's pipe to them closes). */
   close(): void {
     for (const warm of this.idle.splice(0)) warm.kill();
@@ -126,6 +153,14 @@ export class Tesseract implements OcrEngine {
       return null;
     }
   }
+}
+
+/** parseOrientation reads tesseract's OSD report ("Rotate: 90", "Orientation confidence: 8.13"); null when either is missing or odd. */
+export function parseOrientation(report: string): Orientation | null {
+  const rotate = Number(/^Rotate:\s*(\d+)\s*$/m.exec(report)?.[1]);
+  const confidence = Number(/^Orientation confidence:\s*([\d.]+)\s*$/m.exec(report)?.[1]);
+  if (!(rotate === 0 || rotate === 90 || rotate === 180 || rotate === 270) || !Number.isFinite(confidence)) return null;
+  return { rotate, confidence };
 }
 
 /**
