@@ -59,16 +59,7 @@ export class Tesseract implements OcrEngine {
       }
       let tsv: string;
       try {
-        const result = await runProcess(this.options.binary ?? "tesseract", ["stdin", "stdout", "-l", lang, "--psm", psm, ...(options.dpi ? ["--dpi", String(Math.round(options.dpi))] : []), "tsv"], {
-          stdin: image,
-          timeoutMs: this.options.timeoutMs,
-          signal,
-          env: { OMP_THREAD_LIMIT: "1" },
-          maxStdoutBytes: 50_000_000,
-          memoryBytes: this.options.memoryBytes ?? 0,
-          what: "OCR an image",
-        });
-        tsv = result.stdout.toString("utf8");
+        tsv = await this.runProgram(["-l", lang, "--psm", psm, ...(options.dpi ? ["--dpi", String(Math.round(options.dpi))] : []), "tsv"], image, signal, 50_000_000, "OCR an image");
       } catch (error) {
         if (error instanceof ProcessError && error.reason === "spawn") throw toolUnavailable("tesseract", "tesseract-ocr tesseract-ocr-eng", error);
         if (error instanceof ProcessError && error.reason === "timeout") throw new AppError("timeout", `OCR of one image took longer than ${this.options.timeoutMs} ms`, { cause: error });
@@ -92,22 +83,27 @@ export class Tesseract implements OcrEngine {
   orientation(image: Uint8Array, signal: AbortSignal): Promise<Orientation | null> {
     return this.slots.run(async () => {
       try {
-        const result = await runProcess(this.options.binary ?? "tesseract", ["stdin", "stdout", "--psm", "0", "-l", "osd"], {
-          stdin: image,
-          timeoutMs: this.options.timeoutMs,
-          signal,
-          env: { OMP_THREAD_LIMIT: "1" },
-          maxStdoutBytes: 100_000,
-          memoryBytes: this.options.memoryBytes ?? 0,
-          what: "detect the orientation of an image",
-        });
-        return parseOrientation(result.stdout.toString("utf8"));
+        return parseOrientation(await this.runProgram(["--psm", "0", "-l", "osd"], image, signal, 100_000, "detect the orientation of an image"));
       } catch (error) {
         if (error instanceof ProcessError && error.reason === "aborted") throw signal.reason ?? error;
         if (error instanceof ProcessError && error.reason === "spawn") throw toolUnavailable("tesseract", "tesseract-ocr tesseract-ocr-eng", error);
         return null; // too few letters (tesseract exits 1), a timeout or the memory cap: the page is read as it is
       }
     }, signal);
+  }
+
+  /** runProgram runs the tesseract program on one image (stdin to stdout, single-threaded, held to the deadline and memory cap) and gives its output. */
+  private async runProgram(args: string[], image: Uint8Array, signal: AbortSignal, maxStdoutBytes: number, what: string): Promise<string> {
+    const result = await runProcess(this.options.binary ?? "tesseract", ["stdin", "stdout", ...args], {
+      stdin: image,
+      timeoutMs: this.options.timeoutMs,
+      signal,
+      env: { OMP_THREAD_LIMIT: "1" },
+      maxStdoutBytes,
+      memoryBytes: this.options.memoryBytes ?? 0,
+      what,
+    });
+    return result.stdout.toString("utf8");
   }
 
   /** close stops the warm OCR processes (they also end when the server's pipe to them closes). */
