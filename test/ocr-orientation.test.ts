@@ -17,6 +17,7 @@ import { Tesseract } from "../src/tools/tesseract";
 import type { OcrEngine, OcrResult } from "../src/tools/types";
 import { convertContext } from "./helpers/convert";
 import { imageOnlyPdf } from "./helpers/imageOnlyPdf";
+import { api, form, startServer } from "./helpers/server";
 
 const pool = new WorkerPool({ threads: 2, maxQueue: 64 });
 const tesseract = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
@@ -95,4 +96,23 @@ describe("orientation of stored images", () => {
     expect(await uprightTurn({ recognize: async () => poor, orientation: async () => ({ rotate: 90, confidence: 6 }) }, poor, new Uint8Array(), signal)).toBe(90);
     expect(await uprightTurn({ recognize: async () => poor, orientation: async () => ({ rotate: 90, confidence: 6 }) }, { text: "fine", confidence: 0.8 }, new Uint8Array(), signal)).toBeNull();
   });
+});
+
+describe("orientation through the service (conversion processes ask the service's tesseract)", () => {
+  test("POST /api/v1/markdown/convert of a receipt photographed upside down and of an image-only PDF lying turned: both read upright, each with its warning", async () => {
+    const server = await startServer();
+    try {
+      const key = (await server.key()).key;
+      const photo = await api(server, key, "POST", "/api/v1/markdown/convert", form({ file: new File([Buffer.from(await turned(180))], "receipt.jpg", { type: "image/jpeg" }) }));
+      expect(photo.status).toBe(200);
+      expect(photo.body.markdown).toContain("Gerbang Alaf Restaurants");
+      expect(photo.body.warnings).toContain("the text ran upside down: it was read turned 180° clockwise");
+      const pdf = await api(server, key, "POST", "/api/v1/markdown/convert", form({ file: new File([Buffer.from(await imageOnlyPdf([await turned(270)], 200))], "receipt.pdf", { type: "application/pdf" }) }));
+      expect(pdf.status).toBe(200);
+      expect(pdf.body.markdown).toContain("Gerbang Alaf Restaurants");
+      expect(pdf.body.warnings).toContain("page 1: the text ran sideways: it was read turned 90° clockwise");
+    } finally {
+      await server.stop();
+    }
+  }, 240_000);
 });

@@ -81,7 +81,7 @@ function remoteTools(call: (method: ToolMethod, args: unknown[]) => Promise<any>
   return {
     pool: { run: (name: string, args: unknown) => call("pool.run", [name, args]) } as unknown as ConvertWorkers,
     office: { convert: (bytes, fromExt, toExt) => call("office.convert", [bytes, fromExt, toExt]), close: unused },
-    ocr: { recognize: (image, _signal, options) => call("ocr.recognize", [image, options]) },
+    ocr: { recognize: (image, _signal, options) => call("ocr.recognize", [image, options]), orientation: (image) => call("ocr.orientation", [image]) },
     media: {
       probe: (bytes) => call("media.probe", [bytes]),
       audioForTranscription: (bytes) => call("media.audioForTranscription", [bytes]),

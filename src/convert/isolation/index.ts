@@ -270,6 +270,8 @@ function runTool(tools: ConvertTools, method: ToolMethod, args: any[], signal: A
       return tools.office.convert(args[0], args[1], args[2], signal);
     case "ocr.recognize":
       return tools.ocr.recognize(args[0], signal, args[1] ?? undefined); // JSON turned absent options into null
+    case "ocr.orientation":
+      return tools.ocr.orientation ? tools.ocr.orientation(args[0], signal) : Promise.resolve(null);
     case "media.probe":
       return tools.media.probe(args[0], signal);
     case "media.audioForTranscription":

@@ -45,7 +45,7 @@ export type ToServiceMessage = { type: "ready" } | ToolCall | ConvertDone;
 export type ToChildMessage = ConvertRequest | ToolReply;
 
 /** TOOL_METHODS are the tools a converter may call; they run in the service, next to their supervisors. */
-export const TOOL_METHODS = ["pool.run", "office.convert", "ocr.recognize", "media.probe", "media.audioForTranscription", "transcriber.transcribe", "browser.render"] as const;
+export const TOOL_METHODS = ["pool.run", "office.convert", "ocr.recognize", "ocr.orientation", "media.probe", "media.audioForTranscription", "transcriber.transcribe", "browser.render"] as const;
 export type ToolMethod = (typeof TOOL_METHODS)[number];
 
 /** WireError is an error on the wire: an AppError keeps its code and detail, anything else its message. */
