@@ -9,6 +9,7 @@ import { Parser } from "htmlparser2";
 import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
 import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, firstDescendant, hardBreaks, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, type Relationship, renderChartPart, textContent, type XmlElement } from "./ooxml";
 import { isMonoFontName } from "./monoFont";
+import { renderNumberFormat } from "./numberFormat";
 import type { Converter } from "./types";
 
 /** MAX_ROWS_PER_SHEET: rows with content rendered per sheet; the rest is dropped with a warning. */
@@ -130,6 +131,10 @@ interface NumberFormats {
 
 /** BUILTIN_FORMATS are the built-in number format codes that matter for rendering. */
 const BUILTIN_FORMATS: Record<number, string> = {
+  1: "0",
+  2: "0.00",
+  3: "#,##0",
+  4: "#,##0.00",
   9: "0%",
   10: "0.00%",
   14: "yyyy-mm-dd",
@@ -144,6 +149,11 @@ const BUILTIN_FORMATS: Record<number, string> = {
   45: "mm:ss",
   46: "[h]:mm:ss",
   47: "mm:ss.0",
+  // 5-8 and 41-44 are currency formats whose symbol comes from the reader's locale: a file that uses them names them in numFmts
+  37: "#,##0 ;(#,##0)",
+  38: "#,##0 ;[Red](#,##0)",
+  39: "#,##0.00;(#,##0.00)",
+  40: "#,##0.00;[Red](#,##0.00)",
 };
 
 function readNumberFormats(pkg: OoxmlPackage, workbookPart: string): NumberFormats {
@@ -479,18 +489,17 @@ function cellValue(type: string, value: string, inline: string, style: number, s
 const DATE_IDS = new Set([14, 15, 16, 17, 22]);
 const TIME_IDS = new Set([18, 19, 20, 21, 45, 46, 47]);
 
-/** formatNumber renders a numeric cell: dates and times as ISO text, percentages with %, others as the plain number. */
+/**
+ * formatNumber renders a numeric cell: dates and times as ISO text, other numbers as their format
+ * shows them (numberFormat.ts: "€460.00", "1,234.50", "(12.00)", "12.50%"), and the plain number
+ * where the format is General or beyond that renderer.
+ */
 export function formatNumber(raw: string, id: number, code: string, date1904: boolean): string {
   const n = Number(raw);
   if (!Number.isFinite(n)) return raw;
   const kind = DATE_IDS.has(id) ? "date" : TIME_IDS.has(id) ? "time" : id === 22 ? "datetime" : dateKind(code);
   if (kind && n >= 0 && n < 2_958_466) return formatSerialDate(n, kind, date1904);
-  const plainCode = stripFormatLiterals(code);
-  if (plainCode.includes("%")) {
-    const decimals = /\.(0+)%/.exec(plainCode)?.[1]?.length ?? 0;
-    return `${(n * 100).toFixed(decimals)}%`;
-  }
-  return plainNumber(n);
+  return renderNumberFormat(n, code) ?? plainNumber(n);
 }
 
 function plainNumber(n: number): string {
