@@ -54,6 +54,8 @@ export const convertXlsx: Converter = async (input, ctx) => {
     }
     const xml = pkg.zip.text(rel.target) ?? "";
     const grid = readSheet(xml, sharedStrings, formats, date1904);
+    const saved = input.savedCells?.get(name);
+    if (saved) laySavedCells(grid, saved);
     linkCells(grid, pkg.rels(rel.target));
     const parts = sheetBlocks(grid);
     if (grid.droppedRows > 0) warnings.push(`sheet '${name}': ${grid.droppedRows} rows past the first ${MAX_ROWS_PER_SHEET} were not converted`);
@@ -286,6 +288,21 @@ function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats,
   parser.end();
   clearMergedCells(grid, merges);
   return grid;
+}
+
+/** laySavedCells puts an ODS's saved volatile values (odsSaved.ts) in place of what LibreOffice recalculated on load; an empty one empties the cell. */
+function laySavedCells(grid: SheetGrid, saved: Map<string, string>): void {
+  for (const [key, text] of saved) {
+    const [r = 0, c = 0] = key.split(":").map(Number);
+    if (c >= MAX_COLUMNS) continue;
+    const row = grid.rows.get(r);
+    if (row) row[c] = text;
+    else if (text !== "" && grid.rows.size < MAX_ROWS_PER_SHEET) {
+      const fresh: string[] = [];
+      fresh[c] = text;
+      grid.rows.set(r, fresh);
+    }
+  }
 }
 
 /** clearMergedCells empties the covered cells of merged areas, so the value shows once. */
