@@ -30,6 +30,7 @@ import { convertMedia } from "./media";
 import { convertArchive } from "./archive";
 import { convertXps } from "./xps";
 import { checkXlsbImport } from "./xlsb";
+import { savedVolatileCells } from "./odsSaved";
 
 type NativeEngine = Exclude<Engine, `office:${string}`>;
 
@@ -77,6 +78,9 @@ function convertTextOrPatent(input: ConvertInput, ctx: ConvertContext): Promise<
   return isApsPatent(head) ? convertApsPatent(input, ctx) : convertText(input, ctx);
 }
 
+/** SAVED_VALUES_OF: the OpenDocument spreadsheet extensions whose volatile formulas' saved values are kept (odsSaved.ts) */
+const SAVED_VALUES_OF = new Set(["ods", "ots", "fods"]);
+
 /** OFFICE_IMPORT_CHECKS: by source extension, checks of LibreOffice's output for what its import loses without an error */
 const OFFICE_IMPORT_CHECKS: Record<string, (input: ConvertInput, converted: Uint8Array, ctx: ConvertContext) => void> = {
   xlsb: checkXlsbImport,
@@ -109,7 +113,9 @@ export async function convertDocument(input: ConvertInput, ctx: ConvertContext):
     const converted = await ctx.tools.office.convert(input.bytes, format.ext, target, ctx.signal);
     ctx.signal.throwIfAborted();
     OFFICE_IMPORT_CHECKS[format.ext]?.(input, converted, ctx);
-    const result = await CONVERTERS[target]({ ...input, bytes: converted, ext: target }, ctx);
+    // LibreOffice recalculates TODAY() and NOW() on load: the ODS's saved values are laid over its XLSX
+    const savedCells = SAVED_VALUES_OF.has(format.ext) ? (savedVolatileCells(input, format.ext, ctx) ?? undefined) : undefined;
+    const result = await CONVERTERS[target]({ ...input, bytes: converted, ext: target, savedCells }, ctx);
     return { ...result, method: `libreoffice+${result.method}`, format };
   }
   const result = await CONVERTERS[format.engine as NativeEngine](input, ctx);

@@ -20,6 +20,11 @@ export interface ConvertInput {
   url?: string;
   /** declaredCharset: the charset parameter sent with the document (HTTP Content-Type), if any */
   declaredCharset?: string;
+  /**
+   * savedCells: an OpenDocument spreadsheet's volatile formula cells as saved (odsSaved.ts), per
+   * sheet name and "row:column"; the XLSX converter lays them over the XLSX LibreOffice made of it
+   */
+  savedCells?: Map<string, Map<string, string>>;
 }
 
 /** PageReport says how one page of a paginated document was read. */

@@ -9,6 +9,7 @@ import { Parser } from "htmlparser2";
 import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
 import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, firstDescendant, hardBreaks, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, type Relationship, renderChartPart, textContent, type XmlElement } from "./ooxml";
 import { isMonoFontName } from "./monoFont";
+import { renderNumberFormat } from "./numberFormat";
 import type { Converter } from "./types";
 
 /** MAX_ROWS_PER_SHEET: rows with content rendered per sheet; the rest is dropped with a warning. */
@@ -53,6 +54,8 @@ export const convertXlsx: Converter = async (input, ctx) => {
     }
     const xml = pkg.zip.text(rel.target) ?? "";
     const grid = readSheet(xml, sharedStrings, formats, date1904);
+    const saved = input.savedCells?.get(name);
+    if (saved) laySavedCells(grid, saved);
     linkCells(grid, pkg.rels(rel.target));
     const parts = sheetBlocks(grid);
     if (grid.droppedRows > 0) warnings.push(`sheet '${name}': ${grid.droppedRows} rows past the first ${MAX_ROWS_PER_SHEET} were not converted`);
@@ -130,6 +133,10 @@ interface NumberFormats {
 
 /** BUILTIN_FORMATS are the built-in number format codes that matter for rendering. */
 const BUILTIN_FORMATS: Record<number, string> = {
+  1: "0",
+  2: "0.00",
+  3: "#,##0",
+  4: "#,##0.00",
   9: "0%",
   10: "0.00%",
   14: "yyyy-mm-dd",
@@ -144,6 +151,11 @@ const BUILTIN_FORMATS: Record<number, string> = {
   45: "mm:ss",
   46: "[h]:mm:ss",
   47: "mm:ss.0",
+  // 5-8 and 41-44 are currency formats whose symbol comes from the reader's locale: a file that uses them names them in numFmts
+  37: "#,##0 ;(#,##0)",
+  38: "#,##0 ;[Red](#,##0)",
+  39: "#,##0.00;(#,##0.00)",
+  40: "#,##0.00;[Red](#,##0.00)",
 };
 
 function readNumberFormats(pkg: OoxmlPackage, workbookPart: string): NumberFormats {
@@ -276,6 +288,21 @@ function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats,
   parser.end();
   clearMergedCells(grid, merges);
   return grid;
+}
+
+/** laySavedCells puts an ODS's saved volatile values (odsSaved.ts) in place of what LibreOffice recalculated on load; an empty one empties the cell. */
+function laySavedCells(grid: SheetGrid, saved: Map<string, string>): void {
+  for (const [key, text] of saved) {
+    const [r = 0, c = 0] = key.split(":").map(Number);
+    if (c >= MAX_COLUMNS) continue;
+    const row = grid.rows.get(r);
+    if (row) row[c] = text;
+    else if (text !== "" && grid.rows.size < MAX_ROWS_PER_SHEET) {
+      const fresh: string[] = [];
+      fresh[c] = text;
+      grid.rows.set(r, fresh);
+    }
+  }
 }
 
 /** clearMergedCells empties the covered cells of merged areas, so the value shows once. */
@@ -479,18 +506,17 @@ function cellValue(type: string, value: string, inline: string, style: number, s
 const DATE_IDS = new Set([14, 15, 16, 17, 22]);
 const TIME_IDS = new Set([18, 19, 20, 21, 45, 46, 47]);
 
-/** formatNumber renders a numeric cell: dates and times as ISO text, percentages with %, others as the plain number. */
+/**
+ * formatNumber renders a numeric cell: dates and times as ISO text, other numbers as their format
+ * shows them (numberFormat.ts: "€460.00", "1,234.50", "(12.00)", "12.50%"), and the plain number
+ * where the format is General or beyond that renderer.
+ */
 export function formatNumber(raw: string, id: number, code: string, date1904: boolean): string {
   const n = Number(raw);
   if (!Number.isFinite(n)) return raw;
   const kind = DATE_IDS.has(id) ? "date" : TIME_IDS.has(id) ? "time" : id === 22 ? "datetime" : dateKind(code);
   if (kind && n >= 0 && n < 2_958_466) return formatSerialDate(n, kind, date1904);
-  const plainCode = stripFormatLiterals(code);
-  if (plainCode.includes("%")) {
-    const decimals = /\.(0+)%/.exec(plainCode)?.[1]?.length ?? 0;
-    return `${(n * 100).toFixed(decimals)}%`;
-  }
-  return plainNumber(n);
+  return renderNumberFormat(n, code) ?? plainNumber(n);
 }
 
 function plainNumber(n: number): string {
