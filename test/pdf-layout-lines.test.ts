@@ -361,6 +361,33 @@ describe("two columns", () => {
     expect(md.indexOf("and the left column ends here.")).toBeGreaterThan(0);
     expect(md.indexOf("Zebra lines open the right column")).toBeGreaterThan(md.indexOf("and the left column ends here."));
   });
+  test("three columns under a full-width banner (the Federal Register's) are read column by column; a table across the foot keeps its caption and header row", async () => {
+    // the banner across the page, then three columns of 150 pt at 40, 213 and 386 (a quarter of
+    // the text's width each), each with a bold section head, and a table across all three below
+    const head: TypesetRun[] = [{ font: "Times-Bold", size: 14, x: 40, y: 800, text: "Airworthiness Directives; Notices of Proposed Rulemaking" }];
+    const column = (x: number, seed: number, title: string, last: string): TypesetRun[] => {
+      const runs = [{ font: "Times-Bold" as const, size: 8, x, y: 770, text: title }, ...prose(39, 759, 8, 38, seed, x)];
+      runs[runs.length - 1] = { ...runs[runs.length - 1]!, text: last };
+      return runs;
+    };
+    const columns = [...column(40, 1, "Comments Invited", "and the first column ends here."), ...column(213, 9, "Background", "and the second column ends here."), ...column(386, 17, "Costs of Compliance", "and the third column ends here.")];
+    const table: TypesetRun[] = [
+      { font: "Times-Bold", size: 8, x: 250, y: 270, text: "ESTIMATED COSTS" },
+      ...[["Action", 90], ["Labor cost", 230], ["Parts cost", 330], ["Cost per product", 410], ["Cost on operators", 490]].map(([text, x]) => ({ font: "Times-Roman" as const, size: 7, x: x as number, y: 258, text: text as string })),
+    ];
+    // the cells run on in dot leaders, across both gutters
+    for (let r = 0; r < 3; r++) {
+      [[`Action number ${r + 1} ........`, 40], ["1 work-hour x $85 per hour = $85", 180], ["$0 ..............................", 330], ["$85 ..............", 420], ["$6,205", 490]].forEach(([text, x]) => table.push({ font: "Times-Roman", size: 7, x: x as number, y: 246 - 10 * r, text: text as string }));
+    }
+    const md = await pagesMarkdown([[...head, ...columns, ...table]]);
+    for (const title of ["Comments Invited", "Background", "Costs of Compliance"]) expect(md).toMatch(new RegExp(`^#+ ${title}$`, "m"));
+    // before: the second and third columns read line across line, as a table of two columns of prose
+    expect(md.indexOf("and the first column ends here.")).toBeLessThan(md.indexOf("Background"));
+    expect(md.indexOf("and the second column ends here.")).toBeLessThan(md.indexOf("Costs of Compliance"));
+    expect(md.indexOf("and the third column ends here.")).toBeLessThan(md.indexOf("ESTIMATED COSTS"));
+    expect(md).toContain("| Action | Labor cost | Parts cost | Cost per product | Cost on operators |");
+    expect(md).toMatch(/\| Action number 2 [ .]*\| 1 work-hour x \$85 per hour = \$85 \| \$0 [ .]*\| \$85 [ .]*\| \$6,205 \|/);
+  });
 });
 
 describe("running headers", () => {

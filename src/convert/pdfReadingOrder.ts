@@ -199,9 +199,22 @@ function segmentsSize(segs: Segment[]): number {
   return [...weight].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
 }
 
-export function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
+/** MIN_COLUMN_PAGE_SHARE, MIN_COLUMN_TEXT_SHARE: the narrowest a column's lines are (their median), as a share of the page's width and of the text's */
+const MIN_COLUMN_PAGE_SHARE = 0.2;
+const MIN_COLUMN_TEXT_SHARE = 0.25;
+/** MAX_COLUMN_SPLITS: how many times a page is split at a gutter, one side within the other (2: up to three or four columns) */
+const MAX_COLUMN_SPLITS = 2;
+
+/**
+ * readingOrder splits a page part's lines into the groups read one after the other: lines across
+ * the gutter (a banner, an abstract, a figure spanning the columns) in place, the columns between
+ * them left then right, each column split again where it is two columns itself; a page with no
+ * gutter is one group, or a sidebar and the text beside it.
+ */
+export function readingOrder(lines: RawLine[], pageWidth: number, depth = 0): RawLine[][] {
   const gutter = findGutter(lines, pageWidth);
   if (gutter === null) {
+    if (depth > 0) return [lines];
     const sidebar = findSidebar(lines, pageWidth);
     return sidebar === null ? [lines] : besideSidebar(lines, sidebar);
   }
@@ -209,15 +222,18 @@ export function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
   let left: RawLine[] = [];
   let right: RawLine[] = [];
   let spanning: RawLine[] = [];
+  // a side may be two columns itself (three columns under a full-width banner: the Federal
+  // Register's), held to findGutter's tests again: each of its columns a quarter of the page wide
+  const columnsOf = (side: RawLine[]) => (depth < MAX_COLUMN_SPLITS - 1 ? readingOrder(side, pageWidth, depth + 1) : [side]);
   const flushColumns = () => {
-    if (left.length) groups.push(left);
-    if (right.length) groups.push(right);
+    if (left.length) groups.push(...columnsOf(left));
+    if (right.length) groups.push(...columnsOf(right));
     left = [];
     right = [];
   };
+  const across = spanningLines(lines, gutter);
   for (const line of lines) {
-    const crosses = line.segs.some((s) => s.x < gutter && s.x2 > gutter);
-    if (crosses) {
+    if (across.has(line)) {
       flushColumns();
       spanning.push(line);
       continue;
@@ -232,6 +248,51 @@ export function readingOrder(lines: RawLine[], pageWidth: number): RawLine[][] {
   if (spanning.length) groups.push(spanning);
   flushColumns();
   return groups;
+}
+
+/** EDGE_SHARE: a column's left edge is where at least this share of the lines beside the gutter start a segment */
+const EDGE_SHARE = 0.15;
+/** EDGE_SLACK: a segment starting this near (pt) a column's edge starts at it (a paragraph's first-line indent) */
+const EDGE_SLACK = 12;
+/** SANDWICH_LINES: the most lines beside the gutter between two table rows across it that are read with them (a row's wrapped cell) */
+const SANDWICH_LINES = 2;
+
+/**
+ * spanningLines gives the lines read across the gutter: those with a segment over it, and the
+ * lines of a table or figure spanning the columns that happen to leave the gutter free: the lines
+ * right above such a block, below the columns' last lines, that start no segment at a column's
+ * edge (its caption, its header row: "ESTIMATED COSTS", "Action | Labor cost | Parts cost" under
+ * the Federal Register's three columns), and a line or two between two table rows across it (a
+ * row's wrapped first cell).
+ */
+function spanningLines(lines: RawLine[], gutter: number): Set<RawLine> {
+  const crosses = lines.map((line) => line.segs.some((s) => s.x < gutter && s.x2 > gutter));
+  const starts = new Map<number, number>();
+  let beside = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (crosses[i]) continue;
+    beside++;
+    for (const x of new Set(lines[i]!.segs.map((s) => Math.round(s.x / 2) * 2))) starts.set(x, (starts.get(x) ?? 0) + 1);
+  }
+  const edges = [...starts].filter(([, n]) => n >= EDGE_SHARE * beside).map(([x]) => x);
+  const atEdge = (line: RawLine) => line.segs.some((s) => edges.some((x) => Math.abs(s.x - x) <= EDGE_SLACK));
+  const across = new Set(lines.filter((_, i) => crosses[i]));
+  for (let i = 0; i < lines.length; i++) {
+    if (!crosses[i] || i === 0 || crosses[i - 1]) continue;
+    // the run of lines beside the gutter that ends here
+    let start = i;
+    while (start > 0 && !crosses[start - 1]) start--;
+    // between two table rows (three cells or more each), a row's wrapped cell
+    if (start > 0 && i - start <= SANDWICH_LINES && lines[start - 1]!.segs.length >= 3 && lines[i]!.segs.length >= 3) {
+      for (let k = start; k < i; k++) across.add(lines[k]!);
+      continue;
+    }
+    // only the foot of columns: a run that has no line at a column's edge is a block of its own (a title page's affiliation lines)
+    let top = i;
+    while (top > start && !atEdge(lines[top - 1]!)) top--;
+    if (top > start) for (let k = top; k < i; k++) across.add(lines[k]!);
+  }
+  return across;
 }
 
 /**
@@ -300,7 +361,13 @@ function findGutter(lines: RawLine[], pageWidth: number, whole = true): number |
   const sideWidth = (segs: Segment[]) => (segs.length ? Math.max(...segs.map((s) => s.x2)) - Math.min(...segs.map((s) => s.x)) : 0);
   const leftWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x2 <= x))).filter((w) => w > 0);
   const rightWidths = lines.map((l) => sideWidth(l.segs.filter((s) => s.x >= x))).filter((w) => w > 0);
-  const wide = (widths: number[]) => median(widths) >= pageWidth * 0.25;
+  // a column is a fifth of the page wide at least, and a quarter of the text's width: two
+  // columns fill 0.4 of a page each, three (the Federal Register's 154 pt on 612) 0.25
+  let textLeft = Infinity;
+  let textRight = -Infinity;
+  for (const line of lines) for (const seg of line.segs) [textLeft, textRight] = [Math.min(textLeft, seg.x), Math.max(textRight, seg.x2)];
+  const narrowest = Math.max(pageWidth * MIN_COLUMN_PAGE_SHARE, (textRight - textLeft) * MIN_COLUMN_TEXT_SHARE);
+  const wide = (widths: number[]) => median(widths) >= narrowest;
   if (!wide(leftWidths) || !wide(rightWidths)) return null;
   // Columns of prose have words on both sides of most lines; a wide table whose column groups
   // leave a gap (figures on both sides, words only in its header) is not two columns of text,
