@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import sharp from "sharp";
 import { convertImage } from "../src/convert/image";
-import { maskBackdrop } from "../src/convert/ocrPrep";
+import { type GreyImage, maskBackdrop, measureScan, measureText } from "../src/convert/ocrPrep";
 import { Tesseract } from "../src/tools/tesseract";
 import { convertContext } from "./helpers/convert";
 
@@ -54,6 +54,47 @@ describe("a small document on a big scan", () => {
     const result = await read(await onScannerPage(true));
     expect(result.markdown).toContain("Gerbang Alaf Restaurants");
   }, 120_000);
+
+  test("a receipt photographed on a table darkening towards the edges is read as taken", async () => {
+    // a wooden table's grey (130) in the middle, near black (30) in bands at the sides: painting
+    // the bands out leaves the lighter table on the ink side of the threshold, and no letter measured
+    const meta = await sharp(RECEIPT).metadata();
+    const width = Math.round(meta.width! * 2.4);
+    const height = Math.round(meta.height! * 1.25);
+    const band = Math.round(width * 0.06);
+    const layers = [
+      { input: { create: { width: band, height, channels: 3 as const, background: { r: 30, g: 28, b: 26 } } }, left: 0, top: 0 },
+      { input: { create: { width: band, height, channels: 3 as const, background: { r: 30, g: 28, b: 26 } } }, left: width - band, top: 0 },
+      { input: await sharp(RECEIPT).toBuffer(), left: Math.round(width * 0.3), top: Math.round(height * 0.1) },
+    ];
+    const photo = new Uint8Array(await sharp({ create: { width, height, channels: 3, background: { r: 140, g: 125, b: 105 } } }).composite(layers).jpeg({ quality: 92 }).toBuffer());
+    const result = await read(photo);
+    expect(result.markdown).toContain("Gerbang Alaf Restaurants");
+  }, 120_000);
+
+  test("a photo's dark edges painted out are kept only when more letters then measure: a lid's black yes, a table's vignette no", () => {
+    /** a page `ground` grey with black bands at the sides, and a sheet (paper 235) of 20 rows of letter blocks in ink `ink` */
+    const page = (ground: number, ink: number): GreyImage => {
+      const [W, H, band] = [600, 500, 48];
+      const data = new Uint8Array(W * H);
+      for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) data[y * W + x] = x < band || x >= W - band ? 30 : ground;
+      for (let y = 50; y < 450; y++) for (let x = 210; x < 390; x++) data[y * W + x] = 235;
+      for (let row = 0; row < 20; row++) {
+        for (let k = 0; k < 14; k++) for (let y = 65 + row * 22; y < 77 + row * 22; y++) for (let x = 220 + k * 12; x < 228 + k * 12 && x < 385; x++) data[y * W + x] = ink;
+      }
+      return { data, width: W, height: H };
+    };
+    // a white flatbed page, faint print: the black takes the dark side, and the letters fall with the paper
+    const scan = page(245, 150);
+    const masked = maskBackdrop(scan)!;
+    expect(measureText(masked).glyphs).toBeGreaterThan(measureText(scan).glyphs);
+    expect(measureScan(scan).grey).not.toBe(scan);
+    // a grey table, its edges in shadow: painting the shadow leaves the table on the ink side
+    const photo = page(130, 40);
+    expect(maskBackdrop(photo)).not.toBeNull();
+    expect(measureText(maskBackdrop(photo)!).glyphs).toBeLessThan(measureText(photo).glyphs);
+    expect(measureScan(photo).grey).toBe(photo);
+  });
 
   test("strokes, rules and a ruled frame cut by the image's edge are not a backdrop; a white page has none", () => {
     const W = 400;
