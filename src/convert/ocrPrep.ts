@@ -67,6 +67,11 @@
  * and at 1.12x (and `DECO` read `BECO`), so it is not kept. Worth trying again with a check that
  * keeps digits (e.g. a widened reading kept per line only where it agrees on the digits).
  *
+ * Backdrops (measureScan, maskBackdrop): a small document scanned on a big page lies on what was
+ * under it (a scanner's open lid, black; grey card beside it). That black takes the dark side of
+ * the global threshold and the print falls with the paper, so it is painted in the paper's grey
+ * first; a grey backdrop alone (a wooden table under a photo) is left to the threshold.
+ *
  * Scanned PDF pages go through the same prepareScan as image files (rendered at 150 dpi).
  */
 
