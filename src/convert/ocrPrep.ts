@@ -67,6 +67,11 @@
  * and at 1.12x (and `DECO` read `BECO`), so it is not kept. Worth trying again with a check that
  * keeps digits (e.g. a widened reading kept per line only where it agrees on the digits).
  *
+ * Backdrops (measureScan, maskBackdrop): a small document scanned on a big page lies on what was
+ * under it (a scanner's open lid, black; grey card beside it). That black takes the dark side of
+ * the global threshold and the print falls with the paper, so it is painted in the paper's grey
+ * first; a grey backdrop alone (a wooden table under a photo) is left to the threshold.
+ *
  * Scanned PDF pages go through the same prepareScan as image files (rendered at 150 dpi).
  */
 
@@ -324,16 +329,22 @@ const BACKDROP_MIN_SHARE = 0.02;
  */
 const BACKDROP_CORE_DEPTH = 0.005;
 const BACKDROP_MIN_CORE = 0.3;
+/** BACKDROP_RUN: a straight run of a backdrop this share of the image's shorter side long is backdrop, however thin (a letter is far shorter) */
+const BACKDROP_RUN = 0.1;
 /** BACKDROP_ROUNDS: a backdrop in two shades (black lid, then grey card) is taken off one shade per round */
 const BACKDROP_ROUNDS = 3;
+/** BLACK_BACKDROP: the lightest mean grey of a first backdrop (a black lid, a dark cloth: 10-40; a wooden table 100-140 is left to the threshold) */
+const BLACK_BACKDROP = 64;
 
 /**
  * maskBackdrop paints what a small document lay on when it was scanned or photographed in the
- * paper's grey: dark regions that touch the image's edge, are large (BACKDROP_MIN_SHARE) and solid
- * (BACKDROP_MIN_CORE). Left in, they take the dark side of the global threshold (ours and
- * tesseract's), and a receipt's faint print falls on the paper side: a filling-station receipt on
+ * paper's grey: black regions (BLACK_BACKDROP) that touch the image's edge, are large
+ * (BACKDROP_MIN_SHARE) and solid (BACKDROP_MIN_CORE). Left in, they take the dark side of the
+ * global threshold (ours and tesseract's), and a receipt's faint print falls on the paper side: a filling-station receipt on
  * an A4 scan with a black margin read as no text at all, its letters measured 6 px for 30. After
- * one shade is painted, the threshold is taken again, up to BACKDROP_ROUNDS times. Returns null
+ * a black backdrop is painted, the threshold is taken again for a lighter one beside it (grey
+ * card), up to BACKDROP_ROUNDS times; never after a grey one (a receipt photographed on a wooden
+ * table lost its shaded lower half and its total that way). Returns null
  * when there is none. Cost: one histogram per round and a flood over the dark pixels joined to the edge.
  */
 export function maskBackdrop(image: GreyImage): GreyImage | null {
@@ -353,14 +364,21 @@ export function maskBackdrop(image: GreyImage): GreyImage | null {
     const core = new Uint8Array(W * H);
     const backdrop = edgeRegions(current, threshold).filter((region) => {
       if (region.length < BACKDROP_MIN_SHARE * W * H) return false;
+      // the first backdrop is black (a lid, a dark cloth); a grey one (a wooden table under a photo) shares the threshold with the paper's shadows
+      if (round === 0 && meanOf(pixels, region) > BLACK_BACKDROP) return false;
       const solidPixels = region.filter(solid);
       if (solidPixels.length < BACKDROP_MIN_CORE * region.length) return false;
       for (const i of solidPixels) core[i] = 1;
       return true;
     });
     if (backdrop.length === 0) break;
-    // only the backdrop's body goes (its core grown back by the depth): letters printed touching its edge stay
+    // only the backdrop's body goes: its core grown back by the depth, and its long straight runs (a
+    // margin too thin for a core, the 12 px along a scan's foot, left in, still garbles tesseract's
+    // page layout); letters printed touching it stay
+    const regionMask = new Uint8Array(W * H);
+    for (const region of backdrop) for (const i of region) regionMask[i] = 1;
     const body = dilate(core, W, H, depth);
+    markLongRuns(regionMask, body, W, H, Math.round(BACKDROP_RUN * Math.min(W, H)));
     let paperSum = 0;
     let paperCount = 0;
     for (let i = 0; i < pixels.length; i++) {
@@ -373,9 +391,46 @@ export function maskBackdrop(image: GreyImage): GreyImage | null {
     if (paperCount === 0) break;
     const paper = Math.round(paperSum / paperCount);
     data ??= new Uint8Array(image.data);
+    const black = backdrop.every((region) => meanOf(pixels, region) <= BLACK_BACKDROP);
     for (const region of backdrop) for (const i of region) if (body[i]) data[i] = paper;
+    // only a black backdrop can hide a lighter one beside it; after a grey one, the next shade
+    // down is the document's own (paper in shadow, with its print)
+    if (!black) break;
   }
   return data ? { data, width: W, height: H } : null;
+}
+
+/** markLongRuns sets `out` on the pixels of `mask` in a row or column run of at least `length` of them. */
+function markLongRuns(mask: Uint8Array, out: Uint8Array, W: number, H: number, length: number): void {
+  for (let y = 0; y < H; y++) {
+    let start = -1;
+    for (let x = 0; x <= W; x++) {
+      const on = x < W && mask[y * W + x] === 1;
+      if (on && start < 0) start = x;
+      if (!on && start >= 0) {
+        if (x - start >= length) for (let k = start; k < x; k++) out[y * W + k] = 1;
+        start = -1;
+      }
+    }
+  }
+  for (let x = 0; x < W; x++) {
+    let start = -1;
+    for (let y = 0; y <= H; y++) {
+      const on = y < H && mask[y * W + x] === 1;
+      if (on && start < 0) start = y;
+      if (!on && start >= 0) {
+        if (y - start >= length) for (let k = start; k < y; k++) out[k * W + x] = 1;
+        start = -1;
+      }
+    }
+  }
+}
+
+/** meanOf is the mean grey of the pixels at `indexes` */
+function meanOf(pixels: Uint8Array, indexes: number[]): number {
+  let sum = 0;
+  for (const i of indexes) sum += pixels[i]!;
+  return indexes.length ? sum / indexes.length : 255;
 }
 
 /** dilate grows a mask by `radius` pixels (a square), as two sliding-window passes: along the rows, then down the columns. */
@@ -633,6 +688,27 @@ export function toPgm(image: GreyImage): Uint8Array {
   return out;
 }
 
+/**
+ * MASKED_MIN_LETTERS: the share of the letters measured as taken that must still measure with the
+ * backdrop painted out for the painted scan to be read (a bookshop receipt beside a black lid:
+ * 1750 of 1758, but measured at 18 px, not 7)
+ */
+const MASKED_MIN_LETTERS = 0.8;
+
+/**
+ * measureScan measures the text of a scan or photo, with its black backdrop painted out
+ * (maskBackdrop) unless the page then measures far fewer letters (MASKED_MIN_LETTERS): a receipt
+ * photographed on a wooden table whose edges are in shadow lost them all that way (89 -> 0: the
+ * lighter table fell on the ink side of the threshold), and is read as taken.
+ */
+export function measureScan(image: GreyImage): { grey: GreyImage; measure: TextMeasure } {
+  const measure = measureText(image);
+  const masked = maskBackdrop(image);
+  if (!masked) return { grey: image, measure };
+  const maskedMeasure = measureText(masked);
+  return maskedMeasure.glyphs >= MASKED_MIN_LETTERS * measure.glyphs ? { grey: masked, measure: maskedMeasure } : { grey: image, measure };
+}
+
 /** ScanOptions bound prepareScan. */
 export interface ScanOptions {
   /** density: the image's resolution (dpi) when known; passed on to tesseract times the scale */
@@ -663,8 +739,9 @@ export interface PreparedScan {
  * (within maxSide and maxPixels), as PGM.
  */
 export async function prepareScan(image: GreyImage, options: ScanOptions): Promise<PreparedScan> {
-  let grey = (options.measure === false ? null : maskBackdrop(image)) ?? image;
-  const measure = options.measure === false ? null : measureText(grey);
+  const scan = options.measure === false ? null : measureScan(image);
+  let grey = scan?.grey ?? image;
+  const measure = scan?.measure ?? null;
   const plan: OcrPlan = measure ? planOcr(measure, options.fallbackScale) : { scale: 1, segmentation: "auto" };
   // a receipt's dashed separators, read as part of the lines they touch, garble them: they go
   if (measure?.withoutRules) grey = measure.withoutRules;
