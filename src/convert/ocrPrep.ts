@@ -402,24 +402,19 @@ export function maskBackdrop(image: GreyImage): GreyImage | null {
 
 /** markLongRuns sets `out` on the pixels of `mask` in a row or column run of at least `length` of them. */
 function markLongRuns(mask: Uint8Array, out: Uint8Array, W: number, H: number, length: number): void {
-  for (let y = 0; y < H; y++) {
+  markRunsAlong(mask, out, H, W, (row, x) => row * W + x, length);
+  markRunsAlong(mask, out, W, H, (column, y) => y * W + column, length);
+}
+
+/** markRunsAlong walks `lines` lines of `span` pixels each (`at` gives a pixel's index) and marks the runs of `mask` at least `length` long. */
+function markRunsAlong(mask: Uint8Array, out: Uint8Array, lines: number, span: number, at: (line: number, k: number) => number, length: number): void {
+  for (let line = 0; line < lines; line++) {
     let start = -1;
-    for (let x = 0; x <= W; x++) {
-      const on = x < W && mask[y * W + x] === 1;
-      if (on && start < 0) start = x;
+    for (let k = 0; k <= span; k++) {
+      const on = k < span && mask[at(line, k)] === 1;
+      if (on && start < 0) start = k;
       if (!on && start >= 0) {
-        if (x - start >= length) for (let k = start; k < x; k++) out[y * W + k] = 1;
-        start = -1;
-      }
-    }
-  }
-  for (let x = 0; x < W; x++) {
-    let start = -1;
-    for (let y = 0; y <= H; y++) {
-      const on = y < H && mask[y * W + x] === 1;
-      if (on && start < 0) start = y;
-      if (!on && start >= 0) {
-        if (y - start >= length) for (let k = start; k < y; k++) out[k * W + x] = 1;
+        if (k - start >= length) for (let j = start; j < k; j++) out[at(line, j)] = 1;
         start = -1;
       }
     }
