@@ -55,14 +55,15 @@ test("a 51 MB chunked upload (no Content-Length) is cut off with 413 while it st
   // the body is counted as it arrives and dropped at the limit: memory does not grow by the upload
   // (read once the server has drained the refused stream). Chunks in flight are garbage until a GC,
   // and serve keeps freed heap rather than trimming it (src/runtime/allocator.ts), so RSS counts
-  // them: fresh-clone runs saw 23.4 and 30.1 MB. A held body adds 51 MB per upload, so two uploads
-  // in a row must stay under 40 MB together: the second reuses the first's freed chunks.
+  // them: fresh-clone runs saw 23.4 and 30.1 MB, and 42.3 MB once while two benches ran beside the
+  // tests (a GC later). A held body adds 51 MB per upload, so one upload stays under 48 MB, and two
+  // in a row under 48 MB together: the second reuses the first's freed chunks.
   await Bun.sleep(300);
-  expect(rssOf(server.proc.pid) - before).toBeLessThan(40 * MB);
+  expect(rssOf(server.proc.pid) - before).toBeLessThan(48 * MB);
   const again = await curlUpload({ chunked: true, apiKey: key });
   expect(again.status).toBe(413);
   await Bun.sleep(300);
-  expect(rssOf(server.proc.pid) - before).toBeLessThan(40 * MB);
+  expect(rssOf(server.proc.pid) - before).toBeLessThan(48 * MB);
 });
 
 test("an upload just under the limit is accepted and reaches validation", async () => {
