@@ -391,6 +391,19 @@ describe("two columns", () => {
 });
 
 describe("running headers", () => {
+  test("a periodical's running head on a page of its own (a two-page notice: nothing repeats yet) is dropped by its form, not read as a heading", async () => {
+    const page = (head: TypesetRun[], seed: number): TypesetRun[] => [...head, ...prose(30, 760, 10, 95, seed)];
+    const md = await pagesMarkdown([
+      page([{ font: "Times-Bold", size: 16, x: 57, y: 800, text: "Airworthiness Directives" }], 1),
+      page([{ font: "Helvetica-Bold", size: 11, x: 57, y: 800, text: "47702 Federal Register / Vol. 85, No. 152 / Thursday, August 6, 2020 / Proposed Rules" }], 5),
+    ]);
+    expect(md).toMatch(/^# Airworthiness Directives$/m);
+    expect(md).not.toContain("Federal Register / Vol. 85");
+    // a title that names a volume, with no page number at an end, stays
+    const kept = await pagesMarkdown([page([{ font: "Times-Bold", size: 16, x: 57, y: 800, text: "Collected Papers, Vol. 2, No. 3: Methods" }], 2)]);
+    expect(kept).toContain("Collected Papers, Vol. 2, No. 3: Methods");
+  });
+
   test("a header whose words change with the section, and a page number set apart from the journal's name, run with the page and are dropped", async () => {
     // a book's pages 6 to 10: its page number and the section the page is in, the section changing
     // on page 7 and 10; a journal's name on every page with the number apart at the right edge on
