@@ -324,6 +324,21 @@ describe("a paper's front matter", () => {
     expect(md).toMatch(/^#+ Abstract$/m);
     expect(md.match(/^#+ /gm)).toHaveLength(2);
   });
+  test("one name under the title with the abstract further down the first page is the byline, not a heading (a journal's title page)", async () => {
+    const md = await pagesMarkdown([
+      [
+        { font: "Helvetica-Bold", size: 20, x: 60, y: 790, text: "Visualizations of Distributions in a Grammar" },
+        { font: "Helvetica", size: 12, x: 250, y: 765, text: "Hanna Example" },
+        { font: "Helvetica", size: 7, x: 60, y: 740, text: "A. Some combinations of slabs" },
+        { font: "Helvetica", size: 7, x: 60, y: 730, text: "B. Multiple ribbons" },
+        { font: "Times-Roman", size: 10, x: 57, y: 700, text: "Abstract. The grammar of graphics is ubiquitous, providing the foundation for tools." },
+        ...prose(14, 685),
+      ],
+    ]);
+    expect(md).toMatch(/^# Visualizations of Distributions in a Grammar$/m);
+    expect(md).toMatch(/^Hanna Example$/m);
+    expect(md.match(/^#+ /gm)).toHaveLength(1);
+  });
 });
 
 describe("two columns", () => {
