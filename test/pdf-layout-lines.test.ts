@@ -324,6 +324,21 @@ describe("a paper's front matter", () => {
     expect(md).toMatch(/^#+ Abstract$/m);
     expect(md.match(/^#+ /gm)).toHaveLength(2);
   });
+  test("one name under the title with the abstract further down the first page is the byline, not a heading (a journal's title page)", async () => {
+    const md = await pagesMarkdown([
+      [
+        { font: "Helvetica-Bold", size: 20, x: 60, y: 790, text: "Visualizations of Distributions in a Grammar" },
+        { font: "Helvetica", size: 12, x: 250, y: 765, text: "Hanna Example" },
+        { font: "Helvetica", size: 7, x: 60, y: 740, text: "A. Some combinations of slabs" },
+        { font: "Helvetica", size: 7, x: 60, y: 730, text: "B. Multiple ribbons" },
+        { font: "Times-Roman", size: 10, x: 57, y: 700, text: "Abstract. The grammar of graphics is ubiquitous, providing the foundation for tools." },
+        ...prose(14, 685),
+      ],
+    ]);
+    expect(md).toMatch(/^# Visualizations of Distributions in a Grammar$/m);
+    expect(md).toMatch(/^Hanna Example$/m);
+    expect(md.match(/^#+ /gm)).toHaveLength(1);
+  });
 });
 
 describe("two columns", () => {
@@ -391,6 +406,19 @@ describe("two columns", () => {
 });
 
 describe("running headers", () => {
+  test("a periodical's running head on a page of its own (a two-page notice: nothing repeats yet) is dropped by its form, not read as a heading", async () => {
+    const page = (head: TypesetRun[], seed: number): TypesetRun[] => [...head, ...prose(30, 760, 10, 95, seed)];
+    const md = await pagesMarkdown([
+      page([{ font: "Times-Bold", size: 16, x: 57, y: 800, text: "Airworthiness Directives" }], 1),
+      page([{ font: "Helvetica-Bold", size: 11, x: 57, y: 800, text: "47702 Federal Register / Vol. 85, No. 152 / Thursday, August 6, 2020 / Proposed Rules" }], 5),
+    ]);
+    expect(md).toMatch(/^# Airworthiness Directives$/m);
+    expect(md).not.toContain("Federal Register / Vol. 85");
+    // a title that names a volume, with no page number at an end, stays
+    const kept = await pagesMarkdown([page([{ font: "Times-Bold", size: 16, x: 57, y: 800, text: "Collected Papers, Vol. 2, No. 3: Methods" }], 2)]);
+    expect(kept).toContain("Collected Papers, Vol. 2, No. 3: Methods");
+  });
+
   test("a header whose words change with the section, and a page number set apart from the journal's name, run with the page and are dropped", async () => {
     // a book's pages 6 to 10: its page number and the section the page is in, the section changing
     // on page 7 and 10; a journal's name on every page with the number apart at the right edge on

@@ -325,6 +325,9 @@ const ONE_PERSON = new RegExp(`^${PERSON}$`, "u");
 /** TITLE_DATE: a date alone, as LaTeX's \today and most title pages set it in English ("January 3, 2024", "3 January 2024") */
 const TITLE_DATE = /^(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2},)?\s+\d{4}$/;
 
+/** ABSTRACT_START: a paper's abstract, its label set at the start of its paragraph ("Abstract—The grammar…", "Abstract. We…", "ABSTRACT") */
+const ABSTRACT_START = /^Abstract(?:$|\s*[—–:.-])/i;
+
 /** AFFILIATION_MARK: a name's affiliation numbers or star, glued to it ("Agyeman-Duah1*", "Theurer2,3") */
 const AFFILIATION_MARK = /\p{Ll}(?:\d{1,2}(?:,\d{1,2})*\*?|\*)(?=[,\s]|$)/gu;
 
@@ -355,6 +358,7 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
     const current = first[title];
     if (!current || block.size > current.size + 0.6 || (block.size >= current.size - 0.6 && bold(block) && !bold(current))) title = i;
   });
+  const abstractAt = first.findIndex((block) => block.kind === "text" && ABSTRACT_START.test(blockText(block)));
   // Under the title, its byline (names, with commas or "and" between them) and a date: no headings in any size.
   for (let i = title + 1; title >= 0 && i <= title + 2; i++) {
     const block = first[i];
@@ -363,6 +367,8 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
     // one name alone is told from a subtitle by the date under it (LaTeX's \maketitle: title, author, date)
     const next = first[i + 1];
     if (ONE_PERSON.test(text) && next?.kind === "text" && TITLE_DATE.test(blockText(next).trim())) found.add(block!);
+    // or by the abstract further down the first page (a journal's title page: title, author, figure, abstract)
+    if (ONE_PERSON.test(text) && abstractAt > i) found.add(block!);
   }
   const above = first[title - 1];
   // (words only: a label with its value, "FACTURE N° : F20180027", "BUYER: BUYER_NAME", heads a document's part)

@@ -9,6 +9,19 @@ import { blockText } from "./pdfParagraphs";
 /** PAGE_NUMBER: a line that is a page number alone ("12", "Page 3 of 10", "- iv -") */
 export const PAGE_NUMBER = /^(?:page\s*)?[-–—(]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
 
+/**
+ * PERIODICAL_VOLUME: a periodical's running head, its page number at one end and its volume and
+ * issue between slashes or commas ("47702 Federal Register / Vol. 85, No. 152 / Thursday, August
+ * 6, 2020 / Proposed Rules", "Journal of X, Vol. 3, No. 2, 2020 17"): known by its form on a
+ * page of its own, where nothing repeats yet (a two-page notice)
+ */
+const PERIODICAL_VOLUME = /\bVol(?:\.|ume)\s*\d+\s*[,/]\s*(?:No\.|Issue)\s*\d+/i;
+
+/** isPeriodicalHead: the page's top line is a periodical's running head (PERIODICAL_VOLUME with a page number at an end) */
+function isPeriodicalHead(text: string): boolean {
+  return text.length <= 160 && PERIODICAL_VOLUME.test(text) && /^\d{1,6}\s|\s\d{1,6}$/.test(text);
+}
+
 /** RUNNING_SHARE: a block repeating at the same place on this share of the pages is running (odd and even pages may differ) */
 const RUNNING_SHARE = 0.4;
 
@@ -28,7 +41,7 @@ export function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
     for (const block of edges) {
       const text = blockText(block).trim();
       const isEdgeLine = block === byTop[0] || block === byTop[byTop.length - 1];
-      if (isEdgeLine && block.kind === "text" && block.lines.length === 1 && PAGE_NUMBER.test(text)) {
+      if (isEdgeLine && block.kind === "text" && block.lines.length === 1 && (PAGE_NUMBER.test(text) || (block === byTop[0] && isPeriodicalHead(text)))) {
         removed.add(block);
         continue;
       }
