@@ -161,7 +161,8 @@ describe("XLSX", () => {
     expect(formatNumber("0.30000000000000004", 0, "General", false)).toBe("0.3");
     // a custom number format is drawn as the sheet shows it (numberFormat.ts; office-number-formats.test.ts has the codes)
     expect(formatNumber("1234.5", 164, '#,##0.00 "m"', false)).toBe("1,234.50 m");
-    expect(formatNumber("1234.5", 4, "", false)).toBe("1234.5"); // a built-in id with no code given: the caller looks the code up
+    expect(formatNumber("1234.5", 4, "", false)).toBe("1,234.50"); // a built-in id with no code given: its built-in code (#,##0.00)
+    expect(formatNumber("0.125", 10, "", false)).toBe("12.50%");
   });
 
   test("formats/xlsx_hyperlink_comment_charts_two_sheets.xlsx (excelize): a linked cell as a link, its note under the table, chart numbers as shown; the sheet's three blocks apart", async () => {

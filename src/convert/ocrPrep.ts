@@ -340,12 +340,13 @@ const BLACK_BACKDROP = 64;
  * maskBackdrop paints what a small document lay on when it was scanned or photographed in the
  * paper's grey: black regions (BLACK_BACKDROP) that touch the image's edge, are large
  * (BACKDROP_MIN_SHARE) and solid (BACKDROP_MIN_CORE). Left in, they take the dark side of the
- * global threshold (ours and tesseract's), and a receipt's faint print falls on the paper side: a filling-station receipt on
- * an A4 scan with a black margin read as no text at all, its letters measured 6 px for 30. After
- * a black backdrop is painted, the threshold is taken again for a lighter one beside it (grey
- * card), up to BACKDROP_ROUNDS times; never after a grey one (a receipt photographed on a wooden
- * table lost its shaded lower half and its total that way). Returns null
- * when there is none. Cost: one histogram per round and a flood over the dark pixels joined to the edge.
+ * global threshold (ours and tesseract's), and a receipt's faint print falls on the paper side: a
+ * filling-station receipt on an A4 scan with a black margin read as no text at all, its letters
+ * measured 6 px for 30. After a black backdrop is painted, the threshold is taken again for a
+ * lighter one beside it (grey card), up to BACKDROP_ROUNDS times; never after a grey one (a
+ * receipt photographed on a wooden table lost its shaded lower half and its total that way).
+ * Returns null when there is none. Cost: per round, a histogram and a flood over the dark pixels
+ * joined to the edge; for a backdrop found, a few passes over the image (typed arrays).
  */
 export function maskBackdrop(image: GreyImage): GreyImage | null {
   const { width: W, height: H } = image;
@@ -362,13 +363,21 @@ export function maskBackdrop(image: GreyImage): GreyImage | null {
       return dark(x - depth, y) && dark(x + depth, y) && dark(x, y - depth) && dark(x, y + depth);
     };
     const core = new Uint8Array(W * H);
-    const backdrop = edgeRegions(current, threshold).filter((region) => {
-      if (region.length < BACKDROP_MIN_SHARE * W * H) return false;
+    const { pixels: flooded, regions } = edgeRegions(current, threshold);
+    const meanOf = ({ start, end }: { start: number; end: number }) => {
+      let sum = 0;
+      for (let k = start; k < end; k++) sum += pixels[flooded[k]!]!;
+      return sum / Math.max(1, end - start);
+    };
+    const backdrop = regions.filter((region) => {
+      const size = region.end - region.start;
+      if (size < BACKDROP_MIN_SHARE * W * H) return false;
       // the first backdrop is black (a lid, a dark cloth); a grey one (a wooden table under a photo) shares the threshold with the paper's shadows
-      if (round === 0 && meanOf(pixels, region) > BLACK_BACKDROP) return false;
-      const solidPixels = region.filter(solid);
-      if (solidPixels.length < BACKDROP_MIN_CORE * region.length) return false;
-      for (const i of solidPixels) core[i] = 1;
+      if (round === 0 && meanOf(region) > BLACK_BACKDROP) return false;
+      let solidCount = 0;
+      for (let k = region.start; k < region.end; k++) if (solid(flooded[k]!)) solidCount++;
+      if (solidCount < BACKDROP_MIN_CORE * size) return false;
+      for (let k = region.start; k < region.end; k++) if (solid(flooded[k]!)) core[flooded[k]!] = 1;
       return true;
     });
     if (backdrop.length === 0) break;
@@ -376,7 +385,7 @@ export function maskBackdrop(image: GreyImage): GreyImage | null {
     // margin too thin for a core, the 12 px along a scan's foot, left in, still garbles tesseract's
     // page layout); letters printed touching it stay
     const regionMask = new Uint8Array(W * H);
-    for (const region of backdrop) for (const i of region) regionMask[i] = 1;
+    for (const { start, end } of backdrop) for (let k = start; k < end; k++) regionMask[flooded[k]!] = 1;
     const body = dilate(core, W, H, depth);
     markLongRuns(regionMask, body, W, H, Math.round(BACKDROP_RUN * Math.min(W, H)));
     let paperSum = 0;
@@ -390,9 +399,9 @@ export function maskBackdrop(image: GreyImage): GreyImage | null {
     // nothing lighter left: the whole image is the dark side (a negative, a night photo)
     if (paperCount === 0) break;
     const paper = Math.round(paperSum / paperCount);
+    const black = backdrop.every((region) => meanOf(region) <= BLACK_BACKDROP);
     data ??= new Uint8Array(image.data);
-    const black = backdrop.every((region) => meanOf(pixels, region) <= BLACK_BACKDROP);
-    for (const region of backdrop) for (const i of region) if (body[i]) data[i] = paper;
+    for (let i = 0; i < regionMask.length; i++) if (regionMask[i] && body[i]) data[i] = paper;
     // only a black backdrop can hide a lighter one beside it; after a grey one, the next shade
     // down is the document's own (paper in shadow, with its print)
     if (!black) break;
@@ -421,13 +430,6 @@ function markRunsAlong(mask: Uint8Array, out: Uint8Array, lines: number, span: n
   }
 }
 
-/** meanOf is the mean grey of the pixels at `indexes` */
-function meanOf(pixels: Uint8Array, indexes: number[]): number {
-  let sum = 0;
-  for (const i of indexes) sum += pixels[i]!;
-  return indexes.length ? sum / indexes.length : 255;
-}
-
 /** dilate grows a mask by `radius` pixels (a square), as two sliding-window passes: along the rows, then down the columns. */
 function dilate(mask: Uint8Array, W: number, H: number, radius: number): Uint8Array {
   const across = new Uint8Array(W * H);
@@ -454,32 +456,37 @@ function dilate(mask: Uint8Array, W: number, H: number, radius: number): Uint8Ar
   return out;
 }
 
-/** edgeRegions floods the dark pixels (<= threshold) joined to the image's edge, region by region (4-connected): each region's pixel indexes. */
-function edgeRegions(image: GreyImage, threshold: number): number[][] {
+/**
+ * edgeRegions floods the dark pixels (<= threshold) joined to the image's edge, region by region
+ * (4-connected). The regions are spans of one index array (`pixels`, a typed array as large as the
+ * image at most, as measureText's labels): region k is pixels[start] to pixels[end - 1].
+ */
+function edgeRegions(image: GreyImage, threshold: number): { pixels: Int32Array; regions: Array<{ start: number; end: number }> } {
   const { data, width: W, height: H } = image;
   const seen = new Uint8Array(W * H);
-  const regions: number[][] = [];
-  const stack: number[] = [];
+  const pixels = new Int32Array(W * H);
+  const regions: Array<{ start: number; end: number }> = [];
+  // the flood's queue and the region's pixels share the array: those before `read` are taken, `read` to `count` wait
+  let count = 0;
   const push = (i: number) => {
     if (!seen[i] && data[i]! <= threshold) {
       seen[i] = 1;
-      stack.push(i);
+      pixels[count++] = i;
     }
   };
-  const flood = (start: number) => {
-    if (seen[start] || data[start]! > threshold) return;
-    const pixels: number[] = [];
-    push(start);
-    while (stack.length) {
-      const i = stack.pop()!;
-      pixels.push(i);
+  const flood = (first: number) => {
+    if (seen[first] || data[first]! > threshold) return;
+    const start = count;
+    push(first);
+    for (let read = start; read < count; read++) {
+      const i = pixels[read]!;
       const x = i % W;
       if (x > 0) push(i - 1);
       if (x < W - 1) push(i + 1);
       if (i >= W) push(i - W);
       if (i < (H - 1) * W) push(i + W);
     }
-    regions.push(pixels);
+    regions.push({ start, end: count });
   };
   for (let x = 0; x < W; x++) {
     flood(x);
@@ -489,7 +496,7 @@ function edgeRegions(image: GreyImage, threshold: number): number[][] {
     flood(y * W);
     flood(y * W + W - 1);
   }
-  return regions;
+  return { pixels, regions };
 }
 
 /**

@@ -223,7 +223,7 @@ export function readingOrder(lines: RawLine[], pageWidth: number, depth = 0): Ra
   let right: RawLine[] = [];
   let spanning: RawLine[] = [];
   // a side may be two columns itself (three columns under a full-width banner: the Federal
-  // Register's), held to findGutter's tests again: each of its columns a quarter of the page wide
+  // Register's), held to findGutter's tests again (each column a fifth of the page wide at least)
   const columnsOf = (side: RawLine[]) => (depth < MAX_COLUMN_SPLITS - 1 ? readingOrder(side, pageWidth, depth + 1) : [side]);
   const flushColumns = () => {
     if (left.length) groups.push(...columnsOf(left));

@@ -516,7 +516,7 @@ export function formatNumber(raw: string, id: number, code: string, date1904: bo
   if (!Number.isFinite(n)) return raw;
   const kind = DATE_IDS.has(id) ? "date" : TIME_IDS.has(id) ? "time" : id === 22 ? "datetime" : dateKind(code);
   if (kind && n >= 0 && n < 2_958_466) return formatSerialDate(n, kind, date1904);
-  return renderNumberFormat(n, code) ?? plainNumber(n);
+  return renderNumberFormat(n, code || BUILTIN_FORMATS[id] || "") ?? plainNumber(n);
 }
 
 function plainNumber(n: number): string {
