@@ -80,9 +80,6 @@ function splitSections(code: string): string[] {
 }
 
 const PLACEHOLDER = /[0#?]/;
-/** LITERAL_CHARS are shown as they are without quotes (ECMA-376 18.8.31 and the currency signs sheets write bare) */
-const LITERAL_CHARS = /[$\-+/():!^&'~{}<>= €£¥₹₽₩¢]/;
-
 /**
  * parseSection reads one section into the text before the digits, the digits' shape and the text
  * after, or null when the section holds what this renderer does not draw (exponents, fractions,
@@ -155,11 +152,9 @@ function parseSection(section: string): { before: string; number: NumberPart | n
       return null; // scientific notation
     } else if (ch === "@" || /[a-zA-Z]/.test(ch)) {
       return null; // a text placeholder, or date/time letters
-    } else if (LITERAL_CHARS.test(ch) || ch === ",") {
-      if (ch === "/" && inNumber) return null; // a fraction
-      closeNumber();
-      literal(ch);
     } else {
+      // anything else is shown as it is ($, -, +, (, ), :, a space, a bare currency sign, a comma outside the digits)
+      if (ch === "/" && inNumber) return null; // a fraction
       closeNumber();
       literal(ch);
     }

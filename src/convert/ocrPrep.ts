@@ -286,9 +286,7 @@ export function measureText(image: GreyImage): TextMeasure {
   let withoutRules: GreyImage | null = null;
   if (rules.size) {
     // painted in the paper's own grey (the mean above the threshold), so no white streak is left to read
-    let paperSum = 0;
-    for (let i = 0; i < data.length; i++) if (data[i]! > threshold) paperSum += data[i]!;
-    const paper = Math.round(paperSum / (data.length - ink));
+    const paper = paperGrey(data, threshold)!;
     const clean = new Uint8Array(data);
     for (let i = 0; i < clean.length; i++) if (labels[i] && rules.has(rootOf[labels[i]!]!)) clean[i] = paper;
     withoutRules = { data: clean, width: W, height: H };
@@ -369,16 +367,23 @@ export function maskBackdrop(image: GreyImage): GreyImage | null {
       for (let k = start; k < end; k++) sum += pixels[flooded[k]!]!;
       return sum / Math.max(1, end - start);
     };
-    const backdrop = regions.filter((region) => {
+    const backdrop = regions.flatMap((region) => {
       const size = region.end - region.start;
-      if (size < BACKDROP_MIN_SHARE * W * H) return false;
+      if (size < BACKDROP_MIN_SHARE * W * H) return [];
+      const mean = meanOf(region);
       // the first backdrop is black (a lid, a dark cloth); a grey one (a wooden table under a photo) shares the threshold with the paper's shadows
-      if (round === 0 && meanOf(region) > BLACK_BACKDROP) return false;
+      if (round === 0 && mean > BLACK_BACKDROP) return [];
+      // its solid pixels go into the core as they are found, and out again when there are too few
       let solidCount = 0;
-      for (let k = region.start; k < region.end; k++) if (solid(flooded[k]!)) solidCount++;
-      if (solidCount < BACKDROP_MIN_CORE * size) return false;
-      for (let k = region.start; k < region.end; k++) if (solid(flooded[k]!)) core[flooded[k]!] = 1;
-      return true;
+      for (let k = region.start; k < region.end; k++) {
+        if (solid(flooded[k]!)) {
+          core[flooded[k]!] = 1;
+          solidCount++;
+        }
+      }
+      if (solidCount >= BACKDROP_MIN_CORE * size) return [{ ...region, mean }];
+      for (let k = region.start; k < region.end; k++) core[flooded[k]!] = 0;
+      return [];
     });
     if (backdrop.length === 0) break;
     // only the backdrop's body goes: its core grown back by the depth, and its long straight runs (a
@@ -388,18 +393,10 @@ export function maskBackdrop(image: GreyImage): GreyImage | null {
     for (const { start, end } of backdrop) for (let k = start; k < end; k++) regionMask[flooded[k]!] = 1;
     const body = dilate(core, W, H, depth);
     markLongRuns(regionMask, body, W, H, Math.round(BACKDROP_RUN * Math.min(W, H)));
-    let paperSum = 0;
-    let paperCount = 0;
-    for (let i = 0; i < pixels.length; i++) {
-      if (pixels[i]! > threshold) {
-        paperSum += pixels[i]!;
-        paperCount++;
-      }
-    }
+    const paper = paperGrey(pixels, threshold);
     // nothing lighter left: the whole image is the dark side (a negative, a night photo)
-    if (paperCount === 0) break;
-    const paper = Math.round(paperSum / paperCount);
-    const black = backdrop.every((region) => meanOf(region) <= BLACK_BACKDROP);
+    if (paper === null) break;
+    const black = backdrop.every((region) => region.mean <= BLACK_BACKDROP);
     data ??= new Uint8Array(image.data);
     for (let i = 0; i < regionMask.length; i++) if (regionMask[i] && body[i]) data[i] = paper;
     // only a black backdrop can hide a lighter one beside it; after a grey one, the next shade
@@ -407,6 +404,19 @@ export function maskBackdrop(image: GreyImage): GreyImage | null {
     if (!black) break;
   }
   return data ? { data, width: W, height: H } : null;
+}
+
+/** paperGrey is the mean grey of the pixels lighter than the threshold (the paper's own), or null when there are none. */
+function paperGrey(data: Uint8Array, threshold: number): number | null {
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < data.length; i++) {
+    if (data[i]! > threshold) {
+      sum += data[i]!;
+      count++;
+    }
+  }
+  return count ? Math.round(sum / count) : null;
 }
 
 /** markLongRuns sets `out` on the pixels of `mask` in a row or column run of at least `length` of them. */
