@@ -403,6 +403,29 @@ describe("two columns", () => {
     expect(md).toContain("| Action | Labor cost | Parts cost | Cost per product | Cost on operators |");
     expect(md).toMatch(/\| Action number 2 [ .]*\| 1 work-hour x \$85 per hour = \$85 \| \$0 [ .]*\| \$85 [ .]*\| \$6,205 \|/);
   });
+  test("in narrow columns, a bold head right under a paragraph's last sentence and one wrapped over three lines are headings; a title in capitals centred over a table is none", async () => {
+    // three columns of 150 pt in 8 pt Times: in the first, "Flightcrew Training" on the next line
+    // after a paragraph's full stop, no gap above it (the Federal Register sets heads so at a column's
+    // foot); in the second, a head over three lines; across the foot, "ESTIMATED COSTS" in 9 pt over a table
+    const bold = (x: number, y: number, text: string): TypesetRun => ({ font: "Times-Bold", size: 8, x, y, text });
+    const first = [bold(40, 770, "Comments Invited"), ...prose(16, 759, 8, 38, 1, 40), bold(40, 759 - 16 * 9.6, "Flightcrew Training"), ...prose(10, 759 - 17 * 9.6, 8, 38, 5, 40)];
+    const second = [...prose(8, 770, 8, 38, 9, 213), bold(213, 690, "Explanation of Certain Provisions for"), bold(213, 680.4, "Alternative Methods of Compliance"), bold(213, 670.8, "(AMOCs)"), ...prose(19, 660, 8, 38, 3, 213)];
+    const third = [...prose(28, 770, 8, 38, 17, 386)];
+    const table: TypesetRun[] = [
+      { font: "Times-Bold", size: 9, x: 225, y: 470, text: "ESTIMATED COSTS" },
+      ...[["Action", 90], ["Labor cost", 230], ["Parts cost", 330], ["Cost per product", 410], ["Cost on operators", 490]].map(([text, x]) => ({ font: "Times-Roman" as const, size: 7, x: x as number, y: 458, text: text as string })),
+    ];
+    // the cells run on in dot leaders, across both gutters
+    for (let r = 0; r < 3; r++) {
+      [[`Action number ${r + 1} ........`, 40], ["1 work-hour x $85 per hour = $85", 180], ["$0 ..............................", 330], ["$85 ..............", 420], ["$6,205", 490]].forEach(([text, x]) => table.push({ font: "Times-Roman", size: 7, x: x as number, y: 446 - 10 * r, text: text as string }));
+    }
+    const md = await pagesMarkdown([[...first, ...second, ...third, ...table]]);
+    // before: "Flightcrew Training" ran on as the paragraph's last line, the three-line head stayed a paragraph, "## ESTIMATED COSTS"
+    expect(md).toMatch(/^#+ Flightcrew Training$/m);
+    expect(md).toMatch(/^#+ Explanation of Certain Provisions for Alternative Methods of Compliance \(AMOCs\)$/m);
+    expect(md).toMatch(/^ESTIMATED COSTS$/m);
+    expect(md).toContain("| Action | Labor cost | Parts cost | Cost per product | Cost on operators |");
+  });
 });
 
 describe("running headers", () => {

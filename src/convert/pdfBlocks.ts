@@ -7,8 +7,11 @@ import { codeBlock, codeRunEnd } from "./pdfCode";
 import { CAPTION, isSectionTitle } from "./pdfHeadings";
 import type { LayoutBlock, LayoutLine, RawLine } from "./pdfLayoutTypes";
 import { dominantSize, median } from "./pdfLines";
-import { startsListItem } from "./pdfParagraphs";
+import { isTheoremLabel, startsListItem } from "./pdfParagraphs";
 import { headerBandAbove, tableFrom, tableRunEnd } from "./pdfTables";
+
+/** SENTENCE_END: a line that ends a sentence (its full stop, possibly inside a closing quote or bracket) */
+const SENTENCE_END = /[.!?]["'”’)]?$/;
 
 /** JUSTIFIED_GAP_EM: the widest gap between the segments of a justified line of prose, in font sizes. */
 const JUSTIFIED_GAP_EM = 2.5;
@@ -144,6 +147,7 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       // Lines of separate cells (a form's labels over its values, left as text) keep their line break.
       prev.wraps = !leavesItem && !prevCells && continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
     }
+    if (process.env.DBG_BLOCKS) console.error(JSON.stringify({ t: text.slice(0, 50), x: Math.round(line.x), x2: Math.round(line.x2), y: Math.round(line.y * 10) / 10, s: line.size, b: !!raw.bold, pw: prev?.wraps }));
     if (prev) {
       const em = Math.max(prev.size, line.size);
       const gap = line.y - prev.y;
@@ -152,7 +156,10 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       const sectionEdge = (!prev.wraps && isSectionTitle(text)) || (current.length === 1 && !prev.wraps && isSectionTitle(prev.text));
       // So is a line all in bold above a paragraph that is not (a heading in the body's size), and
       // a bold line a paragraph's gap below another (headings in a document of wide line spacing).
-      const boldEdge = (!prev.wraps && !line.bold && current.every((l) => l.bold)) || (prev.bold && line.bold && gap > 1.6 * em);
+      // A bold line that is no sentence, after a paragraph's last sentence (a line that ends one and
+      // does not wrap into it), starts a block too: a head at the body's spacing, no gap above it.
+      const boldHead = !prev.wraps && !prev.bold && line.bold && raw.segs.length === 1 && SENTENCE_END.test(prev.text) && !/[.,;:]$/.test(text) && !isTheoremLabel(text);
+      const boldEdge = (!prev.wraps && !line.bold && current.every((l) => l.bold)) || (prev.bold && line.bold && gap > 1.6 * em) || boldHead;
       // A caption set in bold ("TABLE 6" over its title's lines, in another size, at line spacing:
       // a bold label further below is a figure's) is one paragraph.
       const caption = CAPTION.test(current[0]!.text) && current.every((l) => l.bold) && line.bold && gap > 0 && gap <= 1.35 * em && !listStart;

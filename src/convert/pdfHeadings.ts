@@ -87,6 +87,9 @@ const SYMBOL_BULLET_START = /^[•◦▪▫‣●○■□➢►▸]\s/u;
 /** LABELLED_FIGURE: a label in words, a colon and a figure (an amount with its currency), as an invoice's total in large print is ("Total Amount Without VAT: 300,00 EUR", "Gesamtbetrag: 571,04 €"): a value, not a title (a time of day, "14:30:22", is no label) */
 const LABELLED_FIGURE = /^[^:]*\p{L}\)?\s?:\s*[-+−]?(?:[$€£]\s?)?\d[\d.,\u00a0\u2009 ]*(?:\s?(?:[A-Z]{3}|[$€£%]))?$/u;
 
+/** LABELLED_CODE: a label, a colon and one code of capitals and figures ("REFERENCE AVIS DE PAIEMENT : F20180023BUYER", "Invoice No: INV-2024-001"): a field, not a title ("Step 1: Install" names no code) */
+const LABELLED_CODE = /^[^:]*\p{L}\)?\s?:\s*(?=[\p{Lu}\d/.-]*\d)[\p{Lu}\d][\p{Lu}\d/.-]+$/u;
+
 /**
  * isHeadingCandidate: a block in a size larger than the body's that reads as one title: up to three
  * lines, or up to six short ones that each wrap into the next (a paper's long title), and not a
@@ -251,7 +254,7 @@ export function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, bo
   const sizes: number[] = [];
   let minDepth = Infinity;
   const pageBody = pageBodyBlocks(pages, removed, body);
-  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed), ...partLabels(pages, removed, body), ...notHeadings]);
+  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed), ...partLabels(pages, removed, body), ...tableTitles(pages, removed), ...notHeadings]);
   for (const page of pages) {
     for (const block of page.blocks) {
       if (removed.has(block) || front.has(block)) continue;
@@ -264,6 +267,31 @@ export function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, bo
     if (!distinct.length || distinct[distinct.length - 1]! - size > 0.6) distinct.push(size);
   }
   return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1, pageBody, frontMatter: front };
+}
+
+/**
+ * tableTitles: a table's title in capitals over it ("ESTIMATED COSTS", as government prints set a
+ * table's name): one line, no sentence and no number, centred over the table's columns, the table
+ * starting within four of its sizes under it (past a header band left as text). It names the table,
+ * as a caption does; a section over a table is set at the text's left edge.
+ */
+function tableTitles(pages: PageLayout[], removed: Set<LayoutBlock>): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    blocks.forEach((block, i) => {
+      if (block.kind !== "text" || block.lines.length !== 1) return;
+      const line = block.lines[0]!;
+      const letters = line.text.replace(/[^\p{L}]/gu, "");
+      if (letters.length < 4 || letters !== letters.toUpperCase() || /\d|[.:;]$/.test(line.text)) return;
+      const table = [blocks[i + 1], blocks[i + 2]].find((next) => next?.kind === "table");
+      if (table?.kind !== "table" || !table.columns || table.columns.length < 3 || table.top - block.bottom > 4 * block.size) return;
+      const [left, right] = [table.columns[0]!.x, table.columns[table.columns.length - 1]!.x];
+      const centre = (line.x + line.x2) / 2;
+      if (line.x > left + block.size && centre > left && centre < right && Math.abs(centre - (left + right) / 2) < 0.25 * (right - left)) found.add(block);
+    });
+  }
+  return found;
 }
 
 /**
@@ -387,6 +415,9 @@ interface HeadingRanks {
   frontMatter: Set<LayoutBlock>;
 }
 
+/** NARROW_HEAD_CHARS: the longest a bold head wrapped over three lines is (a narrow column's; three lines of a page's width are a paragraph) */
+const NARROW_HEAD_CHARS = 100;
+
 /**
  * boldHeadings finds the headings set in bold in about the body's size, which only their weight
  * tells from the text: a block of one short logical line, all bold, that does not read as a
@@ -398,14 +429,17 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
   if (body <= 0) return found;
   const blocks = pages.flatMap((page) => page.blocks.filter((block) => !removed.has(block)));
   const shaped = (block: LayoutBlock): block is Extract<LayoutBlock, { kind: "text" }> => {
-    if (block.kind !== "text" || block.rendered || block.lines.length > 2 || !block.lines.every((line) => line.bold)) return false;
+    // three lines where each wraps into the next and the whole is short: a head in a narrow column
+    const lines = block.kind === "text" ? block.lines : [];
+    const narrowWrap = lines.length === 3 && lines.slice(0, -1).every((line) => line.wraps) && blockText(block).length <= NARROW_HEAD_CHARS;
+    if (block.kind !== "text" || block.rendered || (lines.length > 2 && !narrowWrap) || !lines.every((line) => line.bold)) return false;
     // a title a size below the body's is one still (a sans face over a serif body looks as large at 9.2 as the body at 9.8 pt)
     if (block.size < Math.min(body - 0.6, 0.9 * body) || !oneTitle(block)) return false;
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
     if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text) || garbled(text)) return false;
     if (numberedTitle(text)) return true;
-    if (text.length > 120 || /[.,;:!?]$/.test(text) || LABELLED_FIGURE.test(text)) return false;
+    if (text.length > 120 || /[.,;:!?]$/.test(text) || LABELLED_FIGURE.test(text) || LABELLED_CODE.test(text)) return false;
     return !startsListItem(text) || SECTION_NUMBER.test(text);
   };
   // From the end, so that a heading over a subheading is seen to be followed by a heading. A
