@@ -161,6 +161,36 @@ test("a header of two rows whose stub label is on the group row puts the group l
   ]);
 });
 
+test("a column's title on two lines centred on the header's line (half a line above and below it) is one title of that row; a leader's two dots left in a cell are no text", async () => {
+  // The way of the Federal Register's cost tables: "Cost on U.S." / "operators" stacked beside the
+  // one-line titles "Action", "Labor cost", "Parts cost", whose baseline runs between them; the
+  // first column's leader runs on under the next column, two of its dots left in the cell.
+  const pdf = statisticsTable(
+    [
+      { y: 730, labels: [{ text: "Total", right: 290 }] },
+      { y: 726, labels: [{ text: "Action", x: 50 }, { text: "Hours", right: 170 }, { text: "Rate", right: 215 }] },
+      { y: 722, labels: [{ text: "cost", right: 290 }] },
+    ],
+    [
+      ["Installation and test ..", "1", "85", "85"],
+      ["Manual revisions", "2", "85", "170"],
+      ["Marker removal", "1", "85", "85"],
+      ["Inspection ..", "3", "85", "255"],
+    ],
+    [170, 215, 290],
+    710,
+  );
+  // before: "Total" and "cost" were lines of text above and below a table headed "Action | Hours | Rate"
+  expect(await tableLines(pdf)).toEqual([
+    "| Action | Hours | Rate | Total cost |",
+    "| --- | --- | --- | --- |",
+    "| Installation and test | 1 | 85 | 85 |",
+    "| Manual revisions | 2 | 85 | 170 |",
+    "| Marker removal | 1 | 85 | 85 |",
+    "| Inspection | 3 | 85 | 255 |",
+  ]);
+});
+
 test("a row label wrapped onto a second line, the row's figures beside that line, is one cell of its row", async () => {
   // The way of NIST SP 811's Table 2 ("amount-of-substance concentration" alone on a line, then
   // "amount concentration, concentration" beside its unit): the label ran out of room before the

@@ -8,7 +8,7 @@ import { CAPTION, isSectionTitle } from "./pdfHeadings";
 import type { LayoutBlock, LayoutLine, RawLine } from "./pdfLayoutTypes";
 import { dominantSize, median } from "./pdfLines";
 import { isTheoremLabel, startsListItem } from "./pdfParagraphs";
-import { headerBandAbove, tableFrom, tableRunEnd } from "./pdfTables";
+import { headerBandAbove, joinStackedLabels, tableFrom, tableRunEnd } from "./pdfTables";
 
 /** SENTENCE_END: a line that ends a sentence (its full stop, possibly inside a closing quote or bracket) */
 const SENTENCE_END = /[.!?]["'”’)]?$/;
@@ -41,7 +41,7 @@ function joinJustified(lines: RawLine[]): RawLine[] {
 /** columnBlocks splits the lines of one column into tables and text blocks. */
 export function columnBlocks(columnLines: RawLine[], pageWidth: number): LayoutBlock[] {
   const blocks: LayoutBlock[] = [];
-  const lines = joinJustified(columnLines);
+  const lines = joinStackedLabels(joinJustified(columnLines));
   const rightEdge = columnRightEdge(lines);
   const body = dominantSize(lines.map((line) => [line.size, line.segs.reduce((sum, seg) => sum + seg.text.length, 0)]));
   let pending: RawLine[] = [];
@@ -147,7 +147,6 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       // Lines of separate cells (a form's labels over its values, left as text) keep their line break.
       prev.wraps = !leavesItem && !prevCells && continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
     }
-    if (process.env.DBG_BLOCKS) console.error(JSON.stringify({ t: text.slice(0, 50), x: Math.round(line.x), x2: Math.round(line.x2), y: Math.round(line.y * 10) / 10, s: line.size, b: !!raw.bold, pw: prev?.wraps }));
     if (prev) {
       const em = Math.max(prev.size, line.size);
       const gap = line.y - prev.y;

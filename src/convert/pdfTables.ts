@@ -96,6 +96,57 @@ export function lineText(line: RawLine): string {
   return line.segs.map((seg) => seg.text).join(" ");
 }
 
+/** STACKED_GAP: the most a line's baseline is off a row's, in the row's size, to be part of it (the next line of a paragraph or a table is a size or more away) */
+const STACKED_GAP = 0.6;
+
+/**
+ * joinStackedLabels makes one row of a header line and the labels stacked beside it: a header row
+ * of three cells or more whose one-line labels sit on its baseline, and a column's label of two
+ * lines centred on it, half a line above and half below ("Cost on U.S." / "operators" beside
+ * "Action", "Labor cost", "Parts cost"). The two lines are closer to the row than a next line is,
+ * in its size, with words, in a column the row leaves free, the one over the other (a group label
+ * over columns, above the row only, is a header band's: headerBandAbove).
+ */
+export function joinStackedLabels(lines: RawLine[]): RawLine[] {
+  const out: RawLine[] = [];
+  const taken = new Set<number>();
+  const near = (row: RawLine, k: number) => {
+    const line = lines[k];
+    if (!line || taken.has(k) || line.segs.length >= row.segs.length || Math.abs(line.y - row.y) > STACKED_GAP * row.size || Math.abs(line.size - row.size) > 0.25 * row.size) return false;
+    return line.segs.every((seg) => /\p{L}{3}/u.test(seg.text) && row.segs.every((cell) => seg.x2 < cell.x - 0.5 * row.size || seg.x > cell.x2 + 0.5 * row.size));
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const [above, row, below] = [lines[i - 1], lines[i]!, lines[i + 1]];
+    if (taken.has(i)) continue;
+    if (row.segs.length < 3 || !above || !below || !near(row, i - 1) || !near(row, i + 1) || !stackedOn(row, above, below)) {
+      out.push(row);
+      continue;
+    }
+    // the row takes the place of the line above it, which is out already
+    out.pop();
+    taken.add(i + 1);
+    const labels = above.segs.map((seg) => {
+      const parts = below.segs.filter((part) => overlaps(seg, part));
+      return { ...seg, text: [seg.text, ...parts.map((part) => part.text)].join(" "), x: Math.min(seg.x, ...parts.map((p) => p.x)), x2: Math.max(seg.x2, ...parts.map((p) => p.x2)) };
+    });
+    const { bold: _, ...plain } = row;
+    const joined = { ...plain, segs: [...row.segs, ...labels].sort((a, b) => a.x - b.x) };
+    out.push(row.bold && above.bold && below.bold ? { ...joined, bold: true } : joined);
+  }
+  return out;
+}
+
+/** overlaps: two segments share some of their width */
+function overlaps(a: Segment, b: Segment): boolean {
+  return a.x < b.x2 && a.x2 > b.x;
+}
+
+/** stackedOn: `row`'s baseline runs about midway between `above` and `below`, each part of the one over or under a part of the other (one label's two lines) */
+function stackedOn(row: RawLine, above: RawLine, below: RawLine): boolean {
+  if (Math.abs(row.y - above.y - (below.y - row.y)) > 0.3 * (below.y - above.y)) return false;
+  return above.segs.every((seg) => below.segs.some((part) => overlaps(seg, part))) && below.segs.every((seg) => above.segs.some((part) => overlaps(seg, part)));
+}
+
 /**
  * headerBandAbove counts the last lines of `pending` that are a header band over the table `rows`:
  * rows of group labels (isGroupHeader), each at line spacing above the line under it, with the
@@ -720,8 +771,12 @@ function joinWrappedHeader(rows: string[][], ys: number[], size: number): string
   return rows;
 }
 
-/** LEADER_DOTS: a run of four or more dots (spaced or not) at a cell's end, or the whole cell */
-const LEADER_DOTS = /\s*(?:\.\s?){4,}$/;
+/**
+ * LEADER_DOTS: a run of four or more dots (spaced or not) at a cell's end, or the whole cell; or
+ * the two dots a leader leaves in its cell when the rest runs on under the next column's text, set
+ * apart from the words (" .."; an ellipsis has three)
+ */
+const LEADER_DOTS = /\s*(?:\.\s?){4,}$|(?<=\S)\s+\.\s?\.$/;
 
 /** fillRows places each line's segments in their columns; a wrapped line's go on the cells of the row above. */
 function fillRows(lines: RawLine[], wrapped: Set<number>, count: number, columnOf: (s: Segment) => number): string[][] {
