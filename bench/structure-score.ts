@@ -45,9 +45,10 @@ export function benchContext(pool: WorkerPool, ocr: OcrEngine, timeoutMs: number
   };
 }
 
-/** fold makes text comparable: inline markdown (`<sup>`/`<sub>` too: the PDF's raised text is plain), numbering and escapes removed, case and spaces folded. */
+/** fold makes text comparable: inline markdown (`<sup>`/`<sub>` too: the PDF's raised text is plain), numbering and escapes removed, case, spaces and compatibility forms folded (the micro sign µ and Greek μ, one glyph, are one letter). */
 export function fold(text: string): string {
   return text
+    .normalize("NFKC")
     .replace(/<br\s*\/?>/gi, " ")
     .replace(/<\/?su[bp]>/gi, "")
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
