@@ -47,6 +47,21 @@ function prose(n: number, y: number, size = 10, chars = 95, seed = 0, x = 57): T
   return runs;
 }
 
+test("a bullet or an item number printed without a space before its text (a list style with no indent) opens a list item", async () => {
+  // LibreOffice prints a list whose style sets no indent so: "•A list", "–Another list", "1.FIXME Should be 1.1."
+  // (the bullet and the dash as WinAnsi codes 0x95 and 0x96: the test PDF is written in Latin-1)
+  const md = await typesetMarkdown([
+    { font: "Times-Roman", size: 12, x: 72, y: 760, text: "Paragraph before the lists." },
+    { font: "Times-Roman", size: 12, x: 72, y: 740, text: "\x95A list" },
+    { font: "Times-Roman", size: 12, x: 72, y: 726, text: "\x95A nested list" },
+    { font: "Times-Roman", size: 12, x: 72, y: 712, text: "\x96Another list" },
+    { font: "Times-Roman", size: 12, x: 72, y: 698, text: "1.A numbered list" },
+    { font: "Times-Roman", size: 12, x: 72, y: 684, text: "1.FIXME Should be 1.1." },
+  ]);
+  // before: "•A list" and "1.A numbered list 1.FIXME Should be 1.1." as lines of one paragraph
+  for (const item of ["- A list", "- A nested list", "- Another list", "1. A numbered list", "1. FIXME Should be 1.1."]) expect(md.split("\n")).toContain(item);
+});
+
 test("small text raised or lowered directly after a character is a superscript or subscript; a raised number with a footnote on the page stays a note", async () => {
   const md = await typesetMarkdown([
     ...runsInLine(760, [["some ", 12], ["10", 12], ["22", 8, 4], [" stars near ", 12], ["1", 12], ["st", 8, 4], [" one.", 12]]),

@@ -57,8 +57,10 @@ const BULLET_ONLY = /^(?:[•◦▪▫‣●○■□➢►▸–—*·-]|\(?\d{
  */
 export const SYMBOL_BULLET = /^[\u{E000}-\u{F8FF}\u{1}\u{4}-\u{8}\u{E}-\u{1F}\u{FFFD}](?=\s|$)/u;
 
-/** GLUED_NUMBER: numbering printed without a space before its text ("1.2.Features"), which gets one */
-const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\p{Ll})/u;
+/** GLUED_NUMBER: numbering printed without a space before its text ("1.2.Features", "1.A numbered list", "1.FIXME Should"), which gets one */
+const GLUED_NUMBER = /^((?:\d{1,3}\.)+)(?=\p{Lu}\s?\p{Ll}|\p{Lu}{2,}\s)/u;
+/** GLUED_BULLET: a bullet printed without a space before its text ("•A list", "–Another list": a list style with no indent), which gets one */
+const GLUED_BULLET = /^([•◦▪▫‣●○■□➢►▸–])(?=\p{Lu}\p{L}*\s)/u;
 
 export const ARABIC = /[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufefe]/;
 
@@ -164,7 +166,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   }
   if (seg) segs.push(seg);
   segs.forEach((s, i) => (s.text = tidyScripts(joinRuns(runs[i]!, rtl).trim().replace(SYMBOL_BULLET, "•"))));
-  if (segs.length) segs[0]!.text = segs[0]!.text.replace(GLUED_NUMBER, "$1 ");
+  if (segs.length) segs[0]!.text = segs[0]!.text.replace(GLUED_NUMBER, "$1 ").replace(GLUED_BULLET, "$1 ");
   if (segs.length > 1 && BULLET_ONLY.test(segs[0]!.text)) {
     const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
     segs.unshift({ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size, ...(marker.plain || next.plain ? { plain: true } : {}) });
