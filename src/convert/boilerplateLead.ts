@@ -5,7 +5,7 @@
  */
 import { isFollowUs, SUBSCRIBE_WORDS } from "./boilerplateCallsToAction";
 import { isCaption, isDateLine, isDateStamp } from "./boilerplateCaptions";
-import { chromeKind, nameWords } from "./boilerplateChrome";
+import { chromeKind, hasHiddenName, nameWords } from "./boilerplateChrome";
 import { countChars, normalizeSpace, type TextStats } from "./boilerplateText";
 import { type DomElement, type DomNode, DROPPED_TAGS, isHidden } from "./htmlDom";
 
@@ -82,16 +82,22 @@ const DESCRIPTION_CUT = /\s*(?:\.{3}|…|\[(?:…|\.{3})\])\s*$/;
 /**
  * isDescribed: the element's text is the page's description (meta or og:description): the same
  * text, or the text the description was cut from ("Das mobile Reisen boomt ... An fünf Messetagen
- * ..." over a description that stops with "..."). Sites fill the description from the standfirst,
- * so a block of that text under the headline is the lead, whatever its markup (an <h3> after the
- * share buttons, a <div itemprop=description>, a bold paragraph).
+ * ..." over a description that stops with "..."), or the text that a description cut at a word
+ * without a mark opens (DESCRIPTION_CUT_MIN_CHARS long at least). Sites fill the description from
+ * the standfirst, so a block of that text under the headline is the lead, whatever its markup (an
+ * <h3> after the share buttons, a <div itemprop=description>, a bold paragraph, an <h2> after an
+ * ad's label).
  */
 function isDescribed(el: DomElement, descriptions: PageDescription[]): boolean {
   if (descriptions.length === 0) return false;
   const text = normalizeSpace(el.textContent ?? "");
   if (countChars(text) < LEAD_MIN_CHARS) return false;
-  return descriptions.some(({ whole, cut }) => text === whole || (cut !== null && text.startsWith(cut)));
+  // A description cut at a word without a mark ("... auf den gestrigen Amoklauf in Heidelberg") opens the lead too.
+  return descriptions.some(({ whole, cut }) => text === whole || (cut !== null && text.startsWith(cut)) || (countChars(whole) >= DESCRIPTION_CUT_MIN_CHARS && text.startsWith(whole)));
 }
+
+/** DESCRIPTION_CUT_MIN_CHARS: a description cut without a mark opens a lead when it is this long (non-space characters; a sentence or more, not a short tagline) */
+const DESCRIPTION_CUT_MIN_CHARS = 100;
 
 /** Lead is the lead found under the headline: a copy of its element and its text, spaces normalised. */
 interface Lead {
@@ -170,16 +176,13 @@ function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, 
   return fallback >= 0 ? { from: fallback, matched: false } : null;
 }
 
-/** SCREEN_READER_ONLY: the class of a heading printed for screen readers only ("visuallyhidden", "sr-only") */
-const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|visually-?hidden|screen-reader-text|element-invisible)(?:\s|$)/i;
-
 /**
  * isHeadlineCopy: a heading that repeats the headline away from the article: in a <nav> (a site bar
- * that shows the headline while the page scrolls, faz.net) or printed for screen readers only at
- * the page's top (umweltbundesamt's "visuallyhidden" h1).
+ * that shows the headline while the page scrolls, faz.net) or hidden from the eye by its class
+ * (hasHiddenName: umweltbundesamt's "visuallyhidden" h1 at the page's top, for screen readers only).
  */
-function isHeadlineCopy(el: DomElement): boolean {
-  if (SCREEN_READER_ONLY.test(el.getAttribute("class") ?? "")) return true;
+export function isHeadlineCopy(el: DomElement): boolean {
+  if (hasHiddenName(el.getAttribute("class") ?? "")) return true;
   for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) if (p.nodeName.toLowerCase() === "nav") return true;
   return false;
 }
