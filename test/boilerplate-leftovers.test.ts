@@ -5,7 +5,9 @@
  * links, and the page's headline when a site bar's <nav> holds an h1 copy of it.
  */
 import { describe, expect, test } from "bun:test";
-import { htmlToMarkdown } from "../src/convert/html";
+import { htmlToMarkdown, parseDocument } from "../src/convert/html";
+import { putBackTwins, twinSections } from "../src/convert/boilerplateSiblings";
+import type { DomNode } from "../src/convert/htmlDom";
 
 const TITLE = "Ferry crossings resume in the valley";
 const BODY = [
@@ -75,6 +77,17 @@ ${row(`<h2>${lead}</h2>`)}${row(paragraphs(BODY))}</div></article></body></html>
     expect(text.indexOf(lead)).toBeLessThan(text.indexOf(BODY[0]!));
   });
 
+  test("the one paragraph in the headline's own box (a header in all but name) is the lead", () => {
+    const lead = "For a cheap loan the interest rate decides most. What drives the rate and how the interest on your loan is worked out, you learn here.";
+    const html = `<!doctype html><html><head><title>${TITLE}</title></head><body><div class="menu"><a href="/">Home</a> <a href="/loans">Loans</a></div>
+<div id="module-1" class="container-fluid guide-header-module"><div class="container"><div class="row"><div class="col-12"><div class="form-head"><div class="text-wrapper">
+<h1><span class="headline">${TITLE}</span></h1><div class="text"><p>${lead}</p></div></div></div></div></div></div><a class="scrolldown" href="#content">down</a></div>
+<div id="content" class="container"><div class="row"><div class="col-8">${paragraphs(BODY)}</div></div></div></body></html>`;
+    const text = convert(html);
+    expect(text).toContain(lead);
+    expect(text.indexOf(lead)).toBeLessThan(text.indexOf(BODY[0]!));
+  });
+
   test("after a 'related' heading over picture links, the article's next paragraph is text again", () => {
     const teasers = `<h4 class="crp-list-title">Auch interessant</h4><ul class="crp-list">${[1, 2, 3].map((i) => `<li class="crp-list-item"><a href="/story-${i}"><img src="/t${i}.jpg"></a></li>`).join("")}</ul>`;
     const html = `<!doctype html><html><head><title>${TITLE}</title></head><body><div class="entry-content"><h1>${TITLE}</h1>${paragraphs(BODY.slice(0, 2))}${teasers}${paragraphs(BODY.slice(2))}</div></body></html>`;
@@ -92,4 +105,30 @@ ${row(`<h2>${lead}</h2>`)}${row(paragraphs(BODY))}</div></article></body></html>
     expect(text).not.toContain("# Valley Courier: Welcome to the news");
   });
 
+});
+
+describe("boilerplate: a body section Readability dropped beside its twins", () => {
+  const first = "In spite of difficult supply chains and a shortage of materials the heating industry reports a good year on the home market up to the third quarter.";
+  const section = (inner: string) => `<section class="co coTextmedia co--small"><div class="co__container"><div class="rteContent">${inner}</div></div></section>`;
+  const banner = `<section class="co co--content-banner"><ins><a href="https://ads.example/c"><img src="/banner.jpg"></a></ins></section>`;
+  const teaser = `<section class="co coTextmedia co--small"><div class="co__container"><div class="rteContent"><a href="/other"><img src="/t.jpg"></a><h3>Other story</h3><p>${BODY[3]}</p></div></div></section>`;
+  /** readabilityDropped: the page's body, and what Readability made of it on zfk.de: the first section dropped (its paragraph retagged and cleaned away), the twins kept and retagged. */
+  function readabilityDropped(extra = ""): { body: DomNode; article: DomNode } {
+    const document = parseDocument(`<!doctype html><html><head><title>${TITLE}</title></head><body><article><h1>${TITLE}</h1><section class="content">${section(`<p>${first}</p>`)}${banner}${section(paragraphs(BODY.slice(0, 2)))}${extra}</section></article></body></html>`);
+    const article = parseDocument(`<!doctype html><html><body><div id="readability-page-1"><div class="content"><div class="co coTextmedia co--small"><div class="co__container"><div class="rteContent">${paragraphs(BODY.slice(0, 2))}</div></div></div></div></div></body></html>`);
+    return { body: document.body as unknown as DomNode, article: article.body.firstElementChild as unknown as DomNode };
+  }
+
+  test("the dropped section of running text comes back before its twin, once; a teaser card beside it does not", () => {
+    const { body, article } = readabilityDropped(teaser);
+    const twins = twinSections(body);
+    expect(putBackTwins(article, twins)).toBe(1);
+    const text = (article.textContent ?? "").replace(/\s+/g, " ");
+    expect(text.indexOf(first)).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf(first)).toBeLessThan(text.indexOf(BODY[0]!));
+    expect(text.split(first).length).toBe(2);
+    expect(text).not.toContain("Other story");
+    // nothing more to put back the second time
+    expect(putBackTwins(article, twins)).toBe(0);
+  });
 });
