@@ -84,7 +84,8 @@ export function stripPageChrome(document: Document): Document {
     if (notice) doomed.add(notice);
   }
   for (const el of Array.from(document.body.children)) {
-    if (CONSENT_BUTTON.test(normalizeSpace(text.get(el) ?? ""))) doomed.add(el);
+    const label = text.get(el) ?? "";
+    if (label.length <= LABEL_MAX_LENGTH && CONSENT_BUTTON.test(normalizeSpace(label))) doomed.add(el);
   }
   for (const el of Array.from(document.querySelectorAll("div, span, p, strong, b"))) {
     const box = authorBoxOf(el, text);
@@ -128,7 +129,9 @@ function browsersLinked(el: Element): number {
  * a longer block, is not one.
  */
 function authorBoxOf(label: Element, texts: Map<Node, string>): Element | null {
-  if (label.children.length > 1 || !AUTHOR_LABEL.test(normalizeSpace(texts.get(label) ?? ""))) return null;
+  const text = texts.get(label) ?? "";
+  // A label is a few words: longer text is not read (every block of the page comes here).
+  if (label.children.length > 1 || text.length > LABEL_MAX_LENGTH || !AUTHOR_LABEL.test(normalizeSpace(text))) return null;
   const name = label.nextElementSibling;
   if (!name || !/^H[2-6]$/.test(name.tagName) || countChars(texts.get(name) ?? "") > AUTHOR_NAME_MAX_CHARS) return null;
   const box = label.parentElement;
@@ -136,6 +139,9 @@ function authorBoxOf(label: Element, texts: Map<Node, string>): Element | null {
   if (box.querySelectorAll("h1, h2, h3, h4, h5, h6").length > 1 || box.querySelectorAll("p").length > 3) return null;
   return box;
 }
+
+/** LABEL_MAX_LENGTH: the raw length (spaces and all) past which a block's text is no author label or consent button */
+const LABEL_MAX_LENGTH = 200;
 
 /** AUTHOR_NAME_MAX_CHARS: a name heading is a name with a title or two (non-space characters) */
 const AUTHOR_NAME_MAX_CHARS = 60;
