@@ -17,6 +17,7 @@
  *   boilerplateRelated.ts       "related" headings and their blocks, teaser rails and sections, link lists
  *   boilerplateCallsToAction.ts subscribe/follow/print asks, "read more" and promotion links, offer boxes
  *   boilerplateNotices.ts       copyright, ad labels, comment counters, filing lines, consent placeholders
+ *   boilerplateSiblings.ts      body sections Readability dropped beside their twins (same tag and class), put back
  *
  * Before and after: boilerplatePageChrome.ts strips share bars, breadcrumb trails and cookie banners
  * from the parsed page by what they hold, and boilerplateEdges.ts trims bylines and left-over labels
@@ -29,6 +30,7 @@ import { chromeWithin } from "./boilerplateChrome";
 import { densityEstimate, densityPick, measureText, MIN_ARTICLE_CHARS } from "./boilerplateDensity";
 import { leadParagraph, pageDescriptionsOf, pageTitlesOf, withLead } from "./boilerplateLead";
 import { isPageNotice } from "./boilerplateNotices";
+import { putBackTwins, twinSections } from "./boilerplateSiblings";
 import { isLinkList, isReadAlsoHeading, isTeaserList, isTeaserRun, relatedBlocks, withTeaserSections } from "./boilerplateRelated";
 import { contentOf, countChars, normalizeSpace, type TextStats } from "./boilerplateText";
 import type { DomElement, DomNode } from "./htmlDom";
@@ -165,7 +167,11 @@ export function findMainContent(document: Document, reparse: () => Document): Ma
   const marked = markedArticle(body, density.stats);
   const lead = leadParagraph(body, density.stats, pageTitlesOf(document), pageDescriptionsOf(document));
   const densityProbes = probesOf(density.element as DomElement, density.stats);
+  // Sections of running text beside a twin (same tag and class), listed before Readability rewrites the page.
+  const twins = readable ? twinSections(body) : [];
   const article = readable ? runReadability(document) : null;
+  // Readability drops a short body section by its class's weight while keeping its twins: put it back.
+  if (article) putBackTwins(article, twins);
   const articleChars = article ? countChars(article.textContent ?? "") : 0;
   let articleChrome = chromeWithin(articleChars);
   let articleStats = article ? measureText(article, articleChrome) : null;

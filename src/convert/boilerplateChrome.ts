@@ -49,7 +49,7 @@ const HIDDEN_PREFIXES = new Set(["u", "is", "o", "h", "uk", "c", "t", "a", "js",
 const SHOWN_AT_BREAKPOINT = /^(?:[\w-]+:)+(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|contents|flow-root|visible)$/;
 
 /** hasHiddenName: one of the element's classes hides it from the eye (HIDDEN_NAMES), and none shows it again on some screens. */
-function hasHiddenName(cls: string): boolean {
+export function hasHiddenName(cls: string): boolean {
   const names = cls.split(/\s+/);
   if (names.some((name) => SHOWN_AT_BREAKPOINT.test(name))) return false;
   for (const name of names) {
@@ -61,7 +61,8 @@ function hasHiddenName(cls: string): boolean {
   }
   return false;
 }
-const KEEP_TAGS = new Set(["html", "body", "main", "article"]);
+/** KEEP_TAGS: the page's and the article's frame, never chrome (and where a climb from a link to its bar stops) */
+export const KEEP_TAGS = new Set(["html", "body", "main", "article"]);
 /** CONTENT_TAGS are never dropped for their class or id alone: headings and paragraphs carry theme classes too */
 export const CONTENT_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "p", "pre", "code", "table", "thead", "tbody", "tr", "td", "th", "blockquote", "figure", "img"]);
 

@@ -14,9 +14,9 @@ const DESCEND_SHARE = 0.8;
 
 /**
  * measureText computes TextStats for every element under `root` in one pass (no recursion),
- * leaving invisible subtrees and those `excluded` (boilerplate by default) out of the counts.
+ * leaving invisible subtrees and those `excluded` (the caller's chrome test) out of the counts.
  */
-export function measureText(root: DomNode, excluded: (el: DomElement) => boolean = isBoilerplate): Map<DomNode, TextStats> {
+export function measureText(root: DomNode, excluded: (el: DomElement) => boolean): Map<DomNode, TextStats> {
   const stats = new Map<DomNode, TextStats>();
   const order: DomNode[] = [];
   const stack: DomNode[] = [root];

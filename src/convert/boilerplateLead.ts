@@ -5,7 +5,7 @@
  */
 import { isFollowUs, SUBSCRIBE_WORDS } from "./boilerplateCallsToAction";
 import { isCaption, isDateLine, isDateStamp } from "./boilerplateCaptions";
-import { chromeKind, nameWords } from "./boilerplateChrome";
+import { chromeKind, hasHiddenName, nameWords } from "./boilerplateChrome";
 import { countChars, normalizeSpace, type TextStats } from "./boilerplateText";
 import { type DomElement, type DomNode, DROPPED_TAGS, isHidden } from "./htmlDom";
 
@@ -23,7 +23,7 @@ const LEAD_SEARCH_ELEMENTS = 200;
  * id says lead, intro, excerpt, standfirst, subtitle, deck or summary (or a language's word for it:
  * "bajada", "chapô"), or, when the headline sits in a <header> or <hgroup>, a paragraph or
  * subheading of that same header (the article's header holds its headline, its standfirst and its
- * byline); one short paragraph of text with few links, not a date line. Returns a copy (Readability
+ * byline), or the one paragraph of the block the headline shares with nothing else (headlineBox); one short paragraph of text with few links, not a date line. Returns a copy (Readability
  * rewrites the page) and its text.
  */
 export function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, titles: string[], descriptions: PageDescription[] = []): Lead | null {
@@ -33,11 +33,12 @@ export function leadParagraph(body: DomNode, stats: Map<DomNode, TextStats>, tit
   const { from, matched } = found;
   const headline = all[from]!;
   const header = closestHeader(headline);
+  const box = header === null ? headlineBox(headline) : null;
   for (let i = from + 1; i < all.length && i <= from + LEAD_SEARCH_ELEMENTS; i++) {
     const el = all[i]!;
     if ((headline as unknown as Element).contains(el as unknown as Node)) continue;
     const named = hasLeadName(el) && !isAuthorNamed(el) && !isCaption(el, stats);
-    const inHeader = !named && header !== null && LEAD_IN_HEADER_TAGS.has(el.nodeName.toLowerCase()) && closestHeader(el) === header;
+    const inHeader = !named && LEAD_IN_HEADER_TAGS.has(el.nodeName.toLowerCase()) && (header !== null ? closestHeader(el) === header : box !== null && (box as unknown as Element).contains(el as unknown as Node) && !isCaption(el, stats));
     if (!named && !inHeader && !(LEAD_DESCRIBED_TAGS.has(el.nodeName.toLowerCase()) && (stats.get(el)?.text ?? 0) <= LEAD_MAX_CHARS && isDescribed(el, descriptions))) continue;
     if (!shownOrInPageHeader(el, stats, matched ? headline : null)) continue;
     const s = stats.get(el) ?? textStatsOf(el);
@@ -82,16 +83,22 @@ const DESCRIPTION_CUT = /\s*(?:\.{3}|…|\[(?:…|\.{3})\])\s*$/;
 /**
  * isDescribed: the element's text is the page's description (meta or og:description): the same
  * text, or the text the description was cut from ("Das mobile Reisen boomt ... An fünf Messetagen
- * ..." over a description that stops with "..."). Sites fill the description from the standfirst,
- * so a block of that text under the headline is the lead, whatever its markup (an <h3> after the
- * share buttons, a <div itemprop=description>, a bold paragraph).
+ * ..." over a description that stops with "..."), or the text that a description cut at a word
+ * without a mark opens (DESCRIPTION_CUT_MIN_CHARS long at least). Sites fill the description from
+ * the standfirst, so a block of that text under the headline is the lead, whatever its markup (an
+ * <h3> after the share buttons, a <div itemprop=description>, a bold paragraph, an <h2> after an
+ * ad's label).
  */
 function isDescribed(el: DomElement, descriptions: PageDescription[]): boolean {
   if (descriptions.length === 0) return false;
   const text = normalizeSpace(el.textContent ?? "");
   if (countChars(text) < LEAD_MIN_CHARS) return false;
-  return descriptions.some(({ whole, cut }) => text === whole || (cut !== null && text.startsWith(cut)));
+  // A description cut at a word without a mark ("... auf den gestrigen Amoklauf in Heidelberg") opens the lead too.
+  return descriptions.some(({ whole, cut }) => text === whole || (cut !== null && text.startsWith(cut)) || (countChars(whole) >= DESCRIPTION_CUT_MIN_CHARS && text.startsWith(whole)));
 }
+
+/** DESCRIPTION_CUT_MIN_CHARS: a description cut without a mark opens a lead when it is this long (non-space characters; a sentence or more, not a short tagline) */
+const DESCRIPTION_CUT_MIN_CHARS = 100;
 
 /** Lead is the lead found under the headline: a copy of its element and its text, spaces normalised. */
 interface Lead {
@@ -170,18 +177,37 @@ function headlineOf(all: ArrayLike<DomElement>, stats: Map<DomNode, TextStats>, 
   return fallback >= 0 ? { from: fallback, matched: false } : null;
 }
 
-/** SCREEN_READER_ONLY: the class of a heading printed for screen readers only ("visuallyhidden", "sr-only") */
-const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|visually-?hidden|screen-reader-text|element-invisible)(?:\s|$)/i;
-
 /**
  * isHeadlineCopy: a heading that repeats the headline away from the article: in a <nav> (a site bar
- * that shows the headline while the page scrolls, faz.net) or printed for screen readers only at
- * the page's top (umweltbundesamt's "visuallyhidden" h1).
+ * that shows the headline while the page scrolls, faz.net) or hidden from the eye by its class
+ * (hasHiddenName: umweltbundesamt's "visuallyhidden" h1 at the page's top, for screen readers only).
  */
-function isHeadlineCopy(el: DomElement): boolean {
-  if (SCREEN_READER_ONLY.test(el.getAttribute("class") ?? "")) return true;
+export function isHeadlineCopy(el: DomElement): boolean {
+  if (hasHiddenName(el.getAttribute("class") ?? "")) return true;
   for (let p = el.parentNode; p && p.nodeType === 1; p = p.parentNode) if (p.nodeName.toLowerCase() === "nav") return true;
   return false;
+}
+
+/** HEADLINE_BOX_LEVELS: how far up from the headline its box (the headline and its standfirst, unnamed) is looked for */
+const HEADLINE_BOX_LEVELS = 3;
+
+/**
+ * headlineBox: the block the headline shares with its standfirst alone, a <header> in all but name
+ * ("<div class=text-wrapper><h1>..</h1><div class=text><p>..</p></div></div>", smava's header
+ * module): the nearest block above the headline (HEADLINE_BOX_LEVELS at most) with text of its
+ * own, when that is one paragraph of a lead's length; else null.
+ */
+function headlineBox(headline: DomElement): DomElement | null {
+  const own = countChars(headline.textContent ?? "");
+  let p = headline.parentNode as DomElement | null;
+  for (let level = 0; p && p.nodeType === 1 && level < HEADLINE_BOX_LEVELS; level++, p = p.parentNode as DomElement | null) {
+    const tag = p.nodeName.toLowerCase();
+    if (tag === "body" || tag === "main" || tag === "article") return null;
+    const chars = countChars(p.textContent ?? "");
+    if (chars <= own) continue;
+    return chars - own <= LEAD_MAX_CHARS && p.querySelectorAll("p").length === 1 && p.querySelectorAll("h1, h2, h3, h4, h5, h6").length === 1 ? p : null;
+  }
+  return null;
 }
 
 /** closestHeader: the nearest <header> or <hgroup> around an element, or null. */

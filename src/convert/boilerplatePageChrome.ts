@@ -1,9 +1,12 @@
 /**
- * boilerplatePageChrome: page chrome recognised by its content: share bars, breadcrumb trails and
- * cookie banners often carry class names no word list foresees ("td-post-sharing-visible", "path",
- * "cc-window"). html.ts strips them from the parsed page before the main content is looked for.
+ * boilerplatePageChrome: page chrome recognised by its content: share bars, breadcrumb trails,
+ * cookie banners and their re-open buttons, notices that the browser is outdated, and author boxes
+ * often carry class names no word list foresees ("td-post-sharing-visible", "path", "cc-window",
+ * "IE-overlay", "highlight"). html.ts strips them from the parsed page before the main content is
+ * looked for (Readability drops a box's label and keeps the rest, which is then known by nothing).
  */
-import { countChars } from "./boilerplateText";
+import { KEEP_TAGS } from "./boilerplateChrome";
+import { countChars, normalizeSpace } from "./boilerplateText";
 import type { DomElement } from "./htmlDom";
 
 /** SHARE_TARGETS are the "share this page" endpoints of social networks and mail. */
@@ -26,12 +29,36 @@ const TRAIL_MAX_CHARS = 300;
 const COOKIE_MAX_CHARS = 1500;
 const TRAIL_SEPARATOR = /^[\s›»>/→|·•:-]*$/;
 const ACCEPT_LABEL = /^\s*(?:accept|agree|allow|i agree|i accept|ok|okay|got it|understood|aceitar|aceptar|akzeptieren|zustimmen|accepter|j'accepte|accetta|accetto|godkänn|zgadzam|akkoord)\b/i;
-const STRUCTURAL = new Set(["html", "body", "main", "article"]);
+/**
+ * CONSENT_BUTTON: the whole text of the button that reopens a cookie banner ("Cookies", "Cookie
+ * settings", "Datenschutzeinstellungen"), which consent tools float at the page's top level.
+ */
+const CONSENT_BUTTON = /^(?:cookies?|cookie[- ]?(?:settings|preferences|einstellungen)|(?:privacy|consent) (?:settings|preferences)|datenschutz-?einstellungen|manage (?:cookies|consent))$/i;
+/**
+ * BROWSER_DOWNLOADS: the download pages of browsers that a notice about an outdated browser links to
+ * ("Leider verwendet Ihr mit dem Internet Explorer einen veralteten Browser ...: Firefox, Chrome, Edge").
+ */
+const BROWSER_DOWNLOADS = [
+  /mozilla\.org\/(?:[\w-]+\/)*firefox|getfirefox\.com/i, /google\.[a-z.]+\/(?:[\w-]+\/)*chrome/i, /microsoft\.com\/(?:[\w-]+\/)*(?:microsoft-)?edge/i,
+  /apple\.com\/(?:[\w-]+\/)*safari/i, /opera\.com/i,
+];
+/** BROWSER_NOTICE_WORDS: what an outdated-browser notice speaks of */
+const BROWSER_NOTICE_WORDS = /\b(?:browser|navegador|navigateur|internet explorer)\b/i;
+/**
+ * AUTHOR_LABEL: the whole text of the label over an author's name and bio ("AUTOR", "Über den Autor",
+ * "About the author"), set as a plain block, not a heading.
+ */
+const AUTHOR_LABEL = /^(?:(?:the |der |die )?(?:author|autor|autorin|autoren|auteur|autore|autora)|about the author|über (?:den autor|die autorin)|zur person|à propos de l'auteur|sobre (?:el|la|o|a) autora?)\s*:?$/i;
+/** AUTHOR_BOX_MAX_CHARS: an author's box is a name and a bio of a few lines (non-space characters) */
+const AUTHOR_BOX_MAX_CHARS = 800;
 
 /**
- * stripPageChrome removes share bars, breadcrumb trails and cookie banners from a parsed page, by
- * what they hold: links to share endpoints (or only network names), links between separators, a
- * short block about cookies with an "Accept" control. Returns the document, changed in place.
+ * stripPageChrome removes share bars, breadcrumb trails, cookie banners, outdated-browser notices and
+ * labelled author boxes from a parsed page, by what they hold: links to share endpoints (or only
+ * network names), links between separators, a short block about cookies with an "Accept" control (or
+ * a top-level button that only says "Cookies"), a short block about the browser linking to two
+ * browsers' download pages, an author label over a name heading and a bio. Returns the document,
+ * changed in place.
  */
 export function stripPageChrome(document: Document): Document {
   const body = document.body as unknown as DomElement | null;
@@ -52,14 +79,77 @@ export function stripPageChrome(document: Document): Document {
       if (banner) doomed.add(banner);
     }
   }
+  for (const el of Array.from(document.querySelectorAll("a[href]"))) {
+    const notice = browserNoticeOf(el, text);
+    if (notice) doomed.add(notice);
+  }
+  for (const el of Array.from(document.body.children)) {
+    const label = text.get(el) ?? "";
+    if (label.length <= LABEL_MAX_LENGTH && CONSENT_BUTTON.test(normalizeSpace(label))) doomed.add(el);
+  }
+  for (const el of Array.from(document.querySelectorAll("div, span, p, strong, b"))) {
+    const box = authorBoxOf(el, text);
+    if (box) doomed.add(box);
+  }
   for (const el of doomed) el.remove();
   return document;
 }
 
+/**
+ * browserNoticeOf: the notice around a link to a browser's download page that the browser is
+ * outdated, if any: the first ancestor that links to two browsers and speaks of the browser, widened
+ * to wrappers that add little text; short (a cookie banner's length), never the article or <main>.
+ */
+function browserNoticeOf(link: Element, texts: Map<Node, string>): Element | null {
+  const href = link.getAttribute("href") ?? "";
+  if (!BROWSER_DOWNLOADS.some((re) => re.test(href))) return null;
+  let notice: Element | null = null;
+  let noticeChars = 0;
+  for (let p = link.parentElement; p && !KEEP_TAGS.has(p.tagName.toLowerCase()); p = p.parentElement) {
+    const chars = countChars(texts.get(p) ?? "");
+    if (chars > COOKIE_MAX_CHARS || p.querySelector("article, main") || (notice && chars > 1.2 * noticeChars)) break;
+    if (notice || (BROWSER_NOTICE_WORDS.test(texts.get(p) ?? "") && browsersLinked(p) >= 2)) {
+      notice = p;
+      noticeChars = chars;
+    }
+  }
+  return notice;
+}
+
+/** browsersLinked: how many different browsers' download pages the element links to. */
+function browsersLinked(el: Element): number {
+  const hrefs = Array.from(el.querySelectorAll("a[href]")).map((a) => a.getAttribute("href") ?? "");
+  return BROWSER_DOWNLOADS.filter((re) => hrefs.some((href) => re.test(href))).length;
+}
+
+/**
+ * authorBoxOf: the author's box that a label opens, if any: a block whose whole text is an author
+ * label ("AUTOR") followed by a heading of a name, the two in a short box with the bio (a name
+ * heading and a paragraph or two, AUTHOR_BOX_MAX_CHARS at most). A label over anything else, or in
+ * a longer block, is not one.
+ */
+function authorBoxOf(label: Element, texts: Map<Node, string>): Element | null {
+  const text = texts.get(label) ?? "";
+  // A label is a few words: longer text is not read (every block of the page comes here).
+  if (label.children.length > 1 || text.length > LABEL_MAX_LENGTH || !AUTHOR_LABEL.test(normalizeSpace(text))) return null;
+  const name = label.nextElementSibling;
+  if (!name || !/^H[2-6]$/.test(name.tagName) || countChars(texts.get(name) ?? "") > AUTHOR_NAME_MAX_CHARS) return null;
+  const box = label.parentElement;
+  if (!box || KEEP_TAGS.has(box.tagName.toLowerCase()) || countChars(texts.get(box) ?? "") > AUTHOR_BOX_MAX_CHARS) return null;
+  if (box.querySelectorAll("h1, h2, h3, h4, h5, h6").length > 1 || box.querySelectorAll("p").length > 3) return null;
+  return box;
+}
+
+/** LABEL_MAX_LENGTH: the raw length (spaces and all) past which a block's text is no author label or consent button */
+const LABEL_MAX_LENGTH = 200;
+
+/** AUTHOR_NAME_MAX_CHARS: a name heading is a name with a title or two (non-space characters) */
+const AUTHOR_NAME_MAX_CHARS = 60;
+
 /** shareBarOf climbs from a share link to the largest ancestor that is still only a short bar (no paragraph or heading). */
 function shareBarOf(link: Element): Element {
   let bar: Element = link;
-  for (let p = link.parentElement; p && !STRUCTURAL.has(p.tagName.toLowerCase()); p = p.parentElement) {
+  for (let p = link.parentElement; p && !KEEP_TAGS.has(p.tagName.toLowerCase()); p = p.parentElement) {
     if (countChars(p.textContent ?? "") > SHARE_MAX_CHARS || p.querySelector("p, h1, h2, h3, h4, h5, h6, article, main")) break;
     bar = p;
   }
@@ -138,7 +228,7 @@ function isTrail(el: Element, texts: Map<Node, string>): boolean {
 function cookieBannerOf(control: Element): Element | null {
   let banner: Element | null = null;
   let bannerChars = 0;
-  for (let p = control.parentElement; p && !STRUCTURAL.has(p.tagName.toLowerCase()); p = p.parentElement) {
+  for (let p = control.parentElement; p && !KEEP_TAGS.has(p.tagName.toLowerCase()); p = p.parentElement) {
     const chars = countChars(p.textContent ?? "");
     if (chars > COOKIE_MAX_CHARS || (banner && (chars > 1.2 * bannerChars || p.querySelector("h1, article, main")))) break;
     if (banner || /\bcookies?\b|\bconsent\b|\bdatenschutz\b/i.test(p.textContent ?? "")) {

@@ -133,7 +133,8 @@ export function relatedBlocks(root: DomNode, stats: Map<DomNode, TextStats>): Se
       // running text right after it is the article going on. An author's heading has its bio there.
       if (s && !linksSeen && !found.has(next) && next === nextElement(unit) && !AUTHOR_HEADING.test(text) && next.nodeName.toLowerCase() === "p" && hrefText(next) === 0 && s.text > RESUMED_TEXT_CHARS && /[.!?…"“”»]\s*$/.test(normalizeSpace(next.textContent ?? ""))) break;
       // The links: a block of links, or one left out as chrome that holds links (a "related_links" list).
-      if (cards || (s ? s.text > 0 && hrefText(next) >= TEASER_LINK_SHARE * s.text : hrefText(next) > 0)) linksSeen = true;
+      // Links of pictures alone (teaser cards whose title Readability took out) are links too.
+      if (cards || (s ? (s.text > 0 ? hrefText(next) >= TEASER_LINK_SHARE * s.text : hasPictureLink(next)) : hrefText(next) > 0)) linksSeen = true;
       found.add(next);
     }
   }
@@ -277,6 +278,16 @@ function hrefText(el: DomElement): number {
     if (href && !href.startsWith("#") && chars <= LINK_MAX_CHARS) n += chars;
   }
   return n;
+}
+
+/** hasPictureLink: the element holds a link to a page around a picture. */
+function hasPictureLink(el: DomElement): boolean {
+  const links = el.querySelectorAll("a[href]");
+  for (let i = 0; i < links.length; i++) {
+    const href = links[i]!.getAttribute("href") ?? "";
+    if (href && !href.startsWith("#") && !/^javascript:/i.test(href) && links[i]!.querySelectorAll("img, picture").length > 0) return true;
+  }
+  return false;
 }
 
 /** textFollows: some shown text comes after `el` inside `root`, in document order. */

@@ -8,7 +8,7 @@ import { AppError } from "../errors";
 import { findMainContent } from "./boilerplate";
 import { isBoilerplate } from "./boilerplateChrome";
 import { trimArticleEdges } from "./boilerplateEdges";
-import { pageTitlesOf, titleMatcher } from "./boilerplateLead";
+import { isHeadlineCopy, pageTitlesOf, titleMatcher } from "./boilerplateLead";
 import { stripPageChrome } from "./boilerplatePageChrome";
 import { countChars } from "./boilerplateText";
 import { scriptArticle, type ScriptArticle } from "./scriptArticle";
@@ -40,7 +40,7 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
   } else if (!opts.mainContent) {
     body = renderMarkdown([bodyOf(document)], walk);
   } else {
-    const headline = headingText(titledH1(document) ?? document.querySelector("h1"));
+    const headline = headingText(titledH1(document) ?? firstH1(document));
     const fromScripts = scriptArticle(document, [title ?? "", headline ?? ""]);
     stripPageChrome(document);
     const main = findMainContent(document, () => stripPageChrome(parseDocument(html)));
@@ -289,13 +289,27 @@ function pageTitle(document: Document): string | null {
 /**
  * titledH1: the first h1 that the page's <title> or og:title names (titleMatcher) and that is no
  * chrome, else null. A site's menu may set its own h1 before the article's ("Ahora Últimas noticias"
- * above "Tendencia de precios de los combustibles ...", which the title repeats).
+ * above "Tendencia de precios de los combustibles ...", which the title repeats). A copy of the
+ * headline in a <nav> (a sticky bar's, a breadcrumb trail's last item) or hidden from the eye
+ * (isHeadlineCopy) gives way to a later one that is none, and is taken only when there is none.
  */
 function titledH1(document: Document): Element | null {
   const matches = titleMatcher(pageTitlesOf(document));
   const h1s = document.querySelectorAll("h1");
-  for (let i = 0; i < h1s.length; i++) if (matches(h1s[i]! as unknown as DomElement) && headingText(h1s[i]!) !== null) return h1s[i]!;
-  return null;
+  let copy: Element | null = null;
+  for (let i = 0; i < h1s.length; i++) {
+    const h1 = h1s[i]!;
+    if (!matches(h1 as unknown as DomElement) || headingText(h1) === null) continue;
+    if (!isHeadlineCopy(h1 as unknown as DomElement)) return h1;
+    copy ??= h1;
+  }
+  return copy;
+}
+
+/** firstH1: the page's first h1 unless it sits in a <nav> or is hidden (a logo's h1 in the menu bar is not the page's heading); null then, and the page's title is used. */
+function firstH1(document: Document): Element | null {
+  const h1 = document.querySelector("h1");
+  return h1 && !isHeadlineCopy(h1 as unknown as DomElement) ? h1 : null;
 }
 
 /** headingText: a heading's text, spaces normalised; null when it is empty or chrome itself (isBoilerplate). */
