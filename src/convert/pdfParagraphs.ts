@@ -86,6 +86,18 @@ function bracketPieces(bullet: string, first: string): boolean {
   return !/[-–*·]/.test(bullet) && first.slice(1).split(/\s+/).includes(bullet);
 }
 
+/** ADDRESS_END: a line that ends in a web address, not at a sentence's end */
+const ADDRESS_END = /(?:^|\s)(?:[a-z][a-z+.-]*:\/\/|www\.)\S*[\p{L}\p{N}/_-]$/iu;
+
+/**
+ * continuesAddress: the line is the rest of the web address that ends the line before, broken
+ * where that line ran out (LaTeX's \url breaks anywhere, with no hyphen): one word with a "/" or
+ * a "." in it ("http://mirrors.ctan.org/macros/latex/contrib/na" / "tbib/natnotes.pdf").
+ */
+function continuesAddress(before: string, line: string): boolean {
+  return !/\s/.test(line) && /[/.]/.test(line) && ADDRESS_END.test(before.slice(-200));
+}
+
 /**
  * hangingEntries: the block's lines are entries set with a hanging indent (a reference list):
  * every line starts at the first line's edge or at one indent right of it (the second line's),
@@ -121,6 +133,7 @@ function joinBlockLines(lines: LayoutLine[], texts: string[]): string {
     const line = isLabel(lines[i]) ? `**${texts[i]}**` : texts[i]!;
     if (i === 0) text = line;
     else if ((lines[i - 1]!.wraps || BROKEN_AT_END.test(texts[i - 1]!)) && !isLabel(lines[i]) && !isLabel(lines[i - 1]) && !startsEntry(i)) text = joinWrapped(text, line);
+    else if (continuesAddress(texts[i - 1]!, texts[i]!)) text += line;
     else text += `\n${line}`;
   }
   return text;
