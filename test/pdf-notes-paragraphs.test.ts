@@ -110,6 +110,12 @@ describe("hyphens at a line's end", () => {
     expect(joinWrapped("the proportion (bounded at 0 and 1, as estimates approach the bound-", "ary the interval")).toBe("the proportion (bounded at 0 and 1, as estimates approach the boundary the interval");
   });
 
+  test("a hyphen suspended before a conjunction keeps its space", () => {
+    expect(joinWrapped("in both pre-", "and post-operative care")).toBe("in both pre- and post-operative care");
+    expect(joinWrapped("die Vor-", "und Nachteile")).toBe("die Vor- und Nachteile");
+    expect(joinWrapped("a thou-", "sand and more")).toBe("a thousand and more");
+  });
+
   test("a web address broken at its own hyphen keeps it, with no space", () => {
     expect(joinWrapped("materials are available at https://github.com/mjskay/ggdist-", "paper and are archived")).toBe("materials are available at https://github.com/mjskay/ggdist-paper and are archived");
     expect(joinWrapped("see www.example-", "site.org for more")).toBe("see www.example-site.org for more");

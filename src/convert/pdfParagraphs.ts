@@ -159,6 +159,12 @@ function contentsEntryEnds(texts: string[]): number[] | null {
  * breaks "wellness" or "selfish" there too, but far more rarely than compounds break at their hyphen.
  */
 const COMPOUND_PREFIX = /^(?:well|self)$/i;
+/**
+ * SUSPENDED_BEFORE: a conjunction after a line-end hyphen: the hyphen is suspended ("pre-" / "and
+ * post-operative", "Vor-" / "und Nachteile"), never a word's break (hyphenation leaves three letters
+ * or more after the break, and "and" or "und" is a syllable of few words)
+ */
+const SUSPENDED_BEFORE = /^(?:and|or|to|nor|und|oder|bis|et|ou|y|o|e|en)$/u;
 /** WEB_ADDRESS: a text's last word is a web address (a scheme's "//" or "www."), where a hyphen at a line end is the address's own */
 const WEB_ADDRESS = /(?:^|\s)\S*(?:\/\/|www\.)\S*$/u;
 
@@ -167,7 +173,8 @@ const WEB_ADDRESS = /(?:^|\s)\S*(?:\/\/|www\.)\S*$/u;
  * -> "leverage"); a hyphen before a capital or a digit is a real one and stays, without a space
  * ("Next-" + "Gen" -> "Next-Gen"), as does one after a compound's first word ("well-" +
  * "represented", COMPOUND_PREFIX) or inside a web address ("https://github.com/x/ggdist-" +
- * "paper"); otherwise the lines are joined with a space.
+ * "paper"), and a suspended one before a conjunction keeps its space ("pre- and post-",
+ * SUSPENDED_BEFORE); otherwise the lines are joined with a space.
  */
 export function joinWrapped(text: string, next: string): string {
   // Only the tail is searched: `text` is the paragraph so far, and a regex over all of it per line is quadratic.
@@ -178,6 +185,7 @@ export function joinWrapped(text: string, next: string): string {
   // codes and identifiers ("49e168b7-d2ae", "COVID-19") keep their hyphens
   if (/\p{N}/u.test(before) || /\p{N}/u.test(after)) return after ? text + next : `${text} ${next}`;
   if (after && (COMPOUND_PREFIX.test(before) || WEB_ADDRESS.test(tail))) return text + next;
+  if (SUSPENDED_BEFORE.test(after)) return `${text} ${next}`;
   if (/\p{Ll}$/u.test(before) && /^\p{Ll}/u.test(after)) return text.slice(0, -1) + next;
   if (/^\p{Lu}/u.test(after)) return text + next;
   return `${text} ${next}`;
