@@ -88,10 +88,21 @@ describe("running heads and printers' lines", () => {
     expect(removed.has(title)).toBe(false);
   });
 
+  test("a first page's letterhead beside 'Page 1 of 2' stays, and a number beside a first page's title", () => {
+    const letterhead = block([line("ACME Supplies Ltd, 12 Harbour Road", 57, 10, 50, 220, false)]);
+    const folio = block([line("Page 1 of 2", 57, 10, 500, 562, false)]);
+    const removed = runningBlocks([page(1, [letterhead, folio]), page(2, [])]);
+    expect(removed.has(letterhead)).toBe(false);
+    // a first page's number beside its title block is an invoice's, not the page's
+    const title = block([line("INVOICE", 57, 10, 50, 120, false)]);
+    const number = block([line("4711", 57, 10, 520, 562, false)]);
+    expect(runningBlocks([page(1, [title, number])]).has(number)).toBe(false);
+  });
+
   test("a bold title on the top line beside a number stays", () => {
     const title = block([{ ...line("Results of the Survey", 57, 10, 50, 167, false), bold: true }]);
     const folio = block([line("7", 57, 10, 557, 562, false)]);
-    const removed = runningBlocks([page(1, [title, folio])]);
+    const removed = runningBlocks([page(1, []), page(2, [title, folio])]);
     expect(removed.has(title)).toBe(false);
     expect(removed.has(folio)).toBe(true);
   });

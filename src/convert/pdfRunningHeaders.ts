@@ -36,10 +36,11 @@ const LINE_SHARE = 2;
 /**
  * edgeLineBlocks: the page's blocks to drop by their form alone, on its top-most or bottom-most
  * line: a page number alone in a block ("2" at the right of a preprint's running head, not only
- * the first block the page lists), the running head beside it on that line (one line of text in
- * the number's size and weight, not bold: "Preprint – Short Title Here"; a header on one page of
- * two repeats nowhere, the number beside it says what it is), a periodical's head (top line) and
- * a printer's slug (PRINTER_SLUG).
+ * the first block the page lists), the running head beside a bare folio on a page after the
+ * first (one line of text in the number's size, not bold: "Preprint – Short Title Here"; a header
+ * on one page of two repeats nowhere, the number beside it says what it is; an invoice's first
+ * page keeps its letterhead beside "Page 1 of 2"), a periodical's head (top line) and a printer's
+ * slug (PRINTER_SLUG).
  */
 function edgeLineBlocks(page: PageLayout, byTop: LayoutBlock[]): LayoutBlock[] {
   if (!byTop.length) return [];
@@ -49,11 +50,13 @@ function edgeLineBlocks(page: PageLayout, byTop: LayoutBlock[]): LayoutBlock[] {
   for (const atTop of [true, false]) {
     const edge = atTop ? byTop[0] : byTop[byTop.length - 1];
     const line = byTop.filter((block) => block.kind === "text" && block.lines.length === 1 && (block === edge || (atTop ? block.top - top <= LINE_SHARE : bottom - block.bottom <= LINE_SHARE)));
-    const numbers = line.filter((block) => PAGE_NUMBER.test(blockText(block).trim()));
+    const inMargin = (block: LayoutBlock) => page.height > 0 && (atTop ? block.bottom < page.height / 8 : block.top > (page.height * 7) / 8);
+    // beside the edge block, a number is the page's in its margin after the first page (a first page's may be an invoice's number)
+    const numbers = line.filter((block) => PAGE_NUMBER.test(blockText(block).trim()) && (block === edge || (page.page > 1 && inMargin(block))));
     found.push(...numbers);
     if (atTop) found.push(...line.filter((block) => isPeriodicalHead(blockText(block).trim())));
-    const inMargin = (block: LayoutBlock) => page.height > 0 && (atTop ? block.bottom < page.height / 8 : block.top > (page.height * 7) / 8);
-    if (numbers.length === 1 && line.length === 2 && inMargin(numbers[0]!)) {
+    // not on a first page, where a letterhead sits beside "Page 1 of 2" (an invoice's), and beside a bare folio only
+    if (page.page > 1 && numbers.length === 1 && line.length === 2 && inMargin(numbers[0]!) && /^\d{1,4}$/.test(blockText(numbers[0]!).trim())) {
       const [number, head] = [numbers[0]!, line.find((block) => block !== numbers[0])!];
       const text = blockText(head).trim();
       if (head.kind === "text" && inMargin(head) && !head.lines[0]!.bold && Math.abs(head.size - number.size) <= 0.5 && text.length <= 100 && /\p{L}/u.test(text)) found.push(head);
