@@ -93,3 +93,18 @@ test("a title or a heading set in a monospace face stays a heading, not code", a
   expect(md).toMatch(/^# wordometer$/m);
   expect(md).toContain("```\ncount(doc)\n```");
 });
+
+test("a web address in the monospace face broken over two lines is text, the address whole; a two-line listing stays code", async () => {
+  const md = await markdownOf([
+    [
+      ...prose(["The documentation for natbib may be found at"], 760),
+      ...listing(["http://mirrors.ctan.org/macros/latex/contrib/na", "           tbib/natnotes.pdf"], 735),
+      ...prose(["Of note is the command citet, which produces citations for use in inline text."], 700),
+      ...listing(["make all", "make install"], 670),
+      ...prose(["builds and installs the program."], 640),
+    ],
+  ]);
+  expect(md).toContain("\n\nhttp://mirrors.ctan.org/macros/latex/contrib/natbib/natnotes.pdf\n\n");
+  expect(md).toContain("```\nmake all\nmake install\n```");
+  expect(md.match(/```/g)?.length).toBe(2);
+});

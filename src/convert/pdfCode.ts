@@ -104,8 +104,13 @@ const CODE_LINE_GAP = 2.6;
 export function codeRunEnd(lines: CodeLine[], start: number, body: number, pageWidth: number): number {
   const isCode = (line: CodeLine | undefined) => line?.code !== undefined && line.size <= CODE_SIZE_ABOVE_BODY * body;
   if (!isCode(lines[start])) return start;
+  const follows = (k: number) => isCode(lines[k]) && lines[k]!.y - lines[k - 1]!.y > 0 && lines[k]!.y - lines[k - 1]!.y <= CODE_LINE_GAP * 1.25 * lines[k - 1]!.size;
   let end = start + 1;
-  while (end < lines.length && isCode(lines[end]) && lines[end]!.y - lines[end - 1]!.y > 0 && lines[end]!.y - lines[end - 1]!.y <= CODE_LINE_GAP * 1.25 * lines[end - 1]!.size) end++;
+  while (end < lines.length && follows(end)) end++;
+  // the run's first line, when lines before `start` went to text (a web address's first piece)
+  let first = start;
+  while (first > Math.max(0, start - 2) && isCode(lines[first - 1]) && follows(first)) first--;
+  if (brokenAddress(lines.slice(first, end))) return start;
   if (end - start === 1) {
     const line = lines[start]!;
     const runs = line.code!;
@@ -114,6 +119,20 @@ export function codeRunEnd(lines: CodeLine[], start: number, body: number, pageW
     if (line.bold || centred) return start;
   }
   return figureRows(lines.slice(start, end)) ? start : end;
+}
+
+/** ADDRESS_START: a web address's start ("http://", "https://", "ftp://", "www.") */
+const ADDRESS_START = /^(?:[a-z][a-z+.-]*:\/\/|www\.)\S/i;
+
+/**
+ * brokenAddress: the lines are one web address set in a typewriter face (LaTeX's \url) and broken
+ * where the line ran out ("http://mirrors.ctan.org/macros/latex/contrib/na" / "tbib/natnotes.pdf"):
+ * two or three lines of one word each, the first an address's start. Text, not a listing.
+ */
+function brokenAddress(lines: CodeLine[]): boolean {
+  if (lines.length < 2 || lines.length > 3) return false;
+  const texts = lines.map((line) => (line.code ?? []).map((run) => run.text).join("").trim());
+  return ADDRESS_START.test(texts[0]!) && texts.every((text) => text.length > 0 && !/\s/.test(text));
 }
 
 /** FIGURE: a number as a table cell gives it ("1,287,028", "12.4", "(3.5)", "-7%", "$120") */

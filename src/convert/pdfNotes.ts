@@ -4,17 +4,28 @@
  * `[^label]` (`resolveNoteMarks`); a document's endnotes, numbered in roman and gathered at its end
  * (`takeEndnotes`), and notes renamed where pages reuse labels (`relabelNotes`).
  */
-import type { LayoutBlock, PageLayout } from "./pdfLayoutTypes";
-import { NOTE_MARK, NOTE_MARK_START, SCRIPT_BASE, tidyScripts } from "./pdfLines";
+import type { LayoutBlock, LayoutLine, PageLayout } from "./pdfLayoutTypes";
+import { median, NOTE_MARK, NOTE_MARK_START, SCRIPT_BASE, tidyScripts } from "./pdfLines";
 import { joinWrapped } from "./pdfParagraphs";
 
 /** FOOTNOTE_TEXT: a footnote at the foot of a page: its label (raised or not), then its text */
-const FOOTNOTE_TEXT = /^(?:\u0002(\S+?)\u0003|(\d{1,3}|[*†‡§]))\s*(\S.*)$/s;
+const FOOTNOTE_TEXT = /^(?:\u0002(\S+?)\u0003|(\d{1,3}|[*†‡§∗]))\s*(\S.*)$/s;
+/** NOTE_WORDS: a note's text says something in words; a line of figures after a number ("3 4 5", "0") is a chart's tick labels or a table's row */
+const NOTE_WORDS = /\p{L}/u;
+/** STAR_LABEL: the asterisk operator (TeX's math star, U+2217) that some fonts give for the "*" of a note's label or mark */
+const STAR_LABEL = /∗/g;
+
+/** noteLabel: a label as the page's marks and notes are compared ("∗" as "*") */
+const noteLabel = (label: string) => label.replace(STAR_LABEL, "*");
 
 /**
  * takeFootnotes finds the footnotes of a page: blocks in the lower part of the page, in a smaller
  * font than the page's text, whose lines start with a label that a raised reference on the page
- * uses. A block may hold several notes; lines without a label continue the note above.
+ * uses, followed by words (a number over figures is a chart's axis). A block may hold several
+ * notes; lines without a label continue the note above. A block whose first lines are body text
+ * and whose last are notes (a column's last lines run into its notes with no more room between
+ * them than between lines) keeps the body's lines, in place, and gives up the rest: each note's
+ * `block` is then the part taken, not in `blocks`.
  */
 export function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: string; text: string; block: LayoutBlock }> {
   const referenced = new Set<string>();
@@ -22,28 +33,45 @@ export function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ la
   for (const block of blocks) {
     if (block.kind === "code") continue;
     if (block.kind !== "text") {
-      for (const cell of block.rows.flat()) for (const match of cell.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
+      for (const cell of block.rows.flat()) for (const match of cell.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(noteLabel(match[1]!));
       continue;
     }
     for (const line of block.lines) {
-      if (line.text.includes(NOTE_MARK_START)) for (const match of line.text.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(match[1]!);
+      if (line.text.includes(NOTE_MARK_START)) for (const match of line.text.matchAll(NOTE_MARK)) if (match.index! > 0) referenced.add(noteLabel(match[1]!));
       const key = Math.round(line.size * 2) / 2;
       sizes.set(key, (sizes.get(key) ?? 0) + line.text.length);
     }
   }
   if (!referenced.size) return [];
   const body = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  // noteStart: the line opens a note (a referenced label, then words)
+  const noteStart = (text: string) => {
+    const match = FOOTNOTE_TEXT.exec(text);
+    const label = match ? noteLabel((match[1] ?? match[2])!) : "";
+    return match && referenced.has(label) && NOTE_WORDS.test(match[3]!) ? { label, text: match[3]! } : null;
+  };
+  const small = (line: LayoutLine) => line.size < 0.92 * body;
   const notes: Array<{ label: string; text: string; block: LayoutBlock }> = [];
   for (const block of blocks) {
-    // Notes are set smaller than the body, or in its size with a raised label ("⁹One international foot = ...")
-    if (block.kind !== "text" || block.top < height * 0.5 || (block.size >= 0.92 * body && !block.lines[0]!.text.startsWith(NOTE_MARK_START))) continue;
+    if (block.kind !== "text" || block.top < height * 0.5) continue;
+    // Notes are set smaller than the body, or in its size with a raised label ("⁹One international foot = ..."); body lines may come first
+    const whole = block.size < 0.92 * body || block.lines[0]!.text.startsWith(NOTE_MARK_START);
+    const first = whole && noteStart(block.lines[0]!.text) ? 0 : block.lines.findIndex(small);
+    if (first < 0 || (first === 0 && !whole) || (first > 0 && (block.lines.slice(first).some((line) => !small(line)) || !noteStart(block.lines[first]!.text)))) continue;
+    const taken = first ? { ...block, lines: block.lines.slice(first), top: block.lines[first]!.y - block.lines[first]!.size } : block;
     const found: Array<{ label: string; text: string; block: LayoutBlock }> = [];
-    for (const line of block.lines) {
-      const match = FOOTNOTE_TEXT.exec(line.text);
-      const label = match ? (match[1] ?? match[2])! : "";
-      if (match && referenced.has(label)) found.push({ label, text: match[3]!, block });
+    for (const line of block.lines.slice(first)) {
+      const note = noteStart(line.text);
+      if (note) found.push({ ...note, block: taken });
       else if (found.length) found[found.length - 1]!.text = joinWrapped(found[found.length - 1]!.text, line.text);
       else break;
+    }
+    if (first && found.length) {
+      const kept = block.lines.slice(0, first);
+      kept[kept.length - 1]!.wraps = false;
+      block.lines = kept;
+      block.bottom = kept[kept.length - 1]!.y;
+      block.size = median(kept.map((line) => line.size));
     }
     notes.push(...found);
   }
@@ -59,7 +87,7 @@ export function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ la
 export function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
   mapBlockTexts(blocks, (text) =>
     text.includes(NOTE_MARK_START)
-      ? tidyScripts(text.replace(NOTE_MARK, (_, label: string, offset: number, whole: string) => (labels.has(label) ? `[^${label}]` : SCRIPT_BASE.test(whole.slice(Math.max(0, offset - 6), offset)) ? `<sup>${label}</sup>` : label)))
+      ? tidyScripts(text.replace(NOTE_MARK, (_, label: string, offset: number, whole: string) => (labels.has(noteLabel(label)) ? `[^${noteLabel(label)}]` : SCRIPT_BASE.test(whole.slice(Math.max(0, offset - 6), offset)) ? `<sup>${label}</sup>` : label)))
       : text,
   );
 }

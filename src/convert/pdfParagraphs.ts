@@ -69,10 +69,56 @@ export function paragraphMarkdown(lines: LayoutLine[]): string {
   }
   const text = joinBlockLines(lines, texts);
   const bullet = BULLET_START.exec(text);
-  if (bullet) return `- ${bullet[2]}`;
+  if (bullet && !bracketPieces(bullet[1]!, texts[0]!)) return `- ${bullet[2]}`;
   const numbered = NUMBER_START.exec(text);
   if (numbered) return `${numbered[1]}. ${numbered[2]}`;
   return escapeLineStarts(text);
+}
+
+/**
+ * bracketPieces: a line opened by a bullet glyph that comes again alone further on ("• σ12 σ22 σ23
+ * •", "• •") holds the pieces of a tall bracket around a matrix, drawn by a symbol font whose
+ * glyphs map to no character (pdfLines reads a lone unmapped glyph as "•"), or is a formula's line
+ * ("+ [(θ2 − θ3)Kn + θ3Kn+1] ∆t"): no list item. Dashes, stars and middle dots may come again in
+ * an item's text.
+ */
+function bracketPieces(bullet: string, first: string): boolean {
+  return !/[-–*·]/.test(bullet) && first.slice(1).split(/\s+/).includes(bullet);
+}
+
+/** ADDRESS_END: a line that ends in a web address, not at a sentence's end */
+const ADDRESS_END = /(?:^|\s)(?:[a-z][a-z+.-]*:\/\/|www\.)\S*[\p{L}\p{N}/_-]$/iu;
+
+/**
+ * continuesAddress: the line is the rest of the web address that ends the line before, broken
+ * where that line ran out (LaTeX's \url breaks anywhere, with no hyphen): one word with a "/" or
+ * a "." in it ("http://mirrors.ctan.org/macros/latex/contrib/na" / "tbib/natnotes.pdf").
+ */
+function continuesAddress(before: string, line: string): boolean {
+  return !/\s/.test(line) && /[/.]/.test(line) && ADDRESS_END.test(before.slice(-200));
+}
+
+/**
+ * hangingEntries: the block's lines are entries set with a hanging indent (a reference list):
+ * every line starts at the first line's edge or at one indent right of it (the second line's),
+ * as many at the indent as at the edge or more, and each indented line goes on from a line that
+ * reaches the column's edge. A block of paragraphs indented on their first line has its indented
+ * lines after a paragraph's short last line.
+ */
+function hangingEntries(lines: LayoutLine[]): boolean {
+  if (lines.length < 3) return false;
+  const size = lines[0]!.size;
+  const [edge, indent] = [lines[0]!.x, lines[1]!.x];
+  if (!(size > 0) || indent - edge < 0.5 * size) return false;
+  let indented = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (Math.abs(line.x - indent) <= 0.3 * size) {
+      if (!lines[i - 1]!.wraps && !BROKEN_AT_END.test(lines[i - 1]!.text)) return false;
+      indented++;
+    } else if (Math.abs(line.x - edge) > 0.3 * size) return false;
+  }
+  return 2 * indented >= lines.length;
 }
 
 /** joinBlockLines joins lines (their `texts` as escaped) as paragraphMarkdown says: wrapped ones by joinWrapped, others on lines of their own */
@@ -80,10 +126,14 @@ function joinBlockLines(lines: LayoutLine[], texts: string[]): string {
   let text = "";
   // a theorem-like label in bold on a line of its own keeps its weight and its line: "**Definition 8**" over its text
   const isLabel = (line: LayoutLine | undefined) => line?.bold === true && isTheoremLabel(line.text);
+  // a hanging indent (each entry's first line out to the left of its others, as a reference list sets them): a line back at the first's edge after an indented one starts an entry
+  const hanging = hangingEntries(lines);
+  const startsEntry = (i: number) => hanging && i >= 2 && Math.abs(lines[i]!.x - lines[0]!.x) <= 0.3 * lines[0]!.size && lines[i - 1]!.x - lines[0]!.x >= 0.5 * lines[0]!.size;
   for (let i = 0; i < lines.length; i++) {
     const line = isLabel(lines[i]) ? `**${texts[i]}**` : texts[i]!;
     if (i === 0) text = line;
-    else if ((lines[i - 1]!.wraps || BROKEN_AT_END.test(texts[i - 1]!)) && !isLabel(lines[i]) && !isLabel(lines[i - 1])) text = joinWrapped(text, line);
+    else if ((lines[i - 1]!.wraps || BROKEN_AT_END.test(texts[i - 1]!)) && !isLabel(lines[i]) && !isLabel(lines[i - 1]) && !startsEntry(i)) text = joinWrapped(text, line);
+    else if (continuesAddress(texts[i - 1]!, texts[i]!)) text += line;
     else text += `\n${line}`;
   }
   return text;
@@ -104,17 +154,38 @@ function contentsEntryEnds(texts: string[]): number[] | null {
 }
 
 /**
+ * COMPOUND_PREFIX: words English writes with a hyphen before the word they qualify ("well-known",
+ * "well-represented", "self-report"), which a word broken at a line end never ends in: hyphenation
+ * breaks "wellness" or "selfish" there too, but far more rarely than compounds break at their hyphen.
+ */
+const COMPOUND_PREFIX = /^(?:well|self)$/i;
+/**
+ * SUSPENDED_BEFORE: a conjunction after a line-end hyphen: the hyphen is suspended ("pre-" / "and
+ * post-operative", "Vor-" / "und Nachteile"), never a word's break (hyphenation leaves three letters
+ * or more after the break, and "and" or "und" is a syllable of few words)
+ */
+const SUSPENDED_BEFORE = /^(?:and|or|to|nor|und|oder|bis|et|ou|y|o|e|en)$/u;
+/** WEB_ADDRESS: a text's last word is a web address (a scheme's "//" or "www."), where a hyphen at a line end is the address's own */
+const WEB_ADDRESS = /(?:^|\s)\S*(?:\/\/|www\.)\S*$/u;
+
+/**
  * joinWrapped appends a wrapped line: a word hyphenated at the line end is joined ("lever-" + "age"
  * -> "leverage"); a hyphen before a capital or a digit is a real one and stays, without a space
- * ("Next-" + "Gen" -> "Next-Gen"); otherwise the lines are joined with a space.
+ * ("Next-" + "Gen" -> "Next-Gen"), as does one after a compound's first word ("well-" +
+ * "represented", COMPOUND_PREFIX) or inside a web address ("https://github.com/x/ggdist-" +
+ * "paper"), and a suspended one before a conjunction keeps its space ("pre- and post-",
+ * SUSPENDED_BEFORE); otherwise the lines are joined with a space.
  */
 export function joinWrapped(text: string, next: string): string {
   // Only the tail is searched: `text` is the paragraph so far, and a regex over all of it per line is quadratic.
-  const before = text.endsWith("-") ? /([\p{L}\p{N}]+)-$/u.exec(text.slice(-64))?.[1] : undefined;
+  const tail = text.endsWith("-") ? text.slice(-64) : "";
+  const before = tail ? /([\p{L}\p{N}]+)-$/u.exec(tail)?.[1] : undefined;
   if (before === undefined) return `${text} ${next}`;
   const after = /^[\p{L}\p{N}]+/u.exec(next)?.[0] ?? "";
   // codes and identifiers ("49e168b7-d2ae", "COVID-19") keep their hyphens
   if (/\p{N}/u.test(before) || /\p{N}/u.test(after)) return after ? text + next : `${text} ${next}`;
+  if (after && (COMPOUND_PREFIX.test(before) || WEB_ADDRESS.test(tail))) return text + next;
+  if (SUSPENDED_BEFORE.test(after)) return `${text} ${next}`;
   if (/\p{Ll}$/u.test(before) && /^\p{Ll}/u.test(after)) return text.slice(0, -1) + next;
   if (/^\p{Lu}/u.test(after)) return text + next;
   return `${text} ${next}`;

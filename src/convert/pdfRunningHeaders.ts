@@ -22,6 +22,50 @@ function isPeriodicalHead(text: string): boolean {
   return text.length <= 160 && PERIODICAL_VOLUME.test(text) && /^\d{1,6}\s|\s\d{1,6}$/.test(text);
 }
 
+/**
+ * PRINTER_SLUG: the Government Publishing Office's production line at the foot of a Federal
+ * Register or CFR page ("VerDate Sep<11>2014 16:21 Aug 05, 2020 Jkt 250001 PO 00000 Frm 00001 Fmt
+ * 4702 Sfmt 4702 E:\FR\FM\06AUP1.SGM 06AUP1"): its job, page and format codes, one after the
+ * other, say what it is on any page, the first of a notice too
+ */
+const PRINTER_SLUG = /\bJkt\s+\d+\s+PO\s+\d+\s+Frm\s+\d+\s+Fmt\s+\d+\s+Sfmt\s+\d+/;
+
+/** LINE_SHARE: blocks whose tops (or bottoms) are this close (points) sit on one line of the page */
+const LINE_SHARE = 2;
+
+/**
+ * edgeLineBlocks: the page's blocks to drop by their form alone, on its top-most or bottom-most
+ * line: a page number alone in a block ("2" at the right of a preprint's running head, not only
+ * the first block the page lists), the running head beside a bare folio on a page after the
+ * first (one line of text in the number's size, not bold: "Preprint – Short Title Here"; a header
+ * on one page of two repeats nowhere, the number beside it says what it is; an invoice's first
+ * page keeps its letterhead beside "Page 1 of 2"), a periodical's head (top line) and a printer's
+ * slug (PRINTER_SLUG).
+ */
+function edgeLineBlocks(page: PageLayout, byTop: LayoutBlock[]): LayoutBlock[] {
+  if (!byTop.length) return [];
+  const found: LayoutBlock[] = [];
+  const top = byTop[0]!.top;
+  const bottom = Math.max(...byTop.map((block) => block.bottom));
+  for (const atTop of [true, false]) {
+    const edge = atTop ? byTop[0] : byTop[byTop.length - 1];
+    const line = byTop.filter((block) => block.kind === "text" && block.lines.length === 1 && (block === edge || (atTop ? block.top - top <= LINE_SHARE : bottom - block.bottom <= LINE_SHARE)));
+    const inMargin = (block: LayoutBlock) => page.height > 0 && (atTop ? block.bottom < page.height / 8 : block.top > (page.height * 7) / 8);
+    // beside the edge block, a number is the page's in its margin after the first page (a first page's may be an invoice's number)
+    const numbers = line.filter((block) => PAGE_NUMBER.test(blockText(block).trim()) && (block === edge || (page.page > 1 && inMargin(block))));
+    found.push(...numbers);
+    if (atTop) found.push(...line.filter((block) => isPeriodicalHead(blockText(block).trim())));
+    // not on a first page, where a letterhead sits beside "Page 1 of 2" (an invoice's), and beside a bare folio only
+    if (page.page > 1 && numbers.length === 1 && line.length === 2 && inMargin(numbers[0]!) && /^\d{1,4}$/.test(blockText(numbers[0]!).trim())) {
+      const [number, head] = [numbers[0]!, line.find((block) => block !== numbers[0])!];
+      const text = blockText(head).trim();
+      if (head.kind === "text" && inMargin(head) && !head.lines[0]!.bold && Math.abs(head.size - number.size) <= 0.5 && text.length <= 100 && /\p{L}/u.test(text)) found.push(head);
+    }
+  }
+  for (const block of [...byTop.slice(0, 2), ...byTop.slice(-2)]) if (block.kind === "text" && block.lines.length === 1 && PRINTER_SLUG.test(blockText(block))) found.push(block);
+  return found;
+}
+
 /** RUNNING_SHARE: a block repeating at the same place on this share of the pages is running (odd and even pages may differ) */
 const RUNNING_SHARE = 0.4;
 
@@ -38,13 +82,10 @@ export function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
   for (const page of pages) {
     const byTop = [...page.blocks].sort((a, b) => a.top - b.top);
     const edges = new Set([...byTop.slice(0, 2), ...byTop.slice(-2)]);
+    const byForm = new Set(edgeLineBlocks(page, byTop));
     for (const block of edges) {
       const text = blockText(block).trim();
-      const isEdgeLine = block === byTop[0] || block === byTop[byTop.length - 1];
-      if (isEdgeLine && block.kind === "text" && block.lines.length === 1 && (PAGE_NUMBER.test(text) || (block === byTop[0] && isPeriodicalHead(text)))) {
-        removed.add(block);
-        continue;
-      }
+      if (byForm.has(block)) continue;
       const key = text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ");
       const margin = block.kind === "text" && block.lines.length === 1 && text.length <= 100 && page.height > 0 && (block.bottom < page.height / 8 || block.top > (page.height * 7) / 8);
       const list = seen.get(key) ?? [];
@@ -69,6 +110,7 @@ export function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
     }
     flush();
   }
+  for (const page of pages) for (const block of edgeLineBlocks(page, [...page.blocks].sort((a, b) => a.top - b.top))) removed.add(block);
   for (const block of numberedRunningLines(pages, textPages)) removed.add(block);
   return removed;
 }
