@@ -188,7 +188,7 @@ export function joinLineEndHyphens(text: string): string {
  * and the layout's tables and headings there cost the extraction of receipts: the SROIE receipts that
  * tesseract reads with its page segmentation span 17-34, rendered report and invoice pages 54-86.
  */
-const PAGE_SPAN_HEIGHTS = 45;
+const PAGE_SPAN_HEIGHTS = 40;
 
 /** textSpan: the width of the words' extent in word heights (see PAGE_SPAN_HEIGHTS); 0 without confident words */
 export function textSpan(words: OcrWord[]): number {
