@@ -178,3 +178,34 @@ test("numbered items whose words tesseract gave one tall shared box are list ite
   expect(markdown).not.toMatch(/^#+ .*(Lisinopril|Metformin|Aspirin)/m);
   expect(markdown).toMatch(/^2\. Metformin 500mg twice daily for diabetes$/m);
 });
+
+/** noticePage: a periodical's running head over a notice whose sections have bold heads in the body's size (as the Federal Register sets them) */
+function noticePage(): TypesetRun[] {
+  const runs: TypesetRun[] = [{ font: "Helvetica", size: 9, x: 57, y: 800, text: "47702 Federal Register / Vol. 85, No. 152 / Thursday, August 6, 2020 / Proposed Rules" }];
+  let y = 770;
+  const section = (head: string, lines: string[]) => {
+    runs.push({ font: "Times-Bold", size: 11, x: 57, y, text: head });
+    y -= 14;
+    for (const text of lines) {
+      runs.push({ font: "Times-Roman", size: 11, x: 57, y, text });
+      y -= 14;
+    }
+    y -= 10;
+  };
+  section("Sampling Methods", PROSE);
+  section("Laboratory Costs", [PROSE[1]!, PROSE[0]!, PROSE[2]!]);
+  section("Comments Invited", [PROSE[2]!, PROSE[1]!, PROSE[0]!]);
+  return runs;
+}
+
+test("a scanned page's bold heads in the body's size are headings (told by their thicker strokes); a periodical's running head is dropped as on a born-digital page", async () => {
+  const png = await renderPdfPage(typesetPdf([noticePage()]), { page: 1, dpi: 150, gray: true, timeoutMs: 60_000, maxBytes: 50_000_000 }, AbortSignal.timeout(60_000));
+  const input: ConvertInput = { bytes: png, filename: "notice_scan.png", contentType: "image/png", ext: "png" };
+  const ocr = onceRead(tesseract);
+  const markdown = (await makeConvertImage({ scanLayout: true })(input, convertContext({ tools: { ocr } }))).markdown;
+  // before: the flat text (the layout lost the running head's words, so it was not kept), no heading
+  for (const head of ["Sampling Methods", "Laboratory Costs", "Comments Invited"]) expect(markdown).toMatch(new RegExp(`^#{1,4} ${head}$`, "m"));
+  expect(markdown).not.toMatch(/^#+ (Water|Every|visit)/m);
+  expect(markdown).not.toContain("Federal Register / Vol");
+  expect(markdown).toContain("Water samples were taken at each of the stations below");
+}, 60_000);

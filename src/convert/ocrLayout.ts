@@ -10,6 +10,8 @@
  *   it holds exactly the OCR's words and shows a heading or a table the flat text does not.
  */
 import type { OcrResult, OcrWord } from "../tools/types";
+import type { GreyImage } from "./ocrPrep";
+import { isBoldLine, strokeRatios } from "./ocrWeight";
 import { analyzePage, renderPages } from "./pdfLayout";
 import type { PageLayout, PdfTextItem } from "./pdfLayoutTypes";
 import { ocrLineWraps } from "./pdfParagraphs";
@@ -87,8 +89,9 @@ const sizeEstimate = (word: OcrWord) => word.height / wordEms(word.text);
  * dpi). Every word of a tesseract line gets the line's size (the median of the estimates of the words
  * with their own box, rounded to half a point, as a font's size is) and baseline (the bottom of those
  * words without descenders), so the engine sees one line of one font rather than words off each other's baseline.
+ * `strokes`: the words' stroke weights (ocrWeight.ts): a line thick enough is bold.
  */
-export function ocrItems(words: OcrWord[], pointsPerPixel: number): PdfTextItem[] {
+export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<OcrWord, number> = new Map()): PdfTextItem[] {
   const lines = new Map<string, OcrWord[]>();
   for (const word of words) {
     const line = lines.get(word.line);
@@ -107,10 +110,11 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number): PdfTextItem[
     const flat = own.filter((word) => !DESCENDING.test(word.text));
     const baselinePx = flat.length ? median(flat.map((word) => word.top + word.height)) : median(line.map((word) => word.top + word.height)) - DESCENDER_EM * sizePx;
     line.sort((a, b) => a.left - b.left);
+    const bold = isBoldLine(line, strokes);
     line.forEach((word, i) => {
       // tesseract reads a round bullet as "*", "«", "°" or "»" (not "o": a word in Portuguese and Italian): one such mark before a line's words is the bullet
       const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : word.text;
-      items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size });
+      items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size, ...(bold ? { bold: true } : {}) });
     });
   }
   return items;
@@ -188,7 +192,7 @@ export function joinLineEndHyphens(text: string): string {
  * and the layout's tables and headings there cost the extraction of receipts: the SROIE receipts that
  * tesseract reads with its page segmentation span 17-34, rendered report and invoice pages 54-86.
  */
-const PAGE_SPAN_HEIGHTS = 45;
+const PAGE_SPAN_HEIGHTS = 40;
 
 /** textSpan: the width of the words' extent in word heights (see PAGE_SPAN_HEIGHTS); 0 without confident words */
 export function textSpan(words: OcrWord[]): number {
@@ -224,8 +228,8 @@ const hasStructure = (markdown: string) => /^#{1,6} \S/m.test(markdown) || /^\|.
  * tables in the read image's pixels (ocrPrep.ts finds them), whose cells the engine fills as a
  * born-digital page's drawn rules.
  */
-export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = []): string | null {
-  return ocrLayoutPage(ocr, pointsPerPixel, page, rules)?.markdown ?? null;
+export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = [], image: GreyImage | null = null): string | null {
+  return ocrLayoutPage(ocr, pointsPerPixel, page, rules, image)?.markdown ?? null;
 }
 
 /**
@@ -233,18 +237,19 @@ export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page =
  * whose laid-out pages are rendered together (running headers and page numbers are seen by their
  * repetition across pages, as on a born-digital PDF); null when ocrLayoutMarkdown's is.
  */
-export function ocrLayoutPage(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = []): { markdown: string; layout: PageLayout } | null {
+export function ocrLayoutPage(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = [], image: GreyImage | null = null): { markdown: string; layout: PageLayout } | null {
   if (!ocr.words?.length || !ocr.width || !ocr.height || !(pointsPerPixel > 0)) return null;
   if (ocr.confidence < MIN_LAYOUT_CONFIDENCE || textSpan(ocr.words) < PAGE_SPAN_HEIGHTS) return null;
-  const items = ocrItems(ocr.words, pointsPerPixel);
+  const items = ocrItems(ocr.words, pointsPerPixel, image ? strokeRatios(image, ocr.words, (word) => (isSized(word) ? sizeEstimate(word) : 0)) : new Map());
   const ruleLines = rules.map((rule) => ({ x1: rule.x1 * pointsPerPixel, y1: rule.y1 * pointsPerPixel, x2: rule.x2 * pointsPerPixel, y2: rule.y2 * pointsPerPixel }));
   const layout = analyzePage(items, page, ocr.width * pointsPerPixel, ocr.height * pointsPerPixel, ruleLines);
   const rendered = renderPages([layout]);
   const markdown = rendered.markdown.trim();
   if (!markdown || !hasStructure(markdown)) return null;
   const changes = wordChanges(markdown, ocr.text);
-  // The one thing the layout may drop is what it drops on a born-digital page: the page number.
-  const lost = rendered.removedLines > 0 ? changes.lost.filter((word) => !PAGE_NUMBER_WORD.test(word)) : changes.lost;
+  // The one thing the layout may drop is what it drops on a born-digital page: the page number and a running head.
+  const dropped = wordsOf(rendered.removedText.join(" "));
+  const lost = rendered.removedLines > 0 ? changes.lost.filter((word) => !PAGE_NUMBER_WORD.test(word) && !dropped.has(word)) : changes.lost;
   if (lost.length || changes.added.length) return null;
   return { markdown, layout };
 }

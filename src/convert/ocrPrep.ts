@@ -691,6 +691,15 @@ export function planOcr(measure: TextMeasure, fallbackScale: number): OcrPlan {
   return { scale: scale >= 1 / KEEP_SIZE_WITHIN && scale <= KEEP_SIZE_WITHIN ? 1 : scale, segmentation: narrow ? "block" : "auto" };
 }
 
+/** fromPgm reads back a binary greymap as toPgm writes it ("P5", width, height, 255, one byte a pixel); null for any other */
+export function fromPgm(bytes: Uint8Array): GreyImage | null {
+  const head = new TextDecoder().decode(bytes.subarray(0, 40)).match(/^P5\n(\d+) (\d+)\n255\n/);
+  if (!head) return null;
+  const [width, height] = [Number(head[1]), Number(head[2])];
+  const start = head[0].length;
+  return bytes.length - start === width * height ? { data: bytes.subarray(start), width, height } : null;
+}
+
 /** toPgm wraps grey pixels in a binary PGM header, which tesseract reads without any decompression. */
 export function toPgm(image: GreyImage): Uint8Array {
   const header = new TextEncoder().encode(`P5\n${image.width} ${image.height}\n255\n`);

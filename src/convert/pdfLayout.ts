@@ -150,6 +150,8 @@ export interface RenderedDocument {
   firstHeading: string | null;
   /** removedLines: running headers, footers and page numbers dropped */
   removedLines: number;
+  /** removedText: the text of those dropped */
+  removedText: string[];
 }
 
 /**
@@ -284,7 +286,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   }
   for (const table of joined) out[table.at] = tableMarkdown(table.rows);
   if (notes.length) out.push(notes.join("\n"));
-  return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size };
+  return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size, removedText: [...removed].map(blockText) };
 }
 
 /** tableMarkdown renders a table's rows, each cell's own markup characters escaped (escapeStrayMarkup). */

@@ -1,0 +1,95 @@
+/**
+ * Bold lines on a scanned page, from the pixels tesseract read: a bold face's strokes are thicker
+ * for its size than the body's. A word's stroke is the usual length of the dark runs across the rows
+ * of its box's middle third (where the letters' stems are, not the bars of "T" or "E"), over its
+ * size in pixels, against the page's median; a line is bold when its words' strokes are thicker by
+ * BOLD_LINE on average. The layout engine then sees bold lines as on a born-digital page
+ * (boldHeadings: a bold head in the body's size, which a scan shows by its weight only).
+ */
+import type { OcrWord } from "../tools/types";
+import type { GreyImage } from "./ocrPrep";
+
+/** BOLD_LINE: how much thicker for its size than the page's usual stroke a line's words are on average to be bold */
+const BOLD_LINE = 1.35;
+/** BOLD_WORD: the least any measured word of a bold line has (a regular word among bold ones makes a line of mixed weight) */
+const BOLD_WORD = 1.2;
+/** MIN_MEASURED: the fewest words measured for the page's usual stroke to be trusted */
+const MIN_MEASURED = 20;
+/** MIN_STROKE_RUNS: the fewest dark runs in a word's band for its stroke to be measured */
+const MIN_STROKE_RUNS = 6;
+
+/**
+ * strokeRatios: each word's stroke for its size over the page's usual one (the median), for the words
+ * of three letters or more that can be measured in `image` (the pixels the boxes are in); `sizeOf`
+ * gives a word's font size in pixels (0: not sized). Empty when too few words are measured.
+ */
+export function strokeRatios(image: GreyImage, words: OcrWord[], sizeOf: (word: OcrWord) => number): Map<OcrWord, number> {
+  const strokes = new Map<OcrWord, number>();
+  for (const word of words) {
+    const size = sizeOf(word);
+    if (size <= 0 || !/\p{L}{3}/u.test(word.text)) continue;
+    const stroke = strokeOf(image, word);
+    if (stroke > 0) strokes.set(word, stroke / size);
+  }
+  if (strokes.size < MIN_MEASURED) return new Map();
+  const usual = median([...strokes.values()]);
+  for (const [word, stroke] of strokes) strokes.set(word, stroke / usual);
+  return strokes;
+}
+
+/** isBoldLine: a line's measured words are thicker than the page's usual on average by BOLD_LINE, none under BOLD_WORD (words too short to measure go with them) */
+export function isBoldLine(line: OcrWord[], ratios: Map<OcrWord, number>): boolean {
+  const measured = line.flatMap((word) => (ratios.has(word) ? [ratios.get(word)!] : []));
+  return measured.length > 0 && measured.every((r) => r >= BOLD_WORD) && measured.reduce((sum, r) => sum + r, 0) / measured.length >= BOLD_LINE;
+}
+
+/**
+ * strokeOf: the usual length in pixels (the mean of the middle half) of the dark runs along the rows
+ * of the middle third of the word's box (0 when there are too few to tell). Dark is below the
+ * midpoint between the box's darkest and lightest grey, so a faint scan and a crisp one are
+ * measured alike.
+ */
+function strokeOf(image: GreyImage, word: OcrWord): number {
+  const left = Math.max(0, Math.floor(word.left));
+  const right = Math.min(image.width, Math.ceil(word.left + word.width));
+  const top = Math.max(0, Math.floor(word.top + word.height / 3));
+  const bottom = Math.min(image.height, Math.ceil(word.top + (2 * word.height) / 3));
+  if (right - left < 2 || bottom <= top) return 0;
+  let dark = 255;
+  let light = 0;
+  for (let y = top; y < bottom; y++) {
+    for (let x = left; x < right; x++) {
+      const v = image.data[y * image.width + x]!;
+      if (v < dark) dark = v;
+      if (v > light) light = v;
+    }
+  }
+  if (light - dark < 64) return 0;
+  const threshold = (dark + light) / 2;
+  const runs: number[] = [];
+  for (let y = top; y < bottom; y++) {
+    let run = 0;
+    for (let x = left; x < right; x++) {
+      if (image.data[y * image.width + x]! < threshold) run++;
+      else if (run) {
+        runs.push(run);
+        run = 0;
+      }
+    }
+    if (run) runs.push(run);
+  }
+  return runs.length >= MIN_STROKE_RUNS ? middleMean(runs) : 0;
+}
+
+/** middleMean: the mean of the middle half of the values (whole pixels are too coarse a median for a stroke of three or four) */
+function middleMean(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.slice(Math.floor(sorted.length / 4), Math.ceil((3 * sorted.length) / 4));
+  return middle.reduce((sum, v) => sum + v, 0) / middle.length;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
