@@ -6,8 +6,9 @@
  *
  *   words -> lines (tesseract's own line ids) -> font size of each line from its words' heights,
  *   measured against the letters each word has (x-height, ascenders, descenders) -> one item per
- *   word on the line's baseline, in points -> analyzePage + renderPages -> markdown, kept only when
- *   it holds exactly the OCR's words and shows a heading or a table the flat text does not.
+ *   word on the line's baseline, in points, bold where the line's strokes are thick (ocrWeight.ts)
+ *   -> analyzePage + renderPages -> markdown, kept only when it holds exactly the OCR's words (less
+ *   the running heads and page numbers it drops) and shows a heading or a table the flat text does not.
  */
 import type { OcrResult, OcrWord } from "../tools/types";
 import type { GreyImage } from "./ocrPrep";
