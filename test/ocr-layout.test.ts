@@ -209,3 +209,26 @@ test("a scanned page's bold heads in the body's size are headings (told by their
   expect(markdown).not.toContain("Federal Register / Vol");
   expect(markdown).toContain("Water samples were taken at each of the stations below");
 }, 60_000);
+
+/** figuresPage: tesseract's words of a page that is one table of figures (tall words: digits reach the cap height), its columns `step` px apart, 20 px words */
+function figuresPage(step: number): OcrResult {
+  const rows = [
+    ["Units", "Inches", "Feet", "Meters"],
+    ["inch", "1", "0.0833", "0.0254"],
+    ["foot", "12", "1", "0.3048"],
+    ["yard", "36", "3", "0.9144"],
+    ["meter", "39.37", "3.2808", "1"],
+    ["link", "7.92", "0.66", "0.2012"],
+  ];
+  const words: OcrResult["words"] = [];
+  rows.forEach((row, r) => row.forEach((text, c) => words.push({ text, left: 50 + c * step, top: 100 + 40 * r, width: 14 * text.length, height: 20, confidence: 0.95, line: `1/1/${r + 1}`, paragraph: "1/1" })));
+  return { text: rows.map((row) => row.join(" ")).join("\n"), confidence: 0.95, words, width: 1240, height: 1754 };
+}
+
+test("a page that is one table of figures, 42 word heights across, is laid out as a table; a receipt's narrow column (30) keeps tesseract's lines", () => {
+  // the figures' words are as tall as capitals, so a full page of them spans fewer word heights than prose does (NIST HB44's tables: 44)
+  const wide = figuresPage(258);
+  // before: a page under 45 word heights across was never laid out
+  expect(ocrLayoutMarkdown(wide, 72 / 150)).toMatch(/^\| *yard *\| *36 *\| *3 *\| *0\.9144 *\|$/m);
+  expect(ocrLayoutMarkdown(figuresPage(175), 72 / 150)).toBeNull();
+});
