@@ -82,10 +82,12 @@ export function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
   for (const page of pages) {
     const byTop = [...page.blocks].sort((a, b) => a.top - b.top);
     const edges = new Set([...byTop.slice(0, 2), ...byTop.slice(-2)]);
-    const byForm = new Set(edgeLineBlocks(page, byTop));
+    // what its form says is running goes whatever repeats; the rest is weighed by repetition below
+    const byForm = edgeLineBlocks(page, byTop);
+    for (const block of byForm) removed.add(block);
     for (const block of edges) {
       const text = blockText(block).trim();
-      if (byForm.has(block)) continue;
+      if (removed.has(block)) continue;
       const key = text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ");
       const margin = block.kind === "text" && block.lines.length === 1 && text.length <= 100 && page.height > 0 && (block.bottom < page.height / 8 || block.top > (page.height * 7) / 8);
       const list = seen.get(key) ?? [];
@@ -110,7 +112,6 @@ export function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
     }
     flush();
   }
-  for (const page of pages) for (const block of edgeLineBlocks(page, [...page.blocks].sort((a, b) => a.top - b.top))) removed.add(block);
   for (const block of numberedRunningLines(pages, textPages)) removed.add(block);
   return removed;
 }
