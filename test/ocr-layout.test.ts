@@ -232,3 +232,25 @@ test("a page that is one table of figures, 42 word heights across, is laid out a
   expect(ocrLayoutMarkdown(wide, 72 / 150)).toMatch(/^\| *yard *\| *36 *\| *3 *\| *0\.9144 *\|$/m);
   expect(ocrLayoutMarkdown(figuresPage(175), 72 / 150)).toBeNull();
 });
+
+test("a line tesseract read with little confidence (a chart's marks read as words) is no heading, whatever its boxes' size", () => {
+  const words: OcrResult["words"] = [];
+  const lineOf = (n: number, top: number, height: number, confidence: number, text: string) => {
+    let left = 60;
+    for (const part of text.split(" ")) {
+      words.push({ text: part, left, top, width: part.length * 9, height, confidence, line: `1/1/${n}`, paragraph: "1/1" });
+      left += part.length * 9 + 6;
+    }
+  };
+  // a title in 28 px boxes, a 14 px body (ascending words 10 px tall), and plot marks read as "os 20" in 28 px boxes
+  lineOf(1, 20, 28, 0.95, "Results");
+  for (let n = 2; n <= 9; n++) lineOf(n, 40 + 20 * n, 10, 0.95, "The dots show each sample drawn from the fitted model and its interval");
+  lineOf(10, 260, 28, 0.45, "os 20");
+  for (let n = 11; n <= 14; n++) lineOf(n, 100 + 20 * n, 10, 0.95, "The dots show each sample drawn from the fitted model and its interval");
+  const text = [...new Set(words.map((word) => word.line))].map((line) => words.filter((word) => word.line === line).map((word) => word.text).join(" ")).join("\n");
+  const markdown = ocrLayoutMarkdown({ text, confidence: 0.93, words, width: 1240, height: 1754 }, 72 / 150)!;
+  expect(markdown).toMatch(/^#{1,3} Results$/m);
+  // before: "## os 20", a heading as large as the title
+  expect(markdown).not.toMatch(/^#+ os 20/m);
+  expect(markdown).toMatch(/^os 20$/m);
+});

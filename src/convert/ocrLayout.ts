@@ -86,11 +86,19 @@ const isSized = (word: OcrWord) => /[\p{L}\p{N}]/u.test(word.text) && word.heigh
 const sizeEstimate = (word: OcrWord) => word.height / wordEms(word.text);
 
 /**
+ * UNSURE_LINE: the mean word confidence under which a line is no heading (PdfTextItem.unsure). In a
+ * scanned paper's figures tesseract reads plot marks and formula pieces as words at 0.0-0.57 ("os
+ * 20", "ux", "Fo! > Xyay en"), sized 10-15 pt over a 9 pt body; its section heads read at 0.63-0.97.
+ */
+const UNSURE_LINE = 0.6;
+
+/**
  * ocrItems turns the words into layout items in points (`pointsPerPixel`: 72 / the read image's
  * dpi). Every word of a tesseract line gets the line's size (the median of the estimates of the words
  * with their own box, rounded to half a point, as a font's size is) and baseline (the bottom of those
  * words without descenders), so the engine sees one line of one font rather than words off each other's baseline.
- * `strokes`: the words' stroke weights (ocrWeight.ts): a line thick enough is bold.
+ * `strokes`: the words' stroke weights (ocrWeight.ts): a line thick enough is bold. A line read with
+ * little confidence (UNSURE_LINE) is marked unsure: never a heading, nor bold.
  */
 export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<OcrWord, number> = new Map()): PdfTextItem[] {
   const lines = new Map<string, OcrWord[]>();
@@ -111,11 +119,13 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<
     const flat = own.filter((word) => !DESCENDING.test(word.text));
     const baselinePx = flat.length ? median(flat.map((word) => word.top + word.height)) : median(line.map((word) => word.top + word.height)) - DESCENDER_EM * sizePx;
     line.sort((a, b) => a.left - b.left);
-    const bold = isBoldLine(line, strokes);
+    // a line tesseract could hardly read (a chart's or a formula's marks read as words) is no heading, whatever its boxes' size or weight
+    const unsure = line.reduce((sum, word) => sum + word.confidence, 0) / line.length < UNSURE_LINE;
+    const bold = !unsure && isBoldLine(line, strokes);
     line.forEach((word, i) => {
       // tesseract reads a round bullet as "*", "«", "°" or "»" (not "o": a word in Portuguese and Italian): one such mark before a line's words is the bullet
       const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : word.text;
-      items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size, ...(bold ? { bold: true } : {}) });
+      items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size, ...(bold ? { bold: true } : {}), ...(unsure ? { unsure: true } : {}) });
     });
   }
   return items;

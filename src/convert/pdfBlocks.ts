@@ -126,13 +126,15 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
   const flush = () => {
     if (!current.length) return;
     const sizes = current.map((l) => l.size);
-    blocks.push({ kind: "text", lines: current, size: median(sizes), top: current[0]!.y - current[0]!.size, bottom: current[current.length - 1]!.y });
+    // a line OCR could hardly read (a plot's marks) makes its block text that is never a heading
+    const unsure = current.some((line) => line.unsure);
+    blocks.push({ kind: "text", lines: current, size: median(sizes), top: current[0]!.y - current[0]!.size, bottom: current[current.length - 1]!.y, ...(unsure ? { rendered: true } : {}) });
     current = [];
   };
   let prevSegs = 0;
   for (const raw of lines) {
     const text = (raw.rtl ? [...raw.segs].reverse() : raw.segs).map((s) => s.text).join(" ");
-    const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false, ...(raw.bold ? { bold: true } : {}) };
+    const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false, ...(raw.bold ? { bold: true } : {}), ...(raw.unsure ? { unsure: true } : {}) };
     const prev = current[current.length - 1];
     const prevCells = prevSegs >= 2 && raw.segs.length >= 2;
     prevSegs = raw.segs.length;

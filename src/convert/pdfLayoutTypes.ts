@@ -27,6 +27,8 @@ export interface PdfTextItem {
   font?: string;
   /** mono: the run's font is a monospace face (code, in a page that is not set in one throughout) */
   mono?: boolean;
+  /** unsure: OCR read the run's line with little confidence (a plot's marks read as words): never a heading */
+  unsure?: boolean;
 }
 
 /** LayoutLine is one line of text in reading order within its block. */
@@ -40,9 +42,11 @@ export interface LayoutLine {
   wraps: boolean;
   /** bold: all of the line's letters are in a bold face */
   bold?: boolean;
+  /** unsure: OCR read the line with little confidence (PdfTextItem.unsure) */
+  unsure?: boolean;
 }
 
-/** LayoutBlock: text (`rendered`: what an example's source renders, shown as text, never a heading), a table or a listing */
+/** LayoutBlock: text (`rendered`: what an example's source renders, or an OCR line read with little confidence, shown as text, never a heading), a table or a listing */
 export type LayoutBlock =
   | { kind: "text"; lines: LayoutLine[]; size: number; top: number; bottom: number; rendered?: boolean }
   | { kind: "table"; rows: string[][]; size: number; top: number; bottom: number; columns?: ColumnEdge[] }
@@ -90,4 +94,6 @@ export interface RawLine {
   bold?: boolean;
   /** code: the line's runs as printed, when all are in a monospace face (pdfCode.ts) */
   code?: CodeRun[];
+  /** unsure: a run of the line was read by OCR with little confidence (PdfTextItem.unsure) */
+  unsure?: boolean;
 }

@@ -173,7 +173,8 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   }
   const bold = byX.some((item) => item.bold) && byX.every((item) => item.bold || !/\p{L}/u.test(item.str));
   const code = rtl ? null : codeRunsOf(byX);
-  return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}), ...(code ? { code } : {}) };
+  const unsure = byX.some((item) => item.unsure);
+  return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}), ...(code ? { code } : {}), ...(unsure ? { unsure } : {}) };
 }
 
 /** scriptOf: whether a small run is raised ("sup") or lowered ("sub") off the line's baseline, or "" (on it) */
