@@ -60,9 +60,14 @@ function onceRead(engine: OcrEngine): OcrEngine & { last?: OcrResult } {
   return memo;
 }
 
+/** scannedPage: a typeset page rendered as a scan is (a 150 dpi grey PNG, by pdftoppm), as an upload named `filename` */
+async function scannedPage(runs: TypesetRun[], filename: string): Promise<ConvertInput> {
+  const png = await renderPdfPage(typesetPdf([runs]), { page: 1, dpi: 150, gray: true, timeoutMs: 60_000, maxBytes: 50_000_000 }, AbortSignal.timeout(60_000));
+  return { bytes: png, filename, contentType: "image/png", ext: "png" };
+}
+
 test("a scanned report page gets its title as a heading and its figures as table rows, with every word tesseract read", async () => {
-  const png = await renderPdfPage(typesetPdf([reportPage()]), { page: 1, dpi: 150, gray: true, timeoutMs: 60_000, maxBytes: 50_000_000 }, AbortSignal.timeout(60_000));
-  const input: ConvertInput = { bytes: png, filename: "water_report_scan.png", contentType: "image/png", ext: "png" };
+  const input = await scannedPage(reportPage(), "water_report_scan.png");
   const ocr = onceRead(tesseract);
   const flat = (await makeConvertImage({ scanLayout: false })(input, convertContext({ tools: { ocr } }))).markdown;
   const laidOut = await makeConvertImage({ scanLayout: true })(input, convertContext({ tools: { ocr } }));
@@ -199,8 +204,7 @@ function noticePage(): TypesetRun[] {
 }
 
 test("a scanned page's bold heads in the body's size are headings (told by their thicker strokes); a periodical's running head is dropped as on a born-digital page", async () => {
-  const png = await renderPdfPage(typesetPdf([noticePage()]), { page: 1, dpi: 150, gray: true, timeoutMs: 60_000, maxBytes: 50_000_000 }, AbortSignal.timeout(60_000));
-  const input: ConvertInput = { bytes: png, filename: "notice_scan.png", contentType: "image/png", ext: "png" };
+  const input = await scannedPage(noticePage(), "notice_scan.png");
   const ocr = onceRead(tesseract);
   const markdown = (await makeConvertImage({ scanLayout: true })(input, convertContext({ tools: { ocr } }))).markdown;
   // before: the flat text (the layout lost the running head's words, so it was not kept), no heading

@@ -12,7 +12,7 @@
  */
 import type { OcrResult, OcrWord } from "../tools/types";
 import type { GreyImage } from "./ocrPrep";
-import { isBoldLine, strokeRatios } from "./ocrWeight";
+import { isBoldLine, median, strokeRatios } from "./ocrWeight";
 import { analyzePage, renderPages } from "./pdfLayout";
 import type { PageLayout, PdfTextItem } from "./pdfLayoutTypes";
 import { ocrLineWraps } from "./pdfParagraphs";
@@ -46,12 +46,6 @@ function wordEms(text: string): number {
 
 /** OCR_BULLET: how tesseract writes a round bullet (a word of one mark) */
 const OCR_BULLET = /^[*«»°•·●]$/;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 /**
  * SHARED_BOX_RATIO: how much larger than a line's least size estimate a word's estimate may be and

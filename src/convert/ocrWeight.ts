@@ -88,7 +88,8 @@ function middleMean(values: number[]): number {
   return middle.reduce((sum, v) => sum + v, 0) / middle.length;
 }
 
-function median(values: number[]): number {
+/** median: the middle value, or the mean of the two middle ones (ocrLayout sizes lines with it too) */
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

@@ -87,7 +87,10 @@ export function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ la
 export function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
   mapBlockTexts(blocks, (text) =>
     text.includes(NOTE_MARK_START)
-      ? tidyScripts(text.replace(NOTE_MARK, (_, label: string, offset: number, whole: string) => (labels.has(noteLabel(label)) ? `[^${noteLabel(label)}]` : SCRIPT_BASE.test(whole.slice(Math.max(0, offset - 6), offset)) ? `<sup>${label}</sup>` : label)))
+      ? tidyScripts(text.replace(NOTE_MARK, (_, label: string, offset: number, whole: string) => {
+          const folded = noteLabel(label);
+          return labels.has(folded) ? `[^${folded}]` : SCRIPT_BASE.test(whole.slice(Math.max(0, offset - 6), offset)) ? `<sup>${label}</sup>` : label;
+        }))
       : text,
   );
 }

@@ -126,7 +126,7 @@ export function joinStackedLabels(lines: RawLine[]): RawLine[] {
     out.pop();
     taken.add(i + 1);
     const labels = above.segs.map((seg) => {
-      const parts = below.segs.filter((part) => overlaps(seg, part));
+      const parts = below.segs.filter((part) => sharesWidth(seg, part));
       return { ...seg, text: [seg.text, ...parts.map((part) => part.text)].join(" "), x: Math.min(seg.x, ...parts.map((p) => p.x)), x2: Math.max(seg.x2, ...parts.map((p) => p.x2)) };
     });
     const { bold: _, ...plain } = row;
@@ -136,15 +136,15 @@ export function joinStackedLabels(lines: RawLine[]): RawLine[] {
   return out;
 }
 
-/** overlaps: two segments share some of their width */
-function overlaps(a: Segment, b: Segment): boolean {
+/** sharesWidth: two segments share some of their width */
+function sharesWidth(a: Segment, b: Segment): boolean {
   return a.x < b.x2 && a.x2 > b.x;
 }
 
 /** stackedOn: `row`'s baseline runs about midway between `above` and `below`, each part of the one over or under a part of the other (one label's two lines) */
 function stackedOn(row: RawLine, above: RawLine, below: RawLine): boolean {
   if (Math.abs(row.y - above.y - (below.y - row.y)) > 0.3 * (below.y - above.y)) return false;
-  return above.segs.every((seg) => below.segs.some((part) => overlaps(seg, part))) && below.segs.every((seg) => above.segs.some((part) => overlaps(seg, part)));
+  return above.segs.every((seg) => below.segs.some((part) => sharesWidth(seg, part))) && below.segs.every((seg) => above.segs.some((part) => sharesWidth(seg, part)));
 }
 
 /**
