@@ -418,6 +418,10 @@ describe("right-to-left scripts", () => {
     expect(md).not.toContain("اإل");
   });
 
+  test("a right-to-left table keeps its columns in the order they were typed, the first at the right", () => {
+    expect(markdown.arabic).toContain("| المنطقة | الإنتاج | المزارع |\n| --- | --- | --- |\n| الشمال | 120 | 14 |\n| الجنوب | 95 | 9 |");
+  });
+
   test("Arabic presentation forms are read as letters", () => {
     // a text layer that maps glyphs to shaped forms: ﻻ (lam-alef ligature), ﺳ ﻼ ﻡ (seen, lam-alef, meem)
     expect(repairArabic("\ufefb")).toBe("لا");

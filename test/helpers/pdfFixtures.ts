@@ -46,7 +46,8 @@
  *   reordered at the end of the month." after.
  * - wrappedHeader, typewriter, titles: see wrappedHeaderBody, typewriterBody and titlesBody below.
  * - arabic: an Arabic heading "الإنتاجية الزراعية" and the paragraph "تحسين الإنتاجية في المزارع الصغيرة",
- *   and a Hebrew paragraph "שלום עולם".
+ *   a Hebrew paragraph "שלום עולם", and a right-to-left table (its first column at the right):
+ *   المنطقة | الإنتاج | المزارع over two rows of a region and two figures.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -108,6 +109,7 @@ function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: 
   <style:style style:name="GridText" style:family="paragraph"><style:paragraph-properties fo:margin-top="0cm" fo:margin-bottom="0cm" fo:text-align="justify"/></style:style>
   <style:style style:name="Mono" style:family="paragraph"><style:paragraph-properties fo:text-align="start"/><style:text-properties style:font-name="DejaVu Sans Mono" fo:font-family="'DejaVu Sans Mono'" fo:font-size="9pt"/></style:style>
   <style:style style:name="PaddedBottom" style:family="table-cell"><style:table-cell-properties fo:padding="0.1cm" style:vertical-align="bottom"/></style:style>
+  <style:style style:name="RtlTable" style:family="table"><style:table-properties style:width="8cm" table:align="right" style:writing-mode="rl-tb"/></style:style>
   <style:style style:name="SlimTable" style:family="table"><style:table-properties style:width="9.5cm" table:align="left"/></style:style>
   <style:style style:name="Slim" style:family="table-column"><style:table-column-properties style:column-width="1.9cm"/></style:style>
   <style:style style:name="SlideBreak" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm" fo:break-before="page"/><style:text-properties fo:font-size="36pt"/></style:style>
@@ -295,6 +297,9 @@ function arabicBody(): string {
     p("الإنتاجية الزراعية", "RtlTitle"),
     p("تحسين الإنتاجية في المزارع الصغيرة", "Rtl"),
     p("שלום עולם", "Rtl"),
+    `<table:table table:name="Regions" table:style-name="RtlTable"><table:table-column table:number-columns-repeated="3"/>
+      ${[["المنطقة", "الإنتاج", "المزارع"], ["الشمال", "120", "14"], ["الجنوب", "95", "9"]].map((cells) => `<table:table-row>${cells.map((text) => `<table:table-cell office:value-type="string">${p(text, "Rtl")}</table:table-cell>`).join("")}</table:table-row>`).join("\n")}
+    </table:table>`,
   ].join("\n");
 }
 
