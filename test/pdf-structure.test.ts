@@ -416,6 +416,8 @@ describe("right-to-left scripts", () => {
     expect(md).toContain("تحسين الإنتاجية في المزارع الصغيرة");
     expect(md).toContain("שלום עולם");
     expect(md).not.toContain("اإل");
+    // a lam-alef ligature the PDF maps to its two letters, outside the article: "لا" and "خلال", not "ال" and "خالل"
+    expect(md).toContain("لا يقبل الطلب خلال العطلة");
   });
 
   test("a right-to-left table keeps its columns in the order they were typed, the first at the right", () => {

@@ -46,7 +46,8 @@
  *   reordered at the end of the month." after.
  * - wrappedHeader, typewriter, titles: see wrappedHeaderBody, typewriterBody and titlesBody below.
  * - arabic: an Arabic heading "الإنتاجية الزراعية" and the paragraph "تحسين الإنتاجية في المزارع الصغيرة",
- *   a Hebrew paragraph "שלום עולם", and a right-to-left table (its first column at the right):
+ *   a Hebrew paragraph "שלום עולם", the paragraph "لا يقبل الطلب خلال العطلة" (two lam-alef ligatures outside
+ *   the article), and a right-to-left table (its first column at the right):
  *   المنطقة | الإنتاج | المزارع over two rows of a region and two figures.
  * - arabicColumns: a right-to-left report in two columns (arabicColumnsBody).
  */
@@ -302,6 +303,7 @@ function arabicBody(): string {
     p("الإنتاجية الزراعية", "RtlTitle"),
     p("تحسين الإنتاجية في المزارع الصغيرة", "Rtl"),
     p("שלום עולם", "Rtl"),
+    p("لا يقبل الطلب خلال العطلة", "Rtl"),
     `<table:table table:name="Regions" table:style-name="RtlTable"><table:table-column table:number-columns-repeated="3"/>
       ${[["المنطقة", "الإنتاج", "المزارع"], ["الشمال", "120", "14"], ["الجنوب", "95", "9"]].map((cells) => `<table:table-row>${cells.map((text) => `<table:table-cell office:value-type="string">${p(text, "Rtl")}</table:table-cell>`).join("")}</table:table-row>`).join("\n")}
     </table:table>`,
