@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { repairArabic } from "../src/convert/pdfLines";
-import { makePdfFixtures } from "./helpers/pdfFixtures";
+import { makePdfFixtures, RTL_COLUMN_PARAGRAPHS } from "./helpers/pdfFixtures";
 import { typesetPdf, type TypesetRun } from "./helpers/typesetPdf";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 
@@ -416,6 +416,26 @@ describe("right-to-left scripts", () => {
     expect(md).toContain("تحسين الإنتاجية في المزارع الصغيرة");
     expect(md).toContain("שלום עולם");
     expect(md).not.toContain("اإل");
+    // a lam-alef ligature the PDF maps to its two letters, outside the article: "لا" and "خلال", not "ال" and "خالل"
+    expect(md).toContain("لا يقبل الطلب خلال العطلة");
+  });
+
+  test("a right-to-left table keeps its columns in the order they were typed, the first at the right", () => {
+    expect(markdown.arabic).toContain("| المنطقة | الإنتاج | المزارع |\n| --- | --- | --- |\n| الشمال | 120 | 14 |\n| الجنوب | 95 | 9 |");
+  });
+
+  test("a page written right to left reads its right column first, its ragged lines joined into paragraphs", () => {
+    const md = markdown.arabicColumns!;
+    const at = (text: string) => md.indexOf(text);
+    expect(md).toMatch(/^# تقرير التنمية المحلية$/m);
+    expect(md).toMatch(/^## الزراعة$/m);
+    expect(md).toMatch(/^## الصناعة$/m);
+    // each paragraph whole, as typed, on its own
+    const blocks = md.split("\n\n").map((block) => block.trim());
+    for (const paragraph of RTL_COLUMN_PARAGRAPHS) expect(blocks).toContain(paragraph);
+    const order = ["# تقرير التنمية المحلية", "## الزراعة", RTL_COLUMN_PARAGRAPHS[0]!, RTL_COLUMN_PARAGRAPHS[1]!, "## الصناعة", RTL_COLUMN_PARAGRAPHS[2]!].map(at);
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
   test("Arabic presentation forms are read as letters", () => {

@@ -105,12 +105,13 @@ function lineSpacing(lines: RawLine[]): number {
 /**
  * continuesInto says whether `line` wraps into `next`: `next` starts at the column's left edge and
  * its first word would not have fitted in the space left at the end of `line` (so a short line,
- * or a centred one, keeps its line break).
+ * or a centred one, keeps its line break). Lines written right to left (`rtl`) start at the right
+ * edge and end at the left.
  */
-function continuesInto(line: LayoutLine, next: LayoutLine, leftEdge: number, rightEdge: number): boolean {
-  if (next.x - leftEdge > next.size) return false;
+function continuesInto(line: LayoutLine, next: LayoutLine, leftEdge: number, rightEdge: number, rtl = false): boolean {
+  if (rtl ? rightEdge - next.x2 > next.size : next.x - leftEdge > next.size) return false;
   const firstWord = next.text.split(" ")[0] ?? "";
-  const slack = rightEdge - line.x2;
+  const slack = rtl ? line.x - leftEdge : rightEdge - line.x2;
   return slack < Math.max(line.size, (firstWord.length + 1) * 0.5 * line.size);
 }
 
@@ -132,6 +133,7 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
     current = [];
   };
   let prevSegs = 0;
+  let prevRtl = false;
   for (const raw of lines) {
     const text = (raw.rtl ? [...raw.segs].reverse() : raw.segs).map((s) => s.text).join(" ");
     const line: LayoutLine = { text, x: raw.segs[0]!.x, x2: raw.segs[raw.segs.length - 1]!.x2, y: raw.y, size: raw.size, wraps: false, ...(raw.bold ? { bold: true } : {}), ...(raw.unsure ? { unsure: true } : {}) };
@@ -147,8 +149,10 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       const hanging = !listStart && inItem && line.x > item.x && line.x - item.x <= 4 * line.size;
       leavesItem = inItem && line.x < item.x - 0.5 * line.size;
       // Lines of separate cells (a form's labels over its values, left as text) keep their line break.
-      prev.wraps = !leavesItem && !prevCells && continuesInto(prev, line, hanging ? line.x : leftEdge, rightEdge);
+      const rtl = prevRtl && raw.rtl === true;
+      prev.wraps = !leavesItem && !prevCells && continuesInto(prev, line, hanging && !rtl ? line.x : leftEdge, rightEdge, rtl);
     }
+    prevRtl = raw.rtl === true;
     if (prev) {
       const em = Math.max(prev.size, line.size);
       const gap = line.y - prev.y;

@@ -289,9 +289,25 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   return { markdown: joinBlocks(out), firstHeading, removedLines: removed.size, removedText: [...removed].map(blockText) };
 }
 
-/** tableMarkdown renders a table's rows, each cell's own markup characters escaped (escapeStrayMarkup). */
+/**
+ * tableMarkdown renders a table's rows, each cell's own markup characters escaped (escapeStrayMarkup).
+ * The rows come in page order, left to right; a table whose text reads right to left (Arabic,
+ * Hebrew) starts at its right edge, so its columns are turned to the order its writer typed them.
+ */
 function tableMarkdown(rows: string[][]): string {
-  return gfmTable(rows.map((row) => row.map(escapeStrayMarkup)));
+  const ordered = readsRightToLeft(rows) ? rows.map((row) => [...row].reverse()) : rows;
+  return gfmTable(ordered.map((row) => row.map(escapeStrayMarkup)));
+}
+
+/** RIGHT_TO_LEFT_LETTERS, LEFT_TO_RIGHT_LETTERS: letters of scripts written right to left (Hebrew, Arabic, Syriac, Thaana, NKo), and of those written left to right */
+const RIGHT_TO_LEFT_LETTERS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/gu;
+const LEFT_TO_RIGHT_LETTERS = /(?![\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc])\p{L}/gu;
+
+/** readsRightToLeft: most of a table's letters are of a script written right to left (figures count for neither) */
+function readsRightToLeft(rows: string[][]): boolean {
+  const text = rows.flat().join(" ");
+  const rtl = text.match(RIGHT_TO_LEFT_LETTERS)?.length ?? 0;
+  return rtl > 0 && rtl > (text.match(LEFT_TO_RIGHT_LETTERS)?.length ?? 0);
 }
 
 /** FOOT_PRINT_SIZE, FOOT_PRINT_TOP: small print is under this share of the body size, at a page's foot below this share of its height */

@@ -208,7 +208,7 @@ const MAX_COLUMN_SPLITS = 2;
 /**
  * readingOrder splits a page part's lines into the groups read one after the other: lines across
  * the gutter (a banner, an abstract, a figure spanning the columns) in place, the columns between
- * them left then right, each column split again where it is two columns itself; a page with no
+ * them left then right (right then left on a page written right to left), each column split again where it is two columns itself; a page with no
  * gutter is one group, or a sidebar and the text beside it.
  */
 export function readingOrder(lines: RawLine[], pageWidth: number, depth = 0): RawLine[][] {
@@ -225,9 +225,10 @@ export function readingOrder(lines: RawLine[], pageWidth: number, depth = 0): Ra
   // a side may be two columns itself (three columns under a full-width banner: the Federal
   // Register's), held to findGutter's tests again (each column a fifth of the page wide at least)
   const columnsOf = (side: RawLine[]) => (depth < MAX_COLUMN_SPLITS - 1 ? readingOrder(side, pageWidth, depth + 1) : [side]);
+  // a page written right to left (Arabic, Hebrew) starts at its right column
+  const first = readsRightToLeft(lines) ? () => [right, left] : () => [left, right];
   const flushColumns = () => {
-    if (left.length) groups.push(...columnsOf(left));
-    if (right.length) groups.push(...columnsOf(right));
+    for (const side of first()) if (side.length) groups.push(...columnsOf(side));
     left = [];
     right = [];
   };
@@ -248,6 +249,18 @@ export function readingOrder(lines: RawLine[], pageWidth: number, depth = 0): Ra
   if (spanning.length) groups.push(spanning);
   flushColumns();
   return groups;
+}
+
+/** readsRightToLeft: most of the lines' text runs right to left (RawLine.rtl, weighed by characters) */
+function readsRightToLeft(lines: RawLine[]): boolean {
+  let rtl = 0;
+  let all = 0;
+  for (const line of lines) {
+    const chars = line.segs.reduce((sum, seg) => sum + seg.text.length, 0);
+    all += chars;
+    if (line.rtl) rtl += chars;
+  }
+  return rtl * 2 > all;
 }
 
 /** EDGE_SHARE: a column's left edge is where at least this share of the lines beside the gutter start a segment */

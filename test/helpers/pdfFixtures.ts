@@ -46,7 +46,10 @@
  *   reordered at the end of the month." after.
  * - wrappedHeader, typewriter, titles: see wrappedHeaderBody, typewriterBody and titlesBody below.
  * - arabic: an Arabic heading "الإنتاجية الزراعية" and the paragraph "تحسين الإنتاجية في المزارع الصغيرة",
- *   and a Hebrew paragraph "שלום עולם".
+ *   a Hebrew paragraph "שלום עולם", the paragraph "لا يقبل الطلب خلال العطلة" (two lam-alef ligatures outside
+ *   the article), and a right-to-left table (its first column at the right):
+ *   المنطقة | الإنتاج | المزارع over two rows of a region and two figures.
+ * - arabicColumns: a right-to-left report in two columns (arabicColumnsBody).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -87,6 +90,10 @@ function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: 
   <style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-top="1.5cm" fo:margin-bottom="1.5cm" fo:margin-left="2.5cm" fo:margin-right="2.5cm"/><style:header-style><style:header-footer-properties fo:min-height="0.6cm" fo:margin-bottom="0.4cm"/></style:header-style><style:footer-style><style:header-footer-properties fo:min-height="0.6cm" fo:margin-top="0.4cm"/></style:footer-style></style:page-layout>
   <style:style style:name="TwoColumns" style:family="section"><style:section-properties><style:columns fo:column-count="2" fo:column-gap="1cm"/></style:section-properties></style:style>
   <style:style style:name="Rtl" style:family="paragraph" style:parent-style-name="Standard"><style:paragraph-properties style:writing-mode="rl-tb" fo:text-align="end"/></style:style>
+  <style:style style:name="RtlColumns" style:family="section"><style:section-properties style:writing-mode="rl-tb"><style:columns fo:column-count="2" fo:column-gap="1cm"/></style:section-properties></style:style>
+  <style:style style:name="RtlCentred" style:family="paragraph" style:parent-style-name="Rtl"><style:paragraph-properties fo:text-align="center"/><style:text-properties fo:font-size="18pt" fo:font-weight="bold" style:font-size-complex="18pt" style:font-weight-complex="bold"/></style:style>
+  <style:style style:name="RtlHead" style:family="paragraph" style:parent-style-name="Rtl"><style:paragraph-properties fo:margin-top="0.3cm"/><style:text-properties fo:font-size="13pt" fo:font-weight="bold" style:font-size-complex="13pt" style:font-weight-complex="bold"/></style:style>
+  <style:style style:name="RtlHeadNextColumn" style:family="paragraph" style:parent-style-name="Rtl"><style:paragraph-properties fo:break-before="column"/><style:text-properties fo:font-size="13pt" fo:font-weight="bold" style:font-size-complex="13pt" style:font-weight-complex="bold"/></style:style>
   <style:style style:name="RtlTitle" style:family="paragraph" style:parent-style-name="Rtl"><style:text-properties fo:font-size="16pt" fo:font-weight="bold" style:font-size-complex="16pt" style:font-weight-complex="bold"/></style:style>
   <style:style style:name="Break" style:family="paragraph" style:parent-style-name="Section"><style:paragraph-properties fo:break-before="page"/></style:style>
   <style:style style:name="Bottom" style:family="table-cell"><style:table-cell-properties style:vertical-align="bottom"/></style:style>
@@ -108,6 +115,7 @@ function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: 
   <style:style style:name="GridText" style:family="paragraph"><style:paragraph-properties fo:margin-top="0cm" fo:margin-bottom="0cm" fo:text-align="justify"/></style:style>
   <style:style style:name="Mono" style:family="paragraph"><style:paragraph-properties fo:text-align="start"/><style:text-properties style:font-name="DejaVu Sans Mono" fo:font-family="'DejaVu Sans Mono'" fo:font-size="9pt"/></style:style>
   <style:style style:name="PaddedBottom" style:family="table-cell"><style:table-cell-properties fo:padding="0.1cm" style:vertical-align="bottom"/></style:style>
+  <style:style style:name="RtlTable" style:family="table"><style:table-properties style:width="8cm" table:align="right" style:writing-mode="rl-tb"/></style:style>
   <style:style style:name="SlimTable" style:family="table"><style:table-properties style:width="9.5cm" table:align="left"/></style:style>
   <style:style style:name="Slim" style:family="table-column"><style:table-column-properties style:column-width="1.9cm"/></style:style>
   <style:style style:name="SlideBreak" style:family="paragraph"><style:paragraph-properties fo:text-align="center" fo:margin-bottom="3cm" fo:break-before="page"/><style:text-properties fo:font-size="36pt"/></style:style>
@@ -295,6 +303,31 @@ function arabicBody(): string {
     p("الإنتاجية الزراعية", "RtlTitle"),
     p("تحسين الإنتاجية في المزارع الصغيرة", "Rtl"),
     p("שלום עולם", "Rtl"),
+    p("لا يقبل الطلب خلال العطلة", "Rtl"),
+    `<table:table table:name="Regions" table:style-name="RtlTable"><table:table-column table:number-columns-repeated="3"/>
+      ${[["المنطقة", "الإنتاج", "المزارع"], ["الشمال", "120", "14"], ["الجنوب", "95", "9"]].map((cells) => `<table:table-row>${cells.map((text) => `<table:table-cell office:value-type="string">${p(text, "Rtl")}</table:table-cell>`).join("")}</table:table-row>`).join("\n")}
+    </table:table>`,
+  ].join("\n");
+}
+
+/** RTL_COLUMN_PARAGRAPHS: the paragraphs of arabicColumnsBody, as typed */
+export const RTL_COLUMN_PARAGRAPHS = [
+  "تعتمد الزراعة في المناطق الريفية على مياه الأمطار والآبار الجوفية، ويعمل فيها أكثر من نصف السكان في مواسم الحصاد. وقد ساعدت برامج التدريب المزارعين على استخدام أساليب حديثة للري وتحسين جودة البذور.",
+  "تواجه القرى نقصا في الطرق المعبدة ومرافق التخزين، مما يرفع تكلفة نقل المحاصيل إلى الأسواق في المدن ويقلل دخل الأسر.",
+  "نمت الصناعة في المدن الكبيرة بفضل الاستثمار في الطاقة والنقل، وارتفع عدد المصانع الصغيرة التي تنتج مواد البناء والأغذية والمنسوجات للسوق المحلية والتصدير.",
+];
+
+/**
+ * arabicColumnsBody: a report written right to left in two columns, its first column at the right:
+ * a centred title over both, "الزراعة" and two paragraphs in the right column, "الصناعة" and one
+ * paragraph in the left (a column break before it); paragraphs ragged at their left, where a line
+ * written right to left ends.
+ */
+function arabicColumnsBody(): string {
+  const [farming, villages, industry] = RTL_COLUMN_PARAGRAPHS;
+  return [
+    p("تقرير التنمية المحلية", "RtlCentred"),
+    `<text:section text:style-name="RtlColumns" text:name="RtlBody">${[p("الزراعة", "RtlHead"), p(farming!, "Rtl"), p(villages!, "Rtl"), p("الصناعة", "RtlHeadNextColumn"), p(industry!, "Rtl")].join("\n")}</text:section>`,
   ].join("\n");
 }
 
@@ -545,6 +578,7 @@ export const PDF_FIXTURES = {
   paper: () => fodt(paperBody(), { header: "Optimized Table Tokenization", pageNumbers: true }),
   twocolumn: () => fodt(twoColumnBody()),
   arabic: () => fodt(arabicBody(), { font: "DejaVu Sans" }),
+  arabicColumns: () => fodt(arabicColumnsBody(), { font: "DejaVu Sans" }),
   cells: () => fodt(wrappedCellsBody()),
   grouped: () => fodt(groupHeaderBody()),
   lists: () => fodt(listsBody()),
