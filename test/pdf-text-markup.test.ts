@@ -50,3 +50,18 @@ describe("a PDF's literal markup characters", () => {
     expect(md).toContain("| Beta | plain 2*3 |");
   });
 });
+
+describe("a LaTeX invoice's euro sign", () => {
+  test("the eurosym font's letter reads as the euro sign it draws, other fonts' letters as letters", async () => {
+    const md = await typesetMarkdown([[
+      line(760, "Consulting services, withholding tax 20% = "),
+      { font: "TeX-feymr10", size: 11, x: 292, y: 760, text: "e" },
+      line(760, "342,00 each week.", 302),
+      line(746, "Total: "),
+      { font: "TeX-feymr10", size: 11, x: 110, y: 746, text: "e" },
+      line(746, "1 710,00", 120),
+    ]]);
+    expect(md).toContain("= € 342,00 each week.");
+    expect(md).toContain("Total: € 1 710,00");
+  });
+});

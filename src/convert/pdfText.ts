@@ -307,13 +307,15 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
     const boldFonts = new Set(Object.entries(content.styles ?? {}).filter(([, style]) => isBoldFontName(style.fontName ?? "")).map(([name]) => name));
     for (const name of accentFonts(content.items, content.styles ?? {})) boldFonts.add(name);
     const monoFonts = new Set(Object.entries(content.styles ?? {}).filter(([, style]) => isMonoFont(style.fontName ?? "", style.fontFamily)).map(([name]) => name));
+    const euroFonts = new Set(Object.entries(content.styles ?? {}).filter(([, style]) => EUROSYM_FONT.test(style.fontName ?? "")).map(([name]) => name));
     const fields = await formFields(page);
     const labelsUnder = labelsUnderFields(fields, content.items);
     for (const item of content.items) {
       if (typeof item.str !== "string" || !item.transform || labelsUnder.has(item)) continue;
       const m = multiply(viewport.transform, item.transform);
       if (Math.abs(m[1]!) > Math.abs(m[0]!) * 0.1) continue; // rotated or vertical text: not in line layout
-      items.push({ str: item.str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}), ...(item.fontName ? { font: item.fontName } : {}), ...(item.fontName && monoFonts.has(item.fontName) ? { mono: true } : {}) });
+      const str = item.fontName && euroFonts.has(item.fontName) ? euroSigns(item.str) : item.str;
+      items.push({ str, x: m[4]!, y: m[5]!, width: item.width, size: Math.hypot(m[2]!, m[3]!), ...(item.dir === "rtl" ? { rtl: true } : {}), ...(item.fontName && boldFonts.has(item.fontName) ? { bold: true } : {}), ...(item.fontName ? { font: item.fontName } : {}), ...(item.fontName && monoFonts.has(item.fontName) ? { mono: true } : {}) });
     }
     composeSpacingAccents(items);
     items.push(...formFieldItems(fields, labelsUnder, viewport.transform, medianSize(items)));
@@ -327,6 +329,18 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
   } finally {
     page.cleanup();
   }
+}
+
+/**
+ * EUROSYM_FONT: the fonts of LaTeX's eurosym package (feymr10, feybr10, feymo10, feybo10), whose
+ * letters are shapes of the euro sign ("e" the official one, "a" to "d" drawn ones): their PDFs
+ * map the glyphs to the letters, so "€ 1 710,00" reads "e 1 710,00".
+ */
+const EUROSYM_FONT = /fey[mb][ro]10/i;
+
+/** euroSigns gives a run of the eurosym font as the euro signs it shows. */
+function euroSigns(text: string): string {
+  return text.replace(/[a-eA-E]/g, "€");
 }
 
 /**

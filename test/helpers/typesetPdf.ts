@@ -14,8 +14,11 @@ export interface TypesetRun {
   text: string;
 }
 
-/** FONTS: the standard fonts a run may use (bold faces named so, and a monospace one for code) */
-const FONTS = ["Times-Roman", "Helvetica", "Helvetica-Bold", "Times-Bold", "Courier"] as const;
+/**
+ * FONTS: the standard fonts a run may use (bold faces named so, and a monospace one for code), and
+ * one by name only: LaTeX's eurosym font (TeX-feymr10), whose "e" a reader's fallback shows as a letter
+ */
+const FONTS = ["Times-Roman", "Helvetica", "Helvetica-Bold", "Times-Bold", "Courier", "TeX-feymr10"] as const;
 export type TypesetFont = (typeof FONTS)[number];
 
 /** TypesetRule: a ruling line stroked 0.5 pt wide from (x1, y1) to (x2, y2), in PDF points from the page's bottom left */
