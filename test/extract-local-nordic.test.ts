@@ -82,3 +82,26 @@ describe("a title with its number in a table row", () => {
     expect(n.value === "2024-101" || n.value === "2024-102").toBe(false);
   });
 });
+
+describe("a Czech invoice (seller and buyer boxes side by side, each read whole)", () => {
+  const CZECH =
+    "# Faktura č. 2016-042\n\n### Prodejce\n\n### Jan Svoboda\n\nHlavní 12\n602 00 Brno\n\nIČ: 12345678\n\n" +
+    "### Kupující\n\n### Eva Dvořáková\n\nNádražní 4\n702 00 Ostrava\n\nDatum vydání 05/03/2016\nDatum splatnosti 19/03/2016\n\n" +
+    "| Položka | Počet | Cena | Celkem |\n| --- | --- | --- | --- |\n| Konzultace | 2 | Kč 500 | Kč 1.000 |\n\n## Celkem: Kč 1.000,-\n";
+  test("the name under 'Prodejce' (seller) is the vendor, the one under 'Kupující' (buyer) is not", () => {
+    expect(extractInvoice(CZECH).vendor!.value).toBe("Jan Svoboda");
+  });
+  test("a bilingual label ('Prodejce Provider') names the seller too", () => {
+    const bilingual = CZECH.replace("### Prodejce", "### Prodejce Provider").replace("### Kupující", "Kupující Purchaser");
+    expect(extractInvoice(bilingual).vendor!.value).toBe("Jan Svoboda");
+  });
+});
+
+describe("a buyer's box under a plain label", () => {
+  test("the name under 'Kupující Purchaser' (the buyer, in larger type than the seller's label) is not the issuer", () => {
+    const md =
+      "# Faktura č. 7\n\n### Invoice\n\n### Prodejce Provider\n\n## Petr Nový\n\nRolnická 1\n747 05 Opava\n\nIČ: 56565656\n\n" +
+      "Kupující Purchaser\n\n## Adam Black\n\n8648 Acacia Rd.\nBrooklyn, NY 11203\n\n## Celkem: Kč 12.100,-\n";
+    expect(extractInvoice(md).vendor!.value).toBe("Petr Nový");
+  });
+});

@@ -524,3 +524,20 @@ test("a chapter's small bold label over its title is no form field: the title st
   const lines = (await pageMarkdown(typesetPdf([runs]))).filter((line) => line.trim());
   expect(lines.some((line) => /^#+ Methods of measurement$/.test(line))).toBe(true);
 });
+
+test("two boxes with rounded corners side by side (an invoice's seller and buyer) are each read whole, not line across line", async () => {
+  // the boxes' sides are the straight pieces of paths with curves; their text shares baselines
+  const run = (x: number, top: number, text: string, size = 9): TypesetRun => fromTop("Helvetica", size, x, top, text);
+  const seller = ["Seller", "Petr Novy", "Rolnicka 1", "747 05 Opava", "ID: 56565656"];
+  const buyer = ["Buyer", "Adam Black", "8648 Acacia Rd.", "Brooklyn, NY 11203"];
+  const runs = [run(36, 50, "Invoice 198900000001", 18), ...seller.map((text, i) => run(46, 110 + 14 * i, text)), ...buyer.map((text, i) => run(320, 110 + 14 * i, text))];
+  const boxes = [{ x: 36, y: A4_HEIGHT - 190, width: 264, height: 100, r: 8 }, { x: 310, y: A4_HEIGHT - 190, width: 249, height: 100, r: 8 }];
+  const md = await layoutMarkdown(typesetPdf([runs], [], [boxes]));
+  const text = md.replace(/^#+ /gm, "");
+  // each box's lines in order, the seller's before the buyer's, no line holding both
+  const at = (line: string) => text.indexOf(line);
+  expect([...seller, ...buyer].every((line) => at(line) >= 0)).toBe(true);
+  expect([...seller, ...buyer].map(at)).toEqual([...seller, ...buyer].map(at).sort((a, b) => a - b));
+  expect(md).not.toContain("Seller Buyer");
+  expect(md).not.toMatch(/Rolnicka 1 \|? ?8648/);
+});

@@ -38,12 +38,16 @@ function joinJustified(lines: RawLine[]): RawLine[] {
   });
 }
 
-/** columnBlocks splits the lines of one column into tables and text blocks. */
-export function columnBlocks(columnLines: RawLine[], pageWidth: number): LayoutBlock[] {
+/**
+ * columnBlocks splits the lines of one column into tables and text blocks; `boxRight`: the right
+ * side of a box drawn around the column, where its lines wrap (a little inside it, for the box's
+ * padding), when its own lines end short of it.
+ */
+export function columnBlocks(columnLines: RawLine[], pageWidth: number, boxRight?: number): LayoutBlock[] {
   const blocks: LayoutBlock[] = [];
   const lines = joinStackedLabels(joinJustified(columnLines));
-  const rightEdge = columnRightEdge(lines);
   const body = dominantSize(lines.map((line) => [line.size, line.segs.reduce((sum, seg) => sum + seg.text.length, 0)]));
+  const rightEdge = boxRight === undefined ? columnRightEdge(lines) : Math.max(columnRightEdge(lines), boxRight - BOX_PADDING_EMS * body);
   let pending: RawLine[] = [];
   const flushText = () => {
     blocks.push(...textBlocks(pending, rightEdge));
@@ -86,6 +90,9 @@ export function columnBlocks(columnLines: RawLine[], pageWidth: number): LayoutB
   flushText();
   return blocks;
 }
+
+/** BOX_PADDING_EMS: how far inside a box's right side (in the body's ems) a line that wraps may end */
+const BOX_PADDING_EMS = 2;
 
 function columnRightEdge(lines: RawLine[]): number {
   const ends = lines.map((l) => l.segs[l.segs.length - 1]!.x2).sort((a, b) => a - b);

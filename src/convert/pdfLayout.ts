@@ -66,7 +66,10 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   const parts = pageParts(visible, dividers);
   const lines = parts.flatMap((part) => part.lines);
   const partBlocks = parts.map((part) => {
-    const blocks = readingOrder(part.lines, width).flatMap((column) => (column.length ? columnBlocks(column, width) : []));
+    // a box's lines wrap at its right side (short lines in a box, a name over an address, keep their breaks)
+    const columns = readingOrder(part.lines, width);
+    const boxRight = part.box && columns.length === 1 ? part.box[1] : undefined;
+    const blocks = columns.flatMap((column) => (column.length ? columnBlocks(column, width, boxRight) : []));
     if (part.rendered) for (const block of blocks) if (block.kind === "text") block.rendered = true;
     return blocks;
   });

@@ -32,6 +32,7 @@ const DIVIDER_SHARED = 0.5;
  */
 export function columnDividers(candidates: RuleDivider[], items: PdfTextItem[], pageWidth: number, pageHeight: number): PageDivider[] {
   const cutLines = new Set<RuleDivider>();
+  const boxGaps = boxGapsOf(candidates, items, pageWidth);
   const kept = candidates.filter((divider) => {
     const left: number[] = [];
     const right: number[] = [];
@@ -44,6 +45,8 @@ export function columnDividers(candidates: RuleDivider[], items: PdfTextItem[], 
       (side === "left" ? left : right).push(item.y);
       extent[side] = [Math.min(extent[side][0]!, item.x), Math.max(extent[side][1]!, item.x + item.width)];
     }
+    // the left side of two boxes drawn side by side, a narrow gap apart (an invoice's seller and buyer): each box is read whole
+    if (boxGaps.has(divider)) return left.length > 0 && right.length > 0;
     // each side a part of the page, not a box in a form's head (its number beside its title)
     // a rule that runs to the page's edge is a cut line (a payment slip's perforation): each side is a slip as wide as from the rule to its text's far edge
     const cutLine = divider.top <= 1 || divider.bottom >= pageHeight - 1;
@@ -60,7 +63,34 @@ export function columnDividers(candidates: RuleDivider[], items: PdfTextItem[], 
     return shared <= DIVIDER_SHARED * (leftLines.length + rightLines.length - shared);
   });
   // each part's head row, ruled across both parts above them, is read with its part
-  return kept.map((divider) => ({ ...divider, top: divider.reachTop, bottom: divider.reachBottom, ...(cutLines.has(divider) ? { cut: true } : {}) }));
+  return kept.map((divider) => ({ ...divider, top: divider.reachTop, bottom: divider.reachBottom, ...(cutLines.has(divider) ? { cut: true } : {}), ...(boxGaps.has(divider) ? { boxes: boxGaps.get(divider)! } : {}) }));
+}
+
+/** BOX_GAP: the widest gap (pt) between two boxes drawn side by side that reads as one gap, not as a column between them */
+const BOX_GAP = 24;
+
+/**
+ * boxGapsOf: of two rules that stand a narrow gap apart (BOX_GAP at most), over the same stretch
+ * of the page with no text between them, the left one: the right side of one box and the left side
+ * of the next, drawn side by side (an invoice's seller and buyer, each in a box with rounded
+ * corners). Each box is closed by its outer side over the same stretch and is DIVIDER_SIDE_WIDTH
+ * of the page wide (its text may be short: a name and an address). A table ruled between its
+ * columns draws one rule there, not two.
+ */
+function boxGapsOf(candidates: RuleDivider[], items: PdfTextItem[], pageWidth: number): Map<RuleDivider, BoxSides> {
+  const gaps = new Map<RuleDivider, BoxSides>();
+  const alongside = (a: RuleDivider, b: RuleDivider) => Math.abs(a.top - b.top) <= 2 && Math.abs(a.bottom - b.bottom) <= 2;
+  const minWidth = DIVIDER_SIDE_WIDTH * pageWidth;
+  for (const left of candidates) {
+    const right = candidates.find((other) => other.x > left.x + 1 && other.x - left.x <= BOX_GAP && alongside(left, other));
+    if (!right) continue;
+    // each box's outer side: the nearest rule along the same stretch a box's width away
+    const leftBox = Math.max(...candidates.filter((other) => left.x - other.x >= minWidth && alongside(left, other)).map((other) => other.x));
+    const rightBox = Math.min(...candidates.filter((other) => other.x - right.x >= minWidth && alongside(right, other)).map((other) => other.x));
+    const between = items.some((item) => item.y >= left.top && item.y <= left.bottom && item.x + item.width > left.x + 1 && item.x < right.x - 1);
+    if (Number.isFinite(leftBox) && Number.isFinite(rightBox) && !between) gaps.set(left, { leftBox: [leftBox, left.x], rightBox: [right.x, rightBox] });
+  }
+  return gaps;
 }
 
 /**
@@ -92,10 +122,16 @@ function baselines(ys: number[]): number[] {
   return out;
 }
 
-/** PageDivider: a rule that divides the page's text into parts; `example`: a ruled example's rule between its source and what the source renders (exampleDividers); `cut`: a cut line to the page's edge (see columnDividers) */
-export type PageDivider = RuleDivider & { example?: boolean; cut?: boolean };
+/** BoxSides: the left and right sides (x) of two boxes drawn side by side, the divider the first one's right side (boxGapsOf) */
+interface BoxSides {
+  leftBox: [number, number];
+  rightBox: [number, number];
+}
 
-/** PagePart: lines of a page read on their own, and the part of the page they lie in (x from x1 up to x2, baselines from y1 up to y2); `rendered`: an example's output */
+/** PageDivider: a rule that divides the page's text into parts; `example`: a ruled example's rule between its source and what the source renders (exampleDividers); `cut`: a cut line to the page's edge (see columnDividers); `boxes`: the sides of the two boxes it stands between */
+export type PageDivider = RuleDivider & { example?: boolean; cut?: boolean; boxes?: BoxSides };
+
+/** PagePart: lines of a page read on their own, and the part of the page they lie in (x from x1 up to x2, baselines from y1 up to y2); `rendered`: an example's output; `box`: the left and right sides of the box drawn around it */
 interface PagePart {
   lines: RawLine[];
   x1: number;
@@ -103,6 +139,7 @@ interface PagePart {
   y1: number;
   y2: number;
   rendered?: boolean;
+  box?: [number, number];
 }
 
 /**
@@ -129,8 +166,8 @@ export function pageParts(items: PdfTextItem[], dividers: PageDivider[], bounds:
   }
   return [
     ...pageParts(above, rest, { ...bounds, y2: divider.top }),
-    ...pageParts(left, rest, { ...bounds, x2: divider.x, y1: divider.top, y2: divider.bottom }),
-    ...pageParts(right, rest, { ...bounds, x1: divider.x, y1: divider.top, y2: divider.bottom, ...(divider.example || bounds.rendered ? { rendered: true } : {}) }),
+    ...pageParts(left, rest, { ...bounds, x2: divider.x, y1: divider.top, y2: divider.bottom, ...(divider.boxes ? { box: divider.boxes.leftBox } : {}) }),
+    ...pageParts(right, rest, { ...bounds, x1: divider.x, y1: divider.top, y2: divider.bottom, ...(divider.example || bounds.rendered ? { rendered: true } : {}), ...(divider.boxes ? { box: divider.boxes.rightBox } : {}) }),
     ...pageParts(below, rest, { ...bounds, y1: divider.bottom }),
   ];
 }

@@ -87,13 +87,24 @@ export function rulesFromOperators(fnArray: ArrayLike<number>, argsArray: ArrayL
   return rules;
 }
 
-/** pathRules adds the rules of one path: each straight segment when stroked; a filled thin rectangle's middle line. */
+/**
+ * pathRules adds the rules of one path: each straight segment when stroked; a filled thin
+ * rectangle's middle line. A stroked path with curves adds its straight sides that are as long as
+ * ROUNDED_SIDE at least (a box with rounded corners, as invoices draw the seller's and the buyer's
+ * boxes side by side): a curve's short straight pieces (a plot's line) stay out.
+ */
 function pathRules(buffer: ArrayLike<number>, m: Matrix, stroked: boolean, rules: Rule[]): void {
   let points: Array<[number, number]> = [];
   let curved = false;
+  // the straight segments of the subpath, each from the point before (a curve moves the point, drawing none)
+  let sides: Array<[[number, number], [number, number]]> = [];
+  let current: [number, number] | null = null;
+  let start: [number, number] | null = null;
   const flush = () => {
     if (points.length >= 2 && !curved) subpathRules(points, stroked, rules);
+    else if (curved && stroked) for (const [a, b] of sides) roundedSide(a, b, rules);
     points = [];
+    sides = [];
     curved = false;
   };
   const at = (x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
@@ -101,24 +112,40 @@ function pathRules(buffer: ArrayLike<number>, m: Matrix, stroked: boolean, rules
     const op = buffer[k++];
     if (op === DRAW.moveTo) {
       flush();
-      points.push(at(buffer[k]!, buffer[k + 1]!));
+      current = start = at(buffer[k]!, buffer[k + 1]!);
+      points.push(current);
       k += 2;
     } else if (op === DRAW.lineTo) {
-      points.push(at(buffer[k]!, buffer[k + 1]!));
+      const next = at(buffer[k]!, buffer[k + 1]!);
+      if (current) sides.push([current, next]);
+      points.push((current = next));
       k += 2;
     } else if (op === DRAW.curveTo) {
       curved = true;
+      current = at(buffer[k + 4]!, buffer[k + 5]!);
       k += 6;
     } else if (op === DRAW.quadraticCurveTo) {
       curved = true;
+      current = at(buffer[k + 2]!, buffer[k + 3]!);
       k += 4;
     } else if (op === DRAW.closePath) {
       if (points.length) points.push(points[0]!);
+      if (current && start) sides.push([current, start]);
+      current = start;
     } else {
       return;
     }
   }
   flush();
+}
+
+/** ROUNDED_SIDE: the shortest straight side (pt) of a path with curves that is a rule */
+const ROUNDED_SIDE = 20;
+
+/** roundedSide adds a straight side of a curved path as a rule: axis-aligned and ROUNDED_SIDE long at least */
+function roundedSide([ax, ay]: [number, number], [bx, by]: [number, number], rules: Rule[]): void {
+  if (Math.abs(ay - by) < 0.5 && Math.abs(ax - bx) >= ROUNDED_SIDE) rules.push({ x1: Math.min(ax, bx), x2: Math.max(ax, bx), y1: ay, y2: ay });
+  else if (Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) >= ROUNDED_SIDE) rules.push({ x1: ax, x2: ax, y1: Math.min(ay, by), y2: Math.max(ay, by) });
 }
 
 function subpathRules(points: Array<[number, number]>, stroked: boolean, rules: Rule[]): void {

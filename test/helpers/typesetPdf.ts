@@ -29,8 +29,32 @@ export interface TypesetRule {
   y2: number;
 }
 
-/** typesetPdf returns the bytes of a PDF of A4 pages (595 x 842 pt), one list of runs per page (and of rules, drawn before the text); text is Latin-1. */
-export function typesetPdf(pages: TypesetRun[][], rules: TypesetRule[][] = []): Uint8Array {
+/** TypesetBox: a box stroked 0.5 pt wide with rounded corners (radius `r`), its bottom left corner at (x, y), in PDF points from the page's bottom left */
+export interface TypesetBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  r: number;
+}
+
+/** KAPPA: the distance of a quarter circle's Bézier control points from its ends, as a share of its radius */
+const KAPPA = 0.5523;
+
+/** boxPath: the path of a box with rounded corners, its four sides straight and its corners curves */
+function boxPath({ x, y, width: w, height: h, r }: TypesetBox): string {
+  const k = r * KAPPA;
+  return [
+    `${x + r} ${y} m ${x + w - r} ${y} l`,
+    `${x + w - r + k} ${y} ${x + w} ${y + r - k} ${x + w} ${y + r} c ${x + w} ${y + h - r} l`,
+    `${x + w} ${y + h - r + k} ${x + w - r + k} ${y + h} ${x + w - r} ${y + h} c ${x + r} ${y + h} l`,
+    `${x + r - k} ${y + h} ${x} ${y + h - r + k} ${x} ${y + h - r} c ${x} ${y + r} l`,
+    `${x} ${y + r - k} ${x + r - k} ${y} ${x + r} ${y} c h 0.5 w S`,
+  ].join(" ");
+}
+
+/** typesetPdf returns the bytes of a PDF of A4 pages (595 x 842 pt), one list of runs per page (and of rules and rounded boxes, drawn before the text); text is Latin-1. */
+export function typesetPdf(pages: TypesetRun[][], rules: TypesetRule[][] = [], boxes: TypesetBox[][] = []): Uint8Array {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body) - 1 + 1; // object numbers start at 1
   const catalog = add("");
@@ -41,7 +65,7 @@ export function typesetPdf(pages: TypesetRun[][], rules: TypesetRule[][] = []): 
   for (const [p, runs] of pages.entries()) {
     const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
     const drawn = (rules[p] ?? []).map((r) => `0.5 w ${r.x1} ${r.y1} m ${r.x2} ${r.y2} l S`);
-    const content = [...drawn, ...runs.map((run) => `BT /F${FONTS.indexOf(run.font) + 1} ${run.size} Tf 1 0 0 1 ${run.x} ${run.y} Tm (${escape(run.text)}) Tj ET`)].join("\n");
+    const content = [...drawn, ...(boxes[p] ?? []).map(boxPath), ...runs.map((run) => `BT /F${FONTS.indexOf(run.font) + 1} ${run.size} Tf 1 0 0 1 ${run.x} ${run.y} Tm (${escape(run.text)}) Tj ET`)].join("\n");
     const stream = add(`<< /Length ${Buffer.byteLength(content, "latin1")} >>\nstream\n${content}\nendstream`);
     kids.push(add(`<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 595 842] /Resources << /Font << ${fontDict} >> >> /Contents ${stream} 0 R >>`));
   }

@@ -48,10 +48,12 @@ export const CONCEPTS: Record<string, string[]> = {
   vendor: [
     "vendor", "seller", "merchant", "company", "from", "supplier", "store", "issued by", "sold by", "biller", "payee", "business", "company name", "vendor name", "supplier name", "merchant name", "store name", "seller name",
     "verkaufer", "lieferant", "rechnungssteller", "rechnungsersteller", "leistungserbringer", "vendeur", "fournisseur", "emetteur", "leverancier", "verkoper", "vendedor", "proveedor", "emisor", "fornitore", "cedente", "cedente prestatore", "venditore", "fornecedor", "emitente", "sprzedawca", "dostawca",
+    "prodejce", "dodavatel", "prodavajici", "poskytovatel",
   ],
   customer: [
     "customer", "bill to", "billed to", "sold to", "client", "buyer", "customer name", "purchaser", "client name", "invoice to", "ship to", "deliver to",
     "kunde", "kaufer", "rechnungsempfanger", "leistungsempfanger", "kaufer leistungsempfanger", "lieferadresse", "rechnungsadresse", "acheteur", "destinataire", "adresse de facturation", "adresse de livraison", "klant", "afnemer", "koper", "cliente", "comprador", "destinatario", "cessionario", "cessionario committente", "nabywca", "odbiorca",
+    "kupujici", "odberatel", "objednatel",
   ],
   currency: ["currency", "currency code", "invoice currency", "wahrung", "rechnungswahrung", "devise", "devise de facturation", "monnaie", "valuta", "factuurvaluta", "moneda", "divisa", "moeda", "waluta", "waluta faktury"],
   email: ["email", "email address", "contact email", "mail", "e mail"],

@@ -5,6 +5,7 @@
  * write their e-mail and web addresses under its name. The customer's name sits under a "Bill to",
  * "Käufer" or "Client" label. findIssuer scores every name-like line and cell by that evidence.
  */
+import { conceptOf, splitWords } from "./labels";
 import type { Line, ParsedDocument } from "./parse";
 
 export interface Issuer {
@@ -34,7 +35,7 @@ const hasLegalForm = (s: string) => LEGAL_FORM_WORDS.test(s) || LEGAL_FORM_CAPS.
 
 /** CUSTOMER_LABEL: lines that open the customer's block. */
 const CUSTOMER_LABEL =
-  /^(bill(ed)? to|sold to|ship to|deliver to|invoice to|customer|client|buyer|recipient|kunde|käufer|rechnungsempfänger|leistungsempfänger|lieferadresse|rechnungsadresse|adresse de (livraison|facturation)|destinataire|acheteur|klant|afnemer|cliente|destinatario|nabywca|odbiorca)\b/i;
+  /^(bill(ed)? to|sold to|ship to|deliver to|invoice to|customer|client|buyer|recipient|kunde|käufer|rechnungsempfänger|leistungsempfänger|lieferadresse|rechnungsadresse|adresse de (livraison|facturation)|destinataire|acheteur|klant|afnemer|cliente|destinatario|nabywca|odbiorca|purchaser|kupuj[ií]c[ií]|odb[eě]ratel|objednatel)(?![\p{L}])/iu;
 
 /**
  * GREETING: a letter's salutation and the name it greets ("Guten Tag Muster GmbH,", "Dear Acme Ltd,", "Sehr geehrte
@@ -64,7 +65,7 @@ const SEPARATORS = /\s+[·•●|]\s+|\s+[-–]\s+/;
 export function nameLike(text: string): boolean {
   const t = text.trim();
   if (t.length < 3 || t.length > 60) return false;
-  if (/@|https?:|:\s*$|^\W/.test(t) || NOT_A_NAME.test(t)) return false;
+  if (/@|https?:|:\s*$|^\W/.test(t) || NOT_A_NAME.test(t) || partyLabels(t)) return false;
   const letters = (t.match(/\p{L}/gu) ?? []).length;
   const digits = (t.match(/\d/g) ?? []).length;
   if (letters < 4 || digits > letters / 3) return false;
@@ -75,6 +76,19 @@ export function nameLike(text: string): boolean {
   if (mostlyShortWords(t) && mostlyShortWords(t.replace(LEGAL_FORM_WORDS, " Form "))) return false;
   if (addressLike(t)) return false;
   return true;
+}
+
+/**
+ * partyLabels: text that is only the labels of parties, in one language or two ("Prodejce",
+ * "Prodejce Provider", "Seller Buyer"): a block's title, no name. "Provider" is such a title beside
+ * another language's label, though no label of the vendor field alone (a contract's provider field).
+ */
+function partyLabels(text: string): boolean {
+  const words = splitWords(text);
+  return words.length > 0 && words.length <= 4 && words.every((word) => {
+    const concept = conceptOf(word);
+    return concept === "vendor" || concept === "customer" || word === "provider";
+  });
 }
 
 /** mostlyShortWords says whether most of three or more words are one or two letters long, as OCR noise reads. */
