@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { repairArabic } from "../src/convert/pdfLines";
-import { makePdfFixtures, RTL_COLUMN_PARAGRAPHS } from "./helpers/pdfFixtures";
+import { makePdfFixtures, RTL_COLUMN_PARAGRAPHS, RTL_IN_LTR_PARAGRAPH } from "./helpers/pdfFixtures";
 import { typesetPdf, type TypesetRun } from "./helpers/typesetPdf";
 import { api, form, startServer, tempDir, type TestServer } from "./helpers/server";
 
@@ -418,6 +418,12 @@ describe("right-to-left scripts", () => {
     expect(md).not.toContain("اإل");
     // a lam-alef ligature the PDF maps to its two letters, outside the article: "لا" and "خلال", not "ال" and "خالل"
     expect(md).toContain("لا يقبل الطلب خلال العطلة");
+  });
+
+  test("Arabic in a paragraph set from the left wraps into one line of text; the right-aligned line above keeps its break", () => {
+    const lines = markdown.arabic!.split("\n").map((line) => line.trim());
+    expect(lines).toContain(RTL_IN_LTR_PARAGRAPH);
+    expect(lines).toContain("لا يقبل الطلب خلال العطلة");
   });
 
   test("a right-to-left table keeps its columns in the order they were typed, the first at the right", () => {

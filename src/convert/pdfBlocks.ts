@@ -112,14 +112,17 @@ function lineSpacing(lines: RawLine[]): number {
 /**
  * continuesInto says whether `line` wraps into `next`: `next` starts at the column's left edge and
  * its first word would not have fitted in the space left at the end of `line` (so a short line,
- * or a centred one, keeps its line break). Lines written right to left (`rtl`) start at the right
- * edge and end at the left.
+ * or a centred one, keeps its line break). A line written right to left (`rtl`) that starts at the
+ * right edge ends at its left end: it wraps when that end leaves no room for the next line's first
+ * word, into a line starting at either edge (a paragraph set from the right, or from the left as
+ * a right-to-left text in a left-to-right paragraph is).
  */
 function continuesInto(line: LayoutLine, next: LayoutLine, leftEdge: number, rightEdge: number, rtl = false): boolean {
-  if (rtl ? rightEdge - next.x2 > next.size : next.x - leftEdge > next.size) return false;
   const firstWord = next.text.split(" ")[0] ?? "";
-  const slack = rtl ? line.x - leftEdge : rightEdge - line.x2;
-  return slack < Math.max(line.size, (firstWord.length + 1) * 0.5 * line.size);
+  const room = Math.max(line.size, (firstWord.length + 1) * 0.5 * line.size);
+  if (rtl && rightEdge - line.x2 <= line.size) return line.x - leftEdge < room && (rightEdge - next.x2 <= next.size || next.x - leftEdge <= next.size);
+  if (next.x - leftEdge > next.size) return false;
+  return rightEdge - line.x2 < room;
 }
 
 /**

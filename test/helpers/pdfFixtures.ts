@@ -47,7 +47,7 @@
  * - wrappedHeader, typewriter, titles: see wrappedHeaderBody, typewriterBody and titlesBody below.
  * - arabic: an Arabic heading "الإنتاجية الزراعية" and the paragraph "تحسين الإنتاجية في المزارع الصغيرة",
  *   a Hebrew paragraph "שלום עולם", the paragraph "لا يقبل الطلب خلال العطلة" (two lam-alef ligatures outside
- *   the article), and a right-to-left table (its first column at the right):
+ *   the article), a long Arabic paragraph in a left-to-right paragraph (RTL_IN_LTR_PARAGRAPH), and a right-to-left table (its first column at the right):
  *   المنطقة | الإنتاج | المزارع over two rows of a region and two figures.
  * - arabicColumns: a right-to-left report in two columns (arabicColumnsBody).
  */
@@ -90,6 +90,7 @@ function fodt(body: string, o: { header?: string; headerLeft?: string; footer?: 
   <style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-top="1.5cm" fo:margin-bottom="1.5cm" fo:margin-left="2.5cm" fo:margin-right="2.5cm"/><style:header-style><style:header-footer-properties fo:min-height="0.6cm" fo:margin-bottom="0.4cm"/></style:header-style><style:footer-style><style:header-footer-properties fo:min-height="0.6cm" fo:margin-top="0.4cm"/></style:footer-style></style:page-layout>
   <style:style style:name="TwoColumns" style:family="section"><style:section-properties><style:columns fo:column-count="2" fo:column-gap="1cm"/></style:section-properties></style:style>
   <style:style style:name="Rtl" style:family="paragraph" style:parent-style-name="Standard"><style:paragraph-properties style:writing-mode="rl-tb" fo:text-align="end"/></style:style>
+  <style:style style:name="LeftAligned" style:family="paragraph" style:parent-style-name="Standard"><style:paragraph-properties fo:text-align="start"/></style:style>
   <style:style style:name="RtlColumns" style:family="section"><style:section-properties style:writing-mode="rl-tb"><style:columns fo:column-count="2" fo:column-gap="1cm"/></style:section-properties></style:style>
   <style:style style:name="RtlCentred" style:family="paragraph" style:parent-style-name="Rtl"><style:paragraph-properties fo:text-align="center"/><style:text-properties fo:font-size="18pt" fo:font-weight="bold" style:font-size-complex="18pt" style:font-weight-complex="bold"/></style:style>
   <style:style style:name="RtlHead" style:family="paragraph" style:parent-style-name="Rtl"><style:paragraph-properties fo:margin-top="0.3cm"/><style:text-properties fo:font-size="13pt" fo:font-weight="bold" style:font-size-complex="13pt" style:font-weight-complex="bold"/></style:style>
@@ -304,11 +305,16 @@ function arabicBody(): string {
     p("تحسين الإنتاجية في المزارع الصغيرة", "Rtl"),
     p("שלום עולם", "Rtl"),
     p("لا يقبل الطلب خلال العطلة", "Rtl"),
+    p(RTL_IN_LTR_PARAGRAPH, "LeftAligned"),
     `<table:table table:name="Regions" table:style-name="RtlTable"><table:table-column table:number-columns-repeated="3"/>
       ${[["المنطقة", "الإنتاج", "المزارع"], ["الشمال", "120", "14"], ["الجنوب", "95", "9"]].map((cells) => `<table:table-row>${cells.map((text) => `<table:table-cell office:value-type="string">${p(text, "Rtl")}</table:table-cell>`).join("")}</table:table-row>`).join("\n")}
     </table:table>`,
   ].join("\n");
 }
+
+/** RTL_IN_LTR_PARAGRAPH: Arabic set in a left-to-right paragraph aligned at its start (lines start at the left), long enough to wrap */
+export const RTL_IN_LTR_PARAGRAPH =
+  "تقدم الجمعية خدمات التدريب المهني للشباب في القرى والمدن الصغيرة وتساعدهم على إيجاد عمل مناسب بعد التخرج من المدارس الثانوية والمعاهد الفنية في جميع المحافظات ومن ثم متابعة تقدمهم في العمل";
 
 /** RTL_COLUMN_PARAGRAPHS: the paragraphs of arabicColumnsBody, as typed */
 export const RTL_COLUMN_PARAGRAPHS = [
