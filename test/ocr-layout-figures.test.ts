@@ -128,3 +128,31 @@ test("a table's rule read into a figure is dropped from it, and two figures it j
   expect(markdown).toMatch(/^\| *3-5 *\| *3,867,692 *\| *3,576,723 *\| *7,444,415 *\|$/m);
   expect(markdown).toMatch(/^\| *6-11 *\| *7,808,033 *\| *7,401,349 *\| *1,170,452 *\|$/m);
 });
+
+/** expensesPage: the words of a scanned expenses table (at 300 dpi) beside which tesseract read a vertical mark as one word in a tall narrow box, as on the Senate report's scan ("I611-d", 37 x 156 px by 17 px text) */
+function expensesPage(mark: boolean): OcrResult {
+  const rows = [
+    ["DOCUMENT", "POSTED", "PAYEE", "AMOUNT"],
+    ["DHAW20190026", "05/03/2019", "CITIBANK", "521.00"],
+    ["DHAW20190027", "05/02/2019", "CITIBANK", "349.60"],
+    ["DHAW20190029", "05/16/2019", "CITIBANK", "477.60"],
+    ["DHAW20190031", "06/13/2019", "CITIBANK", "618.00"],
+    ["DHAW20190032", "05/28/2019", "CITIBANK", "553.30"],
+  ];
+  const words: OcrWord[] = [];
+  const columns = [100, 700, 1300, 2800];
+  rows.forEach((row, r) =>
+    row.forEach((text, c) => words.push({ text, left: columns[c]!, top: 400 + r * 52, width: text.length * 13, height: 17, confidence: 0.95, line: `${c + 1}/1/${r + 1}`, paragraph: `${c + 1}/1` })),
+  );
+  if (mark) words.push({ text: "I611-d", left: 3000, top: 430, width: 37, height: 156, confidence: 0, line: "9/1/1", paragraph: "9/1" });
+  const text = [...rows.map((row) => row.join(" ")), ...(mark ? ["I611-d"] : [])].join("\n");
+  return { text, confidence: 0.95, words, width: 3300, height: 2550 };
+}
+
+test("a lone word read unsurely in a box taller than wide and three body sizes tall (a vertical mark) does not draw the table's rows beside it into one line", () => {
+  const plain = ocrLayoutMarkdown(expensesPage(false), 72 / 300)!;
+  expect(plain).toMatch(/^\| *DHAW20190031 *\| *06\/13\/2019 *\| *CITIBANK *\| *618\.00 *\|$/m);
+  const marked = ocrLayoutMarkdown(expensesPage(true), 72 / 300)!;
+  for (const id of ["DHAW20190027", "DHAW20190029", "DHAW20190031", "DHAW20190032"]) expect(marked).toMatch(new RegExp(`^\\| *${id} *\\| *\\d\\d/\\d\\d/2019 *\\| *CITIBANK *\\| *\\d+\\.\\d\\d *\\|`, "m"));
+  expect(marked).not.toMatch(/DHAW20190031.*DHAW20190032/);
+});

@@ -80,6 +80,21 @@ const isSized = (word: OcrWord) => /[\p{L}\p{N}]/u.test(word.text) && word.heigh
 const sizeEstimate = (word: OcrWord) => word.height / wordEms(word.text);
 
 /**
+ * UPRIGHT_MARK_SIZES: how many body sizes tall a word's box is, at least, for a lone word read
+ * unsurely in a box taller than wide to be a mark rather than text: a vertical rule, a stamp's edge
+ * or a bar code read as a word ("I611-d" in a box 37 x 156 px beside a Senate report's 17 px text).
+ * Sized by its box, it made a line as tall as ten of the table's rows, and every row within its
+ * reach was taken into one line with it.
+ */
+const UPRIGHT_MARK_SIZES = 3;
+
+/** isUprightMark: a tesseract line of one word read under UNSURE_LINE whose box is taller than wide and UPRIGHT_MARK_SIZES body sizes tall: set in the body's size */
+function isUprightMark(line: OcrWord[], bodyPx: number): boolean {
+  const word = line[0]!;
+  return line.length === 1 && bodyPx > 0 && word.confidence < UNSURE_LINE && word.height > word.width && word.height > UPRIGHT_MARK_SIZES * bodyPx;
+}
+
+/**
  * UNSURE_LINE: the mean word confidence under which a line is no heading (PdfTextItem.unsure). In a
  * scanned paper's figures tesseract reads plot marks and formula pieces as words at 0.0-0.57 ("os
  * 20", "ux", "Fo! > Xyay en"), sized 10-15 pt over a 9 pt body; its section heads read at 0.63-0.97.
@@ -111,7 +126,7 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<
     const own = ownBoxes(line, bodyPx);
     const sizes = own.map(sizeEstimate);
     const sizePx = sizes.length ? median(sizes) : median(line.map((word) => word.height)) / ASCENDER_EM;
-    const size = Math.max(1, Math.round((plain ? bodyPx : sizePx) * pointsPerPixel * 2) / 2);
+    const size = Math.max(1, Math.round((plain || isUprightMark(line, bodyPx) ? bodyPx : sizePx) * pointsPerPixel * 2) / 2);
     const flat = own.filter((word) => !DESCENDING.test(word.text));
     const baselinePx = flat.length ? median(flat.map((word) => word.top + word.height)) : median(line.map((word) => word.top + word.height)) - DESCENDER_EM * sizePx;
     line.sort((a, b) => a.left - b.left);
