@@ -9,6 +9,10 @@
  *   word on the line's baseline, in points, bold where the line's strokes are thick (ocrWeight.ts)
  *   -> analyzePage + renderPages -> markdown, kept only when it holds exactly the OCR's words (less
  *   the running heads and page numbers it drops) and shows a heading or a table the flat text does not.
+ *
+ * A table's rule read into a figure is taken out of it first (withoutRuleMarks), and a page read with
+ * less confidence than sizes can be trusted at is laid out only when it is a page of figures, by its
+ * words' places alone (MIN_FIGURES_CONFIDENCE).
  */
 import type { OcrResult, OcrWord } from "../tools/types";
 import type { GreyImage } from "./ocrPrep";
@@ -305,7 +309,8 @@ const hasStructure = (markdown: string) => /^#{1,6} \S/m.test(markdown) || /^\|.
  * ocrLayoutMarkdown lays out a page-like scan's words as a born-digital page's text is laid out and
  * returns its markdown; null when the words have no boxes, when they make a narrow column rather than
  * a page (PAGE_SPAN_HEIGHTS), when tesseract read the scan with too little confidence for its boxes
- * to size the text (MIN_LAYOUT_CONFIDENCE), when the layout lost or changed a word
+ * to size the text (MIN_LAYOUT_CONFIDENCE; a page of figures down to MIN_FIGURES_CONFIDENCE is laid
+ * out without sizes), when the layout lost or changed a word
  * (never lose words; a page number it drops as on any page excepted), or when it finds no heading
  * and no table (then the flat text is as good).
  * `pointsPerPixel` sizes the page: 72 / the read image's dpi. `rules`: the lines of the scan's ruled
