@@ -9,6 +9,10 @@
  *   word on the line's baseline, in points, bold where the line's strokes are thick (ocrWeight.ts)
  *   -> analyzePage + renderPages -> markdown, kept only when it holds exactly the OCR's words (less
  *   the running heads and page numbers it drops) and shows a heading or a table the flat text does not.
+ *
+ * A table's rule read into a figure is taken out of it first (withoutRuleMarks), and a page read with
+ * less confidence than sizes can be trusted at is laid out only when it is a page of figures, by its
+ * words' places alone (MIN_FIGURES_CONFIDENCE).
  */
 import type { OcrResult, OcrWord } from "../tools/types";
 import type { GreyImage } from "./ocrPrep";
@@ -80,6 +84,21 @@ const isSized = (word: OcrWord) => /[\p{L}\p{N}]/u.test(word.text) && word.heigh
 const sizeEstimate = (word: OcrWord) => word.height / wordEms(word.text);
 
 /**
+ * UPRIGHT_MARK_SIZES: how many body sizes tall a word's box is, at least, for a lone word read
+ * unsurely in a box taller than wide to be a mark rather than text: a vertical rule, a stamp's edge
+ * or a bar code read as a word ("I611-d" in a box 37 x 156 px beside a Senate report's 17 px text).
+ * Sized by its box, it made a line as tall as ten of the table's rows, and every row within its
+ * reach was taken into one line with it.
+ */
+const UPRIGHT_MARK_SIZES = 3;
+
+/** isUprightMark: a tesseract line of one word read under UNSURE_LINE whose box is taller than wide and UPRIGHT_MARK_SIZES body sizes tall: set in the body's size */
+function isUprightMark(line: OcrWord[], bodyPx: number): boolean {
+  const word = line[0]!;
+  return line.length === 1 && bodyPx > 0 && word.confidence < UNSURE_LINE && word.height > word.width && word.height > UPRIGHT_MARK_SIZES * bodyPx;
+}
+
+/**
  * UNSURE_LINE: the mean word confidence under which a line is no heading (PdfTextItem.unsure). In a
  * scanned paper's figures tesseract reads plot marks and formula pieces as words at 0.0-0.57 ("os
  * 20", "ux", "Fo! > Xyay en"), sized 10-15 pt over a 9 pt body; its section heads read at 0.63-0.97.
@@ -92,9 +111,11 @@ const UNSURE_LINE = 0.6;
  * with their own box, rounded to half a point, as a font's size is) and baseline (the bottom of those
  * words without descenders), so the engine sees one line of one font rather than words off each other's baseline.
  * `strokes`: the words' stroke weights (ocrWeight.ts): a line thick enough is bold. A line read with
- * little confidence (UNSURE_LINE) is marked unsure: never a heading, nor bold.
+ * little confidence (UNSURE_LINE) is marked unsure: never a heading, nor bold. `plain`: the boxes'
+ * sizes are not trusted (a page read under MIN_LAYOUT_CONFIDENCE): every line gets the page's body
+ * size and is unsure, so only the words' places (columns, rows) shape the layout.
  */
-export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<OcrWord, number> = new Map()): PdfTextItem[] {
+export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<OcrWord, number> = new Map(), plain = false): PdfTextItem[] {
   const lines = new Map<string, OcrWord[]>();
   for (const word of words) {
     const line = lines.get(word.line);
@@ -109,12 +130,12 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<
     const own = ownBoxes(line, bodyPx);
     const sizes = own.map(sizeEstimate);
     const sizePx = sizes.length ? median(sizes) : median(line.map((word) => word.height)) / ASCENDER_EM;
-    const size = Math.max(1, Math.round(sizePx * pointsPerPixel * 2) / 2);
+    const size = Math.max(1, Math.round((plain || isUprightMark(line, bodyPx) ? bodyPx : sizePx) * pointsPerPixel * 2) / 2);
     const flat = own.filter((word) => !DESCENDING.test(word.text));
     const baselinePx = flat.length ? median(flat.map((word) => word.top + word.height)) : median(line.map((word) => word.top + word.height)) - DESCENDER_EM * sizePx;
     line.sort((a, b) => a.left - b.left);
     // a line tesseract could hardly read (a chart's or a formula's marks read as words) is no heading, whatever its boxes' size or weight
-    const unsure = line.reduce((sum, word) => sum + word.confidence, 0) / line.length < UNSURE_LINE;
+    const unsure = plain || line.reduce((sum, word) => sum + word.confidence, 0) / line.length < UNSURE_LINE;
     const bold = !unsure && isBoldLine(line, strokes);
     line.forEach((word, i) => {
       // tesseract reads a round bullet as "*", "«", "°" or "»" (not "o": a word in Portuguese and Italian): one such mark before a line's words is the bullet
@@ -123,6 +144,42 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<
     });
   }
   return items;
+}
+
+/**
+ * FIGURE_BY_RULE: a figure with a table's vertical rule read into its word: tesseract reads a thin
+ * rule touching a figure as a closing bracket or a bar ("255,744]", "7,401,349)", and between two
+ * columns "2,218,406]1,180,160": one word across the rule). The figure has a digit group or decimals
+ * (so a list's "1)" is none of it).
+ */
+const FIGURE_BY_RULE = /^([-+]?[$€£]?\d{1,3}(?:[.,]\d+)+%?)([\]}|)])((?:\d{1,3}(?:[.,]\d+)+%?)?)$/u;
+const OPENING: Record<string, string> = { "]": "[", "}": "{", ")": "(", "|": "|" };
+
+/**
+ * withoutRuleMarks: the words with a table rule read into a figure (FIGURE_BY_RULE) taken out: the
+ * mark dropped, and two figures it joined made two words, the first at the box's left and the
+ * second ending at its right (the two columns' figures the rule stood between), each as wide as
+ * its digits at the page's usual width of a figure's character. A closing mark that closes
+ * something opened earlier on the line ("(n = 1,234)") is the text's and stays.
+ */
+export function withoutRuleMarks(words: OcrWord[]): OcrWord[] {
+  const figures = words.filter((word) => word.text.length >= 3 && FIGURE.test(word.text) && word.width > 0);
+  const charWidth = figures.length ? median(figures.map((word) => word.width / word.text.length)) : Infinity;
+  const opened = new Map<string, string>();
+  return words.flatMap((word) => {
+    const seen = opened.get(word.line) ?? "";
+    opened.set(word.line, seen + word.text);
+    const match = FIGURE_BY_RULE.exec(word.text);
+    if (!match || seen.includes(OPENING[match[2]!]!)) return [word];
+    const [, first, , second] = match as unknown as [string, string, string, string];
+    const perChar = Math.min(charWidth, word.width / word.text.length);
+    if (!second) return [{ ...word, text: first, width: Math.min(word.width, first.length * perChar) }];
+    const secondWidth = second.length * perChar;
+    return [
+      { ...word, text: first, width: first.length * perChar },
+      { ...word, text: second, left: word.left + word.width - secondWidth, width: secondWidth },
+    ];
+  });
 }
 
 /** wordsOf: the set of letters-and-digits words of a text (markdown's escapes and marks drop out) */
@@ -216,6 +273,32 @@ export function textSpan(words: OcrWord[]): number {
  */
 const MIN_LAYOUT_CONFIDENCE = 0.9;
 
+/**
+ * MIN_FIGURES_CONFIDENCE, FIGURE_WORDS: a page read under MIN_LAYOUT_CONFIDENCE, down to
+ * MIN_FIGURES_CONFIDENCE, is laid out when it is a page of figures: at least FIGURE_WORDS of its
+ * words are figures (figureShare). Such a page reads under 0.9 for its figures, not for a noisy
+ * scan: tesseract reads a table's rule beside a figure as part of it ("255,744]") and spaced digit
+ * groups ("0.000 000 386") with less confidence than words. It is laid out by its words' places
+ * alone (ocrItems' `plain`: one size, no heading, no bold), and kept only for its tables. In
+ * scan-structure's statistical tables read under 0.9 (NCHS 0.82-0.85, NIST HB44 0.86-0.885, CDC
+ * MMWR and NTP 0.86-0.87) 0.54-0.77 of the words are figures; on the invoices and forms read under
+ * 0.9 (extract-real's intl scans 0.81-0.896, scan-structure's Mustang invoices and booking order)
+ * 0.15-0.39: their labels and values are what the extraction reads, and laid out by place the
+ * photocopied warehouse invoice (0.881) gave a confident-wrong date (its due date's label and value
+ * parted into two paragraphs).
+ */
+const MIN_FIGURES_CONFIDENCE = 0.8;
+const FIGURE_WORDS = 0.5;
+
+/** FIGURE: a word that is a figure (digits with their separators, signs, units marks, and a rule read into it) */
+const FIGURE = /^(?=.*\d)[\d.,%()$€£+\-–/:*\]}|]+$/u;
+
+/** figureShare: the share of the words with a letter or a digit that are figures (FIGURE); 0 without such words */
+export function figureShare(words: OcrWord[]): number {
+  const read = words.filter((word) => /[\p{L}\p{N}]/u.test(word.text));
+  return read.length ? read.filter((word) => FIGURE.test(word.text)).length / read.length : 0;
+}
+
 /** PAGE_NUMBER_WORD: a word a dropped page number is made of */
 const PAGE_NUMBER_WORD = /^(?:\d{1,4}|[ivxlcdm]{1,6}|page|of)$/i;
 
@@ -226,7 +309,8 @@ const hasStructure = (markdown: string) => /^#{1,6} \S/m.test(markdown) || /^\|.
  * ocrLayoutMarkdown lays out a page-like scan's words as a born-digital page's text is laid out and
  * returns its markdown; null when the words have no boxes, when they make a narrow column rather than
  * a page (PAGE_SPAN_HEIGHTS), when tesseract read the scan with too little confidence for its boxes
- * to size the text (MIN_LAYOUT_CONFIDENCE), when the layout lost or changed a word
+ * to size the text (MIN_LAYOUT_CONFIDENCE; a page of figures down to MIN_FIGURES_CONFIDENCE is laid
+ * out without sizes), when the layout lost or changed a word
  * (never lose words; a page number it drops as on any page excepted), or when it finds no heading
  * and no table (then the flat text is as good).
  * `pointsPerPixel` sizes the page: 72 / the read image's dpi. `rules`: the lines of the scan's ruled
@@ -244,8 +328,10 @@ export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page =
  */
 export function ocrLayoutPage(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = [], image: GreyImage | null = null): { markdown: string; layout: PageLayout } | null {
   if (!ocr.words?.length || !ocr.width || !ocr.height || !(pointsPerPixel > 0)) return null;
-  if (ocr.confidence < MIN_LAYOUT_CONFIDENCE || textSpan(ocr.words) < PAGE_SPAN_HEIGHTS) return null;
-  const items = ocrItems(ocr.words, pointsPerPixel, image ? strokeRatios(image, ocr.words, (word) => (isSized(word) ? sizeEstimate(word) : 0)) : new Map());
+  const plain = ocr.confidence < MIN_LAYOUT_CONFIDENCE;
+  if (ocr.confidence < MIN_FIGURES_CONFIDENCE || (plain && figureShare(ocr.words) < FIGURE_WORDS) || textSpan(ocr.words) < PAGE_SPAN_HEIGHTS) return null;
+  const words = withoutRuleMarks(ocr.words);
+  const items = ocrItems(words, pointsPerPixel, image && !plain ? strokeRatios(image, words, (word) => (isSized(word) ? sizeEstimate(word) : 0)) : new Map(), plain);
   const ruleLines = rules.map((rule) => ({ x1: rule.x1 * pointsPerPixel, y1: rule.y1 * pointsPerPixel, x2: rule.x2 * pointsPerPixel, y2: rule.y2 * pointsPerPixel }));
   const layout = analyzePage(items, page, ocr.width * pointsPerPixel, ocr.height * pointsPerPixel, ruleLines);
   const rendered = renderPages([layout]);
