@@ -36,13 +36,18 @@ export const isSectionTitle = (text: string) => SECTION_NUMBER.test(text) || PAP
 /** NOTE_LIKE_SUP: a superscript that reads as a note or affiliation mark ("1", "2,3", "1*", "a", "†") */
 const NOTE_LIKE_SUP = /<sup>((?:\d{1,3}|[a-z]|[*†‡§])(?:[,–-](?:\d{1,3}|[a-z]))*[*†‡§]?)<\/sup>/g;
 
+/** TRAILING_MARK: a note symbol at a heading's end ("... on Cluster Platforms ∗", "Title†"): a footnote's mark on the title, not its words */
+const TRAILING_MARK = /(?<=\S)\s*[∗†‡]+$/u;
+
 /**
  * headingText: a heading's note and affiliation marks without a page footnote (an article title's
  * authors "Duah¹*, Theurer²,³") are plain, spaced from their word, so the heading reads as a title;
- * other scripts ("CO₂", "m²") stay.
+ * other scripts ("CO₂", "m²") stay. A note symbol at its end, set on the line rather than raised
+ * (the star of an ACM title's "authors are members of ..." note), is left out.
  */
 export function headingText(text: string): string {
-  return text.includes("<sup>") ? text.replace(NOTE_LIKE_SUP, " $1").replace(/ {2,}/g, " ") : text;
+  const plain = text.includes("<sup>") ? text.replace(NOTE_LIKE_SUP, " $1").replace(/ {2,}/g, " ") : text;
+  return plain.replace(TRAILING_MARK, "");
 }
 
 /**
@@ -397,6 +402,17 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
     if (ONE_PERSON.test(text) && next?.kind === "text" && TITLE_DATE.test(blockText(next).trim())) found.add(block!);
     // or by the abstract further down the first page (a journal's title page: title, author, figure, abstract)
     if (ONE_PERSON.test(text) && abstractAt > i) found.add(block!);
+  }
+  // Between the title and the abstract's label on the page (above it, in either column): the authors'
+  // names, affiliations, addresses and e-mails, whatever their size (an ACM paper sets a grid of author
+  // blocks in 12 and 10 pt over a 9 pt body): no headings, unless numbered as a section.
+  const abstract = first[abstractAt];
+  const titleBlock = first[title];
+  if (titleBlock && abstract && abstract.top > titleBlock.bottom) {
+    for (const block of first) {
+      if (block === titleBlock || block.kind !== "text" || block.top < titleBlock.bottom - 1 || block.bottom >= abstract.top || SECTION_NUMBER.test(blockText(block))) continue;
+      found.add(block);
+    }
   }
   const above = first[title - 1];
   // (words only: a label with its value, "FACTURE N° : F20180027", "BUYER: BUYER_NAME", heads a document's part)

@@ -1,0 +1,61 @@
+/**
+ * Headings of the second fresh group's kinds (issue 16, item 3; bench/README "branch h/fresh8"): a
+ * conference paper's grid of author blocks between its title and abstract, a note mark on the title,
+ * a title broken by hand over centred lines, a subtitle under it, a law's article heads in a
+ * heading face at the body's size, a glossary's letter heads. Typeset with the standard fonts, read by
+ * pdf.js and laid out by renderPages.
+ */
+import { expect, test } from "bun:test";
+import { typesetMarkdown } from "./helpers/layoutMarkdown";
+import type { TypesetFont, TypesetRun } from "./helpers/typesetPdf";
+
+/** prose: `n` lines of a paragraph in Times at `size` pt from baseline `y` down, `x` to about `x + width` */
+function prose(n: number, y: number, size = 9, x = 54, seed = 0, chars = 48): TypesetRun[] {
+  const words = "the grammar of graphics is ubiquitous and provides the foundation for a variety of popular tools so that a figure may be described by the mappings from data to what is drawn and how it is scaled".split(" ");
+  const runs: TypesetRun[] = [];
+  for (let i = 0, k = seed; i < n; i++) {
+    let line = "";
+    while (line.length < (i === n - 1 ? chars / 2 : chars)) line += (line ? " " : "") + words[k++ % words.length];
+    if (i === 0) line = line[0]!.toUpperCase() + line.slice(1);
+    runs.push({ font: "Times-Roman", size, x, y: y - i * 1.15 * size, text: i === n - 1 ? `${line}.` : line });
+  }
+  return runs;
+}
+
+/** centred: a run centred on `axis`, its width guessed at half its size a character */
+function centred(font: TypesetFont, size: number, axis: number, y: number, text: string): TypesetRun {
+  return { font, size, x: axis - (text.length * size * 0.5) / 2, y, text };
+}
+
+test("an ACM paper's author blocks between its title and abstract are no headings, and the title's note mark is left out", async () => {
+  const author = (axis: number, y: number, name: string, mail: string): TypesetRun[] => [
+    centred("Helvetica", 12, axis, y, name),
+    centred("Helvetica", 10, axis, y - 10, "Institut IMAG"),
+    centred("Helvetica", 10, axis, y - 21, "51 avenue Jean Kuntzmann"),
+    centred("Helvetica", 10, axis, y - 31, "38330 Montbonnot, France"),
+    centred("Helvetica", 12, axis, y - 45, mail),
+  ];
+  const md = await typesetMarkdown([
+    [
+      centred("Helvetica-Bold", 18, 300, 760, "Scheduling Jobs on Cluster Platforms"),
+      { font: "Helvetica", size: 9, x: 470, y: 766, text: "\x86" },
+      ...author(170, 715, "Pierre Dutot", "pdutot@imag.fr"),
+      ...author(430, 715, "Lionel Eyraud", "leyraud@imag.fr"),
+      ...author(170, 640, "Gregory Mounie", "gmounie@imag.fr"),
+      ...author(430, 640, "Denis Trystram", "dtrystram@imag.fr"),
+      { font: "Helvetica-Bold", size: 12, x: 54, y: 555, text: "ABSTRACT" },
+      ...prose(12, 540),
+      { font: "Helvetica-Bold", size: 12, x: 54, y: 400, text: "General Terms" },
+      ...prose(3, 386, 9, 54, 7),
+      { font: "Helvetica-Bold", size: 12, x: 320, y: 555, text: "1. INTRODUCTION" },
+      ...prose(20, 540, 9, 320, 3),
+    ],
+  ]);
+  expect(md).toMatch(/^# Scheduling Jobs on Cluster Platforms$/m);
+  expect(md).toMatch(/^#+ ABSTRACT$/m);
+  expect(md).toMatch(/^#+ 1\. INTRODUCTION$/m);
+  for (const text of ["Pierre Dutot", "Lionel Eyraud", "Denis Trystram", "pdutot@imag.fr", "dtrystram@imag.fr", "Institut IMAG"]) {
+    expect(md).toContain(text);
+    expect(md).not.toMatch(new RegExp(`^#+ .*${text.replace(/\./g, "\\.")}`, "m"));
+  }
+});
