@@ -6,6 +6,7 @@
  * pdf.js and laid out by renderPages.
  */
 import { expect, test } from "bun:test";
+import { isBoldFontName } from "../src/convert/pdfText";
 import { typesetMarkdown } from "./helpers/layoutMarkdown";
 import type { TypesetFont, TypesetRun } from "./helpers/typesetPdf";
 
@@ -58,4 +59,51 @@ test("an ACM paper's author blocks between its title and abstract are no heading
     expect(md).toContain(text);
     expect(md).not.toMatch(new RegExp(`^#+ .*${text.replace(/\./g, "\\.")}`, "m"));
   }
+});
+
+/** justified: `n` lines of a paragraph in Times 11 pt from baseline `y` down, full measure from 72 (the last short) */
+function justified(n: number, y: number, seed = 0): TypesetRun[] {
+  return prose(n, y, 11, 72, seed, 85);
+}
+
+test("a law's article heads, bold lines centred between its paragraphs at the body's spacing, are headings, whatever the line above ends in", async () => {
+  const head = (y: number, text: string) => centred("Helvetica-Bold", 11, 285, y, text);
+  const md = await typesetMarkdown([
+    [
+      { font: "Times-Roman", size: 11, x: 72, y: 760, text: "The House of Representatives has decreed the following law, which we have issued;" },
+      head(747.35, "(Article One)"),
+      ...justified(3, 734.7),
+      head(696.75, "(Article Two)"),
+      ...justified(4, 684.1, 5),
+      head(633.5, "(Article Three)"),
+      ...justified(3, 620.85, 9),
+    ],
+  ]);
+  expect(md).toMatch(/^#+ \(Article One\)$/m);
+  expect(md).toMatch(/^#+ \(Article Two\)$/m);
+  expect(md).toMatch(/^#+ \(Article Three\)$/m);
+  expect(md).toContain("which we have issued;");
+});
+
+test("two bold lines set flush right, the enacting words under a law's title, are no title of their own", async () => {
+  const right = (y: number, text: string, width: number): TypesetRun => ({ font: "Helvetica-Bold", size: 11, x: 523 - width, y, text });
+  const md = await typesetMarkdown([
+    [
+      centred("Helvetica-Bold", 20, 297, 780, "Law No. 8 of 2022"),
+      right(740, "In the name of the people", 128),
+      right(724, "The President of the Republic", 150),
+      ...justified(6, 700),
+      centred("Helvetica-Bold", 11, 297, 620, "(Article One)"),
+      ...justified(4, 604, 4),
+    ],
+  ]);
+  expect(md).toMatch(/^# Law No\. 8 of 2022$/m);
+  expect(md).not.toMatch(/^#+ .*In the name of the people/m);
+  expect(md).toContain("In the name of the people");
+});
+
+test("a face named for heads sets its text apart as bold does ('AhabSubhead', an Arabic gazette's article heads)", () => {
+  expect(isBoldFontName("CTIDNK+AhabSubhead")).toBe(true);
+  expect(isBoldFontName("ABCDEF+Minion-Heading")).toBe(true);
+  expect(isBoldFontName("CTIDNK+Baghdad")).toBe(false);
 });

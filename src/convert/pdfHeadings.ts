@@ -82,8 +82,10 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   if (lines.length > 3) return false;
   if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return !PAGE_NUMBER.test(lines[1]!.text.trim());
   const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
-  // (two centred lines of about one length start a fraction of their size apart: a ragged-right paragraph's start at one edge)
-  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.15 * line.size);
+  // (two centred lines of about one length start a fraction of their size apart: a ragged-right paragraph's start at one edge;
+  // nor do they end at one edge, as right-aligned lines do: "باسم الشعب" over "رئيس الجمهورية")
+  const apart = (edge: (line: LayoutLine) => number) => lines.some((line) => Math.abs(edge(line) - edge(lines[0]!)) > 0.15 * line.size);
+  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && apart((line) => line.x) && apart((line) => line.x2);
 }
 
 /** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
