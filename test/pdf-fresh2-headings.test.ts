@@ -107,3 +107,18 @@ test("a face named for heads sets its text apart as bold does ('AhabSubhead', an
   expect(isBoldFontName("ABCDEF+Minion-Heading")).toBe(true);
   expect(isBoldFontName("CTIDNK+Baghdad")).toBe(false);
 });
+
+test("a title broken by hand over centred lines set apart by more than the body's spacing is one heading", async () => {
+  const md = await typesetMarkdown([
+    [
+      centred("Helvetica-Bold", 20, 297, 614, "- Guidelines -"),
+      centred("Helvetica-Bold", 20, 297, 579, "Encoding of Header"),
+      centred("Helvetica-Bold", 20, 297, 544, "training data for Grobid"),
+      { font: "Helvetica", size: 12, x: 72, y: 470, text: "Document version: 0.02" },
+      { font: "Helvetica", size: 12, x: 72, y: 455, text: "Author(s): Patrice Lopez" },
+    ],
+    [{ font: "Helvetica-Bold", size: 14, x: 72, y: 760, text: "1. GENERATED TRAINING FILES" }, ...prose(8, 740, 12, 72, 0, 70)],
+  ]);
+  expect(md).toMatch(/^# - Guidelines - Encoding of Header training data for Grobid$/m);
+  expect(md).toMatch(/^#+ 1\. GENERATED TRAINING FILES$/m);
+});

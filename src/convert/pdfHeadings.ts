@@ -236,13 +236,52 @@ export function joinSplitTitles(blocks: LayoutBlock[]): LayoutBlock[] {
   const out: LayoutBlock[] = [];
   for (let i = 0; i < blocks.length; i++) {
     const [first, next] = [blocks[i]!, blocks[i + 1]];
-    if (first.kind === "text" && next?.kind === "text" && splitTitle(first, next, blocks[i + 2])) {
+    const stacked = centredTitleEnd(blocks, i);
+    if (stacked > i + 1 && first.kind === "text") {
+      const parts = blocks.slice(i, stacked) as Array<Extract<LayoutBlock, { kind: "text" }>>;
+      out.push({ ...first, lines: parts.flatMap((part) => part.lines), bottom: parts[parts.length - 1]!.bottom });
+      i = stacked - 1;
+    } else if (first.kind === "text" && next?.kind === "text" && splitTitle(first, next, blocks[i + 2])) {
       const [a, b] = [first.lines[0]!, next.lines[0]!];
       out.push({ ...first, lines: [{ ...a, text: `${a.text} ${b.text}`, x2: Math.max(a.x2, b.x2) }], bottom: next.bottom });
       i++;
     } else out.push(first);
   }
   return out;
+}
+
+/** STACKED_TITLE_LINES: the most lines a title broken by hand over centred lines has */
+const STACKED_TITLE_LINES = 4;
+
+/**
+ * centredTitleEnd: where a title broken by hand over centred lines ends, each line a block of its own
+ * (a Word title page's "- Guidelines -" / "Encoding of Header" / "training data for Grobid" in 20 pt
+ * bold, set 1.75 of its size apart): from block `i`, blocks of one short line in one size and weight,
+ * centred on one axis but not starting at one left edge, each within twice its size under the one
+ * before, set larger than what follows them (a fifth or more) or with nothing after. Returns `i + 1`
+ * when there is no such run of two lines or more. Not a part's label ("Chapter 3") nor numbered titles.
+ */
+function centredTitleEnd(blocks: LayoutBlock[], i: number): number {
+  const first = blocks[i]!;
+  const one = (block: LayoutBlock | undefined): block is Extract<LayoutBlock, { kind: "text" }> => block?.kind === "text" && !block.rendered && block.lines.length === 1 && block.lines[0]!.text.length <= 60;
+  if (!one(first) || SECTION_LABEL.test(first.lines[0]!.text.trim())) return i + 1;
+  const centre = (block: Extract<LayoutBlock, { kind: "text" }>) => (block.lines[0]!.x + block.lines[0]!.x2) / 2;
+  let end = i + 1;
+  while (end - i < STACKED_TITLE_LINES) {
+    const [above, next] = [blocks[end - 1]!, blocks[end]];
+    if (!one(next) || !one(above)) break;
+    const [a, b] = [above.lines[0]!, next.lines[0]!];
+    if (Math.abs(next.size - first.size) > 0.05 * first.size || Boolean(b.bold) !== Boolean(first.lines[0]!.bold)) break;
+    if (Math.abs(centre(next) - centre(first)) > first.size || b.y - a.y > 2 * first.size || b.y <= a.y) break;
+    end++;
+  }
+  if (end === i + 1) return i + 1;
+  const run = blocks.slice(i, end) as Array<Extract<LayoutBlock, { kind: "text" }>>;
+  const after = blocks[end];
+  const centred = run.some((block) => Math.abs(block.lines[0]!.x - first.lines[0]!.x) > 0.15 * first.size);
+  const display = !after || first.size >= 1.2 * after.size;
+  const plain = run.every((block) => !SECTION_NUMBER.test(block.lines[0]!.text) && !CAPTION.test(block.lines[0]!.text));
+  return centred && display && plain ? end : i + 1;
 }
 
 /** splitTitle: `next` carries on the numbered title `first` (see joinSplitTitles); `after` is the block under them */
