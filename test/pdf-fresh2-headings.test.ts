@@ -23,9 +23,9 @@ function prose(n: number, y: number, size = 9, x = 54, seed = 0, chars = 48): Ty
   return runs;
 }
 
-/** centred: a run centred on `axis`, its width guessed at half its size a character */
-function centred(font: TypesetFont, size: number, axis: number, y: number, text: string): TypesetRun {
-  return { font, size, x: axis - (text.length * size * 0.5) / 2, y, text };
+/** centred: a run centred on `axis`, its width guessed at half its size a character (`k` of it for capitals) */
+function centred(font: TypesetFont, size: number, axis: number, y: number, text: string, k = 0.5): TypesetRun {
+  return { font, size, x: axis - (text.length * size * k) / 2, y, text };
 }
 
 test("an ACM paper's author blocks between its title and abstract are no headings, and the title's note mark is left out", async () => {
@@ -121,4 +121,21 @@ test("a title broken by hand over centred lines set apart by more than the body'
   ]);
   expect(md).toMatch(/^# - Guidelines - Encoding of Header training data for Grobid$/m);
   expect(md).toMatch(/^#+ 1\. GENERATED TRAINING FILES$/m);
+});
+
+test("a subtitle centred under a bold title, smaller and not bold, is no heading; the report's sections in its size are", async () => {
+  const md = await typesetMarkdown([
+    [
+      centred("Helvetica-Bold", 20, 297, 762, "ANNUAL REPORT 2024", 0.62),
+      centred("Helvetica", 14, 297, 741, "Acme Technology Solutions"),
+      { font: "Helvetica-Bold", size: 14, x: 78, y: 699, text: "EXECUTIVE SUMMARY" },
+      ...prose(4, 674, 11, 78, 0, 80),
+      { font: "Helvetica-Bold", size: 14, x: 78, y: 600, text: "LOOKING AHEAD" },
+      ...prose(3, 575, 11, 78, 4, 80),
+    ],
+  ]);
+  expect(md).toMatch(/^# ANNUAL REPORT 2024$/m);
+  expect(md).toMatch(/^#+ EXECUTIVE SUMMARY$/m);
+  expect(md).toMatch(/^#+ LOOKING AHEAD$/m);
+  expect(md).toMatch(/^Acme Technology Solutions$/m);
 });

@@ -449,6 +449,15 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
   // blocks in 12 and 10 pt over a 9 pt body): no headings, unless numbered as a section.
   const abstract = first[abstractAt];
   const titleBlock = first[title];
+  // A subtitle: one line right under a bold title (within its size), centred on the title's axis,
+  // smaller and not bold ("Acme Technology Solutions" in 14 pt grey under "ANNUAL REPORT 2024" in 20
+  // pt bold): it names what the title is about, it heads no part of the document.
+  const subtitle = first[title + 1];
+  if (titleBlock && bold(titleBlock) && subtitle?.kind === "text" && subtitle.lines.length === 1 && !subtitle.lines[0]!.bold && subtitle.size < titleBlock.size - 0.6) {
+    const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
+    const [line, last] = [subtitle.lines[0]!, titleBlock.kind === "text" ? titleBlock.lines[titleBlock.lines.length - 1]! : undefined];
+    if (last && Math.abs(centre(line) - centre(last)) <= line.size && line.y - last.y <= 1.5 * titleBlock.size && line.y > last.y) found.add(subtitle);
+  }
   if (titleBlock && abstract && abstract.top > titleBlock.bottom) {
     for (const block of first) {
       if (block === titleBlock || block.kind !== "text" || block.top < titleBlock.bottom - 1 || block.bottom >= abstract.top || SECTION_NUMBER.test(blockText(block))) continue;
