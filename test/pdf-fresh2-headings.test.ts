@@ -139,3 +139,22 @@ test("a subtitle centred under a bold title, smaller and not bold, is no heading
   expect(md).toMatch(/^#+ LOOKING AHEAD$/m);
   expect(md).toMatch(/^Acme Technology Solutions$/m);
 });
+
+test("a glossary's letter head, a bold capital alone over entries that start with it, is a heading; a lone bold letter over other text is not", async () => {
+  const entry = (y: number, text: string): TypesetRun[] => [{ font: "Times-Roman", size: 10, x: 54, y, text }, ...prose(2, y - 12, 10, 54, 3, 55)];
+  const md = await typesetMarkdown([
+    [
+      { font: "Helvetica-Bold", size: 28, x: 54, y: 780, text: "Glossary" },
+      { font: "Helvetica-Bold", size: 12, x: 54, y: 712, text: "A" },
+      ...entry(692, "Abradable strip. A strip of material in the compressor housing"),
+      ...entry(640, "Absolute pressure. Pressure referenced from zero pressure or"),
+      ...entry(588, "Accumulator. A hydraulic component that stores a fluid under"),
+      { font: "Helvetica-Bold", size: 12, x: 54, y: 520, text: "B" },
+      ...entry(500, "The grammar of graphics is ubiquitous and provides the basis"),
+      ...entry(448, "Tools so that a figure may be described by the mappings from"),
+    ],
+  ]);
+  expect(md).toMatch(/^# Glossary$/m);
+  expect(md).toMatch(/^#+ A$/m);
+  expect(md).not.toMatch(/^#+ B$/m);
+});

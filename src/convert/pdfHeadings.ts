@@ -503,6 +503,7 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
     if (block.size < Math.min(body - 0.6, 0.9 * body) || !oneTitle(block)) return false;
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
+    if (LETTER_HEAD.test(text)) return true;
     if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text) || garbled(text)) return false;
     if (numberedTitle(text)) return true;
     if (text.length > 120 || /[.,;:!?]$/.test(text) || LABELLED_FIGURE.test(text) || LABELLED_CODE.test(text)) return false;
@@ -519,6 +520,8 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
       const noted = isBracketedNote(blocks[i + 1]);
       const next = blocks[noted ? i + 2 : i + 1];
       if (found.has(block) || !shaped(block)) continue;
+      // a letter alone heads a glossary's or an index's entries only when the entries under it start with it
+      if (LETTER_HEAD.test(blockText(block)) && !lettered(blocks, i)) continue;
       // the second bold line of emphasis that began inside the paragraph before is not a heading
       const before = blocks[i - 1];
       if (before?.kind === "text" && before.lines.length > 1 && before.lines[before.lines.length - 1]!.bold) continue;
@@ -538,6 +541,16 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
     for (const block of found) headingSizes.push(block.size);
   }
   return found;
+}
+
+/** LETTER_HEAD: a capital letter alone on its line, a glossary's or an index's letter head ("A" over "Abradable strip. ...") */
+const LETTER_HEAD = /^\p{Lu}$/u;
+
+/** lettered: the two text blocks after the letter head at `i` both start with its letter (the entries it heads; a figure panel's "A" has none) */
+function lettered(blocks: LayoutBlock[], i: number): boolean {
+  const letter = blockText(blocks[i]!).trim();
+  const after = blocks.slice(i + 1, i + 3);
+  return after.length === 2 && after.every((block) => block.kind === "text" && !block.lines[0]!.bold && block.lines[0]!.text.startsWith(letter));
 }
 
 /** isBracketedNote: a block of one line, not bold, all in brackets ("(all underlined figures are exact)", "[in thousands]") */
