@@ -47,8 +47,6 @@ const WORD_GAP_EM = 0.12;
  * over "on Unreported Tip Income" beside a large form number) are spaced, not run together.
  */
 const OVERLAP_EM = 1;
-/** ACCENT_BACK_EM: a letter that starts this far (in font sizes) or further back inside the run before, which ends in a space, is drawn over that space (up to twice as far): see lineFromItems */
-const ACCENT_BACK_EM = 0.3;
 /** BULLET: a list marker alone; when it is its own segment it is glued to the text after it. */
 const BULLET_ONLY = /^(?:[•◦▪▫‣●○■□➢►▸–—*·-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])$/;
 
@@ -147,15 +145,9 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
       const last = runs[runs.length - 1]!;
       const before = last[last.length - 1]!.text;
       if (gap < 0 && item.x - seg.x < 1 && before.endsWith(text)) continue; // overprinted (fake bold)
-      // A letter drawn back over the space that ends the run before it, where that space's width is
-      // not left (dvips sets an accented letter as a glyph of its own, and the run before it is read
-      // with a space: "Gr " "égory", "Mouni " "é"): one word, the space none. In one font: a math
-      // letter in its own face after "and " is a word of its own.
-      if (prevItem?.font !== undefined && prevItem.font === item.font && /\p{L} $/u.test(before) && /^\p{L}/u.test(text) && gap < -ACCENT_BACK_EM * em && gap > -2 * ACCENT_BACK_EM * em) last[last.length - 1]!.text = before.trimEnd();
-      const spaced = item.spaced || /\s$/.test(last[last.length - 1]!.text);
+      const spaced = item.spaced || /\s$/.test(before);
       if (gap <= (spaced ? SEGMENT_GAP_EM : TIGHT_GAP_EM) * em) {
-        const joined = last[last.length - 1]!.text !== before;
-        const space = !joined && (gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em || (item.spaced === true && spaceKept(before, text)) || fontChangeSpace(prevItem!, item, before, text, gap));
+        const space = gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em || (item.spaced === true && spaceKept(before, text)) || fontChangeSpace(prevItem!, item, before, text, gap);
         // Other small text off the baseline set directly after a character is a superscript or
         // subscript (not in a right-to-left line, where the run before in x order is the one after).
         if (script && !rtl && !space && !spaced && !text.startsWith(NOTE_MARK_START) && SCRIPT_TEXT.test(text.trimEnd()) && SCRIPT_BASE.test(before)) text = wrapScript(text, script);
