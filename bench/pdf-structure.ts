@@ -33,8 +33,9 @@
  * and those of pdf-born-digital their headings. For the references, whole rows found (a row's
  * non-empty cells in the same order in one row of the PDF's markdown) are printed too: the cell
  * count alone does not see a ragged grid. Goal: headings >= 0.9 and cells >= 0.9 over all files.
- * References whose header comment holds the line "Bench group: fresh" (papers, reports and manuals
- * collected to measure the converter on kinds it was never tuned on) are also reported as a group.
+ * References whose header comment holds a line "Bench group: NAME" ("fresh", "fresh2": papers, reports
+ * and manuals collected to measure the converter on kinds it was never tuned on) are also reported as a
+ * group, one line per NAME.
  *
  *   BENCH_FILTER=odfdo bun bench/pdf-structure.ts    only files whose name contains "odfdo"
  *   BENCH_SHOW=1                                     print the misses
@@ -62,8 +63,8 @@ const DUMP = Bun.env.BENCH_DUMP ?? "";
 const PICTURES_UNREAD = { recognize: async () => ({ text: "", confidence: 0 }) };
 
 const sources = officeSources(FILTER);
-/** FRESH_MARK: the line in a reference's header comment that puts it in the fresh group */
-const FRESH_MARK = /^Bench group: fresh$/m;
+/** GROUP_MARK: the line in a reference's header comment that puts it in a group ("fresh", "fresh2") */
+const GROUP_MARK = /^Bench group: (\S+)$/m;
 
 /** pdftotext: poppler's plain text of a PDF (with -layout or without), the text agreement's baseline */
 async function pdftotext(pdf: string, layout: boolean): Promise<string> {
@@ -158,9 +159,9 @@ try {
   // Born-digital PDFs with reference markdown written by people (MarkItDown's expected output):
   // their table cells, looked for the same way.
   const born = { cells: 0, hits: 0, rows: 0, rowHits: 0 };
-  // The fresh group: references marked "Bench group: fresh", files collected to measure the converter
-  // on documents it was never tuned on; reported on their own as well as in the totals.
-  const fresh = { files: 0, headings: 0, headingHits: 0, given: 0, precise: 0, cells: 0, cellHits: 0, rows: 0, rowHits: 0, code: 0, codeHits: 0 };
+  // The groups: references marked "Bench group: NAME", files collected to measure the converter on
+  // documents it was never tuned on; each reported on its own line as well as in the totals.
+  const groups = new Map<string, { files: number; headings: number; headingHits: number; given: number; precise: number; cells: number; cellHits: number; rows: number; rowHits: number; code: number; codeHits: number }>();
   const references = [
     ...readdirSync(EXPECTED).filter((f) => f.endsWith(".md")).map((f) => ({ md: join(EXPECTED, f), pdf: join(FIXTURES, f.replace(/\.md$/, ".pdf")) })),
     ...readdirSync(BORN_DIGITAL).filter((f) => f.endsWith(".md")).map((f) => ({ md: join(BORN_DIGITAL, f), pdf: join(BORN_DIGITAL, f.replace(/\.md$/, ".pdf")) })),
@@ -189,7 +190,10 @@ try {
     born.rowHits += r.hits;
     totals.headings += h.hits + h.misses.length;
     totals.headingHits += h.hits;
-    if (FRESH_MARK.test(expected)) {
+    const group = GROUP_MARK.exec(expected)?.[1];
+    if (group) {
+      if (!groups.has(group)) groups.set(group, { files: 0, headings: 0, headingHits: 0, given: 0, precise: 0, cells: 0, cellHits: 0, rows: 0, rowHits: 0, code: 0, codeHits: 0 });
+      const fresh = groups.get(group)!;
       fresh.files++;
       fresh.headings += h.hits + h.misses.length;
       fresh.headingHits += h.hits;
@@ -214,9 +218,9 @@ try {
     }
   }
   if (born.cells) console.log(`born-digital PDFs against reference markdown: table cells ${born.hits}/${born.cells} = ${(born.hits / born.cells).toFixed(3)}, whole rows (same cells in the same order) ${born.rowHits}/${born.rows} = ${(born.rowHits / Math.max(1, born.rows)).toFixed(3)}`);
-  if (fresh.files) {
+  for (const [group, fresh] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
     const ratio = (hits: number, n: number) => `${hits}/${n} = ${(n ? hits / n : 0).toFixed(3)}`;
-    console.log(`fresh group (${fresh.files} files never tuned on; also in the totals): headings ${ratio(fresh.headingHits, fresh.headings)}, heading precision ${ratio(fresh.precise, fresh.given)}, table cells ${ratio(fresh.cellHits, fresh.cells)}, whole rows ${ratio(fresh.rowHits, fresh.rows)}, code lines ${ratio(fresh.codeHits, fresh.code)}`);
+    console.log(`${group} group (${fresh.files} files never tuned on; also in the totals): headings ${ratio(fresh.headingHits, fresh.headings)}, heading precision ${ratio(fresh.precise, fresh.given)}, table cells ${ratio(fresh.cellHits, fresh.cells)}, whole rows ${ratio(fresh.rowHits, fresh.rows)}, code lines ${ratio(fresh.codeHits, fresh.code)}`);
   }
   totals.cells += born.cells;
   totals.cellHits += born.hits;

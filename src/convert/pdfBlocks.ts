@@ -125,6 +125,11 @@ function continuesInto(line: LayoutLine, next: LayoutLine, leftEdge: number, rig
   return rightEdge - line.x2 < room;
 }
 
+/** centredIn: the line sits in the middle of the column, its two margins about equal (within two of its sizes) and each four of its sizes or more */
+function centredIn(line: LayoutLine, leftEdge: number, rightEdge: number): boolean {
+  return Math.abs(line.x - leftEdge - (rightEdge - line.x2)) <= 2 * line.size && line.x - leftEdge >= 4 * line.size;
+}
+
 /**
  * textBlocks groups lines into paragraphs: a new block starts at a wide vertical gap, a change of
  * font size, or a list marker; a line that reaches the column's right edge wraps into the next.
@@ -173,8 +178,15 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       // a bold line a paragraph's gap below another (headings in a document of wide line spacing).
       // A bold line that is no sentence, after a paragraph's last sentence (a line that ends one and
       // does not wrap into it), starts a block too: a head at the body's spacing, no gap above it.
-      const boldHead = !prev.wraps && !prev.bold && line.bold && raw.segs.length === 1 && SENTENCE_END.test(prev.text) && !/[.,;:]$/.test(text) && !isTheoremLabel(text);
-      const boldEdge = (!prev.wraps && !line.bold && current.every((l) => l.bold)) || (prev.bold && line.bold && gap > 1.6 * em) || boldHead;
+      // So does a bold line centred in the column, clear of both its edges, under a line that does
+      // not wrap into it, whatever that line ends in (a law's article heads between its paragraphs,
+      // "(المادة الأولى)" under an enacting clause that ends in "؛").
+      const centred = centredIn(line, leftEdge, rightEdge);
+      const boldHead = !prev.wraps && !prev.bold && line.bold && raw.segs.length === 1 && (SENTENCE_END.test(prev.text) || centred) && !/[.,;:]$/.test(text) && !isTheoremLabel(text);
+      // A bold centred line over a bold line at the column's edge is a title over something else (a
+      // law's subject under its title, over the enacting words set at the right).
+      const boldTurn = prev.bold && line.bold && !prev.wraps && centredIn(prev, leftEdge, rightEdge) && !centred;
+      const boldEdge = (!prev.wraps && !line.bold && current.every((l) => l.bold)) || (prev.bold && line.bold && gap > 1.6 * em) || boldHead || boldTurn;
       // A caption set in bold ("TABLE 6" over its title's lines, in another size, at line spacing:
       // a bold label further below is a figure's) is one paragraph.
       const caption = CAPTION.test(current[0]!.text) && current.every((l) => l.bold) && line.bold && gap > 0 && gap <= 1.35 * em && !listStart;

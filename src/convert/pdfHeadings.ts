@@ -36,13 +36,18 @@ export const isSectionTitle = (text: string) => SECTION_NUMBER.test(text) || PAP
 /** NOTE_LIKE_SUP: a superscript that reads as a note or affiliation mark ("1", "2,3", "1*", "a", "†") */
 const NOTE_LIKE_SUP = /<sup>((?:\d{1,3}|[a-z]|[*†‡§])(?:[,–-](?:\d{1,3}|[a-z]))*[*†‡§]?)<\/sup>/g;
 
+/** TRAILING_MARK: a note symbol at a heading's end ("... on Cluster Platforms ∗", "Title†"): a footnote's mark on the title, not its words */
+const TRAILING_MARK = /(?<=\S)\s*[∗†‡]+$/u;
+
 /**
  * headingText: a heading's note and affiliation marks without a page footnote (an article title's
  * authors "Duah¹*, Theurer²,³") are plain, spaced from their word, so the heading reads as a title;
- * other scripts ("CO₂", "m²") stay.
+ * other scripts ("CO₂", "m²") stay. A note symbol at its end, set on the line rather than raised
+ * (the star of an ACM title's "authors are members of ..." note), is left out.
  */
 export function headingText(text: string): string {
-  return text.includes("<sup>") ? text.replace(NOTE_LIKE_SUP, " $1").replace(/ {2,}/g, " ") : text;
+  const plain = text.includes("<sup>") ? text.replace(NOTE_LIKE_SUP, " $1").replace(/ {2,}/g, " ") : text;
+  return plain.replace(TRAILING_MARK, "");
 }
 
 /**
@@ -77,8 +82,10 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   if (lines.length > 3) return false;
   if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return !PAGE_NUMBER.test(lines[1]!.text.trim());
   const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
-  // (two centred lines of about one length start a fraction of their size apart: a ragged-right paragraph's start at one edge)
-  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && lines.some((line) => Math.abs(line.x - lines[0]!.x) > 0.15 * line.size);
+  // (two centred lines of about one length start a fraction of their size apart: a ragged-right paragraph's start at one edge;
+  // nor do they end at one edge, as right-aligned lines do: "باسم الشعب" over "رئيس الجمهورية")
+  const apart = (edge: (line: LayoutLine) => number) => lines.some((line) => Math.abs(edge(line) - edge(lines[0]!)) > 0.15 * line.size);
+  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && apart((line) => line.x) && apart((line) => line.x2);
 }
 
 /** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
@@ -229,13 +236,52 @@ export function joinSplitTitles(blocks: LayoutBlock[]): LayoutBlock[] {
   const out: LayoutBlock[] = [];
   for (let i = 0; i < blocks.length; i++) {
     const [first, next] = [blocks[i]!, blocks[i + 1]];
-    if (first.kind === "text" && next?.kind === "text" && splitTitle(first, next, blocks[i + 2])) {
+    const stacked = centredTitleEnd(blocks, i);
+    if (stacked > i + 1 && first.kind === "text") {
+      const parts = blocks.slice(i, stacked) as Array<Extract<LayoutBlock, { kind: "text" }>>;
+      out.push({ ...first, lines: parts.flatMap((part) => part.lines), bottom: parts[parts.length - 1]!.bottom });
+      i = stacked - 1;
+    } else if (first.kind === "text" && next?.kind === "text" && splitTitle(first, next, blocks[i + 2])) {
       const [a, b] = [first.lines[0]!, next.lines[0]!];
       out.push({ ...first, lines: [{ ...a, text: `${a.text} ${b.text}`, x2: Math.max(a.x2, b.x2) }], bottom: next.bottom });
       i++;
     } else out.push(first);
   }
   return out;
+}
+
+/** STACKED_TITLE_LINES: the most lines a title broken by hand over centred lines has */
+const STACKED_TITLE_LINES = 4;
+
+/**
+ * centredTitleEnd: where a title broken by hand over centred lines ends, each line a block of its own
+ * (a Word title page's "- Guidelines -" / "Encoding of Header" / "training data for Grobid" in 20 pt
+ * bold, set 1.75 of its size apart): from block `i`, blocks of one short line in one size and weight,
+ * centred on one axis but not starting at one left edge, each within twice its size under the one
+ * before, set larger than what follows them (a fifth or more) or with nothing after. Returns `i + 1`
+ * when there is no such run of two lines or more. Not a part's label ("Chapter 3") nor numbered titles.
+ */
+function centredTitleEnd(blocks: LayoutBlock[], i: number): number {
+  const first = blocks[i]!;
+  const one = (block: LayoutBlock | undefined): block is Extract<LayoutBlock, { kind: "text" }> => block?.kind === "text" && !block.rendered && block.lines.length === 1 && block.lines[0]!.text.length <= 60;
+  if (!one(first) || SECTION_LABEL.test(first.lines[0]!.text.trim())) return i + 1;
+  const centre = (block: Extract<LayoutBlock, { kind: "text" }>) => (block.lines[0]!.x + block.lines[0]!.x2) / 2;
+  let end = i + 1;
+  while (end - i < STACKED_TITLE_LINES) {
+    const [above, next] = [blocks[end - 1]!, blocks[end]];
+    if (!one(next) || !one(above)) break;
+    const [a, b] = [above.lines[0]!, next.lines[0]!];
+    if (Math.abs(next.size - first.size) > 0.05 * first.size || Boolean(b.bold) !== Boolean(first.lines[0]!.bold)) break;
+    if (Math.abs(centre(next) - centre(first)) > first.size || b.y - a.y > 2 * first.size || b.y <= a.y) break;
+    end++;
+  }
+  if (end === i + 1) return i + 1;
+  const run = blocks.slice(i, end) as Array<Extract<LayoutBlock, { kind: "text" }>>;
+  const after = blocks[end];
+  const centred = run.some((block) => Math.abs(block.lines[0]!.x - first.lines[0]!.x) > 0.15 * first.size);
+  const display = !after || first.size >= 1.2 * after.size;
+  const plain = run.every((block) => !SECTION_NUMBER.test(block.lines[0]!.text) && !CAPTION.test(block.lines[0]!.text));
+  return centred && display && plain ? end : i + 1;
 }
 
 /** splitTitle: `next` carries on the numbered title `first` (see joinSplitTitles); `after` is the block under them */
@@ -398,6 +444,26 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
     // or by the abstract further down the first page (a journal's title page: title, author, figure, abstract)
     if (ONE_PERSON.test(text) && abstractAt > i) found.add(block!);
   }
+  // Between the title and the abstract's label on the page (above it, in either column): the authors'
+  // names, affiliations, addresses and e-mails, whatever their size (an ACM paper sets a grid of author
+  // blocks in 12 and 10 pt over a 9 pt body): no headings, unless numbered as a section.
+  const abstract = first[abstractAt];
+  const titleBlock = first[title];
+  // A subtitle: one line right under a bold title (within its size), centred on the title's axis,
+  // smaller and not bold ("Acme Technology Solutions" in 14 pt grey under "ANNUAL REPORT 2024" in 20
+  // pt bold): it names what the title is about, it heads no part of the document.
+  const subtitle = first[title + 1];
+  if (titleBlock && bold(titleBlock) && subtitle?.kind === "text" && subtitle.lines.length === 1 && !subtitle.lines[0]!.bold && subtitle.size < titleBlock.size - 0.6) {
+    const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
+    const [line, last] = [subtitle.lines[0]!, titleBlock.kind === "text" ? titleBlock.lines[titleBlock.lines.length - 1]! : undefined];
+    if (last && Math.abs(centre(line) - centre(last)) <= line.size && line.y - last.y <= 1.5 * titleBlock.size && line.y > last.y) found.add(subtitle);
+  }
+  if (titleBlock && abstract && abstract.top > titleBlock.bottom) {
+    for (const block of first) {
+      if (block === titleBlock || block.kind !== "text" || block.top < titleBlock.bottom - 1 || block.bottom >= abstract.top || SECTION_NUMBER.test(blockText(block))) continue;
+      found.add(block);
+    }
+  }
   const above = first[title - 1];
   // (words only: a label with its value, "FACTURE N° : F20180027", "BUYER: BUYER_NAME", heads a document's part)
   const words = above?.kind === "text" && !/[\d:]/.test(blockText(above));
@@ -437,6 +503,7 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
     if (block.size < Math.min(body - 0.6, 0.9 * body) || !oneTitle(block)) return false;
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
+    if (LETTER_HEAD.test(text)) return true;
     if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text) || garbled(text)) return false;
     if (numberedTitle(text)) return true;
     if (text.length > 120 || /[.,;:!?]$/.test(text) || LABELLED_FIGURE.test(text) || LABELLED_CODE.test(text)) return false;
@@ -453,6 +520,8 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
       const noted = isBracketedNote(blocks[i + 1]);
       const next = blocks[noted ? i + 2 : i + 1];
       if (found.has(block) || !shaped(block)) continue;
+      // a letter alone heads a glossary's or an index's entries only when the entries under it start with it
+      if (LETTER_HEAD.test(blockText(block)) && !lettered(blocks, i)) continue;
       // the second bold line of emphasis that began inside the paragraph before is not a heading
       const before = blocks[i - 1];
       if (before?.kind === "text" && before.lines.length > 1 && before.lines[before.lines.length - 1]!.bold) continue;
@@ -472,6 +541,16 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
     for (const block of found) headingSizes.push(block.size);
   }
   return found;
+}
+
+/** LETTER_HEAD: a capital letter alone on its line, a glossary's or an index's letter head ("A" over "Abradable strip. ...") */
+const LETTER_HEAD = /^\p{Lu}$/u;
+
+/** lettered: the two text blocks after the letter head at `i` both start with its letter (the entries it heads; a figure panel's "A" has none) */
+function lettered(blocks: LayoutBlock[], i: number): boolean {
+  const letter = blockText(blocks[i]!).trim();
+  const after = blocks.slice(i + 1, i + 3);
+  return after.length === 2 && after.every((block) => block.kind === "text" && !block.lines[0]!.bold && block.lines[0]!.text.startsWith(letter));
 }
 
 /** isBracketedNote: a block of one line, not bold, all in brackets ("(all underlined figures are exact)", "[in thousands]") */

@@ -167,14 +167,17 @@ const COMPOUND_PREFIX = /^(?:well|self)$/i;
 const SUSPENDED_BEFORE = /^(?:and|or|to|nor|und|oder|bis|et|ou|y|o|e|en)$/u;
 /** WEB_ADDRESS: a text's last word is a web address (a scheme's "//" or "www."), where a hyphen at a line end is the address's own */
 const WEB_ADDRESS = /(?:^|\s)\S*(?:\/\/|www\.)\S*$/u;
+/** FILE_NAME: a text's last word is a file's name, a dot between letters in it ("toto.header-" before "references.xml"), where a hyphen at a line end is the name's own */
+const FILE_NAME = /(?:^|\s)\S*\p{L}\.\p{L}\S*$/u;
 
 /**
  * joinWrapped appends a wrapped line: a word hyphenated at the line end is joined ("lever-" + "age"
  * -> "leverage"); a hyphen before a capital or a digit is a real one and stays, without a space
  * ("Next-" + "Gen" -> "Next-Gen"), as does one after a compound's first word ("well-" +
  * "represented", COMPOUND_PREFIX) or inside a web address ("https://github.com/x/ggdist-" +
- * "paper"), and a suspended one before a conjunction keeps its space ("pre- and post-",
- * SUSPENDED_BEFORE); otherwise the lines are joined with a space.
+ * "paper") or a file's name ("toto.header-" + "references.xml", FILE_NAME), and a suspended one
+ * before a conjunction keeps its space ("pre- and post-", SUSPENDED_BEFORE); otherwise the lines
+ * are joined with a space.
  */
 export function joinWrapped(text: string, next: string): string {
   // Only the tail is searched: `text` is the paragraph so far, and a regex over all of it per line is quadratic.
@@ -184,7 +187,7 @@ export function joinWrapped(text: string, next: string): string {
   const after = /^[\p{L}\p{N}]+/u.exec(next)?.[0] ?? "";
   // codes and identifiers ("49e168b7-d2ae", "COVID-19") keep their hyphens
   if (/\p{N}/u.test(before) || /\p{N}/u.test(after)) return after ? text + next : `${text} ${next}`;
-  if (after && (COMPOUND_PREFIX.test(before) || WEB_ADDRESS.test(tail))) return text + next;
+  if (after && (COMPOUND_PREFIX.test(before) || WEB_ADDRESS.test(tail) || FILE_NAME.test(tail))) return text + next;
   if (SUSPENDED_BEFORE.test(after)) return `${text} ${next}`;
   if (/\p{Ll}$/u.test(before) && /^\p{Ll}/u.test(after)) return text.slice(0, -1) + next;
   if (/^\p{Lu}/u.test(after)) return text + next;

@@ -516,9 +516,11 @@ function formFieldItems(fields: FormField[], labelsUnder: Map<PdfjsTextItem, For
 /**
  * BOLD_FONT: the weight in a font's name ("ABCDEF+Arial-BoldMT", "LiberationSerif-Bold",
  * "Calibri,Bold", "SourceSansPro-Semibold", "Roboto-Black"; TeX's "CMBX10"): the text layer gives
- * no weight, but embedded fonts are named by their face.
+ * no weight, but embedded fonts are named by their face. A face named for heads ("AhabSubhead", an
+ * Arabic gazette's article heads in the body's size; "...Heading", "...Headline") sets text apart as
+ * bold does.
  */
-const BOLD_FONT = /bold|black|heavy|(?:^|[-,_ ])(?:demi|semi)(?:$|[-,_ ])|^CMBX|^SFBX/i;
+const BOLD_FONT = /bold|black|heavy|(?:^|[-,_ ])(?:demi|semi)(?:$|[-,_ ])|^CMBX|^SFBX|sub-?head|heading|headline/i;
 /**
  * ADVENT_BOLD: Advent 3B2, which typesets many publishers' journals (BMC, Springer, Elsevier),
  * names its faces by a hash with the weight after a dot or dash ("AdvTTaf7f9f4f.B", "AdvTimes-b";
