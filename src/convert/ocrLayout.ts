@@ -167,8 +167,10 @@ export function withoutRuleMarks(words: OcrWord[]): OcrWord[] {
   const charWidth = figures.length ? median(figures.map((word) => word.width / word.text.length)) : Infinity;
   const opened = new Map<string, string>();
   return words.flatMap((word) => {
+    // only the opening marks read so far on the line matter (kept alone: a long line is not copied word by word)
     const seen = opened.get(word.line) ?? "";
-    opened.set(word.line, seen + word.text);
+    const opening = word.text.replace(/[^[{(|]/g, "");
+    if (opening) opened.set(word.line, seen + opening);
     const match = FIGURE_BY_RULE.exec(word.text);
     if (!match || seen.includes(OPENING[match[2]!]!)) return [word];
     const [, first, , second] = match as unknown as [string, string, string, string];

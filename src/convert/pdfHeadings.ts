@@ -71,6 +71,9 @@ export const CAPTION = /^(?:table|tab\.|figure|fig\.|exhibit|chart)\s+[A-Z]?[\dI
 /** SECTION_LABEL: a line that names a part of a document, whose title follows on the next line ("SECTION III", "Chapter 2", "Appendix A") */
 const SECTION_LABEL = /^(?:section|chapter|part|appendix|annex|article|book)\s+(?:\d{1,3}|[IVXLC]{1,6}|[A-Z])\.?$/i;
 
+/** centreOf: the middle of a line across the page */
+const centreOf = (line: { x: number; x2: number }) => (line.x + line.x2) / 2;
+
 /**
  * oneTitle: the block's lines read as one title: each wraps into the next; or two or three lines
  * broken by hand, centred on one axis (not starting at one left edge), or a section label over
@@ -81,11 +84,10 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   if (lines.slice(0, -1).every((line) => line.wraps)) return true;
   if (lines.length > 3) return false;
   if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return !PAGE_NUMBER.test(lines[1]!.text.trim());
-  const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
   // (two centred lines of about one length start a fraction of their size apart: a ragged-right paragraph's start at one edge;
   // nor do they end at one edge, as right-aligned lines do: "باسم الشعب" over "رئيس الجمهورية")
   const apart = (edge: (line: LayoutLine) => number) => lines.some((line) => Math.abs(edge(line) - edge(lines[0]!)) > 0.15 * line.size);
-  return lines.every((line) => Math.abs(centre(line) - centre(lines[0]!)) <= line.size) && apart((line) => line.x) && apart((line) => line.x2);
+  return lines.every((line) => Math.abs(centreOf(line) - centreOf(lines[0]!)) <= line.size) && apart((line) => line.x) && apart((line) => line.x2);
 }
 
 /** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
@@ -265,7 +267,7 @@ function centredTitleEnd(blocks: LayoutBlock[], i: number): number {
   const first = blocks[i]!;
   const one = (block: LayoutBlock | undefined): block is Extract<LayoutBlock, { kind: "text" }> => block?.kind === "text" && !block.rendered && block.lines.length === 1 && block.lines[0]!.text.length <= 60;
   if (!one(first) || SECTION_LABEL.test(first.lines[0]!.text.trim())) return i + 1;
-  const centre = (block: Extract<LayoutBlock, { kind: "text" }>) => (block.lines[0]!.x + block.lines[0]!.x2) / 2;
+  const centre = (block: Extract<LayoutBlock, { kind: "text" }>) => centreOf(block.lines[0]!);
   let end = i + 1;
   while (end - i < STACKED_TITLE_LINES) {
     const [above, next] = [blocks[end - 1]!, blocks[end]];
@@ -333,7 +335,7 @@ function tableTitles(pages: PageLayout[], removed: Set<LayoutBlock>): Set<Layout
       const table = [blocks[i + 1], blocks[i + 2]].find((next) => next?.kind === "table");
       if (table?.kind !== "table" || !table.columns || table.columns.length < 3 || table.top - block.bottom > 4 * block.size) return;
       const [left, right] = [table.columns[0]!.x, table.columns[table.columns.length - 1]!.x];
-      const centre = (line.x + line.x2) / 2;
+      const centre = centreOf(line);
       if (line.x > left + block.size && centre > left && centre < right && Math.abs(centre - (left + right) / 2) < 0.25 * (right - left)) found.add(block);
     });
   }
@@ -454,9 +456,8 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
   // pt bold): it names what the title is about, it heads no part of the document.
   const subtitle = first[title + 1];
   if (titleBlock && bold(titleBlock) && subtitle?.kind === "text" && subtitle.lines.length === 1 && !subtitle.lines[0]!.bold && subtitle.size < titleBlock.size - 0.6) {
-    const centre = (line: LayoutLine) => (line.x + line.x2) / 2;
     const [line, last] = [subtitle.lines[0]!, titleBlock.kind === "text" ? titleBlock.lines[titleBlock.lines.length - 1]! : undefined];
-    if (last && Math.abs(centre(line) - centre(last)) <= line.size && line.y - last.y <= 1.5 * titleBlock.size && line.y > last.y) found.add(subtitle);
+    if (last && Math.abs(centreOf(line) - centreOf(last)) <= line.size && line.y - last.y <= 1.5 * titleBlock.size && line.y > last.y) found.add(subtitle);
   }
   if (titleBlock && abstract && abstract.top > titleBlock.bottom) {
     for (const block of first) {

@@ -298,7 +298,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
  * Hebrew) starts at its right edge, so its columns are turned to the order its writer typed them.
  */
 function tableMarkdown(rows: string[][]): string {
-  const ordered = readsRightToLeft(rows) ? rows.map((row) => [...row].reverse()) : rows;
+  const ordered = rowsReadRightToLeft(rows) ? rows.map((row) => [...row].reverse()) : rows;
   return gfmTable(ordered.map((row) => row.map(escapeStrayMarkup)));
 }
 
@@ -306,8 +306,8 @@ function tableMarkdown(rows: string[][]): string {
 const RIGHT_TO_LEFT_LETTERS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/gu;
 const LEFT_TO_RIGHT_LETTERS = /(?![\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc])\p{L}/gu;
 
-/** readsRightToLeft: most of a table's letters are of a script written right to left (figures count for neither) */
-function readsRightToLeft(rows: string[][]): boolean {
+/** rowsReadRightToLeft: most of a table's letters are of a script written right to left (figures count for neither) */
+function rowsReadRightToLeft(rows: string[][]): boolean {
   const text = rows.flat().join(" ");
   const rtl = text.match(RIGHT_TO_LEFT_LETTERS)?.length ?? 0;
   return rtl > 0 && rtl > (text.match(LEFT_TO_RIGHT_LETTERS)?.length ?? 0);

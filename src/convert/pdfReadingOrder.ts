@@ -263,9 +263,9 @@ export function readingOrder(lines: RawLine[], pageWidth: number, depth = 0): Ra
   // Register's), held to findGutter's tests again (each column a fifth of the page wide at least)
   const columnsOf = (side: RawLine[]) => (depth < MAX_COLUMN_SPLITS - 1 ? readingOrder(side, pageWidth, depth + 1) : [side]);
   // a page written right to left (Arabic, Hebrew) starts at its right column
-  const first = readsRightToLeft(lines) ? () => [right, left] : () => [left, right];
+  const rightFirst = readsRightToLeft(lines);
   const flushColumns = () => {
-    for (const side of first()) if (side.length) groups.push(...columnsOf(side));
+    for (const side of rightFirst ? [right, left] : [left, right]) if (side.length) groups.push(...columnsOf(side));
     left = [];
     right = [];
   };

@@ -304,10 +304,11 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent();
     const items: PdfTextItem[] = [];
-    const boldFonts = new Set(Object.entries(content.styles ?? {}).filter(([, style]) => isBoldFontName(style.fontName ?? "")).map(([name]) => name));
-    for (const name of accentFonts(content.items, content.styles ?? {})) boldFonts.add(name);
-    const monoFonts = new Set(Object.entries(content.styles ?? {}).filter(([, style]) => isMonoFont(style.fontName ?? "", style.fontFamily)).map(([name]) => name));
-    const euroFonts = new Set(Object.entries(content.styles ?? {}).filter(([, style]) => EUROSYM_FONT.test(style.fontName ?? "")).map(([name]) => name));
+    const styles = content.styles ?? {};
+    const boldFonts = fontsWhere(styles, (style) => isBoldFontName(style.fontName ?? ""));
+    for (const name of accentFonts(content.items, styles)) boldFonts.add(name);
+    const monoFonts = fontsWhere(styles, (style) => isMonoFont(style.fontName ?? "", style.fontFamily));
+    const euroFonts = fontsWhere(styles, (style) => EUROSYM_FONT.test(style.fontName ?? ""));
     const fields = await formFields(page);
     const labelsUnder = labelsUnderFields(fields, content.items);
     for (const item of content.items) {
@@ -329,6 +330,11 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
   } finally {
     page.cleanup();
   }
+}
+
+/** fontsWhere: the names of the page's fonts whose style passes `test` */
+function fontsWhere(styles: Record<string, PdfjsTextStyle>, test: (style: PdfjsTextStyle) => boolean): Set<string> {
+  return new Set(Object.entries(styles).filter(([, style]) => test(style)).map(([name]) => name));
 }
 
 /**
