@@ -146,6 +146,35 @@ describe("an office document's hard line breaks", () => {
   });
 });
 
+describe("a totals table split by tax rate", () => {
+  const md = [
+    "NORDWIND GETRÄNKE GMBH",
+    "Rechnung Nr. 4711",
+    "",
+    "| Artikel | Menge | Preis | MwSt-% | Betrag |",
+    "| --- | --- | --- | --- | --- |",
+    "| Apfelsaft 1 l | 24 | 1,20 | 7,0 | 28,80 |",
+    "| Mineralwasser 0,7 l | 12 | 0,80 | 19,0 | 9,60 |",
+    "",
+    "| Warenwert | Nettobetrag | MwSt-Betrag | MwSt-% | Endbetrag |",
+    "| --- | --- | --- | --- | --- |",
+    "| 28,80 | 28,80 | 2,02 | 7,0 | 30,82 |",
+    "| 9,60 | 9,60 | 1,82 | 19,0 | 11,42 |",
+    "| 38,40 | 38,40 | 3,84 | EUR | 42,24 |",
+  ].join("\n");
+
+  test("the row that sums the column under a total's title is the total, settled by the sum (the first row is one rate's share)", () => {
+    const r = run(md, INVOICE);
+    expect(r.total!.value).toBe(42.24);
+    expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("a column whose last figure is no sum of those above gives no sum row", () => {
+    const r = run(md.replace("| 38,40 | 38,40 | 3,84 | EUR | 42,24 |", "| 38,40 | 38,40 | 3,84 | EUR | 42,25 |"), INVOICE);
+    expect(r.total!.value === 42.25 && r.total!.confidence >= 0.8).toBe(false);
+  });
+});
+
 describe("hostile text", () => {
   test("a line of one 400 000-letter word is read in linear time (label and name patterns start at word starts; it took minutes)", () => {
     const md = `${"a".repeat(400_000)}\nTotal: 12.50\n`;

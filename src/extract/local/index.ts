@@ -49,7 +49,7 @@ const NOT_FOUND: FieldOutcome = { value: null, confidence: 0, citation: null, fo
 
 /** KIND_CONFIDENCE: confidence of an exact label with a well-typed value, by how the pair was found. */
 const KIND_CONFIDENCE: Record<Candidate["kind"], number> = {
-  colon: 0.95, cell: 0.95, "cell-last": 0.9, inline: 0.9, "next-line": 0.85, column: 0.88, prefix: 0.85, phrase: 0.7, title: 0.85, "header-row": 0.7,
+  colon: 0.95, cell: 0.95, "cell-last": 0.9, inline: 0.9, "next-line": 0.85, column: 0.88, "column-sum": 0.9, prefix: 0.85, phrase: 0.7, title: 0.85, "header-row": 0.7,
 };
 
 export interface LocalOptions {
