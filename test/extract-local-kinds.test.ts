@@ -175,6 +175,22 @@ describe("a totals table split by tax rate", () => {
   });
 });
 
+describe("a sole trader's title over the name", () => {
+  const md = (footer: string) =>
+    ["# Rechnung Nr. 2024-17 vom 04.03.2024", "", "Verkäufer:", "Webdesignerin", "Anna Beispiel", "Lindenweg 3", "DE 12345 Musterort", "", "Käufer:", "Otto Kunde", "Marktplatz 1", "", "Gesamtbetrag : 480,00", "", footer].join("\n");
+
+  test("the name under the title, given again as the account's holder or in the e-mail address, is the vendor", () => {
+    expect(run(md("Kontoinhaber : Anna Beispiel\nIBAN : DE02120300000000202051"), INVOICE).vendor!.value).toBe("Anna Beispiel");
+    expect(run(md("E-Mail: anna.beispiel@example.org"), INVOICE).vendor!.value).toBe("Anna Beispiel");
+  });
+
+  test("without the name given again, the block's first line stays the pick, below 0.8", () => {
+    const r = run(md("Vielen Dank für Ihren Auftrag."), INVOICE);
+    expect(r.vendor!.value).toBe("Webdesignerin");
+    expect(r.vendor!.confidence).toBeLessThan(0.8);
+  });
+});
+
 describe("hostile text", () => {
   test("a line of one 400 000-letter word is read in linear time (label and name patterns start at word starts; it took minutes)", () => {
     const md = `${"a".repeat(400_000)}\nTotal: 12.50\n`;
