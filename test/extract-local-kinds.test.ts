@@ -191,6 +191,25 @@ describe("a sole trader's title over the name", () => {
   });
 });
 
+describe("a letter dated at its place", () => {
+  test("'München, den 01.11.2024' is the date the invoice was written, not a bank line's print stamp", () => {
+    const md = [
+      "|  | Kundennummer: | 44/1234 |",
+      "| --- | --- | --- |",
+      "| Muster GmbH | Rechnungsnummer: | 7700123 |",
+      "| Hauptstraße 1 | Hamburg, den | 01.11.2024 |",
+      "",
+      "# Rechnung",
+      "",
+      "Summe gesamt 447,88",
+      "",
+      "Bankverbindung: Beispielbank IBAN DE34 7007 0010 0156 9193 01 Datum: 30.10.2024 Zeit: 04:59:13 Seite: 1",
+    ].join("\n");
+    expect(run(md, INVOICE).invoice_date!.value).toBe("01.11.2024");
+    expect(run(md.replace("Hamburg, den", "Paris, le"), INVOICE).invoice_date!.value).toBe("01.11.2024");
+  });
+});
+
 describe("hostile text", () => {
   test("a line of one 400 000-letter word is read in linear time (label and name patterns start at word starts; it took minutes)", () => {
     const md = `${"a".repeat(400_000)}\nTotal: 12.50\n`;
