@@ -40,6 +40,22 @@ describe("a Greek invoice", () => {
     expect(r.invoice_date!.value).toBe("17/09/2021");
     expect(r.invoice_number!.value).toBe("58");
   });
+
+  test("the letterhead's name in Greek capitals is the issuer (names were compared in Latin letters only, so none was left)", () => {
+    expect(extractInvoice(GREEK).vendor!.value).toBe("ΕΡΓΑΣΤΗΡΙΟ ΚΕΡΑΜΙΚΗΣ");
+  });
+
+  test("a legal note on top, a sentence in lowercase words, is no issuer; nor is the title ΤΙΜΟΛΟΓΙΟ", () => {
+    const r = extractInvoice(`Στοιχεία σύμφωνα με την απόφαση του υπουργείου\n\n${GREEK.replace("Οδός Αιόλου 12, Αθήνα", "ΑΦΜ: 123456789")}`);
+    expect(r.vendor!.value).toBe("ΕΡΓΑΣΤΗΡΙΟ ΚΕΡΑΜΙΚΗΣ");
+  });
+});
+
+describe("a name that opens with an accented capital", () => {
+  test("'Électricité Martin SARL' heads its letterhead as the issuer", () => {
+    const md = "Électricité Martin SARL\n12 rue de la Paix\n75002 Paris\n\n# FACTURE N° 2024-12\n\nDate : 01/02/2024\n\nTotal TTC : 120,00 €\n";
+    expect(extractInvoice(md).vendor!.value).toBe("Électricité Martin SARL");
+  });
 });
 
 const FREELANCER =

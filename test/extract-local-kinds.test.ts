@@ -146,6 +146,70 @@ describe("an office document's hard line breaks", () => {
   });
 });
 
+describe("a totals table split by tax rate", () => {
+  const md = [
+    "NORDWIND GETRÄNKE GMBH",
+    "Rechnung Nr. 4711",
+    "",
+    "| Artikel | Menge | Preis | MwSt-% | Betrag |",
+    "| --- | --- | --- | --- | --- |",
+    "| Apfelsaft 1 l | 24 | 1,20 | 7,0 | 28,80 |",
+    "| Mineralwasser 0,7 l | 12 | 0,80 | 19,0 | 9,60 |",
+    "",
+    "| Warenwert | Nettobetrag | MwSt-Betrag | MwSt-% | Endbetrag |",
+    "| --- | --- | --- | --- | --- |",
+    "| 28,80 | 28,80 | 2,02 | 7,0 | 30,82 |",
+    "| 9,60 | 9,60 | 1,82 | 19,0 | 11,42 |",
+    "| 38,40 | 38,40 | 3,84 | EUR | 42,24 |",
+  ].join("\n");
+
+  test("the row that sums the column under a total's title is the total, settled by the sum (the first row is one rate's share)", () => {
+    const r = run(md, INVOICE);
+    expect(r.total!.value).toBe(42.24);
+    expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("a column whose last figure is no sum of those above gives no sum row", () => {
+    const r = run(md.replace("| 38,40 | 38,40 | 3,84 | EUR | 42,24 |", "| 38,40 | 38,40 | 3,84 | EUR | 42,25 |"), INVOICE);
+    expect(r.total!.value === 42.25 && r.total!.confidence >= 0.8).toBe(false);
+  });
+});
+
+describe("a sole trader's title over the name", () => {
+  const md = (footer: string) =>
+    ["# Rechnung Nr. 2024-17 vom 04.03.2024", "", "Verkäufer:", "Webdesignerin", "Anna Beispiel", "Lindenweg 3", "DE 12345 Musterort", "", "Käufer:", "Otto Kunde", "Marktplatz 1", "", "Gesamtbetrag : 480,00", "", footer].join("\n");
+
+  test("the name under the title, given again as the account's holder or in the e-mail address, is the vendor", () => {
+    expect(run(md("Kontoinhaber : Anna Beispiel\nIBAN : DE02120300000000202051"), INVOICE).vendor!.value).toBe("Anna Beispiel");
+    expect(run(md("E-Mail: anna.beispiel@example.org"), INVOICE).vendor!.value).toBe("Anna Beispiel");
+  });
+
+  test("without the name given again, the block's first line stays the pick, below 0.8", () => {
+    const r = run(md("Vielen Dank für Ihren Auftrag."), INVOICE);
+    expect(r.vendor!.value).toBe("Webdesignerin");
+    expect(r.vendor!.confidence).toBeLessThan(0.8);
+  });
+});
+
+describe("a letter dated at its place", () => {
+  test("'München, den 01.11.2024' is the date the invoice was written, not a bank line's print stamp", () => {
+    const md = [
+      "|  | Kundennummer: | 44/1234 |",
+      "| --- | --- | --- |",
+      "| Muster GmbH | Rechnungsnummer: | 7700123 |",
+      "| Hauptstraße 1 | Hamburg, den | 01.11.2024 |",
+      "",
+      "# Rechnung",
+      "",
+      "Summe gesamt 447,88",
+      "",
+      "Bankverbindung: Beispielbank IBAN DE34 7007 0010 0156 9193 01 Datum: 30.10.2024 Zeit: 04:59:13 Seite: 1",
+    ].join("\n");
+    expect(run(md, INVOICE).invoice_date!.value).toBe("01.11.2024");
+    expect(run(md.replace("Hamburg, den", "Paris, le"), INVOICE).invoice_date!.value).toBe("01.11.2024");
+  });
+});
+
 describe("hostile text", () => {
   test("a line of one 400 000-letter word is read in linear time (label and name patterns start at word starts; it took minutes)", () => {
     const md = `${"a".repeat(400_000)}\nTotal: 12.50\n`;

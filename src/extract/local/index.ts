@@ -49,7 +49,7 @@ const NOT_FOUND: FieldOutcome = { value: null, confidence: 0, citation: null, fo
 
 /** KIND_CONFIDENCE: confidence of an exact label with a well-typed value, by how the pair was found. */
 const KIND_CONFIDENCE: Record<Candidate["kind"], number> = {
-  colon: 0.95, cell: 0.95, "cell-last": 0.9, inline: 0.9, "next-line": 0.85, column: 0.88, prefix: 0.85, phrase: 0.7, title: 0.85, "header-row": 0.7,
+  colon: 0.95, cell: 0.95, "cell-last": 0.9, inline: 0.9, "next-line": 0.85, column: 0.88, "column-sum": 0.9, prefix: 0.85, phrase: 0.7, title: 0.85, "header-row": 0.7,
 };
 
 export interface LocalOptions {
@@ -341,6 +341,12 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
   if (scored.length === 0) return null;
   scored.sort((a, b) => b.rank - a.rank || a.candidate.order - b.candidate.order);
   let best = scored[0]!;
+  // "Verkäufer:" over "Physiotherapeutin" / "Tanja Tinder": a trade's title heads a sole trader's block, and the name
+  // under it is the one the page gives again (the account's holder, the e-mail's local part)
+  if (isPartyField(labels) && best.candidate.kind === "next-line") {
+    const named = nameUnderTitle(doc, best.candidate, all);
+    if (named) best = { ...best, candidate: named, value: named.value };
+  }
   let confidence = best.confidence;
   // another equally good label with a different value makes the pick uncertain
   const rival = scored.find((s) => s !== best && s.rank >= best.rank - 0.05 && JSON.stringify(s.value) !== JSON.stringify(best.value));
@@ -414,6 +420,28 @@ function extractScalar(doc: ParsedDocument, def: FieldDefinition, labels: FieldL
     else if (evidence.corroborated && !evidence.contradicted) confidence = Math.max(confidence, CORROBORATED_TOTAL);
   }
   return cite(doc, best.value, confidence, best.candidate.start, best.candidate.end);
+}
+
+/**
+ * nameUnderTitle reads the second line of a party's block as its name when the first is no company's name, is given
+ * nowhere else, and the second is given again as a value ("Kontoname : Tanja Tinder") or as an e-mail's local part
+ * ("tanja.tinder@..."): the first is a title over the name. The candidate returned cites the label to the name.
+ */
+function nameUnderTitle(doc: ParsedDocument, picked: Candidate, all: Candidate[]): Candidate | null {
+  const block = all.find((o) => o.kind === "next-line" && o.block && o.start === picked.start)?.block;
+  if (!block || block.length < 2 || block[0] !== picked.value || hasCompanyForm(block[0]!)) return null;
+  const name = block[1]!;
+  if (!nameLike(name) || !givenAgain(doc, name) || givenAgain(doc, block[0]!)) return null;
+  const line = doc.lines.find((l) => l.start > picked.start && l.plain === name);
+  return line ? { ...picked, value: name, end: line.end } : null;
+}
+
+/** givenAgain says whether a name is some field's whole value ("Kontoname : X", "| Account name | X |") or an e-mail's local part. */
+function givenAgain(doc: ParsedDocument, name: string): boolean {
+  const asValue = new RegExp(`[:|][ \\t]*${escapeRe(name)}[ \\t]*(?:\\||$)`, "mu");
+  const key = name.toLowerCase().replace(/[^\p{L}]/gu, "");
+  const local = [...doc.markdown.matchAll(/([\p{L}.+-]+)@[a-z0-9-]+\./giu)].some((m) => m[1]!.toLowerCase().replace(/[^\p{L}]/gu, "") === key);
+  return asValue.test(doc.markdown) || local;
 }
 
 /**

@@ -220,6 +220,9 @@ function conceptInDescription(words: string[], nameWords: string[]): string | nu
 
 const isParty = (field: FieldLabels) => field.concept === "vendor" || field.concept === "customer";
 
+/** PLACE_DATED: a town and the word a letter's date follows ("München, den", "Paris, le", "Madrid, el", "Roma, lì") */
+const PLACE_DATED = /^\p{Lu}[\p{L}. -]{1,40},\s*(?:den|le|el|il|lì|li)$/u;
+
 /** labelScore rates how well a document label names the field: 1 exact, 0.5..0.99 fuzzy, 0 none. */
 export function labelScore(label: string, field: FieldLabels): number {
   const norm = normaliseLabel(label);
@@ -237,6 +240,8 @@ export function labelScore(label: string, field: FieldLabels): number {
   if (field.concept && EXCLUDED[field.concept]?.some((w) => words.includes(w)) && !field.exact.has(norm) && !compoundHead) return 0;
   if (field.exact.has(norm)) return 1;
   if (compoundHead) return 0.85;
+  // "München, den 01.11.2024", "Paris, le 3 mars 2024": a letter dated at its place, the date it was written
+  if (field.concept === "date" && PLACE_DATED.test(label.trim())) return 0.9;
   // "Enter your favorite superhero", "Select your favorite planet": a form's prompt around the field's own words;
   // the words after the prompt name the field, but a "Select" prompt may be followed by its options, so not settled
   const prompted = promptedLabel(words);

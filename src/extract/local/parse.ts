@@ -5,10 +5,10 @@
  * citation is always a verbatim slice of the input.
  */
 import { conceptOf, normaliseLabel } from "./labels";
-import { cleanText, dayMonthOrderKnown, decimalMarkOf, escapeRe, type DecimalMark } from "./values";
+import { cleanText, dayMonthOrderKnown, decimalMarkOf, escapeRe, parseNumber, type DecimalMark } from "./values";
 
 /** CandidateKind says how a pair was found; it sets the confidence of an exact label match. */
-export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "inline" | "next-line" | "prefix" | "phrase" | "title" | "header-row";
+export type CandidateKind = "colon" | "cell" | "cell-last" | "column" | "column-sum" | "inline" | "next-line" | "prefix" | "phrase" | "title" | "header-row";
 
 export interface Candidate {
   label: string;
@@ -134,7 +134,7 @@ function parseTables(lines: Line[], sections: string[]): Table[] {
 }
 
 /** tableCandidates turns table rows into label/value pairs, row-wise and column-wise. */
-function tableCandidates(table: Table, add: (c: Omit<Candidate, "order">) => void): void {
+function tableCandidates(table: Table, mark: DecimalMark, add: (c: Omit<Candidate, "order">) => void): void {
   const width = table.header.length;
   const allRows: { cells: string[]; span: [number, number]; isHeader: boolean }[] = [
     { cells: table.header, span: [table.start, table.headerEnd], isHeader: true },
@@ -175,7 +175,35 @@ function tableCandidates(table: Table, add: (c: Omit<Candidate, "order">) => voi
     const k = table.rows.findIndex((r) => r[col]);
     const [s, e] = table.rowSpans[k]!;
     add({ label, value: values[0]!, kind: "column", start: k === 0 ? table.start : s, end: e, section: table.section, columnValues: distinct, tableWidth: table.header.filter(Boolean).length });
+    const sum = sumRow(table, col, mark);
+    if (sum !== null) add({ label, value: table.rows[sum]![col]!, kind: "column-sum", start: table.rowSpans[sum]![0], end: table.rowSpans[sum]![1], section: table.section });
   }
+}
+
+/** AMOUNT_CELL: a cell that is one amount, with at most a currency sign or code about it */
+const AMOUNT_CELL = /^\D{0,4}-?\d[\d.,' ]*\D{0,4}$/;
+
+/**
+ * sumRow finds the row that closes a column of amounts with their sum ("Endbetrag" over 382,47 / 136,52 / 518,99,
+ * a total split by tax rate): that row's cell is the column's total, whatever the rows above are. A sum row that
+ * names itself ("Subtotal | | 518,99") is read row-wise by its own label, so it is left to that.
+ */
+function sumRow(table: Table, col: number, mark: DecimalMark): number | null {
+  const filled = table.rows.map((r, k) => ({ cell: r[col] ?? "", k })).filter((x) => x.cell);
+  if (filled.length < 3) return null;
+  const values: number[] = [];
+  for (const { cell } of filled) {
+    const text = cleanText(cell).trim();
+    const n = AMOUNT_CELL.test(text) ? parseNumber(text, mark) : null;
+    if (!n || n.percent) return null;
+    values.push(n.value);
+  }
+  const last = values.at(-1)!;
+  const parts = values.slice(0, -1).reduce((a, b) => a + b, 0);
+  if (last === 0 || Math.abs(parts - last) > 0.005) return null;
+  const row = filled.at(-1)!.k;
+  if (table.rows[row]!.some((c, i) => i !== col && c && !/\d/.test(c) && conceptOf(normaliseLabel(c)) !== null)) return null;
+  return row;
 }
 
 /**
@@ -483,13 +511,14 @@ export function parseDocument(source: string, vocab: Set<string>): ParsedDocumen
   const tables = parseTables(lines, sections);
   const candidates: Candidate[] = [];
   const add = (c: Omit<Candidate, "order">) => candidates.push({ ...c, order: candidates.length });
+  const mark = decimalMarkOf(markdown);
   let t = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.isTable) {
       const table = tables[t];
       if (table && table.start === line.start) {
-        tableCandidates(table, add);
+        tableCandidates(table, mark, add);
         t++;
       }
       cellPairs(line, table?.section ?? "", vocab, add);
@@ -500,5 +529,5 @@ export function parseDocument(source: string, vocab: Set<string>): ParsedDocumen
   }
   titleCandidates(lines, add);
   headerRowCandidates(lines, add);
-  return { markdown, lines, tables, candidates, dateOrderKnown: dayMonthOrderKnown(markdown), ocrQuality: null, decimalMark: decimalMarkOf(markdown) };
+  return { markdown, lines, tables, candidates, dateOrderKnown: dayMonthOrderKnown(markdown), ocrQuality: null, decimalMark: mark };
 }

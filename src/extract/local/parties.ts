@@ -49,14 +49,17 @@ const TO_LABEL = /^[Tt][Oo](?:\s*:|\s+(?=[A-Z][A-Z.&-]+(?:\s|$)))/;
 
 /** DOC_WORDS: lines that name the document or a field, not a party (a receipt's title in German, French, Spanish, Italian and the Nordic languages too: 'Quittung', 'Kassenbon', 'Reçu', 'Scontrino', 'Kvitto'). */
 const NOT_A_NAME =
-  /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung|handelsrechnung|gutschrift|facture|avoir|factuur|factura|fattura|fatura|faktura|page|seite|date|datum|total|summe|tel|fax|phone|telefon|email|e-mail|www|http|iban|bic|ust|vat|gst|tva|btw|no\b|nr\b|payment\s+(?:details|information|instructions|terms)\b|bank\s+details\b|bankverbindung\b|zahlungs(?:informationen|bedingungen)\b|coordonn[ée]es\s+bancaires\b|(?:quittung|kassenbon|kassenbeleg|kundenbeleg|re[çc]u|recibo|ricevuta|scontrino|kvitto|kvittering|kuitti)(?![A-Za-zÀ-ÿ]))/i;
+  /^(invoice|tax invoice|receipt|sales receipt|estimate|quote|quotation|purchase order|order|bill|statement|credit note|rechnung|handelsrechnung|gutschrift|facture|avoir|factuur|factura|fattura|fatura|faktura|page|seite|date|datum|total|summe|tel|fax|phone|telefon|email|e-mail|www|http|iban|bic|ust|vat|gst|tva|btw|no\b|nr\b|payment\s+(?:details|information|instructions|terms)\b|bank\s+details\b|bankverbindung\b|zahlungs(?:informationen|bedingungen)\b|coordonn[ée]es\s+bancaires\b|(?:quittung|kassenbon|kassenbeleg|kundenbeleg|re[çc]u|recibo|ricevuta|scontrino|kvitto|kvittering|kuitti|τιμολ[οό]γιο|απ[οό]δειξη)(?![A-Za-zÀ-ÿ\u0370-\u03ff]))/iu;
 
 /** FIELD_WORDS: words of a receipt's or invoice's fields and column headers, never part of an issuer's name. */
 const FIELD_WORDS =
   /(?<!\p{L})(qty|quantity|description|amount|cash|cashier|cash[lt]er|casheer|change|shopping|tq|visit|terima|kasih|sub-?total|subtotal|total|price|item|items|discount|rounding|tax|gst|vat|thank|welcome|counter|operator|salesperson|served|member|points|menge|preis|betrag|summe|montant|prix|quantit[eé])(?!\p{L})/iu;
 
-/** FIELD_LINE: a line that opens with a label of one or two words and its colon, then a value ("TOKEN: CTI", "Cashier : ANN"). */
-const FIELD_LINE = /^\p{L}[\p{L}.#]*(?:\s\p{L}[\p{L}.#]*)?\s?[:;]\s*\S/u;
+/** FIELD_LINE: a line that opens with a label of one or two words (or two such labels in two languages, "ΑΡΙΘΜΟΣ / NUMBER") and its colon, then a value ("TOKEN: CTI", "Cashier : ANN"). */
+const FIELD_LINE = /^\p{L}[\p{L}.#]*(?:\s\p{L}[\p{L}.#]*)?(?:\s?\/\s?\p{L}[\p{L}.#]*(?:\s\p{L}[\p{L}.#]*)?)?\s?[:;]\s*\S/u;
+
+/** NAME_FIELD: a field line's label that asks for a name ("Name:", "ΕΠΩΝΥΜΙΑ / NAME:"): whose, the line does not say */
+const NAME_FIELD = /^(?:name|company|firma|nom|nombre|nome|naam|nazwa|επωνυμια|επωνυμία|ονομα|όνομα)(?:\s?\/\s?\p{L}+)?\s?:/iu;
 
 /** SEPARATORS: how a sender line separates name, street and town. */
 const SEPARATORS = /\s+[·•●|]\s+|\s+[-–]\s+/;
@@ -65,7 +68,8 @@ const SEPARATORS = /\s+[·•●|]\s+|\s+[-–]\s+/;
 export function nameLike(text: string): boolean {
   const t = text.trim();
   if (t.length < 3 || t.length > 60) return false;
-  if (/@|https?:|:\s*$|^\W/.test(t) || NOT_A_NAME.test(t) || partyLabels(t)) return false;
+  // (a name may open with any script's letter: "Ärztehaus", "ΠΑΝΑΓΙΩΤΗΣ")
+  if (/@|https?:|:\s*$|^[^\p{L}\p{N}]/u.test(t) || NOT_A_NAME.test(t) || partyLabels(t)) return false;
   const letters = (t.match(/\p{L}/gu) ?? []).length;
   const digits = (t.match(/\d/g) ?? []).length;
   if (letters < 4 || digits > letters / 3) return false;
@@ -75,6 +79,10 @@ export function nameLike(text: string): boolean {
   // OCR noise: most words one or two letters long; a legal form's short parts ("Sp. z o.o.") are no noise, the form read as one word
   if (mostlyShortWords(t) && mostlyShortWords(t.replace(LEGAL_FORM_WORDS, " Form "))) return false;
   if (addressLike(t)) return false;
+  // "Details according to the decision", "Στοιχεία σύμφωνα με την Κ.Υ.Α.": mostly lowercase words, a sentence
+  const words = t.split(/\s+/);
+  const lower = words.filter((w) => /^\p{Ll}/u.test(w));
+  if (lower.filter((w) => w.length >= 3).length >= 2 && lower.length > words.length - lower.length) return false;
   return true;
 }
 
@@ -229,7 +237,7 @@ function domainsOf(markdown: string): string[] {
   return [...out];
 }
 
-const squash = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "");
+const squash = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 
 interface Mention {
   name: string;
@@ -284,7 +292,7 @@ function mentionsOf(lines: Line[], ocr: boolean): Mention[] {
     // "TOKEN: CTI", "TABLE: 12": a field's label and its value on a line of their own name no one, unless the value
     // is a company's name with its legal form ("Dimiliki: Banh Mi Cafe Sdn Bhd", owned by)
     const field = line.isTable ? null : line.plain.match(FIELD_LINE);
-    if (field && !hasLegalForm(line.plain.slice(field[0].length - 1))) return;
+    if (field && (!hasLegalForm(line.plain.slice(field[0].length - 1)) || NAME_FIELD.test(line.plain))) return;
     for (const piece of pieces) {
       const segments = piece.split(SEPARATORS);
       // "Name · Street 17 · 12345 Town": the sender line above the address window
