@@ -29,7 +29,17 @@ const NAMES: Record<string, string[]> = {
   invoice_date: ["date", "issue_date", "date_issued", "billing_date", "invoice_issue_date", "document_date", "issued_on", "date_of_issue", "invoiceDate"],
   invoice_number: ["invoice_no", "invoice_id", "invoice_num", "document_number", "bill_number", "invoiceNumber", "inv_no"],
   currency: ["currency_code", "invoice_currency", "currencyCode"],
+  merchant: ["company", "store", "shop", "store_name", "merchant_name", "shop_name", "vendor", "business_name", "seller"],
+  date: ["purchase_date", "transaction_date", "receipt_date", "date_of_purchase"],
 };
+
+/** RECEIPT: extract-real's receipt schema, read on the SROIE receipts it keeps in the cache as NNN.jpg */
+const RECEIPT = {
+  merchant: { type: "string", description: "Name of the shop or company that issued the receipt" },
+  date: { type: "string", description: "The date of the purchase" },
+  total: { type: "number", description: "Total amount paid, tax included" },
+};
+const RECEIPT_TOTAL_NAMES = ["total_amount", "amount", "amount_paid", "total_paid", "grand_total", "total_price"];
 
 if (!CACHE || !existsSync(CACHE)) {
   console.log("BENCH_MD_CACHE is not set or missing: run bench/extract-real.ts with it first");
@@ -39,32 +49,38 @@ if (!CACHE || !existsSync(CACHE)) {
 
 const tally = new Map<string, { same: number; all: number }>();
 let documents = 0;
+
+/** compare reads one cached document with its described schema, then each field under its other names. */
+function compare(cached: string, schema: Record<string, { type: string }>, names: (field: string) => string[]): void {
+  const fields = Object.keys(schema).filter((f) => names(f).length);
+  if (!fields.length || !existsSync(cached)) return;
+  documents++;
+  const converted = JSON.parse(readFileSync(cached, "utf8")) as { markdown: string; pages?: { ocr_quality?: number }[] };
+  const pageOcr = (converted.pages ?? []).flatMap((p) => (p.ocr_quality === undefined ? [] : [p.ocr_quality]));
+  const ocrQuality = qualitySignals({ pageOcrConfidences: pageOcr, tokenProbabilities: [], selfReports: [] }).ocr_quality ?? null;
+  const described = extractLocal(converted.markdown, parseTypedSchema(JSON.stringify(schema)), { ocrQuality });
+  for (const field of fields) {
+    const bare = Object.fromEntries(names(field).map((n) => [n, { type: schema[field]!.type }]));
+    const read = extractLocal(converted.markdown, parseTypedSchema(JSON.stringify(bare)), { ocrQuality });
+    for (const n of names(field)) {
+      const t = tally.get(n) ?? { same: 0, all: 0 };
+      t.all++;
+      if (JSON.stringify(read[n]!.value) === JSON.stringify(described[field]!.value)) t.same++;
+      tally.set(n, t);
+    }
+  }
+}
+
 for (const name of SETS) {
   const file = join(ROOT, "bench/expected", `${name}.json`);
   if (!existsSync(file)) continue;
   const spec = JSON.parse(readFileSync(file, "utf8"));
   for (const doc of spec.documents as { file: string; schema?: string }[]) {
-    const cached = join(CACHE, `${doc.file}.json`);
-    if (!existsSync(cached)) continue;
-    const schema = (spec.schema ?? spec.schemas[doc.schema!]) as Record<string, { type: string }>;
-    const fields = Object.keys(schema).filter((f) => NAMES[f]);
-    if (!fields.length) continue;
-    documents++;
-    const converted = JSON.parse(readFileSync(cached, "utf8")) as { markdown: string; pages?: { ocr_quality?: number }[] };
-    const pageOcr = (converted.pages ?? []).flatMap((p) => (p.ocr_quality === undefined ? [] : [p.ocr_quality]));
-    const ocrQuality = qualitySignals({ pageOcrConfidences: pageOcr, tokenProbabilities: [], selfReports: [] }).ocr_quality ?? null;
-    const described = extractLocal(converted.markdown, parseTypedSchema(JSON.stringify(schema)), { ocrQuality });
-    for (const field of fields) {
-      const bare = Object.fromEntries(NAMES[field]!.map((n) => [n, { type: schema[field]!.type }]));
-      const read = extractLocal(converted.markdown, parseTypedSchema(JSON.stringify(bare)), { ocrQuality });
-      for (const n of NAMES[field]!) {
-        const t = tally.get(n) ?? { same: 0, all: 0 };
-        t.all++;
-        if (JSON.stringify(read[n]!.value) === JSON.stringify(described[field]!.value)) t.same++;
-        tally.set(n, t);
-      }
-    }
+    compare(join(CACHE, `${doc.file}.json`), spec.schema ?? spec.schemas[doc.schema!], (f) => NAMES[f] ?? []);
   }
+}
+for (let i = 0; i < 1000; i++) {
+  compare(join(CACHE, `${String(i).padStart(3, "0")}.jpg.json`), RECEIPT, (f) => (f === "total" ? RECEIPT_TOTAL_NAMES : f === "date" ? NAMES.date! : NAMES[f] ?? []));
 }
 
 const same = [...tally.values()].reduce((a, t) => a + t.same, 0);

@@ -224,6 +224,14 @@ describe("schemas that name fields as invoice-parsing templates do, without desc
     expect([r.issuer_name!.value, r.billed_by!.value, r.sum!.value]).toEqual(["ACME Consulting GmbH", "ACME Consulting GmbH", 1190]);
   });
 
+  test("a receipt's shop, date_of_purchase and amount_paid read what merchant, date and total read", () => {
+    const receipt = "KEDAI RUNCIT MAJU SDN BHD\nNo 5, Jalan Besar, 43000 Kajang\n\nDate: 12/03/2018 14:02\n\n2 x Teh Tarik 3.00\nTotal: 3.00\nCash 10.00\nChange 7.00\n";
+    const named = run(receipt, { shop: { type: "string" }, date_of_purchase: { type: "string" }, amount_paid: { type: "number" } });
+    const described = run(receipt, { merchant: { type: "string", description: "Name of the shop" }, date: { type: "string", description: "The date of the purchase" }, total: { type: "number", description: "Total amount paid" } });
+    expect([named.shop!.value, named.date_of_purchase!.value, named.amount_paid!.value]).toEqual([described.merchant!.value, described.date!.value, described.total!.value]);
+    expect(described.total!.value).toBe(3);
+  });
+
   test("a tax labelled with its rate ('MwSt 19%', 'zzgl. 19% MwSt', 'USt. 19 %') is settled under its label; a tax table's 'TVA 0% export' row is not read as the tax", () => {
     for (const label of ["MwSt 19%", "zzgl. 19% MwSt", "USt. 19 %", "MwSt"]) {
       const r = run(md.replace("MwSt 19%", label), { tax: { type: "number" } });

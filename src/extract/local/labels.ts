@@ -26,7 +26,7 @@ export const CONCEPTS: Record<string, string[]> = {
   subtotal: ["subtotal", "sub total", "net total", "total before tax", "total excl tax", "net amount", "amount before tax", "zwischensumme", "nettobetrag", "summe netto", "rechnungssumme netto", "total ht", "montant ht", "sous total", "subtotaal", "subtotale", "totaal excl btw", "base imponible", "imponibile", "wartosc netto"],
   tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes", "mwst", "ust", "umsatzsteuer", "steuerbetrag", "mehrwertsteuer", "tva", "montant tva", "total tva", "btw", "iva", "imposta", "imposta iva", "total iva", "totale iva", "podatek vat", "kwota vat", "alv", "arvonlisavero", "moms", "mva", "merverdiavgift", "mw st", "zzgl mwst", "zzgl mw st", "zzgl ust", "inkl mwst", "inkl mw st", "enthaltene mwst", "enthaltene mw st"],
   date: [
-    "date", "invoice date", "issue date", "issued", "date issued", "issued on", "issued at", "dated", "order date", "receipt date", "transaction date", "document date", "purchase date", "date of issue", "bill date", "po date", "tax invoice date", "inv date", "invoice date time", "date time", "billing date", "invoice issue date",
+    "date", "invoice date", "issue date", "issued", "date issued", "issued on", "issued at", "dated", "order date", "receipt date", "transaction date", "document date", "purchase date", "date of issue", "bill date", "po date", "tax invoice date", "inv date", "invoice date time", "date time", "billing date", "invoice issue date", "date of purchase",
     "datum", "rechnungsdatum", "belegdatum", "ausstellungsdatum", "rechnungs datum", "date de facture", "date facture", "date d emission", "date de la facture", "factuurdatum", "datum factuur", "fecha", "fecha de factura", "fecha factura", "fecha de emision", "fecha de expedicion", "fecha expedicion", "fecha emision",
     "data", "data fattura", "data documento", "data di emissione", "data emissione", "data da fatura", "data de emissao", "data da emissao", "data emissao", "emitida em", "emitido em", "data wystawienia", "data faktury", "tarikh",
     "paivamaara", "laskun paivamaara", "laskupaiva", "paivays", "fakturadatum", "fakturadato", "dato",
@@ -196,7 +196,8 @@ export function conceptOf(phrase: string): string | null {
  */
 const FIELD_NAME_CONCEPTS: Record<string, string> = {
   issuer: "vendor", "invoice issuer": "vendor", emitter: "vendor", "billed by": "vendor", sender: "vendor", "invoiced by": "vendor",
-  sum: "total",
+  shop: "vendor",
+  sum: "total", "amount paid": "total", "total paid": "total", "paid amount": "total",
   amount: "total", "invoice amount": "total", "amount total": "total", "gross amount": "total", "amount gross": "total", "amount incl tax": "total",
   "amount untaxed": "subtotal", "untaxed amount": "subtotal", "amount net": "subtotal", "amount excl tax": "subtotal", "amount before tax": "subtotal",
   "amount tax": "tax", "tax total": "tax", "amount vat": "tax",
