@@ -210,6 +210,53 @@ describe("a letter dated at its place", () => {
   });
 });
 
+describe("schemas that name fields as invoice-parsing templates do, without descriptions", () => {
+  const md = [
+    "ACME Consulting GmbH", "Hauptstraße 5, 10115 Berlin", "", "Rechnung an:", "Beta AG", "Ringweg 2, 80331 München", "",
+    "# Rechnung Nr. 2024-117", "", "Rechnungsdatum: 12.03.2024", "Fällig bis: 11.04.2024", "",
+    "Nettobetrag: 1.000,00 EUR", "MwSt 19%: 190,00 EUR", "Gesamtbetrag: 1.190,00 EUR",
+  ].join("\n");
+  const bare = (names: Record<string, string>) => run(md, Object.fromEntries(Object.entries(names).map(([n, type]) => [n, { type }])));
+
+  test("issuer, amount, amount_untaxed, vat, date_due, buyer read what vendor, total, subtotal, tax, due date and customer read", () => {
+    const r = bare({ issuer: "string", amount: "number", amount_untaxed: "number", vat: "number", date_due: "string", buyer: "string", issuer_name: "string", billed_by: "string", sum: "number" });
+    expect([r.issuer!.value, r.amount!.value, r.amount_untaxed!.value, r.vat!.value, r.date_due!.value, r.buyer!.value]).toEqual(["ACME Consulting GmbH", 1190, 1000, 190, "11.04.2024", "Beta AG"]);
+    expect([r.issuer_name!.value, r.billed_by!.value, r.sum!.value]).toEqual(["ACME Consulting GmbH", "ACME Consulting GmbH", 1190]);
+  });
+
+  test("a receipt's shop, date_of_purchase and amount_paid read what merchant, date and total read", () => {
+    const receipt = "KEDAI RUNCIT MAJU SDN BHD\nNo 5, Jalan Besar, 43000 Kajang\n\nDate: 12/03/2018 14:02\n\n2 x Teh Tarik 3.00\nTotal: 3.00\nCash 10.00\nChange 7.00\n";
+    const named = run(receipt, { shop: { type: "string" }, date_of_purchase: { type: "string" }, amount_paid: { type: "number" } });
+    const described = run(receipt, { merchant: { type: "string", description: "Name of the shop" }, date: { type: "string", description: "The date of the purchase" }, total: { type: "number", description: "Total amount paid" } });
+    expect([named.shop!.value, named.date_of_purchase!.value, named.amount_paid!.value]).toEqual([described.merchant!.value, described.date!.value, described.total!.value]);
+    expect(described.total!.value).toBe(3);
+  });
+
+  test("a tax labelled with its rate ('MwSt 19%', 'zzgl. 19% MwSt', 'USt. 19 %') is settled under its label; a tax table's 'TVA 0% export' row is not read as the tax", () => {
+    for (const label of ["MwSt 19%", "zzgl. 19% MwSt", "USt. 19 %", "MwSt"]) {
+      const r = run(md.replace("MwSt 19%", label), { tax: { type: "number" } });
+      expect([label, r.tax!.value, r.tax!.confidence >= 0.8]).toEqual([label, 190, true]);
+    }
+    const table = "Total HT 530,75 €\nTotal TTC 530,75 €\n\n| Taxe | Base | Montant |\n| --- | --- | --- |\n| TVA 0% export (vente) | 530,75 € | 0,00 € |\n";
+    expect(run(table, { tax: { type: "number" } }).tax!.value).not.toBe(530.75);
+  });
+
+  test("the customer's block under 'Facturé à', 'Facturar a', 'Factuur aan', 'Rechnung an', and due dates under 'Date limite de paiement', 'Fällig bis'", () => {
+    const schema = { customer: { type: "string" }, due_date: { type: "string" } };
+    const cases: [string, string, string][] = [
+      ["Facturé à :", "Date limite de paiement :", "Dupont SA"],
+      ["Facturar a:", "Fecha límite de pago:", "Cliente Ejemplo S.A."],
+      ["Factuur aan:", "Uiterste betaaldatum:", "Jansen Holding B.V."],
+      ["Rechnung an:", "Fällig bis:", "Beta AG"],
+    ];
+    for (const [to, due, name] of cases) {
+      const doc = `Lieferant GmbH\nHauptweg 1, 10115 Berlin\n\n${to}\n${name}\nRingweg 2, 80331 München\n\nDatum: 12.03.2024\n${due} 11.04.2024\n\nTotal: 100,00 EUR\n`;
+      const r = run(doc, schema);
+      expect([to, r.customer!.value, r.due_date!.value]).toEqual([to, name, "11.04.2024"]);
+    }
+  });
+});
+
 describe("hostile text", () => {
   test("a line of one 400 000-letter word is read in linear time (label and name patterns start at word starts; it took minutes)", () => {
     const md = `${"a".repeat(400_000)}\nTotal: 12.50\n`;

@@ -24,17 +24,18 @@ export const CONCEPTS: Record<string, string[]> = {
     "celkem", "celkem k uhrade", "k uhrade", "celkova castka", "celkem vcetne dph", "συνολο", "πληρωτεο", "συνολικο ποσο", "πληρωτεο ποσο",
   ],
   subtotal: ["subtotal", "sub total", "net total", "total before tax", "total excl tax", "net amount", "amount before tax", "zwischensumme", "nettobetrag", "summe netto", "rechnungssumme netto", "total ht", "montant ht", "sous total", "subtotaal", "subtotale", "totaal excl btw", "base imponible", "imponibile", "wartosc netto"],
-  tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes", "mwst", "ust", "umsatzsteuer", "steuerbetrag", "mehrwertsteuer", "tva", "montant tva", "total tva", "btw", "iva", "imposta", "imposta iva", "total iva", "totale iva", "podatek vat", "kwota vat", "alv", "arvonlisavero", "moms", "mva", "merverdiavgift"],
+  tax: ["tax", "vat", "gst", "hst", "sales tax", "tax amount", "vat amount", "gst amount", "total tax", "taxes", "mwst", "ust", "umsatzsteuer", "steuerbetrag", "mehrwertsteuer", "tva", "montant tva", "total tva", "btw", "iva", "imposta", "imposta iva", "total iva", "totale iva", "podatek vat", "kwota vat", "alv", "arvonlisavero", "moms", "mva", "merverdiavgift", "mw st", "zzgl mwst", "zzgl mw st", "zzgl ust", "inkl mwst", "inkl mw st", "enthaltene mwst", "enthaltene mw st"],
   date: [
-    "date", "invoice date", "issue date", "issued", "date issued", "issued on", "issued at", "dated", "order date", "receipt date", "transaction date", "document date", "purchase date", "date of issue", "bill date", "po date", "tax invoice date", "inv date", "invoice date time", "date time",
+    "date", "invoice date", "issue date", "issued", "date issued", "issued on", "issued at", "dated", "order date", "receipt date", "transaction date", "document date", "purchase date", "date of issue", "bill date", "po date", "tax invoice date", "inv date", "invoice date time", "date time", "billing date", "invoice issue date", "date of purchase",
     "datum", "rechnungsdatum", "belegdatum", "ausstellungsdatum", "rechnungs datum", "date de facture", "date facture", "date d emission", "date de la facture", "factuurdatum", "datum factuur", "fecha", "fecha de factura", "fecha factura", "fecha de emision", "fecha de expedicion", "fecha expedicion", "fecha emision",
     "data", "data fattura", "data documento", "data di emissione", "data emissione", "data da fatura", "data de emissao", "data da emissao", "data emissao", "emitida em", "emitido em", "data wystawienia", "data faktury", "tarikh",
     "paivamaara", "laskun paivamaara", "laskupaiva", "paivays", "fakturadatum", "fakturadato", "dato",
     "datum vydani", "datum vystaveni", "ημερομηνια", "ημερομηνια εκδοσης", "ημερομηνια τιμολογιου",
   ],
-  due_date: ["due date", "payment due", "due", "pay by", "due by", "payment due date", "date due", "falligkeitsdatum", "fallig am", "zahlbar bis", "date d echeance", "echeance", "vervaldatum", "fecha de vencimiento", "vencimiento", "data di scadenza", "scadenza", "data de vencimento", "termin platnosci", "erapaiva", "forfallodatum", "forfallodag", "forfallsdato", "forfaldsdato", "betalingsfrist"],
+  due_date: ["due date", "payment due", "due", "pay by", "due by", "payment due date", "date due", "falligkeitsdatum", "fallig am", "zahlbar bis", "date d echeance", "echeance", "vervaldatum", "fecha de vencimiento", "vencimiento", "data di scadenza", "scadenza", "data de vencimento", "termin platnosci", "erapaiva", "forfallodatum", "forfallodag", "forfallsdato", "forfaldsdato", "betalingsfrist",
+    "fallig bis", "zahlbar bis zum", "zahlungsziel", "date limite de paiement", "date limite de reglement", "a payer avant le", "payable avant le", "fecha limite de pago", "pagar antes de", "uiterste betaaldatum", "te betalen voor"],
   invoice_number: [
-    "invoice number", "invoice", "invoice id", "inv number", "invoice ref", "invoice reference", "bill number", "invoice no", "tax invoice number", "invoice number number", "credit note number",
+    "invoice number", "invoice", "invoice id", "inv number", "invoice ref", "invoice reference", "bill number", "invoice no", "tax invoice number", "invoice number number", "credit note number", "document number",
     "rechnungsnummer", "rechnungsnr", "rechnung number", "rechnungs number", "rechnung", "belegnummer", "beleg number", "gutschrift number", "gutschriftsnummer",
     "facture number", "number de facture", "numero de facture", "numero facture", "facture", "avoir number", "number d avoir",
     "factuurnummer", "factuur number", "factuurnr", "factuur",
@@ -54,6 +55,9 @@ export const CONCEPTS: Record<string, string[]> = {
     "customer", "bill to", "billed to", "sold to", "client", "buyer", "customer name", "purchaser", "client name", "invoice to", "ship to", "deliver to",
     "kunde", "kaufer", "rechnungsempfanger", "leistungsempfanger", "kaufer leistungsempfanger", "lieferadresse", "rechnungsadresse", "acheteur", "destinataire", "adresse de facturation", "adresse de livraison", "klant", "afnemer", "koper", "cliente", "comprador", "destinatario", "cessionario", "cessionario committente", "nabywca", "odbiorca",
     "kupujici", "odberatel", "objednatel",
+    // "Rechnung an:", "Facturé à :", "Facturar a:", "Factuur aan:", "Spett.le": the block the invoice is addressed to
+    "rechnung an", "rechnungsanschrift", "facture a", "facturer a", "adresse de facture", "factura a", "facturar a", "facturado a", "fatturare a", "fatturato a", "spett le", "spettabile",
+    "factuur aan", "gefactureerd aan", "factuuradres",
   ],
   currency: ["currency", "currency code", "invoice currency", "wahrung", "rechnungswahrung", "devise", "devise de facturation", "monnaie", "valuta", "factuurvaluta", "moneda", "divisa", "moeda", "waluta", "waluta faktury"],
   email: ["email", "email address", "contact email", "mail", "e mail"],
@@ -141,7 +145,10 @@ const OCR_TOTAL = /^[tijl1][o0a][tl1i][ae][l1i]$/;
 /** normaliseLabel returns a label's words joined by one space, without parenthesised notes. */
 export function normaliseLabel(label: string): string {
   // "VALOR TOTAL R$", "Total US$": a dollar sign's currency letters are no label word
-  const words = splitWords(label.replace(/\([^)]*\)/g, " ").replace(/(?<![\p{L}])(?:R|US|C|A|NZ|HK|S|MX)\$/gu, " "));
+  // "VAT 20%", "MwSt 19 %", "zzgl. 19% MwSt": a rate closing the label, or before the tax's name closing it, is the
+  // tax's, no word of its label ("TVA 0% export", a tax table's row, keeps it: its cells are the base and the tax,
+  // not the tax alone)
+  const words = splitWords(label.replace(/\([^)]*\)/g, " ").replace(/(?<![\p{L}])(?:R|US|C|A|NZ|HK|S|MX)\$/gu, " ").replace(/(?<![\d.,])\d{1,2}(?:[.,]\d{1,2})?\s?%(?=\s*(?:(?:MwSt|USt|VAT|TVA|IVA|BTW|GST|MWST|UST)\.?)?\s*:?\s*$)/, " "));
   // "Total Incl. GST RM", "Betrag EUR": the currency after a label is the amount's, not the label's
   while (words.length > 1 && CURRENCY_WORDS.has(words.at(-1)!)) words.pop();
   return words.join(" ");
@@ -183,12 +190,28 @@ export function conceptOf(phrase: string): string | null {
   return conceptByPhrase.get(phrase) ?? null;
 }
 
+/**
+ * FIELD_NAME_CONCEPTS: field names that schemas give common fields (invoice2data's "issuer", "amount",
+ * "amount_untaxed"), which as a document's labels would say too little ("Amount" heads a column of line amounts)
+ */
+const FIELD_NAME_CONCEPTS: Record<string, string> = {
+  issuer: "vendor", "invoice issuer": "vendor", emitter: "vendor", "billed by": "vendor", sender: "vendor", "invoiced by": "vendor",
+  shop: "vendor",
+  sum: "total", "amount paid": "total", "total paid": "total", "paid amount": "total",
+  amount: "total", "invoice amount": "total", "amount total": "total", "gross amount": "total", "amount gross": "total", "amount incl tax": "total",
+  "amount untaxed": "subtotal", "untaxed amount": "subtotal", "amount net": "subtotal", "amount excl tax": "subtotal", "amount before tax": "subtotal",
+  "amount tax": "tax", "tax total": "tax", "amount vat": "tax",
+};
+
 /** fieldLabels builds the label phrases of a field from its name, description and parent's context. */
 export function fieldLabels(name: string, description: string | undefined, parent: FieldLabels | null = null): FieldLabels {
   const nameWords = splitWords(name);
   const phrase = nameWords.join(" ");
-  let concept = conceptOf(phrase);
-  if (!concept && nameWords.length > 1 && GENERIC_SUFFIX.has(nameWords.at(-1)!)) concept = conceptOf(nameWords.slice(0, -1).join(" "));
+  let concept = conceptOf(phrase) ?? FIELD_NAME_CONCEPTS[phrase] ?? null;
+  if (!concept && nameWords.length > 1 && GENERIC_SUFFIX.has(nameWords.at(-1)!)) {
+    const head = nameWords.slice(0, -1).join(" ");
+    concept = conceptOf(head) ?? FIELD_NAME_CONCEPTS[head] ?? null;
+  }
   if (!concept && nameWords.length > 1 && nameWords[0] === "total") concept = conceptOf(nameWords.slice(1).join(" ")) === "tax" ? "tax" : null;
   const descriptionWords = new Set(splitWords(description ?? "").filter((w) => !STOP.has(w)));
   if (!concept && description) concept = conceptInDescription(splitWords(description), nameWords);

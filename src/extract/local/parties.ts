@@ -35,7 +35,7 @@ const hasLegalForm = (s: string) => LEGAL_FORM_WORDS.test(s) || LEGAL_FORM_CAPS.
 
 /** CUSTOMER_LABEL: lines that open the customer's block. */
 const CUSTOMER_LABEL =
-  /^(bill(ed)? to|sold to|ship to|deliver to|invoice to|customer|client|buyer|recipient|kunde|käufer|rechnungsempfänger|leistungsempfänger|lieferadresse|rechnungsadresse|adresse de (livraison|facturation)|destinataire|acheteur|klant|afnemer|cliente|destinatario|nabywca|odbiorca|purchaser|kupuj[ií]c[ií]|odb[eě]ratel|objednatel)(?![\p{L}])/iu;
+  /^(bill(ed)? to|sold to|ship to|deliver to|invoice to|customer|client|buyer|recipient|kunde|käufer|rechnungsempfänger|leistungsempfänger|lieferadresse|rechnungsadresse|adresse de (livraison|facturation)|destinataire|acheteur|klant|afnemer|cliente|destinatario|nabywca|odbiorca|purchaser|kupuj[ií]c[ií]|odb[eě]ratel|objednatel|rechnung an|factur[ée] [àa]|facturer [àa]|facturar a|facturado a|fatturat[oa] a|spett\.?\s?le|factuur aan|gefactureerd aan)(?![\p{L}])/iu;
 
 /**
  * GREETING: a letter's salutation and the name it greets ("Guten Tag Muster GmbH,", "Dear Acme Ltd,", "Sehr geehrte
