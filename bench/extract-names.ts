@@ -1,7 +1,7 @@
 /**
  * extract-names: does the local engine read the same value whatever a schema calls a field? Users name fields as
  * their own code does (invoice2data's templates say `issuer`, `amount`, `date`; others `supplier`, `grand_total`,
- * `invoice_no`), often without a description. On the invoices of bench/extract-real.ts (documents other people
+ * `invoice_no`), often without a description. On the invoices and bank statements of bench/extract-real.ts (documents other people
  * made), each field of the set's described schema ("vendor: Name of the company that issued the invoice") is read
  * again under other names, bare (no description), and the value compared with the described field's value.
  *
@@ -19,7 +19,7 @@ import { qualitySignals } from "../src/extract/confidence";
 
 const ROOT = resolve(import.meta.dir, "..");
 const CACHE = process.env.BENCH_MD_CACHE ?? "";
-const SETS = ["invoices", "invoices-more", "invoices-intl", "invoices-fresh", ...[2, 3, 4, 5, 6, 7].map((n) => `invoices-fresh${n}`)];
+const SETS = ["invoices", "invoices-more", "invoices-intl", "invoices-fresh", ...[2, 3, 4, 5, 6, 7].map((n) => `invoices-fresh${n}`), "bank-statements"];
 const GOAL = 0.95;
 
 /** NAMES: the other names a schema gives each field of the described invoice schema */
@@ -31,6 +31,8 @@ const NAMES: Record<string, string[]> = {
   currency: ["currency_code", "invoice_currency", "currencyCode"],
   merchant: ["company", "store", "shop", "store_name", "merchant_name", "shop_name", "vendor", "business_name", "seller"],
   date: ["purchase_date", "transaction_date", "receipt_date", "date_of_purchase"],
+  account_number: ["iban", "account", "account_no", "bank_account"],
+  closing_balance: ["ending_balance", "final_balance", "end_balance", "new_balance", "balance"],
 };
 
 /** RECEIPT: extract-real's receipt schema, read on the SROIE receipts it keeps in the cache as NNN.jpg */

@@ -963,6 +963,9 @@ describe("values that must not come back confident when the page does not settle
     expect(r.closing_balance!.value).toBe(-1234.5);
     expect(r.currency!.value).toBe("EUR");
     for (const f of ["account_number", "closing_balance", "currency"]) expect(r[f]!.confidence).toBeGreaterThanOrEqual(0.8);
+    // a schema's other names for them: "ending", "final", "new" mean the closing balance, "starting" the opening one, "iban" the account
+    const named = run(statement, { iban: { type: "string" }, starting_balance: { type: "number" }, ending_balance: { type: "number" }, final_balance: { type: "number" }, new_balance: { type: "number" } });
+    expect([named.iban!.value, named.starting_balance!.value, named.ending_balance!.value, named.final_balance!.value, named.new_balance!.value]).toEqual(["NL00BANK0123456789", 100, -1234.5, -1234.5, -1234.5]);
     // tag-like lines in another document are not read as MT940
     expect(run("Notes\n:25: minutes\nClosing balance: 10.00", { closing_balance: { type: "number" } }).closing_balance!.value).toBe(10);
   });

@@ -38,6 +38,10 @@ function mt940Tags(doc: ParsedDocument): Tag[] | null {
   return has("20") && has("25") && (has("60F") || has("62F")) ? tags : null;
 }
 
+/** OPENING, CLOSING: the words a field's name says which balance with ("opening_balance", "ending_balance", "new_balance") */
+const OPENING = new Set(["opening", "starting", "start", "beginning", "initial", "previous", "old"]);
+const CLOSING = new Set(["closing", "ending", "end", "final", "new", "current"]);
+
 /**
  * mt940Value reads the field from the statement's tags: the account (":25:"), the opening balance
  * (the first ":60F:"), the closing balance (the last ":62F:") and the currency of the balances; null
@@ -55,12 +59,12 @@ export function mt940Value(doc: ParsedDocument, labels: FieldLabels, type: strin
     const b = balance("62F", "last") ?? balance("60F", "first");
     return b ? { value: b.value.match(BALANCE)![3]!, start: b.start, end: b.end } : null;
   }
-  if (type === "string" && words.includes("account")) {
+  if (type === "string" && (words.includes("account") || words.includes("iban"))) {
     const account = tags.find((t) => t.tag === "25");
     return account && account.value ? { value: account.value, start: account.start, end: account.end } : null;
   }
   if (type === "number" && words.includes("balance")) {
-    const b = words.includes("opening") ? balance("60F", "first") : words.includes("closing") || words.length === 1 ? balance("62F", "last") : null;
+    const b = words.some((w) => OPENING.has(w)) ? balance("60F", "first") : words.some((w) => CLOSING.has(w)) || words.length === 1 ? balance("62F", "last") : null;
     if (!b) return null;
     const m = b.value.match(BALANCE)!;
     const amount = Number(m[4]!.replace(",", "."));
