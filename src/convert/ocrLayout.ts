@@ -48,6 +48,14 @@ function wordEms(text: string): number {
   return top + (DESCENDING.test(text) ? DESCENDER_EM : 0);
 }
 
+/**
+ * HEAD_NOTE_MARK: a footnote's raised number or sign at the end of a bold head, as tesseract reads
+ * it: a closing quote with none opened on the line, a degree sign, an asterisk or a dagger after the
+ * last letter (NIST HB44's table titles "Units of Area - Survey Measure”", whose born-digital page
+ * sets the footnote's number raised). It is dropped from the head, as a raised number is on a text page.
+ */
+const HEAD_NOTE_MARK = /(?<=\p{L})[”°*†‡]$/u;
+
 /** OCR_BULLET: how tesseract writes a round bullet (a word of one mark) */
 const OCR_BULLET = /^[*«»°•·●]$/;
 
@@ -105,14 +113,26 @@ function isUprightMark(line: OcrWord[], bodyPx: number): boolean {
  */
 const UNSURE_LINE = 0.6;
 
+/** lineConfidence: the mean confidence of a line's words */
+const lineConfidence = (line: OcrWord[]) => line.reduce((sum, word) => sum + word.confidence, 0) / line.length;
+
+/**
+ * DISPLAYED_FORMULA: a displayed formula with its number at the right, as tesseract reads it ("dy =
+ * —ctm'(kag + f). (12)", "a = C : b (1.4)"): an equals sign and a closing number in brackets. Its
+ * marks are sized by letters they are not (a fraction's bar, a sum's sign), so its size says
+ * nothing: it is no heading, however sure tesseract is of its pieces.
+ */
+const DISPLAYED_FORMULA = /=.*\(\d+(?:\.\d+)*\)$/u;
+
 /**
  * ocrItems turns the words into layout items in points (`pointsPerPixel`: 72 / the read image's
  * dpi). Every word of a tesseract line gets the line's size (the median of the estimates of the words
  * with their own box, rounded to half a point, as a font's size is) and baseline (the bottom of those
  * words without descenders), so the engine sees one line of one font rather than words off each other's baseline.
  * `strokes`: the words' stroke weights (ocrWeight.ts): a line thick enough is bold. A line read with
- * little confidence (UNSURE_LINE) is marked unsure: never a heading, nor bold. `plain`: the boxes'
- * sizes are not trusted (a page read under MIN_LAYOUT_CONFIDENCE): every line gets the page's body
+ * little confidence (UNSURE_LINE), or a displayed formula (DISPLAYED_FORMULA), is marked unsure:
+ * never a heading, nor bold; a bold line's closing footnote mark is dropped (HEAD_NOTE_MARK). `plain`:
+ * the boxes' sizes are not trusted (a page read under MIN_LAYOUT_CONFIDENCE): every line gets the page's body
  * size and is unsure, so only the words' places (columns, rows) shape the layout.
  */
 export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<OcrWord, number> = new Map(), plain = false): PdfTextItem[] {
@@ -135,11 +155,12 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<
     const baselinePx = flat.length ? median(flat.map((word) => word.top + word.height)) : median(line.map((word) => word.top + word.height)) - DESCENDER_EM * sizePx;
     line.sort((a, b) => a.left - b.left);
     // a line tesseract could hardly read (a chart's or a formula's marks read as words) is no heading, whatever its boxes' size or weight
-    const unsure = plain || line.reduce((sum, word) => sum + word.confidence, 0) / line.length < UNSURE_LINE;
+    const unsure = plain || lineConfidence(line) < UNSURE_LINE || DISPLAYED_FORMULA.test(line.map((word) => word.text).join(" "));
     const bold = !unsure && isBoldLine(line, strokes);
+    const marked = bold && !line.some((word) => word.text.includes("“")) ? line.length - 1 : -1;
     line.forEach((word, i) => {
       // tesseract reads a round bullet as "*", "«", "°" or "»" (not "o": a word in Portuguese and Italian): one such mark before a line's words is the bullet
-      const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : word.text;
+      const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : i === marked ? word.text.replace(HEAD_NOTE_MARK, "") : word.text;
       items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size, ...(bold ? { bold: true } : {}), ...(unsure ? { unsure: true } : {}) });
     });
   }
@@ -292,6 +313,48 @@ const MIN_LAYOUT_CONFIDENCE = 0.9;
 const MIN_FIGURES_CONFIDENCE = 0.8;
 const FIGURE_WORDS = 0.5;
 
+/**
+ * MIN_UNSURE_LINES, MAX_UNSURE_LINES: a page read under MIN_LAYOUT_CONFIDENCE whose shortfall is in
+ * lines tesseract could not read at all (each under UNSURE_LINE: a paper's or a manual's displayed
+ * formulas, read as "Ou O12 013" and "V2C2213.- V2C 2212") is laid out with its sizes when those
+ * lines are at least MIN_UNSURE_LINES of its lines (and at most MAX_UNSURE_LINES: most of the page
+ * is read) and its other lines read at MIN_LAYOUT_CONFIDENCE or better (sureLines): the lines that
+ * can be heads or body are read as cleanly as a clean page's, and the unsure ones are no heading
+ * nor bold (ocrItems). A noisy scan is noisy throughout: extract-real's invoice scans have 0-0.074
+ * of their lines under UNSURE_LINE (the photocopied warehouse invoice 0.074, its other lines at
+ * 0.908), scan-structure's Mustang invoices and booking order 0.02-0.03; NEML's theory manual's
+ * pages of formulas 0.22-0.35, their other lines at 0.93-0.95.
+ */
+const MIN_UNSURE_LINES = 0.15;
+const MAX_UNSURE_LINES = 0.5;
+
+/** sureLines: the share of the page's lines read under UNSURE_LINE (lineConfidence), and the mean confidence of the other lines' words (0 without such) */
+export function sureLines(words: OcrWord[]): { unsureShare: number; confidence: number } {
+  const lines = new Map<string, OcrWord[]>();
+  for (const word of words) {
+    const line = lines.get(word.line);
+    if (line) line.push(word);
+    else lines.set(word.line, [word]);
+  }
+  let unsure = 0;
+  let sum = 0;
+  let count = 0;
+  for (const line of lines.values()) {
+    if (lineConfidence(line) < UNSURE_LINE) unsure++;
+    else {
+      sum += line.reduce((acc, word) => acc + word.confidence, 0);
+      count += line.length;
+    }
+  }
+  return { unsureShare: lines.size ? unsure / lines.size : 0, confidence: count ? sum / count : 0 };
+}
+
+/** readAround: a page under MIN_LAYOUT_CONFIDENCE whose shortfall is its unreadable lines alone (MIN_UNSURE_LINES) */
+function readAround(words: OcrWord[]): boolean {
+  const { unsureShare, confidence } = sureLines(words);
+  return unsureShare >= MIN_UNSURE_LINES && unsureShare <= MAX_UNSURE_LINES && confidence >= MIN_LAYOUT_CONFIDENCE;
+}
+
 /** FIGURE: a word that is a figure (digits with their separators, signs, units marks, and a rule read into it) */
 const FIGURE = /^(?=.*\d)[\d.,%()$€£+\-–/:*\]}|]+$/u;
 
@@ -330,8 +393,8 @@ export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page =
  */
 export function ocrLayoutPage(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = [], image: GreyImage | null = null): { markdown: string; layout: PageLayout } | null {
   if (!ocr.words?.length || !ocr.width || !ocr.height || !(pointsPerPixel > 0)) return null;
-  const plain = ocr.confidence < MIN_LAYOUT_CONFIDENCE;
-  if (ocr.confidence < MIN_FIGURES_CONFIDENCE || (plain && figureShare(ocr.words) < FIGURE_WORDS) || textSpan(ocr.words) < PAGE_SPAN_HEIGHTS) return null;
+  const plain = ocr.confidence < MIN_LAYOUT_CONFIDENCE && !readAround(ocr.words);
+  if ((plain && ocr.confidence < MIN_FIGURES_CONFIDENCE) || (plain && figureShare(ocr.words) < FIGURE_WORDS) || textSpan(ocr.words) < PAGE_SPAN_HEIGHTS) return null;
   const words = withoutRuleMarks(ocr.words);
   const items = ocrItems(words, pointsPerPixel, image && !plain ? strokeRatios(image, words, (word) => (isSized(word) ? sizeEstimate(word) : 0)) : new Map(), plain);
   const ruleLines = rules.map((rule) => ({ x1: rule.x1 * pointsPerPixel, y1: rule.y1 * pointsPerPixel, x2: rule.x2 * pointsPerPixel, y2: rule.y2 * pointsPerPixel }));
