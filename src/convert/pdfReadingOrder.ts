@@ -306,6 +306,12 @@ const EDGE_SHARE = 0.15;
 const EDGE_SLACK = 12;
 /** SANDWICH_LINES: the most lines beside the gutter between two table rows across it that are read with them (a row's wrapped cell) */
 const SANDWICH_LINES = 2;
+/** PROSE_EDGE_LINES: the fewest lines of prose beside the gutter for the columns' edges to be read from prose alone */
+const PROSE_EDGE_LINES = 8;
+/** ROW_CELLS: the fewest segments of a line that, with no prose on either side of the gutter, is a table's row */
+const ROW_CELLS = 4;
+/** TABLE_RUN_ROWS: the fewest rows of cells in a run beside the gutter, with no line at a column's edge, for it to be a table across the page */
+const TABLE_RUN_ROWS = 3;
 
 /**
  * spanningLines gives the lines read across the gutter: those with a segment over it, and the
@@ -317,15 +323,25 @@ const SANDWICH_LINES = 2;
  */
 function spanningLines(lines: RawLine[], gutter: number): Set<RawLine> {
   const crosses = lines.map((line) => line.segs.some((s) => s.x < gutter && s.x2 > gutter));
+  // The columns' edges are where their prose starts: a wide table over the columns (a paper's table
+  // across the page) starts its cells at the same x in every row, and would make its own edges.
+  const sideIsProse = (segs: Segment[]) => WORDS.test(segs.map((s) => s.text).join(" "));
+  const proseSides = (line: RawLine) => [line.segs.filter((s) => s.x2 <= gutter), line.segs.filter((s) => s.x >= gutter)].filter((segs) => segs.length && sideIsProse(segs));
+  const proseLines = lines.filter((line, i) => !crosses[i] && proseSides(line).length).length;
+  const byProse = proseLines >= PROSE_EDGE_LINES;
   const starts = new Map<number, number>();
   let beside = 0;
   for (let i = 0; i < lines.length; i++) {
     if (crosses[i]) continue;
+    const segs = byProse ? proseSides(lines[i]!).flat() : lines[i]!.segs;
+    if (!segs.length) continue;
     beside++;
-    for (const x of new Set(lines[i]!.segs.map((s) => Math.round(s.x / 2) * 2))) starts.set(x, (starts.get(x) ?? 0) + 1);
+    for (const x of new Set(segs.map((s) => Math.round(s.x / 2) * 2))) starts.set(x, (starts.get(x) ?? 0) + 1);
   }
   const edges = [...starts].filter(([, n]) => n >= EDGE_SHARE * beside).map(([x]) => x);
-  const atEdge = (line: RawLine) => line.segs.some((s) => edges.some((x) => Math.abs(s.x - x) <= EDGE_SLACK));
+  // a row of cells (four or more, no prose on either side) is no column's line, whatever x a cell starts at
+  const isRow = (line: RawLine) => byProse && line.segs.length >= ROW_CELLS && !proseSides(line).length;
+  const atEdge = (line: RawLine) => !isRow(line) && line.segs.some((s) => edges.some((x) => Math.abs(s.x - x) <= EDGE_SLACK));
   const across = new Set(lines.filter((_, i) => crosses[i]));
   for (let i = 0; i < lines.length; i++) {
     if (!crosses[i] || i === 0 || crosses[i - 1]) continue;
@@ -337,10 +353,12 @@ function spanningLines(lines: RawLine[], gutter: number): Set<RawLine> {
       for (let k = start; k < i; k++) across.add(lines[k]!);
       continue;
     }
-    // only the foot of columns: a run that has no line at a column's edge is a block of its own (a title page's affiliation lines)
+    // only the foot of columns: a run that has no line at a column's edge is a block of its own (a title page's affiliation lines),
+    // unless it is a table's rows (a table across the page at its top, its caption under it)
     let top = i;
     while (top > start && !atEdge(lines[top - 1]!)) top--;
-    if (top > start) for (let k = top; k < i; k++) across.add(lines[k]!);
+    const rows = top === start ? lines.slice(start, i).filter(isRow).length : 0;
+    if (top > start || (rows >= TABLE_RUN_ROWS && rows * 4 >= (i - start) * 3)) for (let k = top; k < i; k++) across.add(lines[k]!);
   }
   return across;
 }

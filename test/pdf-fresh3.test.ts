@@ -1,0 +1,46 @@
+/**
+ * Layouts of the third fresh group's kinds (issue 16, item 3; bench/README "branch h/fresh9"): a
+ * paper's wide table across the top of a two-column page, its caption under it. Typeset with the
+ * standard fonts, read by pdf.js and laid out by renderPages.
+ */
+import { expect, test } from "bun:test";
+import { typesetMarkdown } from "./helpers/layoutMarkdown";
+import type { TypesetRun } from "./helpers/typesetPdf";
+
+/** prose: `n` lines of a paragraph in Times at `size` pt from baseline `y` down, `x` to about `x + width` */
+function prose(n: number, y: number, size = 9, x = 54, seed = 0, chars = 48): TypesetRun[] {
+  const words = "the grammar of graphics is ubiquitous and provides the foundation for a variety of popular tools so that a figure may be described by the mappings from data to what is drawn and how it is scaled".split(" ");
+  const runs: TypesetRun[] = [];
+  for (let i = 0, k = seed; i < n; i++) {
+    let line = "";
+    while (line.length < (i === n - 1 ? chars / 2 : chars)) line += (line ? " " : "") + words[k++ % words.length];
+    if (i === 0) line = line[0]!.toUpperCase() + line.slice(1);
+    runs.push({ font: "Times-Roman", size, x, y: y - i * 1.15 * size, text: i === n - 1 ? `${line}.` : line });
+  }
+  return runs;
+}
+
+test("a wide table across the top of a two-column page, the gutter free between its cells, stays one table", async () => {
+  // cells' x: the stub, then nine columns; the sixth starts a few points right of the right column's edge (317)
+  const xs = [71, 180, 212, 247, 283, 327, 374, 428, 485, 519];
+  const heads = [167, 201, 232, 268, 304, 344, 397, 451, 508];
+  const header = ["Loops", "Trees", "Traces", "Aborts", "Flushes", "Trees/Loop", "Traces/Tree", "Traces/Loop", "Speedup"];
+  const rows = [
+    ["3d-cube", "25", "27", "29", "3", "0", "1.1", "1.1", "1.2", "2.20x"],
+    ["3d-morph", "5", "8", "8", "2", "0", "1.6", "1.0", "1.6", "2.86x"],
+    ["access-nbody", "8", "16", "18", "5", "0", "2.0", "1.1", "2.3", "4.19x"],
+    ["crypto-aes", "50", "72", "78", "19", "0", "1.4", "1.1", "1.6", "1.64x"],
+    ["math-cordic", "2", "4", "5", "1", "0", "2.0", "1.3", "2.5", "4.92x"],
+    ["regexp-dna", "2", "2", "2", "0", "0", "1.0", "1.0", "1.0", "4.21x"],
+    ["string-fasta", "5", "11", "15", "6", "0", "2.2", "1.4", "3.0", "1.49x"],
+    ["string-tagcloud", "3", "6", "6", "5", "0", "2.0", "1.0", "2.0", "1.09x"],
+  ];
+  const table: TypesetRun[] = [
+    ...header.map((text, i) => ({ font: "Times-Roman" as const, size: 8, x: heads[i]!, y: 740, text })),
+    ...rows.flatMap((row, r) => row.map((text, i) => ({ font: "Times-Roman" as const, size: 8, x: xs[i]!, y: 730 - r * 10, text }))),
+    { font: "Times-Bold", size: 9, x: 170, y: 640, text: "Figure 13. Detailed trace recording statistics for the benchmark set." },
+  ];
+  const md = await typesetMarkdown([[...table, ...prose(28, 610, 9, 54), ...prose(28, 610, 9, 317, 5)]]);
+  expect(md).toMatch(/^\|.*\bLoops \| Trees \| Traces \| Aborts \| Flushes \| Trees\/Loop \|.*\bSpeedup \|$/m);
+  for (const row of rows) expect(md).toContain(`| ${row.join(" | ")} |`);
+});
