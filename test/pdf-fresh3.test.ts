@@ -4,6 +4,7 @@
  * standard fonts, read by pdf.js and laid out by renderPages.
  */
 import { expect, test } from "bun:test";
+import { isMonoFontName } from "../src/convert/monoFont";
 import { typesetMarkdown } from "./helpers/layoutMarkdown";
 import type { TypesetRun } from "./helpers/typesetPdf";
 
@@ -43,4 +44,29 @@ test("a wide table across the top of a two-column page, the gutter free between 
   const md = await typesetMarkdown([[...table, ...prose(28, 610, 9, 54), ...prose(28, 610, 9, 317, 5)]]);
   expect(md).toMatch(/^\|.*\bLoops \| Trees \| Traces \| Aborts \| Flushes \| Trees\/Loop \|.*\bSpeedup \|$/m);
   for (const row of rows) expect(md).toContain(`| ${row.join(" | ")} |`);
+});
+
+test("a listing numbered in the text face beside its code is fenced code without the numbers; numbers out of order make no listing", async () => {
+  const code = ["def sumLeaves(t: Tree): Int = t match {", "    case Branch(l, r) => sumLeaves(l) + sumLeaves(r)", "    case Leaf(x) => x", "}"];
+  const numbered = (numbers: number[], y: number): TypesetRun[] =>
+    code.flatMap((line, i) => {
+      const text = line.trimStart();
+      return [
+        { font: "Helvetica" as const, size: 7, x: 60, y: y - 11 * i, text: String(numbers[i]) },
+        { font: "Courier" as const, size: 9, x: 76 + (line.length - text.length) * 9 * 0.6, y: y - 11 * i, text },
+      ];
+    });
+  const md = await typesetMarkdown([[...prose(4, 760, 11, 72), ...numbered([1, 2, 3, 4], 700), ...prose(3, 640, 11, 72, 9)]]);
+  expect(md).toContain("```\ndef sumLeaves(t: Tree): Int = t match {\n    case Branch(l, r) => sumLeaves(l) + sumLeaves(r)\n    case Leaf(x) => x\n}\n```");
+  expect(md).not.toMatch(/^\| *1 *\|/m);
+  // numbers that do not count on (a table's figures beside typewriter text) are no line numbers: kept, no listing
+  const other = await typesetMarkdown([[...prose(4, 760, 11, 72), ...numbered([12, 7, 30, 5], 700), ...prose(3, 640, 11, 72, 9)]]);
+  expect(other).not.toContain("```");
+  for (const n of ["12", "30"]) expect(other).toMatch(new RegExp(`\\b${n}\\b`));
+});
+
+test("a listing set in Source Code Pro, a monospace face by name with no fixed-pitch flag, is code", () => {
+  expect(isMonoFontName("BZWJSW+SourceCodePro-Bold")).toBe(true);
+  expect(isMonoFontName("FiraCode-Regular")).toBe(true);
+  expect(isMonoFontName("SourceSans3-Regular")).toBe(false);
 });
