@@ -70,3 +70,29 @@ test("a listing set in Source Code Pro, a monospace face by name with no fixed-p
   expect(isMonoFontName("FiraCode-Regular")).toBe(true);
   expect(isMonoFontName("SourceSans3-Regular")).toBe(false);
 });
+
+test("two columns of prose under full-width listings that outnumber them are columns, not a table; the listings' short lines and the caption's last line stay with them", async () => {
+  // two listings across the page (a comment column past the middle), their short lines ("...", a label) leaving the gutter free
+  const listing = (y: number, n: number, short: number[]): TypesetRun[] =>
+    Array.from({ length: n }, (_, i) => {
+      const y0 = y - 10 * i;
+      if (short.includes(i)) return [{ font: "Courier" as const, size: 8, x: 54, y: y0, text: i === short[0] ? "..." : `side_exit_${i}:` }];
+      return [
+        { font: "Courier" as const, size: 8, x: 54, y: y0, text: `mov edi(${i}), edx` },
+        { font: "Courier" as const, size: 8, x: 200, y: y0, text: `// (*) store value ${i} to the interpreter stack` },
+      ];
+    }).flat();
+  const caption = (y: number, number: number): TypesetRun[] => [
+    { font: "Times-Roman", size: 9, x: 54, y, text: `Figure ${number}. x86 snippet for the sample program. This is the code compiled from the snippet in the figure before; most` },
+    { font: "Times-Roman", size: 9, x: 54, y: y - 10, text: "instructions compile to a single instruction, and the instructions marked with a star would be omitted by an idealized compiler that" },
+    { font: "Times-Roman", size: 9, x: 54, y: y - 20, text: "knew that none of the side exits would ever be taken." },
+  ];
+  const md = await typesetMarkdown([
+    [...listing(770, 18, [14, 15]), ...caption(580, 3), ...listing(540, 16, []), ...caption(370, 4), ...prose(16, 330, 9, 54), ...prose(16, 330, 9, 317, 5)],
+  ]);
+  expect(md).not.toMatch(/^\|/m);
+  expect(md).toMatch(/```\n(?:.*\n)*\.\.\.\nside_exit_15:\nmov edi\(16\), edx +\/\/ \(\*\) store value 16 to the interpreter stack\n/);
+  expect(md).toContain("an idealized compiler that knew that none of the side exits would ever be taken.");
+  expect(md).toMatch(/^The grammar of graphics is ubiquitous/m);
+  expect(md).toMatch(/^Ubiquitous and provides the foundation/m);
+});
