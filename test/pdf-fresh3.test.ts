@@ -96,26 +96,3 @@ test("two columns of prose under full-width listings that outnumber them are col
   expect(md).toMatch(/^The grammar of graphics is ubiquitous/m);
   expect(md).toMatch(/^Ubiquitous and provides the foundation/m);
 });
-
-test("a header cell whose first line sits above the header row (a header set to its bottom) is one cell", async () => {
-  const xs = [72, 130, 190, 250, 310, 380];
-  const header = ["Test Nr.", "Position", "Radius", "Rot", "Fitness", "Abweichung"];
-  const rows = [
-    ["1", "20 %", "20 %", "20 %", "7,5219", "0,9115"],
-    ["2", "0 %", "25 %", "25 %", "8,0566", "1,4462"],
-    ["3", "0 %", "0 %", "33 %", "8,7402", "2,1298"],
-    ["4", "50 %", "20 %", "10 %", "6,6104", "0,0000"],
-  ];
-  const cell = (x: number, y: number, text: string): TypesetRun => ({ font: "Helvetica", size: 10, x, y, text });
-  const md = await typesetMarkdown([
-    [
-      ...prose(3, 760, 11, 72),
-      cell(310, 714, "beste"),
-      ...header.map((text, i) => cell(xs[i]!, 700, text)),
-      ...rows.flatMap((row, r) => row.map((text, i) => cell(xs[i]!, 685 - 14 * r, text))),
-      ...prose(3, 600, 11, 72, 9),
-    ],
-  ]);
-  expect(md).toContain("| Test Nr. | Position | Radius | Rot | beste Fitness | Abweichung |");
-  expect(md).not.toMatch(/^\|[ |]*beste[ |]*\|$/m);
-});

@@ -133,71 +133,7 @@ export function joinStackedLabels(lines: RawLine[]): RawLine[] {
     const joined = { ...plain, segs: [...row.segs, ...labels].sort((a, b) => a.x - b.x) };
     out.push(row.bold && above.bold && below.bold ? { ...joined, bold: true } : joined);
   }
-  return joinLabelsAbove(out);
-}
-
-/** LABEL_LINE_GAP: the widest baseline gap, in the row's size, between a header cell's first line and the header row its last line is on */
-const LABEL_LINE_GAP = 1.5;
-/** LABEL_ALIGN: how far (in the row's size) a cell's first line may be off its last line's left edge, right edge or centre */
-const LABEL_ALIGN = 0.2;
-/** LABEL_COLUMN_ROWS: the rows under a header read for its columns' widths */
-const LABEL_COLUMN_ROWS = 12;
-
-/**
- * joinLabelsAbove: a header row whose cells sit on one baseline (three or more, all words) and a
- * line at the line spacing above it holding the first lines of some of its cells (a header set to
- * its bottom: "beste" over "Fitness" beside "Test Nr.", "Position", "Radius"), each over one cell
- * but the first (a stub's group label, "Sex" over "Female", is a row of its own), lined up with it,
- * half the row's cells at most: one row, each cell's lines joined ("beste Fitness").
- */
-function joinLabelsAbove(lines: RawLine[]): RawLine[] {
-  const out: RawLine[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const [above, row] = [out[out.length - 1], lines[i]!];
-    // the header's top line: no line at the line spacing above it (a header of three lines or more is a band's)
-    const top = out.length < 2 || above!.y - out[out.length - 2]!.y > LABEL_LINE_GAP * row.size;
-    // the table's rows under the header (three cells or more each), for its columns' widths
-    let end = i + 1;
-    while (end < lines.length && end <= i + LABEL_COLUMN_ROWS && lines[end]!.segs.length >= 3) end++;
-    const cells = above && top ? labelCells(above, row, lines.slice(i + 1, end)) : null;
-    if (!cells) {
-      out.push(row);
-      continue;
-    }
-    out.pop();
-    const segs = row.segs.map((cell) => {
-      const label = cells.get(cell);
-      return label ? { ...cell, text: `${label.text} ${cell.text}`, x: Math.min(label.x, cell.x), x2: Math.max(label.x2, cell.x2) } : cell;
-    });
-    out.push({ ...row, segs });
-  }
   return out;
-}
-
-/**
- * labelCells: the cells of `row` that each segment of `above` is the first line of (joinLabelsAbove),
- * or null. A cell's lines are one label only when they would not fit on one line in its column
- * (as wide as the widest cell of the rows `under`): a label that would fit is a group's over it ("Part").
- */
-function labelCells(above: RawLine, row: RawLine, under: RawLine[]): Map<Segment, Segment> | null {
-  const gap = row.y - above.y;
-  if (row.segs.length < 3 || 2 * above.segs.length > row.segs.length || gap <= 0 || gap > LABEL_LINE_GAP * row.size || Math.abs(above.size - row.size) > 0.25 * row.size) return null;
-  if (!row.segs.every((cell) => /\p{L}{2}/u.test(cell.text) && !/\d/.test(cell.text))) return null;
-  const cells = new Map<Segment, Segment>();
-  const slack = LABEL_ALIGN * row.size;
-  for (const seg of above.segs) {
-    if (!/^[\p{L}][\p{L}.\- ]*$/u.test(seg.text)) return null;
-    const below = row.segs.filter((cell) => sharesWidth(seg, cell));
-    const cell = below[0];
-    if (below.length !== 1 || cell === row.segs[0] || cells.has(cell!)) return null;
-    const lined = Math.abs(seg.x - cell!.x) <= slack || Math.abs(seg.x2 - cell!.x2) <= slack || Math.abs(seg.x + seg.x2 - cell!.x - cell!.x2) <= 2 * slack;
-    if (!lined) return null;
-    const column = Math.max(cell!.x2 - cell!.x, ...under.flatMap((line) => line.segs.filter((other) => sharesWidth(other, cell!)).map((other) => other.x2 - other.x)));
-    const firstWord = ((cell!.x2 - cell!.x) * cell!.text.split(" ")[0]!.length) / cell!.text.length;
-    if (seg.x2 - seg.x + 0.3 * row.size + firstWord <= column) return null;
-    cells.set(cell!, seg);
-  }
-  return cells.size ? cells : null;
 }
 
 /** sharesWidth: two segments share some of their width */
