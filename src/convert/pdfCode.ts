@@ -36,6 +36,8 @@ export interface CodeRun {
   x: number;
   x2: number;
   charWidth: number;
+  /** lineNumber: the run is the listing's line number, set in the text face before the code (not part of the line's code) */
+  lineNumber?: number;
 }
 
 /** CodeLine: the fields of a laid-out line (pdfLayoutTypes' RawLine) the code rules read */
@@ -59,14 +61,35 @@ export interface CodeBlock {
 /** BULLET_GLYPHS: list markers that word processors set in a symbol face flagged fixed-pitch (LibreOffice's OpenSymbol bullets): no code by themselves */
 const BULLET_GLYPHS = /^[\s•◦▪▫‣●○■□➢►▸\u{E000}-\u{F8FF}\u{1}-\u{1F}\u{FFFD}-]*$/u;
 
+/** LINE_NUMBER: a listing's line number as its own run ("1", "12"; not "1." of a numbered list) */
+const LINE_NUMBER = /^\s*(\d{1,4})\s*$/;
+
 /**
  * codeRunsOf: the runs of a line whose every visible run is set in a monospace face (a list marker
- * in a fixed-pitch symbol face alone is none), in x order; null for any other line.
+ * in a fixed-pitch symbol face alone is none), in x order; null for any other line. A listing's
+ * line number set in the text face before the code (LaTeX listings' and minted's numbers, grey,
+ * in the body's face) is kept as a run of its own marked `lineNumber`: the listing's, not the code's.
  */
 export function codeRunsOf(byX: CodeItem[]): CodeRun[] | null {
-  if (!byX.length || !byX.every((item) => item.mono || item.str.trim() === "")) return null;
-  if (BULLET_GLYPHS.test(byX.map((item) => item.str).join(""))) return null;
-  return byX.filter((item) => item.str.length > 0).map((item) => ({ text: item.str, x: item.x, x2: item.x + item.width, charWidth: item.width / [...item.str].length }));
+  const visible = byX.filter((item) => item.str.trim() !== "");
+  const number = visible.length > 1 && !visible[0]!.mono ? LINE_NUMBER.exec(visible[0]!.str) : null;
+  const rest = number ? byX.slice(byX.indexOf(visible[0]!) + 1) : byX;
+  if (!rest.length || !rest.every((item) => item.mono || item.str.trim() === "")) return null;
+  if (BULLET_GLYPHS.test(rest.map((item) => item.str).join(""))) return null;
+  const runs: CodeRun[] = rest.filter((item) => item.str.length > 0).map((item) => ({ text: item.str, x: item.x, x2: item.x + item.width, charWidth: item.width / [...item.str].length }));
+  if (!number) return runs;
+  const n = visible[0]!;
+  return [{ text: number[1]!, x: n.x, x2: n.x + n.width, charWidth: 0, lineNumber: Number(number[1]) }, ...runs];
+}
+
+/** codeOf: a code line's runs of code, its line number left out */
+function codeOf(line: CodeLine): CodeRun[] {
+  return (line.code ?? []).filter((run) => run.lineNumber === undefined);
+}
+
+/** lineNumberOf: the listing's line number a code line starts with, or undefined */
+function lineNumberOf(line: CodeLine): number | undefined {
+  return line.code?.[0]?.lineNumber;
 }
 
 /** TYPEWRITTEN_SHARE: a page whose letters and digits are this share or more in a monospace face is set in one throughout */
@@ -102,18 +125,26 @@ const CODE_LINE_GAP = 2.6;
  * figures are a table typed in the face, not code (figureRows).
  */
 export function codeRunEnd(lines: CodeLine[], start: number, body: number, pageWidth: number): number {
-  const isCode = (line: CodeLine | undefined) => line?.code !== undefined && line.size <= CODE_SIZE_ABOVE_BODY * body;
-  if (!isCode(lines[start])) return start;
-  const follows = (k: number) => isCode(lines[k]) && lines[k]!.y - lines[k - 1]!.y > 0 && lines[k]!.y - lines[k - 1]!.y <= CODE_LINE_GAP * 1.25 * lines[k - 1]!.size;
+  // a numbered line is code when the line above or below counts on from it (a numbered listing), not alone
+  const inSequence = (k: number) => {
+    const n = lineNumberOf(lines[k]!);
+    return n === undefined || (k > 0 && lineNumberOf(lines[k - 1]!) === n - 1) || (k + 1 < lines.length && lineNumberOf(lines[k + 1]!) === n + 1);
+  };
+  const isCodeAt = (k: number) => {
+    const line = lines[k];
+    return line?.code !== undefined && line.size <= CODE_SIZE_ABOVE_BODY * body && inSequence(k);
+  };
+  if (!isCodeAt(start)) return start;
+  const follows = (k: number) => isCodeAt(k) && lines[k]!.y - lines[k - 1]!.y > 0 && lines[k]!.y - lines[k - 1]!.y <= CODE_LINE_GAP * 1.25 * lines[k - 1]!.size;
   let end = start + 1;
   while (end < lines.length && follows(end)) end++;
   // the run's first line, when lines before `start` went to text (a web address's first piece)
   let first = start;
-  while (first > Math.max(0, start - 2) && isCode(lines[first - 1]) && follows(first)) first--;
+  while (first > Math.max(0, start - 2) && isCodeAt(first - 1) && follows(first)) first--;
   if (brokenAddress(lines.slice(first, end))) return start;
   if (end - start === 1) {
     const line = lines[start]!;
-    const runs = line.code!;
+    const runs = codeOf(line);
     const [x, x2] = [runs[0]!.x, runs[runs.length - 1]!.x2];
     const centred = x2 - x < 0.6 * pageWidth && Math.abs((x + x2) / 2 - pageWidth / 2) < 2 * line.size;
     if (line.bold || centred) return start;
@@ -131,7 +162,7 @@ const ADDRESS_START = /^(?:[a-z][a-z+.-]*:\/\/|www\.)\S/i;
  */
 function brokenAddress(lines: CodeLine[]): boolean {
   if (lines.length < 2 || lines.length > 3) return false;
-  const texts = lines.map((line) => (line.code ?? []).map((run) => run.text).join("").trim());
+  const texts = lines.map((line) => codeOf(line).map((run) => run.text).join("").trim());
   return ADDRESS_START.test(texts[0]!) && texts.every((text) => text.length > 0 && !/\s/.test(text));
 }
 
@@ -144,7 +175,7 @@ const FIGURE = /^[(\[]?[-+−–]?[$€£]?\d[\d,.]*%?[)\]]?$/;
  */
 function figureRows(lines: CodeLine[]): boolean {
   const rows = lines.filter((line) => {
-    const words = (line.code ?? []).flatMap((run) => run.text.split(/\s+/)).filter(Boolean);
+    const words = codeOf(line).flatMap((run) => run.text.split(/\s+/)).filter(Boolean);
     return words.length >= 2 && 2 * words.filter((word) => FIGURE.test(word)).length >= words.length;
   });
   return lines.length >= 2 && 5 * rows.length >= 3 * lines.length;
@@ -152,7 +183,7 @@ function figureRows(lines: CodeLine[]): boolean {
 
 /** codeBlock makes a listing of code lines: each line's runs placed at their character columns, so the spaces inside a line are kept. */
 export function codeBlock(lines: CodeLine[]): CodeBlock {
-  const runs = lines.flatMap((line) => line.code ?? []);
+  const runs = lines.flatMap(codeOf);
   const widths = runs.filter((run) => run.text.trim().length > 0 && run.charWidth > 0).map((run) => run.charWidth).sort((a, b) => a - b);
   const charWidth = widths.length ? widths[Math.floor(widths.length / 2)]! : 0.6 * lines[0]!.size;
   const out: CodeBlock["lines"] = [];
@@ -160,7 +191,7 @@ export function codeBlock(lines: CodeLine[]): CodeBlock {
   const pitch = smallestGap(lines) || 1.2 * lines[0]!.size;
   lines.forEach((line, i) => {
     if (i > 0 && line.y - lines[i - 1]!.y >= 1.7 * pitch) out.push({ text: "", x: 0 });
-    out.push(placeRuns(line.code ?? [], charWidth));
+    out.push(placeRuns(codeOf(line), charWidth));
   });
   const sizes = lines.map((line) => line.size).sort((a, b) => a - b);
   return { kind: "code", lines: out, charWidth, size: sizes[Math.floor(sizes.length / 2)]!, top: lines[0]!.y - lines[0]!.size, bottom: lines[lines.length - 1]!.y };

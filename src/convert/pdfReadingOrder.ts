@@ -306,6 +306,16 @@ const EDGE_SHARE = 0.15;
 const EDGE_SLACK = 12;
 /** SANDWICH_LINES: the most lines beside the gutter between two table rows across it that are read with them (a row's wrapped cell) */
 const SANDWICH_LINES = 2;
+/** LISTING_GAP: the widest baseline gap (in sizes) between two lines of one listing (a blank line of code between) */
+const LISTING_GAP = 3.3;
+/** LINE_PITCH: the widest baseline gap (in sizes) between two lines of one paragraph */
+const LINE_PITCH = 1.4;
+/** PROSE_EDGE_LINES: the fewest lines of prose beside the gutter for the columns' edges to be read from prose alone */
+const PROSE_EDGE_LINES = 8;
+/** ROW_CELLS: the fewest segments of a line that, with no prose on either side of the gutter, is a table's row */
+const ROW_CELLS = 4;
+/** TABLE_RUN_ROWS: the fewest rows of cells in a run beside the gutter, with no line at a column's edge, for it to be a table across the page */
+const TABLE_RUN_ROWS = 3;
 
 /**
  * spanningLines gives the lines read across the gutter: those with a segment over it, and the
@@ -317,15 +327,25 @@ const SANDWICH_LINES = 2;
  */
 function spanningLines(lines: RawLine[], gutter: number): Set<RawLine> {
   const crosses = lines.map((line) => line.segs.some((s) => s.x < gutter && s.x2 > gutter));
+  // The columns' edges are where their prose starts: a wide table over the columns (a paper's table
+  // across the page) starts its cells at the same x in every row, and would make its own edges.
+  const sideIsProse = (segs: Segment[]) => WORDS.test(segs.map((s) => s.text).join(" "));
+  const proseSides = (line: RawLine) => [line.segs.filter((s) => s.x2 <= gutter), line.segs.filter((s) => s.x >= gutter)].filter((segs) => segs.length && sideIsProse(segs));
+  const proseLines = lines.filter((line, i) => !crosses[i] && proseSides(line).length).length;
+  const byProse = proseLines >= PROSE_EDGE_LINES;
   const starts = new Map<number, number>();
   let beside = 0;
   for (let i = 0; i < lines.length; i++) {
     if (crosses[i]) continue;
+    const segs = byProse ? proseSides(lines[i]!).flat() : lines[i]!.segs;
+    if (!segs.length) continue;
     beside++;
-    for (const x of new Set(lines[i]!.segs.map((s) => Math.round(s.x / 2) * 2))) starts.set(x, (starts.get(x) ?? 0) + 1);
+    for (const x of new Set(segs.map((s) => Math.round(s.x / 2) * 2))) starts.set(x, (starts.get(x) ?? 0) + 1);
   }
   const edges = [...starts].filter(([, n]) => n >= EDGE_SHARE * beside).map(([x]) => x);
-  const atEdge = (line: RawLine) => line.segs.some((s) => edges.some((x) => Math.abs(s.x - x) <= EDGE_SLACK));
+  // a row of cells (four or more, no prose on either side) is no column's line, whatever x a cell starts at
+  const isRow = (line: RawLine) => byProse && line.segs.length >= ROW_CELLS && !proseSides(line).length;
+  const atEdge = (line: RawLine) => !isRow(line) && line.segs.some((s) => edges.some((x) => Math.abs(s.x - x) <= EDGE_SLACK));
   const across = new Set(lines.filter((_, i) => crosses[i]));
   for (let i = 0; i < lines.length; i++) {
     if (!crosses[i] || i === 0 || crosses[i - 1]) continue;
@@ -337,10 +357,29 @@ function spanningLines(lines: RawLine[], gutter: number): Set<RawLine> {
       for (let k = start; k < i; k++) across.add(lines[k]!);
       continue;
     }
-    // only the foot of columns: a run that has no line at a column's edge is a block of its own (a title page's affiliation lines)
+    // only the foot of columns: a run that has no line at a column's edge is a block of its own (a title page's affiliation lines),
+    // unless it is a table's rows (a table across the page at its top, its caption under it)
     let top = i;
     while (top > start && !atEdge(lines[top - 1]!)) top--;
-    if (top > start) for (let k = top; k < i; k++) across.add(lines[k]!);
+    const rows = top === start ? lines.slice(start, i).filter(isRow).length : 0;
+    if (top > start || (rows >= TABLE_RUN_ROWS && rows * 4 >= (i - start) * 3)) for (let k = top; k < i; k++) across.add(lines[k]!);
+  }
+  // the last line of a paragraph across the gutter (a caption under a figure over both columns) that ends short of it:
+  // right under it at the line spacing, in its size, from its left edge, and set off from the line after it
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const [above, last, next] = [lines[i]!, lines[i + 1]!, lines[i + 2]];
+    if (!crosses[i] || crosses[i + 1] || !last.segs.length || !above.segs.length) continue;
+    const pitch = last.y - above.y;
+    const under = pitch > 0 && pitch <= LINE_PITCH * above.size && Math.abs(last.size - above.size) < 0.5 && Math.abs(last.segs[0]!.x - above.segs[0]!.x) <= 2;
+    if (under && last.segs.every((seg) => seg.x2 <= gutter) && (!next || next.y - last.y >= 1.5 * pitch)) across.add(last);
+  }
+  // a listing across the page: its short lines (that leave the gutter free) go with the lines that cross it, above and below
+  const listingLine = (k: number, from: number) =>
+    !crosses[k] && lines[k]!.code !== undefined && Math.abs(lines[k]!.size - lines[from]!.size) < 0.5 && Math.abs(lines[k]!.y - lines[from]!.y) <= LISTING_GAP * lines[from]!.size;
+  for (let i = 0; i < lines.length; i++) {
+    if (!crosses[i] || lines[i]!.code === undefined) continue;
+    for (let k = i + 1; k < lines.length && listingLine(k, k - 1); k++) across.add(lines[k]!);
+    for (let k = i - 1; k >= 0 && listingLine(k, k + 1); k--) across.add(lines[k]!);
   }
   return across;
 }
@@ -353,57 +392,33 @@ function spanningLines(lines: RawLine[], gutter: number): Set<RawLine> {
  */
 function findGutter(lines: RawLine[], pageWidth: number, whole = true): number | null {
   if (lines.length < 10) return null;
-  // Candidate gutters every 2 pt in the middle of the page. For each, the lines crossing it, and
-  // the lines with text left and right of it, counted with difference arrays over the candidates
-  // (one pass over the segments instead of one per candidate).
+  // Candidate gutters every 2 pt in the middle of the page (gutterCounts).
   const from = Math.round(pageWidth * 0.3);
   const count = Math.floor((pageWidth * 0.7 - from) / 2) + 1;
   if (count <= 0) return null;
-  const crossingDiff = new Int32Array(count + 1);
-  const leftDiff = new Int32Array(count + 1);
-  const rightDiff = new Int32Array(count + 1);
-  const index = (x: number) => (x - from) / 2;
-  for (const line of lines) {
-    let minX2 = Infinity;
-    let maxX = -Infinity;
-    for (const seg of line.segs) {
-      // candidates strictly inside the segment: seg.x < x < seg.x2 (segments of a line do not overlap)
-      const first = Math.max(0, Math.floor(index(seg.x)) + 1);
-      const last = Math.min(count - 1, Math.ceil(index(seg.x2)) - 1);
-      if (first <= last) {
-        crossingDiff[first]!++;
-        crossingDiff[last + 1]!--;
-      }
-      minX2 = Math.min(minX2, seg.x2);
-      maxX = Math.max(maxX, seg.x);
-    }
-    const leftFrom = Math.max(0, Math.ceil(index(minX2))); // x >= minX2
-    if (leftFrom < count) {
-      leftDiff[leftFrom]!++;
-      leftDiff[count]!--;
-    }
-    const rightTo = Math.min(count - 1, Math.floor(index(maxX))); // x <= maxX
-    if (rightTo >= 0) {
-      rightDiff[0]!++;
-      rightDiff[rightTo + 1]!--;
-    }
-  }
+  const all = gutterCounts(lines, from, count);
+  // the text's own lines (no listing's): for columns under full-width listings that outnumber them
+  const text = gutterCounts(lines.filter((line) => line.code === undefined), from, count);
   let best: { x: number; crossing: number } | null = null;
-  let crossing = 0;
-  let leftCount = 0;
-  let rightCount = 0;
+  // fallback: the gutter that the fewest lines of text cross, with text on each side of it in COLUMN_RUN_LINES lines of text at least
+  let fallback: { x: number; crossing: number } | null = null;
   for (let k = 0; k < count; k++) {
-    crossing += crossingDiff[k]!;
-    leftCount += leftDiff[k]!;
-    rightCount += rightDiff[k]!;
-    if (leftCount < lines.length * 0.3 || rightCount < lines.length * 0.3) continue;
-    if (!best || crossing < best.crossing) best = { x: from + 2 * k, crossing };
+    if (text.left[k]! >= COLUMN_RUN_LINES && text.right[k]! >= COLUMN_RUN_LINES && (!fallback || text.crossing[k]! < fallback.crossing)) fallback = { x: from + 2 * k, crossing: text.crossing[k]! };
+    if (all.left[k]! < lines.length * 0.3 || all.right[k]! < lines.length * 0.3) continue;
+    if (!best || all.crossing[k]! < best.crossing) best = { x: from + 2 * k, crossing: all.crossing[k]! };
   }
-  if (!best) return null;
-  if (best.crossing > lines.length * 0.15) {
+  if (!best || best.crossing > lines.length * 0.15) {
     if (!whole) return null;
-    const run = longestRunBeside(lines, best.x);
-    return run.length >= COLUMN_RUN_LINES && run.length >= COLUMN_RUN_SHARE * lines.length ? findGutter(run, pageWidth, false) : null;
+    // the longest run of lines beside the gutter: columns when it is a good share of the page, or
+    // when nearly all its lines are prose on both sides (two columns of text under full-width
+    // listings or figures, at the gutter that the fewest lines of text cross)
+    const columnsBeside = (at: number, share: boolean): number | null => {
+      const run = longestRunBeside(lines, at);
+      if (run.length < COLUMN_RUN_LINES) return null;
+      const proseBoth = run.filter((l) => WORDS.test(sideText(l.segs.filter((seg) => seg.x2 <= at))) && WORDS.test(sideText(l.segs.filter((seg) => seg.x >= at)))).length;
+      return (share && run.length >= COLUMN_RUN_SHARE * lines.length) || proseBoth >= PROSE_RUN_SHARE * run.length ? findGutter(run, pageWidth, false) : null;
+    };
+    return (best ? columnsBeside(best.x, true) : null) ?? (fallback && fallback.x !== best?.x ? columnsBeside(fallback.x, false) : null);
   }
   const x = best.x;
   // The width each line covers on a side: justified lines in narrow columns split into many
@@ -424,7 +439,6 @@ function findGutter(lines: RawLine[], pageWidth: number, whole = true): number |
   // when its rows are split into cells already (three or more a line) for the table to be found
   // across the page. A line whose one side is a line of prose (one segment of words) is no such
   // row: it is a table in one column beside the text of the other.
-  const sideText = (segs: Segment[]) => segs.map((seg) => seg.text).join(" ");
   const isProse = (segs: Segment[]) => segs.length === 1 && WORDS.test(segs[0]!.text);
   const both = lines.filter((l) => l.segs.some((seg) => seg.x2 <= x) && l.segs.some((seg) => seg.x >= x));
   const rows = both.filter((l) => {
@@ -520,9 +534,54 @@ function besideSidebar(lines: RawLine[], gutter: number): RawLine[][] {
   return [main.slice(0, cut), side, main.slice(cut)].filter((group) => group.length);
 }
 
+/**
+ * gutterCounts: for each candidate gutter (x = from + 2k, k < count), the lines crossing it and the
+ * lines with text left and right of it, counted with difference arrays over the candidates (one
+ * pass over the segments instead of one per candidate).
+ */
+function gutterCounts(lines: RawLine[], from: number, count: number): { crossing: Int32Array; left: Int32Array; right: Int32Array } {
+  const crossing = new Int32Array(count + 1);
+  const left = new Int32Array(count + 1);
+  const right = new Int32Array(count + 1);
+  const index = (x: number) => (x - from) / 2;
+  for (const line of lines) {
+    let minX2 = Infinity;
+    let maxX = -Infinity;
+    for (const seg of line.segs) {
+      // candidates strictly inside the segment: seg.x < x < seg.x2 (segments of a line do not overlap)
+      const first = Math.max(0, Math.floor(index(seg.x)) + 1);
+      const last = Math.min(count - 1, Math.ceil(index(seg.x2)) - 1);
+      if (first <= last) {
+        crossing[first]!++;
+        crossing[last + 1]!--;
+      }
+      minX2 = Math.min(minX2, seg.x2);
+      maxX = Math.max(maxX, seg.x);
+    }
+    const leftFrom = Math.max(0, Math.ceil(index(minX2))); // x >= minX2
+    if (leftFrom < count) {
+      left[leftFrom]!++;
+      left[count]!--;
+    }
+    const rightTo = Math.min(count - 1, Math.floor(index(maxX))); // x <= maxX
+    if (rightTo >= 0) {
+      right[0]!++;
+      right[rightTo + 1]!--;
+    }
+  }
+  for (let k = 1; k < count; k++) {
+    crossing[k]! += crossing[k - 1]!;
+    left[k]! += left[k - 1]!;
+    right[k]! += right[k - 1]!;
+  }
+  return { crossing, left, right };
+}
+
 /** COLUMN_RUN_LINES, COLUMN_RUN_SHARE: the fewest lines, and the smallest share of a page's lines, of a run of columns between full-width lines */
 const COLUMN_RUN_LINES = 12;
 const COLUMN_RUN_SHARE = 0.4;
+/** PROSE_RUN_SHARE: the share of a shorter run's lines with prose on both sides of the gutter for it to be columns all the same */
+const PROSE_RUN_SHARE = 0.75;
 
 /** longestRunBeside: the longest run of consecutive lines (top to bottom) that no segment of crosses x */
 function longestRunBeside(lines: RawLine[], x: number): RawLine[] {
@@ -533,6 +592,11 @@ function longestRunBeside(lines: RawLine[], x: number): RawLine[] {
     else if (i + 1 - start > best.end - best.start) best = { start, end: i + 1 };
   });
   return lines.slice(best.start, best.end);
+}
+
+/** sideText: the text of a line's segments on one side of a gutter */
+function sideText(segs: Segment[]): string {
+  return segs.map((seg) => seg.text).join(" ");
 }
 
 /** WORDS: three words of letters in a row, as a line of prose has and a row of figures does not */
