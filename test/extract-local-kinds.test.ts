@@ -169,6 +169,12 @@ describe("a totals table split by tax rate", () => {
     expect(r.total!.confidence).toBeGreaterThanOrEqual(0.8);
   });
 
+  test("the net and the tax columns' sum rows too, with the page's footer read into the table under them", () => {
+    const footer = "\n| NORDWIND GETRÄNKE GMBH | Geschäftsführung: | HRB 1234 |  | Amtsgericht Kiel |\n| Hafenstraße 1 | Max Muster | USt-IdNr: DE123456789 |  | GLN 4304171000002 |";
+    const r = run(md + footer, { subtotal: { type: "number" }, tax: { type: "number" }, total: { type: "number" } });
+    expect([r.subtotal!.value, r.tax!.value, r.total!.value]).toEqual([38.4, 3.84, 42.24]);
+  });
+
   test("a column whose last figure is no sum of those above gives no sum row", () => {
     const r = run(md.replace("| 38,40 | 38,40 | 3,84 | EUR | 42,24 |", "| 38,40 | 38,40 | 3,84 | EUR | 42,25 |"), INVOICE);
     expect(r.total!.value === 42.25 && r.total!.confidence >= 0.8).toBe(false);

@@ -186,22 +186,31 @@ const AMOUNT_CELL = /^\D{0,4}-?\d[\d.,' ]*\D{0,4}$/;
 /**
  * sumRow finds the row that closes a column of amounts with their sum ("Endbetrag" over 382,47 / 136,52 / 518,99,
  * a total split by tax rate): that row's cell is the column's total, whatever the rows above are. A sum row that
- * names itself ("Subtotal | | 518,99") is read row-wise by its own label, so it is left to that.
+ * names itself ("Subtotal | | 518,99") is read row-wise by its own label, so it is left to that. Rows of text under
+ * the amounts (a footer read into the table) end the column.
  */
 function sumRow(table: Table, col: number, mark: DecimalMark): number | null {
   const filled = table.rows.map((r, k) => ({ cell: r[col] ?? "", k })).filter((x) => x.cell);
-  if (filled.length < 3) return null;
   const values: number[] = [];
   for (const { cell } of filled) {
     const text = cleanText(cell).trim();
     const n = AMOUNT_CELL.test(text) ? parseNumber(text, mark) : null;
-    if (!n || n.percent) return null;
+    // the column's amounts end where the rows below it are text (a footer the converter read into the table)
+    if (!n || n.percent) {
+      if (values.length >= 3) break;
+      return null;
+    }
     values.push(n.value);
   }
-  const last = values.at(-1)!;
-  const parts = values.slice(0, -1).reduce((a, b) => a + b, 0);
-  if (last === 0 || Math.abs(parts - last) > 0.005) return null;
-  const row = filled.at(-1)!.k;
+  // the last amount that sums all those above it ("HRB 1234" of a footer row under it is none)
+  let at = -1;
+  let parts = values[0]! + values[1]!;
+  for (let k = 2; k < values.length; k++) {
+    if (values[k] !== 0 && Math.abs(parts - values[k]!) <= 0.005) at = k;
+    parts += values[k]!;
+  }
+  if (at < 0) return null;
+  const row = filled[at]!.k;
   if (table.rows[row]!.some((c, i) => i !== col && c && !/\d/.test(c) && conceptOf(normaliseLabel(c)) !== null)) return null;
   return row;
 }
