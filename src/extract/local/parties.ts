@@ -79,10 +79,11 @@ export function nameLike(text: string): boolean {
   // OCR noise: most words one or two letters long; a legal form's short parts ("Sp. z o.o.") are no noise, the form read as one word
   if (mostlyShortWords(t) && mostlyShortWords(t.replace(LEGAL_FORM_WORDS, " Form "))) return false;
   if (addressLike(t)) return false;
-  // "Details according to the decision", "Στοιχεία σύμφωνα με την Κ.Υ.Α.": mostly lowercase words, a sentence
+  // "Details according to the decision", "Στοιχεία σύμφωνα με την Κ.Υ.Α.": three or more lowercase words, most of the
+  // line's, two of them full words, is a sentence ("Compagnie des eaux", "Maria van der Berg" stay names)
   const words = t.split(/\s+/);
   const lower = words.filter((w) => /^\p{Ll}/u.test(w));
-  if (lower.filter((w) => w.length >= 3).length >= 2 && lower.length > words.length - lower.length) return false;
+  if (lower.length >= 3 && lower.filter((w) => w.length >= 3).length >= 2 && lower.length > words.length - lower.length) return false;
   return true;
 }
 
