@@ -6,20 +6,7 @@
 import { expect, test } from "bun:test";
 import { isMonoFontName } from "../src/convert/monoFont";
 import { typesetMarkdown } from "./helpers/layoutMarkdown";
-import type { TypesetRun } from "./helpers/typesetPdf";
-
-/** prose: `n` lines of a paragraph in Times at `size` pt from baseline `y` down, `x` to about `x + width` */
-function prose(n: number, y: number, size = 9, x = 54, seed = 0, chars = 48): TypesetRun[] {
-  const words = "the grammar of graphics is ubiquitous and provides the foundation for a variety of popular tools so that a figure may be described by the mappings from data to what is drawn and how it is scaled".split(" ");
-  const runs: TypesetRun[] = [];
-  for (let i = 0, k = seed; i < n; i++) {
-    let line = "";
-    while (line.length < (i === n - 1 ? chars / 2 : chars)) line += (line ? " " : "") + words[k++ % words.length];
-    if (i === 0) line = line[0]!.toUpperCase() + line.slice(1);
-    runs.push({ font: "Times-Roman", size, x, y: y - i * 1.15 * size, text: i === n - 1 ? `${line}.` : line });
-  }
-  return runs;
-}
+import { typesetProse as prose, type TypesetRun } from "./helpers/typesetPdf";
 
 test("a wide table across the top of a two-column page, the gutter free between its cells, stays one table", async () => {
   // cells' x: the stub, then nine columns; the sixth starts a few points right of the right column's edge (317)
