@@ -35,6 +35,12 @@ const NAMES: Record<string, string[]> = {
   closing_balance: ["ending_balance", "final_balance", "end_balance", "new_balance", "balance"],
 };
 
+/** NESTED: fields asked as an object's member ("seller": { "name" }, "totals": { "gross" }): [described field, object, member] */
+const NESTED: [string, string, string][] = [
+  ["vendor", "seller", "name"], ["vendor", "supplier", "name"], ["vendor", "issuer", "name"], ["vendor", "vendor", "company_name"],
+  ["total", "totals", "gross"], ["total", "totals", "total"], ["total", "summary", "total_amount"],
+];
+
 /** RECEIPT: extract-real's receipt schema, read on the SROIE receipts it keeps in the cache as NNN.jpg */
 const RECEIPT = {
   merchant: { type: "string", description: "Name of the shop or company that issued the receipt" },
@@ -69,6 +75,16 @@ function compare(cached: string, schema: Record<string, { type: string; descript
     const withDescription = Object.fromEntries(names(field).map((n) => [n, { type: schema[field]!.type, description: schema[field]!.description }]));
     const readDescribed = extractLocal(converted.markdown, parseTypedSchema(JSON.stringify(withDescription)), { ocrQuality });
     const want = JSON.stringify(described[field]!.value);
+    for (const [described_, object, member] of NESTED) {
+      if (described_ !== field || !names(field).length || schema === RECEIPT) continue;
+      const nested = { [object]: { type: "object", properties: { [member]: { type: schema[field]!.type } } } };
+      const got = extractLocal(converted.markdown, parseTypedSchema(JSON.stringify(nested)), { ocrQuality })[object]!.value as Record<string, unknown> | null;
+      const key = `${object}.${member}`;
+      const t = tally.get(key) ?? { same: 0, all: 0 };
+      t.all++;
+      if (JSON.stringify(got?.[member] ?? null) === JSON.stringify(described[field]!.value)) t.same++;
+      tally.set(key, t);
+    }
     for (const n of names(field)) {
       const t = tally.get(n) ?? { same: 0, all: 0 };
       t.all++;

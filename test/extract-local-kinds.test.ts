@@ -263,6 +263,34 @@ describe("schemas that name fields as invoice-parsing templates do, without desc
   });
 });
 
+describe("objects as schemas nest them: a party's name and VAT number, the totals", () => {
+  const md = [
+    "Verkäufer:", "Webdesignerin", "Anna Beispiel", "Lindenweg 3", "DE 12345 Musterort", "USt-IdNr.: DE136695976", "",
+    "Käufer:", "Otto Kunde GmbH", "Marktplatz 1, 80331 München", "", "# Rechnung Nr. 2024-17", "",
+    "Nettobetrag: 400,00 EUR", "MwSt 19%: 76,00 EUR", "Gesamtbetrag: 476,00 EUR", "", "Kontoinhaber: Anna Beispiel",
+  ].join("\n");
+  const schema = {
+    seller: { type: "object", properties: { name: { type: "string" }, vat_id: { type: "string" } } },
+    buyer: { type: "object", properties: { name: { type: "string" } } },
+    totals: { type: "object", properties: { net: { type: "number" }, tax: { type: "number" }, gross: { type: "number" } } },
+  };
+
+  test("seller.name is the seller as a vendor field reads it, its VAT number under 'USt-IdNr.', and the totals' net and gross", () => {
+    const r = run(md, schema);
+    expect(r.seller!.value).toEqual({ name: "Anna Beispiel", vat_id: "DE136695976" });
+    expect(r.buyer!.value).toEqual({ name: "Otto Kunde GmbH" });
+    expect(r.totals!.value).toEqual({ net: 400, tax: 76, gross: 476 });
+  });
+
+  test("a VAT number is never a tax amount; 'N° TVA intracommunautaire' and 'Partita IVA' name it", () => {
+    const fr = "Société Martin SARL\nN° TVA intracommunautaire : FR12345678901\n\nTotal HT : 100,00 €\nTVA 20 % : 20,00 €\nTotal TTC : 120,00 €\n";
+    const it = "Rossi Forniture S.r.l.\nPartita IVA: IT01234567890\n\nImponibile: € 100,00\nIVA 22%: € 22,00\nTotale documento: € 122,00\n";
+    const fields = { vat_number: { type: "string" }, tax: { type: "number" } };
+    expect([run(fr, fields).vat_number!.value, run(fr, fields).tax!.value]).toEqual(["FR12345678901", 20]);
+    expect([run(it, fields).vat_number!.value, run(it, fields).tax!.value]).toEqual(["IT01234567890", 22]);
+  });
+});
+
 describe("hostile text", () => {
   test("a line of one 400 000-letter word is read in linear time (label and name patterns start at word starts; it took minutes)", () => {
     const md = `${"a".repeat(400_000)}\nTotal: 12.50\n`;

@@ -15,7 +15,7 @@
  * Every citation is a verbatim slice of the markdown.
  */
 import type { FieldDefinition, TypedSchema } from "../../schema/typed";
-import { conceptOf, fieldLabels, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
+import { conceptOf, fieldLabels, isPartyNameMember, labelScore, labelVocabulary, normaliseLabel, splitWords, type FieldLabels } from "./labels";
 import { parseDocument, type Candidate, type Line, type ParsedDocument, type Table } from "./parse";
 import { findIssuer, nameLike } from "./parties";
 import { addedUpTotals, cashTendered, lostLeadingDigit, netPlusTax, netTaxRounded, oneDigitOff, receiptPayment, slipAmount, taxSummaryRow, totalEvidence, type SlipAmount } from "./amounts";
@@ -110,7 +110,7 @@ function schemaWords(schema: TypedSchema): string[] {
 
 function extractField(doc: ParsedDocument, name: string, def: FieldDefinition, parent: FieldLabels | null): FieldOutcome {
   const labels = fieldLabels(name, def.description, parent);
-  if (def.type === "object") return extractObject(doc, def, labels);
+  if (def.type === "object") return extractObject(doc, name, def, labels, parent);
   if (def.type === "array") return extractArray(doc, name, def, parent);
   // an MT940 statement's tags fix what each value is: read from its tag, it is settled
   const tagged = parent ? null : mt940Value(doc, labels, def.type);
@@ -1164,13 +1164,15 @@ function idFallback(doc: ParsedDocument, labels: FieldLabels, at: (v: unknown, c
 }
 
 /** extractObject extracts each member; the object is found when any member is. */
-function extractObject(doc: ParsedDocument, def: FieldDefinition, labels: FieldLabels): FieldOutcome {
+function extractObject(doc: ParsedDocument, objectName: string, def: FieldDefinition, labels: FieldLabels, parent: FieldLabels | null): FieldOutcome {
   const value: Record<string, unknown> = {};
   const found: FieldOutcome[] = [];
   let sum = 0;
   const members = Object.entries(def.properties ?? {});
   for (const [name, member] of members) {
-    const r = extractField(doc, name, member, labels);
+    // "seller": { "name" }: a top-level party's name is read as the party itself ("seller" as a field of its own)
+    const asParty = !parent && member.type === "string" && isPartyNameMember(labels, name);
+    const r = asParty ? extractField(doc, objectName, { ...member, description: member.description ?? def.description }, null) : extractField(doc, name, member, labels);
     value[name] = r.value;
     sum += r.confidence;
     if (r.found) found.push(r);

@@ -59,6 +59,13 @@ export const CONCEPTS: Record<string, string[]> = {
     "rechnung an", "rechnungsanschrift", "facture a", "facturer a", "adresse de facture", "factura a", "facturar a", "facturado a", "fatturare a", "fatturato a", "spett le", "spettabile",
     "factuur aan", "gefactureerd aan", "factuuradres",
   ],
+  // a party's VAT or tax registration number ("USt-IdNr.", "N° TVA intracommunautaire", "Partita IVA"): no tax amount
+  vat_id: [
+    "vat id", "vat number", "vat id number", "vat reg number", "vat registration number", "vat registration", "tax id", "tax number", "tax id number", "tin", "gst reg number", "gst number", "gst id", "gst registration number", "abn",
+    "ust id", "ust id number", "ust number", "umsatzsteuer id", "umsatzsteuer id number", "umsatzsteuer identifikationsnummer", "steuernummer", "steuer number",
+    "number tva", "numero de tva", "numero tva", "tva intracommunautaire", "number tva intracommunautaire", "numero tva intracommunautaire", "number de tva intracommunautaire",
+    "btw nummer", "btw number", "btw id", "partita iva", "p iva", "nif", "cif", "nif cif", "nip", "dic",
+  ],
   currency: ["currency", "currency code", "invoice currency", "wahrung", "rechnungswahrung", "devise", "devise de facturation", "monnaie", "valuta", "factuurvaluta", "moneda", "divisa", "moeda", "waluta", "waluta faktury"],
   email: ["email", "email address", "contact email", "mail", "e mail"],
   phone: ["phone", "telephone", "tel", "phone number", "mobile", "cell", "contact number", "ph"],
@@ -201,7 +208,17 @@ const FIELD_NAME_CONCEPTS: Record<string, string> = {
   amount: "total", "invoice amount": "total", "amount total": "total", "gross amount": "total", "amount gross": "total", "amount incl tax": "total",
   "amount untaxed": "subtotal", "untaxed amount": "subtotal", "amount net": "subtotal", "amount excl tax": "subtotal", "amount before tax": "subtotal",
   "amount tax": "tax", "tax total": "tax", "amount vat": "tax",
+  // members of a totals object ("totals": { "net", "tax", "gross" })
+  net: "subtotal", gross: "total", "gross total": "total", "net amount": "subtotal",
 };
+
+/** NAME_MEMBERS: the member of a party's object that holds its name ("seller": { "name" }): it is the party itself */
+const NAME_MEMBERS = new Set(["name", "company", "company name", "business name", "full name", "legal name"]);
+
+/** isPartyNameMember says whether a member of an object is the name of the party the object is ("seller": { "name" }). */
+export function isPartyNameMember(object: FieldLabels, member: string): boolean {
+  return (object.concept === "vendor" || object.concept === "customer") && NAME_MEMBERS.has(splitWords(member).join(" "));
+}
 
 /** fieldLabels builds the label phrases of a field from its name, description and parent's context. */
 export function fieldLabels(name: string, description: string | undefined, parent: FieldLabels | null = null): FieldLabels {
@@ -212,6 +229,7 @@ export function fieldLabels(name: string, description: string | undefined, paren
     const head = nameWords.slice(0, -1).join(" ");
     concept = conceptOf(head) ?? FIELD_NAME_CONCEPTS[head] ?? null;
   }
+  if (!concept && parent && isPartyNameMember(parent, name)) concept = parent.concept;
   if (!concept && nameWords.length > 1 && nameWords[0] === "total") concept = conceptOf(nameWords.slice(1).join(" ")) === "tax" ? "tax" : null;
   const descriptionWords = new Set(splitWords(description ?? "").filter((w) => !STOP.has(w)));
   if (!concept && description) concept = conceptInDescription(splitWords(description), nameWords);
