@@ -209,7 +209,7 @@ const FIELD_NAME_CONCEPTS: Record<string, string> = {
   "amount untaxed": "subtotal", "untaxed amount": "subtotal", "amount net": "subtotal", "amount excl tax": "subtotal", "amount before tax": "subtotal",
   "amount tax": "tax", "tax total": "tax", "amount vat": "tax",
   // members of a totals object ("totals": { "net", "tax", "gross" })
-  net: "subtotal", gross: "total", "gross total": "total", "net amount": "subtotal",
+  net: "subtotal", gross: "total", "gross total": "total",
 };
 
 /** NAME_MEMBERS: the member of a party's object that holds its name ("seller": { "name" }): it is the party itself */
