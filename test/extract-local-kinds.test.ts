@@ -292,6 +292,13 @@ describe("objects as schemas nest them: a party's name and VAT number, the total
 });
 
 describe("hostile text", () => {
+  test("a seller's block beside a 400 000-letter word, and a label whose rate is followed by 20 000 spaces, are read in linear time (an e-mail pattern tried inside words, and a rate pattern's nested whitespace quantifiers, took minutes)", () => {
+    const block = `Verkäufer:\nWebdesignerin\nAnna Beispiel\nLindenweg 3\n\n${"a".repeat(400_000)}\nGesamtbetrag: 12,50\n`;
+    expect(run(block, INVOICE).total!.value).toBe(12.5);
+    const label = `Nettobetrag: 10,00\nMwSt 5%${" ".repeat(20_000)}x: 0,50\nGesamtbetrag: 10,50\n`;
+    expect(run(label, { tax: { type: "number" }, total: { type: "number" } }).total!.value).toBe(10.5);
+  }, 20_000);
+
   test("a line of one 400 000-letter word is read in linear time (label and name patterns start at word starts; it took minutes)", () => {
     const md = `${"a".repeat(400_000)}\nTotal: 12.50\n`;
     const r = run(md, INVOICE);

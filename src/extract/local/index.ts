@@ -440,7 +440,8 @@ function nameUnderTitle(doc: ParsedDocument, picked: Candidate, all: Candidate[]
 function givenAgain(doc: ParsedDocument, name: string): boolean {
   const asValue = new RegExp(`[:|][ \\t]*${escapeRe(name)}[ \\t]*(?:\\||$)`, "mu");
   const key = name.toLowerCase().replace(/[^\p{L}]/gu, "");
-  const local = [...doc.markdown.matchAll(/([\p{L}.+-]+)@[a-z0-9-]+\./giu)].some((m) => m[1]!.toLowerCase().replace(/[^\p{L}]/gu, "") === key);
+  // (tried from a word's start only: from inside a long word too, the search is quadratic in its length)
+  const local = [...doc.markdown.matchAll(/(?<![\p{L}.+-])([\p{L}.+-]+)@[a-z0-9-]+\./giu)].some((m) => m[1]!.toLowerCase().replace(/[^\p{L}]/gu, "") === key);
   return asValue.test(doc.markdown) || local;
 }
 

@@ -149,13 +149,25 @@ export function splitWords(text: string): string[] {
  */
 const OCR_TOTAL = /^[tijl1][o0a][tl1i][ae][l1i]$/;
 
+/** RATE_AT_END: a tax rate closing a label, or before the tax's name closing it ("VAT 20%", "zzgl. 19% MwSt") */
+const RATE_AT_END = /(?<![\d.,])\d{1,2}(?:[.,]\d{1,2})?\s?%(\s*(?:MwSt|USt|VAT|TVA|IVA|BTW|GST|MWST|UST)\.?)?$/;
+
+/**
+ * withoutRate drops the tax rate that closes a label ("VAT 20%", "MwSt 19 %:", "zzgl. 19% MwSt"): the tax's rate, no
+ * word of its label. A rate inside the label stays ("TVA 0% export", a tax table's row whose cells are the base and
+ * the tax, not the tax alone). The label's end is trimmed by string methods, not a pattern: whitespace runs of a
+ * hostile label would make a pattern's nested quantifiers take cubic time.
+ */
+function withoutRate(label: string): string {
+  const end = label.trimEnd().replace(/:$/, "").trimEnd();
+  const m = RATE_AT_END.exec(end);
+  return m ? `${end.slice(0, m.index)} ${m[1] ?? ""}` : label;
+}
+
 /** normaliseLabel returns a label's words joined by one space, without parenthesised notes. */
 export function normaliseLabel(label: string): string {
   // "VALOR TOTAL R$", "Total US$": a dollar sign's currency letters are no label word
-  // "VAT 20%", "MwSt 19 %", "zzgl. 19% MwSt": a rate closing the label, or before the tax's name closing it, is the
-  // tax's, no word of its label ("TVA 0% export", a tax table's row, keeps it: its cells are the base and the tax,
-  // not the tax alone)
-  const words = splitWords(label.replace(/\([^)]*\)/g, " ").replace(/(?<![\p{L}])(?:R|US|C|A|NZ|HK|S|MX)\$/gu, " ").replace(/(?<![\d.,])\d{1,2}(?:[.,]\d{1,2})?\s?%(?=\s*(?:(?:MwSt|USt|VAT|TVA|IVA|BTW|GST|MWST|UST)\.?)?\s*:?\s*$)/, " "));
+  const words = splitWords(withoutRate(label.replace(/\([^)]*\)/g, " ").replace(/(?<![\p{L}])(?:R|US|C|A|NZ|HK|S|MX)\$/gu, " ")));
   // "Total Incl. GST RM", "Betrag EUR": the currency after a label is the amount's, not the label's
   while (words.length > 1 && CURRENCY_WORDS.has(words.at(-1)!)) words.pop();
   return words.join(" ");
