@@ -297,6 +297,9 @@ describe("hostile text", () => {
     expect(run(block, INVOICE).total!.value).toBe(12.5);
     const label = `Nettobetrag: 10,00\nMwSt 5%${" ".repeat(20_000)}x: 0,50\nGesamtbetrag: 10,50\n`;
     expect(run(label, { tax: { type: "number" }, total: { type: "number" } }).total!.value).toBe(10.5);
+    // a date's line with a time and a page word, then a long run of spaces (the print-stamp pattern was quadratic)
+    const stamp = `Datum: 30.10.2024 Zeit: 04:59 Seite${" ".repeat(200_000)}x\nTotal: 5,00\n`;
+    expect(run(stamp, INVOICE).total!.value).toBe(5);
   }, 20_000);
 
   test("a line of one 400 000-letter word is read in linear time (label and name patterns start at word starts; it took minutes)", () => {

@@ -526,7 +526,7 @@ const CORROBORATED_TOTAL = 0.85;
 const OCR_UNSETTLED_CAP = 0.75;
 
 /** PRINT_STAMP: a line with a time of day and a page number, as printing systems stamp each page. */
-const PRINT_STAMP = /\b\d{1,2}:\d{2}(:\d{2})?\b[^]*\b(seite|page|pag|blatt|strona|pagina)\b\.?\s*:?\s*\d|\b(seite|page|pag|blatt|strona|pagina)\b\.?\s*:?\s*\d[^]*\b\d{1,2}:\d{2}(:\d{2})?\b/i;
+const PRINT_STAMP = /\b\d{1,2}:\d{2}(:\d{2})?\b[^]*\b(seite|page|pag|blatt|strona|pagina)\b\.?\s{0,3}:?\s{0,3}\d|\b(seite|page|pag|blatt|strona|pagina)\b\.?\s{0,3}:?\s{0,3}\d[^]*\b\d{1,2}:\d{2}(:\d{2})?\b/i;
 
 /**
  * sideBySideOwner: "## Sprzedawca Nabywca" over "Nazwa: A Nazwa: B" (seller and buyer in two columns, one
