@@ -5,6 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { isMonoFontName } from "../src/convert/monoFont";
+import { hasThreeWords } from "../src/convert/pdfReadingOrder";
 import { typesetMarkdown } from "./helpers/layoutMarkdown";
 import { typesetProse as prose, type TypesetRun } from "./helpers/typesetPdf";
 
@@ -83,3 +84,13 @@ test("two columns of prose under full-width listings that outnumber them are col
   expect(md).toMatch(/^The grammar of graphics is ubiquitous/m);
   expect(md).toMatch(/^Ubiquitous and provides the foundation/m);
 });
+
+test("the prose test (three words of letters) runs in linear time on a long unbroken run, and reads lines as before", () => {
+  const started = performance.now();
+  expect(hasThreeWords("k".repeat(200_000))).toBe(false);
+  expect(performance.now() - started).toBeLessThan(2000);
+  expect(hasThreeWords("the grammar of graphics")).toBe(true);
+  expect(hasThreeWords("x1ab cd ef")).toBe(true);
+  expect(hasThreeWords("12 345 67,8")).toBe(false);
+  expect(hasThreeWords("Total 12 Male 14")).toBe(false);
+}, 30_000);
