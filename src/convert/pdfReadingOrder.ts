@@ -329,7 +329,7 @@ function spanningLines(lines: RawLine[], gutter: number): Set<RawLine> {
   const crosses = lines.map((line) => line.segs.some((s) => s.x < gutter && s.x2 > gutter));
   // The columns' edges are where their prose starts: a wide table over the columns (a paper's table
   // across the page) starts its cells at the same x in every row, and would make its own edges.
-  const sideIsProse = (segs: Segment[]) => WORDS.test(segs.map((s) => s.text).join(" "));
+  const sideIsProse = (segs: Segment[]) => hasThreeWords(sideText(segs));
   const proseSides = (line: RawLine) => [line.segs.filter((s) => s.x2 <= gutter), line.segs.filter((s) => s.x >= gutter)].filter((segs) => segs.length && sideIsProse(segs));
   const proseLines = lines.filter((line, i) => !crosses[i] && proseSides(line).length).length;
   const byProse = proseLines >= PROSE_EDGE_LINES;
@@ -415,7 +415,7 @@ function findGutter(lines: RawLine[], pageWidth: number, whole = true): number |
     const columnsBeside = (at: number, share: boolean): number | null => {
       const run = longestRunBeside(lines, at);
       if (run.length < COLUMN_RUN_LINES) return null;
-      const proseBoth = run.filter((l) => WORDS.test(sideText(l.segs.filter((seg) => seg.x2 <= at))) && WORDS.test(sideText(l.segs.filter((seg) => seg.x >= at)))).length;
+      const proseBoth = run.filter((l) => hasThreeWords(sideText(l.segs.filter((seg) => seg.x2 <= at))) && hasThreeWords(sideText(l.segs.filter((seg) => seg.x >= at)))).length;
       return (share && run.length >= COLUMN_RUN_SHARE * lines.length) || proseBoth >= PROSE_RUN_SHARE * run.length ? findGutter(run, pageWidth, false) : null;
     };
     return (best ? columnsBeside(best.x, true) : null) ?? (fallback && fallback.x !== best?.x ? columnsBeside(fallback.x, false) : null);
@@ -439,11 +439,11 @@ function findGutter(lines: RawLine[], pageWidth: number, whole = true): number |
   // when its rows are split into cells already (three or more a line) for the table to be found
   // across the page. A line whose one side is a line of prose (one segment of words) is no such
   // row: it is a table in one column beside the text of the other.
-  const isProse = (segs: Segment[]) => segs.length === 1 && WORDS.test(segs[0]!.text);
+  const isProse = (segs: Segment[]) => segs.length === 1 && hasThreeWords(segs[0]!.text);
   const both = lines.filter((l) => l.segs.some((seg) => seg.x2 <= x) && l.segs.some((seg) => seg.x >= x));
   const rows = both.filter((l) => {
     const [left, right] = [l.segs.filter((seg) => seg.x2 <= x), l.segs.filter((seg) => seg.x >= x)];
-    return (!WORDS.test(sideText(left)) || !WORDS.test(sideText(right))) && !isProse(left) && !isProse(right);
+    return (!hasThreeWords(sideText(left)) || !hasThreeWords(sideText(right))) && !isProse(left) && !isProse(right);
   });
   const cells = rows.filter((l) => l.segs.length >= 3);
   return both.length >= 4 && 2 * rows.length > both.length && 2 * cells.length >= rows.length ? null : x;
@@ -494,7 +494,7 @@ function findSidebar(lines: RawLine[], pageWidth: number): number | null {
   if (side.some((line) => width(line.segs.filter((seg) => seg.x2 <= gutter)) > SIDEBAR_WIDTH * pageWidth)) return null;
   const mainSegs = main.map((line) => line.segs.filter((seg) => seg.x >= gutter));
   if (median(mainSegs.map(width)) < 0.5 * pageWidth) return null;
-  if (mainSegs.filter((segs) => WORDS.test(segs.map((seg) => seg.text).join(" "))).length < 0.6 * main.length) return null;
+  if (mainSegs.filter((segs) => hasThreeWords(sideText(segs))).length < 0.6 * main.length) return null;
   // side heads (a form's instructions: "Use this form if", "Filling in your return" in bold beside their paragraphs) head the text beside them
   // (weighed on its lines of their own, whose weight the line's tells)
   const own = side.filter((line) => line.segs[line.segs.length - 1]!.x2 <= gutter);
