@@ -7,7 +7,7 @@
 import { AppError } from "../errors";
 import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
 import { isMonoFontName } from "./monoFont";
-import { baseName, child, childrenNamed, codeSpans, hardBreaks, descendants, firstDescendant, imageAlt, ImageCollector, isOn, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
+import { baseName, child, childrenNamed, codeSpans, hardBreaks, descendants, firstDescendant, imageAlt, ImageCollector, isOn, isSymbolFace, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, symbolFontText, textContent, type XmlElement } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
 /** convertDocx turns a Word document into markdown. */
@@ -491,6 +491,8 @@ class DocxReader {
       href: inherited.href ?? field?.href ?? null,
     };
     const hiddenByField = this.fields.some((f) => !f.showingResult);
+    const fonts = child(rPr, "w:rFonts");
+    const symbolFace = isSymbolFace(fonts?.attrs["w:ascii"] ?? fonts?.attrs["w:hAnsi"]);
     const push = (text: string) => {
       if (!hiddenByField && text) out.push({ text, raw: false, ...format });
     };
@@ -498,7 +500,7 @@ class DocxReader {
       if (typeof node === "string") continue;
       switch (node.name) {
         case "w:t":
-          push(textContent(node));
+          push(symbolFace ? symbolFontText(textContent(node)) : textContent(node));
           break;
         case "w:tab":
         case "w:ptab":
@@ -512,7 +514,7 @@ class DocxReader {
           push("-");
           break;
         case "w:sym":
-          push(symbolChar(node.attrs["w:char"]));
+          push(symbolChar(node.attrs["w:char"], node.attrs["w:font"]));
           break;
         case "w:fldChar":
           this.onFieldChar(node.attrs["w:fldCharType"] ?? "");
@@ -650,7 +652,11 @@ class DocxReader {
     }
   }
 
-  /** renderNotes lists the referenced footnotes and endnotes as `[^N]: text`. */
+  /**
+   * renderNotes lists the referenced footnotes and endnotes as `[^N]: text`; a note of several
+   * paragraphs keeps them apart, each further one indented four spaces (the footnote syntax of GFM
+   * and Pandoc), the lines of one paragraph joined by spaces.
+   */
   renderNotes(): string {
     const lines: string[] = [];
     // Notes may reference further notes; the list grows while it is walked.
@@ -660,10 +666,9 @@ class DocxReader {
       this.inNote = true;
       try {
         const text = this.renderBlocks(note.element?.children ?? [])
-          .map((b) => b.text.trim())
+          .map((b) => b.text.trim().replace(/\s*\n\s*/g, " "))
           .filter(Boolean)
-          .join(" ")
-          .replace(/\s*\n\s*/g, " ");
+          .join("\n\n    ");
         lines.push(`[^${note.label}]: ${text}`);
       } finally {
         this.relsPart = this.part;
@@ -742,12 +747,14 @@ function hyperlinkTarget(instruction: string): string | null {
   return url;
 }
 
-function symbolChar(hex: string | undefined): string {
+/** symbolChar: the character a `w:sym` shows: Symbol's Greek and signs by its table, another face's low byte as Latin-1 */
+function symbolChar(hex: string | undefined, font: string | undefined): string {
   const code = Number.parseInt(hex ?? "", 16);
   if (!Number.isFinite(code)) return "";
-  // Symbol-font characters live in the private area F000-F0FF; their low byte is usually Latin-1.
+  // Symbol-font characters live in the private area F000-F0FF; their low byte is the face's own code.
   const c = code >= 0xf000 ? code - 0xf000 : code;
-  return c >= 0x20 ? String.fromCodePoint(c) : "";
+  if (c < 0x20) return "";
+  return isSymbolFace(font) ? symbolFontText(String.fromCodePoint(c)) : String.fromCodePoint(c);
 }
 
 /** escapeLineStarts stops paragraph text from being read as a heading, quote or list. */

@@ -330,9 +330,10 @@ function paragraphsOf(body: XmlElement | undefined, links: RunContext): SlidePar
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i]!;
       if (node.name === "a:r" || node.name === "a:fld") {
-        // Monospace runs in a row are one code span (Office splits a word into runs freely).
+        // Runs in a row written alike are one span: one code span, one bold or italic stretch
+        // (Office splits a line into runs freely: a spelling mark, a language, a size).
         let raw = textContent(child(node, "a:t"));
-        while (isCodeRun(child(node, "a:rPr"), links.proseFace) && nodes[i + 1]?.name === "a:r" && sameLook(child(node, "a:rPr"), child(nodes[i + 1]!, "a:rPr"), links.proseFace)) raw += textContent(child(nodes[++i]!, "a:t"));
+        while (node.name === "a:r" && nodes[i + 1]?.name === "a:r" && sameLook(child(node, "a:rPr"), child(nodes[i + 1]!, "a:rPr"), links.proseFace)) raw += textContent(child(nodes[++i]!, "a:t"));
         text += runMarkdown(node, links, raw);
       } else if (node.name === "a:br") text += "\n";
     }
