@@ -5,7 +5,9 @@
  * slide line typed in several runs of one look (bold runs split by a spelling mark) is one bold
  * stretch, not `**I am** **ShapeCrawler****!**`, which CommonMark reads with literal asterisks; an
  * endnote of several paragraphs keeps them apart (the further ones indented four spaces, GFM's
- * footnote syntax), not run together into one.
+ * footnote syntax), not run together into one; a body table of one row and one cell (a report's
+ * "Box 1" of a heading, a note and a numbered list) is written as body text: its heading a heading,
+ * its list a list, not one table cell of `<br>` lines.
  */
 import { expect, test } from "bun:test";
 import { convertDocx } from "../src/convert/docx";
@@ -57,6 +59,29 @@ test("a note of several paragraphs keeps them apart; a note of one paragraph wit
   expect(markdown).toContain("Text[^1] and more[^2]");
   expect(markdown).toContain("[^1]: =rand()\n\n    On the Insert tab, the galleries.\n\n    You can easily change the formatting.\n");
   expect(markdown).toContain("[^2]: First line second line");
+});
+
+test("a one-cell table in the body is a frame: its heading, list and paragraphs are written as the body's; a table of two cells stays a table", async () => {
+  const styles = `<w:styles ${W}><w:style w:type="paragraph" w:styleId="Heading3"><w:name w:val="heading 3"/></w:style></w:styles>`;
+  const numbering = `<w:numbering ${W}><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>`;
+  const rels = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>`;
+  const p = (text: string, pPr = "") => `<w:p>${pPr ? `<w:pPr>${pPr}</w:pPr>` : ""}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+  const item = (text: string) => p(text, `<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>`);
+  const box = `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="9000"/></w:tblGrid><w:tr><w:tc><w:tcPr><w:tcW w:w="9000"/></w:tcPr>${p("Box 1: Some proposed definitions", `<w:pStyle w:val="Heading3"/>`)}${p("Note: sources below.")}${item("The set of shared rules.")}${item("The collective rules.")}</w:tc></w:tr></w:tbl>`;
+  const grid = `<w:tbl><w:tr><w:tc>${p("Name")}</w:tc><w:tc>${p("Role")}</w:tc></w:tr></w:tbl>`;
+  const { markdown } = await convert(convertDocx, "box.docx", docx(`${p("Before the box.")}${box}${p("After the box.")}${grid}`, [["word/_rels/document.xml.rels", rels], ["word/styles.xml", styles], ["word/numbering.xml", numbering]]));
+  expect(markdown).toContain("Before the box.\n\n### Box 1: Some proposed definitions\n\nNote: sources below.\n\n1. The set of shared rules.\n2. The collective rules.\n\nAfter the box.");
+  expect(markdown).toContain("| Name | Role |");
+  expect(markdown).not.toContain("<br>");
+});
+
+test("one-cell tables nested ten thousand deep stay bounded", async () => {
+  const depth = 10_000;
+  const body = "<w:tbl><w:tr><w:tc>".repeat(depth) + "<w:p><w:r><w:t>core</w:t></w:r></w:p>" + "</w:tc></w:tr></w:tbl>".repeat(depth);
+  const started = performance.now();
+  const { markdown } = await convert(convertDocx, "deep.docx", docx(body));
+  expect(markdown).toContain("core");
+  expect(performance.now() - started).toBeLessThan(20_000);
 });
 
 test("slide runs of one look in a row are one emphasis span; runs of another look keep theirs", async () => {

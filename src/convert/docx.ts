@@ -125,6 +125,8 @@ interface StyleInfo {
 
 /** CODE_STYLE: names of paragraph and character styles for code (Word's, LibreOffice's "Preformatted Text" and "Source Text", and the usual custom ones) */
 const CODE_STYLE = /^(?:macro(?: text)?|html (?:preformatted|code)|preformatted text|source text|source code|code(?: block)?)$/;
+/** MAX_BOX_DEPTH: one-cell tables inside one-cell tables written as body text this deep; deeper ones are tables */
+const MAX_BOX_DEPTH = 4;
 
 /** LevelFormat is one level of an abstract numbering definition. */
 interface LevelFormat {
@@ -164,6 +166,8 @@ class DocxReader {
   private readonly noteLabels = new Map<string, number>();
   private pendingBlocks: Block[] = [];
   private cellDepth = 0;
+  /** boxDepth: one-cell tables (boxCell) being written as body text, one inside another */
+  private boxDepth = 0;
   /** relsPart is the part whose relationships resolve r:id (links, pictures): each part has its own. */
   private relsPart: string;
   /** inComment: a comment's paragraphs are one list item, so its heading styles give plain text. */
@@ -306,10 +310,20 @@ class DocxReader {
         case "w:p":
           blocks.push(...this.renderParagraph(node));
           break;
-        case "w:tbl":
+        case "w:tbl": {
           this.listStack = [];
-          blocks.push({ kind: "para", text: this.renderTable(node) });
+          const box = this.boxCell(node);
+          if (box) {
+            this.boxDepth++;
+            try {
+              blocks.push(...this.renderBlocks(box.children));
+            } finally {
+              this.boxDepth--;
+            }
+            this.listStack = [];
+          } else blocks.push({ kind: "para", text: this.renderTable(node) });
           break;
+        }
         case "w:sdt":
           blocks.push(...this.renderBlocks(child(node, "w:sdtContent")?.children ?? []));
           break;
@@ -606,6 +620,20 @@ class DocxReader {
     } else if (alt && !textBoxes.length) {
       out.push(rawSegment(`![${imageAlt(alt)}](image)`));
     }
+  }
+
+  /**
+   * boxCell: the one cell of a table of one row and one cell in the body, a frame round text (a
+   * report's "Box 1" of a heading, a list and paragraphs), whose content is written as the body's:
+   * headings, lists and paragraphs, not one table cell of `<br>` lines (as Docling writes it). Not
+   * inside a table cell, a note or a comment, and boxes in boxes only MAX_BOX_DEPTH deep.
+   */
+  private boxCell(tbl: XmlElement): XmlElement | undefined {
+    if (this.cellDepth > 0 || this.inNote || this.inComment || this.boxDepth >= MAX_BOX_DEPTH) return undefined;
+    const rows = tableRows(tbl);
+    if (rows.length !== 1) return undefined;
+    const cells = rowCells(rows[0]!);
+    return cells.length === 1 ? cells[0] : undefined;
   }
 
   /** renderTable renders a w:tbl as a GFM table; merged cells keep their text in the first cell. */
