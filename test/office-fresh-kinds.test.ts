@@ -7,7 +7,9 @@
  * endnote of several paragraphs keeps them apart (the further ones indented four spaces, GFM's
  * footnote syntax), not run together into one; a body table of one row and one cell (a report's
  * "Box 1" of a heading, a note and a numbered list) is written as body text: its heading a heading,
- * its list a list, not one table cell of `<br>` lines.
+ * its list a list, not one table cell of `<br>` lines; an italic run that begins with closing
+ * punctuation (`S` + italic `., Louder Voices`) keeps the punctuation outside its marker, which
+ * CommonMark could not open there (`S*., Louder Voices*` shows its asterisks).
  */
 import { expect, test } from "bun:test";
 import { convertDocx } from "../src/convert/docx";
@@ -82,6 +84,14 @@ test("one-cell tables nested ten thousand deep stay bounded", async () => {
   const { markdown } = await convert(convertDocx, "deep.docx", docx(body));
   expect(markdown).toContain("core");
   expect(performance.now() - started).toBeLessThan(20_000);
+});
+
+test("emphasis that begins with closing punctuation after a letter opens after the punctuation", async () => {
+  const r = (text: string, rPr = "") => `<w:r>${rPr}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+  const body = `<w:p>${r("See Lilley, S")}${r("., Louder Voices: Strengthening", "<w:rPr><w:i/></w:rPr>")}${r(", London.")}</w:p><w:p>${r("Plain ")}${r("bold", "<w:rPr><w:b/></w:rPr>")}${r(" text.")}</w:p>`;
+  const { markdown } = await convert(convertDocx, "cite.docx", docx(body));
+  expect(markdown).toContain("See Lilley, S., *Louder Voices: Strengthening*, London.");
+  expect(markdown).toContain("Plain **bold** text.");
 });
 
 test("slide runs of one look in a row are one emphasis span; runs of another look keep theirs", async () => {

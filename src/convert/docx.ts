@@ -881,6 +881,10 @@ function escapeInline(text: string): string {
 
 /** wrapEmphasis puts a marker around text, outside its leading and trailing spaces and on each line. */
 function wrapEmphasis(text: string, marker: string): string {
+  // Closing punctuation at the start (an italic run begun at "., Title") stays outside: an opening
+  // marker between a letter and a full stop cannot open in CommonMark (`S*., Title*` shows its asterisks).
+  const opening = /^[\s.,;:!?)\]]+/.exec(text)?.[0] ?? "";
+  if (opening.trim() && opening.length < text.length) return opening + wrapEmphasis(text.slice(opening.length), marker);
   const core = text.trim();
   if (!core) return text;
   const lead = /^\s*/.exec(text)![0];
