@@ -105,3 +105,13 @@ test("slide runs of one look in a row are one emphasis span; runs of another loo
   expect(markdown).toContain("Plain **bold** and *italic* end");
   expect(markdown).not.toContain("****");
 });
+
+test("slide text in the Symbol face is Greek and signs; a run with Symbol only as its symbol face keeps its letters", async () => {
+  const paragraphs = [
+    `<a:p><a:r><a:rPr lang="en-US"/><a:t xml:space="preserve">angle </a:t></a:r><a:r><a:rPr lang="el-GR"><a:latin typeface="Symbol"/></a:rPr><a:t>q</a:t></a:r><a:r><a:rPr lang="en-US"/><a:t xml:space="preserve"> in radians</a:t></a:r></a:p>`,
+    `<a:p><a:r><a:rPr lang="en-US"><a:sym typeface="Symbol"/></a:rPr><a:t>a \uf0b3 b</a:t></a:r></a:p>`,
+  ].join("");
+  const { markdown } = await convert(convertPptx, "greek.pptx", deck(paragraphs));
+  expect(markdown).toContain("angle θ in radians");
+  expect(markdown).toContain("a ≥ b");
+});
