@@ -7,7 +7,7 @@
 import { AppError } from "../errors";
 import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
 import { isMonoFontName } from "./monoFont";
-import { baseName, child, childrenNamed, codeSpans, hardBreaks, descendants, firstDescendant, imageAlt, ImageCollector, isOn, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
+import { baseName, child, childrenNamed, codeSpans, hardBreaks, descendants, firstDescendant, imageAlt, ImageCollector, isOn, isSymbolFace, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, symbolFontText, textContent, type XmlElement } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
 /** convertDocx turns a Word document into markdown. */
@@ -125,6 +125,8 @@ interface StyleInfo {
 
 /** CODE_STYLE: names of paragraph and character styles for code (Word's, LibreOffice's "Preformatted Text" and "Source Text", and the usual custom ones) */
 const CODE_STYLE = /^(?:macro(?: text)?|html (?:preformatted|code)|preformatted text|source text|source code|code(?: block)?)$/;
+/** MAX_BOX_DEPTH: one-cell tables inside one-cell tables written as body text this deep; deeper ones are tables */
+const MAX_BOX_DEPTH = 4;
 
 /** LevelFormat is one level of an abstract numbering definition. */
 interface LevelFormat {
@@ -164,6 +166,8 @@ class DocxReader {
   private readonly noteLabels = new Map<string, number>();
   private pendingBlocks: Block[] = [];
   private cellDepth = 0;
+  /** boxDepth: one-cell tables (boxCell) being written as body text, one inside another */
+  private boxDepth = 0;
   /** relsPart is the part whose relationships resolve r:id (links, pictures): each part has its own. */
   private relsPart: string;
   /** inComment: a comment's paragraphs are one list item, so its heading styles give plain text. */
@@ -306,10 +310,20 @@ class DocxReader {
         case "w:p":
           blocks.push(...this.renderParagraph(node));
           break;
-        case "w:tbl":
+        case "w:tbl": {
           this.listStack = [];
-          blocks.push({ kind: "para", text: this.renderTable(node) });
+          const box = this.boxCell(node);
+          if (box) {
+            this.boxDepth++;
+            try {
+              blocks.push(...this.renderBlocks(box.children));
+            } finally {
+              this.boxDepth--;
+            }
+            this.listStack = [];
+          } else blocks.push({ kind: "para", text: this.renderTable(node) });
           break;
+        }
         case "w:sdt":
           blocks.push(...this.renderBlocks(child(node, "w:sdtContent")?.children ?? []));
           break;
@@ -491,6 +505,8 @@ class DocxReader {
       href: inherited.href ?? field?.href ?? null,
     };
     const hiddenByField = this.fields.some((f) => !f.showingResult);
+    const fonts = child(rPr, "w:rFonts");
+    const symbolFace = isSymbolFace(fonts?.attrs["w:ascii"] ?? fonts?.attrs["w:hAnsi"]);
     const push = (text: string) => {
       if (!hiddenByField && text) out.push({ text, raw: false, ...format });
     };
@@ -498,7 +514,7 @@ class DocxReader {
       if (typeof node === "string") continue;
       switch (node.name) {
         case "w:t":
-          push(textContent(node));
+          push(symbolFace ? symbolFontText(textContent(node)) : textContent(node));
           break;
         case "w:tab":
         case "w:ptab":
@@ -512,7 +528,7 @@ class DocxReader {
           push("-");
           break;
         case "w:sym":
-          push(symbolChar(node.attrs["w:char"]));
+          push(symbolChar(node.attrs["w:char"], node.attrs["w:font"]));
           break;
         case "w:fldChar":
           this.onFieldChar(node.attrs["w:fldCharType"] ?? "");
@@ -606,6 +622,20 @@ class DocxReader {
     }
   }
 
+  /**
+   * boxCell: the one cell of a table of one row and one cell in the body, a frame round text (a
+   * report's "Box 1" of a heading, a list and paragraphs), whose content is written as the body's:
+   * headings, lists and paragraphs, not one table cell of `<br>` lines (as Docling writes it). Not
+   * inside a table cell, a note or a comment, and boxes in boxes only MAX_BOX_DEPTH deep.
+   */
+  private boxCell(tbl: XmlElement): XmlElement | undefined {
+    if (this.cellDepth > 0 || this.inNote || this.inComment || this.boxDepth >= MAX_BOX_DEPTH) return undefined;
+    const rows = tableRows(tbl);
+    if (rows.length !== 1) return undefined;
+    const cells = rowCells(rows[0]!);
+    return cells.length === 1 ? cells[0] : undefined;
+  }
+
   /** renderTable renders a w:tbl as a GFM table; merged cells keep their text in the first cell. */
   private renderTable(tbl: XmlElement): string {
     const rows: string[][] = [];
@@ -650,7 +680,11 @@ class DocxReader {
     }
   }
 
-  /** renderNotes lists the referenced footnotes and endnotes as `[^N]: text`. */
+  /**
+   * renderNotes lists the referenced footnotes and endnotes as `[^N]: text`; a note of several
+   * paragraphs keeps them apart, each further one indented four spaces (the footnote syntax of GFM
+   * and Pandoc), the lines of one paragraph joined by spaces.
+   */
   renderNotes(): string {
     const lines: string[] = [];
     // Notes may reference further notes; the list grows while it is walked.
@@ -660,10 +694,9 @@ class DocxReader {
       this.inNote = true;
       try {
         const text = this.renderBlocks(note.element?.children ?? [])
-          .map((b) => b.text.trim())
+          .map((b) => b.text.trim().replace(/\s*\n\s*/g, " "))
           .filter(Boolean)
-          .join(" ")
-          .replace(/\s*\n\s*/g, " ");
+          .join("\n\n    ");
         lines.push(`[^${note.label}]: ${text}`);
       } finally {
         this.relsPart = this.part;
@@ -742,12 +775,14 @@ function hyperlinkTarget(instruction: string): string | null {
   return url;
 }
 
-function symbolChar(hex: string | undefined): string {
+/** symbolChar: the character a `w:sym` shows: Symbol's Greek and signs by its table, another face's low byte as Latin-1 */
+function symbolChar(hex: string | undefined, font: string | undefined): string {
   const code = Number.parseInt(hex ?? "", 16);
   if (!Number.isFinite(code)) return "";
-  // Symbol-font characters live in the private area F000-F0FF; their low byte is usually Latin-1.
+  // Symbol-font characters live in the private area F000-F0FF; their low byte is the face's own code.
   const c = code >= 0xf000 ? code - 0xf000 : code;
-  return c >= 0x20 ? String.fromCodePoint(c) : "";
+  if (c < 0x20) return "";
+  return isSymbolFace(font) ? symbolFontText(String.fromCodePoint(c)) : String.fromCodePoint(c);
 }
 
 /** escapeLineStarts stops paragraph text from being read as a heading, quote or list. */
@@ -846,6 +881,10 @@ function escapeInline(text: string): string {
 
 /** wrapEmphasis puts a marker around text, outside its leading and trailing spaces and on each line. */
 function wrapEmphasis(text: string, marker: string): string {
+  // Closing punctuation at the start (an italic run begun at "., Title") stays outside: an opening
+  // marker between a letter and a full stop cannot open in CommonMark (`S*., Title*` shows its asterisks).
+  const opening = /^[\s.,;:!?)\]]+/.exec(text)?.[0] ?? "";
+  if (opening.trim() && opening.length < text.length) return opening + wrapEmphasis(text.slice(opening.length), marker);
   const core = text.trim();
   if (!core) return text;
   const lead = /^\s*/.exec(text)![0];

@@ -649,3 +649,40 @@ export function codeSpans(text: string): string {
 export function hardBreaks(text: string): string {
   return text.replace(/[ \t]*(?<!\n)\n(?!\n)[ \t]*/g, "\\\n");
 }
+
+/**
+ * SYMBOL_FONT: what the Symbol face draws for each code 0x20-0xFF (Adobe's Symbol encoding as
+ * Windows ships it, with the euro at 0xA0), one character per code; a code Symbol leaves empty is a space here and is kept as it is.
+ * Word writes Symbol characters as `w:sym w:font="Symbol" w:char="F06B"` or as plain letters in a
+ * run set in the Symbol face: both show Greek and mathematical signs, not the Latin letter.
+ */
+const SYMBOL_FONT =
+  " !∀#∃%&∋()∗+,−./0123456789:;<=>?" +
+  "≅ΑΒΧΔΕΦΓΗΙϑΚΛΜΝΟΠΘΡΣΤΥςΩΞΨΖ[∴]⊥_" +
+  "‾αβχδεφγηιϕκλμνοπθρστυϖωξψζ{|}∼ " +
+  "                                " +
+  "€ϒ′≤⁄∞ƒ♣♦♥♠↔←↑→↓°±″≥×∝∂•÷≠≡≈…⏐⎯↵" +
+  "ℵℑℜ℘⊗⊕∅∩∪⊃⊇⊄⊂⊆∈∉∠∇®©™∏√⋅¬∧∨⇔⇐⇑⇒⇓" +
+  "◊〈®©™∑⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪ 〉∫⌠⎮⌡⎞⎟⎠⎤⎥⎦⎫⎬⎭ ";
+const SYMBOL_CHARS = Array.from(SYMBOL_FONT);
+
+/** isSymbolFace: the run's face is Symbol, whose letters draw Greek and mathematical signs */
+export function isSymbolFace(face: string | undefined): boolean {
+  return (face ?? "").trim().toLowerCase() === "symbol";
+}
+
+/**
+ * symbolFontText: text set in the Symbol face as it shows: each code 0x20-0xFF, or its private-use
+ * twin F020-F0FF, becomes the character Symbol draws for it; any other character (real Greek, a
+ * CJK sign) is kept.
+ */
+export function symbolFontText(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    const low = code >= 0xf020 && code <= 0xf0ff ? code - 0xf000 : code;
+    const shown = low >= 0x20 && low <= 0xff ? SYMBOL_CHARS[low - 0x20] : undefined;
+    out += shown === undefined || (shown === " " && low !== 0x20) ? ch : shown;
+  }
+  return out;
+}

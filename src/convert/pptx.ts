@@ -5,7 +5,7 @@
  * notes. LibreOffice's PPTX output (from PPT, ODP, KEY) goes through the same path.
  */
 import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, tidyMarkdown, withoutWholeBold } from "./markdown";
-import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, hardBreaks, firstDescendant, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, textContent, type XmlElement } from "./ooxml";
+import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, hardBreaks, firstDescendant, imageAlt, ImageCollector, isSymbolFace, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, symbolFontText, textContent, type XmlElement } from "./ooxml";
 import { isMonoFontName } from "./monoFont";
 import type { Converter } from "./types";
 
@@ -330,9 +330,10 @@ function paragraphsOf(body: XmlElement | undefined, links: RunContext): SlidePar
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i]!;
       if (node.name === "a:r" || node.name === "a:fld") {
-        // Monospace runs in a row are one code span (Office splits a word into runs freely).
-        let raw = textContent(child(node, "a:t"));
-        while (isCodeRun(child(node, "a:rPr"), links.proseFace) && nodes[i + 1]?.name === "a:r" && sameLook(child(node, "a:rPr"), child(nodes[i + 1]!, "a:rPr"), links.proseFace)) raw += textContent(child(nodes[++i]!, "a:t"));
+        // Runs in a row written alike are one span: one code span, one bold or italic stretch
+        // (Office splits a line into runs freely: a spelling mark, a language, a size).
+        let raw = runText(node);
+        while (node.name === "a:r" && nodes[i + 1]?.name === "a:r" && sameLook(child(node, "a:rPr"), child(nodes[i + 1]!, "a:rPr"), links.proseFace)) raw += runText(nodes[++i]!);
         text += runMarkdown(node, links, raw);
       } else if (node.name === "a:br") text += "\n";
     }
@@ -367,6 +368,19 @@ function runMarkdown(run: XmlElement, links: RunContext, raw = textContent(child
 function sameLook(a: XmlElement | undefined, b: XmlElement | undefined, proseFace: string | null): boolean {
   const look = (rPr: XmlElement | undefined) => [isCodeRun(rPr, proseFace), rPr?.attrs["b"] ?? "", rPr?.attrs["i"] ?? "", rPr?.attrs["strike"] ?? "", child(rPr, "a:hlinkClick")?.attrs["r:id"] ?? ""].join("|");
   return look(a) === look(b);
+}
+
+/**
+ * runText: a run's text as it shows: a run set in the Symbol face draws Greek and signs
+ * (symbolFontText); with Symbol only as its symbol face (`a:sym`), its private-use characters
+ * F020-F0FF (an inserted symbol) do, its letters stay letters.
+ */
+function runText(run: XmlElement): string {
+  const rPr = child(run, "a:rPr");
+  const text = textContent(child(run, "a:t"));
+  if (isSymbolFace(runFace(rPr))) return symbolFontText(text);
+  if (isSymbolFace(child(rPr, "a:sym")?.attrs["typeface"])) return text.replace(/[\uf020-\uf0ff]/g, (ch) => symbolFontText(ch));
+  return text;
 }
 
 /** runFace: the face a run asks for (`a:latin typeface="Consolas"`); "" when it names none */
