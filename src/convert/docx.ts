@@ -625,7 +625,7 @@ class DocxReader {
   /**
    * boxCell: the one cell of a table of one row and one cell in the body, a frame round text (a
    * report's "Box 1" of a heading, a list and paragraphs), whose content is written as the body's:
-   * headings, lists and paragraphs, not one table cell of `<br>` lines (as Docling writes it). Not
+   * headings, lists and paragraphs, not one table cell of `<br>` lines. Not
    * inside a table cell, a note or a comment, and boxes in boxes only MAX_BOX_DEPTH deep.
    */
   private boxCell(tbl: XmlElement): XmlElement | undefined {
