@@ -291,7 +291,7 @@ describe("objects as schemas nest them: a party's name and VAT number, the total
   });
 });
 
-describe("issuers OCR read twice or over two lines", () => {
+describe("issuers a letterhead names: over two lines, read twice, with a German legal form", () => {
   test("a shop's name over its kind in capitals (\"DELPHIN\" / \"APOTHEKE\"), a logo's speck before it, is one name above the owner's", () => {
     const md = `or DELPHIN\nAPOTHEKE\nLINDENAU\nMaria Beispiel\nHauptstraße 8\n33102 Lindenau\nTel.: 05251/56677\n\nKassenbon Nr: 1505\n2 * Schal 9,95 EUR 19,90\nSumme EUR 19,90\n23.04.2020 09:59\n`;
     expect(run(md, RECEIPT, 0.8).merchant!.value).toBe("DELPHIN APOTHEKE");
@@ -312,6 +312,10 @@ describe("issuers OCR read twice or over two lines", () => {
     expect(run(md, INVOICE, 0.9).vendor!.value).toBe("Lorem Ipsum");
     // a text layer's letters are as printed
     expect(run(md, INVOICE).vendor!.value).toBe("Lorem lpsum");
+  });
+  test("a \"Gesellschaft mbH\" on top is a company as a GmbH is, above the customer's GmbH in the address window", () => {
+    const md = `Wohnbaugesellschaft mbH\n\nLindenweg 3 12345 Berlin\nTel.: 012345-789\n\nBeispiel GmbH Kunden-Nr. 6010060\nMusterweg 20 Datum 11.07.2018\n12345 Berlin\n\nRechnung Nr. 201851853\n\nEndbetrag 184,00 EUR\n`;
+    expect(run(md, INVOICE, 0.85).vendor!.value).toBe("Wohnbaugesellschaft mbH");
   });
 });
 

@@ -22,8 +22,8 @@ export interface Issuer {
 
 /** LEGAL_FORM_WORDS: company forms written in any case (GmbH, SARL, Sdn Bhd, Sp. z o.o., ...). */
 const LEGAL_FORM_WORDS = /(?<![\p{L}])(gmbh|sarl|s\.a\.r\.l\.?|sdn\.? ?bhd\.?|bhd\.?|s\/b|limited|corporation|incorporated|enterprises?|trading|sp\. ?z ?o\.? ?o\.?|s\.r\.l\.?|s\.p\.a\.?|pte\.? ltd\.?|gmbh & co\.? kg)(?![\p{L}])/iu;
-/** LEGAL_FORM_CAPS: short company forms, only as written (AG, SA, Ltd, Inc, B.V.). */
-const LEGAL_FORM_CAPS = /(?<![\p{L}])(AG|SA|SAS|SE|KG|OHG|UG|BV|B\.V\.|NV|N\.V\.|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|LLP|PLC|Co\.|CO\.|Lda|S\.L\.|S\.A\.)(?![\p{L}])/u;
+/** LEGAL_FORM_CAPS: short company forms, only as written (AG, Gesellschaft mbH, SA, Ltd, Inc, B.V.). */
+const LEGAL_FORM_CAPS = /(?<![\p{L}])(AG|mbH|GbR|KGaA|e\.K\.|e\.V\.|SA|SAS|SE|KG|OHG|UG|BV|B\.V\.|NV|N\.V\.|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|LLP|PLC|Co\.|CO\.|Lda|S\.L\.|S\.A\.)(?![\p{L}])/u;
 
 /**
  * BUSINESS_PREFIX: words that open a Malay business name as "Trading" or "Enterprise" close an
