@@ -7,6 +7,7 @@ TOOLS := $(CURDIR)/.tools
 # Bun on PATH wins; otherwise the copy installed from the npm registry into .tools
 BUN := $(shell command -v bun 2>/dev/null || echo $(TOOLS)/node_modules/.bin/bun)
 APT_PACKAGES := 7zip bzip2 xz-utils mupdf-tools chromium-headless-shell chromium tesseract-ocr tesseract-ocr-eng ffmpeg poppler-utils libreoffice-core \
+	tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-nld tesseract-ocr-por tesseract-ocr-ara tesseract-ocr-heb \
 	libreoffice-writer libreoffice-calc libreoffice-impress libvips-tools libheif-examples python3-uno bubblewrap \
 	fonts-dejavu-core zip unzip curl ca-certificates postgresql
 export PUPPETEER_SKIP_DOWNLOAD := 1

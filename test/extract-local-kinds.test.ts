@@ -291,6 +291,34 @@ describe("objects as schemas nest them: a party's name and VAT number, the total
   });
 });
 
+describe("issuers a letterhead names: over two lines, read twice, with a German legal form", () => {
+  test("a shop's name over its kind in capitals (\"DELPHIN\" / \"APOTHEKE\"), a logo's speck before it, is one name above the owner's", () => {
+    const md = `or DELPHIN\nAPOTHEKE\nLINDENAU\nMaria Beispiel\nHauptstraße 8\n33102 Lindenau\nTel.: 05251/56677\n\nKassenbon Nr: 1505\n2 * Schal 9,95 EUR 19,90\nSumme EUR 19,90\n23.04.2020 09:59\n`;
+    expect(run(md, RECEIPT, 0.8).merchant!.value).toBe("DELPHIN APOTHEKE");
+  });
+
+  test("a sender line whose middle dots OCR read as « names its issuer", () => {
+    const md = `ANNA WEBER « SONNENWEG 1 « 54321 POTSDAM\n\nErika Muster\nMusterallee 4\n12345 Musterstadt\n\nRechnung #2023-001 Potsdam, 03.09.2024\n\nGesamt: 350,20€\n\nAnna Weber\n`;
+    expect(run(md, INVOICE, 0.9).vendor!.value).toBe("ANNA WEBER");
+  });
+
+  test("a legal notice's registration numbers after dashes make no sender line: the name on top is the issuer", () => {
+    const md = `# Atelier Rivage FACTURE\n\n1 rue de la mairie, 12345 Lorient\nTel : +33 1 02 03 04 05\n\nFacture n° : 2024-07\nDate : 01/02/2024\n\nTotal TTC à payer 6,07 €\n\nRivage, S.A.R.L. au capital social de 1000 € - RCS Lorient - SIREN : 001 002 003\n`;
+    expect(run(md, INVOICE, 0.9).vendor!.value).toBe("Atelier Rivage");
+  });
+
+  test("a name OCR read with a lowercase l for its capital I is read as the page prints it again (\"Lorem lpsum\", \"à l'ordre de Lorem Ipsum\")", () => {
+    const md = `# Lorem lpsum FACTURE\n\n1 rue de la mairie, 12345 Lorem\nTel : +33 1 02 03 04 05\n\nFacture n° : 2024-07\n\nTotal TTC à payer 6,07 €\n\nPar chèque à l'ordre de Lorem Ipsum\n`;
+    expect(run(md, INVOICE, 0.9).vendor!.value).toBe("Lorem Ipsum");
+    // a text layer's letters are as printed
+    expect(run(md, INVOICE).vendor!.value).toBe("Lorem lpsum");
+  });
+  test("a \"Gesellschaft mbH\" on top is a company as a GmbH is, above the customer's GmbH in the address window", () => {
+    const md = `Wohnbaugesellschaft mbH\n\nLindenweg 3 12345 Berlin\nTel.: 012345-789\n\nBeispiel GmbH Kunden-Nr. 6010060\nMusterweg 20 Datum 11.07.2018\n12345 Berlin\n\nRechnung Nr. 201851853\n\nEndbetrag 184,00 EUR\n`;
+    expect(run(md, INVOICE, 0.85).vendor!.value).toBe("Wohnbaugesellschaft mbH");
+  });
+});
+
 describe("hostile text", () => {
   test("a seller's block beside a 400 000-letter word, and a label whose rate is followed by 20 000 spaces, are read in linear time (an e-mail pattern tried inside words, and a rate pattern's nested whitespace quantifiers, took minutes)", () => {
     const block = `Verkäufer:\nWebdesignerin\nAnna Beispiel\nLindenweg 3\n\n${"a".repeat(400_000)}\nGesamtbetrag: 12,50\n`;

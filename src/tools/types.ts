@@ -23,6 +23,8 @@ export interface OcrResult {
   /** width, height: size in pixels of the image read (the boxes' frame); 0 when unknown */
   width?: number;
   height?: number;
+  /** language: the tesseract language data that read it, when the engine chose one other than English */
+  language?: string;
 }
 
 /** OcrWord is one word as tesseract found it: its box in pixels (origin top left) and where it sits in tesseract's layout. */

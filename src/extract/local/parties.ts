@@ -22,8 +22,8 @@ export interface Issuer {
 
 /** LEGAL_FORM_WORDS: company forms written in any case (GmbH, SARL, Sdn Bhd, Sp. z o.o., ...). */
 const LEGAL_FORM_WORDS = /(?<![\p{L}])(gmbh|sarl|s\.a\.r\.l\.?|sdn\.? ?bhd\.?|bhd\.?|s\/b|limited|corporation|incorporated|enterprises?|trading|sp\. ?z ?o\.? ?o\.?|s\.r\.l\.?|s\.p\.a\.?|pte\.? ltd\.?|gmbh & co\.? kg)(?![\p{L}])/iu;
-/** LEGAL_FORM_CAPS: short company forms, only as written (AG, SA, Ltd, Inc, B.V.). */
-const LEGAL_FORM_CAPS = /(?<![\p{L}])(AG|SA|SAS|SE|KG|OHG|UG|BV|B\.V\.|NV|N\.V\.|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|LLP|PLC|Co\.|CO\.|Lda|S\.L\.|S\.A\.)(?![\p{L}])/u;
+/** LEGAL_FORM_CAPS: short company forms, only as written (AG, Gesellschaft mbH, SA, Ltd, Inc, B.V.). */
+const LEGAL_FORM_CAPS = /(?<![\p{L}])(AG|mbH|GbR|KGaA|e\.K\.|e\.V\.|SA|SAS|SE|KG|OHG|UG|BV|B\.V\.|NV|N\.V\.|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|LLP|PLC|Co\.|CO\.|Lda|S\.L\.|S\.A\.)(?![\p{L}])/u;
 
 /**
  * BUSINESS_PREFIX: words that open a Malay business name as "Trading" or "Enterprise" close an
@@ -63,6 +63,8 @@ const NAME_FIELD = /^(?:name|company|firma|nom|nombre|nome|naam|nazwa|επωνυ
 
 /** SEPARATORS: how a sender line separates name, street and town. */
 const SEPARATORS = /\s+[·•●|]\s+|\s+[-–]\s+/;
+/** OCR_SEPARATORS: the same, with the signs OCR reads for a scanned middle dot ("KERSTIN HUMM « STRASSE 1 « 54321 POTSDAM"). */
+const OCR_SEPARATORS = /\s+[·•●|«»]\s+|\s+[-–]\s+/;
 
 /** nameLike says whether text reads as a name: mostly letters, a few words, no address or amount. */
 export function nameLike(text: string): boolean {
@@ -182,7 +184,17 @@ export function dropOcrTail(text: string): string {
  * word in capitals before another one put back as the I it is ("FUY! MINI MARKET").
  */
 function ocrNameText(text: string): string {
-  return dropOcrTail(trimOcrNoise(text)).replace(/(?<=\p{Lu})!(?=\s+\p{Lu})/gu, "I");
+  return dropOcrHead(dropOcrTail(trimOcrNoise(text))).replace(/(?<=\p{Lu})!(?=\s+\p{Lu})/gu, "I");
+}
+
+/**
+ * dropOcrHead cuts the speck OCR reads off a logo before a shop name in capitals ("or DELPHIN"): one token of one
+ * or two lowercase letters opening a line whose other words are capitals, none lowercase.
+ */
+function dropOcrHead(text: string): string {
+  const m = text.match(/^\p{Ll}{1,2}\s+(?=\p{Lu}{3,})/u);
+  if (!m || /\p{Ll}/u.test(text.slice(m[0].length))) return text;
+  return text.slice(m[0].length);
 }
 
 /** ocrSpeck says whether a token reads as OCR noise after a name in capitals: no letter, or a lowercase letter among at most three. */
@@ -295,9 +307,10 @@ function mentionsOf(lines: Line[], ocr: boolean): Mention[] {
     const field = line.isTable ? null : line.plain.match(FIELD_LINE);
     if (field && (!hasLegalForm(line.plain.slice(field[0].length - 1)) || NAME_FIELD.test(line.plain))) return;
     for (const piece of pieces) {
-      const segments = piece.split(SEPARATORS);
-      // "Name · Street 17 · 12345 Town": the sender line above the address window
-      const sender = segments.length >= 2 && segments.slice(1).some((s) => /\b\d{4,5}\b|\b\d+\w?$/.test(s));
+      const segments = piece.split(ocr ? OCR_SEPARATORS : SEPARATORS);
+      // "Name · Street 17 · 12345 Town": the sender line above the address window. A legal notice's registration
+      // numbers ("Lorem SARL au capital de 10 000 € - RCS Paris - SIREN : 001 002 003") are no street or town.
+      const sender = segments.length >= 2 && segments.slice(1).some((s) => /\b\d{4,5}\b|\b\d+\w?$/.test(s) && !REGISTRATION.test(s));
       const head = sender ? segments[0]! : piece;
       const name = withoutTitle(companyName(ocrFixedForm(clean(head.replace(/\*\*/g, "")))));
       // a name printed over two lines (the next, or the one after a blank line): "HOME MASTER HARDWARE &" /
@@ -310,7 +323,9 @@ function mentionsOf(lines: Line[], ocr: boolean): Mention[] {
       }
       const second = ocrFixedForm(clean(next.plain.replace(/\*\*/g, "")));
       const first = ocrFixedForm(clean(head.replace(/\*\*/g, "")));
-      const continues = /&$/.test(first) ? nameLike(second) && !hasLegalForm(first) && nameLike(first.replace(/\s*&$/, "")) : onlyLegalForm(second) && !hasLegalForm(first) && nameLike(first);
+      const continues = /&$/.test(first)
+        ? nameLike(second) && !hasLegalForm(first) && nameLike(first.replace(/\s*&$/, ""))
+        : (onlyLegalForm(second) || kindOfShop(first, second)) && !hasLegalForm(first) && nameLike(first);
       const joined = companyName(`${first} ${second}`);
       if (continues && nameLike(joined)) out.push({ name: joined, line: index, last: nextIndex, start: line.start, end: next.end, sender: false });
       else if (nameLike(name)) out.push({ name, line: index, last: index, start: line.start, end: line.end, sender });
@@ -374,6 +389,37 @@ function initialsReadAgain(name: string, others: string[]): string {
     return name.replace(m[2]!, [...letters].map((c) => `${c}.`).join(""));
   }
   return name;
+}
+
+/**
+ * capitalIReadAgain puts back a capital I that OCR read as a lowercase l at the start of a name's word ("Lorem lpsum"
+ * under "... à l'ordre de Lorem Ipsum"): in a name whose other words are capitalised, a word opening with "l" and
+ * lowercase after it is that look-alike when another line of the page prints the word with the I. Otherwise the
+ * name stays as read.
+ */
+function capitalIReadAgain(name: string, others: string[]): string {
+  const words = name.split(/\s+/);
+  if (!words.some((w) => /^\p{Lu}/u.test(w))) return name;
+  return words
+    .map((word) => {
+      if (!/^l\p{Ll}{2,}[.,]?$/u.test(word)) return word;
+      const read = `I${word.slice(1).replace(/[.,]$/, "")}`;
+      const printed = new RegExp(`(?<![\\p{L}])${read}(?![\\p{L}])`, "u");
+      return others.some((line) => printed.test(line)) ? `I${word.slice(1)}` : word;
+    })
+    .join(" ");
+}
+
+/** SHOP_KIND: a word that names a kind of shop, printed under the shop's own name ("DELPHIN" / "APOTHEKE"). */
+const SHOP_KIND =
+  /^(?:apotheke|pharmacy|pharmacie|farmacia|apteka|drogerie|restaurant|restoran|ristorante|bistro|caf[eé]|b[äa]ckerei|boulangerie|panader[ií]a|bakery|hotel|supermarkt|supermarket|minimarket|markt|market|mart|kiosk|buchhandlung|bookstore|hardware|stationery|optik|metzgerei|boucherie)$/iu;
+
+/**
+ * kindOfShop says whether a line that holds only a kind of shop continues the name above it, both in capitals:
+ * a receipt's letterhead prints "DELPHIN" over "APOTHEKE", one name.
+ */
+function kindOfShop(first: string, second: string): boolean {
+  return SHOP_KIND.test(second.trim()) && !/\p{Ll}/u.test(first + second);
 }
 
 /** onlyLegalForm says whether a line holds nothing but a company form ("SDN BHD", "(M) SDN. BHD.", "S/B"). */
@@ -451,6 +497,9 @@ function payeeIssuer(lines: Line[]): Issuer | null {
   return null;
 }
 
+/** POSTCODE_TOWN: a line of a postcode and its town ("33102 Paderborn", "D-12345 Berlin"), the town captured. */
+const POSTCODE_TOWN = /^(?:[A-Z]{1,2}[- ])?\d{4,5}\s+(\p{L}[\p{L}.-]*(?:\s\p{L}[\p{L}.-]*){0,2})$/u;
+
 /** findIssuer picks the name that the document's layout and wording say issued it, or null. */
 export function findIssuer(doc: ParsedDocument): Issuer | null {
   const lines = doc.lines;
@@ -485,6 +534,7 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   }
   // "Guten Tag Muster GmbH,": the name the letter greets is its addressee's
   const greeted = new Set(content.map((x) => GREETING.exec(x.l.text.trim())?.[1]).filter((n): n is string => n !== undefined).map((n) => squash(n)));
+  const towns = new Set(content.map((x) => POSTCODE_TOWN.exec(x.l.plain.trim())?.[1]).filter((t): t is string => t !== undefined).map((t) => squash(t)));
   const byName = new Map<string, { mention: Mention; score: number; count: number; lines: Set<number>; top: boolean; thanked: boolean }>();
   for (const m of mentions) {
     const key = squash(m.name);
@@ -505,7 +555,8 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
     // a town line inside an address ("SELANGOR DARUL EHSAN") follows the street line
     const above = content.filter((x) => x.i < m.line).at(-1);
     const inAddress = above !== undefined && addressLike(above.l.plain);
-    if (inAddress) score -= 1.5;
+    // the town of the page's postcode line printed on its own under a shop's name ("PADERBORN" and "33102 Paderborn")
+    if (inAddress || towns.has(key)) score -= 1.5;
     else if (topLines.has(m.line) && headsBlock(m.last)) score += 1.5;
     if (REGISTRATION.test(m.name)) score -= 3;
     if (customerLines.has(m.line) || greeted.has(key)) score -= 3;
@@ -554,5 +605,7 @@ export function findIssuer(doc: ParsedDocument): Issuer | null {
   if (ocrSettled || payee) confidence = ISSUER_SETTLED;
   const evidence = { score: best.score, margin, printed: best.lines.size, legalForm: hasLegalForm(best.mention.name), top: best.top };
   // the mention cited is the first, on top where the page names its issuer (thank-you lines are read last)
-  return { name: initialsReadAgain(best.mention.name, content.filter((x) => x.i !== best.mention.line).map((x) => x.l.plain)), confidence, ocrSettled, start: best.mention.start, end: best.mention.end, evidence };
+  const others = content.filter((x) => x.i !== best.mention.line).map((x) => x.l.plain);
+  const read = initialsReadAgain(best.mention.name, others);
+  return { name: doc.ocrQuality !== null ? capitalIReadAgain(read, others) : read, confidence, ocrSettled, start: best.mention.start, end: best.mention.end, evidence };
 }

@@ -15,6 +15,7 @@ import { ProcessError, runProcess, toolUnavailable } from "../process";
 import { leftLarge, memoryLimitError } from "../memory";
 import { Semaphore } from "../semaphore";
 import { parsePgm, WarmOcrError, WarmOcrProcess } from "./warm";
+import { languageOfScript, latinLanguageOf, parseScript, POOR_FOR_SCRIPT, SURE_SCRIPT } from "./language";
 
 export interface TesseractOptions {
   /** concurrency: tesseract processes running at once */
@@ -42,14 +43,55 @@ export class Tesseract implements OcrEngine {
   private readonly idle: WarmOcrProcess[] = [];
   /** warmUnavailable: why warm processes cannot start here (then every image runs the program) */
   private warmUnavailable: string | null = null;
+  /** languages: the language data installed here, asked of tesseract once */
+  private languages: Promise<Set<string>> | null = null;
+  /** lastOsd: the last image's orientation and script report (the same bytes are asked twice: script, then orientation); the image is not kept alive for it */
+  private lastOsd: { image: WeakRef<Uint8Array>; report: Promise<string | null> } | null = null;
 
   constructor(private readonly options: TesseractOptions) {
     this.slots = new Semaphore(Math.max(1, options.concurrency));
     if (options.warm === false) this.warmUnavailable = "turned off";
   }
 
-  recognize(image: Uint8Array, signal: AbortSignal, options: RecognizeOptions = {}): Promise<OcrResult> {
-    const lang = options.lang ?? "eng";
+  /**
+   * recognize reads an image with the language asked for; without one, in the language it is written
+   * in (language.ts): read with English, then again with another installed model when the page's
+   * script or its function words call for it, the reading with the higher mean word confidence kept.
+   */
+  async recognize(image: Uint8Array, signal: AbortSignal, options: RecognizeOptions = {}): Promise<OcrResult> {
+    if (options.lang) return this.read(image, signal, options, options.lang);
+    const english = await this.read(image, signal, options, "eng");
+    const other = await this.otherLanguage(image, english, signal);
+    if (!other) return english;
+    const again = await this.read(image, signal, options, other);
+    return again.confidence > english.confidence ? { ...dotlessOnes(again), language: other } : english;
+  }
+
+  /** otherLanguage names the installed language data that would read better than English what English read as `reading`, or null. */
+  private async otherLanguage(image: Uint8Array, reading: OcrResult, signal: AbortSignal): Promise<string | null> {
+    const installed = await this.installedLanguages();
+    if (installed.size <= 1) return null;
+    if (reading.confidence < POOR_FOR_SCRIPT && installed.has("osd")) {
+      const found = parseScript((await this.osdReport(image, signal)) ?? "");
+      const lang = found && found.confidence >= SURE_SCRIPT ? languageOfScript(found.script) : null;
+      if (lang) return installed.has(lang) ? lang : null;
+    }
+    // with English beside it: the German or French model alone reads some receipts' digits and names worse than English
+    // does ("Nestfalen Tankst2lle"); together, each word is read by the model surer of it
+    const lang = latinLanguageOf(reading.text);
+    return lang && installed.has(lang) ? `${lang}+eng` : null;
+  }
+
+  /** installedLanguages lists the language data tesseract finds here (`tesseract --list-langs`, asked once); English alone when it cannot tell. */
+  private installedLanguages(): Promise<Set<string>> {
+    this.languages ??= runProcess(this.options.binary ?? "tesseract", ["--list-langs"], { timeoutMs: 10_000, maxStdoutBytes: 100_000, what: "list tesseract's languages" })
+      .then((result) => new Set(`${result.stdout.toString("utf8")}\n${result.stderr}`.split("\n").map((l) => l.trim()).filter((l) => /^[a-z_]+$/i.test(l))))
+      .catch(() => new Set(["eng"]));
+    return this.languages;
+  }
+
+  /** read reads an image with one language's data, in a slot. */
+  private read(image: Uint8Array, signal: AbortSignal, options: RecognizeOptions, lang: string): Promise<OcrResult> {
     const psm = options.segmentation === "block" ? "6" : "3";
     return this.slots.run(async () => {
       const pgm = this.warmUnavailable ? null : parsePgm(image);
@@ -75,21 +117,37 @@ export class Tesseract implements OcrEngine {
   }
 
   /**
-   * orientation runs the tesseract program's orientation detection (`--psm 0 -l osd`) on one image,
-   * in a slot like a reading, held to the same deadline and memory cap. It is asked only of pages
-   * that read poorly (convert/ocrOrientation.ts), so it does not get a warm process. Null when
-   * tesseract cannot tell (too few letters, no osd data); an aborted request still throws.
+   * orientation is the turn tesseract's orientation detection gives one image (osdReport). It is asked
+   * only of pages that read poorly (convert/ocrOrientation.ts), so it does not get a warm process. Null
+   * when tesseract cannot tell (too few letters, no osd data); an aborted request still throws.
    */
-  orientation(image: Uint8Array, signal: AbortSignal): Promise<Orientation | null> {
-    return this.slots.run(async () => {
+  async orientation(image: Uint8Array, signal: AbortSignal): Promise<Orientation | null> {
+    return parseOrientation((await this.osdReport(image, signal)) ?? "");
+  }
+
+  /**
+   * osdReport runs the tesseract program's orientation and script detection (`--psm 0 -l osd`) on one
+   * image, in a slot like a reading, held to the same deadline and memory cap; the last image's report
+   * is kept, as a poor reading asks for its script (recognize) and then for its orientation
+   * (convert/ocrOrientation.ts). Null when tesseract cannot tell (too few letters, no osd data); an
+   * aborted request still throws.
+   */
+  private osdReport(image: Uint8Array, signal: AbortSignal): Promise<string | null> {
+    if (this.lastOsd?.image.deref() === image) return this.lastOsd.report;
+    const report = this.slots.run(async () => {
       try {
-        return parseOrientation(await this.runProgram(["--psm", "0", "-l", "osd"], image, signal, 100_000, "detect the orientation of an image"));
+        return await this.runProgram(["--psm", "0", "-l", "osd"], image, signal, 100_000, "detect the orientation of an image");
       } catch (error) {
         if (error instanceof ProcessError && error.reason === "aborted") throw signal.reason ?? error;
         if (error instanceof ProcessError && error.reason === "spawn") throw toolUnavailable("tesseract", "tesseract-ocr tesseract-ocr-eng", error);
         return null; // too few letters (tesseract exits 1), a timeout or the memory cap: the page is read as it is
       }
     }, signal);
+    this.lastOsd = { image: new WeakRef(image), report };
+    report.catch(() => {
+      if (this.lastOsd?.report === report) this.lastOsd = null;
+    });
+    return report;
   }
 
   /** runProgram runs the tesseract program on one image (stdin to stdout, single-threaded, held to the deadline and memory cap) and gives its output. */
@@ -151,6 +209,15 @@ export class Tesseract implements OcrEngine {
   }
 }
 
+/** DOTLESS_ONE: a dotless ı alone or beside a digit ("Abs. ı", "ı4 Tagen"), which the German and French models read for a 1 */
+const DOTLESS_ONE = /(?<![\p{L}])ı(?![\p{L}])|(?<=\d)ı|ı(?=\d)/gu;
+
+/** dotlessOnes puts back the 1s a Latin model other than English read as a dotless ı (no language the engine picks writes one). */
+export function dotlessOnes(result: OcrResult): OcrResult {
+  if (!result.text.includes("ı")) return result;
+  return { ...result, text: result.text.replace(DOTLESS_ONE, "1"), words: result.words?.map((w) => (w.text.includes("ı") ? { ...w, text: w.text.replace(DOTLESS_ONE, "1") } : w)) };
+}
+
 /** parseOrientation reads tesseract's OSD report ("Rotate: 90", "Orientation confidence: 8.13"); null when either is missing or odd. */
 export function parseOrientation(report: string): Orientation | null {
   const rotate = Number(/^Rotate:\s*(\d+)\s*$/m.exec(report)?.[1]);
@@ -192,7 +259,8 @@ export function parseTsv(tsv: string): OcrResult {
       height = Number(cols[9]) || 0;
     }
     if (cols.length < 12 || cols[0] !== "5") continue;
-    const text = cols[11]!.trim();
+    // the right-to-left models write direction marks around numbers ("\u200e2022\u200f"): no letters of the page
+    const text = cols[11]!.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "").trim();
     const conf = Number(cols[10]);
     if (!text || conf < 0) continue;
     const para = `${cols[2]}/${cols[3]}`;
