@@ -1,0 +1,51 @@
+/**
+ * Layouts of the fourth fresh group's kinds (issue 16, item 3; bench/README "branch h/fresh10"),
+ * built as pdf.js gives them (text items) or typeset with the standard fonts, laid out by
+ * analyzePage and renderPages.
+ */
+import { expect, test } from "bun:test";
+import { analyzePage, renderPages } from "../src/convert/pdfLayout";
+import type { PdfTextItem } from "../src/convert/pdfLayoutTypes";
+
+/**
+ * hebrewWords: one run a word, as an Excel page printed through Ghostscript gives them, the first word
+ * rightmost; a bracket is a run of its own set against its word, drawn as the page shows it (the
+ * opening bracket of "(ללא" at the word's right end as ")"), with no direction (no letter in it)
+ */
+function hebrewWords(words: string[], right: number, y: number, size = 8): PdfTextItem[] {
+  const items: PdfTextItem[] = [];
+  let x2 = right;
+  for (const word of words) {
+    const open = word.startsWith("(");
+    const close = word.endsWith(")");
+    const letters = word.replace(/[()]/g, "");
+    const width = letters.length * size * 0.5;
+    if (open) items.push({ str: ")", x: x2 - 2.4, y, width: 2.4, size });
+    if (open) x2 -= 2.4;
+    items.push({ str: letters, x: x2 - width, y, width, size, rtl: true });
+    x2 -= width;
+    if (close) items.push({ str: "(", x: x2 - 2.4, y, width: 2.4, size });
+    if (close) x2 -= 2.4;
+    x2 -= size * 0.3;
+  }
+  return items;
+}
+
+test("a right-to-left table's stub cells of several words, one run a word, read from the right on rows of figures, brackets the right way round", () => {
+  const stubs = [["סך", "הכל"], ["הסקטור", "העסקי"], ["תעשייה", "(ללא", "יהלומים)"], ["בינוי"]];
+  const figures = [["1.9", "5.8", "4.2", "3.0", "3.2", "2.6"], ["1.5", "6.8", "4.5", "2.9", "3.4", "2.5"], ["-4.3", "12.0", "0.0", "2.9", "3.2", "0.3"], ["3.4", "11.2", "11.6", "6.8", "1.3", "-1.7"]];
+  const years = ["2009", "2010", "2011", "2012", "2013", "2014"];
+  // the year columns from the right (2009 nearest the stub) to the left
+  const colX = [300, 260, 220, 180, 140, 100];
+  const items: PdfTextItem[] = years.map((year, i) => ({ str: year, x: colX[i]!, y: 100, width: 16, size: 8 }));
+  stubs.forEach((words, r) => {
+    const y = 120 + r * 12;
+    items.push(...hebrewWords(words, 420, y));
+    figures[r]!.forEach((figure, i) => items.push({ str: figure, x: colX[i]!, y, width: figure.length * 4, size: 8 }));
+  });
+  const md = renderPages([analyzePage(items, 1, 595, 842)]).markdown;
+  expect(md).toContain("| סך הכל | 1.9 | 5.8 | 4.2 | 3.0 | 3.2 | 2.6 |");
+  expect(md).toContain("| הסקטור העסקי | 1.5 | 6.8 | 4.5 | 2.9 | 3.4 | 2.5 |");
+  expect(md).toContain("| תעשייה (ללא יהלומים) | -4.3 | 12.0 | 0.0 | 2.9 | 3.2 | 0.3 |");
+  expect(md).not.toContain("הכל סך");
+});
