@@ -6,6 +6,8 @@
 import { expect, test } from "bun:test";
 import { analyzePage, renderPages } from "../src/convert/pdfLayout";
 import type { PdfTextItem } from "../src/convert/pdfLayoutTypes";
+import { typesetMarkdown } from "./helpers/layoutMarkdown";
+import { typesetProse as prose, type TypesetRun } from "./helpers/typesetPdf";
 
 /**
  * hebrewWords: one run a word, as an Excel page printed through Ghostscript gives them, the first word
@@ -48,4 +50,29 @@ test("a right-to-left table's stub cells of several words, one run a word, read 
   expect(md).toContain("| הסקטור העסקי | 1.5 | 6.8 | 4.5 | 2.9 | 3.4 | 2.5 |");
   expect(md).toContain("| תעשייה (ללא יהלומים) | -4.3 | 12.0 | 0.0 | 2.9 | 3.2 | 0.3 |");
   expect(md).not.toContain("הכל סך");
+});
+
+test("a financial table's dollar signs, set at the left of their cells far from the figures, stay with their figures", async () => {
+  const run = (text: string, x: number, y: number, font: TypesetRun["font"] = "Helvetica"): TypesetRun => ({ font, size: 8, x, y, text });
+  // figures right-aligned at 330, 410, 490; each column's dollar sign at its cell's left edge
+  const right = (text: string, edge: number, y: number) => run(text, edge - text.length * 4.45, y);
+  const rows: Array<[string, string[], boolean]> = [
+    ["Cost of revenue", ["178", "141", "138"], true],
+    ["Research and development", ["3,423", "2,532", "1,892"], false],
+    ["Sales, general and administrative", ["1,136", "876", "680"], false],
+    ["Total", ["4,737", "3,549", "2,710"], true],
+  ];
+  const table: TypesetRun[] = [
+    run("Jan 26, 2025", 282, 700, "Helvetica-Bold"),
+    run("Jan 28, 2024", 362, 700, "Helvetica-Bold"),
+    run("Jan 29, 2023", 442, 700, "Helvetica-Bold"),
+    ...rows.flatMap(([stub, figures, dollars], r) => {
+      const y = 686 - r * 12;
+      return [run(stub, 72, y), ...figures.flatMap((figure, i) => [...(dollars ? [run("$", 272 + 80 * i, y)] : []), right(figure, 330 + 80 * i, y)])];
+    }),
+  ];
+  const md = await typesetMarkdown([[...prose(4, 760, 11, 72), ...table, ...prose(3, 620, 11, 72, 9)]]);
+  expect(md).toContain("| Cost of revenue | $ 178 | $ 141 | $ 138 |");
+  expect(md).toContain("| Research and development | 3,423 | 2,532 | 1,892 |");
+  expect(md).toContain("| Total | $ 4,737 | $ 3,549 | $ 2,710 |");
 });
