@@ -76,3 +76,26 @@ test("a financial table's dollar signs, set at the left of their cells far from 
   expect(md).toContain("| Research and development | 3,423 | 2,532 | 1,892 |");
   expect(md).toContain("| Total | $ 4,737 | $ 3,549 | $ 2,710 |");
 });
+
+test("a paper's table: a group label centred across the columns under the header, and a stub's note in smaller type over two lines, stay in the table", async () => {
+  const xs = [135, 244, 336, 376, 416, 454];
+  const cell = (text: string, i: number, y: number, font: TypesetRun["font"] = "Times-Roman", size = 9): TypesetRun => ({ font, size, x: xs[i]!, y, text });
+  const row = (cells: string[], y: number) => cells.map((text, i) => cell(text, i, y));
+  const table: TypesetRun[] = [
+    ...["Source", "Type", "Tokens", "Words", "Bytes", "Docs"].map((text, i) => cell(text, i, 767, "Times-Bold")),
+    { font: "Times-Bold", size: 9, x: 242, y: 753, text: "Pretraining: OLMo 2 1124 Mix" },
+    ...row(["DCLM-Baseline", "Web pages", "3.71T", "3.32T", "21.32T", "2.95B"], 739),
+    cell("StarCoder", 0, 725),
+    { font: "Times-Roman", size: 7, x: 148, y: 717, text: "filtered version" },
+    ...row(["", "Code", "83.0B", "70.0B", "459B", "78.7M"], 718).slice(1),
+    { font: "Times-Roman", size: 7, x: 148, y: 709, text: "from the OLMoE Mix" },
+    ...row(["arXiv", "STEM papers", "20.8B", "19.3B", "77.2B", "3.95M"], 695),
+    ...row(["OpenWebMath", "Math web pages", "12.2B", "11.1B", "47.2B", "2.89M"], 681),
+  ];
+  const md = await typesetMarkdown([[...table, { font: "Times-Roman", size: 9, x: 72, y: 660, text: "Table 1 Composition of the pretraining data. The mix is composed of StarCoder, peS2o and web text." }, ...prose(6, 630, 11, 72)]]);
+  expect(md).toContain("| Source | Type | Tokens | Words | Bytes | Docs |");
+  expect(md).toMatch(/^\|[ |]*Pretraining: OLMo 2 1124 Mix[ |]*\|$/m);
+  expect(md).toContain("| DCLM-Baseline | Web pages | 3.71T | 3.32T | 21.32T | 2.95B |");
+  expect(md).toContain("| filtered version from the OLMoE Mix | Code | 83.0B | 70.0B | 459B | 78.7M |");
+  expect(md).not.toMatch(/^#/m);
+});
