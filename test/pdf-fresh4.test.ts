@@ -6,8 +6,8 @@
 import { expect, test } from "bun:test";
 import { analyzePage, renderPages } from "../src/convert/pdfLayout";
 import type { PdfTextItem } from "../src/convert/pdfLayoutTypes";
-import { typesetMarkdown } from "./helpers/layoutMarkdown";
-import { typesetProse as prose, type TypesetRun } from "./helpers/typesetPdf";
+import { layoutMarkdown, typesetMarkdown } from "./helpers/layoutMarkdown";
+import { typesetPdf, typesetProse as prose, type TypesetRule, type TypesetRun } from "./helpers/typesetPdf";
 
 /**
  * hebrewWords: one run a word, as an Excel page printed through Ghostscript gives them, the first word
@@ -98,4 +98,38 @@ test("a paper's table: a group label centred across the columns under the header
   expect(md).toContain("| DCLM-Baseline | Web pages | 3.71T | 3.32T | 21.32T | 2.95B |");
   expect(md).toContain("| filtered version from the OLMoE Mix | Code | 83.0B | 70.0B | 459B | 78.7M |");
   expect(md).not.toMatch(/^#/m);
+});
+
+test("a manual's ruled one-column table of requirements is a table; a frame around a paragraph is not", async () => {
+  const items = ["Windows 98, Windows 2000 or later", "Intel (or comparable) 166MHz processor", "VGA Monitor and color video card", "2-button mouse", "50MB free on hard drive", "32 MB RAM", "Full speed USB port", "CD-ROM Drive"];
+  const top = 700;
+  // the sections' numbered heads, their numbers set apart (lines of two cells: the page is read for its rules)
+  const runs: TypesetRun[] = [
+    { font: "Helvetica-Bold", size: 11, x: 72, y: top + 44, text: "2.3" },
+    { font: "Helvetica-Bold", size: 11, x: 108, y: top + 44, text: "PC Configuration" },
+    { font: "Helvetica-Bold", size: 11, x: 72, y: 540, text: "2.4" },
+    { font: "Helvetica-Bold", size: 11, x: 108, y: 540, text: "Installation Tasks" },
+    { font: "Times-Bold", size: 11, x: 150, y: top + 14, text: "Table 2-1: Minimum PC Configuration" },
+    ...items.map((text, i): TypesetRun => ({ font: "Times-Roman", size: 11, x: 202, y: top - 11 - 15 * i, text })),
+  ];
+  const bottom = top - 15 * items.length - 4;
+  const rules: TypesetRule[] = [
+    ...Array.from({ length: items.length + 1 }, (_, i): TypesetRule => ({ x1: 200, y1: top - 15 * i - (i === items.length ? 4 : 0), x2: 440, y2: top - 15 * i - (i === items.length ? 4 : 0) })),
+    { x1: 200, y1: top, x2: 200, y2: bottom },
+    { x1: 440, y1: top, x2: 440, y2: bottom },
+  ];
+  // a paragraph in a frame under it: no table
+  const note = ["The EZ-KIT Lite evaluation system contains ESD (electrostatic", "discharge) sensitive devices. Electrostatic charges readily", "accumulate on the human body and equipment and can discharge."];
+  const noteRuns = note.map((text, i): TypesetRun => ({ font: "Times-Roman", size: 9, x: 110, y: 500 - 11 * i, text }));
+  const frame: TypesetRule[] = [
+    { x1: 100, y1: 512, x2: 480, y2: 512 },
+    { x1: 100, y1: 470, x2: 480, y2: 470 },
+    { x1: 100, y1: 512, x2: 100, y2: 470 },
+    { x1: 480, y1: 512, x2: 480, y2: 470 },
+  ];
+  const md = await layoutMarkdown(typesetPdf([[...prose(4, 790, 11, 72), ...runs, ...noteRuns, ...prose(3, 440, 11, 72, 9)]], [[...rules, ...frame]]));
+  expect(md).toContain(`| ${items[0]} |\n| --- |\n${items.slice(1).map((text) => `| ${text} |`).join("\n")}`);
+  expect(md).not.toMatch(/^#+ 32 MB RAM/m);
+  expect(md).not.toContain("| The EZ-KIT Lite");
+  expect(md).toContain("accumulate on the human body and equipment and can discharge.");
 });
