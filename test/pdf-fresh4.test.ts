@@ -133,3 +133,17 @@ test("a manual's ruled one-column table of requirements is a table; a frame arou
   expect(md).not.toContain("| The EZ-KIT Lite");
   expect(md).toContain("accumulate on the human body and equipment and can discharge.");
 });
+
+test("a note set in bold on a line of its own (\"Note: ...\") is no heading; a bold title over the body still is", async () => {
+  const md = await typesetMarkdown([
+    [
+      ...prose(4, 760, 11, 72),
+      { font: "Times-Bold", size: 11, x: 90, y: 700, text: "Note: This board does not run under Windows 95 or Windows NT" },
+      { font: "Times-Bold", size: 11, x: 72, y: 670, text: "Installation Tasks" },
+      ...prose(4, 650, 11, 72, 5),
+    ],
+  ]);
+  expect(md).not.toMatch(/^#+ Note:/m);
+  expect(md).toContain("Note: This board does not run under Windows 95 or Windows NT");
+  expect(md).toMatch(/^#+ Installation Tasks$/m);
+});
