@@ -90,8 +90,8 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   return lines.every((line) => Math.abs(centreOf(line) - centreOf(lines[0]!)) <= line.size) && apart((line) => line.x) && apart((line) => line.x2);
 }
 
-/** NOTE_LEAD: a note's run-in label and its sentence ("Note: This EZ-KIT Lite does not run under Windows 95", led by a symbol font's arrow read as "¾"), a note set in bold, not a title */
-const NOTE_LEAD = /^(?:\S\s+)?(?:notes?|warning|caution|tip|hint|important|attention)\s?:\s*\S+\s+\S+\s+\S/iu;
+/** NOTE_LEAD: a note's run-in label and its sentence ("Note: This EZ-KIT Lite does not run under Windows 95", led by a symbol font's arrow read as "¾"), a note set in bold, not a title ("IMPORTANT: Identifying Information ..." over a form's part is a title: no "Important", no "Attention") */
+const NOTE_LEAD = /^(?:\S\s+)?(?:notes?|warning|caution|tip|hint)\s?:\s*\S+\s+\S+\s+\S/iu;
 
 /** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
 const SYMBOL_BULLET_START = /^[•◦▪▫‣●○■□➢►▸]\s/u;
