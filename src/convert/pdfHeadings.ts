@@ -90,6 +90,9 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   return lines.every((line) => Math.abs(centreOf(line) - centreOf(lines[0]!)) <= line.size) && apart((line) => line.x) && apart((line) => line.x2);
 }
 
+/** NOTE_LEAD: a note's run-in label and its sentence ("Note: This EZ-KIT Lite does not run under Windows 95", led by a symbol font's arrow read as "¾"), a note set in bold, not a title ("IMPORTANT: Identifying Information ..." over a form's part is a title: no "Important", no "Attention") */
+const NOTE_LEAD = /^(?:\S\s+)?(?:notes?|warning|caution|tip|hint)\s?:\s*\S+\s+\S+\s+\S/iu;
+
 /** SYMBOL_BULLET_START: a line led by a bullet symbol ("• Body text"), which is a list item in any size */
 const SYMBOL_BULLET_START = /^[•◦▪▫‣●○■□➢►▸]\s/u;
 
@@ -114,7 +117,7 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
   // a long title in display type has short lines (60 characters a line at most; a form's line that wraps is longer)
   const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
   if ((block.lines.length > 3 || text.length > 200) && !long) return false;
-  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text) || LABELLED_FIGURE.test(text)) return false;
+  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text) || LABELLED_FIGURE.test(text) || NOTE_LEAD.test(text)) return false;
   return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text) && !FORMULA_PIECE.test(text) && !garbled(text);
 }
 
@@ -505,7 +508,7 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
     if (LETTER_HEAD.test(text)) return true;
-    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text) || garbled(text)) return false;
+    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text) || NOTE_LEAD.test(text) || garbled(text)) return false;
     if (numberedTitle(text)) return true;
     if (text.length > 120 || /[.,;:!?]$/.test(text) || LABELLED_FIGURE.test(text) || LABELLED_CODE.test(text)) return false;
     return !startsListItem(text) || SECTION_NUMBER.test(text);

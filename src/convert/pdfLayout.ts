@@ -299,7 +299,35 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
  */
 function tableMarkdown(rows: string[][]): string {
   const ordered = rowsReadRightToLeft(rows) ? rows.map((row) => [...row].reverse()) : rows;
-  return gfmTable(ordered.map((row) => row.map(escapeStrayMarkup)));
+  return gfmTable(joinCurrencyColumns(ordered).map((row) => row.map(escapeStrayMarkup)));
+}
+
+/** CURRENCY_SIGN: a cell that is a currency sign alone; FIGURE_START: a cell that starts as an amount does ("178", "(4,737)", ".5") */
+const CURRENCY_SIGN = /^[$€£¥]$/u;
+const FIGURE_START = /^\(?[\d.]/;
+
+/**
+ * joinCurrencyColumns: a financial statement sets its dollar signs flush at the left of the figures'
+ * cells, far from the figures, which makes a column of them ("$ | 178"). A column whose every filled
+ * cell is a currency sign alone, each followed by a figure, is joined to the column after it ("$ 178").
+ */
+function joinCurrencyColumns(rows: string[][]): string[][] {
+  const width = Math.max(0, ...rows.map((row) => row.length));
+  const signs = new Set<number>();
+  for (let c = 0; c < width - 1; c++) {
+    const filled = rows.filter((row) => (row[c] ?? "").trim() !== "");
+    if (filled.length && filled.every((row) => CURRENCY_SIGN.test(row[c]!.trim()) && FIGURE_START.test((row[c + 1] ?? "").trim()))) signs.add(c);
+  }
+  if (!signs.size) return rows;
+  return rows.map((row) => {
+    const cells = [...row];
+    const out: string[] = [];
+    for (let c = 0; c < cells.length; c++) {
+      if (!signs.has(c)) out.push(cells[c]!);
+      else if (cells[c]!.trim()) cells[c + 1] = `${cells[c]!.trim()} ${(cells[c + 1] ?? "").trim()}`;
+    }
+    return out;
+  });
 }
 
 /** RIGHT_TO_LEFT_LETTERS, LEFT_TO_RIGHT_LETTERS: letters of scripts written right to left (Hebrew, Arabic, Syriac, Thaana, NKo), and of those written left to right */

@@ -131,6 +131,9 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   // Each segment's runs in x order, with whether a space precedes each; joined at the end, from
   // the right in a right-to-left line.
   const runs: Array<Array<{ text: string; space: boolean }>> = [];
+  // Each segment's characters in right-to-left runs, and all its characters: a segment reads from
+  // the right when most of its own text does (a Hebrew stub cell on a row of figures).
+  const segChars: Array<[rtl: number, all: number]> = [];
   const segs: Segment[] = [];
   let seg: Segment | null = null;
   let prevItem: PdfTextItem | undefined;
@@ -152,6 +155,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
         // subscript (not in a right-to-left line, where the run before in x order is the one after).
         if (script && !rtl && !space && !spaced && !text.startsWith(NOTE_MARK_START) && SCRIPT_TEXT.test(text.trimEnd()) && SCRIPT_BASE.test(before)) text = wrapScript(text, script);
         last.push({ text, space });
+        countChars(segChars[segChars.length - 1]!, item);
         prevItem = item;
         seg.x2 = Math.max(seg.x2, item.x + item.width);
         seg.size = Math.max(seg.size, item.size);
@@ -163,9 +167,10 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
     prevItem = item;
     seg = { text: "", x: item.x, x2: item.x + item.width, size: item.size, ...(!item.bold && /\p{L}/u.test(item.str) ? { plain: true } : {}) };
     runs.push([{ text, space: false }]);
+    segChars.push(countChars([0, 0], item));
   }
   if (seg) segs.push(seg);
-  segs.forEach((s, i) => (s.text = tidyScripts(joinRuns(runs[i]!, rtl).trim().replace(SYMBOL_BULLET, "•"))));
+  segs.forEach((s, i) => (s.text = tidyScripts(joinRuns(runs[i]!, segChars[i]![0] * 2 > segChars[i]![1]).trim().replace(SYMBOL_BULLET, "•"))));
   if (segs.length) segs[0]!.text = segs[0]!.text.replace(GLUED_NUMBER, "$1 ").replace(GLUED_BULLET, "$1 ");
   if (segs.length > 1 && BULLET_ONLY.test(segs[0]!.text)) {
     const [marker, next] = segs.splice(0, 2) as [Segment, Segment];
@@ -175,6 +180,13 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   const code = rtl ? null : codeRunsOf(byX);
   const unsure = byX.some((item) => item.unsure);
   return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}), ...(code ? { code } : {}), ...(unsure ? { unsure } : {}) };
+}
+
+/** countChars adds a run's characters to a segment's count: [in right-to-left runs, all] */
+function countChars(count: [number, number], item: PdfTextItem): [number, number] {
+  if (item.rtl) count[0] += item.str.length;
+  count[1] += item.str.length;
+  return count;
 }
 
 /** scriptOf: whether a small run is raised ("sup") or lowered ("sub") off the line's baseline, or "" (on it) */
@@ -269,7 +281,15 @@ function smallCapsSize(items: PdfTextItem[]): number | null {
 /** FONT_CHANGE_GAP_EM: how far (in font sizes) a run in another font starts off the previous run's end to be a new word (see fontChangeSpace). */
 const FONT_CHANGE_GAP_EM = 0.02;
 
-/** joinRuns joins a segment's runs, in x order or, right to left, from the last; a space where the gap was one. */
+/** BRACKETS_ONLY, MIRRORED: a run of brackets alone, and each bracket's mirror image */
+const BRACKETS_ONLY = /^[()[\]{}\s]+$/;
+const MIRRORED: Record<string, string> = { "(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{" };
+
+/**
+ * joinRuns joins a segment's runs, in x order or, right to left, from the last; a space where the gap
+ * was one. Right to left, a run of brackets alone is mirrored: the page draws the bracket that closes
+ * "(ללא יהלומים)" at its left end as "(", and pdf.js, seeing no letter in the run, leaves it as drawn.
+ */
 function joinRuns(runs: Array<{ text: string; space: boolean }>, rtl: boolean): string {
   let text = "";
   const order = rtl ? [...runs.keys()].reverse() : [...runs.keys()];
@@ -279,7 +299,8 @@ function joinRuns(runs: Array<{ text: string; space: boolean }>, rtl: boolean): 
       const spaced = rtl ? runs[order[k - 1]!]!.space : runs[i]!.space;
       if (spaced && !text.endsWith(" ") && !runs[i]!.text.startsWith(" ")) text += " ";
     }
-    text += runs[i]!.text;
+    const run = runs[i]!.text;
+    text += rtl && BRACKETS_ONLY.test(run) ? run.replace(/[()[\]{}]/g, (c) => MIRRORED[c]!) : run;
   }
   return text;
 }

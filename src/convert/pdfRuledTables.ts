@@ -150,6 +150,7 @@ export function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | 
   }
   const used = Array.from({ length: cols }, (_, c) => table.some((row) => row[c]));
   const compact = table.map((row) => row.filter((_, c) => used[c]));
+  if (cols === 1 && isListGrid(grid, compact, cellItems)) return { kind: "table", rows: compact, size, top: ys[0]!, bottom: ys[ys.length - 1]!, columns: [{ x: xs[0]!, right: false }] };
   if (compact.length < 2 || used.filter(Boolean).length < 2) return null;
   // A header row set in bold over rows that are not is a table's, however few or wordy its rows.
   // (Rows of one bold cell below it are group labels: "Stationary:" over its rows.)
@@ -159,6 +160,23 @@ export function gridTable(grid: RuledGrid, items: PdfTextItem[]): LayoutBlock | 
   if (2 * fields >= filled || !(boldHeader || looksTabular(compact))) return null;
   const columns: ColumnEdge[] = xs.slice(0, -1).filter((_, c) => used[c]).map((x) => ({ x, right: false }));
   return { kind: "table", rows: compact, size, top: ys[0]!, bottom: ys[ys.length - 1]!, columns };
+}
+
+/** LIST_GRID_ROWS, LIST_CELL_CHARS: how many ruled rows a one-column table has at least, and how long its cells are at most */
+const LIST_GRID_ROWS = 4;
+const LIST_CELL_CHARS = 60;
+
+/**
+ * isListGrid: a one-column table, a manual's list of requirements each in a ruled row of its own
+ * ("Table 2-1: Minimum PC Configuration": "Windows 98, Windows 2000 or later", "32 MB RAM", ...): four
+ * rows or more, every row between two rules and holding one short line (no sentence), none empty. A
+ * box around a paragraph, or a note's frame, has one band.
+ */
+function isListGrid(grid: RuledGrid, rows: string[][], cellItems: Map<number, PdfTextItem[]>): boolean {
+  const bands = grid.ys.length - 1;
+  if (bands < LIST_GRID_ROWS || rows.length !== bands || cellItems.size !== bands) return false;
+  for (const items of cellItems.values()) if (buildLines(items).length !== 1) return false;
+  return rows.every((row) => row.length === 1 && row[0]!.trim() !== "" && row[0]!.length <= LIST_CELL_CHARS && !/[.:;]$/.test(row[0]!.trim()));
 }
 
 /**

@@ -274,7 +274,7 @@ export function tableRunEnd(lines: RawLine[], start: number): TableRun {
       addStarts(line);
       const shared = [...starts.entries()].filter(([, rows]) => rows >= 2).map(([x]) => x);
       cellStarts = shared.length >= 2 ? shared : [...starts.keys()];
-    } else if (isGroupLabelRow(line, prev, lines[end + 1], Math.min(...cellStarts))) {
+    } else if (isGroupLabelRow(line, prev, lines[end + 1], Math.min(...cellStarts)) || isSpanningGroupRow(line, prev, lines[end + 1], cellStarts, rightEdge)) {
       lastRow = end;
     } else {
       break;
@@ -357,6 +357,23 @@ function isGroupLabelRow(line: RawLine, prev: RawLine, next: RawLine | undefined
 }
 
 /**
+ * isSpanningGroupRow: a group's label across the columns between rows ("Pretraining ✦ OLMo 2 1124
+ * Mix" centred over a paper's table under its header, over the first group's rows): one cell inside
+ * the table's width, off its first column, over at least one column's start, with a word in it,
+ * between rows of three cells or more at row spacing. A caption is none, nor is a line as wide as
+ * the table, nor a displayed formula's middle line ("• 0 MD" between a matrix's rows).
+ */
+function isSpanningGroupRow(line: RawLine, prev: RawLine, next: RawLine | undefined, cellStarts: number[], rightEdge: number): boolean {
+  if (!next || line.segs.length !== 1 || next.segs.length < 3 || prev.segs.length < 3) return false;
+  const seg = line.segs[0]!;
+  const em = Math.max(line.size, next.size);
+  const left = Math.min(...cellStarts);
+  if (seg.x - left <= em || seg.x2 > rightEdge + 0.5 * em || seg.x2 - seg.x > 0.8 * (rightEdge - left) || !/\p{L}{3}/u.test(seg.text) || CAPTION.test(seg.text)) return false;
+  if (Math.abs(next.size - line.size) > 0.25 * line.size || next.y - line.y > 1.8 * em || line.y - prev.y > 1.8 * em) return false;
+  return cellStarts.some((x) => x > seg.x + 0.5 * em && x < seg.x2 - 0.5 * em);
+}
+
+/**
  * labelWrapsIntoRow: a row label of two lines whose row's cells are on the second ("amount-of-substance
  * concentration" alone, then "amount concentration, concentration" beside "mole per cubic meter"):
  * a line of one cell at the first column, the next line at line spacing starting there too with
@@ -404,6 +421,9 @@ function wrapsCellAbove(seg: Segment, line: RawLine, prev: RawLine, prevWrapped:
   // The one cell of a line off the first column: the next line or paragraph of a cell above.
   const offFirst = seg.x - Math.min(...cellStarts) > seg.size;
   if (line.segs.length === 1 && offFirst) return true;
+  // A note in smaller type under a cell's name, the next line of a note started above (a paper's
+  // "filtered version" / "from OLMoE Mix" under "StarCoder"): set where the note's first line starts.
+  if (line.segs.length === 1 && seg.size < 0.85 * prev.size && Math.abs(above.size - seg.size) < 0.5 && Math.abs(seg.x - above.x) <= 0.5 * seg.size) return true;
   // Off the first column, a cell's next line in a column of fixed width: it starts in lower case,
   // or the line above breaks off after a comma, semicolon or open bracket (a new item in the
   // column starts in capitals, or with a figure).
