@@ -7,10 +7,9 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import sharp from "sharp";
-import { renderPdfPage } from "../src/tools/poppler";
 import { dotlessOnes, Tesseract } from "../src/tools/tesseract";
 import { latinLanguageOf, parseScript } from "../src/tools/tesseract/language";
-import { typesetPdf, type TypesetRun } from "./helpers/typesetPdf";
+import { scanAt150 } from "./helpers/scanAt150";
 
 const tesseract = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
 afterAll(() => tesseract.close());
@@ -26,10 +25,8 @@ const LETTER = [
   "Mit freundlichen Grüßen aus dem Süden der Stadt",
 ];
 
-async function pageImage(lines: string[]): Promise<Uint8Array> {
-  const runs: TypesetRun[] = lines.map((text, i) => ({ font: "Times-Roman", size: 12, x: 57, y: 760 - i * 18, text }));
-  const png = await renderPdfPage(typesetPdf([runs]), { page: 1, dpi: 150, gray: true, timeoutMs: 60_000, maxBytes: 50_000_000 }, AbortSignal.timeout(60_000));
-  return new Uint8Array(png);
+function pageImage(lines: string[]): Promise<Uint8Array> {
+  return scanAt150(lines.map((text, i) => ({ font: "Times-Roman", size: 12, x: 57, y: 760 - i * 18, text })));
 }
 
 /** ARABIC: lines of a law's preamble, each printed twice so that the script detector has letters enough */

@@ -7,36 +7,17 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { figureShare, ocrLayoutMarkdown, withoutRuleMarks } from "../src/convert/ocrLayout";
-import { renderPdfPage } from "../src/tools/poppler";
 import { Tesseract } from "../src/tools/tesseract";
 import type { OcrResult, OcrWord } from "../src/tools/types";
-import { typesetPdf, type TypesetRun } from "./helpers/typesetPdf";
+import { COUNTY_FIGURES, readAt150 } from "./helpers/scanAt150";
+import type { TypesetRun } from "./helpers/typesetPdf";
 
 const tesseract = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
 afterAll(() => tesseract.close());
 
-/** readAt150: a typeset page rendered as a scan is (150 dpi grey, by pdftoppm) and read by tesseract with its page segmentation */
-async function readAt150(runs: TypesetRun[]): Promise<OcrResult> {
-  const png = await renderPdfPage(typesetPdf([runs]), { page: 1, dpi: 150, gray: true, timeoutMs: 60_000, maxBytes: 50_000_000 }, AbortSignal.timeout(60_000));
-  return tesseract.recognize(png, AbortSignal.timeout(60_000), { segmentation: "auto", dpi: 150 });
-}
-
-/** FIGURES: a statistical table, header first: a county's households by year */
-const FIGURES = [
-  ["County", "1990", "2000", "2010", "2020"],
-  ["Adams", "12,408", "13,112", "14,986", "15,204"],
-  ["Benton", "8,315", "9,027", "9,844", "10,391"],
-  ["Clark", "41,762", "45,390", "49,118", "52,607"],
-  ["Dale", "5,903", "6,148", "6,377", "6,512"],
-  ["Essex", "22,480", "23,915", "25,066", "26,738"],
-  ["Grant", "17,236", "18,004", "18,995", "19,873"],
-  ["Hale", "3,871", "3,990", "4,102", "4,256"],
-  ["Total", "111,975", "119,586", "128,488", "135,581"],
-];
-
 function figuresPage(): TypesetRun[] {
   const runs: TypesetRun[] = [{ font: "Times-Roman", size: 11, x: 57, y: 780, text: "Table 4. Households by county, 1990-2020" }];
-  FIGURES.forEach((row, i) => row.forEach((cell, c) => runs.push({ font: "Times-Roman", size: 11, x: 57 + c * 110, y: 750 - i * 18, text: cell })));
+  COUNTY_FIGURES.forEach((row, i) => row.forEach((cell, c) => runs.push({ font: "Times-Roman", size: 11, x: 57 + c * 110, y: 750 - i * 18, text: cell })));
   return runs;
 }
 
@@ -64,17 +45,17 @@ function invoicePage(): TypesetRun[] {
 }
 
 test("a page of figures read under the layout confidence is laid out for its table, without headings; an invoice read as unsurely stays tesseract's text", async () => {
-  const figures = await readAt150(figuresPage());
+  const figures = await readAt150(tesseract, figuresPage());
   expect(figureShare(figures.words!)).toBeGreaterThanOrEqual(0.5);
   // read as a rule-marked table or a page of small digit groups is read: under 0.9 (the gate before)
   const unsure = { ...figures, confidence: 0.86 };
   const markdown = ocrLayoutMarkdown(unsure, 72 / 150);
   expect(markdown).not.toBeNull();
-  for (const row of FIGURES.slice(1)) expect(markdown).toContain(`| ${row.join(" | ")} |`);
+  for (const row of COUNTY_FIGURES.slice(1)) expect(markdown).toContain(`| ${row.join(" | ")} |`);
   // sizes from the boxes are not trusted under 0.9: no line is a heading
   expect(markdown).not.toMatch(/^#/m);
 
-  const invoice = await readAt150(invoicePage());
+  const invoice = await readAt150(tesseract, invoicePage());
   expect(figureShare(invoice.words!)).toBeLessThan(0.5);
   // read surely, the invoice is laid out (the gate is what keeps it flat below)
   expect(ocrLayoutMarkdown(invoice, 72 / 150)).not.toBeNull();

@@ -8,10 +8,10 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { ocrLayoutMarkdown, sureLines } from "../src/convert/ocrLayout";
-import { renderPdfPage } from "../src/tools/poppler";
 import { Tesseract } from "../src/tools/tesseract";
 import type { OcrResult } from "../src/tools/types";
-import { typesetPdf, type TypesetRun } from "./helpers/typesetPdf";
+import { readAt150 } from "./helpers/scanAt150";
+import type { TypesetRun } from "./helpers/typesetPdf";
 
 const tesseract = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
 afterAll(() => tesseract.close());
@@ -52,11 +52,6 @@ function manualPage(): TypesetRun[] {
   return runs;
 }
 
-async function readAt150(runs: TypesetRun[]): Promise<OcrResult> {
-  const png = await renderPdfPage(typesetPdf([runs]), { page: 1, dpi: 150, gray: true, timeoutMs: 60_000, maxBytes: 50_000_000 }, AbortSignal.timeout(60_000));
-  return tesseract.recognize(png, AbortSignal.timeout(60_000), { segmentation: "auto", dpi: 150 });
-}
-
 /** withFormulasUnread: the reading with every word of a formula's line (the one numbered "(2.x)") at `formula` confidence, the others at `rest`, and the page's mean as given */
 function withFormulasUnread(ocr: OcrResult, formula: number, rest: number, page: number): OcrResult {
   const formulaLines = new Set(ocr.words!.filter((word) => /^\(2\.\d+\)$/.test(word.text)).map((word) => word.line));
@@ -65,7 +60,7 @@ function withFormulasUnread(ocr: OcrResult, formula: number, rest: number, page:
 }
 
 test("a page read under the gate for its formulas alone is laid out with its heads; spread unsureness keeps it flat", async () => {
-  const ocr = await readAt150(manualPage());
+  const ocr = await readAt150(tesseract, manualPage());
   const unread = withFormulasUnread(ocr, 0.3, 0.95, 0.75);
   const { unsureShare, confidence } = sureLines(unread.words!);
   expect(unsureShare).toBeGreaterThanOrEqual(0.15);

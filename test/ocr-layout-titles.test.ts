@@ -7,33 +7,15 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { ocrItems, ocrLayoutMarkdown } from "../src/convert/ocrLayout";
-import { renderPdfPage } from "../src/tools/poppler";
 import { Tesseract } from "../src/tools/tesseract";
-import type { OcrResult, OcrWord } from "../src/tools/types";
-import { typesetPdf, type TypesetRun } from "./helpers/typesetPdf";
+import type { OcrWord } from "../src/tools/types";
+import { COUNTY_FIGURES, readAt150 } from "./helpers/scanAt150";
+import type { TypesetRun } from "./helpers/typesetPdf";
 
 const tesseract = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
 afterAll(() => tesseract.close());
 
 const word = (text: string, left: number, top: number, line: string, confidence = 0.95, height = 20): OcrWord => ({ text, left, top, width: text.length * 9, height, confidence, line, paragraph: line.split("/").slice(0, 2).join("/") });
-
-/** readAt150: a typeset page rendered as a scan is (150 dpi grey, by pdftoppm) and read by tesseract with its page segmentation */
-async function readAt150(runs: TypesetRun[]): Promise<OcrResult> {
-  const png = await renderPdfPage(typesetPdf([runs]), { page: 1, dpi: 150, gray: true, timeoutMs: 60_000, maxBytes: 50_000_000 }, AbortSignal.timeout(60_000));
-  return tesseract.recognize(png, AbortSignal.timeout(60_000), { segmentation: "auto", dpi: 150 });
-}
-
-const FIGURES = [
-  ["County", "1990", "2000", "2010", "2020"],
-  ["Adams", "12,408", "13,112", "14,986", "15,204"],
-  ["Benton", "8,315", "9,027", "9,844", "10,391"],
-  ["Clark", "41,762", "45,390", "49,118", "52,607"],
-  ["Dale", "5,903", "6,148", "6,377", "6,512"],
-  ["Essex", "22,480", "23,915", "25,066", "26,738"],
-  ["Grant", "17,236", "18,004", "18,995", "19,873"],
-  ["Hale", "3,871", "3,990", "4,102", "4,256"],
-  ["Total", "111,975", "119,586", "128,488", "135,581"],
-];
 
 /** titledFigures: a statistical table under its title in a larger size, and a running head of one word above both */
 function titledFigures(): TypesetRun[] {
@@ -41,18 +23,18 @@ function titledFigures(): TypesetRun[] {
     { font: "Times-Roman", size: 14, x: 470, y: 805, text: "Supplement" },
     { font: "Times-Roman", size: 16, x: 57, y: 770, text: "Households by County and Decade" },
   ];
-  FIGURES.forEach((row, i) => row.forEach((cell, c) => runs.push({ font: "Times-Roman", size: 11, x: 57 + c * 110, y: 735 - i * 18, text: cell })));
+  COUNTY_FIGURES.forEach((row, i) => row.forEach((cell, c) => runs.push({ font: "Times-Roman", size: 11, x: 57 + c * 110, y: 735 - i * 18, text: cell })));
   return runs;
 }
 
 test("on a page of figures read under the layout confidence, a title read surely in a larger size is a heading; its rows stay a table", async () => {
-  const read = await readAt150(titledFigures());
+  const read = await readAt150(tesseract, titledFigures());
   const markdown = ocrLayoutMarkdown({ ...read, confidence: 0.86 }, 72 / 150);
   expect(markdown).not.toBeNull();
   expect(markdown).toMatch(/^#{1,6} Households by County and Decade$/m);
   // the running head, a word alone, is no heading
   expect(markdown).not.toMatch(/^#{1,6} Supplement/m);
-  for (const row of FIGURES.slice(1)) expect(markdown).toContain(`| ${row.join(" | ")} |`);
+  for (const row of COUNTY_FIGURES.slice(1)) expect(markdown).toContain(`| ${row.join(" | ")} |`);
 }, 60_000);
 
 test("on a page laid out by place, a sure bold line of words keeps its weight; a bold line read unsurely, a bold row of figures and a lone word do not", () => {
