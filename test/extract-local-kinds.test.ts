@@ -319,6 +319,17 @@ describe("issuers a letterhead names: over two lines, read twice, with a German 
   });
 });
 
+describe("a field's name at a line's start without a colon", () => {
+  test("opening a name or a sentence, it labels nothing (\"Hotel am Großen Garten\", \"Project Apollo was a program.\"); before a value it does (\"Plan Basic\")", () => {
+    const letter = "Hotel am Großen Garten · Lindenstraße 4 · 01067 Dresden\n\nSehr geehrte Frau Müller,\n\nwir danken Ihnen für Ihren Besuch.\n";
+    expect(run(letter, { hotel: { type: "string", description: "Name of the hotel that wrote the letter" } }).hotel!.confidence).toBeLessThan(0.6);
+    const prose = "Project Apollo was a program of the United States.\n\nIt landed on the Moon in 1969.\n";
+    expect(run(prose, { project: { type: "string" } }).project!.confidence).toBeLessThan(0.6);
+    const form = "Plan Basic\nName Jane Doe\n";
+    expect(run(form, { plan: { type: "string" } }).plan!.value).toBe("Basic");
+  });
+});
+
 describe("hostile text", () => {
   test("a seller's block beside a 400 000-letter word, and a label whose rate is followed by 20 000 spaces, are read in linear time (an e-mail pattern tried inside words, and a rate pattern's nested whitespace quantifiers, took minutes)", () => {
     const block = `Verkäufer:\nWebdesignerin\nAnna Beispiel\nLindenweg 3\n\n${"a".repeat(400_000)}\nGesamtbetrag: 12,50\n`;

@@ -580,6 +580,11 @@ const MIDLINE_ID = /^[A-Z]{0,4}[-/.]?\d[\dA-Z]*(?:[-/.][\dA-Z]+)*(?![\w])/;
 /** HEADING_RUN_ON: words that join a label's words to more of a heading ("Law and Venue", "Name & Address", "Datum und Ort"). */
 const HEADING_RUN_ON = /^(?:and|or|und|oder|et|ou|en|of|oraz|AND|OR|UND|OF|ET)(?!\p{L})|^&|^[yeo]\s/u;
 
+/** isSentence: text that ends as a sentence does and holds three lowercase words or more ("Apollo was a program.") */
+function isSentence(text: string): boolean {
+  return /[.!?]$/.test(text.trim()) && (text.match(/(?<!\p{L})\p{Ll}+/gu) ?? []).length >= 3;
+}
+
 /** phraseCandidates finds the field's own label phrases written without a colon ("Due Date January 17, 2024", "Plan Basic"). */
 function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[] {
   const out: Candidate[] = [];
@@ -612,6 +617,10 @@ function phraseCandidates(doc: ParsedDocument, labels: FieldLabels): Candidate[]
       if (p > 0 && !besideId && !(/^[A-Z]/.test(words[p]![0]) && /\d|\|$|^[A-Z]{2,}$/.test(words[p - 1]![0]))) continue;
       // "Total GST Amt : 2.40": the label runs on to the colon, and names something else
       if (/^[^\d:]*\p{L}[^\d:]*:/u.test(value)) continue;
+      // without a colon, a label word that opens a name or a sentence is part of it: "Hotel am Großen Garten",
+      // "Project Apollo was a program." name no hotel and no project: the text after it opens with a lowercase word (not an
+      // abbreviation: "Faktura č. 1989"), or is a sentence. Not for numbers and dates ("Facture du 11/12/2022 N° 4471").
+      if (p === 0 && own === 1 && !isIdField(labels) && !isDateField(labels) && /^\p{Lu}\p{Ll}/u.test(words[0]![0]) && (/^\p{Ll}{2,}(?![\p{L}.])/u.test(value) || isSentence(value))) continue;
       // an identifier right after its own exact label is an inline pair ("OMB No. 1545-0074"), not a phrase of prose
       const kind = p === 0 ? "prefix" : besideId ? "inline" : "phrase";
       out.push({ label: words.slice(p, p + own).map((w) => w[0]).join(" "), value, kind, start: line.start, end: line.end, section: "", order: 1_000_000 + index * 100 + p });
