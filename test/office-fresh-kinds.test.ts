@@ -42,7 +42,12 @@ const P = `xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" 
 
 /** deck: a one-slide deck of one text box holding the given paragraphs */
 function deck(paragraphs: string): Uint8Array {
-  const slide = `<p:sld ${P}><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="3" name="TextBox 2"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>${paragraphs}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`;
+  return deckTree(`<p:sp><p:nvSpPr><p:cNvPr id="3" name="TextBox 2"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>${paragraphs}</p:txBody></p:sp>`);
+}
+
+/** deckTree: a deck of one slide whose shape tree holds the given shapes */
+function deckTree(shapes: string): Uint8Array {
+  const slide = `<p:sld ${P}><p:cSld><p:spTree>${shapes}</p:spTree></p:cSld></p:sld>`;
   return zipTuples([
     ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
     ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`],
@@ -77,13 +82,15 @@ test("a one-cell table in the body is a frame: its heading, list and paragraphs 
   expect(markdown).not.toContain("<br>");
 });
 
-test("one-cell tables nested twenty thousand deep stay bounded: the deepest are their text", async () => {
-  const depth = 20_000;
-  // the recursion through nested cells ran the stack out (at 10 000 in the full test run, at 20 000 alone): cells deeper than 32 are their text
-  const body = "<w:tbl><w:tr><w:tc>".repeat(depth) + "<w:p><w:r><w:t>core</w:t></w:r></w:p>" + "</w:tc></w:tr></w:tbl>".repeat(depth);
+test("tables nested three hundred deep convert; parts nested past MAX_XML_DEPTH (20 000 one-cell tables, 10 000 group shapes) are refused as unreadable, not a stack overflow", async () => {
+  const nested = (depth: number) => "<w:tbl><w:tr><w:tc>".repeat(depth) + "<w:p><w:r><w:t>core</w:t></w:r></w:p>" + "</w:tc></w:tr></w:tbl>".repeat(depth);
+  expect((await convert(convertDocx, "nested.docx", docx(nested(300)))).markdown).toContain("core");
   const started = performance.now();
-  const { markdown } = await convert(convertDocx, "deep.docx", docx(body));
-  expect(markdown).toContain("core");
+  await expect(convert(convertDocx, "deep.docx", docx(nested(20_000)))).rejects.toMatchObject({ code: "unreadable_document" });
+  // the slide's converter walked group shapes recursively: 10 000 deep ran the stack out (RangeError)
+  const group = '<p:grpSp><p:nvGrpSpPr><p:cNvPr id="2" name="G"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>';
+  const shape = '<p:sp><p:nvSpPr><p:cNvPr id="3" name="T"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>core</a:t></a:r></a:p></p:txBody></p:sp>';
+  await expect(convert(convertPptx, "deep.pptx", deckTree(group.repeat(10_000) + shape + "</p:grpSp>".repeat(10_000)))).rejects.toMatchObject({ code: "unreadable_document" });
   expect(performance.now() - started).toBeLessThan(20_000);
 });
 

@@ -127,8 +127,6 @@ interface StyleInfo {
 const CODE_STYLE = /^(?:macro(?: text)?|html (?:preformatted|code)|preformatted text|source text|source code|code(?: block)?)$/;
 /** MAX_BOX_DEPTH: one-cell tables inside one-cell tables written as body text this deep; deeper ones are tables */
 const MAX_BOX_DEPTH = 4;
-/** MAX_CELL_DEPTH: tables in table cells rendered as cells this deep; a table deeper is its text (flatText), so no nesting runs the stack out */
-const MAX_CELL_DEPTH = 32;
 
 /** LevelFormat is one level of an abstract numbering definition. */
 interface LevelFormat {
@@ -666,11 +664,7 @@ class DocxReader {
     try {
       const lines: string[] = [];
       for (const node of childrenNamed(tc)) {
-        if (node.name === "w:tbl" && this.cellDepth >= MAX_CELL_DEPTH) {
-          // tables nested deeper than any document nests them (a hostile file): their words, in order, on one line
-          const words = flatText(node);
-          if (words) lines.push(words);
-        } else if (node.name === "w:tbl") {
+        if (node.name === "w:tbl") {
           for (const tr of tableRows(node)) {
             const cells = rowCells(tr).map((cell) => this.renderCell(cell)).filter(Boolean);
             if (cells.length) lines.push(cells.join("; "));
@@ -789,19 +783,6 @@ function symbolChar(hex: string | undefined, font: string | undefined): string {
   const c = code >= 0xf000 ? code - 0xf000 : code;
   if (c < 0x20) return "";
   return isSymbolFace(font) ? symbolFontText(String.fromCodePoint(c)) : String.fromCodePoint(c);
-}
-
-/** flatText: the text of every `w:t` below `el`, in document order, joined by spaces; walked without recursion, however deep the nesting */
-function flatText(el: XmlElement): string {
-  const parts: string[] = [];
-  const stack: (XmlElement | string)[] = [el];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (typeof node === "string") continue;
-    if (node.name === "w:t") parts.push(textContent(node));
-    else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
-  }
-  return parts.join(" ").replace(/\s+/g, " ").trim();
 }
 
 /** escapeLineStarts stops paragraph text from being read as a heading, quote or list. */
