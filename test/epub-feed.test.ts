@@ -6,6 +6,7 @@ import { zipOf } from "./helpers/zip";
 import { describe, expect, test } from "bun:test";
 import { convertEpub } from "../src/convert/epub";
 import { convertFeed, isFeed } from "../src/convert/feed";
+import { tooDeep } from "../src/convert/index";
 import type { ConvertInput } from "../src/convert/types";
 import { convertContext } from "./helpers/convert";
 
@@ -101,6 +102,19 @@ describe("RSS and Atom feeds", () => {
     expect(result.markdown).toBe(
       "# Example Atom\n\nNotes\n\n## First & best\n\n- **Published:** 2024-01-02T03:04:05Z\n- **Author:** Ann\n- **Link:** https://example.org/posts/1\n\nHello **world**\n\n## Second\n\n- **Link:** https://example.org/posts/2\n\nAn [xhtml](https://example.org/x) entry\n",
     );
+  });
+
+  test("a feed whose item nests its elements 50 000 deep is unreadable_document, not a stack overflow (an internal error before)", async () => {
+    const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><item><title>I</title><description>${"<b>".repeat(50_000)}core${"</b>".repeat(50_000)}</description></item></channel></rss>`;
+    const error = await failureOf(convertFeed(input(new TextEncoder().encode(rss), "deep.rss", "application/rss+xml", "rss"), context()));
+    expect(error.code).toBe("unreadable_document");
+    expect(error.message).toContain("2000 deep");
+  });
+
+  test("a converter that runs the stack out answers unreadable_document, naming the file; other errors pass as they are", () => {
+    expect(tooDeep(new RangeError("Maximum call stack size exceeded."), "deep.x")).toMatchObject({ code: "unreadable_document", detail: "deep.x nests its structure too deep to read" });
+    expect(tooDeep(new RangeError("Invalid array length"), "a.x")).toBeNull();
+    expect(tooDeep(new Error("other"), "a.x")).toBeNull();
   });
 
   test("XML that is not a feed is unreadable_document", async () => {

@@ -191,6 +191,14 @@ describe("notebook", () => {
     expect(result.markdown).toContain("*[image output: image/png]*");
   });
 
+  test("a cell whose source nests arrays 50 000 deep (not nbformat's lines) gives its string lines, not a stack overflow", async () => {
+    const nested = `${"[".repeat(50_000)}"deep"${"]".repeat(50_000)}`;
+    const text = `{"nbformat":4,"metadata":{},"cells":[{"cell_type":"markdown","source":["# Title\\n",${nested}]},{"cell_type":"markdown","source":"Body"}]}`;
+    const result = await convertNotebook(input(text, "deep.ipynb"), context());
+    expect(result.markdown).toContain("# Title");
+    expect(result.markdown).toContain("Body");
+  });
+
   test("not a notebook is unreadable_document", async () => {
     expect((await failureOf(convertNotebook(input("{not json", "bad.ipynb"), context()))).code).toBe("unreadable_document");
     expect((await failureOf(convertNotebook(input('{"a":1}', "bad.ipynb"), context()))).code).toBe("unreadable_document");

@@ -104,8 +104,27 @@ export function formatFor(input: ConvertInput): Format {
   return format;
 }
 
-/** convertDocument converts one document; the context's signal carries the deadline. */
+/**
+ * convertDocument converts one document; the context's signal carries the deadline. A document nested
+ * deeper than a converter's recursion can follow (the stack runs out) is unreadable, said so, not an
+ * internal error: each converter bounds the nesting it knows of, this catches what one misses.
+ */
 export async function convertDocument(input: ConvertInput, ctx: ConvertContext): Promise<DocumentConversion> {
+  try {
+    return await convertFormat(input, ctx);
+  } catch (error) {
+    throw tooDeep(error, input.filename) ?? error;
+  }
+}
+
+/** tooDeep is the unreadable_document error for a converter that ran the stack out on `filename`, or null for any other error. */
+export function tooDeep(error: unknown, filename: string): AppError | null {
+  if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) return null;
+  return new AppError("unreadable_document", `${filename || "the document"} nests its structure too deep to read`, { cause: error });
+}
+
+/** convertFormat converts one document by its format's converter (through LibreOffice for the formats it imports). */
+async function convertFormat(input: ConvertInput, ctx: ConvertContext): Promise<DocumentConversion> {
   const format = formatFor(input);
   ctx.signal.throwIfAborted();
   if (format.engine.startsWith("office:")) {

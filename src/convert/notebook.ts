@@ -39,9 +39,9 @@ interface Notebook {
 /** IMAGE_TYPES are the output MIME types reported as an image note. */
 const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/svg+xml"];
 
-/** joinText turns nbformat's string-or-lines into one string. */
+/** joinText turns nbformat's string-or-lines into one string; a member that is no string is no text (an array's join would stringify a nested one, recursively: 50 000 deep ran the stack out). */
 function joinText(value: MultilineText | undefined): string {
-  if (Array.isArray(value)) return value.join("");
+  if (Array.isArray(value)) return value.map((line) => (typeof line === "string" ? line : "")).join("");
   return typeof value === "string" ? value : "";
 }
 
