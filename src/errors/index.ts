@@ -53,7 +53,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   url_refused: "a URL that is not http(s), carries credentials, or resolves to a private, loopback, link-local or metadata address (unless the server runs with --allow-private-urls)",
   url_unreachable: "a URL whose host does not resolve, refuses the connection, or answers with an error",
   invalid_document: "an empty upload or an empty document behind a URL",
-  unreadable_document: "a corrupt or truncated file",
+  unreadable_document: "a corrupt or truncated file, or one nested far deeper than documents nest (an office part past 2000 elements)",
   encrypted_document: "a password-protected document",
   empty_document: "a document with no text at all, not even after OCR (or an extraction that found no field)",
   unauthorized: "a missing, invalid or revoked API key",
