@@ -71,6 +71,15 @@ describe("JSON Schema in extraction", () => {
     expect(r.body.detail).toContain(where);
   });
 
+  test("a JSON Schema nested 20 000 deep is refused with invalid_schema, not an internal error (the conversion recursed as deep as the schema)", async () => {
+    // written as text: JSON.stringify itself cannot write an object this deep
+    const schema = `${'{"type":"object","properties":{"a":'.repeat(20_000)}{"type":"string"}${"}}".repeat(20_000)}`;
+    const r = await api(server, key, "POST", "/api/v1/extract", form({ schema, file: new File([INVOICE], "invoice.md") }));
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe("invalid_schema");
+    expect(r.body.detail).toContain("nested more than 16 levels deep");
+  });
+
   test("a typed schema still gets its own messages", async () => {
     const r = await extract({ total: { type: "money" } });
     expect(r.status).toBe(400);

@@ -38,7 +38,15 @@ function typeOf(field: string, at: string, node: Record<string, unknown>): { typ
   return { type: nonNull[0] as string, nullable: names.length > 1 };
 }
 
-function convertNode(field: string, at: string, node: unknown, required: boolean | undefined): Record<string, unknown> {
+/**
+ * MAX_NESTING: the nesting of objects and items this converter follows. The typed schema takes 6 levels (SCHEMA_LIMITS)
+ * and refuses more itself; past this bound (an object's members and an array's items each a level) the schema is refused
+ * here, before a recursion as deep as the schema (20 000 levels ran the stack out: an internal error).
+ */
+const MAX_NESTING = 16;
+
+function convertNode(field: string, at: string, node: unknown, required: boolean | undefined, depth: number): Record<string, unknown> {
+  if (depth > MAX_NESTING) refuse(field, at, `nested more than ${MAX_NESTING} levels deep (extraction takes 6)`);
   if (!isPlainObject(node)) refuse(field, at, 'must be an object such as {"type": "string", "description": "..."}');
   for (const key of Object.keys(node)) {
     if (!TAKEN.has(key) && !IGNORED.has(key)) refuse(field, at, `'${key}' is not supported; use type, description, enum, items, properties and required`);
@@ -48,14 +56,14 @@ function convertNode(field: string, at: string, node: unknown, required: boolean
   if (node.description !== undefined) out.description = node.description;
   if (required !== undefined) out.required = required && !nullable;
   if (node.enum !== undefined) out.enum = Array.isArray(node.enum) ? node.enum.filter((v) => v !== null) : node.enum;
-  if (node.items !== undefined) out.items = convertNode(field, `${at}.items`, node.items, undefined);
-  if (type === "object") out.properties = convertProperties(field, at, node);
+  if (node.items !== undefined) out.items = convertNode(field, `${at}.items`, node.items, undefined, depth + 1);
+  if (type === "object") out.properties = convertProperties(field, at, node, depth);
   else if (node.properties !== undefined) refuse(field, `${at}.properties`, `'properties' applies only to type object, not ${type}`);
   else if (node.required !== undefined) refuse(field, `${at}.required`, `'required' applies only to type object, not ${type}`);
   return out;
 }
 
-function convertProperties(field: string, at: string, node: Record<string, unknown>): Record<string, unknown> {
+function convertProperties(field: string, at: string, node: Record<string, unknown>, depth: number): Record<string, unknown> {
   const properties = node.properties;
   if (!isPlainObject(properties)) refuse(field, `${at}${at ? "." : ""}properties`, "an object needs 'properties', a mapping of member names to schemas");
   const required = node.required ?? [];
@@ -65,7 +73,7 @@ function convertProperties(field: string, at: string, node: Record<string, unkno
   }
   const out: Record<string, unknown> = {};
   for (const [name, member] of Object.entries(properties)) {
-    out[name] = convertNode(field, `${at}${at ? "." : ""}properties.${name}`, member, (required as string[]).includes(name));
+    out[name] = convertNode(field, `${at}${at ? "." : ""}properties.${name}`, member, (required as string[]).includes(name), depth + 1);
   }
   return out;
 }
@@ -79,5 +87,5 @@ export function typedFromJsonSchema(root: Record<string, unknown>, field: string
   for (const key of Object.keys(root)) {
     if (!TAKEN.has(key) && !IGNORED.has(key)) refuse(field, "", `'${key}' is not supported; use type, description, properties and required`);
   }
-  return convertProperties(field, "", root);
+  return convertProperties(field, "", root, 0);
 }
