@@ -6,7 +6,7 @@ import { zipOf } from "./helpers/zip";
 import { describe, expect, test } from "bun:test";
 import { convertEpub } from "../src/convert/epub";
 import { convertFeed, isFeed } from "../src/convert/feed";
-import { tooDeep } from "../src/convert/index";
+import { tooDeep } from "../src/convert/nesting";
 import type { ConvertInput } from "../src/convert/types";
 import { convertContext } from "./helpers/convert";
 

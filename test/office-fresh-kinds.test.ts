@@ -82,7 +82,7 @@ test("a one-cell table in the body is a frame: its heading, list and paragraphs 
   expect(markdown).not.toContain("<br>");
 });
 
-test("tables nested three hundred deep convert; parts nested past MAX_XML_DEPTH (20 000 one-cell tables, 10 000 group shapes) are refused as unreadable, not a stack overflow", async () => {
+test("tables nested three hundred deep convert; parts nested past MAX_ELEMENT_DEPTH (20 000 one-cell tables, 10 000 group shapes) are refused as unreadable, not a stack overflow", async () => {
   const nested = (depth: number) => "<w:tbl><w:tr><w:tc>".repeat(depth) + "<w:p><w:r><w:t>core</w:t></w:r></w:p>" + "</w:tc></w:tr></w:tbl>".repeat(depth);
   expect((await convert(convertDocx, "nested.docx", docx(nested(300)))).markdown).toContain("core");
   const started = performance.now();

@@ -8,6 +8,7 @@ import { AppError } from "../errors";
 import { htmlToMarkdown, sniffCharset } from "./html";
 import { escapeText, heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import { decodeText } from "./charset";
+import { MAX_ELEMENT_DEPTH, nestedTooDeep } from "./nesting";
 import type { Converter } from "./types";
 
 /** XmlNode is one element of the small tree the feed parser builds. */
@@ -43,9 +44,6 @@ export function isFeed(text: string): boolean {
   return false;
 }
 
-/** MAX_FEED_DEPTH: how deep a feed may nest its elements (RSS and Atom nest a few deep; 50 000 ran the stack out) */
-const MAX_FEED_DEPTH = 2000;
-
 /** parseXml builds an XmlNode tree; htmlparser2's XML mode tolerates the malformed feeds found in the wild. */
 function parseXml(text: string): XmlNode {
   const root: XmlNode = { name: "#root", attrs: {}, children: [], text: "", innerStart: 0, innerEnd: text.length };
@@ -56,8 +54,8 @@ function parseXml(text: string): XmlNode {
         const node: XmlNode = { name: name.replace(/^.*:/, "").toLowerCase(), attrs, children: [], text: "", innerStart: parser.endIndex + 1, innerEnd: parser.endIndex + 1 };
         stack[stack.length - 1]!.children.push(node);
         stack.push(node);
-        // the tree is walked recursively (allText, find): a feed nested deeper than any feed nests is refused
-        if (stack.length > MAX_FEED_DEPTH) throw new AppError("unreadable_document", `the feed nests its elements more than ${MAX_FEED_DEPTH} deep (feeds nest a few deep): it is not read`);
+        // the tree is walked recursively (allText, find): 50 000 levels ran the stack out (nesting.ts)
+        if (stack.length > MAX_ELEMENT_DEPTH) throw nestedTooDeep("the feed", "feeds nest a few deep");
       },
       ontext(data) {
         stack[stack.length - 1]!.text += data;

@@ -7,6 +7,7 @@ import { AppError } from "../errors";
 import { extensionOf } from "../ingest/sniff";
 import { formatOf, noReaderAdvice, type Engine, type Format } from "./formats";
 import type { Conversion, ConvertContext, ConvertInput, Converter } from "./types";
+import { tooDeep } from "./nesting";
 import { convertPdf } from "./pdf";
 import { convertDocx } from "./docx";
 import { convertXlsx } from "./xlsx";
@@ -115,12 +116,6 @@ export async function convertDocument(input: ConvertInput, ctx: ConvertContext):
   } catch (error) {
     throw tooDeep(error, input.filename) ?? error;
   }
-}
-
-/** tooDeep is the unreadable_document error for a converter that ran the stack out on `filename`, or null for any other error. */
-export function tooDeep(error: unknown, filename: string): AppError | null {
-  if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) return null;
-  return new AppError("unreadable_document", `${filename || "the document"} nests its structure too deep to read`, { cause: error });
 }
 
 /** convertFormat converts one document by its format's converter (through LibreOffice for the formats it imports). */

@@ -8,6 +8,7 @@ import { Parser } from "htmlparser2";
 import sharp from "sharp";
 import { AppError } from "../errors";
 import { ZipArchive } from "../ingest/zip";
+import { MAX_ELEMENT_DEPTH, nestedTooDeep } from "./nesting";
 import { escapeText, gfmTable, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import type { Conversion, ConvertContext, ConvertInput } from "./types";
 
@@ -78,13 +79,6 @@ function canonicalName(name: string, scope: PrefixScope, isAttribute: boolean): 
   return canonical ? `${canonical}:${local}` : local;
 }
 
-/**
- * MAX_XML_DEPTH: how deep an office part may nest its elements. Word, PowerPoint and Excel nest tens
- * deep; the converters walk the tree recursively, and a hostile part of group shapes nested 10 000
- * deep ran the stack out (RangeError). A part nested deeper is refused as unreadable.
- */
-export const MAX_XML_DEPTH = 2000;
-
 /** parseXml builds the element tree of one XML part; the returned root wraps the document element. */
 export function parseXml(text: string): XmlElement {
   const root: XmlElement = { name: "#document", attrs: {}, children: [] };
@@ -111,7 +105,8 @@ export function parseXml(text: string): XmlElement {
         const element: XmlElement = { name: canonicalName(rawName, scope, false), attrs, children: [] };
         stack[stack.length - 1]!.children.push(element);
         stack.push(element);
-        if (stack.length > MAX_XML_DEPTH) throw new AppError("unreadable_document", `a part of the document nests its elements more than ${MAX_XML_DEPTH} deep (office files nest tens deep): it is not read`);
+        // group shapes nested 10 000 deep ran the stack out in the slide's walk (nesting.ts)
+        if (stack.length > MAX_ELEMENT_DEPTH) throw nestedTooDeep("a part of the document", "office files nest tens deep");
       },
       ontext(data) {
         stack[stack.length - 1]!.children.push(data);
