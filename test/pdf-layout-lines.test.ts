@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { layoutMarkdown, typesetMarkdown as pagesMarkdown } from "./helpers/layoutMarkdown";
-import { runsInLine, type TypesetFont, type TypesetRun, textWidth, typesetPdf } from "./helpers/typesetPdf";
+import { runsInLine, type TypesetFont, type TypesetRun, textWidth, typesetPdf, typesetProse } from "./helpers/typesetPdf";
 
 const FORM = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_4137_title_beside_form_number.pdf", import.meta.url)));
 const FORM_3903 = new Uint8Array(readFileSync(new URL("./fixtures/irs_form_3903_header_band.pdf", import.meta.url)));
@@ -36,15 +36,8 @@ async function typesetMarkdown(runs: TypesetRun[]): Promise<string> {
 
 /** prose: `n` lines of a paragraph in Times at `size` pt from baseline `y` down at `x`, each about `chars` long (the last shorter, ending in a full stop) */
 function prose(n: number, y: number, size = 10, chars = 95, seed = 0, x = 57): TypesetRun[] {
-  const words = "the department keeps records of every patient who is admitted and of the care given while staff rotate between wards and clinics so that the registers show who was seen by whom and when each visit ended".split(" ");
-  const runs: TypesetRun[] = [];
-  for (let i = 0, k = seed; i < n; i++) {
-    let line = "";
-    while (line.length < (i === n - 1 ? chars / 2 : chars)) line += (line ? " " : "") + words[k++ % words.length];
-    if (i === 0) line = line[0]!.toUpperCase() + line.slice(1);
-    runs.push({ font: "Times-Roman", size, x, y: y - i * 1.2 * size, text: i === n - 1 ? `${line}.` : line });
-  }
-  return runs;
+  const text = "the department keeps records of every patient who is admitted and of the care given while staff rotate between wards and clinics so that the registers show who was seen by whom and when each visit ended";
+  return typesetProse(n, y, size, x, seed, chars, { leading: 1.2, text });
 }
 
 test("a bullet or an item number printed without a space before its text (a list style with no indent) opens a list item", async () => {

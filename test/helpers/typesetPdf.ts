@@ -130,18 +130,22 @@ export function runsInLine(y: number, parts: Array<[text: string, size: number, 
   });
 }
 
+/** PROSE_WORDS: the words typesetProse writes unless given others */
+const PROSE_WORDS = "the grammar of graphics is ubiquitous and provides the foundation for a variety of popular tools so that a figure may be described by the mappings from data to what is drawn and how it is scaled";
+
 /**
  * typesetProse: `n` lines of a paragraph in Times at `size` pt from baseline `y` down, from `x` to about `chars`
- * characters wide, its first word capitalised and its last line half as long and closed by a period
+ * characters wide, its first word capitalised and its last line half as long and closed by a period; lines
+ * `leading` times the size apart, of `text`'s words in turn from the `seed`th
  */
-export function typesetProse(n: number, y: number, size = 9, x = 54, seed = 0, chars = 48): TypesetRun[] {
-  const words = "the grammar of graphics is ubiquitous and provides the foundation for a variety of popular tools so that a figure may be described by the mappings from data to what is drawn and how it is scaled".split(" ");
+export function typesetProse(n: number, y: number, size = 9, x = 54, seed = 0, chars = 48, { leading = 1.15, text = PROSE_WORDS } = {}): TypesetRun[] {
+  const words = text.split(" ");
   const runs: TypesetRun[] = [];
   for (let i = 0, k = seed; i < n; i++) {
     let line = "";
     while (line.length < (i === n - 1 ? chars / 2 : chars)) line += (line ? " " : "") + words[k++ % words.length];
     if (i === 0) line = line[0]!.toUpperCase() + line.slice(1);
-    runs.push({ font: "Times-Roman", size, x, y: y - i * 1.15 * size, text: i === n - 1 ? `${line}.` : line });
+    runs.push({ font: "Times-Roman", size, x, y: y - i * leading * size, text: i === n - 1 ? `${line}.` : line });
   }
   return runs;
 }
