@@ -14,7 +14,7 @@ import sharp, { type Metadata } from "sharp";
 import { AppError } from "../errors";
 import { heifToPng } from "../tools/heif";
 import { heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
-import { joinLineEndHyphens, ocrLayoutMarkdown } from "./ocrLayout";
+import { joinLineEndHyphens, ocrLaysOut, ocrLayoutMarkdown } from "./ocrLayout";
 import { type Turn, turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
 import { fromPgm, OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import type { Conversion, ConvertContext, Converter, ConvertInput, PageReport } from "./types";
@@ -430,7 +430,7 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
   const embedded = facts.format === "svg" ? svgText(new TextDecoder().decode(input.bytes)) : [];
   const ocrText = ocr.text.trim();
   // A page-like scan is laid out like a born-digital page (headings, tables); a receipt read as one column keeps tesseract's text.
-  const laidOut = options.scanLayout && prepared.segmentation === "auto" && ocrText ? ocrLayoutMarkdown(ocr, 72 / (prepared.dpi ?? ASSUMED_DPI), 1, prepared.rules, fromPgm(prepared.image)) : null;
+  const laidOut = options.scanLayout && ocrLaysOut(prepared.segmentation, ocr) && ocrText ? ocrLayoutMarkdown(ocr, 72 / (prepared.dpi ?? ASSUMED_DPI), 1, prepared.rules, fromPgm(prepared.image)) : null;
   if (!ocrText && embedded.length === 0) warnings.push("no text found in the image");
   if (facts.pages > 1) warnings.push(`only the first of ${facts.pages} pages/frames was read`);
   const xmpTitle = facts.xmp ? readXmp(facts.xmp).title : undefined;

@@ -12,7 +12,8 @@
  *
  * A table's rule read into a figure is taken out of it first (withoutRuleMarks), and a page read with
  * less confidence than sizes can be trusted at is laid out only when it is a page of figures, by its
- * words' places alone but for its surely read titles (MIN_FIGURES_CONFIDENCE, standsOut).
+ * words' places alone but for its surely read titles (MIN_FIGURES_CONFIDENCE, standsOut). A page read
+ * in a right-to-left script is laid out by place too, its centred bold lines standing out (RTL_LANGUAGE).
  */
 import type { OcrResult, OcrWord } from "../tools/types";
 import type { GreyImage } from "./ocrPrep";
@@ -40,8 +41,17 @@ const X_LETTERS = /[acemnorsuvwxz]/;
 /** MARKED: lower-case letters with a dot or an accent above their x-height */
 const MARKED = /[ij\u00e0-\u00e5\u00e8-\u00ef\u00f1-\u00f6\u00f9-\u00fd\u00ff]/u;
 
+/**
+ * RTL_EMS: the height of a right-to-left script's word's box in font sizes: tesseract's Arabic model
+ * boxes many words of a line with the line's whole height, ascenders to descenders (the Egyptian
+ * gazette's body, 15 pt or 31 px at 150 dpi: its words' boxes 11-51 px, median 34-39 px). Only a
+ * page's body size comes of it: such a page is laid out in one size (RTL_LANGUAGE).
+ */
+const RTL_EMS = 1.2;
+
 /** wordEms: the height of the word's box in font sizes, from its letters; 0 when they say nothing (punctuation alone) */
 function wordEms(text: string): number {
+  if (RTL_LETTER.test(text)) return RTL_EMS;
   const ascends = ASCENDING.test(text);
   if (!ascends && !X_LETTERS.test(text) && !/\p{L}/u.test(text)) return 0;
   const top = ascends ? ASCENDER_EM : MARKED.test(text) ? MARKED_EM : X_HEIGHT_EM;
@@ -136,7 +146,7 @@ const DISPLAYED_FORMULA = /=.*\(\d+(?:\.\d+)*\)$/u;
  * size and is unsure, so only the words' places (columns, rows) shape the layout, but for a line read
  * surely that stands out by its size or weight (standsOut: a table's title), which keeps them.
  */
-export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<OcrWord, number> = new Map(), plain = false): PdfTextItem[] {
+export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<OcrWord, number> = new Map(), plain = false, rightToLeft = false): PdfTextItem[] {
   const lines = new Map<string, OcrWord[]>();
   for (const word of words) {
     const line = lines.get(word.line);
@@ -146,15 +156,17 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<
   // the page's body size: the median estimate over its words, most of which have their own box and are body text
   const sized = words.filter(isSized);
   const bodyPx = sized.length ? median(sized.map(sizeEstimate)) : 0;
+  const column = rightToLeft ? textColumn(words) : null;
   const items: PdfTextItem[] = [];
   for (const line of lines.values()) {
     const own = ownBoxes(line, bodyPx);
     const sizes = own.map(sizeEstimate);
     const sizePx = sizes.length ? median(sizes) : median(line.map((word) => word.height)) / ASCENDER_EM;
     // on a page laid out by place, a line read surely that stands out by its size or its weight keeps them (a table's title)
-    const shown = plain && standsOut(line, sizePx, bodyPx, strokes);
+    const shown = plain && standsOut(line, sizePx, bodyPx, strokes, rightToLeft) && (!column || centred(line, column));
     const placed = plain && !shown;
-    const size = Math.max(1, Math.round((placed || isUprightMark(line, bodyPx) ? bodyPx : sizePx) * pointsPerPixel * 2) / 2);
+    // (a right-to-left line that stands out does so by its weight: its size is the body's, see RTL_LANGUAGE)
+    const size = Math.max(1, Math.round((placed || (shown && rightToLeft) || isUprightMark(line, bodyPx) ? bodyPx : sizePx) * pointsPerPixel * 2) / 2);
     const flat = own.filter((word) => !DESCENDING.test(word.text));
     const baselinePx = flat.length ? median(flat.map((word) => word.top + word.height)) : median(line.map((word) => word.top + word.height)) - DESCENDER_EM * sizePx;
     line.sort((a, b) => a.left - b.left);
@@ -165,10 +177,40 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<
     line.forEach((word, i) => {
       // tesseract reads a round bullet as "*", "«", "°" or "»" (not "o": a word in Portuguese and Italian): one such mark before a line's words is the bullet
       const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : i === marked ? word.text.replace(HEAD_NOTE_MARK, "") : word.text;
-      items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size, ...(bold ? { bold: true } : {}), ...(unsure ? { unsure: true } : {}) });
+      // a word in a right-to-left script is given in logical order (tesseract's Arabic and Hebrew models write it so): its line reads from the right, as pdf.js's right-to-left runs do
+      const rtl = rightToLeft && RTL_LETTER.test(word.text);
+      items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size, ...(bold ? { bold: true } : {}), ...(unsure ? { unsure: true } : {}), ...(rtl ? { rtl: true } : {}) });
     });
   }
   return items;
+}
+
+/**
+ * textColumn: the left and right edges of a page's text (5th and 95th percentiles of its words' edges,
+ * over words read with some confidence, as textSpan measures); null without such words.
+ */
+function textColumn(words: OcrWord[]): { left: number; right: number } | null {
+  const read = words.filter((word) => word.confidence > 0.6 && /[\p{L}\p{N}]{2}/u.test(word.text));
+  if (!read.length) return null;
+  const at = (values: number[], share: number) => values.sort((a, b) => a - b)[Math.floor(share * (values.length - 1))]!;
+  return { left: at(read.map((word) => word.left), 0.05), right: at(read.map((word) => word.left + word.width), 0.95) };
+}
+
+/** CENTRED_WITHIN: how far (a share of the column's width) a centred line's middle may be from the column's */
+const CENTRED_WITHIN = 0.05;
+
+/**
+ * centred: a line set in the middle of the text column, clear of both its edges (the middle within
+ * CENTRED_WITHIN of the column's, and a fifth of the column free). On a right-to-left page laid out
+ * by place a bold line at the body's size stands out only so (RTL_LANGUAGE): the Egyptian gazette's
+ * article heads and titles are centred, while its bold enacting words ("باسم الشعب" over "رئيس
+ * الجمهورية") start at the column's right edge as a paragraph does, and are no heading.
+ */
+function centred(line: OcrWord[], column: { left: number; right: number }): boolean {
+  const left = Math.min(...line.map((word) => word.left));
+  const right = Math.max(...line.map((word) => word.left + word.width));
+  const width = column.right - column.left;
+  return width > 0 && Math.abs((left + right) / 2 - (column.left + column.right) / 2) <= CENTRED_WITHIN * width && right - left <= 0.8 * width;
 }
 
 /** STANDS_OUT: how much larger than the page's body a line's size is to stand out on a page laid out by place (standsOut) */
@@ -186,11 +228,42 @@ const readWords = (line: OcrWord[]) => line.filter((word) => /[\p{L}\p{N}]{2}/u.
  * (a word alone over the figures is a running head or a label as often: CDC MMWR's "Supplement" at
  * 10 pt over 7.9). It keeps its size and weight; every other line is set in the body's size, unsure.
  */
-function standsOut(line: OcrWord[], sizePx: number, bodyPx: number, strokes: Map<OcrWord, number>): boolean {
+function standsOut(line: OcrWord[], sizePx: number, bodyPx: number, strokes: Map<OcrWord, number>, rightToLeft = false): boolean {
   const read = readWords(line);
   if (read.length < 2 || read.some((word) => FIGURE.test(word.text)) || lineConfidence(read) < MIN_LAYOUT_CONFIDENCE) return false;
-  return sizePx >= STANDS_OUT * bodyPx || isBoldLine(line, strokes);
+  // a right-to-left page's boxes say no size (see RTL_LANGUAGE): only its weight stands out
+  return (!rightToLeft && sizePx >= STANDS_OUT * bodyPx) || isBoldLine(line, strokes);
 }
+
+/**
+ * RTL_LANGUAGE: the language data of a right-to-left script (tesseract's Arabic and Hebrew models;
+ * OcrResult.language). Its words' boxes say nothing of the text's size: the letters are not Latin's
+ * x-height, ascender and descender classes (wordEms), and tesseract's Arabic model gives most words of a
+ * line the line's whole height (the Egyptian gazette at 150 dpi: body words 18-46 px on one line, its
+ * bold article heads 40-43 px), and its letters' strokes are measured in pixels, not against a size
+ * (ocrWeight.ts; the gazette's bold heads 1.7-1.9 times the page's usual stroke, its body lines' words
+ * mostly 0.6-1.3). Such a page is laid out by its words' places (ocrItems' `plain`), its lines reading
+ * from the right, and a line read surely, bold and centred stands out (standsOut, centred). The
+ * confidence its model gives a clean page is lower than English's (a page of DejaVu Sans drawn at 150
+ * dpi reads 0.924-0.926 in Arabic, 0.928-0.930 in Hebrew, 0.963-0.965 in English; the gazette's pages
+ * 0.852-0.880), so the page needs MIN_FIGURES_CONFIDENCE, as a page laid out by place does, and it is
+ * laid out whatever tesseract's page segmentation (see ocrLaysOut).
+ */
+const RTL_LANGUAGE = /^(?:ara|heb)\b/;
+
+/** RTL_LETTER: a letter of a right-to-left script (Hebrew, Arabic and their presentation forms) */
+const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
+
+/** rightToLeft: the reading was made with a right-to-left script's language data (RTL_LANGUAGE) */
+export const rightToLeft = (ocr: OcrResult) => RTL_LANGUAGE.test(ocr.language ?? "");
+
+/**
+ * ocrLaysOut: whether a reading is one to lay out (ocrLayoutPage): a page tesseract segmented itself
+ * (`auto`); a narrow column read as one block (a receipt) keeps tesseract's text, but for a page in a
+ * right-to-left script, whose tall joined letters make a page's column measure narrow (ocrPrep.ts
+ * planOcr: the gazette's 25 em lines) and which is laid out by place only (RTL_LANGUAGE).
+ */
+export const ocrLaysOut = (segmentation: "auto" | "block", ocr: OcrResult) => segmentation === "auto" || rightToLeft(ocr);
 
 /**
  * FIGURE_BY_RULE: a figure with a table's vertical rule read into its word: tesseract reads a thin
@@ -392,6 +465,12 @@ export function figureShare(words: OcrWord[]): number {
 /** PAGE_NUMBER_WORD: a word a dropped page number is made of */
 const PAGE_NUMBER_WORD = /^(?:\d{1,4}|[ivxlcdm]{1,6}|page|of)$/i;
 
+/** pageLike: a reading in a left-to-right script passes the gates of ocrLayoutPage (confidence, or a page of figures or of formulas under it; a page's width) */
+function pageLike(words: OcrWord[], confidence: number): boolean {
+  const plain = confidence < MIN_LAYOUT_CONFIDENCE && !readAround(words);
+  return !(plain && confidence < MIN_FIGURES_CONFIDENCE) && !(plain && figureShare(words) < FIGURE_WORDS) && textSpan(words) >= PAGE_SPAN_HEIGHTS;
+}
+
 /** hasStructure: the markdown shows a heading or a table */
 const hasStructure = (markdown: string) => /^#{1,6} \S/m.test(markdown) || /^\|.*\|\s*$/m.test(markdown);
 
@@ -400,7 +479,7 @@ const hasStructure = (markdown: string) => /^#{1,6} \S/m.test(markdown) || /^\|.
  * returns its markdown; null when the words have no boxes, when they make a narrow column rather than
  * a page (PAGE_SPAN_HEIGHTS), when tesseract read the scan with too little confidence for its boxes
  * to size the text (MIN_LAYOUT_CONFIDENCE; a page of figures down to MIN_FIGURES_CONFIDENCE is laid
- * out without sizes), when the layout lost or changed a word
+ * out without sizes; a page in a right-to-left script is laid out so from that confidence, RTL_LANGUAGE), when the layout lost or changed a word
  * (never lose words; a page number it drops as on any page excepted), or when it finds no heading
  * and no table (then the flat text is as good).
  * `pointsPerPixel` sizes the page: 72 / the read image's dpi. `rules`: the lines of the scan's ruled
@@ -418,10 +497,11 @@ export function ocrLayoutMarkdown(ocr: OcrResult, pointsPerPixel: number, page =
  */
 export function ocrLayoutPage(ocr: OcrResult, pointsPerPixel: number, page = 1, rules: Rule[] = [], image: GreyImage | null = null): { markdown: string; layout: PageLayout } | null {
   if (!ocr.words?.length || !ocr.width || !ocr.height || !(pointsPerPixel > 0)) return null;
-  const plain = ocr.confidence < MIN_LAYOUT_CONFIDENCE && !readAround(ocr.words);
-  if ((plain && ocr.confidence < MIN_FIGURES_CONFIDENCE) || (plain && figureShare(ocr.words) < FIGURE_WORDS) || textSpan(ocr.words) < PAGE_SPAN_HEIGHTS) return null;
+  const rtl = rightToLeft(ocr);
+  if (rtl ? ocr.confidence < MIN_FIGURES_CONFIDENCE : !pageLike(ocr.words, ocr.confidence)) return null;
+  const plain = rtl || (ocr.confidence < MIN_LAYOUT_CONFIDENCE && !readAround(ocr.words));
   const words = withoutRuleMarks(ocr.words);
-  const items = ocrItems(words, pointsPerPixel, image ? strokeRatios(image, words, (word) => (isSized(word) ? sizeEstimate(word) : 0)) : new Map(), plain);
+  const items = ocrItems(words, pointsPerPixel, image ? strokeRatios(image, words, (word) => (!isSized(word) ? 0 : rtl ? 1 : sizeEstimate(word))) : new Map(), plain, rtl);
   const ruleLines = rules.map((rule) => ({ x1: rule.x1 * pointsPerPixel, y1: rule.y1 * pointsPerPixel, x2: rule.x2 * pointsPerPixel, y2: rule.y2 * pointsPerPixel }));
   const layout = analyzePage(items, page, ocr.width * pointsPerPixel, ocr.height * pointsPerPixel, ruleLines);
   const rendered = renderPages([layout]);

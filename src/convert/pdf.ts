@@ -15,7 +15,7 @@ import { extractPageImages, listPdfImages, renderPdfPage, type PdfImageInfo } fr
 import { Semaphore } from "../tools/semaphore";
 import type { OcrResult } from "../tools/types";
 import { joinBlocks, tidyMarkdown } from "./markdown";
-import { ocrLayoutPage } from "./ocrLayout";
+import { ocrLaysOut, ocrLayoutPage } from "./ocrLayout";
 import { type Turn, turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
 import { fromPgm, OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import { metadataOnly } from "./ooxml";
@@ -170,7 +170,7 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], images: Promise<PdfI
     const ocr = await ctx.tools.ocr.recognize(scan.image, ctx.signal, { segmentation: scan.segmentation, dpi: scan.dpi });
     // a page read turned a quarter shows its height across
     const across = turned === 90 || turned === 270 ? page.height : page.width;
-    const laidOut = scanLayout && scan.segmentation === "auto" && ocr.width ? ocrLayoutPage(ocr, across / ocr.width, page.page, scan.rules, fromPgm(scan.image)) : null;
+    const laidOut = scanLayout && ocrLaysOut(scan.segmentation, ocr) && ocr.width ? ocrLayoutPage(ocr, across / ocr.width, page.page, scan.rules, fromPgm(scan.image)) : null;
     return { ...(laidOut ? { ocr, ...laidOut } : { ocr, markdown: formatOcrText(ocr.text.trim()) }), turned };
   };
   await Promise.all(
