@@ -93,12 +93,14 @@ function listItemsOf(markdown: string): ListItem[] {
 
 /**
  * plainCells folds what two faithful writings of the same text may differ in and a reader does not see:
- * pictures (their alt text), the "[n 1]"/"[12]" citation marks a page shows and a converter writes as a
- * footnote reference (`[^n1]`, which fold drops), the "- " of a list written inside a table cell.
+ * pictures (their alt text), the "[n 1]"/"[12]" citation marks a page shows (as text, or a link
+ * `<sup>[\[12\]](#cite_note-12)</sup>`) and a converter may write as a footnote reference (`[^12]`,
+ * which fold drops), the "- " of a list written inside a table cell.
  */
 function plainCells(line: string): string {
   return line
     .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
+    .replace(/(?:<sup>)?\[\\\[(?:[a-z] )?\d{1,4}\\\]\]\([^)]*\)(?:<\/sup>)?/g, "")
     .replace(/\[(?:[a-z] )?\d{1,4}\]/g, "")
     .replace(/(\| *|<br>)\s*[-*•]\s+(?=\S)/g, "$1");
 }
