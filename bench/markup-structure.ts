@@ -68,12 +68,18 @@ function listItemsOf(markdown: string): ListItem[] {
   };
   for (const line of splitFences(markdown).prose.map(plainCells)) {
     const m = LIST_ITEM.exec(line);
-    if (open && !m && line.trim() && !previousBlank && /^\s/.test(line)) {
-      // the item's next line (a hard break, a lazy continuation): its text goes on
+    if (open && !m && line.trim() && (!previousBlank || /^\s{2,}\S/.test(line)) && /^\s/.test(line)) {
+      // the item's next line (a hard break, a lazy continuation, an indented paragraph of a loose item): its text goes on
       open.raw = `${open.raw.replace(/\\$/, "")} ${line.trim()}`;
+      previousBlank = false;
       continue;
     }
     if (!m || /^\s*(?:[-*_]\s*){3,}$/.test(line) || (/^\s*\|/.test(line))) {
+      if (!line.trim()) {
+        // a blank line: a loose item's next paragraph may follow
+        previousBlank = true;
+        continue;
+      }
       close();
       // a paragraph at the margin ends the lists above it; a blank line or an indented continuation does not
       if (line.trim() && !/^\s/.test(line) && previousBlank) indents.length = 0;
