@@ -67,6 +67,9 @@ describe("an uploaded HTML file is the user's document", () => {
     for (const chrome of ["Modules", "Privacy policy"]) expect(whole).toContain(chrome);
     const web = htmlToMarkdown(manualPage(), { mainContent: true }).markdown;
     expect(web).not.toContain("Privacy policy");
+    // the service converts a page fetched by URL through convertHtml too, with its URL: a web page
+    const fetched = (await convertHtml({ ...input(manualPage()), url: "https://example.org/mod_frob.html" }, context())).markdown;
+    expect(fetched).toBe(web);
   });
 
   test("a landmark inside the document's main part is the document's (a wiki's navigation box of related articles)", async () => {

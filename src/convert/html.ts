@@ -403,14 +403,16 @@ export function sniffCharset(bytes: Uint8Array): string | undefined {
 }
 
 /**
- * convertHtml converts an uploaded HTML file: the bytes are decoded (BOM, the declared charset,
- * <meta charset>, then detection), and the page options of the request apply.
+ * convertHtml converts an HTML file: the bytes are decoded (BOM, the declared charset,
+ * <meta charset>, then detection), and the page options of the request apply. An uploaded file (no
+ * URL) is the user's document (HtmlOptions.document); a page fetched by URL (input.url) is a web page.
  */
 export const convertHtml: Converter = async (input, ctx) => {
   ctx.signal.throwIfAborted();
   const html = decodeText(input.bytes, input.declaredCharset ?? sniffCharset(input.bytes)).text;
   ctx.signal.throwIfAborted();
-  const result = htmlToMarkdown(html, { baseUrl: input.url, mainContent: ctx.page.mainContent, selector: ctx.page.selector, document: true });
+  // an upload has no URL; a page fetched by URL (the service converts it here too) is a web page
+  const result = htmlToMarkdown(html, { baseUrl: input.url, mainContent: ctx.page.mainContent, selector: ctx.page.selector, document: input.url === undefined });
   if (!result.markdown.trim()) {
     throw new AppError("empty_document", `HTML '${input.filename}' has no text to convert${ctx.page.mainContent ? " (try main_content=false to keep the whole page)" : ""}`);
   }
