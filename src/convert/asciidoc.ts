@@ -5,7 +5,8 @@
  * open, passthrough; comments dropped), admonitions (`NOTE:` and `[NOTE]` blocks) as a bold label
  * before their text, block titles, tables (`|===`, `,===`, with header rows, column and row spans),
  * and the inline markup (bold, italic, monospace, links, cross references, footnotes, attribute
- * references). Preprocessor directives (`include::`, `ifdef::`) are dropped: an upload never makes
+ * references). Conditionals (`ifdef::`, `ifndef::`) keep or leave out their lines by the attributes
+ * defined above them, as Asciidoctor's preprocessor does; `include::` is dropped: an upload never makes
  * the server open another file.
  */
 import { AppError } from "../errors";
@@ -24,39 +25,76 @@ interface AdocState {
   footnotes: string[];
 }
 
-/** inlineMarkup rewrites AsciiDoc inline markup on one line as markdown. */
-function inlineMarkup(line: string, state: AdocState): string {
-  let text = line.replace(/\{([\w-]+)\}/g, (whole, name: string) => {
+/** BUILT_IN_ATTRIBUTES: the character-replacement attributes every Asciidoctor document has (`{plus}`, `{vbar}`, `{pp}`, ...) */
+const BUILT_IN_ATTRIBUTES: Array<[string, string]> = [
+  ["plus", "+"], ["pp", "++"], ["cpp", "C++"], ["vbar", "|"], ["amp", "&"], ["lt", "<"], ["gt", ">"], ["startsb", "["], ["endsb", "]"],
+  ["caret", "^"], ["asterisk", "*"], ["tilde", "~"], ["backslash", "\\"], ["backtick", "`"], ["apos", "'"], ["quot", '"'],
+  ["two-colons", "::"], ["two-semicolons", ";;"], ["empty", ""], ["blank", ""], ["sp", " "], ["nbsp", "\u00a0"], ["zwsp", "\u200b"],
+  ["wj", "\u2060"], ["deg", "°"], ["ldquo", "\u201c"], ["rdquo", "\u201d"], ["lsquo", "\u2018"], ["rsquo", "\u2019"], ["brvbar", "¦"],
+];
+
+/** newState: a document's attributes (the built-in ones) and no footnotes yet */
+function newState(): AdocState {
+  return { attributes: new Map(BUILT_IN_ATTRIBUTES), footnotes: [] };
+}
+
+/** expandAttributes replaces the attribute references of a line (`{name}`) once; an unknown one stays as written, and a line grows at most MAX_ATTRIBUTE_GROWTH characters per reference. */
+function expandAttributes(line: string, state: AdocState): string {
+  return line.replace(/(\\?)\{([\w-]+)\}/g, (whole, escape: string, name: string) => {
+    if (escape) return whole;
     const value = state.attributes.get(name.toLowerCase());
     return value !== undefined && value.length < MAX_ATTRIBUTE_GROWTH ? value : whole;
   });
+}
+
+/** inlineMarkup rewrites AsciiDoc inline markup on one line as markdown. */
+function inlineMarkup(line: string, state: AdocState): string {
+  let text = expandAttributes(line, state);
   const code: string[] = [];
   // monospace first, so markup inside it stays literal
-  const protect = (literal: string) => {
-    code.push(codeSpan(literal));
+  const protect = (literal: string, asCode = true) => {
+    code.push(asCode ? codeSpan(literal) : literal);
     return `\u0000${code.length - 1}\u0000`;
   };
   text = text
+    // passthroughs first, as Asciidoctor extracts them before any other markup: their text is shown as
+    // written (markdown's marks in it escaped); a keyboard or button macro and a formula show their text.
+    // (The text inside a macro's brackets is bounded: an unclosed "pass:[" repeated along a line stays linear.)
+    .replace(/\b(?:pass:[a-z,]{0,20}|kbd:|btn:|stem:|latexmath:|asciimath:)\[([^\]]{0,2000})\]/g, (_, inner: string) => protect(inner.replace(/[\\`*_]/g, "\\$&"), false))
+    .replace(/``(?=\S)([^`]*?\S)``/g, (_, inner: string) => protect(inner))
     .replace(/`\+?([^`]+?)\+?`/g, (_, inner: string) => protect(inner))
     // +text+ and +++text+++ pass their text through literally (often markup: "+<h1>+")
     .replace(/(^|[^\w+\\])\+{1,3}([^+\s](?:[^+]*?[^+\s])?|[^+\s])\+{1,3}(?![\w+])/g, (_, pre: string, inner: string) => pre + protect(inner));
   text = text
-    .replace(/footnote:[\w-]*\[((?:[^\]\\]|\\.)*)\]/g, (_, note: string) => {
+    .replace(/footnote:[\w-]{0,100}\[((?:[^\]\\]|\\.){0,2000})\]/g, (_, note: string) => {
       state.footnotes.push(note);
       return `[^${state.footnotes.length}]`;
     })
-    .replace(/\b(?:pass|kbd|btn):\[([^\]]*)\]/g, "$1")
-    .replace(/\bmenu:([^[\s]+)\[([^\]]*)\]/g, (_, first: string, rest: string) => [first, ...rest.split(/\s*>\s*/)].filter(Boolean).join(" > "))
-    .replace(/\bimage:{1,2}([^\s[]+)\[([^\]]*)\]/g, (_, src: string, alt: string) => (alt.split(",")[0]!.trim() ? `![${alt.split(",")[0]!.trim()}](${src})` : ""))
-    .replace(/<<([^,>]+)(?:,\s*([^>]+))?>>/g, (_, id: string, label?: string) => label ?? id.replace(/[-_]/g, " "))
-    .replace(/\bxref:([^[\s]+)\[([^\]]*)\]/g, (_, target: string, label: string) => label || target)
-    .replace(/\b(?:link|mailto):([^[\s]+)\[([^\]]*)\]/g, (_, url: string, label: string) => `[${label.replace(/\^$/, "").split(",")[0] || url}](${url})`)
-    .replace(/(^|[\s(])((?:https?|ftp):\/\/[^\s[\]]+)\[([^\]]*)\]/g, (_, pre: string, url: string, label: string) => `${pre}[${label.replace(/\^$/, "").split(",")[0] || url}](${url})`)
-    .replace(/\[\[[^\]]*\]\]/g, "")
+    .replace(/\bicon:[\w-]{1,100}\[[^\]]{0,2000}\]/g, "")
+    .replace(/\bmenu:([^[\s]{1,200})\[([^\]]{0,2000})\]/g, (_, first: string, rest: string) => [first, ...rest.split(/\s*>\s*/)].filter(Boolean).join(" > "))
+    .replace(/\bimage:{1,2}([^\s[]{1,2000})\[([^\]]{0,2000})\]/g, (_, src: string, alt: string) => (alt.split(",")[0]!.trim() ? `![${alt.split(",")[0]!.trim()}](${src})` : ""))
+    .replace(/<<([^,>]{1,200})(?:,\s*([^>]{1,2000}))?>>/g, (_, id: string, label?: string) => label ?? id.replace(/[-_]/g, " "))
+    .replace(/\bxref:([^[\s]{1,2000})\[([^\]]{0,2000})\]/g, (_, target: string, label: string) => label || target)
+    .replace(/\b(link:|mailto:)([^[\s]{1,2000})\[([^\]]{0,2000})\]/g, (_, scheme: string, url: string, label: string) => `[${label.replace(/\^$/, "").split(",")[0] || url}](${scheme === "mailto:" ? scheme : ""}${url})`)
+    .replace(/(^|[\s(])((?:https?|ftp):\/\/[^\s[\]]{1,2000})\[([^\]]{0,2000})\]/g, (_, pre: string, url: string, label: string) => `${pre}[${label.replace(/\^$/, "").split(",")[0] || url}](${url})`)
+    .replace(/\[\[[^\]]{0,500}\]\]/g, "")
     .replace(/\[[#.][\w.#-]*\]#([^#]+)#/g, "$1")
-    .replace(/(^|[^\w*])\*\*?(?=\S)([^*]*?\S)\*\*?(?![\w*])/g, "$1**$2**")
-    .replace(/(^|[^\w_])__?(?=\S)([^_]*?\S)__?(?![\w_])/g, "$1*$2*")
-    .replace(/(^|[^\w#])##?(?=\S)([^#]*?\S)##?(?![\w#])/g, "$1$2")
+    // a role or id before quoted text (`[.path]_images_`, `[#term]*wibble*`) is for the style sheet
+    .replace(/\[[#.][\w.#-]*\](?=[*_`#])/g, "")
+    // unconstrained marks, inside words too (`**C**reate`, `fan__freakin__tastic`, `##mark##up`)
+    .replace(/\*\*(?=\S)([^*]*?\S)\*\*/g, "\u0001$1\u0001")
+    .replace(/__(?=\S)([^_]*?\S)__/g, "\u0002$1\u0002")
+    .replace(/##(?=\S)([^#]*?\S)##/g, "$1")
+    .replace(/(^|[^\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])/g, "$1**$2**")
+    .replace(/(^|[^\w_])_(?=\S)([^_]*?\S)_(?![\w_])/g, "$1*$2*")
+    .replace(/(^|[^\w#])#(?=\S)([^#]*?\S)#(?![\w#])/g, "$1$2")
+    .replace(/\u0001/g, "**")
+    .replace(/\u0002/g, "*")
+    // Asciidoctor's replacements: (C), (R), (TM), an em dash between words
+    .replace(/\(C\)/g, "©")
+    .replace(/\(R\)/g, "®")
+    .replace(/\(TM\)/g, "™")
+    .replace(/(^|\w|\s)--(?=\s|\w|$)/g, (_, pre: string) => `${pre}—`)
     .replace(/\^([^^\s]+)\^/g, "$1")
     .replace(/~([^~\s]+)~/g, "$1")
     .replace(/\s\+$/, "  ");
@@ -114,8 +152,54 @@ function delimiterKind(line: string): string | null {
 }
 
 /** LIST_ITEM: unordered (`*`, `-`), ordered (`.`, `1.`, `a.`) and checklist items */
-const LIST_ITEM = /^\s*(\*{1,5}|-|\.{1,5}|\d+\.|[a-zA-Z]\.|[ivxIVX]+\))\s+(.*)$/;
+const LIST_ITEM = /^\s*(\*{1,5}|-|\.{1,5}|\d+\.|[a-zA-Z]\.|[ivxIVX]+\)|<\d{1,4}>)\s+(.*)$/;
 const DESCRIPTION_ITEM = /^\s*(.+?)(:{2,4}|;;)(?:\s+(.*))?$/;
+
+/** CONDITIONAL: a preprocessor conditional line: directive, attribute names, and the text of its one-line form */
+const CONDITIONAL = /^(ifdef|ifndef|ifeval|endif)::([^[]*)\[(.*)\]\s*$/;
+
+/**
+ * preprocess applies the conditionals as Asciidoctor's preprocessor does, line by line: `ifdef::a[]`
+ * keeps its lines when `a` is defined (`a,b`: any of them; `a+b`: all), `ifndef::` when not, up to
+ * the matching `endif::`; the one-line form `ifdef::a[text]` keeps its text. An attribute is defined
+ * by the entries (`:a:`, unset by `:a!:` or `:!a:`) on the lines kept above it. `ifeval::` cannot be
+ * evaluated without running the document's expressions: its lines are kept. One pass, a stack as deep as the nesting.
+ */
+function preprocess(lines: string[], state: AdocState): string[] {
+  const defined = new Set(state.attributes.keys());
+  const skipping: boolean[] = [];
+  const out: string[] = [];
+  for (const line of lines) {
+    const skipped = skipping.length > 0 && skipping[skipping.length - 1]!;
+    const m = CONDITIONAL.exec(line);
+    if (!m) {
+      if (skipped) continue;
+      const entry = /^:(!?)([\w-]+)(!?):/.exec(line);
+      if (entry) (entry[1] || entry[3] ? defined.delete(entry[2]!.toLowerCase()) : defined.add(entry[2]!.toLowerCase()));
+      out.push(line);
+      continue;
+    }
+    const [, directive, target, text] = m as unknown as [string, string, string, string];
+    if (directive === "endif") {
+      skipping.pop();
+      continue;
+    }
+    let keep = true;
+    if (directive !== "ifeval") {
+      const all = target.includes("+");
+      const names = target.split(all ? "+" : ",").map((n) => n.trim().toLowerCase()).filter(Boolean);
+      const set = names.map((n) => defined.has(n));
+      keep = directive === "ifdef" ? (all ? set.every(Boolean) : set.some(Boolean)) : all ? !set.every(Boolean) : !set.some(Boolean);
+    }
+    if (directive !== "ifeval" && text.trim()) {
+      // the one-line form: its text is the line
+      if (!skipped && keep) out.push(text);
+      continue;
+    }
+    skipping.push(skipped || !keep);
+  }
+  return out;
+}
 
 /** renderBlocks writes a run of AsciiDoc lines as markdown blocks. */
 function renderBlocks(lines: string[], state: AdocState, depth: number): string[] {
@@ -178,7 +262,8 @@ function renderBlocks(lines: string[], state: AdocState, depth: number): string[
       if (attributeEntry) {
         const name = attributeEntry[1]!.replace(/!/g, "").toLowerCase();
         if (attributeEntry[1]!.includes("!")) state.attributes.delete(name);
-        else state.attributes.set(name, attributeEntry[2]!);
+        // the value's own references are replaced when it is defined, as Asciidoctor does (`:url-repo: {url-org}/x`)
+        else state.attributes.set(name, expandAttributes(attributeEntry[2]!, state));
         i++;
         continue;
       }
@@ -207,10 +292,17 @@ function renderBlocks(lines: string[], state: AdocState, depth: number): string[
         i++;
         continue;
       }
+      if (/^(?:video|audio)::[^[\s]+\[[^\]]*\]$/.test(trimmed)) {
+        // a video or audio player: no text to show
+        title = "";
+        attrs = null;
+        i++;
+        continue;
+      }
       const blockImage = /^image::([^[]+)\[([^\]]*)\]$/.exec(trimmed);
       if (blockImage) {
         const alt = blockImage[2]!.split(",")[0]!.trim();
-        if (title || alt) out.push(`![${inlineMarkup(title || alt, state)}](${blockImage[1]})`);
+        if (title || alt) out.push(`![${inlineMarkup(title || alt, state)}](${expandAttributes(blockImage[1]!, state)})`);
         title = "";
         attrs = null;
         i++;
@@ -229,7 +321,7 @@ function renderBlocks(lines: string[], state: AdocState, depth: number): string[
               i = j;
               continue;
             }
-            if (delimiterKind(next) !== null && lines[i - 1]?.trim() === "+") {
+            if (delimiterKind(next) !== null && attachedBlock(lines, i)) {
               const close = next;
               i++;
               while (i < lines.length && lines[i]!.trimEnd() !== close) i++;
@@ -238,7 +330,7 @@ function renderBlocks(lines: string[], state: AdocState, depth: number): string[
             }
             break;
           }
-          if (/^(={1,6})\s/.test(next) || /^\[[^\]]*\]$/.test(next)) break;
+          if (/^(={1,6})\s/.test(next) || (/^\[[^\]]*\]$/.test(next) && !attachedBlock(lines, i))) break;
           i++;
         }
         if (title) out.push(`**${inlineMarkup(title, state)}**`);
@@ -264,6 +356,19 @@ function renderBlocks(lines: string[], state: AdocState, depth: number): string[
   return out;
 }
 
+/**
+ * attachedBlock: line `i` follows a list continuation (`+`), with only block attribute lines
+ * (`[source,ruby]`, `[subs=attributes+]`) or a block title between: the block belongs to the item.
+ */
+function attachedBlock(lines: string[], i: number): boolean {
+  for (let k = i - 1; k >= 0 && k >= i - 4; k--) {
+    const line = lines[k]!.trim();
+    if (line === "+") return true;
+    if (!/^\[[^\]]*\]$/.test(line) && !/^\.[^.\s]/.test(line)) return false;
+  }
+  return false;
+}
+
 /** delimitedBlock writes one delimited block by its kind and the attributes above it. */
 function delimitedBlock(kind: string, delimiter: string, inner: string[], attrs: Attrs | null, title: string, state: AdocState, depth: number): string[] {
   const style = attrs?.style.toUpperCase() ?? "";
@@ -275,8 +380,11 @@ function delimitedBlock(kind: string, delimiter: string, inner: string[], attrs:
     case "listing":
     case "literal":
     case "fenced": {
-      const language = kind === "fenced" ? delimiter.replace(/^```/, "").trim() : style === "SOURCE" ? (attrs?.positional[1] ?? attrs?.named.language ?? "") : "";
-      const code = inner.map((l) => l.replace(/\s*<\d+>$/, "")).join("\n"); // callout markers
+      // `[source,ruby]`, or `[,ruby]` on a listing (source is its default style)
+      const language = kind === "fenced" ? delimiter.replace(/^```/, "").trim() : style === "SOURCE" || (style === "" && kind === "listing") ? (attrs?.positional[1] ?? attrs?.named.language ?? "") : "";
+      // a callout marker (`<1>`, after a line comment's `#` or `//`) is shown as "(1)"
+      const withAttributes = /\battributes\b/.test(attrs?.named.subs ?? "") ? inner.map((l) => expandAttributes(l, state)) : inner;
+      const code = withAttributes.map((l) => l.replace(/(?:\s*(?:\/\/|#|--|;;))?\s*<(\d+)>$/, " ($1)").replace(/(\S) \((\d+)\) \((\d+)\)$/, "$1 ($2) ($3)")).join("\n");
       return [caption, fence(code, language)].filter(Boolean);
     }
     case "pass":
@@ -302,25 +410,36 @@ function listBlock(lines: string[], state: AdocState, depth: number): string {
   const levels: string[] = []; // marker kinds in nesting order
   let counters: number[] = [];
   let indent = "";
+  let blockAttrs: Attrs | null = null;
+  /** levelOf: the nesting level of an item of this kind: the level of the list of that kind open above, else one deeper (Asciidoctor nests a list by its marker, description lists too) */
+  const levelOf = (kind: string): number => {
+    let level = levels.indexOf(kind);
+    if (level < 0) {
+      levels.push(kind);
+      level = levels.length - 1;
+    }
+    levels.length = level + 1;
+    counters = counters.slice(0, level + 1);
+    return level;
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trimEnd();
     if (line.trim() === "") continue;
     if (line.trim() === "+") continue; // continuation: the next block joins the item
+    const attributeLine = /^\s*\[([^\]]*)\]$/.exec(line);
+    if (attributeLine && i + 1 < lines.length && delimiterKind(lines[i + 1]!.trim()) !== null) {
+      blockAttrs = parseAttrs(attributeLine[1]!);
+      continue;
+    }
     const item = LIST_ITEM.exec(line);
     const description = item ? null : DESCRIPTION_ITEM.exec(line);
     if (item) {
       const marker = item[1]!;
-      const kind = /^\*+$/.test(marker) || marker === "-" ? `u${marker}` : /^\.+$/.test(marker) ? `o${marker}` : "o1";
-      let level = levels.indexOf(kind);
-      if (level < 0) {
-        levels.push(kind);
-        level = levels.length - 1;
-      }
-      levels.length = level + 1;
-      counters = counters.slice(0, level + 1);
-      counters[level] = (counters[level] ?? 0) + 1;
+      const kind = /^\*+$/.test(marker) || marker === "-" ? `u${marker}` : /^\.+$/.test(marker) ? `o${marker}` : marker.startsWith("<") ? "c" : "o1";
+      const level = levelOf(kind);
+      counters[level] = kind === "c" ? Number(marker.slice(1, -1)) : (counters[level] ?? 0) + 1;
       indent = "   ".repeat(level);
-      const ordered = kind.startsWith("o");
+      const ordered = kind.startsWith("o") || kind === "c";
       let text = item[2]!;
       const check = /^\[([ xX*])\]\s+(.*)$/.exec(text);
       if (check) text = `[${check[1] === " " ? " " : "x"}] ${check[2]}`;
@@ -328,14 +447,16 @@ function listBlock(lines: string[], state: AdocState, depth: number): string {
       indent += "   ";
     } else if (description && /(:{2,4}|;;)(\s|$)/.test(line)) {
       const term = inlineMarkup(description[1]!.trim(), state);
-      const level = Math.max(0, description[2]!.length - 2);
+      const level = levelOf(`d${description[2]}`);
       const body = description[3] ? inlineMarkup(description[3], state) : "";
       out.push(`${"   ".repeat(level)}- **${term}**${body ? `: ${body}` : ""}`);
       indent = "   ".repeat(level + 1);
-    } else if (delimiterKind(line) !== null) {
+    } else if (delimiterKind(line.trim()) !== null) {
+      const delimiter = line.trim();
       let end = i + 1;
-      while (end < lines.length && lines[end]!.trimEnd() !== line) end++;
-      const blocks = delimitedBlock(delimiterKind(line)!, line, lines.slice(i + 1, end), null, "", state, depth + 1);
+      while (end < lines.length && lines[end]!.trim() !== delimiter) end++;
+      const blocks = delimitedBlock(delimiterKind(delimiter)!, delimiter, lines.slice(i + 1, end), blockAttrs, "", state, depth + 1);
+      blockAttrs = null;
       for (const block of blocks) out.push("\n" + block.split("\n").map((l) => (l ? indent + l : l)).join("\n"));
       i = end;
     } else {
@@ -392,7 +513,7 @@ function tableBlock(separator: string, inner: string[], attrs: Attrs | null, sta
       const span = /^(\d+)?(?:\.(\d+))?\+/.exec(part.spec);
       const dup = /^(\d+)\*/.exec(part.spec);
       const cell = {
-        text: text.trim().split(/\n\s*\n/).map((p) => inlineMarkup(p.replace(/\s*\n\s*/g, " "), state)).join("<br>"),
+        text: text.trim().split(/\n\s*\n/).map((p) => inlineMarkup(p.replace(/\s*\n\s*/g, " ").replaceAll(`\\${sep}`, sep), state)).join("<br>"),
         colspan: span?.[1] ? Math.min(Number(span[1]), 100) : 1,
         rowspan: span?.[2] ? Math.min(Number(span[2]), 100) : 1,
       };
@@ -463,9 +584,10 @@ function splitCsv(line: string): string[] {
 /** convertAsciiDoc converts an AsciiDoc file; the document title (`= Title`) is the title. */
 export const convertAsciiDoc: Converter = async (input) => {
   const text = decodedText(input, "is not text (it contains binary data); send an AsciiDoc text file.");
-  const lines = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split("\n");
+  let lines = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split("\n");
   if (!lines.some((l) => l.trim())) throw new AppError("empty_document", `${input.filename} contains no text; send a file with content.`);
-  const state: AdocState = { attributes: new Map(), footnotes: [] };
+  const state = newState();
+  lines = preprocess(lines, state);
   // The header: a level-0 title, then an author line and a revision line directly under it.
   let start = 0;
   while (start < lines.length && (lines[start]!.trim() === "" || /^\/\//.test(lines[start]!))) start++;

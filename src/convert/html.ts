@@ -25,6 +25,13 @@ export interface HtmlOptions {
   mainContent: boolean;
   /** selector: convert only the elements matching this CSS selector (overrides mainContent) */
   selector?: string;
+  /**
+   * document: the HTML is a file the user uploaded (a saved article, a spec or manual page), not a
+   * page fetched by URL: with mainContent, the whole body but the page's own chrome (siteChrome) is
+   * the document, its contents box, side notes and notes lists (in their place) included; boilerplate removal
+   * (findMainContent) is for web pages fetched by URL.
+   */
+  document?: boolean;
 }
 
 /** htmlToMarkdown converts one HTML document (or fragment) to tidy markdown. */
@@ -39,6 +46,8 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
     body = renderMarkdown(selected(document, opts.selector), walk);
   } else if (!opts.mainContent) {
     body = renderMarkdown([bodyOf(document)], walk);
+  } else if (opts.document) {
+    body = renderMarkdown([bodyOf(document)], { baseUrl, skip: siteChromeTest(), notesInPlace: true });
   } else {
     const headline = headingText(titledH1(document) ?? firstH1(document));
     const fromScripts = scriptArticle(document, [title ?? "", headline ?? ""]);
@@ -68,6 +77,58 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
   }
   const markdown = body.trim() ? tidyMarkdown(body) : "";
   return { markdown, title, warnings };
+}
+
+/** SITE_CHROME_ROLES: the landmark roles of a site's own parts around a document (its menus, banner, footer, search box) */
+const SITE_CHROME_ROLES = /^\s*(?:navigation|banner|contentinfo|search)\s*$/i;
+/** PRINT_HIDDEN: the class a page gives what it leaves out of a printed copy (MediaWiki's "noprint", Bootstrap's "d-print-none" and "hidden-print"): the page's furniture, not its document */
+const PRINT_HIDDEN = /(?:^|\s)(?:noprint|no-print|d-print-none|hidden-print|print-hidden)(?:\s|$)/i;
+/** SKIP_LINK: the text of a link that jumps within the page past the site's menus ("Skip to main content", "Jump to navigation") */
+const SKIP_LINK = /^\s*(?:skip|jump) to\b/i;
+
+/**
+ * siteChromeTest: what an uploaded saved page holds around its document that is the site's, not the
+ * document's: a <nav>, an element whose role names a site landmark (navigation, banner, contentinfo,
+ * search), outside the page's <main>, role=main or <article> (a navigation box inside the article, a
+ * wiki's links to related articles, is the document's), and a link that skips to a place in the
+ * page, and what the page leaves out of a printed copy (PRINT_HIDDEN: edit links, "48 years ago" after a
+ * date, portal boxes). Nothing is judged by its text's length or its links' share: a document's table of contents,
+ * lists of links and short notes stay. Whether an element is inside the main part is remembered for
+ * each element asked about and its ancestors, so deep pages cost one walk up.
+ */
+function siteChromeTest(): (el: DomElement) => boolean {
+  const inMain = new Map<DomNode, boolean>();
+  const insideMain = (el: DomElement): boolean => {
+    const path: DomNode[] = [];
+    let answer = false;
+    for (let node: DomNode | null = el.parentNode; node; node = node.parentNode) {
+      const known = inMain.get(node);
+      if (known !== undefined) {
+        answer = known;
+        break;
+      }
+      path.push(node);
+      if (node.nodeType === 1 && isMainPart(node as DomElement)) {
+        answer = true;
+        break;
+      }
+    }
+    for (const node of path) inMain.set(node, answer);
+    return answer;
+  };
+  return (el) => {
+    const tag = el.tagName.toLowerCase();
+    if (PRINT_HIDDEN.test(el.getAttribute("class") ?? "")) return true;
+    if (tag === "a") return (el.getAttribute("href") ?? "").startsWith("#") && SKIP_LINK.test(el.textContent ?? "");
+    if (tag !== "nav" && !SITE_CHROME_ROLES.test(el.getAttribute("role") ?? "")) return false;
+    return !insideMain(el);
+  };
+}
+
+/** isMainPart: the element is the page's main part or an article (<main>, role=main, <article>) */
+function isMainPart(el: DomElement): boolean {
+  const tag = el.tagName.toLowerCase();
+  return tag === "main" || tag === "article" || /^\s*main\s*$/i.test(el.getAttribute("role") ?? "");
 }
 
 /** SCRIPT_ARTICLE_MIN_CHARS: an article from a data script counts from this many non-space characters */
@@ -342,14 +403,16 @@ export function sniffCharset(bytes: Uint8Array): string | undefined {
 }
 
 /**
- * convertHtml converts an uploaded HTML file: the bytes are decoded (BOM, the declared charset,
- * <meta charset>, then detection), and the page options of the request apply.
+ * convertHtml converts an HTML file: the bytes are decoded (BOM, the declared charset,
+ * <meta charset>, then detection), and the page options of the request apply. An uploaded file (no
+ * URL) is the user's document (HtmlOptions.document); a page fetched by URL (input.url) is a web page.
  */
 export const convertHtml: Converter = async (input, ctx) => {
   ctx.signal.throwIfAborted();
   const html = decodeText(input.bytes, input.declaredCharset ?? sniffCharset(input.bytes)).text;
   ctx.signal.throwIfAborted();
-  const result = htmlToMarkdown(html, { baseUrl: input.url, mainContent: ctx.page.mainContent, selector: ctx.page.selector });
+  // an upload has no URL; a page fetched by URL (the service converts it here too) is a web page
+  const result = htmlToMarkdown(html, { baseUrl: input.url, mainContent: ctx.page.mainContent, selector: ctx.page.selector, document: input.url === undefined });
   if (!result.markdown.trim()) {
     throw new AppError("empty_document", `HTML '${input.filename}' has no text to convert${ctx.page.mainContent ? " (try main_content=false to keep the whole page)" : ""}`);
   }

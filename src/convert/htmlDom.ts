@@ -33,6 +33,12 @@ export interface WalkOptions {
   baseUrl?: string;
   /** skip: elements for which this returns true are left out with their subtree (boilerplate filter) */
   skip?: (el: DomElement) => boolean;
+  /**
+   * notesInPlace: a page's notes stay where the document has them (its "Notes" list with the marks that
+   * point to it, as a reader sees them), for an uploaded document written as it reads; by default
+   * (web pages) notes referenced from the text become `[^label]` footnotes written at the end.
+   */
+  notesInPlace?: boolean;
 }
 
 const TEXT_NODE = 3;
@@ -83,7 +89,7 @@ interface Ctx {
 /** renderMarkdown writes the markdown of the given elements (each with its subtree), in order. */
 export function renderMarkdown(roots: DomNode[], opts: WalkOptions = {}): string {
   const ctx: Ctx = { base: parseBase(opts.baseUrl), skip: opts.skip, inTable: false, blocky: new Set(), notes: NO_FOOTNOTES };
-  ctx.notes = findFootnotes(roots, (el) => skipped(el as unknown as DomElement, ctx), ctx.base);
+  if (!opts.notesInPlace) ctx.notes = findFootnotes(roots, (el) => skipped(el as unknown as DomElement, ctx), ctx.base);
   const blocks: string[] = [];
   for (const root of roots) {
     markBlocky(root, ctx.blocky);
