@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { commonFields, documentFields } from "../documents/fields";
 
 const pageOptions = {
-  main_content: Type.Boolean({ default: true, description: "web pages: strip boilerplate (navigation, footers, ads); false keeps the whole page" }),
+  main_content: Type.Boolean({ default: true, description: "web pages: strip boilerplate (navigation, footers, ads); an uploaded HTML file is a document: only the site's menus, banner, footer and skip links are left out; false keeps the whole page" }),
   wait_ms: Type.Integer({ minimum: 0, maximum: 30000, default: 0, description: "web pages: extra wait after the network settles, in ms" }),
   selector: Type.String({ minLength: 1, maxLength: 500, description: "web pages: convert only the element matching this CSS selector" }),
   render: commonFields.render(),
