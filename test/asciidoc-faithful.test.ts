@@ -58,6 +58,8 @@ describe("AsciiDoc as Asciidoctor shows it", () => {
         "",
         "AsciiDoc(R) is by Foo(TM), (C) 2024 -- no more.",
         "",
+        "Run it with --verbose or -- after the options; a well--known word.",
+        "",
         "The icon:flag[role=blue] flag, stem:[sqrt(4) = 2] and pass:c[->] arrows.",
         "",
         "video::movie.mp4[width=640]",
@@ -67,6 +69,7 @@ describe("AsciiDoc as Asciidoctor shows it", () => {
     expect(out).toContain("fan*freakin*tastic, `mono`culture, markup and **C**reate.");
     expect(out).toContain("the *images* directory and a **wibble**.");
     expect(out).toContain("AsciiDoc® is by Foo™, © 2024 — no more.");
+    expect(out).toContain("Run it with --verbose or — after the options; a well—known word.");
     expect(out).toMatch(/The +flag, sqrt\(4\) = 2 and -> arrows\./);
     expect(out).not.toContain("video::");
   });

@@ -94,7 +94,8 @@ function inlineMarkup(line: string, state: AdocState): string {
     .replace(/\(C\)/g, "©")
     .replace(/\(R\)/g, "®")
     .replace(/\(TM\)/g, "™")
-    .replace(/(^|\w|\s)--(?=\s|\w|$)/g, (_, pre: string) => `${pre}—`)
+    // (between two words, or standing alone between spaces; a command's "--verbose" in prose keeps its dashes)
+    .replace(/(\w)--(?=\w)|(^|\s)--(?=\s|$)/g, (_, word: string | undefined, space: string | undefined) => `${word ?? space ?? ""}—`)
     .replace(/\^([^^\s]+)\^/g, "$1")
     .replace(/~([^~\s]+)~/g, "$1")
     .replace(/\s\+$/, "  ");
