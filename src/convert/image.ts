@@ -17,6 +17,8 @@ import { heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from ".
 import { joinLineEndHyphens, ocrLaysOut, ocrLayoutMarkdown } from "./ocrLayout";
 import { type Turn, turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
 import { fromPgm, OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
+import { makeConvertPdf } from "./pdf";
+import { scanPagesPdf } from "./scanPages";
 import type { Conversion, ConvertContext, Converter, ConvertInput, PageReport } from "./types";
 
 /** OCR_MIN_WIDTH: images narrower than this (px) are upscaled so small text reaches tesseract's range */
@@ -369,7 +371,7 @@ function metadataFacts(facts: ImageFacts): Array<[string, unknown]> {
     ["Title", xmp.title],
     ["Description", xmp.description],
     ["Author", xmp.author],
-    ["Pages/frames", facts.pages > 1 ? `${facts.pages} (the first was read)` : undefined],
+    ["Pages/frames", facts.pages > 1 ? (facts.format === "tiff" ? `${facts.pages} (each read)` : `${facts.pages} (the first was read)`) : undefined],
   ];
 }
 
@@ -384,7 +386,7 @@ export function makeConvertImage(options: ImageOptions): Converter {
   return (input, ctx) => convertImageWith(input, ctx, options);
 }
 
-/** convertImage OCRs the first frame of an image and adds its metadata. */
+/** convertImage OCRs an image (the first frame of an animation; every page of a multi-page TIFF) and adds its metadata. */
 export const convertImage: Converter = makeConvertImage({ scanLayout: true });
 
 async function convertImageWith(input: ConvertInput, ctx: ConvertContext, options: ImageOptions): Promise<Conversion> {
@@ -404,6 +406,9 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
     refuseOversize(input, facts.width, facts.height, limits.maxPixels);
   }
   signal.throwIfAborted();
+
+  // a scan of several pages (a multi-page TIFF) is read page by page, as a scanned PDF is (scanPages.ts)
+  if (facts.format === "tiff" && facts.pages > 1) return convertPages(input, facts, ctx, options);
 
   // 2. decode to something sharp can read
   decodable ??= await toDecodable(input, facts, signal);
@@ -432,7 +437,7 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
   // A page-like scan is laid out like a born-digital page (headings, tables); a receipt read as one column keeps tesseract's text.
   const laidOut = options.scanLayout && ocrLaysOut(prepared.segmentation, ocr) && ocrText ? ocrLayoutMarkdown(ocr, 72 / (prepared.dpi ?? ASSUMED_DPI), 1, prepared.rules, fromPgm(prepared.image)) : null;
   if (!ocrText && embedded.length === 0) warnings.push("no text found in the image");
-  if (facts.pages > 1) warnings.push(`only the first of ${facts.pages} pages/frames was read`);
+  if (facts.pages > 1) warnings.push(`only the first of ${facts.pages} frames was read`);
   const xmpTitle = facts.xmp ? readXmp(facts.xmp).title : undefined;
   const title = xmpTitle ?? (input.filename || null);
   const markdown = tidyMarkdown(
@@ -447,6 +452,19 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
   );
   const page: PageReport = ocrText ? { page: 1, method: "ocr", ocrQuality: ocr.confidence, chars: ocrText.length } : { page: 1, method: "empty", chars: 0 };
   return { markdown, title, totalPages: facts.pages > 1 ? facts.pages : 0, method: embedded.length ? "text+ocr" : "ocr", warnings, pages: [page] };
+}
+
+/**
+ * convertPages reads every page of a multi-page TIFF: the pages, written into an image-only PDF, go
+ * through the scanned-PDF path (each OCRed and laid out, running heads and page numbers dropped by
+ * their repetition), under the file's name and with its metadata.
+ */
+async function convertPages(input: ConvertInput, facts: ImageFacts, ctx: ConvertContext, options: ImageOptions): Promise<Conversion> {
+  const pdf = await scanPagesPdf(input, facts.pages, facts.density, ctx);
+  const read = await makeConvertPdf({ outline: false, scanLayout: options.scanLayout })({ bytes: pdf, filename: input.filename, contentType: "application/pdf", ext: "pdf" }, ctx);
+  const xmpTitle = facts.xmp ? readXmp(facts.xmp).title : undefined;
+  const markdown = tidyMarkdown(joinBlocks([textHeading(1, input.filename || "image"), read.markdown, heading(2, "Image metadata"), metadataBlock(metadataFacts(facts))]));
+  return { markdown, title: xmpTitle ?? (input.filename || null), totalPages: facts.pages, method: "ocr", warnings: read.warnings, pages: read.pages };
 }
 
 /** bmpDensity reads the horizontal resolution of a BMP (pixels per metre) as DPI; undefined when absent. */
