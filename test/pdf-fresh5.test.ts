@@ -1,0 +1,70 @@
+/**
+ * Layouts of the fifth fresh group's kinds (issue 16, item 3; bench/README "branch h/fresh11"),
+ * typeset with the standard fonts (test/helpers/typesetPdf.ts) and read by pdf.js, or built as
+ * layout blocks.
+ */
+import { expect, test } from "bun:test";
+import type { LayoutBlock } from "../src/convert/pdfLayoutTypes";
+import { NOTE_MARK_START } from "../src/convert/pdfLines";
+import { takeFootnotes } from "../src/convert/pdfNotes";
+import { layoutMarkdown } from "./helpers/layoutMarkdown";
+import { textWidth, typesetPdf, type TypesetFill, type TypesetRun } from "./helpers/typesetPdf";
+
+/** a spreadsheet's table: each stub cell led by its nesting dots drawn in white, then the label in black, and three columns of figures */
+function nestedTable(fills: TypesetFill[] = [], header: TypesetRun[] = []): Uint8Array {
+  const rows: Array<[string, string, string[]]> = [
+    [".", "Total", ["265,154", "246,154", "21,000"]],
+    ["..", "employed civilian", ["160,206", "145,651", "14,515"]],
+    ["..", "not employed civilian", ["106,548", "100,463", "6,485"]],
+    ["...", "unemployed", ["6,185", "5,343", "346"]],
+    ["...", "not in labor force", ["55,365", "54,462", "5,405"]],
+  ];
+  const runs: TypesetRun[] = [...header];
+  rows.forEach(([dots, label, figures], r) => {
+    const y = 700 - r * 14;
+    runs.push({ font: "Times-Roman", size: 10, x: 60, y, text: dots, gray: 1 });
+    runs.push({ font: "Times-Roman", size: 10, x: 60 + textWidth("Times-Roman", 10, dots), y, text: label });
+    figures.forEach((figure, i) => runs.push({ font: "Times-Roman", size: 10, x: 300 + i * 80, y, text: figure }));
+  });
+  return typesetPdf([runs], [], [], [fills]);
+}
+
+test("a table's nesting dots drawn in white are not read into its stub cells", async () => {
+  const md = await layoutMarkdown(nestedTable());
+  expect(md).toContain("| Total | 265,154 | 246,154 | 21,000 |");
+  expect(md).toContain("| employed civilian | 160,206 | 145,651 | 14,515 |");
+  expect(md).toContain("| unemployed | 6,185 | 5,343 | 346 |");
+  expect(md).not.toMatch(/\|\s*\.+[a-zT]/);
+});
+
+test("white text on a dark band stays: a header drawn white on a filled row is read", async () => {
+  // the header's white words over a dark band, a white "." before its first word
+  const header: TypesetRun[] = [
+    { font: "Times-Roman", size: 10, x: 60, y: 720, text: ".", gray: 1 },
+    { font: "Times-Roman", size: 10, x: 60 + textWidth("Times-Roman", 10, "."), y: 720, text: "persons", gray: 1 },
+    { font: "Times-Roman", size: 10, x: 300, y: 720, text: "total", gray: 1 },
+    { font: "Times-Roman", size: 10, x: 380, y: 720, text: "stayed", gray: 1 },
+    { font: "Times-Roman", size: 10, x: 460, y: 720, text: "moved", gray: 1 },
+  ];
+  const md = await layoutMarkdown(nestedTable([{ x: 55, y: 715, width: 460, height: 14, gray: 0.2 }], header));
+  expect(md).toContain("| .persons | total | stayed | moved |");
+  expect(md).toContain("| Total | 265,154 | 246,154 | 21,000 |");
+});
+
+test("a page of tables alone, a note mark in a cell and no line of text, gives no notes and does not fail", () => {
+  const table: LayoutBlock = {
+    kind: "table",
+    rows: [
+      ["persons", "total"],
+      [`armed forces${NOTE_MARK_START}1\u0003`, "884"],
+    ],
+    size: 10,
+    top: 100,
+    bottom: 130,
+    columns: [
+      { x: 60, right: false },
+      { x: 300, right: true },
+    ],
+  } as LayoutBlock;
+  expect(takeFootnotes([table], 842)).toEqual([]);
+});
