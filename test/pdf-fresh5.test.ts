@@ -68,3 +68,29 @@ test("a page of tables alone, a note mark in a cell and no line of text, gives n
   } as LayoutBlock;
   expect(takeFootnotes([table], 842)).toEqual([]);
 });
+
+test("a group row under a numbered row is a row of its own, not the next line of the row's number and task", async () => {
+  const run = (text: string, x: number, y: number): TypesetRun => ({ font: "Times-Roman", size: 9, x, y, text });
+  const runs: TypesetRun[] = [run("#", 60, 720), run("Topic", 80, 720), run("Task", 140, 720), run("Score", 300, 720), run("Steps", 360, 720)];
+  let y = 708;
+  const row = (n: string, topic: string, task: string, a: string, b: string) => {
+    runs.push(run(n, 60, y), run(topic, 80, y), run(task, 140, y), run(a, 300, y), run(b, 360, y));
+    y -= 11;
+  };
+  const group = (name: string, about: string) => {
+    runs.push(run(name, 60, y), run(about, 140, y));
+    y -= 11;
+  };
+  group("Proteomics", "clustering");
+  row("1", "easy", "simple clustering", "0.56", "0.20");
+  row("2", "normal", "clustering in two", "0.55", "0.40");
+  row("3", "hard", "clustering in three", "0.55", "0.60");
+  group("Chemistry", "exploring combinations");
+  row("4", "easy", "single substances", "0.56", "1.00");
+  row("5", "normal", "mix of three", "0.52", "0.00");
+  row("6", "hard", "mix of four", "0.50", "0.40");
+  const md = await layoutMarkdown(typesetPdf([runs]));
+  expect(md).toContain("| 3 | hard | clustering in three | 0.55 | 0.60 |");
+  expect(md).toMatch(/\| Chemistry \|\s*\| exploring combinations \|/);
+  expect(md).not.toContain("3 Chemistry");
+});
