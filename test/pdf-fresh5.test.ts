@@ -94,3 +94,34 @@ test("a group row under a numbered row is a row of its own, not the next line of
   expect(md).toMatch(/\| Chemistry \|\s*\| exploring combinations \|/);
   expect(md).not.toContain("3 Chemistry");
 });
+
+test("a ruled table whose body is one band between rules: each line of the stub a row, group labels rows of their own", async () => {
+  const run = (text: string, x: number, y: number): TypesetRun => ({ font: "Times-Roman", size: 9, x, y, text });
+  // columns ruled at 60, 220, 320, 420, 500; rules above and under the header, at the foot, none between the body's rows
+  const xs = [60, 220, 320, 420, 500];
+  const [top, headerFoot, foot] = [730, 712, 620];
+  const rules = [
+    ...[top, headerFoot, foot].map((y) => ({ x1: 60, y1: y, x2: 500, y2: y })),
+    ...xs.map((x) => ({ x1: x, y1: foot, x2: x, y2: top })),
+  ];
+  const runs: TypesetRun[] = [run("Sample group", 64, 718), run("Some participation", 224, 718), run("No participation", 324, 718), run("Total", 424, 718)];
+  const body: Array<[string, string[]]> = [
+    ["All randomly assigned:", []],
+    ["Three year cohort", []],
+    ["Head start group", ["35.1%", "14.5%", "100%"]],
+    ["Control group", ["16.3%", "63.6%", "100%"]],
+    ["Four year cohort", []],
+    ["Head start group", ["45.6%", "20.2%", "100%"]],
+    ["Control group", ["13.5%", "36.1%", "100%"]],
+  ];
+  body.forEach(([label, figures], k) => {
+    const y = 700 - k * 11;
+    runs.push(run(label, 64, y));
+    figures.forEach((figure, i) => runs.push(run(figure, xs[i + 1]! + 20, y)));
+  });
+  const md = await layoutMarkdown(typesetPdf([runs], [rules]));
+  expect(md).toContain("| Head start group | 35.1% | 14.5% | 100% |");
+  expect(md).toContain("| Control group | 13.5% | 36.1% | 100% |");
+  expect(md).toMatch(/\| Three year cohort \|\s*\|/);
+  expect(md).not.toContain("35.1% 16.3%");
+});
