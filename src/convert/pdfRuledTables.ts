@@ -220,7 +220,8 @@ function bandRows(band: Array<{ c: number; lines: RawLine[] }>, firstCol: { c: n
 
 /**
  * alignedRows splits a ruled band whose other cells' lines each stand on the baseline of a line of
- * the first column, on two baselines at least: rows with no rule between them, some of them group
+ * the first column, on two baselines at least in two of those cells, the first column holding more
+ * lines (three at least) than any other: rows with no rule between them, some of them group
  * labels with no figures ("All Randomly Assigned (N=4,667):" / "3-Year-Old Cohort" over "Head
  * Start Group | 85.1% | ..."). Each line of the first column is a row, but a line with nothing
  * beside it over a line that starts in lower case (a label's first line, its figures beside the
@@ -236,7 +237,11 @@ function alignedRows(band: Array<{ c: number; lines: RawLine[] }>, firstCol: { c
       rowsWithFigures.add(k);
     }
   }
-  if (rowsWithFigures.size < 2) return null;
+  // rows of figures in two columns at least (one cell's wrapped lines beside a code broken over two
+  // lines are one row), and a stub of three lines or more, more than any other cell's (group labels
+  // among its rows; a form's boxes hold a label over a value in every column)
+  if (rowsWithFigures.size < 2 || others.filter((cell) => cell.lines.length >= 2).length < 2) return null;
+  if (firstCol.lines.length < 3 || others.some((cell) => cell.lines.length >= firstCol.lines.length)) return null;
   // the row each line of the first column goes to: a bare line over a line in lower case joins it
   const rowOf: number[] = [];
   let row = -1;
