@@ -42,7 +42,8 @@ export function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ la
       sizes.set(key, (sizes.get(key) ?? 0) + line.text.length);
     }
   }
-  if (!referenced.size) return [];
+  // a page of tables only (its note marks in cells, no line of text) has no body size and no notes to take
+  if (!referenced.size || !sizes.size) return [];
   const body = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]![0];
   // noteStart: the line opens a note (a referenced label, then words)
   const noteStart = (text: string) => {

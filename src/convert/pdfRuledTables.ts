@@ -204,7 +204,7 @@ function bandRows(band: Array<{ c: number; lines: RawLine[] }>, firstCol: { c: n
   const others = band.filter((cell) => cell !== firstCol);
   const startsParagraph = (y: number) =>
     others.some((cell) => cell.lines.some((line, k) => Math.abs(line.y - y) <= near && (k === 0 || line.y - cell.lines[k - 1]!.y > 1.3 * pitch)));
-  if (!starts.slice(1).every(startsParagraph)) return null;
+  if (!starts.slice(1).every(startsParagraph)) return alignedRows(band, firstCol, others, near);
   const parts: Array<Array<{ c: number; lines: RawLine[] }>> = starts.map(() => []);
   for (const cell of band) {
     const byPart = starts.map(() => [] as RawLine[]);
@@ -213,6 +213,47 @@ function bandRows(band: Array<{ c: number; lines: RawLine[] }>, firstCol: { c: n
       while (k + 1 < starts.length && starts[k + 1]! <= line.y + near) k++;
       byPart[k]!.push(line);
     }
+    byPart.forEach((lines, k) => lines.length && parts[k]!.push({ c: cell.c, lines }));
+  }
+  return parts;
+}
+
+/**
+ * alignedRows splits a ruled band whose other cells' lines each stand on the baseline of a line of
+ * the first column, on two baselines at least in two of those cells, the first column holding more
+ * lines (three at least) than any other: rows with no rule between them, some of them group
+ * labels with no figures ("All Randomly Assigned (N=4,667):" / "3-Year-Old Cohort" over "Head
+ * Start Group | 85.1% | ..."). Each line of the first column is a row, but a line with nothing
+ * beside it over a line that starts in lower case (a label's first line, its figures beside the
+ * next). Null otherwise.
+ */
+function alignedRows(band: Array<{ c: number; lines: RawLine[] }>, firstCol: { c: number; lines: RawLine[] }, others: Array<{ c: number; lines: RawLine[] }>, near: number): Array<Array<{ c: number; lines: RawLine[] }>> | null {
+  const lineAt = (y: number) => firstCol.lines.findIndex((line) => Math.abs(line.y - y) <= near);
+  const rowsWithFigures = new Set<number>();
+  for (const cell of others) {
+    for (const line of cell.lines) {
+      const k = lineAt(line.y);
+      if (k < 0) return null;
+      rowsWithFigures.add(k);
+    }
+  }
+  // rows of figures in two columns at least (one cell's wrapped lines beside a code broken over two
+  // lines are one row), and a stub of three lines or more, more than any other cell's (group labels
+  // among its rows; a form's boxes hold a label over a value in every column)
+  if (rowsWithFigures.size < 2 || others.filter((cell) => cell.lines.length >= 2).length < 2) return null;
+  if (firstCol.lines.length < 3 || others.some((cell) => cell.lines.length >= firstCol.lines.length)) return null;
+  // the row each line of the first column goes to: a bare line over a line in lower case joins it
+  const rowOf: number[] = [];
+  let row = -1;
+  firstCol.lines.forEach((line, k) => {
+    const joinsAbove = k > 0 && !rowsWithFigures.has(k - 1) && /^\p{Ll}/u.test(lineText(line)) && rowOf[k - 1] === row;
+    if (!joinsAbove) row++;
+    rowOf.push(row);
+  });
+  const parts: Array<Array<{ c: number; lines: RawLine[] }>> = Array.from({ length: row + 1 }, () => []);
+  for (const cell of band) {
+    const byPart = parts.map(() => [] as RawLine[]);
+    for (const line of cell.lines) byPart[rowOf[lineAt(line.y)]!]!.push(line);
     byPart.forEach((lines, k) => lines.length && parts[k]!.push({ c: cell.c, lines }));
   }
   return parts;

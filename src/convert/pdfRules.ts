@@ -346,3 +346,191 @@ export function hasRule(rules: Rule[], horizontal: boolean, at: number, from: nu
   }
   return covered >= 0.6 * (to - from);
 }
+
+/**
+ * HiddenRun: a run of text the page draws in white over nothing (no filled shape or image under it):
+ * a reader sees none of it. Spreadsheets export their rows' nesting marks so (".Total",
+ * "..Employed civilian" drawn with white dots for screen readers), and word processors a hanging
+ * label repeated on each line of a caption ("Table 4.—" in white before every line after the
+ * first). Baseline y and x from the page's top left, as the text items.
+ */
+export interface HiddenRun {
+  x1: number;
+  x2: number;
+  y: number;
+  size: number;
+  text: string;
+}
+
+/** pdf.js OPS codes of text, colour and painting that hiddenTextRuns reads (pdf.js 5: src/shared/util.js OPS). */
+const TEXT_OP = {
+  beginText: 31,
+  setCharSpacing: 33,
+  setWordSpacing: 34,
+  setHScale: 35,
+  setLeading: 36,
+  setFont: 37,
+  setTextRenderingMode: 38,
+  setTextRise: 39,
+  moveText: 40,
+  setLeadingMoveText: 41,
+  setTextMatrix: 42,
+  nextLine: 43,
+  showText: 44,
+  showSpacedText: 45,
+  shadingFill: 62,
+  paintFormXObjectBegin: 74,
+  paintFormXObjectEnd: 75,
+  setFillRGBColor: 59,
+} as const;
+/** IMAGE_OPS: pdf.js's image painting ops (mask, image, inline image and their groups and repeats, solid colour mask): each paints the unit square under the current transform */
+const IMAGE_OPS = new Set([83, 84, 85, 86, 87, 88, 89, 90]);
+/** MAX_HIDDEN_CHECKS: hidden glyph runs x backgrounds tested; past it the page is read as having no hidden text (a drawing with many shapes) */
+const MAX_HIDDEN_CHECKS = 2_000_000;
+
+interface Box {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+/** boxUnder: the page box of the rectangle (x1, y1)-(x2, y2) under transform m */
+function boxUnder(m: Matrix, x1: number, y1: number, x2: number, y2: number): Box {
+  const xs = [m[0] * x1 + m[2] * y1 + m[4], m[0] * x2 + m[2] * y1 + m[4], m[0] * x1 + m[2] * y2 + m[4], m[0] * x2 + m[2] * y2 + m[4]];
+  const ys = [m[1] * x1 + m[3] * y1 + m[5], m[1] * x2 + m[3] * y1 + m[5], m[1] * x1 + m[3] * y2 + m[5], m[1] * x2 + m[3] * y2 + m[5]];
+  return { x1: Math.min(...xs), y1: Math.min(...ys), x2: Math.max(...xs), y2: Math.max(...ys) };
+}
+
+/** PathBounds: the box a path's coordinates span, from pdf.js's minMax when it gives one, else from the path's points */
+function pathBounds(data: Array<ArrayLike<number> | null> | undefined, minMax: ArrayLike<number> | undefined): [number, number, number, number] | null {
+  if (minMax && minMax.length >= 4 && Number.isFinite(minMax[0]!) && Number.isFinite(minMax[2]!)) return [minMax[0]!, minMax[1]!, minMax[2]!, minMax[3]!];
+  const buffer = data?.[0];
+  if (!buffer) return null;
+  let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let k = 0; k < buffer.length; ) {
+    const op = buffer[k++];
+    const n = op === DRAW.moveTo || op === DRAW.lineTo ? 2 : op === DRAW.curveTo ? 6 : op === DRAW.quadraticCurveTo ? 4 : 0;
+    for (let j = 0; j + 1 < n; j += 2) {
+      x1 = Math.min(x1, buffer[k + j]!);
+      x2 = Math.max(x2, buffer[k + j]!);
+      y1 = Math.min(y1, buffer[k + j + 1]!);
+      y2 = Math.max(y2, buffer[k + j + 1]!);
+    }
+    k += n;
+  }
+  return x1 <= x2 ? [x1, y1, x2, y2] : null;
+}
+
+/** GLYPH_UNITS: a glyph's width in pdf.js's operator list is in thousandths of the font size (the usual font matrix; a Type 3 font's differs, and its runs are placed only roughly) */
+const GLYPH_UNITS = 0.001;
+
+/**
+ * hiddenTextRuns reads from pdf.js's operator list the runs of text filled in white (render modes
+ * 0 and 4: filled, not stroked, not the invisible mode 3 of an OCR layer) whose middle lies on no
+ * filled shape of another colour, image or shading painted before them. It follows the text state
+ * (matrices, font size, spacing, scaling, rise) to place each glyph; `viewport` is the page
+ * viewport's transform. A page that paints a shading (its extent unknown) or more shapes than
+ * the checks allow has none.
+ */
+export function hiddenTextRuns(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, viewport: number[]): HiddenRun[] {
+  interface State {
+    ctm: Matrix;
+    fill: string;
+  }
+  const stack: State[] = [];
+  let state: State = { ctm: viewport.slice(0, 6) as Matrix, fill: "#000000" };
+  const backgrounds: Box[] = [];
+  const runs: Array<HiddenRun & { at: number }> = [];
+  let tm: Matrix = [1, 0, 0, 1, 0, 0];
+  let tlm: Matrix = [1, 0, 0, 1, 0, 0];
+  let [fontSize, charSpacing, wordSpacing, hScale, leading, rise, mode] = [0, 0, 0, 1, 0, 0, 0];
+  let paths = 0;
+  const moveTo = (x: number, y: number) => {
+    tlm = multiply(tlm, [1, 0, 0, 1, x, y]);
+    tm = tlm;
+  };
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i]!;
+    const args = argsArray[i] as ArrayLike<unknown> | null;
+    if (fn === OP.save) stack.push({ ...state });
+    else if (fn === OP.restore) state = stack.pop() ?? state;
+    else if (fn === OP.transform) state = { ...state, ctm: multiply(state.ctm, args as unknown as Matrix) };
+    else if (fn === TEXT_OP.paintFormXObjectBegin) {
+      stack.push({ ...state });
+      const m = (args?.[0] ?? null) as ArrayLike<number> | null;
+      if (m && m.length === 6) state = { ...state, ctm: multiply(state.ctm, Array.from(m) as Matrix) };
+    } else if (fn === TEXT_OP.paintFormXObjectEnd) state = stack.pop() ?? state;
+    else if (fn === TEXT_OP.setFillRGBColor) state = { ...state, fill: typeof args?.[0] === "string" ? (args[0] as string).toLowerCase() : "" };
+    else if (fn === TEXT_OP.shadingFill) return [];
+    else if (IMAGE_OPS.has(fn)) backgrounds.push(boxUnder(state.ctm, 0, 0, 1, 1));
+    else if (fn === OP.constructPath) {
+      if (++paths > MAX_PATHS) return [];
+      const [op, data, minMax] = args as unknown as [number, Array<ArrayLike<number> | null>, ArrayLike<number> | undefined];
+      if (!FILLS.has(op) || state.fill === "#ffffff") continue;
+      const bounds = pathBounds(data, minMax);
+      if (bounds) backgrounds.push(boxUnder(state.ctm, ...bounds));
+    } else if (fn === TEXT_OP.beginText) tm = tlm = [1, 0, 0, 1, 0, 0];
+    else if (fn === TEXT_OP.setTextMatrix) {
+      // pdf.js 5 gives the matrix as one argument (a typed array); older builds as six
+      const m = (args && typeof args[0] === "object" ? args[0] : args) as ArrayLike<number> | null;
+      if (m && m.length >= 6) tm = tlm = Array.from(m).slice(0, 6) as Matrix;
+    }
+    else if (fn === TEXT_OP.setFont) fontSize = Number(args?.[1]) || 0;
+    else if (fn === TEXT_OP.setCharSpacing) charSpacing = Number(args?.[0]) || 0;
+    else if (fn === TEXT_OP.setWordSpacing) wordSpacing = Number(args?.[0]) || 0;
+    else if (fn === TEXT_OP.setHScale) hScale = (Number(args?.[0]) || 100) / 100;
+    else if (fn === TEXT_OP.setLeading) leading = Number(args?.[0]) || 0;
+    else if (fn === TEXT_OP.setTextRise) rise = Number(args?.[0]) || 0;
+    else if (fn === TEXT_OP.setTextRenderingMode) mode = Number(args?.[0]) || 0;
+    else if (fn === TEXT_OP.moveText) moveTo(Number(args?.[0]) || 0, Number(args?.[1]) || 0);
+    else if (fn === TEXT_OP.setLeadingMoveText) {
+      leading = -(Number(args?.[1]) || 0);
+      moveTo(Number(args?.[0]) || 0, Number(args?.[1]) || 0);
+    } else if (fn === TEXT_OP.nextLine) moveTo(0, -leading);
+    else if (fn === TEXT_OP.showText || fn === TEXT_OP.showSpacedText) {
+      const glyphs = (args?.[0] ?? []) as ArrayLike<unknown>;
+      const white = state.fill === "#ffffff" && (mode === 0 || mode === 4);
+      const m = multiply(state.ctm, tm);
+      const upright = Math.abs(m[1]) <= Math.abs(m[0]) * 0.1 && m[0] > 0;
+      const size = Math.abs(fontSize) * Math.hypot(m[2], m[3]);
+      let tx = 0;
+      let run: (HiddenRun & { at: number }) | null = null;
+      for (let g = 0; g < glyphs.length; g++) {
+        const glyph = glyphs[g] as { width?: number; unicode?: string; isSpace?: boolean } | number | null;
+        if (typeof glyph === "number") {
+          tx -= (glyph / 1000) * fontSize * hScale;
+          continue;
+        }
+        if (!glyph) continue;
+        const advance = ((glyph.width ?? 0) * GLYPH_UNITS * fontSize + charSpacing + (glyph.isSpace ? wordSpacing : 0)) * hScale;
+        if (white && upright && size > 0) {
+          const x = m[0] * tx + m[2] * rise + m[4];
+          const x2 = m[0] * (tx + advance) + m[2] * rise + m[4];
+          if (!run) {
+            run = { x1: x, x2, y: m[1] * tx + m[3] * rise + m[5], size, text: "", at: backgrounds.length };
+            runs.push(run);
+          }
+          run.x2 = x2;
+          run.text += glyph.unicode ?? "";
+        }
+        tx += advance;
+      }
+      tm = multiply(tm, [1, 0, 0, 1, tx, 0]);
+    }
+  }
+  if (runs.length * Math.max(1, backgrounds.length) > MAX_HIDDEN_CHECKS) return [];
+  // a run is hidden when no background painted before it holds its middle
+  return runs
+    .filter((run) => run.text.trim() !== "")
+    .filter((run) => {
+      const x = (run.x1 + run.x2) / 2;
+      const y = run.y - run.size * 0.3;
+      for (let b = 0; b < run.at; b++) {
+        const box = backgrounds[b]!;
+        if (x >= box.x1 && x <= box.x2 && y >= box.y1 && y <= box.y2) return false;
+      }
+      return true;
+    })
+    .map(({ at: _at, ...run }) => run);
+}

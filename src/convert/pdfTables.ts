@@ -418,6 +418,9 @@ function wrapsCellAbove(seg: Segment, line: RawLine, prev: RawLine, prevWrapped:
   if (!above) return false;
   // A figure under a cell is a row of its own, unless a code broken at a hyphen or a cell already wrapping goes on.
   if (/^[\d\s.,%$€£¥()+\-–]+$/.test(seg.text) && !prevWrapped && !above.text.endsWith("-")) return false;
+  // Nor does a capitalised word go on from a cell that is a bare number (a row's number "3" over
+  // the next group's name "Chemistry": the group row of a numbered table).
+  if (/^\d{1,4}\.?$/.test(above.text) && /^\p{Lu}/u.test(seg.text)) return false;
   // The one cell of a line off the first column: the next line or paragraph of a cell above.
   const offFirst = seg.x - Math.min(...cellStarts) > seg.size;
   if (line.segs.length === 1 && offFirst) return true;

@@ -27,7 +27,7 @@ import { isMonoFont } from "./pdfCode";
 import { analyzePage, type OutlineEntry } from "./pdfLayout";
 import type { PageLayout, PdfTextItem } from "./pdfLayoutTypes";
 import { pageBatches } from "./pdfBatches";
-import { rulesFromOperators } from "./pdfRules";
+import { hiddenTextRuns, rulesFromOperators, type HiddenRun } from "./pdfRules";
 
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
 
@@ -326,10 +326,57 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
     if (!layout.tabular) return layout;
     const ops = await page.getOperatorList();
     const rules = rulesFromOperators(ops.fnArray, ops.argsArray, viewport.transform);
-    return rules.length ? analyzePage(copy, n, viewport.width, viewport.height, rules) : layout;
+    const hidden = hiddenTextRuns(ops.fnArray, ops.argsArray, viewport.transform);
+    const seen = hidden.length ? withoutHiddenText(copy, hidden) : copy;
+    return rules.length || seen !== copy ? analyzePage(seen, n, viewport.width, viewport.height, rules) : layout;
   } finally {
     page.cleanup();
   }
+}
+
+/**
+ * withoutHiddenText: the page's text items less the text drawn in white over nothing (pdfRules
+ * hiddenTextRuns) where pdf.js joins it to visible text in one item (".Total", "Table 4.—borrowed"):
+ * an item that a run on its baseline starts or ends loses the run's letters there (its box shrinks
+ * by the run's width). An item that one run covers from end to end stays (a whole hidden line, as
+ * the Federal Register's "VerDate ..." slug at a page's foot: taking it out moves where the layout
+ * ends a column, and it reads as a line of its own), and so does a run inside an item (pdf.js may give one letter where a
+ * white glyph lies on a black one: a caption's dash drawn twice). Returns `items` itself when
+ * nothing was cut.
+ */
+function withoutHiddenText(items: PdfTextItem[], runs: HiddenRun[]): PdfTextItem[] {
+  const byLine = new Map<number, HiddenRun[]>();
+  for (const run of runs) {
+    const key = Math.round(run.y);
+    byLine.set(key, [...(byLine.get(key) ?? []), run]);
+  }
+  let cut = false;
+  const kept: PdfTextItem[] = [];
+  for (const item of items) {
+    const near = [-1, 0, 1].flatMap((d) => byLine.get(Math.round(item.y) + d) ?? []);
+    let left: PdfTextItem = item;
+    for (const run of near.sort((a, b) => a.x1 - b.x1)) {
+      const tolerance = left.size * 0.3;
+      const end = left.x + left.width;
+      if (Math.abs(run.y - left.y) > tolerance || run.x2 <= left.x + 0.01 || run.x1 >= end - 0.01) continue;
+      const letters = run.text.trim();
+      if (run.x1 <= left.x + tolerance && run.x2 >= end - tolerance) continue;
+      if (run.x1 <= left.x + tolerance && left.str.trimStart().startsWith(letters)) {
+        const str = left.str.trimStart().slice(letters.length);
+        const shift = Math.min(left.width, Math.max(0, run.x2 - left.x));
+        left = { ...left, str, x: left.x + shift, width: left.width - shift };
+      } else if (run.x2 >= end - tolerance && left.str.trimEnd().endsWith(letters)) {
+        const str = left.str.trimEnd().slice(0, -letters.length);
+        left = { ...left, str, width: Math.max(0, run.x1 - left.x) };
+      } else continue;
+    }
+    if (left === item) kept.push(item);
+    else if (left.str.trim() !== "") {
+      cut = true;
+      kept.push(left);
+    } else cut = true;
+  }
+  return cut ? kept : items;
 }
 
 /** fontsWhere: the names of the page's fonts whose style passes `test` */

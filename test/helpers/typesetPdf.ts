@@ -12,6 +12,17 @@ export interface TypesetRun {
   x: number;
   y: number;
   text: string;
+  /** gray: the run's fill colour, a gray level from 0 (black, the default) to 1 (white) */
+  gray?: number;
+}
+
+/** TypesetFill: a rectangle filled in a gray level (0 black to 1 white), its bottom left corner at (x, y), in PDF points from the page's bottom left, drawn before the text */
+export interface TypesetFill {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  gray: number;
 }
 
 /**
@@ -54,7 +65,7 @@ function boxPath({ x, y, width: w, height: h, r }: TypesetBox): string {
 }
 
 /** typesetPdf returns the bytes of a PDF of A4 pages (595 x 842 pt), one list of runs per page (and of rules and rounded boxes, drawn before the text); text is Latin-1. */
-export function typesetPdf(pages: TypesetRun[][], rules: TypesetRule[][] = [], boxes: TypesetBox[][] = []): Uint8Array {
+export function typesetPdf(pages: TypesetRun[][], rules: TypesetRule[][] = [], boxes: TypesetBox[][] = [], fills: TypesetFill[][] = []): Uint8Array {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body) - 1 + 1; // object numbers start at 1
   const catalog = add("");
@@ -65,7 +76,9 @@ export function typesetPdf(pages: TypesetRun[][], rules: TypesetRule[][] = [], b
   for (const [p, runs] of pages.entries()) {
     const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
     const drawn = (rules[p] ?? []).map((r) => `0.5 w ${r.x1} ${r.y1} m ${r.x2} ${r.y2} l S`);
-    const content = [...drawn, ...(boxes[p] ?? []).map(boxPath), ...runs.map((run) => `BT /F${FONTS.indexOf(run.font) + 1} ${run.size} Tf 1 0 0 1 ${run.x} ${run.y} Tm (${escape(run.text)}) Tj ET`)].join("\n");
+    const filled = (fills[p] ?? []).map((f) => `q ${f.gray} g ${f.x} ${f.y} ${f.width} ${f.height} re f Q`);
+    const shown = (run: TypesetRun) => `BT /F${FONTS.indexOf(run.font) + 1} ${run.size} Tf 1 0 0 1 ${run.x} ${run.y} Tm (${escape(run.text)}) Tj ET`;
+    const content = [...filled, ...drawn, ...(boxes[p] ?? []).map(boxPath), ...runs.map((run) => (run.gray === undefined ? shown(run) : `q ${run.gray} g ${shown(run)} Q`))].join("\n");
     const stream = add(`<< /Length ${Buffer.byteLength(content, "latin1")} >>\nstream\n${content}\nendstream`);
     kids.push(add(`<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 595 842] /Resources << /Font << ${fontDict} >> >> /Contents ${stream} 0 R >>`));
   }
