@@ -61,7 +61,7 @@ function memoOcr(engine: OcrEngine): OcrEngine {
   const seen = new Map<string, Promise<OcrResult>>();
   return {
     recognize(image, signal, options) {
-      const key = `${Bun.hash(image)}:${options?.segmentation}:${options?.dpi}`;
+      const key = `${Bun.hash(image)}:${options?.segmentation}:${options?.dpi}:${options?.sameAs}`;
       if (!seen.has(key)) seen.set(key, engine.recognize(image, signal, options));
       return seen.get(key)!;
     },

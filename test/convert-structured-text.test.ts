@@ -62,6 +62,40 @@ describe("JATS journal articles", () => {
   });
 });
 
+describe("JATS articles nested deep (patents are parsed the same way)", () => {
+  const nested = (depth: number) =>
+    [
+      '<?xml version="1.0"?><!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD v1.2 20190208//EN" "JATS-archivearticle1.dtd">',
+      "<article><front><article-meta><title-group><article-title>Nested</article-title></title-group></article-meta></front>",
+      "<body><p>First paragraph.</p>",
+      "<sec><title>Part</title><p>Words of one part.</p>".repeat(depth),
+      "</sec>".repeat(depth),
+      "<p>Last paragraph.</p></body></article>",
+    ].join("");
+
+  test("sections nested past the structure cap keep every word, flattened, and the response says so", async () => {
+    const { status, body } = await convert(nested(300), "deep.xml");
+    expect(status).toBe(200);
+    expect(body.markdown.match(/Words of one part\./g)?.length).toBe(300);
+    expect(body.markdown).toContain("Last paragraph.");
+    expect(body.warnings.join(" ")).toContain("below 200 their text is written as plain paragraphs");
+  });
+
+  test("an article nested thousands deep is refused as unreadable, not cut to its first sections", async () => {
+    const { status, body } = await convert(nested(50_000), "deeper.xml");
+    expect(status).toBe(400);
+    expect(body.error).toBe("unreadable_document");
+    expect(body.detail).toContain("nests its elements more than 2000 deep");
+  });
+
+  test("an article of usual depth has no warning", async () => {
+    const { status, body } = await convert(nested(5), "shallow.xml");
+    expect(status).toBe(200);
+    expect(body.markdown).toContain("###### Part");
+    expect(body.warnings).toEqual([]);
+  });
+});
+
 describe("superscripts, subscripts and footnotes in JATS and patents", () => {
   test("PLOS ONE (CC BY): <sup>/<sub> kept as tags, table footnote references as [^a] with the notes at the end", async () => {
     const { status, body } = await convert(fixture("jats_plos_one_cyanobacteria_tables.xml"), "pone.0178565.xml");

@@ -7,12 +7,21 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import sharp from "sharp";
+import { makeConvertPdf } from "../src/convert/pdf";
+import { WorkerPool } from "../src/pool";
 import { dotlessOnes, Tesseract } from "../src/tools/tesseract";
-import { latinLanguageOf, parseScript } from "../src/tools/tesseract/language";
+import { latinLanguageOf, manyFigures, parseScript, poorInLetters } from "../src/tools/tesseract/language";
+import type { OcrEngine, RecognizeOptions } from "../src/tools/types";
+import { convertContext } from "./helpers/convert";
+import { imageOnlyPdf } from "./helpers/imageOnlyPdf";
 import { scanAt150 } from "./helpers/scanAt150";
 
 const tesseract = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
-afterAll(() => tesseract.close());
+const pool = new WorkerPool({ threads: 2, maxQueue: 64 });
+afterAll(async () => {
+  tesseract.close();
+  await pool.close();
+});
 
 /** LETTER: a German letter's lines, with the letters the English model cannot write (ä, ö, ü, ß) */
 const LETTER = [
@@ -36,6 +45,33 @@ async function arabicImage(): Promise<Uint8Array> {
   const lines = [...ARABIC, ...ARABIC];
   const text = lines.map((l, i) => `<text x="1150" y="${80 + i * 60}" font-family="DejaVu Sans" font-size="32" text-anchor="end">${l}</text>`).join("");
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1240" height="${120 + lines.length * 60}"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
+  return new Uint8Array(await sharp(Buffer.from(svg)).grayscale().png().toBuffer());
+}
+
+/** HEBREW_TABLE: an economic table's rows in Hebrew, a label and six yearly figures each: far more figures than words */
+const HEBREW_TABLE = [
+  ["תוצר מקומי גולמי", "1.9", "5.8", "4.2", "3.0", "3.2", "2.6"],
+  ["סך הכל לנפש", "0.1", "3.8", "2.3", "1.1", "1.3", "0.7"],
+  ["הסקטור העסקי", "1.5", "6.8", "4.5", "2.9", "3.4", "2.5"],
+  ["תעשייה ללא יהלומים", "-4.3", "12.0", "0.0", "2.9", "3.2", "0.3"],
+  ["שימושים במקורות", "-2.5", "7.9", "5.8", "2.9", "2.4", "2.2"],
+  ["הוצאה מקומית לביטחון", "2.9", "2.8", "2.7", "3.6", "3.5", "3.8"],
+  ["יבוא ביטחוני", "4.8", "2.9", "3.6", "3.8", "3.1", "2.5"],
+  ["מוצרים בני קיימא", "-17.0", "2.8", "0.1", "3.0", "4.7", "7.8"],
+  ["ההשקעה בנכסים קבועים", "1.8", "0.4", "1.9", "1.4", "2.3", "8.6"],
+  ["בנייה פרטית למגורים", "-20.6", "13.3", "6.4", "11.5", "6.8", "3.4"],
+  ["עבודות בנייה אחרות", "0.4", "2.7", "1.0", "1.2", "1.4", "1.8"],
+  ["מכונות וציוד", "1.2", "2.0", "0.8", "1.5", "1.4", "1.4"],
+];
+
+/** hebrewTableImage: the table drawn at 150 dpi in DejaVu Sans, its labels at the right and the figures in six columns to their left */
+async function hebrewTableImage(): Promise<Uint8Array> {
+  const rows = HEBREW_TABLE.map((row, i) => {
+    const y = 120 + i * 48;
+    const figures = row.slice(1).map((figure, j) => `<text x="${120 + j * 110}" y="${y}" font-family="DejaVu Sans" font-size="24" text-anchor="end">${figure}</text>`);
+    return `<text x="1150" y="${y}" font-family="DejaVu Sans" font-size="24" text-anchor="end">${row[0]}</text>${figures.join("")}`;
+  });
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1240" height="${200 + HEBREW_TABLE.length * 48}"><rect width="100%" height="100%" fill="white"/>${rows.join("")}</svg>`;
   return new Uint8Array(await sharp(Buffer.from(svg)).grayscale().png().toBuffer());
 }
 
@@ -84,10 +120,61 @@ describe("the engine reads a page in its language", () => {
     expect(read.text).not.toMatch(/[\u200e\u200f]/);
   }, 120_000);
 
+  test("a Hebrew table, its figures many and well read in English, is read in Hebrew, with English beside for its figures", async () => {
+    const image = await hebrewTableImage();
+    const english = await tesseract.recognize(image, AbortSignal.timeout(60_000), { lang: "eng" });
+    // the English reading looks passable over all its words: the figures lift it
+    expect(english.confidence).toBeGreaterThan(0.5);
+    const read = await tesseract.recognize(image, AbortSignal.timeout(120_000));
+    expect(read.language).toMatch(/^heb/);
+    for (const label of ["תוצר מקומי גולמי", "ההשקעה בנכסים קבועים", "עבודות בנייה אחרות"]) expect(read.text).toContain(label);
+    for (const figure of ["12.0", "-20.6", "13.3"]) expect(read.text).toContain(figure);
+  }, 180_000);
+
+  test("the words of letters of a reading say whether its letters read as a script the model does not know; its figures, whether it is a page of figures", () => {
+    const word = (text: string, confidence: number) => ({ text, confidence });
+    const figures = Array.from({ length: 200 }, (_, i) => word(`${i}.5`, 0.95));
+    expect(poorInLetters([...figures, ...Array.from({ length: 30 }, () => word("nin", 0.28))])).toBe(true);
+    expect(poorInLetters([...figures, ...Array.from({ length: 30 }, () => word("Straße", 0.8))])).toBe(false);
+    // too few words of letters to say
+    expect(poorInLetters([...figures, ...Array.from({ length: 10 }, () => word("nin", 0.2))])).toBe(false);
+    // a table's page is mostly figures; a page of prose is not
+    expect(manyFigures([...figures, ...Array.from({ length: 30 }, () => word("nin", 0.28))])).toBe(true);
+    expect(manyFigures([...Array.from({ length: 200 }, () => word("words", 0.9)), word("(1)", 0.9), word("31.12.14", 0.9), word("-17.0", 0.9)])).toBe(false);
+  });
+
   test("an English page is read once, with English", async () => {
     const image = await pageImage(["Thank you for staying with us from the ninth to the eleventh of July.", "Please pay the amount below within fourteen days to the account on the back of this letter.", "The invoice is valid without a signature, and we look forward to your next visit."]);
     const read = await tesseract.recognize(image, AbortSignal.timeout(60_000));
     expect(read.language).toBeUndefined();
     expect(read.text).toContain("Thank you for staying with us");
   }, 120_000);
+
+  test("an image of a page already read in a language (sameAs) is read in that one at once, without English first", async () => {
+    const image = await pageImage(["Thank you for staying with us from the ninth to the eleventh of July.", "Please pay the amount below within fourteen days to the account on the back of this letter."]);
+    const read = await tesseract.recognize(image, AbortSignal.timeout(60_000), { sameAs: "deu+eng" });
+    expect(read.language).toBe("deu+eng");
+    expect(read.text).toContain("Thank you for staying with us");
+  }, 120_000);
+});
+
+describe("a scanned PDF page is read in its language once", () => {
+  test("the page's stored image is read in the language its rendering was found in: the German letter's umlauts, and no second English reading", async () => {
+    const jpeg = new Uint8Array(await sharp(await pageImage(LETTER)).jpeg({ quality: 90 }).toBuffer());
+    const asked: RecognizeOptions[] = [];
+    const recording: OcrEngine = {
+      recognize: (image, signal, options) => {
+        asked.push(options ?? {});
+        return tesseract.recognize(image, signal, options);
+      },
+      orientation: tesseract.orientation.bind(tesseract),
+    };
+    const ctx = convertContext({ tools: { pool, ocr: recording }, timeoutMs: 120_000 });
+    const result = await makeConvertPdf({ outline: false })({ bytes: await imageOnlyPdf([jpeg], 150), filename: "hotel_letter_scan.pdf", contentType: "application/pdf", ext: "pdf" }, ctx);
+    for (const word of ["für", "Straße", "Grüßen"]) expect(result.markdown).toContain(word);
+    // the rendering, found German; then the stored image, in German with English at once
+    expect(asked.length).toBe(2);
+    expect(asked[0]!.sameAs).toBeUndefined();
+    expect(asked[1]!.sameAs).toBe("deu+eng");
+  }, 180_000);
 });

@@ -17,6 +17,7 @@ import {
   findAll,
   findFirst,
   firstChild,
+  flattenedWarnings,
   MAX_XML_DEPTH,
   parseXmlTree,
   rawText,
@@ -469,7 +470,8 @@ function articleHtml(article: XNode, ctx: JatsContext, depth: number, titleLevel
 /** convertJats writes a JATS article as markdown. */
 export const convertJats: Converter = async (input, convertCtx) => {
   const text = readXmlText(input, "JATS");
-  const root = findFirst(parseXmlTree(text), "article");
+  const tree = parseXmlTree(text);
+  const root = findFirst(tree, "article");
   if (!root) throw new AppError("unreadable_document", `${input.filename} has no <article> element; send a JATS article or the file as plain XML.`);
   convertCtx.signal.throwIfAborted();
   const ctx: JatsContext = { footnotes: [], noteIds: new Map() };
@@ -479,5 +481,5 @@ export const convertJats: Converter = async (input, convertCtx) => {
   const markdown = xmlHtmlToMarkdown(html);
   if (!markdown.trim()) throw new AppError("empty_document", `JATS article '${input.filename}' has no text to convert.`);
   const title = /^# (.+)$/m.exec(markdown)?.[1]?.trim() ?? null;
-  return { markdown, title, totalPages: 0, method: "jats", warnings: [] };
+  return { markdown, title, totalPages: 0, method: "jats", warnings: flattenedWarnings(tree) };
 };

@@ -1,7 +1,7 @@
 /**
  * How deep a document may nest. The converters walk their trees recursively; a hostile file nested
  * tens of thousands deep (group shapes, table cells, a feed's elements) ran the stack out, which the
- * service answered as an internal error. The XML tree builders (ooxml.ts, feed.ts) refuse a part past
+ * service answered as an internal error. The XML tree builders (ooxml.ts, feed.ts, xmlMarkup.ts) refuse a part past
  * MAX_ELEMENT_DEPTH as they build it; whatever nesting a converter still misses is caught at the top
  * (convertDocument) and said the same way.
  */

@@ -18,6 +18,7 @@ import {
   escapeHtmlText,
   findFirst,
   firstChild,
+  flattenedWarnings,
   MAX_XML_DEPTH,
   parseXmlTree,
   rawText,
@@ -260,5 +261,5 @@ export const convertPatent: Converter = async (input, convertCtx) => {
   const markdown = xmlHtmlToMarkdown(patentHtml(root));
   if (!markdown.trim()) throw new AppError("empty_document", `patent '${input.filename}' has no text to convert.`);
   const title = /^# (.+)$/m.exec(markdown)?.[1]?.trim() ?? null;
-  return { markdown, title, totalPages: 0, method: "patent", warnings: [] };
+  return { markdown, title, totalPages: 0, method: "patent", warnings: flattenedWarnings(tree) };
 };

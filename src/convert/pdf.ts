@@ -166,8 +166,8 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], images: Promise<PdfI
     return [] as PdfImageInfo[]; // the pages are rendered, as they were before stored images were read
   });
   const slots = new Semaphore(RENDERS_IN_FLIGHT);
-  const read = async (scan: PreparedScan, page: PageLayout, turned?: Turn): Promise<ScannedPage> => {
-    const ocr = await ctx.tools.ocr.recognize(scan.image, ctx.signal, { segmentation: scan.segmentation, dpi: scan.dpi });
+  const read = async (scan: PreparedScan, page: PageLayout, turned?: Turn, sameAs?: string): Promise<ScannedPage> => {
+    const ocr = await ctx.tools.ocr.recognize(scan.image, ctx.signal, { segmentation: scan.segmentation, dpi: scan.dpi, sameAs });
     // a page read turned a quarter shows its height across
     const across = turned === 90 || turned === 270 ? page.height : page.width;
     const laidOut = scanLayout && ocrLaysOut(scan.segmentation, ocr) && ocr.width ? ocrLayoutPage(ocr, across / ocr.width, page.page, scan.rules, fromPgm(scan.image)) : null;
@@ -189,7 +189,8 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], images: Promise<PdfI
           const prepared = await prepareScan(rendered, { density: dpi, fallbackScale: 1, maxSide: OCR_MAX_SIDE, maxPixels: ctx.limits.maxPixels });
           let best = await read(prepared, page);
           if (stored) {
-            const fromStored = await read(stored, page);
+            // the same page: in the language its rendering was found in (English is asked first only when it read as English)
+            const fromStored = await read(stored, page, undefined, best.ocr.language);
             if (fromStored.ocr.confidence > best.ocr.confidence) best = fromStored;
           }
           // text that runs sideways or upside down reads poorly: the rendered page turned upright and read again

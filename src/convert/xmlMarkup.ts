@@ -7,12 +7,14 @@
  * Safety: the document type declaration is never read. Its internal subset is cut away before
  * parsing, no external entity or DTD is fetched or opened, and entity references other than the
  * HTML ones are left as text, so a document cannot expand itself (no "billion laughs") or reach
- * the network or the file system. Nesting deeper than MAX_XML_DEPTH is written as plain text.
+ * the network or the file system. Nesting deeper than MAX_XML_DEPTH is written as plain text, with a warning;
+ * a document nested past MAX_ELEMENT_DEPTH (nesting.ts) is refused.
  */
 import { Parser } from "htmlparser2";
 import { htmlToMarkdown } from "./html";
 import { decodedText } from "./text";
 import { AppError } from "../errors";
+import { MAX_ELEMENT_DEPTH, nestedTooDeep } from "./nesting";
 import type { ConvertInput } from "./types";
 
 /** XNode is one element: name in lower case with its namespace prefix (`mml:math`), attributes as written. */
@@ -28,11 +30,20 @@ export const MAX_XML_DEPTH = 200;
 /** DOCTYPE_SUBSET: a document type declaration with an internal subset (entity and notation declarations) */
 const DOCTYPE_SUBSET = /<!DOCTYPE[^>[]*\[[\s\S]*?\]\s*>/i;
 
-/** parseXmlTree parses document XML; entity references stay in the text as written (the HTML parser decodes them once). */
-export function parseXmlTree(text: string): XNode {
+/** XmlTree is a parsed document: its root and how deep its elements nest. */
+export interface XmlTree extends XNode {
+  deepest: number;
+}
+
+/**
+ * parseXmlTree parses document XML; entity references stay in the text as written (the HTML parser
+ * decodes them once). A document nested past MAX_ELEMENT_DEPTH is refused as it is read: articles and
+ * patents nest tens deep, and a deeper tree would be walked past the converters' depth caps.
+ */
+export function parseXmlTree(text: string): XmlTree {
   const head = text.slice(0, 1 << 20).replace(DOCTYPE_SUBSET, "");
   const source = text.length > 1 << 20 ? head + text.slice(1 << 20) : head;
-  const root: XNode = { name: "#document", attrs: {}, children: [] };
+  const root: XmlTree = { name: "#document", attrs: {}, children: [], deepest: 0 };
   const stack: XNode[] = [root];
   const parser = new Parser(
     {
@@ -40,6 +51,8 @@ export function parseXmlTree(text: string): XNode {
         const node: XNode = { name: name.toLowerCase(), attrs, children: [] };
         stack[stack.length - 1]!.children.push(node);
         stack.push(node);
+        if (stack.length > MAX_ELEMENT_DEPTH) throw nestedTooDeep("the XML document", "articles and patents nest tens deep");
+        root.deepest = Math.max(root.deepest, stack.length - 1);
       },
       ontext(data) {
         const top = stack[stack.length - 1]!;
@@ -115,12 +128,19 @@ export function findAll(node: XNode | undefined, name: string, out: XNode[] = []
   return out;
 }
 
-/** rawText is the text below `node` as written (entity references undecoded), whitespace collapsed. */
-export function rawText(node: XNode | undefined, depth = 0): string {
+/** rawText is the text below `node` as written (entity references undecoded), whitespace collapsed; all of it (parseXmlTree bounds the depth). */
+export function rawText(node: XNode | undefined): string {
   if (!node) return "";
   let out = "";
-  for (const c of node.children) out += typeof c === "string" ? c : depth < MAX_XML_DEPTH ? ` ${rawText(c, depth + 1)} ` : "";
+  for (const c of node.children) out += typeof c === "string" ? c : ` ${rawText(c)} `;
   return out.replace(/\s+/g, " ").trim();
+}
+
+/** flattenedWarnings says when part of `tree` nests past MAX_XML_DEPTH, where the converters write its text without its structure. */
+export function flattenedWarnings(tree: XmlTree): string[] {
+  return tree.deepest > MAX_XML_DEPTH
+    ? [`elements nest ${tree.deepest} deep; below ${MAX_XML_DEPTH} their text is written as plain paragraphs, without headings, lists or tables`]
+    : [];
 }
 
 /** escapeHtmlText escapes text for HTML but keeps entity references, which the HTML parser decodes. */

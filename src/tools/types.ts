@@ -44,8 +44,13 @@ export interface OcrWord {
 
 /** RecognizeOptions tune one OCR call. */
 export interface RecognizeOptions {
-  /** lang: tesseract language code; default "eng" */
+  /** lang: tesseract language code(s) to read with, as asked; without it the engine finds the page's language (tesseract/language.ts) */
   lang?: string;
+  /**
+   * sameAs: the language another reading of the same page was found in (OcrResult.language): the
+   * image is read in it at once, as a found language is, without reading it in English first
+   */
+  sameAs?: string;
   /**
    * segmentation: "auto" (default) finds columns and blocks (tesseract --psm 3); "block" reads the
    * image as one column of lines (--psm 6), which keeps a receipt's short lines and right-aligned
