@@ -37,6 +37,15 @@ test("a table's nesting dots drawn in white are not read into its stub cells", a
   expect(md).not.toMatch(/\|\s*\.+[a-zT]/);
 });
 
+test("a page of more white runs than MAX_HIDDEN_RUNS is read as drawn: no cutting over thousands of runs on one line", async () => {
+  // the nested table, and 6 000 white dots, each its own text object, along one baseline under it
+  const dots: TypesetRun[] = Array.from({ length: 6000 }, (_, i) => ({ font: "Times-Roman", size: 10, x: 60 + (i % 400), y: 600, text: ".", gray: 1 }));
+  const md = await layoutMarkdown(nestedTable([], dots));
+  // the stub's white nesting dots stay in its cells, as a page with no hidden text is read
+  expect(md).toContain(".Total");
+  expect(md).toContain("employed civilian");
+}, 60_000);
+
 test("white text on a dark band stays: a header drawn white on a filled row is read", async () => {
   // the header's white words over a dark band, a white "." before its first word
   const header: TypesetRun[] = [

@@ -327,12 +327,15 @@ async function pageLayout(doc: PdfjsDocument, n: number): Promise<PageLayout> {
     const ops = await page.getOperatorList();
     const rules = rulesFromOperators(ops.fnArray, ops.argsArray, viewport.transform);
     const hidden = hiddenTextRuns(ops.fnArray, ops.argsArray, viewport.transform);
-    const seen = hidden.length ? withoutHiddenText(copy, hidden) : copy;
+    const seen = hidden.length && hidden.length <= MAX_HIDDEN_RUNS ? withoutHiddenText(copy, hidden) : copy;
     return rules.length || seen !== copy ? analyzePage(seen, n, viewport.width, viewport.height, rules) : layout;
   } finally {
     page.cleanup();
   }
 }
+
+/** MAX_HIDDEN_RUNS: white runs a page may hold for them to be cut from its text (a table's nesting dots are tens to hundreds; a page past it is read as drawn) */
+const MAX_HIDDEN_RUNS = 5000;
 
 /**
  * withoutHiddenText: the page's text items less the text drawn in white over nothing (pdfRules
@@ -348,7 +351,9 @@ function withoutHiddenText(items: PdfTextItem[], runs: HiddenRun[]): PdfTextItem
   const byLine = new Map<number, HiddenRun[]>();
   for (const run of runs) {
     const key = Math.round(run.y);
-    byLine.set(key, [...(byLine.get(key) ?? []), run]);
+    const line = byLine.get(key);
+    if (line) line.push(run);
+    else byLine.set(key, [run]);
   }
   let cut = false;
   const kept: PdfTextItem[] = [];
