@@ -48,6 +48,8 @@ export function htmlToMarkdown(html: string, opts: HtmlOptions): { markdown: str
     body = renderMarkdown([bodyOf(document)], walk);
   } else if (opts.document) {
     body = renderMarkdown([bodyOf(document)], { baseUrl, skip: siteChromeTest(), notesInPlace: true });
+    // a document without a top heading is named by its <title>, as a web page is
+    if (!/^# /m.test(body)) body = withTitleHeading(body, title);
   } else {
     const headline = headingText(titledH1(document) ?? firstH1(document));
     const fromScripts = scriptArticle(document, [title ?? "", headline ?? ""]);
