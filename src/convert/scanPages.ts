@@ -35,7 +35,7 @@ export async function scanPagesPdf(input: ConvertInput, pages: number, density: 
     throw new AppError("document_too_large", `${name} has ${pages} pages; at most ${limits.maxPages} pages are converted. Split the file and convert the parts.`);
   }
   const dpi = density && density >= 50 && density <= 1200 ? density : DEFAULT_DPI;
-  const written: Array<{ width: number; height: number; dpi: number; data: Uint8Array }> = [];
+  const written: ImagePage[] = [];
   let decoded = 0;
   for (let page = 0; page < pages; page++) {
     signal.throwIfAborted();
@@ -44,7 +44,7 @@ export async function scanPagesPdf(input: ConvertInput, pages: number, density: 
     if (limits.maxDecompressedBytes > 0 && decoded > limits.maxDecompressedBytes) {
       throw new AppError("document_too_large", `${name}'s pages decode to more than ${limits.maxDecompressedBytes} bytes (page ${page + 1} of ${pages}); split the file and convert the parts.`);
     }
-    written.push({ width: scan.width, height: scan.height, dpi, data: deflateSync(scan.grey) });
+    written.push({ width: scan.width, height: scan.height, dpi, data: deflateSync(scan.grey), filter: "FlateDecode", grey: true });
   }
   return imageOnlyPdf(written);
 }
@@ -66,8 +66,24 @@ async function decodePage(input: ConvertInput, page: number, maxPixels: number):
   }
 }
 
-/** imageOnlyPdf writes the pages as a PDF of one grey, Flate-compressed image each, each page its image's size at its resolution. */
-function imageOnlyPdf(pages: Array<{ width: number; height: number; dpi: number; data: Uint8Array }>): Uint8Array {
+/**
+ * ImagePage: one page of an image-only PDF: its image's pixels as the PDF stores them (`filter`: JPEG
+ * bytes as they are, or Flate-compressed raw samples), the page its image's size at `dpi`. `rotate`:
+ * the page's /Rotate; `flip`: the image drawn upside down by its matrix (the scanned-PDF tests' pages).
+ */
+export interface ImagePage {
+  width: number;
+  height: number;
+  dpi: number;
+  data: Uint8Array;
+  filter: "FlateDecode" | "DCTDecode";
+  grey: boolean;
+  rotate?: number;
+  flip?: boolean;
+}
+
+/** imageOnlyPdf writes a PDF of one image per page and nothing else (no text layer), each page its image's size at its resolution. */
+export function imageOnlyPdf(pages: ImagePage[]): Uint8Array {
   const encoder = new TextEncoder();
   const parts: Uint8Array[] = [];
   const offsets: number[] = [];
@@ -94,9 +110,9 @@ function imageOnlyPdf(pages: Array<{ width: number; height: number; dpi: number;
   pages.forEach((page, i) => {
     const id = pageIds[i]!;
     const [w, h] = [((page.width * 72) / page.dpi).toFixed(2), ((page.height * 72) / page.dpi).toFixed(2)];
-    const content = encoder.encode(`q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`);
-    object(id, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 ${id + 1} 0 R >> >> /Contents ${id + 2} 0 R >>`);
-    object(id + 1, `<< /Type /XObject /Subtype /Image /Width ${page.width} /Height ${page.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${page.data.length} >>`, page.data);
+    const content = encoder.encode(page.flip ? `q ${w} 0 0 -${h} 0 ${h} cm /Im0 Do Q` : `q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`);
+    object(id, `<< /Type /Page /Parent 2 0 R${page.rotate ? ` /Rotate ${page.rotate}` : ""} /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 ${id + 1} 0 R >> >> /Contents ${id + 2} 0 R >>`);
+    object(id + 1, `<< /Type /XObject /Subtype /Image /Width ${page.width} /Height ${page.height} /ColorSpace /${page.grey ? "DeviceGray" : "DeviceRGB"} /BitsPerComponent 8 /Filter /${page.filter} /Length ${page.data.length} >>`, page.data);
     object(id + 2, `<< /Length ${content.length} >>`, content);
   });
   const xref = length;
