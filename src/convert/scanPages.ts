@@ -1,7 +1,8 @@
 /**
  * A scan of several pages in one image file (a multi-page TIFF: a fax, a scanner's batch, an archive's
- * scanned letter) is read as a scanned PDF is (pdf.ts): every page OCRed and laid out, running heads
- * and page numbers found by their repetition across pages. The pages are written, as the scanner gave
+ * scanned letter) is read as a scanned PDF is (pdf.ts): every page OCRed in its language, its page
+ * number dropped, and a page-like page laid out with its neighbours (running heads found by their
+ * repetition across laid-out pages). The pages are written, as the scanner gave
  * them, into an image-only PDF that the PDF converter then reads: one page per frame, its pixels grey
  * and lossless (Flate), the page the frame's size at its resolution.
  *
