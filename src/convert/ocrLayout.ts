@@ -18,7 +18,7 @@
 import type { OcrResult, OcrWord } from "../tools/types";
 import type { GreyImage } from "./ocrPrep";
 import { isBoldLine, median, strokeRatios } from "./ocrWeight";
-import { analyzePage, renderPages } from "./pdfLayout";
+import { analyzePage, renderPages, RTL_LETTER } from "./pdfLayout";
 import type { PageLayout, PdfTextItem } from "./pdfLayoutTypes";
 import { ocrLineWraps } from "./pdfParagraphs";
 import type { Rule } from "./pdfRules";
@@ -251,8 +251,6 @@ function standsOut(line: OcrWord[], sizePx: number, bodyPx: number, strokes: Map
  */
 const RTL_LANGUAGE = /^(?:ara|heb)\b/;
 
-/** RTL_LETTER: a letter of a right-to-left script (Hebrew, Arabic and their presentation forms) */
-const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
 
 /** rightToLeft: the reading was made with a right-to-left script's language data (RTL_LANGUAGE) */
 export const rightToLeft = (ocr: OcrResult) => RTL_LANGUAGE.test(ocr.language ?? "");

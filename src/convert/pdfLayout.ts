@@ -330,9 +330,11 @@ function joinCurrencyColumns(rows: string[][]): string[][] {
   });
 }
 
-/** RIGHT_TO_LEFT_LETTERS, LEFT_TO_RIGHT_LETTERS: letters of scripts written right to left (Hebrew, Arabic, Syriac, Thaana, NKo), and of those written left to right */
-const RIGHT_TO_LEFT_LETTERS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/gu;
-const LEFT_TO_RIGHT_LETTERS = /(?![\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc])\p{L}/gu;
+/** RTL_LETTER: a letter of a script written right to left (Hebrew, Arabic, Syriac, Thaana, NKo, and their presentation forms); the OCR layout reads it too */
+export const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
+/** RIGHT_TO_LEFT_LETTERS, LEFT_TO_RIGHT_LETTERS: every letter of those scripts, and of those written left to right */
+const RIGHT_TO_LEFT_LETTERS = new RegExp(RTL_LETTER.source, "gu");
+const LEFT_TO_RIGHT_LETTERS = new RegExp(`(?!${RTL_LETTER.source})\\p{L}`, "gu");
 
 /** rowsReadRightToLeft: most of a table's letters are of a script written right to left (figures count for neither) */
 function rowsReadRightToLeft(rows: string[][]): boolean {

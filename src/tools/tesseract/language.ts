@@ -27,7 +27,7 @@ export const POOR_FOR_SCRIPT = 0.5;
  * but 0.28 over its words of two letters or more (the Arabic gazette 0.24); English, German and French
  * pages read theirs at 0.72-0.94, and the 100 SROIE receipts, unprepared, at 0.43 and over.
  */
-export const POOR_LETTERS = 0.4;
+const POOR_LETTERS = 0.4;
 /** MIN_LETTERED: words of letters a reading must hold before their confidence says anything of its script */
 const MIN_LETTERED = 20;
 
