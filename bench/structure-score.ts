@@ -45,11 +45,12 @@ export function benchContext(pool: WorkerPool, ocr: OcrEngine, timeoutMs: number
   };
 }
 
-/** fold makes text comparable: inline markdown (`<sup>`/`<sub>` too: the PDF's raised text is plain), numbering and escapes removed, case, spaces and compatibility forms folded (the micro sign µ and Greek μ, one glyph, are one letter). */
+/** fold makes text comparable: a horizontal list's " · " between items (a separator, not text), inline markdown (`<sup>`/`<sub>` too: the PDF's raised text is plain), numbering and escapes removed, case, spaces and compatibility forms folded (the micro sign µ and Greek μ, one glyph, are one letter). */
 export function fold(text: string): string {
   return text
     .normalize("NFKC")
     .replace(/<br\s*\/?>/gi, " ")
+    .replace(/\s·(?=\s)/g, " ")
     .replace(/<\/?su[bp]>/gi, "")
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[\^[^\]]*\]/g, "")
@@ -158,7 +159,7 @@ export function found(wanted: string[], have: string[]): { hits: number; misses:
  * escapes, a hard break's backslash, `~~`, link targets: a link keeps its text), pictures go whole
  * (`![alt](target)`: a printed page shows the picture, not its alt text), and case is folded. A
  * heading loses its numbering ("1.1. Title": LibreOffice prints the outline numbers, the DOCX
- * reader writes none) and the slide converter's "Slide N:" before a slide's title. Words are what is left between
+ * reader writes none) and the slide converter's "Slide N:" before a slide's title. A lone "·" (a horizontal list's separator) is no word. Words are what is left between
  * spaces; punctuation stays on its word, so "end." and "end" differ as a reader would not mind but
  * both sides are folded the same way. Emphasis marks go without a space ("**bold**." is "bold."); an
  * underscore inside a word is text ("MSO_AUTO_SIZE", which the PDF's markdown need not escape).
@@ -184,7 +185,7 @@ export function textWords(markdown: string): string[] {
     .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, "$1")
     .toLowerCase()
     .split(/\s+/)
-    .filter(Boolean);
+    .filter((word) => word && word !== "·");
 }
 
 /** wordEditDistance: the fewest words inserted, deleted or replaced to turn `a` into `b` (Levenshtein over words; two rows, O(|a|·|b|) time). */

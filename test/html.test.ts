@@ -105,6 +105,18 @@ describe("markdown writer", () => {
     expect(markdown).toBe("Layout wrapper\n\n| Name | Q1 | Q2 |\n| --- | --- | --- |\n| Merged \\| cell |  | 7 |\n| Nested | x y | 9 |\n");
   });
 
+  test("a list in a table nested inside a cell reads as a horizontal list: a · b · c, numbers kept", () => {
+    // a wiki's navigation box: a table of topic rows inside the box's one cell, each row a list of links
+    const { markdown } = htmlToMarkdown(
+      `<table><tr><th>Box</th><th>Topics</th></tr><tr><td>Country</td><td>
+        <table><tr><th>History</th><td><div><ul><li><a href="/t">Timeline</a></li><li>Military history</li><li>Archaeology</li></ul></div></td></tr>
+        <tr><th>Steps</th><td><ol><li>Plan</li><li>Build</li></ol></td></tr></table>
+      </td></tr></table>`,
+      { mainContent: false },
+    );
+    expect(markdown).toBe("| Box | Topics |\n| --- | --- |\n| Country | History [Timeline](/t) · Military history · Archaeology<br>Steps 1. Plan 2. Build |\n");
+  });
+
   test("links and images become absolute against <base href>; data URIs and pixels are dropped", () => {
     const longData = "data:image/png;base64," + "A".repeat(200);
     const { markdown } = htmlToMarkdown(

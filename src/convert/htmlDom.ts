@@ -508,9 +508,28 @@ function cellMarkdown(cell: DomElement, ctx: Ctx, depth: number): string {
   return childBlocks(cell, ctx, depth).filter((b) => b !== NOTES_MOVED).join("\n");
 }
 
+/**
+ * flatCell writes a cell of a table inside a table cell on one line. A bulleted list in it reads as a
+ * horizontal list does on the page, "a · b · c" (a navbox's links), not "- a - b - c"; numbers stay.
+ */
 function flatCell(cell: DomElement, ctx: Ctx, depth: number): string {
-  return childBlocks(cell, { ...ctx, inTable: true }, depth + 1).join(" ").replace(/\s+/g, " ").trim();
+  let out = "";
+  let afterItem = false;
+  for (const block of childBlocks(cell, { ...ctx, inTable: true }, depth + 1)) {
+    for (const raw of block.split("\n")) {
+      const line = raw.trim();
+      if (!line) continue;
+      const item = BULLET_LINE.test(line);
+      if (out) out += item && afterItem ? " · " : " ";
+      out += item ? line.replace(BULLET_LINE, "") : line;
+      afterItem = item;
+    }
+  }
+  return out.replace(/\s+/g, " ").trim();
 }
+
+/** BULLET_LINE: the "- " a bulleted list item's line starts with */
+const BULLET_LINE = /^[-*+] (?=\S)/;
 
 // ---------------------------------------------------------------------------------------------
 // Inline
