@@ -9,6 +9,7 @@ import { failureOf } from "./helpers/loopback";
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { deflateSync } from "node:zlib";
 import { convertPdf } from "../src/convert/pdf";
 import { formatOcrText, joinWrapped } from "../src/convert/pdfParagraphs";
 import { WorkerPool } from "../src/pool";
@@ -188,6 +189,25 @@ describe("PDF text layer", () => {
     const complex = await fixture("ocr_pdf_complex_layout.pdf");
     expect(complex.markdown).toContain("Complex Layout Document");
     expect(complex.markdown).toContain("> [Image text] WARNING: Handle with care");
+  });
+
+  test("a page whose pictures together pass the pixel limit keeps its text, with a warning, and its pictures are not written out", async () => {
+    // a 12 000 x 12 000 white picture (144 million pixels, over the 100 million limit) is a few hundred KB compressed;
+    // writing it out (pdfimages) took 40 s on an idle machine and past the 60 s timeout on a loaded one, failing the whole PDF
+    const side = 12_000;
+    const picture = Buffer.from(deflateSync(Buffer.alloc(side * side, 255), { level: 9 })).toString("hex");
+    const content = "BT /F1 12 Tf 72 720 Td (Quarterly report of the harbour authority) Tj 0 -16 Td (The harbour handled more ships this quarter than last.) Tj ET\nq 200 0 0 200 100 300 cm /Im0 Do Q";
+    const pdf = pdfOf([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /Im0 6 0 R >> >> /Contents 4 0 R >>",
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+      `<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter [/ASCIIHexDecode /FlateDecode] /Length ${picture.length + 1} >>\nstream\n${picture}>\nendstream`,
+    ]);
+    const result = await convert(pdf, "harbour.pdf");
+    expect(result.markdown).toContain("The harbour handled more ships this quarter than last.");
+    expect(result.warnings).toContainEqual(expect.stringMatching(/^page 1: its pictures were not checked for text \(144 million pixels together, over the limit of 100 million\)$/));
   });
 
   test("a text PDF without pictures is read as text only (no OCR)", async () => {

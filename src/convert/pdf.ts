@@ -242,6 +242,8 @@ export function storedImageOf(page: PageLayout, listed: PdfImageInfo[], maxPixel
 async function storedScanOf(pdf: Uint8Array, page: PageLayout, listed: PdfImageInfo[], rendered: GreyImage, ctx: ConvertContext): Promise<PreparedScan | null> {
   const image = storedImageOf(page, listed, ctx.limits.maxPixels);
   if (!image) return null;
+  // pdfimages writes every image of the page, not only the stored scan
+  if (ctx.limits.maxPixels > 0 && pixelsOf(listed.filter((other) => other.page === page.page)) > ctx.limits.maxPixels) return null;
   const files = await extractPageImages(pdf, page.page, RENDER_TIMEOUT_MS, ctx.signal);
   if (files.length !== 1) return null;
   const grey = await greyOf(files[0]!, ctx.limits.maxPixels);
@@ -313,7 +315,21 @@ async function readPictures(pdf: Uint8Array, images: Promise<PdfImageInfo[]>, pa
           return;
         }
         budget -= count;
-        const extracted = await extractPageImages(pdf, page, RENDER_TIMEOUT_MS, ctx.signal);
+        // pdfimages writes every image of the page (masks, repeats): a page whose images together pass the pixel limit is not read
+        const pixels = pixelsOf(images);
+        if (ctx.limits.maxPixels > 0 && pixels > ctx.limits.maxPixels) {
+          warnings.push(`page ${page}: its pictures were not checked for text (${megapixels(pixels)} million pixels together, over the limit of ${megapixels(ctx.limits.maxPixels)} million)`);
+          return;
+        }
+        let extracted: Uint8Array[];
+        try {
+          extracted = await extractPageImages(pdf, page, RENDER_TIMEOUT_MS, ctx.signal);
+        } catch (error) {
+          // the page's text stands without its pictures' (a picture that cannot be written in time, a broken image stream)
+          if (ctx.signal.aborted || (error instanceof AppError && error.code === "tool_unavailable")) throw error;
+          warnings.push(`page ${page}: its pictures were not checked for text (${error instanceof AppError ? error.detail : String(error)})`);
+          return;
+        }
         const pageWords = new Set(wordsOf(layout.blocks.map((b) => (b.kind === "table" ? b.rows.flat().join(" ") : b.lines.map((l) => l.text).join(" "))).join(" ")));
         for (let i = 0; i < extracted.length && i < images.length; i++) {
           if (!wanted[i]) continue;
@@ -334,6 +350,15 @@ async function readPictures(pdf: Uint8Array, images: Promise<PdfImageInfo[]>, pa
   );
   if (skipped > 0) warnings.push(`${skipped} more picture(s) were not OCRed: at most ${MAX_PICTURES_OCR} are read per document`);
   return { found, warnings };
+}
+
+/** pixelsOf counts the pixels of images together (what pdfimages writes for them). */
+function pixelsOf(images: PdfImageInfo[]): number {
+  return images.reduce((sum, image) => sum + image.width * image.height, 0);
+}
+
+function megapixels(pixels: number): string {
+  return String(Math.round(pixels / 100_000) / 10);
 }
 
 /** isPicture: an image large enough to hold readable text, and not a full-page scan under a text layer. */

