@@ -4,10 +4,13 @@
  * at a deeper level (a licence's definitions 1.1-1.6 after a paragraph); a list per level, each new list
  * indented under the item above (a declaration's signatories), nests as the page shows it; a numbered
  * paragraph made a heading only by its own outline level shows its number as a list item; the labels
- * of a drawing's DrawingML shapes (Word 2007's locked canvas, a diagram of boxes) are read, row by row.
+ * of a drawing's DrawingML shapes (Word 2007's locked canvas, a diagram of boxes) are read, row by row;
+ * a sheet's block whose cells are merged column pairs (A:B, C:D) is one table, not cut into one-column
+ * lists at the merged-over columns.
  */
 import { expect, test } from "bun:test";
 import { convertDocx } from "../src/convert/docx";
+import { convertXlsx } from "../src/convert/xlsx";
 import { convert, zipTuples } from "./helpers/office";
 
 const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
@@ -116,4 +119,46 @@ test("a canvas of 10 000 labelled shapes is read up to its bound, quickly", asyn
   const { markdown } = await convert(convertDocx, "many.docx", docx(canvas(shapes), []));
   expect(performance.now() - started).toBeLessThan(10_000);
   expect((markdown.match(/^Box \d+$/gm) ?? []).length).toBe(2000);
+});
+
+const X = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+
+/** workbook: a one-sheet workbook of inline-string cells (by reference) and the given merged areas */
+function workbook(cells: Record<string, string>, merges: string[]): Uint8Array {
+  const rows = new Map<number, string[]>();
+  for (const [ref, text] of Object.entries(cells)) {
+    const r = Number(ref.slice(1));
+    rows.set(r, [...(rows.get(r) ?? []), `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`]);
+  }
+  const data = [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([r, cs]) => `<row r="${r}">${cs.join("")}</row>`).join("");
+  const sheet = `<worksheet ${X}><sheetData>${data}</sheetData>${merges.length ? `<mergeCells>${merges.map((m) => `<mergeCell ref="${m}"/>`).join("")}</mergeCells>` : ""}</worksheet>`;
+  return zipTuples([
+    ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+    ["xl/workbook.xml", `<workbook ${X}><sheets><sheet name="Summary" sheetId="1" r:id="rId1"/></sheets></workbook>`],
+    ["xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`],
+    ["xl/worksheets/sheet1.xml", sheet],
+  ]);
+}
+
+test("a block of merged column pairs is one table; columns empty without a merge still cut blocks apart", async () => {
+  // a summary under a merged title: Region (A:B), Product (C:D), Units (E:F), the units column starting a row lower, a total below it
+  const cells: Record<string, string> = { A1: "Sales summary", A2: "Region", C2: "Product", A3: "North", C3: "Tea", E3: "933", A4: "South", C4: "Coffee", E4: "934", C5: "Total", E5: "1867", H2: "Note", H3: "kept apart" };
+  const merges = ["A1:F1", ...[2, 3, 4, 5].flatMap((r) => [`A${r}:B${r}`, `C${r}:D${r}`, `E${r}:F${r}`])];
+  const { markdown } = await convert(convertXlsx, "summary.xlsx", workbook(cells, merges));
+  expect(markdown).toContain("| Sales summary |  |  |  |  |\n| --- | --- | --- | --- | --- |\n| Region |  | Product |  |  |\n| North |  | Tea |  | 933 |\n| South |  | Coffee |  | 934 |\n|  |  | Total |  | 1867 |");
+  // column G is empty and merges nothing: H is a block of its own
+  expect(markdown).toContain("Note\n\nkept apart");
+});
+
+test("a sheet of 200 000 merged areas stays bounded", async () => {
+  const cells: Record<string, string> = {};
+  const merges: string[] = [];
+  for (let r = 1; r <= 2000; r++) {
+    cells[`A${r}`] = `row ${r}`;
+    for (let k = 0; k < 100; k++) merges.push(`A${r}:XFD${r}`);
+  }
+  const started = performance.now();
+  const { markdown } = await convert(convertXlsx, "merges.xlsx", workbook(cells, merges));
+  expect(performance.now() - started).toBeLessThan(30_000);
+  expect(markdown).toContain("row 2000");
 });
