@@ -6,7 +6,8 @@
  * paragraph made a heading only by its own outline level shows its number as a list item; the labels
  * of a drawing's DrawingML shapes (Word 2007's locked canvas, a diagram of boxes) are read, row by row;
  * a sheet's block whose cells are merged column pairs (A:B, C:D) is one table, not cut into one-column
- * lists at the merged-over columns.
+ * lists at the merged-over columns; a chart whose title is Office's automatic one (an empty c:title)
+ * is titled by its one series' name, as Word and PowerPoint show it.
  */
 import { expect, test } from "bun:test";
 import { convertDocx } from "../src/convert/docx";
@@ -161,4 +162,30 @@ test("a sheet of 200 000 merged areas stays bounded", async () => {
   const { markdown } = await convert(convertXlsx, "merges.xlsx", workbook(cells, merges));
   expect(performance.now() - started).toBeLessThan(30_000);
   expect(markdown).toContain("row 2000");
+});
+
+/** chartDocx: a document of one paragraph holding a chart of the given title element and series (name, values) */
+function chartDocx(title: string, series: Array<[string, number[]]>): Uint8Array {
+  const C = `xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"`;
+  const ser = ([name, values]: [string, number[]], i: number) =>
+    `<c:ser><c:idx val="${i}"/><c:order val="${i}"/><c:tx><c:strRef><c:f>Sheet1!$B$1</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>${name}</c:v></c:pt></c:strCache></c:strRef></c:tx><c:cat><c:strRef><c:f>Sheet1!$A$2</c:f><c:strCache><c:ptCount val="${values.length}"/>${values.map((_, k) => `<c:pt idx="${k}"><c:v>${["90-100", "80-90", "70-80"][k]}</c:v></c:pt>`).join("")}</c:strCache></c:strRef></c:cat><c:val><c:numRef><c:f>Sheet1!$B$2</c:f><c:numCache><c:formatCode>General</c:formatCode><c:ptCount val="${values.length}"/>${values.map((v, k) => `<c:pt idx="${k}"><c:v>${v}</c:v></c:pt>`).join("")}</c:numCache></c:numRef></c:val></c:ser>`;
+  const chart = `<c:chartSpace ${C}><c:chart>${title}<c:plotArea><c:pieChart>${series.map(ser).join("")}</c:pieChart></c:plotArea></c:chart></c:chartSpace>`;
+  const drawing = `<w:p><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="5000000" cy="3000000"/><wp:docPr id="1" name="Chart 1"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rId5"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+  return zipTuples([
+    ["_rels/.rels", RELS],
+    ["word/document.xml", `<w:document ${W}><w:body>${p("Pie:")}${drawing}</w:body></w:document>`],
+    ["word/_rels/document.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId5" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="charts/chart1.xml"/></Relationships>`],
+    ["word/charts/chart1.xml", chart],
+  ]);
+}
+
+test("a chart's automatic title (an empty c:title) is its one series' name; of two series it is left out; a typed or cell title as written", async () => {
+  const one = await convert(convertDocx, "pie.docx", chartDocx("<c:title/>", [["p_n", [8, 20, 21]]]));
+  expect(one.markdown).toContain("### Chart: p\\_n\n\n| Category | p_n |");
+  const two = await convert(convertDocx, "two.docx", chartDocx("<c:title/>", [["Series 1", [1, 2, 3]], ["Series 2", [4, 5, 6]]]));
+  expect(two.markdown).toMatch(/### Chart\n/);
+  const none = await convert(convertDocx, "none.docx", chartDocx("", [["p_n", [8, 20, 21]]]));
+  expect(none.markdown).toMatch(/### Chart\n/);
+  const cell = await convert(convertDocx, "cell.docx", chartDocx(`<c:title><c:tx><c:strRef><c:f>Sheet1!$D$1</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>Grades 2024</c:v></c:pt></c:strCache></c:strRef></c:tx></c:title>`, [["p_n", [8, 20, 21]]]));
+  expect(cell.markdown).toContain("### Chart: Grades 2024");
 });
