@@ -155,7 +155,7 @@ try {
       else nestMisses.push(`${want.depth}->${haveItems[at]!.depth} ${want.text.slice(0, 50)}`);
     }
     // other paragraphs: found when their folded text is part of the folded markdown (hard breaks and table bars as spaces)
-    const flat = fold(markdown.replace(/\\\n/g, " ").replace(/\\([<>])/g, "$1").replace(/\s*\|\s*/g, " "));
+    const flat = fold(markdown.replace(/\\\n/g, " ").replace(/\\([<>])/g, "$1").replace(/\|/g, " "));
     const wantTexts = (file.texts ?? []).map(fold).filter(Boolean);
     const textMisses = wantTexts.filter((t) => !flat.includes(t));
     for (const t of [(totals[setOf.get(file)!] ??= newTotals()), (totals.all ??= newTotals())]) {
