@@ -172,7 +172,7 @@ describe("XLSX", () => {
     expect(markdown).toContain("### Comments\n\n- **A22** (Microsoft Office User): Hyperlink test\n\n## Sheet2");
     expect(markdown).toContain("| 20-23 Inch | 24 | DELL | 450 |  |");
     // The charts' cached numbers are stored as "19.0" in the General format, which shows 19.
-    expect(markdown).toContain("### Chart\n\n| Category | Monitor |\n| --- | --- |\n| > 23 Inch | 19 |\n| 20-23 Inch | 24 |");
+    expect(markdown).toContain("### Chart: Monitor\n\n| Category | Monitor |\n| --- | --- |\n| > 23 Inch | 19 |\n| 20-23 Inch | 24 |");
   });
 
   test("a sheet of separate blocks: a title cell, tables apart by empty rows or columns; a spacer row or column inside one table keeps it whole", async () => {

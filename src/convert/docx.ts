@@ -7,7 +7,7 @@
 import { AppError } from "../errors";
 import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
 import { isMonoFontName } from "./monoFont";
-import { baseName, child, childrenNamed, codeSpans, hardBreaks, descendants, firstDescendant, imageAlt, ImageCollector, isOn, isSymbolFace, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, symbolFontText, textContent, type XmlElement } from "./ooxml";
+import { baseName, child, childrenNamed, codeSpans, hardBreaks, descendants, firstDescendant, imageAlt, ImageCollector, isOn, isSymbolFace, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, symbolFontText, textContent, textOf, type XmlElement } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 
 /** convertDocx turns a Word document into markdown. */
@@ -107,6 +107,15 @@ interface FieldState {
   href: string | null;
 }
 
+/** ListEntry is one open list item of the nesting: where its text starts in the markdown, and the list, level and left indent (twips, null unknown) it has in the document */
+interface ListEntry {
+  indent: number;
+  markerWidth: number;
+  numId: string;
+  ilvl: number;
+  left: number | null;
+}
+
 /** StyleInfo is what the converter needs from one style of styles.xml. */
 interface StyleInfo {
   name: string;
@@ -121,6 +130,8 @@ interface StyleInfo {
   script: Script | null;
   /** mono: the style sets a monospace font, or is one of Word's styles for code ("Macro Text", "HTML Preformatted") */
   mono: boolean;
+  /** left: the style's left indent in twips (w:ind w:left or w:start), null when it sets none */
+  left: number | null;
 }
 
 /** CODE_STYLE: names of paragraph and character styles for code (Word's, LibreOffice's "Preformatted Text" and "Source Text", and the usual custom ones) */
@@ -132,7 +143,56 @@ const MAX_BOX_DEPTH = 4;
 interface LevelFormat {
   format: string;
   start: number;
+  /** left: the level's left indent in twips (its w:pPr w:ind), null when it sets none */
+  left?: number | null;
 }
+
+/** leftIndent reads a w:ind's left indent in twips (w:left, or w:start in newer files); null when it sets none */
+function leftIndent(ind: XmlElement | undefined): number | null {
+  const value = ind?.attrs["w:left"] ?? ind?.attrs["w:start"];
+  if (value === undefined || !/^-?\d{1,7}$/.test(value)) return null;
+  return Number(value);
+}
+
+/** MAX_SHAPE_LABELS: the shapes of one drawing whose text is read (a drawing of more is read up to this many) */
+const MAX_SHAPE_LABELS = 2000;
+
+/**
+ * shapeLabels: the text of a drawing's DrawingML shapes (a:sp with a:txBody, or a:txSp's, as a
+ * locked canvas holds them), one label a shape, its paragraphs on lines of their own, in reading
+ * order: rows top to bottom (a shape whose top is above the middle of the row's first shape is in
+ * its row), each row left to right. Offsets inside a group are the group's own space; the order is
+ * the page's for the flat canvases Word writes.
+ */
+function shapeLabels(drawing: XmlElement): string[] {
+  const shapes: Array<{ x: number; y: number; height: number; order: number; text: string }> = [];
+  for (const sp of descendants(drawing, "a:sp")) {
+    if (shapes.length >= MAX_SHAPE_LABELS) break;
+    const body = child(sp, "a:txBody") ?? path(sp, "a:txSp", "a:txBody");
+    if (!body) continue;
+    const lines = childrenNamed(body, "a:p")
+      .map((p) => p.children.map((run) => (typeof run === "string" ? "" : run.name === "a:br" ? " " : textOf(run, "a:t"))).join("").replace(/\s+/g, " ").trim())
+      .filter(Boolean);
+    if (!lines.length) continue;
+    const xfrm = path(sp, "a:spPr", "a:xfrm");
+    const off = child(xfrm, "a:off");
+    const height = Number(child(xfrm, "a:ext")?.attrs["cy"]) || 0;
+    shapes.push({ x: Number(off?.attrs["x"]) || 0, y: Number(off?.attrs["y"]) || 0, height, order: shapes.length, text: lines.map(escapeText).join("\n") });
+  }
+  shapes.sort((a, b) => a.y - b.y || a.x - b.x || a.order - b.order);
+  const ordered: string[] = [];
+  for (let start = 0; start < shapes.length; ) {
+    const first = shapes[start]!;
+    let end = start + 1;
+    while (end < shapes.length && shapes[end]!.y < first.y + first.height / 2) end++;
+    ordered.push(...shapes.slice(start, end).sort((a, b) => a.x - b.x || a.order - b.order).map((shape) => shape.text));
+    start = end;
+  }
+  return ordered;
+}
+
+/** SAME_INDENT: twips within which two list paragraphs' left indents are one column (a sixteenth of an inch) */
+const SAME_INDENT = 90;
 
 /** Note is a footnote or endnote referenced in the body. */
 interface Note {
@@ -157,8 +217,7 @@ class DocxReader {
   private readonly abstractLevels = new Map<string, Map<number, LevelFormat>>();
   private readonly nums = new Map<string, { abstractId: string; startOverrides: Map<number, number> }>();
   private readonly counters = new Map<string, number[]>();
-  private listStack: Array<{ indent: number; markerWidth: number }> = [];
-  private currentList: string | null = null;
+  private listStack: ListEntry[] = [];
   private fields: FieldState[] = [];
   private readonly footnotes = new Map<string, XmlElement>();
   private readonly endnotes = new Map<string, XmlElement>();
@@ -215,6 +274,7 @@ class DocxReader {
         strike: isOn(child(rPr, "w:strike")) || isOn(child(rPr, "w:dstrike")),
         script: scriptOf(rPr),
         mono: isMonoFontName(child(rPr, "w:rFonts")?.attrs["w:ascii"] ?? "") || CODE_STYLE.test((child(style, "w:name")?.attrs["w:val"] ?? "").toLowerCase()),
+        left: leftIndent(child(pPr, "w:ind")),
       });
       if (style.attrs["w:type"] === "paragraph" && (style.attrs["w:default"] === "1" || style.attrs["w:default"] === "true")) {
         this.defaultParagraphStyle = id;
@@ -257,6 +317,7 @@ class DocxReader {
         levels.set(Number(lvl.attrs["w:ilvl"] ?? 0), {
           format: child(lvl, "w:numFmt")?.attrs["w:val"] ?? "decimal",
           start: Number(child(lvl, "w:start")?.attrs["w:val"] ?? 1) || 1,
+          left: leftIndent(child(child(lvl, "w:pPr"), "w:ind")),
         });
       }
       this.abstractLevels.set(abs.attrs["w:abstractNumId"] ?? "", levels);
@@ -355,8 +416,9 @@ class DocxReader {
     // A line break (w:br) in body text is a hard break; a table cell's lines become <br>, a note's and comment's spaces.
     const text = this.cellDepth === 0 && !this.inComment && !this.inNote ? hardBreaks(rendered) : rendered;
     const blocks: Block[] = [];
-    const level = text && !this.inComment ? this.headingLevel(styleId, pPr) : 0;
     const numbering = this.numberingOf(pPr, styleId);
+    // A numbered paragraph that is a heading only by its own outline level (no heading style) shows as a list item: its number is what a reader sees
+    const level = text && !this.inComment && !(numbering && this.headingLevel(styleId, undefined) === 0) ? this.headingLevel(styleId, pPr) : 0;
     if (!level && !numbering && this.cellDepth === 0 && !this.inComment && this.isCode(p, styleId)) {
       this.listStack = [];
       blocks.push({ kind: "code", text: codeText(p) });
@@ -370,9 +432,10 @@ class DocxReader {
     } else if (numbering && text) {
       const marker = this.listMarker(numbering.numId, numbering.ilvl);
       if (marker) {
-        const newList = this.listStack.length === 0 || (numbering.ilvl === 0 && numbering.numId !== this.currentList);
-        this.currentList = numbering.numId;
-        blocks.push({ kind: "list", text: this.listItem(marker, numbering.ilvl, text), newList });
+        // a new list: the first item after other text, or a top-level item of another list than the open top-level one
+        const root = this.listStack[0]?.numId;
+        const item = this.listItem(marker, numbering, this.listIndent(pPr, styleId, numbering), text);
+        blocks.push({ kind: "list", text: item.text, newList: root === undefined || (item.depth === 0 && numbering.ilvl === 0 && numbering.numId !== root) });
       }
       else blocks.push({ kind: "para", text: escapeLineStarts(text) });
     } else if (text) {
@@ -433,16 +496,36 @@ class DocxReader {
     return { numId, ilvl: Math.max(0, Math.min(8, Number.isNaN(ilvl) ? 0 : ilvl)) };
   }
 
-  /** listItem indents an item under its parent's content column so nesting survives any marker width. */
-  private listItem(marker: string, ilvl: number, text: string): string {
-    const depth = Math.min(ilvl, this.listStack.length);
-    this.listStack.length = depth;
+  /** listIndent: a list paragraph's left indent in twips: its own, else its numbering level's, else its style's; null when none sets one */
+  private listIndent(pPr: XmlElement | undefined, styleId: string | null, numbering: { numId: string; ilvl: number }): number | null {
+    const own = leftIndent(child(pPr, "w:ind"));
+    if (own !== null) return own;
+    const num = this.nums.get(numbering.numId);
+    const level = num ? this.abstractLevels.get(num.abstractId)?.get(numbering.ilvl)?.left : null;
+    if (level !== null && level !== undefined) return level;
+    for (const style of this.styleChain(styleId)) if (style.left !== null) return style.left;
+    return null;
+  }
+
+  /**
+   * listItem indents an item under its parent's content column so nesting survives any marker width.
+   * Its parent is the nearest open item above it that is a level up: of the same list, a lower level
+   * (items of one level are siblings, also when a list opens at a deeper level); of another list, one
+   * whose text starts left of this item's, as the page shows it (a list per level, each indented
+   * under the item above); when an indent is unknown, a lower level.
+   */
+  private listItem(marker: string, numbering: { numId: string; ilvl: number }, left: number | null, text: string): { text: string; depth: number } {
+    const { numId, ilvl } = numbering;
+    const above = (entry: ListEntry): boolean =>
+      entry.numId === numId || entry.left === null || left === null ? entry.ilvl < ilvl : entry.left < left - SAME_INDENT;
+    while (this.listStack.length && !above(this.listStack[this.listStack.length - 1]!)) this.listStack.pop();
+    const depth = this.listStack.length;
     const parent = this.listStack[depth - 1];
     const indent = parent ? parent.indent + parent.markerWidth : 0;
-    this.listStack.push({ indent, markerWidth: marker.length + 1 });
+    this.listStack.push({ indent, markerWidth: marker.length + 1, numId, ilvl, left });
     const pad = " ".repeat(indent);
     const continuation = " ".repeat(indent + marker.length + 1);
-    return `${pad}${marker} ${text.replace(/\n/g, `\n${continuation}`)}`;
+    return { text: `${pad}${marker} ${text.replace(/\n/g, `\n${continuation}`)}`, depth };
   }
 
   /** collectInline walks paragraph content (runs, links, fields, math) into formatted segments. */
@@ -600,6 +683,14 @@ class DocxReader {
     if (diagram !== undefined) {
       if (diagram) this.pendingBlocks.push({ kind: "para", text: diagram });
       return;
+    }
+    // A drawing of DrawingML shapes with text (Word 2007's locked canvas: a diagram of labelled boxes): their labels in reading order
+    if (!textBoxes.length) {
+      const labels = shapeLabels(drawing);
+      if (labels.length) {
+        for (const label of labels) this.pendingBlocks.push({ kind: "para", text: hardBreaks(label) });
+        return;
+      }
     }
     const docPr = firstDescendant(drawing, "wp:docPr");
     const shape = firstDescendant(drawing, "v:shape");

@@ -513,8 +513,10 @@ const MAX_CHART_POINTS = 10_000;
 export function renderChartPart(pkg: OoxmlPackage, part: string): string {
   const chart = path(pkg.xml(part), "c:chartSpace", "c:chart");
   if (!chart) return "";
-  const title = textOf(child(chart, "c:title"), "a:t").trim();
-  const series: Array<{ name: string; categories: Map<number, string>; values: Map<number, string> }> = [];
+  const titleElement = child(chart, "c:title");
+  // a title typed in the chart, or taken from a cell (its cached text)
+  let title = (textOf(titleElement, "a:t") || chartPoints(child(titleElement, "c:tx")).get(0) || "").trim();
+  const series: Array<{ name: string; named: boolean; categories: Map<number, string>; values: Map<number, string> }> = [];
   for (const plot of childrenNamed(child(chart, "c:plotArea"))) {
     if (!plot.name.endsWith("Chart")) continue;
     for (const ser of childrenNamed(plot, "c:ser")) {
@@ -522,11 +524,14 @@ export function renderChartPart(pkg: OoxmlPackage, part: string): string {
       const name = chartPoints(tx).get(0) || textOf(tx, "a:t");
       series.push({
         name: name || `Series ${series.length + 1}`,
+        named: Boolean(name),
         categories: chartPoints(child(ser, "c:cat") ?? child(ser, "c:xVal")),
         values: chartPoints(child(ser, "c:val") ?? child(ser, "c:yVal")),
       });
     }
   }
+  // An empty c:title is Office's automatic title: a chart of one series shows the series' name (one of more series shows the placeholder "Chart Title", left out)
+  if (titleElement && !title && series.length === 1 && series[0]!.named) title = series[0]!.name.trim();
   const blocks = [`### Chart${title ? `: ${escapeText(title.replace(/\s+/g, " "))}` : ""}`];
   if (series.length) {
     const count = Math.max(0, ...series.flatMap((s) => [...s.categories.keys(), ...s.values.keys()].map((k) => k + 1)));

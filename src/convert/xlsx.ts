@@ -182,6 +182,8 @@ interface SheetGrid {
   droppedColumns: boolean;
   /** hyperlinks: the sheet's <hyperlink> elements (cell range, relationship id, in-workbook location) */
   hyperlinks: Array<{ ref: string; relId: string }>;
+  /** spans: by a merged area's first row, the columns (first, last; 0-based) it covers: a merged cell fills them on the sheet */
+  spans: Map<number, Array<[number, number]>>;
 }
 
 /**
@@ -189,7 +191,7 @@ interface SheetGrid {
  * first cell only. At most MAX_ROWS_PER_SHEET rows with content are kept; later ones are counted.
  */
 function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats, date1904: boolean): SheetGrid {
-  const grid: SheetGrid = { rows: new Map(), droppedRows: 0, droppedColumns: false, hyperlinks: [] };
+  const grid: SheetGrid = { rows: new Map(), droppedRows: 0, droppedColumns: false, hyperlinks: [], spans: new Map() };
   const merges: string[] = [];
   let rowIndex = -1;
   let colIndex = -1;
@@ -305,18 +307,33 @@ function laySavedCells(grid: SheetGrid, saved: Map<string, string>): void {
   }
 }
 
-/** clearMergedCells empties the covered cells of merged areas, so the value shows once. */
+/** MAX_MERGE_WORK: cells a sheet's merged areas may visit to be cleared (a hostile sheet of overlapping full-width merges stops here) */
+const MAX_MERGE_WORK = 20_000_000;
+
+/** clearMergedCells empties the covered cells of merged areas, so the value shows once, and notes the columns each one spans. */
 function clearMergedCells(grid: SheetGrid, merges: string[]): void {
-  for (const ref of merges) {
+  let work = 0;
+  for (const ref of new Set(merges)) {
     const [from, to] = ref.split(":");
     if (!from || !to) continue;
     const r1 = rowOf(from);
     const c1 = columnIndex(from);
     const r2 = rowOf(to);
     const c2 = columnIndex(to);
-    for (const [r, row] of grid.rows) {
-      if (r < r1 || r > r2) continue;
-      for (let c = Math.max(0, c1); c <= Math.min(c2, row.length - 1); c++) {
+    if (c2 > c1 && c1 >= 0) {
+      const spans = grid.spans.get(r1) ?? [];
+      spans.push([c1, Math.min(c2, MAX_COLUMNS - 1)]);
+      grid.spans.set(r1, spans);
+    }
+    // the rows of the area: by index when it is shorter than the sheet, else the sheet's rows with content
+    const rows = r2 - r1 < grid.rows.size ? Array.from({ length: Math.max(0, r2 - r1 + 1) }, (_, k) => r1 + k) : [...grid.rows.keys()].filter((r) => r >= r1 && r <= r2);
+    for (const r of rows) {
+      const row = grid.rows.get(r);
+      if (!row) continue;
+      const last = Math.min(c2, row.length - 1);
+      work += Math.max(1, last - c1 + 1);
+      if (work > MAX_MERGE_WORK) return;
+      for (let c = Math.max(0, c1); c <= last; c++) {
         if (r === r1 && c === c1) continue;
         row[c] = undefined as unknown as string;
       }
@@ -447,6 +464,19 @@ function sheetBlocks(grid: SheetGrid): SheetBlock[] {
   for (const band of bands) {
     const width = Math.max(...band.map((r) => r.row.length));
     const columnFilled = Array.from({ length: width }, (_, c) => band.some((r) => filled(r.row[c])));
+    // a merged cell with a value fills the columns it spans: a table of merged column pairs is not cut at them
+    const covered = new Array<number>(width + 1).fill(0);
+    for (const { index, row } of band) {
+      for (const [c1, c2] of grid.spans.get(index) ?? []) {
+        if (c1 >= width || !filled(row[c1])) continue;
+        covered[c1]! += 1;
+        covered[Math.min(c2, width - 1) + 1]! -= 1;
+      }
+    }
+    for (let c = 0, open = 0; c < width; c++) {
+      open += covered[c]!;
+      if (open > 0) columnFilled[c] = true;
+    }
     const runs: SheetBlock[] = [];
     for (let c = 0; c < width; c++) {
       if (!columnFilled[c]) continue;
