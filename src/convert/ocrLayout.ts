@@ -306,8 +306,13 @@ function wordsOf(text: string): Set<string> {
   return new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
 }
 
-/** LINE_END_HYPHEN: a word broken at the end of a line with a hyphen, and the rest of it opening the next line */
-const LINE_END_HYPHEN = /([\p{L}\p{N}]+)-[ \t]*\n[ \t]*([\p{L}\p{N}]+)/gu;
+/**
+ * LINE_END_HYPHEN: a word broken at the end of a line with a hyphen, and the rest of it opening the
+ * next line, or the line after a blank one (tesseract ends a paragraph where a table or a figure
+ * beside it begins: "first-", a blank line, "professional"). The word's start is a whole word (not
+ * one tried at every letter of a long run of them).
+ */
+const LINE_END_HYPHEN = /(?<![\p{L}\p{N}])([\p{L}\p{N}]+)-[ \t]*\n(?:[ \t]*\n)?[ \t]*([\p{L}\p{N}]+)/gu;
 
 /**
  * wordChanges: the words of `ocrText` that `markdown` lacks, and those it adds. Compared as sets: a
