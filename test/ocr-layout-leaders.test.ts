@@ -73,7 +73,7 @@ test("withoutLeaders makes the leader's words dots and takes the leader's dots o
     ...row(2, [["Larceny-theft..", 10, 0], ["wesc.", 200, 0.03], ["1,080.1", 400, 0.97], ["258.1", 500, 0.97]]),
     ...row(3, [["Violent", 10, 0.96], ["crime", 90, 0.92], ["............22.005", 160, 0], ["0e", 330, 0], ["456,965", 400, 0.95]]),
     ...row(4, [["Gambling...", 10, 0.6], ["8.2", 400, 0.94], ["1.4", 500, 0.96]]),
-    ...row(5, [["Chhattisgarh", 10, 0.96], ["-", 400, 0.5], ["-", 500, 0.5], ["0.26", 600, 0.96]]),
+    ...row(5, [["Chhattisgarh", 10, 0.96], ["-", 400, 0.5], ["_—", 500, 0.3], ["0.26", 600, 0.96]]),
     // prose: a sure word, and a word close to the figure
     ...row(6, [["the", 10, 0.96], ["vase", 50, 0.9], ["cost", 100, 0.5], ["12.00", 150, 0.96]]),
   ];
@@ -83,7 +83,7 @@ test("withoutLeaders makes the leader's words dots and takes the leader's dots o
   expect(texts.slice(4, 8)).toEqual(["Larceny-theft", "....", "1,080.1", "258.1"]);
   expect(texts.slice(8, 13)).toEqual(["Violent", "crime", "....", "....", "456,965"]);
   expect(texts.slice(13, 16)).toEqual(["Gambling", "8.2", "1.4"]);
-  expect(texts.slice(16)).toEqual(["Chhattisgarh", "-", "-", "0.26", "the", "vase", "cost", "12.00"]);
+  expect(texts.slice(16)).toEqual(["Chhattisgarh", "-", "_—", "0.26", "the", "vase", "cost", "12.00"]);
   expect([...leaders].sort()).toEqual(["005", "0e", "22", "eee", "wesc"]);
   // a hostile word: read in linear time
   const long = ".".repeat(100_000) + "x";

@@ -335,9 +335,9 @@ export function withoutLeaders(words: OcrWord[]): { words: OcrWord[]; leaders: S
     const figure = row.findIndex((word, i) => i > label && word.confidence >= LEADER_CONFIDENCE && FIGURE.test(word.text));
     if (label < 0 || figure < 0) continue;
     const height = median(row.map((word) => word.height));
-    // dots alone, however surely read; a leader's letters read unsurely (a dash alone is a table's empty cell, not a leader)
+    // dots alone, however surely read; a leader's letters read unsurely (a word with a dash is a table's empty cell, "—" or "_—", or a minus, not a leader)
     const isLeader = (word: OcrWord) =>
-      /^\.+$/.test(word.text) || (word.confidence < LEADER_CONFIDENCE && word.text.length >= 2 && !/^[-–—]+$/.test(word.text) && (LEADER_READ.test(word.text) || (word.confidence < UNREAD && UNREAD_LEADER.test(word.text))));
+      /^\.+$/.test(word.text) || (word.confidence < LEADER_CONFIDENCE && word.text.length >= 2 && !/[-–—]/.test(word.text) && (LEADER_READ.test(word.text) || (word.confidence < UNREAD && UNREAD_LEADER.test(word.text))));
     // the label's last word: the last one before the leader's words
     let first = figure;
     while (first - 1 > label && isLeader(row[first - 1]!)) first--;
