@@ -85,3 +85,15 @@ test("a page left as tesseract's text (no layout) reads its broken words joined"
   expect(markdown).toMatch(/hour of the morning,\nso that/);
   expect(markdown).not.toMatch(/\p{L}-\n/u);
 }, 60_000);
+
+test("a word broken at a line's end over a blank line (tesseract ends a paragraph where a table begins beside it) is joined too; a long run of letters is read once", () => {
+  // NCES's report page: "... enrolled in graduate or first-", a blank line, "professional degree programs ..."
+  const ocrText = "Forty-five percent of the recipients who enrolled in graduate or first-\n\nprofessional degree programs took out loans.\n\nTable 4. Percent who borrowed";
+  expect(wordChanges("Forty-five percent of the recipients who enrolled in graduate or firstprofessional degree programs took out loans.\n\n| Table 4. | Percent who borrowed |", ocrText)).toEqual({ lost: [], added: [] });
+  // two blank lines apart are two paragraphs: no word is joined across them
+  expect(wordChanges("graduate or firstprofessional degree", "graduate or first-\n\n\nprofessional degree").added).toEqual(["firstprofessional"]);
+  const hostile = "a".repeat(100_000);
+  const started = performance.now();
+  expect(wordChanges(hostile, `${hostile}\n${hostile}-`)).toEqual({ lost: [], added: [] });
+  expect(performance.now() - started).toBeLessThan(1000);
+});

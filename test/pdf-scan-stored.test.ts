@@ -7,11 +7,14 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import sharp from "sharp";
-import { makeConvertPdf, showsPage } from "../src/convert/pdf";
+import { betterReading, makeConvertPdf, showsPage } from "../src/convert/pdf";
 import { WorkerPool } from "../src/pool";
 import { Tesseract } from "../src/tools/tesseract";
+import type { OcrEngine, OcrResult, OcrWord } from "../src/tools/types";
 import { convertContext } from "./helpers/convert";
 import { imageOnlyPdf } from "./helpers/imageOnlyPdf";
+import { COUNTY_FIGURES, scanAt150 } from "./helpers/scanAt150";
+import type { TypesetRun } from "./helpers/typesetPdf";
 
 const pool = new WorkerPool({ threads: 2, maxQueue: 64 });
 const tesseract = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
@@ -79,3 +82,37 @@ test("showsPage accepts the stored pixels only when they show the page upright a
   const sideways = await sharp(await jpegOf("upright")).rotate(90).jpeg().toBuffer();
   expect(await showsPage(await grey(new Uint8Array(sideways)), page)).toBe(false);
 }, 60_000);
+
+/** wordsRead: n words of a reading, each at `confidence` */
+const wordsRead = (n: number, confidence: number): OcrWord[] => Array.from({ length: n }, (_, i) => ({ text: `w${i}`, left: 0, top: 0, width: 10, height: 10, confidence, line: "1/1/1", paragraph: "1/1" }));
+const reading = (n: number, confidence: number): OcrResult => ({ text: "", confidence, words: wordsRead(n, confidence) });
+
+test("betterReading keeps the surer of a page's two readings, unless it read under half the other's words", () => {
+  expect(betterReading(reading(300, 0.93), reading(290, 0.9))).toBe(true);
+  expect(betterReading(reading(290, 0.9), reading(300, 0.93))).toBe(false);
+  // a scanned table rendered: 112 words at 0.912 (most figures never read); its stored image: 286 words at 0.824
+  expect(betterReading(reading(286, 0.824), reading(112, 0.912))).toBe(true);
+  expect(betterReading(reading(112, 0.912), reading(286, 0.824))).toBe(false);
+});
+
+test("a scanned table whose rendering tesseract reads surely but without its figures is read from the page's stored pixels, every figure in its column", async () => {
+  // a table of figures across the page, read with tesseract's page segmentation
+  const runs: TypesetRun[] = [{ font: "Times-Roman", size: 11, x: 57, y: 780, text: "Table 4. Households by county, 1990-2020" }];
+  COUNTY_FIGURES.forEach((row, i) => row.forEach((cell, c) => runs.push({ font: "Times-Roman", size: 11, x: 57 + c * 125, y: 750 - i * 18, text: cell })));
+  const jpeg = new Uint8Array(await sharp(await scanAt150(runs)).jpeg({ quality: 90 }).toBuffer());
+  // the page's rendering (read first) read as tesseract sometimes reads a resampled table: its words of letters
+  // alone, surely; the stored pixels read as they are
+  let calls = 0;
+  const engine: OcrEngine = {
+    async recognize(image, signal, options) {
+      const result = await tesseract.recognize(image, signal, options);
+      if (calls++ > 0) return result;
+      const words = result.words!.filter((word) => !/\d/.test(word.text));
+      return { ...result, words, confidence: 0.97, text: words.map((word) => word.text).join(" ") };
+    },
+  };
+  const ctx = convertContext({ tools: { pool, ocr: engine }, timeoutMs: 120_000 });
+  const result = await makeConvertPdf({ outline: false })({ bytes: await imageOnlyPdf([jpeg], 150), filename: "county_households_scan.pdf", contentType: "application/pdf", ext: "pdf" }, ctx);
+  expect(calls).toBe(2);
+  for (const row of COUNTY_FIGURES.slice(1)) expect(result.markdown).toContain(`| ${row.join(" | ")} |`);
+}, 120_000);

@@ -10,7 +10,9 @@
  *   -> analyzePage + renderPages -> markdown, kept only when it holds exactly the OCR's words (less
  *   the running heads and page numbers it drops) and shows a heading or a table the flat text does not.
  *
- * A table's rule read into a figure is taken out of it first (withoutRuleMarks), and a page read with
+ * A table's rule read into a figure is taken out of it first (withoutRuleMarks), a row's dot leader read
+ * as words ("eee", "Arson...") made dots again (withoutLeaders: the words it was read as are no words
+ * the layout loses), and a page read with
  * less confidence than sizes can be trusted at is laid out only when it is a page of figures, by its
  * words' places alone but for its surely read titles (MIN_FIGURES_CONFIDENCE, standsOut). A page read
  * in a right-to-left script is laid out by place too, its centred bold lines standing out (RTL_LANGUAGE).
@@ -301,13 +303,87 @@ export function withoutRuleMarks(words: OcrWord[]): OcrWord[] {
   });
 }
 
+/**
+ * LEADER_READ: how tesseract reads a table's dot leader from a row's label to its figures, a word of
+ * its own ("eee", "wesc.", "ow", "Levee", "cece", "..") or dots before a misread figure
+ * ("............22.005"): the letters a row of dots is read as, with dots and marks, or four dots or
+ * more first, or dots after a digit ("2...").
+ */
+const LEADER_READ = /^[-.,:;'‘’`_=~–—]*(?:[ecosvwaL]+[-.,:;'‘’`_=~–—]*)?$|^(?:\.\s?){4}|^\d?\.{2,}$/u;
+/** UNREAD: a confidence under which a word is not read at all (a leader's dots read as "20.202" or "0e" at 0.00); such a word of leader letters, dots and digits in a leader's place is part of it */
+const UNREAD = 0.1;
+const UNREAD_LEADER = /^[\d.,:;'`ecosvwaL-]+$/u;
+/** LEADER_CONFIDENCE: a leader is read under this confidence (tesseract is unsure of dots read as letters; the label's words read 0.8 and over) */
+const LEADER_CONFIDENCE = 0.6;
+/** LEADER_GAP: the least room, in the line's word heights, from a label's last word to the row's first figure for a leader to run in it */
+const LEADER_GAP = 2;
+
+/**
+ * withoutLeaders: a table row's dot leader read as words (LEADER_READ, read under
+ * LEADER_CONFIDENCE, between the row's label and its first figure read surely, in room of
+ * LEADER_GAP word heights or more) made a leader of dots, which the table drops as a born-digital
+ * row's dots are (pdfTables.ts LEADER_DOTS); the dots the leader left on the label's last word read
+ * as unsurely ("Robbery.", "Larceny-theft..") are taken off. `leaders`: the letters-and-digits words
+ * the leaders were read as (no word of the page's text).
+ */
+export function withoutLeaders(words: OcrWord[]): { words: OcrWord[]; leaders: Set<string> } {
+  const changed = new Map<OcrWord, OcrWord>();
+  const leaders = new Set<string>();
+  for (const row of visualRows(words)) {
+    if (row.length < 3) continue;
+    const label = row.findIndex((word) => /\p{L}{2}/u.test(word.text));
+    const figure = row.findIndex((word, i) => i > label && word.confidence >= LEADER_CONFIDENCE && FIGURE.test(word.text));
+    if (label < 0 || figure < 0) continue;
+    const height = median(row.map((word) => word.height));
+    // dots alone, however surely read; a leader's letters read unsurely (a word with a dash is a table's empty cell, "—" or "_—", or a minus, not a leader)
+    const isLeader = (word: OcrWord) =>
+      /^\.+$/.test(word.text) || (word.confidence < LEADER_CONFIDENCE && word.text.length >= 2 && !/[-–—]/.test(word.text) && (LEADER_READ.test(word.text) || (word.confidence < UNREAD && UNREAD_LEADER.test(word.text))));
+    // the label's last word: the last one before the leader's words
+    let first = figure;
+    while (first - 1 > label && isLeader(row[first - 1]!)) first--;
+    const last = row[first - 1]!;
+    if (row[figure]!.left - (last.left + last.width) < LEADER_GAP * height) continue;
+    for (let i = first; i < figure; i++) {
+      const word = row[i]!;
+      for (const part of word.text.match(/[\p{L}\p{N}]+/gu) ?? []) leaders.add(part);
+      changed.set(word, { ...word, text: "...." });
+    }
+    // the dots the leader left on the label's last word ("Robbery..."), or one dot or a comma read unsurely before the leader's words ("Burglary," "eee")
+    const glued = /\p{L}(?<!\.)\.{2,}[-–—]*$/u.test(last.text) || (last.confidence < LEADER_CONFIDENCE && first < figure && /\p{L}[.,]+[-–—]*$/u.test(last.text));
+    if (glued) changed.set(last, { ...last, text: last.text.replace(/(?<![.,])[.,]+[-–—]*$/, "") });
+  }
+  return { words: changed.size ? words.map((word) => changed.get(word) ?? word) : words, leaders };
+}
+
+/**
+ * visualRows: the words in rows by their boxes' middles (a word joins the row above when its middle
+ * is within half a word height of the row's first word's), each row left to right. tesseract may read
+ * a table's columns as blocks of their own, so a row's label and figures are on lines of different blocks.
+ */
+function visualRows(words: OcrWord[]): OcrWord[][] {
+  const height = median(words.map((word) => word.height));
+  const middle = (word: OcrWord) => word.top + word.height / 2;
+  const rows: OcrWord[][] = [];
+  for (const word of [...words].sort((a, b) => middle(a) - middle(b))) {
+    const row = rows[rows.length - 1];
+    if (row && middle(word) - middle(row[0]!) <= height / 2) row.push(word);
+    else rows.push([word]);
+  }
+  return rows.map((row) => row.sort((a, b) => a.left - b.left));
+}
+
 /** wordsOf: the set of letters-and-digits words of a text (markdown's escapes and marks drop out) */
 function wordsOf(text: string): Set<string> {
   return new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
 }
 
-/** LINE_END_HYPHEN: a word broken at the end of a line with a hyphen, and the rest of it opening the next line */
-const LINE_END_HYPHEN = /([\p{L}\p{N}]+)-[ \t]*\n[ \t]*([\p{L}\p{N}]+)/gu;
+/**
+ * LINE_END_HYPHEN: a word broken at the end of a line with a hyphen, and the rest of it opening the
+ * next line, or the line after a blank one (tesseract ends a paragraph where a table or a figure
+ * beside it begins: "first-", a blank line, "professional"). The word's start is a whole word (not
+ * one tried at every letter of a long run of them).
+ */
+const LINE_END_HYPHEN = /(?<![\p{L}\p{N}])([\p{L}\p{N}]+)-[ \t]*\n(?:[ \t]*\n)?[ \t]*([\p{L}\p{N}]+)/gu;
 
 /**
  * wordChanges: the words of `ocrText` that `markdown` lacks, and those it adds. Compared as sets: a
@@ -498,7 +574,7 @@ export function ocrLayoutPage(ocr: OcrResult, pointsPerPixel: number, page = 1, 
   const rtl = rightToLeft(ocr);
   if (rtl ? ocr.confidence < MIN_FIGURES_CONFIDENCE : !pageLike(ocr.words, ocr.confidence)) return null;
   const plain = rtl || (ocr.confidence < MIN_LAYOUT_CONFIDENCE && !readAround(ocr.words));
-  const words = withoutRuleMarks(ocr.words);
+  const { words, leaders } = withoutLeaders(withoutRuleMarks(ocr.words));
   const items = ocrItems(words, pointsPerPixel, image ? strokeRatios(image, words, (word) => (!isSized(word) ? 0 : rtl ? 1 : sizeEstimate(word))) : new Map(), plain, rtl);
   const ruleLines = rules.map((rule) => ({ x1: rule.x1 * pointsPerPixel, y1: rule.y1 * pointsPerPixel, x2: rule.x2 * pointsPerPixel, y2: rule.y2 * pointsPerPixel }));
   const layout = analyzePage(items, page, ocr.width * pointsPerPixel, ocr.height * pointsPerPixel, ruleLines);
@@ -508,7 +584,7 @@ export function ocrLayoutPage(ocr: OcrResult, pointsPerPixel: number, page = 1, 
   const changes = wordChanges(markdown, ocr.text);
   // The one thing the layout may drop is what it drops on a born-digital page: the page number and a running head.
   const dropped = wordsOf(rendered.removedText.join(" "));
-  const lost = rendered.removedLines > 0 ? changes.lost.filter((word) => !PAGE_NUMBER_WORD.test(word) && !dropped.has(word)) : changes.lost;
+  const lost = (rendered.removedLines > 0 ? changes.lost.filter((word) => !PAGE_NUMBER_WORD.test(word) && !dropped.has(word)) : changes.lost).filter((word) => !leaders.has(word));
   if (lost.length || changes.added.length) return null;
   return { markdown, layout };
 }
