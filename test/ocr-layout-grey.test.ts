@@ -9,6 +9,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { makeConvertImage } from "../src/convert/image";
 import { ocrItems } from "../src/convert/ocrLayout";
+import { inkBoxes } from "../src/convert/ocrWeight";
 import type { ConvertInput } from "../src/convert/types";
 import { Tesseract } from "../src/tools/tesseract";
 import type { OcrWord } from "../src/tools/types";
@@ -78,4 +79,24 @@ test("a line with an equals sign opening a word is no heading; an equals sign in
   expect(unsure(1).every(Boolean)).toBe(true);
   expect(unsure(2).some(Boolean)).toBe(false);
   expect(unsure(3).some(Boolean)).toBe(false);
+});
+
+test("a grey word's box grows to its ink, a black word's and a mark's read unsurely keep tesseract's", () => {
+  // a white image: a grey (140) word drawn 20 px taller than its box says (grown by 15% of its box at most each way), and a black one the same
+  const width = 200;
+  const height = 100;
+  const data = new Uint8Array(width * height).fill(255);
+  const ink = (left: number, top: number, bottom: number, grey: number) => {
+    for (let y = top; y < bottom; y++) for (let x = left; x < left + 40; x += 3) data[y * width + x] = grey;
+  };
+  ink(10, 15, 65, 140);
+  ink(100, 20, 60, 0);
+  const grey = { ...word("Note", 10, 25, "1/1/1", 30), width: 40 };
+  const black = { ...word("Note", 100, 25, "1/1/2", 30), width: 40 };
+  const mark = { ...grey, confidence: 0.16 };
+  const [g, b, m] = inkBoxes({ data, width, height }, [grey, black, mark]);
+  expect(g!.top).toBe(20);
+  expect(g!.height).toBe(40);
+  expect(b).toBe(black);
+  expect(m).toBe(mark);
 });
