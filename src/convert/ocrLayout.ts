@@ -19,7 +19,7 @@
  */
 import type { OcrResult, OcrWord } from "../tools/types";
 import type { GreyImage } from "./ocrPrep";
-import { isBoldLine, median, strokeRatios } from "./ocrWeight";
+import { inkBoxes, isBoldLine, median, strokeRatios } from "./ocrWeight";
 import { analyzePage, renderPages, RTL_LETTER } from "./pdfLayout";
 import type { PageLayout, PdfTextItem } from "./pdfLayoutTypes";
 import { ocrLineWraps } from "./pdfParagraphs";
@@ -132,9 +132,13 @@ const lineConfidence = (line: OcrWord[]) => line.reduce((sum, word) => sum + wor
  * DISPLAYED_FORMULA: a displayed formula with its number at the right, as tesseract reads it ("dy =
  * —ctm'(kag + f). (12)", "a = C : b (1.4)"): an equals sign and a closing number in brackets. Its
  * marks are sized by letters they are not (a fraction's bar, a sum's sign), so its size says
- * nothing: it is no heading, however sure tesseract is of its pieces.
+ * nothing: it is no heading, however sure tesseract is of its pieces. So too a line with an equals
+ * sign opening a word, an equation or an assignment set apart: a figure's labels ("INTERVAL =
+ * quantile interval", "GEOM = pointinterval" in TVCG's diagrams, sized over the body) and a table's
+ * footnote of equivalences ("One square survey mile =1.000 004 square international miles", NIST
+ * HB44, 17.5 pt over a 9.5 pt body). None of the 826 headings of the bench's references has one.
  */
-const DISPLAYED_FORMULA = /=.*\(\d+(?:\.\d+)*\)$/u;
+const DISPLAYED_FORMULA = /^[^=]*=(?=.*\(\d+(?:\.\d+)*\)$)|(?:^|\s)=/u;
 
 /**
  * ocrItems turns the words into layout items in points (`pointsPerPixel`: 72 / the read image's
@@ -574,7 +578,7 @@ export function ocrLayoutPage(ocr: OcrResult, pointsPerPixel: number, page = 1, 
   const rtl = rightToLeft(ocr);
   if (rtl ? ocr.confidence < MIN_FIGURES_CONFIDENCE : !pageLike(ocr.words, ocr.confidence)) return null;
   const plain = rtl || (ocr.confidence < MIN_LAYOUT_CONFIDENCE && !readAround(ocr.words));
-  const { words, leaders } = withoutLeaders(withoutRuleMarks(ocr.words));
+  const { words, leaders } = withoutLeaders(image ? inkBoxes(image, withoutRuleMarks(ocr.words)) : withoutRuleMarks(ocr.words));
   const items = ocrItems(words, pointsPerPixel, image ? strokeRatios(image, words, (word) => (!isSized(word) ? 0 : rtl ? 1 : sizeEstimate(word))) : new Map(), plain, rtl);
   const ruleLines = rules.map((rule) => ({ x1: rule.x1 * pointsPerPixel, y1: rule.y1 * pointsPerPixel, x2: rule.x2 * pointsPerPixel, y2: rule.y2 * pointsPerPixel }));
   const layout = analyzePage(items, page, ocr.width * pointsPerPixel, ocr.height * pointsPerPixel, ruleLines);
