@@ -530,6 +530,8 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
       const before = blocks[i - 1];
       if (before?.kind === "text" && before.lines.length > 1 && before.lines[before.lines.length - 1]!.bold) continue;
       // Body text is prose (a short line under a bold one may be a row of a table not found as one)
+      // a bold phrase in about the body's size right over a listing is the listing's title ("Add an item to a hash", DocBook's example titles), not a heading ("Parameters" over a signature is)
+      if (next?.kind === "code" && LISTING_TITLE.test(blockText(block))) continue;
       const nextIsBody =
         next !== undefined &&
         (next.kind === "code" ||
@@ -546,6 +548,9 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
   }
   return found;
 }
+
+/** LISTING_TITLE: a phrase of four words or more, a capital first and the rest in lower case, no numbering and no colon ("Add an item to a hash", "Count of items in the hash table") */
+const LISTING_TITLE = /^\p{Lu}\p{Ll}*(?: [\p{Ll}\d_'’-]+){3,}$/u;
 
 /** LETTER_HEAD: a capital letter alone on its line, a glossary's or an index's letter head ("A" over "Abradable strip. ...") */
 const LETTER_HEAD = /^\p{Lu}$/u;
