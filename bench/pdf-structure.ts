@@ -35,7 +35,10 @@
  * count alone does not see a ragged grid. Goal: headings >= 0.9 and cells >= 0.9 over all files.
  * References whose header comment holds a line "Bench group: NAME" ("fresh", "fresh2": papers, reports
  * and manuals collected to measure the converter on kinds it was never tuned on) are also reported as a
- * group, one line per NAME.
+ * group, one line per NAME. A reference that also holds the line "Bench text: whole" writes down the
+ * document's whole text in reading order (not headings and tables alone): its text agreement (docintel
+ * and pdftotext, scored as above) is printed with its group's line, kept apart from the means over the
+ * office files and MarkItDown's three.
  *
  *   BENCH_FILTER=odfdo bun bench/pdf-structure.ts    only files whose name contains "odfdo"
  *   BENCH_SHOW=1                                     print the misses
@@ -65,6 +68,8 @@ const PICTURES_UNREAD = { recognize: async () => ({ text: "", confidence: 0 }) }
 const sources = officeSources(FILTER);
 /** GROUP_MARK: the line in a reference's header comment that puts it in a group ("fresh", "fresh2") */
 const GROUP_MARK = /^Bench group: (\S+)$/m;
+/** WHOLE_TEXT_MARK: the line in a reference's header comment that says it holds the document's whole text, so its text agreement is scored */
+const WHOLE_TEXT_MARK = /^Bench text: whole$/m;
 
 /** pdftotext: poppler's plain text of a PDF (with -layout or without), the text agreement's baseline */
 async function pdftotext(pdf: string, layout: boolean): Promise<string> {
@@ -162,6 +167,8 @@ try {
   // The groups: references marked "Bench group: NAME", files collected to measure the converter on
   // documents it was never tuned on; each reported on its own line as well as in the totals.
   const groups = new Map<string, { files: number; headings: number; headingHits: number; given: number; precise: number; cells: number; cellHits: number; rows: number; rowHits: number; code: number; codeHits: number }>();
+  // Text agreement of the references that write down the whole text, by group (kept out of `agreements`)
+  const groupTexts = new Map<string, Array<Record<"docintel" | "pdftotext", ReturnType<typeof textAgreement>>>>();
   const references = [
     ...readdirSync(EXPECTED).filter((f) => f.endsWith(".md")).map((f) => ({ md: join(EXPECTED, f), pdf: join(FIXTURES, f.replace(/\.md$/, ".pdf")) })),
     ...readdirSync(BORN_DIGITAL).filter((f) => f.endsWith(".md")).map((f) => ({ md: join(BORN_DIGITAL, f), pdf: join(BORN_DIGITAL, f.replace(/\.md$/, ".pdf")) })),
@@ -191,6 +198,7 @@ try {
     totals.headings += h.hits + h.misses.length;
     totals.headingHits += h.hits;
     const group = GROUP_MARK.exec(expected)?.[1];
+    let wholeText = "";
     if (group) {
       if (!groups.has(group)) groups.set(group, { files: 0, headings: 0, headingHits: 0, given: 0, precise: 0, cells: 0, cellHits: 0, rows: 0, rowHits: 0, code: 0, codeHits: 0 });
       const fresh = groups.get(group)!;
@@ -205,11 +213,18 @@ try {
       fresh.rowHits += r.hits;
       fresh.code += k.hits + k.misses.length;
       fresh.codeHits += k.hits;
+      if (WHOLE_TEXT_MARK.test(expected)) {
+        const row = { docintel: textAgreement(expected, pdfMd), pdftotext: textAgreement(expected, await pdftotext(pdf, false)) };
+        if (!groupTexts.has(group)) groupTexts.set(group, []);
+        groupTexts.get(group)!.push(row);
+        wholeText = `    whole-text agreement (ordered / bag F1, ${row.docintel.referenceWords} words): docintel ${row.docintel.ordered.toFixed(3)} / ${row.docintel.bagF1.toFixed(3)}, pdftotext ${row.pdftotext.ordered.toFixed(3)} / ${row.pdftotext.bagF1.toFixed(3)}`;
+      }
     }
     console.log(`${basename(pdf).padEnd(36)} ${share(h.hits, h.hits + h.misses.length)}  ${share(c.hits, wanted.length)}  ${share(k.hits, k.hits + k.misses.length)}  rows ${r.hits}/${r.hits + r.misses.length}  (reference markdown)`);
     // MarkItDown's references are the whole text; pdf-born-digital's write down headings and tables only
     if (expectedFile.startsWith(EXPECTED)) await scoreText(basename(pdf), expected, pdfMd, pdf);
     if (SHOW) {
+      if (wholeText) console.log(wholeText);
       for (const miss of h.misses) console.log(`    heading missed: ${miss}`);
       for (const miss of extra) console.log(`    heading added:  ${miss}`);
       for (const miss of c.misses.slice(0, 20)) console.log(`    cell missed:    ${miss}`);
@@ -220,7 +235,10 @@ try {
   if (born.cells) console.log(`born-digital PDFs against reference markdown: table cells ${born.hits}/${born.cells} = ${(born.hits / born.cells).toFixed(3)}, whole rows (same cells in the same order) ${born.rowHits}/${born.rows} = ${(born.rowHits / Math.max(1, born.rows)).toFixed(3)}`);
   for (const [group, fresh] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
     const ratio = (hits: number, n: number) => `${hits}/${n} = ${(n ? hits / n : 0).toFixed(3)}`;
-    console.log(`${group} group (${fresh.files} files never tuned on; also in the totals): headings ${ratio(fresh.headingHits, fresh.headings)}, heading precision ${ratio(fresh.precise, fresh.given)}, table cells ${ratio(fresh.cellHits, fresh.cells)}, whole rows ${ratio(fresh.rowHits, fresh.rows)}, code lines ${ratio(fresh.codeHits, fresh.code)}`);
+    const texts = groupTexts.get(group) ?? [];
+    const textMean = (side: "docintel" | "pdftotext", figure: "ordered" | "bagF1") => (texts.reduce((sum, t) => sum + t[side][figure], 0) / texts.length).toFixed(3);
+    const text = texts.length ? `, text agreement over ${texts.length} whole-text references (ordered / bag F1) docintel ${textMean("docintel", "ordered")} / ${textMean("docintel", "bagF1")}, pdftotext ${textMean("pdftotext", "ordered")} / ${textMean("pdftotext", "bagF1")}` : "";
+    console.log(`${group} group (${fresh.files} files never tuned on; also in the totals): headings ${ratio(fresh.headingHits, fresh.headings)}, heading precision ${ratio(fresh.precise, fresh.given)}, table cells ${ratio(fresh.cellHits, fresh.cells)}, whole rows ${ratio(fresh.rowHits, fresh.rows)}, code lines ${ratio(fresh.codeHits, fresh.code)}${text}`);
   }
   totals.cells += born.cells;
   totals.cellHits += born.hits;

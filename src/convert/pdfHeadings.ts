@@ -59,7 +59,7 @@ function sectionDepth(block: LayoutBlock, body: number): number {
   if (block.kind !== "text" || block.rendered || block.lines.length !== 1 || body <= 0 || block.size < body - 0.6) return 0;
   const text = block.lines[0]!.text;
   if (PAPER_SECTION.test(text)) return 1;
-  if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text) || FORMULA_PIECE.test(text) || garbled(text)) return 0;
+  if (!SECTION_NUMBER.test(text) || text.length > 100 || /[.,;:]$|\d$/.test(text) || isFormulaPiece(text) || garbled(text)) return 0;
   const number = text.split(" ")[0]!;
   const words = text.split(" ").length - 1;
   if (words < 1 || words > 12 || (!number.includes(".") && words > 8)) return 0;
@@ -118,7 +118,7 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
   const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
   if ((block.lines.length > 3 || text.length > 200) && !long) return false;
   if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text) || LABELLED_FIGURE.test(text) || NOTE_LEAD.test(text)) return false;
-  return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text) && !FORMULA_PIECE.test(text) && !garbled(text);
+  return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text) && !isFormulaPiece(text) && !garbled(text);
 }
 
 /**
@@ -136,6 +136,8 @@ function garbled(text: string): boolean {
  * integral sign): no word of three letters, and a bracket, an operator or a Greek letter. A title has a word.
  */
 const FORMULA_PIECE = /^(?!.*\p{L}{3})(?=.*[()[\]=+−∫∑∏√\u0370-\u03ff])/su;
+/** isFormulaPiece: FORMULA_PIECE on the line's letters without its script tags ("0 W (τ)τ<sup>k</sup> dτ": the tag's "sup" is no word) */
+const isFormulaPiece = (text: string) => FORMULA_PIECE.test(text.includes("</su") ? text.replace(SCRIPT_TAG, "") : text);
 
 /**
  * pageBodyBlocks: the text blocks set in the size that carries most of their page's text, on pages
@@ -530,6 +532,8 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
       const before = blocks[i - 1];
       if (before?.kind === "text" && before.lines.length > 1 && before.lines[before.lines.length - 1]!.bold) continue;
       // Body text is prose (a short line under a bold one may be a row of a table not found as one)
+      // a bold phrase in about the body's size right over a listing is the listing's title ("Add an item to a hash", DocBook's example titles), not a heading ("Parameters" over a signature is)
+      if (next?.kind === "code" && LISTING_TITLE.test(blockText(block))) continue;
       const nextIsBody =
         next !== undefined &&
         (next.kind === "code" ||
@@ -546,6 +550,9 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
   }
   return found;
 }
+
+/** LISTING_TITLE: a phrase of four words or more, a capital first and the rest in lower case, no numbering and no colon ("Add an item to a hash", "Count of items in the hash table") */
+const LISTING_TITLE = /^\p{Lu}\p{Ll}*(?: [\p{Ll}\d_'’-]+){3,}$/u;
 
 /** LETTER_HEAD: a capital letter alone on its line, a glossary's or an index's letter head ("A" over "Abradable strip. ...") */
 const LETTER_HEAD = /^\p{Lu}$/u;

@@ -105,7 +105,55 @@ export function buildLines(items: PdfTextItem[]): RawLine[] {
     lineSize = item.size;
   }
   if (current.length) groups.push(current);
+  placeStrayScripts(groups);
   return groups.map(lineFromItems);
+}
+
+/**
+ * placeStrayScripts moves a raised small run that the sort by baseline put in another column's line
+ * to the line it belongs to. Two columns' lines interleave: the exponent of "(∼ 10−22 eV)" in the left
+ * column shares the baseline of the right column's line above it and was grouped with it, away from
+ * every run of that line, and then read as a line of its own. Such a run (a script's few characters,
+ * under 0.8 of its line's size, three sizes or more from every full-size run of its line) goes to one of the next
+ * two lines when it sits raised above that line's baseline (by up to 0.6 of its size) directly after
+ * one of its runs (within 0.3 of that run's size; "22" after the "−" moved before it); a lowered one
+ * (the "B" of "mB" grouped with the other column's next line) to one of the two lines before, up to
+ * half its size below that line's baseline.
+ */
+function placeStrayScripts(groups: PdfTextItem[][]): void {
+  for (let i = 0; i + 1 < groups.length; i++) {
+    const group = groups[i]!;
+    if (group.length > MAX_STRAY_LINE_RUNS) continue;
+    const size = group.reduce((max, item) => Math.max(max, item.size), 0);
+    const full = group.filter((item) => item.size >= 0.8 * size);
+    const stray = group
+      .filter((run) => run.size < 0.8 * size && SCRIPT_TEXT.test(run.str.trim()) && !full.some((item) => near(item, run, STRAY_DISTANCE * size)))
+      .sort((a, b) => a.x - b.x);
+    for (const run of stray) {
+      // raised: one of the next two lines; lowered (a subscript sorted after its line): one of the two before
+      for (const other of [groups[i + 1], groups[i + 2], groups[i - 1], groups[i - 2]]) {
+        if (!other) continue;
+        const main = other.reduce((max, item) => Math.max(max, item.size), 0);
+        const baseline = other.find((item) => item.size === main)!.y;
+        const placed = other === groups[i + 1] || other === groups[i + 2] ? baseline - run.y > 0 && baseline - run.y <= 0.6 * main : run.y - baseline > 0 && run.y - baseline <= 0.5 * main;
+        if (!placed || !other.some((item) => Math.abs(item.x + item.width - run.x) <= 0.3 * item.size)) continue;
+        group.splice(group.indexOf(run), 1);
+        other.push(run);
+        break;
+      }
+    }
+  }
+}
+
+/** MAX_STRAY_LINE_RUNS: the most runs a line may have for its small runs to be looked at (each against all the line's runs) */
+const MAX_STRAY_LINE_RUNS = 400;
+
+/** STRAY_DISTANCE: how far, in its line's size, a small run stands from every full-size run of its line to be another column's (a formula's scripts stand nearer their bases) */
+const STRAY_DISTANCE = 3;
+
+/** near: two runs within `gap` of each other across the page (overlapping, or the space between them at most `gap`) */
+function near(a: PdfTextItem, b: PdfTextItem, gap: number): boolean {
+  return a.x - (b.x + b.width) <= gap && b.x - (a.x + a.width) <= gap;
 }
 
 /**

@@ -576,9 +576,11 @@ function formFieldItems(fields: FormField[], labelsUnder: Map<PdfjsTextItem, For
  * "Calibri,Bold", "SourceSansPro-Semibold", "Roboto-Black"; TeX's "CMBX10"): the text layer gives
  * no weight, but embedded fonts are named by their face. A face named for heads ("AhabSubhead", an
  * Arabic gazette's article heads in the body's size; "...Heading", "...Headline") sets text apart as
- * bold does.
+ * bold does. URW's Times, which LaTeX's times packages and REVTeX set papers in, names its bold
+ * "NimbusRomNo9L-Medi" (medium; not "Medium" in other families, nor URW Chancery's "MediItal", its
+ * regular face).
  */
-const BOLD_FONT = /bold|black|heavy|(?:^|[-,_ ])(?:demi|semi)(?:$|[-,_ ])|^CMBX|^SFBX|sub-?head|heading|headline/i;
+const BOLD_FONT = /bold|black|heavy|(?:^|[-,_ ])(?:demi|semi)(?:$|[-,_ ])|^CMBX|^SFBX|^NimbusRomNo9L-Medi|sub-?head|heading|headline/i;
 /**
  * ADVENT_BOLD: Advent 3B2, which typesets many publishers' journals (BMC, Springer, Elsevier),
  * names its faces by a hash with the weight after a dot or dash ("AdvTTaf7f9f4f.B", "AdvTimes-b";
