@@ -81,15 +81,7 @@ export function inkBoxes(image: GreyImage, words: OcrWord[]): OcrWord[] {
     const top = Math.max(0, Math.floor(word.top));
     const bottom = Math.min(image.height, Math.ceil(word.top + word.height));
     if (right - left < 2 || bottom - top < 2 || word.confidence < SURE_INK) return word;
-    let dark = 255;
-    let light = 0;
-    for (let y = top; y < bottom; y++) {
-      for (let x = left; x < right; x++) {
-        const v = image.data[y * image.width + x]!;
-        if (v < dark) dark = v;
-        if (v > light) light = v;
-      }
-    }
+    const { dark, light } = greyRange(image, left, right, top, bottom);
     if (dark < GREY_INK || light - dark < 64) return word;
     const threshold = (dark + light) / 2;
     const inked = (y: number) => {
@@ -105,6 +97,20 @@ export function inkBoxes(image: GreyImage, words: OcrWord[]): OcrWord[] {
   });
 }
 
+/** greyRange: the darkest and the lightest grey of the pixels in columns left..right-1 of rows top..bottom-1 */
+function greyRange(image: GreyImage, left: number, right: number, top: number, bottom: number): { dark: number; light: number } {
+  let dark = 255;
+  let light = 0;
+  for (let y = top; y < bottom; y++) {
+    for (let x = left; x < right; x++) {
+      const v = image.data[y * image.width + x]!;
+      if (v < dark) dark = v;
+      if (v > light) light = v;
+    }
+  }
+  return { dark, light };
+}
+
 /**
  * strokeOf: the usual length in pixels (the mean of the middle half) of the dark runs along the rows
  * of the middle third of the word's box (0 when there are too few to tell). Dark is below the
@@ -117,15 +123,7 @@ function strokeOf(image: GreyImage, word: OcrWord): number {
   const top = Math.max(0, Math.floor(word.top + word.height / 3));
   const bottom = Math.min(image.height, Math.ceil(word.top + (2 * word.height) / 3));
   if (right - left < 2 || bottom <= top) return 0;
-  let dark = 255;
-  let light = 0;
-  for (let y = top; y < bottom; y++) {
-    for (let x = left; x < right; x++) {
-      const v = image.data[y * image.width + x]!;
-      if (v < dark) dark = v;
-      if (v > light) light = v;
-    }
-  }
+  const { dark, light } = greyRange(image, left, right, top, bottom);
   if (light - dark < 64) return 0;
   const threshold = (dark + light) / 2;
   const runs: number[] = [];
