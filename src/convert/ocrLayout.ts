@@ -353,7 +353,7 @@ export function withoutLeaders(words: OcrWord[]): { words: OcrWord[]; leaders: S
       changed.set(word, { ...word, text: "...." });
     }
     // the dots the leader left on the label's last word ("Robbery..."), or one dot or a comma read unsurely before the leader's words ("Burglary," "eee")
-    const glued = /\p{L}(?<!\.)\.{2,}[-–—]*$/u.test(last.text) || (last.confidence < LEADER_CONFIDENCE && first < figure && /\p{L}[.,]+[-–—]*$/u.test(last.text));
+    const glued = /\p{L}\.{2,}[-–—]*$/u.test(last.text) || (last.confidence < LEADER_CONFIDENCE && first < figure && /\p{L}[.,]+[-–—]*$/u.test(last.text));
     if (glued) changed.set(last, { ...last, text: last.text.replace(/(?<![.,])[.,]+[-–—]*$/, "") });
   }
   return { words: changed.size ? words.map((word) => changed.get(word) ?? word) : words, leaders };

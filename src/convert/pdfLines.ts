@@ -131,11 +131,12 @@ function placeStrayScripts(groups: PdfTextItem[][]): void {
       .sort((a, b) => a.x - b.x);
     for (const run of stray) {
       // raised: one of the next two lines; lowered (a subscript sorted after its line): one of the two before
-      for (const other of [groups[i + 1], groups[i + 2], groups[i - 1], groups[i - 2]]) {
+      for (const offset of [1, 2, -1, -2]) {
+        const other = groups[i + offset];
         if (!other) continue;
         const main = other.reduce((max, item) => Math.max(max, item.size), 0);
         const baseline = other.find((item) => item.size === main)!.y;
-        const placed = other === groups[i + 1] || other === groups[i + 2] ? baseline - run.y > 0 && baseline - run.y <= 0.6 * main : run.y - baseline > 0 && run.y - baseline <= 0.5 * main;
+        const placed = offset > 0 ? baseline - run.y > 0 && baseline - run.y <= 0.6 * main : run.y - baseline > 0 && run.y - baseline <= 0.5 * main;
         if (!placed || !other.some((item) => Math.abs(item.x + item.width - run.x) <= 0.3 * item.size)) continue;
         group.splice(group.indexOf(run), 1);
         other.push(run);

@@ -120,11 +120,6 @@ export function imageOnlyPdf(pages: ImagePage[]): Uint8Array {
   const count = 3 + pages.length * 3;
   push(`xref\n0 ${count}\n0000000000 65535 f \n${Array.from({ length: count - 1 }, (_, i) => `${String(offsets[i + 1]).padStart(10, "0")} 00000 n \n`).join("")}`);
   push(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  const joined = Buffer.concat(parts, length);
+  return new Uint8Array(joined.buffer, joined.byteOffset, joined.length);
 }
