@@ -11,7 +11,7 @@
  * The paper's own brightness is estimated at each place (the brightest grey near it, on a coarse
  * grid, with the ink closed over and the result smoothed) and each pixel divided by it: paper is
  * white wherever it lies, print keeps its contrast with the paper round it. A scanner lights a page
- * evenly, so scans are left as they are (LIGHT_EVEN); the caller reads the evened image as a
+ * evenly, so scans are left as they are (LIGHT_EVEN, MIN_TABLE); the caller reads the evened image as a
  * second reading and keeps the surer of the two, as it does for a page turned upright.
  *
  * Cost: one pass over the image for the grid, a few over the grid (a 1/CELL of each side), one
@@ -32,13 +32,20 @@ const SMOOTH = 2;
  * and a table beside the receipt darker still.
  */
 const LIGHT_EVEN = 0.85;
+/**
+ * MIN_TABLE: what lies round the paper is painted out when it covers at least this share of the
+ * image (a receipt photographed on a table: 0.4-0.8); a scan's dark corner or a shadow along its
+ * edge (0.1-1.5 % on the SROIE scans) is no table and is not worth a second reading.
+ */
+const MIN_TABLE = 0.05;
 /** MIN_SIDE: an image narrower than this many squares has no room for a shadow to be told from a page's print (an icon, a cropped word) */
 const MIN_SIDE = 16;
 
 /**
  * evenedLight returns the grey image with its paper's light evened (each pixel divided by the
- * paper's brightness round it), or null when the image is evenly lit already (LIGHT_EVEN) or too
- * small to tell.
+ * paper's brightness round it) and what lies round the paper painted white, or null when the image
+ * is evenly lit with no table round it (LIGHT_EVEN, MIN_TABLE), holds no print, or is too small to
+ * tell.
  */
 export function evenedLight(image: GreyImage): GreyImage | null {
   const { data, width: W, height: H } = image;
@@ -50,29 +57,37 @@ export function evenedLight(image: GreyImage): GreyImage | null {
   const darkest = new Uint8Array(w * h).fill(255);
   for (let y = 0; y < H; y++) {
     const row = Math.floor(y / CELL) * w;
-    for (let x = 0; x < W; x++) {
-      const k = row + Math.floor(x / CELL);
-      const v = data[y * W + x]!;
-      if (v > brightest[k]!) brightest[k] = v;
-      if (v < darkest[k]!) darkest[k] = v;
+    for (let cx = 0, i = y * W; cx < w; cx++) {
+      let high = brightest[row + cx]!;
+      let low = darkest[row + cx]!;
+      for (const end = Math.min((y + 1) * W, i + CELL); i < end; i++) {
+        const v = data[i]!;
+        if (v > high) high = v;
+        if (v < low) low = v;
+      }
+      brightest[row + cx] = high;
+      darkest[row + cx] = low;
     }
   }
   // closing (max then min) takes squares wholly inside dark print up to their paper's level without raising the paper
-  const closed = slide(slide(brightest, w, h, REACH, Math.max), w, h, REACH, Math.min);
+  const closed = slide(slide(brightest, w, h, REACH, true), w, h, REACH, false);
   const paper = paperSquares(closed, brightest, darkest, w, h);
   if (!paper) return null;
   const level = meanOver(closed, paper, w, h, SMOOTH);
-  const levels = Array.from(level.filter((_, k) => paper[k])).sort((a, b) => a - b);
+  const levels = level.filter((_, k) => paper[k]).sort();
   const dark = levels[Math.floor(0.1 * levels.length)]!;
   const light = levels[Math.floor(0.9 * levels.length)]!;
-  const cropped = paper.some((inside) => !inside);
+  let outside = 0;
+  for (let k = 0; k < paper.length; k++) outside += 1 - paper[k]!;
+  const cropped = outside >= MIN_TABLE * paper.length;
   if (light <= 0 || (!cropped && dark >= LIGHT_EVEN * light)) return null;
   const out = new Uint8Array(W * H).fill(255);
   for (let y = 0; y < H; y++) {
-    const row = Math.min(h - 1, Math.floor(y / CELL)) * w;
-    for (let x = 0; x < W; x++) {
-      const k = row + Math.floor(x / CELL);
-      if (paper[k]) out[y * W + x] = Math.min(255, Math.round((data[y * W + x]! * 255) / Math.max(1, level[k]!)));
+    const row = Math.floor(y / CELL) * w;
+    for (let cx = 0, x = 0; cx < w; cx++, x += CELL) {
+      if (!paper[row + cx]) continue;
+      const scale = 255 / Math.max(1, level[row + cx]!);
+      for (let i = y * W + x, end = y * W + Math.min(W, x + CELL); i < end; i++) out[i] = Math.min(255, Math.round(data[i]! * scale));
     }
   }
   return { data: out, width: W, height: H };
@@ -114,13 +129,12 @@ function paperSquares(closed: Uint8Array, brightest: Uint8Array, darkest: Uint8A
     while (stack.length) {
       const k = stack.pop()!;
       if (brightest[k]! - darkest[k]! >= INK_CONTRAST) ink++;
-      const x = k % w;
-      for (const n of [x > 0 ? k - 1 : -1, x < w - 1 ? k + 1 : -1, k - w, k + w]) {
-        if (n >= 0 && n < w * h && region[n]! < 0 && joined(k, n)) {
+      forNeighbours(k, w, h, (n) => {
+        if (region[n]! < 0 && joined(k, n)) {
           region[n] = id;
           stack.push(n);
         }
-      }
+      });
     }
     inked.push(ink);
   }
@@ -139,13 +153,12 @@ function paperSquares(closed: Uint8Array, brightest: Uint8Array, darkest: Uint8A
   }
   while (stack.length) {
     const k = stack.pop()!;
-    const x = k % w;
-    for (const n of [x > 0 ? k - 1 : -1, x < w - 1 ? k + 1 : -1, k - w, k + w]) {
-      if (n >= 0 && n < w * h && !outside[n] && region[n] !== best) {
+    forNeighbours(k, w, h, (n) => {
+      if (!outside[n] && region[n] !== best) {
         outside[n] = 1;
         stack.push(n);
       }
-    }
+    });
   }
   const paper = new Uint8Array(w * h);
   let count = 0;
@@ -153,13 +166,25 @@ function paperSquares(closed: Uint8Array, brightest: Uint8Array, darkest: Uint8A
   return count >= MIN_PAPER * w * h ? paper : null;
 }
 
-/** slide applies `pick` (max or min) over a window of `reach` squares each way, along rows then columns (separable). */
-function slide(grid: Uint8Array, w: number, h: number, reach: number, pick: (a: number, b: number) => number): Uint8Array {
+/** forNeighbours calls `visit` with each of square k's four neighbours inside the grid. */
+function forNeighbours(k: number, w: number, h: number, visit: (n: number) => void): void {
+  const x = k % w;
+  if (x > 0) visit(k - 1);
+  if (x < w - 1) visit(k + 1);
+  if (k >= w) visit(k - w);
+  if (k + w < w * h) visit(k + w);
+}
+
+/** slide takes the largest (`largest`) or smallest grey over a window of `reach` squares each way, along rows then columns (separable). */
+function slide(grid: Uint8Array, w: number, h: number, reach: number, largest: boolean): Uint8Array {
   const along = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       let v = grid[y * w + x]!;
-      for (let d = Math.max(0, x - reach); d <= Math.min(w - 1, x + reach); d++) v = pick(v, grid[y * w + d]!);
+      for (let d = Math.max(0, x - reach), end = Math.min(w - 1, x + reach); d <= end; d++) {
+        const u = grid[y * w + d]!;
+        if (largest ? u > v : u < v) v = u;
+      }
       along[y * w + x] = v;
     }
   }
@@ -167,7 +192,10 @@ function slide(grid: Uint8Array, w: number, h: number, reach: number, pick: (a: 
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       let v = along[y * w + x]!;
-      for (let d = Math.max(0, y - reach); d <= Math.min(h - 1, y + reach); d++) v = pick(v, along[d * w + x]!);
+      for (let d = Math.max(0, y - reach), end = Math.min(h - 1, y + reach); d <= end; d++) {
+        const u = along[d * w + x]!;
+        if (largest ? u > v : u < v) v = u;
+      }
       out[y * w + x] = v;
     }
   }
