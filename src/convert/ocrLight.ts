@@ -177,26 +177,20 @@ function forNeighbours(k: number, w: number, h: number, visit: (n: number) => vo
 
 /** slide takes the largest (`largest`) or smallest grey over a window of `reach` squares each way, along rows then columns (separable). */
 function slide(grid: Uint8Array, w: number, h: number, reach: number, largest: boolean): Uint8Array {
-  const along = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let v = grid[y * w + x]!;
-      for (let d = Math.max(0, x - reach), end = Math.min(w - 1, x + reach); d <= end; d++) {
-        const u = grid[y * w + d]!;
+  return slideAlong(slideAlong(grid, h, w, w, 1, reach, largest), w, h, 1, w, reach, largest);
+}
+
+/** slideAlong is one pass of slide over `lines` lines of `length` squares; square i of line n is at n * lineStep + i * step. */
+function slideAlong(grid: Uint8Array, lines: number, length: number, lineStep: number, step: number, reach: number, largest: boolean): Uint8Array {
+  const out = new Uint8Array(grid.length);
+  for (let n = 0; n < lines; n++) {
+    for (let i = 0; i < length; i++) {
+      let v = grid[n * lineStep + i * step]!;
+      for (let d = Math.max(0, i - reach), end = Math.min(length - 1, i + reach); d <= end; d++) {
+        const u = grid[n * lineStep + d * step]!;
         if (largest ? u > v : u < v) v = u;
       }
-      along[y * w + x] = v;
-    }
-  }
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let v = along[y * w + x]!;
-      for (let d = Math.max(0, y - reach), end = Math.min(h - 1, y + reach); d <= end; d++) {
-        const u = along[d * w + x]!;
-        if (largest ? u > v : u < v) v = u;
-      }
-      out[y * w + x] = v;
+      out[n * lineStep + i * step] = v;
     }
   }
   return out;
