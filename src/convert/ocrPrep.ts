@@ -76,6 +76,7 @@
  */
 
 import sharp from "sharp";
+import { straightened } from "./ocrSkew";
 import type { Rule } from "./pdfRules";
 
 /** GreyImage is 8-bit grey pixels, row by row (0 = black). */
@@ -756,11 +757,12 @@ export interface PreparedScan {
 
 /**
  * prepareScan turns a grey image (a decoded photo or scan, a rendered PDF page) into what tesseract
- * reads best: its text measured, separator rules painted out, scaled to the target glyph height
- * (within maxSide and maxPixels), as PGM.
+ * reads best: turned level when askew (ocrSkew.ts), its text measured, separator rules painted out,
+ * scaled to the target glyph height (within maxSide and maxPixels), as PGM.
  */
 export async function prepareScan(image: GreyImage, options: ScanOptions): Promise<PreparedScan> {
-  const scan = options.measure === false ? null : measureScan(image);
+  // a page askew is turned level first (ocrSkew.ts): tesseract cuts its lines into pieces
+  const scan = options.measure === false ? null : measureScan((await straightened(image)) ?? image);
   let grey = scan?.grey ?? image;
   const measure = scan?.measure ?? null;
   const plan: OcrPlan = measure ? planOcr(measure, options.fallbackScale) : { scale: 1, segmentation: "auto" };
