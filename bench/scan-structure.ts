@@ -26,10 +26,12 @@
  *   BENCH_PDF=0           leave out the image-only PDF path
  *   BENCH_SHOW=1          print each file's misses of the layout mode
  *   BENCH_DUMP=/tmp/dir   write each file's markdowns there
+ *   BENCH_SKEW=3          turn each rendered page by this many degrees (clockwise on odd pages, back on even), as a page fed crooked or photographed by hand
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import sharp from "sharp";
 import { convertDocx } from "../src/convert/docx";
 import { makeConvertImage } from "../src/convert/image";
 import { makeConvertPdf } from "../src/convert/pdf";
@@ -48,6 +50,7 @@ const SHOW = Bun.env.BENCH_SHOW === "1";
 const DUMP = Bun.env.BENCH_DUMP ?? "";
 const OFFICE = Bun.env.BENCH_OFFICE !== "0";
 const PDF_PATH = Bun.env.BENCH_PDF !== "0";
+const SKEW = Number(Bun.env.BENCH_SKEW ?? 0);
 
 const MODES = ["flat", "layout"] as const;
 type Mode = (typeof MODES)[number];
@@ -74,10 +77,17 @@ async function renderScans(pdf: string, dir: string, format: "png" | "jpeg"): Pr
   const prefix = join(dir, `${basename(pdf, ".pdf")}-${format}`);
   await runProcess("pdftoppm", ["-r", String(DPI), "-gray", `-${format}`, pdf, prefix], { timeoutMs: 600_000, what: "render the bench PDF's pages", sandbox: { dirs: [dir, resolve(pdf, "..")] } });
   const stem = basename(prefix);
-  return readdirSync(dir)
+  const pages = readdirSync(dir)
     .filter((f) => f.startsWith(`${stem}-`) && /\.(png|jpg)$/.test(f))
     .sort((a, b) => Number(/-(\d+)\.\w+$/.exec(a)![1]) - Number(/-(\d+)\.\w+$/.exec(b)![1]))
     .map((f) => join(dir, f));
+  if (SKEW) {
+    for (const [i, page] of pages.entries()) {
+      const askew = sharp(page).rotate(i % 2 ? -SKEW : SKEW, { background: "#ffffff" });
+      await Bun.write(page, await (format === "png" ? askew.png() : askew.jpeg({ quality: 90 })).toBuffer());
+    }
+  }
+  return pages;
 }
 
 /** imageOnlyPdfOf writes a PDF whose pages are the JPEG files alone (no text layer), each page the size of the image at DPI. */

@@ -76,7 +76,7 @@
  */
 
 import sharp from "sharp";
-import { straightened } from "./ocrSkew";
+import { driftsOff, levelled, skewOf } from "./ocrSkew";
 import type { Rule } from "./pdfRules";
 
 /** GreyImage is 8-bit grey pixels, row by row (0 = black). */
@@ -731,6 +731,19 @@ export function measureScan(image: GreyImage): { grey: GreyImage; measure: TextM
   return maskedMeasure.glyphs >= MASKED_MIN_LETTERS * measure.glyphs ? { grey: masked, measure: maskedMeasure } : { grey: image, measure };
 }
 
+/**
+ * measureLevel is measureScan of the image turned level when it is askew (ocrSkew.ts): when its
+ * skew moves its lines' ends apart by two letters' height across its text (driftsOff; tesseract cuts
+ * such lines into pieces and a table's rows fall into each other), or when no letters measure.
+ */
+async function measureLevel(image: GreyImage): Promise<{ grey: GreyImage; measure: TextMeasure }> {
+  const first = measureScan(image);
+  const skew = skewOf(image);
+  const { box, glyphHeight } = first.measure;
+  const askew = box && glyphHeight ? driftsOff(skew, box.width, glyphHeight) : skew !== 0;
+  return askew ? measureScan(await levelled(image, skew)) : first;
+}
+
 /** ScanOptions bound prepareScan. */
 export interface ScanOptions {
   /** density: the image's resolution (dpi) when known; passed on to tesseract times the scale */
@@ -761,8 +774,7 @@ export interface PreparedScan {
  * scaled to the target glyph height (within maxSide and maxPixels), as PGM.
  */
 export async function prepareScan(image: GreyImage, options: ScanOptions): Promise<PreparedScan> {
-  // a page askew is turned level first (ocrSkew.ts): tesseract cuts its lines into pieces
-  const scan = options.measure === false ? null : measureScan((await straightened(image)) ?? image);
+  const scan = options.measure === false ? null : await measureLevel(image);
   let grey = scan?.grey ?? image;
   const measure = scan?.measure ?? null;
   const plan: OcrPlan = measure ? planOcr(measure, options.fallbackScale) : { scale: 1, segmentation: "auto" };
