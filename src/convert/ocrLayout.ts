@@ -13,8 +13,9 @@
  * A table's rule read into a figure is taken out of it first (withoutRuleMarks), a row's dot leader read
  * as words ("eee", "Arson...") made dots again (withoutLeaders: the words it was read as are no words
  * the layout loses), and a page read with
- * less confidence than sizes can be trusted at is laid out only when it is a page of figures, by its
- * words' places alone but for its surely read titles (MIN_FIGURES_CONFIDENCE, standsOut). A page read
+ * less confidence than sizes can be trusted at is laid out only when it is a page of figures, or its
+ * shortfall is a table's figures (tableAround), by its words' places alone but for its surely read
+ * titles (MIN_FIGURES_CONFIDENCE, standsOut). A page read
  * in a right-to-left script is laid out by place too, its centred bold lines standing out (RTL_LANGUAGE).
  */
 import type { OcrResult, OcrWord } from "../tools/types";
@@ -540,13 +541,46 @@ export function figureShare(words: OcrWord[]): number {
   return read.length ? read.filter((word) => FIGURE.test(word.text)).length / read.length : 0;
 }
 
+/**
+ * TABLE_ROWS, ROW_FIGURES: a page read under MIN_LAYOUT_CONFIDENCE, down to MIN_FIGURES_CONFIDENCE,
+ * whose shortfall is a table's figures (tableAround): TABLE_ROWS rows or more one under the other
+ * (visualRows), each with ROW_FIGURES figures or more (FIGURE), and the page's other words read at
+ * MIN_LAYOUT_CONFIDENCE or better. A paper's tables of scores read so: olmOCR 2's page of tables at
+ * 0.893-0.896, twelve rows of figures one under another read at 0.79-0.82, its other words at
+ * 0.936-0.944. An invoice's or an order's item rows are two at most one under the other (their
+ * descriptions and totals between them: the Mustang invoices, the booking order, extract-real's
+ * intl scans), and its other words read as its figures do (0.85-0.91), so it stays flat: the lesson
+ * of the warehouse invoice (see MIN_FIGURES_CONFIDENCE). Laid out as a page of figures is, by its
+ * words' places (ocrItems' `plain`).
+ */
+const TABLE_ROWS = 8;
+const ROW_FIGURES = 3;
+
+/** tableAround: a page whose shortfall is its table's figures (TABLE_ROWS) */
+function tableAround(words: OcrWord[]): boolean {
+  const read = words.filter((word) => /[\p{L}\p{N}]/u.test(word.text));
+  const table = new Set<OcrWord>();
+  let run: OcrWord[][] = [];
+  const close = () => {
+    if (run.length >= TABLE_ROWS) for (const row of run) for (const word of row) table.add(word);
+    run = [];
+  };
+  for (const row of visualRows(read)) {
+    if (row.filter((word) => FIGURE.test(word.text)).length >= ROW_FIGURES) run.push(row);
+    else close();
+  }
+  close();
+  const rest = read.filter((word) => !table.has(word));
+  return table.size > 0 && rest.length > 0 && lineConfidence(rest) >= MIN_LAYOUT_CONFIDENCE;
+}
+
 /** PAGE_NUMBER_WORD: a word a dropped page number is made of */
 const PAGE_NUMBER_WORD = /^(?:\d{1,4}|[ivxlcdm]{1,6}|page|of)$/i;
 
 /** pageLike: a reading in a left-to-right script passes the gates of ocrLayoutPage (confidence, or a page of figures or of formulas under it; a page's width) */
 function pageLike(words: OcrWord[], confidence: number): boolean {
   const plain = confidence < MIN_LAYOUT_CONFIDENCE && !readAround(words);
-  return !(plain && confidence < MIN_FIGURES_CONFIDENCE) && !(plain && figureShare(words) < FIGURE_WORDS) && textSpan(words) >= PAGE_SPAN_HEIGHTS;
+  return !(plain && confidence < MIN_FIGURES_CONFIDENCE) && !(plain && figureShare(words) < FIGURE_WORDS && !tableAround(words)) && textSpan(words) >= PAGE_SPAN_HEIGHTS;
 }
 
 /** hasStructure: the markdown shows a heading or a table */
