@@ -98,6 +98,17 @@ test("betterReading keeps the surer of a page's two readings, unless it read und
   expect(betterReading(reading(193, 0.921), reading(276, 0.913))).toBe(false);
 });
 
+test("betterReading keeps a reading that lays out as a page over a surer one that does not, the words' count first", () => {
+  // a Federal Register page: its stored JPEG read a little surer, but a stray mark joined to its page number ("47698a") kept it from laying out
+  expect(betterReading(reading(900, 0.9512), reading(905, 0.9508), { other: false, best: true })).toBe(false);
+  expect(betterReading(reading(905, 0.9508), reading(900, 0.9512), { other: true, best: false })).toBe(true);
+  // both laid out, or neither: the surer
+  expect(betterReading(reading(900, 0.9512), reading(905, 0.9508), { other: true, best: true })).toBe(true);
+  expect(betterReading(reading(900, 0.9512), reading(905, 0.9508), { other: false, best: false })).toBe(true);
+  // a reading of under half the other's words is not kept for laying out
+  expect(betterReading(reading(112, 0.912), reading(286, 0.824), { other: true, best: false })).toBe(false);
+});
+
 test("a scanned table whose rendering tesseract reads surely but without its figures is read from the page's stored pixels, every figure in its column", async () => {
   // a table of figures across the page, read with tesseract's page segmentation
   const runs: TypesetRun[] = [{ font: "Times-Roman", size: 11, x: 57, y: 780, text: "Table 4. Households by county, 1990-2020" }];

@@ -106,17 +106,40 @@ const sizeEstimate = (word: OcrWord) => word.height / wordEms(word.text);
 
 /**
  * UPRIGHT_MARK_SIZES: how many body sizes tall a word's box is, at least, for a lone word read
- * unsurely in a box taller than wide to be a mark rather than text: a vertical rule, a stamp's edge
- * or a bar code read as a word ("I611-d" in a box 37 x 156 px beside a Senate report's 17 px text).
- * Sized by its box, it made a line as tall as ten of the table's rows, and every row within its
- * reach was taken into one line with it.
+ * unsurely to be a mark rather than text: a vertical rule, a stamp's edge or a bar code read as a
+ * word ("I611-d" in a box 37 x 156 px beside a Senate report's 17 px text), or a figure's drawing
+ * read as one ("any" in a box 600 x 217 px at 0.34 over the right column of an ACM paper's 38 px
+ * text). Sized by its box, it made a line as tall as ten of a table's rows, or of the column's
+ * lines, and every line within its reach was taken into one line with it (the paper's column
+ * lost its page to the flat text: "composed of adata [4]. large There It ...").
  */
 const UPRIGHT_MARK_SIZES = 3;
 
-/** isUprightMark: a tesseract line of one word read under UNSURE_LINE whose box is taller than wide and UPRIGHT_MARK_SIZES body sizes tall: set in the body's size */
+/** isUprightMark: a tesseract line of one word read under UNSURE_LINE whose box is UPRIGHT_MARK_SIZES body sizes tall, whatever its width (a rule, a figure's drawing): set in the body's size */
 function isUprightMark(line: OcrWord[], bodyPx: number): boolean {
   const word = line[0]!;
-  return line.length === 1 && bodyPx > 0 && word.confidence < UNSURE_LINE && word.height > word.width && word.height > UPRIGHT_MARK_SIZES * bodyPx;
+  return (line.length === 1 && bodyPx > 0 && word.confidence < UNSURE_LINE && word.height > UPRIGHT_MARK_SIZES * bodyPx) || sideways(line);
+}
+
+/**
+ * SIDEWAYS_RATIO: how many times taller than wide the box of a word of three letters or digits is,
+ * at least, for its letters to run up or down the page rather than across it. A word set across is
+ * about as tall as wide at most from three letters on (its narrowest, "ill" or "[1]", 0.85-1 em wide
+ * in a box 0.7-1 em tall); set up the page, "Sep" is 62 px tall in a box 32 px wide (1.9) at 150
+ * dpi, longer words more.
+ */
+const SIDEWAYS_RATIO = 1.5;
+
+/**
+ * sideways: a line whose words of three letters or digits all have boxes SIDEWAYS_RATIO times taller
+ * than wide: set turned a quarter, as arXiv's stamp up a preprint's left margin ("arXiv:2004.04906v3
+ * [cs.CL] 30 Sep 2020", read by tesseract as words 40 px wide and 66-382 px tall beside 26 px
+ * text). Sized by its boxes' heights, it made a line of 30-68 pt that took every line of the
+ * column within its reach into one with it ("ofthen"); its size is the body's.
+ */
+function sideways(line: OcrWord[]): boolean {
+  const long = line.filter((word) => /[\p{L}\p{N}]{3}/u.test(word.text));
+  return long.length > 0 && long.every((word) => word.height >= SIDEWAYS_RATIO * word.width);
 }
 
 /**
@@ -587,6 +610,67 @@ function pageLike(words: OcrWord[], confidence: number): boolean {
 const hasStructure = (markdown: string) => /^#{1,6} \S/m.test(markdown) || /^\|.*\|\s*$/m.test(markdown);
 
 /**
+ * HEAD_LINE_SIZES: how far apart, as a share of the larger, the measured sizes of two bold lines one
+ * under the other may be and still be one head's lines set in one size. A head over two or three
+ * lines is measured line by line from its words' boxes, and its lines came out half a point to a
+ * point apart (TVCG's "2.2 Uncertainty visualization in the grammar of graphics," 9.5 pt over "as
+ * she is spoke" 10 pt; "3 UNCERTAINTY VISUALIZATION AS" 8.5 over "DISTRIBUTIONAL VISUALIZATION" 7.5;
+ * the Federal Register's "Explanation of Certain Provisions for" 9.5, "Alternative Methods of
+ * Compliance" 10, "(AMOCs)" 9): the layout took each size for a head of its own, or the last
+ * line for the body's.
+ */
+const HEAD_LINE_SIZES = 0.1;
+/** HEAD_LINE_PITCH: the most a head's next line is below its line, in the larger size (a head's lines are set solid or a little apart; a head and a paragraph under it further) */
+const HEAD_LINE_PITCH = 1.5;
+
+/**
+ * evenHeadLines gives a bold line the size of the bold line just above it (baselines HEAD_LINE_PITCH
+ * sizes apart at most, their extents overlapping across, both read surely) when their sizes are
+ * within HEAD_LINE_SIZES: one head's lines. `items`: ocrItems', a tesseract line's words one after
+ * another with one baseline and size. Lines are taken top down, each compared with the lines just
+ * above it (those within the pitch), so the work grows with the lines, not their pairs.
+ */
+export function evenHeadLines(items: PdfTextItem[]): PdfTextItem[] {
+  interface Run {
+    first: number;
+    end: number;
+    y: number;
+    size: number;
+    left: number;
+    right: number;
+    bold: boolean;
+  }
+  const runs: Run[] = [];
+  items.forEach((item, i) => {
+    const run = runs[runs.length - 1];
+    if (run && run.end === i && run.y === item.y && run.size === item.size) {
+      run.end = i + 1;
+      run.left = Math.min(run.left, item.x);
+      run.right = Math.max(run.right, item.x + item.width);
+      run.bold &&= item.bold === true && !item.unsure;
+    } else runs.push({ first: i, end: i + 1, y: item.y, size: item.size, left: item.x, right: item.x + item.width, bold: item.bold === true && !item.unsure });
+  });
+  const byY = runs.filter((run) => run.bold).sort((a, b) => a.y - b.y);
+  const sized = new Map<Run, number>();
+  for (let i = 0; i < byY.length; i++) {
+    const line = byY[i]!;
+    for (let j = i - 1; j >= 0; j--) {
+      const above = byY[j]!;
+      const size = sized.get(above) ?? above.size;
+      const larger = Math.max(size, line.size);
+      if (line.y - above.y > HEAD_LINE_PITCH * larger) break;
+      if (line.y - above.y < 0.5 * larger || above.right < line.left || line.right < above.left) continue;
+      if (size !== line.size && Math.abs(size - line.size) <= HEAD_LINE_SIZES * larger) sized.set(line, size);
+      break;
+    }
+  }
+  if (!sized.size) return items;
+  const out = [...items];
+  for (const [run, size] of sized) for (let i = run.first; i < run.end; i++) out[i] = { ...out[i]!, size };
+  return out;
+}
+
+/**
  * ocrLayoutMarkdown lays out a page-like scan's words as a born-digital page's text is laid out and
  * returns its markdown; null when the words have no boxes, when they make a narrow column rather than
  * a page (PAGE_SPAN_HEIGHTS), when tesseract read the scan with too little confidence for its boxes
@@ -613,7 +697,7 @@ export function ocrLayoutPage(ocr: OcrResult, pointsPerPixel: number, page = 1, 
   if (rtl ? ocr.confidence < MIN_FIGURES_CONFIDENCE : !pageLike(ocr.words, ocr.confidence)) return null;
   const plain = rtl || (ocr.confidence < MIN_LAYOUT_CONFIDENCE && !readAround(ocr.words));
   const { words, leaders } = withoutLeaders(image ? inkBoxes(image, withoutRuleMarks(ocr.words)) : withoutRuleMarks(ocr.words));
-  const items = ocrItems(words, pointsPerPixel, image ? strokeRatios(image, words, (word) => (!isSized(word) ? 0 : rtl ? 1 : sizeEstimate(word))) : new Map(), plain, rtl);
+  const items = evenHeadLines(ocrItems(words, pointsPerPixel, image ? strokeRatios(image, words, (word) => (!isSized(word) ? 0 : rtl ? 1 : sizeEstimate(word))) : new Map(), plain, rtl));
   const ruleLines = rules.map((rule) => ({ x1: rule.x1 * pointsPerPixel, y1: rule.y1 * pointsPerPixel, x2: rule.x2 * pointsPerPixel, y2: rule.y2 * pointsPerPixel }));
   const layout = analyzePage(items, page, ocr.width * pointsPerPixel, ocr.height * pointsPerPixel, ruleLines);
   const rendered = renderPages([layout]);

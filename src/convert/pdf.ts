@@ -191,7 +191,7 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], images: Promise<PdfI
           if (stored) {
             // the same page: in the language its rendering was found in (English is asked first only when it read as English)
             const fromStored = await read(stored, page, undefined, best.ocr.language);
-            if (betterReading(fromStored.ocr, best.ocr)) best = fromStored;
+            if (betterReading(fromStored.ocr, best.ocr, { other: fromStored.layout !== undefined, best: best.layout !== undefined })) best = fromStored;
           }
           // text that runs sideways or upside down reads poorly: the rendered page turned upright and read again
           const turn = await uprightTurn(ctx.tools.ocr, best.ocr, prepared.image, ctx.signal);
@@ -223,11 +223,21 @@ const FEWER_WORDS = 0.75;
 /** readWords: a reading's words with a letter or a digit */
 const readWords = (ocr: OcrResult) => ocr.words?.filter((word) => /[\p{L}\p{N}]/u.test(word.text)).length ?? 0;
 
-/** betterReading: `other` is kept over `best`, two readings of one page: it is surer, unless it read under FEWER_WORDS of best's words; or best read under FEWER_WORDS of its words */
-export function betterReading(other: OcrResult, best: OcrResult): boolean {
+/**
+ * betterReading: `other` is kept over `best`, two readings of one page: it is surer, unless it read
+ * under FEWER_WORDS of best's words; or best read under FEWER_WORDS of its words. `laidOut`: which of
+ * the two was laid out as a page (ocrLayout.ts, when the page is laid out at all): of two readings
+ * with words enough, one that lays out is kept over one that does not, whichever is surer: the other
+ * would be the page's flat text, and its layout lost or joined a word, or found no heading and no
+ * table, or it read under the layout's gates (a Federal Register page's stored JPEG read at 0.951,
+ * a stray "a" by its page number joined to it, "47698a"; its rendering at 0.951 too, its eight bold
+ * heads laid out).
+ */
+export function betterReading(other: OcrResult, best: OcrResult, laidOut?: { other: boolean; best: boolean }): boolean {
   const [mine, theirs] = [readWords(other), readWords(best)];
   if (mine < FEWER_WORDS * theirs) return false;
   if (theirs < FEWER_WORDS * mine) return true;
+  if (laidOut && laidOut.other !== laidOut.best) return laidOut.other;
   return other.confidence > best.confidence;
 }
 

@@ -14,6 +14,8 @@ export interface TypesetRun {
   text: string;
   /** gray: the run's fill colour, a gray level from 0 (black, the default) to 1 (white) */
   gray?: number;
+  /** up: the run set turned a quarter anticlockwise, reading up the page from (x, y) (arXiv's stamp in a preprint's margin) */
+  up?: boolean;
 }
 
 /** TypesetFill: a rectangle filled in a gray level (0 black to 1 white), its bottom left corner at (x, y), in PDF points from the page's bottom left, drawn before the text */
@@ -77,7 +79,7 @@ export function typesetPdf(pages: TypesetRun[][], rules: TypesetRule[][] = [], b
     const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
     const drawn = (rules[p] ?? []).map((r) => `0.5 w ${r.x1} ${r.y1} m ${r.x2} ${r.y2} l S`);
     const filled = (fills[p] ?? []).map((f) => `q ${f.gray} g ${f.x} ${f.y} ${f.width} ${f.height} re f Q`);
-    const shown = (run: TypesetRun) => `BT /F${FONTS.indexOf(run.font) + 1} ${run.size} Tf 1 0 0 1 ${run.x} ${run.y} Tm (${escape(run.text)}) Tj ET`;
+    const shown = (run: TypesetRun) => `BT /F${FONTS.indexOf(run.font) + 1} ${run.size} Tf ${run.up ? "0 1 -1 0" : "1 0 0 1"} ${run.x} ${run.y} Tm (${escape(run.text)}) Tj ET`;
     const content = [...filled, ...drawn, ...(boxes[p] ?? []).map(boxPath), ...runs.map((run) => (run.gray === undefined ? shown(run) : `q ${run.gray} g ${shown(run)} Q`))].join("\n");
     const stream = add(`<< /Length ${Buffer.byteLength(content, "latin1")} >>\nstream\n${content}\nendstream`);
     kids.push(add(`<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 595 842] /Resources << /Font << ${fontDict} >> >> /Contents ${stream} 0 R >>`));
