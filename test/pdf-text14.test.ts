@@ -1,0 +1,62 @@
+/**
+ * Text agreement losses by kind (issue 16, item 3; bench/README "branch h/pdftext14"), typeset with
+ * the standard fonts (test/helpers/typesetPdf.ts) and read by pdf.js, or the rules called directly.
+ */
+import { expect, test } from "bun:test";
+import { hyphenatedCompounds } from "../src/convert/pdfParagraphs";
+import { typesetMarkdown } from "./helpers/layoutMarkdown";
+import type { TypesetRun } from "./helpers/typesetPdf";
+
+/** affiliations: a paper's title page: a title, then one affiliation a line, each led by its raised number set directly before it, then a paragraph */
+function affiliations(): TypesetRun[] {
+  const runs: TypesetRun[] = [{ font: "Times-Bold", size: 14, x: 150, y: 780, text: "OVERVIEW OF THE MULTILINGUAL TRACK" }];
+  const places = ["CELCT, Trento, Italy (forner@celct.it)", "Departamento de Lenguajes y Sistemas, UNED, Madrid, Spain", "Computer Science Department, University of Basque Country, Spain"];
+  places.forEach((place, i) => {
+    runs.push({ font: "Times-Roman", size: 7, x: 150, y: 740 - i * 13 + 4, text: String(i + 1) });
+    runs.push({ font: "Times-Roman", size: 10, x: 150 + 3.5, y: 740 - i * 13, text: place });
+  });
+  const body = ["The campaign was mainly the same as the one proposed last year, and the results reported", "by last year's participants suggested that the changes introduced had led to a drop in the", "performance of the systems, so this year the questions were grouped in clusters of topics."];
+  body.forEach((line, i) => runs.push({ font: "Times-Roman", size: 10, x: 60, y: 660 - i * 12, text: line }));
+  return runs;
+}
+
+test("a raised number opening a line labels it (an affiliation's number), written apart from its text, never a note mark", async () => {
+  const md = await typesetMarkdown([affiliations()]);
+  expect(md).toMatch(/^1 CELCT, Trento/m);
+  expect(md).toMatch(/^2 Departamento de Lenguajes/m);
+  expect(md).toMatch(/^3 Computer Science/m);
+  expect(md).not.toContain("2Departamento");
+});
+
+/** compoundPage: a paragraph that prints "dual-encoder" and "open-domain" inside its lines, then breaks both at line ends, and breaks "d-" / "dimensional" and a plain word "mod-" / "els" */
+function compoundPage(): TypesetRun[] {
+  const lines = [
+    "We train a dual-encoder for open-domain retrieval and compare it with the sparse",
+    "models used by most systems; the trained dual-",
+    "encoder maps each passage to a d-",
+    "dimensional vector, and open-",
+    "domain retrieval with such mod-",
+    "els is fast on a large collection of passages and questions.",
+  ];
+  // every line but the last reaches the column's edge as justified prose does: set each word apart to fill it
+  return lines.map((text, i) => ({ font: "Times-Roman", size: 10, x: 60, y: 700 - i * 12, text }));
+}
+
+test("a pair of words the document hyphenates inside a line keeps its hyphen when broken at a line end; so does one letter before a hyphen", async () => {
+  const md = await typesetMarkdown([compoundPage()]);
+  expect(md).toContain("trained dual-encoder maps");
+  expect(md).toContain("d-dimensional vector");
+  expect(md).toContain("open-domain retrieval with such");
+  // a word broken by hyphenation, never printed whole with its hyphen, is joined
+  expect(md).toContain("such models is fast");
+});
+
+test("hyphenatedCompounds reads the pairs inside lines, not a line's last word broken at its end, and is linear on a hostile line", () => {
+  const pairs = hyphenatedCompounds(["a (dual-encoder), state-of-the-art x2-y and -ly open-", "domain"]);
+  expect([...pairs].sort()).toEqual(["dual-encoder", "of-the", "state-of", "the-art"]);
+  for (const hostile of ["-".repeat(100_000), "a-".repeat(50_000), ")".repeat(99_999) + "x", "(".repeat(50_000) + "a-b" + ")".repeat(50_000)]) {
+    const start = performance.now();
+    hyphenatedCompounds([hostile]);
+    expect(performance.now() - start).toBeLessThan(500);
+  }
+});
