@@ -3,6 +3,8 @@
  * the standard fonts (test/helpers/typesetPdf.ts) and read by pdf.js, or the rules called directly.
  */
 import { expect, test } from "bun:test";
+import { analyzePage, renderPages } from "../src/convert/pdfLayout";
+import type { PdfTextItem } from "../src/convert/pdfLayoutTypes";
 import { hyphenatedCompounds } from "../src/convert/pdfParagraphs";
 import { typesetMarkdown } from "./helpers/layoutMarkdown";
 import type { TypesetRun } from "./helpers/typesetPdf";
@@ -59,4 +61,37 @@ test("hyphenatedCompounds reads the pairs inside lines, not a line's last word b
     hyphenatedCompounds([hostile]);
     expect(performance.now() - start).toBeLessThan(500);
   }
+});
+
+/** run: a text item as pdf.js gives it (baseline `y` from the page's top), its width about half an em a character unless given */
+function run(str: string, x: number, y: number, size: number, width = 0.5 * size * str.length): PdfTextItem {
+  return { str, x, y, size, width };
+}
+
+/**
+ * twoColumnNotes: a page of two columns whose baselines differ (the left column 10 pt on a 12 pt
+ * pitch, the right 11 pt on 13.5 pt), the left column's paragraph ending "benchmarks." with a note
+ * mark raised 3.6 pt (on the baseline of the right column's line beside it), an author's name
+ * marked with TeX's raised asterisk operator "∗", and at the left column's foot the two notes in
+ * 9 pt, each led by its raised label
+ */
+function twoColumnNotes(): PdfTextItem[] {
+  const items: PdfTextItem[] = [run("Dense Passage Retrieval for Question Answering", 150, 80, 14), run("Vladimir Karpukhin", 200, 115, 12), run("∗", 308, 111, 8, 4.2)];
+  const left = "the grammar of graphics is ubiquitous and it provides the foundation";
+  for (let i = 0; i < 25; i++) items.push(run(left, 72, 144.7 + 12 * i, 10, 218));
+  items.push(run("benchmarks.", 72, 444.7, 10, 50.6), run("1", 122.6, 441.1, 7, 3.5));
+  const right = "while early systems are often complicated and consist of many parts";
+  for (let i = 0; i < 40; i++) items.push(run(right, 306, 144.1 + 13.5 * i, 11, 218));
+  items.push(run("∗", 84.7, 717.5, 6, 3.8), run("Equal contribution", 88.1, 721.3, 9, 66.8));
+  items.push(run("1", 84.7, 728.4, 6, 3), run("The code and trained models have been released at our site.", 88.1, 732.2, 9, 202));
+  return items;
+}
+
+test("a note mark raised after a word in one column, grouped with the other column's line, and a raised '∗' are note marks: the notes at the column's foot go to the end", () => {
+  const md = renderPages([analyzePage(twoColumnNotes(), 1, 595, 842)]).markdown;
+  expect(md).toContain("benchmarks.[^1]");
+  expect(md).toContain("Karpukhin[^*]");
+  expect(md).toMatch(/^\[\^1\]: The code and trained models/m);
+  expect(md).toMatch(/^\[\^\*\]: Equal contribution$/m);
+  expect(md).not.toMatch(/^1 The code/m);
 });
