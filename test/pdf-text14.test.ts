@@ -95,3 +95,45 @@ test("a note mark raised after a word in one column, grouped with the other colu
   expect(md).toMatch(/^\[\^\*\]: Equal contribution$/m);
   expect(md).not.toMatch(/^1 The code/m);
 });
+
+/** bodyRuns: `n` lines of 10 pt prose from baseline `y`, 12 pt apart, at x = 107 */
+function bodyRuns(y: number, n: number): PdfTextItem[] {
+  const text = "the following short sections in this introduction will show you how this chapter fits";
+  return Array.from({ length: n }, (_, i) => run(i === n - 1 ? "into the scheme of the book." : text, 107, y + 12 * i, 10, i === n - 1 ? 130 : 390));
+}
+
+test("a book's running head spread from its folio to its title on a page's top line goes; a numbered heading at a page's top stays", () => {
+  const first = renderPages([analyzePage([{ ...run("2.1 Introduction", 107, 100, 14.5, 125), bold: true }, ...bodyRuns(130, 40)], 1, 612, 792)]).markdown;
+  expect(first).toContain("2.1 Introduction");
+  const spread = [run("102", 160.7, 105.9, 10, 15), run("CHAPTER 2. MATHEMATICAL INDUCTION", 330, 105.9, 10, 174.4), ...bodyRuns(134, 40)];
+  const md = renderPages([analyzePage(bodyRuns(100, 50), 1, 612, 792), analyzePage(spread, 2, 612, 792)]).markdown;
+  expect(md).not.toContain("MATHEMATICAL INDUCTION");
+  // the same words set close together are a line of the text (a numbered title in the body's size at the page's top)
+  const close = [run("3 Results of the survey", 107, 105.9, 10, 105), ...bodyRuns(134, 40)];
+  expect(renderPages([analyzePage(bodyRuns(100, 50), 1, 612, 792), analyzePage(close, 2, 612, 792)]).markdown).toContain("3 Results of the survey");
+});
+
+test("a periodical's masthead lines (contact details, volume and issue, 'Page 2.') are no headings, however large or bold", () => {
+  const items = [
+    { ...run("WEEKLY EPIDEMIOLOGICAL REPORT", 120, 60, 24, 380), bold: true },
+    { ...run("Tele: + 94 11 2695112, Fax: +94 11 2696583, E mail: epidunit@sltnet.lk", 120, 90, 12, 380), bold: true },
+    { ...run("Vol. 52 No. 36", 120, 110, 12, 90), bold: true },
+    { ...run("Rationale for Targeting Police Personnel", 72, 140, 12, 240), bold: true },
+    ...bodyRuns(160, 20),
+    { ...run("Page 2.", 72, 420, 12, 40), bold: true },
+    ...bodyRuns(440, 10),
+  ];
+  const md = renderPages([analyzePage(items, 1, 612, 792)]).markdown;
+  expect(md).toMatch(/^# WEEKLY EPIDEMIOLOGICAL REPORT$/m);
+  expect(md).toMatch(/^#{1,6} Rationale for Targeting Police Personnel$/m);
+  expect(md).not.toMatch(/^#{1,6} (?:Tele|Vol\.|Page 2)/m);
+  expect(md).toContain("Vol. 52 No. 36");
+});
+
+test("mastheadLine's patterns are linear on hostile lines", () => {
+  for (const hostile of ["a".repeat(100_000), "a@".repeat(50_000), "vol. 1 ".repeat(14_000), "x@y".repeat(33_000) + "!"]) {
+    const start = performance.now();
+    renderPages([analyzePage([{ ...run(hostile.slice(0, 100_000), 72, 100, 14, 500), bold: true }, ...bodyRuns(130, 10)], 1, 612, 792)]);
+    expect(performance.now() - start).toBeLessThan(2000);
+  }
+});
