@@ -117,8 +117,23 @@ function isHeadingCandidate(block: LayoutBlock, body: number): block is Extract<
   // a long title in display type has short lines (60 characters a line at most; a form's line that wraps is longer)
   const long = wrapped && block.lines.length <= 6 && text.length <= 60 * block.lines.length;
   if ((block.lines.length > 3 || text.length > 200) && !long) return false;
-  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text) || LABELLED_FIGURE.test(text) || NOTE_LEAD.test(text)) return false;
+  if (SYMBOL_BULLET_START.test(text) || SYMBOL_BULLET.test(text) || LEADER_RUN.test(text) || LABELLED_FIGURE.test(text) || NOTE_LEAD.test(text) || mastheadLine(text)) return false;
   return oneTitle(block) && letters >= 2 && letters >= 0.3 * text.replace(/\s/g, "").length && !CAPTION.test(text) && !isFormulaPiece(text) && !garbled(text);
+}
+
+/** CONTACT_DETAILS: an e-mail address, a web address, or a telephone or fax number's label ("Tel:", "Fax:", "Tele:") */
+const CONTACT_DETAILS = /\S@[\p{L}\p{N}-]+\.\p{L}|\b(?:https?:\/\/|www\.)|\b(?:tel|tele|phone|fax)\s?[:.]/iu;
+/** ISSUE_LINE: a periodical's volume and issue ("Vol. 52 No. 36", "Volume 3, Issue 2") */
+const ISSUE_LINE = /\bvol(?:\.|ume)\s?\d+\s?[,/]?\s?(?:no|issue)\s?\.?\s?\d+/iu;
+
+/**
+ * mastheadLine: a line of a periodical's masthead or running band, or of a letterhead, that no
+ * title is, whatever its size or weight: contact details (CONTACT_DETAILS), a volume and issue
+ * (ISSUE_LINE), or a page number ("Page 2.", the weekly's foot on a page of two, where nothing
+ * repeats to drop it by).
+ */
+function mastheadLine(text: string): boolean {
+  return CONTACT_DETAILS.test(text) || ISSUE_LINE.test(text) || PAGE_NUMBER.test(text.replace(/\.$/, ""));
 }
 
 /**
@@ -510,7 +525,7 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
     const text = blockText(block);
     const letters = text.replace(/[^\p{L}]/gu, "").length;
     if (LETTER_HEAD.test(text)) return true;
-    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text) || NOTE_LEAD.test(text) || garbled(text)) return false;
+    if (letters < 2 || letters < 0.5 * text.replace(/\s/g, "").length || CAPTION.test(text) || isTheoremLabel(text) || NOTE_LEAD.test(text) || garbled(text) || mastheadLine(text)) return false;
     if (numberedTitle(text)) return true;
     if (text.length > 120 || /[.,;:!?]$/.test(text) || LABELLED_FIGURE.test(text) || LABELLED_CODE.test(text)) return false;
     return !startsListItem(text) || SECTION_NUMBER.test(text);

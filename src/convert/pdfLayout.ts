@@ -27,7 +27,7 @@ import { boldHeadings, brokenLabels, CAPTION, fieldValues, headingLevel, heading
 import type { LayoutBlock, LayoutLine, PageLayout, PdfTextItem } from "./pdfLayoutTypes";
 import { ARABIC, median, repairArabic, SCRIPT_TAG } from "./pdfLines";
 import { relabelNotes, resolveNoteMarks, takeEndnotes, takeFootnotes } from "./pdfNotes";
-import { blockText, joinWrapped, paragraphMarkdown } from "./pdfParagraphs";
+import { blockText, hyphenatedCompounds, joinWrapped, paragraphMarkdown } from "./pdfParagraphs";
 import { columnDividers, exampleDividers, type PageDivider, pageParts, readingOrder, splitGrids } from "./pdfReadingOrder";
 import { gridTable, inGrid, splitAtRules } from "./pdfRuledTables";
 import { type Rule, ruledGrids, ruleDividers } from "./pdfRules";
@@ -182,6 +182,8 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
   const values = new Set([...fieldValues(pages, removed, body), ...brokenLabels(pages, removed, body)]);
   const levels = headingLevels(pages, removed, body, new Set([...charts.titles, ...values]));
   const bold = boldHeadings(pages, removed, body, values);
+  // the pairs of words the document hyphenates inside its lines: the same pair broken at a line end keeps its hyphen
+  const compounds = hyphenatedCompounds(pages.flatMap((page) => page.blocks.flatMap((block) => (block.kind === "text" && !removed.has(block) ? block.lines.map((line) => line.text) : []))));
   const bookmarkLevel = (block: LayoutBlock): number => {
     if (!bookmarks.size || block.kind !== "text" || block.lines.length > 3) return 0;
     const list = bookmarks.get(outlineKey(blockText(block)));
@@ -253,7 +255,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
         firstOnPage = false;
         continue;
       }
-      let paragraph = paragraphMarkdown(block.lines);
+      let paragraph = paragraphMarkdown(block.lines, compounds);
       if (isListItem(paragraph)) {
         const x = block.lines[0]!.x;
         const tolerance = 0.5 * block.size;
@@ -268,7 +270,7 @@ export function renderPages(laidOut: PageLayout[], outline: OutlineEntry[] = [])
         listLevels = [];
       }
       if (firstOnPage && openParagraph && /^[a-z]/.test(paragraph) && out.length) {
-        out[openAt] = joinWrapped(out[openAt]!, paragraph);
+        out[openAt] = joinWrapped(out[openAt]!, paragraph, compounds);
       } else if (openParagraph && isFootPrint(block, page, body)) {
         // the page's small print at its foot (a first page's citation line, a licence) is set after the paragraph that runs on to the next page
         out.push(paragraph);

@@ -13,8 +13,8 @@ import type { PdfTextItem, RawLine, Segment } from "./pdfLayoutTypes";
 export const NOTE_MARK_START = "\u0002";
 const NOTE_MARK_END = "\u0003";
 export const NOTE_MARK = /\u0002(\S+?)\u0003/g;
-/** SUPERSCRIPT_NOTE: what a footnote reference printed as a raised small run looks like */
-const SUPERSCRIPT_NOTE = /^\s*(\d{1,3}|[*†‡§])\s*$/;
+/** SUPERSCRIPT_NOTE: what a footnote reference printed as a raised small run looks like (TeX's asterisk operator "∗", U+2217, for the "*" of an author's note) */
+const SUPERSCRIPT_NOTE = /^\s*(\d{1,3}|[*†‡§∗])\s*$/;
 /**
  * SCRIPT_TEXT: what a superscript or subscript run holds: a few characters without a space ("2",
  * "−3", "st", "TM", "n+1"); longer small runs off the baseline are labels or cells, not scripts.
@@ -188,7 +188,7 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   let prevItem: PdfTextItem | undefined;
   for (const item of byX) {
     let text = item.str.replace(/\s+/g, " ").replace(SPACE_BEFORE_COMMA, "");
-    const script = baseline > 0 && item.size < 0.8 * size ? scriptOf(item, baseline, size) : "";
+    const script = baseline > 0 && item.size < 0.8 * size ? scriptOfRun(item, prevItem, baseline, size) : "";
     // A small raised number is a footnote reference until the page says otherwise (resolveNoteMarks).
     if (script === "sup" && SUPERSCRIPT_NOTE.test(text)) text = `${NOTE_MARK_START}${text.trim()}${NOTE_MARK_END}`;
     if (seg) {
@@ -200,9 +200,10 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
       const spaced = item.spaced || /\s$/.test(before);
       if (gap <= (spaced ? SEGMENT_GAP_EM : TIGHT_GAP_EM) * em) {
         const space = gap > WORD_GAP_EM * em || gap < -OVERLAP_EM * em || (item.spaced === true && spaceKept(before, text)) || fontChangeSpace(prevItem!, item, before, text, gap);
-        // Other small text off the baseline set directly after a character is a superscript or
-        // subscript (not in a right-to-left line, where the run before in x order is the one after).
-        if (script && !rtl && !space && !spaced && !text.startsWith(NOTE_MARK_START) && SCRIPT_TEXT.test(text.trimEnd()) && SCRIPT_BASE.test(before)) text = wrapScript(text, script);
+        // Other small text off the baseline set directly after a character (or raised after a note mark: "∗+", "1,2" of
+        // two affiliations; not a stacked fraction's denominator) is a superscript or subscript (not in a right-to-left
+        // line, where the run before in x order is the one after).
+        if (script && !rtl && !space && !spaced && !text.startsWith(NOTE_MARK_START) && SCRIPT_TEXT.test(text.trimEnd()) && (SCRIPT_BASE.test(before) || (script === "sup" && before.endsWith(NOTE_MARK_END)))) text = wrapScript(text, script);
         last.push({ text, space });
         countChars(segChars[segChars.length - 1]!, item);
         prevItem = item;
@@ -236,6 +237,18 @@ function countChars(count: [number, number], item: PdfTextItem): [number, number
   if (item.rtl) count[0] += item.str.length;
   count[1] += item.str.length;
   return count;
+}
+
+/**
+ * scriptOfRun: scriptOf for a small run, measured from the run it is set directly against (the run
+ * before it, in about the line's size, no script itself, ending within 0.3 of its size of the small run's start) when there is
+ * one, else from the line's baseline: a line grouped across two columns whose baselines differ by a
+ * few points takes the baseline of the column with more runs, and a note mark raised 3.6 pt after
+ * "benchmarks." in the other column sat on that baseline and was read as a plain "1".
+ */
+function scriptOfRun(item: PdfTextItem, before: PdfTextItem | undefined, baseline: number, size: number): "sup" | "sub" | "" {
+  if (before && before.size >= 0.8 * size && item.size < 0.8 * before.size && Math.abs(item.x - (before.x + before.width)) <= 0.3 * before.size && Math.abs(before.y - baseline) > SUB_DROP_EM * size) return scriptOf(item, before.y, before.size);
+  return scriptOf(item, baseline, size);
 }
 
 /** scriptOf: whether a small run is raised ("sup") or lowered ("sub") off the line's baseline, or "" (on it) */

@@ -83,24 +83,30 @@ export function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ la
 /**
  * resolveNoteMarks turns raised numbers into `[^label]` where the page has that footnote; else a
  * number set directly after a character is a superscript ("10<sup>22</sup>", "m<sup>2</sup>", or a
- * note whose text the page does not show), and one after a space or at the line start is plain.
+ * note whose text the page does not show), and one after a space is plain. A raised number opening
+ * a line refers to nothing (a mark follows its word): it labels the line, as an affiliation's
+ * number leads its address ("²Departamento de ..."), and is written plain with a space after it
+ * (a table cell's leading mark may refer to the cell beside it, so cells keep the rule before).
  */
 export function resolveNoteMarks(blocks: LayoutBlock[], labels: Set<string>): void {
-  mapBlockTexts(blocks, (text) =>
+  mapBlockTexts(blocks, (text, cell) =>
     text.includes(NOTE_MARK_START)
       ? tidyScripts(text.replace(NOTE_MARK, (_, label: string, offset: number, whole: string) => {
           const folded = noteLabel(label);
+          if (offset === 0 && !cell) return LABEL_FOLLOWS.test(whole.slice(offset + label.length + 2)) ? `${label} ` : label;
           return labels.has(folded) ? `[^${folded}]` : SCRIPT_BASE.test(whole.slice(Math.max(0, offset - 6), offset)) ? `<sup>${label}</sup>` : label;
         }))
       : text,
   );
 }
+/** LABEL_FOLLOWS: the text after a line's leading label starts with a letter or figure directly (no space between) */
+const LABEL_FOLLOWS = /^[\p{L}\p{N}(]/u;
 
-/** mapBlockTexts rewrites, in place, the text of every line and table cell of the blocks. */
-function mapBlockTexts(blocks: LayoutBlock[], map: (text: string) => string): void {
+/** mapBlockTexts rewrites, in place, the text of every line and table cell of the blocks (`cell`: the text is a table cell's). */
+function mapBlockTexts(blocks: LayoutBlock[], map: (text: string, cell: boolean) => string): void {
   for (const block of blocks) {
-    if (block.kind === "text") for (const line of block.lines) line.text = map(line.text);
-    else if (block.kind === "table") block.rows = block.rows.map((row) => row.map(map));
+    if (block.kind === "text") for (const line of block.lines) line.text = map(line.text, false);
+    else if (block.kind === "table") block.rows = block.rows.map((row) => row.map((text) => map(text, true)));
   }
 }
 

@@ -57,17 +57,17 @@ const BROKEN_AT_END = /[\p{L}\p{N}]-$/u;
  * paragraphMarkdown joins a block's lines: wrapped lines with a space (or without the hyphen of a
  * word broken at the line end), lines that end early on a line of their own, and a theorem-like
  * label in bold (see THEOREM_LABEL) on its own line in bold. A leading bullet or number makes it a
- * list item.
+ * list item. `compounds`: the document's hyphenated pairs (hyphenatedCompounds), for joinWrapped.
  */
-export function paragraphMarkdown(lines: LayoutLine[]): string {
+export function paragraphMarkdown(lines: LayoutLine[], compounds?: ReadonlySet<string>): string {
   // the document's own markup characters escaped over the whole paragraph (an emphasis may span lines), before the label's
   const texts = escapeStrayMarkup(lines.map((line) => line.text).join("\n")).split("\n");
   const ends = contentsEntryEnds(texts);
   if (ends) {
     // each entry apart, its lines joined as a paragraph's, its leader one separator
-    return ends.map((end, k) => escapeLineStarts(joinBlockLines(lines.slice((ends[k - 1] ?? -1) + 1, end + 1), texts.slice((ends[k - 1] ?? -1) + 1, end + 1)).replace(CONTENTS_ENTRY_LEADER, " ... "))).join("\n\n");
+    return ends.map((end, k) => escapeLineStarts(joinBlockLines(lines.slice((ends[k - 1] ?? -1) + 1, end + 1), texts.slice((ends[k - 1] ?? -1) + 1, end + 1), compounds).replace(CONTENTS_ENTRY_LEADER, " ... "))).join("\n\n");
   }
-  const text = joinBlockLines(lines, texts);
+  const text = joinBlockLines(lines, texts, compounds);
   const bullet = BULLET_START.exec(text);
   if (bullet && !bracketPieces(bullet[1]!, texts[0]!)) return `- ${bullet[2]}`;
   const numbered = NUMBER_START.exec(text);
@@ -122,7 +122,7 @@ function hangingEntries(lines: LayoutLine[]): boolean {
 }
 
 /** joinBlockLines joins lines (their `texts` as escaped) as paragraphMarkdown says: wrapped ones by joinWrapped, others on lines of their own */
-function joinBlockLines(lines: LayoutLine[], texts: string[]): string {
+function joinBlockLines(lines: LayoutLine[], texts: string[], compounds?: ReadonlySet<string>): string {
   let text = "";
   // a theorem-like label in bold on a line of its own keeps its weight and its line: "**Definition 8**" over its text
   const isLabel = (line: LayoutLine | undefined) => line?.bold === true && isTheoremLabel(line.text);
@@ -132,7 +132,7 @@ function joinBlockLines(lines: LayoutLine[], texts: string[]): string {
   for (let i = 0; i < lines.length; i++) {
     const line = isLabel(lines[i]) ? `**${texts[i]}**` : texts[i]!;
     if (i === 0) text = line;
-    else if ((lines[i - 1]!.wraps || BROKEN_AT_END.test(texts[i - 1]!)) && !isLabel(lines[i]) && !isLabel(lines[i - 1]) && !startsEntry(i)) text = joinWrapped(text, line);
+    else if ((lines[i - 1]!.wraps || BROKEN_AT_END.test(texts[i - 1]!)) && !isLabel(lines[i]) && !isLabel(lines[i - 1]) && !startsEntry(i)) text = joinWrapped(text, line, compounds);
     else if (continuesAddress(texts[i - 1]!, texts[i]!)) text += line;
     else text += `\n${line}`;
   }
@@ -177,9 +177,12 @@ const FILE_NAME = /(?:^|\s)\S*\p{L}\.\p{L}\S*$/u;
  * "represented", COMPOUND_PREFIX) or inside a web address ("https://github.com/x/ggdist-" +
  * "paper") or a file's name ("toto.header-" + "references.xml", FILE_NAME), and a suspended one
  * before a conjunction keeps its space ("pre- and post-", SUSPENDED_BEFORE); otherwise the lines
- * are joined with a space.
+ * are joined with a space. A hyphen after one letter stays ("d-" + "dimensional": hyphenation
+ * leaves two letters or more before its break), as does one the document writes inside a line
+ * (`compounds`, from hyphenatedCompounds: "dual-" + "encoder" where "dual-encoder" is printed
+ * whole elsewhere).
  */
-export function joinWrapped(text: string, next: string): string {
+export function joinWrapped(text: string, next: string, compounds?: ReadonlySet<string>): string {
   // Only the tail is searched: `text` is the paragraph so far, and a regex over all of it per line is quadratic.
   const tail = text.endsWith("-") ? text.slice(-64) : "";
   const before = tail ? /([\p{L}\p{N}]+)-$/u.exec(tail)?.[1] : undefined;
@@ -189,10 +192,44 @@ export function joinWrapped(text: string, next: string): string {
   if (/\p{N}/u.test(before) || /\p{N}/u.test(after)) return after ? text + next : `${text} ${next}`;
   if (after && (COMPOUND_PREFIX.test(before) || WEB_ADDRESS.test(tail) || FILE_NAME.test(tail))) return text + next;
   if (SUSPENDED_BEFORE.test(after)) return `${text} ${next}`;
-  if (/\p{Ll}$/u.test(before) && /^\p{Ll}/u.test(after)) return text.slice(0, -1) + next;
+  if (/\p{Ll}$/u.test(before) && /^\p{Ll}/u.test(after)) return before.length === 1 || compounds?.has(`${before}-${after}`.toLowerCase()) ? text + next : text.slice(0, -1) + next;
   if (/^\p{Lu}/u.test(after)) return text + next;
   return `${text} ${next}`;
 }
+
+/**
+ * hyphenatedCompounds: the pairs of words a document joins with a hyphen inside a line ("dual-encoder",
+ * "state-of" and "of-the" of "state-of-the-art"), lower-cased: a hyphen there is the writer's, never
+ * a break, so the same pair broken at a line end keeps it (joinWrapped). A line's last word, when
+ * it ends in a hyphen, is a break and is not read.
+ */
+export function hyphenatedCompounds(lines: Iterable<string>): Set<string> {
+  const pairs = new Set<string>();
+  for (const line of lines) {
+    if (!line.includes("-")) continue;
+    const words = line.split(/\s+/);
+    if (words[words.length - 1]!.endsWith("-")) words.pop();
+    for (const word of words) {
+      if (!word.includes("-")) continue;
+      // each pair of parts of letters only: "(dual-encoder)," counts, "x2-y" and "-ly" do not
+      const parts = trimPunctuation(word).split("-");
+      for (let i = 1; i < parts.length; i++) if (LETTERS.test(parts[i - 1]!) && LETTERS.test(parts[i]!)) pairs.add(`${parts[i - 1]}-${parts[i]}`.toLowerCase());
+    }
+  }
+  return pairs;
+}
+/** WORD_PUNCTUATION: what opens or closes a word in running text (brackets, quotes, stops) */
+const WORD_PUNCTUATION = new Set("([{\"'“‘)]}”’.,;:!?");
+/** trimPunctuation: a word without the brackets, quotes and stops around it (a loop: a suffix regex is quadratic on a long run of them) */
+function trimPunctuation(word: string): string {
+  let start = 0;
+  let end = word.length;
+  while (start < end && WORD_PUNCTUATION.has(word[start]!)) start++;
+  while (end > start && WORD_PUNCTUATION.has(word[end - 1]!)) end--;
+  return word.slice(start, end);
+}
+/** LETTERS: a part of a compound: letters only */
+const LETTERS = /^\p{L}+$/u;
 
 /** JOIN_TAIL: characters of the text so far that joinLines hands joinWrapped (it reads the last 64). */
 const JOIN_TAIL = 128;

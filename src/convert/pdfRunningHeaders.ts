@@ -3,7 +3,7 @@
  * numbers alone (PAGE_NUMBER) and one-line headers at a page's top or foot whose words change from
  * page to page or that are split in parts (`numberedRunningLines`), found across the whole document (`runningBlocks`) so renderPages drops them.
  */
-import type { LayoutBlock, PageLayout } from "./pdfLayoutTypes";
+import type { LayoutBlock, LayoutLine, PageLayout } from "./pdfLayoutTypes";
 import { blockText } from "./pdfParagraphs";
 
 /** PAGE_NUMBER: a line that is a page number alone ("12", "Page 3 of 10", "- iv -") */
@@ -39,7 +39,8 @@ const LINE_SHARE = 2;
  * the first block the page lists), the running head beside a bare folio on a page after the
  * first (one line of text in the number's size, not bold: "Preprint – Short Title Here"; a header
  * on one page of two repeats nowhere, the number beside it says what it is; an invoice's first
- * page keeps its letterhead beside "Page 1 of 2"), a periodical's head (top line) and a printer's
+ * page keeps its letterhead beside "Page 1 of 2"), a periodical's head (top line), a book's head
+ * spread from its folio to its title on a page after the first (spreadFolioLine) and a printer's
  * slug (PRINTER_SLUG).
  */
 function edgeLineBlocks(page: PageLayout, byTop: LayoutBlock[]): LayoutBlock[] {
@@ -62,8 +63,24 @@ function edgeLineBlocks(page: PageLayout, byTop: LayoutBlock[]): LayoutBlock[] {
       if (head.kind === "text" && inMargin(head) && !head.lines[0]!.bold && Math.abs(head.size - number.size) <= 0.5 && text.length <= 100 && /\p{L}/u.test(text)) found.push(head);
     }
   }
+  const head = byTop[0]!;
+  if (page.page > 1 && head.kind === "text" && head.lines.length === 1 && spreadFolioLine(head.lines[0]!) && byTop[1] && head.size <= byTop[1].size + 0.5 && head.bottom < page.height / 5) found.push(head);
   for (const block of [...byTop.slice(0, 2), ...byTop.slice(-2)]) if (block.kind === "text" && block.lines.length === 1 && PRINTER_SLUG.test(blockText(block))) found.push(block);
   return found;
+}
+
+/** SPREAD_EM: the width a line's characters take at most, in ems a character: running text sets about half an em, capitals under 0.8 */
+const SPREAD_EM = 0.8;
+
+/**
+ * spreadFolioLine: a book's running head on a page's top line: the folio at one edge and the chapter's
+ * or section's title at the other ("102          CHAPTER 2. MATHEMATICAL INDUCTION"), not bold, the
+ * line spread wider than its characters could take (SPREAD_EM), which a section's numbered heading
+ * at a page's top ("3 Results") never is. A book of two pages repeats nothing to find it by.
+ */
+function spreadFolioLine(line: LayoutLine): boolean {
+  const text = line.text.trim();
+  return !line.bold && text.length <= 100 && EDGE_NUMBER.test(text) && line.x2 - line.x > SPREAD_EM * line.size * text.length;
 }
 
 /** RUNNING_SHARE: a block repeating at the same place on this share of the pages is running (odd and even pages may differ) */
