@@ -33,6 +33,7 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { convertDocx } from "../src/convert/docx";
 import { convertPptx } from "../src/convert/pptx";
+import { savedVolatileCells } from "../src/convert/odsSaved";
 import { convertXlsx } from "../src/convert/xlsx";
 import type { Converter } from "../src/convert/types";
 import { WorkerPool } from "../src/pool";
@@ -141,7 +142,11 @@ try {
     const path = ODF_TARGET[ext] ? join(work, "out", `${odfs.indexOf(file)}-${basename(file.file, `.${ext}`)}.${target}`) : join(ROOT, file.file);
     const bytes = await Bun.file(path).bytes();
     const converter = CONVERTERS[target]!;
-    const { markdown } = await converter({ bytes, filename: basename(path), contentType: "application/octet-stream", ext: target }, benchContext(pool, PICTURES_UNREAD, 600_000));
+    const ctx = benchContext(pool, PICTURES_UNREAD, 600_000);
+    // an ODS's volatile formulas (TODAY()) as saved, which LibreOffice recalculates on load: the service lays them over its XLSX (index.ts)
+    const source = { bytes: await Bun.file(join(ROOT, file.file)).bytes(), filename: basename(file.file), contentType: "application/octet-stream", ext };
+    const savedCells = ext === "ods" ? (savedVolatileCells(source, ext, ctx) ?? undefined) : undefined;
+    const { markdown } = await converter({ bytes, filename: basename(path), contentType: "application/octet-stream", ext: target, savedCells }, ctx);
     const headings = headingsOf(markdown).filter((h) => !OWN_SECTIONS.test(h)).map(withoutLabel);
     const want = file.headings.map((h) => withoutLabel(fold(h)));
     const h = found(want, headings);
