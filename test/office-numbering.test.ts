@@ -7,6 +7,7 @@
  */
 import { expect, test } from "bun:test";
 import { convertDocx } from "../src/convert/docx";
+import { convertPptx } from "../src/convert/pptx";
 import { countText } from "../src/convert/wordNumbering";
 import { convert, zipTuples } from "./helpers/office";
 
@@ -124,6 +125,31 @@ test("hostile numbering stays bounded: 10 000 levels, a 100 000-character level 
   expect(markdown).toContain("chained");
   // the level text is cut at 200 characters
   expect(markdown.split("\n").find((line) => line.endsWith("long"))!.length).toBeLessThan(600);
+});
+
+test("a slide's auto-numbered paragraphs show their scheme: (a), iv., A); plain digits stay an ordered list", async () => {
+  const P = `xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+  const para = (text: string, pPr: string) => `<a:p><a:pPr${pPr}</a:pPr><a:r><a:t>${text}</a:t></a:r></a:p>`;
+  const auto = (text: string, type: string, lvl = 0, startAt = "") => para(text, ` lvl="${lvl}"><a:buAutoNum type="${type}"${startAt ? ` startAt="${startAt}"` : ""}/>`);
+  const body = [
+    auto("first", "alphaLcParenBoth"),
+    auto("second", "alphaLcParenBoth"),
+    auto("under", "romanLcPeriod", 1, "4"),
+    auto("under again", "romanLcPeriod", 1, "4"),
+    auto("third", "alphaLcParenBoth"),
+    para("Then:", "><a:buNone/>"),
+    auto("plain", "arabicParenR", 0, "3"),
+    auto("capital", "alphaUcParenR", 1),
+  ].join("");
+  const slide = `<p:sld ${P}><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="2" name="Text"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>${body}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`;
+  const bytes = zipTuples([
+    ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
+    ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`],
+    ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`],
+    ["ppt/slides/slide1.xml", slide],
+  ]);
+  const { markdown } = await convert(convertPptx, "steps.pptx", bytes);
+  expect(markdown).toContain("- (a) first\n- (b) second\n  - iv. under\n  - v. under again\n- (c) third\n\nThen:\n\n3) plain\n   - A) capital");
 });
 
 test("countText writes Word's number formats", () => {

@@ -230,3 +230,33 @@ export function countText(n: number, format: string): string {
       return String(n);
   }
 }
+
+/** AUTO_NUMBER: DrawingML's a:buAutoNum schemes (ECMA-376 20.1.10.61) as a number format and the text around the number */
+const AUTO_NUMBER: Record<string, [string, string, string]> = {
+  arabicPeriod: ["decimal", "", "."],
+  arabicParenR: ["decimal", "", ")"],
+  arabicParenBoth: ["decimal", "(", ")"],
+  arabicPlain: ["decimal", "", ""],
+  alphaLcPeriod: ["lowerLetter", "", "."],
+  alphaUcPeriod: ["upperLetter", "", "."],
+  alphaLcParenR: ["lowerLetter", "", ")"],
+  alphaUcParenR: ["upperLetter", "", ")"],
+  alphaLcParenBoth: ["lowerLetter", "(", ")"],
+  alphaUcParenBoth: ["upperLetter", "(", ")"],
+  romanLcPeriod: ["lowerRoman", "", "."],
+  romanUcPeriod: ["upperRoman", "", "."],
+  romanLcParenR: ["lowerRoman", "", ")"],
+  romanUcParenR: ["upperRoman", "", ")"],
+  romanLcParenBoth: ["lowerRoman", "(", ")"],
+  romanUcParenBoth: ["upperRoman", "(", ")"],
+};
+
+/**
+ * autoNumberLabel is what a slide's auto-numbered paragraph shows (a:buAutoNum type, its counter):
+ * `plain` when it is the number and a full stop or parenthesis (a markdown ordered list shows it);
+ * schemes not listed (East Asian, circled digits) as `n.`.
+ */
+export function autoNumberLabel(n: number, scheme: string): { label: string; plain: boolean } {
+  const [format, before, after] = AUTO_NUMBER[scheme] ?? ["decimal", "", "."];
+  return { label: `${before}${countText(n, format)}${after}`, plain: format === "decimal" && before === "" && (after === "." || after === ")") };
+}
