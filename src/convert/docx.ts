@@ -9,6 +9,7 @@ import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, ma
 import { isMonoFontName } from "./monoFont";
 import { baseName, child, childrenNamed, codeSpans, hardBreaks, descendants, firstDescendant, imageAlt, ImageCollector, isOn, isSymbolFace, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, symbolFontText, textContent, textOf, type XmlElement } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
+import { leftIndent, type NumberLabel, WordNumbering } from "./wordNumbering";
 
 /** convertDocx turns a Word document into markdown. */
 export const convertDocx: Converter = async (input, ctx) => {
@@ -139,20 +140,6 @@ const CODE_STYLE = /^(?:macro(?: text)?|html (?:preformatted|code)|preformatted 
 /** MAX_BOX_DEPTH: one-cell tables inside one-cell tables written as body text this deep; deeper ones are tables */
 const MAX_BOX_DEPTH = 4;
 
-/** LevelFormat is one level of an abstract numbering definition. */
-interface LevelFormat {
-  format: string;
-  start: number;
-  /** left: the level's left indent in twips (its w:pPr w:ind), null when it sets none */
-  left?: number | null;
-}
-
-/** leftIndent reads a w:ind's left indent in twips (w:left, or w:start in newer files); null when it sets none */
-function leftIndent(ind: XmlElement | undefined): number | null {
-  const value = ind?.attrs["w:left"] ?? ind?.attrs["w:start"];
-  if (value === undefined || !/^-?\d{1,7}$/.test(value)) return null;
-  return Number(value);
-}
 
 /** MAX_SHAPE_LABELS: the shapes of one drawing whose text is read (a drawing of more is read up to this many) */
 const MAX_SHAPE_LABELS = 2000;
@@ -214,9 +201,7 @@ class DocxReader {
    * throughout: its paragraphs are prose, its runs no code spans); read once, after the styles
    */
   private readonly documentIsMono: boolean;
-  private readonly abstractLevels = new Map<string, Map<number, LevelFormat>>();
-  private readonly nums = new Map<string, { abstractId: string; startOverrides: Map<number, number> }>();
-  private readonly counters = new Map<string, number[]>();
+  private numbering!: WordNumbering;
   private listStack: ListEntry[] = [];
   private fields: FieldState[] = [];
   private readonly footnotes = new Map<string, XmlElement>();
@@ -310,46 +295,22 @@ class DocxReader {
 
   private readNumbering(): void {
     const root = this.pkg.xml(this.partOf("numbering") ?? "word/numbering.xml");
-    if (!root) return;
-    for (const abs of descendants(root, "w:abstractNum")) {
-      const levels = new Map<number, LevelFormat>();
-      for (const lvl of childrenNamed(abs, "w:lvl")) {
-        levels.set(Number(lvl.attrs["w:ilvl"] ?? 0), {
-          format: child(lvl, "w:numFmt")?.attrs["w:val"] ?? "decimal",
-          start: Number(child(lvl, "w:start")?.attrs["w:val"] ?? 1) || 1,
-          left: leftIndent(child(child(lvl, "w:pPr"), "w:ind")),
-        });
-      }
-      this.abstractLevels.set(abs.attrs["w:abstractNumId"] ?? "", levels);
-    }
-    for (const num of descendants(root, "w:num")) {
-      const startOverrides = new Map<number, number>();
-      for (const override of childrenNamed(num, "w:lvlOverride")) {
-        const start = child(override, "w:startOverride")?.attrs["w:val"];
-        if (start !== undefined) startOverrides.set(Number(override.attrs["w:ilvl"] ?? 0), Number(start));
-      }
-      this.nums.set(num.attrs["w:numId"] ?? "", { abstractId: child(num, "w:abstractNumId")?.attrs["w:val"] ?? "", startOverrides });
-    }
+    this.numbering = new WordNumbering(root, (styleId) => this.styles.get(styleId)?.numId ?? null);
   }
 
   /**
-   * listMarker advances the counters of one numbered paragraph and returns its marker ("-" or "3.");
-   * null when the numbering shows nothing (format "none" or an unknown list).
+   * listMarker gives a numbered paragraph's markdown marker and the label written at its text's start:
+   * a bullet "-"; a level that shows its own decimal counter ("3." or "3)") that number; any other
+   * label ("(a)", "1.1", "iv.", "Article 3") "-" and the label as the page shows it, since markdown's
+   * ordered lists show digits only. Null when the numbering shows nothing (format "none", an unknown list).
    */
-  private listMarker(numId: string, ilvl: number): string | null {
-    const num = this.nums.get(numId);
-    if (!num) return null;
-    const level = this.abstractLevels.get(num.abstractId)?.get(ilvl) ?? { format: ilvl % 2 ? "bullet" : "decimal", start: 1 };
-    if (level.format === "none") return null;
-    // Lists that share an abstract definition continue each other unless one restarts its numbering.
-    const key = num.startOverrides.size ? `num:${numId}` : `abs:${num.abstractId}`;
-    const counters = this.counters.get(key) ?? [];
-    this.counters.set(key, counters);
-    const start = num.startOverrides.get(ilvl) ?? level.start;
-    counters[ilvl] = counters[ilvl] === undefined ? start : counters[ilvl]! + 1;
-    counters.length = ilvl + 1;
-    if (level.format === "bullet") return "-";
-    return `${counters[ilvl]}.`;
+  private listMarker(numId: string, ilvl: number): { marker: string; label: string } | null {
+    const shown = this.numbering.next(numId, ilvl);
+    if (!shown) return null;
+    if (shown.bullet) return { marker: "-", label: "" };
+    if (shown.plain) return { marker: shown.label, label: "" };
+    const label = labelText(shown, true);
+    return label ? { marker: "-", label } : null;
   }
 
   private readNotes(type: "footnotes" | "endnotes", tag: string, into: Map<string, XmlElement>): void {
@@ -424,17 +385,21 @@ class DocxReader {
       blocks.push({ kind: "code", text: codeText(p) });
     } else if (level > 0) {
       // heading() drops bold that covers the whole heading; in a table cell the words stay as they are set.
-      const clean = rendered.replace(/\s*\n\s*/g, " ");
-      this.firstHeading ??= clean.replace(/[*_~\\]/g, "") || null;
+      const words = rendered.replace(/\s*\n\s*/g, " ");
+      this.firstHeading ??= words.replace(/[*_~\\]/g, "") || null;
       this.listStack = [];
+      // a numbered heading shows its number first ("1.1.1 Architectural Design", "II. Executive Summary")
+      const shown = numbering ? this.numbering.next(numbering.numId, numbering.ilvl) : null;
+      const label = shown ? labelText(shown, false) : "";
+      const clean = label ? `${label} ${words}` : words;
       // A table cell holds inline text only: there a heading keeps its words without the '#' marker.
       blocks.push({ kind: "para", text: this.cellDepth > 0 ? clean : heading(level, clean) });
     } else if (numbering && text) {
-      const marker = this.listMarker(numbering.numId, numbering.ilvl);
-      if (marker) {
+      const shown = this.listMarker(numbering.numId, numbering.ilvl);
+      if (shown) {
         // a new list: the first item after other text, or a top-level item of another list than the open top-level one
         const root = this.listStack[0]?.numId;
-        const item = this.listItem(marker, numbering, this.listIndent(pPr, styleId, numbering), text);
+        const item = this.listItem(shown.marker, numbering, this.listIndent(pPr, styleId, numbering), shown.label ? `${shown.label} ${text}` : text);
         blocks.push({ kind: "list", text: item.text, newList: root === undefined || (item.depth === 0 && numbering.ilvl === 0 && numbering.numId !== root) });
       }
       else blocks.push({ kind: "para", text: escapeLineStarts(text) });
@@ -500,8 +465,7 @@ class DocxReader {
   private listIndent(pPr: XmlElement | undefined, styleId: string | null, numbering: { numId: string; ilvl: number }): number | null {
     const own = leftIndent(child(pPr, "w:ind"));
     if (own !== null) return own;
-    const num = this.nums.get(numbering.numId);
-    const level = num ? this.abstractLevels.get(num.abstractId)?.get(numbering.ilvl)?.left : null;
+    const level = this.numbering.level(numbering.numId, numbering.ilvl)?.left;
     if (level !== null && level !== undefined) return level;
     for (const style of this.styleChain(styleId)) if (style.left !== null) return style.left;
     return null;
@@ -823,6 +787,15 @@ class DocxReader {
     }
     return items.length ? `## Comments\n\n${items.join("\n")}` : "";
   }
+}
+
+/**
+ * labelText writes a number's label as markdown text, its markup characters escaped; before a list
+ * item's text (`item`), a label that would open a block there ("2.", "-", "#", ">") is escaped too.
+ */
+function labelText(shown: NumberLabel, item: boolean): string {
+  const label = escapeText(shown.label.replace(/\s+/g, " ").trim());
+  return item ? label.replace(/^(?:#{1,6}|[>+-]|\d{1,9}[.)])$/, "\\$&") : label;
 }
 
 function outlineToLevel(outline: number): number {

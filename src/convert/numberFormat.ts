@@ -193,3 +193,157 @@ function roundHalfUp(v: number, decimals: number): string {
   const rounded = Math.round(shifted);
   return (rounded / 10 ** decimals).toFixed(decimals);
 }
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+/** MAX_DATE_CODE: characters of a date format read; a longer one (no sheet writes one) is left to the caller's ISO text */
+const MAX_DATE_CODE = 256;
+
+/** DateToken is one piece of a date or time format: a field (`yyyy`, `mmm`, `h`, `ss`, `AM/PM`, `[h]`, `.00`) or literal text. */
+type DateToken = { kind: "field"; code: string } | { kind: "text"; text: string };
+
+/**
+ * renderDateFormat returns a date serial (days since the workbook's epoch, the fraction the time
+ * of day) as the date format `code` shows it: `dd/mm/yyyy` 15/03/2023, `mmm-yy` Mar-23, `mmmm d, yyyy`
+ * March 15, 2023, `d-mmm-yy`, `dddd`, `h:mm AM/PM`, `[h]:mm:ss`, `ss.00`. Month and day names are
+ * English: null (the caller writes ISO) where the code names another language's locale and shows
+ * names, where it asks for the system's long date or time (`[$-F800]`, `[$-F400]`: the reader's
+ * settings), for letters it does not know (eras, Buddhist years), and past MAX_DATE_CODE characters.
+ */
+export function renderDateFormat(serial: number, code: string, date1904: boolean): string | null {
+  if (!Number.isFinite(serial) || serial < 0 || serial >= 2_958_466 || code.length > MAX_DATE_CODE) return null;
+  const section = splitSections(code)[0] ?? "";
+  const tokens = dateTokens(section);
+  if (!tokens) return null;
+  const fields = tokens.flatMap((t) => (t.kind === "field" ? [t.code.toLowerCase()] : []));
+  if (!fields.length) return null;
+  const twelveHour = fields.some((f) => f === "am/pm" || f === "a/p");
+  const decimals = Math.max(0, ...fields.filter((f) => f.startsWith(".")).map((f) => f.length - 1));
+  // the time shown is rounded to the smallest unit the code shows, as a sheet rounds it
+  const unit = 10 ** -decimals;
+  const totalSeconds = Math.round((serial * 86_400) / unit) * unit;
+  const days = Math.floor(totalSeconds / 86_400 + 1e-9);
+  const ms = (date1904 ? Date.UTC(1904, 0, 1) : days < 60 ? Date.UTC(1899, 11, 31) : Date.UTC(1899, 11, 30)) + days * 86_400_000;
+  const date = new Date(ms);
+  const secondsOfDay = totalSeconds - days * 86_400;
+  const hours = Math.floor(secondsOfDay / 3600 + 1e-9);
+  const minutes = Math.floor((secondsOfDay - hours * 3600) / 60 + 1e-9);
+  const seconds = secondsOfDay - hours * 3600 - minutes * 60;
+  const pad = (v: number, width: number) => String(v).padStart(width, "0");
+  let out = "";
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.kind === "text") {
+      out += token.text;
+      continue;
+    }
+    const f = token.code.toLowerCase();
+    if (f[0] === "y") out += f.length <= 2 ? pad(date.getUTCFullYear() % 100, 2) : String(date.getUTCFullYear());
+    else if (f[0] === "d") {
+      if (f.length <= 2) out += pad(date.getUTCDate(), f.length);
+      else out += f.length === 3 ? DAYS[date.getUTCDay()]!.slice(0, 3) : DAYS[date.getUTCDay()]!;
+    } else if (f[0] === "m" && !isMinute(tokens, i)) {
+      const month = date.getUTCMonth();
+      if (f.length <= 2) out += pad(month + 1, f.length);
+      else out += f.length === 3 ? MONTHS[month]!.slice(0, 3) : f.length === 4 ? MONTHS[month]! : MONTHS[month]![0]!;
+    } else if (f[0] === "m") out += pad(minutes, f.length);
+    else if (f[0] === "h") out += pad(twelveHour ? ((hours + 11) % 12) + 1 : hours, f.length);
+    else if (f[0] === "s") out += pad(Math.floor(seconds + 1e-9), f.length);
+    else if (f[0] === ".") out += (seconds % 1).toFixed(f.length - 1).slice(1);
+    else if (f === "am/pm" || f === "a/p") {
+      const pm = hours >= 12;
+      const word = f === "am/pm" ? (pm ? "PM" : "AM") : pm ? "P" : "A";
+      // a/p keeps the case the code was typed in
+      out += token.code === "a/p" ? word.toLowerCase() : word;
+    } else if (f.startsWith("[")) {
+      const inner = f.slice(1, -1);
+      const whole = inner[0] === "h" ? Math.floor(totalSeconds / 3600 + 1e-9) : inner[0] === "m" ? Math.floor(totalSeconds / 60 + 1e-9) : Math.floor(totalSeconds + 1e-9);
+      out += pad(whole, inner.length);
+    }
+  }
+  return out.trim();
+}
+
+/** isMinute: an `m`/`mm` field right after an hour field or right before a seconds field is minutes, not the month */
+function isMinute(tokens: DateToken[], at: number): boolean {
+  const code = (tokens[at] as { code: string }).code;
+  if (code.length > 2) return false;
+  const fieldAt = (step: number): string | null => {
+    for (let i = at + step; i >= 0 && i < tokens.length; i += step) {
+      const t = tokens[i]!;
+      if (t.kind === "field") return t.code.toLowerCase();
+    }
+    return null;
+  };
+  const before = fieldAt(-1);
+  const after = fieldAt(1);
+  return (before !== null && (before[0] === "h" || before.startsWith("[h"))) || (after !== null && (after[0] === "s" || after.startsWith("[s")));
+}
+
+/**
+ * dateTokens splits one section of a date format into fields and literal text, or null where it
+ * holds what renderDateFormat does not draw (see there). Runs of one letter are one field.
+ */
+function dateTokens(section: string): DateToken[] | null {
+  const tokens: DateToken[] = [];
+  const text = (t: string) => {
+    const last = tokens[tokens.length - 1];
+    if (last?.kind === "text") last.text += t;
+    else if (t) tokens.push({ kind: "text", text: t });
+  };
+  let names = false;
+  let foreign = false;
+  for (let i = 0; i < section.length; i++) {
+    const ch = section[i]!;
+    const lower = ch.toLowerCase();
+    if (ch === '"') {
+      const end = section.indexOf('"', i + 1);
+      const stop = end < 0 ? section.length : end;
+      text(section.slice(i + 1, stop));
+      i = stop;
+    } else if (ch === "\\") {
+      text(section[i + 1] ?? "");
+      i++;
+    } else if (ch === "_" || ch === "*") {
+      i++;
+    } else if (ch === "[") {
+      const end = section.indexOf("]", i);
+      const stop = end < 0 ? section.length : end;
+      const tag = section.slice(i + 1, stop);
+      if (/^(?:h+|m+|s+)$/i.test(tag)) tokens.push({ kind: "field", code: `[${tag}]` });
+      else if (tag.startsWith("$")) {
+        // a locale: [$-409] (English, US), [$-F800] the system's long date, [$-x-sysdate]; [$€-407] a currency
+        const locale = /-([0-9a-f]{1,8})$/i.exec(tag)?.[1];
+        if (/^\$-(?:x-sys|f800|f400)/i.test(tag) || (locale && /^f[48]00$/i.test(locale.slice(-4)))) return null;
+        if (locale && (Number.parseInt(locale.slice(-4), 16) & 0x3ff) !== 0x09) foreign = true;
+        const symbol = /^\$([^-]*)/.exec(tag)?.[1];
+        if (symbol) text(symbol);
+      }
+      // [Red], [Color12]: no characters
+      i = stop;
+    } else if (lower === "a" && /^a\/p/i.test(section.slice(i, i + 3))) {
+      const ampm = /^am\/pm/i.test(section.slice(i, i + 5));
+      tokens.push({ kind: "field", code: section.slice(i, i + (ampm ? 5 : 3)) });
+      i += ampm ? 4 : 2;
+    } else if (lower === "a" && /^am\/pm/i.test(section.slice(i, i + 5))) {
+      tokens.push({ kind: "field", code: section.slice(i, i + 5) });
+      i += 4;
+    } else if ("ymdhs".includes(lower)) {
+      let end = i + 1;
+      while (end < section.length && section[end]!.toLowerCase() === lower) end++;
+      const run = section.slice(i, end);
+      if ((lower === "d" || lower === "m") && run.length >= 3) names = true;
+      tokens.push({ kind: "field", code: run });
+      i = end - 1;
+    } else if (ch === "." && /^0/.test(section.slice(i + 1)) && tokens.some((t) => t.kind === "field" && /^\[?s/i.test(t.code))) {
+      let end = i + 1;
+      while (end < section.length && section[end] === "0" && end - i <= 3) end++;
+      tokens.push({ kind: "field", code: section.slice(i, end) });
+      i = end - 1;
+    } else if (/[a-z@#?0]/i.test(ch)) {
+      return null; // eras (e, g), Buddhist years (b), text or digit placeholders: not a date format drawn here
+    } else text(ch);
+  }
+  if (foreign && names) return null;
+  return tokens;
+}

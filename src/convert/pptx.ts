@@ -7,6 +7,7 @@
 import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, tidyMarkdown, withoutWholeBold } from "./markdown";
 import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, hardBreaks, firstDescendant, imageAlt, ImageCollector, isSymbolFace, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, symbolFontText, textContent, type XmlElement } from "./ooxml";
 import { isMonoFontName } from "./monoFont";
+import { autoNumberLabel } from "./wordNumbering";
 import type { Converter } from "./types";
 
 /** convertPptx turns a PowerPoint presentation into markdown, one section per slide. */
@@ -318,6 +319,8 @@ interface SlideParagraph {
   level: number;
   bullet: "none" | "char" | "number" | "inherit";
   startAt: number;
+  /** scheme: an auto-numbered paragraph's a:buAutoNum type ("arabicPeriod", "alphaLcParenR", "romanUcPeriod") */
+  scheme: string;
 }
 
 /** paragraphsOf renders the paragraphs of a text body to inline markdown with their list levels. */
@@ -340,7 +343,7 @@ function paragraphsOf(body: XmlElement | undefined, links: RunContext): SlidePar
     const autoNum = child(pPr, "a:buAutoNum");
     const bullet = child(pPr, "a:buNone") ? "none" : autoNum ? "number" : child(pPr, "a:buChar") || child(pPr, "a:buBlip") ? "char" : "inherit";
     const startAt = Math.max(1, Math.min(32_767, Math.floor(Number(autoNum?.attrs["startAt"] ?? 1)) || 1));
-    out.push({ text: text.trim(), level: Math.max(0, Math.min(8, Number(pPr?.attrs["lvl"] ?? 0) || 0)), bullet, startAt });
+    out.push({ text: text.trim(), level: Math.max(0, Math.min(8, Number(pPr?.attrs["lvl"] ?? 0) || 0)), bullet, startAt, scheme: autoNum?.attrs["type"] ?? "arabicPeriod" });
   }
   return out;
 }
@@ -439,12 +442,15 @@ function renderParagraphs(body: XmlElement | undefined, links: RunContext, bulle
     stack.length = depth;
     counters.length = depth + 1;
     counters[depth] = (counters[depth] ?? p.startAt - 1) + 1;
-    const marker = bullet === "number" ? `${counters[depth]}.` : "-";
+    // a number markdown's ordered lists show ("3.", "3)") is the marker; any other ("(c)", "iv.") is written at the item's start
+    const shown = bullet === "number" ? autoNumberLabel(counters[depth]!, p.scheme) : null;
+    const marker = shown?.plain ? shown.label : "-";
+    const label = shown && !shown.plain ? `${escapeText(shown.label).replace(/^\d{1,9}[.)]$/, "\\$&")} ` : "";
     const parent = stack[depth - 1];
     const indent = parent ? parent.indent + parent.width : 0;
     stack.push({ indent, width: marker.length + 1 });
     const pad = " ".repeat(indent);
-    blocks.push({ kind: "list", text: `${pad}${marker} ${hardBreaks(p.text).replace(/\n/g, `\n${pad}${" ".repeat(marker.length + 1)}`)}` });
+    blocks.push({ kind: "list", text: `${pad}${marker} ${label}${hardBreaks(p.text).replace(/\n/g, `\n${pad}${" ".repeat(marker.length + 1)}`)}` });
   }
   return blocks;
 }

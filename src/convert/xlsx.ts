@@ -9,7 +9,7 @@ import { Parser } from "htmlparser2";
 import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, markdownUrl, tidyMarkdown } from "./markdown";
 import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, firstDescendant, hardBreaks, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, type Relationship, renderChartPart, textContent, type XmlElement } from "./ooxml";
 import { isMonoFontName } from "./monoFont";
-import { renderNumberFormat } from "./numberFormat";
+import { renderDateFormat, renderNumberFormat } from "./numberFormat";
 import type { Converter } from "./types";
 
 /** MAX_ROWS_PER_SHEET: rows with content rendered per sheet; the rest is dropped with a warning. */
@@ -53,9 +53,9 @@ export const convertXlsx: Converter = async (input, ctx) => {
       continue;
     }
     const xml = pkg.zip.text(rel.target) ?? "";
-    const grid = readSheet(xml, sharedStrings, formats, date1904);
     const saved = input.savedCells?.get(name);
-    if (saved) laySavedCells(grid, saved);
+    const grid = readSheet(xml, sharedStrings, formats, date1904, saved);
+    if (saved) laySavedCells(grid, saved, formats, date1904);
     linkCells(grid, pkg.rels(rel.target));
     const parts = sheetBlocks(grid);
     if (grid.droppedRows > 0) warnings.push(`sheet '${name}': ${grid.droppedRows} rows past the first ${MAX_ROWS_PER_SHEET} were not converted`);
@@ -128,8 +128,16 @@ function readSharedStrings(pkg: OoxmlPackage, workbookPart: string): string[] {
 /** NumberFormats maps a cell style index (the `s` attribute) to its number format code and id, and whether its font is monospace. */
 interface NumberFormats {
   /** mono: the style's font is a monospace face (Courier, Consolas) and the workbook's default font is not: the cell is code, written as a code span */
-  byStyle: Array<{ id: number; code: string; mono: boolean }>;
+  byStyle: Array<{ id: number; code: string; mono: boolean; localeDate: boolean }>;
 }
+
+/**
+ * LIBREOFFICE_DEFAULT_DATES: the codes LibreOffice (en-US, as the service runs it) writes for a date
+ * or date-time in the locale's default format (backslashes dropped, lower case): Excel's built-in 14
+ * and 22 of an XLS or XLSB (`m/d/yyyy`), an ODS date cell with no format of its own (`mm/dd/yy`),
+ * which a reader sees in their own short date. Read only in a workbook LibreOffice wrote.
+ */
+const LIBREOFFICE_DEFAULT_DATES = new Set(["mm/dd/yy", "mm/dd/yyyy", "m/d/yy", "m/d/yyyy", "mm/dd/yy hh:mm", "mm/dd/yy hh:mm am/pm", "mm/dd/yyyy hh:mm:ss", "m/d/yyyy h:mm", "m/d/yy h:mm", "m/d/yyyy h:mm:ss"]);
 
 /** BUILTIN_FORMATS are the built-in number format codes that matter for rendering. */
 const BUILTIN_FORMATS: Record<number, string> = {
@@ -168,9 +176,11 @@ function readNumberFormats(pkg: OoxmlPackage, workbookPart: string): NumberForma
   const fontIsMono = childrenNamed(child(styles, "fonts"), "font").map((font) => isMonoFontName(child(font, "name")?.attrs["val"] ?? ""));
   // a workbook typed in a monospace face throughout has no code cells
   const defaultMono = fontIsMono[0] ?? false;
+  const byLibreOffice = /<Application>\s*LibreOffice/i.test(pkg.zip.text("docProps/app.xml")?.slice(0, 4096) ?? "");
   const byStyle = childrenNamed(child(styles, "cellXfs"), "xf").map((xf) => {
     const id = Number(xf.attrs["numFmtId"] ?? 0);
-    return { id, code: custom.get(id) ?? BUILTIN_FORMATS[id] ?? "", mono: !defaultMono && (fontIsMono[Number(xf.attrs["fontId"] ?? 0)] ?? false) };
+    const code = custom.get(id) ?? BUILTIN_FORMATS[id] ?? "";
+    return { id, code, mono: !defaultMono && (fontIsMono[Number(xf.attrs["fontId"] ?? 0)] ?? false), localeDate: byLibreOffice && LIBREOFFICE_DEFAULT_DATES.has(code.replace(/\\/g, "").toLowerCase()) };
   });
   return { byStyle };
 }
@@ -184,14 +194,16 @@ interface SheetGrid {
   hyperlinks: Array<{ ref: string; relId: string }>;
   /** spans: by a merged area's first row, the columns (first, last; 0-based) it covers: a merged cell fills them on the sheet */
   spans: Map<number, Array<[number, number]>>;
+  /** savedStyles: the style of each cell with a saved value (an ODS's volatile cells), "row:column" */
+  savedStyles: Map<string, number>;
 }
 
 /**
  * readSheet streams a worksheet's cells into a sparse grid. Merged areas keep their value in the
  * first cell only. At most MAX_ROWS_PER_SHEET rows with content are kept; later ones are counted.
  */
-function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats, date1904: boolean): SheetGrid {
-  const grid: SheetGrid = { rows: new Map(), droppedRows: 0, droppedColumns: false, hyperlinks: [], spans: new Map() };
+function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats, date1904: boolean, saved?: Map<string, string>): SheetGrid {
+  const grid: SheetGrid = { rows: new Map(), droppedRows: 0, droppedColumns: false, hyperlinks: [], spans: new Map(), savedStyles: new Map() };
   const merges: string[] = [];
   let rowIndex = -1;
   let colIndex = -1;
@@ -255,6 +267,7 @@ function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats,
             break;
           case "c": {
             if (!cell) break;
+            if (saved?.has(`${rowIndex}:${colIndex}`)) grid.savedStyles.set(`${rowIndex}:${colIndex}`, cell.style);
             const shown = cellValue(cell.type, value, inline, cell.style, sharedStrings, formats, date1904);
             // text in a monospace face is code (a command, a path); numbers in one are figures
             const isString = cell.type === "s" || cell.type === "inlineStr" || cell.type === "str";
@@ -292,10 +305,18 @@ function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats,
   return grid;
 }
 
-/** laySavedCells puts an ODS's saved volatile values (odsSaved.ts) in place of what LibreOffice recalculated on load; an empty one empties the cell. */
-function laySavedCells(grid: SheetGrid, saved: Map<string, string>): void {
-  for (const [key, text] of saved) {
+/**
+ * laySavedCells puts an ODS's saved volatile values (odsSaved.ts) in place of what LibreOffice
+ * recalculated on load; an empty one empties the cell. A saved date (ISO text) is shown in the
+ * cell's date format, as any date cell.
+ */
+function laySavedCells(grid: SheetGrid, saved: Map<string, string>, formats: NumberFormats, date1904: boolean): void {
+  for (const [key, value] of saved) {
     const [r = 0, c = 0] = key.split(":").map(Number);
+    const style = grid.savedStyles.get(key);
+    const format = style === undefined ? undefined : formats.byStyle[style];
+    const serial = format ? serialOfIso(value, date1904) : null;
+    const text = format && serial !== null ? formatNumber(String(serial), format.id, format.code, date1904, format.localeDate) : value;
     if (c >= MAX_COLUMNS) continue;
     const row = grid.rows.get(r);
     if (row) row[c] = text;
@@ -528,7 +549,7 @@ function cellValue(type: string, value: string, inline: string, style: number, s
     default: {
       if (value === "") return inline;
       const format = formats.byStyle[style];
-      return formatNumber(value, format?.id ?? 0, format?.code ?? "", date1904);
+      return formatNumber(value, format?.id ?? 0, format?.code ?? "", date1904, format?.localeDate);
     }
   }
 }
@@ -537,15 +558,27 @@ const DATE_IDS = new Set([14, 15, 16, 17, 22]);
 const TIME_IDS = new Set([18, 19, 20, 21, 45, 46, 47]);
 
 /**
- * formatNumber renders a numeric cell: dates and times as ISO text, other numbers as their format
- * shows them (numberFormat.ts: "€460.00", "1,234.50", "(12.00)", "12.50%"), and the plain number
- * where the format is General or beyond that renderer.
+ * LOCALE_DATE_IDS: built-in formats a sheet shows in the reader's own short date ("3/15/2023" in the
+ * US, "15/03/2023" in Britain, "15.03.2023" in Germany): the file does not say which, so these are
+ * written as ISO text, which every reader reads one way.
  */
-export function formatNumber(raw: string, id: number, code: string, date1904: boolean): string {
+const LOCALE_DATE_IDS = new Set([14, 22]);
+
+/**
+ * formatNumber renders a numeric cell as its format shows it: dates and times in their own format
+ * (numberFormat.ts renderDateFormat: "15/03/2023", "Mar-23", "January 6, 2023", "1:30 PM"), ISO
+ * where the format is the reader's short date (LOCALE_DATE_IDS, LibreOffice's `localeDate`) or beyond that renderer; other
+ * numbers by renderNumberFormat ("€460.00", "1,234.50", "(12.00)", "12.50%"), the plain number where
+ * the format is General or beyond it.
+ */
+export function formatNumber(raw: string, id: number, code: string, date1904: boolean, localeDate = false): string {
   const n = Number(raw);
   if (!Number.isFinite(n)) return raw;
   const kind = DATE_IDS.has(id) ? "date" : TIME_IDS.has(id) ? "time" : id === 22 ? "datetime" : dateKind(code);
-  if (kind && n >= 0 && n < 2_958_466) return formatSerialDate(n, kind, date1904);
+  if (kind && n >= 0 && n < 2_958_466) {
+    const shown = LOCALE_DATE_IDS.has(id) || localeDate ? null : renderDateFormat(n, code || BUILTIN_FORMATS[id] || "", date1904);
+    return shown ?? formatSerialDate(n, kind, date1904);
+  }
   return renderNumberFormat(n, code || BUILTIN_FORMATS[id] || "") ?? plainNumber(n);
 }
 
@@ -564,13 +597,25 @@ function dateKind(code: string): "date" | "time" | "datetime" | null {
   if (!code) return null;
   const section = code.split(";")[0] ?? "";
   const elapsed = /\[(h+|m+|s+)\]/i.test(section);
-  const plain = stripFormatLiterals(section).replace(/\[[^\]]*\]/g, "");
+  // a tag holds no "[" (an unclosed run of them is then read in one pass, not once per bracket)
+  const plain = stripFormatLiterals(section).replace(/\[[^[\]]*\]/g, "");
   const hasDate = /[dy]/i.test(plain) || (/m/i.test(plain) && !/[hs]/i.test(plain) && !elapsed);
   const hasTime = /[hs]/i.test(plain) || elapsed;
   if (hasDate && hasTime) return "datetime";
   if (hasDate) return "date";
   if (hasTime) return "time";
   return null;
+}
+
+/** serialOfIso reads ISO date text ("2021-02-05", "2021-02-05 10:30:00") as the workbook's serial day number; null for other text */
+function serialOfIso(text: string, date1904: boolean): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/.exec(text);
+  if (!m) return null;
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0));
+  const epoch = date1904 ? Date.UTC(1904, 0, 1) : Date.UTC(1899, 11, 30);
+  const serial = (ms - epoch) / 86_400_000;
+  // before 1900-03-01 the 1900 system counts a day that never was (its leap-year bug): those dates stay ISO
+  return Number.isFinite(serial) && serial >= (date1904 ? 0 : 61) ? serial : null;
 }
 
 /** formatSerialDate turns an Excel serial day number into ISO text (1900 system with its leap-year bug, or 1904). */
