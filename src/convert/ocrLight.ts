@@ -17,7 +17,7 @@
  * Cost: one pass over the image for the grid, a few over the grid (a 1/CELL of each side), one
  * pass to divide.
  */
-import type { GreyImage } from "./ocrPrep";
+import type { GreyImage } from "./greyImage";
 
 /** CELL: the side (px) of the grid's squares over which the paper's brightness is taken; a letter at OCR size is 10-60 px, a shadow's edge hundreds */
 const CELL = 8;

@@ -76,15 +76,12 @@
  */
 
 import sharp from "sharp";
+import { type GreyImage, otsuThreshold } from "./greyImage";
 import { driftsOff, levelled, skewOf } from "./ocrSkew";
 import type { Rule } from "./pdfRules";
 
-/** GreyImage is 8-bit grey pixels, row by row (0 = black). */
-export interface GreyImage {
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
+/** GreyImage and otsuThreshold live in greyImage.ts (ocrSkew and ocrLight use them without this module); they are exported here too for this module's callers */
+export { type GreyImage, otsuThreshold };
 
 /** TextBox is the bounding box of the letter-shaped components, in pixels. */
 export interface TextBox {
@@ -166,32 +163,6 @@ const LINED_MAX_INK = 0.35;
  * receipt's 30-48 characters a line measure 30-45); an A4 page of body text measures well over 80
  */
 const BLOCK_MAX_WIDTH_IN_GLYPHS = 60;
-
-/** otsuThreshold is the grey level that best separates ink from paper (Otsu's method); pixels <= it are ink. */
-export function otsuThreshold(image: GreyImage): number {
-  const histogram = new Float64Array(256);
-  const { data } = image;
-  for (let i = 0; i < data.length; i++) histogram[data[i]!]!++;
-  let total = 0;
-  for (let level = 0; level < 256; level++) total += level * histogram[level]!;
-  let below = 0;
-  let belowSum = 0;
-  let best = -1;
-  let threshold = 127;
-  for (let level = 0; level < 256; level++) {
-    below += histogram[level]!;
-    if (below === 0) continue;
-    const above = data.length - below;
-    if (above === 0) break;
-    belowSum += level * histogram[level]!;
-    const between = below * above * (belowSum / below - (total - belowSum) / above) ** 2;
-    if (between > best) {
-      best = between;
-      threshold = level;
-    }
-  }
-  return threshold;
-}
 
 /**
  * measureText finds the letter-shaped connected components of the ink (8-bit grey, dark text on a

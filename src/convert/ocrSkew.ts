@@ -18,7 +18,7 @@
  * points, then one pass over at most MAX_POINTS points for each of about 60 angles.
  */
 import sharp from "sharp";
-import { type GreyImage, otsuThreshold } from "./ocrPrep";
+import { type GreyImage, otsuThreshold } from "./greyImage";
 
 /** MAX_SKEW: the largest skew looked for, in degrees either way (a hand-held photo; more is a page turned, which ocrOrientation.ts reads) */
 const MAX_SKEW = 15;
