@@ -79,6 +79,32 @@ function splitSections(code: string): string[] {
   return sections;
 }
 
+/**
+ * FormatPiece is what a format's character opens that reads the same in number and date formats: a
+ * quoted run or a backslash's character (text shown as written), a padding or fill pair (`_)`,
+ * `* `: no characters of its own), a bracketed tag (`[Red]`, `[$€-407]`, `[h]`). `last` is the
+ * index of its last character.
+ */
+type FormatPiece = { kind: "text"; text: string; last: number } | { kind: "padding"; last: number } | { kind: "tag"; tag: string; last: number };
+
+/** pieceAt reads the FormatPiece section[i] opens, or null when it opens none (a placeholder, a letter, a sign). */
+function pieceAt(section: string, i: number): FormatPiece | null {
+  const ch = section[i];
+  if (ch === '"') {
+    const end = section.indexOf('"', i + 1);
+    const stop = end < 0 ? section.length : end;
+    return { kind: "text", text: section.slice(i + 1, stop), last: stop };
+  }
+  if (ch === "\\") return { kind: "text", text: section[i + 1] ?? "", last: i + 1 };
+  if (ch === "_" || ch === "*") return { kind: "padding", last: i + 1 };
+  if (ch === "[") {
+    const end = section.indexOf("]", i);
+    const stop = end < 0 ? section.length : end;
+    return { kind: "tag", tag: section.slice(i + 1, stop), last: stop };
+  }
+  return null;
+}
+
 const PLACEHOLDER = /[0#?]/;
 /**
  * parseSection reads one section into the text before the digits, the digits' shape and the text
@@ -101,30 +127,21 @@ function parseSection(section: string): { before: string; number: NumberPart | n
   };
   for (let i = 0; i < section.length; i++) {
     const ch = section[i]!;
-    if (ch === '"') {
-      const end = section.indexOf('"', i + 1);
-      const stop = end < 0 ? section.length : end;
-      closeNumber();
-      literal(section.slice(i + 1, stop));
-      i = stop;
-    } else if (ch === "\\") {
-      closeNumber();
-      literal(section[i + 1] ?? "");
-      i++;
-    } else if (ch === "_" || ch === "*") {
-      // padding to another character's width, or a fill: no characters of their own
-      i++;
-    } else if (ch === "[") {
-      const end = section.indexOf("]", i);
-      const stop = end < 0 ? section.length : end;
-      const tag = section.slice(i + 1, stop);
-      // [$€-407], [$USD]: a currency; [Red], [Color12], [$-409] (a locale alone): nothing shown
-      const currency = /^\$([^-]*)/.exec(tag)?.[1];
-      if (currency) {
+    const piece = pieceAt(section, i);
+    if (piece) {
+      // padding and fills show no characters of their own and leave the digits open
+      if (piece.kind === "text") {
         closeNumber();
-        literal(currency);
-      } else if (/^(h+|m+|s+)$/i.test(tag)) return null;
-      i = stop;
+        literal(piece.text);
+      } else if (piece.kind === "tag") {
+        // [$€-407], [$USD]: a currency; [Red], [Color12], [$-409] (a locale alone): nothing shown
+        const currency = /^\$([^-]*)/.exec(piece.tag)?.[1];
+        if (currency) {
+          closeNumber();
+          literal(currency);
+        } else if (/^(h+|m+|s+)$/i.test(piece.tag)) return null;
+      }
+      i = piece.last;
     } else if (PLACEHOLDER.test(ch)) {
       if (number && !inNumber) return null; // a second number (a fraction's parts, digits after text)
       if (!number) number = part;
@@ -296,20 +313,9 @@ function dateTokens(section: string): DateToken[] | null {
   for (let i = 0; i < section.length; i++) {
     const ch = section[i]!;
     const lower = ch.toLowerCase();
-    if (ch === '"') {
-      const end = section.indexOf('"', i + 1);
-      const stop = end < 0 ? section.length : end;
-      text(section.slice(i + 1, stop));
-      i = stop;
-    } else if (ch === "\\") {
-      text(section[i + 1] ?? "");
-      i++;
-    } else if (ch === "_" || ch === "*") {
-      i++;
-    } else if (ch === "[") {
-      const end = section.indexOf("]", i);
-      const stop = end < 0 ? section.length : end;
-      const tag = section.slice(i + 1, stop);
+    const piece = pieceAt(section, i);
+    if (piece?.kind === "tag") {
+      const tag = piece.tag;
       if (/^(?:h+|m+|s+)$/i.test(tag)) tokens.push({ kind: "field", code: `[${tag}]` });
       else if (tag.startsWith("$")) {
         // a locale: [$-409] (English, US), [$-F800] the system's long date, [$-x-sysdate]; [$€-407] a currency
@@ -320,11 +326,14 @@ function dateTokens(section: string): DateToken[] | null {
         if (symbol) text(symbol);
       }
       // [Red], [Color12]: no characters
-      i = stop;
+      i = piece.last;
+    } else if (piece) {
+      // padding and fills show no characters of their own
+      if (piece.kind === "text") text(piece.text);
+      i = piece.last;
     } else if (lower === "a" && /^a\/p/i.test(section.slice(i, i + 3))) {
-      const ampm = /^am\/pm/i.test(section.slice(i, i + 5));
-      tokens.push({ kind: "field", code: section.slice(i, i + (ampm ? 5 : 3)) });
-      i += ampm ? 4 : 2;
+      tokens.push({ kind: "field", code: section.slice(i, i + 3) });
+      i += 2;
     } else if (lower === "a" && /^am\/pm/i.test(section.slice(i, i + 5))) {
       tokens.push({ kind: "field", code: section.slice(i, i + 5) });
       i += 4;
