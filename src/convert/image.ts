@@ -13,6 +13,7 @@ import { Parser } from "htmlparser2";
 import sharp, { type Metadata } from "sharp";
 import { AppError } from "../errors";
 import { heifToPng } from "../tools/heif";
+import type { OcrResult } from "../tools/types";
 import { heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import { joinLineEndHyphens, ocrLaysOut, ocrLayoutMarkdown } from "./ocrLayout";
 import { evenedLight } from "./ocrLight";
@@ -20,7 +21,6 @@ import { type Turn, turnGrey, turnWarning, uprightTurn } from "./ocrOrientation"
 import { fromPgm, OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import { makeConvertPdf } from "./pdf";
 import { scanPagesPdf } from "./scanPages";
-import type { OcrResult } from "../tools/types";
 import type { Conversion, ConvertContext, Converter, ConvertInput, PageReport } from "./types";
 
 /** OCR_MIN_WIDTH: images narrower than this (px) are upscaled so small text reaches tesseract's range */
