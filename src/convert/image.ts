@@ -17,7 +17,7 @@ import type { OcrResult } from "../tools/types";
 import { heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import { joinLineEndHyphens, ocrLaysOut, ocrLayoutMarkdown } from "./ocrLayout";
 import { evenedLight } from "./ocrLight";
-import { type Turn, turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
+import { turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
 import { fromPgm, OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import { makeConvertPdf } from "./pdf";
 import { scanPagesPdf } from "./scanPages";
@@ -336,32 +336,34 @@ async function toDecodable(input: ConvertInput, facts: ImageFacts, signal: Abort
 }
 
 /**
- * prepareForOcr decodes the first frame to grey on white, oriented by EXIF, and prepares it for
- * tesseract (ocrPrep.ts: text measured, rules painted out, scaled so the letters reach tesseract's
- * best size); images without measurable text are scaled by ocrScale. An SVG is rendered
- * at its OCR size and kept. `limitInputPixels` stays as a second guard behind refuseOversize.
+ * decodeUpright decodes the first frame to grey on white, oriented by EXIF; once per image, the
+ * readings below (turned, evened) start from it. An SVG is rendered at its OCR size.
+ * `limitInputPixels` stays as a second guard behind refuseOversize.
  */
-async function prepareForOcr(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number, turn: Turn | null = null): Promise<PreparedScan> {
-  return (await prepareGrey(input, image, facts, maxPixels, turn, (grey) => grey))!;
-}
-
-/** prepareEvened prepares the image with its light evened (ocrLight.ts), or returns null when it is evenly lit already. */
-async function prepareEvened(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number, turn: Turn | null): Promise<PreparedScan | null> {
-  return prepareGrey(input, image, facts, maxPixels, turn, evenedLight);
-}
-
-/** prepareGrey is prepareForOcr with a step on the upright grey image; null when the step returns null. */
-async function prepareGrey(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number, turn: Turn | null, step: (grey: GreyImage) => GreyImage | null): Promise<PreparedScan | null> {
+async function decodeUpright(input: ConvertInput, image: DecodableImage, facts: ImageFacts, maxPixels: number): Promise<GreyImage> {
   const limitInputPixels = maxPixels > 0 ? Math.ceil(maxPixels * (image.svgDensity ? (image.svgDensity / 72) ** 2 : 1)) + 1 : false;
-  try {
+  return decoding(input, facts, async () => {
     const pipeline = sharp(image.input, { limitInputPixels, page: 0, pages: 1, density: image.svgDensity, raw: image.raw });
     const decoded = await pipeline.autoOrient().flatten({ background: "#ffffff" }).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
-    const upright: GreyImage = { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
-    const grey = step(turn ? await turnGrey(upright, turn) : upright);
-    if (!grey) return null;
-    // PGM carries no resolution: pass the file's own (sane ones only; JFIF often says 1 x 1), scaled
-    const density = image.svgDensity ?? (facts.density && facts.density >= 50 && facts.density <= 1200 ? facts.density : undefined);
-    return await prepareScan(grey, { density, fallbackScale: ocrScale(grey.width, grey.height), measure: !image.svgDensity, maxSide: OCR_MAX_SIDE, maxPixels });
+    return { data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.length), width: decoded.info.width, height: decoded.info.height };
+  });
+}
+
+/**
+ * prepareForOcr prepares a decoded grey image for tesseract (ocrPrep.ts: text measured, rules
+ * painted out, scaled so the letters reach tesseract's best size); images without measurable text
+ * are scaled by ocrScale, and an SVG rendered at its OCR size is kept as it is.
+ */
+async function prepareForOcr(input: ConvertInput, grey: GreyImage, image: DecodableImage, facts: ImageFacts, maxPixels: number): Promise<PreparedScan> {
+  // PGM carries no resolution: pass the file's own (sane ones only; JFIF often says 1 x 1), scaled
+  const density = image.svgDensity ?? (facts.density && facts.density >= 50 && facts.density <= 1200 ? facts.density : undefined);
+  return decoding(input, facts, () => prepareScan(grey, { density, fallbackScale: ocrScale(grey.width, grey.height), measure: !image.svgDensity, maxSide: OCR_MAX_SIDE, maxPixels }));
+}
+
+/** decoding runs `work` on the image's pixels; a failure other than the service's own errors is the image's data that could not be decoded */
+async function decoding<T>(input: ConvertInput, facts: ImageFacts, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
   } catch (cause) {
     if (cause instanceof AppError) throw cause;
     throw imageError(input, `the ${facts.format.toUpperCase()} image data could not be decoded`, cause);
@@ -447,24 +449,27 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
   signal.throwIfAborted();
 
   // 3. OCR
-  let prepared = await prepareForOcr(input, decodable, facts, limits.maxPixels);
+  const upright = await decodeUpright(input, decodable, facts, limits.maxPixels);
+  let prepared = await prepareForOcr(input, upright, decodable, facts, limits.maxPixels);
   signal.throwIfAborted();
   let ocr = await ctx.tools.ocr.recognize(prepared.image, signal, { segmentation: prepared.segmentation, dpi: prepared.dpi });
   signal.throwIfAborted();
   // text that runs sideways or upside down reads poorly: turned upright and read again (ocrOrientation.ts)
   const turn = await uprightTurn(ctx.tools.ocr, ocr, prepared.image, signal);
-  let kept: Turn | null = null;
+  let shown = upright;
   if (turn) {
-    const turned = await prepareForOcr(input, decodable, facts, limits.maxPixels, turn);
+    const turnedGrey = await turnGrey(upright, turn);
+    const turned = await prepareForOcr(input, turnedGrey, decodable, facts, limits.maxPixels);
     const again = await ctx.tools.ocr.recognize(turned.image, signal, { segmentation: turned.segmentation, dpi: turned.dpi });
     signal.throwIfAborted();
     if (again.confidence > ocr.confidence) {
-      [prepared, ocr, kept] = [turned, again, turn];
+      [prepared, ocr, shown] = [turned, again, turnedGrey];
       warnings.push(turnWarning(turn));
     }
   }
   // a photo lit unevenly (a receipt on a table, half in the phone's shadow) is read again with its light evened (ocrLight.ts), kept when it reads more (readsMore)
-  const evened = decodable.svgDensity ? null : await prepareEvened(input, decodable, facts, limits.maxPixels, kept);
+  const evenLit = decodable.svgDensity ? null : evenedLight(shown);
+  const evened = evenLit ? await prepareForOcr(input, evenLit, decodable, facts, limits.maxPixels) : null;
   if (evened) {
     const again = await ctx.tools.ocr.recognize(evened.image, signal, { segmentation: evened.segmentation, dpi: evened.dpi });
     signal.throwIfAborted();
