@@ -356,3 +356,30 @@ describe("hostile text", () => {
     expect(r.reference!.value).toBe("PO-7781");
   }, 20_000);
 });
+
+describe("a form's labels and placeholders", () => {
+  const table = [
+    "| Atelier Dupont | Numéro de facture : | F-2024-17 |",
+    "| --- | --- | --- |",
+    "|  | Numéro de devis : | D-2024-09 |",
+    "| 3 rue des Lilas | Numéro de bon de commande : | Aucun |",
+    "| 75011 Paris | Date de facturation : | 02/04/2024 |",
+  ].join("\n");
+  test("a table's label cell, and the plain value beside it, name no vendor", () => {
+    const md = `${table.replace("Atelier Dupont", "")}\n\nNom du client\nAdresse du client\n\n| Total TTC : | 120,00 € |\n| --- | --- |\n`;
+    const vendor = String(run(md, INVOICE).vendor!.value ?? "");
+    expect(vendor).not.toMatch(/Numéro|Aucun|Nom du client|Adresse/);
+  });
+  test("a label whose colon opens the value's cell ('| Bestellung | : B123 |') names no vendor", () => {
+    const md = "# Rechnung Nr. 42 vom 01.10.2018\n\n| Bestellung | : B123456789 |\n| --- | --- |\n| Lieferavis | : L8765 |\n\nGesamt: 100,00 EUR\n";
+    expect(String(run(md, INVOICE).vendor!.value ?? "")).not.toMatch(/Bestellung|Lieferavis/);
+  });
+  test("a template's placeholders ('Street Address, City, ST ZIP Code', 'Customer Name') are no name", () => {
+    for (const t of ["Street Address, City, ST ZIP Code", "Customer Name", "Nom du client", "Adresse du membre", "Name of the Customer"]) expect(nameLike(t), t).toBe(false);
+    for (const t of ["Atelier Dupont", "Nomad Outfitters Ltd", "Address Systems Inc"]) expect(nameLike(t), t).toBe(true);
+  });
+  test("a label's value cell that is a company, with its legal form, still names the seller", () => {
+    const md = "Verkäufer\n\n| Name: | Lieferant GmbH |\n| --- | --- |\n| Anschrift: | Lieferantenstraße 20 |\n\nRechnung Nr. 471102\nGesamtbetrag: 100,00 EUR\n";
+    expect(run(md, INVOICE).vendor!.value).toBe("Lieferant GmbH");
+  });
+});

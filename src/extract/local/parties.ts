@@ -58,6 +58,16 @@ const FIELD_WORDS =
 /** FIELD_LINE: a line that opens with a label of one or two words (or two such labels in two languages, "ΑΡΙΘΜΟΣ / NUMBER") and its colon, then a value ("TOKEN: CTI", "Cashier : ANN"). */
 const FIELD_LINE = /^\p{L}[\p{L}.#]*(?:\s\p{L}[\p{L}.#]*)?(?:\s?\/\s?\p{L}[\p{L}.#]*(?:\s\p{L}[\p{L}.#]*)?)?\s?[:;]\s*\S/u;
 
+/**
+ * FORM_PLACEHOLDER: a template's or form's words where a party's details go ("Nom du client", "Adresse du membre",
+ * "Customer Name", "Street Address, City, ST ZIP Code"): what the field asks for, no one's name
+ */
+const FORM_PLACEHOLDER =
+  /(?<!\p{L})(?:nom|name|adresse|address|raison sociale|nombre|direcci[óo]n|indirizzo)\s+(?:du|de\s+la|de\s+l['’]|de|des|del|della|of(?:\s+the)?)\s*(?:client|cliente|membre|organisme|soci[ée]t[ée]|entreprise|fournisseur|acheteur|vendeur|destinataire|b[ée]n[ée]ficiaire|customer|company|member|buyer|seller|vendor|supplier|recipient|payee)(?!\p{L})|(?<!\p{L})(?:customer|client|company|business|your|recipient)\s+name(?!\p{L})|(?<!\p{L})street\s+address(?!\p{L})|(?<!\p{L})(?:zip|postal)\s+code(?!\p{L})/iu;
+
+/** LABEL_END: text closed by a colon (a form's or a table's label: "Numéro de devis :", "Verkäufer:") */
+const LABEL_END = /[:：]\s*$/;
+
 /** NAME_FIELD: a field line's label that asks for a name ("Name:", "ΕΠΩΝΥΜΙΑ / NAME:"): whose, the line does not say */
 const NAME_FIELD = /^(?:name|company|firma|nom|nombre|nome|naam|nazwa|επωνυμια|επωνυμία|ονομα|όνομα)(?:\s?\/\s?\p{L}+)?\s?:/iu;
 
@@ -71,7 +81,7 @@ export function nameLike(text: string): boolean {
   const t = text.trim();
   if (t.length < 3 || t.length > 60) return false;
   // (a name may open with any script's letter: "Ärztehaus", "ΠΑΝΑΓΙΩΤΗΣ")
-  if (/@|https?:|:\s*$|^[^\p{L}\p{N}]/u.test(t) || NOT_A_NAME.test(t) || partyLabels(t)) return false;
+  if (/@|https?:|:\s*$|^[^\p{L}\p{N}]/u.test(t) || NOT_A_NAME.test(t) || partyLabels(t) || FORM_PLACEHOLDER.test(t)) return false;
   const letters = (t.match(/\p{L}/gu) ?? []).length;
   const digits = (t.match(/\d/g) ?? []).length;
   if (letters < 4 || digits > letters / 3) return false;
@@ -306,7 +316,13 @@ function mentionsOf(lines: Line[], ocr: boolean): Mention[] {
     // is a company's name with its legal form ("Dimiliki: Banh Mi Cafe Sdn Bhd", owned by)
     const field = line.isTable ? null : line.plain.match(FIELD_LINE);
     if (field && (!hasLegalForm(line.plain.slice(field[0].length - 1)) || NAME_FIELD.test(line.plain))) return;
-    for (const piece of pieces) {
+    for (const [at, piece] of pieces.entries()) {
+      // "| Numéro de devis : | 2021-001-D |", "| Bestellung | : B123456789 |": a label cell, its colon closing it or
+      // opening the value's cell beside it, names a field, never a party
+      // and the cell beside a label holds that field's value ("| Numéro de bon de commande : | Aucun |"), a name only
+      // with a company's legal form ("| Name: | Lieferant GmbH |"), as a field line's value
+      const labelled = at > 0 && LABEL_END.test(pieces[at - 1]!) && !hasLegalForm(piece);
+      if (line.isTable && (LABEL_END.test(piece) || /^[:：]/.test(pieces[at + 1] ?? "") || labelled)) continue;
       const segments = piece.split(ocr ? OCR_SEPARATORS : SEPARATORS);
       // "Name · Street 17 · 12345 Town": the sender line above the address window. A legal notice's registration
       // numbers ("Lorem SARL au capital de 10 000 € - RCS Paris - SIREN : 001 002 003") are no street or town.
