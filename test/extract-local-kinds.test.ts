@@ -376,7 +376,10 @@ describe("a form's labels and placeholders", () => {
   });
   test("a template's placeholders ('Street Address, City, ST ZIP Code', 'Customer Name') are no name", () => {
     for (const t of ["Street Address, City, ST ZIP Code", "Customer Name", "Nom du client", "Adresse du membre", "Name of the Customer"]) expect(nameLike(t), t).toBe(false);
-    for (const t of ["Atelier Dupont", "Nomad Outfitters Ltd", "Address Systems Inc"]) expect(nameLike(t), t).toBe(true);
+    for (const t of ["Atelier Dupont", "Nomad Outfitters Ltd", "Address Systems Inc", "Association des Amis du Louvre"]) expect(nameLike(t), t).toBe(true);
+  });
+  test("a line stating only the issuer's legal status ('Association de loi 1901', 'Sole proprietorship') is no name", () => {
+    for (const t of ["Association de loi 1901", "Société par actions simplifiée", "Einzelunternehmen", "Sole proprietorship"]) expect(nameLike(t), t).toBe(false);
   });
   test("a label's value cell that is a company, with its legal form, still names the seller", () => {
     const md = "Verkäufer\n\n| Name: | Lieferant GmbH |\n| --- | --- |\n| Anschrift: | Lieferantenstraße 20 |\n\nRechnung Nr. 471102\nGesamtbetrag: 100,00 EUR\n";

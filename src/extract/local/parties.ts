@@ -65,6 +65,13 @@ const FIELD_LINE = /^\p{L}[\p{L}.#]*(?:\s\p{L}[\p{L}.#]*)?(?:\s?\/\s?\p{L}[\p{L}
 const FORM_PLACEHOLDER =
   /(?<!\p{L})(?:nom|name|adresse|address|raison sociale|nombre|direcci[óo]n|indirizzo)\s+(?:du|de\s+la|de\s+l['’]|de|des|del|della|of(?:\s+the)?)\s*(?:client|cliente|membre|organisme|soci[ée]t[ée]|entreprise|fournisseur|acheteur|vendeur|destinataire|b[ée]n[ée]ficiaire|customer|company|member|buyer|seller|vendor|supplier|recipient|payee)(?!\p{L})|(?<!\p{L})(?:customer|client|company|business|your|recipient)\s+name(?!\p{L})|(?<!\p{L})street\s+address(?!\p{L})|(?<!\p{L})(?:zip|postal)\s+code(?!\p{L})/iu;
 
+/**
+ * LEGAL_STATUS: a line that states only what kind of body the issuer is ("Association de loi 1901", "Société par actions
+ * simplifiée", "Einzelunternehmen", "Sole proprietorship"), printed under its name or logo: a status, not the name
+ */
+const LEGAL_STATUS =
+  /^(?:association\s+(?:de\s+)?loi\s+(?:de\s+)?1901|soci[ée]t[ée]\s+(?:par\s+actions\s+simplifi[ée]e|anonyme|civile|[àa]\s+responsabilit[ée]\s+limit[ée]e)(?:\s+unipersonnelle)?|entreprise\s+individuelle|auto-?entrepreneur|micro-?entreprise|einzelunternehmen|eingetragener\s+verein|sole\s+(?:proprietorship|trader)|non-?profit\s+organi[sz]ation|registered\s+charity)(?:\s+au\s+capital\b.*)?[\s.,]*$/iu;
+
 /** LABEL_END: text closed by a colon (a form's or a table's label: "Numéro de devis :", "Verkäufer:") */
 const LABEL_END = /[:：]\s*$/;
 
@@ -81,7 +88,7 @@ export function nameLike(text: string): boolean {
   const t = text.trim();
   if (t.length < 3 || t.length > 60) return false;
   // (a name may open with any script's letter: "Ärztehaus", "ΠΑΝΑΓΙΩΤΗΣ")
-  if (/@|https?:|:\s*$|^[^\p{L}\p{N}]/u.test(t) || NOT_A_NAME.test(t) || partyLabels(t) || FORM_PLACEHOLDER.test(t)) return false;
+  if (/@|https?:|:\s*$|^[^\p{L}\p{N}]/u.test(t) || NOT_A_NAME.test(t) || partyLabels(t) || FORM_PLACEHOLDER.test(t) || LEGAL_STATUS.test(t)) return false;
   const letters = (t.match(/\p{L}/gu) ?? []).length;
   const digits = (t.match(/\d/g) ?? []).length;
   if (letters < 4 || digits > letters / 3) return false;
