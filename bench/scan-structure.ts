@@ -26,7 +26,7 @@
  *   BENCH_PDF=0           leave out the image-only PDF path
  *   BENCH_SHOW=1          print each file's misses of the layout mode
  *   BENCH_DUMP=/tmp/dir   write each file's markdowns there
- *   BENCH_SKEW=3          turn each rendered page by this many degrees (clockwise on odd pages, back on even), as a page fed crooked or photographed by hand
+ *   BENCH_SKEW=3          turn each page by this many degrees (clockwise on odd pages, back on even), as a page fed crooked or photographed by hand (rendered at twice the DPI, turned, then brought down to it, as a scanner samples a crooked page once)
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -75,7 +75,9 @@ function memoOcr(engine: OcrEngine): OcrEngine {
 /** renderPages renders every page of a PDF to grey images at DPI (format "png" or "jpeg"), in page order. */
 async function renderScans(pdf: string, dir: string, format: "png" | "jpeg"): Promise<string[]> {
   const prefix = join(dir, `${basename(pdf, ".pdf")}-${format}`);
-  await runProcess("pdftoppm", ["-r", String(DPI), "-gray", `-${format}`, pdf, prefix], { timeoutMs: 600_000, what: "render the bench PDF's pages", sandbox: { dirs: [dir, resolve(pdf, "..")] } });
+  // a page turned (BENCH_SKEW) is rendered at twice the DPI, turned, then brought down to the DPI: a scanner samples the
+  // crooked page once, at its own resolution; turning a page already sampled at the DPI would blur it twice
+  await runProcess("pdftoppm", ["-r", String(SKEW ? 2 * DPI : DPI), "-gray", `-${format}`, pdf, prefix], { timeoutMs: 600_000, what: "render the bench PDF's pages", sandbox: { dirs: [dir, resolve(pdf, "..")] } });
   const stem = basename(prefix);
   const pages = readdirSync(dir)
     .filter((f) => f.startsWith(`${stem}-`) && /\.(png|jpg)$/.test(f))
@@ -83,7 +85,8 @@ async function renderScans(pdf: string, dir: string, format: "png" | "jpeg"): Pr
     .map((f) => join(dir, f));
   if (SKEW) {
     for (const [i, page] of pages.entries()) {
-      const askew = sharp(page).rotate(i % 2 ? -SKEW : SKEW, { background: "#ffffff" });
+      const turned = await sharp(page).rotate(i % 2 ? -SKEW : SKEW, { background: "#ffffff" }).toBuffer({ resolveWithObject: true });
+      const askew = sharp(turned.data).resize({ width: Math.round(turned.info.width / 2) });
       await Bun.write(page, await (format === "png" ? askew.png() : askew.jpeg({ quality: 90 })).toBuffer());
     }
   }
