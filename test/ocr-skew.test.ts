@@ -11,8 +11,10 @@ import sharp from "sharp";
 import { convertImage } from "../src/convert/image";
 import type { GreyImage } from "../src/convert/ocrPrep";
 import { driftsOff, levelled, skewOf } from "../src/convert/ocrSkew";
+import { renderPdfPage } from "../src/tools/poppler";
 import { Tesseract } from "../src/tools/tesseract";
 import { convertContext } from "./helpers/convert";
+import { typesetPdf, type TypesetRun } from "./helpers/typesetPdf";
 
 const tesseract = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
 afterAll(() => tesseract.close());
@@ -62,4 +64,30 @@ describe("a page askew", () => {
     for (let y = 0; y < H; y++) for (let x = 20; x < W; x += 40) strokes[y * W + x] = 10;
     expect(skewOf({ data: strokes, width: W, height: H })).toBe(0);
   });
+});
+
+describe("a page of small print askew", () => {
+  test("a table of 5.5 pt figures scanned 2 degrees off level reads its figures as level (enlarged before it is turned)", async () => {
+    // 45 rows of six figures; turned at its own 150 dpi and enlarged after, tesseract read 92 of the 270
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const runs: TypesetRun[] = [];
+    const figures: string[] = [];
+    for (let row = 0; row < 45; row++) {
+      const y = 780 - row * 8.8;
+      runs.push({ font: "Helvetica", size: 5.5, x: 60, y, text: `Item ${row + 1}` });
+      for (let column = 0; column < 6; column++) {
+        const figure = `${Math.floor(next() * 900 + 100)}.${Math.floor(next() * 10)}`;
+        figures.push(figure);
+        runs.push({ font: "Helvetica", size: 5.5, x: 160 + column * 65, y, text: figure });
+      }
+    }
+    // a scanner samples the crooked page once: rendered at 300 dpi, turned, brought down to 150
+    const page = await renderPdfPage(typesetPdf([runs]), { page: 1, dpi: 300, gray: true, timeoutMs: 60_000, maxBytes: 80_000_000 }, AbortSignal.timeout(60_000));
+    const turned = await sharp(page).rotate(2, { background: "#ffffff" }).toBuffer({ resolveWithObject: true });
+    const bytes = new Uint8Array(await sharp(turned.data).resize({ width: Math.round(turned.info.width / 2) }).withMetadata({ density: 150 }).png().toBuffer());
+    const result = await convertImage({ bytes, filename: "askew.png", contentType: "image/png", ext: "png" }, convertContext({ tools: { ocr: tesseract }, timeoutMs: 120_000 }));
+    const words = new Set(result.markdown.split(/[\s|]+/));
+    expect(figures.filter((figure) => words.has(figure)).length).toBeGreaterThanOrEqual(250);
+  }, 120_000);
 });
