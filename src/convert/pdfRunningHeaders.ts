@@ -91,7 +91,7 @@ const RUNNING_SHARE = 0.4;
  * that repeat (digits ignored) within 4 pt of the same position on at least 40 % of the pages and
  * two of them (running headers and footers; books alternate theirs between odd and even pages);
  * in a two-page document, a one-line block in the top or bottom eighth of both pages; and
- * single-line page numbers at the top or bottom.
+ * single-line page numbers at the top or bottom. None when they are all the document holds.
  */
 export function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
   const removed = new Set<LayoutBlock>();
@@ -130,6 +130,10 @@ export function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
     flush();
   }
   for (const block of numberedRunningLines(pages, textPages)) removed.add(block);
+  // Furniture is furniture beside content: a document whose only text is its page numbers (a deck
+  // of pictures printed with slide numbers) or its repeated lines would come out empty, and an empty
+  // result reads as a failure; what a page holds alone is its content, so nothing is dropped.
+  if (removed.size && !pages.some((page) => page.notes?.length || page.blocks.some((block) => !removed.has(block)))) return new Set();
   return removed;
 }
 
