@@ -88,3 +88,39 @@ test("a dotless i under a combining accent (TeX's 'ï') reads as the accented le
   composeSpacingAccents(items);
   expect(items.map((i) => i.str)).toEqual(["Hassan Aït-Kaci and Nabil Layaïda", "Física"]);
 });
+
+/**
+ * excerptPage: a manual's page 93 printed as a file of one page: a head line set apart at the top in
+ * a size under the body's, the body, and a foot band of small lines whose first ends in the folio set
+ * apart at the page's edge (`folio`), with the publisher's copyright under it
+ */
+function excerptPage(folio: string): PdfTextItem[] {
+  const items = [item("Interface Configuration Guide Release 23.7.R1", 30, 33.9, 9, 190), item("Port Cross-Connect", 500, 33.9, 9, 80)];
+  const text = "A faceplate port that has been placed in the loopback mode supports only hybrid mode of operation";
+  for (let i = 0; i < 30; i++) items.push(item(text, 81.7, 100 + 12 * i, 10, 440));
+  items.push(item("© 2023 Nokia.", 306.4, 755.9, 8, 50), item("3HE 19220 AAAB TQZZA 01", 30, 760.9, 9, 110), item(folio, 570, 760.9, 9, 9));
+  items.push(item("Use subject to Terms available at: www.nokia.com/terms.", 231.5, 770.5, 8, 190));
+  return items;
+}
+
+test("a page printed with a folio past its place in the file is an excerpt: its head and foot bands go though nothing repeats", () => {
+  const md = renderPages([analyzePage(excerptPage("93"), 1, 612, 792)]).markdown;
+  expect(md).toContain("A faceplate port");
+  for (const furniture of ["Interface Configuration Guide", "Nokia", "TQZZA", "Use subject to Terms"]) expect(md).not.toContain(furniture);
+  // a document's own first page, its folio 1: nothing says its head and foot are another work's
+  const own = renderPages([analyzePage(excerptPage("1"), 1, 612, 792)]).markdown;
+  expect(own).toContain("Interface Configuration Guide");
+  expect(own).toContain("Use subject to Terms");
+  // a page count is no folio ("Page 1 of 3" on an invoice's first page)
+  const counted = excerptPage("93").map((run) => (run.str === "93" ? { ...run, str: "Page 1 of 3", x: 520, width: 45 } : run));
+  expect(renderPages([analyzePage(counted, 1, 612, 792)]).markdown).toContain("Use subject to Terms");
+});
+
+test("a two-page excerpt's feet, their parts on either side (the folio at the outer edge), go", () => {
+  const body = (y: number) => Array.from({ length: 40 }, (_, i) => item("Diesel engines listed below are to be designed, constructed, installed and tested", 50, y + 12 * i, 9, 330));
+  const first = [...body(100), item("48", 31, 800, 6, 6), item("Bureau Veritas", 280, 800, 6, 40), item("January 2020", 520, 800, 6, 35)];
+  const second = [...body(100), item("January 2020", 59.5, 800, 6, 35), item("Bureau Veritas", 280, 800, 6, 40), item("49", 560, 800, 6, 6)];
+  const md = renderPages([analyzePage(first, 1, 595, 842), analyzePage(second, 2, 595, 842)]).markdown;
+  expect(md).not.toContain("Bureau Veritas");
+  expect(md).not.toContain("January 2020");
+});
