@@ -124,3 +124,22 @@ test("a two-page excerpt's feet, their parts on either side (the folio at the ou
   expect(md).not.toContain("Bureau Veritas");
   expect(md).not.toContain("January 2020");
 });
+
+test("a listing's labelled title over it is no heading, and a dashed separator typed in the listing's face stays in the listing", async () => {
+  const body = (y: number): TypesetRun[] => typesetProse(4, y, 10, 80, 3);
+  const page: TypesetRun[] = [
+    { font: "Helvetica-Bold", size: 14, x: 56, y: 790, text: "6.3 Port Cross-Connect" },
+    ...body(770),
+    { font: "Helvetica-Bold", size: 11, x: 80, y: 700, text: "Example: Multiple PXCs on the same cross-connect (classic CLI)" },
+    { font: "Courier", size: 8, x: 112, y: 680, text: "A:node-2>config>port-xc# info" },
+    { font: "Courier", size: 8, x: 112, y: 670, text: "----------------------------------------------" },
+    { font: "Courier", size: 8, x: 124, y: 660, text: "pxc 1 create" },
+    { font: "Courier", size: 8, x: 136, y: 650, text: "port 1/x1/1/c1/1" },
+    { font: "Courier", size: 8, x: 124, y: 640, text: "exit" },
+    ...body(610),
+  ];
+  const md = await typesetMarkdown([page]);
+  expect(md).not.toMatch(/^#+ Example:/m);
+  expect(md).toContain("Example: Multiple PXCs");
+  expect(md).toMatch(/```\nA:node-2>config>port-xc# info\n-{46}\n/);
+});
