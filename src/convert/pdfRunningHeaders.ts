@@ -97,8 +97,8 @@ function printedFolio(line: LayoutLine): number | null {
  * the page is an excerpt, and that line its running foot), the band's blocks in that line's size or
  * smaller go, and so does the page's top block when it is one line in its top eighth, set apart from
  * the rest (two of its sizes), in that size or smaller and not bold ("Interface Configuration Guide
- * Release 23.7.R1 ... Port Cross-Connect"). A
- * document's own pages number from its first, so an invoice's "Page 1 of 2" never counts.
+ * Release 23.7.R1 ... Port Cross-Connect"). A document's own pages number from its first, and a
+ * page count is no folio, so an invoice's "Page 1 of 2" never counts.
  */
 function excerptBands(page: PageLayout, byTop: LayoutBlock[]): LayoutBlock[] {
   if (page.height <= 0 || byTop.length < 2) return [];
