@@ -60,6 +60,8 @@ export interface CodeBlock {
 
 /** BULLET_GLYPHS: list markers that word processors set in a symbol face flagged fixed-pitch (LibreOffice's OpenSymbol bullets): no code by themselves */
 const BULLET_GLYPHS = /^[\s•◦▪▫‣●○■□➢►▸\u{E000}-\u{F8FF}\u{1}-\u{1F}\u{FFFD}-]*$/u;
+/** DASH_RULE: three hyphens or more in a row: a listing's separator line typed in its face ("A:node-2>config# info" over "------"), no bullet */
+const DASH_RULE = /-{3}/;
 
 /** LINE_NUMBER: a listing's line number as its own run ("1", "12"; not "1." of a numbered list) */
 const LINE_NUMBER = /^\s*(\d{1,4})\s*$/;
@@ -75,7 +77,8 @@ export function codeRunsOf(byX: CodeItem[]): CodeRun[] | null {
   const number = visible.length > 1 && !visible[0]!.mono ? LINE_NUMBER.exec(visible[0]!.str) : null;
   const rest = number ? byX.slice(byX.indexOf(visible[0]!) + 1) : byX;
   if (!rest.length || !rest.every((item) => item.mono || item.str.trim() === "")) return null;
-  if (BULLET_GLYPHS.test(rest.map((item) => item.str).join(""))) return null;
+  const shown = rest.map((item) => item.str).join("");
+  if (BULLET_GLYPHS.test(shown) && !DASH_RULE.test(shown)) return null;
   const runs: CodeRun[] = rest.filter((item) => item.str.length > 0).map((item) => ({ text: item.str, x: item.x, x2: item.x + item.width, charWidth: item.width / [...item.str].length }));
   if (!number) return runs;
   const n = visible[0]!;

@@ -322,7 +322,7 @@ export function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, bo
   const sizes: number[] = [];
   let minDepth = Infinity;
   const pageBody = pageBodyBlocks(pages, removed, body);
-  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed), ...partLabels(pages, removed, body), ...tableTitles(pages, removed), ...notHeadings]);
+  const front = new Set([...frontMatter(pages, removed, body), ...contentsTitles(pages, removed), ...partLabels(pages, removed, body), ...tableTitles(pages, removed), ...listingTitles(pages, removed), ...notHeadings]);
   for (const page of pages) {
     for (const block of page.blocks) {
       if (removed.has(block) || front.has(block)) continue;
@@ -335,6 +335,25 @@ export function headingLevels(pages: PageLayout[], removed: Set<LayoutBlock>, bo
     if (!distinct.length || distinct[distinct.length - 1]! - size > 0.6) distinct.push(size);
   }
   return { sizes: distinct, sectionDepth: Number.isFinite(minDepth) ? minDepth : 1, pageBody, frontMatter: front };
+}
+
+/** LISTING_LABEL: a listing's labelled title ("Example: Multiple PXCs on ...", "Listing 3: ...", "Example 2-1. ..."): a label for code, as a caption is for a figure */
+const LISTING_LABEL = /^(?:example|listing|sample|snippet)(?: [\dA-Z]{1,4}(?:[.-]\d{1,3})*)? ?[:.] ?\S/i;
+
+/**
+ * listingTitles: a listing's title over it: one line led by a listing's label (LISTING_LABEL), the next
+ * block of its page a listing. It names the code under it, as a caption names a figure; a manual's
+ * bold "Example: ..." over its CLI listing is no section of the manual.
+ */
+function listingTitles(pages: PageLayout[], removed: Set<LayoutBlock>): Set<LayoutBlock> {
+  const found = new Set<LayoutBlock>();
+  for (const page of pages) {
+    const blocks = page.blocks.filter((block) => !removed.has(block));
+    blocks.forEach((block, i) => {
+      if (block.kind === "text" && block.lines.length === 1 && blocks[i + 1]?.kind === "code" && LISTING_LABEL.test(block.lines[0]!.text)) found.add(block);
+    });
+  }
+  return found;
 }
 
 /**
@@ -548,7 +567,7 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
       if (before?.kind === "text" && before.lines.length > 1 && before.lines[before.lines.length - 1]!.bold) continue;
       // Body text is prose (a short line under a bold one may be a row of a table not found as one)
       // a bold phrase in about the body's size right over a listing is the listing's title ("Add an item to a hash", DocBook's example titles), not a heading ("Parameters" over a signature is)
-      if (next?.kind === "code" && LISTING_TITLE.test(blockText(block))) continue;
+      if (next?.kind === "code" && (LISTING_TITLE.test(blockText(block)) || LISTING_LABEL.test(blockText(block)))) continue;
       const nextIsBody =
         next !== undefined &&
         (next.kind === "code" ||

@@ -83,7 +83,7 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
   }
   let blocks = joinGroupRows(partBlocks.flat());
   const notes = takeFootnotes(blocks, height);
-  if (notes.length) blocks = blocks.filter((block) => !notes.some((note) => note.block === block));
+  if (notes.length) blocks = blocks.filter((block) => !notes.some((note) => note.block === block || note.also?.includes(block)));
   resolveNoteMarks(blocks, new Set(notes.map((note) => note.label)));
   const layout: PageLayout = { page, width, height, chars, blocks };
   if (notes.length) layout.notes = notes.map(({ label, text }) => ({ label, text }));

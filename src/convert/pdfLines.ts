@@ -13,8 +13,8 @@ import type { PdfTextItem, RawLine, Segment } from "./pdfLayoutTypes";
 export const NOTE_MARK_START = "\u0002";
 const NOTE_MARK_END = "\u0003";
 export const NOTE_MARK = /\u0002(\S+?)\u0003/g;
-/** SUPERSCRIPT_NOTE: what a footnote reference printed as a raised small run looks like (TeX's asterisk operator "∗", U+2217, for the "*" of an author's note) */
-const SUPERSCRIPT_NOTE = /^\s*(\d{1,3}|[*†‡§∗])\s*$/;
+/** SUPERSCRIPT_NOTE: what a footnote reference printed as a raised small run looks like (TeX's asterisk operator "∗", U+2217, or star operator "⋆", U+22C6, for the "*" of an author's or a title's note) */
+const SUPERSCRIPT_NOTE = /^\s*(\d{1,3}|[*†‡§∗⋆])\s*$/;
 /**
  * SCRIPT_TEXT: what a superscript or subscript run holds: a few characters without a space ("2",
  * "−3", "st", "TM", "n+1"); longer small runs off the baseline are labels or cells, not scripts.
@@ -186,9 +186,9 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   const segs: Segment[] = [];
   let seg: Segment | null = null;
   let prevItem: PdfTextItem | undefined;
-  for (const item of byX) {
+  for (const [i, item] of byX.entries()) {
     let text = item.str.replace(/\s+/g, " ").replace(SPACE_BEFORE_COMMA, "");
-    const script = baseline > 0 && item.size < 0.8 * size ? scriptOfRun(item, prevItem, baseline, size) : "";
+    const script = baseline > 0 && item.size < 0.8 * size ? scriptOfRun(item, prevItem, byX[i + 1], baseline, size) : "";
     // A small raised number is a footnote reference until the page says otherwise (resolveNoteMarks).
     if (script === "sup" && SUPERSCRIPT_NOTE.test(text)) text = `${NOTE_MARK_START}${text.trim()}${NOTE_MARK_END}`;
     if (seg) {
@@ -244,10 +244,16 @@ function countChars(count: [number, number], item: PdfTextItem): [number, number
  * before it, in about the line's size, no script itself, ending within 0.3 of its size of the small run's start) when there is
  * one, else from the line's baseline: a line grouped across two columns whose baselines differ by a
  * few points takes the baseline of the column with more runs, and a note mark raised 3.6 pt after
- * "benchmarks." in the other column sat on that baseline and was read as a plain "1".
+ * "benchmarks." in the other column sat on that baseline and was read as a plain "1". With no run
+ * against it before, the run after it (starting within 0.3 of its size of the small run's end) is
+ * the one: a footnote's raised label set before the note's text at the foot of the right column
+ * ("⁴Exceptions include ...") grouped with the left column's last line.
  */
-function scriptOfRun(item: PdfTextItem, before: PdfTextItem | undefined, baseline: number, size: number): "sup" | "sub" | "" {
-  if (before && before.size >= 0.8 * size && item.size < 0.8 * before.size && Math.abs(item.x - (before.x + before.width)) <= 0.3 * before.size && Math.abs(before.y - baseline) > SUB_DROP_EM * size) return scriptOf(item, before.y, before.size);
+function scriptOfRun(item: PdfTextItem, before: PdfTextItem | undefined, after: PdfTextItem | undefined, baseline: number, size: number): "sup" | "sub" | "" {
+  const against = (run: PdfTextItem | undefined, gap: (run: PdfTextItem) => number) => run && run.size >= 0.8 * size && item.size < 0.8 * run.size && Math.abs(gap(run)) <= 0.3 * run.size;
+  const offBaseline = (run: PdfTextItem) => Math.abs(run.y - baseline) > SUB_DROP_EM * size;
+  if (against(before, (run) => item.x - (run.x + run.width))) return offBaseline(before!) ? scriptOf(item, before!.y, before!.size) : scriptOf(item, baseline, size);
+  if (against(after, (run) => run.x - (item.x + item.width)) && offBaseline(after!)) return scriptOf(item, after!.y, after!.size);
   return scriptOf(item, baseline, size);
 }
 

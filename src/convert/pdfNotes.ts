@@ -9,13 +9,13 @@ import { median, NOTE_MARK, NOTE_MARK_START, SCRIPT_BASE, tidyScripts } from "./
 import { joinWrapped } from "./pdfParagraphs";
 
 /** FOOTNOTE_TEXT: a footnote at the foot of a page: its label (raised or not), then its text */
-const FOOTNOTE_TEXT = /^(?:\u0002(\S+?)\u0003|(\d{1,3}|[*†‡§∗]))\s*(\S.*)$/s;
+const FOOTNOTE_TEXT = /^(?:\u0002(\S+?)\u0003|(\d{1,3}|[*†‡§∗⋆]))\s*(\S.*)$/s;
 /** NOTE_WORDS: a note's text says something in words; a line of figures after a number ("3 4 5", "0") is a chart's tick labels or a table's row */
 const NOTE_WORDS = /\p{L}/u;
-/** STAR_LABEL: the asterisk operator (TeX's math star, U+2217) that some fonts give for the "*" of a note's label or mark */
-const STAR_LABEL = /∗/g;
+/** STAR_LABEL: the asterisk operator (TeX's math star, U+2217) or the star operator (U+22C6, LNCS's title note) that some fonts give for the "*" of a note's label or mark */
+const STAR_LABEL = /[∗⋆]/g;
 
-/** noteLabel: a label as the page's marks and notes are compared ("∗" as "*") */
+/** noteLabel: a label as the page's marks and notes are compared ("∗" and "⋆" as "*") */
 const noteLabel = (label: string) => label.replace(STAR_LABEL, "*");
 
 /**
@@ -25,9 +25,12 @@ const noteLabel = (label: string) => label.replace(STAR_LABEL, "*");
  * notes; lines without a label continue the note above. A block whose first lines are body text
  * and whose last are notes (a column's last lines run into its notes with no more room between
  * them than between lines) keeps the body's lines, in place, and gives up the rest: each note's
- * `block` is then the part taken, not in `blocks`.
+ * `block` is then the part taken, not in `blocks`. Blocks the notes were broken into are taken
+ * with them (`also`): a note's label alone on a line above its first line (raised too far to be
+ * grouped with it: labelLines), and a block right under a note's that goes on with it (a note's
+ * hanging indent read as a new paragraph, its next note in the body's size).
  */
-export function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: string; text: string; block: LayoutBlock }> {
+export function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ label: string; text: string; block: LayoutBlock; also?: LayoutBlock[] }> {
   const referenced = new Set<string>();
   const sizes = new Map<number, number>();
   for (const block of blocks) {
@@ -52,20 +55,42 @@ export function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ la
     return match && referenced.has(label) && NOTE_WORDS.test(match[3]!) ? { label, text: match[3]! } : null;
   };
   const small = (line: LayoutLine) => line.size < 0.92 * body;
-  const notes: Array<{ label: string; text: string; block: LayoutBlock }> = [];
+  // a label alone on a line above its note's first line: that line is led by the label while the notes are sought
+  const labels = labelLines(blocks, height, referenced);
+  const unlabelled = new Map([...labels.keys()].map((noteBlock) => [noteBlock, noteBlock.lines[0]!.text]));
+  for (const [noteBlock, { label }] of labels) noteBlock.lines[0]!.text = `${NOTE_MARK_START}${label}\u0003${noteBlock.lines[0]!.text}`;
+  const notes: Array<{ label: string; text: string; block: LayoutBlock; also?: LayoutBlock[] }> = [];
+  // the last text block whose lines were all taken as notes: a block right under it, in its size, goes on with them
+  // when it opens a note or is indented from the note's label (the note's hanging indent read as a new paragraph)
+  let last: Extract<LayoutBlock, { kind: "text" }> | null = null;
   for (const block of blocks) {
     if (block.kind !== "text" || block.top < height * 0.5) continue;
+    const previous = last;
+    last = null;
+    if (previous && notes.length && (noteStart(block.lines[0]!.text) || block.lines[0]!.x > previous.lines[0]!.x + 1) && block.top - previous.bottom <= 1.6 * block.size && Math.abs(block.size - previous.size) <= 0.5 && Math.abs(block.lines[0]!.x - previous.lines[0]!.x) <= 2 * block.size) {
+      const owner = notes[notes.length - 1]!;
+      for (const line of block.lines) {
+        const note = noteStart(line.text);
+        if (note) notes.push({ ...note, block: owner.block });
+        else notes[notes.length - 1]!.text = joinWrapped(notes[notes.length - 1]!.text, line.text);
+      }
+      owner.also = [...(owner.also ?? []), block];
+      last = block;
+      continue;
+    }
     // Notes are set smaller than the body, or in its size with a raised label ("⁹One international foot = ..."); body lines may come first
     const whole = block.size < 0.92 * body || block.lines[0]!.text.startsWith(NOTE_MARK_START);
     const first = whole && noteStart(block.lines[0]!.text) ? 0 : block.lines.findIndex(small);
     if (first < 0 || (first === 0 && !whole) || (first > 0 && (block.lines.slice(first).some((line) => !small(line)) || !noteStart(block.lines[first]!.text)))) continue;
     const taken = first ? { ...block, lines: block.lines.slice(first), top: block.lines[first]!.y - block.lines[first]!.size } : block;
-    const found: Array<{ label: string; text: string; block: LayoutBlock }> = [];
+    const found: Array<{ label: string; text: string; block: LayoutBlock; also?: LayoutBlock[] }> = [];
+    let read = 0;
     for (const line of block.lines.slice(first)) {
       const note = noteStart(line.text);
       if (note) found.push({ ...note, block: taken });
       else if (found.length) found[found.length - 1]!.text = joinWrapped(found[found.length - 1]!.text, line.text);
       else break;
+      read++;
     }
     if (first && found.length) {
       const kept = block.lines.slice(0, first);
@@ -74,10 +99,45 @@ export function takeFootnotes(blocks: LayoutBlock[], height: number): Array<{ la
       block.bottom = kept[kept.length - 1]!.y;
       block.size = median(kept.map((line) => line.size));
     }
+    if (found.length) {
+      const label = labels.get(block);
+      if (label && !first) found[0]!.also = [label.block];
+      if (!first && read === block.lines.length) last = block;
+    }
     notes.push(...found);
   }
+  // a label line whose note was not taken stays as it was
+  for (const [noteBlock, text] of unlabelled) if (!notes.some((note) => note.block === noteBlock && note.also?.length)) noteBlock.lines[0]!.text = text;
   for (const note of notes) note.text = note.text.replace(NOTE_MARK, "$1").trim();
   return notes;
+}
+
+/** LABEL_ALONE: a line that is a note's label alone ("3", "*"), raised or not */
+const LABEL_ALONE = /^\u0002?(\d{1,3}|[*†‡§∗⋆])\u0003?$/;
+
+/**
+ * labelLines finds, in the lower half of the page, one-line blocks that are a label alone which a
+ * raised mark of the page uses, set smaller than the line directly after and below them (within
+ * one and a half of its size down, starting where the label ends): a footnote's label raised so
+ * far above its first line that the lines were not grouped (a note at the foot of a right column,
+ * "³" over "The ideal size ..."). Keyed by the block of that first line. Only label blocks are
+ * compared with the page's blocks (few).
+ */
+function labelLines(blocks: LayoutBlock[], height: number, referenced: Set<string>): Map<LayoutBlock & { kind: "text" }, { block: LayoutBlock; label: string }> {
+  const found = new Map<LayoutBlock & { kind: "text" }, { block: LayoutBlock; label: string }>();
+  for (const block of blocks) {
+    if (block.kind !== "text" || block.lines.length !== 1 || block.top < height * 0.5) continue;
+    const line = block.lines[0]!;
+    const label = LABEL_ALONE.exec(line.text.trim())?.[1];
+    if (!label || !referenced.has(noteLabel(label))) continue;
+    const next = blocks.find((other): other is LayoutBlock & { kind: "text" } => {
+      if (other === block || other.kind !== "text" || found.has(other as LayoutBlock & { kind: "text" })) return false;
+      const first = other.lines[0]!;
+      return line.size < 0.8 * first.size && first.x - line.x2 >= -0.5 && first.x - line.x2 <= 0.5 * first.size && first.y > line.y && first.y - line.y <= 1.5 * first.size;
+    });
+    if (next) found.set(next, { block, label });
+  }
+  return found;
 }
 
 /**

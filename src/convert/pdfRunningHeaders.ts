@@ -63,9 +63,54 @@ function edgeLineBlocks(page: PageLayout, byTop: LayoutBlock[]): LayoutBlock[] {
       if (head.kind === "text" && inMargin(head) && !head.lines[0]!.bold && Math.abs(head.size - number.size) <= 0.5 && text.length <= 100 && /\p{L}/u.test(text)) found.push(head);
     }
   }
+  found.push(...excerptBands(page, byTop));
   const head = byTop[0]!;
   if (page.page > 1 && head.kind === "text" && head.lines.length === 1 && spreadFolioLine(head.lines[0]!) && byTop[1] && head.size <= byTop[1].size + 0.5 && head.bottom < page.height / 5) found.push(head);
   for (const block of [...byTop.slice(0, 2), ...byTop.slice(-2)]) if (block.kind === "text" && block.lines.length === 1 && PRINTER_SLUG.test(blockText(block))) found.push(block);
+  return found;
+}
+
+/** PAGE_LABEL: a folio after "Page" at a line's end, set letter-spaced or after a bar or colon ("P a g e |23", "Page: 7") */
+const PAGE_LABEL = /(?:^|\s)P ?a ?g ?e ?[|:]? ?(\d{1,4})$/i;
+/** OF_PAGES: a line that ends in a page count ("Page 1 of 3", "1/3"): its last number is no folio */
+const OF_PAGES = /(?:\bof|\/)\s*\d{1,4}$/i;
+
+/**
+ * printedFolio: the page number a line of a page's head or foot prints: after "Page" (PAGE_LABEL), or
+ * at an edge of a line spread wider than its characters take (SPREAD_EM: the folio set apart at the
+ * page's edge, "3HE 19220 AAAB TQZZA 01 ... 93", "48 ... Bureau Veritas ... January 2020"), never a
+ * page count's; null when there is none.
+ */
+function printedFolio(line: LayoutLine): number | null {
+  const text = line.text.trim();
+  if (text.length > 160 || OF_PAGES.test(text)) return null;
+  const label = PAGE_LABEL.exec(text);
+  if (label) return Number(label[1]);
+  const edge = EDGE_NUMBER.exec(text);
+  return edge && line.x2 - line.x > SPREAD_EM * line.size * text.length ? Number(edge[1] ?? edge[2]) : null;
+}
+
+/**
+ * excerptBands: the head and foot of a page cut from a longer work, which a file of one or two pages
+ * repeats nowhere: when a line in the page's foot band (the text blocks wholly in its bottom eighth,
+ * under all the rest) prints a folio past the page's place in the file (page 93 as the file's first:
+ * the page is an excerpt, and that line its running foot), the band's blocks in that line's size or
+ * smaller go, and so does the page's top block when it is one line in its top eighth, set apart from
+ * the rest (two of its sizes), in that size or smaller and not bold ("Interface Configuration Guide
+ * Release 23.7.R1 ... Port Cross-Connect"). A document's own pages number from its first, and a
+ * page count is no folio, so an invoice's "Page 1 of 2" never counts.
+ */
+function excerptBands(page: PageLayout, byTop: LayoutBlock[]): LayoutBlock[] {
+  if (page.height <= 0 || byTop.length < 2) return [];
+  const text = (block: LayoutBlock): block is LayoutBlock & { kind: "text" } => block.kind === "text";
+  const lowest = Math.max(...byTop.filter((block) => block.top <= (page.height * 7) / 8).map((block) => block.bottom), 0);
+  const foot = byTop.filter((block) => block.top > (page.height * 7) / 8 && block.top > lowest);
+  if (!foot.length || !foot.every(text)) return [];
+  const folio = foot.flatMap((block) => (block as LayoutBlock & { kind: "text" }).lines).find((line) => (printedFolio(line) ?? 0) > page.page);
+  if (!folio) return [];
+  const found = foot.filter((block) => block.size <= folio.size + 1);
+  const [head, next] = byTop;
+  if (text(head!) && head.bottom < page.height / 8 && head.lines.length === 1 && !head.lines[0]!.bold && head.size <= folio.size + 1 && next!.top - head.bottom >= 2 * head.size) found.push(head);
   return found;
 }
 
@@ -91,7 +136,7 @@ const RUNNING_SHARE = 0.4;
  * that repeat (digits ignored) within 4 pt of the same position on at least 40 % of the pages and
  * two of them (running headers and footers; books alternate theirs between odd and even pages);
  * in a two-page document, a one-line block in the top or bottom eighth of both pages; and
- * single-line page numbers at the top or bottom.
+ * single-line page numbers at the top or bottom. None when they are all the document holds.
  */
 export function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
   const removed = new Set<LayoutBlock>();
@@ -130,6 +175,10 @@ export function runningBlocks(pages: PageLayout[]): Set<LayoutBlock> {
     flush();
   }
   for (const block of numberedRunningLines(pages, textPages)) removed.add(block);
+  // Furniture is furniture beside content: a document whose only text is its page numbers (a deck
+  // of pictures printed with slide numbers) or its repeated lines would come out empty, and an empty
+  // result reads as a failure; what a page holds alone is its content, so nothing is dropped.
+  if (removed.size && !pages.some((page) => page.notes?.length || page.blocks.some((block) => !removed.has(block)))) return new Set();
   return removed;
 }
 

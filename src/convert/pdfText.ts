@@ -419,9 +419,9 @@ const ACCENT_OVERLAP = 0.1;
  * run joins that run when both are set in the same font and size); a run that ends with such an
  * accent (pdf.js joins TeX's accent to the run before it: "Ren´") and that the next run starts
  * back inside of puts it on the next run's first letter. The letter and its mark are composed (NFC)
- * when Unicode has the letter.
+ * when Unicode has the letter; so are a dotless i or j and the accent over it (DOTLESS_ACCENTED).
  */
-function composeSpacingAccents(items: PdfTextItem[]): void {
+export function composeSpacingAccents(items: PdfTextItem[]): void {
   const sameLine = (a: PdfTextItem, b: PdfTextItem) => Math.abs(a.y - b.y) < a.size * 0.3 && Math.abs(a.size - b.size) < 0.1;
   const endsInLetter = (s: string) => /\p{L}$/u.test(s);
   // Both passes compact the array in place (kept items move down), so a page of many accents stays linear.
@@ -456,7 +456,15 @@ function composeSpacingAccents(items: PdfTextItem[]): void {
     items[kept++] = item;
   }
   items.length = kept;
+  for (const item of items) if (item.str.includes("\u0131") || item.str.includes("\u0237")) item.str = item.str.replace(DOTLESS_ACCENTED, (letter) => (letter === "\u0131" ? "i" : "j")).normalize("NFC");
 }
+
+/**
+ * DOTLESS_ACCENTED: a dotless i or j under a combining accent: TeX builds "ï", "í", "ĵ" from the
+ * dotless letter and an accent ("Aı̈t-Kaci"), which reads as another letter than the accented i
+ * (no Unicode normalization joins them); the dotted letter with the accent composes to it.
+ */
+const DOTLESS_ACCENTED = /[\u0131\u0237](?=[\u0300-\u036f])/g;
 
 /** MAX_FIELD_LINES: lines read from one form field's value (a long text area is cut there). */
 const MAX_FIELD_LINES = 200;
