@@ -14,7 +14,7 @@
  * - cells found: expected non-empty table cells that are a cell of some table of the markdown (every
  *   cell counted, two equal neighbours twice: these converters write a merged cell once).
  *
- * Four sets, scored separately and together: the 12 test files of bench/expected/office-structure.json,
+ * Five sets, scored separately and together: the 12 test files of bench/expected/office-structure.json,
  * the real-world documents of bench/expected/office-structure-real.json (forms, reports, slide
  * decks, checklists, plans, ODF templates in bench/corpus/office-real, licences in its LICENSES.md)
  * and three fresh groups nobody tuned on, bench/expected/office-structure-fresh.json,
