@@ -57,7 +57,7 @@ test("date and time cells read as their format shows them; the reader's short da
     "| month and year | Mar-23 |",
     "| long US | March 15, 2023 |",
     "| system long date | 2023-03-15 |",
-    "| German names | 2023-03-15 |",
+    "| German names | 15. März 2023 |",
     "| German digits | 15.03.2023 |",
     "| date and time | 15-Mar-23 13:30:00 |",
     "| built-in 15 | 15-Mar-23 |",
@@ -101,6 +101,26 @@ test("renderDateFormat: minutes beside hours or seconds, names, 12-hour clock, f
   expect(renderDateFormat(SERIAL, "ge.m.d", false)).toBeNull();
   expect(renderDateFormat(SERIAL, "[$-x-sysdate]dddd, mmmm dd, yyyy", false)).toBeNull();
   expect(renderDateFormat(-1, "dd/mm/yyyy", false)).toBeNull();
+});
+
+test("renderDateFormat: another language's full month and day names by the locale tag; its short names and unknown languages stay ISO", () => {
+  expect(renderDateFormat(SERIAL, "[$-407]dd. mmmm yyyy", false)).toBe("15. März 2023");
+  expect(renderDateFormat(SERIAL, "[$-407]dddd, d. mmmm yyyy", false)).toBe("Mittwoch, 15. März 2023");
+  expect(renderDateFormat(SERIAL - 73, "[$-C07]d. mmmm yyyy", false)).toBe("1. Jänner 2023");
+  expect(renderDateFormat(SERIAL, "[$-40C]dddd d mmmm yyyy", false)).toBe("mercredi 15 mars 2023");
+  expect(renderDateFormat(SERIAL, "[$-C0A]d \\d\\e mmmm \\d\\e yyyy", false)).toBe("15 de marzo de 2023");
+  expect(renderDateFormat(SERIAL, "[$-410]d mmmm yyyy", false)).toBe("15 marzo 2023");
+  expect(renderDateFormat(SERIAL, "[$-413]d mmmm yyyy", false)).toBe("15 maart 2023");
+  expect(renderDateFormat(SERIAL, "[$-416]d \"de\" mmmm \"de\" yyyy", false)).toBe("15 de março de 2023");
+  expect(renderDateFormat(SERIAL, "[$-809]dd mmmm yyyy", false)).toBe("15 March 2023");
+  expect(renderDateFormat(SERIAL, "[$-407]dd. mmmmm", false)).toBe("15. M");
+  // short names vary by system (Mrz or Mär): left to the caller's ISO text; so a language without names here (Polish, Japanese)
+  expect(renderDateFormat(SERIAL, "[$-407]dd. mmm yy", false)).toBeNull();
+  expect(renderDateFormat(SERIAL, "[$-40C]ddd d mmmm", false)).toBeNull();
+  expect(renderDateFormat(SERIAL, "[$-415]d mmmm yyyy", false)).toBeNull();
+  expect(renderDateFormat(SERIAL, "[$-411]yyyy mmmm d", false)).toBeNull();
+  // digits only in any language
+  expect(renderDateFormat(SERIAL, "[$-415]dd.mm.yyyy", false)).toBe("15.03.2023");
 });
 
 test("a hostile date format stays bounded: 100 000 characters", () => {

@@ -85,6 +85,8 @@ interface Segment {
   /** mono: set in a monospace face (a direct font or a code character style): written as a code span */
   mono: boolean;
   href: string | null;
+  /** picture: a picture's `![alt](name)` or its reading's placeholder */
+  picture?: boolean;
 }
 
 /** Script is a run's vertical alignment: superscript, subscript or "" (the baseline); written as `<sup>`/`<sub>`. */
@@ -384,8 +386,12 @@ class DocxReader {
       this.listStack = [];
       blocks.push({ kind: "code", text: codeText(p) });
     } else if (level > 0) {
+      // a picture in a heading is written beside it (headingPictures); a "heading" of pictures only is a paragraph of them
+      const pictures = this.cellDepth === 0 ? headingPictures(segments) : null;
+      const words = (pictures ? renderSegments(pictures.words).trim() : rendered).replace(/\s*\n\s*/g, " ");
+      if (pictures?.before.length) blocks.push({ kind: "para", text: renderSegments(pictures.before).trim() });
+      if (pictures && !words) return [...blocks, ...extra];
       // heading() drops bold that covers the whole heading; in a table cell the words stay as they are set.
-      const words = rendered.replace(/\s*\n\s*/g, " ");
       this.firstHeading ??= words.replace(/[*_~\\]/g, "") || null;
       this.listStack = [];
       // a numbered heading shows its number first ("1.1.1 Architectural Design", "II. Executive Summary")
@@ -394,6 +400,7 @@ class DocxReader {
       const clean = label ? `${label} ${words}` : words;
       // A table cell holds inline text only: there a heading keeps its words without the '#' marker.
       blocks.push({ kind: "para", text: this.cellDepth > 0 ? clean : heading(level, clean) });
+      if (pictures?.after.length) blocks.push({ kind: "para", text: renderSegments(pictures.after).trim() });
     } else if (numbering && text) {
       const shown = this.listMarker(numbering.numId, numbering.ilvl);
       if (shown) {
@@ -666,14 +673,14 @@ class DocxReader {
     const embedded = embedId ? rels.get(embedId) : undefined;
     const linked = linkId ? rels.get(linkId) : undefined;
     if (embedded && !embedded.external) {
-      out.push(rawSegment(`![${imageAlt(alt)}](${baseName(embedded.target)})`));
-      out.push(rawSegment(this.images.token(embedded.target, this.cellDepth > 0)));
+      out.push(pictureSegment(`![${imageAlt(alt)}](${baseName(embedded.target)})`));
+      out.push(pictureSegment(this.images.token(embedded.target, this.cellDepth > 0)));
     } else if (linked || embedded?.external) {
       // Linked pictures are never fetched or read from disk: only their address is shown.
       const target = (linked ?? embedded)!.target;
-      out.push(rawSegment(`![${imageAlt(alt)}](${/^https?:\/\//i.test(target) ? markdownUrl(target) : "image"})`));
+      out.push(pictureSegment(`![${imageAlt(alt)}](${/^https?:\/\//i.test(target) ? markdownUrl(target) : "image"})`));
     } else if (alt && !textBoxes.length) {
-      out.push(rawSegment(`![${imageAlt(alt)}](image)`));
+      out.push(pictureSegment(`![${imageAlt(alt)}](image)`));
     }
   }
 
@@ -822,6 +829,26 @@ function codeText(p: XmlElement): string {
 
 function rawSegment(text: string): Segment {
   return { text, raw: true, bold: false, italic: false, strike: false, script: "", mono: false, href: null };
+}
+
+function pictureSegment(text: string): Segment {
+  return { ...rawSegment(text), picture: true };
+}
+
+/**
+ * headingPictures parts a heading paragraph's pictures from its words (a masthead before a title, a
+ * "top of page" icon after it): the pictures before its first word go before the heading, the others
+ * after it, so the heading's text is its words (as a table of contents or an anchor reads it). Null
+ * when the paragraph has no picture.
+ */
+function headingPictures(segments: Segment[]): { before: Segment[]; words: Segment[]; after: Segment[] } | null {
+  if (!segments.some((s) => s.picture)) return null;
+  const first = segments.findIndex((s) => !s.picture && s.text.trim() !== "");
+  const before: Segment[] = [];
+  const words: Segment[] = [];
+  const after: Segment[] = [];
+  segments.forEach((s, i) => (s.picture ? (first < 0 || i < first ? before : after) : words).push(s));
+  return { before, words, after };
 }
 
 /** scriptOf reads a run's w:vertAlign: "sup", "sub", "" for an explicit baseline, null when the run sets none. */

@@ -213,6 +213,55 @@ function roundHalfUp(v: number, decimals: number): string {
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** Names: the month names (January first) and day names (Sunday first) a language writes in full */
+type Names = { months: string[]; days: string[] };
+const ENGLISH: Names = { months: MONTHS, days: DAYS };
+
+/**
+ * LANGUAGE_NAMES: full month and day names by a locale tag's primary language (its LCID's low ten
+ * bits: `[$-407]` German, `[$-40C]` French), as the language writes them. Only full names
+ * (`mmmm`, `dddd`) and first letters (`mmmmm`): the short forms vary by system (`Mrz` or `Mär`,
+ * `janv.` or `jan`), so a format of short names in these languages stays the caller's ISO text, as
+ * does any other language's names.
+ */
+const LANGUAGE_NAMES: Record<number, Names> = {
+  0x07: {
+    months: ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"],
+    days: ["Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"],
+  },
+  0x0c: {
+    months: ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"],
+    days: ["dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"],
+  },
+  0x0a: {
+    months: ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"],
+    days: ["domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"],
+  },
+  0x10: {
+    months: ["gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre", "novembre", "dicembre"],
+    days: ["domenica", "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato"],
+  },
+  0x13: {
+    months: ["januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober", "november", "december"],
+    days: ["zondag", "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag"],
+  },
+  0x16: {
+    months: ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"],
+    days: ["domingo", "segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado"],
+  },
+};
+
+/** AUSTRIAN: German as Austria writes it (`[$-C07]`): Jänner for January */
+const AUSTRIAN: Names = { months: ["Jänner", ...LANGUAGE_NAMES[0x07]!.months.slice(1)], days: LANGUAGE_NAMES[0x07]!.days };
+
+/** namesOf: the names a locale tag's LCID (hex digits) writes; null for a language without full names here */
+function namesOf(lcid: number): Names | null {
+  const language = lcid & 0x3ff;
+  if (language === 0x09) return ENGLISH;
+  if ((lcid & 0xffff) === 0x0c07) return AUSTRIAN;
+  return LANGUAGE_NAMES[language] ?? null;
+}
 /** MAX_DATE_CODE: characters of a date format read; a longer one (no sheet writes one) is left to the caller's ISO text */
 const MAX_DATE_CODE = 256;
 
@@ -223,15 +272,18 @@ type DateToken = { kind: "field"; code: string } | { kind: "text"; text: string 
  * renderDateFormat returns a date serial (days since the workbook's epoch, the fraction the time
  * of day) as the date format `code` shows it: `dd/mm/yyyy` 15/03/2023, `mmm-yy` Mar-23, `mmmm d, yyyy`
  * March 15, 2023, `d-mmm-yy`, `dddd`, `h:mm AM/PM`, `[h]:mm:ss`, `ss.00`. Month and day names are
- * English: null (the caller writes ISO) where the code names another language's locale and shows
- * names, where it asks for the system's long date or time (`[$-F800]`, `[$-F400]`: the reader's
- * settings), for letters it does not know (eras, Buddhist years), and past MAX_DATE_CODE characters.
+ * English, or the language of the code's locale tag in full (`[$-407]dd. mmmm yyyy` 15. März 2023;
+ * LANGUAGE_NAMES). Null (the caller writes ISO) where the code shows names of another language, or
+ * short names of a language other than English, where it asks for the system's long date or time
+ * (`[$-F800]`, `[$-F400]`: the reader's settings), for letters it does not know (eras, Buddhist
+ * years), and past MAX_DATE_CODE characters.
  */
 export function renderDateFormat(serial: number, code: string, date1904: boolean): string | null {
   if (!Number.isFinite(serial) || serial < 0 || serial >= 2_958_466 || code.length > MAX_DATE_CODE) return null;
   const section = splitSections(code)[0] ?? "";
-  const tokens = dateTokens(section);
-  if (!tokens) return null;
+  const read = dateTokens(section);
+  if (!read) return null;
+  const { tokens, names } = read;
   const fields = tokens.flatMap((t) => (t.kind === "field" ? [t.code.toLowerCase()] : []));
   if (!fields.length) return null;
   const twelveHour = fields.some((f) => f === "am/pm" || f === "a/p");
@@ -258,11 +310,11 @@ export function renderDateFormat(serial: number, code: string, date1904: boolean
     if (f[0] === "y") out += f.length <= 2 ? pad(date.getUTCFullYear() % 100, 2) : String(date.getUTCFullYear());
     else if (f[0] === "d") {
       if (f.length <= 2) out += pad(date.getUTCDate(), f.length);
-      else out += f.length === 3 ? DAYS[date.getUTCDay()]!.slice(0, 3) : DAYS[date.getUTCDay()]!;
+      else out += f.length === 3 ? names.days[date.getUTCDay()]!.slice(0, 3) : names.days[date.getUTCDay()]!;
     } else if (f[0] === "m" && !isMinute(tokens, i)) {
       const month = date.getUTCMonth();
       if (f.length <= 2) out += pad(month + 1, f.length);
-      else out += f.length === 3 ? MONTHS[month]!.slice(0, 3) : f.length === 4 ? MONTHS[month]! : MONTHS[month]![0]!;
+      else out += f.length === 3 ? names.months[month]!.slice(0, 3) : f.length === 4 ? names.months[month]! : names.months[month]![0]!;
     } else if (f[0] === "m") out += pad(minutes, f.length);
     else if (f[0] === "h") out += pad(twelveHour ? ((hours + 11) % 12) + 1 : hours, f.length);
     else if (f[0] === "s") out += pad(Math.floor(seconds + 1e-9), f.length);
@@ -301,15 +353,16 @@ function isMinute(tokens: DateToken[], at: number): boolean {
  * dateTokens splits one section of a date format into fields and literal text, or null where it
  * holds what renderDateFormat does not draw (see there). Runs of one letter are one field.
  */
-function dateTokens(section: string): DateToken[] | null {
+function dateTokens(section: string): { tokens: DateToken[]; names: Names } | null {
   const tokens: DateToken[] = [];
   const text = (t: string) => {
     const last = tokens[tokens.length - 1];
     if (last?.kind === "text") last.text += t;
     else if (t) tokens.push({ kind: "text", text: t });
   };
-  let names = false;
-  let foreign = false;
+  let named = false;
+  let short = false;
+  let names: Names | null = ENGLISH;
   for (let i = 0; i < section.length; i++) {
     const ch = section[i]!;
     const lower = ch.toLowerCase();
@@ -321,7 +374,7 @@ function dateTokens(section: string): DateToken[] | null {
         // a locale: [$-409] (English, US), [$-F800] the system's long date, [$-x-sysdate]; [$€-407] a currency
         const locale = /-([0-9a-f]{1,8})$/i.exec(tag)?.[1];
         if (/^\$-(?:x-sys|f800|f400)/i.test(tag) || (locale && /^f[48]00$/i.test(locale.slice(-4)))) return null;
-        if (locale && (Number.parseInt(locale.slice(-4), 16) & 0x3ff) !== 0x09) foreign = true;
+        if (locale) names = namesOf(Number.parseInt(locale.slice(-4), 16));
         const symbol = /^\$([^-]*)/.exec(tag)?.[1];
         if (symbol) text(symbol);
       }
@@ -341,7 +394,8 @@ function dateTokens(section: string): DateToken[] | null {
       let end = i + 1;
       while (end < section.length && section[end]!.toLowerCase() === lower) end++;
       const run = section.slice(i, end);
-      if ((lower === "d" || lower === "m") && run.length >= 3) names = true;
+      if ((lower === "d" || lower === "m") && run.length >= 3) named = true;
+      if ((lower === "d" || lower === "m") && run.length === 3) short = true;
       tokens.push({ kind: "field", code: run });
       i = end - 1;
     } else if (ch === "." && /^0/.test(section.slice(i + 1)) && tokens.some((t) => t.kind === "field" && /^\[?s/i.test(t.code))) {
@@ -353,6 +407,7 @@ function dateTokens(section: string): DateToken[] | null {
       return null; // eras (e, g), Buddhist years (b), text or digit placeholders: not a date format drawn here
     } else text(ch);
   }
-  if (foreign && names) return null;
-  return tokens;
+  // names of a language without them here, or short names of a language other than English: the caller's ISO text
+  if (named && (!names || (short && names !== ENGLISH))) return null;
+  return { tokens, names: names ?? ENGLISH };
 }

@@ -533,15 +533,41 @@ export function renderChartPart(pkg: OoxmlPackage, part: string): string {
   // An empty c:title is Office's automatic title: a chart of one series shows the series' name (one of more series shows the placeholder "Chart Title", left out)
   if (titleElement && !title && series.length === 1 && series[0]!.named) title = series[0]!.name.trim();
   const blocks = [`### Chart${title ? `: ${escapeText(title.replace(/\s+/g, " "))}` : ""}`];
+  const axes = axisTitles(child(chart, "c:plotArea"));
+  if (axes.values.length) blocks.push(`${axes.values.length > 1 ? "Value axes" : "Value axis"}: ${axes.values.map(escapeText).join("; ")}`);
   if (series.length) {
     const count = Math.max(0, ...series.flatMap((s) => [...s.categories.keys(), ...s.values.keys()].map((k) => k + 1)));
-    const rows: string[][] = [["Category", ...series.map((s) => s.name)]];
+    // the category column is named by its axis's title when the chart shows one
+    const rows: string[][] = [[axes.category ?? "Category", ...series.map((s) => s.name)]];
     for (let i = 0; i < Math.min(count, MAX_CHART_POINTS); i++) {
       rows.push([series[0]!.categories.get(i) ?? String(i + 1), ...series.map((s) => s.values.get(i) ?? "")]);
     }
     blocks.push(gfmTable(rows));
   }
   return blocks.join("\n\n");
+}
+
+/**
+ * axisTitles reads the titles a chart shows on its axes (typed, or taken from a cell): the category
+ * axis's (a scatter chart's horizontal value axis) names the category column, the others are value
+ * axes. A deleted axis is not drawn, nor its title.
+ */
+function axisTitles(plotArea: XmlElement | undefined): { category: string | undefined; values: string[] } {
+  let category: string | undefined;
+  const values: string[] = [];
+  const axes = childrenNamed(plotArea).filter((a) => a.name === "c:catAx" || a.name === "c:dateAx" || a.name === "c:valAx" || a.name === "c:serAx");
+  const hasCategoryAxis = axes.some((a) => a.name === "c:catAx" || a.name === "c:dateAx");
+  for (const axis of axes) {
+    if (isOn(child(axis, "c:delete"))) continue;
+    const titleElement = child(axis, "c:title");
+    const title = (textOf(titleElement, "a:t") || chartPoints(child(titleElement, "c:tx")).get(0) || "").replace(/\s+/g, " ").trim();
+    if (!title) continue;
+    const position = child(axis, "c:axPos")?.attrs["val"];
+    const isCategory = axis.name === "c:catAx" || axis.name === "c:dateAx" || (!hasCategoryAxis && axis.name === "c:valAx" && (position === "b" || position === "t"));
+    if (isCategory && category === undefined) category = title;
+    else values.push(title);
+  }
+  return { category, values };
 }
 
 /** chartPoints reads the cached points of a chart data reference (string, number or literal). */

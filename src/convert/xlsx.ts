@@ -275,7 +275,8 @@ function readSheet(xml: string, sharedStrings: string[], formats: NumberFormats,
             const lines = isString ? shown.replace(/^\s*[\r\n]|[\r\n]\s*$/g, "") : shown;
             const text = isString && lines.trim() && formats.byStyle[cell.style]?.mono ? codeSpans(lines) : lines;
             cell = null;
-            if (text === "") break;
+            // a cell of spaces only shows nothing: it neither fills a column nor joins a block
+            if (text.trim() === "") break;
             if (colIndex >= MAX_COLUMNS) {
               grid.droppedColumns = true;
               break;
@@ -499,16 +500,28 @@ function sheetBlocks(grid: SheetGrid): SheetBlock[] {
       if (open > 0) columnFilled[c] = true;
     }
     const runs: SheetBlock[] = [];
+    /** rowsOf: the rows of the band with a value in each run (by the run's first column), for the spacer-column rule */
+    const rowsOf = new Map<number, Set<number>>();
     for (let c = 0; c < width; c++) {
       if (!columnFilled[c]) continue;
       let end = c;
       while (end + 1 < width && columnFilled[end + 1]) end++;
       const rowsWith = band.filter((r) => r.row.slice(c, end + 1).some(filled));
       const block: SheetBlock = { kind: "table", rows: [], first: c, last: end, top: rowsWith[0]!.index, bottom: rowsWith[rowsWith.length - 1]!.index };
+      const rows = new Set(rowsWith.map((r) => r.index));
       const left = runs[runs.length - 1];
-      // Side by side over the same rows: one table with an empty column inside.
-      if (left && left.top === block.top && left.bottom === block.bottom) left.last = end;
-      else runs.push(block);
+      // Side by side over the same rows: one table with an empty column inside. So too past one or two
+      // empty columns (spacers) when both end at the same row and one side's rows are rows of the
+      // other, at least half of them (a `Page` column beside `Topic | Period` under a title row; a
+      // header's column groups over a table's columns).
+      if (left && ((left.top === block.top && left.bottom === block.bottom) || (c - left.last <= MAX_SPACER_COLUMNS + 1 && left.bottom === block.bottom && spacerJoined(rowsOf.get(left.first)!, rows)))) {
+        left.last = end;
+        left.top = Math.min(left.top, block.top);
+        for (const r of rows) rowsOf.get(left.first)!.add(r);
+      } else {
+        runs.push(block);
+        rowsOf.set(c, rows);
+      }
       c = end;
     }
     for (const run of runs) {
@@ -519,10 +532,15 @@ function sheetBlocks(grid: SheetGrid): SheetBlock[] {
   }
   if (stacked.length > MAX_BLOCKS) return [wholeGrid(bands)];
   const blocks: SheetBlock[] = [];
+  const filledRows = bands.flat().map((r) => r.index);
+  /** emptyRowsBetween: the sheet's empty rows between rows a and b (a < b) */
+  const emptyRowsBetween = (a: number, b: number) => b - a - 1 - (lowerBound(filledRows, b) - lowerBound(filledRows, a + 1));
   for (const block of stacked) {
-    // the nearest block above over any of the same columns: the same columns continue its table
+    // the nearest block above over any of the same columns: the same columns continue its table across
+    // one empty row (a spacer); two or more empty rows part two tables of several columns (a year's
+    // table under another's), not lines of one column
     const above = blocks.findLast((b) => b.first <= block.last && b.last >= block.first);
-    if (above && above.first === block.first && above.last === block.last) {
+    if (above && above.first === block.first && above.last === block.last && (block.first === block.last || emptyRowsBetween(above.bottom, block.top) <= MAX_SPACER_ROWS)) {
       above.rows.push(...block.rows);
       above.bottom = block.bottom;
     } else blocks.push(block);
@@ -530,6 +548,36 @@ function sheetBlocks(grid: SheetGrid): SheetBlock[] {
   // One column of a few rows beside other blocks is text (a title, a note); a sheet of one block stays its table.
   if (blocks.length > 1) for (const block of blocks) if (block.first === block.last && block.rows.length <= MAX_TEXT_BLOCK_ROWS) block.kind = "text";
   return blocks;
+}
+
+/** MAX_SPACER_ROWS: empty rows between two blocks over the same columns (two or more) that can be a spacer inside one table */
+const MAX_SPACER_ROWS = 1;
+
+/** lowerBound: the index of the first item of the sorted list that is at least `value` */
+function lowerBound(sorted: number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** MAX_SPACER_COLUMNS: empty columns between two runs of cells that can be spacers inside one table */
+const MAX_SPACER_COLUMNS = 2;
+
+/**
+ * spacerJoined: two runs of cells past one or two empty columns, ending at the same row, are one table
+ * when the rows of one are rows of the other, at least half of them: the empty columns are spacers
+ * inside the table. Two tables side by side that end at other rows (a summary of five rows beside a
+ * list of twenty, labels beside a block) stay apart.
+ */
+function spacerJoined(a: Set<number>, b: Set<number>): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const r of small) if (!large.has(r)) return false;
+  return small.size * 2 >= large.size;
 }
 
 /** cellValue renders one cell as Excel shows it, without number styling but with dates as ISO text. */
