@@ -206,13 +206,30 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<
     const marked = bold && !line.some((word) => word.text.includes("“")) ? line.length - 1 : -1;
     line.forEach((word, i) => {
       // tesseract reads a round bullet as "*", "«", "°" or "»" (not "o": a word in Portuguese and Italian): one such mark before a line's words is the bullet
-      const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : i === marked ? word.text.replace(HEAD_NOTE_MARK, "") : word.text;
+      const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : i === marked ? word.text.replace(HEAD_NOTE_MARK, "") : rangeDash(word.text);
       // a word in a right-to-left script is given in logical order (tesseract's Arabic and Hebrew models write it so): its line reads from the right, as pdf.js's right-to-left runs do
       const rtl = rightToLeft && RTL_LETTER.test(word.text);
       items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size, ...(bold ? { bold: true } : {}), ...(unsure ? { unsure: true } : {}), ...(rtl ? { rtl: true } : {}) });
     });
   }
   return items;
+}
+
+/**
+ * FIGURE_RANGE: a range of two decimal figures, bracketed or not ("(160.1-163.1)", "2.5-3.0"): a
+ * statistical table's confidence interval, which is printed with an en dash and which tesseract reads
+ * with a hyphen (CDC MMWR's rates, "(102.7–103.6)", read "(102.7-103.6)" in every cell). No
+ * reference of the benches has a hyphen between two decimal figures.
+ */
+const FIGURE_RANGE = /^(\(?)(\d{1,7}\.\d{1,4})-(\d{1,7}\.\d{1,4})(\)?[,;]?)$/;
+
+/** rangeDash: a word that is a range of two decimal figures (FIGURE_RANGE, the second no smaller than the first, its brackets paired) with its hyphen made the en dash it was printed with */
+export function rangeDash(text: string): string {
+  const match = FIGURE_RANGE.exec(text);
+  if (!match) return text;
+  const [, open, low, high, close] = match as unknown as [string, string, string, string, string];
+  if (Number(high) < Number(low) || (open === "(") !== close.startsWith(")")) return text;
+  return `${open}${low}\u2013${high}${close}`;
 }
 
 /**
