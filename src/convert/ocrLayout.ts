@@ -596,22 +596,59 @@ export function figureShare(words: OcrWord[]): number {
 const TABLE_ROWS = 8;
 const ROW_FIGURES = 3;
 
-/** tableAround: a page whose shortfall is its table's figures (TABLE_ROWS) */
+/**
+ * GROUP_BLOCK: a run of rows of figures may hold single rows without a figure (a group's label,
+ * "Proteomics  Clustering") between blocks of at least this many rows of figures: a table in groups
+ * (discoveryworld's table 4: groups of three rows under a label row). An invoice's or an order's item
+ * rows come one or two at a time between their descriptions, so its runs stay short.
+ */
+const GROUP_BLOCK = 3;
+
+/**
+ * MIN_TABLE_CONFIDENCE: a page read under MIN_FIGURES_CONFIDENCE, down to this, is laid out when its
+ * shortfall is its table's figures (tableAround): the page's other words read at MIN_LAYOUT_CONFIDENCE
+ * or better. A table of shaded cells read again with its ground evened (ocrGround.ts) reads its
+ * figures at 0.4-0.9 and the page at 0.79, its caption and prose at 0.96.
+ */
+const MIN_TABLE_CONFIDENCE = 0.75;
+
+/**
+ * tableAround: a page whose shortfall is its table's figures (TABLE_ROWS rows of ROW_FIGURES figures
+ * one under another, with single label rows between blocks of GROUP_BLOCK); the page's other words,
+ * but for the lines tesseract could not read at all (under UNSURE_LINE: a table's slanted column
+ * heads read as marks, no more than MAX_UNSURE_LINES of the other lines), read at MIN_LAYOUT_CONFIDENCE or better.
+ */
 function tableAround(words: OcrWord[]): boolean {
   const read = words.filter((word) => /[\p{L}\p{N}]/u.test(word.text));
   const table = new Set<OcrWord>();
   let run: OcrWord[][] = [];
+  let figureRows = 0;
+  let block = 0;
+  let label: OcrWord[] | null = null;
   const close = () => {
-    if (run.length >= TABLE_ROWS) for (const row of run) for (const word of row) table.add(word);
-    run = [];
+    if (figureRows >= TABLE_ROWS) for (const row of run) for (const word of row) table.add(word);
+    [run, figureRows, block, label] = [[], 0, 0, null];
   };
   for (const row of visualRows(read)) {
-    if (row.filter((word) => FIGURE.test(word.text)).length >= ROW_FIGURES) run.push(row);
+    const figures = row.filter((word) => FIGURE.test(word.text)).length;
+    if (figures >= ROW_FIGURES) {
+      if (label) run.push(label);
+      run.push(row);
+      [figureRows, block, label] = [figureRows + 1, block + 1, null];
+    } else if (!label && !figures && block >= GROUP_BLOCK) [label, block] = [row, 0];
     else close();
   }
   close();
-  const rest = read.filter((word) => !table.has(word));
-  return table.size > 0 && rest.length > 0 && lineConfidence(rest) >= MIN_LAYOUT_CONFIDENCE;
+  const lines = new Map<string, OcrWord[]>();
+  for (const word of read) {
+    if (table.has(word)) continue;
+    const line = lines.get(word.line);
+    if (line) line.push(word);
+    else lines.set(word.line, [word]);
+  }
+  const sure = [...lines.values()].filter((line) => lineConfidence(line) >= UNSURE_LINE);
+  const rest = sure.flat();
+  return table.size > 0 && rest.length > 0 && lines.size - sure.length <= MAX_UNSURE_LINES * lines.size && lineConfidence(rest) >= MIN_LAYOUT_CONFIDENCE;
 }
 
 /** PAGE_NUMBER_WORD: a word a dropped page number is made of */
@@ -620,7 +657,8 @@ const PAGE_NUMBER_WORD = /^(?:\d{1,4}|[ivxlcdm]{1,6}|page|of)$/i;
 /** pageLike: a reading in a left-to-right script passes the gates of ocrLayoutPage (confidence, or a page of figures or of formulas under it; a page's width) */
 function pageLike(words: OcrWord[], confidence: number): boolean {
   const plain = confidence < MIN_LAYOUT_CONFIDENCE && !readAround(words);
-  return !(plain && confidence < MIN_FIGURES_CONFIDENCE) && !(plain && figureShare(words) < FIGURE_WORDS && !tableAround(words)) && textSpan(words) >= PAGE_SPAN_HEIGHTS;
+  const table = plain && confidence >= MIN_TABLE_CONFIDENCE && tableAround(words);
+  return !(plain && confidence < MIN_FIGURES_CONFIDENCE && !table) && !(plain && figureShare(words) < FIGURE_WORDS && !table) && textSpan(words) >= PAGE_SPAN_HEIGHTS;
 }
 
 /** hasStructure: the markdown shows a heading or a table */
