@@ -92,9 +92,9 @@ test("a table of shaded cells is read with its ground evened and laid out with i
   expect(found).toBeGreaterThanOrEqual(0.7 * dark);
 }, 60_000);
 
-test("evenedGround leaves a page without shading alone and turns a shaded cell's ground white, its ink dark", () => {
-  const width = 200;
-  const height = 100;
+test("evenedGround leaves a page without shading, or on grey paper, alone and turns a shaded cell's ground white, its ink dark", () => {
+  const width = 400;
+  const height = 200;
   const blank = new Uint8Array(width * height).fill(250);
   // a line of "print": thin dark strokes on paper
   for (let x = 20; x < 180; x += 6) for (let y = 40; y < 52; y++) blank[y * width + x] = 10;
@@ -109,6 +109,9 @@ test("evenedGround leaves a page without shading alone and turns a shaded cell's
   // the paper and the print outside the cell as they were
   expect(evened.data[5 * width + 5]).toBe(250);
   expect(evened.data[45 * width + 20]).toBe(10);
+  // grey paper throughout (a thermal receipt) is no shaded cell
+  const greyPaper = shaded.map((v) => (v === 250 ? 190 : v));
+  expect(evenedGround({ data: greyPaper, width, height })).toBeNull();
 });
 
 test("evenedGround takes linear time on a large page", () => {
