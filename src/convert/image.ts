@@ -469,7 +469,8 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
     }
   }
   // a photo lit unevenly (a receipt on a table, half in the phone's shadow) is read again with its light evened (ocrLight.ts), kept when it reads more (readsMore)
-  const evenLit = decodable.svgDensity ? null : (evenedLight(shown) ?? evenedGround(shown));
+  // (and a page's shaded table cells, ocrGround.ts: a page read as one, not a receipt's column, which is spared the cost of looking)
+  const evenLit = decodable.svgDensity ? null : (evenedLight(shown) ?? (prepared.segmentation === "auto" ? evenedGround(shown) : null));
   const evened = evenLit ? await prepareForOcr(input, evenLit, decodable, facts, limits.maxPixels) : null;
   if (evened) {
     const again = await ctx.tools.ocr.recognize(evened.image, signal, { segmentation: evened.segmentation, dpi: evened.dpi });
