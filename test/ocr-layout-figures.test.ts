@@ -60,8 +60,8 @@ test("a page of figures read under the layout confidence is laid out for its tab
   // read surely, the invoice is laid out (the gate is what keeps it flat below)
   expect(ocrLayoutMarkdown(invoice, 72 / 150)).not.toBeNull();
   expect(ocrLayoutMarkdown({ ...invoice, confidence: 0.86 }, 72 / 150)).toBeNull();
-  // and under 0.8 nothing is laid out
-  expect(ocrLayoutMarkdown({ ...figures, confidence: 0.79 }, 72 / 150)).toBeNull();
+  // and under 0.75 nothing is laid out (from 0.75 to 0.8 a page whose table is its shortfall is: ocrLayout.ts MIN_TABLE_CONFIDENCE)
+  expect(ocrLayoutMarkdown({ ...figures, confidence: 0.74 }, 72 / 150)).toBeNull();
 }, 60_000);
 
 /** ruledFigures: the words of a table of figures whose column rules tesseract read into them, as on NCHS's scanned population table */

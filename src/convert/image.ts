@@ -16,6 +16,7 @@ import { heifToPng } from "../tools/heif";
 import type { OcrResult } from "../tools/types";
 import { heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import { joinLineEndHyphens, ocrLaysOut, ocrLayoutMarkdown } from "./ocrLayout";
+import { evenedGround } from "./ocrGround";
 import { evenedLight } from "./ocrLight";
 import { turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
 import { fromPgm, OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
@@ -468,7 +469,8 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
     }
   }
   // a photo lit unevenly (a receipt on a table, half in the phone's shadow) is read again with its light evened (ocrLight.ts), kept when it reads more (readsMore)
-  const evenLit = decodable.svgDensity ? null : evenedLight(shown);
+  // (and a page's shaded table cells, ocrGround.ts: a page read as one, not a receipt's column, which is spared the cost of looking)
+  const evenLit = decodable.svgDensity ? null : (evenedLight(shown) ?? (prepared.segmentation === "auto" ? evenedGround(shown) : null));
   const evened = evenLit ? await prepareForOcr(input, evenLit, decodable, facts, limits.maxPixels) : null;
   if (evened) {
     const again = await ctx.tools.ocr.recognize(evened.image, signal, { segmentation: evened.segmentation, dpi: evened.dpi });

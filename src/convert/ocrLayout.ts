@@ -206,13 +206,30 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<
     const marked = bold && !line.some((word) => word.text.includes("“")) ? line.length - 1 : -1;
     line.forEach((word, i) => {
       // tesseract reads a round bullet as "*", "«", "°" or "»" (not "o": a word in Portuguese and Italian): one such mark before a line's words is the bullet
-      const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : i === marked ? word.text.replace(HEAD_NOTE_MARK, "") : word.text;
+      const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : i === marked ? word.text.replace(HEAD_NOTE_MARK, "") : rangeDash(word.text);
       // a word in a right-to-left script is given in logical order (tesseract's Arabic and Hebrew models write it so): its line reads from the right, as pdf.js's right-to-left runs do
       const rtl = rightToLeft && RTL_LETTER.test(word.text);
       items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size, ...(bold ? { bold: true } : {}), ...(unsure ? { unsure: true } : {}), ...(rtl ? { rtl: true } : {}) });
     });
   }
   return items;
+}
+
+/**
+ * FIGURE_RANGE: a range of two decimal figures, bracketed or not ("(160.1-163.1)", "2.5-3.0"): a
+ * statistical table's confidence interval, which is printed with an en dash and which tesseract reads
+ * with a hyphen (CDC MMWR's rates, "(102.7–103.6)", read "(102.7-103.6)" in every cell). No
+ * reference of the benches has a hyphen between two decimal figures.
+ */
+const FIGURE_RANGE = /^(\(?)(\d{1,7}\.\d{1,4})-(\d{1,7}\.\d{1,4})(\)?[,;]?)$/;
+
+/** rangeDash: a word that is a range of two decimal figures (FIGURE_RANGE, the second no smaller than the first, its brackets paired) with its hyphen made the en dash it was printed with */
+export function rangeDash(text: string): string {
+  const match = FIGURE_RANGE.exec(text);
+  if (!match) return text;
+  const [, open, low, high, close] = match as unknown as [string, string, string, string, string];
+  if (Number(high) < Number(low) || (open === "(") !== close.startsWith(")")) return text;
+  return `${open}${low}\u2013${high}${close}`;
 }
 
 /**
@@ -579,22 +596,59 @@ export function figureShare(words: OcrWord[]): number {
 const TABLE_ROWS = 8;
 const ROW_FIGURES = 3;
 
-/** tableAround: a page whose shortfall is its table's figures (TABLE_ROWS) */
+/**
+ * GROUP_BLOCK: a run of rows of figures may hold single rows without a figure (a group's label,
+ * "Proteomics  Clustering") between blocks of at least this many rows of figures: a table in groups
+ * (discoveryworld's table 4: groups of three rows under a label row). An invoice's or an order's item
+ * rows come one or two at a time between their descriptions, so its runs stay short.
+ */
+const GROUP_BLOCK = 3;
+
+/**
+ * MIN_TABLE_CONFIDENCE: a page read under MIN_FIGURES_CONFIDENCE, down to this, is laid out when its
+ * shortfall is its table's figures (tableAround): the page's other words read at MIN_LAYOUT_CONFIDENCE
+ * or better. A table of shaded cells read again with its ground evened (ocrGround.ts) reads its
+ * figures at 0.4-0.9 and the page at 0.79, its caption and prose at 0.96.
+ */
+const MIN_TABLE_CONFIDENCE = 0.75;
+
+/**
+ * tableAround: a page whose shortfall is its table's figures (TABLE_ROWS rows of ROW_FIGURES figures
+ * one under another, with single label rows between blocks of GROUP_BLOCK); the page's other words,
+ * but for the lines tesseract could not read at all (under UNSURE_LINE: a table's slanted column
+ * heads read as marks, no more than MAX_UNSURE_LINES of the other lines), read at MIN_LAYOUT_CONFIDENCE or better.
+ */
 function tableAround(words: OcrWord[]): boolean {
   const read = words.filter((word) => /[\p{L}\p{N}]/u.test(word.text));
   const table = new Set<OcrWord>();
   let run: OcrWord[][] = [];
+  let figureRows = 0;
+  let block = 0;
+  let label: OcrWord[] | null = null;
   const close = () => {
-    if (run.length >= TABLE_ROWS) for (const row of run) for (const word of row) table.add(word);
-    run = [];
+    if (figureRows >= TABLE_ROWS) for (const row of run) for (const word of row) table.add(word);
+    [run, figureRows, block, label] = [[], 0, 0, null];
   };
   for (const row of visualRows(read)) {
-    if (row.filter((word) => FIGURE.test(word.text)).length >= ROW_FIGURES) run.push(row);
+    const figures = row.filter((word) => FIGURE.test(word.text)).length;
+    if (figures >= ROW_FIGURES) {
+      if (label) run.push(label);
+      run.push(row);
+      [figureRows, block, label] = [figureRows + 1, block + 1, null];
+    } else if (!label && !figures && block >= GROUP_BLOCK) [label, block] = [row, 0];
     else close();
   }
   close();
-  const rest = read.filter((word) => !table.has(word));
-  return table.size > 0 && rest.length > 0 && lineConfidence(rest) >= MIN_LAYOUT_CONFIDENCE;
+  const lines = new Map<string, OcrWord[]>();
+  for (const word of read) {
+    if (table.has(word)) continue;
+    const line = lines.get(word.line);
+    if (line) line.push(word);
+    else lines.set(word.line, [word]);
+  }
+  const sure = [...lines.values()].filter((line) => lineConfidence(line) >= UNSURE_LINE);
+  const rest = sure.flat();
+  return table.size > 0 && rest.length > 0 && lines.size - sure.length <= MAX_UNSURE_LINES * lines.size && lineConfidence(rest) >= MIN_LAYOUT_CONFIDENCE;
 }
 
 /** PAGE_NUMBER_WORD: a word a dropped page number is made of */
@@ -603,7 +657,8 @@ const PAGE_NUMBER_WORD = /^(?:\d{1,4}|[ivxlcdm]{1,6}|page|of)$/i;
 /** pageLike: a reading in a left-to-right script passes the gates of ocrLayoutPage (confidence, or a page of figures or of formulas under it; a page's width) */
 function pageLike(words: OcrWord[], confidence: number): boolean {
   const plain = confidence < MIN_LAYOUT_CONFIDENCE && !readAround(words);
-  return !(plain && confidence < MIN_FIGURES_CONFIDENCE) && !(plain && figureShare(words) < FIGURE_WORDS && !tableAround(words)) && textSpan(words) >= PAGE_SPAN_HEIGHTS;
+  const table = plain && confidence >= MIN_TABLE_CONFIDENCE && tableAround(words);
+  return !(plain && confidence < MIN_FIGURES_CONFIDENCE && !table) && !(plain && figureShare(words) < FIGURE_WORDS && !table) && textSpan(words) >= PAGE_SPAN_HEIGHTS;
 }
 
 /** hasStructure: the markdown shows a heading or a table */

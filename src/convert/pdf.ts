@@ -15,6 +15,7 @@ import { extractPageImages, listPdfImages, renderPdfPage, type PdfImageInfo } fr
 import { Semaphore } from "../tools/semaphore";
 import type { OcrResult } from "../tools/types";
 import { joinBlocks, tidyMarkdown } from "./markdown";
+import { evenedGround, groundReadsMore } from "./ocrGround";
 import { ocrLaysOut, ocrLayoutPage } from "./ocrLayout";
 import { type Turn, turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
 import { fromPgm, OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
@@ -198,6 +199,12 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], images: Promise<PdfI
           if (turn) {
             const turned = await read(await prepareScan(await turnGrey(rendered, turn), { density: dpi, fallbackScale: 1, maxSide: OCR_MAX_SIDE, maxPixels: ctx.limits.maxPixels }), page, turn);
             if (turned.ocr.confidence > best.ocr.confidence) best = turned;
+          }
+          // a page of shaded table cells is read again with its ground evened (ocrGround.ts), kept when it reads more words surely
+          const ground = best.turned ? null : evenedGround(rendered);
+          if (ground) {
+            const evened = await read(await prepareScan(ground, { density: dpi, fallbackScale: 1, maxSide: OCR_MAX_SIDE, maxPixels: ctx.limits.maxPixels }), page, undefined, best.ocr.language);
+            if (groundReadsMore(evened.ocr, best.ocr)) best = evened;
           }
           results.set(page.page, best);
         } catch (error) {

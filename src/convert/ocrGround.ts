@@ -1,0 +1,99 @@
+/**
+ * ocrGround evens a page's shaded ground before OCR: a table whose cells are filled in greys (a heat map
+ * of scores, a banded header) keeps its figures black on a grey that one threshold for the whole page
+ * (tesseract's Otsu) takes for ink, so the figures in the darker cells are read as noise or not at all.
+ *
+ * The ground under each pixel is estimated by a closing (the brightest grey within REACH px, then the
+ * darkest of those within REACH px): strokes thinner than the window are closed over by the ground round
+ * them, and a cell's edge stays where it is. Each pixel on a grey ground is divided by it: the cell's
+ * ground turns white and its figures keep their contrast with it. Paper, and ink too wide to close over
+ * (under INK_GROUND), are left as they are.
+ *
+ * Cost: four passes of a sliding maximum or minimum (each linear in the pixels, whatever REACH), one to divide.
+ */
+import type { OcrResult } from "../tools/types";
+import type { GreyImage } from "./greyImage";
+
+/** REACH: half the closing's window (px); a text stroke at OCR size is 1-4 px wide, a table cell's ground 12 px tall and more */
+const REACH = 4;
+/** PAPER: a ground this light or lighter is paper, left as it is */
+const PAPER = 215;
+/** INK_GROUND: a ground this dark or darker is ink too wide to close over (a bold block, a logo), left as it is */
+const INK_GROUND = 64;
+/**
+ * MIN_SHADED: the share of the page on a shaded ground (between INK_GROUND and PAPER) for a second
+ * reading to be worth it: a table of shaded cells covers several percent of its page (discoveryworld's
+ * heat map 0.068); a receipt's grey smudges and a scan's dark edges 0.01 or so (SROIE's 052.jpg 0.0100,
+ * whose evened reading lost its merchant's name).
+ */
+const MIN_SHADED = 0.03;
+/**
+ * MAX_SHADED: a page more than this share on a grey ground is grey paper (a thermal receipt: 0.44-0.75 of
+ * SROIE's receipts that are not white), which one threshold reads well, not shaded cells: no second reading.
+ */
+const MAX_SHADED = 0.35;
+
+/**
+ * evenedGround returns the image with its shaded ground divided away, or null when less than MIN_SHADED
+ * of it, or more than MAX_SHADED, lies on a shaded ground.
+ */
+export function evenedGround(image: GreyImage): GreyImage | null {
+  const { data, width: W, height: H } = image;
+  if (W < 2 * REACH + 1 || H < 2 * REACH + 1) return null;
+  const ground = slide(slide(data, W, H, true), W, H, false);
+  let shaded = 0;
+  for (let i = 0; i < ground.length; i++) if (ground[i]! > INK_GROUND && ground[i]! < PAPER) shaded++;
+  if (shaded < MIN_SHADED * ground.length || shaded > MAX_SHADED * ground.length) return null;
+  const out = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const g = ground[i]!;
+    out[i] = g > INK_GROUND && g < PAPER ? Math.min(255, Math.round((data[i]! * 255) / g)) : data[i]!;
+  }
+  return { data: out, width: W, height: H };
+}
+
+/** slide: the maximum (`max`) or minimum of each pixel's square of side 2 REACH + 1, as a pass along rows then one along columns */
+function slide(data: Uint8Array, W: number, H: number, max: boolean): Uint8Array {
+  const across = new Uint8Array(data.length);
+  for (let y = 0; y < H; y++) line(data, across, y * W, 1, W, max);
+  const out = new Uint8Array(data.length);
+  for (let x = 0; x < W; x++) line(across, out, x, W, H, max);
+  return out;
+}
+
+/** line: the sliding maximum or minimum over REACH each way along one row or column (`start`, `step`, `n` pixels), with a monotone queue */
+function line(from: Uint8Array, to: Uint8Array, start: number, step: number, n: number, max: boolean): void {
+  const queue = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  const better = (a: number, b: number) => (max ? a >= b : a <= b);
+  for (let k = 0; k < n + REACH; k++) {
+    if (k < n) {
+      const v = from[start + k * step]!;
+      while (tail > head && better(v, from[start + queue[tail - 1]! * step]!)) tail--;
+      queue[tail++] = k;
+    }
+    const centre = k - REACH;
+    if (centre < 0) continue;
+    while (queue[head]! < centre - REACH) head++;
+    to[start + centre * step] = from[start + queue[head]! * step]!;
+  }
+}
+
+/** SURE_WORD: a word read at this confidence or more counts as read (as image.ts's evened reading counts them) */
+const SURE_WORD = 0.8;
+/** MORE_WORDS: the evened reading is kept when it reads this share more sure words than the first */
+const MORE_WORDS = 1.05;
+
+/** sureWords counts a reading's words with a letter or a digit read at SURE_WORD or more. */
+const sureWords = (ocr: OcrResult) => ocr.words?.filter((word) => word.confidence >= SURE_WORD && /[\p{L}\p{N}]/u.test(word.text)).length ?? 0;
+
+/**
+ * groundReadsMore: the reading of a page with its ground evened is kept when it reads MORE_WORDS more
+ * words surely than the page as it is (discoveryworld's table of shaded cells: 466 against 404, the
+ * shaded cells' figures read; a page without shading reads the same words either way).
+ */
+export function groundReadsMore(evened: OcrResult, first: OcrResult): boolean {
+  const [mine, theirs] = [sureWords(evened), sureWords(first)];
+  return mine > theirs && mine >= MORE_WORDS * theirs;
+}
