@@ -82,11 +82,12 @@ export async function removeInput(blobs: BlobStore, taskId: string): Promise<voi
 }
 
 /**
- * sweepInputs removes the input blobs of tasks that have ended (a crash between the end and the
- * removal leaves them behind). Blobs younger than `minAgeMs` are kept: their task may be being
- * accepted now (the blobs are written before the row).
+ * sweepInputs removes the input blobs of tasks that have ended: a crash between a task's end and the
+ * removal leaves them behind. A blob whose task's row says it ended (`ended`) goes whatever its age;
+ * one without an ended row goes once older than `minAgeMs` (its task may be being accepted now: the
+ * blobs are written before the row; or its row was forgotten).
  */
-export async function sweepInputs(blobs: BlobStore, unfinished: Set<string>, minAgeMs = 3_600_000): Promise<number> {
+export async function sweepInputs(blobs: BlobStore, unfinished: Set<string>, ended: (taskId: string) => Promise<boolean>, minAgeMs = 3_600_000): Promise<number> {
   const newest = new Map<string, number>();
   for (const blob of await blobs.list("inputs")) {
     const taskId = blob.name.split("/")[1]!;
@@ -95,7 +96,7 @@ export async function sweepInputs(blobs: BlobStore, unfinished: Set<string>, min
   const now = Date.now();
   let removed = 0;
   for (const [taskId, createdAt] of newest) {
-    if (unfinished.has(taskId) || now - createdAt < minAgeMs) continue;
+    if (unfinished.has(taskId) || (now - createdAt < minAgeMs && !(await ended(taskId)))) continue;
     await removeInput(blobs, taskId);
     removed++;
   }

@@ -121,7 +121,10 @@ export class TaskRunner {
     this.active = true;
     void this.tasks
       .unfinishedIds()
-      .then((unfinished) => sweepInputs(this.deps.backend.blobs, unfinished))
+      .then((unfinished) => sweepInputs(this.deps.backend.blobs, unfinished, async (id) => {
+        const row = await this.tasks.get(id);
+        return row !== null && ENDED_TASK_STATES.includes(row.status);
+      }))
       .catch((error) => this.deps.logger.error("-", "task input sweep failed", error));
     const poll = setInterval(() => this.fill(), this.pollMs);
     const heartbeat = setInterval(() => void this.heartbeat(), Math.max(100, Math.floor(this.o.leaseMs / 3)));
