@@ -12,7 +12,7 @@
  * Cost: four passes of a sliding maximum or minimum (each linear in the pixels, whatever REACH), one to divide.
  */
 import type { OcrResult } from "../tools/types";
-import type { GreyImage } from "./greyImage";
+import { type GreyImage, slideExtreme } from "./greyImage";
 
 /** REACH: half the closing's window (px); a text stroke at OCR size is 1-4 px wide, a table cell's ground 12 px tall and more */
 const REACH = 4;
@@ -40,7 +40,7 @@ const MAX_SHADED = 0.35;
 export function evenedGround(image: GreyImage): GreyImage | null {
   const { data, width: W, height: H } = image;
   if (W < 2 * REACH + 1 || H < 2 * REACH + 1) return null;
-  const ground = slide(slide(data, W, H, true), W, H, false);
+  const ground = slideExtreme(slideExtreme(data, W, H, REACH, true), W, H, REACH, false);
   let shaded = 0;
   for (let i = 0; i < ground.length; i++) if (ground[i]! > INK_GROUND && ground[i]! < PAPER) shaded++;
   if (shaded < MIN_SHADED * ground.length || shaded > MAX_SHADED * ground.length) return null;
@@ -50,34 +50,6 @@ export function evenedGround(image: GreyImage): GreyImage | null {
     out[i] = g > INK_GROUND && g < PAPER ? Math.min(255, Math.round((data[i]! * 255) / g)) : data[i]!;
   }
   return { data: out, width: W, height: H };
-}
-
-/** slide: the maximum (`max`) or minimum of each pixel's square of side 2 REACH + 1, as a pass along rows then one along columns */
-function slide(data: Uint8Array, W: number, H: number, max: boolean): Uint8Array {
-  const across = new Uint8Array(data.length);
-  for (let y = 0; y < H; y++) line(data, across, y * W, 1, W, max);
-  const out = new Uint8Array(data.length);
-  for (let x = 0; x < W; x++) line(across, out, x, W, H, max);
-  return out;
-}
-
-/** line: the sliding maximum or minimum over REACH each way along one row or column (`start`, `step`, `n` pixels), with a monotone queue */
-function line(from: Uint8Array, to: Uint8Array, start: number, step: number, n: number, max: boolean): void {
-  const queue = new Int32Array(n);
-  let head = 0;
-  let tail = 0;
-  const better = (a: number, b: number) => (max ? a >= b : a <= b);
-  for (let k = 0; k < n + REACH; k++) {
-    if (k < n) {
-      const v = from[start + k * step]!;
-      while (tail > head && better(v, from[start + queue[tail - 1]! * step]!)) tail--;
-      queue[tail++] = k;
-    }
-    const centre = k - REACH;
-    if (centre < 0) continue;
-    while (queue[head]! < centre - REACH) head++;
-    to[start + centre * step] = from[start + queue[head]! * step]!;
-  }
 }
 
 /** SURE_WORD: a word read at this confidence or more counts as read (as image.ts's evened reading counts them) */

@@ -17,7 +17,7 @@
  * Cost: one pass over the image for the grid, a few over the grid (a 1/CELL of each side), one
  * pass to divide.
  */
-import type { GreyImage } from "./greyImage";
+import { type GreyImage, slideExtreme } from "./greyImage";
 
 /** CELL: the side (px) of the grid's squares over which the paper's brightness is taken; a letter at OCR size is 10-60 px, a shadow's edge hundreds */
 const CELL = 8;
@@ -70,7 +70,7 @@ export function evenedLight(image: GreyImage): GreyImage | null {
     }
   }
   // closing (max then min) takes squares wholly inside dark print up to their paper's level without raising the paper
-  const closed = slide(slide(brightest, w, h, REACH, true), w, h, REACH, false);
+  const closed = slideExtreme(slideExtreme(brightest, w, h, REACH, true), w, h, REACH, false);
   const paper = paperSquares(closed, brightest, darkest, w, h);
   if (!paper) return null;
   const level = meanOver(closed, paper, w, h, SMOOTH);
@@ -173,27 +173,6 @@ function forNeighbours(k: number, w: number, h: number, visit: (n: number) => vo
   if (x < w - 1) visit(k + 1);
   if (k >= w) visit(k - w);
   if (k + w < w * h) visit(k + w);
-}
-
-/** slide takes the largest (`largest`) or smallest grey over a window of `reach` squares each way, along rows then columns (separable). */
-function slide(grid: Uint8Array, w: number, h: number, reach: number, largest: boolean): Uint8Array {
-  return slideAlong(slideAlong(grid, h, w, w, 1, reach, largest), w, h, 1, w, reach, largest);
-}
-
-/** slideAlong is one pass of slide over `lines` lines of `length` squares; square i of line n is at n * lineStep + i * step. */
-function slideAlong(grid: Uint8Array, lines: number, length: number, lineStep: number, step: number, reach: number, largest: boolean): Uint8Array {
-  const out = new Uint8Array(grid.length);
-  for (let n = 0; n < lines; n++) {
-    for (let i = 0; i < length; i++) {
-      let v = grid[n * lineStep + i * step]!;
-      for (let d = Math.max(0, i - reach), end = Math.min(length - 1, i + reach); d <= end; d++) {
-        const u = grid[n * lineStep + d * step]!;
-        if (largest ? u > v : u < v) v = u;
-      }
-      out[n * lineStep + i * step] = v;
-    }
-  }
-  return out;
 }
 
 /** meanOver is the mean over a window of `reach` squares each way of the squares marked in `mask` (rows then columns), so the light of a table beside the paper does not darken the paper's edge. */
