@@ -14,7 +14,7 @@
 import { expect, test } from "bun:test";
 import { convertDocx } from "../src/convert/docx";
 import { convertPptx } from "../src/convert/pptx";
-import { convert, zipTuples } from "./helpers/office";
+import { convert, deckOf, zipTuples } from "./helpers/office";
 
 const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
 const RELS = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`;
@@ -48,12 +48,7 @@ function deck(paragraphs: string): Uint8Array {
 /** deckTree: a deck of one slide whose shape tree holds the given shapes */
 function deckTree(shapes: string): Uint8Array {
   const slide = `<p:sld ${P}><p:cSld><p:spTree>${shapes}</p:spTree></p:cSld></p:sld>`;
-  return zipTuples([
-    ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
-    ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`],
-    ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`],
-    ["ppt/slides/slide1.xml", slide],
-  ]);
+  return deckOf([slide]);
 }
 
 test("a note of several paragraphs keeps them apart; a note of one paragraph with a line break stays one line", async () => {

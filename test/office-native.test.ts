@@ -10,7 +10,7 @@ import { decodeText } from "../src/convert/charset";
 import { convertDocx } from "../src/convert/docx";
 import { convertPptx } from "../src/convert/pptx";
 import { convertXlsx, formatNumber } from "../src/convert/xlsx";
-import { context, convert, encryptedOfficeContainer, errorCode, fixture, ocr, officeWorkDir, zipTuples } from "./helpers/office";
+import { context, convert, deckOf, encryptedOfficeContainer, errorCode, fixture, ocr, officeWorkDir, zipTuples } from "./helpers/office";
 
 const { work, soffice } = officeWorkDir("office-native-");
 
@@ -46,12 +46,7 @@ describe("PPTX", () => {
     const numbered = (text: string) => item(text, `<a:buAutoNum type="arabicPeriod" startAt="4"/>`);
     const body = `${item("Steps so far:", "<a:buNone/>")}${numbered("Sand the frame")}${numbered("Prime it")}${item("Then:", "<a:buNone/>")}${item("Paint", '<a:buAutoNum type="arabicPeriod"/>')}`;
     const slide = `<p:sld ${P}><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="2" name="Text"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>${body}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`;
-    const bytes = zipTuples([
-      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
-      ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`],
-      ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`],
-      ["ppt/slides/slide1.xml", slide],
-    ]);
+    const bytes = deckOf([slide]);
     const { markdown } = await convert(convertPptx, "steps.pptx", bytes);
     expect(markdown).toContain("Steps so far:\n\n4. Sand the frame\n5. Prime it\n\nThen:\n\n1. Paint");
   });
@@ -67,12 +62,7 @@ describe("PPTX", () => {
     const cell = (inner: string) => `<a:tc><a:txBody><a:bodyPr/>${inner}</a:txBody></a:tc>`;
     const table = `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="9" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="9000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tblGrid><a:gridCol w="1"/><a:gridCol w="1"/></a:tblGrid><a:tr h="1">${cell(`<a:p>${r("Name")}</a:p>`)}${cell(`<a:p>${r("Address")}</a:p>`)}</a:tr><a:tr h="1">${cell(`<a:p>${r("Acme")}</a:p>`)}${cell(address)}</a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>`;
     const slide = `<p:sld ${P}><p:cSld><p:spTree>${shape(2, address)}${shape(3, prose)}${shape(4, listing)}${table}</p:spTree></p:cSld></p:sld>`;
-    const bytes = zipTuples([
-      ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
-      ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`],
-      ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`],
-      ["ppt/slides/slide1.xml", slide],
-    ]);
+    const bytes = deckOf([slide]);
     const { markdown } = await convert(convertPptx, "breaks.pptx", bytes);
     expect(markdown).toContain("Acme Ltd\\\n1 High Street\\\nLeeds");
     expect(markdown).toContain("Run `git log` to see \\*all\\* commits.");
@@ -90,19 +80,12 @@ describe("PPTX", () => {
     const agenda = `<a:p>${r("Our plan for the spring:")}</a:p><a:p>${r("Hire two rangers")}</a:p><a:p>${r("Open the north trail")}</a:p>`;
     const letter = `<a:p>${r("Dear members,")}</a:p><a:p>${r("the meeting moves to the *old* hall.")}</a:p>`;
     const listing = `<a:p>${r("for i in range(3):", consolas)}</a:p><a:p>${r("    print(i)", consolas)}</a:p>`;
-    const deck = (slides: string[]) =>
-      zipTuples([
-        ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
-        ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst>${slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 2}"/>`).join("")}</p:sldIdLst></p:presentation>`],
-        ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${slides.map((_, i) => `<Relationship Id="rId${i + 2}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide${i + 1}.xml"/>`).join("")}</Relationships>`],
-        ...slides.map((xml, i): [string, string] => [`ppt/slides/slide${i + 1}.xml`, xml]),
-      ]);
-    const typewritten = (await convert(convertPptx, "typewriter_deck.pptx", deck([slide(shape(2, agenda)), slide(shape(2, letter))]))).markdown;
+    const typewritten = (await convert(convertPptx, "typewriter_deck.pptx", deckOf([slide(shape(2, agenda)), slide(shape(2, letter))]))).markdown;
     expect(typewritten).not.toContain("```");
     expect(typewritten).not.toContain("`");
     expect(typewritten).toContain("Our plan for the spring:\n\nHire two rangers\n\nOpen the north trail");
     expect(typewritten).toContain("Dear members,\n\nthe meeting moves to the \\*old\\* hall.");
-    const withListing = (await convert(convertPptx, "typewriter_deck_listing.pptx", deck([slide(shape(2, agenda) + shape(3, listing))]))).markdown;
+    const withListing = (await convert(convertPptx, "typewriter_deck_listing.pptx", deckOf([slide(shape(2, agenda) + shape(3, listing))]))).markdown;
     expect(withListing).toContain("Open the north trail\n\n```\nfor i in range(3):\n    print(i)\n```");
     expect(withListing.match(/```/g)).toHaveLength(2);
   });

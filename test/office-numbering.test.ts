@@ -9,7 +9,7 @@ import { expect, test } from "bun:test";
 import { convertDocx } from "../src/convert/docx";
 import { convertPptx } from "../src/convert/pptx";
 import { countText } from "../src/convert/wordNumbering";
-import { convert, zipTuples } from "./helpers/office";
+import { convert, deckOf, zipTuples } from "./helpers/office";
 
 const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
 const RELS = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`;
@@ -142,12 +142,7 @@ test("a slide's auto-numbered paragraphs show their scheme: (a), iv., A); plain 
     auto("capital", "alphaUcParenR", 1),
   ].join("");
   const slide = `<p:sld ${P}><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="2" name="Text"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>${body}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`;
-  const bytes = zipTuples([
-    ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
-    ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`],
-    ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`],
-    ["ppt/slides/slide1.xml", slide],
-  ]);
+  const bytes = deckOf([slide]);
   const { markdown } = await convert(convertPptx, "steps.pptx", bytes);
   expect(markdown).toContain("- (a) first\n- (b) second\n  - iv. under\n  - v. under again\n- (c) third\n\nThen:\n\n3) plain\n   - A) capital");
 });

@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { convertPptx } from "../src/convert/pptx";
-import { convert, zipTuples } from "./helpers/office";
+import { convert, deckOf } from "./helpers/office";
 
 const P = `xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
 const run = (text: string, rPr = "") => `<a:r>${rPr ? `<a:rPr lang="en-US" ${rPr}/>` : ""}<a:t>${text}</a:t></a:r>`;
@@ -14,19 +14,14 @@ const titleShape = (runs: string) =>
 const bodyShape = (text: string) =>
   `<p:sp><p:nvSpPr><p:cNvPr id="3" name="Text 2"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p>${run(text, 'b="1"')}</a:p></p:txBody></p:sp>`;
 
-/** deckOf writes a deck whose slides hold a title of the given runs and one bold body line. */
-function deckOf(titles: string[]): Uint8Array {
+/** titledDeck writes a deck whose slides hold a title of the given runs and one bold body line. */
+function titledDeck(titles: string[]): Uint8Array {
   const slides = titles.map((runs) => `<p:sld ${P}><p:cSld><p:spTree>${titleShape(runs)}${bodyShape("Key point")}</p:spTree></p:cSld></p:sld>`);
-  return zipTuples([
-    ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
-    ["ppt/presentation.xml", `<p:presentation ${P}><p:sldIdLst>${slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 2}"/>`).join("")}</p:sldIdLst></p:presentation>`],
-    ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${slides.map((_, i) => `<Relationship Id="rId${i + 2}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide${i + 1}.xml"/>`).join("")}</Relationships>`],
-    ...slides.map((xml, i): [string, string] => [`ppt/slides/slide${i + 1}.xml`, xml]),
-  ]);
+  return deckOf(slides);
 }
 
 test("a title in bold runs is a heading and the deck's title without ** marks; italic in a title and bold in the body stay", async () => {
-  const bytes = deckOf([`${run("New", 'b="1"')}${run(" ", 'b="1"')}${run("Contracts", 'b="1"')}`, `${run("Agenda", 'b="1"')}`, `${run("Why ")}${run("Section 508", 'i="1"')}${run(" matters")}`]);
+  const bytes = titledDeck([`${run("New", 'b="1"')}${run(" ", 'b="1"')}${run("Contracts", 'b="1"')}`, `${run("Agenda", 'b="1"')}`, `${run("Why ")}${run("Section 508", 'i="1"')}${run(" matters")}`]);
   const result = await convert(convertPptx, "deck.pptx", bytes);
   expect(result.markdown).toContain("## Slide 1: New Contracts\n");
   expect(result.markdown).toContain("## Slide 2: Agenda\n");

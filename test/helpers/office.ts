@@ -14,6 +14,19 @@ import { zipOf } from "./zip";
 
 export const zipTuples = (entries: Array<[string, string | Uint8Array]>) => zipOf(entries.map(([name, data]) => ({ name, data })));
 
+/** PRESENTATION_NS: the namespaces of a slide's and a presentation's root element (PresentationML, DrawingML, relationships) */
+export const PRESENTATION_NS = `xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+
+/** deckOf: a PPTX of the given slide parts (`<p:sld ...>` XML), in order: the package, the presentation and its relationships */
+export function deckOf(slides: string[]): Uint8Array {
+  return zipTuples([
+    ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
+    ["ppt/presentation.xml", `<p:presentation ${PRESENTATION_NS}><p:sldIdLst>${slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 2}"/>`).join("")}</p:sldIdLst></p:presentation>`],
+    ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${slides.map((_, i) => `<Relationship Id="rId${i + 2}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide${i + 1}.xml"/>`).join("")}</Relationships>`],
+    ...slides.map((xml, i): [string, string] => [`ppt/slides/slide${i + 1}.xml`, xml]),
+  ]);
+}
+
 /** errorCode is the AppError code the conversion fails with. */
 export const errorCode = async (promise: Promise<unknown>) => (await failureOf(promise)).code;
 
