@@ -13,11 +13,10 @@ import { Parser } from "htmlparser2";
 import sharp, { type Metadata } from "sharp";
 import { AppError } from "../errors";
 import { heifToPng } from "../tools/heif";
-import type { OcrResult } from "../tools/types";
 import { heading, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import { joinLineEndHyphens, ocrLaysOut, ocrLayoutMarkdown } from "./ocrLayout";
 import { evenedGround } from "./ocrGround";
-import { evenedLight } from "./ocrLight";
+import { evenedLight, evenedReadsMore } from "./ocrLight";
 import { turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
 import { fromPgm, OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import { makeConvertPdf } from "./pdf";
@@ -371,25 +370,6 @@ async function decoding<T>(input: ConvertInput, facts: ImageFacts, work: () => P
   }
 }
 
-/** SURE_WORD: a word read at this confidence or more counts as read (tesseract's noise on a table's grain reads 0.2-0.6) */
-const SURE_WORD = 0.8;
-/** MORE_WORDS: the evened reading is kept when it reads this share more sure words than the first */
-const MORE_WORDS = 1.05;
-
-/** sureWords counts a reading's words with a letter or a digit read at SURE_WORD or more. */
-const sureWords = (ocr: OcrResult) => ocr.words?.filter((word) => word.confidence >= SURE_WORD && /[\p{L}\p{N}]/u.test(word.text)).length ?? 0;
-
-/**
- * readsMore: the reading of the evened image is kept when it reads MORE_WORDS more words surely. Not
- * the surer mean: evened, a shaded receipt's foot is read too, a little less surely than its lit
- * top, and lowers the mean (0.842 -> 0.783 on a receipt photographed half in shadow, for its total
- * and closing lines read).
- */
-function readsMore(evened: OcrResult, first: OcrResult): boolean {
-  const [mine, theirs] = [sureWords(evened), sureWords(first)];
-  return mine > 0 && mine >= MORE_WORDS * theirs && mine > theirs;
-}
-
 /** metadataFacts lists the facts of the metadata block. */
 function metadataFacts(facts: ImageFacts): Array<[string, unknown]> {
   const exif = facts.exif ? readExif(facts.exif) : {};
@@ -468,14 +448,14 @@ async function convertImageWith(input: ConvertInput, ctx: ConvertContext, option
       warnings.push(turnWarning(turn));
     }
   }
-  // a photo lit unevenly (a receipt on a table, half in the phone's shadow) is read again with its light evened (ocrLight.ts), kept when it reads more (readsMore)
+  // a photo lit unevenly (a receipt on a table, half in the phone's shadow) is read again with its light evened (ocrLight.ts), kept when it reads more (evenedReadsMore)
   // (and a page's shaded table cells, ocrGround.ts: a page read as one, not a receipt's column, which is spared the cost of looking)
   const evenLit = decodable.svgDensity ? null : (evenedLight(shown) ?? (prepared.segmentation === "auto" ? evenedGround(shown) : null));
   const evened = evenLit ? await prepareForOcr(input, evenLit, decodable, facts, limits.maxPixels) : null;
   if (evened) {
     const again = await ctx.tools.ocr.recognize(evened.image, signal, { segmentation: evened.segmentation, dpi: evened.dpi });
     signal.throwIfAborted();
-    if (readsMore(again, ocr)) [prepared, ocr] = [evened, again];
+    if (evenedReadsMore(again, ocr)) [prepared, ocr] = [evened, again];
   }
 
   // 4. markdown

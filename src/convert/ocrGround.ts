@@ -11,7 +11,6 @@
  *
  * Cost: four passes of a sliding maximum or minimum (each linear in the pixels, whatever REACH), one to divide.
  */
-import type { OcrResult } from "../tools/types";
 import { type GreyImage, slideExtreme } from "./greyImage";
 
 /** REACH: half the closing's window (px); a text stroke at OCR size is 1-4 px wide, a table cell's ground 12 px tall and more */
@@ -50,22 +49,4 @@ export function evenedGround(image: GreyImage): GreyImage | null {
     out[i] = g > INK_GROUND && g < PAPER ? Math.min(255, Math.round((data[i]! * 255) / g)) : data[i]!;
   }
   return { data: out, width: W, height: H };
-}
-
-/** SURE_WORD: a word read at this confidence or more counts as read (as image.ts's evened reading counts them) */
-const SURE_WORD = 0.8;
-/** MORE_WORDS: the evened reading is kept when it reads this share more sure words than the first */
-const MORE_WORDS = 1.05;
-
-/** sureWords counts a reading's words with a letter or a digit read at SURE_WORD or more. */
-const sureWords = (ocr: OcrResult) => ocr.words?.filter((word) => word.confidence >= SURE_WORD && /[\p{L}\p{N}]/u.test(word.text)).length ?? 0;
-
-/**
- * groundReadsMore: the reading of a page with its ground evened is kept when it reads MORE_WORDS more
- * words surely than the page as it is (discoveryworld's table of shaded cells: 466 against 404, the
- * shaded cells' figures read; a page without shading reads the same words either way).
- */
-export function groundReadsMore(evened: OcrResult, first: OcrResult): boolean {
-  const [mine, theirs] = [sureWords(evened), sureWords(first)];
-  return mine > theirs && mine >= MORE_WORDS * theirs;
 }

@@ -15,8 +15,9 @@ import { extractPageImages, listPdfImages, renderPdfPage, type PdfImageInfo } fr
 import { Semaphore } from "../tools/semaphore";
 import type { OcrResult } from "../tools/types";
 import { joinBlocks, tidyMarkdown } from "./markdown";
-import { evenedGround, groundReadsMore } from "./ocrGround";
+import { evenedGround } from "./ocrGround";
 import { ocrLaysOut, ocrLayoutPage } from "./ocrLayout";
+import { evenedReadsMore } from "./ocrLight";
 import { type Turn, turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
 import { fromPgm, OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
 import { metadataOnly } from "./ooxml";
@@ -204,7 +205,7 @@ async function ocrAll(pdf: Uint8Array, pages: PageLayout[], images: Promise<PdfI
           const ground = best.turned ? null : evenedGround(rendered);
           if (ground) {
             const evened = await read(await prepareScan(ground, { density: dpi, fallbackScale: 1, maxSide: OCR_MAX_SIDE, maxPixels: ctx.limits.maxPixels }), page, undefined, best.ocr.language);
-            if (groundReadsMore(evened.ocr, best.ocr)) best = evened;
+            if (evenedReadsMore(evened.ocr, best.ocr)) best = evened;
           }
           results.set(page.page, best);
         } catch (error) {
