@@ -14,12 +14,12 @@
  * - cells found: expected non-empty table cells that are a cell of some table of the markdown (every
  *   cell counted, two equal neighbours twice: these converters write a merged cell once).
  *
- * Five sets, scored separately and together: the 12 test files of bench/expected/office-structure.json,
+ * Six sets, scored separately and together: the 12 test files of bench/expected/office-structure.json,
  * the real-world documents of bench/expected/office-structure-real.json (forms, reports, slide
  * decks, checklists, plans, ODF templates in bench/corpus/office-real, licences in its LICENSES.md)
- * and three fresh groups nobody tuned on, bench/expected/office-structure-fresh.json,
- * office-structure-fresh2.json and office-structure-fresh3.json (bench/corpus/office-fresh, office-fresh2 and
- * office-fresh3, licences in their LICENSES.md).
+ * and four fresh groups nobody tuned on, bench/expected/office-structure-fresh.json,
+ * office-structure-fresh2.json, office-structure-fresh3.json and office-structure-fresh4.json
+ * (bench/corpus/office-fresh, office-fresh2, office-fresh3 and office-fresh4, licences in their LICENSES.md).
  * A file whose expected entry lists them is scored on two more lists: list items found (a list item
  * of the markdown with the item's folded text, each used once; nested right when at the depth a
  * reader sees) and texts found (the other paragraphs a reader sees, each a part of the folded markdown).
@@ -104,6 +104,7 @@ const SETS: Record<string, string> = {
   "fresh office": "expected/office-structure-fresh.json",
   "fresh office 2": "expected/office-structure-fresh2.json",
   "fresh office 3": "expected/office-structure-fresh3.json",
+  "fresh office 4": "expected/office-structure-fresh4.json",
 };
 const setOf = new Map<ExpectedFile, string>();
 const expected: ExpectedFile[] = [];
