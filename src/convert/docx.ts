@@ -135,6 +135,8 @@ interface StyleInfo {
   mono: boolean;
   /** left: the style's left indent in twips (w:ind w:left or w:start), null when it sets none */
   left: number | null;
+  /** size: the style's font size in half-points (w:sz), null when it sets none */
+  size: number | null;
 }
 
 /** CODE_STYLE: names of paragraph and character styles for code (Word's, LibreOffice's "Preformatted Text" and "Source Text", and the usual custom ones) */
@@ -198,6 +200,8 @@ class DocxReader {
   firstHeading: string | null = null;
   private readonly styles = new Map<string, StyleInfo>();
   private defaultParagraphStyle: string | null = null;
+  /** defaultSize: the document's default font size in half-points (w:docDefaults), Word's 10 pt when it sets none */
+  private defaultSize = 20;
   /**
    * documentIsMono: the default paragraph style is set in a monospace face (a document typed in one
    * throughout: its paragraphs are prose, its runs no code spans); read once, after the styles
@@ -212,6 +216,8 @@ class DocxReader {
   private readonly noteLabels = new Map<string, number>();
   private pendingBlocks: Block[] = [];
   private cellDepth = 0;
+  /** nestedTables: the tables nested in the cells of the body table being written, each written after it */
+  private nestedTables: string[] = [];
   /** boxDepth: one-cell tables (boxCell) being written as body text, one inside another */
   private boxDepth = 0;
   /** relsPart is the part whose relationships resolve r:id (links, pictures): each part has its own. */
@@ -243,7 +249,9 @@ class DocxReader {
 
   private readStyles(): void {
     const part = this.partOf("styles") ?? "word/styles.xml";
-    for (const style of descendants(this.pkg.xml(part), "w:style")) {
+    const root = this.pkg.xml(part);
+    this.defaultSize = halfPoints(path(root, "w:styles", "w:docDefaults", "w:rPrDefault", "w:rPr", "w:sz")) ?? 20;
+    for (const style of descendants(root, "w:style")) {
       const id = style.attrs["w:styleId"];
       if (!id) continue;
       const pPr = child(style, "w:pPr");
@@ -262,6 +270,7 @@ class DocxReader {
         script: scriptOf(rPr),
         mono: isMonoFontName(child(rPr, "w:rFonts")?.attrs["w:ascii"] ?? "") || CODE_STYLE.test((child(style, "w:name")?.attrs["w:val"] ?? "").toLowerCase()),
         left: leftIndent(child(pPr, "w:ind")),
+        size: halfPoints(child(rPr, "w:sz")),
       });
       if (style.attrs["w:type"] === "paragraph" && (style.attrs["w:default"] === "1" || style.attrs["w:default"] === "true")) {
         this.defaultParagraphStyle = id;
@@ -293,6 +302,40 @@ class DocxReader {
       if (style.outlineLevel !== null) return outlineToLevel(style.outlineLevel);
     }
     return 0;
+  }
+
+  /** sizeOf gives the font size a paragraph style sets, through the styles it is based on, else the document's default (half-points) */
+  private sizeOf(styleId: string | null): number {
+    for (const style of this.styleChain(styleId)) if (style.size !== null) return style.size;
+    return this.defaultSize;
+  }
+
+  /**
+   * shownAsText: a paragraph that a heading style or an outline level would make a heading but whose
+   * size shows it as text. In a larger heading style with every run of text set directly at the body's
+   * size or smaller, it is a lead sentence of the body (a sentence typed in the heading's style and
+   * shrunk to the text's size); a heading by its own outline level only, every run smaller than the
+   * body (a masthead's contact lines in 8 pt), it is small print. At the body's size an outline level
+   * keeps it a heading, as Word's navigation pane lists it.
+   */
+  private shownAsText(p: XmlElement, styleId: string | null): boolean {
+    const body = this.sizeOf(this.defaultParagraphStyle);
+    if (child(child(p, "w:pPr"), "w:outlineLvl")) {
+      if (this.headingLevel(styleId, undefined) > 0) return false;
+      const sizes = this.runSizes(p, styleId);
+      return sizes.length > 0 && sizes.every((size) => size !== null && size < body);
+    }
+    if (this.sizeOf(styleId) <= body) return false;
+    const sizes = this.runSizes(p, null);
+    return sizes.length > 0 && sizes.every((size) => size !== null && size <= body);
+  }
+
+  /** runSizes lists the font size of each run of text of a paragraph: its own, else its style's (styleId), else null */
+  private runSizes(p: XmlElement, styleId: string | null): Array<number | null> {
+    const styled = styleId === null ? null : this.sizeOf(styleId);
+    return descendants(p, "w:r")
+      .filter((r) => textOf(r, "w:t").trim())
+      .map((r) => halfPoints(child(child(r, "w:rPr"), "w:sz")) ?? styled);
   }
 
   private readNumbering(): void {
@@ -345,7 +388,17 @@ class DocxReader {
               this.boxDepth--;
             }
             this.listStack = [];
-          } else blocks.push({ kind: "para", text: this.renderTable(node) });
+          } else {
+            // a grid nested in a cell is written as a table of its own after the table that holds it
+            const outer = this.nestedTables;
+            this.nestedTables = [];
+            try {
+              blocks.push({ kind: "para", text: this.renderTable(node) });
+              for (const nested of this.nestedTables) blocks.push({ kind: "para", text: nested });
+            } finally {
+              this.nestedTables = outer;
+            }
+          }
           break;
         }
         case "w:sdt":
@@ -381,7 +434,7 @@ class DocxReader {
     const blocks: Block[] = [];
     const numbering = this.numberingOf(pPr, styleId);
     // A numbered paragraph that is a heading only by its own outline level (no heading style) shows as a list item: its number is what a reader sees
-    const level = text && !this.inComment && !(numbering && this.headingLevel(styleId, undefined) === 0) ? this.headingLevel(styleId, pPr) : 0;
+    const level = text && !this.inComment && !(numbering && this.headingLevel(styleId, undefined) === 0) && !this.shownAsText(p, styleId) ? this.headingLevel(styleId, pPr) : 0;
     if (!level && !numbering && this.cellDepth === 0 && !this.inComment && this.isCode(p, styleId)) {
       this.listStack = [];
       blocks.push({ kind: "code", text: codeText(p) });
@@ -718,7 +771,12 @@ class DocxReader {
     return gfmTable(rows);
   }
 
-  /** renderCell renders a cell's paragraphs as lines; nested tables are flattened to lines of cells. */
+  /**
+   * renderCell renders a cell's paragraphs as lines. A table nested in a body table's cell that is a
+   * grid of text (two rows or more, one of them of two cells or more) is written as its own table after the
+   * outer one, the cell saying so where it stood; other nested tables (a row, a column, a table in a
+   * nested table) are flattened to lines of cells.
+   */
   private renderCell(tc: XmlElement): string {
     this.cellDepth++;
     const savedList = this.listStack;
@@ -726,7 +784,10 @@ class DocxReader {
     try {
       const lines: string[] = [];
       for (const node of childrenNamed(tc)) {
-        if (node.name === "w:tbl") {
+        if (node.name === "w:tbl" && this.cellDepth === 1 && isGrid(node) && textOf(node, "w:t").trim()) {
+          this.nestedTables.push(this.renderTable(node));
+          lines.push("*(table below)*");
+        } else if (node.name === "w:tbl") {
           for (const tr of tableRows(node)) {
             const cells = rowCells(tr).map((cell) => this.renderCell(cell)).filter(Boolean);
             if (cells.length) lines.push(cells.join("; "));
@@ -803,6 +864,18 @@ class DocxReader {
 function labelText(shown: NumberLabel, item: boolean): string {
   const label = escapeText(shown.label.replace(/\s+/g, " ").trim());
   return item ? label.replace(/^(?:#{1,6}|[>+-]|\d{1,9}[.)])$/, "\\$&") : label;
+}
+
+/** isGrid: a table of two rows or more, one of them of two cells or more */
+function isGrid(tbl: XmlElement): boolean {
+  const rows = tableRows(tbl);
+  return rows.length >= 2 && rows.some((tr) => rowCells(tr).length >= 2);
+}
+
+/** halfPoints reads a w:sz font size (half-points), null when absent or not a number */
+function halfPoints(sz: XmlElement | undefined): number | null {
+  const n = Number(sz?.attrs["w:val"]);
+  return sz && Number.isFinite(n) && n > 0 ? n : null;
 }
 
 function outlineToLevel(outline: number): number {

@@ -9,6 +9,7 @@ import sharp from "sharp";
 import { AppError } from "../errors";
 import { ZipArchive } from "../ingest/zip";
 import { MAX_ELEMENT_DEPTH, nestedTooDeep } from "./nesting";
+import { renderDateFormat, renderNumberFormat } from "./numberFormat";
 import { escapeText, gfmTable, textHeading, joinBlocks, metadataBlock, tidyMarkdown } from "./markdown";
 import type { Conversion, ConvertContext, ConvertInput } from "./types";
 
@@ -511,8 +512,10 @@ const MAX_CHART_POINTS = 10_000;
  * series, from the values cached in the chart (the embedded workbook is never opened).
  */
 export function renderChartPart(pkg: OoxmlPackage, part: string): string {
-  const chart = path(pkg.xml(part), "c:chartSpace", "c:chart");
+  const space = path(pkg.xml(part), "c:chartSpace");
+  const chart = child(space, "c:chart");
   if (!chart) return "";
+  const date1904 = isOn(child(space, "c:date1904"));
   const titleElement = child(chart, "c:title");
   // a title typed in the chart, or taken from a cell (its cached text)
   let title = (textOf(titleElement, "a:t") || chartPoints(child(titleElement, "c:tx")).get(0) || "").trim();
@@ -525,8 +528,8 @@ export function renderChartPart(pkg: OoxmlPackage, part: string): string {
       series.push({
         name: name || `Series ${series.length + 1}`,
         named: Boolean(name),
-        categories: chartPoints(child(ser, "c:cat") ?? child(ser, "c:xVal")),
-        values: chartPoints(child(ser, "c:val") ?? child(ser, "c:yVal")),
+        categories: chartPoints(child(ser, "c:cat") ?? child(ser, "c:xVal"), date1904),
+        values: chartPoints(child(ser, "c:val") ?? child(ser, "c:yVal"), date1904),
       });
     }
   }
@@ -571,7 +574,7 @@ function axisTitles(plotArea: XmlElement | undefined): { category: string | unde
 }
 
 /** chartPoints reads the cached points of a chart data reference (string, number or literal). */
-function chartPoints(ref: XmlElement | undefined): Map<number, string> {
+function chartPoints(ref: XmlElement | undefined, date1904 = false): Map<number, string> {
   const points = new Map<number, string>();
   if (!ref) return points;
   const multi = firstDescendant(ref, "c:multiLvlStrCache");
@@ -582,19 +585,27 @@ function chartPoints(ref: XmlElement | undefined): Map<number, string> {
     firstDescendant(ref, "c:numLit") ??
     (multi ? child(multi, "c:lvl") : undefined);
   if (cache) {
-    // A number in the General format shows as Excel shows it: writers store 19 as "19.0".
+    // A cached number shows as its format code shows it on the chart's labels and axis (a point's own
+    // code first): 0% as 63%, d-mmm-yy as 5-Jan-23, General as Excel shows it (writers store 19 as "19.0")
     const format = textContent(child(cache, "c:formatCode")).trim();
-    const general = cache.name.startsWith("c:num") && (format === "" || format.toLowerCase() === "general");
+    const numeric = cache.name.startsWith("c:num");
     for (const pt of childrenNamed(cache, "c:pt")) {
       const value = textContent(child(pt, "c:v")).trim();
-      const n = general && value !== "" ? Number(value) : Number.NaN;
-      points.set(Number(pt.attrs["idx"] ?? points.size), Number.isFinite(n) ? String(Number.parseFloat(n.toPrecision(15))) : value);
+      const n = numeric && value !== "" ? Number(value) : Number.NaN;
+      points.set(Number(pt.attrs["idx"] ?? points.size), Number.isFinite(n) ? shownNumber(n, (pt.attrs["formatCode"] ?? format).trim(), date1904) : value);
     }
   } else {
     const v = child(ref, "c:v");
     if (v) points.set(0, textContent(v).trim());
   }
   return points;
+}
+
+/** shownNumber writes a chart's cached number as its format code shows it: a date code as the date, a number code by renderNumberFormat, else the plain number */
+function shownNumber(n: number, code: string, date1904: boolean): string {
+  const plain = String(Number.parseFloat(n.toPrecision(15)));
+  if (code === "" || /^general$/i.test(code)) return plain;
+  return renderDateFormat(n, code, date1904) ?? renderNumberFormat(n, code) ?? plain;
 }
 
 /** MAX_DIAGRAM_DEPTH caps the nesting of a SmartArt outline (a cycle in a damaged part ends there). */
