@@ -4,11 +4,13 @@
  * them on the chart's labels (`0%` 63%, a point's own code first, a date code as the date), not as the
  * stored fraction; a paragraph in a heading style whose every run is set at the body's size is a bold
  * lead sentence, not a heading, and a line that is a heading only by its own outline level but set in
- * small print is small print; a grid nested in a table's cell is a table of its own after the table.
+ * small print is small print; a grid nested in a table's cell is a table of its own after the table;
+ * an OLE object that embeds a workbook (a sheet pasted into a slide) is the sheet it shows.
  */
 import { expect, test } from "bun:test";
 import { convertDocx } from "../src/convert/docx";
-import { convert, zipTuples } from "./helpers/office";
+import { convertPptx } from "../src/convert/pptx";
+import { convert, PRESENTATION_NS, zipTuples } from "./helpers/office";
 
 const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
 const RELS = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`;
@@ -93,4 +95,37 @@ test("a grid nested in a table's cell is written as its own table after the tabl
   const empty = await convert(convertDocx, "blank.docx", docx(blank));
   expect(empty.markdown).toContain("| a |  |\n| --- | --- |\n| b | c |");
   expect(empty.markdown).not.toContain("table below");
+});
+
+/** oleDeck: a one-slide deck whose graphic frame is an OLE object embedding the given workbook (as PowerPoint stores a pasted Excel sheet) */
+function oleDeck(workbook: Uint8Array, target = "../embeddings/Microsoft_Excel_Worksheet1.xlsx"): Uint8Array {
+  const frame = `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Object 3"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="100" y="100"/><a:ext cx="5000000" cy="2000000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/presentationml/2006/ole"><p:oleObj name="Worksheet" r:id="rId2" progId="Excel.Sheet.12"><p:embed/></p:oleObj></a:graphicData></a:graphic></p:graphicFrame>`;
+  const slide = `<p:sld ${PRESENTATION_NS}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${frame}</p:spTree></p:cSld></p:sld>`;
+  const deck = [
+    ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`],
+    ["ppt/presentation.xml", `<p:presentation ${PRESENTATION_NS}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`],
+    ["ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`],
+    ["ppt/slides/slide1.xml", slide],
+    ["ppt/slides/_rels/slide1.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/package" Target="${target}"/></Relationships>`],
+    ["ppt/embeddings/Microsoft_Excel_Worksheet1.xlsx", workbook],
+  ] as Array<[string, string | Uint8Array]>;
+  return zipTuples(deck);
+}
+
+const X = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+const inline = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+
+test("an OLE object that embeds a workbook is written as the sheet it shows (the active sheet, numbers as formatted)", async () => {
+  const sheet = (rows: string) => `<worksheet ${X}><sheetData>${rows}</sheetData></worksheet>`;
+  const workbook = zipTuples([
+    ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+    ["xl/workbook.xml", `<workbook ${X}><bookViews><workbookView activeTab="1"/></bookViews><sheets><sheet name="Notes" sheetId="1" r:id="rId1"/><sheet name="Sales" sheetId="2" r:id="rId2"/></sheets></workbook>`],
+    ["xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`],
+    ["xl/styles.xml", `<styleSheet ${X}><numFmts count="1"><numFmt numFmtId="164" formatCode="0.0%"/></numFmts><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="164" applyNumberFormat="1"/></cellXfs></styleSheet>`],
+    ["xl/worksheets/sheet1.xml", sheet(`<row r="1">${inline("A1", "not shown")}</row>`)],
+    ["xl/worksheets/sheet2.xml", sheet(`<row r="1">${inline("A1", "Region")}${inline("B1", "Share")}</row><row r="2">${inline("A2", "North")}<c r="B2" s="1"><v>0.125</v></c></row><row r="3">${inline("A3", "South")}<c r="B3" s="1"><v>0.875</v></c></row>`)],
+  ]);
+  const { markdown } = await convert(convertPptx, "ole.pptx", oleDeck(workbook));
+  expect(markdown).toContain("| Region | Share |\n| --- | --- |\n| North | 12.5% |\n| South | 87.5% |");
+  expect(markdown).not.toContain("not shown");
 });

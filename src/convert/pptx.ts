@@ -8,7 +8,8 @@ import { checkMarkdownSize, escapeText, fence, gfmTable, heading, joinBlocks, ti
 import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, hardBreaks, firstDescendant, imageAlt, ImageCollector, isSymbolFace, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, symbolFontText, textContent, type XmlElement } from "./ooxml";
 import { isMonoFontName } from "./monoFont";
 import { autoNumberLabel } from "./wordNumbering";
-import type { Converter } from "./types";
+import type { ConvertContext, Converter } from "./types";
+import { embeddedSheet } from "./xlsx";
 
 /** convertPptx turns a PowerPoint presentation into markdown, one section per slide. */
 export const convertPptx: Converter = async (input, ctx) => {
@@ -25,7 +26,7 @@ export const convertPptx: Converter = async (input, ctx) => {
   let written = 0;
   for (const [index, slidePart] of slideParts.entries()) {
     ctx.signal.throwIfAborted();
-    const slide = new SlideReader(pkg, slidePart, images, proseFace);
+    const slide = new SlideReader(pkg, slidePart, images, proseFace, ctx);
     const { markdown, title } = slide.render(index + 1);
     firstTitle ??= title;
     sections.push(markdown);
@@ -114,6 +115,7 @@ class SlideReader {
     private readonly images: ImageCollector,
     /** proseFace: the monospace face the whole deck is typed in (deckProseFace), not code; null for most decks */
     readonly proseFace: string | null,
+    private readonly ctx: ConvertContext,
   ) {
     this.rels = pkg.rels(part);
   }
@@ -169,7 +171,9 @@ class SlideReader {
         if (chart) return { ...at, blocks: [{ kind: "para", text: this.renderChart(chart.attrs["r:id"] ?? "") }] };
         const diagram = renderDiagramOf(this.pkg, this.rels, data);
         if (diagram !== undefined) return { ...at, blocks: [{ kind: "para", text: diagram }] };
-        return null;
+        const ole = firstDescendant(data, "p:oleObj");
+        const sheet = ole ? this.renderEmbeddedSheet(ole) : null;
+        return sheet ? { ...at, blocks: [{ kind: "para", text: sheet }] } : null;
       }
       case "p:pic": {
         const at = offsetOf(path(node, "p:spPr", "a:xfrm")) ?? this.placeholderOffset(node, "p:nvPicPr") ?? { x: 0, y: 0 };
@@ -258,6 +262,14 @@ class SlideReader {
       return `![${imageAlt(alt)}](${baseName(rel.target)})${this.images.token(rel.target, false)}`;
     }
     return alt ? `![${imageAlt(alt)}](image)` : "";
+  }
+
+  /** renderEmbeddedSheet renders an OLE object that embeds a workbook (an Excel sheet or chart pasted as an object) as the sheet it shows; null for other objects */
+  private renderEmbeddedSheet(ole: XmlElement): string | null {
+    const rel = this.rels.get(ole.attrs["r:id"] ?? "");
+    if (!rel || rel.external || !/\.xls[xm]$/i.test(rel.target)) return null;
+    const bytes = this.pkg.zip.read(rel.target);
+    return bytes ? embeddedSheet(bytes, baseName(rel.target), this.ctx) : null;
   }
 
   private renderChart(relId: string): string {

@@ -10,7 +10,7 @@ import { checkMarkdownSize, escapeText, gfmTable, heading, joinBlocks, markdownU
 import { assertWithinPageLimit, baseName, child, childrenNamed, codeSpans, descendants, firstDescendant, hardBreaks, imageAlt, ImageCollector, metadataOrEmpty, OoxmlPackage, path, type Relationship, renderChartPart, textContent, type XmlElement } from "./ooxml";
 import { isMonoFontName } from "./monoFont";
 import { renderDateFormat, renderNumberFormat } from "./numberFormat";
-import type { Converter } from "./types";
+import type { ConvertContext, Converter } from "./types";
 
 /** MAX_ROWS_PER_SHEET: rows with content rendered per sheet; the rest is dropped with a warning. */
 export const MAX_ROWS_PER_SHEET = 10_000;
@@ -82,6 +82,35 @@ export const convertXlsx: Converter = async (input, ctx) => {
     warnings,
   };
 };
+
+/**
+ * embeddedSheet renders the sheet a workbook embedded as an OLE object shows (a sheet or a chart's data
+ * pasted into a slide as an object, whose picture is all the slide draws): the workbook's active sheet,
+ * its tables and lines as the sheet's own section holds them, the cells as last saved. Null when the
+ * embedding is not a workbook that can be read (the caller keeps the object's picture).
+ */
+export function embeddedSheet(bytes: Uint8Array, name: string, ctx: ConvertContext): string | null {
+  let pkg: OoxmlPackage;
+  let workbookPart: string;
+  try {
+    pkg = OoxmlPackage.open({ bytes, filename: name, contentType: "application/octet-stream", ext: "xlsx" }, ctx, "XLSX");
+    workbookPart = pkg.mainPart("xl/workbook.xml", "workbook");
+  } catch {
+    return null;
+  }
+  const workbook = child(pkg.xml(workbookPart), "workbook");
+  const date1904 = ["1", "true"].includes(child(workbook, "workbookPr")?.attrs["date1904"] ?? "");
+  const sheets = descendants(child(workbook, "sheets"), "sheet");
+  const active = Number(path(workbook, "bookViews", "workbookView")?.attrs["activeTab"] ?? 0) || 0;
+  const sheet = sheets[active] ?? sheets[0];
+  const rel = pkg.rels(workbookPart).get(sheet?.attrs["r:id"] ?? "");
+  const xml = rel && !rel.external ? pkg.zip.text(rel.target) : undefined;
+  if (xml === undefined) return null;
+  const grid = readSheet(xml, readSharedStrings(pkg, workbookPart), readNumberFormats(pkg, workbookPart), date1904);
+  const parts = sheetBlocks(grid);
+  if (!parts.length) return null;
+  return joinBlocks(parts.map((part) => (part.kind === "table" ? gfmTable(part.rows) : part.rows.map((row) => escapeText(row.find((v) => v !== "") ?? "")).join("\n\n"))));
+}
 
 /** localName drops a namespace prefix: sheets are parsed as a stream, without the tree's canonical names. */
 function localName(name: string): string {
