@@ -17,7 +17,7 @@ const RELS = `<Relationships xmlns="http://schemas.openxmlformats.org/package/20
 const rel = (id: string, type: string, target: string) => `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
 
 /** docx: a document of the given body, styles and extra parts */
-function docx(body: string, styles = "", parts: Array<[string, string]> = [], rels = ""): Uint8Array {
+function docx(body: string, styles = "", parts: Array<[string, string | Uint8Array]> = [], rels = ""): Uint8Array {
   return zipTuples([
     ["_rels/.rels", RELS],
     ["word/document.xml", `<w:document ${W}><w:body>${body}</w:body></w:document>`],
@@ -115,7 +115,8 @@ function oleDeck(workbook: Uint8Array, target = "../embeddings/Microsoft_Excel_W
 const X = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
 const inline = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
 
-test("an OLE object that embeds a workbook is written as the sheet it shows (the active sheet, numbers as formatted)", async () => {
+/** salesWorkbook: a workbook of two sheets whose second, active one holds a table of percentages */
+function salesWorkbook(): Uint8Array {
   const sheet = (rows: string) => `<worksheet ${X}><sheetData>${rows}</sheetData></worksheet>`;
   const workbook = zipTuples([
     ["_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
@@ -125,7 +126,17 @@ test("an OLE object that embeds a workbook is written as the sheet it shows (the
     ["xl/worksheets/sheet1.xml", sheet(`<row r="1">${inline("A1", "not shown")}</row>`)],
     ["xl/worksheets/sheet2.xml", sheet(`<row r="1">${inline("A1", "Region")}${inline("B1", "Share")}</row><row r="2">${inline("A2", "North")}<c r="B2" s="1"><v>0.125</v></c></row><row r="3">${inline("A3", "South")}<c r="B3" s="1"><v>0.875</v></c></row>`)],
   ]);
-  const { markdown } = await convert(convertPptx, "ole.pptx", oleDeck(workbook));
+  return workbook;
+}
+
+test("an OLE object that embeds a workbook is written as the sheet it shows (the active sheet, numbers as formatted)", async () => {
+  const { markdown } = await convert(convertPptx, "ole.pptx", oleDeck(salesWorkbook()));
   expect(markdown).toContain("| Region | Share |\n| --- | --- |\n| North | 12.5% |\n| South | 87.5% |");
   expect(markdown).not.toContain("not shown");
+  // the same sheet pasted into a Word document (w:object, its picture a VML shape)
+  const object = `<w:p><w:r><w:t>Sales by region:</w:t></w:r><w:r><w:object><v:shape xmlns:v="urn:schemas-microsoft-com:vml" id="_x0000_i1025" style="width:300pt;height:80pt"><v:imagedata xmlns:o="urn:schemas-microsoft-com:office:office" r:id="rId8" o:title=""/></v:shape><o:OLEObject xmlns:o="urn:schemas-microsoft-com:office:office" Type="Embed" ProgID="Excel.Sheet.12" ShapeID="_x0000_i1025" DrawAspect="Content" ObjectID="_1" r:id="rId7"/></w:object></w:r></w:p>`;
+  const word = docx(object, "", [["word/embeddings/Microsoft_Excel_Worksheet.xlsx", salesWorkbook()] as [string, Uint8Array]], rel("rId7", "package", "embeddings/Microsoft_Excel_Worksheet.xlsx") + rel("rId8", "image", "media/image1.emf"));
+  const two = await convert(convertDocx, "ole.docx", word);
+  expect(two.markdown).toContain("Sales by region:\n\n| Region | Share |\n| --- | --- |\n| North | 12.5% |\n| South | 87.5% |");
+  expect(two.markdown).not.toContain("image1.emf");
 });

@@ -10,6 +10,7 @@ import { isMonoFontName } from "./monoFont";
 import { baseName, child, childrenNamed, codeSpans, hardBreaks, descendants, firstDescendant, imageAlt, ImageCollector, isOn, isSymbolFace, metadataOrEmpty, OoxmlPackage, path, renderChartPart, renderDiagramOf, symbolFontText, textContent, textOf, type XmlElement } from "./ooxml";
 import type { Conversion, ConvertContext, Converter } from "./types";
 import { leftIndent, type NumberLabel, WordNumbering } from "./wordNumbering";
+import { embeddedSheet } from "./xlsx";
 
 /** convertDocx turns a Word document into markdown. */
 export const convertDocx: Converter = async (input, ctx) => {
@@ -702,6 +703,17 @@ class DocxReader {
       const rendered = renderChartPart(this.pkg, chartRel.target);
       if (rendered) this.pendingBlocks.push({ kind: "para", text: rendered });
       return;
+    }
+    // A workbook embedded as an OLE object (an Excel sheet pasted into the body) is the sheet it shows, not its picture
+    const ole = firstDescendant(drawing, "o:OLEObject");
+    const oleRel = ole ? rels.get(ole.attrs["r:id"] ?? "") : undefined;
+    if (oleRel && !oleRel.external && this.cellDepth === 0 && /\.xls[xm]$/i.test(oleRel.target)) {
+      const bytes = this.pkg.zip.read(oleRel.target);
+      const sheet = bytes ? embeddedSheet(bytes, baseName(oleRel.target), this.ctx) : null;
+      if (sheet) {
+        this.pendingBlocks.push({ kind: "para", text: sheet });
+        return;
+      }
     }
     const diagram = renderDiagramOf(this.pkg, rels, drawing);
     if (diagram !== undefined) {
