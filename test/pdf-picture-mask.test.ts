@@ -10,6 +10,7 @@ import { convertPdf } from "../src/convert/pdf";
 import { WorkerPool } from "../src/pool";
 import { Tesseract } from "../src/tools/tesseract";
 import { convertContext } from "./helpers/convert";
+import { pdfObjects } from "./helpers/pdfObjects";
 
 const pool = new WorkerPool({ threads: 2, maxQueue: 16 });
 const ocr = new Tesseract({ concurrency: 2, timeoutMs: 60_000 });
@@ -17,20 +18,6 @@ afterAll(async () => {
   await pool.close();
   await ocr.close();
 });
-
-/** pdfOf writes numbered objects (1, 2, ...) with their cross-reference table. */
-function pdfOf(objects: string[]): Uint8Array {
-  let out = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(out);
-}
 
 /** hexStream: a stream object of `bytes`, deflated and written as hex so the PDF stays text */
 const hexStream = (dict: string, bytes: Uint8Array) => {
@@ -46,7 +33,7 @@ test("a picture with a transparent ground over black is read as drawn: its words
   expect(alpha.length).toBe(width * height);
   const colour = new Uint8Array(width * height * 3);
   const content = "BT /F1 12 Tf 72 720 Td (Quarterly report of the harbour authority, second quarter.) Tj 0 -16 Td (The harbour handled more ships this quarter than last.) Tj ET\nq 288 0 0 64 72 560 cm /Im0 Do Q";
-  const pdf = pdfOf([
+  const pdf = pdfObjects([
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
     "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /Im0 6 0 R >> >> /Contents 4 0 R >>",
