@@ -386,3 +386,17 @@ describe("a form's labels and placeholders", () => {
     expect(run(md, INVOICE).vendor!.value).toBe("Lieferant GmbH");
   });
 });
+
+describe("an invoice numbered only by its reference", () => {
+  test("'Referencia: #1721' under a FACTURA title: the reference is the number, the sign is not, and it stays in doubt", () => {
+    const md = "# FACTURA\n\nReferencia: #4410\n\nFecha: 03/02/2024\n\n### Lumen Tiles S.L.\n\n| Artículo | Cantidad | Total |\n| --- | --- | --- |\n| Azulejo | 2 | 80,00 € |\n\nTotal 80,00 €\n";
+    const r = run(md, INVOICE);
+    expect(r.invoice_number!.value).toBe("4410");
+    expect(r.invoice_number!.confidence).toBeLessThan(0.8);
+  });
+
+  test("a number sign glued to a labelled identifier is dropped; a sign with text after it is not an identifier alone", () => {
+    expect(run("# Invoice\n\nInvoice Number: #INV-2290\n\nTotal: $12.00\n", INVOICE).invoice_number!.value).toBe("INV-2290");
+    expect(run("# Invoice\n\nRiferimento: #A-77/2024\n\nTotal: $12.00\n", INVOICE).invoice_number!.value).toBe("A-77/2024");
+  });
+});

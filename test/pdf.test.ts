@@ -15,6 +15,7 @@ import { formatOcrText, joinWrapped } from "../src/convert/pdfParagraphs";
 import { WorkerPool } from "../src/pool";
 import { Tesseract } from "../src/tools/tesseract";
 import { convertContext } from "./helpers/convert";
+import { pdfObjects } from "./helpers/pdfObjects";
 
 const FIXTURES = join(import.meta.dir, "fixtures");
 const pool = new WorkerPool({ threads: 2, maxQueue: 64 });
@@ -63,19 +64,8 @@ function formPdf(labels: [string, number, number][], fields: FormBox[]): Uint8Ar
   ]);
 }
 
-/** pdfOf writes numbered objects (1, 2, ...) with their cross-reference table; `info`: the last object is the document information dictionary. */
-function pdfOf(objects: string[], info = false): Uint8Array {
-  let out = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${info ? ` /Info ${objects.length} 0 R` : ""} >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(out);
-}
+/** pdfOf writes numbered objects (1, 2, ...); `info`: the last object is the document information dictionary. */
+const pdfOf = (objects: string[], info = false) => pdfObjects(objects, { info: info ? objects.length : undefined });
 
 describe("PDF text layer", () => {
   test("test.pdf: headings from font size, paragraphs joined across line wraps", async () => {

@@ -39,6 +39,7 @@ const MAX_SHADED = 0.35;
 export function evenedGround(image: GreyImage): GreyImage | null {
   const { data, width: W, height: H } = image;
   if (W < 2 * REACH + 1 || H < 2 * REACH + 1) return null;
+  if (groundBound(image) < MIN_SHADED * data.length) return null;
   const ground = slideExtreme(slideExtreme(data, W, H, REACH, true), W, H, REACH, false);
   let shaded = 0;
   for (let i = 0; i < ground.length; i++) if (ground[i]! > INK_GROUND && ground[i]! < PAPER) shaded++;
@@ -49,4 +50,49 @@ export function evenedGround(image: GreyImage): GreyImage | null {
     out[i] = g > INK_GROUND && g < PAPER ? Math.min(255, Math.round((data[i]! * 255) / g)) : data[i]!;
   }
   return { data: out, width: W, height: H };
+}
+
+/**
+ * groundBound: at least as many pixels as the closing puts on a ground under PAPER, counted in one pass
+ * along the rows with no window, so that a page of text, whose closing is paper all over, is let go for
+ * a fraction of the closing's cost. The closing is never darker than the page, and a pixel's ground is
+ * under PAPER only when some square of side 2 REACH + 1 round it (clipped at the image's edges) holds no
+ * pixel of PAPER or lighter; that square's row and column through the pixel are runs of such dark
+ * pixels, 2 REACH + 1 long or cut by an edge. So every pixel the closing shades lies in such a run
+ * along its row and along its column, and those are what is counted.
+ */
+export function groundBound(image: GreyImage): number {
+  const { data, width: W, height: H } = image;
+  const side = 2 * REACH + 1;
+  const inRow = new Uint8Array(W); // this row's pixels in a long dark run along the row
+  const runFrom = new Int32Array(W).fill(-1); // the row each column's dark run started on
+  const inRuns = new Int32Array(W); // of each column's dark run, its pixels in a long run along their row
+  let count = 0;
+  for (let y = 0; y < H; y++) {
+    const row = y * W;
+    inRow.fill(0);
+    for (let x = 0, from = -1; x <= W; x++) {
+      const dark = x < W && data[row + x]! < PAPER;
+      if (dark) {
+        if (from < 0) from = x;
+        continue;
+      }
+      if (from >= 0 && (x - from >= side || from === 0 || x === W)) inRow.fill(1, from, x);
+      from = -1;
+    }
+    for (let x = 0; x < W; x++) {
+      if (data[row + x]! < PAPER) {
+        if (runFrom[x]! < 0) {
+          runFrom[x] = y;
+          inRuns[x] = 0;
+        }
+        inRuns[x] = inRuns[x]! + inRow[x]!;
+      } else if (runFrom[x]! >= 0) {
+        if (y - runFrom[x]! >= side || runFrom[x] === 0) count += inRuns[x]!;
+        runFrom[x] = -1;
+      }
+    }
+  }
+  for (let x = 0; x < W; x++) if (runFrom[x]! >= 0) count += inRuns[x]!; // runs cut by the foot
+  return count;
 }

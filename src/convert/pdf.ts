@@ -371,7 +371,9 @@ async function readPictures(pdf: Uint8Array, images: Promise<PdfImageInfo[]>, pa
         const pageWords = new Set(wordsOf(layout.blocks.map((b) => (b.kind === "table" ? b.rows.flat().join(" ") : b.lines.map((l) => l.text).join(" "))).join(" ")));
         for (let i = 0; i < extracted.length && i < images.length; i++) {
           if (!wanted[i]) continue;
-          const result = await ctx.tools.ocr.recognize(extracted[i]!, ctx.signal).catch((error: unknown) => {
+          // a picture drawn through its soft mask (a logo on a transparent ground) is read as drawn, on the white page
+          const masked = images[i + 1]?.type === "smask" && extracted[i + 1] ? await onWhite(extracted[i]!, extracted[i + 1]!).catch(() => null) : null;
+          const result = await ctx.tools.ocr.recognize(masked ?? extracted[i]!, ctx.signal).catch((error: unknown) => {
             if (ctx.signal.aborted || (error instanceof AppError && error.code === "tool_unavailable")) throw error;
             warnings.push(`page ${page}: a picture could not be OCRed (${error instanceof AppError ? error.detail : String(error)})`);
             return null;
@@ -388,6 +390,21 @@ async function readPictures(pdf: Uint8Array, images: Promise<PdfImageInfo[]>, pa
   );
   if (skipped > 0) warnings.push(`${skipped} more picture(s) were not OCRed: at most ${MAX_PICTURES_OCR} are read per document`);
   return { found, warnings };
+}
+
+/**
+ * onWhite lays a picture over white through its soft mask (pdfimages writes the mask as the next image):
+ * the colour under a transparent ground is whatever its maker left there, black as often as not, so the
+ * picture alone shows a logo's dark letters on black (De Vinci FabLab's quote and invoice: no word read).
+ * The mask is scaled to the picture when their sizes differ. Returns a grey PNG, stored uncompressed.
+ */
+async function onWhite(picture: Uint8Array, mask: Uint8Array): Promise<Uint8Array> {
+  const colour = await sharp(picture).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+  const { width, height } = colour.info;
+  const alpha = await sharp(mask).toColourspace("b-w").resize(width, height, { fit: "fill" }).raw({ depth: "uchar" }).toBuffer();
+  const grey = new Uint8Array(width * height);
+  for (let i = 0; i < grey.length; i++) grey[i] = Math.round((colour.data[i]! * alpha[i]! + 255 * (255 - alpha[i]!)) / 255);
+  return new Uint8Array(await sharp(grey, { raw: { width, height, channels: 1 } }).png({ compressionLevel: 0 }).toBuffer());
 }
 
 /** pixelsOf counts the pixels of images together (what pdfimages writes for them). */

@@ -4,6 +4,7 @@
  * print with the fonts of this machine (DejaVu only), such as a sans-serif title over a serif body
  * in fonts whose names give no weight.
  */
+import { pdfObjects } from "./pdfObjects";
 
 /** TypesetRun: one run of text, its baseline's left end at (x, y) in PDF points from the page's bottom left */
 export interface TypesetRun {
@@ -86,16 +87,7 @@ export function typesetPdf(pages: TypesetRun[][], rules: TypesetRule[][] = [], b
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pageTree} 0 R >>`;
   objects[pageTree - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(" ")}] /Count ${kids.length} >>`;
-  let pdf = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(pdf, "latin1"));
-    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(pdf, "latin1");
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new Uint8Array(Buffer.from(pdf, "latin1"));
+  return pdfObjects(objects, { root: catalog });
 }
 
 /** AFM_WIDTHS: advance widths (thousandths of the size) from the Adobe Core 14 AFM files, for the space, a to z and a few capitals (Times-Roman: the characters the tests set in it) */

@@ -737,6 +737,9 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels, l
   // "Facture du 11/12/2022 N° 4471-AB", "... N° 12 345 678 901 62,86 €": the identifier after the number's own word, not the date before it
   const numbered = isIdField(labels) ? text.match(AFTER_NUMBER_WORD) : null;
   if (numbered && numbered.index! > 0) return { value: numbered[1]!, quality: 0.9 };
+  // "Referencia: #1721": the number sign glued to the identifier is the label's, not the number's
+  const signed = isIdField(labels) ? text.match(SIGNED_ID) : null;
+  if (signed) return { value: signed[1]!, quality: 1 };
   if (isIdField(labels) && /[\s()]/.test(text)) {
     const id = firstMatch(ID_RE, text);
     if (!id) return null;
@@ -768,6 +771,9 @@ function coerceString(text: string, def: FieldDefinition, labels: FieldLabels, l
 
 /** AFTER_NUMBER_WORD: a number's word inside a value and the identifier after it ("du 11/12/2022 N°12345678901"); digits grouped by spaces ("N° 12 345 678 901") are one identifier, an amount after them is not part of it. */
 const AFTER_NUMBER_WORD = /(?:^|\s)(?:n[°º]|nr\.?|no\.)\s?(\d{1,3}(?: \d{3})+(?![.,]?\d)|[A-Z0-9][A-Z0-9/.-]*\d[A-Z0-9/-]*)/i;
+
+/** SIGNED_ID: an identifier with a digit, the number sign glued before it and nothing after ("#1721", "#INV-0042"). */
+const SIGNED_ID = /^#((?=[A-Z0-9/.-]*\d)[A-Z0-9][A-Z0-9/.-]*)$/i;
 
 /** NUMBER_WORD_ID: a value that is a number's word and the identifier ("Nr 1/2014", "No. 4711", "N° F-12"), a title's label carried on to the next line. */
 const NUMBER_WORD_ID = /^(?:nr|no|n[°ºo]|#|number|nummer|numer|numero|número|num)\.?\s*:?\s*\S+$/i;

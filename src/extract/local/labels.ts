@@ -114,6 +114,8 @@ const WORD_ALIASES: Record<string, string> = {
   no: "number", nr: "number", nro: "number", num: "number", "#": "number", nbr: "number", αριθμος: "number",
   amt: "amount", qty: "quantity", addr: "address", telephone: "phone", tel: "phone", "e-mail": "email",
   inv: "invoice", txn: "transaction", trans: "transaction", ref: "reference", desc: "description",
+  // "Referencia: #1721", "Riferimento", "Referenz", "Referentie", "Referencja": the word reference in the languages read
+  referencia: "reference", riferimento: "reference", referenz: "reference", referentie: "reference", referencja: "reference",
   subtotal: "subtotal", sub: "sub", "p.o": "po", "p.o.": "po", dt: "date", cust: "customer",
   // the word total as OCR misreads it on scanned receipts (a/o, l/i/t confusions)
   tatal: "total", totai: "total", tota: "total", totat: "total", tolal: "total", iotal: "total", t0tal: "total", tota1: "total",
