@@ -127,6 +127,22 @@ describe("superscripts, subscripts and footnotes in JATS and patents", () => {
     expect(body.markdown).toEndWith("[^1]: Recent approaches, see the methods.\n[^2]: Measured at 25 °C.\n");
   });
 
+  test("JATS: a titled group of notes in the back matter ('Competing interests') is a heading under its section's", async () => {
+    // written for this test in the shape of an eLife article's back matter
+    const xml = [
+      '<?xml version="1.0"?>',
+      '<article dtd-version="1.1"><front><article-meta><title-group><article-title>Segments</article-title></title-group></article-meta></front>',
+      "<body><sec><title>Results</title><p>Domains are sharp.</p></sec></body>",
+      '<back><sec sec-type="additional-information"><title>Additional information</title>',
+      '<fn-group content-type="competing-interest"><title>Competing interests</title><fn fn-type="conflict" id="conf1"><p>The authors declare that no competing interests exist.</p></fn></fn-group>',
+      '<fn-group content-type="author-contribution"><title>Author contributions</title><fn fn-type="con" id="con1"><p>SKB, Conception and design</p></fn></fn-group>',
+      "</sec></back></article>",
+    ].join("\n");
+    const { status, body } = await convert(xml, "article.xml");
+    expect(status).toBe(200);
+    expect(body.markdown).toContain("## Additional information\n\n### Competing interests\n\nThe authors declare that no competing interests exist.\n\n### Author contributions\n\nSKB, Conception and design\n");
+  });
+
   test("USPTO grant: sub and sup elements as <sub>/<sup>, spaces outside the tags", async () => {
     // written for this test in the shape of the grant DTD v4.5 (chemical formulas and units in claims and description)
     const xml = [

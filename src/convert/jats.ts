@@ -176,6 +176,7 @@ function blockElement(el: XNode, ctx: JatsContext, depth: number, level: number)
     case "ack":
     case "glossary":
     case "notes":
+    case "fn-group": // a group of notes under its title ("Competing interests", "Author contributions") is a section of them
     case "bio": {
       const title = labelled(el, ctx, depth) || (el.name === "ack" ? "Acknowledgements" : "");
       const heading = title ? element(`h${Math.min(6, level)}`, title) : "";
@@ -196,7 +197,6 @@ function blockElement(el: XNode, ctx: JatsContext, depth: number, level: number)
     case "statement":
     case "speech":
     case "verse-group":
-    case "fn-group":
     case "floats-group":
     case "body":
     case "back":
