@@ -385,9 +385,11 @@ function referenceText(ref: XNode, ctx: JatsContext, depth: number): string {
   const source = field("source");
   const volume = field("volume");
   const issue = field("issue");
-  const pages = field("fpage") ? field("fpage") + (field("lpage") ? `-${field("lpage")}` : "") : field("elocation-id");
+  const pages = field("fpage") ? field("fpage") + (field("lpage") ? `–${field("lpage")}` : "") : field("elocation-id");
   const doi = childElements(citation, "pub-id").find((p) => p.attrs["pub-id-type"] === "doi");
-  const where = [source, volume ? `${volume}${issue ? `(${issue})` : ""}` : "", pages].filter(Boolean).join(" ");
+  // "Development 127(4):3981–3992" as citations print it: the volume and the pages told apart by a colon
+  const volumeIssue = volume ? `${volume}${issue ? `(${issue})` : ""}` : "";
+  const where = [source, volumeIssue && pages ? `${volumeIssue}:${pages}` : volumeIssue || pages].filter(Boolean).join(" ");
   const parts = [escapeHtmlText(names.filter(Boolean).join(", ")), year, title, where, doi ? `doi: ${escapeHtmlText(rawText(doi))}` : ""];
   const text = parts.filter((p) => p && p.trim()).map((p) => p.trim().replace(/[.]$/, "")).join(". ");
   return text ? `${text}.` : inline(citation, ctx, depth);
