@@ -78,12 +78,15 @@ function calloutsShown(line: string): string {
     let k = j - 1;
     while (k > 0 && /\d/.test(line[k - 1]!)) k--;
     if (k === j - 1 || k === 0 || line[k - 1] !== "<" || j - 1 - k > 4) break;
-    marks.unshift(`(${line.slice(k, j - 1)})`);
+    marks.push(`(${line.slice(k, j - 1)})`);
     end = k - 1;
   }
   if (!marks.length) return line;
-  const body = line.slice(0, end).replace(/\s*(?:\/\/|#|--|;;)\s*$/, "").trimEnd();
-  return body ? `${body} ${marks.join(" ")}` : marks.join(" ");
+  let body = line.slice(0, end).trimEnd();
+  const comment = ["//", "#", "--", ";;"].find((mark) => body.endsWith(mark));
+  if (comment) body = body.slice(0, -comment.length).trimEnd();
+  const shown = marks.reverse().join(" ");
+  return body ? `${body} ${shown}` : shown;
 }
 
 function inlineMarkup(line: string, state: AdocState): string {
@@ -196,7 +199,7 @@ function delimiterKind(line: string): string | null {
 
 /** LIST_ITEM: unordered (`*`, `-`), ordered (`.`, `1.`, `a.`) and checklist items */
 const LIST_ITEM = /^\s*(\*{1,5}|-|\.{1,5}|\d+\.|[a-zA-Z]\.|[ivxIVX]+\)|<\d{1,4}>)\s+(.*)$/;
-const DESCRIPTION_ITEM = /^\s*(.+?)(:{2,4}|;;)(?:\s+(.*))?$/;
+const DESCRIPTION_ITEM = /^\s*(\S.*?)(:{2,4}|;;)(?:\s+(.*))?$/;
 
 /** CONDITIONAL: a preprocessor conditional line: directive, attribute names, and the text of its one-line form */
 const CONDITIONAL = /^(ifdef|ifndef|ifeval|endif)::([^[]*)\[(.*)\]\s*$/;
