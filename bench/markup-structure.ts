@@ -24,6 +24,7 @@
  *   BENCH_SHOW=1                                      print the misses
  *   BENCH_DUMP=/tmp/dir                               write each file's markdown there
  *   BENCH_WHOLE_PAGE=1                                HTML with main_content off (the whole body)
+ *   BENCH_SET=markup-fresh2                           the second group (bench/corpus/markup-fresh2, collected 2026-11-30, with JATS)
  */
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -35,8 +36,10 @@ const FILTER = Bun.env.BENCH_FILTER ?? "";
 const SHOW = Bun.env.BENCH_SHOW === "1";
 const DUMP = Bun.env.BENCH_DUMP ?? "";
 const WHOLE_PAGE = Bun.env.BENCH_WHOLE_PAGE === "1";
-const CORPUS = join(import.meta.dir, "corpus/markup-fresh");
-const EXPECTED = join(import.meta.dir, "expected/markup-fresh");
+/** SET: the group of files: markup-fresh (the first, 16 files) or markup-fresh2 */
+const SET = Bun.env.BENCH_SET ?? "markup-fresh";
+const CORPUS = join(import.meta.dir, `corpus/${SET}`);
+const EXPECTED = join(import.meta.dir, `expected/${SET}`);
 /** NO_OCR: structure only: pictures are not read */
 const NO_OCR = { recognize: async () => ({ text: "", confidence: 0 }) };
 
@@ -217,4 +220,4 @@ try {
 } finally {
   await pool.close();
 }
-console.log(`(${basename(import.meta.path)}: ${files.length} files${WHOLE_PAGE ? ", HTML whole page" : ""})`);
+console.log(`(${basename(import.meta.path)}: ${SET}, ${files.length} files${WHOLE_PAGE ? ", HTML whole page" : ""})`);

@@ -122,8 +122,31 @@ describe("AsciiDoc as Asciidoctor shows it", () => {
     expect(out).not.toContain("\\\\|");
   });
 
+  test("an image's alt text: a quoted first attribute keeps its commas; none, or a named attribute first, gives the file name", async () => {
+    const out = await md('= Tool image:https://ci.example.org/build.svg["Build, status", link="https://ci.example.org"] image:https://chat.example.org/my_project-room.svg[link="https://chat.example.org"]\n\nText.');
+    expect(out).toContain("# Tool ![Build, status](https://ci.example.org/build.svg) ![my project room](https://chat.example.org/my_project-room.svg)");
+    expect(out).not.toContain("link=");
+  });
+
+  test("callouts: a run of markers after a line comment is shown (1) (2) (3), the comment mark gone", async () => {
+    const out = await md(["----", "[kind, target=name] // <1> <2> <3>", ".... <4>", "code # <5>", "----", "<1> One.", "<2> Two.", "<3> Three.", "<4> Four.", "<5> Five."].join("\n"));
+    expect(out).toContain("```\n[kind, target=name] (1) (2) (3)\n.... (4)\ncode (5)\n```");
+  });
+
+  test("a list item's wrapped lines are its text: a link whose label runs over a line end is a link", async () => {
+    const out = await md(["* In your editor (with", "https://example.org/plugin[the `editor-plugin`", "plugin]).", "* Next"].join("\n"));
+    expect(out).toContain("- In your editor (with\n   [the `editor-plugin`\n   plugin](https://example.org/plugin)).\n- Next");
+  });
+
+  test("a paragraph's link whose label runs over a line end is a link; a passthrough inside a code span shows its text", async () => {
+    const out = await md(["See https://example.org/a[the first", "page] now.", "", "Since `pass:[++]` has priority."].join("\n"));
+    expect(out).toContain("See [the first\npage](https://example.org/a) now.");
+    expect(out).toContain("Since `++` has priority.");
+    expect(out).not.toContain("\u0000");
+  });
+
   test("hostile lines stay fast: 100 000 characters of marks, braces and conditionals", async () => {
-    const hostile = ["_".repeat(100_000), "#".repeat(100_000), "*".repeat(100_000), "{a}".repeat(33_000), "--".repeat(50_000), "`".repeat(100_000), "[.x]".repeat(25_000), "ifdef::" + "a,".repeat(50_000) + "[]"];
+    const hostile = ["_".repeat(100_000), "#".repeat(100_000), "*".repeat(100_000), "{a}".repeat(33_000), "--".repeat(50_000), "`".repeat(100_000), "[.x]".repeat(25_000), "----\nx" + " <1>".repeat(25_000) + "\n----", "x <".repeat(33_000), "----\n" + " ".repeat(100_000) + "x <1>\n----", " ".repeat(100_000) + "x ::", "ifdef::" + "a,".repeat(50_000) + "[]"];
     for (const line of hostile) {
       const started = performance.now();
       await md(`Text\n\n${line}\n\nmore`);

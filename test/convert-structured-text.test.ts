@@ -127,6 +127,37 @@ describe("superscripts, subscripts and footnotes in JATS and patents", () => {
     expect(body.markdown).toEndWith("[^1]: Recent approaches, see the methods.\n[^2]: Measured at 25 °C.\n");
   });
 
+  test("JATS: a titled group of notes in the back matter ('Competing interests') is a heading under its section's", async () => {
+    // written for this test in the shape of an eLife article's back matter
+    const xml = [
+      '<?xml version="1.0"?>',
+      '<article dtd-version="1.1"><front><article-meta><title-group><article-title>Segments</article-title></title-group></article-meta></front>',
+      "<body><sec><title>Results</title><p>Domains are sharp.</p></sec></body>",
+      '<back><sec sec-type="additional-information"><title>Additional information</title>',
+      '<fn-group content-type="competing-interest"><title>Competing interests</title><fn fn-type="conflict" id="conf1"><p>The authors declare that no competing interests exist.</p></fn></fn-group>',
+      '<fn-group content-type="author-contribution"><title>Author contributions</title><fn fn-type="con" id="con1"><p>SKB, Conception and design</p></fn></fn-group>',
+      "</sec></back></article>",
+    ].join("\n");
+    const { status, body } = await convert(xml, "article.xml");
+    expect(status).toBe(200);
+    expect(body.markdown).toContain("## Additional information\n\n### Competing interests\n\nThe authors declare that no competing interests exist.\n\n### Author contributions\n\nSKB, Conception and design\n");
+  });
+
+  test("JATS: an element-citation prints its volume and pages apart, 'Development 127(4):3981–3992', and an article number after the volume", async () => {
+    const xml = [
+      '<?xml version="1.0"?>',
+      '<article dtd-version="1.1"><front><article-meta><title-group><article-title>Homing</article-title></title-group></article-meta></front><body><p>Text.</p></body>',
+      '<back><ref-list><title>References</title>',
+      '<ref id="bib1"><element-citation publication-type="journal"><person-group person-group-type="author"><name><surname>Bender</surname><given-names>W</given-names></name><name><surname>Hudson</surname><given-names>A</given-names></name></person-group><year>2000</year><article-title>P element homing to the bithorax complex</article-title><source>Development</source><volume>127</volume><issue>4</issue><fpage>3981</fpage><lpage>3992</lpage></element-citation></ref>',
+      '<ref id="bib2"><element-citation publication-type="journal"><person-group person-group-type="author"><name><surname>Bowman</surname><given-names>SK</given-names></name></person-group><year>2014</year><article-title>Domains</article-title><source>eLife</source><volume>3</volume><elocation-id>e02833</elocation-id></element-citation></ref>',
+      "</ref-list></back></article>",
+    ].join("\n");
+    const { status, body } = await convert(xml, "article.xml");
+    expect(status).toBe(200);
+    expect(body.markdown).toContain("1. Bender W, Hudson A. 2000. P element homing to the bithorax complex. Development 127(4):3981–3992.\n");
+    expect(body.markdown).toContain("2. Bowman SK. 2014. Domains. eLife 3:e02833.\n");
+  });
+
   test("USPTO grant: sub and sup elements as <sub>/<sup>, spaces outside the tags", async () => {
     // written for this test in the shape of the grant DTD v4.5 (chemical formulas and units in claims and description)
     const xml = [

@@ -105,16 +105,47 @@ describe("markdown writer", () => {
     expect(markdown).toBe("Layout wrapper\n\n| Name | Q1 | Q2 |\n| --- | --- | --- |\n| Merged \\| cell |  | 7 |\n| Nested | x y | 9 |\n");
   });
 
-  test("a list in a table nested inside a cell reads as a horizontal list: a · b · c, numbers kept", () => {
-    // a wiki's navigation box: a table of topic rows inside the box's one cell, each row a list of links
+  test("a list in a table of one row nested inside a cell reads as a horizontal list: a · b · c, numbers kept", () => {
+    // a topic row of links inside a table's cell
     const { markdown } = htmlToMarkdown(
       `<table><tr><th>Box</th><th>Topics</th></tr><tr><td>Country</td><td>
-        <table><tr><th>History</th><td><div><ul><li><a href="/t">Timeline</a></li><li>Military history</li><li>Archaeology</li></ul></div></td></tr>
-        <tr><th>Steps</th><td><ol><li>Plan</li><li>Build</li></ol></td></tr></table>
+        <table><tr><th>History</th><td><div><ul><li><a href="/t">Timeline</a></li><li>Military history</li><li>Archaeology</li></ul></div></td>
+        <td><ol><li>Plan</li><li>Build</li></ol></td></tr></table>
       </td></tr></table>`,
       { mainContent: false },
     );
-    expect(markdown).toBe("| Box | Topics |\n| --- | --- |\n| Country | History [Timeline](/t) · Military history · Archaeology<br>Steps 1. Plan 2. Build |\n");
+    expect(markdown).toBe("| Box | Topics |\n| --- | --- |\n| Country | History [Timeline](/t) · Military history · Archaeology 1. Plan 2. Build |\n");
+  });
+
+  test("a table holding a table of several rows lays out blocks: its cells are written in reading order, the inner table as a table", () => {
+    // a wiki's navigation box: a title row, a group row of links, and a group whose cell holds a table of subgroups
+    const { markdown } = htmlToMarkdown(
+      `<table><tr><th colspan="2">Country articles</th></tr>
+        <tr><th>History</th><td><ul><li>Timeline</li><li>Military history</li></ul></td></tr>
+        <tr><th>Geography</th><td><table><tr><th>Cities</th><td>Auckland, Wellington</td></tr><tr><th>Rivers</th><td>Waikato</td></tr></table></td></tr>
+      </table>`,
+      { mainContent: false },
+    );
+    expect(markdown).toBe(
+      "Country articles\n\nHistory\n\n- Timeline\n- Military history\n\nGeography\n\n| Cities | Auckland, Wellington |\n| --- | --- |\n| Rivers | Waikato |\n",
+    );
+  });
+
+  test("an end tag a browser ignores inside a table (an old page's <center><table></center><tr>) does not end the table", () => {
+    const { markdown } = htmlToMarkdown(
+      `<p>Composition</p><center><table border="1"></center><tr><td><b>C</b></td><td><b>Si</b></td></tr><tr><td>0.39</td><td>0.2</td></tr></table>
+       <div><span>After</span></div><p>Last <b>bold</b> words</p>`,
+      { mainContent: false },
+    );
+    expect(markdown).toBe("Composition\n\n| **C** | **Si** |\n| --- | --- |\n| 0.39 | 0.2 |\n\nAfter\n\nLast **bold** words\n");
+  });
+
+  test("stray end tags: a page of unclosed comments, tags and tables parses in linear time", () => {
+    for (const hostile of ["<table><td>" + "</div>".repeat(50_000), "<!--" + "<b>".repeat(50_000), "<center><table><tr><td>" + "<i>x</i>".repeat(3_000) + "</center>".repeat(50_000), "<script>" + "<a>".repeat(50_000)]) {
+      const started = performance.now();
+      htmlToMarkdown(hostile, { mainContent: false });
+      expect(performance.now() - started).toBeLessThan(3000);
+    }
   });
 
   test("links and images become absolute against <base href>; data URIs and pixels are dropped", () => {

@@ -48,6 +48,47 @@ function expandAttributes(line: string, state: AdocState): string {
 }
 
 /** inlineMarkup rewrites AsciiDoc inline markup on one line as markdown. */
+/**
+ * imageAlt: the alt text of an image macro's attribute list as Asciidoctor takes it: the first
+ * positional attribute (quoted, it may hold commas: `["Build status", link=...]`); none (empty, or the
+ * list opens with a named attribute such as `link=`) gives the target's file name without its extension,
+ * `-` and `_` as spaces.
+ */
+function imageAlt(attrList: string, target: string): string {
+  const list = attrList.trim();
+  const quoted = list.startsWith('"') ? list.slice(1).split('"')[0]! : null;
+  const first = quoted ?? list.split(",")[0]!.trim();
+  if (first && (quoted !== null || !first.includes("="))) return first.trim();
+  const file = target.split("/").pop() ?? "";
+  return file.replace(/\.[^.]*$/, "").replace(/[-_]/g, " ");
+}
+
+/**
+ * calloutsShown writes a code line's trailing callout markers (`<1>`, several in a row, after a line
+ * comment's `//`, `#`, `--` or `;;`) as Asciidoctor shows them: " (1) (2)", the comment mark gone. Read
+ * from the end by hand: no pattern that backtracks over a long line of markers.
+ */
+function calloutsShown(line: string): string {
+  const marks: string[] = [];
+  let end = line.length;
+  for (;;) {
+    let j = end;
+    while (j > 0 && /\s/.test(line[j - 1]!)) j--;
+    if (j === 0 || line[j - 1] !== ">") break;
+    let k = j - 1;
+    while (k > 0 && /\d/.test(line[k - 1]!)) k--;
+    if (k === j - 1 || k === 0 || line[k - 1] !== "<" || j - 1 - k > 4) break;
+    marks.push(`(${line.slice(k, j - 1)})`);
+    end = k - 1;
+  }
+  if (!marks.length) return line;
+  let body = line.slice(0, end).trimEnd();
+  const comment = ["//", "#", "--", ";;"].find((mark) => body.endsWith(mark));
+  if (comment) body = body.slice(0, -comment.length).trimEnd();
+  const shown = marks.reverse().join(" ");
+  return body ? `${body} ${shown}` : shown;
+}
+
 function inlineMarkup(line: string, state: AdocState): string {
   let text = expandAttributes(line, state);
   const code: string[] = [];
@@ -72,7 +113,7 @@ function inlineMarkup(line: string, state: AdocState): string {
     })
     .replace(/\bicon:[\w-]{1,100}\[[^\]]{0,2000}\]/g, "")
     .replace(/\bmenu:([^[\s]{1,200})\[([^\]]{0,2000})\]/g, (_, first: string, rest: string) => [first, ...rest.split(/\s*>\s*/)].filter(Boolean).join(" > "))
-    .replace(/\bimage:{1,2}([^\s[]{1,2000})\[([^\]]{0,2000})\]/g, (_, src: string, alt: string) => (alt.split(",")[0]!.trim() ? `![${alt.split(",")[0]!.trim()}](${src})` : ""))
+    .replace(/\bimage:{1,2}([^\s[]{1,2000})\[([^\]]{0,2000})\]/g, (_, src: string, attrList: string) => `![${imageAlt(attrList, src)}](${src})`)
     .replace(/<<([^,>]{1,200})(?:,\s*([^>]{1,2000}))?>>/g, (_, id: string, label?: string) => label ?? id.replace(/[-_]/g, " "))
     .replace(/\bxref:([^[\s]{1,2000})\[([^\]]{0,2000})\]/g, (_, target: string, label: string) => label || target)
     .replace(/\b(link:|mailto:)([^[\s]{1,2000})\[([^\]]{0,2000})\]/g, (_, scheme: string, url: string, label: string) => `[${label.replace(/\^$/, "").split(",")[0] || url}](${scheme === "mailto:" ? scheme : ""}${url})`)
@@ -98,8 +139,12 @@ function inlineMarkup(line: string, state: AdocState): string {
     .replace(/(\w)--(?=\w)|(^|\s)--(?=\s|$)/g, (_, word: string | undefined, space: string | undefined) => `${word ?? space ?? ""}—`)
     .replace(/\^([^^\s]+)\^/g, "$1")
     .replace(/~([^~\s]+)~/g, "$1")
-    .replace(/\s\+$/, "  ");
-  return text.replace(/\\([*_`#'+{[])/g, "$1").replace(/\u0000(\d+)\u0000/g, (_, i: string) => code[Number(i)]!);
+    .replace(/[ \t]\+$/gm, "  ");
+  // a passthrough inside a code span leaves a placeholder in the span's text: put back, a few levels deep
+  // (bounded: a NUL the source itself holds must not loop)
+  let shown = text.replace(/\\([*_`#'+{[])/g, "$1");
+  for (let pass = 0; pass < 4 && /\u0000\d+\u0000/.test(shown); pass++) shown = shown.replace(/\u0000(\d+)\u0000/g, (_, i: string) => code[Number(i)] ?? "");
+  return shown;
 }
 
 /** codeSpan writes literal text as a code span long enough for the backticks inside it. */
@@ -154,7 +199,7 @@ function delimiterKind(line: string): string | null {
 
 /** LIST_ITEM: unordered (`*`, `-`), ordered (`.`, `1.`, `a.`) and checklist items */
 const LIST_ITEM = /^\s*(\*{1,5}|-|\.{1,5}|\d+\.|[a-zA-Z]\.|[ivxIVX]+\)|<\d{1,4}>)\s+(.*)$/;
-const DESCRIPTION_ITEM = /^\s*(.+?)(:{2,4}|;;)(?:\s+(.*))?$/;
+const DESCRIPTION_ITEM = /^\s*(\S.*?)(:{2,4}|;;)(?:\s+(.*))?$/;
 
 /** CONDITIONAL: a preprocessor conditional line: directive, attribute names, and the text of its one-line form */
 const CONDITIONAL = /^(ifdef|ifndef|ifeval|endif)::([^[]*)\[(.*)\]\s*$/;
@@ -216,7 +261,8 @@ function renderBlocks(lines: string[], state: AdocState, depth: number): string[
       if (title) out.push(`**${inlineMarkup(title, state)}**`);
       if (admonition) paragraph[0] = `**${ADMONITIONS[admonition[1]!]}:** ${admonition[2]}`;
       else if (ADMONITIONS[style]) paragraph[0] = `**${ADMONITIONS[style]}:** ${first}`;
-      const text = paragraph.map((l) => inlineMarkup(l.trim(), state)).join("\n");
+      // inline markup on the whole paragraph: a link's label or a bold run may go over a line end
+      const text = inlineMarkup(paragraph.map((l) => l.trim()).join("\n"), state);
       if (style === "QUOTE" || style === "VERSE") out.push(text.split("\n").map((l) => `> ${l}`).join("\n"));
       else if (style === "SOURCE" || style === "LISTING" || style === "LITERAL") out.push(fence(paragraph.join("\n"), attrs?.positional[1] ?? ""));
       else out.push(text);
@@ -302,7 +348,7 @@ function renderBlocks(lines: string[], state: AdocState, depth: number): string[
       }
       const blockImage = /^image::([^[]+)\[([^\]]*)\]$/.exec(trimmed);
       if (blockImage) {
-        const alt = blockImage[2]!.split(",")[0]!.trim();
+        const alt = imageAlt(blockImage[2]!, blockImage[1]!);
         if (title || alt) out.push(`![${inlineMarkup(title || alt, state)}](${expandAttributes(blockImage[1]!, state)})`);
         title = "";
         attrs = null;
@@ -385,7 +431,7 @@ function delimitedBlock(kind: string, delimiter: string, inner: string[], attrs:
       const language = kind === "fenced" ? delimiter.replace(/^```/, "").trim() : style === "SOURCE" || (style === "" && kind === "listing") ? (attrs?.positional[1] ?? attrs?.named.language ?? "") : "";
       // a callout marker (`<1>`, after a line comment's `#` or `//`) is shown as "(1)"
       const withAttributes = /\battributes\b/.test(attrs?.named.subs ?? "") ? inner.map((l) => expandAttributes(l, state)) : inner;
-      const code = withAttributes.map((l) => l.replace(/(?:\s*(?:\/\/|#|--|;;))?\s*<(\d+)>$/, " ($1)").replace(/(\S) \((\d+)\) \((\d+)\)$/, "$1 ($2) ($3)")).join("\n");
+      const code = withAttributes.map(calloutsShown).join("\n");
       return [caption, fence(code, language)].filter(Boolean);
     }
     case "pass":
@@ -403,6 +449,13 @@ function delimitedBlock(kind: string, delimiter: string, inner: string[], attrs:
       return [caption, ...blocks].filter(Boolean);
     }
   }
+}
+
+/** isWrappedLine: a list line that goes on with the text above it (not blank, no continuation "+", no item, term, block delimiter or attribute line) */
+function isWrappedLine(line: string): boolean {
+  const trimmed = line.trim();
+  if (!trimmed || trimmed === "+" || LIST_ITEM.test(line) || delimiterKind(trimmed) !== null || /^\[[^\]]*\]$/.test(trimmed)) return false;
+  return !(DESCRIPTION_ITEM.test(line) && /(:{2,4}|;;)(\s|$)/.test(trimmed));
 }
 
 /** listBlock writes list lines: nesting by marker length, continuations (`+`) and description lists. */
@@ -442,9 +495,12 @@ function listBlock(lines: string[], state: AdocState, depth: number): string {
       indent = "   ".repeat(level);
       const ordered = kind.startsWith("o") || kind === "c";
       let text = item[2]!;
+      // the item's wrapped lines are its text: a link's label may run over a line end
+      while (i + 1 < lines.length && isWrappedLine(lines[i + 1]!)) text += `\n${lines[++i]!.trim()}`;
       const check = /^\[([ xX*])\]\s+(.*)$/.exec(text);
       if (check) text = `[${check[1] === " " ? " " : "x"}] ${check[2]}`;
-      out.push(`${indent}${ordered ? `${counters[level]}.` : "-"} ${inlineMarkup(text, state)}`);
+      const wrapped = `\n${indent}   `;
+      out.push(`${indent}${ordered ? `${counters[level]}.` : "-"} ${inlineMarkup(text, state).split("\n").join(wrapped)}`);
       indent += "   ";
     } else if (description && /(:{2,4}|;;)(\s|$)/.test(line)) {
       const term = inlineMarkup(description[1]!.trim(), state);

@@ -202,7 +202,7 @@ function unwrapProseNoscript(document: Document): void {
 }
 
 function parseTree(html: string): Document {
-  const { document } = parseHTML(asDocument(html));
+  const { document } = parseHTML(asDocument(withoutStrayEndTags(html)));
   const root = document.documentElement;
   if (!root) return document;
   // linkedom splits text at character references ("&lt;img" is "<" then "img"): joined again, the
@@ -232,6 +232,88 @@ function parseTree(html: string): Document {
   head.after(body);
   moveContentOutOfHead(head, body);
   return document;
+}
+
+/** VOID_TAGS: elements with no end tag */
+const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]);
+/** RAW_TEXT_TAGS: elements whose content is text up to their end tag (no tags inside) */
+const RAW_TEXT_TAGS = new Set(["script", "style", "textarea", "title", "xmp"]);
+/** SCOPE_TAGS: an end tag does not reach an element outside these (the HTML parser's "in scope") */
+const SCOPE_TAGS = new Set(["table", "td", "th", "caption", "applet", "marquee", "object", "template"]);
+/** TABLE_TAGS: end tags of a table's own parts, which close it as the table parser does */
+const TABLE_TAGS = new Set(["table", "tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup"]);
+/** TAG_NAME: a tag's name, read where a tag opens */
+const TAG_NAME = /[a-zA-Z][a-zA-Z0-9:-]*/y;
+
+/**
+ * withoutStrayEndTags drops the end tags a browser ignores because a table lies between them and the
+ * element they name: an old page's `<center><table ...></center><tr>...` keeps its rows in the table in
+ * a browser, while linkedom ends the table at `</center>` and strips its rows to loose cells. One pass
+ * over the tags with a stack of open elements (comments and raw text skipped, found by indexOf: no
+ * pattern runs twice over the same text); the text is returned unchanged when nothing is dropped.
+ */
+function withoutStrayEndTags(html: string): string {
+  const lower = html.toLowerCase();
+  const open: string[] = [];
+  /** where each name is open on the stack, innermost last; scopes: where the scope elements are */
+  const positions = new Map<string, number[]>();
+  const scopes: number[] = [];
+  const closeTo = (length: number) => {
+    while (open.length > length) {
+      const name = open.pop()!;
+      positions.get(name)!.pop();
+      if (SCOPE_TAGS.has(name)) scopes.pop();
+    }
+  };
+  const dropped: [number, number][] = [];
+  let at = lower.indexOf("<");
+  while (at >= 0 && at < html.length - 1) {
+    if (lower.startsWith("<!--", at)) {
+      const end = lower.indexOf("-->", at + 4);
+      if (end < 0) break;
+      at = lower.indexOf("<", end + 3);
+      continue;
+    }
+    const closing = html[at + 1] === "/";
+    TAG_NAME.lastIndex = at + (closing ? 2 : 1);
+    const name = TAG_NAME.exec(lower)?.[0];
+    const end = lower.indexOf(">", at + 1);
+    if (end < 0) break;
+    if (!name) {
+      at = lower.indexOf("<", end + 1);
+      continue;
+    }
+    if (!closing) {
+      if (RAW_TEXT_TAGS.has(name)) {
+        const close = lower.indexOf(`</${name}`, end + 1);
+        if (close < 0) break;
+        at = close;
+        continue;
+      }
+      if (!VOID_TAGS.has(name)) {
+        const list = positions.get(name) ?? [];
+        positions.set(name, list);
+        list.push(open.length);
+        if (SCOPE_TAGS.has(name)) scopes.push(open.length);
+        open.push(name);
+      }
+    } else {
+      const index = positions.get(name)?.at(-1);
+      if (index !== undefined) {
+        if (!TABLE_TAGS.has(name) && (scopes.at(-1) ?? -1) > index) dropped.push([at, end + 1]);
+        else closeTo(index);
+      }
+    }
+    at = lower.indexOf("<", end + 1);
+  }
+  if (!dropped.length) return html;
+  let out = "";
+  let from = 0;
+  for (const [start, stop] of dropped) {
+    out += html.slice(from, start);
+    from = stop;
+  }
+  return out + html.slice(from);
 }
 
 /** HEAD_TAGS: the elements a <head> holds; any other one opens the body in a browser */

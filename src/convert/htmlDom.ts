@@ -400,7 +400,7 @@ function tableBlocks(table: DomElement, ctx: Ctx, depth: number): string[] {
   }
   const cellEls = rowEls.map(rowCells);
   const cellCount = cellEls.reduce((n, r) => n + r.length, 0);
-  const layout = table.getAttribute("role") === "presentation" || table.getAttribute("role") === "none";
+  const layout = table.getAttribute("role") === "presentation" || table.getAttribute("role") === "none" || holdsTable(cellEls);
   if (cellCount <= 1 || layout || cellEls.every((r) => r.length <= 1)) {
     // Layout tables: their cells are ordinary content, in reading order.
     return cellEls.flat().flatMap((cell) => childBlocks(cell, ctx, depth + 1));
@@ -426,6 +426,16 @@ function tableBlocks(table: DomElement, ctx: Ctx, depth: number): string[] {
   if (nonEmpty.length === 1) nonEmpty.unshift(nonEmpty[0]!.map(() => ""));
   blocks.push(gfmTable(nonEmpty));
   return blocks;
+}
+
+/**
+ * holdsTable: a table with a table of several rows in one of its cells lays out blocks (a wiki's
+ * navigation box around its groups, an old page's columns): a pipe table's cell cannot hold rows, so
+ * its cells are written as the blocks they hold and each inner table as a table of its own. An inner
+ * table of one row still reads on one line of its cell ("x y").
+ */
+function holdsTable(cellEls: DomElement[][]): boolean {
+  return cellEls.some((row) => row.some((cell) => Array.from(cell.querySelectorAll("table")).some((inner) => tableRows(inner).length > 1)));
 }
 
 function spanOf(value: string | null): number {

@@ -176,6 +176,7 @@ function blockElement(el: XNode, ctx: JatsContext, depth: number, level: number)
     case "ack":
     case "glossary":
     case "notes":
+    case "fn-group": // a group of notes under its title ("Competing interests", "Author contributions") is a section of them
     case "bio": {
       const title = labelled(el, ctx, depth) || (el.name === "ack" ? "Acknowledgements" : "");
       const heading = title ? element(`h${Math.min(6, level)}`, title) : "";
@@ -196,7 +197,6 @@ function blockElement(el: XNode, ctx: JatsContext, depth: number, level: number)
     case "statement":
     case "speech":
     case "verse-group":
-    case "fn-group":
     case "floats-group":
     case "body":
     case "back":
@@ -385,9 +385,11 @@ function referenceText(ref: XNode, ctx: JatsContext, depth: number): string {
   const source = field("source");
   const volume = field("volume");
   const issue = field("issue");
-  const pages = field("fpage") ? field("fpage") + (field("lpage") ? `-${field("lpage")}` : "") : field("elocation-id");
+  const pages = field("fpage") ? field("fpage") + (field("lpage") ? `–${field("lpage")}` : "") : field("elocation-id");
   const doi = childElements(citation, "pub-id").find((p) => p.attrs["pub-id-type"] === "doi");
-  const where = [source, volume ? `${volume}${issue ? `(${issue})` : ""}` : "", pages].filter(Boolean).join(" ");
+  // "Development 127(4):3981–3992" as citations print it: the volume and the pages told apart by a colon
+  const volumeIssue = volume ? `${volume}${issue ? `(${issue})` : ""}` : "";
+  const where = [source, volumeIssue && pages ? `${volumeIssue}:${pages}` : volumeIssue || pages].filter(Boolean).join(" ");
   const parts = [escapeHtmlText(names.filter(Boolean).join(", ")), year, title, where, doi ? `doi: ${escapeHtmlText(rawText(doi))}` : ""];
   const text = parts.filter((p) => p && p.trim()).map((p) => p.trim().replace(/[.]$/, "")).join(". ");
   return text ? `${text}.` : inline(citation, ctx, depth);

@@ -52,7 +52,7 @@ export function markdownUrl(url: string): string {
 export function fence(code: string, language = ""): string {
   const longest = Math.max(2, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length));
   const ticks = "`".repeat(longest + 1);
-  return `${ticks}${language}\n${code.replace(/\s+$/, "")}\n${ticks}`;
+  return `${ticks}${language}\n${code.trimEnd()}\n${ticks}`;
 }
 
 /** escapeText escapes characters that would start markdown syntax inside ordinary text. */
@@ -213,9 +213,24 @@ export function joinBlocks(blocks: Array<string | null | undefined | false>): st
 /** tidyMarkdown trims trailing spaces and collapses runs of blank lines. */
 export function tidyMarkdown(markdown: string): string {
   return markdown
-    .replace(/[ \t]+$/gm, "")
+    .split(LINE_ENDS)
+    .map((part, i) => (i % 2 ? part : withoutTrailingSpaces(part)))
+    .join("")
     .replace(/\n{3,}/g, "\n\n")
     .trim() + "\n";
+}
+
+/** LINE_ENDS: the line terminators a multiline `$` stops at, kept by split (odd indices) */
+const LINE_ENDS = /(\r\n|[\n\r\u2028\u2029])/;
+
+/**
+ * withoutTrailingSpaces drops the spaces and tabs that end a line, read from the end by hand: the pattern
+ * `[ \t]+$` retries from every space of a long run of spaces before a word (quadratic on such a line).
+ */
+function withoutTrailingSpaces(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === " " || line[end - 1] === "\t")) end--;
+  return end === line.length ? line : line.slice(0, end);
 }
 
 /** metadataBlock renders facts as a short bullet list, skipping empty values. */
