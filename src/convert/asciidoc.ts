@@ -47,7 +47,6 @@ function expandAttributes(line: string, state: AdocState): string {
   });
 }
 
-/** inlineMarkup rewrites AsciiDoc inline markup on one line as markdown. */
 /**
  * imageAlt: the alt text of an image macro's attribute list as Asciidoctor takes it: the first
  * positional attribute (quoted, it may hold commas: `["Build status", link=...]`); none (empty, or the
@@ -89,6 +88,7 @@ function calloutsShown(line: string): string {
   return body ? `${body} ${shown}` : shown;
 }
 
+/** inlineMarkup rewrites AsciiDoc inline markup on one line as markdown. */
 function inlineMarkup(line: string, state: AdocState): string {
   let text = expandAttributes(line, state);
   const code: string[] = [];
