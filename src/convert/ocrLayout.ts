@@ -209,7 +209,7 @@ export function ocrItems(words: OcrWord[], pointsPerPixel: number, strokes: Map<
       const text = i === 0 && line.length > 1 && OCR_BULLET.test(word.text) ? "•" : i === marked ? word.text.replace(HEAD_NOTE_MARK, "") : rangeDash(word.text);
       // a word in a right-to-left script is given in logical order (tesseract's Arabic and Hebrew models write it so): its line reads from the right, as pdf.js's right-to-left runs do
       const rtl = rightToLeft && RTL_LETTER.test(word.text);
-      items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size, ...(bold ? { bold: true } : {}), ...(unsure ? { unsure: true } : {}), ...(rtl ? { rtl: true } : {}) });
+      items.push({ str: i === 0 ? text : ` ${text}`, x: word.left * pointsPerPixel, y: baselinePx * pointsPerPixel, width: word.width * pointsPerPixel, size, ...(bold ? { bold: true } : {}), ...(unsure ? { unsure: true } : {}), ...(rtl ? { rtl: true } : {}), ocr: true });
     });
   }
   return items;
