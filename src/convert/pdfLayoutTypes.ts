@@ -29,6 +29,8 @@ export interface PdfTextItem {
   mono?: boolean;
   /** unsure: OCR read the run's line with little confidence (a plot's marks read as words): never a heading */
   unsure?: boolean;
+  /** ocr: OCR read the run (ocrLayout.ts): its baseline is its own line's, so runs of one engine line at baselines that differ are two columns' lines (Segment.y) */
+  ocr?: boolean;
 }
 
 /** LayoutLine is one line of text in reading order within its block. */
@@ -82,6 +84,8 @@ export interface Segment {
   size: number;
   /** plain: the segment has letters in a face that is not bold (a line split at a gutter is bold by the segments it keeps) */
   plain?: boolean;
+  /** y: the segment's own baseline when OCR read it on another line than the line's first run (a right column's line grouped with the left column's, a few points off it); absent otherwise */
+  y?: number;
 }
 
 export interface RawLine {

@@ -215,7 +215,9 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
       segs.push(seg);
     }
     prevItem = item;
-    seg = { text: "", x: item.x, x2: item.x + item.width, size: item.size, ...(!item.bold && /\p{L}/u.test(item.str) ? { plain: true } : {}) };
+    // an OCR run off the line's first run's baseline starts another column's line: the segment keeps its own baseline (pdfReadingOrder's sideOf reads it)
+    const own = item.ocr === true && item.y !== byX[0]!.y;
+    seg = { text: "", x: item.x, x2: item.x + item.width, size: item.size, ...(!item.bold && /\p{L}/u.test(item.str) ? { plain: true } : {}), ...(own ? { y: item.y } : {}) };
     runs.push([{ text, space: false }]);
     segChars.push(countChars([0, 0], item));
   }

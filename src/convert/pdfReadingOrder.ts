@@ -214,14 +214,15 @@ export function splitGrids(grids: RuledGrid[], dividers: RuleDivider[]): RuledGr
 /**
  * sideOf: the part of a line on one side of a gutter, bold when its own letters all are (a heading
  * beside the other column's prose), in the size of its own text (a title a size below the body
- * beside the other column's body text)
+ * beside the other column's body text), at its own baseline when OCR read it on a line of its own (Segment.y)
  */
 function sideOf(line: RawLine, segs: Segment[]): RawLine {
   const { bold: _bold, code, ...whole } = line;
   const part = segs.length < line.segs.length;
   // a listing's runs on this side (a listing beside its output, both in the face, splits at the gutter)
   const runs = part ? code?.filter((run) => segs.some((seg) => run.x >= seg.x - 1 && run.x < seg.x2)) : code;
-  const rest = { ...(part ? { ...whole, size: segmentsSize(segs) } : whole), ...(runs?.length ? { code: runs } : {}) };
+  // an OCR line's side at its own baseline (Segment.y: the right column's line grouped with the left's)
+  const rest = { ...(part ? { ...whole, size: segmentsSize(segs), y: segs[0]!.y ?? line.y } : whole), ...(runs?.length ? { code: runs } : {}) };
   const hasLetters = segs.some((seg) => /\p{L}/u.test(seg.text));
   return hasLetters && segs.every((seg) => !seg.plain) && (line.bold || segs.length < line.segs.length) ? { ...rest, segs, bold: true } : { ...rest, segs };
 }
