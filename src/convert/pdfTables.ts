@@ -287,11 +287,48 @@ export function tableRunEnd(lines: RawLine[], start: number): TableRun {
   const leftmost = Math.min(...cellStarts);
   while (end - 1 > lastRow && lines[end - 1]!.segs.some((seg) => Math.abs(seg.x - leftmost) <= 0.5 * seg.size)) wrapped.delete(--end);
   for (const i of [...wrapped]) if (i >= end) wrapped.delete(i);
+  // The run's last line, set apart below the rows and words two of which sit in one column of
+  // them, is the note or paragraph under the table; its first, so over the rows, the caption's or
+  // paragraph's last line above it.
+  const apart = (a: number, b: number, c: number) => Math.abs(lines[b]!.y - lines[a]!.y) > APART_LINE * Math.abs(lines[c]!.y - lines[b]!.y);
+  if (end - start >= 4 && !wrapped.has(end - 1) && apart(end - 1, end - 2, end - 3) && isProseBesideRows(lines[end - 1]!, lines.slice(start, end - 1))) end--;
+  if (end - start >= 4 && apart(start, start + 1, start + 2) && isProseBesideRows(first, lines.slice(start + 1, end))) return { end: start, wrapped: new Set() };
   // A line with a cell in display type is a header band's: no table holds it or the rows above it.
   if (lines.slice(start, end).some(hasDisplayCell)) return { end: start, wrapped: new Set() };
   // Nor do the header band's lines under it that mix type sizes (a form's boxes beside its title).
   if (inHeaderBand(lines, start)) return { end: start, wrapped: new Set() };
   return { end, wrapped };
+}
+
+/** APART_LINE: how many times the rows' spacing a line under or over them is off the nearest, to be set apart */
+const APART_LINE = 1.4;
+
+/**
+ * isProseBesideRows: a line of words just under or over a table's rows, two of its words side by
+ * side in one column of the rows (a column of single figures, or the stub: the labels of the rows
+ * of figures): a source note, a caption's last line or a paragraph set in a face whose word gaps
+ * measure as cell gaps ("Source: The NHANES III data file, 1988-94" in a typewriter face, or read
+ * by OCR), which no row of the table is: a row's cells keep to their columns.
+ */
+function isProseBesideRows(line: RawLine, rows: RawLine[]): boolean {
+  if (line.segs.length < 3 || line.segs.filter((seg) => /\p{L}/u.test(seg.text)).length < 2) return false;
+  const spans = figureSpans(rows);
+  if (spans.length < 2) return false;
+  const labels = rows.filter((row) => row.segs.length >= 3 && row.segs.slice(1).filter((seg) => FIGURE_TOKEN.test(seg.text)).length >= 2).map((row) => row.segs[0]!);
+  if (labels.length >= 2) {
+    // (the labels that are figures, age bands "12-19", made a span of their own: the stub takes it in, if it ends within the stub)
+    const stub = { x: Math.min(...labels.map((seg) => seg.x)), x2: Math.max(...labels.map((seg) => seg.x2)) };
+    const over = spans.filter((span) => span.x < stub.x2 && span.x2 > stub.x);
+    if (over.every((span) => span.x2 <= stub.x2 + 0.01)) {
+      for (const span of over) spans.splice(spans.indexOf(span), 1);
+      spans.push({ x: Math.min(stub.x, ...over.map((span) => span.x)), x2: stub.x2 });
+    }
+  }
+  return line.segs.some((seg, k) => {
+    const next = line.segs[k + 1];
+    if (!next || !/\p{L}/u.test(seg.text) || !/\p{L}/u.test(next.text)) return false;
+    return spans.some((span) => seg.x < span.x2 && seg.x2 > span.x && next.x < span.x2 && next.x2 > span.x);
+  });
 }
 
 /** DISPLAY_TYPE: how many times its line's text size a cell is set at to be display type */
