@@ -426,8 +426,10 @@ function labelWrapsIntoRow(line: RawLine, next: RawLine, cellStarts: number[]): 
   const first = next.segs[0]!;
   const em = Math.max(line.size, next.size);
   const leftmost = Math.min(...cellStarts);
-  // (at the first column, or indented under a group's row as its items are: "Murder and nonnegligent" under "Violent crime")
-  if (seg.x < leftmost - 0.5 * em || seg.x > leftmost + 2 * em || Math.abs(first.x - seg.x) > 0.5 * em || next.y - line.y > 1.6 * em || Math.abs(next.size - line.size) > 0.25 * line.size) return false;
+  // (at the first column, or indented under a group's row as its items are: "Murder and nonnegligent" under
+  // "Violent crime"; an indented label that ends in a colon introduces the rows below: "Basisartikel:")
+  const indented = Math.abs(seg.x - leftmost) > 0.5 * em;
+  if (seg.x < leftmost - 0.5 * em || seg.x > leftmost + 2 * em || (indented && /:$/.test(seg.text)) || Math.abs(first.x - seg.x) > 0.5 * em || next.y - line.y > 1.6 * em || Math.abs(next.size - line.size) > 0.25 * line.size) return false;
   // (words wrap into words: a figure under a label is a row of its own)
   if (!/\p{L}/u.test(seg.text) || !/\p{L}/u.test(first.text) || CAPTION.test(seg.text) || SECTION_NUMBER.test(seg.text)) return false;
   const secondColumn = Math.min(next.segs[1]!.x, ...cellStarts.filter((x) => x > seg.x2));
