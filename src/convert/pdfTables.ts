@@ -287,11 +287,50 @@ export function tableRunEnd(lines: RawLine[], start: number): TableRun {
   const leftmost = Math.min(...cellStarts);
   while (end - 1 > lastRow && lines[end - 1]!.segs.some((seg) => Math.abs(seg.x - leftmost) <= 0.5 * seg.size)) wrapped.delete(--end);
   for (const i of [...wrapped]) if (i >= end) wrapped.delete(i);
+  // The run's last line, set apart below the rows and words two of which sit in one column of
+  // them, is the note or paragraph under the table; its first, so over the rows, the caption's or
+  // paragraph's last line above it.
+  const apart = (a: number, b: number, c: number) => Math.abs(lines[b]!.y - lines[a]!.y) > APART_LINE * Math.abs(lines[c]!.y - lines[b]!.y);
+  if (end - start >= 4 && !wrapped.has(end - 1) && apart(end - 1, end - 2, end - 3) && isProseBesideRows(lines[end - 1]!, lines.slice(start, end - 1))) end--;
+  if (end - start >= 4 && apart(start, start + 1, start + 2) && isProseBesideRows(first, lines.slice(start + 1, end))) return { end: start, wrapped: new Set() };
   // A line with a cell in display type is a header band's: no table holds it or the rows above it.
   if (lines.slice(start, end).some(hasDisplayCell)) return { end: start, wrapped: new Set() };
   // Nor do the header band's lines under it that mix type sizes (a form's boxes beside its title).
   if (inHeaderBand(lines, start)) return { end: start, wrapped: new Set() };
   return { end, wrapped };
+}
+
+/** APART_LINE: how many times the rows' spacing a line under or over them is off the nearest, to be set apart */
+const APART_LINE = 1.4;
+
+/**
+ * isProseBesideRows: a line of words just under or over a table's rows, two of its words side by
+ * side in one column of the rows (a column of single figures, or the stub: the labels of the rows
+ * of figures): a source note, a caption's last line or a paragraph set in a face whose word gaps
+ * measure as cell gaps ("Source: The NHANES III data file, 1988-94" in a typewriter face, or read
+ * by OCR), which no row of the table is: a row's cells keep to their columns.
+ */
+function isProseBesideRows(line: RawLine, rows: RawLine[]): boolean {
+  if (line.segs.length < 3 || line.segs.filter((seg) => /\p{L}/u.test(seg.text)).length < 2) return false;
+  const spans = figureSpans(rows);
+  if (spans.length < 2) return false;
+  const figureRows = rows.filter((row) => row.segs.length >= 3 && row.segs.slice(1).filter((seg) => FIGURE_TOKEN.test(seg.text)).length >= 2);
+  const labels = figureRows.map((row) => row.segs[0]!);
+  // (one column of labels, left of every such row's second cell)
+  if (labels.length >= 2 && Math.max(...labels.map((seg) => seg.x2)) < Math.min(...figureRows.map((row) => row.segs[1]!.x))) {
+    // (the labels that are figures, age bands "12-19", made a span of their own: the stub takes it in, if it ends within the stub)
+    const stub = { x: Math.min(...labels.map((seg) => seg.x)), x2: Math.max(...labels.map((seg) => seg.x2)) };
+    const over = spans.filter((span) => span.x < stub.x2 && span.x2 > stub.x);
+    if (over.every((span) => span.x2 <= stub.x2 + 0.01)) {
+      for (const span of over) spans.splice(spans.indexOf(span), 1);
+      spans.push({ x: Math.min(stub.x, ...over.map((span) => span.x)), x2: stub.x2 });
+    }
+  }
+  return line.segs.some((seg, k) => {
+    const next = line.segs[k + 1];
+    if (!next || !/\p{L}/u.test(seg.text) || !/\p{L}/u.test(next.text)) return false;
+    return spans.some((span) => seg.x < span.x2 && seg.x2 > span.x && next.x < span.x2 && next.x2 > span.x);
+  });
 }
 
 /** DISPLAY_TYPE: how many times its line's text size a cell is set at to be display type */
@@ -387,7 +426,10 @@ function labelWrapsIntoRow(line: RawLine, next: RawLine, cellStarts: number[]): 
   const first = next.segs[0]!;
   const em = Math.max(line.size, next.size);
   const leftmost = Math.min(...cellStarts);
-  if (Math.abs(seg.x - leftmost) > 0.5 * em || Math.abs(first.x - seg.x) > 0.5 * em || next.y - line.y > 1.6 * em || Math.abs(next.size - line.size) > 0.25 * line.size) return false;
+  // (at the first column, or indented under a group's row as its items are: "Murder and nonnegligent" under
+  // "Violent crime"; an indented label that ends in a colon introduces the rows below: "Basisartikel:")
+  const indented = Math.abs(seg.x - leftmost) > 0.5 * em;
+  if (seg.x < leftmost - 0.5 * em || seg.x > leftmost + 2 * em || (indented && /:$/.test(seg.text)) || Math.abs(first.x - seg.x) > 0.5 * em || next.y - line.y > 1.6 * em || Math.abs(next.size - line.size) > 0.25 * line.size) return false;
   // (words wrap into words: a figure under a label is a row of its own)
   if (!/\p{L}/u.test(seg.text) || !/\p{L}/u.test(first.text) || CAPTION.test(seg.text) || SECTION_NUMBER.test(seg.text)) return false;
   const secondColumn = Math.min(next.segs[1]!.x, ...cellStarts.filter((x) => x > seg.x2));
@@ -461,7 +503,7 @@ export function clusterPositions(values: number[], tolerance: number): number[][
  */
 export function tableFrom(lines: RawLine[], wrapped: Set<number> = new Set()): LayoutBlock | "form" | null {
   const size = median(lines.map((l) => l.size));
-  lines = splitHeaderAtFigureColumns(splitAtFigureColumns(lines, size), size);
+  lines = splitHeaderAtFigureColumns(splitAtFigureColumns(lines.map(withoutLeader), size), size);
   const tolerance = 0.5 * size;
   const segs = lines.flatMap((l) => l.segs);
   const starts = clusterPositions(segs.map((s) => s.x), tolerance).filter((c) => c.length >= 2);
@@ -619,6 +661,21 @@ function headerBand(lines: RawLine[], wrapped: Set<number>, rows: string[][], co
   return [...out, ...rows.slice(titles + 1)];
 }
 
+/** LEADER_SEGMENT: a segment of leader dots alone, four or more (LEADER_DOTS), as OCR reads a leader apart from its label: "....", ".... ...." */
+export const LEADER_SEGMENT = /^(?:\.\s?){4,}$/;
+
+/**
+ * withoutLeader drops the segments of leader dots between a row's label and its cells: furniture
+ * that the table leaves out (LEADER_DOTS) and that, read apart from the label, reaches into the
+ * stub's extent from a longer label and would share its column with the label's (census's
+ * "Robbery" then "....", read by OCR, under "Murder and nonnegligent").
+ */
+function withoutLeader(line: RawLine): RawLine {
+  let k = 1;
+  while (k < line.segs.length - 1 && LEADER_SEGMENT.test(line.segs[k]!.text)) k++;
+  return k === 1 ? line : { ...line, segs: [line.segs[0]!, ...line.segs.slice(k)] };
+}
+
 /** FIGURE_TOKEN: one figure of a table's cell: an amount, a count, a range, a percentage, a flagged value ("31.6**") */
 const FIGURE_TOKEN = /^[(\[]?[-+−–]?[$€£]?\d[\d,.\u2009]*(?:[-–]\d[\d,.]*)?%?[)\]]?\**$/;
 
@@ -759,6 +816,9 @@ function tableOfRows(lines: RawLine[], rows: string[][], size: number, columns: 
  * grid of equal rows is rows). A header of two real rows has a cell that neither ends nor starts
  * there: a label spanning two rows beside two over one. Without a row of figures below, only
  * bottom-aligned cells over three lines or more: words in rows with gaps are as often rows.
+ * Over figures, cells may also be centred on the header's middle, each column's lines one row
+ * apart or, where cells of two and three lines interleave at half a line, two ("Old" / "scans" /
+ * "math" beside "Old" / "scans" beside "ArXiv" on the middle line, as a paper's table sets them).
  * `ys` holds each row's baseline.
  */
 function joinWrappedHeader(rows: string[][], ys: number[], size: number): string[][] {
@@ -772,19 +832,30 @@ function joinWrappedHeader(rows: string[][], ys: number[], size: number): string
     }
     let bottom = true;
     let top = true;
+    let consecutive = true;
+    let stepped = true;
     const heights = new Set<number>();
+    const middles: number[] = [];
     for (let c = 0; c < rows[0]!.length; c++) {
       const filled = rows.slice(start, end).flatMap((row, k) => (row[c] ? [start + k] : []));
       if (!filled.length) continue;
-      if (filled[filled.length - 1]! - filled[0]! !== filled.length - 1) return false;
-      bottom &&= filled[filled.length - 1] === end - 1;
-      top &&= filled[0] === start;
+      const [first, last] = [filled[0]!, filled[filled.length - 1]!];
+      consecutive &&= last - first === filled.length - 1;
+      // (a centred cell's lines every other row: the lines of cells of two and three lines fall half a line apart)
+      const step = filled.length > 1 ? (last - first) / (filled.length - 1) : 1;
+      stepped &&= (step === 1 || step === 2) && filled.every((r, k) => r === first + k * step);
+      bottom &&= last === end - 1;
+      top &&= first === start;
       heights.add(filled.length);
+      middles.push((first + last) / 2);
     }
     // Cells of different heights (a grid of equal rows is rows); with no figures below to end the
     // header, only a bottom-aligned one of three lines or more.
     if (heights.size < 2) return false;
-    return numeric < 0 ? bottom && end - start >= 3 : bottom || top;
+    if (numeric < 0) return consecutive && bottom && end - start >= 3;
+    // Over figures: cells aligned at the top or the bottom, or each centred on the header's middle.
+    const centred = stepped && Math.max(...middles) - Math.min(...middles) <= 0.5;
+    return (consecutive && (bottom || top)) || centred;
   };
   for (let start = 0; start + 2 <= end; start++) {
     if (!fits(start)) continue;
