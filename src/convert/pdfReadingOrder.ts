@@ -5,7 +5,7 @@
  * top to bottom (`readingOrder`).
  */
 import type { PdfTextItem, RawLine, Segment } from "./pdfLayoutTypes";
-import { buildLines, median } from "./pdfLines";
+import { buildLines, glueLeadingBullet, median } from "./pdfLines";
 import type { RuledGrid, RuleDivider } from "./pdfRules";
 
 /** DIVIDER_SIDE_LINES: the fewest lines on each side of a ruled divider for it to divide two parts of the page */
@@ -216,9 +216,11 @@ export function splitGrids(grids: RuledGrid[], dividers: RuleDivider[]): RuledGr
  * beside the other column's prose), in the size of its own text (a title a size below the body
  * beside the other column's body text)
  */
-function sideOf(line: RawLine, segs: Segment[]): RawLine {
+function sideOf(line: RawLine, sideSegs: Segment[]): RawLine {
   const { bold: _bold, code, ...whole } = line;
-  const part = segs.length < line.segs.length;
+  const part = sideSegs.length < line.segs.length;
+  // a list item's marker on this side, apart from its text by a cell's gap, goes with it (it led no line before the split)
+  const segs = part ? glueLeadingBullet(sideSegs) : sideSegs;
   // a listing's runs on this side (a listing beside its output, both in the face, splits at the gutter)
   const runs = part ? code?.filter((run) => segs.some((seg) => run.x >= seg.x - 1 && run.x < seg.x2)) : code;
   const rest = { ...(part ? { ...whole, size: segmentsSize(segs) } : whole), ...(runs?.length ? { code: runs } : {}) };
