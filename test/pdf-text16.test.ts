@@ -6,6 +6,7 @@
  */
 import { expect, test } from "bun:test";
 import { analyzePage, renderPages } from "../src/convert/pdfLayout";
+import { pageParts } from "../src/convert/pdfReadingOrder";
 import type { PdfTextItem } from "../src/convert/pdfLayoutTypes";
 
 /** item: a text item, its width about half an em a character unless given */
@@ -157,4 +158,15 @@ test("a title slide's subtitle, the slide's only other line, is no heading howev
   expect(md).toMatch(/^# How to do the Basics$/m);
   expect(md).toMatch(/^And Other Little Helpful Hints$/m);
   expect(md).toMatch(/^#+ What are the basics\?$/m);
+});
+
+test("a box drawn at the top of the right column does not cut the left column's text: the column is read whole, then the box", () => {
+  // the left column: a paragraph from above the box's top to below its bottom; the box's left side a divider
+  const left = Array.from({ length: 16 }, (_, i) => item(i === 15 ? "and must be completed." : "information is used in the calculation of a cost estimate for", 43, 250 + 13 * i, 10, i === 15 ? 100 : 255));
+  const box = Array.from({ length: 6 }, (_, i) => item(i === 5 ? "the Permissions Issue Team." : "Should you wish to proceed, you will need to pay the", 320, 300 + 13 * i, 10, i === 5 ? 130 : 240));
+  const divider = { x: 312, top: 285, bottom: 390, endsLeft: 0, endsRight: 0, boxed: true, reachTop: 285, reachBottom: 390 };
+  const parts = pageParts([...left, ...box], [divider]);
+  const text = parts.flatMap((part) => part.lines.map((line) => line.segs.map((seg) => seg.text).join(" ")));
+  expect(text.indexOf("and must be completed.")).toBeLessThan(text.indexOf("the Permissions Issue Team."));
+  expect(text.indexOf("and must be completed.")).toBeGreaterThan(-1);
 });
