@@ -170,3 +170,12 @@ test("a box drawn at the top of the right column does not cut the left column's 
   expect(text.indexOf("and must be completed.")).toBeLessThan(text.indexOf("the Permissions Issue Team."));
   expect(text.indexOf("and must be completed.")).toBeGreaterThan(-1);
 });
+
+test("a list of letters each before a comma is words, and a form's instruction over two lines is no title", () => {
+  // OCR's words of "(e, i, n, 1, 0)", a space apart; an instruction in a larger size whose second line goes on in lower case
+  const list = ["(e,", "i,", "n,", "1,", "0)"].map((word, i) => item(word, 72 + 16 * i, 60, 11, 10));
+  const items = [...list, item("To claim the child and dependent care", 72, 100, 14, 250), item("credit, complete lines 27 through 31 below.", 72, 117, 14, 280), ...prose(160, 8)];
+  const md = renderPages([analyzePage(items, 1, 612, 792)]).markdown;
+  expect(md).toContain("(e, i, n, 1, 0)");
+  expect(md).not.toMatch(/^#.*To claim/m);
+});

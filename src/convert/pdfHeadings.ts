@@ -86,8 +86,11 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return !PAGE_NUMBER.test(lines[1]!.text.trim());
   // a title set ragged, broken by hand short of the column's edge (beside a badge), at one left edge: each line after the
   // first goes on with the phrase, in lower case ("Current applications and different approaches for" / "microbial ...")
-  // (words only: an amount's label over its note, "Nettobetrag: 496,00 €" over "zuzüglich Umsatzsteuer", is no title)
-  if (!/[\d:]/.test(lines[0]!.text) && lines.slice(1).every((line) => Math.abs(line.x - lines[0]!.x) <= 0.5 * line.size && /^\p{Ll}/u.test(line.text) && line.size === lines[0]!.size)) return true;
+  // (words only, a capital first, no stop at the end: an amount's label over its note, "Nettobetrag: 496,00 €" over
+  // "zuzüglich Umsatzsteuer", and a form's instruction over two lines, "To claim the ... care" / "credit, complete lines 27
+  // through 31 below.", are no titles)
+  const words = lines.map((line) => line.text).join(" ");
+  if (/^\p{Lu}/u.test(words) && !/[\d:]/.test(words) && !/[.,;:]$/.test(words) && lines.slice(1).every((line) => Math.abs(line.x - lines[0]!.x) <= 0.5 * line.size && /^\p{Ll}/u.test(line.text) && line.size === lines[0]!.size)) return true;
   // (two centred lines of about one length start a fraction of their size apart: a ragged-right paragraph's start at one edge;
   // nor do they end at one edge, as right-aligned lines do: "باسم الشعب" over "رئيس الجمهورية")
   const apart = (edge: (line: LayoutLine) => number) => lines.some((line) => Math.abs(edge(line) - edge(lines[0]!)) > 0.15 * line.size);

@@ -464,7 +464,8 @@ export function joinLetterSpaced(items: PdfTextItem[]): PdfTextItem[] {
 /** letterFollows: `item` goes on a letter-spaced stretch after `prev` (the stretch's first run `first` gives its font, size and baseline); `inRun`: the runs hold their spaced letters themselves, so the gap between them may be a kerning's */
 function letterFollows(prev: PdfTextItem, item: PdfTextItem, first: PdfTextItem, inRun = false): boolean {
   const size = first.size;
-  if ((!inRun && !LETTER_UNIT.test(item.str.trim())) || item.font !== first.font || Math.abs(item.size - size) > 0.05 * size || Math.abs(item.y - first.y) > 0.1 * size) return false;
+  // (a letter before a comma or a colon ends a word: OCR's "(e," "i," "n," of a list are words, never tracked letters)
+  if ((!inRun && (!LETTER_UNIT.test(item.str.trim()) || /[,;:]$/.test(prev.str.trim()))) || item.font !== first.font || Math.abs(item.size - size) > 0.05 * size || Math.abs(item.y - first.y) > 0.1 * size) return false;
   const gap = item.x - (prev.x + prev.width);
   return gap >= (inRun ? -LETTER_GAP_MIN_EM : LETTER_GAP_MIN_EM) * size && gap <= LETTER_GAP_MAX_EM * size;
 }
