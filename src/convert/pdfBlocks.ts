@@ -125,6 +125,9 @@ function continuesInto(line: LayoutLine, next: LayoutLine, leftEdge: number, rig
   return rightEdge - line.x2 < room;
 }
 
+/** FORM_ITEM_HEAD: a form's question or section number, a capital and one or two figures, before a capitalised title ("A3 Details of Individual", "B1 Type of operations") */
+const FORM_ITEM_HEAD = /^\p{Lu}\d{1,2} \p{Lu}\p{Ll}/u;
+
 /** centredIn: the line sits in the middle of the column, its two margins about equal (within two of its sizes) and each four of its sizes or more */
 function centredIn(line: LayoutLine, leftEdge: number, rightEdge: number): boolean {
   return Math.abs(line.x - leftEdge - (rightEdge - line.x2)) <= 2 * line.size && line.x - leftEdge >= 4 * line.size;
@@ -182,7 +185,8 @@ function textBlocks(lines: RawLine[], rightEdge: number): LayoutBlock[] {
       // not wrap into it, whatever that line ends in (a law's article heads between its paragraphs,
       // "(المادة الأولى)" under an enacting clause that ends in "؛").
       const centred = centredIn(line, leftEdge, rightEdge);
-      const boldHead = !prev.wraps && !prev.bold && line.bold && raw.segs.length === 1 && (SENTENCE_END.test(prev.text) || centred) && !/[.,;:]$/.test(text) && !isTheoremLabel(text);
+      // And a form's bold question head led by its number ("A3 Details of Individual"), under the last field's label.
+      const boldHead = !prev.wraps && !prev.bold && line.bold && raw.segs.length === 1 && (SENTENCE_END.test(prev.text) || centred || FORM_ITEM_HEAD.test(text)) && !/[.,;:]$/.test(text) && !isTheoremLabel(text);
       // A bold centred line over a bold line at the column's edge is a title over something else (a
       // law's subject under its title, over the enacting words set at the right).
       const boldTurn = prev.bold && line.bold && !prev.wraps && centredIn(prev, leftEdge, rightEdge) && !centred;

@@ -84,6 +84,13 @@ function oneTitle(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
   if (lines.slice(0, -1).every((line) => line.wraps)) return true;
   if (lines.length > 3) return false;
   if (lines.length === 2 && SECTION_LABEL.test(lines[0]!.text.trim())) return !PAGE_NUMBER.test(lines[1]!.text.trim());
+  // a title set ragged, broken by hand short of the column's edge (beside a badge), at one left edge: each line after the
+  // first goes on with the phrase, in lower case ("Current applications and different approaches for" / "microbial ...")
+  // (words only, a capital first, no stop at the end: an amount's label over its note, "Nettobetrag: 496,00 €" over
+  // "zuzüglich Umsatzsteuer", and a form's instruction over two lines, "To claim the ... care" / "credit, complete lines 27
+  // through 31 below.", are no titles)
+  const words = lines.map((line) => line.text).join(" ");
+  if (/^\p{Lu}/u.test(words) && !/[\d:]/.test(words) && !/[.,;:]$/.test(words) && lines.slice(1).every((line) => Math.abs(line.x - lines[0]!.x) <= 0.5 * line.size && /^\p{Ll}/u.test(line.text) && line.size === lines[0]!.size)) return true;
   // (two centred lines of about one length start a fraction of their size apart: a ragged-right paragraph's start at one edge;
   // nor do they end at one edge, as right-aligned lines do: "باسم الشعب" over "رئيس الجمهورية")
   const apart = (edge: (line: LayoutLine) => number) => lines.some((line) => Math.abs(edge(line) - edge(lines[0]!)) > 0.15 * line.size);
@@ -493,10 +500,12 @@ function frontMatter(pages: PageLayout[], removed: Set<LayoutBlock>, body: numbe
   // A subtitle: one line right under a bold title (within its size), centred on the title's axis,
   // smaller and not bold ("Acme Technology Solutions" in 14 pt grey under "ANNUAL REPORT 2024" in 20
   // pt bold): it names what the title is about, it heads no part of the document.
+  // So is the subtitle of a title slide, the page's only other block, however far under the title and whatever the title's weight.
   const subtitle = first[title + 1];
-  if (titleBlock && bold(titleBlock) && subtitle?.kind === "text" && subtitle.lines.length === 1 && !subtitle.lines[0]!.bold && subtitle.size < titleBlock.size - 0.6) {
+  const titleSlide = first.length === 2 && title === 0;
+  if (titleBlock && (bold(titleBlock) || titleSlide) && subtitle?.kind === "text" && subtitle.lines.length === 1 && !subtitle.lines[0]!.bold && subtitle.size < titleBlock.size - 0.6) {
     const [line, last] = [subtitle.lines[0]!, titleBlock.kind === "text" ? titleBlock.lines[titleBlock.lines.length - 1]! : undefined];
-    if (last && Math.abs(centreOf(line) - centreOf(last)) <= line.size && line.y - last.y <= 1.5 * titleBlock.size && line.y > last.y) found.add(subtitle);
+    if (last && Math.abs(centreOf(line) - centreOf(last)) <= line.size && (line.y - last.y <= 1.5 * titleBlock.size || titleSlide) && line.y > last.y) found.add(subtitle);
   }
   if (titleBlock && abstract && abstract.top > titleBlock.bottom) {
     for (const block of first) {
@@ -562,9 +571,10 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
       if (found.has(block) || !shaped(block)) continue;
       // a letter alone heads a glossary's or an index's entries only when the entries under it start with it
       if (LETTER_HEAD.test(blockText(block)) && !lettered(blocks, i)) continue;
-      // the second bold line of emphasis that began inside the paragraph before is not a heading
+      // the second bold line of emphasis that began inside the paragraph before is not a heading (a
+      // block all in bold before it is a title over two lines, "PROCÈS-VERBAL" over its session's line)
       const before = blocks[i - 1];
-      if (before?.kind === "text" && before.lines.length > 1 && before.lines[before.lines.length - 1]!.bold) continue;
+      if (before?.kind === "text" && before.lines.length > 1 && before.lines[before.lines.length - 1]!.bold && !boldTitleLines(before)) continue;
       // Body text is prose (a short line under a bold one may be a row of a table not found as one)
       // a bold phrase in about the body's size right over a listing is the listing's title ("Add an item to a hash", DocBook's example titles), not a heading ("Parameters" over a signature is)
       if (next?.kind === "code" && (LISTING_TITLE.test(blockText(block)) || LISTING_LABEL.test(blockText(block)))) continue;
@@ -574,9 +584,13 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
           (next.kind === "table"
           ? !isHeaderRowOf(block, next)
           : (!next.lines[0]!.bold && next.size < Math.max(block.size, body) + 0.6 && next.size >= 0.75 * body && (next.lines.length >= 2 || next.lines[0]!.text.length >= 40 || isShortSentence(next.lines[0]!.text))) ||
-            smallerLinesFollow(blocks, i + 1, block.size, body)));
-      // a numbered title ("1. Estimation of ... basis.") reads as one only over prose: bold numbered items over each other are a list
-      const nextIsHeading = next !== undefined && !numberedTitle(blockText(block)) && !values.has(next) && (found.has(next) || isHeadingCandidate(next, body));
+            smallerLinesFollow(blocks, i + 1, block.size, body) ||
+            (numberedTitle(blockText(block)) && next.kind === "text" && next.lines.length === 1 && !next.lines[0]!.bold && MINUTE_SENTENCE.test(next.lines[0]!.text)) ||
+            boldProse(next)));
+      // a numbered title ("1. Estimation of ... basis.") reads as one only over prose or over a heading not numbered (a minute's
+      // item over its resolution's head): bold numbered items over each other are a list
+      const numbered = numberedTitle(blockText(block));
+      const nextIsHeading = next !== undefined && !values.has(next) && (numbered ? next.kind === "text" && found.has(next) && !numberedTitle(blockText(next)) : found.has(next) || isHeadingCandidate(next, body));
       const atEnd = pass === 2 && next === undefined && headingSizes.some((size) => Math.abs(size - block.size) <= 0.6);
       if (nextIsBody || nextIsHeading || atEnd) found.add(block);
     }
@@ -584,6 +598,21 @@ export function boldHeadings(pages: PageLayout[], removed: Set<LayoutBlock>, bod
   }
   return found;
 }
+
+/** boldTitleLines: a block of two or three lines all in bold, none a label with its value (no colon): a title set over lines ("PROCÈS-VERBAL" over its session's line, a form's name over its edition), not emphasis begun in a paragraph */
+function boldTitleLines(block: Extract<LayoutBlock, { kind: "text" }>): boolean {
+  return block.lines.length <= 3 && block.lines.every((line) => line.bold && !line.text.includes(":"));
+}
+
+/** boldProse: a paragraph set in bold, a sentence of eight words or more that ends in a full stop ("Complete this form if you are applying for ... (ReOC).": a lead paragraph under a head), which is body text in its weight */
+function boldProse(block: LayoutBlock): boolean {
+  if (block.kind !== "text" || !block.lines.every((line) => line.bold)) return false;
+  const text = blockText(block).trim();
+  return /^\p{Lu}/u.test(text) && /[.!?]$/.test(text) && text.split(/\s+/).length >= 8;
+}
+
+/** MINUTE_SENTENCE: a sentence of two words or more, a capital first and a full stop last ("Aucune question.", "None received."): the body under a numbered title, however short */
+const MINUTE_SENTENCE = /^\p{Lu}\p{Ll}*(?: \S+)+[.!?]$/u;
 
 /** LISTING_TITLE: a phrase of four words or more, a capital first and the rest in lower case, no numbering and no colon ("Add an item to a hash", "Count of items in the hash table") */
 const LISTING_TITLE = /^\p{Lu}\p{Ll}*(?: [\p{Ll}\d_'’-]+){3,}$/u;

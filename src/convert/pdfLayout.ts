@@ -25,7 +25,7 @@ import { columnBlocks } from "./pdfBlocks";
 import { type CodeBlock, codeMarkdown, continuesCode, joinCode, typewrittenPage } from "./pdfCode";
 import { boldHeadings, brokenLabels, CAPTION, fieldValues, headingLevel, headingLevels, headingText, joinSplitTitles, SECTION_NUMBER } from "./pdfHeadings";
 import type { LayoutBlock, LayoutLine, PageLayout, PdfTextItem } from "./pdfLayoutTypes";
-import { ARABIC, median, repairArabic, SCRIPT_TAG } from "./pdfLines";
+import { ARABIC, joinLetterSpaced, median, repairArabic, SCRIPT_TAG } from "./pdfLines";
 import { relabelNotes, resolveNoteMarks, takeEndnotes, takeFootnotes } from "./pdfNotes";
 import { blockText, hyphenatedCompounds, joinWrapped, paragraphMarkdown } from "./pdfParagraphs";
 import { columnDividers, exampleDividers, type PageDivider, pageParts, readingOrder, splitGrids } from "./pdfReadingOrder";
@@ -45,6 +45,7 @@ export function analyzePage(items: PdfTextItem[], page: number, width: number, h
     if (ARABIC.test(item.str)) item.str = repairArabic(item.str);
     visible.push(item);
   }
+  visible = joinLetterSpaced(visible);
   const chars = visible.reduce((sum, item) => sum + item.str.replace(/\s+/g, "").length, 0);
   if (typewrittenPage(visible)) for (const item of visible) delete item.mono;
   // Tables drawn with rules: their text is placed in the grid's cells, the rest laid out as text.

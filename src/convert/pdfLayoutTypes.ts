@@ -75,6 +75,8 @@ export interface PageLayout {
   notes?: Array<{ label: string; text: string }>;
   /** tabular: the page has lines of two or more cells, so its drawing may hold a table's rules (read only for such pages) */
   tabular?: boolean;
+  /** filePages: how many pages the file holds (set where the page was read from its file; a page's foot that counts more is an excerpt's) */
+  filePages?: number;
 }
 
 export interface Segment {

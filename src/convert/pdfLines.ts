@@ -73,8 +73,15 @@ export const ARABIC = /[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufefe]/;
  * starts with an alef, with its lam-alef ligature read backwards.
  */
 export function repairArabic(text: string): string {
-  return text.replace(/[\ufb50-\ufdff\ufe70-\ufefe]+/g, (forms) => forms.normalize("NFKC")).replace(/ا([اأإآ])ل/g, "ال$1");
+  return text.replace(/[\ufb50-\ufdff\ufe70-\ufefe]+/g, (forms) => forms.normalize("NFKC")).replace(/ا([اأإآ])ل/g, "ال$1").replace(TATWEEL, "");
 }
+
+/**
+ * TATWEEL: the kashida (U+0640) between two Arabic letters, which stretches a word to justify its line
+ * ("الــبــاب", "أحكـــام" in a gazette's heads): a glyph of the typesetting, not a letter; a reader
+ * types "الباب", "أحكام". (Next to a character that is no Arabic letter it is kept: a sign of its own.)
+ */
+export const TATWEEL = /(?<=[\u0620-\u063f\u0641-\u064a][\u064b-\u0652]*)\u0640+(?=[\u0620-\u063f\u0641-\u064a])/g;
 
 /** buildLines groups items sharing a baseline into lines, top to bottom, each split into segments. */
 export function buildLines(items: PdfTextItem[]): RawLine[] {
@@ -234,6 +241,18 @@ function lineFromItems(items: PdfTextItem[]): RawLine {
   return { y: byX[0]!.y, size, segs, rtl, ...(bold ? { bold } : {}), ...(code ? { code } : {}), ...(unsure ? { unsure } : {}) };
 }
 
+/**
+ * glueLeadingBullet: segments whose first is a list marker alone, its item's text the next segment
+ * (set a cell's gap after it, as a Google Docs list sets "●"), with the marker glued to that text, as
+ * lineFromItems glues a line's; used on the part of a line on one side of a column's gutter, whose
+ * marker was no line's first segment before the line was split.
+ */
+export function glueLeadingBullet(segs: Segment[]): Segment[] {
+  if (segs.length < 2 || !BULLET_ONLY.test(segs[0]!.text)) return segs;
+  const [marker, next] = segs as [Segment, Segment];
+  return [{ text: `${marker.text} ${next.text}`, x: marker.x, x2: next.x2, size: next.size, ...(marker.plain || next.plain ? { plain: true } : {}) }, ...segs.slice(2)];
+}
+
 /** countChars adds a run's characters to a segment's count: [in right-to-left runs, all] */
 function countChars(count: [number, number], item: PdfTextItem): [number, number] {
   if (item.rtl) count[0] += item.str.length;
@@ -355,10 +374,15 @@ const FONT_CHANGE_GAP_EM = 0.02;
 const BRACKETS_ONLY = /^[()[\]{}\s]+$/;
 const MIRRORED: Record<string, string> = { "(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{" };
 
+/** NEUTRAL_RUN: a run of a bracket and punctuation only, two characters or more (": )"): with no letter to order it by, pdf.js gives it as drawn, left to right */
+const NEUTRAL_RUN = /^(?=.*[()[\]{}])(?=(?:\s*[^\s]){2})[()[\]{}:;.,،؛!?\s-]+$/u;
+
 /**
  * joinRuns joins a segment's runs, in x order or, right to left, from the last; a space where the gap
  * was one. Right to left, a run of brackets alone is mirrored: the page draws the bracket that closes
- * "(ללא יהלומים)" at its left end as "(", and pdf.js, seeing no letter in the run, leaves it as drawn.
+ * "(ללא יהלומים)" at its left end as "(", and pdf.js, seeing no letter in the run, leaves it as drawn;
+ * a run of a bracket and other punctuation (NEUTRAL_RUN) is read from its right end (": )" after
+ * "مادة ( 1" is ") :").
  */
 function joinRuns(runs: Array<{ text: string; space: boolean }>, rtl: boolean): string {
   let text = "";
@@ -370,9 +394,10 @@ function joinRuns(runs: Array<{ text: string; space: boolean }>, rtl: boolean): 
       if (spaced && !text.endsWith(" ") && !runs[i]!.text.startsWith(" ")) text += " ";
     }
     const run = runs[i]!.text;
-    text += rtl && BRACKETS_ONLY.test(run) ? run.replace(/[()[\]{}]/g, (c) => MIRRORED[c]!) : run;
+    text += rtl && BRACKETS_ONLY.test(run) ? run.replace(/[()[\]{}]/g, (c) => MIRRORED[c]!) : rtl && NEUTRAL_RUN.test(run) ? [...run].reverse().join("") : run;
   }
-  return text;
+  // a kashida set as runs of its own between a word's pieces ("تســ" "ـــ" "ـرى") goes as one inside a run does (repairArabic)
+  return text.includes("\u0640") ? text.replace(TATWEEL, "") : text;
 }
 
 /** dominantSize is the font size that carries most characters, from [size, characters] pairs (the first such size on a tie; 0 when there are none). */
@@ -393,3 +418,91 @@ export function median(values: number[]): number {
 
 /** SCRIPT_TAG: a `<sup>`/`<sub>` tag that lineFromItems or resolveNoteMarks wrote */
 export const SCRIPT_TAG = /<\/?su[bp]>/g;
+
+/**
+ * LETTER_UNIT: one character of a letter-spaced word as the text layer gives it, a run of its own: a
+ * letter or digit, alone or with the bracket or stop set against it ("(2", "6)", "S."), or a stop alone
+ */
+const LETTER_UNIT = /^(?:[(\[]?[\p{L}\p{N}][)\].,:;]?|[.,:;/&–-])$/u;
+/** LETTER_SPACED_MIN: how many runs of one character a letter-spaced stretch holds at least ("a b s t r a c t", "T I T L E"; not "a b" of a list) */
+const LETTER_SPACED_MIN = 4;
+/** LETTER_GAP_MIN_EM, LETTER_GAP_MAX_EM: the tracking between a letter-spaced word's letters, in its size: wider than kerning, narrower than a cell's gap */
+const LETTER_GAP_MIN_EM = 0.08;
+const LETTER_GAP_MAX_EM = 0.9;
+/** LETTER_WORD_EXTRA_EM: how much wider than the letters' tracking a gap is, in the size, to be a word's space ("brazilian journal": 0.14 em between letters, 0.56 em between words) */
+const LETTER_WORD_EXTRA_EM = 0.15;
+
+/**
+ * joinLetterSpaced: a word set letter-spaced ("a r t i c l e  i n f o", a journal's running head in
+ * spaced small capitals) comes from the text layer one letter a run, a space run between each: read
+ * as it is, each letter is a word. A stretch of LETTER_SPACED_MIN runs of one character or more, in
+ * content order, on one baseline, in one font and size, each set after the one before with a gap of
+ * LETTER_GAP_MIN_EM to LETTER_GAP_MAX_EM, is one run: its letters joined, a space only where the gap
+ * is wider than the stretch's usual gap (its median: most gaps are inside words) by
+ * LETTER_WORD_EXTRA_EM and by half of it. Runs of a glyph each set at their advance (gaps under
+ * LETTER_GAP_MIN_EM) are no letter-spacing and are left as they are; so are lone letters spaced as
+ * words between longer ones. Returns the items with each stretch in one run (its first run's place).
+ */
+export function joinLetterSpaced(items: PdfTextItem[]): PdfTextItem[] {
+  const out: PdfTextItem[] = [];
+  let i = 0;
+  while (i < items.length) {
+    let j = i + 1;
+    if (LETTER_UNIT.test(items[i]!.str.trim())) {
+      while (j < items.length && letterFollows(items[j - 1]!, items[j]!, items[i]!)) j++;
+    }
+    if (j === i + 1 && SPACED_CHARS.test(items[i]!.str.trim())) {
+      while (j < items.length && SPACED_CHARS.test(items[j]!.str.trim()) && letterFollows(items[j - 1]!, items[j]!, items[i]!, true)) j++;
+    }
+    const run = items.slice(i, j);
+    const joined = run.length >= LETTER_SPACED_MIN && run.filter((item) => /\p{L}/u.test(item.str)).length >= LETTER_SPACED_MIN - 1 ? letterSpacedRun(run) : spacedAddress(run);
+    if (joined) out.push(joined);
+    else out.push(...run);
+    i = j;
+  }
+  return out;
+}
+
+/** letterFollows: `item` goes on a letter-spaced stretch after `prev` (the stretch's first run `first` gives its font, size and baseline); `inRun`: the runs hold their spaced letters themselves, so the gap between them may be a kerning's */
+function letterFollows(prev: PdfTextItem, item: PdfTextItem, first: PdfTextItem, inRun = false): boolean {
+  const size = first.size;
+  // (a letter before a comma or a colon ends a word: OCR's "(e," "i," "n," of a list are words, never tracked letters)
+  if ((!inRun && (!LETTER_UNIT.test(item.str.trim()) || /[,;:]$/.test(prev.str.trim()))) || item.font !== first.font || Math.abs(item.size - size) > 0.05 * size || Math.abs(item.y - first.y) > 0.1 * size) return false;
+  const gap = item.x - (prev.x + prev.width);
+  return gap >= (inRun ? -LETTER_GAP_MIN_EM : LETTER_GAP_MIN_EM) * size && gap <= LETTER_GAP_MAX_EM * size;
+}
+
+/**
+ * SPACED_CHARS: a run whose characters each stand alone between single spaces ("t p : / / w w w .
+ * b j m"): pdf.js writes a letter-spaced run's tracking as spaces, and a word's spaces are then lost
+ * among them
+ */
+const SPACED_CHARS = /^\S(?: \S)+$/u;
+/** SPACED_ADDRESS: what a letter-spaced run reads as with its spaces taken out when it is an address, which holds no space: a web address or an e-mail address */
+const SPACED_ADDRESS = /^(?:(?:https?:\/\/|www\.)[\w.~%/?#=&+:-]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/u;
+
+/**
+ * spacedAddress: runs of letter-spaced characters (SPACED_CHARS) on one baseline, in one font, that
+ * read as an address once their spaces are out ("h t" "t p : / / w w w . b j m i c r o b i o l .
+ * c o m . b r /" is http://www.bjmicrobiol.com.br/) are one run holding the address; otherwise null
+ * (a letter-spaced phrase's word spaces cannot be told from its tracking inside a run).
+ */
+function spacedAddress(run: PdfTextItem[]): PdfTextItem | null {
+  if (!SPACED_CHARS.test(run[0]!.str.trim())) return null;
+  const str = run.map((item) => item.str.replace(/\s+/g, "")).join("");
+  if (str.length < 8 || !SPACED_ADDRESS.test(str)) return null;
+  const last = run[run.length - 1]!;
+  return { ...run[0]!, str, width: last.x + last.width - run[0]!.x };
+}
+
+/** letterSpacedRun: a letter-spaced stretch as one run, spaced where its gaps are words' (see joinLetterSpaced) */
+function letterSpacedRun(run: PdfTextItem[]): PdfTextItem {
+  const size = run[0]!.size;
+  const gaps = run.slice(1).map((item, k) => item.x - (run[k]!.x + run[k]!.width));
+  const usual = median(gaps);
+  const wordGap = Math.max(usual + LETTER_WORD_EXTRA_EM * size, 1.5 * usual);
+  let str = run[0]!.str.trim();
+  for (const [k, item] of run.slice(1).entries()) str += (gaps[k]! > wordGap ? " " : "") + item.str.trim();
+  const last = run[run.length - 1]!;
+  return { ...run[0]!, str, width: last.x + last.width - run[0]!.x };
+}

@@ -5,7 +5,7 @@
  * top to bottom (`readingOrder`).
  */
 import type { PdfTextItem, RawLine, Segment } from "./pdfLayoutTypes";
-import { buildLines, median } from "./pdfLines";
+import { buildLines, glueLeadingBullet, median } from "./pdfLines";
 import type { RuledGrid, RuleDivider } from "./pdfRules";
 
 /** DIVIDER_SIDE_LINES: the fewest lines on each side of a ruled divider for it to divide two parts of the page */
@@ -151,7 +151,7 @@ interface PagePart {
 export function pageParts(items: PdfTextItem[], dividers: PageDivider[], bounds: Omit<PagePart, "lines"> = { x1: -Infinity, x2: Infinity, y1: -Infinity, y2: Infinity }): PagePart[] {
   const k = dividers.findIndex((d) => d.x > bounds.x1 && d.x < bounds.x2 && d.top >= bounds.y1 && d.bottom <= bounds.y2);
   if (k < 0) return [{ lines: buildLines(items), ...bounds }];
-  const divider = dividers[k]!;
+  const divider = columnReach(dividers[k]!, items);
   const rest = dividers.filter((_, j) => j !== k);
   const above: PdfTextItem[] = [];
   const left: PdfTextItem[] = [];
@@ -170,6 +170,44 @@ export function pageParts(items: PdfTextItem[], dividers: PageDivider[], bounds:
     ...pageParts(right, rest, { ...bounds, x1: divider.x, y1: divider.top, y2: divider.bottom, ...(divider.example || bounds.rendered ? { rendered: true } : {}), ...(divider.boxes ? { box: divider.boxes.rightBox } : {}) }),
     ...pageParts(below, rest, { ...bounds, y1: divider.bottom }),
   ];
+}
+
+/** REACH_GAP_EM: the widest gap between two lines, in their size, that a column beside a divider goes on over (a paragraph's gap, a head's; not a region apart) */
+const REACH_GAP_EM = 2;
+/** NEAR_END_EM: how near a rule's end, in its size, a line is to go on past it (a line's pitch; a box's margin and a paragraph's gap are wider) */
+const NEAR_END_EM = 1.5;
+
+/**
+ * columnReach: a divider with the column beside it: a box drawn at the top of a page's right column
+ * (a form's note) divides the page from its top to its bottom, but the left column's text goes on
+ * past both: its lines above and below the box, none of them across the divider's line, each within
+ * REACH_GAP_EM of the one before, are the left part's and the right's, so the column is read whole
+ * before the box and not cut into three. Only when the text on one side only goes on past the rule's
+ * ends (within NEAR_END_EM): text going on past them on both sides is two columns. The reach stops at
+ * a run across the line or at a wider gap. An example's rule and a cut line are as drawn.
+ */
+function columnReach(divider: PageDivider, items: PdfTextItem[]): PageDivider {
+  if (divider.example || divider.cut) return divider;
+  const crosses = (item: PdfTextItem) => item.x < divider.x - 1 && item.x + item.width > divider.x + 1;
+  const inside = items.filter((item) => item.y >= divider.top && item.y <= divider.bottom);
+  if (!inside.length || inside.some(crosses)) return divider;
+  // a box's side: the text on one side goes on past the rule's ends (the column), the other side's stops at them (the box);
+  // two columns whose text goes on past both ends (a rule beside a figure in a paper's column) are as drawn
+  const goesOn = (left: boolean) =>
+    items.some((item) => (item.x + item.width / 2 < divider.x) === left && !crosses(item) && ((item.y < divider.top && divider.top - item.y <= NEAR_END_EM * item.size) || (item.y > divider.bottom && item.y - divider.bottom <= NEAR_END_EM * item.size)));
+  if (goesOn(true) === goesOn(false)) return divider;
+  let bottom = Math.max(...inside.map((item) => item.y));
+  for (const item of items.filter((run) => run.y > divider.bottom).sort((a, b) => a.y - b.y)) {
+    if (crosses(item) || item.y - bottom > REACH_GAP_EM * item.size) break;
+    bottom = item.y;
+  }
+  let top = Math.min(...inside.map((item) => item.y));
+  for (const item of items.filter((run) => run.y < divider.top).sort((a, b) => b.y - a.y)) {
+    if (crosses(item) || top - item.y > REACH_GAP_EM * item.size) break;
+    top = item.y;
+  }
+  // (the stretch's own ends stay where the rule is: a reach only adds lines)
+  return { ...divider, top: Math.min(divider.top, top - 0.5), bottom: Math.max(divider.bottom, bottom + 0.5) };
 }
 
 /**
@@ -216,9 +254,11 @@ export function splitGrids(grids: RuledGrid[], dividers: RuleDivider[]): RuledGr
  * beside the other column's prose), in the size of its own text (a title a size below the body
  * beside the other column's body text), at its own baseline when OCR read it on a line of its own (Segment.y)
  */
-function sideOf(line: RawLine, segs: Segment[]): RawLine {
+function sideOf(line: RawLine, sideSegs: Segment[]): RawLine {
   const { bold: _bold, code, ...whole } = line;
-  const part = segs.length < line.segs.length;
+  const part = sideSegs.length < line.segs.length;
+  // a list item's marker on this side, apart from its text by a cell's gap, goes with it (it led no line before the split)
+  const segs = part ? glueLeadingBullet(sideSegs) : sideSegs;
   // a listing's runs on this side (a listing beside its output, both in the face, splits at the gutter)
   const runs = part ? code?.filter((run) => segs.some((seg) => run.x >= seg.x - 1 && run.x < seg.x2)) : code;
   // an OCR line's side at its own baseline (Segment.y: the right column's line grouped with the left's)

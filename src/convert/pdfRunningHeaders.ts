@@ -106,12 +106,41 @@ function excerptBands(page: PageLayout, byTop: LayoutBlock[]): LayoutBlock[] {
   const lowest = Math.max(...byTop.filter((block) => block.top <= (page.height * 7) / 8).map((block) => block.bottom), 0);
   const foot = byTop.filter((block) => block.top > (page.height * 7) / 8 && block.top > lowest);
   if (!foot.length || !foot.every(text)) return [];
-  const folio = foot.flatMap((block) => (block as LayoutBlock & { kind: "text" }).lines).find((line) => (printedFolio(line) ?? 0) > page.page);
+  const folio = foot.flatMap((block) => (block as LayoutBlock & { kind: "text" }).lines).find((line) => (printedFolio(line) ?? 0) > page.page || (page.filePages !== undefined && (pageCount(line) ?? 0) > page.filePages));
   if (!folio) return [];
   const found = foot.filter((block) => block.size <= folio.size + 1);
   const [head, next] = byTop;
   if (text(head!) && head.bottom < page.height / 8 && head.lines.length === 1 && !head.lines[0]!.bold && head.size <= folio.size + 1 && next!.top - head.bottom >= 2 * head.size) found.push(head);
   return found;
+}
+
+/** PAGE_COUNT: a page's place and the count of the pages at a line's end, "of" between ("Page 1 of 6", "Page i of iii", "3 of 7") */
+const PAGE_COUNT = /(?:^|\s)(?:page\s+)?(\d{1,4}|[ivxlc]{1,7})\s+of\s+(\d{1,4}|[ivxlc]{1,7})$/i;
+/** ROMAN: each roman numeral's value */
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
+
+/**
+ * pageCount: the count of pages a line of a page's foot gives ("Page 1 of 6": 6; "Page i of iii": 3),
+ * when its page's place is no more than it; null otherwise. A file that holds fewer pages than its
+ * pages count is cut from a longer document (a certificate's first page of six, a form's guidelines
+ * and one of its pages): the line is its running foot.
+ */
+function pageCount(line: LayoutLine): number | null {
+  const text = line.text.trim();
+  const m = text.length <= 160 ? PAGE_COUNT.exec(text) : null;
+  if (!m) return null;
+  const [place, count] = [numeral(m[1]!), numeral(m[2]!)];
+  return place !== null && count !== null && place >= 1 && place <= count ? count : null;
+}
+
+/** numeral: the value of a number written in digits or in roman numerals (in one case; null for a malformed one) */
+function numeral(text: string): number | null {
+  if (/^\d+$/.test(text)) return Number(text);
+  if (!/^(?:[ivxlc]+|[IVXLC]+)$/.test(text)) return null;
+  const values = [...text.toLowerCase()].map((c) => ROMAN[c]!);
+  let value = 0;
+  for (let k = 0; k < values.length; k++) value += values[k]! < (values[k + 1] ?? 0) ? -values[k]! : values[k]!;
+  return value;
 }
 
 /** SPREAD_EM: the width a line's characters take at most, in ems a character: running text sets about half an em, capitals under 0.8 */

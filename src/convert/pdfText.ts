@@ -289,7 +289,7 @@ async function extractRange(doc: PdfjsDocument, first: number, lastAsked: number
   const last = Math.min(lastAsked, doc.numPages);
   for (let n = Math.max(1, first); n <= last; n++) {
     try {
-      pages.push(await pageLayout(doc, n));
+      pages.push({ ...(await pageLayout(doc, n)), filePages: doc.numPages });
     } catch (error) {
       failedPages.push({ page: n, message: error instanceof Error ? error.message : String(error) });
       pages.push({ page: n, width: 0, height: 0, chars: 0, blocks: [] });
