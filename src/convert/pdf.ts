@@ -19,7 +19,7 @@ import { evenedGround } from "./ocrGround";
 import { ocrLaysOut, ocrLayoutPage } from "./ocrLayout";
 import { evenedReadsMore } from "./ocrLight";
 import { type Turn, turnGrey, turnWarning, uprightTurn } from "./ocrOrientation";
-import { fromPgm, OCR_MAX_SIDE, prepareScan, type GreyImage, type PreparedScan } from "./ocrPrep";
+import { fromPgm, OCR_MAX_SIDE, prepareScan, toPgm, type GreyImage, type PreparedScan } from "./ocrPrep";
 import { metadataOnly } from "./ooxml";
 import { renderPages, type OutlineEntry } from "./pdfLayout";
 import type { PageLayout } from "./pdfLayoutTypes";
@@ -396,15 +396,13 @@ async function readPictures(pdf: Uint8Array, images: Promise<PdfImageInfo[]>, pa
  * onWhite lays a picture over white through its soft mask (pdfimages writes the mask as the next image):
  * the colour under a transparent ground is whatever its maker left there, black as often as not, so the
  * picture alone shows a logo's dark letters on black (De Vinci FabLab's quote and invoice: no word read).
- * The mask is scaled to the picture when their sizes differ. Returns a grey PNG, stored uncompressed.
+ * The mask is scaled to the picture when their sizes differ. Returns the grey image as toPgm writes it for tesseract.
  */
 async function onWhite(picture: Uint8Array, mask: Uint8Array): Promise<Uint8Array> {
-  const colour = await sharp(picture).toColourspace("b-w").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
-  const { width, height } = colour.info;
-  const alpha = await sharp(mask).toColourspace("b-w").resize(width, height, { fit: "fill" }).raw({ depth: "uchar" }).toBuffer();
-  const grey = new Uint8Array(width * height);
-  for (let i = 0; i < grey.length; i++) grey[i] = Math.round((colour.data[i]! * alpha[i]! + 255 * (255 - alpha[i]!)) / 255);
-  return new Uint8Array(await sharp(grey, { raw: { width, height, channels: 1 } }).png({ compressionLevel: 0 }).toBuffer());
+  const colour = await greyOf(picture, 0);
+  const alpha = await sharp(mask).toColourspace("b-w").resize(colour.width, colour.height, { fit: "fill" }).raw({ depth: "uchar" }).toBuffer();
+  const data = colour.data.map((grey, i) => Math.round((grey * alpha[i]! + 255 * (255 - alpha[i]!)) / 255));
+  return toPgm({ data, width: colour.width, height: colour.height });
 }
 
 /** pixelsOf counts the pixels of images together (what pdfimages writes for them). */
