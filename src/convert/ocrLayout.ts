@@ -267,17 +267,6 @@ const STANDS_OUT = 1.2;
 const readWords = (line: OcrWord[]) => line.filter((word) => /[\p{L}\p{N}]{2}/u.test(word.text));
 
 /**
- * rtlHeadConfidence: the least confidence of a right-to-left line's words for it to stand out
- * (standsOut): the confidence such a page is laid out from (RTL_LANGUAGE: its model reads a clean
- * page less surely than English's), not a clean English page's. The line must be bold and centred
- * too. The gazette's centred bold article heads read 0.69-0.93, most 0.86-0.93 ("(المادة الثالثة)"
- * 0.86, under MIN_LAYOUT_CONFIDENCE), its body lines 0.82-0.93. Lower, a part's head read unsurely
- * ("(الباب الأول (" 0.73) stood out over its chapter's head under it, and the two were taken as one
- * head's lines (both in the body's size). (A function: MIN_FIGURES_CONFIDENCE is declared further down.)
- */
-const rtlHeadConfidence = () => MIN_FIGURES_CONFIDENCE;
-
-/**
  * standsOut: on a page laid out by its words' places (ocrItems' `plain`), a line whose words
  * tesseract read as surely as a clean page's (MIN_LAYOUT_CONFIDENCE over its words of two letters
  * or more, no figure among them) and that is STANDS_OUT times the body's size or bold: a table's
@@ -285,11 +274,15 @@ const rtlHeadConfidence = () => MIN_FIGURES_CONFIDENCE;
  * in bold at 8.5 pt over 6.4 pt figures, read at 0.97 on a page read at 0.86), of two words or more
  * (a word alone over the figures is a running head or a label as often: CDC MMWR's "Supplement" at
  * 10 pt over 7.9). It keeps its size and weight; every other line is set in the body's size, unsure.
- * A right-to-left line needs only rtlHeadConfidence(), being bold and centred besides.
+ * A right-to-left line needs only MIN_FIGURES_CONFIDENCE, the confidence such a page is laid out
+ * from (RTL_LANGUAGE: its model reads a clean page less surely than English's), being bold and
+ * centred besides: the gazette's centred bold article heads read 0.69-0.93, most 0.86-0.93
+ * ("(المادة الثالثة)" 0.86), its body lines 0.82-0.93; lower, a part's head read unsurely ("(الباب
+ * الأول (" 0.73) stood out over its chapter's head under it, and the two were taken as one head.
  */
 function standsOut(line: OcrWord[], sizePx: number, bodyPx: number, strokes: Map<OcrWord, number>, rightToLeft = false): boolean {
   const read = readWords(line);
-  if (read.length < 2 || read.some((word) => FIGURE.test(word.text)) || lineConfidence(read) < (rightToLeft ? rtlHeadConfidence() : MIN_LAYOUT_CONFIDENCE)) return false;
+  if (read.length < 2 || read.some((word) => FIGURE.test(word.text)) || lineConfidence(read) < (rightToLeft ? MIN_FIGURES_CONFIDENCE : MIN_LAYOUT_CONFIDENCE)) return false;
   // a right-to-left page's boxes say no size (see RTL_LANGUAGE): only its weight stands out
   return (!rightToLeft && sizePx >= STANDS_OUT * bodyPx) || isBoldLine(line, strokes);
 }
